@@ -1,0 +1,20 @@
+// One bundled file for the bin: start-up is a feature for scripts that call chaingw thousands of times.
+import { readFileSync } from "node:fs";
+import { build } from "esbuild";
+
+const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+await build({
+  entryPoints: ["src/cli/entry.ts"],
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  format: "esm",
+  outfile: "dist/chaingw.js",
+  define: { __VERSION__: JSON.stringify(pkg.version) },
+  // bundled CommonJS deps (undici, cli-table3) call require(); give them one
+  banner: {
+    js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+  },
+  legalComments: "none",
+  logLevel: "warning",
+});

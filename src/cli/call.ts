@@ -1,0 +1,64 @@
+/** Running one registry method (or a raw `rpc` call) and printing its result. */
+import type { GlobalFlags } from "../config/config.js";
+import { type JsonValue, parseLossless } from "../json/lossless.js";
+import { definitions, findMethod } from "../methods/index.js";
+import { buildParams } from "../methods/params.js";
+import type { Group, MethodDef } from "../methods/types.js";
+import { renderValue } from "../output/human.js";
+import { UsageError } from "../rpc/errors.js";
+import { makeContext } from "./context.js";
+
+export async function runMethod(
+  name: string,
+  texts: string[],
+  flags: GlobalFlags,
+  opts: Record<string, unknown>,
+): Promise<void> {
+  // chain from flag/env decides the definition now; a profile's chain is applied after settings load
+  let def: MethodDef = findMethod(name, validChain(flags.chain ?? process.env.CHAINGW_CHAIN));
+  const ctx = makeContext(flags, def.group);
+  if (ctx.settings.chain && ctx.settings.chain !== def.group) def = findMethod(name, ctx.settings.chain);
+  let params = buildParams(def, texts, true);
+  if (def.fromOptions) params = def.fromOptions(opts, params);
+  def.refine?.(params);
+  const { result, raw } = await ctx.client.call(def.name, params, def.marks);
+  if (def.verify && opts.verify !== false) def.verify(result, params);
+  if (ctx.settings.json) return ctx.out(raw);
+  ctx.out(
+    def.render
+      ? def.render(result, { color: ctx.settings.color, group: def.group })
+      : renderDefault(result, name, ctx.settings.color),
+  );
+}
+
+function validChain(c: string | undefined): Group | undefined {
+  if (c === undefined) return undefined;
+  if (c === "utxo" || c === "evm" || c === "evm-compat") return c;
+  throw new UsageError(`invalid --chain: expected utxo, evm or evm-compat, got ${JSON.stringify(c)}`);
+}
+
+export function renderDefault(result: JsonValue, name: string, color: boolean): string {
+  if (result === null) return `null (${name}: not found)`;
+  return renderValue(result, color);
+}
+
+/** `chaingw rpc <method> [params...]`: any method, params as JSON where they parse, else strings. */
+export async function runRaw(method: string, texts: string[], flags: GlobalFlags): Promise<void> {
+  if (!/^[A-Za-z0-9_.:-]{1,100}$/.test(method))
+    throw new UsageError(`rpc: invalid method name ${JSON.stringify(method.slice(0, 40))}`);
+  const params = texts.map((t) => {
+    try {
+      return parseLossless(t);
+    } catch {
+      return t;
+    }
+  });
+  const chain = validChain(flags.chain ?? process.env.CHAINGW_CHAIN);
+  // a registered method keeps its marks; anything else is neither idempotent nor heavy
+  const def = definitions(method).find((d) => !chain || d.group === chain);
+  const ctx = makeContext(flags, chain ?? def?.group);
+  const marks = def?.marks ?? { idempotent: false, heavy: false };
+  const { result, raw } = await ctx.client.call(method, params, marks);
+  if (ctx.settings.json) return ctx.out(raw);
+  ctx.out(renderDefault(result, method, ctx.settings.color));
+}

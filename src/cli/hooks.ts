@@ -1,0 +1,9 @@
+/**
+ * Command families that live in their own modules. Each module exports a builder that only declares
+ * options; its action imports the heavy code on use.
+ */
+import type { Command } from "commander";
+
+export type CommandBuilder = (program: Command) => void;
+
+export const families: CommandBuilder[] = [];

@@ -1,0 +1,210 @@
+/**
+ * Command wiring only: global options, one subcommand per registry method, and the top-level handler
+ * that decides exit codes. Commands that only some runs need (reserves, batch) are imported on use.
+ */
+import { Command, CommanderError, Option } from "commander";
+import type { GlobalFlags } from "../config/config.js";
+import { DEFAULTS } from "../config/config.js";
+import { definitions, marksText, methodHelp, methodNames, methodTableMarkdown } from "../methods/index.js";
+import { ChaingwError, EXIT, RpcError, UsageError } from "../rpc/errors.js";
+import { scrub } from "../util/redact.js";
+import { abort, writeErr } from "./context.js";
+import { families } from "./hooks.js";
+
+declare const __VERSION__: string;
+const VERSION = typeof __VERSION__ === "string" ? __VERSION__ : "0.0.0-dev";
+
+const collect = (v: string, prev: string[] | undefined) => [...(prev ?? []), v];
+
+let jsonMode = process.argv.includes("--json");
+
+function globalOptions(cmd: Command): Command {
+  return cmd
+    .option(
+      "--url <url>",
+      "JSON-RPC node URL, repeatable, in failover order; user:pass@ is sent as Basic auth (env CHAINGW_URL)",
+      collect,
+    )
+    .option("--rpc-cookie <file>", "read Basic-auth credentials from a node cookie file")
+    .option(
+      "--gateway <base-url>",
+      "gateway base URL, repeatable; requests go to <base-url>/v1/<product> (env CHAINGW_GATEWAY)",
+      collect,
+    )
+    .option(
+      "--product <id>",
+      "gateway product id, one for all gateways or one per gateway (env CHAINGW_PRODUCT)",
+      collect,
+    )
+    .option("--api-key-file <path>", "file holding the gateway API key (env CHAINGW_API_KEY)")
+    .addOption(
+      new Option(
+        "--api-key <key>",
+        "API key on the command line (visible in the process list; prefer env or file)",
+      ).hideHelp(),
+    )
+    .option(
+      "--chain <group>",
+      "utxo, evm or evm-compat: picks the group where a method exists in several (env CHAINGW_CHAIN)",
+    )
+    .option(
+      "--profile <name>",
+      "config profile (env CHAINGW_PROFILE; file at $CHAINGW_CONFIG or $XDG_CONFIG_HOME/chaingw/config.json)",
+    )
+    .option("--json", "print exactly the result as JSON, number tokens untouched")
+    .option("-v, --verbose", "log each attempt on stderr (env CHAINGW_DEBUG); never secrets")
+    .option("--no-color", "no colour (also NO_COLOR)")
+    .option("--retries <n>", `extra passes over the endpoint list (default ${DEFAULTS.retries})`)
+    .option("--timeout <s>", `overall deadline for a call, retries included (default ${DEFAULTS.timeoutS})`)
+    .option("--request-timeout <s>", `per-attempt timeout (default ${DEFAULTS.requestTimeoutS})`)
+    .option("--connect-timeout <s>", `connect timeout (default ${DEFAULTS.connectTimeoutS})`)
+    .option(
+      "--scan-timeout <s>",
+      `timeout of a scantxoutset start, 0 = none (default ${DEFAULTS.scanTimeoutS})`,
+    )
+    .option("--max-response <MB>", `largest response body accepted (default ${DEFAULTS.maxResponseMB})`)
+    .option(
+      "--heavy-rate <n>",
+      `calls per second allowed for heavy methods (default ${DEFAULTS.heavyRate}; 0 = no limit)`,
+    )
+    .option("--hedge <s>", "for idempotent reads: after this delay, also ask the next endpoint (default off)")
+    .option(
+      "--insecure",
+      "allow credentials over plain http to non-loopback hosts and skip TLS verification",
+    );
+}
+
+function buildProgram(): Command {
+  const program = new Command("chaingw")
+    .description("Query blockchain nodes and node gateways over JSON-RPC; prove reserves with scantxoutset.")
+    .version(VERSION, "-V, --version")
+    .exitOverride()
+    .showHelpAfterError(false)
+    .configureOutput({
+      writeErr: () => {},
+      outputError: () => {},
+    })
+    .addHelpText(
+      "after",
+      `\nExit codes: 0 ok (null is ok), 1 node error, 2 bad usage (nothing sent), 3 no endpoint answered, 4 auth refused, 130 interrupted.\nRun \`chaingw methods\` for the method table, \`chaingw <method> --help\` for its params.`,
+    );
+  globalOptions(program);
+
+  for (const name of methodNames()) {
+    const defs = definitions(name);
+    const d = defs[0];
+    const cmd = program
+      .command(name)
+      .description(`${d.summary} [${defs.map((x) => `${x.group}: ${marksText(x)}`).join("; ")}]`);
+    // the widest param list over the groups; each group validates its own
+    const widest = defs.reduce((a, b) => (b.params.length > a.params.length ? b : a));
+    for (const p of widest.params) {
+      const required = defs.every(
+        (x) =>
+          x.params.find((q) => q.name === p.name)?.required &&
+          x.params.find((q) => q.name === p.name)?.default === undefined,
+      );
+      cmd.argument(required ? `<${p.name}>` : `[${p.name}]`, `${p.type}: ${p.help}`);
+    }
+    const seen = new Set<string>();
+    for (const x of defs)
+      for (const o of x.options ?? []) {
+        if (seen.has(o.flags)) continue;
+        seen.add(o.flags);
+        if (o.repeatable) cmd.option(o.flags, o.help, collect);
+        else cmd.option(o.flags, o.help);
+      }
+    if (defs.some((x) => x.verify))
+      cmd.option("--no-verify", "skip the chain's integrity checks on the result");
+    cmd.addHelpText("after", methodHelp(name));
+    cmd.action(async (...args: unknown[]) => {
+      const command = args[args.length - 1] as Command;
+      const { runMethod } = await import("./call.js");
+      await runMethod(name, command.args, command.optsWithGlobals() as GlobalFlags, command.opts());
+    });
+  }
+
+  program
+    .command("rpc")
+    .description("send any method verbatim; params are JSON where they parse, else strings")
+    .argument("<method>", "method name")
+    .argument("[params...]", "positional params")
+    .action(async (method: string, params: string[], _o: unknown, command: Command) => {
+      const { runRaw } = await import("./call.js");
+      await runRaw(method, params, command.optsWithGlobals() as GlobalFlags);
+    });
+
+  for (const add of families) add(program);
+
+  program
+    .command("methods")
+    .description("list the methods chaingw knows, with params and marks")
+    .option("--markdown", "as the README's markdown table")
+    .action((o: { markdown?: boolean }) => {
+      process.stdout.write(methodTableMarkdown() + "\n");
+      void o;
+    });
+
+  return program;
+}
+
+function report(err: unknown): number {
+  if (err instanceof CommanderError) {
+    if (
+      err.code === "commander.helpDisplayed" ||
+      err.code === "commander.version" ||
+      err.code === "commander.help"
+    )
+      return EXIT.ok;
+    const msg = err.message.replace(/^error: /, "");
+    return report(new UsageError(msg));
+  }
+  const e =
+    err instanceof ChaingwError
+      ? err
+      : Object.assign(new ChaingwError(`internal error: ${(err as Error)?.message ?? String(err)}`), {
+          cause: err,
+        });
+  if (jsonMode) {
+    const payload: Record<string, unknown> = {
+      code: e.code,
+      message: scrub(e instanceof RpcError ? e.rpcMessage : e.message),
+    };
+    if (e instanceof RpcError) {
+      payload.endpoint = e.endpoint;
+      if (e.data !== null && e.data !== undefined) payload.data = e.data;
+    }
+    process.stderr.write(scrub(JSON.stringify({ error: payload })) + "\n");
+  } else {
+    writeErr(`chaingw: ${e.message}`);
+    if (e.hint) writeErr(e.hint);
+    if (!(err instanceof ChaingwError) && process.env.CHAINGW_DEBUG)
+      writeErr(String((err as Error)?.stack ?? ""));
+  }
+  return e.exitCode;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  jsonMode = argv.includes("--json");
+  const onSignal = () => {
+    if (abort.signal.aborted) process.exit(EXIT.interrupted);
+    abort.abort();
+    // a plain call has nothing to clean up: stop now (reserves installs its own handler first)
+    if (process.listenerCount("SIGINT") <= 1) {
+      writeErr("chaingw: interrupted");
+      process.exit(EXIT.interrupted);
+    }
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    // `chaingw ... | head -1`: the reader left; nothing more to say
+    if (e.code === "EPIPE") process.exit(EXIT.ok);
+  });
+  try {
+    await buildProgram().parseAsync(argv, { from: "user" });
+    return EXIT.ok;
+  } catch (err) {
+    return report(err);
+  }
+}

@@ -1,0 +1,367 @@
+/**
+ * Settings resolution. Precedence: flag > env > profile > default, decided per setting; the endpoint list
+ * is one setting (flags' --url/--gateway replace, not extend, what env or a profile names). The
+ * environment is passed in, never read from a global, so tests and callers see exactly what counts.
+ */
+import { readFileSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import type { Group } from "../methods/types.js";
+import { type Endpoint, gatewayEndpoint, isLoopback, nodeEndpoint } from "../rpc/endpoint.js";
+import { UsageError } from "../rpc/errors.js";
+import { registerSecret } from "../util/redact.js";
+
+/** Global options as commander hands them over (all optional: absence means "not given"). */
+export interface GlobalFlags {
+  url?: string[];
+  rpcCookie?: string;
+  gateway?: string[];
+  product?: string[];
+  apiKey?: string;
+  apiKeyFile?: string;
+  chain?: string;
+  profile?: string;
+  json?: boolean;
+  verbose?: boolean;
+  color?: boolean;
+  retries?: string;
+  timeout?: string;
+  requestTimeout?: string;
+  connectTimeout?: string;
+  scanTimeout?: string;
+  maxResponse?: string;
+  heavyRate?: string;
+  hedge?: string;
+  insecure?: boolean;
+}
+
+export interface Profile {
+  url?: string[] | string;
+  rpcCookie?: string;
+  gateway?: string[] | string;
+  product?: string[] | string;
+  apiKey?: string;
+  apiKeyFile?: string;
+  chain?: Group;
+  retries?: number;
+  timeout?: number;
+  requestTimeout?: number;
+  connectTimeout?: number;
+  scanTimeout?: number;
+  heavyRate?: number;
+  /** per-product method rate limits (calls/s): { "<product>": { "eth_getLogs": 2 } } */
+  limits?: Record<string, Record<string, number>>;
+}
+
+export interface ConfigFile {
+  defaultProfile?: string;
+  profiles?: Record<string, Profile>;
+}
+
+export interface Settings {
+  endpoints: Endpoint[];
+  endpointSource: "flag" | "env" | "profile" | "default";
+  chain?: Group;
+  json: boolean;
+  verbose: boolean;
+  color: boolean;
+  retries: number;
+  deadlineMs: number;
+  requestTimeoutMs: number;
+  connectTimeoutMs: number;
+  scanTimeoutMs: number;
+  maxBodyBytes: number;
+  heavyRate: number;
+  hedgeMs: number;
+  rateLimits: Record<string, number>;
+  insecure: boolean;
+  warnings: string[];
+}
+
+export const DEFAULTS = {
+  utxoUrl: "http://127.0.0.1:8332/",
+  evmUrl: "http://127.0.0.1:8545/",
+  retries: 2,
+  timeoutS: 60,
+  requestTimeoutS: 30,
+  connectTimeoutS: 2,
+  scanTimeoutS: 3600,
+  /** a verbosity-2 block of a busy chain is tens of MB of JSON */
+  maxResponseMB: 64,
+  heavyRate: 2,
+};
+
+const list = (v: string | string[] | undefined): string[] | undefined => {
+  if (v === undefined) return undefined;
+  const arr = (Array.isArray(v) ? v : [v])
+    .flatMap((s) => s.split(","))
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return arr.length ? arr : undefined;
+};
+
+function seconds(name: string, v: string | number | undefined, fallback: number): number {
+  if (v === undefined || v === "") return fallback * 1000;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0)
+    throw new UsageError(`invalid ${name}: expected seconds >= 0, got ${JSON.stringify(String(v))}`);
+  return Math.round(n * 1000);
+}
+
+function whole(name: string, v: string | number | undefined, fallback: number, max = 100): number {
+  if (v === undefined || v === "") return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > max)
+    throw new UsageError(
+      `invalid ${name}: expected a whole number from 0 to ${max}, got ${JSON.stringify(String(v))}`,
+    );
+  return n;
+}
+
+export function configPath(env: NodeJS.ProcessEnv): string {
+  if (env.CHAINGW_CONFIG) return env.CHAINGW_CONFIG;
+  const base = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), ".config");
+  return join(base, "chaingw", "config.json");
+}
+
+/** Secrets in a file others can read are refused: the chmod to run is in the message. */
+function checkPrivate(path: string, what: string): void {
+  try {
+    const mode = statSync(path).mode;
+    if (mode & 0o077) {
+      throw new UsageError(
+        `${what} ${path} is readable by other users (mode ${(mode & 0o777).toString(8)}); run: chmod 600 ${path}`,
+      );
+    }
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+  }
+}
+
+function loadConfig(env: NodeJS.ProcessEnv): { file?: ConfigFile; path: string } {
+  const path = configPath(env);
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e: any) {
+    if (e?.code === "ENOENT" && !env.CHAINGW_CONFIG) return { path };
+    throw new UsageError(`cannot read config file ${path}: ${e?.code ?? e}`);
+  }
+  try {
+    return { file: JSON.parse(text) as ConfigFile, path };
+  } catch (e) {
+    throw new UsageError(`config file ${path} is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+function readSecretFile(path: string, what: string): string {
+  checkPrivate(path, what);
+  try {
+    return readFileSync(path, "utf8").trim();
+  } catch (e: any) {
+    throw new UsageError(`cannot read ${what} ${path}: ${e?.code ?? e}`);
+  }
+}
+
+function readCookie(path: string): { user: string; password: string } {
+  const text = readSecretFile(path, "cookie file");
+  const i = text.indexOf(":");
+  if (i <= 0) throw new UsageError(`--rpc-cookie: ${path} does not hold user:password`);
+  const cred = { user: text.slice(0, i), password: text.slice(i + 1) };
+  registerSecret(cred.password);
+  return cred;
+}
+
+function parseChain(v: string | undefined, from: string): Group | undefined {
+  if (v === undefined) return undefined;
+  if (v === "utxo" || v === "evm" || v === "evm-compat") return v;
+  throw new UsageError(`invalid ${from}: expected utxo, evm or evm-compat, got ${JSON.stringify(v)}`);
+}
+
+/**
+ * @param methodGroup the group of the method being called (decides the default endpoint)
+ */
+export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, methodGroup?: Group): Settings {
+  const warnings: string[] = [];
+  const { file, path } = loadConfig(env);
+  const profileName = flags.profile ?? env.CHAINGW_PROFILE ?? file?.defaultProfile;
+  let profile: Profile = {};
+  if (profileName) {
+    const p = file?.profiles?.[profileName];
+    if (!p) throw new UsageError(`--profile: no profile ${JSON.stringify(profileName)} in ${path}`);
+    profile = p;
+    if (p.apiKey) checkPrivate(path, "config file with an apiKey");
+  }
+
+  const chain =
+    parseChain(flags.chain, "--chain") ??
+    parseChain(env.CHAINGW_CHAIN, "CHAINGW_CHAIN") ??
+    parseChain(profile.chain, `profile ${profileName} chain`);
+
+  // API key: flag file > env > profile (key or key file)
+  let apiKey: string | undefined;
+  if (flags.apiKey) {
+    apiKey = flags.apiKey;
+    warnings.push(
+      "--api-key puts the key in the process list and shell history; prefer CHAINGW_API_KEY or --api-key-file",
+    );
+  } else if (flags.apiKeyFile) apiKey = readSecretFile(flags.apiKeyFile, "API key file");
+  else if (env.CHAINGW_API_KEY) apiKey = env.CHAINGW_API_KEY.trim();
+  else if (profile.apiKey) apiKey = profile.apiKey;
+  else if (profile.apiKeyFile) apiKey = readSecretFile(profile.apiKeyFile, "API key file");
+  registerSecret(apiKey);
+
+  // endpoints: the first level that names any
+  type Level = {
+    src: Settings["endpointSource"];
+    urls?: string[];
+    gateways?: string[];
+    products?: string[];
+    cookie?: string;
+  };
+  const levels: Level[] = [
+    {
+      src: "flag",
+      urls: list(flags.url),
+      gateways: list(flags.gateway),
+      products: list(flags.product),
+      cookie: flags.rpcCookie,
+    },
+    {
+      src: "env",
+      urls: list(env.CHAINGW_URL),
+      gateways: list(env.CHAINGW_GATEWAY),
+      products: list(env.CHAINGW_PRODUCT),
+      cookie: env.CHAINGW_RPC_COOKIE,
+    },
+    {
+      src: "profile",
+      urls: list(profile.url),
+      gateways: list(profile.gateway),
+      products: list(profile.product),
+      cookie: profile.rpcCookie,
+    },
+  ];
+  const chosen = levels.find((l) => l.urls || l.gateways);
+  const cookiePath = levels.find((l) => l.cookie)?.cookie;
+  const products = levels.find((l) => l.products)?.products;
+  const group = chain ?? methodGroup ?? "utxo";
+  const endpoints: Endpoint[] = [];
+  let endpointSource: Settings["endpointSource"] = "default";
+
+  if (chosen) {
+    endpointSource = chosen.src;
+    const cookie = cookiePath ? readCookie(cookiePath) : undefined;
+    for (const u of chosen.urls ?? []) {
+      let ep: Endpoint;
+      try {
+        ep = nodeEndpoint(u, cookie);
+      } catch {
+        throw new UsageError(`invalid --url: ${JSON.stringify(u.replace(/\/\/[^/@]*@/, "//"))} is not a URL`);
+      }
+      const pw = new URL(u).password;
+      registerSecret(decodeURIComponent(pw));
+      endpoints.push(ep);
+    }
+    const gws = chosen.gateways ?? [];
+    if (gws.length) {
+      if (!products)
+        throw new UsageError("--gateway needs --product <id> (or CHAINGW_PRODUCT / the profile's product)");
+      if (products.length !== 1 && products.length !== gws.length) {
+        throw new UsageError(
+          `--product: give one product for all gateways or one per gateway (${gws.length} gateways, ${products.length} products)`,
+        );
+      }
+      gws.forEach((g, i) => {
+        try {
+          endpoints.push(gatewayEndpoint(g, products[products.length === 1 ? 0 : i], apiKey));
+        } catch {
+          throw new UsageError(
+            `invalid --gateway: ${JSON.stringify(g.replace(/\/\/[^/@]*@/, "//"))} is not a URL`,
+          );
+        }
+      });
+      if (!apiKey)
+        warnings.push(
+          "no API key configured (CHAINGW_API_KEY, --api-key-file or the profile's apiKey); the gateway will likely refuse",
+        );
+    }
+  } else if (group === "utxo") {
+    const cookie = cookiePath ?? join(env.HOME || homedir(), ".bitcoin", ".cookie");
+    let cred: { user: string; password: string } | undefined;
+    try {
+      cred = readCookie(cookie);
+    } catch (e) {
+      if (cookiePath) throw e;
+    }
+    endpoints.push(nodeEndpoint(DEFAULTS.utxoUrl, cred));
+  } else if (group === "evm") {
+    endpoints.push(nodeEndpoint(DEFAULTS.evmUrl));
+  } else {
+    throw new UsageError(
+      "no endpoint for the evm-compat chain: give --url, --gateway with --product, or a profile",
+    );
+  }
+
+  const insecure = flags.insecure ?? false;
+  for (const ep of endpoints) {
+    const secret = Object.keys(ep.headers).length > 0;
+    const u = new URL(ep.url);
+    if (!["http:", "https:"].includes(u.protocol))
+      throw new UsageError(`invalid endpoint ${ep.label}: only http and https URLs are supported`);
+    if (secret && u.protocol === "http:" && !isLoopback(ep.url)) {
+      if (!insecure) {
+        throw new UsageError(
+          `refusing to send credentials over plain http to ${ep.label}; use https, or --insecure to allow it`,
+        );
+      }
+      warnings.push(`--insecure: sending credentials over plain http to ${ep.label}`);
+    }
+  }
+
+  const productNames = products ?? [];
+  const rateLimits: Record<string, number> = {};
+  for (const p of productNames) Object.assign(rateLimits, profile.limits?.[p] ?? {});
+
+  const maxMb = flags.maxResponse === undefined ? DEFAULTS.maxResponseMB : Number(flags.maxResponse);
+  if (!Number.isFinite(maxMb) || maxMb <= 0)
+    throw new UsageError(
+      `invalid --max-response: expected megabytes > 0, got ${JSON.stringify(flags.maxResponse)}`,
+    );
+  const heavyRate = flags.heavyRate ?? profile.heavyRate ?? DEFAULTS.heavyRate;
+  if (!Number.isFinite(Number(heavyRate)) || Number(heavyRate) < 0)
+    throw new UsageError(
+      `invalid --heavy-rate: expected calls per second >= 0, got ${JSON.stringify(heavyRate)}`,
+    );
+
+  const json = flags.json ?? false;
+  return {
+    endpoints,
+    endpointSource,
+    chain,
+    json,
+    verbose:
+      flags.verbose ??
+      (env.CHAINGW_DEBUG !== undefined && env.CHAINGW_DEBUG !== "" && env.CHAINGW_DEBUG !== "0"),
+    color: flags.color !== false && !env.NO_COLOR && !json && Boolean(process.stdout.isTTY),
+    retries: whole("--retries", flags.retries ?? profile.retries, DEFAULTS.retries),
+    deadlineMs: seconds("--timeout", flags.timeout ?? profile.timeout, DEFAULTS.timeoutS),
+    requestTimeoutMs: seconds(
+      "--request-timeout",
+      flags.requestTimeout ?? profile.requestTimeout,
+      DEFAULTS.requestTimeoutS,
+    ),
+    connectTimeoutMs: seconds(
+      "--connect-timeout",
+      flags.connectTimeout ?? profile.connectTimeout,
+      DEFAULTS.connectTimeoutS,
+    ),
+    scanTimeoutMs: seconds("--scan-timeout", flags.scanTimeout ?? profile.scanTimeout, DEFAULTS.scanTimeoutS),
+    maxBodyBytes: Math.round(maxMb * 1024 * 1024),
+    heavyRate: Number(heavyRate),
+    hedgeMs: seconds("--hedge", flags.hedge, 0),
+    rateLimits,
+    insecure,
+    warnings,
+  };
+}

@@ -1,0 +1,265 @@
+/**
+ * A JSON parser and printer that never loses a number token.
+ *
+ * Node amounts come as `50.00000000` and EVM-compat counters can pass 2^53; JSON.parse would turn the first
+ * into `50` and round the second. Numbers are kept as {@link JsonNumber} holding their exact source text,
+ * and the source span of chosen members is recorded so a result can be echoed byte for byte.
+ */
+
+export class JsonNumber {
+  constructor(readonly raw: string) {}
+  valueOf(): number {
+    return Number(this.raw);
+  }
+  toString(): string {
+    return this.raw;
+  }
+  toJSON(): number {
+    return Number(this.raw);
+  }
+}
+
+export type JsonValue = null | boolean | string | JsonNumber | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+/** Source span [start, end) of each member value of objects at depth 0 and 1. */
+export const spans = new WeakMap<object, Record<string, [number, number]>>();
+
+export class JsonSyntaxError extends Error {
+  constructor(
+    message: string,
+    readonly position: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface ParseOptions {
+  /** Deepest nesting accepted; a hostile body cannot blow the stack. @default 256 */
+  maxDepth?: number;
+}
+
+const NUMBER_RE = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+export function parseLossless(text: string, opts: ParseOptions = {}): JsonValue {
+  const maxDepth = opts.maxDepth ?? 256;
+  let pos = 0;
+  const n = text.length;
+
+  const fail = (what: string): never => {
+    if (pos >= n) throw new JsonSyntaxError("unexpected end of JSON (truncated body?)", pos);
+    throw new JsonSyntaxError(`${what} at position ${pos}`, pos);
+  };
+  const ws = () => {
+    while (pos < n) {
+      const c = text.charCodeAt(pos);
+      if (c === 32 || c === 10 || c === 13 || c === 9) pos++;
+      else break;
+    }
+  };
+
+  const parseString = (): string => {
+    // pos is at the opening quote
+    pos++;
+    let start = pos;
+    let out = "";
+    while (pos < n) {
+      const c = text.charCodeAt(pos);
+      if (c === 34) {
+        out += text.slice(start, pos);
+        pos++;
+        return out;
+      }
+      if (c === 92) {
+        out += text.slice(start, pos);
+        const e = text[pos + 1];
+        pos += 2;
+        switch (e) {
+          case '"':
+            out += '"';
+            break;
+          case "\\":
+            out += "\\";
+            break;
+          case "/":
+            out += "/";
+            break;
+          case "b":
+            out += "\b";
+            break;
+          case "f":
+            out += "\f";
+            break;
+          case "n":
+            out += "\n";
+            break;
+          case "r":
+            out += "\r";
+            break;
+          case "t":
+            out += "\t";
+            break;
+          case "u": {
+            const hex = text.slice(pos, pos + 4);
+            if (!/^[0-9a-fA-F]{4}$/.test(hex)) fail("bad unicode escape");
+            out += String.fromCharCode(Number.parseInt(hex, 16));
+            pos += 4;
+            break;
+          }
+          default:
+            pos -= 2;
+            fail("bad escape");
+        }
+        start = pos;
+        continue;
+      }
+      if (c < 32) fail("control character in string");
+      pos++;
+    }
+    return fail("unterminated string");
+  };
+
+  const parseValue = (depth: number, spanLevel: number): JsonValue => {
+    ws();
+    if (pos >= n) fail("value expected");
+    const c = text.charCodeAt(pos);
+    if (c === 123 /* { */) {
+      if (depth >= maxDepth) throw new JsonSyntaxError(`JSON nested deeper than ${maxDepth} levels`, pos);
+      pos++;
+      const obj: JsonObject = {};
+      const record: Record<string, [number, number]> | undefined = spanLevel <= 1 ? {} : undefined;
+      ws();
+      if (text.charCodeAt(pos) === 125) {
+        pos++;
+        if (record) spans.set(obj, record);
+        return obj;
+      }
+      for (;;) {
+        ws();
+        if (text.charCodeAt(pos) !== 34) fail("object key expected");
+        const key = parseString();
+        ws();
+        if (text.charCodeAt(pos) !== 58) fail("':' expected");
+        pos++;
+        ws();
+        const start = pos;
+        const v = parseValue(depth + 1, spanLevel + 1);
+        if (record) record[key] = [start, pos];
+        if (key === "__proto__")
+          Object.defineProperty(obj, key, { value: v, enumerable: true, writable: true });
+        else obj[key] = v;
+        ws();
+        const d = text.charCodeAt(pos);
+        if (d === 44) {
+          pos++;
+          continue;
+        }
+        if (d === 125) {
+          pos++;
+          break;
+        }
+        fail("',' or '}' expected");
+      }
+      if (record) spans.set(obj, record);
+      return obj;
+    }
+    if (c === 91 /* [ */) {
+      if (depth >= maxDepth) throw new JsonSyntaxError(`JSON nested deeper than ${maxDepth} levels`, pos);
+      pos++;
+      const arr: JsonValue[] = [];
+      ws();
+      if (text.charCodeAt(pos) === 93) {
+        pos++;
+        return arr;
+      }
+      for (;;) {
+        // elements of a top-level array (a JSON-RPC batch) keep depth 1 so their members get spans
+        arr.push(parseValue(depth + 1, depth === 0 ? 0 : spanLevel + 1));
+        ws();
+        const d = text.charCodeAt(pos);
+        if (d === 44) {
+          pos++;
+          continue;
+        }
+        if (d === 93) {
+          pos++;
+          break;
+        }
+        fail("',' or ']' expected");
+      }
+      return arr;
+    }
+    if (c === 34) return parseString();
+    if (text.startsWith("true", pos)) {
+      pos += 4;
+      return true;
+    }
+    if (text.startsWith("false", pos)) {
+      pos += 5;
+      return false;
+    }
+    if (text.startsWith("null", pos)) {
+      pos += 4;
+      return null;
+    }
+    NUMBER_RE.lastIndex = pos;
+    const m = NUMBER_RE.exec(text);
+    if (m) {
+      pos += m[0].length;
+      return new JsonNumber(m[0]);
+    }
+    return fail("unexpected character");
+  };
+
+  const v = parseValue(0, 0);
+  ws();
+  if (pos !== n) fail("trailing characters after JSON");
+  return v;
+}
+
+/** The exact source text of `obj[key]`, when `obj` came from {@link parseLossless} of `source`. */
+export function rawMember(source: string, obj: object, key: string): string | undefined {
+  const s = spans.get(obj)?.[key];
+  return s ? source.slice(s[0], s[1]) : undefined;
+}
+
+/** JSON text of a value, number tokens as parsed; `indent` > 0 pretty-prints. */
+export function stringifyLossless(value: unknown, indent = 0): string {
+  const out: string[] = [];
+  const pad = (level: number) => (indent ? "\n" + " ".repeat(indent * level) : "");
+  const walk = (v: unknown, level: number): void => {
+    if (v === null || v === undefined) out.push("null");
+    else if (v instanceof JsonNumber) out.push(v.raw);
+    else if (typeof v === "bigint") out.push(v.toString());
+    else if (typeof v === "number") out.push(Number.isFinite(v) ? String(v) : "null");
+    else if (typeof v === "string" || typeof v === "boolean") out.push(JSON.stringify(v));
+    else if (Array.isArray(v)) {
+      if (v.length === 0) return void out.push("[]");
+      out.push("[");
+      v.forEach((e, i) => {
+        if (i) out.push(",");
+        out.push(pad(level + 1));
+        walk(e, level + 1);
+      });
+      out.push(pad(level), "]");
+    } else if (typeof v === "object") {
+      const entries = Object.entries(v as object).filter(([, e]) => e !== undefined);
+      if (entries.length === 0) return void out.push("{}");
+      out.push("{");
+      entries.forEach(([k, e], i) => {
+        if (i) out.push(",");
+        out.push(pad(level + 1), JSON.stringify(k), indent ? ": " : ":");
+        walk(e, level + 1);
+      });
+      out.push(pad(level), "}");
+    } else out.push("null");
+  };
+  walk(value, 0);
+  return out.join("");
+}
+
+/** A JS number from a parsed JSON number (or number), else undefined. */
+export function num(v: unknown): number | undefined {
+  if (v instanceof JsonNumber) return Number(v.raw);
+  return typeof v === "number" ? v : undefined;
+}

@@ -1,0 +1,80 @@
+/**
+ * The method registry: the single source of truth for subcommands, validation, retry marks, `--help`
+ * and the README's method table.
+ */
+import { UsageError } from "../rpc/errors.js";
+import { evmMethods } from "./evm.js";
+import type { Group, MethodDef } from "./types.js";
+import { utxoMethods } from "./utxo.js";
+
+export const registry: readonly MethodDef[] = [...utxoMethods, ...evmMethods];
+
+/** Distinct method names, registry order. */
+export function methodNames(): string[] {
+  return [...new Set(registry.map((m) => m.name))];
+}
+
+export function definitions(name: string): MethodDef[] {
+  return registry.filter((m) => m.name === name);
+}
+
+/**
+ * The definition of `name` for the chosen chain. With no chain, a method in one group is that group's;
+ * eth_ methods mean `evm`.
+ */
+export function findMethod(name: string, chain?: Group): MethodDef {
+  const defs = definitions(name);
+  if (defs.length === 0)
+    throw new UsageError(
+      `unknown method ${JSON.stringify(name)}; \`chaingw methods\` lists them, \`chaingw rpc\` sends any`,
+    );
+  if (chain) {
+    const d = defs.find((m) => m.group === chain);
+    if (!d) {
+      throw new UsageError(
+        `${name} is not a method of the ${chain} group (it is in ${defs.map((m) => m.group).join(", ")}); check --chain / CHAINGW_CHAIN / the profile`,
+      );
+    }
+    return d;
+  }
+  return defs.find((m) => m.group === "evm") ?? defs[0];
+}
+
+export function marksText(m: MethodDef): string {
+  const marks = [m.marks.idempotent && "idempotent", m.marks.heavy && "heavy"].filter(Boolean);
+  return marks.length ? marks.join(", ") : "-";
+}
+
+/** The help text shown under `chaingw <method> --help`, per group. */
+export function methodHelp(name: string): string {
+  const out: string[] = [];
+  for (const m of definitions(name)) {
+    out.push("", `${m.group} group — marks: ${marksText(m)}`);
+    if (m.params.length === 0) out.push("  params: none");
+    for (const [i, p] of m.params.entries()) {
+      out.push(`  ${i + 1}. ${p.name} (${p.type}, ${p.required ? "required" : "optional"}): ${p.help}`);
+    }
+    out.push(`  result: ${m.result}`);
+  }
+  out.push(
+    "",
+    "Marks: idempotent methods may move to another upstream after a failure that may have reached the first;",
+    "heavy methods are rate limited on the client (--heavy-rate).",
+  );
+  return out.join("\n");
+}
+
+/** Markdown method table for README, by group. */
+export function methodTableMarkdown(): string {
+  const rows = [
+    "| group | method | params (in order; `?` optional) | marks | what it does |",
+    "|---|---|---|---|---|",
+  ];
+  for (const m of registry) {
+    const params = m.params.map((p) => (p.required ? p.name : `${p.name}?`)).join(", ") || "—";
+    rows.push(
+      `| ${m.group} | \`${m.name}\` | ${params} | ${marksText(m)} | ${m.summary.replace(/\|/g, "\\|")} |`,
+    );
+  }
+  return rows.join("\n");
+}

@@ -1,0 +1,126 @@
+/**
+ * Parameter kinds shared by the registry. Each turns command-line text into the JSON value the spec
+ * asks for and checks it with a zod/mini schema (the mini build keeps start-up fast), so bad input is
+ * refused with exit 2 before anything is sent.
+ */
+import * as z from "zod/mini";
+import { UsageError } from "../rpc/errors.js";
+import type { ParamDef, ParamKind } from "./types.js";
+
+export class ParamProblem extends Error {}
+
+const short = (v: unknown): string => {
+  const s = typeof v === "string" ? JSON.stringify(v) : safeJson(v);
+  return s.length > 60 ? `${s.slice(0, 57)}...` : s;
+};
+const safeJson = (v: unknown): string => {
+  try {
+    return JSON.stringify(v) ?? String(v);
+  } catch {
+    return String(v);
+  }
+};
+
+function kind(expected: string, schema: z.ZodMiniType, fromText: (t: string) => unknown): ParamKind {
+  return {
+    expected,
+    fromText,
+    check(value: unknown) {
+      const r = schema.safeParse(value);
+      if (!r.success) throw new ParamProblem(`expected ${expected}, got ${short(value)}`);
+      return r.data;
+    },
+  };
+}
+
+const asText = (t: string) => t;
+/** Numbers on the command line: plain decimal digits only, so "1e3", "0x10" or "1.0" are refused. */
+const asInteger = (t: string): unknown => (/^-?\d{1,16}$/.test(t.trim()) ? Number(t.trim()) : t);
+const asJson = (t: string): unknown => {
+  try {
+    return JSON.parse(t);
+  } catch {
+    return t;
+  }
+};
+const asBool = (t: string): unknown => {
+  const v = t.trim().toLowerCase();
+  if (v === "true" || v === "1") return true;
+  if (v === "false" || v === "0") return false;
+  return t;
+};
+
+const HEX64 = /^[0-9a-fA-F]{64}$/;
+export const uint = z.int().check(z.gte(0), z.lte(2 ** 31 - 1));
+
+export const hash64 = (what: string) =>
+  kind(`a ${what} of 64 hex characters`, z.string().check(z.regex(HEX64)), (t) => t.trim());
+export const nonNegInt = (what = "a whole number >= 0") => kind(what, uint, asInteger);
+export const intRange = (lo: number, hi: number) =>
+  kind(`a whole number from ${lo} to ${hi}`, z.int().check(z.gte(lo), z.lte(hi)), asInteger);
+export const bool = kind("true or false", z.boolean(), asBool);
+export const oneOf = (values: readonly [string, ...string[]]) =>
+  kind(`one of ${values.join(", ")}`, z.enum(values), (t) => t.trim());
+export const word = (expected: string) =>
+  kind(expected, z.string().check(z.regex(/^[A-Za-z0-9_]{1,64}$/)), (t) => t.trim());
+export const nonEmptyText = (expected: string, max = 256) =>
+  kind(expected, z.string().check(z.minLength(1), z.maxLength(max), z.regex(/^\S+$/)), (t) => t.trim());
+export const hashOrHeight = kind(
+  "a 64-hex block hash or a block height (whole number >= 0)",
+  z.union([z.string().check(z.regex(HEX64)), uint]),
+  (t) => (/^\d+$/.test(t.trim()) ? asInteger(t) : t.trim()),
+);
+export const jsonArrayOf = (expected: string, item: z.ZodMiniType, max = 100_000) =>
+  kind(expected, z.array(item).check(z.maxLength(max)), asJson);
+export { asBool, asInteger, asJson, asText, kind };
+
+export function param(
+  name: string,
+  type: string,
+  required: boolean,
+  help: string,
+  k: ParamKind,
+  extra: { default?: unknown } = {},
+): ParamDef {
+  return { name, type, required, help, ...k, ...extra };
+}
+
+/**
+ * Turns positional command-line texts (or JSON values, from batch input) into the params array sent.
+ * Trailing optional params left out are not sent; the node applies its defaults. Throws UsageError naming
+ * the parameter.
+ */
+export function buildParams(
+  method: { name: string; params: ParamDef[] },
+  given: unknown[],
+  fromText: boolean,
+): unknown[] {
+  const defs = method.params;
+  if (given.length > defs.length) {
+    throw new UsageError(
+      `${method.name}: too many parameters (${given.length}); it takes ${defs.length === 0 ? "none" : defs.map((d) => d.name).join(", ")}`,
+    );
+  }
+  const out: unknown[] = [];
+  let lastGiven = -1;
+  defs.forEach((d, i) => {
+    const g = given[i];
+    if (g === undefined) {
+      if (d.required && d.default === undefined) {
+        throw new UsageError(`${method.name}: missing parameter ${d.name} (${d.expected})`);
+      }
+      out.push(d.default);
+      if (d.default !== undefined) lastGiven = i;
+      return;
+    }
+    try {
+      out.push(d.check(fromText ? d.fromText(String(g)) : g));
+      lastGiven = i;
+    } catch (e) {
+      if (e instanceof ParamProblem) throw new UsageError(`${method.name}: invalid ${d.name}: ${e.message}`);
+      throw e;
+    }
+  });
+  // an omitted optional param between given ones is sent as null (bitcoind's "use default")
+  return out.slice(0, lastGiven + 1).map((v) => (v === undefined ? null : v));
+}

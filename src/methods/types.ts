@@ -1,0 +1,63 @@
+import type { JsonValue } from "../json/lossless.js";
+
+export type Group = "utxo" | "evm" | "evm-compat";
+export const GROUPS: readonly Group[] = ["utxo", "evm", "evm-compat"];
+
+/** The spec's marks for a method in one group. */
+export interface Marks {
+  /** may be retried on another upstream after a failure that may have reached the first */
+  idempotent: boolean;
+  /** may be rate limited by the balancer; chaingw limits its own call rate */
+  heavy: boolean;
+}
+
+/** How one positional parameter is read from the command line and checked. */
+export interface ParamKind {
+  /** what a user must give, for messages and help ("a 64-hex block hash") */
+  expected: string;
+  /** CLI text → JSON value (before `check`) */
+  fromText(text: string): unknown;
+  /** JSON value → value to send; throws ParamProblem */
+  check(value: unknown): unknown;
+}
+
+export interface ParamDef extends ParamKind {
+  name: string;
+  /** the spec's type column */
+  type: string;
+  required: boolean;
+  help: string;
+  /** sent when the user gives nothing (the spec's "always sent explicitly" cases) */
+  default?: unknown;
+}
+
+/** A named option that builds (part of) a positional param, e.g. `--to` for eth_call's callObject. */
+export interface OptionDef {
+  flags: string;
+  help: string;
+  repeatable?: boolean;
+}
+
+export interface RenderCtx {
+  color: boolean;
+  group: Group;
+}
+
+export interface MethodDef {
+  name: string;
+  group: Group;
+  marks: Marks;
+  summary: string;
+  params: ParamDef[];
+  /** the spec's result description */
+  result: string;
+  /** cross-parameter rules (e.g. scanobjects required when action is start); throws UsageError */
+  refine?(params: unknown[]): void;
+  /** named options and how they fold into the positional params */
+  options?: OptionDef[];
+  fromOptions?(opts: Record<string, unknown>, params: unknown[]): unknown[];
+  /** human rendering; the default renderer is used when absent */
+  render?(result: JsonValue, ctx: RenderCtx): string;
+  /** checks a chain guarantees about a result (EVM-compat hash prefix); throws IntegrityError */
+  verify?(result: JsonValue, params: unknown[]): void;
+}

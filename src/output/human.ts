@@ -1,0 +1,118 @@
+/**
+ * Human rendering of results: strings raw, objects as aligned key/value lines, lists of objects as
+ * tables. Number tokens print as the node sent them (50.00000000 stays so).
+ */
+import { createRequire } from "node:module";
+import { Chalk } from "chalk";
+import { JsonNumber, type JsonValue } from "../json/lossless.js";
+
+const require = createRequire(import.meta.url);
+
+export interface Style {
+  key(s: string): string;
+  dim(s: string): string;
+  bad(s: string): string;
+  good(s: string): string;
+}
+
+const plain: Style = { key: (s) => s, dim: (s) => s, bad: (s) => s, good: (s) => s };
+
+export function style(color: boolean): Style {
+  if (!color) return plain;
+  const c = new Chalk({ level: 1 });
+  return { key: c.cyan, dim: c.dim, bad: c.red, good: c.green };
+}
+
+const isScalar = (v: JsonValue): boolean => v === null || typeof v !== "object" || v instanceof JsonNumber;
+
+export function scalarText(v: JsonValue): string {
+  if (v === null) return "null";
+  if (v instanceof JsonNumber) return v.raw;
+  if (typeof v === "object") return JSON.stringify(v);
+  return String(v);
+}
+
+/** Compact JSON keeping number tokens. */
+function compact(v: JsonValue): string {
+  if (isScalar(v)) return typeof v === "string" ? JSON.stringify(v) : scalarText(v);
+  if (Array.isArray(v)) return `[${v.map(compact).join(",")}]`;
+  return `{${Object.entries(v as Record<string, JsonValue>)
+    .map(([k, e]) => `${JSON.stringify(k)}:${compact(e)}`)
+    .join(",")}}`;
+}
+
+export function table(head: string[], rows: string[][], color: boolean): string {
+  const Table = require("cli-table3") as typeof import("cli-table3");
+  const t = new Table({
+    head,
+    style: { head: color ? ["cyan"] : [], border: color ? ["grey"] : [] },
+    wordWrap: false,
+  });
+  for (const r of rows) t.push(r);
+  return t.toString();
+}
+
+function objectsTable(items: Record<string, JsonValue>[], color: boolean): string {
+  const keys: string[] = [];
+  for (const it of items) for (const k of Object.keys(it)) if (!keys.includes(k)) keys.push(k);
+  return table(
+    keys,
+    items.map((it) =>
+      keys.map((k) => (it[k] === undefined ? "" : isScalar(it[k]) ? scalarText(it[k]) : compact(it[k]))),
+    ),
+    color,
+  );
+}
+
+/** Extra text shown after a value (e.g. decimal beside a hex QUANTITY). */
+export type Annotate = (key: string, v: JsonValue) => string | undefined;
+
+export function renderValue(v: JsonValue, color: boolean, annotate?: Annotate): string {
+  const st = style(color);
+  if (isScalar(v)) return scalarText(v);
+  if (Array.isArray(v)) {
+    if (v.length === 0) return st.dim("(empty list)");
+    if (v.every(isScalar)) return v.map(scalarText).join("\n");
+    if (
+      v.every((e) => e !== null && typeof e === "object" && !Array.isArray(e) && !(e instanceof JsonNumber))
+    ) {
+      return objectsTable(v as Record<string, JsonValue>[], color);
+    }
+    return v.map(compact).join("\n");
+  }
+  const lines: string[] = [];
+  const walk = (obj: Record<string, JsonValue>, indent: string) => {
+    const entries = Object.entries(obj);
+    const width = Math.min(28, Math.max(0, ...entries.map(([k]) => k.length)));
+    for (const [k, e] of entries) {
+      const label = st.key(isScalar(e) ? k.padEnd(width) : k);
+      if (isScalar(e)) {
+        const note = annotate?.(k, e);
+        lines.push(`${indent}${label}  ${scalarText(e)}${note ? st.dim(`  (${note})`) : ""}`);
+      } else if (Array.isArray(e)) {
+        if (e.length === 0) lines.push(`${indent}${label}  ${st.dim("[]")}`);
+        else if (e.every(isScalar)) {
+          const joined = e.map(scalarText).join(", ");
+          if (joined.length <= 100) lines.push(`${indent}${label}  ${joined}`);
+          else {
+            lines.push(`${indent}${label}  ${st.dim(`(${e.length})`)}`);
+            for (const x of e) lines.push(`${indent}  ${scalarText(x)}`);
+          }
+        } else {
+          lines.push(`${indent}${label}  ${st.dim(`(${e.length})`)}`);
+          for (const x of e) {
+            if (x !== null && typeof x === "object" && !Array.isArray(x) && !(x instanceof JsonNumber)) {
+              walk(x as Record<string, JsonValue>, indent + "  ");
+              lines.push("");
+            } else lines.push(`${indent}  ${compact(x)}`);
+          }
+        }
+      } else {
+        lines.push(`${indent}${label}`);
+        walk(e as Record<string, JsonValue>, indent + "  ");
+      }
+    }
+  };
+  walk(v as Record<string, JsonValue>, "");
+  return lines.join("\n");
+}

@@ -1,0 +1,280 @@
+/**
+ * The one JSON-RPC 2.0 client every command goes through: envelope, id check, failover and retry.
+ *
+ * The retry decision lives in {@link classify} and {@link JsonRpcClient.call}, from the method's marks:
+ *  - the request provably never reached an upstream (refused, DNS, TLS, connect timeout), or the upstream
+ *    refused it before doing anything (401/403, 404 without a JSON-RPC body, node warming up):
+ *    the next endpoint is tried, for any method;
+ *  - it may have reached it (timeout, reset, 5xx or 429 without a JSON-RPC answer, garbage, wrong id,
+ *    rate-limit codes): the next endpoint only for methods marked idempotent, else exit 3;
+ *  - a JSON-RPC error every node would repeat (-5, -8, -32602, reverts, ...): final, whatever the HTTP status.
+ * Whole passes over the list repeat up to `retries` times with backoff (Retry-After, else exponential
+ * with jitter) inside one overall deadline.
+ */
+import { JsonNumber, type JsonValue, parseLossless, rawMember, stringifyLossless } from "../json/lossless.js";
+import type { Endpoint } from "./endpoint.js";
+import { AuthError, type ChaingwError, RpcError, TransportError } from "./errors.js";
+import { HttpFailure, type HttpOptions, type HttpResult, post, retryAfterMs } from "./http.js";
+
+export interface ClientOptions {
+  endpoints: Endpoint[];
+  connectTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** overall deadline for one call, all attempts and waits included (0 = none) */
+  deadlineMs: number;
+  /** extra passes over the endpoint list after the first @default 2 */
+  retries: number;
+  maxBodyBytes: number;
+  verifyTls: boolean;
+  /** calls per second allowed for each heavy method (0 = unlimited) */
+  heavyRate: number;
+  /** per-method rate overrides (calls per second), e.g. from a profile's per-product limits */
+  rateLimits?: Record<string, number>;
+  /** a delay after which an idempotent read is also sent to the next endpoint (0 = off) */
+  hedgeMs?: number;
+  verbose?: (line: string) => void;
+  signal?: AbortSignal;
+}
+
+export interface CallOptions {
+  idempotent: boolean;
+  heavy: boolean;
+  /** per-attempt timeout override (scans); 0 = none */
+  timeoutMs?: number;
+  /** pin the call to this endpoint: no failover, no retry (scantxoutset start/status/abort) */
+  pinned?: Endpoint;
+}
+
+export interface CallResult {
+  result: JsonValue;
+  /** the exact source text of `result` in the upstream's answer */
+  raw: string;
+  endpoint: Endpoint;
+}
+
+type Outcome =
+  | { kind: "ok"; result: JsonValue; raw: string }
+  | { kind: "final"; error: ChaingwError }
+  | { kind: "refused" | "maybe"; why: string; auth?: boolean; retryAfterMs?: number };
+
+/** Codes that mean "busy or rate limited": nothing is wrong with the request itself. */
+const TRANSIENT_CODES = new Set([-32005, -32016, -32007, 429]);
+/** Node-state codes (warming up, shutting down, initial download): refused before any work was done. */
+const NOT_READY_CODES = new Set([-28, -9, -10]);
+
+export function classify(http: HttpResult, id: number, ep: Endpoint): Outcome {
+  const { status, text } = http;
+  const ct = String(http.headers["content-type"] ?? "");
+  const ra = retryAfterMs(http.headers["retry-after"]);
+  if (status === 401 || status === 403) {
+    return {
+      kind: "refused",
+      auth: true,
+      why: `HTTP ${status}: credentials refused${ep.kind === "gateway" ? " (check the API key)" : " (check user/password or the cookie)"}`,
+    };
+  }
+  if (status >= 300 && status < 400) {
+    return {
+      kind: "refused",
+      why: `HTTP ${status} redirect to ${String(http.headers.location ?? "?").slice(0, 80)} not followed`,
+    };
+  }
+  let body: JsonValue;
+  try {
+    if (text.length === 0) throw new Error("empty body");
+    body = parseLossless(text);
+  } catch (e) {
+    const what =
+      text.length === 0
+        ? "an empty body"
+        : /^\s*</.test(text)
+          ? "an HTML page"
+          : (e as Error).message.startsWith("unexpected end")
+            ? "a truncated JSON body"
+            : "a body that is not JSON";
+    const why = `HTTP ${status}${ct && !ct.includes("json") ? ` (${ct.split(";")[0]})` : ""} with ${what}`;
+    if (status === 404 || status === 405) return { kind: "refused", why: `${why} (wrong URL or product?)` };
+    return { kind: "maybe", why, retryAfterMs: ra };
+  }
+  if (ct && !/json/i.test(ct)) {
+    return { kind: "maybe", why: `HTTP ${status} with content type ${ct.split(";")[0]}, not JSON` };
+  }
+  if (body === null || typeof body !== "object" || Array.isArray(body) || body instanceof JsonNumber) {
+    return { kind: "maybe", why: `HTTP ${status}: answer is not a JSON-RPC object` };
+  }
+  const err = body.error;
+  if (err !== undefined && err !== null) {
+    const e = err as Record<string, JsonValue>;
+    const code = Number(e?.code);
+    const message = typeof e?.message === "string" ? e.message : JSON.stringify(err).slice(0, 200);
+    if (status === 429 || TRANSIENT_CODES.has(code) || /rate limit|too many requests/i.test(message)) {
+      return { kind: "maybe", why: `rate limited (${code}: ${message})`, retryAfterMs: ra };
+    }
+    if (NOT_READY_CODES.has(code)) return { kind: "refused", why: `node not ready (${code}: ${message})` };
+    return {
+      kind: "final",
+      error: new RpcError(Number.isFinite(code) ? code : -32603, message, e?.data ?? null, ep.label),
+    };
+  }
+  if (status === 429) return { kind: "maybe", why: "HTTP 429 too many requests", retryAfterMs: ra };
+  if (status >= 400)
+    return { kind: "maybe", why: `HTTP ${status} without a JSON-RPC error`, retryAfterMs: ra };
+  const gotId = body.id;
+  if (gotId === undefined || gotId === null || String(gotId) !== String(id)) {
+    return {
+      kind: "maybe",
+      why: `answer carries id ${gotId === undefined ? "(none)" : JSON.stringify(String(gotId))}, expected ${id}`,
+    };
+  }
+  if (!("result" in body)) return { kind: "maybe", why: "answer has neither result nor error" };
+  return { kind: "ok", result: body.result, raw: rawMember(text, body, "result") ?? "null" };
+}
+
+let nextId = 1;
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(t);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+
+export class JsonRpcClient {
+  /** failed endpoints go to the back for the rest of the run (one-pass health memory) */
+  private order: Endpoint[];
+  private nextSlot = new Map<string, number>();
+
+  constructor(readonly opts: ClientOptions) {
+    this.order = [...opts.endpoints];
+  }
+
+  get endpoints(): readonly Endpoint[] {
+    return this.order;
+  }
+
+  private demote(ep: Endpoint) {
+    const i = this.order.indexOf(ep);
+    if (i >= 0 && this.order.length > 1) {
+      this.order.splice(i, 1);
+      this.order.push(ep);
+    }
+  }
+
+  /** Client-side rate limit for heavy methods: space calls 1/rate apart. */
+  private async throttle(method: string, heavy: boolean) {
+    const rate = this.opts.rateLimits?.[method] ?? (heavy ? this.opts.heavyRate : 0);
+    if (!rate || rate <= 0) return;
+    const now = Date.now();
+    const slot = Math.max(now, this.nextSlot.get(method) ?? 0);
+    this.nextSlot.set(method, slot + 1000 / rate);
+    if (slot > now) {
+      this.opts.verbose?.(`${method}: heavy-method limit ${rate}/s, waiting ${slot - now} ms`);
+      await sleep(slot - now, this.opts.signal);
+    }
+  }
+
+  private httpOpts(timeoutMs: number, deadline: number): HttpOptions {
+    const left = deadline ? Math.max(1, deadline - Date.now()) : 0;
+    const t = timeoutMs && left ? Math.min(timeoutMs, left) : timeoutMs || left;
+    return {
+      connectTimeoutMs: this.opts.connectTimeoutMs,
+      requestTimeoutMs: t,
+      maxBodyBytes: this.opts.maxBodyBytes,
+      verifyTls: this.opts.verifyTls,
+      signal: this.opts.signal,
+    };
+  }
+
+  /** One HTTP attempt, classified. */
+  async attempt(
+    ep: Endpoint,
+    body: string,
+    id: number,
+    timeoutMs: number,
+    deadline: number,
+  ): Promise<Outcome> {
+    try {
+      const res = await post(ep.url, ep.headers, body, this.httpOpts(timeoutMs, deadline));
+      return classify(res, id, ep);
+    } catch (e) {
+      if (e instanceof HttpFailure)
+        return { kind: e.phase === "unsent" ? "refused" : "maybe", why: e.message };
+      throw e;
+    }
+  }
+
+  async call(method: string, params: unknown[], co: CallOptions): Promise<CallResult> {
+    const o = this.opts;
+    const id = nextId++;
+    const body = stringifyLossless({ jsonrpc: "2.0", id, method, params });
+    const deadline = o.deadlineMs > 0 ? Date.now() + o.deadlineMs : 0;
+    const timeoutMs = co.timeoutMs ?? o.requestTimeoutMs;
+    const failures: string[] = [];
+    let allAuth = true;
+    let retryAfter: number | undefined;
+    let list = co.pinned ? [co.pinned] : this.order.slice();
+    /** endpoints that refused our credentials: asking again in a later pass cannot help */
+    const refusedAuth = new Set<Endpoint>();
+    const passes = co.pinned ? 1 : o.retries + 1;
+
+    await this.throttle(method, co.heavy);
+    for (let pass = 0; pass < passes; pass++) {
+      for (let i = 0; i < list.length; i++) {
+        const ep = list[i];
+        if (o.signal?.aborted) throw new TransportError("interrupted");
+        if (deadline && Date.now() >= deadline) break;
+        const t0 = Date.now();
+        const out = await this.attempt(ep, body, id, timeoutMs, deadline);
+        const ms = Date.now() - t0;
+        if (out.kind === "ok") {
+          o.verbose?.(`${method} → ${ep.label}: ok in ${ms} ms${pass ? ` (pass ${pass + 1})` : ""}`);
+          return { result: out.result, raw: out.raw, endpoint: ep };
+        }
+        if (out.kind === "final") {
+          o.verbose?.(`${method} → ${ep.label}: node error in ${ms} ms (final, not retried)`);
+          throw out.error;
+        }
+        if (out.auth) refusedAuth.add(ep);
+        else allAuth = false;
+        failures.push(`${ep.label}: ${out.why}`);
+        retryAfter = out.retryAfterMs ?? retryAfter;
+        if (!co.pinned) this.demote(ep);
+        const moveOn = out.kind === "refused" || co.idempotent;
+        o.verbose?.(
+          `${method} → ${ep.label}: ${out.why} after ${ms} ms${moveOn ? (i + 1 < list.length ? "; trying the next endpoint" : "") : "; not retried"}`,
+        );
+        if (!moveOn) {
+          throw new TransportError(
+            `${ep.label}: ${out.why}; ${method} is not marked idempotent, so it was not retried on another upstream`,
+          );
+        }
+      }
+      list = list.filter((ep) => !refusedAuth.has(ep));
+      if (list.length === 0) break;
+      if (pass + 1 < passes) {
+        const backoff = retryAfter ?? Math.min(250 * 2 ** pass, 4000) * (0.5 + Math.random() / 2);
+        if (deadline && Date.now() + backoff >= deadline) break;
+        o.verbose?.(
+          `${method}: pass ${pass + 1} failed on every endpoint; waiting ${Math.round(backoff)} ms`,
+        );
+        await sleep(backoff, o.signal);
+        retryAfter = undefined;
+      }
+    }
+    const distinct = [...new Set(failures)];
+    const detail = distinct.length
+      ? distinct.slice(-3).join("; ")
+      : "overall deadline reached before any attempt";
+    if (failures.length && allAuth) throw new AuthError(`authentication refused: ${detail}`);
+    const what = list.length > 1 ? `no endpoint could answer ${method}` : `${method} failed`;
+    throw new TransportError(
+      `${what}: ${detail}${deadline && Date.now() >= deadline ? " (overall --timeout reached)" : ""}`,
+    );
+  }
+}

@@ -1,0 +1,41 @@
+import { redactUrl } from "../util/redact.js";
+
+/** One upstream: a node URL or a gateway product URL, with the headers that authenticate to it. */
+export interface Endpoint {
+  /** full URL requests are POSTed to, credentials removed */
+  url: string;
+  /** safe to print: no user, password or key */
+  label: string;
+  /** Authorization / X-API-Key; never printed */
+  headers: Record<string, string>;
+  kind: "node" | "gateway";
+}
+
+export function nodeEndpoint(rawUrl: string, basic?: { user: string; password: string }): Endpoint {
+  const u = new URL(rawUrl);
+  const headers: Record<string, string> = {};
+  const user = decodeURIComponent(u.username);
+  const password = decodeURIComponent(u.password);
+  const cred = user || password ? { user, password } : basic;
+  if (cred)
+    headers.authorization = "Basic " + Buffer.from(`${cred.user}:${cred.password}`).toString("base64");
+  u.username = "";
+  u.password = "";
+  return { url: u.toString(), label: redactUrl(u.toString()), headers, kind: "node" };
+}
+
+export function gatewayEndpoint(base: string, product: string, apiKey: string | undefined): Endpoint {
+  const u = new URL(base);
+  u.username = "";
+  u.password = "";
+  const path = u.pathname.replace(/\/+$/, "");
+  u.pathname = `${path}/v1/${encodeURIComponent(product)}`;
+  const headers: Record<string, string> = {};
+  if (apiKey) headers["x-api-key"] = apiKey;
+  return { url: u.toString(), label: redactUrl(u.toString()), headers, kind: "gateway" };
+}
+
+export function isLoopback(url: string): boolean {
+  const h = new URL(url).hostname.replace(/^\[|\]$/g, "");
+  return h === "localhost" || h === "::1" || /^127\./.test(h);
+}

@@ -1,0 +1,92 @@
+import type { ChildProcess } from "node:child_process";
+import { rmSync } from "node:fs";
+
+/**
+ * Registry of spawned nodes and temp dirs, so nothing outlives the test process even when a test
+ * forgets stop() or the worker is torn down by a signal.
+ */
+
+const children = new Set<ChildProcess>();
+const dirs = new Set<string>();
+let installed = false;
+
+function cleanupSync(): void {
+  for (const child of children) {
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+  children.clear();
+  for (const dir of dirs) {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // best effort at exit
+    }
+  }
+  dirs.clear();
+}
+
+function install(): void {
+  if (installed) return;
+  installed = true;
+  process.once("exit", cleanupSync);
+  for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    const onSignal = (): void => {
+      cleanupSync();
+      // Only re-raise when we were the sole listener, else the runner decides how to exit.
+      process.removeListener(sig, onSignal);
+      if (process.listenerCount(sig) === 0) process.kill(process.pid, sig);
+    };
+    process.on(sig, onSignal);
+  }
+}
+
+export function trackChild(child: ChildProcess): void {
+  install();
+  children.add(child);
+  child.once("exit", () => children.delete(child));
+}
+
+export function trackDir(dir: string): void {
+  install();
+  dirs.add(dir);
+}
+
+export function untrackDir(dir: string): void {
+  dirs.delete(dir);
+}
+
+/** True when the child has already exited (or was never started). */
+export function hasExited(child: ChildProcess): boolean {
+  return child.exitCode !== null || child.signalCode !== null;
+}
+
+/** Waits at most `ms` for the child to exit; resolves whether it did. */
+export function waitExit(child: ChildProcess, ms: number): Promise<boolean> {
+  if (hasExited(child)) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      child.removeListener("exit", onExit);
+      resolve(false);
+    }, ms);
+    const onExit = (): void => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    child.once("exit", onExit);
+  });
+}
+
+/** SIGTERM (or a caller-supplied graceful step), then SIGKILL after `graceMs`. Bounded. */
+export async function terminate(child: ChildProcess, graceMs: number): Promise<void> {
+  if (hasExited(child)) return;
+  child.kill("SIGTERM");
+  if (await waitExit(child, graceMs)) return;
+  child.kill("SIGKILL");
+  await waitExit(child, 5_000);
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
