@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs what chaingw's demo and tests need on a fresh machine: npm deps, and litecoind (Debian) when
+# missing. Safe to run again; does nothing that is already done.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund >&2
+fi
+if ! command -v litecoind >/dev/null 2>&1; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "setup: installing litecoind from Debian (apt-get)" >&2
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq litecoind) >&2
+  else
+    echo "setup: litecoind is missing; install it as root: apt-get install -y litecoind" >&2
+    exit 1
+  fi
+fi
