@@ -137,14 +137,14 @@ const RUNTIME_ITEMS: Item[] = [
 export const RUNTIME_CODE: string = assemble(RUNTIME_ITEMS);
 
 /**
- * Init code: copy the runtime that follows this 12-byte constructor into memory and return it.
- * `PUSH1 len DUP1 PUSH1 12 PUSH1 0 CODECOPY PUSH1 0 RETURN`
+ * Init code: copy the runtime that follows this 11-byte constructor into memory and return it.
+ * `PUSH1 len DUP1 PUSH1 11 PUSH1 0 CODECOPY PUSH1 0 RETURN`
  */
 export const INIT_CODE: string = (() => {
   const len = RUNTIME_CODE.length / 2;
   if (len > 0xff) throw new Error("runtime too long for PUSH1");
-  const ctor = assemble([push1(len), op(DUP1), push1(12), push1(0), op(CODECOPY), push1(0), op(RETURN)]);
-  if (ctor.length / 2 !== 12) throw new Error("constructor size changed");
+  const ctor = assemble([push1(len), op(DUP1), push1(11), push1(0), op(CODECOPY), push1(0), op(RETURN)]);
+  if (ctor.length / 2 !== 11) throw new Error("constructor size changed");
   return `0x${ctor}${RUNTIME_CODE}`;
 })();
 
