@@ -85,7 +85,7 @@ export function renderValue(v: JsonValue, color: boolean, annotate?: Annotate): 
     const entries = Object.entries(obj);
     const width = Math.min(28, Math.max(0, ...entries.map(([k]) => k.length)));
     for (const [k, e] of entries) {
-      const label = st.key(isScalar(e) ? k.padEnd(width) : k);
+      const label = st.key(isScalar(e) || Array.isArray(e) ? k.padEnd(width) : k);
       if (isScalar(e)) {
         const note = annotate?.(k, e);
         lines.push(`${indent}${label}  ${scalarText(e)}${note ? st.dim(`  (${note})`) : ""}`);
