@@ -72,7 +72,7 @@ const env = { ...process.env, CHAINGW_URL: authUrl };
 const show = (args) => {
   console.log(`\n$ chaingw ${args.join(" ")}`);
   try {
-    process.stdout.write(execFileSync(process.execPath, [bin, ...args], { env, encoding: "utf8" }));
+    process.stdout.write(execFileSync(process.execPath, [bin, ...args], { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }));
   } catch (e) {
     process.stdout.write(String(e.stdout ?? ""));
     process.stderr.write(String(e.stderr ?? ""));
