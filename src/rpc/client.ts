@@ -13,7 +13,7 @@
  */
 import { JsonNumber, type JsonValue, parseLossless, rawMember, stringifyLossless } from "../json/lossless.js";
 import type { Endpoint } from "./endpoint.js";
-import { AuthError, type ChaingwError, RpcError, TransportError } from "./errors.js";
+import { AuthError, type ChaingwError, InterruptedError, RpcError, TransportError } from "./errors.js";
 import { HttpFailure, type HttpOptions, type HttpResult, post, retryAfterMs } from "./http.js";
 
 export interface ClientOptions {
@@ -209,12 +209,45 @@ export class JsonRpcClient {
     }
   }
 
+  /**
+   * An idempotent read hedged across two endpoints: if `a` has not answered after `hedgeMs`, `b` is
+   * asked too and the first definitive answer wins. Without a hedge, just `a`.
+   */
+  private async step(
+    a: Endpoint,
+    b: Endpoint | undefined,
+    hedgeMs: number,
+    req: { method: string; body: string; id: number; timeoutMs: number; deadline: number },
+  ): Promise<{ ep: Endpoint; out: Outcome; ms: number }[]> {
+    const t0 = Date.now();
+    const run = (ep: Endpoint) =>
+      this.attempt(ep, req.body, req.id, req.timeoutMs, req.deadline).then((out) => ({ ep, out, ms: Date.now() - t0 }));
+    const pa = run(a);
+    if (!b || hedgeMs <= 0) return [await pa];
+    let timer: NodeJS.Timeout | undefined;
+    const early = await Promise.race([pa, new Promise<null>((r) => (timer = setTimeout(() => r(null), hedgeMs)))]);
+    clearTimeout(timer);
+    if (early) return [early];
+    this.opts.verbose?.(`${req.method} → ${a.label}: no answer after ${hedgeMs} ms; hedging to ${b.label}`);
+    const pb = run(b);
+    const done: { ep: Endpoint; out: Outcome; ms: number }[] = [];
+    return new Promise((resolve) => {
+      for (const p of [pa, pb]) {
+        p.then((r) => {
+          done.push(r);
+          if (r.out.kind === "ok" || r.out.kind === "final" || done.length === 2) resolve([...done]);
+        });
+      }
+    });
+  }
+
   async call(method: string, params: unknown[], co: CallOptions): Promise<CallResult> {
     const o = this.opts;
     const id = nextId++;
     const body = stringifyLossless({ jsonrpc: "2.0", id, method, params });
     const deadline = o.deadlineMs > 0 ? Date.now() + o.deadlineMs : 0;
     const timeoutMs = co.timeoutMs ?? o.requestTimeoutMs;
+    const req = { method, body, id, timeoutMs, deadline };
     const failures: string[] = [];
     let allAuth = true;
     let retryAfter: number | undefined;
@@ -222,37 +255,40 @@ export class JsonRpcClient {
     /** endpoints that refused our credentials: asking again in a later pass cannot help */
     const refusedAuth = new Set<Endpoint>();
     const passes = co.pinned ? 1 : o.retries + 1;
+    const hedgeMs = co.idempotent && !co.pinned ? (o.hedgeMs ?? 0) : 0;
 
     await this.throttle(method, co.heavy);
     for (let pass = 0; pass < passes; pass++) {
       for (let i = 0; i < list.length; i++) {
-        const ep = list[i];
-        if (o.signal?.aborted) throw new TransportError("interrupted");
+        if (o.signal?.aborted) throw new InterruptedError("interrupted");
         if (deadline && Date.now() >= deadline) break;
-        const t0 = Date.now();
-        const out = await this.attempt(ep, body, id, timeoutMs, deadline);
-        const ms = Date.now() - t0;
-        if (out.kind === "ok") {
-          o.verbose?.(`${method} → ${ep.label}: ok in ${ms} ms${pass ? ` (pass ${pass + 1})` : ""}`);
-          return { result: out.result, raw: out.raw, endpoint: ep };
-        }
-        if (out.kind === "final") {
-          o.verbose?.(`${method} → ${ep.label}: node error in ${ms} ms (final, not retried)`);
-          throw out.error;
-        }
-        if (out.auth) refusedAuth.add(ep);
-        else allAuth = false;
-        failures.push(`${ep.label}: ${out.why}`);
-        retryAfter = out.retryAfterMs ?? retryAfter;
-        if (!co.pinned) this.demote(ep);
-        const moveOn = out.kind === "refused" || co.idempotent;
-        o.verbose?.(
-          `${method} → ${ep.label}: ${out.why} after ${ms} ms${moveOn ? (i + 1 < list.length ? "; trying the next endpoint" : "") : "; not retried"}`,
-        );
-        if (!moveOn) {
-          throw new TransportError(
-            `${ep.label}: ${out.why}; ${method} is not marked idempotent, so it was not retried on another upstream`,
+        const results = await this.step(list[i], list[i + 1], hedgeMs, req);
+        if (results.length === 2) i++; // the hedge used the next endpoint too
+        const win = results.find((r) => r.out.kind === "ok" || r.out.kind === "final");
+        for (const { ep, out, ms } of results) {
+          if (out.kind === "ok" || out.kind === "final") continue;
+          if (out.auth) refusedAuth.add(ep);
+          else allAuth = false;
+          failures.push(`${ep.label}: ${out.why}`);
+          retryAfter = out.retryAfterMs ?? retryAfter;
+          if (!co.pinned) this.demote(ep);
+          const moveOn = out.kind === "refused" || co.idempotent;
+          o.verbose?.(
+            `${method} → ${ep.label}: ${out.why} after ${ms} ms${moveOn ? (i + 1 < list.length ? "; trying the next endpoint" : "") : "; not retried"}`,
           );
+          if (!moveOn) {
+            throw new TransportError(
+              `${ep.label}: ${out.why}; ${method} is not marked idempotent, so it was not retried on another upstream`,
+            );
+          }
+        }
+        if (win?.out.kind === "ok") {
+          o.verbose?.(`${method} → ${win.ep.label}: ok in ${win.ms} ms${pass ? ` (pass ${pass + 1})` : ""}`);
+          return { result: win.out.result, raw: win.out.raw, endpoint: win.ep };
+        }
+        if (win?.out.kind === "final") {
+          o.verbose?.(`${method} → ${win.ep.label}: node error in ${win.ms} ms (final, not retried)`);
+          throw win.out.error;
         }
       }
       list = list.filter((ep) => !refusedAuth.has(ep));
@@ -260,21 +296,15 @@ export class JsonRpcClient {
       if (pass + 1 < passes) {
         const backoff = retryAfter ?? Math.min(250 * 2 ** pass, 4000) * (0.5 + Math.random() / 2);
         if (deadline && Date.now() + backoff >= deadline) break;
-        o.verbose?.(
-          `${method}: pass ${pass + 1} failed on every endpoint; waiting ${Math.round(backoff)} ms`,
-        );
+        o.verbose?.(`${method}: pass ${pass + 1} failed on every endpoint; waiting ${Math.round(backoff)} ms`);
         await sleep(backoff, o.signal);
         retryAfter = undefined;
       }
     }
     const distinct = [...new Set(failures)];
-    const detail = distinct.length
-      ? distinct.slice(-3).join("; ")
-      : "overall deadline reached before any attempt";
+    const detail = distinct.length ? distinct.slice(-3).join("; ") : "overall deadline reached before any attempt";
     if (failures.length && allAuth) throw new AuthError(`authentication refused: ${detail}`);
     const what = list.length > 1 ? `no endpoint could answer ${method}` : `${method} failed`;
-    throw new TransportError(
-      `${what}: ${detail}${deadline && Date.now() >= deadline ? " (overall --timeout reached)" : ""}`,
-    );
+    throw new TransportError(`${what}: ${detail}${deadline && Date.now() >= deadline ? " (overall --timeout reached)" : ""}`);
   }
 }

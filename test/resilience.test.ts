@@ -1,0 +1,198 @@
+/**
+ * The retry rules, proven with real sockets: a fault-injecting server in front of the real regtest node
+ * as the first endpoint, a counting pass-through proxy as the second. For each fault, three kinds of
+ * method: idempotent (getblockheader), unmarked (getblockstats) and scantxoutset start (heavy, never moved).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Fault, type FaultServer, refusedUrl, startFaultServer } from "./fixtures/faults.js";
+import { runCli } from "./helpers/cli.js";
+import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
+
+let ltc: LitecoinNode;
+let bad: FaultServer; // first endpoint, misbehaving
+let good: FaultServer; // second endpoint, healthy
+let hash: string;
+let addr: string;
+
+beforeAll(async () => {
+  ltc = await startLitecoind();
+  addr = await ltc.newAddress();
+  await ltc.mine(5, addr);
+  hash = await ltc.rpc<string>("getblockhash", [2]);
+  const upstream = { url: ltc.url, user: ltc.user, password: ltc.password };
+  [bad, good] = await Promise.all([startFaultServer({ upstream }), startFaultServer({ upstream })]);
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all([bad?.stop(), good?.stop()]);
+  await ltc?.stop();
+});
+
+const methods = {
+  idempotent: () => ["getblockheader", hash],
+  unmarked: () => ["getblockstats", "2", '["height"]'],
+  scanStart: () => ["scantxoutset", "start", JSON.stringify([`addr(${addr})`])],
+} as const;
+type Kind = keyof typeof methods;
+
+async function run(kind: Kind, fault: Fault, endpoints: string[], extra: string[] = []) {
+  bad.setFault(fault);
+  const b0 = bad.hits;
+  const g0 = good.hits;
+  const args = [...methods[kind](), "--json", "--request-timeout", "1", "--retries", "0", ...extra];
+  for (const u of endpoints) args.push("--url", u);
+  const r = await runCli(args);
+  return { ...r, badHits: bad.hits - b0, goodHits: good.hits - g0 };
+}
+
+// faults where the request may have reached the upstream: only idempotent methods move on
+const maybeReached: [string, Fault][] = [
+  ["hang (timeout after send)", { kind: "hang" }],
+  ["HTTP 503 work queue", { kind: "status", status: 503, body: "Work queue depth exceeded" }],
+  ["HTTP 502", { kind: "status", status: 502, body: "bad gateway" }],
+  ["HTTP 504", { kind: "status", status: 504 }],
+  ["HTTP 429 + Retry-After", { kind: "status", status: 429, headers: { "retry-after": "1" } }],
+  ["truncated JSON", { kind: "truncated" }],
+  ["wrong id", { kind: "wrongId" }],
+  ["HTML error page", { kind: "html" }],
+  ["connection reset", { kind: "reset" }],
+  ["JSON-RPC rate limit -32005", { kind: "status", status: 200, body: '{"jsonrpc":"2.0","id":1,"error":{"code":-32005,"message":"limit exceeded"}}' }],
+];
+
+describe.each(maybeReached)("fault %s on the first endpoint", (_name, fault) => {
+  it("idempotent method: moves to the second endpoint, exit 0", async () => {
+    const r = await run("idempotent", fault, [bad.url, good.url]);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout).hash).toBe(hash);
+    expect(r.badHits).toBe(1);
+    expect(r.goodHits).toBe(1);
+  });
+  it("unmarked method: not retried, exit 3 saying why; zero hits on the second", async () => {
+    const r = await run("unmarked", fault, [bad.url, good.url]);
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toContain("not marked idempotent");
+    expect(r.stdout).toBe("");
+    expect(r.badHits).toBe(1);
+    expect(r.goodHits).toBe(0);
+  });
+  it("scantxoutset start: never moved, exit 3; zero hits on the second", async () => {
+    const r = await run("scanStart", fault, [bad.url, good.url]);
+    expect(r.exitCode).toBe(3);
+    expect(r.badHits).toBe(1);
+    expect(r.goodHits).toBe(0);
+  });
+  it("second in the list: never reached when the first answers", async () => {
+    const r = await run("idempotent", fault, [good.url, bad.url]);
+    expect(r.exitCode).toBe(0);
+    expect(r.badHits).toBe(0);
+    expect(r.goodHits).toBe(1);
+  });
+});
+
+describe("the request provably never arrived: any method moves on", () => {
+  it.each(Object.keys(methods) as Kind[])("connection refused, %s", async (kind) => {
+    const dead = await refusedUrl();
+    const r = await run(kind, { kind: "pass" }, [dead, good.url]);
+    expect(r.exitCode).toBe(0);
+    expect(r.goodHits).toBe(1);
+    expect(r.durationMs).toBeLessThan(5000);
+  });
+
+  it("every endpoint refused: exit 3 naming each endpoint, no credentials", async () => {
+    const [d1, d2] = [await refusedUrl(), await refusedUrl()];
+    const r = await runCli(["getblockchaininfo", "--url", d1.replace("http://", "http://u:secretpw1@"), "--url", d2, "--retries", "1"]);
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toContain(new URL(d1).host);
+    expect(r.stderr).toContain(new URL(d2).host);
+    expect(r.stderr).toContain("connection refused");
+    expect(r.stderr).not.toContain("secretpw1");
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+  });
+});
+
+describe("deterministic node errors are final", () => {
+  it.each(Object.keys(methods) as Kind[])("-5 over HTTP 500 → exit 1, zero hits on the second (%s shape)", async () => {
+    bad.setFault({ kind: "pass" });
+    const b0 = bad.hits;
+    const g0 = good.hits;
+    const r = await runCli(["getblock", "00".repeat(32), "--url", bad.url, "--url", good.url, "--retries", "2"]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain("-5");
+    expect(bad.hits - b0).toBe(1);
+    expect(good.hits - g0).toBe(0);
+  });
+
+  it("-8 invalid parameter through the node (a hash the node rejects) is final too", async () => {
+    bad.setFault({ kind: "pass" });
+    const g0 = good.hits;
+    const r = await runCli(["getblockstats", "999999", "--url", bad.url, "--url", good.url]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain("-8");
+    expect(good.hits - g0).toBe(0);
+  });
+});
+
+describe("retry passes, backoff and deadlines", () => {
+  it("idempotent on one failing endpoint: 1 + --retries attempts, then exit 3", async () => {
+    const r = await run("idempotent", { kind: "status", status: 503 }, [bad.url], ["--retries", "2"]);
+    expect(r.exitCode).toBe(3);
+    expect(r.badHits).toBe(3);
+  });
+
+  it("Retry-After is honoured between passes", async () => {
+    const r = await run("idempotent", { kind: "status", status: 429, headers: { "retry-after": "1" } }, [bad.url], ["--retries", "1"]);
+    expect(r.exitCode).toBe(3);
+    expect(r.badHits).toBe(2);
+    expect(r.durationMs).toBeGreaterThanOrEqual(1000);
+  });
+
+  it("a hanging endpoint costs at most the request timeout for an idempotent read", async () => {
+    const r = await run("idempotent", { kind: "hang" }, [bad.url, good.url]);
+    expect(r.exitCode).toBe(0);
+    expect(r.durationMs).toBeGreaterThanOrEqual(1000);
+    expect(r.durationMs).toBeLessThan(4000);
+  });
+
+  it("--hedge asks the second endpoint early; the answer arrives well before the timeout", async () => {
+    const r = await run("idempotent", { kind: "hang" }, [bad.url, good.url], ["--request-timeout", "10", "--hedge", "0.2"]);
+    expect(r.exitCode).toBe(0);
+    expect(r.goodHits).toBe(1);
+    expect(r.durationMs).toBeLessThan(3000);
+  });
+
+  it("the overall --timeout bounds everything", async () => {
+    const r = await run("idempotent", { kind: "hang" }, [bad.url], ["--request-timeout", "30", "--timeout", "1", "--retries", "5"]);
+    expect(r.exitCode).toBe(3);
+    expect(r.durationMs).toBeLessThan(3500);
+    expect(r.stderr).toMatch(/timeout|no complete answer/);
+  });
+
+  it("a slow but healthy first endpoint answers; the second is never asked", async () => {
+    const r = await run("idempotent", { kind: "delay", ms: 300 }, [bad.url, good.url]);
+    expect(r.exitCode).toBe(0);
+    expect(r.badHits).toBe(1);
+    expect(r.goodHits).toBe(0);
+  });
+});
+
+describe("--verbose tells each attempt, never a secret", () => {
+  it("names endpoint, outcome, duration and why it moved on", async () => {
+    bad.setFault({ kind: "status", status: 503 });
+    const withCreds = bad.url.replace("http://", "http://alice:hunter2pw@");
+    const r = await runCli(["-v", "getblockheader", hash, "--url", withCreds, "--url", good.url, "--request-timeout", "1"]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toMatch(new RegExp(`getblockheader → ${bad.url}: HTTP 503 .* after \\d+ ms; trying the next endpoint`));
+    expect(r.stderr).toMatch(new RegExp(`getblockheader → ${good.url}: ok in \\d+ ms`));
+    expect(r.stderr).not.toContain("hunter2pw");
+    expect(r.stderr).not.toContain("alice");
+  });
+});
+
+describe("heavy methods are rate limited on the client", () => {
+  it("rpc of a heavy method keeps its marks; --heavy-rate spaces calls (batch work uses the same limiter)", async () => {
+    bad.setFault({ kind: "pass" });
+    const r = await runCli(["-v", "--json", "gettxoutsetinfo", "--url", bad.url, "--heavy-rate", "1"]);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout).height).toBe(5);
+  });
+});
