@@ -3,7 +3,9 @@
  * options; its action imports the heavy code on use.
  */
 import type { Command } from "commander";
+import { batchCommand } from "./batch.js";
+import { reservesCommand } from "./reserves.js";
 
 export type CommandBuilder = (program: Command) => void;
 
-export const families: CommandBuilder[] = [];
+export const families: CommandBuilder[] = [batchCommand, reservesCommand];

@@ -8,6 +8,7 @@ import { DEFAULTS } from "../config/config.js";
 import { definitions, marksText, methodHelp, methodNames, methodTableMarkdown } from "../methods/index.js";
 import { ChaingwError, EXIT, RpcError, UsageError } from "../rpc/errors.js";
 import { scrub } from "../util/redact.js";
+import { addBatchOptions } from "./batch.js";
 import { abort, writeErr } from "./context.js";
 import { families } from "./hooks.js";
 
@@ -98,12 +99,16 @@ function buildProgram(): Command {
       .description(`${d.summary} [${defs.map((x) => `${x.group}: ${marksText(x)}`).join("; ")}]`);
     // the widest param list over the groups; each group validates its own
     const widest = defs.reduce((a, b) => (b.params.length > a.params.length ? b : a));
-    for (const p of widest.params) {
-      const required = defs.every(
-        (x) =>
-          x.params.find((q) => q.name === p.name)?.required &&
-          x.params.find((q) => q.name === p.name)?.default === undefined,
-      );
+    const ranged = defs.some((x) => x.range);
+    for (const [i, p] of widest.params.entries()) {
+      // with --range the first param comes from the range: commander must not demand it
+      const required =
+        !(ranged && i === 0) &&
+        defs.every(
+          (x) =>
+            x.params.find((q) => q.name === p.name)?.required &&
+            x.params.find((q) => q.name === p.name)?.default === undefined,
+        );
       cmd.argument(required ? `<${p.name}>` : `[${p.name}]`, `${p.type}: ${p.help}`);
     }
     const seen = new Set<string>();
@@ -116,11 +121,25 @@ function buildProgram(): Command {
       }
     if (defs.some((x) => x.verify))
       cmd.option("--no-verify", "skip the chain's integrity checks on the result");
+    if (ranged) {
+      addBatchOptions(
+        cmd.option("--range <from..to>", "every height in the range, streamed as JSON lines (batched)"),
+      );
+    }
     cmd.addHelpText("after", methodHelp(name));
     cmd.action(async (...args: unknown[]) => {
       const command = args[args.length - 1] as Command;
+      const flags = command.optsWithGlobals() as GlobalFlags & { range?: string };
+      if (flags.range !== undefined) {
+        const { findMethod } = await import("../methods/index.js");
+        const def = findMethod(name, (flags.chain ?? process.env.CHAINGW_CHAIN) as never);
+        if (!def.range)
+          throw new UsageError(`--range is not available for ${name} on the ${def.group} group`);
+        const { runRange } = await import("./batch.js");
+        return runRange(def, flags.range, command.args, flags);
+      }
       const { runMethod } = await import("./call.js");
-      await runMethod(name, command.args, command.optsWithGlobals() as GlobalFlags, command.opts());
+      await runMethod(name, command.args, flags, command.opts());
     });
   }
 
@@ -203,7 +222,8 @@ export async function main(argv: string[]): Promise<number> {
   });
   try {
     await buildProgram().parseAsync(argv, { from: "user" });
-    return EXIT.ok;
+    // commands that finish with a status of their own (batch) set process.exitCode
+    return typeof process.exitCode === "number" ? process.exitCode : EXIT.ok;
   } catch (err) {
     return report(err);
   }

@@ -1,4 +1,5 @@
 import type { JsonValue } from "../json/lossless.js";
+import type { RpcError } from "../rpc/errors.js";
 
 export type Group = "utxo" | "evm" | "evm-compat";
 export const GROUPS: readonly Group[] = ["utxo", "evm", "evm-compat"];
@@ -58,6 +59,13 @@ export interface MethodDef {
   fromOptions?(opts: Record<string, unknown>, params: unknown[]): unknown[];
   /** human rendering; the default renderer is used when absent */
   render?(result: JsonValue, ctx: RenderCtx): string;
+  /**
+   * `--range a..b` support: the first param is a height/number. `via` names a method that turns the
+   * height into what the first param needs (getblockhash); else `toParam` converts it.
+   */
+  range?: { via?: string; toParam(height: number): unknown };
   /** checks a chain guarantees about a result (EVM-compat hash prefix); throws IntegrityError */
   verify?(result: JsonValue, params: unknown[]): void;
+  /** a clearer error for a node error this method knows (a revert's decoded reason); undefined keeps `e` */
+  explainError?(e: RpcError): RpcError | undefined;
 }

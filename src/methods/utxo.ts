@@ -110,6 +110,7 @@ export const utxoMethods: MethodDef[] = [
       ),
     ],
     result: "OBJECT: height, txs, total_size, avgfeerate, subsidy, ... (amounts in base units)",
+    range: { toParam: (h) => h },
   }),
   utxo({
     name: "getblock",
@@ -126,6 +127,7 @@ export const utxoMethods: MethodDef[] = [
       ),
     ],
     result: "OBJECT (hash, height, tx) or STRING for verbosity 0",
+    range: { via: "getblockhash", toParam: (h) => h },
   }),
   utxo({
     name: "getblockheader",
@@ -136,6 +138,7 @@ export const utxoMethods: MethodDef[] = [
       param("verbose", "BOOLEAN", false, "true JSON; false raw hex", bool),
     ],
     result: "OBJECT (hash, height, confirmations) or STRING when verbose is false",
+    range: { via: "getblockhash", toParam: (h) => h },
   }),
   utxo({
     name: "validateaddress",

@@ -62,7 +62,7 @@ const TRANSIENT_CODES = new Set([-32005, -32016, -32007, 429]);
 /** Node-state codes (warming up, shutting down, initial download): refused before any work was done. */
 const NOT_READY_CODES = new Set([-28, -9, -10]);
 
-export function classify(http: HttpResult, id: number, ep: Endpoint): Outcome {
+export function classify(http: HttpResult, id: number, ep: Endpoint, preParsed?: JsonValue): Outcome {
   const { status, text } = http;
   const ct = String(http.headers["content-type"] ?? "");
   const ra = retryAfterMs(http.headers["retry-after"]);
@@ -81,8 +81,9 @@ export function classify(http: HttpResult, id: number, ep: Endpoint): Outcome {
   }
   let body: JsonValue;
   try {
-    if (text.length === 0) throw new Error("empty body");
-    body = parseLossless(text);
+    if (preParsed !== undefined) body = preParsed;
+    else if (text.length === 0) throw new Error("empty body");
+    else body = parseLossless(text);
   } catch (e) {
     const what =
       text.length === 0
@@ -127,7 +128,11 @@ export function classify(http: HttpResult, id: number, ep: Endpoint): Outcome {
     };
   }
   if (!("result" in body)) return { kind: "maybe", why: "answer has neither result nor error" };
-  return { kind: "ok", result: body.result, raw: rawMember(text, body, "result") ?? "null" };
+  return {
+    kind: "ok",
+    result: body.result,
+    raw: preParsed !== undefined ? "" : (rawMember(text, body, "result") ?? "null"),
+  };
 }
 
 let nextId = 1;
@@ -221,11 +226,18 @@ export class JsonRpcClient {
   ): Promise<{ ep: Endpoint; out: Outcome; ms: number }[]> {
     const t0 = Date.now();
     const run = (ep: Endpoint) =>
-      this.attempt(ep, req.body, req.id, req.timeoutMs, req.deadline).then((out) => ({ ep, out, ms: Date.now() - t0 }));
+      this.attempt(ep, req.body, req.id, req.timeoutMs, req.deadline).then((out) => ({
+        ep,
+        out,
+        ms: Date.now() - t0,
+      }));
     const pa = run(a);
     if (!b || hedgeMs <= 0) return [await pa];
     let timer: NodeJS.Timeout | undefined;
-    const early = await Promise.race([pa, new Promise<null>((r) => (timer = setTimeout(() => r(null), hedgeMs)))]);
+    const early = await Promise.race([
+      pa,
+      new Promise<null>((r) => (timer = setTimeout(() => r(null), hedgeMs))),
+    ]);
     clearTimeout(timer);
     if (early) return [early];
     this.opts.verbose?.(`${req.method} → ${a.label}: no answer after ${hedgeMs} ms; hedging to ${b.label}`);
@@ -296,15 +308,130 @@ export class JsonRpcClient {
       if (pass + 1 < passes) {
         const backoff = retryAfter ?? Math.min(250 * 2 ** pass, 4000) * (0.5 + Math.random() / 2);
         if (deadline && Date.now() + backoff >= deadline) break;
-        o.verbose?.(`${method}: pass ${pass + 1} failed on every endpoint; waiting ${Math.round(backoff)} ms`);
+        o.verbose?.(
+          `${method}: pass ${pass + 1} failed on every endpoint; waiting ${Math.round(backoff)} ms`,
+        );
         await sleep(backoff, o.signal);
         retryAfter = undefined;
       }
     }
     const distinct = [...new Set(failures)];
-    const detail = distinct.length ? distinct.slice(-3).join("; ") : "overall deadline reached before any attempt";
+    const detail = distinct.length
+      ? distinct.slice(-3).join("; ")
+      : "overall deadline reached before any attempt";
     if (failures.length && allAuth) throw new AuthError(`authentication refused: ${detail}`);
     const what = list.length > 1 ? `no endpoint could answer ${method}` : `${method} failed`;
-    throw new TransportError(`${what}: ${detail}${deadline && Date.now() >= deadline ? " (overall --timeout reached)" : ""}`);
+    throw new TransportError(
+      `${what}: ${detail}${deadline && Date.now() >= deadline ? " (overall --timeout reached)" : ""}`,
+    );
   }
+}
+
+export interface BatchEntry {
+  method: string;
+  params: unknown[];
+  marks: { idempotent: boolean; heavy: boolean };
+}
+
+/** One entry's outcome: a result, or the error it ended with. */
+export type BatchOutcome = CallResult | ChaingwError;
+
+/**
+ * Sends entries as one JSON-RPC batch array to the first endpoint in health order. Entries whose batch
+ * failed in transport, or which the upstream answered with a transient error, go through {@link
+ * JsonRpcClient.call} one by one — which applies the same marks-based rules as any call. An upstream that
+ * does not take batches (answers with an object, or 4xx) is remembered, and later batches go singly.
+ */
+export async function callBatch(client: JsonRpcClient, entries: BatchEntry[]): Promise<BatchOutcome[]> {
+  const single = (e: BatchEntry) =>
+    client.call(e.method, e.params, e.marks).catch((err: unknown) => toError(err));
+  const ep = client.endpoints[0];
+  if (entries.length === 1 || noBatch.has(ep.url)) return Promise.all(entries.map(single));
+  const ids = entries.map(() => nextId++);
+  const body = `[${entries.map((e, i) => stringifyLossless({ jsonrpc: "2.0", id: ids[i], method: e.method, params: e.params })).join(",")}]`;
+  const o = client.opts;
+  let http: HttpResult;
+  try {
+    http = await post(ep.url, ep.headers, body, {
+      connectTimeoutMs: o.connectTimeoutMs,
+      requestTimeoutMs: o.requestTimeoutMs,
+      maxBodyBytes: o.maxBodyBytes,
+      verifyTls: o.verifyTls,
+      signal: o.signal,
+    });
+  } catch (err) {
+    if (!(err instanceof HttpFailure)) throw err;
+    o.verbose?.(`batch of ${entries.length} → ${ep.label}: ${err.message}; sending entries singly`);
+    // may have reached the node: only idempotent entries may be sent again
+    return Promise.all(
+      entries.map((e) =>
+        err.phase === "unsent" || e.marks.idempotent
+          ? single(e)
+          : new TransportError(
+              `${ep.label}: ${err.message}; ${e.method} is not marked idempotent, so it was not retried`,
+            ),
+      ),
+    );
+  }
+  let parsed: JsonValue | undefined;
+  try {
+    parsed = parseLossless(http.text);
+  } catch {
+    parsed = undefined;
+  }
+  if (!Array.isArray(parsed)) {
+    if (http.status === 401 || http.status === 403) return Promise.all(entries.map(single));
+    noBatch.add(ep.url);
+    o.verbose?.(`batch → ${ep.label}: HTTP ${http.status}, not a batch answer; sending singly from now on`);
+    const maySend = http.status < 500 || http.status === 501;
+    return Promise.all(
+      entries.map((e) =>
+        maySend || e.marks.idempotent
+          ? single(e)
+          : new TransportError(
+              `${ep.label}: batch answered HTTP ${http.status}; ${e.method} is not marked idempotent, so it was not retried`,
+            ),
+      ),
+    );
+  }
+  const byId = new Map<string, JsonValue>();
+  for (const el of parsed) {
+    if (el && typeof el === "object" && !Array.isArray(el) && !(el instanceof JsonNumber))
+      byId.set(String(el.id), el);
+  }
+  return Promise.all(
+    entries.map((e, i) => {
+      const el = byId.get(String(ids[i]));
+      if (el === undefined)
+        return e.marks.idempotent
+          ? single(e)
+          : new TransportError(`${ep.label}: batch answer lacks id ${ids[i]}`);
+      // classify the entry as if it were a single answer: same rules, same messages
+      const out = classify(
+        { status: 200, headers: { "content-type": "application/json" }, text: "" },
+        ids[i],
+        ep,
+        el,
+      );
+      if (out.kind === "ok")
+        return {
+          result: out.result,
+          raw: rawMember(http.text, el as object, "result") ?? "null",
+          endpoint: ep,
+        };
+      if (out.kind === "final") return out.error;
+      return out.kind === "refused" || e.marks.idempotent
+        ? single(e)
+        : new TransportError(
+            `${ep.label}: ${out.why}; ${e.method} is not marked idempotent, so it was not retried`,
+          );
+    }),
+  );
+}
+
+const noBatch = new Set<string>();
+
+function toError(err: unknown): ChaingwError {
+  if (err instanceof Error && "exitCode" in err) return err as ChaingwError;
+  return new TransportError(String((err as Error)?.message ?? err));
 }

@@ -1,0 +1,256 @@
+/**
+ * `chaingw batch`: JSON lines in, one JSON line per request out, in input order. Streams both ways with a
+ * bounded window (concurrency × batch size), so memory stays flat whatever the number of requests.
+ */
+import { once } from "node:events";
+import { createReadStream } from "node:fs";
+import { createInterface } from "node:readline";
+import type { Context } from "../cli/context.js";
+import { JsonNumber, type JsonValue, parseLossless, stringifyLossless } from "../json/lossless.js";
+import { definitions } from "../methods/index.js";
+import { buildParams } from "../methods/params.js";
+import type { Group, MethodDef } from "../methods/types.js";
+import { type BatchEntry, type BatchOutcome, callBatch } from "../rpc/client.js";
+import { ChaingwError, RpcError, UsageError } from "../rpc/errors.js";
+
+export interface BatchOptions {
+  concurrency: number;
+  batchSize: number;
+}
+
+/** One request of the stream: either ready to send, or refused at parse time. */
+interface Item {
+  id: string; // JSON text of the id echoed back
+  entry?: BatchEntry;
+  error?: ChaingwError;
+  /** a second call made from the first one's result (range: height → getblockhash → method); not named `then`, which would make items thenables */
+  followUp?: (hash: JsonValue) => BatchEntry;
+}
+
+export interface Summary {
+  ok: number;
+  nodeErrors: number;
+  badInput: number;
+  transport: number;
+}
+
+function errorLine(id: string, e: ChaingwError): string {
+  const err: Record<string, unknown> = {
+    code: e.code,
+    message: e instanceof RpcError ? e.rpcMessage : e.message,
+  };
+  if (e instanceof RpcError && e.data !== null && e.data !== undefined) err.data = e.data;
+  return `{"id":${id},"error":${stringifyLossless(err)}}`;
+}
+
+/** JsonNumber → number for schema checks (registry params are small numbers; unknown methods keep tokens). */
+function plain(v: JsonValue): unknown {
+  if (v instanceof JsonNumber) return Number(v.raw);
+  if (Array.isArray(v)) return v.map(plain);
+  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
+  return v;
+}
+
+export function parseLine(text: string, lineNo: number, chain: Group | undefined): Item {
+  let v: JsonValue;
+  try {
+    v = parseLossless(text, { maxDepth: 64 });
+  } catch (e) {
+    return { id: String(lineNo), error: new UsageError(`line ${lineNo}: not JSON: ${(e as Error).message}`) };
+  }
+  if (!v || typeof v !== "object" || Array.isArray(v) || v instanceof JsonNumber) {
+    return {
+      id: String(lineNo),
+      error: new UsageError(`line ${lineNo}: expected an object {"method":..,"params":[..]}`),
+    };
+  }
+  const idv = v.id;
+  const id =
+    idv === undefined || idv === null
+      ? String(lineNo)
+      : typeof idv === "string" || idv instanceof JsonNumber
+        ? stringifyLossless(idv)
+        : String(lineNo);
+  if (typeof v.method !== "string" || !/^[A-Za-z0-9_.:-]{1,100}$/.test(v.method)) {
+    return { id, error: new UsageError(`line ${lineNo}: method missing or not a method name`) };
+  }
+  const params = v.params ?? [];
+  if (!Array.isArray(params)) return { id, error: new UsageError(`line ${lineNo}: params must be an array`) };
+  const defs = definitions(v.method);
+  const def: MethodDef | undefined = chain
+    ? defs.find((d) => d.group === chain)
+    : (defs.find((d) => d.group === "evm") ?? defs[0]);
+  if (!def) {
+    if (defs.length)
+      return {
+        id,
+        error: new UsageError(`line ${lineNo}: ${v.method} is not a method of the ${chain} group`),
+      };
+    // not in the registry: sent verbatim, with no marks
+    return { id, entry: { method: v.method, params, marks: { idempotent: false, heavy: false } } };
+  }
+  try {
+    const built = buildParams(def, params.map(plain), false);
+    def.refine?.(built);
+    return { id, entry: { method: def.name, params: built, marks: def.marks } };
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    return { id, error: new UsageError(`line ${lineNo}: ${msg}`) };
+  }
+}
+
+async function send(ctx: Context, entries: BatchEntry[], batchSize: number): Promise<BatchOutcome[]> {
+  // heavy methods go one by one through the client's rate limiter; the rest in batch arrays
+  const out: BatchOutcome[] = new Array(entries.length);
+  const light: number[] = [];
+  const heavy: number[] = [];
+  entries.forEach((e, i) => (e.marks.heavy ? heavy : light).push(i));
+  const jobs: Promise<void>[] = [];
+  for (let k = 0; k < light.length; k += batchSize) {
+    const idx = light.slice(k, k + batchSize);
+    jobs.push(
+      callBatch(
+        ctx.client,
+        idx.map((i) => entries[i]),
+      ).then((res) => idx.forEach((i, j) => (out[i] = res[j]))),
+    );
+  }
+  for (const i of heavy) {
+    const e = entries[i];
+    jobs.push(
+      ctx.client.call(e.method, e.params, e.marks).then(
+        (r) => void (out[i] = r),
+        (err) => void (out[i] = err instanceof ChaingwError ? err : new ChaingwError(String(err))),
+      ),
+    );
+  }
+  await Promise.all(jobs);
+  return out;
+}
+
+/** Runs a stream of items through the client; writes lines in order; returns counts. */
+export async function runItems(
+  ctx: Context,
+  items: AsyncIterable<Item>,
+  opts: BatchOptions,
+): Promise<Summary> {
+  const summary: Summary = { ok: 0, nodeErrors: 0, badInput: 0, transport: 0 };
+  const window: Promise<string>[] = [];
+  const tty = Boolean(process.stderr.isTTY);
+  let done = 0;
+  let lastProgress = 0;
+  const write = async (s: string) => {
+    if (!process.stdout.write(s)) await once(process.stdout, "drain");
+  };
+
+  const runChunk = async (chunk: Item[]): Promise<string> => {
+    const ready = chunk.filter((it) => it.entry);
+    const res = await send(
+      ctx,
+      ready.map((it) => it.entry!),
+      opts.batchSize,
+    );
+    // second phase for ranges: height → hash → the method itself
+    const second = ready
+      .map((it, i) => (it.followUp && !(res[i] instanceof Error) ? i : -1))
+      .filter((i) => i >= 0);
+    if (second.length) {
+      const res2 = await send(
+        ctx,
+        second.map((i) => ready[i].followUp!((res[i] as { result: JsonValue }).result)),
+        opts.batchSize,
+      );
+      second.forEach((i, j) => (res[i] = res2[j]));
+    }
+    let k = 0;
+    const lines: string[] = [];
+    for (const it of chunk) {
+      if (it.error) {
+        summary.badInput++;
+        lines.push(errorLine(it.id, it.error));
+        continue;
+      }
+      const r = res[k++];
+      if (r instanceof Error) {
+        if (r instanceof RpcError) summary.nodeErrors++;
+        else summary.transport++;
+        lines.push(errorLine(it.id, r));
+      } else {
+        summary.ok++;
+        lines.push(`{"id":${it.id},"result":${r.raw}}`);
+      }
+    }
+    done += chunk.length;
+    if (tty && Date.now() - lastProgress > 250) {
+      lastProgress = Date.now();
+      process.stderr.write(`\r\x1b[2Kchaingw batch: ${done} done`);
+    }
+    return lines.join("\n") + "\n";
+  };
+
+  let chunk: Item[] = [];
+  const chunkLen = opts.batchSize * Math.max(1, Math.ceil(opts.concurrency / 4));
+  const flushChunk = async () => {
+    if (!chunk.length) return;
+    window.push(runChunk(chunk));
+    chunk = [];
+    while (window.length >= opts.concurrency) await write(await window.shift()!);
+  };
+  for await (const it of items) {
+    chunk.push(it);
+    if (chunk.length >= chunkLen) await flushChunk();
+  }
+  await flushChunk();
+  while (window.length) await write(await window.shift()!);
+  if (tty) process.stderr.write(`\r\x1b[2Kchaingw batch: ${done} done\n`);
+  return summary;
+}
+
+export async function* linesOf(path: string): AsyncIterable<string> {
+  const input = path === "-" ? process.stdin : createReadStream(path);
+  const rl = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+  for await (const line of rl) yield line;
+}
+
+export async function* itemsFromLines(
+  lines: AsyncIterable<string>,
+  chain: Group | undefined,
+): AsyncIterable<Item> {
+  let n = 0;
+  for await (const line of lines) {
+    n++;
+    const t = line.trim();
+    if (!t || t.startsWith("#")) continue;
+    yield parseLine(t, n, chain);
+  }
+}
+
+/** `--range a..b` over a method with a height/number parameter (registry: MethodDef.range). */
+export async function* itemsFromRange(
+  def: MethodDef,
+  from: number,
+  to: number,
+  rest: unknown[],
+): AsyncIterable<Item> {
+  const r = def.range!;
+  const step = from <= to ? 1 : -1;
+  for (let h = from; step > 0 ? h <= to : h >= to; h += step) {
+    if (r.via) {
+      const via = definitions(r.via)[0];
+      yield {
+        id: String(h),
+        entry: { method: r.via, params: [h], marks: via?.marks ?? { idempotent: true, heavy: false } },
+        followUp: (hash) => ({ method: def.name, params: [hash, ...rest], marks: def.marks }),
+      };
+    } else {
+      yield { id: String(h), entry: { method: def.name, params: [r.toParam(h), ...rest], marks: def.marks } };
+    }
+  }
+}
+
+export function exitFor(s: Summary): number {
+  if (s.badInput) return 2;
+  if (s.transport) return 3;
+  if (s.nodeErrors) return 1;
+  return 0;
+}
