@@ -103,25 +103,33 @@ async function send(ctx: Context, entries: BatchEntry[], batchSize: number): Pro
   // heavy methods go one by one through the client's rate limiter; the rest in batch arrays
   const out: BatchOutcome[] = new Array(entries.length);
   const light: number[] = [];
-  const heavy: number[] = [];
-  entries.forEach((e, i) => (e.marks.heavy ? heavy : light).push(i));
   const jobs: Promise<void>[] = [];
+  const asError = (err: unknown) => (err instanceof ChaingwError ? err : new ChaingwError(String(err)));
+  for (const [i, e] of entries.entries()) {
+    if (!e.marks.heavy) {
+      light.push(i);
+      continue;
+    }
+    jobs.push(
+      ctx.client.call(e.method, e.params, e.marks).then(
+        (r) => {
+          out[i] = r;
+        },
+        (err) => {
+          out[i] = asError(err);
+        },
+      ),
+    );
+  }
   for (let k = 0; k < light.length; k += batchSize) {
     const idx = light.slice(k, k + batchSize);
     jobs.push(
       callBatch(
         ctx.client,
         idx.map((i) => entries[i]),
-      ).then((res) => idx.forEach((i, j) => (out[i] = res[j]))),
-    );
-  }
-  for (const i of heavy) {
-    const e = entries[i];
-    jobs.push(
-      ctx.client.call(e.method, e.params, e.marks).then(
-        (r) => void (out[i] = r),
-        (err) => void (out[i] = err instanceof ChaingwError ? err : new ChaingwError(String(err))),
-      ),
+      ).then((res) => {
+        for (const [j, i] of idx.entries()) out[i] = res[j];
+      }),
     );
   }
   await Promise.all(jobs);
@@ -160,7 +168,7 @@ export async function runItems(
         second.map((i) => ready[i].followUp!((res[i] as { result: JsonValue }).result)),
         opts.batchSize,
       );
-      second.forEach((i, j) => (res[i] = res2[j]));
+      for (const [j, i] of second.entries()) res[i] = res2[j];
     }
     let k = 0;
     const lines: string[] = [];

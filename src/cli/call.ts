@@ -1,11 +1,12 @@
 /** Running one registry method (or a raw `rpc` call) and printing its result. */
 import type { GlobalFlags } from "../config/config.js";
+import { explainRevert } from "../evm/revert.js";
 import { type JsonValue, parseLossless } from "../json/lossless.js";
 import { definitions, findMethod } from "../methods/index.js";
 import { buildParams } from "../methods/params.js";
 import type { Group, MethodDef } from "../methods/types.js";
 import { renderValue } from "../output/human.js";
-import { UsageError } from "../rpc/errors.js";
+import { RpcError, UsageError } from "../rpc/errors.js";
 import { makeContext } from "./context.js";
 
 export async function runMethod(
@@ -21,7 +22,9 @@ export async function runMethod(
   let params = buildParams(def, texts, true);
   if (def.fromOptions) params = def.fromOptions(opts, params);
   def.refine?.(params);
-  const { result, raw } = await ctx.client.call(def.name, params, def.marks);
+  const { result, raw } = await ctx.client.call(def.name, params, def.marks).catch((e: unknown) => {
+    throw (e instanceof RpcError && def.explainError?.(e)) || e;
+  });
   if (def.verify && opts.verify !== false) def.verify(result, params);
   if (ctx.settings.json) return ctx.out(raw);
   ctx.out(
@@ -58,7 +61,12 @@ export async function runRaw(method: string, texts: string[], flags: GlobalFlags
   const def = definitions(method).find((d) => !chain || d.group === chain);
   const ctx = makeContext(flags, chain ?? def?.group);
   const marks = def?.marks ?? { idempotent: false, heavy: false };
-  const { result, raw } = await ctx.client.call(method, params, marks);
+  const group = chain ?? def?.group;
+  const { result, raw } = await ctx.client.call(method, params, marks).catch((e: unknown) => {
+    // eth_call on the EVM-compat chain is outside the spec's registry but reverts read the same
+    const revert = method === "eth_call" || method === "eth_estimateGas";
+    throw (revert && e instanceof RpcError && group && group !== "utxo" && explainRevert(e, group)) || e;
+  });
   if (ctx.settings.json) return ctx.out(raw);
   ctx.out(renderDefault(result, method, ctx.settings.color));
 }

@@ -1,0 +1,80 @@
+/**
+ * `chaingw reserves scan|status|abort`: the command tree only. The workflow (src/reserves/) is imported
+ * when a subcommand runs, so start-up stays light.
+ */
+import type { Command } from "commander";
+import type { GlobalFlags } from "../config/config.js";
+
+const collect = (v: string, prev: string[] | undefined) => [...(prev ?? []), v];
+
+export function reservesCommand(program: Command): void {
+  const reserves = program
+    .command("reserves")
+    .description(
+      "proof of reserves: scan the UTXO set for addresses/descriptors at one block (scantxoutset)",
+    );
+
+  reserves
+    .command("scan")
+    .description(
+      "one scantxoutset pass over all addresses and descriptors; prints unspents and a summary checked to the satoshi",
+    )
+    .argument("[addresses...]", "addresses (any Bitcoin-derived chain; the node settles the network)")
+    .option("-f, --file <path>", "addresses one per line ('-' = stdin); blank lines and # comments ignored")
+    .option(
+      "-d, --descriptor <desc>",
+      "an output descriptor to scan, repeatable (xpub paths ending /* are ranged)",
+      collect,
+    )
+    .option("--range <N|A-B>", "index range of ranged descriptors: N means 0..N (default 0-1000)")
+    .option(
+      "--csv <file>",
+      "also write one CSV row per unspent output to <file> ('-' = stdout, instead of the report)",
+    )
+    .option(
+      "--by-address",
+      "subtotals per address (every address asked, zero ones included) instead of per output",
+    )
+    .option("--cross-check", "run the same scan on the second configured endpoint and compare tip and totals")
+    .option(
+      "--wait",
+      "when the node's scan slot is taken, wait for it (up to --scan-timeout) instead of failing",
+    )
+    .option("--progress [seconds]", "without a TTY: a progress line on stderr every few seconds (default 5)")
+    .option(
+      "--abort-wait <seconds>",
+      "after Ctrl-C, how long to wait for the node to confirm the abort (default 30)",
+    )
+    .addHelpText(
+      "after",
+      [
+        "",
+        "The scan proves confirmed outputs at the tip when it started (height and best block are printed);",
+        "the mempool is not included. A scan that did not complete (success: false) is never reported: exit 1.",
+        "Ctrl-C/SIGTERM aborts the scan on the node, waits until the node confirms, and exits 130.",
+        "--json (global) prints the full report as JSON: amounts as exact decimal strings, total_sats a string.",
+        "Global options (--url, --gateway, --scan-timeout, ...) are listed under `chaingw --help`.",
+      ].join("\n"),
+    )
+    .action(async (addresses: string[], _o: unknown, command: Command) => {
+      const { runReservesScan } = await import("../reserves/run.js");
+      await runReservesScan(addresses, command.optsWithGlobals() as GlobalFlags, command.opts());
+    });
+
+  reserves
+    .command("status")
+    .description("is a scan running on the configured endpoints, and how far is it")
+    .action(async (_o: unknown, command: Command) => {
+      const { runReservesStatus } = await import("../reserves/run.js");
+      await runReservesStatus(command.optsWithGlobals() as GlobalFlags);
+    });
+
+  reserves
+    .command("abort")
+    .description("abort a running scan on the configured endpoints and wait until each node confirms")
+    .option("--abort-wait <seconds>", "how long to wait for the node to confirm (default 30)")
+    .action(async (_o: unknown, command: Command) => {
+      const { runReservesAbort } = await import("../reserves/run.js");
+      await runReservesAbort(command.optsWithGlobals() as GlobalFlags, command.opts());
+    });
+}
