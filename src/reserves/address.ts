@@ -1,0 +1,129 @@
+/**
+ * Local address checks that need no knowledge of the network (the UTXO group is chain-agnostic): the
+ * base58check checksum, the bech32 / bech32m checksum with the witness-version rules of BIP173/BIP350,
+ * and one consistent prefix family across a list. Which network an address belongs to is settled by
+ * the node (`validateaddress`), one representative per prefix.
+ */
+import { createHash } from "node:crypto";
+import { bech32, bech32m, createBase58check } from "@scure/base";
+
+const sha256 = (b: Uint8Array): Uint8Array => new Uint8Array(createHash("sha256").update(b).digest());
+const b58c = createBase58check(sha256);
+
+export interface ParsedAddress {
+  /** the address as it will be sent (bech32 lower-cased; base58 as given) */
+  address: string;
+  encoding: "base58" | "bech32" | "bech32m";
+  /** `hrp:<hrp>` or `base58:<version byte>`: addresses sharing it share a network */
+  prefix: string;
+  /** human name of the prefix, for messages ("bech32 prefix rltc", "base58 version 111") */
+  prefixText: string;
+}
+
+export type AddressCheck = { ok: true; value: ParsedAddress } | { ok: false; why: string };
+
+/** Checks one address text; `why` is a short reason fit for "line N: <text>: <why>". */
+export function checkAddress(text: string): AddressCheck {
+  if (text.length > 120) return { ok: false, why: "too long for an address" };
+  if (/[^\x21-\x7e]/.test(text)) return { ok: false, why: "contains spaces or non-ASCII characters" };
+  // bech32 strings contain the separator "1" after a human-readable part and use one case throughout
+  const sep = text.lastIndexOf("1");
+  const looksBech32 = sep >= 1 && /^[a-z0-9]+$|^[A-Z0-9]+$/.test(text) && /^[a-zA-Z]/.test(text);
+  if (looksBech32 && text.length - sep - 1 >= 6) {
+    const r = checkBech32(text);
+    if (r.ok) return r;
+    // an all-one-case text with a "1" may still be base58; if that fails too, the bech32 reason is the useful one
+    const b = checkBase58(text);
+    return b.ok ? b : r;
+  }
+  return checkBase58(text);
+}
+
+function checkBech32(text: string): AddressCheck {
+  const lower = text.toLowerCase();
+  const asV0 = bech32.decodeUnsafe(lower, 90);
+  const asM = asV0 ? undefined : bech32m.decodeUnsafe(lower, 90);
+  const dec = asV0 ?? asM;
+  if (!dec) return { ok: false, why: "bad bech32/bech32m checksum or characters" };
+  const [version, ...rest] = dec.words;
+  if (version === undefined || version > 16) return { ok: false, why: "bad witness version" };
+  const program = bech32.fromWordsUnsafe(rest);
+  if (!program) return { ok: false, why: "bad witness program padding" };
+  if (program.length < 2 || program.length > 40)
+    return { ok: false, why: `witness program of ${program.length} bytes (2 to 40 allowed)` };
+  if (version === 0) {
+    if (!asV0) return { ok: false, why: "witness v0 address must use bech32, not bech32m" };
+    if (program.length !== 20 && program.length !== 32)
+      return { ok: false, why: `witness v0 program of ${program.length} bytes (20 or 32 allowed)` };
+  } else if (!asM) {
+    return { ok: false, why: `witness v${version} address must use bech32m (BIP350), not bech32` };
+  }
+  return {
+    ok: true,
+    value: {
+      address: lower,
+      encoding: asV0 ? "bech32" : "bech32m",
+      prefix: `hrp:${dec.prefix}`,
+      prefixText: `bech32 prefix ${dec.prefix}`,
+    },
+  };
+}
+
+function checkBase58(text: string): AddressCheck {
+  if (!/^[1-9A-HJ-NP-Za-km-z]+$/.test(text))
+    return { ok: false, why: "not a bech32 address and not base58 (characters outside the alphabet)" };
+  let payload: Uint8Array;
+  try {
+    payload = b58c.decode(text);
+  } catch (e) {
+    return {
+      ok: false,
+      why: /checksum/i.test(String((e as Error).message)) ? "bad base58check checksum" : "not valid base58",
+    };
+  }
+  // one version byte and a 20-byte hash (P2PKH / P2SH on every Bitcoin-derived chain)
+  if (payload.length !== 21)
+    return { ok: false, why: `base58 payload of ${payload.length} bytes (21 expected: version + hash160)` };
+  return {
+    ok: true,
+    value: {
+      address: text,
+      encoding: "base58",
+      prefix: `base58:${payload[0]}`,
+      prefixText: `base58 version ${payload[0]}`,
+    },
+  };
+}
+
+/**
+ * Known networks as prefix families: a list mixing prefixes no single family holds is refused before
+ * anything is sent. Prefixes outside every family are left to the node.
+ */
+const FAMILIES: { name: string; prefixes: string[] }[] = [
+  { name: "Bitcoin mainnet", prefixes: ["hrp:bc", "base58:0", "base58:5"] },
+  { name: "Bitcoin testnet/signet", prefixes: ["hrp:tb", "base58:111", "base58:196"] },
+  { name: "Bitcoin regtest", prefixes: ["hrp:bcrt", "base58:111", "base58:196"] },
+  { name: "Litecoin mainnet", prefixes: ["hrp:ltc", "base58:48", "base58:50", "base58:5"] },
+  { name: "Litecoin testnet", prefixes: ["hrp:tltc", "base58:111", "base58:58", "base58:196"] },
+  { name: "Litecoin regtest", prefixes: ["hrp:rltc", "base58:111", "base58:58", "base58:196"] },
+  { name: "Dogecoin mainnet", prefixes: ["base58:30", "base58:22"] },
+];
+
+/**
+ * Whether the prefixes seen can belong to one network: at most one bech32 prefix, and the known
+ * prefixes all inside one family. Returns the reason when not.
+ */
+export function mixedFamilies(prefixes: Iterable<string>): string | undefined {
+  const all = [...new Set(prefixes)];
+  const hrps = all.filter((p) => p.startsWith("hrp:"));
+  if (hrps.length > 1)
+    return `bech32 prefixes ${hrps.map((h) => h.slice(4)).join(", ")} are different networks`;
+  const known = all.filter((p) => FAMILIES.some((f) => f.prefixes.includes(p)));
+  if (known.length < 2) return undefined;
+  if (FAMILIES.some((f) => known.every((p) => f.prefixes.includes(p)))) return undefined;
+  return `${known.map(describePrefix).join(", ")} belong to different networks`;
+}
+
+export function describePrefix(p: string): string {
+  return p.startsWith("hrp:") ? `bech32 prefix ${p.slice(4)}` : `base58 version ${p.slice(7)}`;
+}

@@ -1,0 +1,169 @@
+/**
+ * The scan plan: every address and descriptor the user named, checked locally, de-duplicated, and turned
+ * into scantxoutset scan objects. Nothing is sent until the whole input is clean.
+ */
+import { readFileSync } from "node:fs";
+import { findMethod } from "../methods/index.js";
+import { buildParams } from "../methods/params.js";
+import { UsageError } from "../rpc/errors.js";
+import { checkAddress, mixedFamilies, type ParsedAddress } from "./address.js";
+
+export type ScanObject = string | { desc: string; range: [number, number] };
+
+export interface PlannedAddress extends ParsedAddress {
+  /** where it came from: "argument 2", "line 7 of list.txt" */
+  origin: string;
+}
+
+export interface Plan {
+  /** unique addresses in input order */
+  addresses: PlannedAddress[];
+  /** unique descriptors as sent */
+  descriptors: { desc: string; range?: [number, number] }[];
+  /** entries dropped because they repeated an earlier one */
+  duplicates: number;
+  /** what goes into `scantxoutset start` */
+  objects: ScanObject[];
+  /** one address per prefix: the node is asked about these before the scan (network check) */
+  representatives: PlannedAddress[];
+}
+
+export interface PlanInput {
+  args: string[];
+  /** path, or "-" for stdin */
+  file?: string;
+  descriptors: string[];
+  /** "N" (indexes 0..N) or "A-B" / "A:B" */
+  range?: string;
+  /** for tests and `-`: how stdin is read */
+  readStdin?: () => string;
+}
+
+/** The node's own limit: a range may span at most 1,000,000 indexes, ends below 2^31. */
+const MAX_RANGE_SPAN = 1_000_000;
+const DEFAULT_RANGE: [number, number] = [0, 1000];
+const MAX_PROBLEMS_SHOWN = 50;
+
+export function parseRange(text: string): [number, number] {
+  const m = /^\s*(\d+)\s*(?:[-:]\s*(\d+)\s*)?$/.exec(text);
+  if (!m) throw new UsageError(`invalid --range ${JSON.stringify(text)}: expected N (0..N) or A-B`);
+  const r: [number, number] = m[2] === undefined ? [0, Number(m[1])] : [Number(m[1]), Number(m[2])];
+  if (r[0] > r[1]) throw new UsageError(`invalid --range ${text}: the start is after the end`);
+  if (r[1] >= 2 ** 31) throw new UsageError(`invalid --range ${text}: indexes end below 2^31`);
+  if (r[1] - r[0] >= MAX_RANGE_SPAN)
+    throw new UsageError(
+      `invalid --range ${text}: at most ${MAX_RANGE_SPAN.toLocaleString("en")} indexes per scan (the node refuses more)`,
+    );
+  return r;
+}
+
+/** Lines of an address list: blank lines and `#` comments (whole-line or trailing) are ignored. */
+export function listLines(text: string): { line: number; text: string }[] {
+  const out: { line: number; text: string }[] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const t = raw.replace(/(^|\s)#.*$/, "").trim();
+    if (t) out.push({ line: i + 1, text: t });
+  });
+  return out;
+}
+
+export function buildPlan(input: PlanInput): Plan {
+  const problems: string[] = [];
+  const entries: { text: string; origin: string }[] = input.args.map((t, i) => ({
+    text: t.trim(),
+    origin: `argument ${i + 1}`,
+  }));
+  if (input.file !== undefined) {
+    const name = input.file === "-" ? "stdin" : input.file;
+    let text: string;
+    try {
+      text =
+        input.file === "-"
+          ? (input.readStdin ?? (() => readFileSync(0, "utf8")))()
+          : readFileSync(input.file, "utf8");
+    } catch (e) {
+      throw new UsageError(`--file: cannot read ${name}: ${(e as NodeJS.ErrnoException).code ?? e}`);
+    }
+    for (const l of listLines(text)) entries.push({ text: l.text, origin: `line ${l.line} of ${name}` });
+  }
+
+  const addresses: PlannedAddress[] = [];
+  const seen = new Set<string>();
+  let duplicates = 0;
+  for (const e of entries) {
+    const r = checkAddress(e.text);
+    if (!r.ok) {
+      problems.push(`${e.origin}: ${JSON.stringify(e.text.slice(0, 100))}: ${r.why}`);
+      continue;
+    }
+    if (seen.has(r.value.address)) {
+      duplicates++;
+      continue;
+    }
+    seen.add(r.value.address);
+    addresses.push({ ...r.value, origin: e.origin });
+  }
+
+  const range = input.range === undefined ? undefined : parseRange(input.range);
+  const scanDef = findMethod("scantxoutset", "utxo");
+  const descriptors: Plan["descriptors"] = [];
+  const seenDesc = new Set<string>();
+  let ranged = 0;
+  input.descriptors.forEach((raw, i) => {
+    const desc = raw.trim();
+    const isRanged = desc.includes("*");
+    if (isRanged) ranged++;
+    const d = isRanged ? { desc, range: range ?? DEFAULT_RANGE } : { desc };
+    try {
+      // the registry's own check of a scan object (shape, size); the node judges the rest (-5)
+      scanDef.params[1].check([d.range ? d : desc]);
+    } catch {
+      problems.push(
+        `--descriptor ${i + 1}: ${JSON.stringify(desc.slice(0, 100))}: not a descriptor like wpkh(...), addr(...) or tr(...)`,
+      );
+      return;
+    }
+    const key = JSON.stringify(d);
+    if (seenDesc.has(key)) {
+      duplicates++;
+      return;
+    }
+    seenDesc.add(key);
+    descriptors.push(d);
+  });
+  if (range && ranged === 0)
+    problems.push("--range given, but no --descriptor is ranged (ends in /*); the range would be ignored");
+
+  const mixed = mixedFamilies(addresses.map((a) => a.prefix));
+  if (mixed) {
+    const firstOf = new Map<string, PlannedAddress>();
+    for (const a of addresses) if (!firstOf.has(a.prefix)) firstOf.set(a.prefix, a);
+    problems.push(
+      `the list mixes networks: ${mixed} (first of each: ${[...firstOf.values()].map((a) => `${a.address} at ${a.origin}`).join("; ")})`,
+    );
+  }
+
+  if (problems.length) {
+    const shown = problems.slice(0, MAX_PROBLEMS_SHOWN);
+    if (problems.length > shown.length) shown.push(`... and ${problems.length - shown.length} more`);
+    throw new UsageError(
+      `reserves: ${problems.length} problem${problems.length === 1 ? "" : "s"} in the input; nothing was sent`,
+      { hint: shown.map((p) => `  ${p}`).join("\n") },
+    );
+  }
+  if (addresses.length === 0 && descriptors.length === 0)
+    throw new UsageError(
+      "reserves scan: nothing to scan; give addresses as arguments, --file <path|->, or --descriptor",
+    );
+
+  const objects: ScanObject[] = [
+    ...addresses.map((a) => `addr(${a.address})`),
+    ...descriptors.map((d) => (d.range ? { desc: d.desc, range: d.range } : d.desc)),
+  ];
+  // the registry's checks of the whole scanobjects param (count limit included)
+  buildParams(scanDef, ["start", objects], false);
+
+  const reps = new Map<string, PlannedAddress>();
+  for (const a of addresses) if (!reps.has(a.prefix)) reps.set(a.prefix, a);
+  return { addresses, descriptors, duplicates, objects, representatives: [...reps.values()] };
+}

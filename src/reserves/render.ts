@@ -1,0 +1,145 @@
+/** Renderers of a reserves report: human (table + summary), JSON (one stable shape), CSV. */
+import { stringifyLossless } from "../json/lossless.js";
+import { style, table } from "../output/human.js";
+import { formatCoins } from "./amount.js";
+import type { Report } from "./report.js";
+
+export function reportJson(r: Report): string {
+  const s = r.scan;
+  return stringifyLossless(
+    {
+      proof: r.crossCheck?.verdict === "mismatch" ? "disputed" : "complete",
+      chain: r.chain,
+      height: s.height,
+      bestblock: s.bestblock,
+      endpoint: r.endpoint,
+      started_at: r.startedAt.toISOString(),
+      duration_ms: r.durationMs,
+      mempool_included: false,
+      addresses_asked: r.addressesAsked,
+      descriptors_asked: r.descriptorsAsked,
+      duplicates_removed: r.duplicatesRemoved,
+      addresses_with_funds: r.addressesWithFunds,
+      outputs: s.unspents.length,
+      total_amount: formatCoins(s.totalSats),
+      total_sats: s.totalSats.toString(),
+      node_total_amount: s.nodeTotal,
+      utxo_set_entries_scanned: s.txouts,
+      chunks: r.chunks,
+      chunk_note: r.chunkNote,
+      unspents: s.unspents.map((u) => ({
+        txid: u.txid,
+        vout: u.vout,
+        address: u.address ?? null,
+        desc: u.desc,
+        scriptPubKey: u.scriptPubKey,
+        amount: u.amount,
+        sats: u.sats.toString(),
+        height: u.height,
+      })),
+      by_address: r.holdings.map((h) => ({
+        address: h.key,
+        outputs: h.outputs,
+        amount: formatCoins(h.sats),
+        sats: h.sats.toString(),
+      })),
+      cross_check: r.crossCheck && {
+        endpoint: r.crossCheck.endpoint,
+        verdict: r.crossCheck.verdict,
+        height: r.crossCheck.height,
+        bestblock: r.crossCheck.bestblock,
+        outputs: r.crossCheck.outputs,
+        total_amount: formatCoins(r.crossCheck.totalSats),
+        total_sats: r.crossCheck.totalSats.toString(),
+        detail: r.crossCheck.detail,
+      },
+    },
+    2,
+  );
+}
+
+const csvField = (v: string | number | null | undefined): string => {
+  const s = v === null || v === undefined ? "" : String(v);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
+
+/** One row per unspent output. */
+export function reportCsv(r: Report): string {
+  const rows = [["txid", "vout", "address", "descriptor", "amount", "sats", "height"].join(",")];
+  for (const u of r.scan.unspents)
+    rows.push(
+      [u.txid, u.vout, u.address ?? "", u.desc, u.amount, u.sats.toString(), u.height]
+        .map(csvField)
+        .join(","),
+    );
+  return rows.join("\n") + "\n";
+}
+
+export function reportHuman(r: Report, opts: { color: boolean; byAddress: boolean }): string {
+  const st = style(opts.color);
+  const s = r.scan;
+  const out: string[] = [];
+  if (opts.byAddress) {
+    out.push(
+      table(
+        ["address or descriptor", "outputs", "amount"],
+        r.holdings.map((h) => [h.key, String(h.outputs), formatCoins(h.sats)]),
+        opts.color,
+      ),
+    );
+  } else if (s.unspents.length) {
+    out.push(
+      table(
+        ["txid:vout", "address or descriptor", "amount", "height"],
+        s.unspents.map((u) => [
+          `${u.txid}:${u.vout}`,
+          u.address ?? u.desc,
+          u.amount,
+          u.height === null ? "" : String(u.height),
+        ]),
+        opts.color,
+      ),
+    );
+  } else out.push(st.dim("(no unspent outputs found)"));
+
+  const lines: [string, string][] = [
+    [
+      "addresses asked",
+      `${r.addressesAsked}${r.duplicatesRemoved ? ` (${r.duplicatesRemoved} duplicate${r.duplicatesRemoved === 1 ? "" : "s"} removed)` : ""}`,
+    ],
+  ];
+  if (r.descriptorsAsked) lines.push(["descriptors asked", String(r.descriptorsAsked)]);
+  lines.push(
+    ["addresses with funds", String(r.addressesWithFunds)],
+    ["unspent outputs", String(s.unspents.length)],
+    ["total", `${formatCoins(s.totalSats)} coins = ${s.totalSats} base units`],
+    ["node total_amount", `${s.nodeTotal} ${st.good("(equals the sum of the outputs)")}`],
+    ["at block", `${s.height} ${s.bestblock}`],
+    ["chain", r.chain ?? "(not reported)"],
+    ["endpoint", r.endpoint],
+    ["started", r.startedAt.toISOString()],
+    ["duration", `${(r.durationMs / 1000).toFixed(2)} s`],
+  );
+  if (s.txouts !== null) lines.push(["UTXO entries scanned", String(s.txouts)]);
+  if (r.chunks > 1) lines.push(["chunks", `${r.chunks}: ${r.chunkNote ?? ""}`]);
+  if (r.crossCheck) {
+    const c = r.crossCheck;
+    const v =
+      c.verdict === "agrees"
+        ? st.good("agrees")
+        : c.verdict === "mismatch"
+          ? st.bad("MISMATCH")
+          : "inconclusive";
+    lines.push(["cross-check", `${v}: ${c.endpoint}: ${c.detail}`]);
+  }
+  const w = Math.max(...lines.map(([k]) => k.length));
+  out.push(
+    "",
+    st.key("Proof of reserves: scan complete"),
+    ...lines.map(([k, v]) => `  ${k.padEnd(w)}  ${v}`),
+    st.dim(
+      "  Confirmed outputs in the UTXO set at the block above (the tip when the scan started); mempool not included.",
+    ),
+  );
+  return out.join("\n");
+}
