@@ -1,0 +1,133 @@
+/**
+ * Parameter kinds and named options of the eth_ methods, per group. Positional params read as in the
+ * spec (JSON for objects); the named options (--to, --data, --from-block, --topic, ...) fold into the
+ * same objects and go through the same checks.
+ */
+import { asJson, bool, ParamProblem, param } from "../methods/params.js";
+import type { Group, OptionDef, ParamDef, ParamKind } from "../methods/types.js";
+import { UsageError } from "../rpc/errors.js";
+import { BLOCK_TAGS, blockRef, callObject, data, hash32, logFilter, quantity, topicEntry } from "./values.js";
+
+export type EvmGroup = Extract<Group, "evm" | "evm-compat">;
+
+const trim = (t: string) => t.trim();
+
+export function blockNumberKind(group: EvmGroup, tags = BLOCK_TAGS[group]): ParamKind {
+  return {
+    expected: `a block number (0x hex or decimal) or ${tags.join(", ")}`,
+    fromText: trim,
+    check: (v) => blockRef(group, v, "", tags),
+  };
+}
+
+export const hashKind = (what: string): ParamKind => ({
+  expected: `a 32-byte ${what} (0x + 64 hex digits)`,
+  fromText: trim,
+  check: (v) => hash32(v, "", what),
+});
+
+export function filterKind(group: EvmGroup): ParamKind {
+  return {
+    expected: `a JSON filter object {fromBlock, toBlock, address, topics, blockHash}`,
+    fromText: asJson,
+    check: (v) => logFilter(group, v),
+  };
+}
+
+export function callKind(group: EvmGroup): ParamKind {
+  return {
+    expected: 'a JSON call object like {"to":"0x..","data":"0x.."}',
+    fromText: asJson,
+    check: (v) => callObject(group, v),
+  };
+}
+
+export const fullTransactionsParam = (): ParamDef =>
+  param(
+    "fullTransactions",
+    "BOOLEAN",
+    true,
+    "true full transaction objects; false hashes only (default false, always sent)",
+    bool,
+    { default: false },
+  );
+
+/** Runs a normaliser on option input; a ParamProblem becomes a UsageError naming the option. */
+function viaOption<T>(method: string, flag: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof ParamProblem) throw new UsageError(`${method}: invalid ${flag}: ${e.message}`);
+    throw e;
+  }
+}
+
+export const CALL_OPTIONS: OptionDef[] = [
+  { flags: "--from <address>", help: "callObject.from: the sender address" },
+  { flags: "--to <address>", help: "callObject.to: the contract (or recipient) address" },
+  { flags: "--data <hex>", help: "callObject.data: calldata, 0x hex (selector + ABI-encoded args)" },
+  { flags: "--value <amount>", help: "callObject.value in wei (sun on TRON): decimal or 0x hex" },
+];
+
+/** Folds --from/--to/--data/--value into params[0] (options win over the JSON's fields). */
+export function callFromOptions(
+  method: string,
+  group: EvmGroup,
+  opts: Record<string, unknown>,
+  params: unknown[],
+) {
+  const obj = { ...(params[0] as Record<string, unknown>) };
+  if (opts.from !== undefined) obj.from = opts.from;
+  if (opts.to !== undefined) obj.to = opts.to;
+  if (opts.data !== undefined) {
+    obj.data = viaOption(method, "--data", () => data(opts.data));
+    delete obj.input;
+  }
+  if (opts.value !== undefined) obj.value = viaOption(method, "--value", () => quantity(opts.value));
+  const out = [...params];
+  out[0] = viaOption(method, "callObject", () => callObject(group, obj));
+  return out;
+}
+
+export function requireCallTarget(method: string, params: unknown[]): void {
+  const o = params[0] as Record<string, unknown>;
+  if (o.to === undefined && o.data === undefined && o.input === undefined)
+    throw new UsageError(`${method}: give a callObject or --to (and --data): nothing to call`);
+}
+
+export const LOG_OPTIONS: OptionDef[] = [
+  { flags: "--from-block <block>", help: "filter.fromBlock: block number (hex or decimal) or tag" },
+  { flags: "--to-block <block>", help: "filter.toBlock: block number (hex or decimal) or tag" },
+  {
+    flags: "--address <address>",
+    help: "filter.address; repeat for several (any of)",
+    repeatable: true,
+  },
+  {
+    flags: "--topic <topic>",
+    help: 'filter.topics, one per position in order: a 32-byte topic, "a,b" for any of several, "" or null for any',
+    repeatable: true,
+  },
+];
+
+/** One --topic text → one topics position. */
+function topicFromText(t: string, i: number): string | string[] | null {
+  const s = t.trim();
+  if (s === "" || s.toLowerCase() === "null" || s === "*") return null;
+  const parts = s.split(",").map((p) => p.trim());
+  return topicEntry(parts.length === 1 ? parts[0] : parts, `topic ${i + 1}`);
+}
+
+/** Folds the log options into params[0]; options win over the JSON's fields. */
+export function logsFromOptions(group: EvmGroup, opts: Record<string, unknown>, params: unknown[]) {
+  const f = { ...(params[0] as Record<string, unknown>) };
+  if (opts.fromBlock !== undefined) f.fromBlock = opts.fromBlock;
+  if (opts.toBlock !== undefined) f.toBlock = opts.toBlock;
+  const addrs = opts.address as string[] | undefined;
+  if (addrs?.length) f.address = addrs.length === 1 ? addrs[0] : addrs;
+  const topics = opts.topic as string[] | undefined;
+  if (topics?.length) f.topics = viaOption("eth_getLogs", "--topic", () => topics.map(topicFromText));
+  const out = [...params];
+  out[0] = viaOption("eth_getLogs", "filter", () => logFilter(group, f));
+  return out;
+}

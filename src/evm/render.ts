@@ -1,0 +1,188 @@
+/**
+ * Human rendering of eth_ results: QUANTITY fields with their decimal value beside the hex, blocks,
+ * transactions and receipts as key/value summaries, logs and transaction lists as tables. On the
+ * EVM-compat chain addresses also show their T-address form and gasUsed is labelled as energy.
+ * `--json` never comes here.
+ */
+import { JsonNumber, type JsonValue } from "../json/lossless.js";
+import type { RenderCtx } from "../methods/types.js";
+import { type Annotate, renderValue, scalarText, style, table } from "../output/human.js";
+import { hex20ToTron } from "./tron.js";
+
+type Obj = { [key: string]: JsonValue };
+
+/** Fields that are QUANTITY in blocks, transactions, receipts and logs. */
+const QUANTITY_KEYS = new Set([
+  "number",
+  "blockNumber",
+  "transactionIndex",
+  "logIndex",
+  "gas",
+  "gasUsed",
+  "cumulativeGasUsed",
+  "gasLimit",
+  "gasPrice",
+  "effectiveGasPrice",
+  "maxFeePerGas",
+  "maxPriorityFeePerGas",
+  "maxFeePerBlobGas",
+  "baseFeePerGas",
+  "blobGasUsed",
+  "excessBlobGas",
+  "blobGasPrice",
+  "value",
+  "size",
+  "difficulty",
+  "totalDifficulty",
+  "chainId",
+  "timestamp",
+  "blockTimestamp",
+]);
+const ADDRESS_KEYS = new Set(["from", "to", "miner", "address", "contractAddress"]);
+const QTY = /^0x[0-9a-fA-F]{1,64}$/;
+
+const isObj = (v: JsonValue | undefined): v is Obj =>
+  v !== null && v !== undefined && typeof v === "object" && !Array.isArray(v) && !(v instanceof JsonNumber);
+
+/** Decimal text of a QUANTITY string (or a number token, as anvil sends blockTimestamp), else undefined. */
+export function decimal(v: JsonValue | undefined): string | undefined {
+  if (v instanceof JsonNumber) return v.raw;
+  if (typeof v === "string" && QTY.test(v)) return BigInt(v).toString(10);
+  return undefined;
+}
+
+function tronForm(v: JsonValue): string | undefined {
+  if (typeof v !== "string" || !/^0x[0-9a-fA-F]{40}$/.test(v)) return undefined;
+  try {
+    return hex20ToTron(v);
+  } catch {
+    return undefined;
+  }
+}
+
+export function annotator(ctx: RenderCtx): Annotate {
+  return (key, v) => {
+    if (ctx.group === "evm-compat" && ADDRESS_KEYS.has(key)) return tronForm(v);
+    if (key === "status" && (v === "0x1" || v === "0x0")) return v === "0x1" ? "success" : "failed";
+    if (!QUANTITY_KEYS.has(key) || v instanceof JsonNumber) return undefined;
+    const d = decimal(v);
+    if (d === undefined) return undefined;
+    if (key === "timestamp" || key === "blockTimestamp") {
+      const s = Number(d);
+      return Number.isSafeInteger(s) && s < 1e11 ? `${d}, ${new Date(s * 1000).toISOString()}` : d;
+    }
+    if (ctx.group === "evm-compat" && (key === "gasUsed" || key === "cumulativeGasUsed"))
+      return `${d} energy`;
+    return d;
+  };
+}
+
+export const notFound = (name: string, why: string): string => `null (${name}: not found — ${why})`;
+
+/** A bloom filter is 512 hex digits of noise to a person: say whether it is empty instead. */
+function bloomText(v: JsonValue): JsonValue {
+  if (typeof v !== "string" || v.length < 66) return v;
+  return /^0x0*$/.test(v) ? "(empty)" : `${v.slice(0, 18)}... (${(v.length - 2) / 2} bytes)`;
+}
+
+function summary(o: Obj, ctx: RenderCtx, omit: string[]): string {
+  const copy: Obj = {};
+  for (const [k, v] of Object.entries(o)) {
+    if (omit.includes(k)) continue;
+    copy[k] = k === "logsBloom" ? bloomText(v) : v;
+  }
+  return renderValue(copy, ctx.color, annotator(ctx));
+}
+
+const cell = (v: JsonValue | undefined): string => (v === undefined ? "" : scalarText(v));
+const withDecimal = (v: JsonValue | undefined): string => {
+  const d = decimal(v);
+  return d === undefined ? cell(v) : d;
+};
+
+/** Logs as a table: one row per log, topics one per line, data shortened. */
+export function logsTable(logs: JsonValue[], ctx: RenderCtx): string {
+  const st = style(ctx.color);
+  if (logs.length === 0) return st.dim("(no logs)");
+  const rows = logs.map((l) => {
+    const o = isObj(l) ? l : {};
+    const topics = Array.isArray(o.topics) ? o.topics.map(cell).join("\n") : "";
+    const d = cell(o.data);
+    const addr = cell(o.address);
+    const t = ctx.group === "evm-compat" ? tronForm(o.address ?? null) : undefined;
+    return [
+      withDecimal(o.blockNumber),
+      withDecimal(o.logIndex),
+      t ? `${addr}\n${t}` : addr,
+      topics,
+      d.length > 66 ? `${d.slice(0, 66)}…\n(${(d.length - 2) / 2} bytes)` : d,
+      cell(o.transactionHash),
+    ];
+  });
+  return `${table(["block", "log", "address", "topics", "data", "transaction"], rows, ctx.color)}\n${st.dim(`${logs.length} log${logs.length === 1 ? "" : "s"}`)}`;
+}
+
+/** Full transaction objects as a table. */
+function txTable(txs: JsonValue[], ctx: RenderCtx): string {
+  const rows = txs.map((t) => {
+    const o = isObj(t) ? t : {};
+    return [
+      withDecimal(o.transactionIndex),
+      cell(o.hash),
+      cell(o.from),
+      cell(o.to),
+      withDecimal(o.value),
+      withDecimal(o.gas),
+    ];
+  });
+  return table(["#", "hash", "from", "to", "value", "gas"], rows, ctx.color);
+}
+
+export function renderBlock(name: string) {
+  return (result: JsonValue, ctx: RenderCtx): string => {
+    if (result === null) return notFound(name, "no such block");
+    if (!isObj(result)) return renderValue(result, ctx.color);
+    const st = style(ctx.color);
+    const txs = Array.isArray(result.transactions) ? result.transactions : [];
+    const out = [summary(result, ctx, ["transactions"])];
+    out.push("", st.key(`transactions (${txs.length})`));
+    if (txs.length === 0) out.push(st.dim("  none"));
+    else if (txs.every((t) => typeof t === "string")) for (const t of txs) out.push(`  ${t}`);
+    else out.push(txTable(txs, ctx));
+    return out.join("\n");
+  };
+}
+
+export function renderTransaction(result: JsonValue, ctx: RenderCtx): string {
+  if (result === null) return notFound("eth_getTransactionByHash", "unknown transaction hash");
+  if (!isObj(result)) return renderValue(result, ctx.color);
+  const text = summary(result, ctx, []);
+  // java-tron answers a known but unmined transaction with "0x" block fields
+  const pending = result.blockNumber === null || result.blockNumber === "0x";
+  return pending ? `${text}\n${style(ctx.color).dim("(not in a block yet)")}` : text;
+}
+
+export function renderReceipt(result: JsonValue, ctx: RenderCtx): string {
+  if (result === null)
+    return notFound("eth_getTransactionReceipt", "unknown transaction hash, or not confirmed yet");
+  if (!isObj(result)) return renderValue(result, ctx.color);
+  const logs = Array.isArray(result.logs) ? result.logs : [];
+  return [
+    summary(result, ctx, ["logs"]),
+    "",
+    style(ctx.color).key(`logs (${logs.length})`),
+    logsTable(logs, ctx),
+  ].join("\n");
+}
+
+export function renderLogs(result: JsonValue, ctx: RenderCtx): string {
+  if (!Array.isArray(result)) return renderValue(result, ctx.color);
+  return logsTable(result, ctx);
+}
+
+/** eth_estimateGas: the QUANTITY with its decimal (energy on the EVM-compat chain). */
+export function renderQuantity(result: JsonValue, ctx: RenderCtx): string {
+  const d = decimal(result);
+  if (d === undefined) return renderValue(result, ctx.color);
+  return `${scalarText(result)}${style(ctx.color).dim(`  (${d}${ctx.group === "evm-compat" ? " energy" : ""})`)}`;
+}

@@ -1,0 +1,77 @@
+/**
+ * Reverts of eth_call / eth_estimateGas, shown as "execution reverted: <reason>".
+ *
+ * EVM nodes answer code 3 with `data` = the revert bytes (EIP-1474; older geth used -32000 with the same
+ * message). java-tron answers -32000 "REVERT opcode executed[: reason]", sometimes with the bytes in
+ * `data`, often without: then the message is all there is.
+ */
+import type { Group } from "../methods/types.js";
+import { RpcError } from "../rpc/errors.js";
+
+const ERROR_STRING = "08c379a0"; // Error(string)
+const PANIC = "4e487b71"; // Panic(uint256)
+
+/** Solidity's panic codes (docs: "Panic via assert and Error via require"). */
+const PANIC_CODES: Record<number, string> = {
+  1: "assertion failed",
+  17: "arithmetic overflow or underflow",
+  18: "division or modulo by zero",
+  33: "invalid enum value",
+  34: "bad storage byte array encoding",
+  49: "pop on empty array",
+  50: "array index out of bounds",
+  65: "out of memory",
+  81: "call to a zero-initialised function",
+};
+
+/** The reason carried by revert bytes, or undefined when there are none. */
+export function decodeRevertData(hex: unknown): string | undefined {
+  if (typeof hex !== "string" || !/^0x([0-9a-fA-F]{2})*$/.test(hex) || hex.length < 10) return undefined;
+  const body = hex.slice(2).toLowerCase();
+  const selector = body.slice(0, 8);
+  const args = body.slice(8);
+  try {
+    if (selector === ERROR_STRING) {
+      const offset = Number(BigInt(`0x${args.slice(0, 64)}`));
+      const len = Number(BigInt(`0x${args.slice(offset * 2, offset * 2 + 64)}`));
+      const start = offset * 2 + 64;
+      const bytes = Buffer.from(args.slice(start, start + len * 2), "hex");
+      if (bytes.length === len) return new TextDecoder("utf-8", { fatal: false }).decode(bytes);
+    } else if (selector === PANIC && args.length >= 64) {
+      const code = Number(BigInt(`0x${args.slice(0, 64)}`));
+      return `panic 0x${code.toString(16).padStart(2, "0")} (${PANIC_CODES[code] ?? "unknown panic code"})`;
+    }
+  } catch {
+    // malformed ABI: fall through to the raw selector
+  }
+  return `custom error 0x${selector}${args.length ? ` (${args.length / 2} bytes of arguments)` : ""}`;
+}
+
+export function isRevert(e: RpcError, group: Group): boolean {
+  if (group === "evm-compat") return e.code === -32000 && /revert/i.test(e.rpcMessage);
+  return e.code === 3 || /^execution reverted/i.test(e.rpcMessage);
+}
+
+/**
+ * The same error with a human message naming the revert reason, or undefined when `e` is no revert.
+ * The node's code, message and data stay as they were (`--json` prints those).
+ */
+export function explainRevert(e: RpcError, group: Group): RpcError | undefined {
+  if (!isRevert(e, group)) return undefined;
+  let reason = decodeRevertData(e.data);
+  if (reason === undefined) {
+    // "execution reverted: nope" (EVM) / "REVERT opcode executed: reason" (java-tron)
+    const m = /^[^:]*revert[^:]*:\s*(.+)$/is.exec(e.rpcMessage);
+    reason = m?.[1]?.trim() || undefined;
+  }
+  const err = new RpcError(
+    e.code,
+    e.rpcMessage,
+    e.data,
+    e.endpoint,
+    `execution reverted${reason ? `: ${reason}` : " (no reason given)"}`,
+  );
+  err.hint = `(${e.endpoint}: error ${e.code}: ${e.rpcMessage}${typeof e.data === "string" && e.data.startsWith("0x") ? `; data ${e.data.length > 80 ? `${e.data.slice(0, 77)}...` : e.data}` : ""})`;
+  err.cause = e;
+  return err;
+}

@@ -1,0 +1,45 @@
+/**
+ * TRON addresses: base58check `T...` (version byte 0x41 + 20 bytes + 4 checksum bytes) and the 20-byte
+ * hex form java-tron's JSON-RPC accepts and returns. node:crypto is loaded on first use only, so
+ * commands that never meet a T-address do not pay for it at start-up.
+ */
+import { createRequire } from "node:module";
+import { type BytesCoder, createBase58check } from "@scure/base";
+
+const TRON_VERSION = 0x41;
+let coder: BytesCoder | undefined;
+
+function base58check(): BytesCoder {
+  if (!coder) {
+    const { createHash } = createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto");
+    coder = createBase58check(
+      (data: Uint8Array) => new Uint8Array(createHash("sha256").update(data).digest()),
+    );
+  }
+  return coder;
+}
+
+export const looksLikeTronBase58 = (s: string): boolean => /^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(s);
+
+/** `T...` → `0x` + 40 lowercase hex digits. Throws an Error saying what is wrong (checksum, version). */
+export function tronToHex20(addr: string): string {
+  let raw: Uint8Array;
+  try {
+    raw = base58check().decode(addr);
+  } catch (e) {
+    const why = /checksum/i.test((e as Error).message) ? "bad checksum" : (e as Error).message;
+    throw new Error(`${JSON.stringify(addr)} is not a valid TRON address (${why})`);
+  }
+  if (raw.length !== 21 || raw[0] !== TRON_VERSION)
+    throw new Error(
+      `${JSON.stringify(addr)} is not a TRON address (expected version byte 0x41 and 20 bytes)`,
+    );
+  return `0x${Buffer.from(raw.subarray(1)).toString("hex")}`;
+}
+
+/** `0x` + 40 hex (as the node returns addresses) → `T...`. */
+export function hex20ToTron(hex: string): string {
+  const body = Buffer.from(hex.replace(/^0x/i, ""), "hex");
+  if (body.length !== 20) throw new Error(`not a 20-byte address: ${hex}`);
+  return base58check().encode(Uint8Array.from([TRON_VERSION, ...body]));
+}

@@ -1,0 +1,197 @@
+/**
+ * Checking and normalising eth_ parameter values before anything is sent: QUANTITY, block tags per
+ * group, 32-byte hashes, 20-byte addresses (and TRON's T-address / 41-hex forms on the EVM-compat
+ * chain), DATA, log filters and call objects. Each normaliser returns the value to send or throws a
+ * ParamProblem naming the offending field; callers turn that into a UsageError (exit 2).
+ */
+import { ParamProblem } from "../methods/params.js";
+import type { Group } from "../methods/types.js";
+import { looksLikeTronBase58, tronToHex20 } from "./tron.js";
+
+type EvmGroup = Extract<Group, "evm" | "evm-compat">;
+
+const short = (v: unknown): string => {
+  const s = JSON.stringify(v) ?? String(v);
+  return s.length > 70 ? `${s.slice(0, 67)}...` : s;
+};
+const at = (path: string, msg: string) => new ParamProblem(path ? `${path}: ${msg}` : msg);
+
+/** Largest QUANTITY accepted: 256 bits (values, gas prices), i.e. at most 64 hex digits. */
+const HEX_QTY = /^0x[0-9a-fA-F]{1,64}$/;
+const DEC_QTY = /^\d{1,78}$/;
+
+/** A QUANTITY: 0x-hex (leading zeros dropped) or a decimal number (converted to hex). */
+export function quantity(v: unknown, path = ""): string {
+  if (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) return `0x${v.toString(16)}`;
+  if (typeof v === "string") {
+    const t = v.trim();
+    if (HEX_QTY.test(t)) return `0x${BigInt(t).toString(16)}`;
+    if (DEC_QTY.test(t)) {
+      const n = BigInt(t);
+      if (n < 2n ** 256n) return `0x${n.toString(16)}`;
+    }
+  }
+  throw at(path, `expected a hex QUANTITY (0x1f) or a decimal number, got ${short(v)}`);
+}
+
+/**
+ * Block tags each group's nodes take. The spec names latest/earliest/pending for the EVM group and
+ * latest/earliest for EVM-compat; EVM nodes also take safe/finalized, java-tron takes finalized (it
+ * always refuses pending and safe), so those are passed on rather than refused here.
+ */
+export const BLOCK_TAGS: Record<EvmGroup, readonly string[]> = {
+  evm: ["latest", "earliest", "pending", "safe", "finalized"],
+  "evm-compat": ["latest", "earliest", "finalized"],
+};
+
+/** A block number (hex or decimal) or a tag the group accepts. */
+export function blockRef(group: EvmGroup, v: unknown, path = "", tags = BLOCK_TAGS[group]): string {
+  if (typeof v === "string") {
+    const t = v.trim().toLowerCase();
+    if (tags.includes(t)) return t;
+    if (/^[a-z]+$/.test(t)) {
+      if (group === "evm-compat" && (t === "pending" || t === "safe"))
+        throw at(path, `the evm-compat chain does not support the tag ${t} (use ${tags.join(" or ")})`);
+      throw at(path, `unknown block tag ${short(v)}; expected a block number or ${tags.join(", ")}`);
+    }
+  }
+  try {
+    return quantity(v);
+  } catch {
+    throw at(
+      path,
+      `expected a block number (0x hex or decimal) or a tag (${tags.join(", ")}), got ${short(v)}`,
+    );
+  }
+}
+
+/** DATA(32 bytes): 64 hex digits, 0x optional on input, sent as 0x + lowercase. */
+export function hash32(v: unknown, path = "", what = "hash"): string {
+  if (typeof v === "string" && /^(0x)?[0-9a-fA-F]{64}$/.test(v.trim()))
+    return `0x${v.trim().replace(/^0x/, "").toLowerCase()}`;
+  throw at(path, `expected a 32-byte ${what} (0x + 64 hex digits), got ${short(v)}`);
+}
+
+/**
+ * A 20-byte address. On the EVM-compat chain also `T...` base58check and the 21-byte `41...` hex form,
+ * both converted to the 20-byte hex every java-tron method accepts (eth_getLogs takes nothing else).
+ */
+export function address(group: EvmGroup, v: unknown, path = ""): string {
+  if (typeof v === "string") {
+    const t = v.trim();
+    if (/^0x[0-9a-fA-F]{40}$/.test(t)) return t;
+    if (group === "evm-compat") {
+      if (/^(0x)?41[0-9a-fA-F]{40}$/.test(t)) return `0x${t.replace(/^0x/, "").slice(2).toLowerCase()}`;
+      if (/^T/.test(t)) {
+        if (!looksLikeTronBase58(t)) throw at(path, `${short(t)} is not a TRON base58 address`);
+        try {
+          return tronToHex20(t);
+        } catch (e) {
+          throw at(path, (e as Error).message);
+        }
+      }
+    }
+  }
+  const forms =
+    group === "evm-compat"
+      ? "0x + 40 hex digits, 41 + 40 hex digits, or a base58 T-address"
+      : "0x + 40 hex digits";
+  throw at(path, `expected an address (${forms}), got ${short(v)}`);
+}
+
+/** DATA of any length: 0x + an even number of hex digits. */
+export function data(v: unknown, path = ""): string {
+  if (typeof v === "string" && /^0x([0-9a-fA-F]{2})*$/.test(v.trim())) return v.trim();
+  throw at(path, `expected hex bytes (0x + an even number of hex digits), got ${short(v)}`);
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+function onlyKeys(o: Record<string, unknown>, allowed: readonly string[], what: string): void {
+  for (const k of Object.keys(o))
+    if (!allowed.includes(k))
+      throw new ParamProblem(`unknown ${what} field ${JSON.stringify(k)}; expected ${allowed.join(", ")}`);
+}
+
+/** One topics position: null (any), a 32-byte topic, or a list of them (any of). */
+export function topicEntry(v: unknown, path: string): string | string[] | null {
+  if (v === null) return null;
+  if (Array.isArray(v)) {
+    if (v.length === 0) throw at(path, "an empty list matches nothing; use null for any topic");
+    return v.map((x, i) => hash32(x, `${path}[${i}]`, "topic"));
+  }
+  return hash32(v, path, "topic");
+}
+
+const FILTER_KEYS = ["fromBlock", "toBlock", "address", "topics", "blockHash"] as const;
+
+/** eth_getLogs filter object, normalised. */
+export function logFilter(group: EvmGroup, v: unknown): Record<string, unknown> {
+  if (!isObject(v)) throw new ParamProblem(`expected a JSON filter object, got ${short(v)}`);
+  onlyKeys(v, FILTER_KEYS, "filter");
+  const out: Record<string, unknown> = {};
+  if (v.blockHash !== undefined && (v.fromBlock !== undefined || v.toBlock !== undefined))
+    throw new ParamProblem("blockHash cannot be combined with fromBlock/toBlock");
+  for (const k of ["fromBlock", "toBlock"] as const)
+    if (v[k] !== undefined && v[k] !== null) out[k] = blockRef(group, v[k], k);
+  if (v.address !== undefined && v.address !== null) {
+    out.address = Array.isArray(v.address)
+      ? v.address.map((a, i) => address(group, a, `address[${i}]`))
+      : address(group, v.address, "address");
+  }
+  if (v.topics !== undefined && v.topics !== null) {
+    if (!Array.isArray(v.topics)) throw at("topics", `expected an array, got ${short(v.topics)}`);
+    if (v.topics.length > 4) throw at("topics", `at most 4 positions, got ${v.topics.length}`);
+    out.topics = v.topics.map((t, i) => topicEntry(t, `topics[${i}]`));
+  }
+  if (v.blockHash !== undefined) out.blockHash = hash32(v.blockHash, "blockHash", "block hash");
+  return out;
+}
+
+const CALL_KEYS = [
+  "from",
+  "to",
+  "gas",
+  "gasPrice",
+  "maxFeePerGas",
+  "maxPriorityFeePerGas",
+  "value",
+  "data",
+  "input",
+  "nonce",
+  "type",
+  "chainId",
+  "accessList",
+] as const;
+const CALL_QTY = [
+  "gas",
+  "gasPrice",
+  "maxFeePerGas",
+  "maxPriorityFeePerGas",
+  "value",
+  "nonce",
+  "type",
+  "chainId",
+];
+
+/**
+ * eth_call / eth_estimateGas call object, normalised. Unknown fields are refused: a typo such as
+ * "date" for "data" would otherwise run a different call and answer without complaint.
+ */
+export function callObject(group: EvmGroup, v: unknown): Record<string, unknown> {
+  if (!isObject(v))
+    throw new ParamProblem(`expected a JSON call object like {"to":"0x..","data":"0x.."}, got ${short(v)}`);
+  onlyKeys(v, CALL_KEYS, "callObject");
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) {
+    if (x === undefined) continue;
+    if (k === "from" || k === "to") out[k] = x === null && k === "to" ? null : address(group, x, k);
+    else if (k === "data" || k === "input") out[k] = data(x, k);
+    else if (CALL_QTY.includes(k)) out[k] = quantity(x, k);
+    else out[k] = x;
+  }
+  if (out.data !== undefined && out.input !== undefined && out.data !== out.input)
+    throw new ParamProblem("data and input differ; give one of them");
+  return out;
+}

@@ -1,0 +1,122 @@
+/**
+ * The EVM-compat group (TRON's JSON-RPC): the same eth_ names with the chain's own rules. `pending` is
+ * refused before sending, addresses may be given as T-addresses, gasUsed carries energy, and a block's
+ * hash must start with its number.
+ */
+import {
+  blockNumberKind,
+  filterKind,
+  fullTransactionsParam,
+  hashKind,
+  LOG_OPTIONS,
+  logsFromOptions,
+} from "../evm/params.js";
+import { renderBlock, renderLogs, renderReceipt, renderTransaction } from "../evm/render.js";
+import { JsonNumber, type JsonValue } from "../json/lossless.js";
+import { IntegrityError } from "../rpc/errors.js";
+import { param } from "./params.js";
+import type { MethodDef } from "./types.js";
+
+const compat = (m: Omit<MethodDef, "group">): MethodDef => ({ ...m, group: "evm-compat" });
+
+const asString = (v: JsonValue | undefined): string | undefined => (typeof v === "string" ? v : undefined);
+
+/**
+ * The chain's rule: bytes 0-7 of a block hash are its number, big-endian. Also the block answered must
+ * be the one asked for (by hash, or by explicit number).
+ */
+export function verifyTronBlock(result: JsonValue, params: unknown[], by: "number" | "hash"): void {
+  if (result === null || typeof result !== "object" || Array.isArray(result) || result instanceof JsonNumber)
+    return;
+  const number = asString(result.number);
+  const hash = asString(result.hash);
+  const name = by === "hash" ? "eth_getBlockByHash" : "eth_getBlockByNumber";
+  const fail = (why: string) =>
+    new IntegrityError(`${name}: upstream integrity error in block ${number ?? "?"}: ${why}`, {
+      hint: "The upstream's answer breaks a rule of the chain; try another endpoint. --no-verify skips this check.",
+    });
+  if (!number || !/^0x[0-9a-fA-F]{1,16}$/.test(number))
+    throw fail(`number ${JSON.stringify(result.number)} is not a QUANTITY`);
+  if (!hash || !/^0x[0-9a-fA-F]{64}$/.test(hash))
+    throw fail(`hash ${JSON.stringify(result.hash)} is not 32 bytes`);
+  const n = BigInt(number);
+  const prefix = BigInt(hash.slice(0, 18));
+  if (prefix !== n)
+    throw fail(
+      `hash ${hash} starts with 0x${hash.slice(2, 18)} (${prefix}), not the block number ${number} (${n})`,
+    );
+  const asked = params[0];
+  if (by === "hash" && typeof asked === "string" && asked.toLowerCase() !== hash.toLowerCase())
+    throw fail(`asked for block ${asked}, got ${hash}`);
+  if (by === "number" && typeof asked === "string" && asked.startsWith("0x") && BigInt(asked) !== n)
+    throw fail(`asked for block ${asked}, got ${number}`);
+}
+
+export const evmCompatMethods: MethodDef[] = [
+  compat({
+    name: "eth_getLogs",
+    marks: { idempotent: false, heavy: true },
+    summary:
+      "Event logs matching a filter (block range, addresses, position-aware topics); a point for per-product limits.",
+    params: [
+      param(
+        "filter",
+        "OBJECT",
+        false,
+        "filter object {fromBlock, toBlock (default latest), address (20-byte hex, 41-hex or T-address; or a list), topics}",
+        filterKind("evm-compat"),
+        { default: {} },
+      ),
+    ],
+    options: LOG_OPTIONS,
+    fromOptions: (opts, params) => logsFromOptions("evm-compat", opts, params),
+    result: "ARRAY of log objects (address, blockNumber, topics, data)",
+    render: renderLogs,
+  }),
+  compat({
+    name: "eth_getTransactionByHash",
+    marks: { idempotent: true, heavy: false },
+    summary: "A transaction by hash, in a block or not yet included; null when unknown.",
+    params: [param("txHash", "DATA(32 bytes)", true, "transaction hash", hashKind("transaction hash"))],
+    result: "OBJECT (hash, blockNumber, from, to, value) or null",
+    render: renderTransaction,
+  }),
+  compat({
+    name: "eth_getBlockByNumber",
+    marks: { idempotent: false, heavy: false },
+    summary: "A block by number or tag, with transaction hashes or full transactions; null when not found.",
+    params: [
+      param(
+        "blockNumber",
+        "QUANTITY or TAG",
+        true,
+        "block number (0x hex or decimal), or latest, earliest (pending is refused on this chain)",
+        blockNumberKind("evm-compat"),
+      ),
+      fullTransactionsParam(),
+    ],
+    result: "OBJECT (number, hash, gasUsed, transactions) or null; the hash must start with the number",
+    render: renderBlock("eth_getBlockByNumber"),
+    verify: (result, params) => verifyTronBlock(result, params, "number"),
+  }),
+  compat({
+    name: "eth_getBlockByHash",
+    marks: { idempotent: true, heavy: false },
+    summary: "A block by hash; on this chain the hash's first 8 bytes are the block number (checked).",
+    params: [
+      param("blockHash", "DATA(32 bytes)", true, "block hash", hashKind("block hash")),
+      fullTransactionsParam(),
+    ],
+    result: "OBJECT or null; the hash must start with the number",
+    render: renderBlock("eth_getBlockByHash"),
+    verify: (result, params) => verifyTronBlock(result, params, "hash"),
+  }),
+  compat({
+    name: "eth_getTransactionReceipt",
+    marks: { idempotent: false, heavy: false },
+    summary: "A transaction's receipt: status, energy used (gasUsed), event logs; null until confirmed.",
+    params: [param("txHash", "DATA(32 bytes)", true, "transaction hash", hashKind("transaction hash"))],
+    result: "OBJECT (transactionHash, status, gasUsed = energy, logs) or null",
+    render: renderReceipt,
+  }),
+];
