@@ -9,7 +9,11 @@ await build({
   platform: "node",
   target: "node20",
   format: "esm",
-  outfile: "dist/chaingw.js",
+  // code only some commands need (reserves, batch, tables, spinners, codecs) goes to chunks loaded on use
+  splitting: true,
+  outdir: "dist",
+  entryNames: "chaingw",
+  chunkNames: "chunks/[name]-[hash]",
   define: { __VERSION__: JSON.stringify(pkg.version) },
   // bundled CommonJS deps (undici, cli-table3) call require(); give them one
   banner: {

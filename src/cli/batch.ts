@@ -13,6 +13,9 @@ const positiveInt = (name: string, max: number) => (v: string) => {
   return n;
 };
 
+/** many calls: keep-alive pools are worth their start-up */
+const pooled = async () => (await import("../rpc/http.js")).usePooledTransport();
+
 export function addBatchOptions(cmd: Command): Command {
   return cmd
     .option(
@@ -36,7 +39,11 @@ export function batchCommand(program: Command): void {
       )
       .argument("[file]", "input file, - or nothing for stdin", "-"),
   ).action(async (file: string, _o: unknown, command: Command) => {
-    const [{ makeContext }, run] = await Promise.all([import("./context.js"), import("../batch/run.js")]);
+    const [{ makeContext }, run] = await Promise.all([
+      import("./context.js"),
+      import("../batch/run.js"),
+      pooled(),
+    ]);
     const flags = command.optsWithGlobals() as GlobalFlags & { concurrency?: number; batchSize?: number };
     const ctx = makeContext(flags, flags.chain as never);
     const summary = await run.runItems(ctx, run.itemsFromLines(run.linesOf(file), ctx.settings.chain), {
@@ -73,7 +80,11 @@ export async function runRange(
   const { buildParams } = await import("../methods/params.js");
   const shadow = { name: def.name, params: def.params.slice(1) };
   const rest = buildParams(shadow, texts, true);
-  const [{ makeContext }, run] = await Promise.all([import("./context.js"), import("../batch/run.js")]);
+  const [{ makeContext }, run] = await Promise.all([
+    import("./context.js"),
+    import("../batch/run.js"),
+    pooled(),
+  ]);
   const ctx = makeContext(flags, def.group);
   const summary = await run.runItems(ctx, run.itemsFromRange(def, from, to, rest), {
     concurrency: flags.concurrency ?? 4,

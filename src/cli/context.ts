@@ -2,7 +2,9 @@
 import { type GlobalFlags, resolveSettings, type Settings } from "../config/config.js";
 import type { Group } from "../methods/types.js";
 import { JsonRpcClient } from "../rpc/client.js";
-import { scrub } from "../util/redact.js";
+import { abort, writeErr } from "./signals.js";
+
+export { abort, writeErr };
 
 export interface Context {
   settings: Settings;
@@ -12,12 +14,6 @@ export interface Context {
   signal: AbortSignal;
   out(text: string): void;
   err(text: string): void;
-}
-
-export const abort = new AbortController();
-
-export function writeErr(text: string): void {
-  process.stderr.write(scrub(text) + "\n");
 }
 
 export function makeContext(flags: GlobalFlags, group?: Group): Context {

@@ -9,8 +9,8 @@ import { definitions, marksText, methodHelp, methodNames, methodTableMarkdown } 
 import { ChaingwError, EXIT, RpcError, UsageError } from "../rpc/errors.js";
 import { scrub } from "../util/redact.js";
 import { addBatchOptions } from "./batch.js";
-import { abort, writeErr } from "./context.js";
 import { families } from "./hooks.js";
+import { abort, writeErr } from "./signals.js";
 
 declare const __VERSION__: string;
 const VERSION = typeof __VERSION__ === "string" ? __VERSION__ : "0.0.0-dev";

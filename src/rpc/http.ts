@@ -1,10 +1,9 @@
 /**
- * HTTP POST over undici pools, one pool per upstream origin (keep-alive across the calls of one run).
- * No retries here: undici's RetryHandler skips POST and would retry HTTP 500, which bitcoind uses for
- * ordinary error answers. Retry and failover live in the JSON-RPC client, which knows the method's marks.
+ * HTTP POST for the JSON-RPC client. A single call goes over node:http (no extra start-up); runs that make
+ * many calls switch to undici pools (http-pool.ts) with {@link usePooledTransport}. Both give the same
+ * results and the same failure classification, so the client's retry rules do not care which ran.
  */
-import request from "undici/lib/api/api-request.js";
-import Pool from "undici/lib/dispatcher/pool.js";
+import type { ClientRequest, IncomingMessage } from "node:http";
 
 export interface HttpOptions {
   connectTimeoutMs: number;
@@ -36,33 +35,7 @@ export class HttpFailure extends Error {
   }
 }
 
-const pools = new Map<string, Pool>();
-
-function poolFor(origin: string, opts: HttpOptions): Pool {
-  const key = `${origin}|${opts.connectTimeoutMs}|${opts.verifyTls}`;
-  let p = pools.get(key);
-  if (!p) {
-    p = new Pool(origin, {
-      connections: 16,
-      pipelining: 1,
-      keepAliveTimeout: 10_000,
-      connect: { timeout: opts.connectTimeoutMs, rejectUnauthorized: opts.verifyTls },
-      // the whole-request deadline below is the real bound; these only stop undici's own 300 s defaults
-      headersTimeout: 0,
-      bodyTimeout: 0,
-    });
-    pools.set(key, p);
-  }
-  return p;
-}
-
-export async function closePools(): Promise<void> {
-  const all = [...pools.values()];
-  pools.clear();
-  await Promise.allSettled(all.map((p) => p.destroy()));
-}
-
-const UNSENT_CODES = new Set([
+export const UNSENT_CODES = new Set([
   "ECONNREFUSED",
   "ENOTFOUND",
   "EAI_AGAIN",
@@ -70,6 +43,7 @@ const UNSENT_CODES = new Set([
   "ENETUNREACH",
   "EADDRNOTAVAIL",
   "UND_ERR_CONNECT_TIMEOUT",
+  "CONNECT_TIMEOUT",
   "EPROTO",
   "ERR_TLS_CERT_ALTNAME_INVALID",
   "DEPTH_ZERO_SELF_SIGNED_CERT",
@@ -79,13 +53,14 @@ const UNSENT_CODES = new Set([
   "ERR_SSL_WRONG_VERSION_NUMBER",
 ]);
 
-function describe(err: any): { msg: string; code: string } {
+export function describeNetError(err: any): { msg: string; code: string } {
   const code: string = err?.code ?? err?.cause?.code ?? "";
   const friendly: Record<string, string> = {
     ECONNREFUSED: "connection refused",
     ENOTFOUND: "host not found (DNS)",
     EAI_AGAIN: "DNS lookup failed",
     UND_ERR_CONNECT_TIMEOUT: "connect timed out",
+    CONNECT_TIMEOUT: "connect timed out",
     ECONNRESET: "connection reset by the upstream",
     UND_ERR_SOCKET: "connection closed by the upstream before the answer",
     EHOSTUNREACH: "host unreachable",
@@ -96,67 +71,132 @@ function describe(err: any): { msg: string; code: string } {
   return { msg: String(err?.message ?? err).split("\n")[0] + (code ? ` (${code})` : ""), code };
 }
 
-export async function post(
+let pooled: typeof import("./http-pool.js") | undefined;
+
+/** From now on, requests go through undici pools (keep-alive, many connections). */
+export async function usePooledTransport(): Promise<void> {
+  pooled ??= await import("./http-pool.js");
+}
+
+export async function closeTransports(): Promise<void> {
+  await pooled?.closePools();
+}
+
+export function post(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  opts: HttpOptions,
+): Promise<HttpResult> {
+  if (pooled) return pooled.poolPost(url, headers, body, opts);
+  return oneShotPost(url, headers, body, opts);
+}
+
+/** node:http request: what one CLI call needs, and nothing it does not. */
+async function oneShotPost(
   url: string,
   headers: Record<string, string>,
   body: string,
   opts: HttpOptions,
 ): Promise<HttpResult> {
   const u = new URL(url);
-  const pool = poolFor(u.origin, opts);
-  const ac = new AbortController();
-  let timedOut = false;
-  const timer =
-    opts.requestTimeoutMs > 0
-      ? setTimeout(() => {
-          timedOut = true;
-          ac.abort();
-        }, opts.requestTimeoutMs)
-      : undefined;
-  const onOuterAbort = () => ac.abort();
-  opts.signal?.addEventListener("abort", onOuterAbort, { once: true });
-  let connected = false;
-  try {
-    const res = await request.call(pool, {
-      method: "POST",
-      path: u.pathname + u.search,
-      headers: { "content-type": "application/json", accept: "application/json", ...headers },
-      body,
-      signal: ac.signal,
-    });
-    connected = true;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const declared = Number(res.headers["content-length"] ?? -1);
-    if (declared > opts.maxBodyBytes) {
-      res.body.destroy();
-      throw new HttpFailure(
-        `response of ${declared} bytes exceeds the ${opts.maxBodyBytes}-byte cap (--max-response)`,
-        "maybe",
+  const https = u.protocol === "https:";
+  const mod = https ? await import("node:https") : await import("node:http");
+  return new Promise<HttpResult>((resolve, reject) => {
+    let connected = false;
+    let settled = false;
+    let req: ClientRequest | undefined;
+    const timers: NodeJS.Timeout[] = [];
+    const finish = (err: HttpFailure | null, res?: HttpResult) => {
+      if (settled) return;
+      settled = true;
+      for (const t of timers) clearTimeout(t);
+      opts.signal?.removeEventListener("abort", onAbort);
+      if (err) {
+        req?.destroy();
+        reject(err);
+      } else resolve(res!);
+    };
+    const onAbort = () => finish(new HttpFailure("interrupted", "maybe"));
+    if (opts.signal?.aborted) return onAbort();
+    opts.signal?.addEventListener("abort", onAbort, { once: true });
+    if (opts.requestTimeoutMs > 0) {
+      timers.push(
+        setTimeout(
+          () =>
+            finish(new HttpFailure(`no complete answer within ${opts.requestTimeoutMs} ms`, "maybe", true)),
+          opts.requestTimeoutMs,
+        ),
       );
     }
-    for await (const chunk of res.body) {
-      size += (chunk as Buffer).length;
-      if (size > opts.maxBodyBytes) {
-        res.body.destroy();
-        throw new HttpFailure(`response exceeds the ${opts.maxBodyBytes}-byte cap (--max-response)`, "maybe");
+    req = mod.request(
+      {
+        protocol: u.protocol,
+        hostname: u.hostname.replace(/^\[|\]$/g, ""),
+        port: u.port || (https ? 443 : 80),
+        path: u.pathname + u.search,
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json",
+          "content-length": Buffer.byteLength(body),
+          ...headers,
+        },
+        rejectUnauthorized: opts.verifyTls,
+        agent: false,
+      },
+      (res: IncomingMessage) => {
+        const declared = Number(res.headers["content-length"] ?? -1);
+        if (declared > opts.maxBodyBytes) {
+          return finish(
+            new HttpFailure(
+              `response of ${declared} bytes exceeds the ${opts.maxBodyBytes}-byte cap (--max-response)`,
+              "maybe",
+            ),
+          );
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on("data", (c: Buffer) => {
+          size += c.length;
+          if (size > opts.maxBodyBytes)
+            finish(
+              new HttpFailure(`response exceeds the ${opts.maxBodyBytes}-byte cap (--max-response)`, "maybe"),
+            );
+          else chunks.push(c);
+        });
+        res.on("end", () =>
+          finish(null, {
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            text: Buffer.concat(chunks).toString("utf8"),
+          }),
+        );
+        res.on("error", (e) => finish(new HttpFailure(describeNetError(e).msg, "maybe")));
+        res.on("aborted", () =>
+          finish(new HttpFailure("connection closed by the upstream mid-answer", "maybe")),
+        );
+      },
+    );
+    req.on("socket", (sock) => {
+      const ev = https ? "secureConnect" : "connect";
+      if (opts.connectTimeoutMs > 0) {
+        timers.push(
+          setTimeout(() => {
+            if (!connected) finish(new HttpFailure("connect timed out", "unsent"));
+          }, opts.connectTimeoutMs),
+        );
       }
-      chunks.push(chunk as Buffer);
-    }
-    return { status: res.statusCode, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") };
-  } catch (err: any) {
-    if (err instanceof HttpFailure) throw err;
-    if (timedOut) {
-      throw new HttpFailure(`no complete answer within ${opts.requestTimeoutMs} ms`, "maybe", true);
-    }
-    if (opts.signal?.aborted) throw new HttpFailure("interrupted", "maybe");
-    const d = describe(err);
-    const unsent = !connected && UNSENT_CODES.has(d.code);
-    throw new HttpFailure(d.msg, unsent ? "unsent" : "maybe");
-  } finally {
-    if (timer) clearTimeout(timer);
-    opts.signal?.removeEventListener("abort", onOuterAbort);
-  }
+      sock.once(ev, () => {
+        connected = true;
+      });
+    });
+    req.on("error", (e) => {
+      const d = describeNetError(e);
+      finish(new HttpFailure(d.msg, !connected && UNSENT_CODES.has(d.code) ? "unsent" : "maybe"));
+    });
+    req.end(body);
+  });
 }
 
 /** Retry-After in ms (seconds or an HTTP date), capped; undefined when absent or unreadable. */
