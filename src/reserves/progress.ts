@@ -13,8 +13,12 @@ export interface ProgressView {
 
 const quiet: ProgressView = { tick() {}, note: (t) => process.stderr.write(`chaingw: ${t}\n`), stop() {} };
 
+/**
+ * Core 0.21 keeps the last scan's percentage until a new scan has expanded its descriptors, so "100%"
+ * while `start` is still out means "preparing" as often as "finishing".
+ */
 const tickText = (label: string, t: ProgressTick) =>
-  `scanning the UTXO set on ${label}: ${t.progress === null ? "waiting for the node" : `${t.progress}%`}, ${Math.round(t.elapsedMs / 1000)} s`;
+  `scanning the UTXO set on ${label}: ${t.progress === null ? "waiting for the node" : t.progress >= 100 ? "100% (preparing or finishing)" : `${t.progress}%`}, ${Math.round(t.elapsedMs / 1000)} s`;
 
 /**
  * @param lineEveryMs interval of plain lines when not on a TTY; undefined = no plain lines

@@ -175,7 +175,8 @@ export async function runReservesScan(args: string[], flags: GlobalFlags, o: Sca
       chunks,
       chunkNote: chunkNote && `${chunkNote}: ${chunks} scans, all at block ${scan.height}`,
       startedAt: startedAt ?? new Date(t0),
-      durationMs: Date.now() - t0,
+      // the scan itself: from the first start that ran (not the wait for a busy slot) to the last answer
+      durationMs: Date.now() - (startedAt ?? new Date(t0)).getTime(),
     };
   };
 

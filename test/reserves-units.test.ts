@@ -1,0 +1,99 @@
+import { bech32, bech32m } from "@scure/base";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { JsonNumber } from "../src/json/lossless.js";
+import { checkAddress, mixedFamilies } from "../src/reserves/address.js";
+import { formatCoins, toSats } from "../src/reserves/amount.js";
+import { listLines, parseRange } from "../src/reserves/input.js";
+
+// Pure pieces of the reserves workflow: address codecs, exact amounts, input lines.
+
+const why = (a: string) => {
+  const r = checkAddress(a);
+  return r.ok ? "ok" : r.why;
+};
+
+describe("address checks (chain-agnostic)", () => {
+  const prog = (n: number) => new Uint8Array(n).fill(7);
+  const enc = (codec: typeof bech32, hrp: string, v: number, n: number) =>
+    codec.encode(hrp, [v, ...codec.toWords(prog(n))]);
+
+  it("accepts bech32 v0 and bech32m v1+ of any prefix, base58check of any version", () => {
+    expect(why(enc(bech32, "bc", 0, 20))).toBe("ok");
+    expect(why(enc(bech32, "tb", 0, 32))).toBe("ok");
+    expect(why(enc(bech32m, "bc", 1, 32))).toBe("ok");
+    expect(why(enc(bech32m, "xyz", 16, 40))).toBe("ok");
+    expect(why("rltc1qsghmgrx24vzgnagac6vrhu0nu59cf2tetszw3c")).toBe("ok");
+    expect(why("1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2")).toBe("ok");
+    expect(why("mjqUUMCfYA7ukf2EbYpAnjwFkL92igrtQx")).toBe("ok");
+    const upper = enc(bech32, "bc", 0, 20).toUpperCase();
+    const v = checkAddress(upper);
+    expect(v.ok && v.value).toMatchObject({ address: upper.toLowerCase(), prefix: "hrp:bc" });
+  });
+
+  it("refuses bad checksums and broken witness rules with a reason", () => {
+    expect(why("rltc1qsghmgrx24vzgnagac6vrhu0nu59cf2tetszw3d")).toMatch(/checksum/);
+    expect(why("1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN3")).toMatch(/base58check checksum/);
+    expect(why(enc(bech32m, "bc", 0, 20))).toMatch(/v0 address must use bech32/);
+    expect(why(enc(bech32, "bc", 1, 32))).toMatch(/must use bech32m/);
+    expect(why(enc(bech32, "bc", 0, 25))).toMatch(/20 or 32/);
+    expect(why(enc(bech32m, "bc", 1, 41))).toMatch(/2 to 40/);
+    expect(why(enc(bech32m, "bc", 17, 20))).toMatch(/witness version/);
+    const mixed = enc(bech32, "bc", 0, 20);
+    expect(why(mixed.slice(0, 10) + mixed.slice(10).toUpperCase())).not.toBe("ok");
+    expect(why("hello world")).toMatch(/spaces/);
+    expect(why("0xdeadbeef")).not.toBe("ok");
+  });
+
+  it("knows when prefixes cannot share one network", () => {
+    expect(mixedFamilies(["hrp:rltc", "base58:111", "base58:58"])).toBeUndefined();
+    expect(mixedFamilies(["hrp:bc", "base58:0", "base58:5"])).toBeUndefined();
+    expect(mixedFamilies(["hrp:bc", "hrp:rltc"])).toMatch(/different networks/);
+    expect(mixedFamilies(["base58:0", "base58:111"])).toMatch(/different networks/);
+    expect(mixedFamilies(["hrp:ltc", "base58:0"])).toMatch(/different networks/);
+    // unknown prefixes are the node's to judge
+    expect(mixedFamilies(["hrp:xyz", "base58:77"])).toBeUndefined();
+  });
+});
+
+describe("exact amounts", () => {
+  it("reads decimal text into base units without floats", () => {
+    expect(toSats(new JsonNumber("50.00000000"), "a")).toBe(5_000_000_000n);
+    expect(toSats(new JsonNumber("0.00000001"), "a")).toBe(1n);
+    expect(toSats(new JsonNumber("1e-05"), "a")).toBe(1000n);
+    expect(toSats(new JsonNumber("21000000"), "a")).toBe(2_100_000_000_000_000n);
+    expect(() => toSats(new JsonNumber("0.000000001"), "a")).toThrow(/more than 8 decimals/);
+    expect(() => toSats(new JsonNumber("-1"), "a")).toThrow();
+    expect(formatCoins(505_000_000_000n)).toBe("5050.00000000");
+    expect(formatCoins(1n)).toBe("0.00000001");
+  });
+
+  it("round-trips every amount and sums exactly where floats drift", () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 2_100_000_000_000_000n }), (s) => {
+        expect(toSats(new JsonNumber(formatCoins(s)), "a")).toBe(s);
+      }),
+    );
+    const parts = Array.from({ length: 1000 }, () => "0.10000001");
+    const exact = parts.reduce((a, p) => a + toSats(p, "a"), 0n);
+    expect(formatCoins(exact)).toBe("100.00001000");
+    expect(parts.reduce((a, p) => a + Number(p), 0)).not.toBe(100.00001);
+  });
+});
+
+describe("input lines and ranges", () => {
+  it("ignores blank lines and comments, keeps line numbers", () => {
+    expect(listLines("# head\n\n a1 \nb2 # note\n#c\n")).toEqual([
+      { line: 3, text: "a1" },
+      { line: 4, text: "b2" },
+    ]);
+  });
+
+  it("parses ranges like the node counts them", () => {
+    expect(parseRange("1000")).toEqual([0, 1000]);
+    expect(parseRange("5-10")).toEqual([5, 10]);
+    expect(parseRange("5:10")).toEqual([5, 10]);
+    expect(() => parseRange("10-5")).toThrow(/after the end/);
+    expect(() => parseRange("0-1000000")).toThrow(/at most/);
+  });
+});
