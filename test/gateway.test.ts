@@ -17,7 +17,10 @@ let gw: Gateway;
 let dir: string;
 
 beforeAll(async () => {
-  [ltc, cookieNode] = await Promise.all([startLitecoind({ blocks: 12 }), startLitecoind({ cookie: true, blocks: 3 })]);
+  [ltc, cookieNode] = await Promise.all([
+    startLitecoind({ blocks: 12 }),
+    startLitecoind({ cookie: true, blocks: 3 }),
+  ]);
   gw = await startGateway({
     apiKey: KEY,
     products: { "ltc-regtest": { url: ltc.url, user: ltc.user, password: ltc.password } },
@@ -33,9 +36,12 @@ afterAll(async () => {
 describe("gateway transport", () => {
   it("happy path: POST /v1/<product> with X-API-Key from CHAINGW_API_KEY", async () => {
     const before = gw.hits.byProduct["ltc-regtest"] ?? 0;
-    const r = await runCli(["--json", "getblockchaininfo", "--gateway", gw.baseUrl, "--product", "ltc-regtest"], {
-      env: { CHAINGW_API_KEY: KEY },
-    });
+    const r = await runCli(
+      ["--json", "getblockchaininfo", "--gateway", gw.baseUrl, "--product", "ltc-regtest"],
+      {
+        env: { CHAINGW_API_KEY: KEY },
+      },
+    );
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout).blocks).toBe(12);
     expect(gw.hits.byProduct["ltc-regtest"]).toBe(before + 1);
@@ -46,7 +52,15 @@ describe("gateway transport", () => {
     const f = join(dir, "key");
     writeFileSync(f, KEY + "\n");
     chmodSync(f, 0o600);
-    const r = await runCli(["getblockchaininfo", "--gateway", gw.baseUrl, "--product", "ltc-regtest", "--api-key-file", f]);
+    const r = await runCli([
+      "getblockchaininfo",
+      "--gateway",
+      gw.baseUrl,
+      "--product",
+      "ltc-regtest",
+      "--api-key-file",
+      f,
+    ]);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/^blocks\s+12$/m);
   });
@@ -56,7 +70,15 @@ describe("gateway transport", () => {
     writeFileSync(f, KEY);
     chmodSync(f, 0o644);
     const before = gw.hits.total;
-    const r = await runCli(["getblockchaininfo", "--gateway", gw.baseUrl, "--product", "ltc-regtest", "--api-key-file", f]);
+    const r = await runCli([
+      "getblockchaininfo",
+      "--gateway",
+      gw.baseUrl,
+      "--product",
+      "ltc-regtest",
+      "--api-key-file",
+      f,
+    ]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain(`chmod 600 ${f}`);
     expect(gw.hits.total).toBe(before);
@@ -79,16 +101,21 @@ describe("gateway transport", () => {
   });
 
   it("unknown product: the gateway's JSON-RPC error (exit 1) naming the product URL", async () => {
-    const r = await runCli(["getblockchaininfo", "--gateway", gw.baseUrl, "--product", "nope"], { env: { CHAINGW_API_KEY: KEY } });
+    const r = await runCli(["getblockchaininfo", "--gateway", gw.baseUrl, "--product", "nope"], {
+      env: { CHAINGW_API_KEY: KEY },
+    });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain("/v1/nope");
     expect(r.stderr).toContain("unknown product");
   });
 
   it("a node error through the gateway is still the node's error (exit 1, -5)", async () => {
-    const r = await runCli(["getblock", "00".repeat(32), "--gateway", gw.baseUrl, "--product", "ltc-regtest"], {
-      env: { CHAINGW_API_KEY: KEY },
-    });
+    const r = await runCli(
+      ["getblock", "00".repeat(32), "--gateway", gw.baseUrl, "--product", "ltc-regtest"],
+      {
+        env: { CHAINGW_API_KEY: KEY },
+      },
+    );
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain("-5");
   });
@@ -100,7 +127,9 @@ describe("gateway transport", () => {
   });
 
   it("credentials over plain http to a non-loopback host are refused (exit 2)", async () => {
-    const r = await runCli(["getblockchaininfo", "--gateway", "http://192.0.2.1:9", "--product", "p"], { env: { CHAINGW_API_KEY: KEY } });
+    const r = await runCli(["getblockchaininfo", "--gateway", "http://192.0.2.1:9", "--product", "p"], {
+      env: { CHAINGW_API_KEY: KEY },
+    });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain("--insecure");
     expect(r.stderr).not.toContain(KEY);
@@ -116,14 +145,19 @@ describe("config precedence: flag > env > profile > default", () => {
   };
 
   it("profile supplies gateway, product and key", async () => {
-    const cfg = writeConfig({ defaultProfile: "gw", profiles: { gw: { gateway: gw.baseUrl, product: "ltc-regtest", apiKey: KEY } } });
+    const cfg = writeConfig({
+      defaultProfile: "gw",
+      profiles: { gw: { gateway: gw.baseUrl, product: "ltc-regtest", apiKey: KEY } },
+    });
     const r = await runCli(["--json", "rpc", "getblockcount"], { env: { CHAINGW_CONFIG: cfg } });
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe("12\n");
   });
 
   it("env beats the profile, and the flag beats env", async () => {
-    const cfg = writeConfig({ profiles: { bad: { url: "http://127.0.0.1:1/" }, good: { url: ltc.authUrl } } });
+    const cfg = writeConfig({
+      profiles: { bad: { url: "http://127.0.0.1:1/" }, good: { url: ltc.authUrl } },
+    });
     const viaEnv = await runCli(["--json", "rpc", "getblockcount", "--profile", "bad"], {
       env: { CHAINGW_CONFIG: cfg, CHAINGW_URL: ltc.authUrl },
     });
@@ -132,12 +166,20 @@ describe("config precedence: flag > env > profile > default", () => {
       env: { CHAINGW_CONFIG: cfg, CHAINGW_PROFILE: "good", CHAINGW_URL: ltc.authUrl },
     });
     expect(viaFlag.stdout).toBe("3\n");
-    const viaProfile = await runCli(["--json", "rpc", "getblockcount"], { env: { CHAINGW_CONFIG: cfg, CHAINGW_PROFILE: "good" } });
+    const viaProfile = await runCli(["--json", "rpc", "getblockcount"], {
+      env: { CHAINGW_CONFIG: cfg, CHAINGW_PROFILE: "good" },
+    });
     expect(viaProfile.stdout).toBe("12\n");
   });
 
   it("a config file holding an apiKey readable by others is refused", async () => {
-    const cfg = writeConfig({ defaultProfile: "gw", profiles: { gw: { gateway: gw.baseUrl, product: "ltc-regtest", apiKey: KEY } } }, 0o644);
+    const cfg = writeConfig(
+      {
+        defaultProfile: "gw",
+        profiles: { gw: { gateway: gw.baseUrl, product: "ltc-regtest", apiKey: KEY } },
+      },
+      0o644,
+    );
     const r = await runCli(["rpc", "getblockcount"], { env: { CHAINGW_CONFIG: cfg } });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain("chmod 600");
@@ -153,7 +195,16 @@ describe("config precedence: flag > env > profile > default", () => {
 
   it("--rpc-cookie reads the node's cookie; its secret is never printed", async () => {
     const cookie = readFileSync(cookieNode.cookieFile, "utf8");
-    const r = await runCli(["-v", "--json", "rpc", "getblockcount", "--url", cookieNode.url, "--rpc-cookie", cookieNode.cookieFile]);
+    const r = await runCli([
+      "-v",
+      "--json",
+      "rpc",
+      "getblockcount",
+      "--url",
+      cookieNode.url,
+      "--rpc-cookie",
+      cookieNode.cookieFile,
+    ]);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe("3\n");
     expect(r.stderr).not.toContain(cookie.split(":")[1]);

@@ -56,7 +56,14 @@ const maybeReached: [string, Fault][] = [
   ["wrong id", { kind: "wrongId" }],
   ["HTML error page", { kind: "html" }],
   ["connection reset", { kind: "reset" }],
-  ["JSON-RPC rate limit -32005", { kind: "status", status: 200, body: '{"jsonrpc":"2.0","id":1,"error":{"code":-32005,"message":"limit exceeded"}}' }],
+  [
+    "JSON-RPC rate limit -32005",
+    {
+      kind: "status",
+      status: 200,
+      body: '{"jsonrpc":"2.0","id":1,"error":{"code":-32005,"message":"limit exceeded"}}',
+    },
+  ],
 ];
 
 describe.each(maybeReached)("fault %s on the first endpoint", (_name, fault) => {
@@ -100,7 +107,15 @@ describe("the request provably never arrived: any method moves on", () => {
 
   it("every endpoint refused: exit 3 naming each endpoint, no credentials", async () => {
     const [d1, d2] = [await refusedUrl(), await refusedUrl()];
-    const r = await runCli(["getblockchaininfo", "--url", d1.replace("http://", "http://u:secretpw1@"), "--url", d2, "--retries", "1"]);
+    const r = await runCli([
+      "getblockchaininfo",
+      "--url",
+      d1.replace("http://", "http://u:secretpw1@"),
+      "--url",
+      d2,
+      "--retries",
+      "1",
+    ]);
     expect(r.exitCode).toBe(3);
     expect(r.stderr).toContain(new URL(d1).host);
     expect(r.stderr).toContain(new URL(d2).host);
@@ -111,16 +126,28 @@ describe("the request provably never arrived: any method moves on", () => {
 });
 
 describe("deterministic node errors are final", () => {
-  it.each(Object.keys(methods) as Kind[])("-5 over HTTP 500 → exit 1, zero hits on the second (%s shape)", async () => {
-    bad.setFault({ kind: "pass" });
-    const b0 = bad.hits;
-    const g0 = good.hits;
-    const r = await runCli(["getblock", "00".repeat(32), "--url", bad.url, "--url", good.url, "--retries", "2"]);
-    expect(r.exitCode).toBe(1);
-    expect(r.stderr).toContain("-5");
-    expect(bad.hits - b0).toBe(1);
-    expect(good.hits - g0).toBe(0);
-  });
+  it.each(Object.keys(methods) as Kind[])(
+    "-5 over HTTP 500 → exit 1, zero hits on the second (%s shape)",
+    async () => {
+      bad.setFault({ kind: "pass" });
+      const b0 = bad.hits;
+      const g0 = good.hits;
+      const r = await runCli([
+        "getblock",
+        "00".repeat(32),
+        "--url",
+        bad.url,
+        "--url",
+        good.url,
+        "--retries",
+        "2",
+      ]);
+      expect(r.exitCode).toBe(1);
+      expect(r.stderr).toContain("-5");
+      expect(bad.hits - b0).toBe(1);
+      expect(good.hits - g0).toBe(0);
+    },
+  );
 
   it("-8 invalid parameter through the node (a hash the node rejects) is final too", async () => {
     bad.setFault({ kind: "pass" });
@@ -140,7 +167,12 @@ describe("retry passes, backoff and deadlines", () => {
   });
 
   it("Retry-After is honoured between passes", async () => {
-    const r = await run("idempotent", { kind: "status", status: 429, headers: { "retry-after": "1" } }, [bad.url], ["--retries", "1"]);
+    const r = await run(
+      "idempotent",
+      { kind: "status", status: 429, headers: { "retry-after": "1" } },
+      [bad.url],
+      ["--retries", "1"],
+    );
     expect(r.exitCode).toBe(3);
     expect(r.badHits).toBe(2);
     expect(r.durationMs).toBeGreaterThanOrEqual(1000);
@@ -154,14 +186,24 @@ describe("retry passes, backoff and deadlines", () => {
   });
 
   it("--hedge asks the second endpoint early; the answer arrives well before the timeout", async () => {
-    const r = await run("idempotent", { kind: "hang" }, [bad.url, good.url], ["--request-timeout", "10", "--hedge", "0.2"]);
+    const r = await run(
+      "idempotent",
+      { kind: "hang" },
+      [bad.url, good.url],
+      ["--request-timeout", "10", "--hedge", "0.2"],
+    );
     expect(r.exitCode).toBe(0);
     expect(r.goodHits).toBe(1);
     expect(r.durationMs).toBeLessThan(3000);
   });
 
   it("the overall --timeout bounds everything", async () => {
-    const r = await run("idempotent", { kind: "hang" }, [bad.url], ["--request-timeout", "30", "--timeout", "1", "--retries", "5"]);
+    const r = await run(
+      "idempotent",
+      { kind: "hang" },
+      [bad.url],
+      ["--request-timeout", "30", "--timeout", "1", "--retries", "5"],
+    );
     expect(r.exitCode).toBe(3);
     expect(r.durationMs).toBeLessThan(3500);
     expect(r.stderr).toMatch(/timeout|no complete answer/);
@@ -179,9 +221,21 @@ describe("--verbose tells each attempt, never a secret", () => {
   it("names endpoint, outcome, duration and why it moved on", async () => {
     bad.setFault({ kind: "status", status: 503 });
     const withCreds = bad.url.replace("http://", "http://alice:hunter2pw@");
-    const r = await runCli(["-v", "getblockheader", hash, "--url", withCreds, "--url", good.url, "--request-timeout", "1"]);
+    const r = await runCli([
+      "-v",
+      "getblockheader",
+      hash,
+      "--url",
+      withCreds,
+      "--url",
+      good.url,
+      "--request-timeout",
+      "1",
+    ]);
     expect(r.exitCode).toBe(0);
-    expect(r.stderr).toMatch(new RegExp(`getblockheader → ${bad.url}: HTTP 503 .* after \\d+ ms; trying the next endpoint`));
+    expect(r.stderr).toMatch(
+      new RegExp(`getblockheader → ${bad.url}: HTTP 503 .* after \\d+ ms; trying the next endpoint`),
+    );
     expect(r.stderr).toMatch(new RegExp(`getblockheader → ${good.url}: ok in \\d+ ms`));
     expect(r.stderr).not.toContain("hunter2pw");
     expect(r.stderr).not.toContain("alice");

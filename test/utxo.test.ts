@@ -12,7 +12,8 @@ let proxy: FaultServer; // passes through to the node, counting hits
 let addr: string;
 let env: Record<string, string>;
 
-const body = (method: string, params: unknown[] = []) => JSON.stringify({ jsonrpc: "2.0", id: 7, method, params });
+const body = (method: string, params: unknown[] = []) =>
+  JSON.stringify({ jsonrpc: "2.0", id: 7, method, params });
 /** the exact text of `result` in the node's own answer, for byte-for-byte comparison */
 async function nodeResultText(method: string, params: unknown[] = []): Promise<string> {
   const { text } = await ltc.rawCall(body(method, params));
@@ -25,7 +26,10 @@ beforeAll(async () => {
   ltc = await startLitecoind();
   addr = await ltc.newAddress();
   await ltc.mine(120, addr);
-  proxy = await startFaultServer({ upstream: { url: ltc.url, user: ltc.user, password: ltc.password }, fault: { kind: "pass" } });
+  proxy = await startFaultServer({
+    upstream: { url: ltc.url, user: ltc.user, password: ltc.password },
+    fault: { kind: "pass" },
+  });
   env = { CHAINGW_URL: proxy.url };
 }, 60_000);
 
@@ -195,7 +199,9 @@ describe("bad input never reaches the wire (exit 2, parameter named, zero hits)"
   it("--json errors are one JSON object on stderr", async () => {
     const r = await runCli(["--json", "getblock", "zz"], { env });
     expect(r.exitCode).toBe(2);
-    expect(JSON.parse(r.stderr)).toEqual({ error: { code: "usage", message: expect.stringContaining("invalid blockhash") } });
+    expect(JSON.parse(r.stderr)).toEqual({
+      error: { code: "usage", message: expect.stringContaining("invalid blockhash") },
+    });
   });
 });
 
@@ -217,7 +223,11 @@ describe("invocation contract", () => {
   });
 
   it("wrong password: exit 4, password not printed", async () => {
-    const r = await runCli(["getblockchaininfo", "--url", `http://${ltc.user}:wrongpass123@127.0.0.1:${ltc.port}/`]);
+    const r = await runCli([
+      "getblockchaininfo",
+      "--url",
+      `http://${ltc.user}:wrongpass123@127.0.0.1:${ltc.port}/`,
+    ]);
     expect(r.exitCode).toBe(4);
     expect(r.stderr).toContain("401");
     expect(r.stderr).not.toContain("wrongpass123");

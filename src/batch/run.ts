@@ -25,6 +25,8 @@ interface Item {
   error?: ChaingwError;
   /** a second call made from the first one's result (range: height → getblockhash → method); not named `then`, which would make items thenables */
   followUp?: (hash: JsonValue) => BatchEntry;
+  /** the method's result check (MethodDef.verify), unless --no-verify */
+  verify?: MethodDef["verify"];
 }
 
 export interface Summary {
@@ -41,6 +43,18 @@ function errorLine(id: string, e: ChaingwError): string {
   };
   if (e instanceof RpcError && e.data !== null && e.data !== undefined) err.data = e.data;
   return `{"id":${id},"error":${stringifyLossless(err)}}`;
+}
+
+/** The chain's checks on a result (EVM-compat block hash prefix), as for a single call. */
+function verifyEntry(it: Item, result: JsonValue): ChaingwError | undefined {
+  const v = it.verify;
+  if (!v || !it.entry) return undefined;
+  try {
+    v(result, it.entry.params);
+  } catch (e) {
+    return e instanceof ChaingwError ? e : new ChaingwError(String(e));
+  }
+  return undefined;
 }
 
 /** JsonNumber → number for schema checks (registry params are small numbers; unknown methods keep tokens). */
@@ -92,7 +106,7 @@ export function parseLine(text: string, lineNo: number, chain: Group | undefined
   try {
     const built = buildParams(def, params.map(plain), false);
     def.refine?.(built);
-    return { id, entry: { method: def.name, params: built, marks: def.marks } };
+    return { id, entry: { method: def.name, params: built, marks: def.marks }, verify: def.verify };
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     return { id, error: new UsageError(`line ${lineNo}: ${msg}`) };
@@ -184,6 +198,12 @@ export async function runItems(
         else summary.transport++;
         lines.push(errorLine(it.id, r));
       } else {
+        const bad = verifyEntry(it, r.result);
+        if (bad) {
+          summary.nodeErrors++;
+          lines.push(errorLine(it.id, bad));
+          continue;
+        }
         summary.ok++;
         lines.push(`{"id":${it.id},"result":${r.raw}}`);
       }
@@ -239,6 +259,7 @@ export async function* itemsFromRange(
   from: number,
   to: number,
   rest: unknown[],
+  verify = true,
 ): AsyncIterable<Item> {
   const r = def.range!;
   const step = from <= to ? 1 : -1;
@@ -251,7 +272,11 @@ export async function* itemsFromRange(
         followUp: (hash) => ({ method: def.name, params: [hash, ...rest], marks: def.marks }),
       };
     } else {
-      yield { id: String(h), entry: { method: def.name, params: [r.toParam(h), ...rest], marks: def.marks } };
+      yield {
+        id: String(h),
+        entry: { method: def.name, params: [r.toParam(h), ...rest], marks: def.marks },
+        verify: verify ? def.verify : undefined,
+      };
     }
   }
 }

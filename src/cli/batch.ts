@@ -86,9 +86,13 @@ export async function runRange(
     pooled(),
   ]);
   const ctx = makeContext(flags, def.group);
-  const summary = await run.runItems(ctx, run.itemsFromRange(def, from, to, rest), {
-    concurrency: flags.concurrency ?? 4,
-    batchSize: flags.batchSize ?? 100,
-  });
+  const summary = await run.runItems(
+    ctx,
+    run.itemsFromRange(def, from, to, rest, (flags as { verify?: boolean }).verify !== false),
+    {
+      concurrency: flags.concurrency ?? 4,
+      batchSize: flags.batchSize ?? 100,
+    },
+  );
   finish(summary, run.exitFor(summary));
 }

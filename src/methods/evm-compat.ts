@@ -96,6 +96,7 @@ export const evmCompatMethods: MethodDef[] = [
       fullTransactionsParam(),
     ],
     result: "OBJECT (number, hash, gasUsed, transactions) or null; the hash must start with the number",
+    range: { toParam: (h) => `0x${h.toString(16)}` },
     render: renderBlock("eth_getBlockByNumber"),
     verify: (result, params) => verifyTronBlock(result, params, "number"),
   }),

@@ -65,6 +65,7 @@ const evmGroupMethods: MethodDef[] = [
       fullTransactionsParam(),
     ],
     result: "OBJECT (number, hash, timestamp, transactions) or null",
+    range: { toParam: (h) => `0x${h.toString(16)}` },
     render: renderBlock("eth_getBlockByNumber"),
   }),
   evm({

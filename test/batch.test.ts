@@ -1,0 +1,257 @@
+/**
+ * `chaingw batch` and `--range`: JSON lines in and out in order, batch arrays on the wire, per-request
+ * failover by marks, heavy-method spacing, chain checks per line — against a real litecoind, anvil-free
+ * EVM-compat fixture, and real HTTP fixtures.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FaultServer, refusedUrl, startFaultServer } from "./fixtures/faults.js";
+import { startTronFixture, type TronFixture } from "./fixtures/tron.js";
+import { runCli } from "./helpers/cli.js";
+import { basicAuth, postRaw } from "./helpers/http.js";
+import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
+
+let ltc: LitecoinNode;
+let proxy: FaultServer;
+let second: FaultServer;
+let tron: TronFixture;
+let noBatch: { url: string; hits: number; server: Server };
+const hashes: string[] = [];
+
+const lines = (reqs: object[]) => reqs.map((r) => JSON.stringify(r)).join("\n") + "\n";
+const parseOut = (stdout: string) =>
+  stdout
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+
+/** An upstream that refuses JSON-RPC batch arrays (HTTP 400), but answers single calls from the node. */
+async function startNoBatchServer(): Promise<{ url: string; hits: number; server: Server }> {
+  const state = { url: "", hits: 0, server: undefined as unknown as Server };
+  state.server = createServer((req, res) => {
+    state.hits++;
+    const chunks: Buffer[] = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", async () => {
+      const body = Buffer.concat(chunks).toString();
+      if (body.trimStart().startsWith("[")) {
+        res.writeHead(400, { "content-type": "application/json" });
+        return res.end(
+          '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"batch requests are not supported"}}',
+        );
+      }
+      const up = await postRaw(ltc.url, body, {
+        headers: { authorization: basicAuth(ltc.user, ltc.password) },
+      });
+      res.writeHead(up.status, { "content-type": "application/json" });
+      res.end(up.text);
+    });
+  });
+  await new Promise<void>((r) => state.server.listen(0, "127.0.0.1", r));
+  state.url = `http://127.0.0.1:${(state.server.address() as AddressInfo).port}/`;
+  return state;
+}
+
+beforeAll(async () => {
+  ltc = await startLitecoind();
+  await ltc.mine(60);
+  for (let h = 0; h <= 60; h++) hashes.push(await ltc.rpc<string>("getblockhash", [h]));
+  const upstream = { url: ltc.url, user: ltc.user, password: ltc.password };
+  [proxy, second, tron] = await Promise.all([
+    startFaultServer({ upstream }),
+    startFaultServer({ upstream }),
+    startTronFixture({ lyingBlock: 0x3fe1c03 }),
+  ]);
+  noBatch = await startNoBatchServer();
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all([proxy?.stop(), second?.stop(), tron?.stop()]);
+  await new Promise((r) => noBatch?.server.close(r));
+  await ltc?.stop();
+});
+
+describe("batch from stdin against a real node", () => {
+  it("300 requests: one line each, in input order, sent as batch arrays", async () => {
+    const reqs = Array.from({ length: 300 }, (_, i) => ({
+      method: "getblockheader",
+      params: [hashes[i % 61]],
+      id: i,
+    }));
+    const before = proxy.hits;
+    const r = await runCli(["batch", "--url", proxy.url, "--batch-size", "50"], { input: lines(reqs) });
+    expect(r.exitCode).toBe(0);
+    const out = parseOut(r.stdout);
+    expect(out).toHaveLength(300);
+    out.forEach((o, i) => {
+      expect(o.id).toBe(i);
+      expect(o.result.hash).toBe(hashes[i % 61]);
+      expect(o.result.height).toBe(i % 61);
+    });
+    // 300 / 50 = 6 arrays on the wire, not 300 requests
+    expect(proxy.hits - before).toBe(6);
+  });
+
+  it("--batch-size 1 sends single calls", async () => {
+    const reqs = Array.from({ length: 20 }, (_, i) => ({ method: "getblockhash", params: [i] }));
+    const before = proxy.hits;
+    const r = await runCli(["batch", "--url", proxy.url, "--batch-size", "1"], { input: lines(reqs) });
+    expect(r.exitCode).toBe(0);
+    expect(parseOut(r.stdout).map((o) => o.result)).toEqual(hashes.slice(0, 20));
+    expect(proxy.hits - before).toBe(20);
+  });
+
+  it("bad lines are reported with line numbers; good lines are not lost; node errors stay per line; exit 2", async () => {
+    const input = [
+      JSON.stringify({ method: "getblockcount" }),
+      "not json",
+      JSON.stringify({ method: "getblock", params: ["zz"] }),
+      "",
+      "# a comment",
+      JSON.stringify({ method: "getblock", params: ["00".repeat(32)] }),
+      JSON.stringify({ method: "getblockhash", params: [2], id: "two" }),
+      JSON.stringify({ params: [] }),
+    ].join("\n");
+    const before = proxy.hits;
+    const r = await runCli(["batch", "--url", proxy.url], { input });
+    expect(r.exitCode).toBe(2);
+    const out = parseOut(r.stdout);
+    expect(out).toEqual([
+      { id: 1, result: 60 },
+      { id: 2, error: { code: "usage", message: expect.stringContaining("line 2: not JSON") } },
+      {
+        id: 3,
+        error: { code: "usage", message: expect.stringContaining("line 3: getblock: invalid blockhash") },
+      },
+      { id: 6, error: { code: -5, message: "Block not found" } },
+      { id: "two", result: hashes[2] },
+      { id: 8, error: { code: "usage", message: expect.stringContaining("line 8: method missing") } },
+    ]);
+    expect(r.stderr).toContain("2 ok, 1 node errors, 3 bad input lines");
+    expect(proxy.hits - before).toBe(1);
+  });
+
+  it("results are the node's bytes (amounts keep 8 decimals)", async () => {
+    const block = await ltc.rpc<{ tx: string[] }>("getblock", [hashes[3]]);
+    const r = await runCli(["batch", "--url", proxy.url], {
+      input: lines([{ method: "gettxout", params: [block.tx[0], 0] }]),
+    });
+    expect(r.stdout).toContain('"value":50.00000000');
+  });
+
+  it("an upstream that refuses batch arrays: answered with single calls, nothing lost", async () => {
+    const reqs = Array.from({ length: 30 }, (_, i) => ({ method: "getblockhash", params: [i] }));
+    const r = await runCli(
+      ["batch", "--url", noBatch.url, "--batch-size", "10", "--concurrency", "1", "-v"],
+      {
+        input: lines(reqs),
+      },
+    );
+    expect(r.exitCode).toBe(0);
+    expect(parseOut(r.stdout).map((o) => o.result)).toEqual(hashes.slice(0, 30));
+    expect(r.stderr).toContain("sending singly from now on");
+  });
+});
+
+describe("batch keeps the retry rules per request", () => {
+  it("first endpoint refuses connections: everything answered by the second", async () => {
+    const dead = await refusedUrl();
+    const reqs = Array.from({ length: 40 }, (_, i) => ({ method: "getblockheader", params: [hashes[i]] }));
+    const r = await runCli(["batch", "--url", dead, "--url", second.url], { input: lines(reqs) });
+    expect(r.exitCode).toBe(0);
+    expect(parseOut(r.stdout).every((o, i) => o.result.hash === hashes[i])).toBe(true);
+  });
+
+  it("first endpoint answers 503: idempotent lines move on, unmarked lines are not retried (exit 3)", async () => {
+    proxy.setFault({ kind: "status", status: 503, body: "Work queue depth exceeded" });
+    try {
+      const s0 = second.hits;
+      const input = lines([
+        { method: "getblockheader", params: [hashes[1]] },
+        { method: "getblockstats", params: [1, ["height"]] },
+        { method: "getblockheader", params: [hashes[2]] },
+      ]);
+      const r = await runCli(["batch", "--url", proxy.url, "--url", second.url, "--retries", "0"], { input });
+      expect(r.exitCode).toBe(3);
+      const out = parseOut(r.stdout);
+      expect(out[0].result.hash).toBe(hashes[1]);
+      expect(out[1].error.message).toContain("not marked idempotent");
+      expect(out[2].result.hash).toBe(hashes[2]);
+      expect(second.hits - s0).toBe(2);
+    } finally {
+      proxy.setFault({ kind: "pass" });
+    }
+  });
+
+  it("heavy methods are spaced by --heavy-rate, not batched", async () => {
+    const reqs = Array.from({ length: 4 }, () => ({ method: "gettxoutsetinfo", params: ["none"] }));
+    const before = proxy.hitsByMethod.gettxoutsetinfo ?? 0;
+    const r = await runCli(["batch", "--url", proxy.url, "--heavy-rate", "4"], { input: lines(reqs) });
+    expect(r.exitCode).toBe(0);
+    expect(parseOut(r.stdout)).toHaveLength(4);
+    expect((proxy.hitsByMethod.gettxoutsetinfo ?? 0) - before).toBe(4);
+    // 4 calls at 4/s: the last one starts ≥ 750 ms after the first
+    expect(r.durationMs).toBeGreaterThanOrEqual(750);
+  });
+});
+
+describe("--range", () => {
+  it("getblockheader --range streams one line per height, in order", async () => {
+    const r = await runCli(["getblockheader", "--range", "10..35", "--url", proxy.url]);
+    expect(r.exitCode).toBe(0);
+    const out = parseOut(r.stdout);
+    expect(out.map((o) => o.id)).toEqual(Array.from({ length: 26 }, (_, i) => 10 + i));
+    expect(out.every((o) => o.result.hash === hashes[o.id])).toBe(true);
+  });
+
+  it("descending ranges and the other params (getblockstats with a stat list)", async () => {
+    const r = await runCli(["getblockstats", "--range", "5..3", '["height","txs"]', "--url", proxy.url]);
+    expect(parseOut(r.stdout)).toEqual([
+      { id: 5, result: { height: 5, txs: 1 } },
+      { id: 4, result: { height: 4, txs: 1 } },
+      { id: 3, result: { height: 3, txs: 1 } },
+    ]);
+  });
+
+  it("heights past the tip are per-line node errors (exit 1)", async () => {
+    const r = await runCli(["getblockheader", "--range", "59..62", "--url", proxy.url]);
+    expect(r.exitCode).toBe(1);
+    const out = parseOut(r.stdout);
+    expect(out).toHaveLength(4);
+    expect(out[2].error.code).toBe(-8);
+  });
+
+  it("a bad range is exit 2 with nothing sent", async () => {
+    const before = proxy.hits;
+    const r = await runCli(["getblockheader", "--range", "10-20", "--url", proxy.url]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain("invalid --range");
+    expect(proxy.hits).toBe(before);
+  });
+
+  it("EVM-compat eth_getBlockByNumber --range checks each block's hash prefix", async () => {
+    const first = 0x3fe1c00;
+    const args = [
+      "--chain",
+      "evm-compat",
+      "eth_getBlockByNumber",
+      "--range",
+      `${first}..${first + 5}`,
+      "--url",
+      tron.url,
+    ];
+    const r = await runCli(args);
+    expect(r.exitCode).toBe(1);
+    const out = parseOut(r.stdout);
+    expect(out).toHaveLength(6);
+    expect(out[3].error.code).toBe("integrity");
+    expect(out[3].error.message).toContain("0x3fe1c03");
+    expect(out.filter((o) => o.result).map((o) => o.result.number)).toEqual(
+      [0, 1, 2, 4, 5].map((k) => `0x${(first + k).toString(16)}`),
+    );
+    const skip = await runCli([...args, "--no-verify"]);
+    expect(skip.exitCode).toBe(0);
+  });
+});
