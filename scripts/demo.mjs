@@ -23,9 +23,20 @@ const password = Math.random().toString(36).slice(2) + Math.random().toString(36
 const node = spawn(
   "litecoind",
   [
-    "-regtest", "-server", "-listen=0", `-port=${p2pPort}`, `-rpcport=${rpcPort}`, "-rpcbind=127.0.0.1",
-    "-rpcallowip=127.0.0.1", `-datadir=${datadir}`, "-vbparams=mweb:-2:0", "-fallbackfee=0.0001",
-    `-rpcuser=${user}`, `-rpcpassword=${password}`, "-printtoconsole=0", "-daemon=0",
+    "-regtest",
+    "-server",
+    "-listen=0",
+    `-port=${p2pPort}`,
+    `-rpcport=${rpcPort}`,
+    "-rpcbind=127.0.0.1",
+    "-rpcallowip=127.0.0.1",
+    `-datadir=${datadir}`,
+    "-vbparams=mweb:-2:0",
+    "-fallbackfee=0.0001",
+    `-rpcuser=${user}`,
+    `-rpcpassword=${password}`,
+    "-printtoconsole=0",
+    "-daemon=0",
   ],
   { stdio: "ignore" },
 );
@@ -43,7 +54,10 @@ const authUrl = `http://${user}:${password}@127.0.0.1:${rpcPort}/`;
 async function rpc(method, params = []) {
   const res = await fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json", authorization: "Basic " + Buffer.from(`${user}:${password}`).toString("base64") },
+    headers: {
+      "content-type": "application/json",
+      authorization: "Basic " + Buffer.from(`${user}:${password}`).toString("base64"),
+    },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
   });
   const body = await res.json();
@@ -72,7 +86,13 @@ const env = { ...process.env, CHAINGW_URL: authUrl };
 const show = (args) => {
   console.log(`\n$ chaingw ${args.join(" ")}`);
   try {
-    process.stdout.write(execFileSync(process.execPath, [bin, ...args], { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }));
+    process.stdout.write(
+      execFileSync(process.execPath, [bin, ...args], {
+        env,
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+      }),
+    );
   } catch (e) {
     process.stdout.write(String(e.stdout ?? ""));
     process.stderr.write(String(e.stderr ?? ""));
@@ -80,7 +100,9 @@ const show = (args) => {
   }
 };
 
-console.log(`demo: litecoind -regtest on 127.0.0.1:${rpcPort} (datadir ${datadir}); CHAINGW_URL carries its credentials`);
+console.log(
+  `demo: litecoind -regtest on 127.0.0.1:${rpcPort} (datadir ${datadir}); CHAINGW_URL carries its credentials`,
+);
 show(["getblockchaininfo"]);
 const hash = await rpc("getblockhash", [5]);
 show(["getblock", hash]);

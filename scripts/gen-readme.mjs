@@ -2,7 +2,12 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 
-const table = execFileSync(process.execPath, ["bin/chaingw", "methods", "--markdown"], { encoding: "utf8" }).trim();
+const table = execFileSync(process.execPath, ["bin/chaingw", "methods", "--markdown"], {
+  encoding: "utf8",
+}).trim();
 const readme = readFileSync("README.md", "utf8");
-const next = readme.replace(/<!-- methods:start -->[\s\S]*?<!-- methods:end -->/, `<!-- methods:start -->\n${table}\n<!-- methods:end -->`);
+const next = readme.replace(
+  /<!-- methods:start -->[\s\S]*?<!-- methods:end -->/,
+  `<!-- methods:start -->\n${table}\n<!-- methods:end -->`,
+);
 writeFileSync("README.md", next);
