@@ -11,7 +11,13 @@ import { looksLikeTronBase58, tronToHex20 } from "./tron.js";
 type EvmGroup = Extract<Group, "evm" | "evm-compat">;
 
 const short = (v: unknown): string => {
-  const s = JSON.stringify(v) ?? String(v);
+  let s: string;
+  try {
+    s = JSON.stringify(v) ?? String(v);
+  } catch {
+    // too deep to print (a hostile nested value): never let the message itself crash
+    s = Array.isArray(v) ? "an array" : typeof v;
+  }
   return s.length > 70 ? `${s.slice(0, 67)}...` : s;
 };
 const at = (path: string, msg: string) => new ParamProblem(path ? `${path}: ${msg}` : msg);

@@ -13,11 +13,12 @@ const short = (v: unknown): string => {
   const s = typeof v === "string" ? JSON.stringify(v) : safeJson(v);
   return s.length > 60 ? `${s.slice(0, 57)}...` : s;
 };
+/** Never throws: a value too deep for JSON.stringify (or String) is described by its type. */
 const safeJson = (v: unknown): string => {
   try {
     return JSON.stringify(v) ?? String(v);
   } catch {
-    return String(v);
+    return Array.isArray(v) ? "an array" : typeof v === "object" ? "an object" : typeof v;
   }
 };
 
@@ -36,7 +37,29 @@ function kind(expected: string, schema: z.ZodMiniType, fromText: (t: string) => 
 const asText = (t: string) => t;
 /** Numbers on the command line: plain decimal digits only, so "1e3", "0x10" or "1.0" are refused. */
 const asInteger = (t: string): unknown => (/^-?\d{1,16}$/.test(t.trim()) ? Number(t.trim()) : t);
+/** Deepest JSON nesting read from the command line; deeper text stays text and fails the check. */
+export const MAX_PARAM_DEPTH = 64;
+
+/** Nesting depth of JSON text (brackets outside strings), stopping as soon as it passes `max`. */
+export function jsonDepthExceeds(t: string, max = MAX_PARAM_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > max) return true;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return false;
+}
+
 const asJson = (t: string): unknown => {
+  // a hostile `[[[[...` would parse, then blow the stack of every recursive check and message after it
+  if (jsonDepthExceeds(t)) return t;
   try {
     return JSON.parse(t);
   } catch {
