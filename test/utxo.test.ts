@@ -249,3 +249,46 @@ describe("invocation contract", () => {
     expect(r.stderr).toContain("http://127.0.0.1:8332/");
   });
 });
+
+describe("terminal behaviour (a real pseudo-terminal via script(1))", () => {
+  const inPty = async (args: string[], env: Record<string, string>) => {
+    const { execa } = await import("execa");
+    const cmd = [process.execPath, new URL("../bin/chaingw", import.meta.url).pathname, ...args]
+      .map((a) => `'${a}'`)
+      .join(" ");
+    // script(1) without a terminal of its own gives a 0x0 pty; give it a size like a real terminal
+    const r = await execa("script", ["-qec", `stty cols 100 rows 30; ${cmd}`, "/dev/null"], {
+      reject: false,
+      extendEnv: false,
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", TERM: "xterm", ...env },
+      timeout: 20_000,
+    });
+    return r.stdout;
+  };
+
+  it("colour on a TTY, none with NO_COLOR, none when piped", async () => {
+    const hash = await ltc.rpc<string>("getblockhash", [1]);
+    const tty = await inPty(["getblockheader", hash, "--url", proxy.url], {});
+    expect(tty).toContain("\x1b[36mhash");
+    const noColor = await inPty(["getblockheader", hash, "--url", proxy.url], { NO_COLOR: "1" });
+    expect(noColor).not.toContain("\x1b[");
+    expect(noColor).toMatch(/hash\s+[0-9a-f]{64}/);
+    const piped = await runCli(["getblockheader", hash], { env: { ...env, NO_COLOR: "" } });
+    expect(piped.stdout).not.toContain("\x1b[");
+  });
+
+  it("a slow call shows a spinner on a TTY only; --json never", async () => {
+    proxy.setMethodFault("getblockchaininfo", { kind: "delay", ms: 1200 });
+    try {
+      const tty = await inPty(["getblockchaininfo", "--url", proxy.url], {});
+      expect(tty).toContain("getblockchaininfo …");
+      expect(tty.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "")).toMatch(/chain\s+regtest/);
+      const json = await inPty(["getblockchaininfo", "--json", "--url", proxy.url], {});
+      expect(json).not.toContain("getblockchaininfo …");
+      const piped = await runCli(["getblockchaininfo", "--url", proxy.url]);
+      expect(piped.stderr).toBe("");
+    } finally {
+      proxy.setMethodFault("getblockchaininfo", null);
+    }
+  });
+});

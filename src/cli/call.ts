@@ -6,6 +6,7 @@ import { definitions, findMethod } from "../methods/index.js";
 import { buildParams } from "../methods/params.js";
 import type { Group, MethodDef } from "../methods/types.js";
 import { renderValue } from "../output/human.js";
+import { withSpinner } from "../output/spinner.js";
 import { RpcError, UsageError } from "../rpc/errors.js";
 import { makeContext } from "./context.js";
 
@@ -22,7 +23,8 @@ export async function runMethod(
   let params = buildParams(def, texts, true);
   if (def.fromOptions) params = def.fromOptions(opts, params);
   def.refine?.(params);
-  const { result, raw } = await ctx.client.call(def.name, params, def.marks).catch((e: unknown) => {
+  const call = ctx.client.call(def.name, params, def.marks);
+  const { result, raw } = await withSpinner(`${def.name} …`, call, !ctx.settings.json).catch((e: unknown) => {
     throw (e instanceof RpcError && def.explainError?.(e)) || e;
   });
   if (def.verify && opts.verify !== false) def.verify(result, params);
