@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { Group } from "../methods/types.js";
 import { type Endpoint, gatewayEndpoint, isLoopback, nodeEndpoint } from "../rpc/endpoint.js";
 import { UsageError } from "../rpc/errors.js";
-import { registerSecret } from "../util/redact.js";
+import { redactUrl, registerSecret } from "../util/redact.js";
 
 /** Global options as commander hands them over (all optional: absence means "not given"). */
 export interface GlobalFlags {
@@ -257,7 +257,7 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, meth
       try {
         ep = nodeEndpoint(u, cookie);
       } catch {
-        throw new UsageError(`invalid --url: ${JSON.stringify(u.replace(/\/\/[^/@]*@/, "//"))} is not a URL`);
+        throw new UsageError(`invalid --url: ${JSON.stringify(redactUrl(u))} is not a URL`);
       }
       const pw = new URL(u).password;
       registerSecret(decodeURIComponent(pw));
@@ -276,9 +276,7 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, meth
         try {
           endpoints.push(gatewayEndpoint(g, products[products.length === 1 ? 0 : i], apiKey));
         } catch {
-          throw new UsageError(
-            `invalid --gateway: ${JSON.stringify(g.replace(/\/\/[^/@]*@/, "//"))} is not a URL`,
-          );
+          throw new UsageError(`invalid --gateway: ${JSON.stringify(redactUrl(g))} is not a URL`);
         }
       });
       if (!apiKey)

@@ -9,8 +9,8 @@ export function redactUrl(url: string): string {
     }
     return u.toString();
   } catch {
-    // not a URL: drop anything that looks like user:pass@
-    return url.replace(/\/\/[^/@\s]*@/, "//");
+    // not a URL: drop everything up to the last @ (a password may hold '/', '@' or spaces)
+    return url.replace(/\/\/.*@/s, "//***@");
   }
 }
 
