@@ -6,6 +6,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { parseLossless } from "../json/lossless.js";
 import type { Group } from "../methods/types.js";
 import { type Endpoint, gatewayEndpoint, isLoopback, nodeEndpoint } from "../rpc/endpoint.js";
 import { UsageError } from "../rpc/errors.js";
@@ -149,10 +150,24 @@ function loadConfig(env: NodeJS.ProcessEnv): { file?: ConfigFile; path: string }
   }
   try {
     return { file: JSON.parse(text) as ConfigFile, path };
-  } catch (e) {
-    throw new UsageError(`config file ${path} is not valid JSON: ${(e as Error).message}`);
+  } catch {
+    // V8's message quotes the text around the error, which may be an apiKey: give only where it is
+    const at = /position (\d+)/.exec(syntaxErrorOf(text))?.[1];
+    const where = at === undefined ? "" : ` (line ${lineOf(text, Number(at))})`;
+    throw new UsageError(`config file ${path} is not valid JSON${where}`);
   }
 }
+
+function syntaxErrorOf(text: string): string {
+  try {
+    parseLossless(text);
+    return "";
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+const lineOf = (text: string, pos: number) => text.slice(0, pos).split("\n").length;
 
 function readSecretFile(path: string, what: string): string {
   checkPrivate(path, what);
