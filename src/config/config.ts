@@ -187,6 +187,14 @@ function readCookie(path: string): { user: string; password: string } {
   return cred;
 }
 
+function hasPassword(u: string): boolean {
+  try {
+    return new URL(u).password !== "";
+  } catch {
+    return u.includes("@");
+  }
+}
+
 function parseChain(v: string | undefined, from: string): Group | undefined {
   if (v === undefined) return undefined;
   if (v === "utxo" || v === "evm" || v === "evm-compat") return v;
@@ -206,6 +214,7 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, meth
     if (!p) throw new UsageError(`--profile: no profile ${JSON.stringify(profileName)} in ${path}`);
     profile = p;
     if (p.apiKey) checkPrivate(path, "config file with an apiKey");
+    if (list(p.url)?.some(hasPassword)) checkPrivate(path, "config file with a password in a url");
   }
 
   const chain =
