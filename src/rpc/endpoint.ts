@@ -1,4 +1,4 @@
-import { redactUrl } from "../util/redact.js";
+import { redactUrl, registerSecret } from "../util/redact.js";
 
 /** One upstream: a node URL or a gateway product URL, with the headers that authenticate to it. */
 export interface Endpoint {
@@ -17,8 +17,12 @@ export function nodeEndpoint(rawUrl: string, basic?: { user: string; password: s
   const user = decodeURIComponent(u.username);
   const password = decodeURIComponent(u.password);
   const cred = user || password ? { user, password } : basic;
-  if (cred)
-    headers.authorization = "Basic " + Buffer.from(`${cred.user}:${cred.password}`).toString("base64");
+  if (cred) {
+    const token = Buffer.from(`${cred.user}:${cred.password}`).toString("base64");
+    // an upstream that echoes our Authorization header back in an error must not print it either
+    registerSecret(token);
+    headers.authorization = `Basic ${token}`;
+  }
   u.username = "";
   u.password = "";
   return { url: u.toString(), label: redactUrl(u.toString()), headers, kind: "node" };
