@@ -12,6 +12,7 @@ import { buildParams } from "../methods/params.js";
 import type { Group, MethodDef } from "../methods/types.js";
 import { type BatchEntry, type BatchOutcome, callBatch } from "../rpc/client.js";
 import { ChaingwError, RpcError, UsageError } from "../rpc/errors.js";
+import { scrub } from "../util/redact.js";
 
 export interface BatchOptions {
   concurrency: number;
@@ -42,7 +43,8 @@ function errorLine(id: string, e: ChaingwError): string {
     message: e instanceof RpcError ? e.rpcMessage : e.message,
   };
   if (e instanceof RpcError && e.data !== null && e.data !== undefined) err.data = e.data;
-  return `{"id":${id},"error":${stringifyLossless(err)}}`;
+  // error lines go to stdout, past writeErr's scrub: an upstream echoing a key or password in its error must not print it
+  return scrub(`{"id":${id},"error":${stringifyLossless(err)}}`);
 }
 
 /** The chain's checks on a result (EVM-compat block hash prefix), as for a single call. */
