@@ -92,7 +92,9 @@ export function classify(http: HttpResult, id: number, ep: Endpoint, preParsed?:
           ? "an HTML page"
           : (e as Error).message.startsWith("unexpected end")
             ? "a truncated JSON body"
-            : "a body that is not JSON";
+            : (e as Error).message.startsWith("JSON nested deeper")
+              ? `a body ${(e as Error).message.replace(/^JSON /, "")}`
+              : "a body that is not JSON";
     const why = `HTTP ${status}${ct && !ct.includes("json") ? ` (${ct.split(";")[0]})` : ""} with ${what}`;
     if (status === 404 || status === 405) return { kind: "refused", why: `${why} (wrong URL or product?)` };
     return { kind: "maybe", why, retryAfterMs: ra };
