@@ -217,6 +217,30 @@ describe("retry passes, backoff and deadlines", () => {
   });
 });
 
+describe("the id echo is checked exactly", () => {
+  it('a string id "1" for request id 1 is not our answer (exit 3); the number 1 is', async () => {
+    // each CLI process numbers its calls from 1
+    bad.setFault({
+      kind: "status",
+      status: 200,
+      body: '{"jsonrpc":"2.0","id":"1","result":5}',
+      headers: { "content-type": "application/json" },
+    });
+    const r = await runCli(["rpc", "getblockcount", "--url", bad.url, "--retries", "0"]);
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toContain('answer carries id "1", expected 1');
+    bad.setFault({
+      kind: "status",
+      status: 200,
+      body: '{"jsonrpc":"2.0","id":1,"result":5}',
+      headers: { "content-type": "application/json" },
+    });
+    const ok = await runCli(["rpc", "getblockcount", "--url", bad.url, "--json"]);
+    expect(ok.stdout).toBe("5\n");
+    bad.setFault({ kind: "pass" });
+  });
+});
+
 describe("--verbose tells each attempt, never a secret", () => {
   it("names endpoint, outcome, duration and why it moved on", async () => {
     bad.setFault({ kind: "status", status: 503 });

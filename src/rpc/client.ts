@@ -123,10 +123,11 @@ export function classify(http: HttpResult, id: number, ep: Endpoint, preParsed?:
   if (status >= 400)
     return { kind: "maybe", why: `HTTP ${status} without a JSON-RPC error`, retryAfterMs: ra };
   const gotId = body.id;
-  if (gotId === undefined || gotId === null || String(gotId) !== String(id)) {
+  // our ids are numbers: the echo must be the same number token, not a string that looks like it
+  if (!(gotId instanceof JsonNumber) || Number(gotId.raw) !== id) {
     return {
       kind: "maybe",
-      why: `answer carries id ${gotId === undefined ? "(none)" : JSON.stringify(String(gotId))}, expected ${id}`,
+      why: `answer carries id ${gotId === undefined ? "(none)" : gotId instanceof JsonNumber ? gotId.raw : JSON.stringify(gotId)}, expected ${id}`,
     };
   }
   if (!("result" in body)) return { kind: "maybe", why: "answer has neither result nor error" };
