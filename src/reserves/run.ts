@@ -218,7 +218,7 @@ export async function runReservesScan(args: string[], flags: GlobalFlags, o: Sca
 
   if (o.csv !== undefined) {
     const csv = reportCsv(report);
-    if (o.csv === "-") process.stdout.write(csv);
+    if (o.csv === "-") await writeOut(csv);
     else
       try {
         writeFileSync(o.csv, csv);
@@ -227,14 +227,26 @@ export async function runReservesScan(args: string[], flags: GlobalFlags, o: Sca
       }
   }
   if (o.csv !== "-") {
-    if (ctx.settings.json) ctx.out(reportJson(report));
-    else ctx.out(reportHuman(report, { color: ctx.settings.color, byAddress: o.byAddress ?? false }));
+    await writeOut(
+      ctx.settings.json
+        ? reportJson(report)
+        : reportHuman(report, { color: ctx.settings.color, byAddress: o.byAddress ?? false }),
+    );
   }
   if (report.crossCheck?.verdict === "mismatch")
     throw new IntegrityError(
       `cross-check failed: ${report.crossCheck.endpoint} is at the same block but reports different reserves (${report.crossCheck.detail}); not a proof`,
     );
 }
+
+/**
+ * A report is megabytes for thousands of outputs, and the entry point exits as soon as the command returns:
+ * resolve only once stdout has taken all of it (a pipe to a slow reader is not written synchronously).
+ */
+const writeOut = (text: string): Promise<void> =>
+  new Promise((resolve, reject) =>
+    process.stdout.write(text.endsWith("\n") ? text : text + "\n", (e) => (e ? reject(e) : resolve())),
+  );
 
 const quietNote = { note: (t: string) => process.stderr.write(`chaingw: ${t}\n`) } satisfies Pick<
   ProgressView,
