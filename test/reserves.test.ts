@@ -362,7 +362,7 @@ describe("a scan that lasts: progress, busy slot, abort", () => {
       JSON.stringify({
         id: 9,
         method: "scantxoutset",
-        params: ["start", [{ desc: longDesc, range: [0, 30000] }]],
+        params: ["start", [{ desc: longDesc, range: [0, 60000] }]],
       }),
     );
     for (let i = 0; i < 50 && (await ltc.rpc("scantxoutset", ["status"])) === null; i++) await sleep(50);

@@ -24,7 +24,8 @@ const tickText = (label: string, t: ProgressTick) =>
  * @param lineEveryMs interval of plain lines when not on a TTY; undefined = no plain lines
  */
 export async function progressView(label: string, lineEveryMs: number | undefined): Promise<ProgressView> {
-  if (process.stderr.isTTY) {
+  // a 0-column pty (script(1) without a terminal) sends ora's line clearing into an endless loop
+  if (process.stderr.isTTY && process.stderr.columns > 0) {
     const { default: ora } = await import("ora");
     const spinner = ora({ stream: process.stderr, text: `scanning the UTXO set on ${label}` }).start();
     return {

@@ -9,6 +9,7 @@ import { findMethod } from "../methods/index.js";
 import type { JsonRpcClient } from "../rpc/client.js";
 import type { Endpoint } from "../rpc/endpoint.js";
 import { RpcError, TransportError } from "../rpc/errors.js";
+import { sleep } from "../util/sleep.js";
 import type { ScanObject } from "./input.js";
 
 /** The registry's marks for scantxoutset (heavy, not idempotent): the single source of them. */
@@ -36,19 +37,6 @@ export interface AbortOutcome {
   aborts: number;
   waitedMs: number;
 }
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(t);
-        resolve();
-      },
-      { once: true },
-    );
-  });
 
 /**
  * Sends `abort` and polls `status` until it is null, at most `boundMs`. While the node still reports a

@@ -12,6 +12,7 @@
  * with jitter) inside one overall deadline.
  */
 import { JsonNumber, type JsonValue, parseLossless, rawMember, stringifyLossless } from "../json/lossless.js";
+import { sleep } from "../util/sleep.js";
 import type { Endpoint } from "./endpoint.js";
 import { AuthError, type ChaingwError, InterruptedError, RpcError, TransportError } from "./errors.js";
 import { HttpFailure, type HttpOptions, type HttpResult, post, retryAfterMs } from "./http.js";
@@ -139,19 +140,6 @@ export function classify(http: HttpResult, id: number, ep: Endpoint, preParsed?:
 }
 
 let nextId = 1;
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(t);
-        resolve();
-      },
-      { once: true },
-    );
-  });
 
 export class JsonRpcClient {
   /** failed endpoints go to the back for the rest of the run (one-pass health memory) */
