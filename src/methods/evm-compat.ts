@@ -14,6 +14,7 @@ import {
 import { renderBlock, renderLogs, renderReceipt, renderTransaction } from "../evm/render.js";
 import { JsonNumber, type JsonValue } from "../json/lossless.js";
 import { IntegrityError } from "../rpc/errors.js";
+import { ethGetBlockByNumber, ethGetLogs, ethGetTransactionByHash } from "./eth-shared.js";
 import { param } from "./params.js";
 import type { MethodDef } from "./types.js";
 
@@ -53,53 +54,25 @@ export function verifyTronBlock(result: JsonValue, params: unknown[], by: "numbe
 }
 
 export const evmCompatMethods: MethodDef[] = [
-  compat({
-    name: "eth_getLogs",
-    marks: { idempotent: false, heavy: true },
-    summary:
-      "Event logs matching a filter (block range, addresses, position-aware topics); a point for per-product limits.",
-    params: [
-      param(
-        "filter",
-        "OBJECT",
-        false,
-        "filter object {fromBlock, toBlock (default latest), address (20-byte hex, 41-hex or T-address; or a list), topics}",
-        filterKind("evm-compat"),
-        { default: {} },
-      ),
-    ],
-    options: LOG_OPTIONS,
-    fromOptions: (opts, params) => logsFromOptions("evm-compat", opts, params),
-    result: "ARRAY of log objects (address, blockNumber, topics, data)",
-    render: renderLogs,
-  }),
-  compat({
-    name: "eth_getTransactionByHash",
-    marks: { idempotent: true, heavy: false },
-    summary: "A transaction by hash, in a block or not yet included; null when unknown.",
-    params: [param("txHash", "DATA(32 bytes)", true, "transaction hash", hashKind("transaction hash"))],
-    result: "OBJECT (hash, blockNumber, from, to, value) or null",
-    render: renderTransaction,
-  }),
-  compat({
-    name: "eth_getBlockByNumber",
-    marks: { idempotent: false, heavy: false },
-    summary: "A block by number or tag, with transaction hashes or full transactions; null when not found.",
-    params: [
-      param(
-        "blockNumber",
-        "QUANTITY or TAG",
-        true,
-        "block number (0x hex or decimal), or latest, earliest (pending is refused on this chain)",
-        blockNumberKind("evm-compat"),
-      ),
-      fullTransactionsParam(),
-    ],
-    result: "OBJECT (number, hash, gasUsed, transactions) or null; the hash must start with the number",
-    range: { toParam: (h) => `0x${h.toString(16)}` },
-    render: renderBlock("eth_getBlockByNumber"),
-    verify: (result, params) => verifyTronBlock(result, params, "number"),
-  }),
+  ethGetLogs(
+    "evm-compat",
+    { idempotent: false, heavy: true },
+    "filter object {fromBlock, toBlock (default latest), address (20-byte hex, 41-hex or T-address; or a list), topics}",
+  ),
+  ethGetTransactionByHash(
+    "evm-compat",
+    { idempotent: true, heavy: false },
+    "A transaction by hash, in a block or not yet included; null when unknown.",
+  ),
+  ethGetBlockByNumber(
+    "evm-compat",
+    { idempotent: false, heavy: false },
+    "block number (0x hex or decimal), or latest, earliest (pending is refused on this chain)",
+    {
+      result: "OBJECT (number, hash, gasUsed, transactions) or null; the hash must start with the number",
+      verify: (result, params) => verifyTronBlock(result, params, "number"),
+    },
+  ),
   compat({
     name: "eth_getBlockByHash",
     marks: { idempotent: true, heavy: false },

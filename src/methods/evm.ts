@@ -15,6 +15,7 @@ import { renderBlock, renderLogs, renderQuantity, renderTransaction } from "../e
 import { explainRevert } from "../evm/revert.js";
 import { blockRef } from "../evm/values.js";
 import { UsageError } from "../rpc/errors.js";
+import { ethGetBlockByNumber, ethGetLogs, ethGetTransactionByHash } from "./eth-shared.js";
 import { evmCompatMethods } from "./evm-compat.js";
 import { ParamProblem, param } from "./params.js";
 import type { MethodDef } from "./types.js";
@@ -22,52 +23,22 @@ import type { MethodDef } from "./types.js";
 const evm = (m: Omit<MethodDef, "group">): MethodDef => ({ ...m, group: "evm" });
 
 const evmGroupMethods: MethodDef[] = [
-  evm({
-    name: "eth_getLogs",
-    marks: { idempotent: true, heavy: true },
-    summary:
-      "Event logs matching a filter (block range, addresses, position-aware topics); a point for per-product limits.",
-    params: [
-      param(
-        "filter",
-        "OBJECT",
-        false,
-        "filter object {fromBlock, toBlock (default latest), address, topics}; or use --from-block/--to-block/--address/--topic",
-        filterKind("evm"),
-        { default: {} },
-      ),
-    ],
-    options: LOG_OPTIONS,
-    fromOptions: (opts, params) => logsFromOptions("evm", opts, params),
-    result: "ARRAY of log objects (address, blockNumber, topics, data)",
-    render: renderLogs,
-  }),
-  evm({
-    name: "eth_getTransactionByHash",
-    marks: { idempotent: true, heavy: false },
-    summary: "A transaction by hash, in a block or still in the mempool; null when unknown.",
-    params: [param("txHash", "DATA(32 bytes)", true, "transaction hash", hashKind("transaction hash"))],
-    result: "OBJECT (hash, blockNumber, from, to, value) or null",
-    render: renderTransaction,
-  }),
-  evm({
-    name: "eth_getBlockByNumber",
-    marks: { idempotent: false, heavy: false },
-    summary: "A block by number or tag, with transaction hashes or full transactions; null when not found.",
-    params: [
-      param(
-        "blockNumber",
-        "QUANTITY or TAG",
-        true,
-        "block number (0x hex or decimal), or latest, earliest, pending (EVM); latest, earliest (EVM-compat)",
-        blockNumberKind("evm"),
-      ),
-      fullTransactionsParam(),
-    ],
-    result: "OBJECT (number, hash, timestamp, transactions) or null",
-    range: { toParam: (h) => `0x${h.toString(16)}` },
-    render: renderBlock("eth_getBlockByNumber"),
-  }),
+  ethGetLogs(
+    "evm",
+    { idempotent: true, heavy: true },
+    "filter object {fromBlock, toBlock (default latest), address, topics}; or use --from-block/--to-block/--address/--topic",
+  ),
+  ethGetTransactionByHash(
+    "evm",
+    { idempotent: true, heavy: false },
+    "A transaction by hash, in a block or still in the mempool; null when unknown.",
+  ),
+  ethGetBlockByNumber(
+    "evm",
+    { idempotent: false, heavy: false },
+    "block number (0x hex or decimal), or latest, earliest, pending",
+    { result: "OBJECT (number, hash, timestamp, transactions) or null" },
+  ),
   evm({
     name: "eth_call",
     marks: { idempotent: true, heavy: false },

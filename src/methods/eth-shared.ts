@@ -1,0 +1,60 @@
+/**
+ * The eth_ methods the spec defines once and lists in both EVM groups ("same parameters and result as in
+ * the EVM group"). Each group's file states the method's marks itself, where a reader compares them with
+ * the spec; what differs per group (tags, address forms) comes from the group's param kinds.
+ */
+import {
+  blockNumberKind,
+  filterKind,
+  fullTransactionsParam,
+  hashKind,
+  LOG_OPTIONS,
+  logsFromOptions,
+} from "../evm/params.js";
+import { renderBlock, renderLogs, renderTransaction } from "../evm/render.js";
+import { param } from "./params.js";
+import type { Group, Marks, MethodDef } from "./types.js";
+
+type EthGroup = Exclude<Group, "utxo">;
+
+export const ethGetLogs = (group: EthGroup, marks: Marks, filterHelp: string): MethodDef => ({
+  name: "eth_getLogs",
+  group,
+  marks,
+  summary:
+    "Event logs matching a filter (block range, addresses, position-aware topics); a point for per-product limits.",
+  params: [param("filter", "OBJECT", false, filterHelp, filterKind(group), { default: {} })],
+  options: LOG_OPTIONS,
+  fromOptions: (opts, params) => logsFromOptions(group, opts, params),
+  result: "ARRAY of log objects (address, blockNumber, topics, data)",
+  render: renderLogs,
+});
+
+export const ethGetTransactionByHash = (group: EthGroup, marks: Marks, summary: string): MethodDef => ({
+  name: "eth_getTransactionByHash",
+  group,
+  marks,
+  summary,
+  params: [param("txHash", "DATA(32 bytes)", true, "transaction hash", hashKind("transaction hash"))],
+  result: "OBJECT (hash, blockNumber, from, to, value) or null",
+  render: renderTransaction,
+});
+
+export const ethGetBlockByNumber = (
+  group: EthGroup,
+  marks: Marks,
+  blockHelp: string,
+  extra: Pick<MethodDef, "result"> & Partial<MethodDef>,
+): MethodDef => ({
+  name: "eth_getBlockByNumber",
+  group,
+  marks,
+  summary: "A block by number or tag, with transaction hashes or full transactions; null when not found.",
+  params: [
+    param("blockNumber", "QUANTITY or TAG", true, blockHelp, blockNumberKind(group)),
+    fullTransactionsParam(),
+  ],
+  range: { toParam: (h) => `0x${h.toString(16)}` },
+  render: renderBlock("eth_getBlockByNumber"),
+  ...extra,
+});
