@@ -3,15 +3,8 @@
  * refused before sending, addresses may be given as T-addresses, gasUsed carries energy, and a block's
  * hash must start with its number.
  */
-import {
-  blockNumberKind,
-  filterKind,
-  fullTransactionsParam,
-  hashKind,
-  LOG_OPTIONS,
-  logsFromOptions,
-} from "../evm/params.js";
-import { renderBlock, renderLogs, renderReceipt, renderTransaction } from "../evm/render.js";
+import { fullTransactionsParam, hashKind } from "../evm/params.js";
+import { renderBlock, renderReceipt } from "../evm/render.js";
 import { JsonNumber, type JsonValue } from "../json/lossless.js";
 import { IntegrityError } from "../rpc/errors.js";
 import { ethGetBlockByNumber, ethGetLogs, ethGetTransactionByHash } from "./eth-shared.js";

@@ -4,14 +4,9 @@ import {
   CALL_OPTIONS,
   callFromOptions,
   callKind,
-  filterKind,
-  fullTransactionsParam,
-  hashKind,
-  LOG_OPTIONS,
-  logsFromOptions,
   requireCallTarget,
 } from "../evm/params.js";
-import { renderBlock, renderLogs, renderQuantity, renderTransaction } from "../evm/render.js";
+import { renderQuantity } from "../evm/render.js";
 import { explainRevert } from "../evm/revert.js";
 import { blockRef } from "../evm/values.js";
 import { UsageError } from "../rpc/errors.js";
