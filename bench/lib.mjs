@@ -1,0 +1,519 @@
+// Shared helpers for the bench scripts: ports, local nodes (litecoind -regtest, anvil), timing by
+// spawnSync, peak RSS, tables. Everything binds to 127.0.0.1; everything started here is stopped by
+// the returned stop() and, as a last resort, on exit/SIGINT/SIGTERM (temp dirs removed).
+import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { createServer } from "node:net";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = fileURLToPath(new URL("../", import.meta.url));
+export const NODE = process.execPath;
+
+const platformDir = `${process.platform}-${process.arch === "x64" ? "amd64" : process.arch}`;
+/** The platform binary when present (the .bin wrapper is a node script that would add its own start-up). */
+export function foundryBin(name) {
+  const native = join(ROOT, `node_modules/@foundry-rs/${name}-${platformDir}/bin/${name}`);
+  return existsSync(native) ? native : join(ROOT, `node_modules/.bin/${name}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// cleanup
+
+const children = new Set();
+const dirs = new Set();
+let hooked = false;
+function hookExit() {
+  if (hooked) return;
+  hooked = true;
+  const sweep = () => {
+    for (const c of children) {
+      try {
+        c.kill("SIGKILL");
+      } catch {}
+    }
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  };
+  process.on("exit", sweep);
+  for (const sig of ["SIGINT", "SIGTERM"]) {
+    process.on(sig, () => {
+      sweep();
+      process.exit(130);
+    });
+  }
+}
+export function track(child) {
+  hookExit();
+  children.add(child);
+  child.on("exit", () => children.delete(child));
+  return child;
+}
+export function tempDir(prefix) {
+  hookExit();
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  dirs.add(d);
+  return d;
+}
+export function removeDir(d) {
+  rmSync(d, { recursive: true, force: true });
+  dirs.delete(d);
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function waitExit(child, ms) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const t = setTimeout(() => resolve(false), ms);
+    child.once("exit", () => {
+      clearTimeout(t);
+      resolve(true);
+    });
+  });
+}
+async function terminate(child, ms = 5_000) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill("SIGTERM");
+  if (!(await waitExit(child, ms))) {
+    child.kill("SIGKILL");
+    await waitExit(child, 2_000);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// the chaingw under test
+
+/**
+ * A private copy of the build, so a rebuild of dist/ during the run (tests running next to the bench
+ * rebuild it) cannot mix chunks of two builds or change what is measured half-way. By default a copy of
+ * dist/ as it is now (`npm run bench` has just built it); BENCH_REF=<git ref> builds that commit instead
+ * (git archive → temp dir, node_modules linked). bench/run.mjs makes one and hands it to every script
+ * through BENCH_CHAINGW_DIR. Same layout as the repo: <dir>/bin/chaingw imports ../dist/chaingw.js.
+ */
+function prepareChaingw() {
+  const given = process.env.BENCH_CHAINGW_DIR;
+  if (given) return { dir: given, what: process.env.BENCH_CHAINGW_WHAT ?? given };
+  const dir = tempDir("chaingw-bench-build-");
+  let what;
+  const ref = process.env.BENCH_REF;
+  if (ref) {
+    const sha = spawnSync("git", ["rev-parse", "--short", ref], {
+      cwd: ROOT,
+      encoding: "utf8",
+    }).stdout.trim();
+    if (!sha) throw new Error(`BENCH_REF=${ref}: no such commit`);
+    const tree = join(dir, "tree");
+    mkdirSync(tree);
+    const tar = spawnSync("sh", ["-c", `git archive ${sha} | tar -x -C "${tree}"`], {
+      cwd: ROOT,
+      encoding: "utf8",
+    });
+    if (tar.status !== 0) throw new Error(`git archive ${sha}: ${tar.stderr}`);
+    symlinkSync(join(ROOT, "node_modules"), join(tree, "node_modules"));
+    const b = spawnSync(NODE, ["scripts/build.mjs"], { cwd: tree, encoding: "utf8" });
+    if (b.status !== 0) throw new Error(`build of ${sha} failed: ${b.stderr}`);
+    cpSync(join(tree, "dist"), join(dir, "dist"), { recursive: true });
+    rmSync(tree, { recursive: true, force: true });
+    what = `commit ${sha} (built from git)`;
+  } else {
+    cpSync(join(ROOT, "dist"), join(dir, "dist"), { recursive: true });
+    const sha = spawnSync("git", ["rev-parse", "--short", "HEAD"], {
+      cwd: ROOT,
+      encoding: "utf8",
+    }).stdout.trim();
+    what = `dist/ as built from the working tree (HEAD ${sha || "?"})`;
+  }
+  mkdirSync(join(dir, "bin"));
+  cpSync(join(ROOT, "bin/chaingw"), join(dir, "bin/chaingw"));
+  const v = spawnSync(NODE, [join(dir, "bin/chaingw"), "--version"], { encoding: "utf8" });
+  if (v.status !== 0) throw new Error(`the copied build does not run: ${v.stderr}`);
+  process.env.BENCH_CHAINGW_DIR = dir; // children (bench/run.mjs → scripts) share it
+  process.env.BENCH_CHAINGW_WHAT = what;
+  return { dir, what };
+}
+const prepared = prepareChaingw();
+/** Which build is measured (printed in each banner). */
+export const CHAINGW_WHAT = prepared.what;
+/** argv prefix that runs the built CLI exactly as the bin does. */
+export const CHAINGW = [NODE, join(prepared.dir, "bin/chaingw")];
+
+// ---------------------------------------------------------------------------------------------
+// ports and JSON-RPC (harness side; not what is measured)
+
+/** A port that was free a moment ago (listen on 0, read it, close). Also a "refusing" port once closed. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.unref();
+    s.on("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** One JSON-RPC call (or a batch when `body` is an array); throws on transport or JSON-RPC error. */
+export async function rpc(url, method, params = [], { auth, timeoutMs = 120_000 } = {}) {
+  const headers = { "content-type": "application/json" };
+  if (auth)
+    headers.authorization = "Basic " + Buffer.from(`${auth.user}:${auth.password}`).toString("base64");
+  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method, params });
+  const r = await fetch(url, { method: "POST", headers, body, signal: AbortSignal.timeout(timeoutMs) });
+  const text = await r.text();
+  let j;
+  try {
+    j = JSON.parse(text);
+  } catch {
+    throw new Error(`${method}: HTTP ${r.status}: ${text.slice(0, 200)}`);
+  }
+  if (j.error) {
+    const e = new Error(`${method}: ${j.error.message}`);
+    e.code = j.error.code;
+    throw e;
+  }
+  return j.result;
+}
+
+/** POST a raw body; resolves with wall ms and the response length (harness-side probe). */
+export async function postTimed(url, body, { auth } = {}) {
+  const headers = { "content-type": "application/json" };
+  if (auth)
+    headers.authorization = "Basic " + Buffer.from(`${auth.user}:${auth.password}`).toString("base64");
+  const t0 = performance.now();
+  const r = await fetch(url, { method: "POST", headers, body, signal: AbortSignal.timeout(60_000) });
+  const text = await r.text();
+  return { ms: performance.now() - t0, bytes: text.length };
+}
+
+export async function rpcBatch(url, calls, { auth, timeoutMs = 120_000 } = {}) {
+  const headers = { "content-type": "application/json" };
+  if (auth)
+    headers.authorization = "Basic " + Buffer.from(`${auth.user}:${auth.password}`).toString("base64");
+  const body = JSON.stringify(calls.map((c, i) => ({ jsonrpc: "2.0", id: i, method: c[0], params: c[1] })));
+  const r = await fetch(url, { method: "POST", headers, body, signal: AbortSignal.timeout(timeoutMs) });
+  const out = JSON.parse(await r.text());
+  out.sort((a, b) => a.id - b.id);
+  for (const x of out) if (x.error) throw new Error(`batch: ${x.error.message}`);
+  return out.map((x) => x.result);
+}
+
+// ---------------------------------------------------------------------------------------------
+// litecoind -regtest
+
+/**
+ * Starts litecoind -regtest on 127.0.0.1 with a wallet and `blocks` mined. Returns urls, credentials,
+ * the litecoin-cli argv prefix, rpc() and stop() (which also removes the datadir).
+ */
+export async function startLitecoind({ blocks = 0 } = {}) {
+  const datadir = tempDir("chaingw-bench-ltc-");
+  const user = "u" + randomBytes(6).toString("hex");
+  const password = randomBytes(12).toString("hex");
+  const auth = { user, password };
+  let child;
+  let port;
+  let err = "";
+  for (let attempt = 0; attempt < 3; attempt++) {
+    port = await freePort();
+    const p2p = await freePort();
+    err = "";
+    child = track(
+      spawn(
+        "litecoind",
+        [
+          "-regtest",
+          "-server",
+          "-listen=0",
+          `-port=${p2p}`,
+          `-rpcport=${port}`,
+          "-rpcbind=127.0.0.1",
+          "-rpcallowip=127.0.0.1",
+          `-datadir=${datadir}`,
+          "-vbparams=mweb:-2:0",
+          "-fallbackfee=0.0001",
+          `-rpcuser=${user}`,
+          `-rpcpassword=${password}`,
+          "-printtoconsole=0",
+          "-daemon=0",
+        ],
+        { stdio: ["ignore", "ignore", "pipe"] },
+      ),
+    );
+    child.stderr.on("data", (c) => {
+      if (err.length < 8192) err += c;
+    });
+    child.on("error", (e) => {
+      err += String(e);
+    });
+    const url = `http://127.0.0.1:${port}/`;
+    let ready = false;
+    for (let i = 0; i < 400 && !ready; i++) {
+      if (child.exitCode !== null) break;
+      try {
+        await rpc(url, "getblockchaininfo", [], { auth, timeoutMs: 2_000 });
+        ready = true;
+      } catch (e) {
+        if (typeof e.code === "number" && e.code !== -28) throw e;
+        await sleep(50);
+      }
+    }
+    if (ready) break;
+    await terminate(child);
+    if (!/bind|in use/i.test(err)) throw new Error(`litecoind did not start: ${err.trim()}`);
+    rmSync(join(datadir, "regtest"), { recursive: true, force: true });
+    child = undefined;
+  }
+  if (!child) throw new Error(`litecoind did not start: ${err.trim()}`);
+  const url = `http://127.0.0.1:${port}/`;
+  const node = {
+    port,
+    url,
+    authUrl: `http://${user}:${password}@127.0.0.1:${port}/`,
+    auth,
+    datadir,
+    cliArgs: [
+      "-regtest",
+      `-datadir=${datadir}`,
+      "-rpcconnect=127.0.0.1",
+      `-rpcport=${port}`,
+      `-rpcuser=${user}`,
+      `-rpcpassword=${password}`,
+    ],
+    rpc: (m, p, o) => rpc(url, m, p, { auth, ...o }),
+    rpcBatch: (calls) => rpcBatch(url, calls, { auth }),
+    stop: async () => {
+      try {
+        await rpc(url, "stop", [], { auth, timeoutMs: 5_000 });
+      } catch {}
+      if (!(await waitExit(child, 20_000))) await terminate(child);
+      removeDir(datadir);
+    },
+  };
+  try {
+    if (blocks > 0) {
+      await node.rpc("createwallet", ["w"]);
+      const addr = await node.rpc("getnewaddress", ["", "bech32"]);
+      for (let left = blocks; left > 0; left -= 500) {
+        await node.rpc("generatetoaddress", [Math.min(500, left), addr]);
+      }
+    }
+  } catch (e) {
+    await node.stop();
+    throw e;
+  }
+  return node;
+}
+
+/** Block hashes for heights 1..n (one batch of getblockhash). */
+export async function blockHashes(node, n) {
+  return node.rpcBatch(Array.from({ length: n }, (_, i) => ["getblockhash", [i + 1]]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// anvil
+
+export async function startAnvil({ blocks = 0 } = {}) {
+  let lastErr;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}/`;
+    let err = "";
+    const child = track(
+      spawn(foundryBin("anvil"), ["--port", String(port), "--host", "127.0.0.1", "--silent"], {
+        stdio: ["ignore", "ignore", "pipe"],
+      }),
+    );
+    child.stderr.on("data", (c) => {
+      if (err.length < 8192) err += c;
+    });
+    child.on("error", (e) => {
+      err += String(e);
+    });
+    let ready = false;
+    for (let i = 0; i < 400 && !ready && child.exitCode === null; i++) {
+      try {
+        await rpc(url, "eth_chainId", [], { timeoutMs: 2_000 });
+        ready = true;
+      } catch {
+        await sleep(50);
+      }
+    }
+    if (!ready) {
+      lastErr = new Error(`anvil did not start: ${err.trim()}`);
+      await terminate(child);
+      continue;
+    }
+    const node = {
+      port,
+      url,
+      rpc: (m, p, o) => rpc(url, m, p, o),
+      stop: () => terminate(child),
+    };
+    if (blocks > 0) await node.rpc("anvil_mine", ["0x" + blocks.toString(16)]);
+    return node;
+  }
+  throw lastErr;
+}
+
+// ---------------------------------------------------------------------------------------------
+// timing
+
+/**
+ * Runs argv once with spawnSync (output discarded unless opts.capture) and returns wall ms.
+ * A non-zero exit fails the bench unless opts.allowFail: timing a failing command measures nothing.
+ */
+export function runOnce(argv, opts = {}) {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(argv[0], argv.slice(1), {
+    cwd: opts.cwd ?? ROOT,
+    env: opts.env ?? process.env,
+    input: opts.input,
+    stdio: [opts.input !== undefined ? "pipe" : "ignore", opts.capture ? "pipe" : "ignore", "pipe"],
+    maxBuffer: 512 * 1024 * 1024,
+    timeout: opts.timeoutMs ?? 300_000,
+  });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (r.error) throw new Error(`${argv.join(" ")}: ${r.error.message}`);
+  if (r.status !== 0 && !opts.allowFail) {
+    throw new Error(`${shortCmd(argv)} exited ${r.status ?? r.signal}: ${String(r.stderr).slice(0, 500)}`);
+  }
+  return { ms, status: r.status, stdout: r.stdout, stderr: String(r.stderr ?? "") };
+}
+
+export function stats(samples) {
+  const s = [...samples].sort((a, b) => a - b);
+  const q = (p) => s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))];
+  const median = s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  return { n: s.length, median, p90: q(0.9), min: s[0], max: s[s.length - 1], samples };
+}
+
+/** n runs of one command → { median, p90, min, max } in wall ms. */
+export function timeRuns(cmd, args, n, opts = {}) {
+  for (let i = 0; i < (opts.warmup ?? 1); i++) runOnce([cmd, ...args], opts);
+  const ms = [];
+  for (let i = 0; i < n; i++) ms.push(runOnce([cmd, ...args], opts).ms);
+  return stats(ms);
+}
+
+/**
+ * Several commands measured side by side: round-robin, so background load drifts over all of them
+ * alike. cases: [{ name, argv, opts? }]. One warm-up round first (page cache, JIT of the host).
+ */
+export function timeInterleaved(cases, n, { warmup = 1, onRound } = {}) {
+  const ms = new Map(cases.map((c) => [c.name, []]));
+  for (let r = 0; r < warmup + n; r++) {
+    // rotate the order each round so no case always runs right after the same neighbour
+    for (let k = 0; k < cases.length; k++) {
+      const c = cases[(k + r) % cases.length];
+      const t = runOnce(c.argv, c.opts).ms;
+      if (r >= warmup) ms.get(c.name).push(t);
+    }
+    onRound?.(r);
+  }
+  return new Map([...ms].map(([k, v]) => [k, stats(v)]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// peak memory
+
+export const HAS_GNU_TIME = (() => {
+  if (!existsSync("/usr/bin/time")) return false;
+  const r = spawnSync("/usr/bin/time", ["-v", "true"], { encoding: "utf8" });
+  return r.status === 0 && /Maximum resident set size/.test(r.stderr);
+})();
+
+/**
+ * Peak RSS (MB) of one run: /usr/bin/time -v when present, else VmHWM of the child polled from
+ * /proc (a lower bound: a peak between polls can be missed).
+ */
+export async function peakRss(argv, opts = {}) {
+  if (HAS_GNU_TIME) {
+    const r = runOnce(["/usr/bin/time", "-v", ...argv], opts);
+    const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr);
+    if (!m) throw new Error("no RSS in /usr/bin/time output");
+    return { mb: Number(m[1]) / 1024, ms: r.ms, how: "/usr/bin/time -v" };
+  }
+  const t0 = process.hrtime.bigint();
+  const child = track(
+    spawn(argv[0], argv.slice(1), {
+      cwd: opts.cwd ?? ROOT,
+      stdio: [opts.input !== undefined ? "pipe" : "ignore", "ignore", "ignore"],
+    }),
+  );
+  if (opts.input !== undefined) child.stdin.end(opts.input);
+  let hwm = 0;
+  const poll = () => {
+    try {
+      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"));
+      if (m) hwm = Math.max(hwm, Number(m[1]));
+    } catch {}
+  };
+  const iv = setInterval(poll, 5);
+  await waitExit(child, opts.timeoutMs ?? 300_000);
+  clearInterval(iv);
+  return { mb: hwm / 1024, ms: Number(process.hrtime.bigint() - t0) / 1e6, how: "/proc VmHWM polling" };
+}
+
+// ---------------------------------------------------------------------------------------------
+// output
+
+export function table(headers, rows) {
+  const cells = [headers, ...rows].map((r) => r.map((c) => String(c ?? "")));
+  const w = headers.map((_, i) => Math.max(...cells.map((r) => r[i].length)));
+  const right = headers.map((_, i) =>
+    rows.every((r) => typeof r[i] === "number" || /^[\d.,×x%+-]/.test(String(r[i] ?? ""))),
+  );
+  const line = (r) =>
+    r
+      .map((c, i) => (right[i] ? c.padStart(w[i]) : c.padEnd(w[i])))
+      .join("  ")
+      .trimEnd();
+  console.log(line(cells[0]));
+  console.log(w.map((n) => "-".repeat(n)).join("  "));
+  for (const r of cells.slice(1)) console.log(line(r));
+}
+
+/** ms as a bare number (for "… ms" columns). */
+export const fmt = (ms) => (ms >= 100 ? ms.toFixed(0) : ms.toFixed(1));
+/** A duration with its unit: "85.3 ms", "1204 ms", "29.7 s". */
+export const dur = (ms) => (ms >= 10_000 ? (ms / 1000).toFixed(1) + " s" : fmt(ms) + " ms");
+export const ratio = (a, b) => (a / b).toFixed(2) + "×";
+
+export function shortCmd(argv) {
+  return argv
+    .map((a) =>
+      a
+        .replace(prepared.dir + "/", "")
+        .replace(ROOT, "")
+        .replace(NODE, "node")
+        .replace(/\/\/[^@/]+@/, "//U:P@")
+        .replace(/^(-rpcuser=|-rpcpassword=).*/, "$1***")
+        .replace(/^u[0-9a-f]{12}:[0-9a-f]{24}$/, "U:P")
+        .replace(/"Basic [^"]+"/, '"Basic ***"')
+        .replace(/chaingw-bench-ltc-\w+/, "chaingw-bench-ltc-XXXX"),
+    )
+    .join(" ");
+}
+
+/** Header with the context that makes the figures comparable: host, cores, load. */
+export function banner(title) {
+  const l = loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ");
+  console.log(`\n=== ${title} ===`);
+  console.log(
+    `${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC · node ${process.version} · ${cpus().length} cores (${cpus()[0]?.model.trim()}) · loadavg ${l}`,
+  );
+  console.log(`chaingw under test: ${CHAINGW_WHAT}`);
+}
+export function loadNote() {
+  return `loadavg now ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ")} (other work on this host adds noise; medians are used)`;
+}
+
+export function target(ok, text) {
+  return `${ok ? "MET   " : "MISSED"} ${text}`;
+}
