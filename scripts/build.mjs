@@ -1,8 +1,10 @@
 // One bundled file for the bin: start-up is a feature for scripts that call chaingw thousands of times.
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { build } from "esbuild";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+// chunk names carry content hashes: start clean so stale chunks never pile up
+rmSync("dist", { recursive: true, force: true });
 await build({
   entryPoints: ["src/cli/entry.ts"],
   bundle: true,

@@ -48,11 +48,12 @@ function errorLine(id: string, e: ChaingwError): string {
 }
 
 /** The chain's checks on a result (EVM-compat block hash prefix), as for a single call. */
-function verifyEntry(it: Item, result: JsonValue): ChaingwError | undefined {
+function verifyEntry(it: Item, r: { result: JsonValue }): ChaingwError | undefined {
   const v = it.verify;
   if (!v || !it.entry) return undefined;
   try {
-    v(result, it.entry.params);
+    // only now is the result parsed (batch results are kept as text until someone needs the value)
+    v(r.result, it.entry.params);
   } catch (e) {
     return e instanceof ChaingwError ? e : new ChaingwError(String(e));
   }
@@ -200,7 +201,7 @@ export async function runItems(
         else summary.transport++;
         lines.push(errorLine(it.id, r));
       } else {
-        const bad = verifyEntry(it, r.result);
+        const bad = verifyEntry(it, r);
         if (bad) {
           summary.nodeErrors++;
           lines.push(errorLine(it.id, bad));

@@ -25,7 +25,7 @@ export function addBatchOptions(cmd: Command): Command {
     )
     .option(
       "--batch-size <n>",
-      "requests per JSON-RPC batch array; 1 = single calls (default 100)",
+      "requests per JSON-RPC batch array; 1 = single calls (default 250)",
       positiveInt("--batch-size", 10_000),
     );
 }
@@ -48,7 +48,7 @@ export function batchCommand(program: Command): void {
     const ctx = makeContext(flags, flags.chain as never);
     const summary = await run.runItems(ctx, run.itemsFromLines(run.linesOf(file), ctx.settings.chain), {
       concurrency: flags.concurrency ?? 4,
-      batchSize: flags.batchSize ?? 100,
+      batchSize: flags.batchSize ?? 250,
     });
     finish(summary, run.exitFor(summary));
   });
@@ -91,7 +91,7 @@ export async function runRange(
     run.itemsFromRange(def, from, to, rest, (flags as { verify?: boolean }).verify !== false),
     {
       concurrency: flags.concurrency ?? 4,
-      batchSize: flags.batchSize ?? 100,
+      batchSize: flags.batchSize ?? 250,
     },
   );
   finish(summary, run.exitFor(summary));

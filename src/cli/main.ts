@@ -216,6 +216,11 @@ export async function main(argv: string[]): Promise<number> {
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  // a bug in concurrent work (batch, reserves) still ends as one line and exit 1, not a stack dump
+  process.on("unhandledRejection", (err) => {
+    const code = report(err);
+    process.exit(code === EXIT.ok ? EXIT.rpc : code);
+  });
   process.stdout.on("error", (e: NodeJS.ErrnoException) => {
     // `chaingw ... | head -1`: the reader left; nothing more to say
     if (e.code === "EPIPE") process.exit(EXIT.ok);

@@ -287,7 +287,9 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, meth
       registerSecret(decodeURIComponent(pw));
       // a person at a terminal can change the habit; scripts are not nagged on every call
       if (pw && chosen.src === "flag" && process.stderr.isTTY) {
-        warnings.push("a password in --url is visible in the process list; prefer CHAINGW_URL, --rpc-cookie or a profile");
+        warnings.push(
+          "a password in --url is visible in the process list; prefer CHAINGW_URL, --rpc-cookie or a profile",
+        );
       }
       endpoints.push(ep);
     }

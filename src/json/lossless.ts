@@ -263,3 +263,151 @@ export function num(v: unknown): number | undefined {
   if (v instanceof JsonNumber) return Number(v.raw);
   return typeof v === "number" ? v : undefined;
 }
+
+/**
+ * The source spans of the members of each object in a top-level JSON array, found without building any
+ * value: a batch answer of 10,000 block headers is sliced, not parsed (building it cost ~200 ms of parse
+ * and garbage collection per 10,000 results). Values are parsed on demand from their slices. Throws
+ * {@link JsonSyntaxError} on malformed text; returns undefined when the text is valid-looking but not an
+ * array of objects.
+ */
+export function scanObjectArray(
+  text: string,
+  maxDepth = 256,
+): Record<string, [number, number]>[] | undefined {
+  let pos = 0;
+  const n = text.length;
+  const fail = (what: string): never => {
+    throw new JsonSyntaxError(
+      pos >= n ? "unexpected end of JSON (truncated body?)" : `${what} at position ${pos}`,
+      pos,
+    );
+  };
+  const ws = () => {
+    while (pos < n) {
+      const c = text.charCodeAt(pos);
+      if (c === 32 || c === 10 || c === 13 || c === 9) pos++;
+      else break;
+    }
+  };
+  const skipString = () => {
+    // pos at the opening quote; jump from quote to quote, stepping over escapes
+    pos++;
+    for (;;) {
+      const q = text.indexOf('"', pos);
+      if (q < 0) {
+        pos = n;
+        fail("unterminated string");
+      }
+      let b = q - 1;
+      while (b >= pos && text.charCodeAt(b) === 92) b--;
+      pos = q + 1;
+      if ((q - 1 - b) % 2 === 0) return;
+    }
+  };
+  const skipValue = (depth: number): void => {
+    ws();
+    const c = text.charCodeAt(pos);
+    if (c === 34) {
+      skipString();
+      return;
+    }
+    if (c === 123 || c === 91) {
+      if (depth >= maxDepth) throw new JsonSyntaxError(`JSON nested deeper than ${maxDepth} levels`, pos);
+      const close = c === 123 ? 125 : 93;
+      pos++;
+      ws();
+      if (text.charCodeAt(pos) === close) {
+        pos++;
+        return;
+      }
+      for (;;) {
+        if (c === 123) {
+          ws();
+          if (text.charCodeAt(pos) !== 34) fail("object key expected");
+          skipString();
+          ws();
+          if (text.charCodeAt(pos) !== 58) fail("':' expected");
+          pos++;
+        }
+        skipValue(depth + 1);
+        ws();
+        const d = text.charCodeAt(pos);
+        if (d === 44) {
+          pos++;
+          continue;
+        }
+        if (d === close) {
+          pos++;
+          return;
+        }
+        fail("',' or closing bracket expected");
+      }
+    }
+    const start = pos;
+    while (pos < n) {
+      const d = text.charCodeAt(pos);
+      // number and literal characters: digits, sign, dot, exponent, letters of true/false/null
+      if ((d >= 48 && d <= 57) || d === 45 || d === 43 || d === 46 || (d >= 97 && d <= 122) || d === 69)
+        pos++;
+      else break;
+    }
+    if (pos === start) fail("value expected");
+  };
+
+  ws();
+  if (text.charCodeAt(pos) !== 91) return undefined;
+  pos++;
+  const out: Record<string, [number, number]>[] = [];
+  ws();
+  if (text.charCodeAt(pos) === 93) return out;
+  for (;;) {
+    ws();
+    if (text.charCodeAt(pos) !== 123) return undefined;
+    pos++;
+    const members: Record<string, [number, number]> = {};
+    ws();
+    if (text.charCodeAt(pos) === 125) pos++;
+    else
+      for (;;) {
+        ws();
+        if (text.charCodeAt(pos) !== 34) fail("object key expected");
+        const ks = pos;
+        skipString();
+        const key = text.slice(ks + 1, pos - 1);
+        ws();
+        if (text.charCodeAt(pos) !== 58) fail("':' expected");
+        pos++;
+        ws();
+        const vs = pos;
+        skipValue(2);
+        members[key] = [vs, pos];
+        ws();
+        const d = text.charCodeAt(pos);
+        if (d === 44) {
+          pos++;
+          continue;
+        }
+        if (d === 125) {
+          pos++;
+          break;
+        }
+        fail("',' or '}' expected");
+      }
+    out.push(members);
+    ws();
+    const d = text.charCodeAt(pos);
+    if (d === 44) {
+      pos++;
+      continue;
+    }
+    if (d === 93) {
+      pos++;
+      break;
+    }
+    fail("',' or ']' expected");
+  }
+  ws();
+  if (pos !== n) fail("trailing characters after JSON");
+  return out;
+}

@@ -11,7 +11,15 @@
  * Whole passes over the list repeat up to `retries` times with backoff (Retry-After, else exponential
  * with jitter) inside one overall deadline.
  */
-import { JsonNumber, type JsonValue, parseLossless, rawMember, stringifyLossless } from "../json/lossless.js";
+import {
+  JsonNumber,
+  type JsonObject,
+  type JsonValue,
+  parseLossless,
+  rawMember,
+  scanObjectArray,
+  stringifyLossless,
+} from "../json/lossless.js";
 import { sleep } from "../util/sleep.js";
 import type { Endpoint } from "./endpoint.js";
 import { AuthError, type ChaingwError, InterruptedError, RpcError, TransportError } from "./errors.js";
@@ -86,6 +94,14 @@ export function classify(http: HttpResult, id: number, ep: Endpoint, preParsed?:
     else if (text.length === 0) throw new Error("empty body");
     else body = parseLossless(text);
   } catch (e) {
+    // bitcoind's overload answer: 503 on current Core, HTTP 500 text/html on Litecoin Core 0.21 (seen here)
+    if (/^Work queue depth exceeded/.test(text)) {
+      return {
+        kind: "maybe",
+        why: `node overloaded: work queue depth exceeded (HTTP ${status})`,
+        retryAfterMs: ra,
+      };
+    }
     const what =
       text.length === 0
         ? "an empty body"
@@ -364,13 +380,13 @@ export async function callBatch(client: JsonRpcClient, entries: BatchEntry[]): P
       ),
     );
   }
-  let parsed: JsonValue | undefined;
+  let elements: Record<string, [number, number]>[] | undefined;
   try {
-    parsed = parseLossless(http.text);
+    elements = scanObjectArray(http.text);
   } catch {
-    parsed = undefined;
+    elements = undefined;
   }
-  if (!Array.isArray(parsed)) {
+  if (!elements) {
     if (http.status === 401 || http.status === 403) return Promise.all(entries.map(single));
     noBatch.add(ep.url);
     o.verbose?.(`batch → ${ep.label}: HTTP ${http.status}, not a batch answer; sending singly from now on`);
@@ -385,10 +401,12 @@ export async function callBatch(client: JsonRpcClient, entries: BatchEntry[]): P
       ),
     );
   }
-  const byId = new Map<string, JsonValue>();
-  for (const el of parsed) {
-    if (el && typeof el === "object" && !Array.isArray(el) && !(el instanceof JsonNumber))
-      byId.set(String(el.id), el);
+  const text = http.text;
+  const slice = (s: [number, number] | undefined) => (s ? text.slice(s[0], s[1]) : undefined);
+  const byId = new Map<string, Record<string, [number, number]>>();
+  for (const el of elements) {
+    const id = slice(el.id);
+    if (id !== undefined) byId.set(id, el);
   }
   return Promise.all(
     entries.map((e, i) => {
@@ -397,20 +415,20 @@ export async function callBatch(client: JsonRpcClient, entries: BatchEntry[]): P
         return e.marks.idempotent
           ? single(e)
           : new TransportError(`${ep.label}: batch answer lacks id ${ids[i]}`);
-      // classify the entry as if it were a single answer: same rules, same messages
+      const errText = slice(el.error);
+      const raw = slice(el.result);
+      if (raw !== undefined && (errText === undefined || errText === "null")) return new BatchResult(raw, ep);
+      // an error (or an answer with neither): classify it as if it were a single answer
+      const body: JsonObject = { id: new JsonNumber(String(ids[i])) };
+      if (errText !== undefined) body.error = parseLossless(errText);
       const out = classify(
         { status: 200, headers: { "content-type": "application/json" }, text: "" },
         ids[i],
         ep,
-        el,
+        body,
       );
-      if (out.kind === "ok")
-        return {
-          result: out.result,
-          raw: rawMember(http.text, el as object, "result") ?? "null",
-          endpoint: ep,
-        };
       if (out.kind === "final") return out.error;
+      if (out.kind === "ok") return new BatchResult("null", ep);
       return out.kind === "refused" || e.marks.idempotent
         ? single(e)
         : new TransportError(
@@ -418,6 +436,19 @@ export async function callBatch(client: JsonRpcClient, entries: BatchEntry[]): P
           );
     }),
   );
+}
+
+/** A batch entry's result: its exact text, parsed only if someone reads `result`. */
+class BatchResult implements CallResult {
+  private parsed?: JsonValue;
+  constructor(
+    readonly raw: string,
+    readonly endpoint: Endpoint,
+  ) {}
+  get result(): JsonValue {
+    if (this.parsed === undefined) this.parsed = parseLossless(this.raw);
+    return this.parsed;
+  }
 }
 
 const noBatch = new Set<string>();
