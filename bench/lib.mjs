@@ -90,7 +90,7 @@ async function terminate(child, ms = 5_000) {
  * rebuild it) cannot mix chunks of two builds or change what is measured half-way. By default a copy of
  * dist/ as it is now (`npm run bench` has just built it); BENCH_REF=<git ref> builds that commit instead
  * (git archive → temp dir, node_modules linked). bench/run.mjs makes one and hands it to every script
- * through BENCH_CHAINGW_DIR. Same layout as the repo: <dir>/bin/chaingw imports ../dist/chaingw.js.
+ * through BENCH_CHAINGW_DIR. Same layout as the repo: <dir>/bin/chaingw loads ../dist/chaingw.cjs (and its code cache).
  */
 function prepareChaingw() {
   const given = process.env.BENCH_CHAINGW_DIR;
@@ -127,6 +127,7 @@ function prepareChaingw() {
   }
   mkdirSync(join(dir, "bin"));
   cpSync(join(ROOT, "bin/chaingw"), join(dir, "bin/chaingw"));
+  cpSync(join(ROOT, "bin/package.json"), join(dir, "bin/package.json"));
   const v = spawnSync(NODE, [join(dir, "bin/chaingw"), "--version"], { encoding: "utf8" });
   if (v.status !== 0) throw new Error(`the copied build does not run: ${v.stderr}`);
   process.env.BENCH_CHAINGW_DIR = dir; // children (bench/run.mjs → scripts) share it

@@ -1,26 +1,49 @@
 // One bundled file for the bin: start-up is a feature for scripts that call chaingw thousands of times.
+//
+// CommonJS, one file, on purpose (measured with bench/startup.mjs): Node 20's ESM loader spent ~20 ms
+// resolving, linking and evaluating the chunks of a split ESM build before the first line of chaingw
+// ran. In one CommonJS file, code that only some commands use (reserves, batch, tables, spinners,
+// codecs) is still not run at start-up: esbuild wraps modules reached through import() or require()
+// in functions that run on first use; V8 only pre-parses them.
+import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { build } from "esbuild";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
-// chunk names carry content hashes: start clean so stale chunks never pile up
 rmSync("dist", { recursive: true, force: true });
 await build({
   entryPoints: ["src/cli/entry.ts"],
   bundle: true,
   platform: "node",
   target: "node20",
-  format: "esm",
-  // code only some commands need (reserves, batch, tables, spinners, codecs) goes to chunks loaded on use
-  splitting: true,
-  outdir: "dist",
-  entryNames: "chaingw",
-  chunkNames: "chunks/[name]-[hash]",
+  format: "cjs",
+  outfile: "dist/chaingw.cjs",
   define: { __VERSION__: JSON.stringify(pkg.version) },
-  // bundled CommonJS deps (undici, cli-table3) call require(); give them one
-  banner: {
-    js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-  },
   legalComments: "none",
   logLevel: "warning",
+  plugins: [
+    {
+      // commander loads node:child_process (~2 ms) for executable subcommands, which chaingw never has
+      name: "no-child-process-in-commander",
+      setup(b) {
+        b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+          args.importer.includes(`${"node_modules"}/commander/`)
+            ? { path: "child_process", namespace: "stub" }
+            : undefined,
+        );
+        b.onLoad({ filter: /.*/, namespace: "stub" }, () => ({
+          contents:
+            "module.exports = { spawn() { throw new Error('executable subcommands are not used'); } };",
+          loader: "js",
+        }));
+      },
+    },
+  ],
+});
+
+// V8 code cache for bin/chaingw: compiled while running a command that touches the common path
+// (`methods` builds the registry and the whole command tree), written when that process exits.
+execFileSync(process.execPath, ["bin/chaingw", "methods"], {
+  env: { ...process.env, CHAINGW_WRITE_CODE_CACHE: "1" },
+  stdio: "ignore",
 });

@@ -1,17 +1,18 @@
 /**
  * TRON addresses: base58check `T...` (version byte 0x41 + 20 bytes + 4 checksum bytes) and the 20-byte
- * hex form java-tron's JSON-RPC accepts and returns. node:crypto is loaded on first use only, so
- * commands that never meet a T-address do not pay for it at start-up.
+ * hex form java-tron's JSON-RPC accepts and returns. node:crypto and @scure/base are loaded on first use
+ * only, so commands that never meet a T-address do not pay for them at start-up.
  */
-import { createRequire } from "node:module";
-import { type BytesCoder, createBase58check } from "@scure/base";
+import type { BytesCoder } from "@scure/base";
 
 const TRON_VERSION = 0x41;
 let coder: BytesCoder | undefined;
 
 function base58check(): BytesCoder {
   if (!coder) {
-    const { createHash } = createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto");
+    // loaded on first use: the bundle keeps these modules but runs them only when a T-address shows up
+    const { createHash } = require("node:crypto") as typeof import("node:crypto");
+    const { createBase58check } = require("@scure/base") as typeof import("@scure/base");
     coder = createBase58check(
       (data: Uint8Array) => new Uint8Array(createHash("sha256").update(data).digest()),
     );

@@ -22,12 +22,17 @@ const safeJson = (v: unknown): string => {
   }
 };
 
-function kind(expected: string, schema: z.ZodMiniType, fromText: (t: string) => unknown): ParamKind {
+/** A schema, or a function building it: schemas are built on first use, not at start-up (~2 ms for all). */
+type Schema = z.ZodMiniType | (() => z.ZodMiniType);
+
+function kind(expected: string, schema: Schema, fromText: (t: string) => unknown): ParamKind {
+  let built: z.ZodMiniType | undefined;
   return {
     expected,
     fromText,
     check(value: unknown) {
-      const r = schema.safeParse(value);
+      built ??= typeof schema === "function" ? schema() : schema;
+      const r = built.safeParse(value);
       if (!r.success) throw new ParamProblem(`expected ${expected}, got ${short(value)}`);
       return r.data;
     },
@@ -74,27 +79,44 @@ const asBool = (t: string): unknown => {
 };
 
 const HEX64 = /^[0-9a-fA-F]{64}$/;
-export const uint = z.int().check(z.gte(0), z.lte(2 ** 31 - 1));
+let uintSchema: z.ZodMiniType | undefined;
+export const uint = (): z.ZodMiniType => (uintSchema ??= z.int().check(z.gte(0), z.lte(2 ** 31 - 1)));
 
 export const hash64 = (what: string) =>
-  kind(`a ${what} of 64 hex characters`, z.string().check(z.regex(HEX64)), (t) => t.trim());
+  kind(
+    `a ${what} of 64 hex characters`,
+    () => z.string().check(z.regex(HEX64)),
+    (t) => t.trim(),
+  );
 export const nonNegInt = (what = "a whole number >= 0") => kind(what, uint, asInteger);
 export const intRange = (lo: number, hi: number) =>
-  kind(`a whole number from ${lo} to ${hi}`, z.int().check(z.gte(lo), z.lte(hi)), asInteger);
-export const bool = kind("true or false", z.boolean(), asBool);
+  kind(`a whole number from ${lo} to ${hi}`, () => z.int().check(z.gte(lo), z.lte(hi)), asInteger);
+export const bool = kind("true or false", () => z.boolean(), asBool);
 export const oneOf = (values: readonly [string, ...string[]]) =>
-  kind(`one of ${values.join(", ")}`, z.enum(values), (t) => t.trim());
+  kind(
+    `one of ${values.join(", ")}`,
+    () => z.enum(values),
+    (t) => t.trim(),
+  );
 export const word = (expected: string) =>
-  kind(expected, z.string().check(z.regex(/^[A-Za-z0-9_]{1,64}$/)), (t) => t.trim());
+  kind(
+    expected,
+    () => z.string().check(z.regex(/^[A-Za-z0-9_]{1,64}$/)),
+    (t) => t.trim(),
+  );
 export const nonEmptyText = (expected: string, max = 256) =>
-  kind(expected, z.string().check(z.minLength(1), z.maxLength(max), z.regex(/^\S+$/)), (t) => t.trim());
+  kind(
+    expected,
+    () => z.string().check(z.minLength(1), z.maxLength(max), z.regex(/^\S+$/)),
+    (t) => t.trim(),
+  );
 export const hashOrHeight = kind(
   "a 64-hex block hash or a block height (whole number >= 0)",
-  z.union([z.string().check(z.regex(HEX64)), uint]),
+  () => z.union([z.string().check(z.regex(HEX64)), uint()]),
   (t) => (/^\d+$/.test(t.trim()) ? asInteger(t) : t.trim()),
 );
-export const jsonArrayOf = (expected: string, item: z.ZodMiniType, max = 100_000) =>
-  kind(expected, z.array(item).check(z.maxLength(max)), asJson);
+export const jsonArrayOf = (expected: string, item: () => z.ZodMiniType, max = 100_000) =>
+  kind(expected, () => z.array(item()).check(z.maxLength(max)), asJson);
 export { asBool, asInteger, asJson, asText, kind };
 
 export function param(

@@ -18,17 +18,19 @@ import type { MethodDef } from "./types.js";
 const utxo = (m: Omit<MethodDef, "group">): MethodDef => ({ ...m, group: "utxo" });
 
 /** A scan object: a descriptor string, or `{desc, range}` for ranged (xpub /*) descriptors. */
-const descriptor = z
-  .string()
-  .check(z.minLength(3), z.maxLength(10_000), z.regex(/^[a-z]+\(.*\)(#[a-z0-9]{8})?$/s));
-const rangeIdx = z.int().check(z.gte(0), z.lte(1_000_000_000));
-const scanObject = z.union([
-  descriptor,
-  z.strictObject({
-    desc: descriptor,
-    range: z.optional(z.union([rangeIdx, z.tuple([rangeIdx, rangeIdx])])),
-  }),
-]);
+const scanObject = () => {
+  const descriptor = z
+    .string()
+    .check(z.minLength(3), z.maxLength(10_000), z.regex(/^[a-z]+\(.*\)(#[a-z0-9]{8})?$/s));
+  const rangeIdx = z.int().check(z.gte(0), z.lte(1_000_000_000));
+  return z.union([
+    descriptor,
+    z.strictObject({
+      desc: descriptor,
+      range: z.optional(z.union([rangeIdx, z.tuple([rangeIdx, rangeIdx])])),
+    }),
+  ]);
+};
 
 export const utxoMethods: MethodDef[] = [
   utxo({
@@ -104,7 +106,7 @@ export const utxoMethods: MethodDef[] = [
         'names of wanted fields, e.g. \'["txs","height"]\'; all by default',
         jsonArrayOf(
           'a JSON array of stat names like ["txs","height"]',
-          z.string().check(z.regex(/^[a-z0-9_]{1,64}$/)),
+          () => z.string().check(z.regex(/^[a-z0-9_]{1,64}$/)),
           100,
         ),
       ),

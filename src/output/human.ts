@@ -2,11 +2,10 @@
  * Human rendering of results: strings raw, objects as aligned key/value lines, lists of objects as
  * tables. Number tokens print as the node sent them (50.00000000 stays so).
  */
-import { createRequire } from "node:module";
-import { Chalk } from "chalk";
 import { JsonNumber, type JsonValue } from "../json/lossless.js";
 
-const require = createRequire(import.meta.url);
+// chalk and cli-table3 are required on first use: bundled, but evaluated only when colour or a table is
+// actually printed (chalk's import alone costs ~2 ms of every start-up)
 
 export interface Style {
   key(s: string): string;
@@ -19,6 +18,7 @@ const plain: Style = { key: (s) => s, dim: (s) => s, bad: (s) => s, good: (s) =>
 
 export function style(color: boolean): Style {
   if (!color) return plain;
+  const { Chalk } = require("chalk") as typeof import("chalk");
   const c = new Chalk({ level: 1 });
   return { key: c.cyan, dim: c.dim, bad: c.red, good: c.green };
 }
