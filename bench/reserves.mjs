@@ -181,3 +181,5 @@ const rows = [
 const w = Math.max(...rows.map((r) => r[0].length));
 console.log(`reserves bench (${RUNS} runs each, medians; total ${warm.total_amount} agrees with curl)`);
 for (const [k, v] of rows) console.log(`  ${k.padEnd(w)}  ${v}`);
+// the litecoind child keeps the event loop alive: leave explicitly (the exit handler stops the node)
+process.exit(0);
