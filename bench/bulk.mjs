@@ -101,7 +101,7 @@ function benchChain({ title, chaingwBase, reqFile, curlArgv, loopArgv, loopName 
 
   const cases = [
     {
-      name: "chaingw batch (default: --concurrency 4 --batch-size 100)",
+      name: "chaingw batch (default: --concurrency 4 --batch-size 250)",
       argv: [...chaingwBase, "batch", reqFile],
     },
     {
