@@ -338,6 +338,8 @@ export interface BatchEntry {
   method: string;
   params: unknown[];
   marks: { idempotent: boolean; heavy: boolean };
+  /** params hold plain JS values only (no JsonNumber): the native JSON.stringify is enough */
+  plain?: boolean;
 }
 
 /** One entry's outcome: a result, or the error it ended with. */
@@ -355,7 +357,12 @@ export async function callBatch(client: JsonRpcClient, entries: BatchEntry[]): P
   const ep = client.endpoints[0];
   if (entries.length === 1 || noBatch.has(ep.url)) return Promise.all(entries.map(single));
   const ids = entries.map(() => nextId++);
-  const body = `[${entries.map((e, i) => stringifyLossless({ jsonrpc: "2.0", id: ids[i], method: e.method, params: e.params })).join(",")}]`;
+  const body = `[${entries
+    .map((e, i) => {
+      const env = { jsonrpc: "2.0", id: ids[i], method: e.method, params: e.params };
+      return e.plain ? JSON.stringify(env) : stringifyLossless(env);
+    })
+    .join(",")}]`;
   const o = client.opts;
   let http: HttpResult;
   try {
