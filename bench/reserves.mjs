@@ -2,13 +2,11 @@
 // Reserves scan of 10,000 addresses on a throwaway litecoind regtest node: chaingw's wall time against
 // one direct `curl` scantxoutset start with the same descriptors, and chaingw's peak memory.
 // Usage: node scripts/build.mjs && node bench/reserves.mjs [--addresses 10000] [--funded 300] [--runs 5]
-import { spawn, spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { spawnSync } from "node:child_process";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { startLitecoind, tempDir } from "../scripts/regtest.mjs";
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -22,68 +20,11 @@ const BIN = join(ROOT, "bin", "chaingw");
 const TPUB =
   "tpubD6NzVbkrYhZ4XgiXtGrdW5XDAPFCL9h7we1vwNCpn8tGbBcgfVYjXyhWo4E1xkh56hjod1RhGjxbaTLV3X4FyWuejifB9jusQ46QzG87VKp";
 
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-
-const dir = mkdtempSync(join(tmpdir(), "chaingw-bench-"));
-const user = "b" + randomBytes(4).toString("hex");
-const password = randomBytes(16).toString("hex");
-const port = await freePort();
-const node = spawn(
-  "litecoind",
-  [
-    "-regtest",
-    "-server",
-    "-listen=0",
-    `-port=${await freePort()}`,
-    `-rpcport=${port}`,
-    "-rpcbind=127.0.0.1",
-    "-rpcallowip=127.0.0.1",
-    `-datadir=${dir}`,
-    "-vbparams=mweb:-2:0",
-    `-rpcuser=${user}`,
-    `-rpcpassword=${password}`,
-    "-printtoconsole=0",
-  ],
-  { stdio: "ignore" },
-);
-const cleanup = () => {
-  try {
-    node.kill("SIGTERM");
-  } catch {}
-};
-process.on("exit", () => {
-  cleanup();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const url = `http://127.0.0.1:${port}/`;
-const auth = "Basic " + Buffer.from(`${user}:${password}`).toString("base64");
-async function rpc(method, params = []) {
-  const r = await fetch(url, {
-    method: "POST",
-    headers: { authorization: auth, "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "1.0", id: 1, method, params }),
-  });
-  const j = await r.json();
-  if (j.error) throw Object.assign(new Error(`${method}: ${j.error.message}`), { code: j.error.code });
-  return j.result;
-}
-for (let i = 0; i < 200; i++) {
-  try {
-    await rpc("getblockcount");
-    break;
-  } catch {
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const ltc = await startLitecoind();
+const { url, port } = ltc;
+const { user, password } = ltc.auth;
+const dir = tempDir("chaingw-bench-reserves-");
+const rpc = (method, params = []) => ltc.rpc(method, params);
 
 // 1. addresses: one deriveaddresses call for N; coins to FUNDED of them spread over the list
 const { descriptor } = await rpc("getdescriptorinfo", [`wpkh(${TPUB}/0/*)`]);
@@ -181,5 +122,6 @@ const rows = [
 const w = Math.max(...rows.map((r) => r[0].length));
 console.log(`reserves bench (${RUNS} runs each, medians; total ${warm.total_amount} agrees with curl)`);
 for (const [k, v] of rows) console.log(`  ${k.padEnd(w)}  ${v}`);
-// the litecoind child keeps the event loop alive: leave explicitly (the exit handler stops the node)
+await ltc.stop();
+// leave explicitly: nothing here should keep the process alive once the figures are out
 process.exit(0);

@@ -1,78 +1,15 @@
 // The main job: start a throwaway litecoind -regtest on a free loopback port, mine some blocks, and show
 // what chaingw does against it. Everything it starts, it stops.
-import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startLitecoind } from "./regtest.mjs";
 
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-
-const datadir = mkdtempSync(join(tmpdir(), "chaingw-demo-"));
-const [rpcPort, p2pPort] = [await freePort(), await freePort()];
-const user = "demo";
-const password = Math.random().toString(36).slice(2) + Math.random().toString(36).slice(2);
-const node = spawn(
-  "litecoind",
-  [
-    "-regtest",
-    "-server",
-    "-listen=0",
-    `-port=${p2pPort}`,
-    `-rpcport=${rpcPort}`,
-    "-rpcbind=127.0.0.1",
-    "-rpcallowip=127.0.0.1",
-    `-datadir=${datadir}`,
-    "-vbparams=mweb:-2:0",
-    "-fallbackfee=0.0001",
-    `-rpcuser=${user}`,
-    `-rpcpassword=${password}`,
-    "-printtoconsole=0",
-    "-daemon=0",
-  ],
-  { stdio: "ignore" },
-);
-const cleanup = () => {
-  try {
-    node.kill("SIGTERM");
-  } catch {}
-  rmSync(datadir, { recursive: true, force: true });
-};
-process.on("exit", cleanup);
-process.on("SIGINT", () => process.exit(130));
-
-const url = `http://127.0.0.1:${rpcPort}/`;
-const authUrl = `http://${user}:${password}@127.0.0.1:${rpcPort}/`;
-async function rpc(method, params = []) {
-  const res = await fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      authorization: "Basic " + Buffer.from(`${user}:${password}`).toString("base64"),
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  const body = await res.json();
-  if (body.error) throw Object.assign(new Error(body.error.message), { code: body.error.code });
-  return body.result;
-}
-for (let i = 0; ; i++) {
-  try {
-    await rpc("getblockchaininfo");
-    break;
-  } catch (e) {
-    if (i > 100) throw new Error(`litecoind did not start: ${e.message}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+const ltc = await startLitecoind();
+const { url, authUrl, datadir, port: rpcPort } = ltc;
+const { user, password } = ltc.auth;
+const rpc = (method, params = []) => ltc.rpc(method, params);
 
 // funded addresses from a throwaway regtest wallet
 await rpc("createwallet", ["demo"]);
@@ -112,9 +49,9 @@ show(["--json", "gettxout", tx, "0"]);
 show(["getblock", "00".repeat(32)]);
 show(["getblock", "zz"]);
 
-const reservesDemo = join(import.meta.dirname ?? ".", "demo-reserves.mjs");
+const reservesDemo = fileURLToPath(new URL("./demo-reserves.mjs", import.meta.url));
 if (existsSync(reservesDemo)) {
   const { demoReserves } = await import(reservesDemo);
   await demoReserves({ url, user, password, addresses: addresses.slice(0, 16) });
 }
-cleanup();
+await ltc.stop();
