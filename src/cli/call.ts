@@ -1,5 +1,5 @@
 /** Running one registry method (or a raw `rpc` call) and printing its result. */
-import type { GlobalFlags } from "../config/config.js";
+import { type GlobalFlags, parseChain } from "../config/config.js";
 import { explainRevert } from "../evm/revert.js";
 import { type JsonValue, parseLossless } from "../json/lossless.js";
 import { definitions, findMethod } from "../methods/index.js";
@@ -17,7 +17,7 @@ export async function runMethod(
   opts: Record<string, unknown>,
 ): Promise<void> {
   // chain from flag/env decides the definition now; a profile's chain is applied after settings load
-  let def: MethodDef = findMethod(name, validChain(flags.chain ?? process.env.CHAINGW_CHAIN));
+  let def: MethodDef = findMethod(name, chainFromFlags(flags));
   const ctx = makeContext(flags, def.group);
   if (ctx.settings.chain && ctx.settings.chain !== def.group) def = findMethod(name, ctx.settings.chain);
   let params = buildParams(def, texts, true);
@@ -36,11 +36,11 @@ export async function runMethod(
   );
 }
 
-function validChain(c: string | undefined): Group | undefined {
-  if (c === undefined) return undefined;
-  if (c === "utxo" || c === "evm" || c === "evm-compat") return c;
-  throw new UsageError(`invalid --chain: expected utxo, evm or evm-compat, got ${JSON.stringify(c)}`);
-}
+/** The chain a flag or the environment names (a profile's chain is applied once settings load). */
+const chainFromFlags = (flags: GlobalFlags): Group | undefined =>
+  flags.chain !== undefined
+    ? parseChain(flags.chain, "--chain")
+    : parseChain(process.env.CHAINGW_CHAIN, "CHAINGW_CHAIN");
 
 export function renderDefault(result: JsonValue, name: string, color: boolean): string {
   if (result === null) return `null (${name}: not found)`;
@@ -58,7 +58,7 @@ export async function runRaw(method: string, texts: string[], flags: GlobalFlags
       return t;
     }
   });
-  const chain = validChain(flags.chain ?? process.env.CHAINGW_CHAIN);
+  const chain = chainFromFlags(flags);
   // a registered method keeps its marks; anything else is neither idempotent nor heavy
   const def = definitions(method).find((d) => !chain || d.group === chain);
   const ctx = makeContext(flags, chain ?? def?.group);

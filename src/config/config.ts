@@ -195,7 +195,7 @@ function hasPassword(u: string): boolean {
   }
 }
 
-function parseChain(v: string | undefined, from: string): Group | undefined {
+export function parseChain(v: string | undefined, from: string): Group | undefined {
   if (v === undefined) return undefined;
   if (v === "utxo" || v === "evm" || v === "evm-compat") return v;
   throw new UsageError(`invalid ${from}: expected utxo, evm or evm-compat, got ${JSON.stringify(v)}`);
