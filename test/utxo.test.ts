@@ -233,6 +233,17 @@ describe("invocation contract", () => {
     expect(r.stderr).not.toContain("wrongpass123");
   });
 
+  it("no method: the usage goes to stderr, exit 2; --help is exit 0 on stdout", async () => {
+    const none = await runCli([]);
+    expect(none.exitCode).toBe(2);
+    expect(none.stdout).toBe("");
+    expect(none.stderr).toContain("Usage: chaingw [options] [command]");
+    const help = await runCli(["--help"]);
+    expect(help.exitCode).toBe(0);
+    expect(help.stdout).toContain("getblockchaininfo");
+    expect(help.stdout).toContain("Exit codes: 0 ok");
+  });
+
   it("--help of a method shows the spec's params and marks", async () => {
     const r = await runCli(["gettxout", "--help"]);
     expect(r.exitCode).toBe(0);

@@ -93,7 +93,8 @@ function buildProgram(argv: string[]): Command {
     .exitOverride()
     .showHelpAfterError(false)
     .configureOutput({
-      writeErr: () => {},
+      // help shown because no command was given goes to stderr; error messages are printed by report()
+      writeErr: (t) => process.stderr.write(t),
       outputError: () => {},
     })
     .addHelpText(
@@ -180,12 +181,9 @@ function buildProgram(argv: string[]): Command {
 
 function report(err: unknown): number {
   if (err instanceof CommanderError) {
-    if (
-      err.code === "commander.helpDisplayed" ||
-      err.code === "commander.version" ||
-      err.code === "commander.help"
-    )
-      return EXIT.ok;
+    if (err.code === "commander.helpDisplayed" || err.code === "commander.version") return EXIT.ok;
+    // `chaingw` with no command: the help went to stderr; a script that forgot the method should notice
+    if (err.code === "commander.help") return EXIT.usage;
     const msg = err.message.replace(/^error: /, "");
     return report(new UsageError(msg));
   }
