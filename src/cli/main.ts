@@ -234,6 +234,8 @@ export async function main(argv: string[]): Promise<number> {
     // `chaingw ... | head -1`: the reader left; nothing more to say
     if (e.code === "EPIPE") process.exit(EXIT.ok);
   });
+  // `2>&1 | head`: a closed stderr must not turn a diagnostic into a crash; the exit code still tells
+  process.stderr.on("error", () => {});
   try {
     await buildProgram(argv).parseAsync(argv, { from: "user" });
     // commands that finish with a status of their own (batch) set process.exitCode
