@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { startLitecoind } from "./regtest.mjs";
+import { startAnvil, startLitecoind } from "./regtest.mjs";
 
 const ltc = await startLitecoind();
 const { url, authUrl, datadir, port: rpcPort } = ltc;
@@ -48,6 +48,29 @@ show(["gettxout", tx, "0"]);
 show(["--json", "gettxout", tx, "0"]);
 show(["getblock", "00".repeat(32)]);
 show(["getblock", "zz"]);
+
+// the EVM group against a local anvil (npm @foundry-rs/anvil): a block, a transfer, its receipt-less lookup
+const anvil = await startAnvil({ blocks: 3 });
+const [from, to] = await anvil.rpc("eth_accounts");
+const txHash = await anvil.rpc("eth_sendTransaction", [{ from, to, value: "0xde0b6b3a7640000" }]);
+console.log(`\ndemo: anvil on ${anvil.url} (the EVM group)`);
+show(["--chain", "evm", "--url", anvil.url, "eth_getBlockByNumber", "latest", "false"]);
+show(["--chain", "evm", "--url", anvil.url, "eth_getTransactionByHash", txHash]);
+show([
+  "--chain",
+  "evm",
+  "--url",
+  anvil.url,
+  "eth_estimateGas",
+  "--from",
+  from,
+  "--to",
+  to,
+  "--value",
+  "1000",
+]);
+show(["--chain", "evm", "--url", anvil.url, "eth_getBlockByNumber", "pending-ish", "false"]);
+await anvil.stop();
 
 const reservesDemo = fileURLToPath(new URL("./demo-reserves.mjs", import.meta.url));
 if (existsSync(reservesDemo)) {
