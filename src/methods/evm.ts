@@ -17,6 +17,16 @@ import type { MethodDef } from "./types.js";
 
 const evm = (m: Omit<MethodDef, "group">): MethodDef => ({ ...m, group: "evm" });
 
+/** eth_call's and eth_estimateGas's first param: the same call object, given as JSON or by options. */
+const callObjectParam = param(
+  "callObject",
+  "OBJECT",
+  true,
+  'call parameters {"from","to","data","value"} as JSON; or use --from/--to/--data/--value',
+  callKind("evm"),
+  { default: {} },
+);
+
 const evmGroupMethods: MethodDef[] = [
   ethGetLogs(
     "evm",
@@ -40,14 +50,7 @@ const evmGroupMethods: MethodDef[] = [
     summary:
       "Execute a call against contract state without creating a transaction; returns the output bytes.",
     params: [
-      param(
-        "callObject",
-        "OBJECT",
-        true,
-        'call parameters {"from","to","data","value"} as JSON; or use --from/--to/--data/--value',
-        callKind("evm"),
-        { default: {} },
-      ),
+      callObjectParam,
       param(
         "blockNumber",
         "QUANTITY or TAG",
@@ -78,16 +81,7 @@ const evmGroupMethods: MethodDef[] = [
     name: "eth_estimateGas",
     marks: { idempotent: false, heavy: false },
     summary: "Approximate gas a transaction would use (actual usage may differ).",
-    params: [
-      param(
-        "callObject",
-        "OBJECT",
-        true,
-        'call parameters {"from","to","data","value"} as JSON; or use --from/--to/--data/--value',
-        callKind("evm"),
-        { default: {} },
-      ),
-    ],
+    params: [callObjectParam],
     options: CALL_OPTIONS,
     fromOptions: (opts, params) => callFromOptions("eth_estimateGas", "evm", opts, params),
     refine: (params) => requireCallTarget("eth_estimateGas", params),
