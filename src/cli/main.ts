@@ -77,13 +77,29 @@ function globalOptions(cmd: Command): Command {
 
 /**
  * The method commands to build. A call names its method, so only that command is built (the rest of the
- * tree costs ~2 ms of every start-up); help, or no method named, builds them all.
+ * tree costs ~2 ms of every start-up); `batch`, `reserves`, `rpc` and `methods` need none; help, or no
+ * command named, builds them all. The command is the first argument that is neither an option nor an
+ * option's value.
  */
-function methodsToBuild(argv: string[]): string[] {
+function methodsToBuild(argv: string[], program: Command): string[] {
   const all = methodNames();
   if (argv.some((a) => a === "-h" || a === "--help" || a === "help")) return all;
-  const named = all.filter((n) => argv.includes(n));
-  return named.length ? named : all;
+  const takesValue = new Set(
+    program.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short].filter(Boolean)),
+  );
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--") break;
+    if (a.startsWith("-")) {
+      if (!a.includes("=") && takesValue.has(a)) i++;
+      continue;
+    }
+    if (all.includes(a)) return [a];
+    if (program.commands.some((c) => c.name() === a) || ["batch", "reserves", "rpc", "methods"].includes(a))
+      return [];
+    break;
+  }
+  return all;
 }
 
 function buildProgram(argv: string[]): Command {
@@ -103,7 +119,7 @@ function buildProgram(argv: string[]): Command {
     );
   globalOptions(program);
 
-  for (const name of methodsToBuild(argv)) {
+  for (const name of methodsToBuild(argv, program)) {
     const defs = definitions(name);
     const d = defs[0];
     const cmd = program
