@@ -4,7 +4,6 @@
  */
 import { once } from "node:events";
 import { createReadStream } from "node:fs";
-import { createInterface } from "node:readline";
 import type { Context } from "../cli/context.js";
 import {
   JsonNumber,
@@ -14,7 +13,7 @@ import {
   stringifyLossless,
 } from "../json/lossless.js";
 import { definitions } from "../methods/index.js";
-import { buildParams, jsonDepthExceeds } from "../methods/params.js";
+import { buildParams, jsonDepthExceeds, MAX_PARAM_DEPTH } from "../methods/params.js";
 import type { Group, MethodDef } from "../methods/types.js";
 import { type BatchEntry, type BatchOutcome, callBatch } from "../rpc/client.js";
 import { ChaingwError, RpcError, UsageError } from "../rpc/errors.js";
@@ -102,7 +101,9 @@ function fastLine(text: string, chain: Group | undefined): { v: JsonObject; def:
 }
 
 export function parseLine(text: string, lineNo: number, chain: Group | undefined): Item {
-  const fast = jsonDepthExceeds(text) ? undefined : fastLine(text, chain);
+  // nesting deeper than the limit needs two characters a level: short lines cannot have it
+  const fast =
+    text.length > 2 * MAX_PARAM_DEPTH && jsonDepthExceeds(text) ? undefined : fastLine(text, chain);
   if (fast) {
     const { v, def } = fast;
     const id = v.id === undefined || v.id === null ? String(lineNo) : JSON.stringify(v.id);
@@ -289,10 +290,26 @@ export async function runItems(
   return summary;
 }
 
+/**
+ * Lines of a file or stdin, streamed: the stream is read chunk by chunk and paused between them by the
+ * async iteration, so memory stays bounded. Split by hand on "\n" (a trailing "\r" is dropped):
+ * readline's per-line machinery cost ~10 ms per 10,000 lines here.
+ */
 export async function* linesOf(path: string): AsyncIterable<string> {
   const input = path === "-" ? process.stdin : createReadStream(path);
-  const rl = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
-  for await (const line of rl) yield line;
+  input.setEncoding("utf8");
+  let rest = "";
+  for await (const chunk of input as AsyncIterable<string>) {
+    const text = rest + chunk;
+    let start = 0;
+    for (let nl = text.indexOf("\n"); nl >= 0; nl = text.indexOf("\n", start)) {
+      const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+      yield text.slice(start, end);
+      start = nl + 1;
+    }
+    rest = text.slice(start);
+  }
+  if (rest.length) yield rest.endsWith("\r") ? rest.slice(0, -1) : rest;
 }
 
 export async function* itemsFromLines(
