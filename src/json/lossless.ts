@@ -40,6 +40,7 @@ export interface ParseOptions {
 }
 
 const NUMBER_RE = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const TOKEN_RE = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)$/;
 
 export function parseLossless(text: string, opts: ParseOptions = {}): JsonValue {
   const maxDepth = opts.maxDepth ?? 256;
@@ -352,7 +353,11 @@ export function scanObjectArray(
         pos++;
       else break;
     }
-    if (pos === start) fail("value expected");
+    // a slice is printed as it is: `tru` or `1.2.3` must not pass as a value
+    if (!TOKEN_RE.test(text.slice(start, pos))) {
+      pos = start;
+      fail("value expected");
+    }
   };
 
   ws();

@@ -50,6 +50,8 @@ export interface CallOptions {
   heavy: boolean;
   /** per-attempt timeout override (scans); 0 = none */
   timeoutMs?: number;
+  /** overall deadline override (scans); 0 = none */
+  deadlineMs?: number;
   /** pin the call to this endpoint: no failover, no retry (scantxoutset start/status/abort) */
   pinned?: Endpoint;
 }
@@ -67,7 +69,14 @@ type Outcome =
   | { kind: "refused" | "maybe"; why: string; auth?: boolean; retryAfterMs?: number };
 
 /** Codes that mean "busy or rate limited": nothing is wrong with the request itself. */
-const TRANSIENT_CODES = new Set([-32005, -32016, -32007, 429]);
+const TRANSIENT_CODES = new Set([-32016, -32007, 429]);
+/**
+ * -32005 is "limit exceeded" in EIP-1474: providers use it for rate limits, nodes also for deterministic
+ * limits of the request itself ("query returned more than 10000 results"), which every node repeats.
+ */
+const REQUEST_LIMIT = /returned more than|block range|range is too (large|wide)|too large|exceed(s|ed)? max/i;
+/** Errors every node would repeat: never moved to another upstream, whatever the HTTP status. */
+const DETERMINISTIC_CODES = new Set([-1, -3, -5, -8, -32600, -32601, -32602, 3]);
 /** Node-state codes (warming up, shutting down, initial download): refused before any work was done. */
 const NOT_READY_CODES = new Set([-28, -9, -10]);
 
@@ -127,10 +136,17 @@ export function classify(http: HttpResult, id: number, ep: Endpoint, preParsed?:
     const e = err as Record<string, JsonValue>;
     const code = Number(e?.code);
     const message = typeof e?.message === "string" ? e.message : JSON.stringify(err).slice(0, 200);
-    if (status === 429 || TRANSIENT_CODES.has(code) || /rate limit|too many requests/i.test(message)) {
-      return { kind: "maybe", why: `rate limited (${code}: ${message})`, retryAfterMs: ra };
-    }
+    const rateLimited =
+      status === 429 ||
+      TRANSIENT_CODES.has(code) ||
+      (code === -32005 && (ra !== undefined || !REQUEST_LIMIT.test(message))) ||
+      /rate limit|too many requests/i.test(message);
+    if (rateLimited) return { kind: "maybe", why: `rate limited (${code}: ${message})`, retryAfterMs: ra };
     if (NOT_READY_CODES.has(code)) return { kind: "refused", why: `node not ready (${code}: ${message})` };
+    // a balancer's own error on 502-504 ("no healthy upstream") is about that hop, not the request
+    if (status >= 502 && status <= 504 && !DETERMINISTIC_CODES.has(code)) {
+      return { kind: "maybe", why: `HTTP ${status}: ${code}: ${message}`, retryAfterMs: ra };
+    }
     return {
       kind: "final",
       error: new RpcError(Number.isFinite(code) ? code : -32603, message, e?.data ?? null, ep.label),
@@ -251,8 +267,12 @@ export class JsonRpcClient {
     const pb = run(b);
     const done: { ep: Endpoint; out: Outcome; ms: number }[] = [];
     return new Promise((resolve) => {
-      for (const p of [pa, pb]) {
-        p.then((r) => {
+      for (const [i, p] of [pa, pb].entries()) {
+        p.catch((e: unknown): { ep: Endpoint; out: Outcome; ms: number } => ({
+          ep: i === 0 ? a : b,
+          out: { kind: "maybe", why: String((e as Error)?.message ?? e) },
+          ms: Date.now() - t0,
+        })).then((r) => {
           done.push(r);
           if (r.out.kind === "ok" || r.out.kind === "final" || done.length === 2) resolve([...done]);
         });
@@ -264,7 +284,10 @@ export class JsonRpcClient {
     const o = this.opts;
     const id = nextId++;
     const body = stringifyLossless({ jsonrpc: "2.0", id, method, params });
-    const deadline = o.deadlineMs > 0 ? Date.now() + o.deadlineMs : 0;
+    // the overall deadline starts once the heavy-method limiter lets the call go
+    await this.throttle(method, co.heavy);
+    const deadlineMs = co.deadlineMs ?? o.deadlineMs;
+    const deadline = deadlineMs > 0 ? Date.now() + deadlineMs : 0;
     const timeoutMs = co.timeoutMs ?? o.requestTimeoutMs;
     const req = { method, body, id, timeoutMs, deadline };
     const failures: string[] = [];
@@ -276,7 +299,6 @@ export class JsonRpcClient {
     const passes = co.pinned ? 1 : o.retries + 1;
     const hedgeMs = co.idempotent && !co.pinned ? (o.hedgeMs ?? 0) : 0;
 
-    await this.throttle(method, co.heavy);
     for (let pass = 0; pass < passes; pass++) {
       for (let i = 0; i < list.length; i++) {
         if (o.signal?.aborted) throw new InterruptedError("interrupted");
@@ -340,6 +362,8 @@ export interface BatchEntry {
   marks: { idempotent: boolean; heavy: boolean };
   /** params hold plain JS values only (no JsonNumber): the native JSON.stringify is enough */
   plain?: boolean;
+  /** runs for minutes (scantxoutset start): --scan-timeout, no overall deadline (MethodDef.longRunning) */
+  long?: boolean;
 }
 
 /** One entry's outcome: a result, or the error it ended with. */
@@ -395,15 +419,30 @@ export async function callBatch(client: JsonRpcClient, entries: BatchEntry[]): P
   }
   if (!elements) {
     if (http.status === 401 || http.status === 403) return Promise.all(entries.map(single));
-    noBatch.add(ep.url);
-    o.verbose?.(`batch → ${ep.label}: HTTP ${http.status}, not a batch answer; sending singly from now on`);
-    const maySend = http.status < 500 || http.status === 501;
+    // Proof that the array was not run: an object refusing it (a JSON-RPC error instead of an array), or a
+    // status a server sends before doing any work. An unreadable 200 or a 5xx may have run it: only
+    // idempotent entries are sent again.
+    let refusedObject = false;
+    try {
+      const v = parseLossless(http.text);
+      refusedObject =
+        v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof JsonNumber) && !!v.error;
+    } catch {}
+    const notRun = refusedObject || [400, 404, 405, 413, 429].includes(http.status);
+    if (notRun) {
+      noBatch.add(ep.url);
+      o.verbose?.(`batch → ${ep.label}: HTTP ${http.status}, batch refused; sending singly from now on`);
+    } else {
+      o.verbose?.(
+        `batch → ${ep.label}: HTTP ${http.status}, unreadable batch answer; re-sending idempotent entries only`,
+      );
+    }
     return Promise.all(
       entries.map((e) =>
-        maySend || e.marks.idempotent
+        notRun || e.marks.idempotent
           ? single(e)
           : new TransportError(
-              `${ep.label}: batch answered HTTP ${http.status}; ${e.method} is not marked idempotent, so it was not retried`,
+              `${ep.label}: batch answered HTTP ${http.status} unreadably; ${e.method} is not marked idempotent, so it was not retried`,
             ),
       ),
     );
@@ -427,7 +466,16 @@ export async function callBatch(client: JsonRpcClient, entries: BatchEntry[]): P
       if (raw !== undefined && (errText === undefined || errText === "null")) return new BatchResult(raw, ep);
       // an error (or an answer with neither): classify it as if it were a single answer
       const body: JsonObject = { id: new JsonNumber(String(ids[i])) };
-      if (errText !== undefined) body.error = parseLossless(errText);
+      if (errText !== undefined) {
+        try {
+          body.error = parseLossless(errText);
+        } catch {
+          const why = `${ep.label}: batch entry ${ids[i]} carries an unreadable error`;
+          return e.marks.idempotent
+            ? single(e)
+            : new TransportError(`${why}; ${e.method} is not marked idempotent, so it was not retried`);
+        }
+      }
       const out = classify(
         { status: 200, headers: { "content-type": "application/json" }, text: "" },
         ids[i],
