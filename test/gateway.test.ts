@@ -219,3 +219,27 @@ describe("docs derived from the registry", () => {
     expect(section).toBe(r.stdout.trim());
   });
 });
+
+describe("credentials stay with the endpoints they were configured for", () => {
+  it("a profile's cookie is not sent to a URL given by flag", async () => {
+    const f = join(dir, `config-cookie-${Date.now()}.json`);
+    writeFileSync(
+      f,
+      JSON.stringify({
+        defaultProfile: "p",
+        profiles: { p: { url: "http://127.0.0.1:1/", rpcCookie: cookieNode.cookieFile } },
+      }),
+    );
+    chmodSync(f, 0o600);
+    // the flag URL is the cookie node itself, without credentials: with the profile's cookie it would answer
+    const r = await runCli(["rpc", "getblockcount", "--url", cookieNode.url], { env: { CHAINGW_CONFIG: f } });
+    expect(r.exitCode).toBe(4);
+    const viaProfile = await runCli(
+      ["rpc", "getblockcount", "--json", "--url", cookieNode.url, "--rpc-cookie", cookieNode.cookieFile],
+      {
+        env: { CHAINGW_CONFIG: f },
+      },
+    );
+    expect(viaProfile.stdout).toBe("3\n");
+  });
+});

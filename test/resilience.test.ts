@@ -39,7 +39,18 @@ async function run(kind: Kind, fault: Fault, endpoints: string[], extra: string[
   bad.setFault(fault);
   const b0 = bad.hits;
   const g0 = good.hits;
-  const args = [...methods[kind](), "--json", "--request-timeout", "1", "--retries", "0", ...extra];
+  // scantxoutset start has a timeout of its own (--scan-timeout); the others use --request-timeout
+  const args = [
+    ...methods[kind](),
+    "--json",
+    "--request-timeout",
+    "1",
+    "--scan-timeout",
+    "1",
+    "--retries",
+    "0",
+    ...extra,
+  ];
   for (const u of endpoints) args.push("--url", u);
   const r = await runCli(args);
   return { ...r, badHits: bad.hits - b0, goodHits: good.hits - g0 };
@@ -272,5 +283,104 @@ describe("heavy methods are rate limited on the client", () => {
     const r = await runCli(["-v", "--json", "gettxoutsetinfo", "--url", bad.url, "--heavy-rate", "1"]);
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout).height).toBe(5);
+  });
+});
+
+describe("fixes from review: long scans, deterministic limits, balancer errors, unreadable batch answers", () => {
+  it("scantxoutset start gets --scan-timeout, not --request-timeout", async () => {
+    bad.setMethodFault("scantxoutset", { kind: "delay", ms: 1500 }, (p) => p[0] === "start");
+    try {
+      const r = await runCli([
+        ...methods.scanStart(),
+        "--json",
+        "--url",
+        bad.url,
+        "--request-timeout",
+        "0.5",
+        "--timeout",
+        "1",
+        "--scan-timeout",
+        "20",
+      ]);
+      expect(r.exitCode).toBe(0);
+      expect(JSON.parse(r.stdout).success).toBe(true);
+    } finally {
+      bad.setMethodFault("scantxoutset", null);
+    }
+  });
+
+  it("-32005 'query returned more than 10000 results' is the request's own limit: final, one hit", async () => {
+    const body =
+      '{"jsonrpc":"2.0","id":1,"error":{"code":-32005,"message":"query returned more than 10000 results"}}';
+    const r = await run(
+      "idempotent",
+      { kind: "status", status: 200, body, headers: { "content-type": "application/json" } },
+      [bad.url, good.url],
+    );
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain("query returned more than 10000 results");
+    expect(r.goodHits).toBe(0);
+  });
+
+  it("a balancer's JSON-RPC error on HTTP 503 moves an idempotent read to the next endpoint", async () => {
+    const body = '{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"no healthy upstream"}}';
+    const r = await run(
+      "idempotent",
+      { kind: "status", status: 503, body, headers: { "content-type": "application/json" } },
+      [bad.url, good.url],
+    );
+    expect(r.exitCode).toBe(0);
+    expect(r.goodHits).toBe(1);
+  });
+
+  it("batch: an unreadable HTTP 200 answer re-sends idempotent entries only", async () => {
+    bad.setFault({
+      kind: "status",
+      status: 200,
+      body: "<html>oops</html>",
+      headers: { "content-type": "text/html" },
+    });
+    try {
+      const input = [
+        JSON.stringify({ method: "getblockstats", params: [1, ["height"]] }),
+        JSON.stringify({ method: "getblockheader", params: [hash] }),
+        JSON.stringify({ method: "getblockstats", params: [2, ["height"]] }),
+      ].join("\n");
+      const b0 = bad.hitsByMethod.getblockstats ?? 0;
+      const r = await runCli(["batch", "--url", bad.url, "--url", good.url, "--retries", "0"], { input });
+      expect(r.exitCode).toBe(3);
+      const out = r.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
+      expect(out[0].error.message).toContain("not marked idempotent");
+      expect(out[1].result.hash).toBe(hash);
+      expect(out[2].error.message).toContain("not marked idempotent");
+      // the array reached the bad endpoint once; getblockstats was never sent again anywhere
+      expect((bad.hitsByMethod.getblockstats ?? 0) - b0).toBe(2);
+    } finally {
+      bad.setFault({ kind: "pass" });
+    }
+  });
+
+  it("batch of a file that does not exist: exit 2, nothing sent", async () => {
+    const b0 = bad.hits;
+    const r = await runCli(["batch", "/nonexistent/requests.jsonl", "--url", bad.url]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain("cannot read /nonexistent/requests.jsonl");
+    expect(bad.hits).toBe(b0);
+  });
+
+  it("a comma inside a --url password is part of the password, and never printed", async () => {
+    const r = await runCli([
+      "getblockchaininfo",
+      "--url",
+      "http://user:top,secret@127.0.0.1:1/",
+      "--retries",
+      "0",
+    ]);
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).not.toContain("top,secret");
+    expect(r.stderr).not.toContain("secret");
   });
 });

@@ -3,7 +3,7 @@
  * bounded window (concurrency × batch size), so memory stays flat whatever the number of requests.
  */
 import { once } from "node:events";
-import { createReadStream } from "node:fs";
+import { accessSync, constants, createReadStream } from "node:fs";
 import type { Context } from "../cli/context.js";
 import {
   JsonNumber,
@@ -93,6 +93,8 @@ function fastLine(text: string, chain: Group | undefined): { v: JsonObject; def:
   const def = chain ? defs.find((d) => d.group === chain) : (defs.find((d) => d.group === "evm") ?? defs[0]);
   if (!def) return undefined;
   const id = v.id;
+  // a nested "id" key could be matched instead of the top-level one: such lines take the lossless path
+  if (text.indexOf('"id"') !== text.lastIndexOf('"id"')) return undefined;
   if (typeof id === "number") {
     const m = /"id"\s*:\s*(-?\d{1,15})\s*[,}]/.exec(text);
     if (!m || m[1] !== String(id)) return undefined;
@@ -115,7 +117,13 @@ export function parseLine(text: string, lineNo: number, chain: Group | undefined
       def.refine?.(built);
       return {
         id,
-        entry: { method: def.name, params: built, marks: def.marks, plain: true },
+        entry: {
+          method: def.name,
+          params: built,
+          marks: def.marks,
+          plain: true,
+          long: def.longRunning?.(built),
+        },
         verify: def.verify,
       };
     } catch (e) {
@@ -162,7 +170,11 @@ export function parseLine(text: string, lineNo: number, chain: Group | undefined
   try {
     const built = buildParams(def, params.map(plain), false);
     def.refine?.(built);
-    return { id, entry: { method: def.name, params: built, marks: def.marks }, verify: def.verify };
+    return {
+      id,
+      entry: { method: def.name, params: built, marks: def.marks, long: def.longRunning?.(built) },
+      verify: def.verify,
+    };
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     return { id, error: new UsageError(`line ${lineNo}: ${msg}`) };
@@ -181,14 +193,20 @@ async function send(ctx: Context, entries: BatchEntry[], batchSize: number): Pro
       continue;
     }
     jobs.push(
-      ctx.client.call(e.method, e.params, e.marks).then(
-        (r) => {
-          out[i] = r;
-        },
-        (err) => {
-          out[i] = asError(err);
-        },
-      ),
+      ctx.client
+        .call(
+          e.method,
+          e.params,
+          e.long ? { ...e.marks, timeoutMs: ctx.settings.scanTimeoutMs, deadlineMs: 0 } : e.marks,
+        )
+        .then(
+          (r) => {
+            out[i] = r;
+          },
+          (err) => {
+            out[i] = asError(err);
+          },
+        ),
     );
   }
   for (let k = 0; k < light.length; k += batchSize) {
@@ -273,7 +291,8 @@ export async function runItems(
   };
 
   let chunk: Item[] = [];
-  const chunkLen = opts.batchSize * Math.max(1, Math.ceil(opts.concurrency / 4));
+  // one array per chunk, `concurrency` chunks in flight: --concurrency is the number of requests out at once
+  const chunkLen = opts.batchSize;
   const flushChunk = async () => {
     if (!chunk.length) return;
     window.push(runChunk(chunk));
@@ -296,6 +315,13 @@ export async function runItems(
  * readline's per-line machinery cost ~10 ms per 10,000 lines here.
  */
 export async function* linesOf(path: string): AsyncIterable<string> {
+  if (path !== "-") {
+    try {
+      accessSync(path, constants.R_OK);
+    } catch (e) {
+      throw new UsageError(`batch: cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? e}`);
+    }
+  }
   const input = path === "-" ? process.stdin : createReadStream(path);
   input.setEncoding("utf8");
   let rest = "";

@@ -9,6 +9,7 @@ import { renderValue } from "../output/human.js";
 import { withSpinner } from "../output/spinner.js";
 import { RpcError, UsageError } from "../rpc/errors.js";
 import { makeContext } from "./context.js";
+import { interrupt } from "./signals.js";
 
 export async function runMethod(
   name: string,
@@ -23,7 +24,15 @@ export async function runMethod(
   let params = buildParams(def, texts, true);
   if (def.fromOptions) params = def.fromOptions(opts, params);
   def.refine?.(params);
-  const call = ctx.client.call(def.name, params, def.marks);
+  const long = def.longRunning?.(params) ?? false;
+  if (long) {
+    interrupt.hint = `the node may still be running ${def.name}; \`chaingw reserves status\` shows it, \`chaingw reserves abort\` stops it`;
+  }
+  const call = ctx.client.call(
+    def.name,
+    params,
+    long ? { ...def.marks, timeoutMs: ctx.settings.scanTimeoutMs, deadlineMs: 0 } : def.marks,
+  );
   const { result, raw } = await withSpinner(`${def.name} …`, call, !ctx.settings.json).catch((e: unknown) => {
     throw (e instanceof RpcError && def.explainError?.(e)) || e;
   });
@@ -63,12 +72,15 @@ export async function runRaw(method: string, texts: string[], flags: GlobalFlags
   const def = definitions(method).find((d) => !chain || d.group === chain);
   const ctx = makeContext(flags, chain ?? def?.group);
   const marks = def?.marks ?? { idempotent: false, heavy: false };
+  const long = def?.longRunning?.(params) ?? false;
   const group = chain ?? def?.group;
-  const { result, raw } = await ctx.client.call(method, params, marks).catch((e: unknown) => {
-    // eth_call on the EVM-compat chain is outside the spec's registry but reverts read the same
-    const revert = method === "eth_call" || method === "eth_estimateGas";
-    throw (revert && e instanceof RpcError && group && group !== "utxo" && explainRevert(e, group)) || e;
-  });
+  const { result, raw } = await ctx.client
+    .call(method, params, long ? { ...marks, timeoutMs: ctx.settings.scanTimeoutMs, deadlineMs: 0 } : marks)
+    .catch((e: unknown) => {
+      // eth_call on the EVM-compat chain is outside the spec's registry but reverts read the same
+      const revert = method === "eth_call" || method === "eth_estimateGas";
+      throw (revert && e instanceof RpcError && group && group !== "utxo" && explainRevert(e, group)) || e;
+    });
   if (ctx.settings.json) return ctx.out(raw);
   ctx.out(renderDefault(result, method, ctx.settings.color));
 }

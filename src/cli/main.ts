@@ -10,7 +10,7 @@ import { ChaingwError, EXIT, RpcError, UsageError } from "../rpc/errors.js";
 import { scrub } from "../util/redact.js";
 import { addBatchOptions } from "./batch.js";
 import { families } from "./hooks.js";
-import { abort, writeErr } from "./signals.js";
+import { abort, interrupt, writeErr } from "./signals.js";
 
 declare const __VERSION__: string;
 const VERSION = typeof __VERSION__ === "string" ? __VERSION__ : "0.0.0-dev";
@@ -236,6 +236,7 @@ export async function main(argv: string[]): Promise<number> {
     // a plain call has nothing to clean up: stop now (reserves installs its own handler first)
     if (process.listenerCount("SIGINT") <= 1) {
       writeErr("chaingw: interrupted");
+      if (interrupt.hint) writeErr(interrupt.hint);
       process.exit(EXIT.interrupted);
     }
   };

@@ -10,3 +10,6 @@ setMaxListeners(0, abort.signal);
 export function writeErr(text: string): void {
   process.stderr.write(scrub(text) + "\n");
 }
+
+/** A line to print if the user interrupts now (e.g. how to stop a scan the node keeps running). */
+export const interrupt: { hint?: string } = {};

@@ -92,12 +92,17 @@ export const DEFAULTS = {
   heavyRate: 2,
 };
 
+/** How a setting was given, for messages: `--url`, `CHAINGW_URL` or `profile url`. */
+const sourceName = (src: Settings["endpointSource"], what: "url" | "gateway") =>
+  src === "flag" ? `--${what}` : src === "env" ? `CHAINGW_${what.toUpperCase()}` : `profile ${what}`;
+
+/**
+ * A list setting: repeatable flags arrive as arrays and are taken as they are (a password may hold a
+ * comma); env variables and profile strings are comma-separated lists (write a comma in a password as %2C).
+ */
 const list = (v: string | string[] | undefined): string[] | undefined => {
   if (v === undefined) return undefined;
-  const arr = (Array.isArray(v) ? v : [v])
-    .flatMap((s) => s.split(","))
-    .map((s) => s.trim())
-    .filter(Boolean);
+  const arr = (Array.isArray(v) ? v : v.split(",")).map((s) => s.trim()).filter(Boolean);
   return arr.length ? arr : undefined;
 };
 
@@ -231,8 +236,13 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, meth
     );
   } else if (flags.apiKeyFile) apiKey = readSecretFile(flags.apiKeyFile, "API key file");
   else if (env.CHAINGW_API_KEY) apiKey = env.CHAINGW_API_KEY.trim();
-  else if (profile.apiKey) apiKey = profile.apiKey;
-  else if (profile.apiKeyFile) apiKey = readSecretFile(profile.apiKeyFile, "API key file");
+  else if (profile.apiKey || profile.apiKeyFile) {
+    // like the cookie: a profile's key is for the profile's gateways, not for one given by flag or env
+    const gatewaysFromAbove = list(flags.gateway) ?? list(env.CHAINGW_GATEWAY);
+    if (!gatewaysFromAbove) {
+      apiKey = profile.apiKey ?? readSecretFile(profile.apiKeyFile as string, "API key file");
+    }
+  }
   registerSecret(apiKey);
 
   // endpoints: the first level that names any
@@ -266,8 +276,12 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, meth
       cookie: profile.rpcCookie,
     },
   ];
-  const chosen = levels.find((l) => l.urls || l.gateways);
-  const cookiePath = levels.find((l) => l.cookie)?.cookie;
+  const chosenAt = levels.findIndex((l) => l.urls || l.gateways);
+  const chosen = chosenAt >= 0 ? levels[chosenAt] : undefined;
+  // a cookie names one node: a profile's or env's cookie must not travel to URLs given at a higher level
+  const cookiePath = levels
+    .slice(0, chosenAt >= 0 ? chosenAt + 1 : levels.length)
+    .find((l) => l.cookie)?.cookie;
   const products = levels.find((l) => l.products)?.products;
   const group = chain ?? methodGroup ?? "utxo";
   const endpoints: Endpoint[] = [];
@@ -281,7 +295,9 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, meth
       try {
         ep = nodeEndpoint(u, cookie);
       } catch {
-        throw new UsageError(`invalid --url: ${JSON.stringify(redactUrl(u))} is not a URL`);
+        throw new UsageError(
+          `invalid ${sourceName(chosen.src, "url")}: ${JSON.stringify(redactUrl(u))} is not a URL`,
+        );
       }
       const pw = new URL(u).password;
       registerSecret(decodeURIComponent(pw));
@@ -306,7 +322,9 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, meth
         try {
           endpoints.push(gatewayEndpoint(g, products[products.length === 1 ? 0 : i], apiKey));
         } catch {
-          throw new UsageError(`invalid --gateway: ${JSON.stringify(redactUrl(g))} is not a URL`);
+          throw new UsageError(
+            `invalid ${sourceName(chosen.src, "gateway")}: ${JSON.stringify(redactUrl(g))} is not a URL`,
+          );
         }
       });
       if (!apiKey)

@@ -52,6 +52,11 @@ export interface MethodDef {
   params: ParamDef[];
   /** the spec's result description */
   result: string;
+  /**
+   * Calls that legitimately run for minutes (scantxoutset start): they get --scan-timeout instead of the
+   * request timeout and the overall deadline.
+   */
+  longRunning?(params: unknown[]): boolean;
   /** cross-parameter rules (e.g. scanobjects required when action is start); throws UsageError */
   refine?(params: unknown[]): void;
   /** named options and how they fold into the positional params */

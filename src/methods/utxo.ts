@@ -58,6 +58,7 @@ export const utxoMethods: MethodDef[] = [
       ),
     ],
     result: "OBJECT: success, txouts, height, total_amount, unspents[txid, vout, amount, height]",
+    longRunning: (params) => params[0] === "start",
     refine(params) {
       if (params[0] === "start" && (!Array.isArray(params[1]) || params[1].length === 0)) {
         throw new UsageError(

@@ -9,8 +9,10 @@ export function redactUrl(url: string): string {
     }
     return u.toString();
   } catch {
-    // not a URL: drop everything up to the last @ (a password may hold '/', '@' or spaces)
-    return url.replace(/\/\/.*@/s, "//***@");
+    // not a URL: drop everything up to the last @ (a password may hold '/', '@' or spaces); with no @,
+    // a "user:pass" cut short (a list split inside a password) may follow the //, so hide it all
+    if (/\/\/.*@/s.test(url)) return url.replace(/\/\/.*@/s, "//***@");
+    return url.replace(/\/\/[^/]*:[^/]*/s, "//***");
   }
 }
 
