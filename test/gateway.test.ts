@@ -28,6 +28,14 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "chaingw-cfg-"));
 }, 60_000);
 
+/** A file in the test's temp dir with the given content and mode. */
+function secretFile(name: string, content: string, mode: number): string {
+  const f = join(dir, name);
+  writeFileSync(f, content);
+  chmodSync(f, mode);
+  return f;
+}
+
 afterAll(async () => {
   await gw?.stop();
   await Promise.all([ltc?.stop(), cookieNode?.stop()]);
@@ -49,9 +57,7 @@ describe("gateway transport", () => {
   });
 
   it("key from --api-key-file (mode 600)", async () => {
-    const f = join(dir, "key");
-    writeFileSync(f, KEY + "\n");
-    chmodSync(f, 0o600);
+    const f = secretFile("key", KEY + "\n", 0o600);
     const r = await runCli([
       "getblockchaininfo",
       "--gateway",
@@ -66,9 +72,7 @@ describe("gateway transport", () => {
   });
 
   it("a key file readable by others is refused with the chmod to run, nothing sent", async () => {
-    const f = join(dir, "key-open");
-    writeFileSync(f, KEY);
-    chmodSync(f, 0o644);
+    const f = secretFile("key-open", KEY, 0o644);
     const before = gw.hits.total;
     const r = await runCli([
       "getblockchaininfo",

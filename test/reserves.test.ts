@@ -32,6 +32,23 @@ const sats = (t: string): bigint => {
 };
 
 /** The node's own scan, amounts kept as text (no JSON.parse floats). */
+/**
+ * Starts a real long scan on the node (a wide ranged descriptor takes seconds to expand) and waits until
+ * the node reports it; resolves to the pending answer of that scan.
+ */
+async function occupyScanSlot(): Promise<{ busy: Promise<{ status: number; text: string }> }> {
+  const busy = ltc.rawCall(
+    JSON.stringify({
+      id: 9,
+      method: "scantxoutset",
+      params: ["start", [{ desc: longDesc, range: [0, 60000] }]],
+    }),
+  );
+  for (let i = 0; i < 50 && (await ltc.rpc("scantxoutset", ["status"])) === null; i++) await sleep(50);
+  // wrapped: an async function returning the promise itself would wait for the scan to end
+  return { busy };
+}
+
 async function nodeScan(objects: unknown[]) {
   const r = await ltc.rawCall(
     JSON.stringify({ jsonrpc: "1.0", id: 1, method: "scantxoutset", params: ["start", objects] }),
@@ -327,14 +344,7 @@ describe("a scan that lasts: progress, busy slot, abort", () => {
 
   it("scan slot taken: a clear message naming reserves status/abort; status and abort by hand", async () => {
     // a real long scan on the node: a wide ranged descriptor takes seconds to expand
-    const busy = ltc.rawCall(
-      JSON.stringify({
-        id: 9,
-        method: "scantxoutset",
-        params: ["start", [{ desc: longDesc, range: [0, 60000] }]],
-      }),
-    );
-    for (let i = 0; i < 50 && (await ltc.rpc("scantxoutset", ["status"])) === null; i++) await sleep(50);
+    const { busy } = await occupyScanSlot();
     const r = await runCli(["--url", nodeUrl(), "reserves", "scan", addrs[20]]);
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe("");
@@ -358,14 +368,7 @@ describe("a scan that lasts: progress, busy slot, abort", () => {
   });
 
   it("--wait waits for the slot, then scans", async () => {
-    const busy = ltc.rawCall(
-      JSON.stringify({
-        id: 9,
-        method: "scantxoutset",
-        params: ["start", [{ desc: longDesc, range: [0, 60000] }]],
-      }),
-    );
-    for (let i = 0; i < 50 && (await ltc.rpc("scantxoutset", ["status"])) === null; i++) await sleep(50);
+    const { busy } = await occupyScanSlot();
     const r = await runCli(["--url", nodeUrl(), "reserves", "scan", "--wait", "--json", addrs[20]]);
     await busy;
     expect(r.exitCode).toBe(0);

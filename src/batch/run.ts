@@ -363,6 +363,7 @@ export async function* itemsFromRange(
   const step = from <= to ? 1 : -1;
   for (let h = from; step > 0 ? h <= to : h >= to; h += step) {
     if (r.via) {
+      // getblockhash is outside the spec, so outside the registry: a lookup by height, safe to repeat
       const via = definitions(r.via)[0];
       yield {
         id: String(h),

@@ -4,8 +4,6 @@ import type { Group } from "../methods/types.js";
 import { JsonRpcClient } from "../rpc/client.js";
 import { abort, writeErr } from "./signals.js";
 
-export { abort, writeErr };
-
 export interface Context {
   settings: Settings;
   client: JsonRpcClient;

@@ -42,33 +42,86 @@ export interface ParseOptions {
 const NUMBER_RE = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const TOKEN_RE = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)$/;
 
-export function parseLossless(text: string, opts: ParseOptions = {}): JsonValue {
-  const maxDepth = opts.maxDepth ?? 256;
-  let pos = 0;
-  const n = text.length;
-
-  const fail = (what: string): never => {
-    if (pos >= n) throw new JsonSyntaxError("unexpected end of JSON (truncated body?)", pos);
-    throw new JsonSyntaxError(`${what} at position ${pos}`, pos);
-  };
-  const ws = () => {
+/** A position in JSON text, with the steps both readers below share (the full parser and the span scanner). */
+class Cursor {
+  pos = 0;
+  readonly n: number;
+  constructor(
+    readonly text: string,
+    readonly maxDepth: number,
+  ) {
+    this.n = text.length;
+  }
+  fail(what: string): never {
+    if (this.pos >= this.n) throw new JsonSyntaxError("unexpected end of JSON (truncated body?)", this.pos);
+    throw new JsonSyntaxError(`${what} at position ${this.pos}`, this.pos);
+  }
+  ws(): void {
+    const { text, n } = this;
+    let pos = this.pos;
     while (pos < n) {
       const c = text.charCodeAt(pos);
       if (c === 32 || c === 10 || c === 13 || c === 9) pos++;
       else break;
     }
-  };
+    this.pos = pos;
+  }
+  /** Just past `{` or `[`: the nesting check, and true (consumed) when it closes at once. */
+  open(depth: number, close: number): boolean {
+    if (depth >= this.maxDepth)
+      throw new JsonSyntaxError(`JSON nested deeper than ${this.maxDepth} levels`, this.pos);
+    this.pos++;
+    this.ws();
+    if (this.text.charCodeAt(this.pos) !== close) return false;
+    this.pos++;
+    return true;
+  }
+  /** An object key's opening quote, after whitespace. */
+  key(): void {
+    this.ws();
+    if (this.text.charCodeAt(this.pos) !== 34) this.fail("object key expected");
+  }
+  /** The ':' after a key, and the whitespace around it. */
+  colon(): void {
+    this.ws();
+    if (this.text.charCodeAt(this.pos) !== 58) this.fail("':' expected");
+    this.pos++;
+    this.ws();
+  }
+  /** After an element: true at ',' (another follows), false at `close`; both consumed. */
+  more(close: number): boolean {
+    this.ws();
+    const d = this.text.charCodeAt(this.pos);
+    if (d === 44) {
+      this.pos++;
+      return true;
+    }
+    if (d === close) {
+      this.pos++;
+      return false;
+    }
+    return this.fail(close === 125 ? "',' or '}' expected" : "',' or ']' expected");
+  }
+}
+
+export function parseLossless(text: string, opts: ParseOptions = {}): JsonValue {
+  const cur = new Cursor(text, opts.maxDepth ?? 256);
+  const n = text.length;
 
   const parseString = (): string => {
-    // pos is at the opening quote
-    pos++;
+    // cur.pos is at the opening quote
+    let pos = cur.pos + 1;
     let start = pos;
     let out = "";
+    const fail = (what: string): never => {
+      cur.pos = pos;
+      return cur.fail(what);
+    };
     while (pos < n) {
       const c = text.charCodeAt(pos);
       if (c === 34) {
         out += text.slice(start, pos);
-        pos++;
+        cur.pos = pos + 1;
         return out;
       }
       if (c === 92) {
@@ -121,102 +174,65 @@ export function parseLossless(text: string, opts: ParseOptions = {}): JsonValue 
   };
 
   const parseValue = (depth: number, spanLevel: number): JsonValue => {
-    ws();
-    if (pos >= n) fail("value expected");
-    const c = text.charCodeAt(pos);
+    cur.ws();
+    if (cur.pos >= n) cur.fail("value expected");
+    const c = text.charCodeAt(cur.pos);
     if (c === 123 /* { */) {
-      if (depth >= maxDepth) throw new JsonSyntaxError(`JSON nested deeper than ${maxDepth} levels`, pos);
-      pos++;
       const obj: JsonObject = {};
       const record: Record<string, [number, number]> | undefined = spanLevel <= 1 ? {} : undefined;
-      ws();
-      if (text.charCodeAt(pos) === 125) {
-        pos++;
-        if (record) spans.set(obj, record);
-        return obj;
-      }
-      for (;;) {
-        ws();
-        if (text.charCodeAt(pos) !== 34) fail("object key expected");
-        const key = parseString();
-        ws();
-        if (text.charCodeAt(pos) !== 58) fail("':' expected");
-        pos++;
-        ws();
-        const start = pos;
-        const v = parseValue(depth + 1, spanLevel + 1);
-        if (record) record[key] = [start, pos];
-        if (key === "__proto__")
-          Object.defineProperty(obj, key, { value: v, enumerable: true, writable: true });
-        else obj[key] = v;
-        ws();
-        const d = text.charCodeAt(pos);
-        if (d === 44) {
-          pos++;
-          continue;
-        }
-        if (d === 125) {
-          pos++;
-          break;
-        }
-        fail("',' or '}' expected");
+      if (!cur.open(depth, 125)) {
+        do {
+          cur.key();
+          const key = parseString();
+          cur.colon();
+          const start = cur.pos;
+          const v = parseValue(depth + 1, spanLevel + 1);
+          if (record) record[key] = [start, cur.pos];
+          if (key === "__proto__")
+            Object.defineProperty(obj, key, { value: v, enumerable: true, writable: true });
+          else obj[key] = v;
+        } while (cur.more(125));
       }
       if (record) spans.set(obj, record);
       return obj;
     }
     if (c === 91 /* [ */) {
-      if (depth >= maxDepth) throw new JsonSyntaxError(`JSON nested deeper than ${maxDepth} levels`, pos);
-      pos++;
       const arr: JsonValue[] = [];
-      ws();
-      if (text.charCodeAt(pos) === 93) {
-        pos++;
-        return arr;
-      }
-      for (;;) {
-        // elements of a top-level array (a JSON-RPC batch) keep depth 1 so their members get spans
-        arr.push(parseValue(depth + 1, depth === 0 ? 0 : spanLevel + 1));
-        ws();
-        const d = text.charCodeAt(pos);
-        if (d === 44) {
-          pos++;
-          continue;
-        }
-        if (d === 93) {
-          pos++;
-          break;
-        }
-        fail("',' or ']' expected");
+      if (!cur.open(depth, 93)) {
+        do {
+          // elements of a top-level array (a JSON-RPC batch) keep depth 1 so their members get spans
+          arr.push(parseValue(depth + 1, depth === 0 ? 0 : spanLevel + 1));
+        } while (cur.more(93));
       }
       return arr;
     }
     if (c === 34) return parseString();
-    if (text.startsWith("true", pos)) {
-      pos += 4;
-      return true;
+    for (const [word, value] of LITERALS) {
+      if (text.startsWith(word, cur.pos)) {
+        cur.pos += word.length;
+        return value;
+      }
     }
-    if (text.startsWith("false", pos)) {
-      pos += 5;
-      return false;
-    }
-    if (text.startsWith("null", pos)) {
-      pos += 4;
-      return null;
-    }
-    NUMBER_RE.lastIndex = pos;
+    NUMBER_RE.lastIndex = cur.pos;
     const m = NUMBER_RE.exec(text);
     if (m) {
-      pos += m[0].length;
+      cur.pos += m[0].length;
       return new JsonNumber(m[0]);
     }
-    return fail("unexpected character");
+    return cur.fail("unexpected character");
   };
 
   const v = parseValue(0, 0);
-  ws();
-  if (pos !== n) fail("trailing characters after JSON");
+  cur.ws();
+  if (cur.pos !== n) cur.fail("trailing characters after JSON");
   return v;
 }
+
+const LITERALS: [string, JsonValue][] = [
+  ["true", true],
+  ["false", false],
+  ["null", null],
+];
 
 /** The exact source text of `obj[key]`, when `obj` came from {@link parseLossless} of `source`. */
 export function rawMember(source: string, obj: object, key: string): string | undefined {
@@ -276,76 +292,46 @@ export function scanObjectArray(
   text: string,
   maxDepth = 256,
 ): Record<string, [number, number]>[] | undefined {
-  let pos = 0;
+  const cur = new Cursor(text, maxDepth);
   const n = text.length;
-  const fail = (what: string): never => {
-    throw new JsonSyntaxError(
-      pos >= n ? "unexpected end of JSON (truncated body?)" : `${what} at position ${pos}`,
-      pos,
-    );
-  };
-  const ws = () => {
-    while (pos < n) {
-      const c = text.charCodeAt(pos);
-      if (c === 32 || c === 10 || c === 13 || c === 9) pos++;
-      else break;
-    }
-  };
   const skipString = () => {
-    // pos at the opening quote; jump from quote to quote, stepping over escapes
-    pos++;
+    // at the opening quote; jump from quote to quote, stepping over escapes
+    let pos = cur.pos + 1;
     for (;;) {
       const q = text.indexOf('"', pos);
       if (q < 0) {
-        pos = n;
-        fail("unterminated string");
+        cur.pos = n;
+        cur.fail("unterminated string");
       }
       let b = q - 1;
       while (b >= pos && text.charCodeAt(b) === 92) b--;
       pos = q + 1;
-      if ((q - 1 - b) % 2 === 0) return;
+      if ((q - 1 - b) % 2 === 0) break;
     }
+    cur.pos = pos;
   };
   const skipValue = (depth: number): void => {
-    ws();
-    const c = text.charCodeAt(pos);
+    cur.ws();
+    const c = text.charCodeAt(cur.pos);
     if (c === 34) {
       skipString();
       return;
     }
     if (c === 123 || c === 91) {
-      if (depth >= maxDepth) throw new JsonSyntaxError(`JSON nested deeper than ${maxDepth} levels`, pos);
       const close = c === 123 ? 125 : 93;
-      pos++;
-      ws();
-      if (text.charCodeAt(pos) === close) {
-        pos++;
-        return;
-      }
-      for (;;) {
+      if (cur.open(depth, close)) return;
+      do {
         if (c === 123) {
-          ws();
-          if (text.charCodeAt(pos) !== 34) fail("object key expected");
+          cur.key();
           skipString();
-          ws();
-          if (text.charCodeAt(pos) !== 58) fail("':' expected");
-          pos++;
+          cur.colon();
         }
         skipValue(depth + 1);
-        ws();
-        const d = text.charCodeAt(pos);
-        if (d === 44) {
-          pos++;
-          continue;
-        }
-        if (d === close) {
-          pos++;
-          return;
-        }
-        fail("',' or closing bracket expected");
-      }
+      } while (cur.more(close));
+      return;
     }
-    const start = pos;
+    const start = cur.pos;
+    let pos = start;
     while (pos < n) {
       const d = text.charCodeAt(pos);
       // number and literal characters: digits, sign, dot, exponent, letters of true/false/null
@@ -354,65 +340,33 @@ export function scanObjectArray(
       else break;
     }
     // a slice is printed as it is: `tru` or `1.2.3` must not pass as a value
-    if (!TOKEN_RE.test(text.slice(start, pos))) {
-      pos = start;
-      fail("value expected");
-    }
+    if (!TOKEN_RE.test(text.slice(start, pos))) cur.fail("value expected");
+    cur.pos = pos;
   };
 
-  ws();
-  if (text.charCodeAt(pos) !== 91) return undefined;
-  pos++;
+  cur.ws();
+  if (text.charCodeAt(cur.pos) !== 91) return undefined;
   const out: Record<string, [number, number]>[] = [];
-  ws();
-  if (text.charCodeAt(pos) === 93) return out;
-  for (;;) {
-    ws();
-    if (text.charCodeAt(pos) !== 123) return undefined;
-    pos++;
+  if (cur.open(0, 93)) return out;
+  do {
+    cur.ws();
+    if (text.charCodeAt(cur.pos) !== 123) return undefined;
     const members: Record<string, [number, number]> = {};
-    ws();
-    if (text.charCodeAt(pos) === 125) pos++;
-    else
-      for (;;) {
-        ws();
-        if (text.charCodeAt(pos) !== 34) fail("object key expected");
-        const ks = pos;
+    if (!cur.open(1, 125)) {
+      do {
+        cur.key();
+        const ks = cur.pos;
         skipString();
-        const key = text.slice(ks + 1, pos - 1);
-        ws();
-        if (text.charCodeAt(pos) !== 58) fail("':' expected");
-        pos++;
-        ws();
-        const vs = pos;
+        const key = text.slice(ks + 1, cur.pos - 1);
+        cur.colon();
+        const vs = cur.pos;
         skipValue(2);
-        members[key] = [vs, pos];
-        ws();
-        const d = text.charCodeAt(pos);
-        if (d === 44) {
-          pos++;
-          continue;
-        }
-        if (d === 125) {
-          pos++;
-          break;
-        }
-        fail("',' or '}' expected");
-      }
+        members[key] = [vs, cur.pos];
+      } while (cur.more(125));
+    }
     out.push(members);
-    ws();
-    const d = text.charCodeAt(pos);
-    if (d === 44) {
-      pos++;
-      continue;
-    }
-    if (d === 93) {
-      pos++;
-      break;
-    }
-    fail("',' or ']' expected");
-  }
-  ws();
-  if (pos !== n) fail("trailing characters after JSON");
+  } while (cur.more(93));
+  cur.ws();
+  if (cur.pos !== n) cur.fail("trailing characters after JSON");
   return out;
 }

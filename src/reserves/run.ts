@@ -218,7 +218,7 @@ export async function runReservesScan(args: string[], flags: GlobalFlags, o: Sca
 
   if (o.csv !== undefined) {
     const csv = reportCsv(report);
-    if (o.csv === "-") await writeOut(csv);
+    if (o.csv === "-") writeOut(csv);
     else
       try {
         writeFileSync(o.csv, csv);
@@ -227,7 +227,7 @@ export async function runReservesScan(args: string[], flags: GlobalFlags, o: Sca
       }
   }
   if (o.csv !== "-") {
-    await writeOut(
+    writeOut(
       ctx.settings.json
         ? reportJson(report)
         : reportHuman(report, { color: ctx.settings.color, byAddress: o.byAddress ?? false }),
@@ -239,14 +239,10 @@ export async function runReservesScan(args: string[], flags: GlobalFlags, o: Sca
     );
 }
 
-/**
- * A report is megabytes for thousands of outputs, and the entry point exits as soon as the command returns:
- * resolve only once stdout has taken all of it (a pipe to a slow reader is not written synchronously).
- */
-const writeOut = (text: string): Promise<void> =>
-  new Promise((resolve, reject) =>
-    process.stdout.write(text.endsWith("\n") ? text : text + "\n", (e) => (e ? reject(e) : resolve())),
-  );
+/** stdout is flushed by the entry point before the process exits, however large the report. */
+const writeOut = (text: string): void => {
+  process.stdout.write(text.endsWith("\n") ? text : text + "\n");
+};
 
 const quietNote = { note: (t: string) => process.stderr.write(`chaingw: ${t}\n`) } satisfies Pick<
   ProgressView,

@@ -82,21 +82,7 @@ export function usePooledTransport(): void {
   keepAlive = true;
 }
 
-export function closeTransports(): void {
-  for (const a of agents.values()) a.destroy();
-  agents.clear();
-}
-
-export function post(
-  url: string,
-  headers: Record<string, string>,
-  body: string,
-  opts: HttpOptions,
-): Promise<HttpResult> {
-  return request(url, headers, body, opts);
-}
-
-async function request(
+export async function post(
   url: string,
   headers: Record<string, string>,
   body: string,
