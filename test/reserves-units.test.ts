@@ -1,9 +1,11 @@
-import { bech32, bech32m } from "@scure/base";
+import { createHash } from "node:crypto";
+import { bech32, bech32m, createBase58check } from "@scure/base";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { JsonNumber } from "../src/json/lossless.js";
 import { checkAddress, mixedFamilies } from "../src/reserves/address.js";
 import { formatCoins, toSats } from "../src/reserves/amount.js";
+import { base58CheckDecode, bech32Decode } from "../src/reserves/codec.js";
 import { listLines, parseRange } from "../src/reserves/input.js";
 
 // Pure pieces of the reserves workflow: address codecs, exact amounts, input lines.
@@ -53,6 +55,104 @@ describe("address checks (chain-agnostic)", () => {
     expect(mixedFamilies(["hrp:ltc", "base58:0"])).toMatch(/different networks/);
     // unknown prefixes are the node's to judge
     expect(mixedFamilies(["hrp:xyz", "base58:77"])).toBeUndefined();
+  });
+});
+
+// the fast codecs of src/reserves/codec.ts must give @scure/base's verdict on every input
+describe("address codecs agree with @scure/base", () => {
+  const sha256 = (b: Uint8Array) => new Uint8Array(createHash("sha256").update(b).digest());
+  const b58c = createBase58check(sha256);
+  const B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+  const B32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l";
+  // one edit of a valid text: substitute a character, drop one, swap two neighbours
+  const mutate = (s: string, pos: number, ch: string, how: number) => {
+    const i = pos % s.length;
+    if (how === 0) return s.slice(0, i) + ch + s.slice(i + 1);
+    if (how === 1) return s.slice(0, i) + s.slice(i + 1);
+    return i + 1 < s.length ? s.slice(0, i) + s[i + 1] + s[i] + s.slice(i + 2) : s;
+  };
+  const scureB58 = (s: string) => {
+    try {
+      return Buffer.from(b58c.decode(s)).toString("hex");
+    } catch {
+      return undefined;
+    }
+  };
+  const oursB58 = (s: string) => {
+    const r = base58CheckDecode(s);
+    return r.ok ? Buffer.from(r.payload).toString("hex") : undefined;
+  };
+  // variant, prefix, word count, first word, and the strict byte length of the words after the first
+  const scureB32 = (s: string) => {
+    const a = bech32.decodeUnsafe(s, 90);
+    const b = a ? undefined : bech32m.decodeUnsafe(s, 90);
+    const d = a ?? b;
+    const rest = d && bech32.fromWordsUnsafe(d.words.slice(1));
+    return (
+      d && `${a ? "bech32" : "bech32m"}:${d.prefix}:${d.words.length}:${d.words[0] ?? -1}:${rest?.length}`
+    );
+  };
+  const oursB32 = (s: string) => {
+    const d = bech32Decode(s, 90);
+    return d && `${d.variant}:${d.hrp}:${d.words}:${d.first}:${d.restBytes}`;
+  };
+  const runs = { numRuns: 3000 };
+
+  it("base58check: same payload for valid texts, same refusal for edited ones", () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 0, maxLength: 40 }),
+        fc.nat(),
+        fc.constantFrom(...B58, "0", "O", "l", "I", " "),
+        fc.nat(2),
+        (payload, pos, ch, how) => {
+          const text = b58c.encode(payload);
+          expect(oursB58(text)).toBe(Buffer.from(payload).toString("hex"));
+          const edited = mutate(text, pos, ch, how);
+          expect(oursB58(edited)).toBe(scureB58(edited));
+        },
+      ),
+      runs,
+    );
+  });
+
+  it("bech32 and bech32m: same words and variant for valid texts, same refusal for edited ones", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom("bc", "tb", "bcrt", "ltc", "rltc", "x", "a!b~c"),
+        fc.boolean(),
+        fc.uint8Array({ minLength: 0, maxLength: 40 }),
+        fc.nat(),
+        fc.constantFrom(...B32, "1", "b", "i", "o", "Q", "~"),
+        fc.nat(2),
+        (hrp, m, bytes, pos, ch, how) => {
+          const codec = m ? bech32m : bech32;
+          // a witness version word, then the program's bytes as words
+          const words = [bytes.length % 17, ...codec.toWords(bytes)];
+          const text = codec.encode(hrp, words, 90);
+          expect(oursB32(text)).toBe(
+            `${m ? "bech32m" : "bech32"}:${hrp}:${words.length}:${words[0]}:${bytes.length}`,
+          );
+          const edited = mutate(text, pos, ch, how);
+          expect(oursB32(edited)).toBe(scureB32(edited));
+        },
+      ),
+      runs,
+    );
+  });
+
+  it("strict padding: at most 4 zero bits, as BIP173's convertbits", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(bech32, bech32m),
+        fc.array(fc.nat(31), { minLength: 1, maxLength: 60 }),
+        (codec, words) => {
+          const d = bech32Decode(codec.encode("bc", words, 200), 200);
+          expect(d?.restBytes).toBe(bech32.fromWordsUnsafe(words.slice(1))?.length);
+        },
+      ),
+      runs,
+    );
   });
 });
 

@@ -4,26 +4,26 @@
  * and one consistent prefix family across a list. Which network an address belongs to is settled by
  * the node (`validateaddress`), one representative per prefix.
  */
-import { createHash } from "node:crypto";
-import { bech32, bech32m, createBase58check } from "@scure/base";
-
-const sha256 = (b: Uint8Array): Uint8Array => new Uint8Array(createHash("sha256").update(b).digest());
-const b58c = createBase58check(sha256);
+import { base58CheckDecode, bech32Decode } from "./codec.js";
 
 export interface ParsedAddress {
   /** the address as it will be sent (bech32 lower-cased; base58 as given) */
   address: string;
   encoding: "base58" | "bech32" | "bech32m";
-  /** `hrp:<hrp>` or `base58:<version byte>`: addresses sharing it share a network */
+  /** `hrp:<hrp>` or `base58:<version byte>`: addresses sharing it share a network (describePrefix names it) */
   prefix: string;
-  /** human name of the prefix, for messages ("bech32 prefix rltc", "base58 version 111") */
-  prefixText: string;
 }
 
 export type AddressCheck = { ok: true; value: ParsedAddress } | { ok: false; why: string };
 
 /** Checks one address text; `why` is a short reason fit for "line N: <text>: <why>". */
 export function checkAddress(text: string): AddressCheck {
+  // the common case first, without the classifying below: a valid lower-case bech32 (as nodes print them)
+  const c0 = text.charCodeAt(0);
+  if (c0 >= 97 && c0 <= 122 && text.length <= 90) {
+    const r = checkBech32(text);
+    if (r.ok && ONE_CASE_HRP.test(r.value.prefix)) return r;
+  }
   if (text.length > 120) return { ok: false, why: "too long for an address" };
   if (/[^\x21-\x7e]/.test(text)) return { ok: false, why: "contains spaces or non-ASCII characters" };
   // bech32 strings contain the separator "1" after a human-readable part and use one case throughout
@@ -39,48 +39,58 @@ export function checkAddress(text: string): AddressCheck {
   return checkBase58(text);
 }
 
+const ONE_CASE_HRP = /^hrp:[a-z0-9]+$/;
+/** one string per prefix seen, not one per address */
+const hrpPrefixes = new Map<string, string>();
+const hrpPrefix = (hrp: string): string => {
+  let p = hrpPrefixes.get(hrp);
+  if (p === undefined) {
+    p = `hrp:${hrp}`;
+    hrpPrefixes.set(hrp, p);
+  }
+  return p;
+};
+
 function checkBech32(text: string): AddressCheck {
-  const lower = text.toLowerCase();
-  const asV0 = bech32.decodeUnsafe(lower, 90);
-  const asM = asV0 ? undefined : bech32m.decodeUnsafe(lower, 90);
-  const dec = asV0 ?? asM;
+  const c0 = text.charCodeAt(0);
+  const lower = c0 >= 65 && c0 <= 90 ? text.toLowerCase() : text;
+  const dec = bech32Decode(lower, 90);
   if (!dec) return { ok: false, why: "bad bech32/bech32m checksum or characters" };
-  const [version, ...rest] = dec.words;
-  if (version === undefined || version > 16) return { ok: false, why: "bad witness version" };
-  const program = bech32.fromWordsUnsafe(rest);
-  if (!program) return { ok: false, why: "bad witness program padding" };
-  if (program.length < 2 || program.length > 40)
-    return { ok: false, why: `witness program of ${program.length} bytes (2 to 40 allowed)` };
+  const version = dec.first;
+  if (version < 0 || version > 16) return { ok: false, why: "bad witness version" };
+  const program = dec.restBytes;
+  if (program === undefined) return { ok: false, why: "bad witness program padding" };
+  if (program < 2 || program > 40)
+    return { ok: false, why: `witness program of ${program} bytes (2 to 40 allowed)` };
   if (version === 0) {
-    if (!asV0) return { ok: false, why: "witness v0 address must use bech32, not bech32m" };
-    if (program.length !== 20 && program.length !== 32)
-      return { ok: false, why: `witness v0 program of ${program.length} bytes (20 or 32 allowed)` };
-  } else if (!asM) {
+    if (dec.variant !== "bech32")
+      return { ok: false, why: "witness v0 address must use bech32, not bech32m" };
+    if (program !== 20 && program !== 32)
+      return { ok: false, why: `witness v0 program of ${program} bytes (20 or 32 allowed)` };
+  } else if (dec.variant !== "bech32m") {
     return { ok: false, why: `witness v${version} address must use bech32m (BIP350), not bech32` };
   }
   return {
     ok: true,
     value: {
       address: lower,
-      encoding: asV0 ? "bech32" : "bech32m",
-      prefix: `hrp:${dec.prefix}`,
-      prefixText: `bech32 prefix ${dec.prefix}`,
+      encoding: dec.variant,
+      prefix: hrpPrefix(dec.hrp),
     },
   };
 }
 
 function checkBase58(text: string): AddressCheck {
-  if (!/^[1-9A-HJ-NP-Za-km-z]+$/.test(text))
-    return { ok: false, why: "not a bech32 address and not base58 (characters outside the alphabet)" };
-  let payload: Uint8Array;
-  try {
-    payload = b58c.decode(text);
-  } catch (e) {
+  const r = base58CheckDecode(text);
+  if (!r.ok)
     return {
       ok: false,
-      why: /checksum/i.test(String((e as Error).message)) ? "bad base58check checksum" : "not valid base58",
+      why:
+        r.why === "checksum"
+          ? "bad base58check checksum"
+          : "not a bech32 address and not base58 (characters outside the alphabet)",
     };
-  }
+  const payload = r.payload;
   // one version byte and a 20-byte hash (P2PKH / P2SH on every Bitcoin-derived chain)
   if (payload.length !== 21)
     return { ok: false, why: `base58 payload of ${payload.length} bytes (21 expected: version + hash160)` };
@@ -90,7 +100,6 @@ function checkBase58(text: string): AddressCheck {
       address: text,
       encoding: "base58",
       prefix: `base58:${payload[0]}`,
-      prefixText: `base58 version ${payload[0]}`,
     },
   };
 }
