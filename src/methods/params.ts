@@ -115,8 +115,13 @@ export const hashOrHeight = kind(
   () => z.union([z.string().check(z.regex(HEX64)), uint()]),
   (t) => (/^\d+$/.test(t.trim()) ? asInteger(t) : t.trim()),
 );
-export const jsonArrayOf = (expected: string, item: () => z.ZodMiniType, max = 100_000) =>
-  kind(expected, () => z.array(item()).check(z.maxLength(max)), asJson);
+/**
+ * A JSON array of at most `max` items, each passing `isItem`. Items are checked by a plain predicate, not
+ * a per-item schema: a scan of 10,000 addresses sends 10,000 items, and zod's per-item machinery costs
+ * ~1 µs each on a cold start (10 ms) where a predicate costs 0.1.
+ */
+export const jsonArrayOf = (expected: string, isItem: (v: unknown) => boolean, max = 100_000) =>
+  kind(expected, () => z.custom((v) => Array.isArray(v) && v.length <= max && v.every(isItem)), asJson);
 export { asBool, asInteger, asJson, asText, kind };
 
 export function param(

@@ -17,20 +17,23 @@ import type { MethodDef } from "./types.js";
 
 const utxo = (m: Omit<MethodDef, "group">): MethodDef => ({ ...m, group: "utxo" });
 
+const DESCRIPTOR = /^[a-z]+\(.*\)(#[a-z0-9]{8})?$/s;
+const isDescriptor = (v: unknown): boolean =>
+  typeof v === "string" && v.length >= 3 && v.length <= 10_000 && DESCRIPTOR.test(v);
+let rangedObject: z.ZodMiniType | undefined;
 /** A scan object: a descriptor string, or `{desc, range}` for ranged (xpub /*) descriptors. */
-const scanObject = () => {
-  const descriptor = z
-    .string()
-    .check(z.minLength(3), z.maxLength(10_000), z.regex(/^[a-z]+\(.*\)(#[a-z0-9]{8})?$/s));
-  const rangeIdx = z.int().check(z.gte(0), z.lte(1_000_000_000));
-  return z.union([
-    descriptor,
-    z.strictObject({
-      desc: descriptor,
+const isScanObject = (v: unknown): boolean => {
+  if (typeof v === "string") return isDescriptor(v);
+  if (!rangedObject) {
+    const rangeIdx = z.int().check(z.gte(0), z.lte(1_000_000_000));
+    rangedObject = z.strictObject({
+      desc: z.custom(isDescriptor),
       range: z.optional(z.union([rangeIdx, z.tuple([rangeIdx, rangeIdx])])),
-    }),
-  ]);
+    });
+  }
+  return rangedObject.safeParse(v).success;
 };
+const STAT_NAME = /^[a-z0-9_]{1,64}$/;
 
 export const utxoMethods: MethodDef[] = [
   utxo({
@@ -53,7 +56,7 @@ export const utxoMethods: MethodDef[] = [
         "address descriptors, e.g. '[\"addr(<address>)\"]'; required when action is start",
         jsonArrayOf(
           'a JSON array of descriptors like ["addr(<address>)"] or {"desc":..,"range":N}',
-          scanObject,
+          isScanObject,
         ),
       ),
     ],
@@ -107,7 +110,7 @@ export const utxoMethods: MethodDef[] = [
         'names of wanted fields, e.g. \'["txs","height"]\'; all by default',
         jsonArrayOf(
           'a JSON array of stat names like ["txs","height"]',
-          () => z.string().check(z.regex(/^[a-z0-9_]{1,64}$/)),
+          (v) => typeof v === "string" && STAT_NAME.test(v),
           100,
         ),
       ),
