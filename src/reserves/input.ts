@@ -10,10 +10,25 @@ import { checkAddress, mixedFamilies, type ParsedAddress } from "./address.js";
 
 export type ScanObject = string | { desc: string; range: [number, number] };
 
-export interface PlannedAddress extends ParsedAddress {
-  /** where it came from: "argument 2", "line 7 of list.txt" */
-  origin: string;
+export interface PlannedAddress extends Pick<ParsedAddress, "address" | "prefix"> {
+  /** where it came from: "argument 2", "line 7 of list.txt" (made on demand: 10,000 strings cost) */
+  readonly origin: string;
 }
+
+/** Where an entry came from: argument `at`, or line `at` of `source`. */
+class Planned implements PlannedAddress {
+  constructor(
+    readonly address: string,
+    readonly prefix: string,
+    private readonly at: number,
+    private readonly source: string | undefined,
+  ) {}
+  get origin(): string {
+    return originOf(this.at, this.source);
+  }
+}
+const originOf = (at: number, source: string | undefined) =>
+  source === undefined ? `argument ${at}` : `line ${at} of ${source}`;
 
 export interface Plan {
   /** unique addresses in input order */
@@ -60,19 +75,49 @@ export function parseRange(text: string): [number, number] {
 /** Lines of an address list: blank lines and `#` comments (whole-line or trailing) are ignored. */
 export function listLines(text: string): { line: number; text: string }[] {
   const out: { line: number; text: string }[] = [];
-  text.split(/\r?\n/).forEach((raw, i) => {
-    const t = raw.replace(/(^|\s)#.*$/, "").trim();
-    if (t) out.push({ line: i + 1, text: t });
-  });
+  eachListLine(text, (t, line) => out.push({ line, text: t }));
   return out;
+}
+
+/** The loop behind listLines, without an object per line (lists run to tens of thousands of lines). */
+function eachListLine(text: string, f: (text: string, line: number) => void): void {
+  let line = 0;
+  for (let i = 0; i <= text.length; ) {
+    let end = text.indexOf("\n", i);
+    if (end < 0) end = text.length;
+    line++;
+    let raw = text.slice(i, end);
+    i = end + 1;
+    // fast path: a plain address line; otherwise strip a comment ("#" at the start or after a blank)
+    if (raw.includes("#")) raw = raw.replace(/(^|\s)#.*$/, "");
+    const c0 = raw.charCodeAt(0);
+    const cn = raw.charCodeAt(raw.length - 1);
+    const t = c0 > 32 && cn > 32 ? raw : raw.trim();
+    if (t) f(t, line);
+    if (end === text.length) break;
+  }
 }
 
 export function buildPlan(input: PlanInput): Plan {
   const problems: string[] = [];
-  const entries: { text: string; origin: string }[] = input.args.map((t, i) => ({
-    text: t.trim(),
-    origin: `argument ${i + 1}`,
-  }));
+  const addresses: PlannedAddress[] = [];
+  const seen = new Set<string>();
+  let duplicates = 0;
+  const take = (text: string, at: number, source: string | undefined) => {
+    const r = checkAddress(text);
+    if (!r.ok) {
+      problems.push(`${originOf(at, source)}: ${JSON.stringify(text.slice(0, 100))}: ${r.why}`);
+      return;
+    }
+    const address = r.value.address;
+    if (seen.has(address)) {
+      duplicates++;
+      return;
+    }
+    seen.add(address);
+    addresses.push(new Planned(address, r.value.prefix, at, source));
+  };
+  for (const [i, t] of input.args.entries()) take(t.trim(), i + 1, undefined);
   if (input.file !== undefined) {
     const name = input.file === "-" ? "stdin" : input.file;
     let text: string;
@@ -84,24 +129,7 @@ export function buildPlan(input: PlanInput): Plan {
     } catch (e) {
       throw new UsageError(`--file: cannot read ${name}: ${(e as NodeJS.ErrnoException).code ?? e}`);
     }
-    for (const l of listLines(text)) entries.push({ text: l.text, origin: `line ${l.line} of ${name}` });
-  }
-
-  const addresses: PlannedAddress[] = [];
-  const seen = new Set<string>();
-  let duplicates = 0;
-  for (const e of entries) {
-    const r = checkAddress(e.text);
-    if (!r.ok) {
-      problems.push(`${e.origin}: ${JSON.stringify(e.text.slice(0, 100))}: ${r.why}`);
-      continue;
-    }
-    if (seen.has(r.value.address)) {
-      duplicates++;
-      continue;
-    }
-    seen.add(r.value.address);
-    addresses.push({ ...r.value, origin: e.origin });
+    eachListLine(text, (t, line) => take(t, line, name));
   }
 
   const range = input.range === undefined ? undefined : parseRange(input.range);

@@ -15,6 +15,7 @@ import { findMethod } from "../methods/index.js";
 import { JsonRpcClient } from "../rpc/client.js";
 import type { Endpoint } from "../rpc/endpoint.js";
 import { ChaingwError, IntegrityError, InterruptedError, TransportError, UsageError } from "../rpc/errors.js";
+import { describePrefix } from "./address.js";
 import { buildPlan, type Plan, type ScanObject } from "./input.js";
 import { type ProgressView, progressView } from "./progress.js";
 import { reportCsv, reportHuman, reportJson } from "./render.js";
@@ -78,7 +79,7 @@ async function preflight(ctx: Context, plan: Plan): Promise<{ endpoint: Endpoint
     if ((result as JsonObject | null)?.isvalid !== true) {
       const n = plan.addresses.filter((a) => a.prefix === rep.prefix).length;
       refused.push(
-        `  ${rep.origin}: ${rep.address}: the node (chain ${String(chain ?? "?")}) says it is not one of its addresses; ${n} address${n === 1 ? "" : "es"} with ${rep.prefixText}`,
+        `  ${rep.origin}: ${rep.address}: the node (chain ${String(chain ?? "?")}) says it is not one of its addresses; ${n} address${n === 1 ? "" : "es"} with ${describePrefix(rep.prefix)}`,
       );
     }
   }
@@ -196,7 +197,7 @@ export async function runReservesScan(args: string[], flags: GlobalFlags, o: Sca
       chunks: primary.chunks,
       chunkNote: primary.chunkNote,
       scan: primary.scan,
-      holdings: holdings(plan, primary.scan),
+      holdings: o.byAddress ? holdings(plan, primary.scan) : undefined,
       addressesWithFunds: funded.size,
     };
     if (o.crossCheck) {
@@ -227,11 +228,7 @@ export async function runReservesScan(args: string[], flags: GlobalFlags, o: Sca
       }
   }
   if (o.csv !== "-") {
-    writeOut(
-      ctx.settings.json
-        ? reportJson(report)
-        : reportHuman(report, { color: ctx.settings.color, byAddress: o.byAddress ?? false }),
-    );
+    writeOut(ctx.settings.json ? reportJson(report) : reportHuman(report, { color: ctx.settings.color }));
   }
   if (report.crossCheck?.verdict === "mismatch")
     throw new IntegrityError(
