@@ -182,13 +182,36 @@ describe("reserves scan against the node", () => {
     // amounts are exact decimal strings; the unconfirmed payment is not there
     expect(rep.unspents.every((u: { amount: unknown }) => typeof u.amount === "string")).toBe(true);
     expect(rep.unspents.some((u: { txid: string }) => u.txid === mempoolTxid)).toBe(false);
-    // every address asked is in by_address; the emptied ones hold zero
+    // per-address rows only on request: a long list would otherwise be mostly rows of zeros
+    expect(rep.by_address).toBeUndefined();
+  });
+
+  it("--json --by-address: every address asked, the emptied ones at zero, subtotals adding up to the total", async () => {
+    const r = await runCli([
+      "--url",
+      nodeUrl(),
+      "reserves",
+      "scan",
+      "-f",
+      listFile,
+      "--json",
+      "--by-address",
+    ]);
+    expect(r.exitCode).toBe(0);
+    const rep = JSON.parse(r.stdout);
     expect(rep.by_address).toHaveLength(FUNDED);
     for (const a of addrs.slice(0, SPENT))
       expect(rep.by_address.find((h: { address: string }) => h.address === a)).toMatchObject({
         outputs: 0,
+        amount: "0.00000000",
         sats: "0",
       });
+    const funded = rep.by_address.find((h: { address: string }) => h.address === addrs[SPENT]);
+    expect(sats(funded.amount).toString()).toBe(funded.sats);
+    expect(rep.by_address.reduce((a: bigint, h: { sats: string }) => a + BigInt(h.sats), 0n).toString()).toBe(
+      rep.total_sats,
+    );
+    expect(rep.by_address.reduce((a: number, h: { outputs: number }) => a + h.outputs, 0)).toBe(rep.outputs);
   });
 
   it("human report: a table of unspents and the summary; --by-address shows subtotals with the empties", async () => {

@@ -3,6 +3,8 @@ import { style, table } from "../output/human.js";
 import { formatCoins } from "./amount.js";
 import type { Report } from "./report.js";
 
+const ZERO_COINS = formatCoins(0n);
+
 export function reportJson(r: Report): string {
   const s = r.scan;
   // every amount is already an exact decimal string, so the native printer loses nothing (and is fast)
@@ -37,12 +39,13 @@ export function reportJson(r: Report): string {
         sats: u.sats.toString(),
         height: u.height,
       })),
-      by_address: r.holdings.map((h) => ({
-        address: h.key,
-        outputs: h.outputs,
-        amount: formatCoins(h.sats),
-        sats: h.sats.toString(),
-      })),
+      // with --by-address only: most addresses of a long list hold nothing, and 10,000 rows of zeros would
+      // be most of every report (their strings are constants, not BigInt formatting)
+      by_address: r.holdings?.map((h) =>
+        h.sats === 0n
+          ? { address: h.key, outputs: h.outputs, amount: ZERO_COINS, sats: "0" }
+          : { address: h.key, outputs: h.outputs, amount: formatCoins(h.sats), sats: h.sats.toString() },
+      ),
       cross_check: r.crossCheck && {
         endpoint: r.crossCheck.endpoint,
         verdict: r.crossCheck.verdict,
@@ -86,11 +89,11 @@ function rowsTable(head: string[], rows: string[][], color: boolean): string {
   return [line(head), w.map((n) => "-".repeat(n)).join("  "), ...rows.map(line)].join("\n");
 }
 
-export function reportHuman(r: Report, opts: { color: boolean; byAddress: boolean }): string {
+export function reportHuman(r: Report, opts: { color: boolean }): string {
   const st = style(opts.color);
   const s = r.scan;
   const out: string[] = [];
-  if (opts.byAddress) {
+  if (r.holdings) {
     out.push(
       rowsTable(
         ["address or descriptor", "outputs", "amount"],

@@ -177,7 +177,8 @@ export interface Report {
   chunks: number;
   chunkNote?: string;
   scan: CheckedScan;
-  holdings: Holding[];
+  /** per-address subtotals, made only when asked for (--by-address): 10,000 rows cost */
+  holdings?: Holding[];
   addressesWithFunds: number;
   crossCheck?: CrossCheck;
 }
