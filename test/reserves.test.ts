@@ -233,6 +233,25 @@ describe("reserves scan against the node", () => {
     expect(b.stdout).toMatch(new RegExp(`${addrs[15]}\\s*│\\s*1\\s*│\\s*50\\.00000000`));
   });
 
+  it("human report beyond 100 unspents: plain aligned columns, one line per unspent, same content", async () => {
+    const r = await runCli(["--url", nodeUrl(), "reserves", "scan", "-f", listFile]);
+    expect(r.exitCode).toBe(0);
+    const own = await nodeScan(addrs.map((a) => `addr(${a})`));
+    expect(own.outpoints.length).toBeGreaterThan(100);
+    const [table] = r.stdout.split("\n\nProof of reserves");
+    expect(table).not.toMatch(/[┌│└]/);
+    const lines = table.split("\n");
+    expect(lines[0]).toMatch(/^txid:vout\s+address or descriptor\s+amount\s+height$/);
+    expect(lines[1]).toMatch(/^-+ +-+ +-+ +-+$/);
+    expect(
+      lines
+        .slice(2)
+        .map((l) => l.split(/\s+/)[0])
+        .sort(),
+    ).toEqual([...own.outpoints].sort());
+    expect(r.stdout).toContain(`${own.total} coins = ${sats(own.total)} base units`);
+  });
+
   it("--csv writes one row per unspent; its sats add up to the total", async () => {
     const csv = join(dir, "out.csv");
     const r = await runCli(["--url", nodeUrl(), "reserves", "scan", "-f", "-", "--csv", csv, "--json"], {
