@@ -11,6 +11,7 @@
  * Whole passes over the list repeat up to `retries` times with backoff (Retry-After, else exponential
  * with jitter) inside one overall deadline.
  */
+import { isUtf8 } from "node:buffer";
 import {
   JsonNumber,
   type JsonObject,
@@ -60,6 +61,8 @@ export interface CallResult {
   result: JsonValue;
   /** the exact source text of `result` in the upstream's answer */
   raw: string;
+  /** the same as bytes, where the answer's bytes were kept (batch results): copied out, not re-encoded */
+  readonly rawBytes?: Uint8Array;
   endpoint: Endpoint;
 }
 
@@ -396,6 +399,7 @@ export async function callBatch(client: JsonRpcClient, entries: BatchEntry[]): P
       maxBodyBytes: o.maxBodyBytes,
       verifyTls: o.verifyTls,
       signal: o.signal,
+      fresh: true,
     });
   } catch (err) {
     if (!(err instanceof HttpFailure)) throw err;
@@ -411,9 +415,14 @@ export async function callBatch(client: JsonRpcClient, entries: BatchEntry[]): P
       ),
     );
   }
+  // The answer is scanned as latin1 text, one character per byte, so every span found is also a byte span
+  // of the body: results are then copied out of the bytes as they came (no decode and re-encode of
+  // megabytes). Only a body that is valid UTF-8 is taken this way; others are decoded (U+FFFD) first.
+  const bytes = http.bytes && isUtf8(http.bytes) ? http.bytes : Buffer.from(http.text, "utf8");
+  const text = bytes.toString("latin1");
   let elements: Record<string, [number, number]>[] | undefined;
   try {
-    elements = scanObjectArray(http.text);
+    elements = scanObjectArray(text);
   } catch {
     elements = undefined;
   }
@@ -447,59 +456,86 @@ export async function callBatch(client: JsonRpcClient, entries: BatchEntry[]): P
       ),
     );
   }
-  const text = http.text;
-  const slice = (s: [number, number] | undefined) => (s ? text.slice(s[0], s[1]) : undefined);
-  const byId = new Map<string, Record<string, [number, number]>>();
-  for (const el of elements) {
-    const id = slice(el.id);
-    if (id !== undefined) byId.set(id, el);
-  }
-  return Promise.all(
-    entries.map((e, i) => {
-      const el = byId.get(String(ids[i]));
-      if (el === undefined)
+  /** a span as text: ids and error objects (an error message may hold any UTF-8) */
+  const slice = (s: [number, number] | undefined) => (s ? bytes.toString("utf8", s[0], s[1]) : undefined);
+  const idOf = (el: Record<string, [number, number]> | undefined) => {
+    const s = el?.id;
+    return s && text.slice(s[0], s[1]);
+  };
+  // answers usually come in request order; a map only for those that do not
+  let byId: Map<string, Record<string, [number, number]>> | undefined;
+  const find = (i: number) => {
+    const want = String(ids[i]);
+    const el = elements[i];
+    if (idOf(el) === want) return el;
+    if (!byId) {
+      byId = new Map();
+      for (const x of elements) {
+        const id = idOf(x);
+        if (id) byId.set(id, x);
+      }
+    }
+    return byId.get(want);
+  };
+  const outcomes = entries.map((e, i): BatchOutcome | Promise<BatchOutcome> => {
+    const el = find(i);
+    if (el === undefined)
+      return e.marks.idempotent
+        ? single(e)
+        : new TransportError(`${ep.label}: batch answer lacks id ${ids[i]}`);
+    const errText = slice(el.error);
+    const span = el.result;
+    if (span !== undefined && (errText === undefined || errText === "null"))
+      return new BatchResult(bytes, span[0], span[1], ep);
+    // an error (or an answer with neither): classify it as if it were a single answer
+    const body: JsonObject = { id: new JsonNumber(String(ids[i])) };
+    if (errText !== undefined) {
+      try {
+        body.error = parseLossless(errText);
+      } catch {
+        const why = `${ep.label}: batch entry ${ids[i]} carries an unreadable error`;
         return e.marks.idempotent
           ? single(e)
-          : new TransportError(`${ep.label}: batch answer lacks id ${ids[i]}`);
-      const errText = slice(el.error);
-      const raw = slice(el.result);
-      if (raw !== undefined && (errText === undefined || errText === "null")) return new BatchResult(raw, ep);
-      // an error (or an answer with neither): classify it as if it were a single answer
-      const body: JsonObject = { id: new JsonNumber(String(ids[i])) };
-      if (errText !== undefined) {
-        try {
-          body.error = parseLossless(errText);
-        } catch {
-          const why = `${ep.label}: batch entry ${ids[i]} carries an unreadable error`;
-          return e.marks.idempotent
-            ? single(e)
-            : new TransportError(`${why}; ${e.method} is not marked idempotent, so it was not retried`);
-        }
+          : new TransportError(`${why}; ${e.method} is not marked idempotent, so it was not retried`);
       }
-      const out = classify(
-        { status: 200, headers: { "content-type": "application/json" }, text: "" },
-        ids[i],
-        ep,
-        body,
-      );
-      if (out.kind === "final") return out.error;
-      if (out.kind === "ok") return new BatchResult("null", ep);
-      return out.kind === "refused" || e.marks.idempotent
-        ? single(e)
-        : new TransportError(
-            `${ep.label}: ${out.why}; ${e.method} is not marked idempotent, so it was not retried`,
-          );
-    }),
-  );
+    }
+    const out = classify(
+      { status: 200, headers: { "content-type": "application/json" }, text: "" },
+      ids[i],
+      ep,
+      body,
+    );
+    if (out.kind === "final") return out.error;
+    if (out.kind === "ok") return new BatchResult(NULL_BYTES, 0, 4, ep);
+    return out.kind === "refused" || e.marks.idempotent
+      ? single(e)
+      : new TransportError(
+          `${ep.label}: ${out.why}; ${e.method} is not marked idempotent, so it was not retried`,
+        );
+  });
+  // no promise to wait for unless some entry went out again on its own
+  return outcomes.some((o) => o instanceof Promise) ? Promise.all(outcomes) : (outcomes as BatchOutcome[]);
 }
 
-/** A batch entry's result: its exact text, parsed only if someone reads `result`. */
+const NULL_BYTES = Buffer.from("null");
+
+/** A batch entry's result: a span of the answer's bytes, decoded and parsed only if someone reads them. */
 class BatchResult implements CallResult {
   private parsed?: JsonValue;
+  private text?: string;
   constructor(
-    readonly raw: string,
+    private readonly body: Buffer,
+    private readonly start: number,
+    private readonly end: number,
     readonly endpoint: Endpoint,
   ) {}
+  get raw(): string {
+    this.text ??= this.body.toString("utf8", this.start, this.end);
+    return this.text;
+  }
+  get rawBytes(): Buffer {
+    return this.body.subarray(this.start, this.end);
+  }
   get result(): JsonValue {
     if (this.parsed === undefined) this.parsed = parseLossless(this.raw);
     return this.parsed;
