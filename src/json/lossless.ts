@@ -40,7 +40,6 @@ export interface ParseOptions {
 }
 
 const NUMBER_RE = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-const TOKEN_RE = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)$/;
 
 /** A position in JSON text, with the steps both readers below share (the full parser and the span scanner). */
 class Cursor {
@@ -313,79 +312,199 @@ export function scanObjectArray(
 ): Record<string, [number, number]>[] | undefined {
   const cur = new Cursor(text, maxDepth);
   const n = text.length;
-  const skipString = () => {
-    // at the opening quote; jump from quote to quote, stepping over escapes
-    let pos = cur.pos + 1;
-    for (;;) {
-      const q = text.indexOf('"', pos);
-      if (q < 0) {
-        cur.pos = n;
-        cur.fail("unterminated string");
-      }
-      let b = q - 1;
-      while (b >= pos && text.charCodeAt(b) === 92) b--;
-      pos = q + 1;
-      if ((q - 1 - b) % 2 === 0) break;
-    }
-    cur.pos = pos;
-  };
-  const skipValue = (depth: number): void => {
-    cur.ws();
-    const c = text.charCodeAt(cur.pos);
-    if (c === 34) {
-      skipString();
-      return;
-    }
-    if (c === 123 || c === 91) {
-      const close = c === 123 ? 125 : 93;
-      if (cur.open(depth, close)) return;
-      do {
-        if (c === 123) {
-          cur.key();
-          skipString();
-          cur.colon();
-        }
-        skipValue(depth + 1);
-      } while (cur.more(close));
-      return;
-    }
-    const start = cur.pos;
-    let pos = start;
-    while (pos < n) {
-      const d = text.charCodeAt(pos);
-      // number and literal characters: digits, sign, dot, exponent, letters of true/false/null
-      if ((d >= 48 && d <= 57) || d === 45 || d === 43 || d === 46 || (d >= 97 && d <= 122) || d === 69)
-        pos++;
-      else break;
-    }
-    // a slice is printed as it is: `tru` or `1.2.3` must not pass as a value
-    if (!TOKEN_RE.test(text.slice(start, pos))) cur.fail("value expected");
-    cur.pos = pos;
-  };
-
+  const at = text.search(NEVER_IN_JSON);
+  if (at >= 0) throw new JsonSyntaxError(`control character at position ${at}`, at);
+  const skip = new Skipper(text, n, maxDepth);
   cur.ws();
   if (text.charCodeAt(cur.pos) !== 91) return undefined;
   const out: Record<string, [number, number]>[] = [];
-  if (cur.open(0, 93)) return out;
-  do {
-    cur.ws();
-    if (text.charCodeAt(cur.pos) !== 123) return undefined;
-    const members: Record<string, [number, number]> = {};
-    if (!cur.open(1, 125)) {
-      do {
-        cur.key();
-        const ks = cur.pos;
-        skipString();
-        const key = text.slice(ks + 1, cur.pos - 1);
-        cur.colon();
-        const vs = cur.pos;
-        skipValue(2);
-        members[key] = [vs, cur.pos];
-      } while (cur.more(125));
-    }
-    out.push(members);
-  } while (cur.more(93));
+  if (!cur.open(0, 93))
+    do {
+      cur.ws();
+      if (text.charCodeAt(cur.pos) !== 123) return undefined;
+      const members: Record<string, [number, number]> = {};
+      if (!cur.open(1, 125)) {
+        do {
+          cur.key();
+          const ks = cur.pos;
+          cur.pos = skip.stringEnd(ks);
+          const key = text.slice(ks + 1, cur.pos - 1);
+          cur.colon();
+          const vs = cur.pos;
+          cur.pos = skip.valueEnd(vs, 2);
+          members[key] = [vs, cur.pos];
+        } while (cur.more(125));
+      }
+      out.push(members);
+    } while (cur.more(93));
   cur.ws();
   if (cur.pos !== n) cur.fail("trailing characters after JSON");
   return out;
+}
+
+const syntax = (what: string, pos: number, n: number): never => {
+  throw new JsonSyntaxError(
+    pos >= n ? "unexpected end of JSON (truncated body?)" : `${what} at position ${pos}`,
+    pos,
+  );
+};
+
+/** JSON's escapes after a backslash: " \\ / b f n r t (u is checked apart) */
+const ESCAPE_OK = new Uint8Array(128);
+for (const c of '"\\/bfnrt') ESCAPE_OK[c.charCodeAt(0)] = 1;
+const HEX4 = /^[0-9a-fA-F]{4}$/;
+/** characters JSON allows nowhere, in strings or out */
+const NEVER_IN_JSON = /[\x00-\x08\x0b\x0c\x0e-\x1f]/;
+/** whitespace outside strings, forbidden inside */
+const LINE_CHAR = /[\t\n\r]/g;
+
+const isDigit = (c: number) => c >= 48 && c <= 57;
+const isWs = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
+
+/**
+ * Skips JSON values without building them, every token checked. Strings are crossed from quote to quote
+ * by indexOf; the next backslash and the next tab/line break are found once and remembered (the scan only
+ * moves forward), so a string without either costs one indexOf and two comparisons.
+ */
+class Skipper {
+  private nextBs = -1;
+  private nextLine = -1;
+  constructor(
+    readonly text: string,
+    readonly n: number,
+    readonly maxDepth: number,
+  ) {}
+
+  private backslashFrom(pos: number): number {
+    if (this.nextBs !== Infinity && this.nextBs < pos) {
+      const i = this.text.indexOf("\\", pos);
+      this.nextBs = i < 0 ? Infinity : i;
+    }
+    return this.nextBs;
+  }
+  private lineCharFrom(pos: number): number {
+    if (this.nextLine !== Infinity && this.nextLine < pos) {
+      LINE_CHAR.lastIndex = pos;
+      const m = LINE_CHAR.exec(this.text);
+      this.nextLine = m ? m.index : Infinity;
+    }
+    return this.nextLine;
+  }
+
+  /** Just past the string whose opening quote is at `pos`, each escape checked. */
+  stringEnd(pos: number): number {
+    const { text, n } = this;
+    let from = pos + 1;
+    let q = -1;
+    for (;;) {
+      if (q < from) q = text.indexOf('"', from);
+      if (q < 0) return syntax("unterminated string", n, n);
+      const bs = this.backslashFrom(from);
+      const stop = Math.min(bs, q);
+      if (this.lineCharFrom(from) < stop) return syntax("control character in string", this.nextLine, n);
+      if (bs > q) return q + 1;
+      const e = text.charCodeAt(bs + 1);
+      if (e === 117 /* u */) {
+        if (!HEX4.test(text.slice(bs + 2, bs + 6))) return syntax("bad unicode escape", bs, n);
+        from = bs + 6;
+      } else if (e < 128 && ESCAPE_OK[e]) from = bs + 2;
+      else return syntax("bad escape", bs, n);
+    }
+  }
+
+  /** Just past a number or literal at `pos`, checked against the JSON grammar without slicing it. */
+  tokenEnd(pos: number): number {
+    const { text, n } = this;
+    const c = text.charCodeAt(pos);
+    if (c === 116 /* t */ || c === 102 /* f */ || c === 110 /* n */) {
+      const word = c === 116 ? "true" : c === 102 ? "false" : "null";
+      if (text.startsWith(word, pos)) return pos + word.length;
+      return syntax("value expected", pos, n);
+    }
+    let p = pos;
+    if (text.charCodeAt(p) === 45) p++;
+    const d0 = text.charCodeAt(p);
+    if (d0 === 48) p++;
+    else if (d0 >= 49 && d0 <= 57) {
+      p++;
+      while (isDigit(text.charCodeAt(p))) p++;
+    } else return syntax("value expected", pos, n);
+    if (text.charCodeAt(p) === 46) {
+      p++;
+      if (!isDigit(text.charCodeAt(p))) return syntax("value expected", pos, n);
+      while (isDigit(text.charCodeAt(p))) p++;
+    }
+    const e = text.charCodeAt(p);
+    if (e === 101 || e === 69) {
+      p++;
+      const sign = text.charCodeAt(p);
+      if (sign === 43 || sign === 45) p++;
+      if (!isDigit(text.charCodeAt(p))) return syntax("value expected", pos, n);
+      while (isDigit(text.charCodeAt(p))) p++;
+    }
+    // `1.2.3`, `12abc`: a number must end where a value may end
+    const next = text.charCodeAt(p);
+    if (p < n && !(next === 44 || next === 125 || next === 93 || isWs(next)))
+      return syntax("value expected", p, n);
+    return p;
+  }
+
+  /**
+   * Just past the JSON value starting at `pos` (whitespace before it allowed): one loop with a stack of
+   * closing brackets instead of a call per value. `depth` is the value's nesting level (maxDepth bounds it).
+   */
+  valueEnd(pos: number, depth: number): number {
+    const { text, n } = this;
+    const closers: number[] = [];
+    // states: 0 = a value is expected, 1 = a value just ended, 2 = an object key is expected
+    let state = 0;
+    for (;;) {
+      let c = text.charCodeAt(pos);
+      while (isWs(c)) c = text.charCodeAt(++pos);
+      if (pos >= n) return syntax("value expected", pos, n);
+      if (state === 2) {
+        if (c !== 34) return syntax("object key expected", pos, n);
+        pos = this.stringEnd(pos);
+        c = text.charCodeAt(pos);
+        while (isWs(c)) c = text.charCodeAt(++pos);
+        if (c !== 58) return syntax("':' expected", pos, n);
+        pos++;
+        state = 0;
+        continue;
+      }
+      if (state === 1) {
+        const close = closers[closers.length - 1];
+        if (c === 44) {
+          pos++;
+          state = close === 125 ? 2 : 0;
+          continue;
+        }
+        if (c === close) {
+          pos++;
+          closers.pop();
+          if (closers.length === 0) return pos;
+          continue;
+        }
+        return syntax(close === 125 ? "',' or '}' expected" : "',' or ']' expected", pos, n);
+      }
+      // state 0: a value
+      if (c === 34) pos = this.stringEnd(pos);
+      else if (c === 123 || c === 91) {
+        if (depth + closers.length >= this.maxDepth)
+          throw new JsonSyntaxError(`JSON nested deeper than ${this.maxDepth} levels`, pos);
+        const close = c === 123 ? 125 : 93;
+        pos++;
+        let d = text.charCodeAt(pos);
+        while (isWs(d)) d = text.charCodeAt(++pos);
+        if (d === close) pos++;
+        else {
+          closers.push(close);
+          state = close === 125 ? 2 : 0;
+          continue;
+        }
+      } else pos = this.tokenEnd(pos);
+      if (closers.length === 0) return pos;
+      state = 1;
+    }
+  }
 }

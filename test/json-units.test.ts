@@ -1,0 +1,118 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { parseLossless, scanObjectArray, stringifyLossless } from "../src/json/lossless.js";
+
+// The lossless reader and the batch span scanner against the native JSON parser, on generated input.
+
+const member = fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 4 }), { maxKeys: 6 });
+
+describe("scanObjectArray", () => {
+  it("finds every member's exact source span, whatever the spacing", () => {
+    fc.assert(
+      fc.property(fc.array(member, { maxLength: 6 }), fc.nat(2), (arr, indent) => {
+        const text = JSON.stringify(arr, null, indent);
+        const spans = scanObjectArray(text);
+        expect(spans).toHaveLength(arr.length);
+        spans!.forEach((el, i) => {
+          // keys are the source text between the quotes (escapes kept)
+          const key = (k: string) => JSON.parse(`"${k}"`) as string;
+          expect(Object.keys(el).map(key).sort()).toEqual(Object.keys(arr[i]).sort());
+          for (const [k, [s, e]] of Object.entries(el))
+            expect(JSON.parse(text.slice(s, e))).toEqual(JSON.parse(JSON.stringify(arr[i][key(k)])));
+        });
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("refuses a body the native parser refuses (one character dropped, changed or added)", () => {
+    const noise = fc.constantFrom(...'{}[],:"\\ 0-1.eE+tfnulx\t\n\u0001');
+    fc.assert(
+      fc.property(
+        fc.array(member, { minLength: 1, maxLength: 4 }),
+        fc.nat(),
+        noise,
+        fc.nat(2),
+        (arr, at, ch, how) => {
+          const text = JSON.stringify(arr);
+          const i = at % text.length;
+          const bent =
+            how === 0
+              ? text.slice(0, i) + text.slice(i + 1)
+              : how === 1
+                ? text.slice(0, i) + ch + text.slice(i + 1)
+                : text.slice(0, i) + ch + text.slice(i);
+          let native: unknown;
+          try {
+            native = JSON.parse(bent);
+          } catch {
+            native = undefined;
+          }
+          let ours: ReturnType<typeof scanObjectArray> | "threw";
+          try {
+            ours = scanObjectArray(bent);
+          } catch {
+            ours = "threw";
+          }
+          const arrayOfObjects =
+            Array.isArray(native) &&
+            native.every((x) => x !== null && typeof x === "object" && !Array.isArray(x));
+          // not JSON: never an array of spans (a throw, or undefined for "not an array of objects")
+          if (native === undefined) expect(Array.isArray(ours)).toBe(false);
+          else if (arrayOfObjects) expect(ours).toHaveLength((native as unknown[]).length);
+          // valid JSON of another shape: not an array of objects, whatever the answer
+          else expect(ours === "threw" || ours === undefined).toBe(true);
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("bounds nesting", () => {
+    const deep = `[{"a":${"[".repeat(300)}${"]".repeat(300)}}]`;
+    expect(() => scanObjectArray(deep)).toThrow(/nested deeper/);
+    expect(scanObjectArray(deep, 400)).toHaveLength(1);
+  });
+});
+
+describe("parseLossless", () => {
+  it("refuses exactly what the native parser refuses", () => {
+    const noise = fc.constantFrom(...'{}[],:"\\ 0-1.eE+tfnulx\t\n\u0001');
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), fc.nat(), noise, fc.nat(2), (v, at, ch, how) => {
+        const text = JSON.stringify(v);
+        const i = at % text.length;
+        const bent =
+          how === 0
+            ? text.slice(0, i) + text.slice(i + 1)
+            : how === 1
+              ? text.slice(0, i) + ch + text.slice(i + 1)
+              : text.slice(0, i) + ch + text.slice(i);
+        const ok = (f: () => unknown) => {
+          try {
+            f();
+            return true;
+          } catch {
+            return false;
+          }
+        };
+        expect(ok(() => parseLossless(bent))).toBe(ok(() => JSON.parse(bent)));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("keeps number tokens as written and agrees with JSON.parse on everything else", () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 5 }), (v) => {
+        const text = JSON.stringify(v);
+        expect(stringifyLossless(parseLossless(text))).toBe(text);
+        expect(JSON.parse(JSON.stringify(parseLossless(text)))).toEqual(JSON.parse(text));
+      }),
+      { numRuns: 500 },
+    );
+    expect(stringifyLossless(parseLossless('{"amount":50.00000000,"big":123456789012345678901}'))).toBe(
+      '{"amount":50.00000000,"big":123456789012345678901}',
+    );
+  });
+});
