@@ -14,8 +14,18 @@ export function methodNames(): string[] {
   return [...new Set(registry.map((m) => m.name))];
 }
 
+let byName: Map<string, MethodDef[]> | undefined;
+/** Every group's definition of `name` (a batch looks one up per input line: a map, not a scan). */
 export function definitions(name: string): MethodDef[] {
-  return registry.filter((m) => m.name === name);
+  if (!byName) {
+    byName = new Map();
+    for (const m of registry) {
+      const list = byName.get(m.name);
+      if (list) list.push(m);
+      else byName.set(m.name, [m]);
+    }
+  }
+  return byName.get(name) ?? [];
 }
 
 /**

@@ -151,9 +151,11 @@ export function buildParams(
       `${method.name}: too many parameters (${given.length}); it takes ${defs.length === 0 ? "none" : defs.map((d) => d.name).join(", ")}`,
     );
   }
+  // one array out (a batch builds this for every input line)
   const out: unknown[] = [];
   let lastGiven = -1;
-  defs.forEach((d, i) => {
+  for (let i = 0; i < defs.length; i++) {
+    const d = defs[i] as ParamDef;
     const g = given[i];
     if (g === undefined) {
       if (d.required && d.default === undefined) {
@@ -161,7 +163,7 @@ export function buildParams(
       }
       out.push(d.default);
       if (d.default !== undefined) lastGiven = i;
-      return;
+      continue;
     }
     try {
       out.push(d.check(fromText ? d.fromText(String(g)) : g));
@@ -170,7 +172,9 @@ export function buildParams(
       if (e instanceof ParamProblem) throw new UsageError(`${method.name}: invalid ${d.name}: ${e.message}`);
       throw e;
     }
-  });
+  }
   // an omitted optional param between given ones is sent as null (bitcoind's "use default")
-  return out.slice(0, lastGiven + 1).map((v) => (v === undefined ? null : v));
+  out.length = lastGiven + 1;
+  for (let i = 0; i < out.length; i++) if (out[i] === undefined) out[i] = null;
+  return out;
 }
