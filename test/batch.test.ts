@@ -97,6 +97,20 @@ describe("batch from stdin against a real node", () => {
     expect(proxy.connections - conns).toBe(6);
   });
 
+  it("with the heap bound forced low (a full collection after every chunk) the output is the same", async () => {
+    const reqs = Array.from({ length: 400 }, (_, i) => ({
+      method: "getblockheader",
+      params: [hashes[i % 61]],
+    }));
+    const args = ["batch", "--url", proxy.url, "--batch-size", "20"];
+    const normal = await runCli(args, { input: lines(reqs) });
+    const bounded = await runCli(args, { input: lines(reqs), env: { CHAINGW_BATCH_HEAP_MB: "0" } });
+    expect(bounded.exitCode).toBe(0);
+    expect(bounded.stderr).toBe("");
+    expect(parseOut(bounded.stdout)).toHaveLength(400);
+    expect(bounded.stdout).toBe(normal.stdout);
+  });
+
   it("--batch-size 1 sends single calls", async () => {
     const reqs = Array.from({ length: 20 }, (_, i) => ({ method: "getblockhash", params: [i] }));
     const before = proxy.hits;

@@ -253,6 +253,31 @@ class LineBytes {
   }
 }
 
+/**
+ * Keeps the heap at the window's size however long the run. V8 sizes its old generation to the machine
+ * (gigabytes here), and requests in flight live long enough to be promoted there; so it collects rarely
+ * and a run of 50,000 requests used twice the memory of 1,000 without holding more. When the heap and
+ * the answers' buffers pass a bound, a full collection runs (a few ms on this small heap; none at all in
+ * runs that stay under the bound). `gc` is V8's own, enabled at run time for this command only.
+ */
+const HEAP_BOUND = Number(process.env.CHAINGW_BATCH_HEAP_MB ?? 24) * 1024 * 1024;
+const heap = {
+  gc: undefined as (() => void) | undefined,
+  check(): void {
+    const v8 = require("node:v8") as typeof import("node:v8");
+    // the old generation (where promoted garbage waits) and the buffers; the young one is swept anyway
+    let old = v8.getHeapStatistics().external_memory;
+    for (const sp of v8.getHeapSpaceStatistics())
+      if (sp.space_name === "old_space" || sp.space_name === "large_object_space") old += sp.space_used_size;
+    if (old < HEAP_BOUND) return;
+    if (!this.gc) {
+      v8.setFlagsFromString("--expose-gc");
+      this.gc = (require("node:vm") as typeof import("node:vm")).runInNewContext("gc") as () => void;
+    }
+    this.gc();
+  },
+};
+
 /** Runs a stream of items through the client; writes lines in order; returns counts. */
 export async function runItems(
   ctx: Context,
@@ -266,6 +291,7 @@ export async function runItems(
   let lastProgress = 0;
   const write = async (s: Buffer) => {
     if (!process.stdout.write(s)) await once(process.stdout, "drain");
+    heap.check();
   };
 
   const runChunk = async (chunk: Item[]): Promise<Buffer> => {
