@@ -4,6 +4,7 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { Agent, request } from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -120,14 +121,41 @@ export async function rpc(url, method, params = [], { auth, timeoutMs = 120_000 
 }
 
 /** POST a raw body; resolves with wall ms and the response length (harness-side probe). */
-export async function postTimed(url, body, { auth } = {}) {
-  const headers = { "content-type": "application/json" };
+const keptAlive = new Agent({ keepAlive: true });
+/**
+ * One POST timed from here: on a kept-alive connection (reused across calls), or with `fresh` on a
+ * connection of its own (closed after the answer).
+ */
+export function postTimed(url, body, { auth, fresh = false } = {}) {
+  const u = new URL(url);
+  const headers = { "content-type": "application/json", "content-length": Buffer.byteLength(body) };
   if (auth)
     headers.authorization = "Basic " + Buffer.from(`${auth.user}:${auth.password}`).toString("base64");
   const t0 = performance.now();
-  const r = await fetch(url, { method: "POST", headers, body, signal: AbortSignal.timeout(60_000) });
-  const text = await r.text();
-  return { ms: performance.now() - t0, bytes: text.length };
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname,
+        method: "POST",
+        headers,
+        agent: fresh ? false : keptAlive,
+        timeout: 60_000,
+      },
+      (res) => {
+        let bytes = 0;
+        res.on("data", (c) => {
+          bytes += c.length;
+        });
+        res.on("end", () => resolve({ ms: performance.now() - t0, bytes }));
+        res.on("error", reject);
+      },
+    );
+    req.on("timeout", () => req.destroy(new Error("postTimed: no answer within 60 s")));
+    req.on("error", reject);
+    req.end(body);
+  });
 }
 
 export async function rpcBatch(url, calls, { auth, timeoutMs = 120_000 } = {}) {
