@@ -251,6 +251,33 @@ describe("--range", () => {
     expect(proxy.hits).toBe(before);
   });
 
+  it("EVM arrays keep their connections alive (only bitcoind-family nodes get fresh ones)", async () => {
+    const front = await startFaultServer({ upstream: { url: tron.url } });
+    try {
+      const first = 0x3fe1c00;
+      const r = await runCli([
+        "--chain",
+        "evm-compat",
+        "eth_getBlockByNumber",
+        "--range",
+        `${first}..${first + 39}`,
+        "--url",
+        front.url,
+        "--batch-size",
+        "5",
+        "--concurrency",
+        "2",
+        "--no-verify",
+      ]);
+      expect(r.exitCode).toBe(0);
+      expect(parseOut(r.stdout)).toHaveLength(40);
+      expect(front.hits).toBe(8);
+      expect(front.connections).toBeLessThanOrEqual(2);
+    } finally {
+      await front.stop();
+    }
+  });
+
   it("EVM-compat eth_getBlockByNumber --range checks each block's hash prefix", async () => {
     const first = 0x3fe1c00;
     const args = [

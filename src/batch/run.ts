@@ -181,9 +181,17 @@ export function parseLine(text: string, lineNo: number, chain: Group | undefined
   }
 }
 
+/**
+ * Arrays to bitcoind-family nodes (the utxo group; the default one) go on fresh connections: libevent
+ * answers stall 40 ms on kept-alive ones (HttpOptions.fresh). EVM servers set TCP_NODELAY and keep theirs.
+ */
+const wantsFresh = (ctx: Context, method: string | undefined) =>
+  (definitions(method ?? "")[0]?.group ?? ctx.settings.chain ?? "utxo") === "utxo";
+
 async function send(ctx: Context, entries: BatchEntry[], batchSize: number): Promise<BatchOutcome[]> {
   // heavy methods go one by one through the client's rate limiter; the rest in batch arrays
   const out: BatchOutcome[] = new Array(entries.length);
+  const fresh = wantsFresh(ctx, entries[0]?.method);
   const light: number[] = [];
   const jobs: Promise<void>[] = [];
   const asError = (err: unknown) => (err instanceof ChaingwError ? err : new ChaingwError(String(err)));
@@ -215,6 +223,7 @@ async function send(ctx: Context, entries: BatchEntry[], batchSize: number): Pro
       callBatch(
         ctx.client,
         idx.map((i) => entries[i]),
+        { fresh },
       ).then((res) => {
         for (const [j, i] of idx.entries()) out[i] = res[j];
       }),

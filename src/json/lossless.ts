@@ -312,9 +312,14 @@ export function scanObjectArray(
 ): Record<string, [number, number]>[] | undefined {
   const cur = new Cursor(text, maxDepth);
   const n = text.length;
-  const at = text.search(NEVER_IN_JSON);
-  if (at >= 0) throw new JsonSyntaxError(`control character at position ${at}`, at);
-  const skip = new Skipper(text, n, maxDepth);
+  // one pass for all control characters: compact answers (as nodes send them) have none, and then
+  // neither the forbidden ones nor line breaks inside strings need looking for
+  const controls = CONTROL.test(text);
+  if (controls) {
+    const at = text.search(NEVER_IN_JSON);
+    if (at >= 0) throw new JsonSyntaxError(`control character at position ${at}`, at);
+  }
+  const skip = new Skipper(text, n, maxDepth, controls);
   cur.ws();
   if (text.charCodeAt(cur.pos) !== 91) return undefined;
   const out: Record<string, [number, number]>[] = [];
@@ -353,6 +358,7 @@ const syntax = (what: string, pos: number, n: number): never => {
 const ESCAPE_OK = new Uint8Array(128);
 for (const c of '"\\/bfnrt') ESCAPE_OK[c.charCodeAt(0)] = 1;
 const HEX4 = /^[0-9a-fA-F]{4}$/;
+const CONTROL = /[\x00-\x1f]/;
 /** characters JSON allows nowhere, in strings or out */
 const NEVER_IN_JSON = /[\x00-\x08\x0b\x0c\x0e-\x1f]/;
 /** whitespace outside strings, forbidden inside */
@@ -368,12 +374,16 @@ const isWs = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
  */
 class Skipper {
   private nextBs = -1;
-  private nextLine = -1;
+  private nextLine: number;
   constructor(
     readonly text: string,
     readonly n: number,
     readonly maxDepth: number,
-  ) {}
+    /** false when the text has no control character at all: no line break to look for */
+    controls = true,
+  ) {
+    this.nextLine = controls ? -1 : Infinity;
+  }
 
   private backslashFrom(pos: number): number {
     if (this.nextBs !== Infinity && this.nextBs < pos) {

@@ -378,7 +378,11 @@ export type BatchOutcome = CallResult | ChaingwError;
  * JsonRpcClient.call} one by one — which applies the same marks-based rules as any call. An upstream that
  * does not take batches (answers with an object, or 4xx) is remembered, and later batches go singly.
  */
-export async function callBatch(client: JsonRpcClient, entries: BatchEntry[]): Promise<BatchOutcome[]> {
+export async function callBatch(
+  client: JsonRpcClient,
+  entries: BatchEntry[],
+  opts: { fresh?: boolean } = {},
+): Promise<BatchOutcome[]> {
   const single = (e: BatchEntry) =>
     client.call(e.method, e.params, e.marks).catch((err: unknown) => toError(err));
   const ep = client.endpoints[0];
@@ -399,7 +403,7 @@ export async function callBatch(client: JsonRpcClient, entries: BatchEntry[]): P
       maxBodyBytes: o.maxBodyBytes,
       verifyTls: o.verifyTls,
       signal: o.signal,
-      fresh: true,
+      fresh: opts.fresh,
     });
   } catch (err) {
     if (!(err instanceof HttpFailure)) throw err;
