@@ -344,6 +344,20 @@ describe("input is checked before anything is sent", () => {
     expect(proxy.hitsByMethod.scantxoutset ?? 0).toBe(scansBefore);
   });
 
+  it("`start` comes on a connection of its own (kept alive, libevent's answer may wait 40 ms for an ACK)", async () => {
+    const by = { ...proxy.hitsByMethod };
+    const hits = proxy.hits;
+    const conns = proxy.connections;
+    const r = await runCli(["--url", viaProxy(proxy), "reserves", "scan", "--json", ...addrs.slice(0, 30)]);
+    expect(r.exitCode).toBe(0);
+    const delta = (m: string) => (proxy.hitsByMethod[m] ?? 0) - (by[m] ?? 0);
+    expect(delta("getblockchaininfo")).toBe(1);
+    expect(delta("validateaddress")).toBeGreaterThanOrEqual(1); // one per address prefix
+    expect(delta("scantxoutset")).toBe(1);
+    // the few calls of a scan are not pooled at all: one connection each
+    expect(proxy.connections - conns).toBe(proxy.hits - hits);
+  });
+
   it("nothing to scan, or --range without a ranged descriptor: exit 2", async () => {
     expect((await runCli(["--url", nodeUrl(), "reserves", "scan"])).stderr).toMatch(/nothing to scan/);
     const r = await runCli(["--url", nodeUrl(), "reserves", "scan", addrs[3], "--range", "5"]);

@@ -55,6 +55,8 @@ export interface CallOptions {
   deadlineMs?: number;
   /** pin the call to this endpoint: no failover, no retry (scantxoutset start/status/abort) */
   pinned?: Endpoint;
+  /** a connection of its own for a large answer (HttpOptions.fresh) */
+  fresh?: boolean;
 }
 
 export interface CallResult {
@@ -210,7 +212,7 @@ export class JsonRpcClient {
     }
   }
 
-  private httpOpts(timeoutMs: number, deadline: number): HttpOptions {
+  private httpOpts(timeoutMs: number, deadline: number, fresh?: boolean): HttpOptions {
     const left = deadline ? Math.max(1, deadline - Date.now()) : 0;
     const t = timeoutMs && left ? Math.min(timeoutMs, left) : timeoutMs || left;
     return {
@@ -219,6 +221,7 @@ export class JsonRpcClient {
       maxBodyBytes: this.opts.maxBodyBytes,
       verifyTls: this.opts.verifyTls,
       signal: this.opts.signal,
+      fresh,
     };
   }
 
@@ -229,9 +232,10 @@ export class JsonRpcClient {
     id: number,
     timeoutMs: number,
     deadline: number,
+    fresh?: boolean,
   ): Promise<Outcome> {
     try {
-      const res = await post(ep.url, ep.headers, body, this.httpOpts(timeoutMs, deadline));
+      const res = await post(ep.url, ep.headers, body, this.httpOpts(timeoutMs, deadline, fresh));
       return classify(res, id, ep);
     } catch (e) {
       if (e instanceof HttpFailure)
@@ -248,11 +252,11 @@ export class JsonRpcClient {
     a: Endpoint,
     b: Endpoint | undefined,
     hedgeMs: number,
-    req: { method: string; body: string; id: number; timeoutMs: number; deadline: number },
+    req: { method: string; body: string; id: number; timeoutMs: number; deadline: number; fresh?: boolean },
   ): Promise<{ ep: Endpoint; out: Outcome; ms: number }[]> {
     const t0 = Date.now();
     const run = (ep: Endpoint) =>
-      this.attempt(ep, req.body, req.id, req.timeoutMs, req.deadline).then((out) => ({
+      this.attempt(ep, req.body, req.id, req.timeoutMs, req.deadline, req.fresh).then((out) => ({
         ep,
         out,
         ms: Date.now() - t0,
@@ -292,7 +296,7 @@ export class JsonRpcClient {
     const deadlineMs = co.deadlineMs ?? o.deadlineMs;
     const deadline = deadlineMs > 0 ? Date.now() + deadlineMs : 0;
     const timeoutMs = co.timeoutMs ?? o.requestTimeoutMs;
-    const req = { method, body, id, timeoutMs, deadline };
+    const req = { method, body, id, timeoutMs, deadline, fresh: co.fresh };
     const failures: string[] = [];
     let allAuth = true;
     let retryAfter: number | undefined;
