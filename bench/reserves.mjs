@@ -35,6 +35,18 @@ await rpc("generatetoaddress", [100, addresses[N - 1]]);
 const height = await rpc("getblockcount");
 const listFile = join(dir, "addresses.txt");
 writeFileSync(listFile, addresses.join("\n") + "\n");
+const oneFile = join(dir, "one.txt");
+writeFileSync(oneFile, addresses[0] + "\n");
+const oneBodyFile = join(dir, "one.json");
+writeFileSync(
+  oneBodyFile,
+  JSON.stringify({
+    jsonrpc: "1.0",
+    id: 1,
+    method: "scantxoutset",
+    params: ["start", [`addr(${addresses[0]})`]],
+  }),
+);
 const bodyFile = join(dir, "body.json");
 writeFileSync(
   bodyFile,
@@ -70,6 +82,7 @@ const curlArgs = [
   `@${bodyFile}`,
   url,
 ];
+const curlOneArgs = curlArgs.map((a) => (a === `@${bodyFile}` ? `@${oneBodyFile}` : a));
 const cgwArgs = [
   BIN,
   "--url",
@@ -91,18 +104,27 @@ const curlMs = [];
 const cgwMs = [];
 const cgwRss = [];
 const startMs = [];
+const oneMs = [];
+const curlOneMs = [];
+const oneArgs = cgwArgs.map((a) => (a === listFile ? oneFile : a));
 for (let i = 0; i < RUNS; i++) {
   curlMs.push(timed("curl", curlArgs).ms);
   const c = timed(process.execPath, [...cgwArgs, "--json"]);
   cgwMs.push(c.ms);
   if (c.rssMb !== undefined) cgwRss.push(c.rssMb);
   startMs.push(timed(process.execPath, [BIN, "--version"]).ms);
+  oneMs.push(timed(process.execPath, [...oneArgs, "--json"]).ms);
+  curlOneMs.push(timed("curl", curlOneArgs).ms);
 }
 const human = timed(process.execPath, cgwArgs);
 
 const c = median(curlMs);
 const g = median(cgwMs);
 const s = median(startMs);
+const one = median(oneMs);
+const c1 = median(curlOneMs);
+// chaingw's fixed cost of a scan: a one-address scan beyond a one-address curl (start, pre-flight calls)
+const fixed = one - c1;
 const rows = [
   ["addresses / funded / outputs", `${N} / ${FUNDED} / ${warm.outputs} (height ${height})`],
   ["curl scantxoutset start (median)", `${c.toFixed(0)} ms`],
@@ -113,6 +135,11 @@ const rows = [
   [
     "overhead beyond process start",
     `${(g - s - c).toFixed(0)} ms = ${(((g - s) / c - 1) * 100).toFixed(1)}% of the scan`,
+  ],
+  ["chaingw, one address (--json) / curl, one address", `${one.toFixed(0)} ms / ${c1.toFixed(0)} ms`],
+  [
+    "overhead beyond chaingw's fixed cost (one-address run − curl)",
+    `${(g - fixed - c).toFixed(0)} ms = ${(((g - fixed) / c - 1) * 100).toFixed(1)}% of the scan (${((g - fixed - c) / (N / 1000)).toFixed(1)} ms per 1,000 addresses)`,
   ],
   [
     "chaingw peak RSS (max of runs)",
