@@ -3,7 +3,8 @@
  * bounded window (concurrency × batch size), so memory stays flat whatever the number of requests.
  */
 import { once } from "node:events";
-import { accessSync, constants, createReadStream } from "node:fs";
+import { closeSync, createReadStream, fstatSync, openSync, readSync } from "node:fs";
+import { StringDecoder } from "node:string_decoder";
 import type { Context } from "../cli/context.js";
 import {
   JsonNumber,
@@ -380,24 +381,29 @@ export async function runItems(
   return summary;
 }
 
+/** Bytes read at a time from a regular file: bounds the lines (and items) held at once. */
+const READ_CHUNK = 256 * 1024;
+
 /**
- * Lines of a file or stdin, streamed, one block of lines per chunk read: the stream is read chunk by chunk
- * and paused between them by the async iteration, so memory stays bounded. Split by hand on "\n" (a
- * trailing "\r" is dropped): readline's per-line machinery cost ~10 ms per 10,000 lines here.
+ * Lines of a file or stdin, one block of lines per chunk read, so memory stays bounded whatever the
+ * length. A regular file (also stdin redirected from one) is read with readSync, 256 KB at a time: the
+ * stream machinery cost ~9 ms per MB here, readSync ~1.5. Pipes and terminals are streamed. Split by hand
+ * on "\n" (a trailing "\r" is dropped): readline's per-line machinery cost ~10 ms per 10,000 lines.
  */
 export async function* linesOf(path: string): AsyncIterable<string[]> {
-  if (path !== "-") {
-    try {
-      accessSync(path, constants.R_OK);
-    } catch (e) {
-      throw new UsageError(`batch: cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? e}`);
-    }
+  let fd = -1;
+  let regular: boolean;
+  try {
+    fd = path === "-" ? 0 : openSync(path, "r");
+    const st = fstatSync(fd);
+    if (st.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
+    regular = st.isFile();
+  } catch (e) {
+    if (fd > 0) closeSync(fd);
+    throw new UsageError(`batch: cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? e}`);
   }
-  const input = path === "-" ? process.stdin : createReadStream(path);
-  input.setEncoding("utf8");
   let rest = "";
-  for await (const chunk of input as AsyncIterable<string>) {
-    const text = rest + chunk;
+  const split = (text: string): string[] => {
     const block: string[] = [];
     let start = 0;
     for (let nl = text.indexOf("\n"); nl >= 0; nl = text.indexOf("\n", start)) {
@@ -406,7 +412,32 @@ export async function* linesOf(path: string): AsyncIterable<string[]> {
       start = nl + 1;
     }
     rest = text.slice(start);
-    if (block.length) yield block;
+    return block;
+  };
+  if (regular) {
+    const decoder = new StringDecoder("utf8");
+    const buf = Buffer.allocUnsafe(READ_CHUNK);
+    try {
+      for (
+        let r = readSync(fd, buf, 0, READ_CHUNK, null);
+        r > 0;
+        r = readSync(fd, buf, 0, READ_CHUNK, null)
+      ) {
+        const block = split(rest + decoder.write(buf.subarray(0, r)));
+        if (block.length) yield block;
+      }
+      rest += decoder.end();
+    } finally {
+      if (fd !== 0) closeSync(fd);
+    }
+  } else {
+    if (fd !== 0) closeSync(fd);
+    const input = path === "-" ? process.stdin : createReadStream(path);
+    input.setEncoding("utf8");
+    for await (const chunk of input as AsyncIterable<string>) {
+      const block = split(rest + chunk);
+      if (block.length) yield block;
+    }
   }
   if (rest.length) yield [rest.endsWith("\r") ? rest.slice(0, -1) : rest];
 }
