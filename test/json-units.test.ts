@@ -6,6 +6,16 @@ import { parseLossless, scanObjectArray, stringifyLossless } from "../src/json/l
 
 const member = fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 4 }), { maxKeys: 6 });
 
+/** characters that break JSON in interesting ways, for one-character edits */
+const noise = fc.constantFrom(...'{}[],:"\\ 0-1.eE+tfnulx\t\n\u0001');
+/** one edit of a text: drop the character at `at`, replace it with `ch`, or insert `ch` before it */
+const bend = (text: string, at: number, ch: string, how: number): string => {
+  const i = at % text.length;
+  if (how === 0) return text.slice(0, i) + text.slice(i + 1);
+  if (how === 1) return text.slice(0, i) + ch + text.slice(i + 1);
+  return text.slice(0, i) + ch + text.slice(i);
+};
+
 describe("scanObjectArray", () => {
   it("finds every member's exact source span, whatever the spacing", () => {
     fc.assert(
@@ -26,7 +36,6 @@ describe("scanObjectArray", () => {
   });
 
   it("refuses a body the native parser refuses (one character dropped, changed or added)", () => {
-    const noise = fc.constantFrom(...'{}[],:"\\ 0-1.eE+tfnulx\t\n\u0001');
     fc.assert(
       fc.property(
         fc.array(member, { minLength: 1, maxLength: 4 }),
@@ -34,14 +43,7 @@ describe("scanObjectArray", () => {
         noise,
         fc.nat(2),
         (arr, at, ch, how) => {
-          const text = JSON.stringify(arr);
-          const i = at % text.length;
-          const bent =
-            how === 0
-              ? text.slice(0, i) + text.slice(i + 1)
-              : how === 1
-                ? text.slice(0, i) + ch + text.slice(i + 1)
-                : text.slice(0, i) + ch + text.slice(i);
+          const bent = bend(JSON.stringify(arr), at, ch, how);
           let native: unknown;
           try {
             native = JSON.parse(bent);
@@ -77,17 +79,9 @@ describe("scanObjectArray", () => {
 
 describe("parseLossless", () => {
   it("refuses exactly what the native parser refuses", () => {
-    const noise = fc.constantFrom(...'{}[],:"\\ 0-1.eE+tfnulx\t\n\u0001');
     fc.assert(
       fc.property(fc.jsonValue({ maxDepth: 4 }), fc.nat(), noise, fc.nat(2), (v, at, ch, how) => {
-        const text = JSON.stringify(v);
-        const i = at % text.length;
-        const bent =
-          how === 0
-            ? text.slice(0, i) + text.slice(i + 1)
-            : how === 1
-              ? text.slice(0, i) + ch + text.slice(i + 1)
-              : text.slice(0, i) + ch + text.slice(i);
+        const bent = bend(JSON.stringify(v), at, ch, how);
         const ok = (f: () => unknown) => {
           try {
             f();
