@@ -7,6 +7,7 @@ import { checkAddress, mixedFamilies } from "../src/reserves/address.js";
 import { formatCoins, toSats } from "../src/reserves/amount.js";
 import { base58CheckDecode, bech32Decode } from "../src/reserves/codec.js";
 import { listLines, parseRange } from "../src/reserves/input.js";
+import { reportHuman } from "../src/reserves/render.js";
 
 // Pure pieces of the reserves workflow: address codecs, exact amounts, input lines.
 
@@ -187,6 +188,53 @@ describe("input lines and ranges", () => {
       { line: 3, text: "a1" },
       { line: 4, text: "b2" },
     ]);
+  });
+
+  it("reads lists saved on Windows: CRLF line ends (comments too), a byte-order mark, no-break spaces", () => {
+    expect(listLines("\uFEFF# cold wallets\r\na1 # first\r\n\r\n\u00a0b2\u00a0\r\nc3\r\n")).toEqual([
+      { line: 2, text: "a1" },
+      { line: 4, text: "b2" },
+      { line: 5, text: "c3" },
+    ]);
+  });
+
+  it("prints a report of 150,000 unspents as plain columns (no stack overflow in the layout)", () => {
+    const unspents = Array.from({ length: 150_000 }, (_, i) => ({
+      txid: i.toString(16).padStart(64, "0"),
+      vout: i % 3,
+      address: `rltc1q${i}`,
+      desc: `addr(rltc1q${i})`,
+      amount: "0.00010000",
+      sats: 10_000n,
+      height: 1 + (i % 500),
+    }));
+    const totalSats = 10_000n * 150_000n;
+    const text = reportHuman(
+      {
+        endpoint: "http://127.0.0.1:1/",
+        startedAt: new Date(0),
+        durationMs: 1,
+        addressesAsked: 150_000,
+        descriptorsAsked: 0,
+        duplicatesRemoved: 0,
+        chunks: 1,
+        addressesWithFunds: 150_000,
+        scan: {
+          height: 500,
+          bestblock: "ab".repeat(32),
+          txouts: 150_000,
+          unspents,
+          totalSats,
+          nodeTotal: "15.00000000",
+        },
+      },
+      { color: false },
+    );
+    const lines = text.split("\n");
+    expect(lines[0]).toMatch(/^txid:vout\s+address or descriptor\s+amount\s+height$/);
+    expect(lines[2]).toMatch(/^0{64}:0 {2}rltc1q0 +0\.00010000 {2}1$/);
+    expect(lines[150_001]).toMatch(/^0{59}249ef:2 {2}rltc1q149999 +0\.00010000 {2}500$/);
+    expect(text).toContain("15.00000000 coins = 1500000000 base units");
   });
 
   it("parses ranges like the node counts them", () => {

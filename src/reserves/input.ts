@@ -86,13 +86,15 @@ function eachListLine(text: string, f: (text: string, line: number) => void): vo
     let end = text.indexOf("\n", i);
     if (end < 0) end = text.length;
     line++;
-    let raw = text.slice(i, end);
+    // a CRLF file's "\r" goes first: "." in the comment pattern stops at it
+    let raw = text.slice(i, end > i && text.charCodeAt(end - 1) === 13 ? end - 1 : end);
     i = end + 1;
     // fast path: a plain address line; otherwise strip a comment ("#" at the start or after a blank)
     if (raw.includes("#")) raw = raw.replace(/(^|\s)#.*$/, "");
+    // printable ASCII at both ends needs no trim; anything else (blanks, a BOM, a no-break space) does
     const c0 = raw.charCodeAt(0);
     const cn = raw.charCodeAt(raw.length - 1);
-    const t = c0 > 32 && cn > 32 ? raw : raw.trim();
+    const t = c0 > 32 && c0 < 127 && cn > 32 && cn < 127 ? raw : raw.trim();
     if (t) f(t, line);
     if (end === text.length) break;
   }

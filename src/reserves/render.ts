@@ -88,7 +88,10 @@ const BOXED_ROWS_MAX = 100;
 
 function rowsTable(head: string[], rows: string[][], color: boolean): string {
   if (rows.length <= BOXED_ROWS_MAX) return table(head, rows, color);
-  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  // widths by loop: Math.max(...rows) overflows the stack past ~120,000 rows
+  const w = head.map((h) => h.length);
+  for (const r of rows)
+    for (let i = 0; i < w.length; i++) w[i] = Math.max(w[i] as number, (r[i] as string).length);
   const line = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(w[i]))).join("  ");
   return [line(head), w.map((n) => "-".repeat(n)).join("  "), ...rows.map(line)].join("\n");
 }
