@@ -28,6 +28,19 @@ describe("linesOf", () => {
     expect(await readAll(f)).toEqual([...lines, "last line without newline"]);
   });
 
+  it("a line of several megabytes among short ones comes back whole", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "chaingw-lines-"));
+    trackDir(dir);
+    const long = `{"method":"x","params":["${"a".repeat(3_000_000)}"]}`;
+    const f = join(dir, "long.jsonl");
+    writeFileSync(f, `first\n${long}\nlast\n`);
+    const got = await readAll(f);
+    expect(got).toHaveLength(3);
+    expect(got[0]).toBe("first");
+    expect(got[1]).toBe(long);
+    expect(got[2]).toBe("last");
+  });
+
   it("a missing file or a directory is a usage error naming the path", async () => {
     await expect(readAll("/nonexistent/x.jsonl")).rejects.toThrow(
       /cannot read \/nonexistent\/x\.jsonl: ENOENT/,

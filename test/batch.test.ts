@@ -3,14 +3,20 @@
  * failover by marks, heavy-method spacing, chain checks per line — against a real litecoind, anvil-free
  * EVM-compat fixture, and real HTTP fixtures.
  */
+import { execFileSync } from "node:child_process";
+import { once } from "node:events";
+import { createWriteStream, mkdtempSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FaultServer, refusedUrl, startFaultServer } from "./fixtures/faults.js";
 import { startTronFixture, type TronFixture } from "./fixtures/tron.js";
 import { runCli } from "./helpers/cli.js";
 import { basicAuth, postRaw } from "./helpers/http.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
+import { trackDir } from "./helpers/procs.js";
 
 let ltc: LitecoinNode;
 let proxy: FaultServer;
@@ -251,6 +257,60 @@ describe("--range", () => {
     expect(proxy.hits).toBe(before);
   });
 
+  it("fresh connections are capped like pooled ones: 100 arrays in flight, at most 64 connections open", async () => {
+    // an upstream answering every array after 300 ms (litecoind itself would refuse 64 at once: its work
+    // queue holds 16), counting the connections open at one time
+    let open = 0;
+    let maxOpen = 0;
+    let connections = 0;
+    const slow = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c) => chunks.push(c));
+      req.on("end", () => {
+        const calls = JSON.parse(Buffer.concat(chunks).toString()) as { id: number }[];
+        setTimeout(() => {
+          res.writeHead(200, { "content-type": "application/json" });
+          res.end(JSON.stringify(calls.map((c) => ({ jsonrpc: "2.0", id: c.id, result: c.id % 7 }))));
+        }, 300);
+      });
+    });
+    slow.on("connection", (sock) => {
+      connections++;
+      maxOpen = Math.max(maxOpen, ++open);
+      sock.on("close", () => open--);
+    });
+    await new Promise<void>((r) => slow.listen(0, "127.0.0.1", r));
+    try {
+      const url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/`;
+      const reqs = Array.from({ length: 200 }, () => ({ method: "getblockcount" }));
+      const r = await runCli(["batch", "--url", url, "--batch-size", "2", "--concurrency", "100"], {
+        input: lines(reqs),
+      });
+      expect(r.exitCode).toBe(0);
+      expect(parseOut(r.stdout)).toHaveLength(200);
+      // one connection per array (utxo group), never more than 64 of them open
+      expect(connections).toBe(100);
+      expect(maxOpen).toBeLessThanOrEqual(64);
+      expect(maxOpen).toBeGreaterThan(8);
+    } finally {
+      await new Promise((r) => slow.close(r));
+    }
+  });
+
+  it("a named pipe as input: read as it is written, the writer not cut off", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "chaingw-fifo-"));
+    trackDir(dir);
+    const fifo = join(dir, "requests");
+    execFileSync("mkfifo", [fifo]);
+    const reqs = Array.from({ length: 3000 }, (_, i) => ({ method: "getblockhash", params: [i % 61] }));
+    const run = runCli(["batch", "--url", proxy.url, fifo]);
+    const w = createWriteStream(fifo);
+    w.end(lines(reqs));
+    const [r] = await Promise.all([run, once(w, "finish")]);
+    expect(r.exitCode).toBe(0);
+    expect(parseOut(r.stdout)).toHaveLength(3000);
+  });
+
   it("EVM arrays keep their connections alive (only bitcoind-family nodes get fresh ones)", async () => {
     const front = await startFaultServer({ upstream: { url: tron.url } });
     try {
@@ -273,6 +333,13 @@ describe("--range", () => {
       expect(parseOut(r.stdout)).toHaveLength(40);
       expect(front.hits).toBe(8);
       expect(front.connections).toBeLessThanOrEqual(2);
+      // methods outside the registry in an EVM namespace too, without --chain
+      const before = front.connections;
+      const other = await runCli(["batch", "--url", front.url, "--batch-size", "5", "--concurrency", "2"], {
+        input: lines(Array.from({ length: 40 }, () => ({ method: "web3_clientVersion" }))),
+      });
+      expect(parseOut(other.stdout)).toHaveLength(40);
+      expect(front.connections - before).toBeLessThanOrEqual(2);
     } finally {
       await front.stop();
     }

@@ -186,13 +186,17 @@ export function parseLine(text: string, lineNo: number, chain: Group | undefined
  * Arrays to bitcoind-family nodes (the utxo group; the default one) go on fresh connections: libevent
  * answers stall 40 ms on kept-alive ones (HttpOptions.fresh). EVM servers set TCP_NODELAY and keep theirs.
  */
-const wantsFresh = (ctx: Context, method: string | undefined) =>
-  (definitions(method ?? "")[0]?.group ?? ctx.settings.chain ?? "utxo") === "utxo";
+const EVM_NAMESPACE = /^(eth|net|web3|debug|trace|txpool|anvil|evm|hardhat|erigon|parity|ots)_/;
+/** A method's group: the registry's; for others the --chain given, else the EVM namespaces, else utxo. */
+const groupOf = (ctx: Context, method: string): Group =>
+  definitions(method)[0]?.group ?? ctx.settings.chain ?? (EVM_NAMESPACE.test(method) ? "evm" : "utxo");
+const wantsFresh = (ctx: Context, entries: BatchEntry[]) =>
+  entries.some((e) => groupOf(ctx, e.method) === "utxo");
 
 async function send(ctx: Context, entries: BatchEntry[], batchSize: number): Promise<BatchOutcome[]> {
   // heavy methods go one by one through the client's rate limiter; the rest in batch arrays
   const out: BatchOutcome[] = new Array(entries.length);
-  const fresh = wantsFresh(ctx, entries[0]?.method);
+  const fresh = wantsFresh(ctx, entries);
   const light: number[] = [];
   const jobs: Promise<void>[] = [];
   const asError = (err: unknown) => (err instanceof ChaingwError ? err : new ChaingwError(String(err)));
@@ -272,14 +276,22 @@ class LineBytes {
  * generation doubles up to 32 MB while allocation stays fast; it is held at 8 MB (same speed, measured:
  * 200,000 requests peak at 90 MB instead of 114).
  */
-const HEAP_BOUND = Number(process.env.CHAINGW_BATCH_HEAP_MB ?? 24) * 1024 * 1024;
+const MB = 1024 * 1024;
+/** CHAINGW_BATCH_HEAP_MB: a number >= 0 (0: a collection after every chunk, for tests); else 24 */
+function heapBound(): number {
+  const text = process.env.CHAINGW_BATCH_HEAP_MB?.trim();
+  const n = text ? Number(text) : Number.NaN;
+  return (Number.isFinite(n) && n >= 0 ? n : 24) * MB;
+}
 const YOUNG_MAX = 8 * 1024 * 1024;
 const heap = {
   gc: undefined as (() => void) | undefined,
   youngFixed: false,
-  check(): void {
-    const v8 = require("node:v8") as typeof import("node:v8");
-    // the old generation (where promoted garbage waits) and the buffers; the young one is swept anyway
+  /** the bound now: raised to twice what a collection leaves, so a window larger than it (big blocks)
+   * does not collect after every chunk */
+  bound: -1,
+  /** the old generation (where promoted garbage waits) and the buffers; the young one is swept anyway */
+  oldSize(v8: typeof import("node:v8")): number {
     let old = v8.getHeapStatistics().external_memory;
     for (const sp of v8.getHeapSpaceStatistics()) {
       if (sp.space_name === "old_space" || sp.space_name === "large_object_space") old += sp.space_used_size;
@@ -289,12 +301,19 @@ const heap = {
         this.youngFixed = true;
       }
     }
-    if (old < HEAP_BOUND) return;
+    return old;
+  },
+  check(): void {
+    const v8 = require("node:v8") as typeof import("node:v8");
+    if (this.bound < 0) this.bound = heapBound();
+    if (this.oldSize(v8) < this.bound) return;
     if (!this.gc) {
       v8.setFlagsFromString("--expose-gc");
       this.gc = (require("node:vm") as typeof import("node:vm")).runInNewContext("gc") as () => void;
     }
     this.gc();
+    const base = heapBound();
+    this.bound = base === 0 ? 0 : Math.max(base, 2 * this.oldSize(v8));
   },
 };
 
@@ -412,16 +431,22 @@ export async function* linesOf(path: string): AsyncIterable<string[]> {
     if (fd > 0) closeSync(fd);
     throw new UsageError(`batch: cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? e}`);
   }
-  let rest = "";
-  const split = (text: string): string[] => {
+  // pieces of a line whose end has not been read yet (joined once it has: a long line costs no rescans)
+  let pending: string[] = [];
+  const split = (piece: string): string[] => {
     const block: string[] = [];
     let start = 0;
-    for (let nl = text.indexOf("\n"); nl >= 0; nl = text.indexOf("\n", start)) {
-      const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-      block.push(text.slice(start, end));
+    for (let nl = piece.indexOf("\n"); nl >= 0; nl = piece.indexOf("\n", start)) {
+      let line = piece.slice(start, nl);
+      if (pending.length) {
+        pending.push(line);
+        line = pending.join("");
+        pending = [];
+      }
+      block.push(line.endsWith("\r") ? line.slice(0, -1) : line);
       start = nl + 1;
     }
-    rest = text.slice(start);
+    if (start < piece.length) pending.push(piece.slice(start));
     return block;
   };
   if (regular) {
@@ -433,23 +458,26 @@ export async function* linesOf(path: string): AsyncIterable<string[]> {
         r > 0;
         r = readSync(fd, buf, 0, READ_CHUNK, null)
       ) {
-        const block = split(rest + decoder.write(buf.subarray(0, r)));
+        const block = split(decoder.write(buf.subarray(0, r)));
         if (block.length) yield block;
       }
-      rest += decoder.end();
+      const tail = decoder.end();
+      if (tail) pending.push(tail);
     } finally {
       if (fd !== 0) closeSync(fd);
     }
   } else {
-    if (fd !== 0) closeSync(fd);
-    const input = path === "-" ? process.stdin : createReadStream(path);
+    // a pipe, FIFO or terminal: streamed from the descriptor already open (closing the only reader of a
+    // FIFO would kill its writer)
+    const input = fd === 0 ? process.stdin : createReadStream("", { fd, autoClose: true });
     input.setEncoding("utf8");
     for await (const chunk of input as AsyncIterable<string>) {
-      const block = split(rest + chunk);
+      const block = split(chunk);
       if (block.length) yield block;
     }
   }
-  if (rest.length) yield [rest.endsWith("\r") ? rest.slice(0, -1) : rest];
+  const last = pending.join("");
+  if (last.length) yield [last.endsWith("\r") ? last.slice(0, -1) : last];
 }
 
 export async function* itemsFromLines(

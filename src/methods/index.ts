@@ -14,19 +14,22 @@ export function methodNames(): string[] {
   return [...new Set(registry.map((m) => m.name))];
 }
 
-let byName: Map<string, MethodDef[]> | undefined;
+let byName: Map<string, readonly MethodDef[]> | undefined;
 /** Every group's definition of `name` (a batch looks one up per input line: a map, not a scan). */
-export function definitions(name: string): MethodDef[] {
+export function definitions(name: string): readonly MethodDef[] {
   if (!byName) {
-    byName = new Map();
+    const lists = new Map<string, MethodDef[]>();
     for (const m of registry) {
-      const list = byName.get(m.name);
+      const list = lists.get(m.name);
       if (list) list.push(m);
-      else byName.set(m.name, [m]);
+      else lists.set(m.name, [m]);
     }
+    // shared between callers: frozen, so none can change another's answer
+    byName = new Map([...lists].map(([k, v]) => [k, Object.freeze(v)]));
   }
-  return byName.get(name) ?? [];
+  return byName.get(name) ?? NONE;
 }
+const NONE: readonly MethodDef[] = Object.freeze([]);
 
 /**
  * The definition of `name` for the chosen chain. With no chain, a method in one group is that group's;

@@ -108,6 +108,24 @@ export function usePooledTransport(): void {
   keepAlive = true;
 }
 
+/** Fresh connections of a many-call run open at once, at most: the pooled agent's own cap. */
+const FRESH_MAX = 64;
+let freshOpen = 0;
+const freshQueue: (() => void)[] = [];
+async function freshSlot(): Promise<void> {
+  if (freshOpen < FRESH_MAX) {
+    freshOpen++;
+    return;
+  }
+  // a freed slot is handed over directly, so the count stays right
+  await new Promise<void>((resolve) => freshQueue.push(resolve));
+}
+function freeFreshSlot(): void {
+  const next = freshQueue.shift();
+  if (next) next();
+  else freshOpen--;
+}
+
 export async function post(
   url: string,
   headers: Record<string, string>,
@@ -126,102 +144,112 @@ export async function post(
       new mod.Agent({ keepAlive: true, maxSockets: 64, rejectUnauthorized: opts.verifyTls } as never);
     agents.set(key, agent);
   }
-  return new Promise<HttpResult>((resolve, reject) => {
-    let connected = false;
-    let settled = false;
-    let req: ClientRequest | undefined;
-    const timers: NodeJS.Timeout[] = [];
-    const finish = (err: HttpFailure | null, res?: HttpResult) => {
-      if (settled) return;
-      settled = true;
-      for (const t of timers) clearTimeout(t);
-      opts.signal?.removeEventListener("abort", onAbort);
-      if (err) {
-        req?.destroy();
-        reject(err);
-      } else resolve(res!);
-    };
-    const onAbort = () => finish(new HttpFailure("interrupted", "maybe"));
-    if (opts.signal?.aborted) return onAbort();
-    opts.signal?.addEventListener("abort", onAbort, { once: true });
-    if (opts.requestTimeoutMs > 0) {
-      timers.push(
-        setTimeout(
-          () =>
-            finish(new HttpFailure(`no complete answer within ${opts.requestTimeoutMs} ms`, "maybe", true)),
-          opts.requestTimeoutMs,
-        ),
-      );
-    }
-    req = mod.request(
-      {
-        protocol: u.protocol,
-        hostname: u.hostname.replace(/^\[|\]$/g, ""),
-        port: u.port || (https ? 443 : 80),
-        path: u.pathname + u.search,
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json",
-          "content-length": Buffer.byteLength(body),
-          ...headers,
+  // fresh connections bypass the agent and its cap: a many-call run holds them to the same number
+  const limited = keepAlive && agent === false;
+  if (limited) await freshSlot();
+  try {
+    return await new Promise<HttpResult>((resolve, reject) => {
+      let connected = false;
+      let settled = false;
+      let req: ClientRequest | undefined;
+      const timers: NodeJS.Timeout[] = [];
+      const finish = (err: HttpFailure | null, res?: HttpResult) => {
+        if (settled) return;
+        settled = true;
+        for (const t of timers) clearTimeout(t);
+        opts.signal?.removeEventListener("abort", onAbort);
+        if (err) {
+          req?.destroy();
+          reject(err);
+        } else resolve(res!);
+      };
+      const onAbort = () => finish(new HttpFailure("interrupted", "maybe"));
+      if (opts.signal?.aborted) return onAbort();
+      opts.signal?.addEventListener("abort", onAbort, { once: true });
+      if (opts.requestTimeoutMs > 0) {
+        timers.push(
+          setTimeout(
+            () =>
+              finish(new HttpFailure(`no complete answer within ${opts.requestTimeoutMs} ms`, "maybe", true)),
+            opts.requestTimeoutMs,
+          ),
+        );
+      }
+      req = mod.request(
+        {
+          protocol: u.protocol,
+          hostname: u.hostname.replace(/^\[|\]$/g, ""),
+          port: u.port || (https ? 443 : 80),
+          path: u.pathname + u.search,
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json",
+            "content-length": Buffer.byteLength(body),
+            ...headers,
+          },
+          rejectUnauthorized: opts.verifyTls,
+          agent,
         },
-        rejectUnauthorized: opts.verifyTls,
-        agent,
-      },
-      (res: IncomingMessage) => {
-        const declared = Number(res.headers["content-length"] ?? -1);
-        if (declared > opts.maxBodyBytes) {
-          return finish(
-            new HttpFailure(
-              `response of ${declared} bytes exceeds the ${opts.maxBodyBytes}-byte cap (--max-response)`,
-              "maybe",
-            ),
+        (res: IncomingMessage) => {
+          const declared = Number(res.headers["content-length"] ?? -1);
+          if (declared > opts.maxBodyBytes) {
+            return finish(
+              new HttpFailure(
+                `response of ${declared} bytes exceeds the ${opts.maxBodyBytes}-byte cap (--max-response)`,
+                "maybe",
+              ),
+            );
+          }
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on("data", (c: Buffer) => {
+            size += c.length;
+            if (size > opts.maxBodyBytes)
+              finish(
+                new HttpFailure(
+                  `response exceeds the ${opts.maxBodyBytes}-byte cap (--max-response)`,
+                  "maybe",
+                ),
+              );
+            else chunks.push(c);
+          });
+          res.on("end", () =>
+            finish(null, new WireResult(res.statusCode ?? 0, res.headers, Buffer.concat(chunks, size))),
+          );
+          res.on("error", (e) => finish(new HttpFailure(describeNetError(e).msg, "maybe")));
+          res.on("aborted", () =>
+            finish(new HttpFailure("connection closed by the upstream mid-answer", "maybe")),
+          );
+        },
+      );
+      req.on("socket", (sock) => {
+        // a kept-alive socket is connected already: a failure on it may follow a delivered request
+        if (!sock.connecting && !sock.destroyed) {
+          connected = true;
+          return;
+        }
+        const ev = https ? "secureConnect" : "connect";
+        if (opts.connectTimeoutMs > 0) {
+          timers.push(
+            setTimeout(() => {
+              if (!connected) finish(new HttpFailure("connect timed out", "unsent"));
+            }, opts.connectTimeoutMs),
           );
         }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on("data", (c: Buffer) => {
-          size += c.length;
-          if (size > opts.maxBodyBytes)
-            finish(
-              new HttpFailure(`response exceeds the ${opts.maxBodyBytes}-byte cap (--max-response)`, "maybe"),
-            );
-          else chunks.push(c);
+        sock.once(ev, () => {
+          connected = true;
         });
-        res.on("end", () =>
-          finish(null, new WireResult(res.statusCode ?? 0, res.headers, Buffer.concat(chunks, size))),
-        );
-        res.on("error", (e) => finish(new HttpFailure(describeNetError(e).msg, "maybe")));
-        res.on("aborted", () =>
-          finish(new HttpFailure("connection closed by the upstream mid-answer", "maybe")),
-        );
-      },
-    );
-    req.on("socket", (sock) => {
-      // a kept-alive socket is connected already: a failure on it may follow a delivered request
-      if (!sock.connecting && !sock.destroyed) {
-        connected = true;
-        return;
-      }
-      const ev = https ? "secureConnect" : "connect";
-      if (opts.connectTimeoutMs > 0) {
-        timers.push(
-          setTimeout(() => {
-            if (!connected) finish(new HttpFailure("connect timed out", "unsent"));
-          }, opts.connectTimeoutMs),
-        );
-      }
-      sock.once(ev, () => {
-        connected = true;
       });
+      req.on("error", (e) => {
+        const d = describeNetError(e);
+        finish(new HttpFailure(d.msg, !connected && UNSENT_CODES.has(d.code) ? "unsent" : "maybe"));
+      });
+      req.end(body);
     });
-    req.on("error", (e) => {
-      const d = describeNetError(e);
-      finish(new HttpFailure(d.msg, !connected && UNSENT_CODES.has(d.code) ? "unsent" : "maybe"));
-    });
-    req.end(body);
-  });
+  } finally {
+    if (limited) freeFreshSlot();
+  }
 }
 
 /** Retry-After in ms (seconds or an HTTP date), capped; undefined when absent or unreadable. */
