@@ -312,12 +312,14 @@ export function scanObjectArray(
 ): Record<string, [number, number]>[] | undefined {
   const cur = new Cursor(text, maxDepth);
   const n = text.length;
-  // one pass for all control characters: compact answers (as nodes send them) have none, and then
-  // neither the forbidden ones nor line breaks inside strings need looking for
-  const controls = CONTROL.test(text);
+  // one pass for all control characters: compact answers (as nodes send them, bitcoind with a final
+  // "\n") have none before their trailing whitespace, and then neither the forbidden ones nor line
+  // breaks inside strings need looking for
+  const first = text.search(CONTROL);
+  const controls = first >= 0 && !ONLY_WS.test(text.slice(first));
   if (controls) {
-    const at = text.search(NEVER_IN_JSON);
-    if (at >= 0) throw new JsonSyntaxError(`control character at position ${at}`, at);
+    const at = text.slice(first).search(NEVER_IN_JSON);
+    if (at >= 0) throw new JsonSyntaxError(`control character at position ${first + at}`, first + at);
   }
   const skip = new Skipper(text, n, maxDepth, controls);
   cur.ws();
@@ -359,6 +361,7 @@ const ESCAPE_OK = new Uint8Array(128);
 for (const c of '"\\/bfnrt') ESCAPE_OK[c.charCodeAt(0)] = 1;
 const HEX4 = /^[0-9a-fA-F]{4}$/;
 const CONTROL = /[\x00-\x1f]/;
+const ONLY_WS = /^[\t\n\r ]*$/;
 /** characters JSON allows nowhere, in strings or out */
 const NEVER_IN_JSON = /[\x00-\x08\x0b\x0c\x0e-\x1f]/;
 /** whitespace outside strings, forbidden inside */
