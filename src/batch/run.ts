@@ -287,8 +287,8 @@ const YOUNG_MAX = 8 * 1024 * 1024;
 const heap = {
   gc: undefined as (() => void) | undefined,
   youngFixed: false,
-  /** the bound now: raised to twice what a collection leaves, so a window larger than it (big blocks)
-   * does not collect after every chunk */
+  /** the bound now: raised above what a collection leaves, so a window larger than the base bound
+   * (big blocks) does not collect after every chunk */
   bound: -1,
   /** the old generation (where promoted garbage waits) and the buffers; the young one is swept anyway */
   oldSize(v8: typeof import("node:v8")): number {
@@ -312,8 +312,10 @@ const heap = {
       this.gc = (require("node:vm") as typeof import("node:vm")).runInNewContext("gc") as () => void;
     }
     this.gc();
+    // what survives is the window (and the program); let garbage reach half of it (8 MB at least) again
     const base = heapBound();
-    this.bound = base === 0 ? 0 : Math.max(base, 2 * this.oldSize(v8));
+    const live = this.oldSize(v8);
+    this.bound = base === 0 ? 0 : Math.max(base, live + Math.max(8 * MB, live / 2));
   },
 };
 
