@@ -10,6 +10,7 @@
  * layer, which knows the method's marks (an HTTP 500 from bitcoind is an answer, not a failure).
  */
 import type { Agent, ClientRequest, IncomingMessage } from "node:http";
+import type { Socket } from "node:net";
 
 export interface HttpOptions {
   connectTimeoutMs: number;
@@ -147,6 +148,8 @@ export async function post(
   // fresh connections bypass the agent and its cap: a many-call run holds them to the same number
   const limited = keepAlive && agent === false;
   if (limited) await freshSlot();
+  // the slot is held until the connection is closed, not just until the answer is in
+  let socket: Socket | undefined;
   try {
     return await new Promise<HttpResult>((resolve, reject) => {
       let connected = false;
@@ -224,6 +227,7 @@ export async function post(
         },
       );
       req.on("socket", (sock) => {
+        socket = sock;
         // a kept-alive socket is connected already: a failure on it may follow a delivered request
         if (!sock.connecting && !sock.destroyed) {
           connected = true;
@@ -248,7 +252,11 @@ export async function post(
       req.end(body);
     });
   } finally {
-    if (limited) freeFreshSlot();
+    if (limited) {
+      // after the answer Node closes a connection of its own (Connection: close) at once
+      if (socket && !socket.destroyed) socket.once("close", freeFreshSlot);
+      else freeFreshSlot();
+    }
   }
 }
 
