@@ -60,6 +60,36 @@ async function startNoBatchServer(): Promise<{ url: string; hits: number; server
   return state;
 }
 
+/**
+ * An upstream answering every JSON-RPC array after `delayMs`, counting connections and the requests it is
+ * working on at one time (a connection still closing on one side may briefly overlap the next: requests
+ * in progress are the exact count).
+ */
+async function startSlowArrays(delayMs: number) {
+  const st = { url: "", busy: 0, maxBusy: 0, connections: 0, server: undefined as unknown as Server };
+  st.server = createServer((req, res) => {
+    st.maxBusy = Math.max(st.maxBusy, ++st.busy);
+    const chunks: Buffer[] = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => {
+      const calls = JSON.parse(Buffer.concat(chunks).toString()) as { id: number }[];
+      setTimeout(() => {
+        st.busy--;
+        if (res.destroyed) return;
+        res.writeHead(200, { "content-type": "application/json" });
+        const one = (c: { id: number }) => ({ jsonrpc: "2.0", id: c.id, result: c.id % 7 });
+        res.end(JSON.stringify(Array.isArray(calls) ? calls.map(one) : one(calls)));
+      }, delayMs);
+    });
+  });
+  st.server.on("connection", () => {
+    st.connections++;
+  });
+  await new Promise<void>((r) => st.server.listen(0, "127.0.0.1", r));
+  st.url = `http://127.0.0.1:${(st.server.address() as AddressInfo).port}/`;
+  return st;
+}
+
 beforeAll(async () => {
   ltc = await startLitecoind();
   await ltc.mine(60);
@@ -258,43 +288,21 @@ describe("--range", () => {
   });
 
   it("fresh connections are capped like pooled ones: 100 arrays in flight, at most 64 connections open", async () => {
-    // an upstream answering every array after 300 ms (litecoind itself would refuse 64 at once: its work
-    // queue holds 16), counting connections and the requests it is working on at one time (a connection
-    // still closing on one side may briefly overlap the next: requests in progress are the exact count)
-    let busy = 0;
-    let maxBusy = 0;
-    let connections = 0;
-    const slow = createServer((req, res) => {
-      maxBusy = Math.max(maxBusy, ++busy);
-      const chunks: Buffer[] = [];
-      req.on("data", (c) => chunks.push(c));
-      req.on("end", () => {
-        const calls = JSON.parse(Buffer.concat(chunks).toString()) as { id: number }[];
-        setTimeout(() => {
-          busy--;
-          res.writeHead(200, { "content-type": "application/json" });
-          res.end(JSON.stringify(calls.map((c) => ({ jsonrpc: "2.0", id: c.id, result: c.id % 7 }))));
-        }, 300);
-      });
-    });
-    slow.on("connection", () => {
-      connections++;
-    });
-    await new Promise<void>((r) => slow.listen(0, "127.0.0.1", r));
+    // litecoind itself would refuse 64 at once: its work queue holds 16
+    const slow = await startSlowArrays(300);
     try {
-      const url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/`;
       const reqs = Array.from({ length: 200 }, () => ({ method: "getblockcount" }));
-      const r = await runCli(["batch", "--url", url, "--batch-size", "2", "--concurrency", "100"], {
+      const r = await runCli(["batch", "--url", slow.url, "--batch-size", "2", "--concurrency", "100"], {
         input: lines(reqs),
       });
       expect(r.exitCode).toBe(0);
       expect(parseOut(r.stdout)).toHaveLength(200);
       // one connection per array (utxo group), never more than 64 at work at once
-      expect(connections).toBe(100);
-      expect(maxBusy).toBeLessThanOrEqual(64);
-      expect(maxBusy).toBeGreaterThan(8);
+      expect(slow.connections).toBe(100);
+      expect(slow.maxBusy).toBeLessThanOrEqual(64);
+      expect(slow.maxBusy).toBeGreaterThan(8);
     } finally {
-      await new Promise((r) => slow.close(r));
+      await new Promise((r) => slow.server.close(r));
     }
   });
 

@@ -90,8 +90,7 @@ function fastLine(text: string, chain: Group | undefined): { v: JsonObject; def:
   if (!o || typeof o !== "object" || Array.isArray(o)) return undefined;
   const v = o as Record<string, unknown>;
   if (typeof v.method !== "string") return undefined;
-  const defs = definitions(v.method);
-  const def = chain ? defs.find((d) => d.group === chain) : (defs.find((d) => d.group === "evm") ?? defs[0]);
+  const def = pickDefinition(v.method, chain);
   if (!def) return undefined;
   const id = v.id;
   // a nested "id" key could be matched instead of the top-level one: such lines take the lossless path
@@ -155,12 +154,9 @@ export function parseLine(text: string, lineNo: number, chain: Group | undefined
   }
   const params = v.params ?? [];
   if (!Array.isArray(params)) return { id, error: new UsageError(`line ${lineNo}: params must be an array`) };
-  const defs = definitions(v.method);
-  const def: MethodDef | undefined = chain
-    ? defs.find((d) => d.group === chain)
-    : (defs.find((d) => d.group === "evm") ?? defs[0]);
+  const def = pickDefinition(v.method, chain);
   if (!def) {
-    if (defs.length)
+    if (definitions(v.method).length)
       return {
         id,
         error: new UsageError(`line ${lineNo}: ${v.method} is not a method of the ${chain} group`),
@@ -186,10 +182,20 @@ export function parseLine(text: string, lineNo: number, chain: Group | undefined
  * Arrays to bitcoind-family nodes (the utxo group; the default one) go on fresh connections: libevent
  * answers stall 40 ms on kept-alive ones (HttpOptions.fresh). EVM servers set TCP_NODELAY and keep theirs.
  */
-const EVM_NAMESPACE = /^(eth|net|web3|debug|trace|txpool|anvil|evm|hardhat|erigon|parity|ots)_/;
-/** A method's group: the registry's; for others the --chain given, else the EVM namespaces, else utxo. */
+/** The definition a line of `method` runs under: the --chain one; without a chain the evm one, else the only one. */
+function pickDefinition(method: string, chain: Group | undefined): MethodDef | undefined {
+  const defs = definitions(method);
+  return chain ? defs.find((d) => d.group === chain) : (defs.find((d) => d.group === "evm") ?? defs[0]);
+}
+
+/** JSON-RPC namespaces of EVM clients (geth, erigon, reth, anvil, hardhat, L2s); bitcoind names have none */
+const EVM_NAMESPACE =
+  /^(eth|net|web3|debug|trace|txpool|anvil|evm|hardhat|erigon|parity|ots|admin|engine|personal|miner|rpc|bor|zks|arbtrace|clique|les|optimism|rollup|linea|starknet)_/;
+/** A method's group: the registry's (as a line picks it); for others the --chain given, else by namespace. */
 const groupOf = (ctx: Context, method: string): Group =>
-  definitions(method)[0]?.group ?? ctx.settings.chain ?? (EVM_NAMESPACE.test(method) ? "evm" : "utxo");
+  pickDefinition(method, ctx.settings.chain)?.group ??
+  ctx.settings.chain ??
+  (EVM_NAMESPACE.test(method) ? "evm" : "utxo");
 const wantsFresh = (ctx: Context, entries: BatchEntry[]) =>
   entries.some((e) => groupOf(ctx, e.method) === "utxo");
 

@@ -113,13 +113,44 @@ export function usePooledTransport(): void {
 const FRESH_MAX = 64;
 let freshOpen = 0;
 const freshQueue: (() => void)[] = [];
-async function freshSlot(): Promise<void> {
+/**
+ * Waits for a slot (handed over directly by the one freed, so the count stays right). Rejects, and leaves
+ * the queue, when the call is interrupted or its request timeout runs out first: nothing was sent.
+ */
+async function freshSlot(opts: HttpOptions): Promise<void> {
   if (freshOpen < FRESH_MAX) {
     freshOpen++;
     return;
   }
-  // a freed slot is handed over directly, so the count stays right
-  await new Promise<void>((resolve) => freshQueue.push(resolve));
+  if (opts.signal?.aborted) throw new HttpFailure("interrupted", "unsent");
+  await new Promise<void>((resolve, reject) => {
+    const done = (err?: HttpFailure) => {
+      clearTimeout(timer);
+      opts.signal?.removeEventListener("abort", onAbort);
+      if (!err) return resolve();
+      const i = freshQueue.indexOf(granted);
+      if (i >= 0) freshQueue.splice(i, 1);
+      reject(err);
+    };
+    const granted = () => done();
+    const onAbort = () => done(new HttpFailure("interrupted", "unsent"));
+    const timer =
+      opts.requestTimeoutMs > 0
+        ? setTimeout(
+            () =>
+              done(
+                new HttpFailure(
+                  `no connection free within ${opts.requestTimeoutMs} ms (64 open)`,
+                  "unsent",
+                  true,
+                ),
+              ),
+            opts.requestTimeoutMs,
+          )
+        : undefined;
+    opts.signal?.addEventListener("abort", onAbort, { once: true });
+    freshQueue.push(granted);
+  });
 }
 function freeFreshSlot(): void {
   const next = freshQueue.shift();
@@ -147,7 +178,13 @@ export async function post(
   }
   // fresh connections bypass the agent and its cap: a many-call run holds them to the same number
   const limited = keepAlive && agent === false;
-  if (limited) await freshSlot();
+  const queuedAt = Date.now();
+  if (limited) await freshSlot(opts);
+  // time spent waiting for a connection counts against the request timeout, as in the agent's own queue
+  const requestTimeoutMs =
+    limited && opts.requestTimeoutMs > 0
+      ? Math.max(1, opts.requestTimeoutMs - (Date.now() - queuedAt))
+      : opts.requestTimeoutMs;
   // the slot is held until the connection is closed, not just until the answer is in
   let socket: Socket | undefined;
   try {
@@ -169,12 +206,12 @@ export async function post(
       const onAbort = () => finish(new HttpFailure("interrupted", "maybe"));
       if (opts.signal?.aborted) return onAbort();
       opts.signal?.addEventListener("abort", onAbort, { once: true });
-      if (opts.requestTimeoutMs > 0) {
+      if (requestTimeoutMs > 0) {
         timers.push(
           setTimeout(
             () =>
               finish(new HttpFailure(`no complete answer within ${opts.requestTimeoutMs} ms`, "maybe", true)),
-            opts.requestTimeoutMs,
+            requestTimeoutMs,
           ),
         );
       }
