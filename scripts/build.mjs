@@ -42,7 +42,7 @@ await build({
 });
 
 // V8 code cache for bin/chaingw: compiled while running a command that touches the common path
-// (`methods` builds the registry and the whole command tree), written when that process exits.
+// (`methods`: the launcher, commander, the global options and the registry), written when it exits.
 execFileSync(process.execPath, ["bin/chaingw", "methods"], {
   env: { ...process.env, CHAINGW_WRITE_CODE_CACHE: "1" },
   stdio: "ignore",

@@ -3,7 +3,7 @@
 // effects on import. (The tests have their own TypeScript harness in test/helpers/.)
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -11,6 +11,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = fileURLToPath(new URL("../", import.meta.url));
+/** The flags every throwaway litecoind gets, shared with the test harness (test/helpers/litecoind.ts). */
+const REGTEST_FLAGS = JSON.parse(
+  readFileSync(new URL("litecoind-regtest.json", import.meta.url), "utf8"),
+).flags;
 
 const platformDir = `${process.platform}-${process.arch === "x64" ? "amd64" : process.arch}`;
 /** The platform binary when present (the .bin wrapper is a node script that would add its own start-up). */
@@ -193,20 +197,12 @@ export async function startLitecoind({ blocks = 0 } = {}) {
       spawn(
         "litecoind",
         [
-          "-regtest",
-          "-server",
-          "-listen=0",
+          ...REGTEST_FLAGS,
           `-port=${p2p}`,
           `-rpcport=${port}`,
-          "-rpcbind=127.0.0.1",
-          "-rpcallowip=127.0.0.1",
           `-datadir=${datadir}`,
-          "-vbparams=mweb:-2:0",
-          "-fallbackfee=0.0001",
           `-rpcuser=${user}`,
           `-rpcpassword=${password}`,
-          "-printtoconsole=0",
-          "-daemon=0",
         ],
         { stdio: ["ignore", "ignore", "pipe"] },
       ),

@@ -432,29 +432,27 @@ describe("a scan that lasts: progress, busy slot, abort", () => {
     expect(JSON.parse(r.stdout).total_amount).toBe("50.00000000");
   });
 
-  it("SIGINT while start is out: abort goes to the same endpoint, nothing proven, exit 130, node idle", async () => {
-    const seen = spyScan(proxy, 20_000);
-    const p = spawnCli([
-      "--url",
-      viaProxy(proxy),
-      "reserves",
-      "scan",
-      "--progress",
-      "1",
-      ...addrs.slice(0, 50),
-    ]);
+  /** `reserves scan --progress 1` through the proxy, its stderr collected as it comes */
+  const scanWithProgress = (args: string[]) => {
+    const p = spawnCli(["--url", viaProxy(proxy), "reserves", "scan", "--progress", "1", ...args]);
     let err = "";
     p.stderr?.on("data", (c: Buffer) => {
       err += c.toString();
     });
-    for (let i = 0; i < 100 && !/scanning the UTXO set/.test(err); i++) await sleep(50);
+    return { p, err: () => err };
+  };
+
+  it("SIGINT while start is out: abort goes to the same endpoint, nothing proven, exit 130, node idle", async () => {
+    const seen = spyScan(proxy, 20_000);
+    const { p, err } = scanWithProgress(addrs.slice(0, 50));
+    for (let i = 0; i < 100 && !/scanning the UTXO set/.test(err()); i++) await sleep(50);
     p.kill("SIGINT");
     const r = await p;
     expect(r.exitCode).toBe(130);
     expect(r.stdout).toBe("");
-    expect(err).toMatch(/SIGINT: sending abort to http:\/\/127\.0\.0\.1:\d+\//);
-    expect(err).toMatch(/interrupted \(SIGINT\): the scan did not complete; nothing was proven/);
-    expect(err).toMatch(/the node reports no scan running/);
+    expect(err()).toMatch(/SIGINT: sending abort to http:\/\/127\.0\.0\.1:\d+\//);
+    expect(err()).toMatch(/interrupted \(SIGINT\): the scan did not complete; nothing was proven/);
+    expect(err()).toMatch(/the node reports no scan running/);
     expect(seen).toContain("abort");
     expect(seen.indexOf("abort")).toBeGreaterThan(seen.indexOf("start"));
     await nodeIdle();
@@ -462,29 +460,14 @@ describe("a scan that lasts: progress, busy slot, abort", () => {
 
   it("SIGTERM during a real scan on the node: the node confirms the abort", async () => {
     const seen = spyScan(proxy, 0);
-    const p = spawnCli([
-      "--url",
-      viaProxy(proxy),
-      "reserves",
-      "scan",
-      "--progress",
-      "1",
-      "--descriptor",
-      longDesc,
-      "--range",
-      "0-90000",
-    ]);
-    let err = "";
-    p.stderr?.on("data", (c: Buffer) => {
-      err += c.toString();
-    });
+    const { p, err } = scanWithProgress(["--descriptor", longDesc, "--range", "0-90000"]);
     for (let i = 0; i < 100 && (await ltc.rpc("scantxoutset", ["status"])) === null; i++) await sleep(50);
     // not p.kill(): execa follows its SIGTERM with a SIGKILL after 2 s, and confirming an abort takes longer
     process.kill(p.pid!, "SIGTERM");
     const r = await p;
     expect(r.exitCode).toBe(130);
     expect(r.stdout).toBe("");
-    expect(err).toMatch(/scan aborted; the node reports no scan running/);
+    expect(err()).toMatch(/scan aborted; the node reports no scan running/);
     expect(seen.filter((a) => a === "abort").length).toBeGreaterThanOrEqual(1);
     await nodeIdle();
   }, 60_000);

@@ -13,11 +13,11 @@ import {
   parseLossless,
   stringifyLossless,
 } from "../json/lossless.js";
-import { definitions } from "../methods/index.js";
+import { definitions, isMethodName, pickDefinition, UNKNOWN_MARKS } from "../methods/index.js";
 import { buildParams, jsonDepthExceeds, MAX_PARAM_DEPTH } from "../methods/params.js";
 import type { Group, MethodDef } from "../methods/types.js";
-import { type BatchEntry, type BatchOutcome, callBatch } from "../rpc/client.js";
-import { ChaingwError, RpcError, UsageError } from "../rpc/errors.js";
+import { type BatchEntry, type BatchOutcome, callBatch, markedCall } from "../rpc/client.js";
+import { ChaingwError, errorPayload, RpcError, UsageError } from "../rpc/errors.js";
 import { scrub } from "../util/redact.js";
 
 export interface BatchOptions {
@@ -26,7 +26,7 @@ export interface BatchOptions {
 }
 
 /** One request of the stream: either ready to send, or refused at parse time. */
-interface Item {
+export interface Item {
   id: string; // JSON text of the id echoed back
   entry?: BatchEntry;
   error?: ChaingwError;
@@ -44,11 +44,7 @@ export interface Summary {
 }
 
 function errorLine(id: string, e: ChaingwError): string {
-  const err: Record<string, unknown> = {
-    code: e.code,
-    message: e instanceof RpcError ? e.rpcMessage : e.message,
-  };
-  if (e instanceof RpcError && e.data !== null && e.data !== undefined) err.data = e.data;
+  const err = errorPayload(e);
   // error lines go to stdout, past writeErr's scrub: an upstream echoing a key or password in its error must not print it
   return scrub(`{"id":${id},"error":${stringifyLossless(err)}}`);
 }
@@ -112,27 +108,11 @@ export function parseLine(text: string, lineNo: number, chain: Group | undefined
     const params = v.params ?? [];
     if (!Array.isArray(params))
       return { id, error: new UsageError(`line ${lineNo}: params must be an array`) };
-    try {
-      const built = buildParams(def, params, false);
-      def.refine?.(built);
-      return {
-        id,
-        entry: {
-          method: def.name,
-          params: built,
-          marks: def.marks,
-          plain: true,
-          long: def.longRunning?.(built),
-        },
-        verify: def.verify,
-      };
-    } catch (e) {
-      return { id, error: new UsageError(`line ${lineNo}: ${e instanceof Error ? e.message : String(e)}`) };
-    }
+    return fromDefinition(def, params, id, lineNo, true);
   }
   let v: JsonValue;
   try {
-    v = parseLossless(text, { maxDepth: 64 });
+    v = parseLossless(text, { maxDepth: MAX_PARAM_DEPTH });
   } catch (e) {
     return { id: String(lineNo), error: new UsageError(`line ${lineNo}: not JSON: ${(e as Error).message}`) };
   }
@@ -149,7 +129,7 @@ export function parseLine(text: string, lineNo: number, chain: Group | undefined
       : typeof idv === "string" || idv instanceof JsonNumber
         ? stringifyLossless(idv)
         : String(lineNo);
-  if (typeof v.method !== "string" || !/^[A-Za-z0-9_.:-]{1,100}$/.test(v.method)) {
+  if (typeof v.method !== "string" || !isMethodName(v.method)) {
     return { id, error: new UsageError(`line ${lineNo}: method missing or not a method name`) };
   }
   const params = v.params ?? [];
@@ -162,36 +142,40 @@ export function parseLine(text: string, lineNo: number, chain: Group | undefined
         error: new UsageError(`line ${lineNo}: ${v.method} is not a method of the ${chain} group`),
       };
     // not in the registry: sent verbatim, with no marks
-    return { id, entry: { method: v.method, params, marks: { idempotent: false, heavy: false } } };
+    return { id, entry: { method: v.method, params, marks: UNKNOWN_MARKS } };
   }
+  return fromDefinition(def, params.map(plain), id, lineNo, false);
+}
+
+/** A line for a registry method: its params checked and built as on the command line, its marks. */
+function fromDefinition(def: MethodDef, params: unknown[], id: string, lineNo: number, plain: boolean): Item {
   try {
-    const built = buildParams(def, params.map(plain), false);
+    const built = buildParams(def, params, false);
     def.refine?.(built);
     return {
       id,
-      entry: { method: def.name, params: built, marks: def.marks, long: def.longRunning?.(built) },
+      entry: {
+        method: def.name,
+        params: built,
+        marks: def.marks,
+        plain: plain || undefined,
+        long: def.longRunning?.(built),
+      },
       verify: def.verify,
     };
   } catch (e) {
-    const msg = e instanceof Error ? e.message : String(e);
-    return { id, error: new UsageError(`line ${lineNo}: ${msg}`) };
+    return { id, error: new UsageError(`line ${lineNo}: ${e instanceof Error ? e.message : String(e)}`) };
   }
-}
-
-/**
- * Arrays to bitcoind-family nodes (the utxo group; the default one) go on fresh connections: libevent
- * answers stall 40 ms on kept-alive ones (HttpOptions.fresh). EVM servers set TCP_NODELAY and keep theirs.
- */
-/** The definition a line of `method` runs under: the --chain one; without a chain the evm one, else the only one. */
-function pickDefinition(method: string, chain: Group | undefined): MethodDef | undefined {
-  const defs = definitions(method);
-  return chain ? defs.find((d) => d.group === chain) : (defs.find((d) => d.group === "evm") ?? defs[0]);
 }
 
 /** JSON-RPC namespaces of EVM clients (geth, erigon, reth, anvil, hardhat, L2s); bitcoind names have none */
 const EVM_NAMESPACE =
   /^(eth|net|web3|debug|trace|txpool|anvil|evm|hardhat|erigon|parity|ots|admin|engine|personal|miner|rpc|bor|zks|arbtrace|clique|les|optimism|rollup|linea|starknet)_/;
-/** A method's group: the registry's (as a line picks it); for others the --chain given, else by namespace. */
+/**
+ * A method's group: the registry's (as a line picks it); for others the --chain given, else by namespace.
+ * Arrays to bitcoind-family nodes (the utxo group; the default one) go on fresh connections: libevent
+ * answers stall 40 ms on kept-alive ones (HttpOptions.fresh). EVM servers set TCP_NODELAY and keep theirs.
+ */
 const groupOf = (ctx: Context, method: string): Group =>
   pickDefinition(method, ctx.settings.chain)?.group ??
   ctx.settings.chain ??
@@ -206,26 +190,21 @@ async function send(ctx: Context, entries: BatchEntry[], batchSize: number): Pro
   const light: number[] = [];
   const jobs: Promise<void>[] = [];
   const asError = (err: unknown) => (err instanceof ChaingwError ? err : new ChaingwError(String(err)));
+  const { scanTimeoutMs } = ctx.settings;
   for (const [i, e] of entries.entries()) {
     if (!e.marks.heavy) {
       light.push(i);
       continue;
     }
     jobs.push(
-      ctx.client
-        .call(
-          e.method,
-          e.params,
-          e.long ? { ...e.marks, timeoutMs: ctx.settings.scanTimeoutMs, deadlineMs: 0 } : e.marks,
-        )
-        .then(
-          (r) => {
-            out[i] = r;
-          },
-          (err) => {
-            out[i] = asError(err);
-          },
-        ),
+      ctx.client.call(e.method, e.params, markedCall(e.marks, e.long, scanTimeoutMs)).then(
+        (r) => {
+          out[i] = r;
+        },
+        (err) => {
+          out[i] = asError(err);
+        },
+      ),
     );
   }
   for (let k = 0; k < light.length; k += batchSize) {
@@ -511,19 +490,17 @@ export async function* itemsFromRange(
   from: number,
   to: number,
   rest: unknown[],
-  verify = true,
+  verify: boolean,
 ): AsyncIterable<Item[]> {
   const r = def.range!;
   const step = from <= to ? 1 : -1;
-  // getblockhash is outside the spec, so outside the registry: a lookup by height, safe to repeat
-  const via = r.via ? definitions(r.via)[0] : undefined;
   let block: Item[] = [];
   for (let h = from; step > 0 ? h <= to : h >= to; h += step) {
     block.push(
-      r.via
+      "via" in r
         ? {
             id: String(h),
-            entry: { method: r.via, params: [h], marks: via?.marks ?? { idempotent: true, heavy: false } },
+            entry: { method: r.via.method, params: [h], marks: r.via.marks },
             followUp: (hash) => ({ method: def.name, params: [hash, ...rest], marks: def.marks }),
           }
         : {

@@ -4,18 +4,24 @@
  */
 import { Command, CommanderError, Option } from "commander";
 import type { GlobalFlags } from "../config/config.js";
-import { DEFAULTS } from "../config/config.js";
-import { definitions, marksText, methodHelp, methodNames, methodTableMarkdown } from "../methods/index.js";
-import { ChaingwError, EXIT, RpcError, UsageError } from "../rpc/errors.js";
+import { chainFromFlags, DEFAULTS } from "../config/config.js";
+import {
+  definitions,
+  findMethod,
+  marksText,
+  methodHelp,
+  methodNames,
+  methodTableMarkdown,
+} from "../methods/index.js";
+import { ChaingwError, EXIT, errorPayload, UsageError } from "../rpc/errors.js";
 import { scrub } from "../util/redact.js";
 import { addBatchOptions } from "./batch.js";
 import { families } from "./hooks.js";
+import { collect } from "./options.js";
 import { abort, interrupt, writeErr } from "./signals.js";
 
 declare const __VERSION__: string;
 const VERSION = typeof __VERSION__ === "string" ? __VERSION__ : "0.0.0-dev";
-
-const collect = (v: string, prev: string[] | undefined) => [...(prev ?? []), v];
 
 let jsonMode = process.argv.includes("--json");
 
@@ -95,8 +101,8 @@ function methodsToBuild(argv: string[], program: Command): string[] {
       continue;
     }
     if (all.includes(a)) return [a];
-    if (program.commands.some((c) => c.name() === a) || ["batch", "reserves", "rpc", "methods"].includes(a))
-      return [];
+    // the commands that are not registry methods (built after this list)
+    if (["batch", "reserves", "rpc", "methods"].includes(a)) return [];
     break;
   }
   return all;
@@ -159,8 +165,7 @@ function buildProgram(argv: string[]): Command {
       const command = args[args.length - 1] as Command;
       const flags = command.optsWithGlobals() as GlobalFlags & { range?: string };
       if (flags.range !== undefined) {
-        const { findMethod } = await import("../methods/index.js");
-        const def = findMethod(name, (flags.chain ?? process.env.CHAINGW_CHAIN) as never);
+        const def = findMethod(name, chainFromFlags(flags, process.env));
         if (!def.range)
           throw new UsageError(`--range is not available for ${name} on the ${def.group} group`);
         const { runRange } = await import("./batch.js");
@@ -210,14 +215,8 @@ function report(err: unknown): number {
           cause: err,
         });
   if (jsonMode) {
-    const payload: Record<string, unknown> = {
-      code: e.code,
-      message: scrub(e instanceof RpcError ? e.rpcMessage : e.message),
-    };
-    if (e instanceof RpcError) {
-      payload.endpoint = e.endpoint;
-      if (e.data !== null && e.data !== undefined) payload.data = e.data;
-    }
+    const payload = errorPayload(e, true);
+    payload.message = scrub(String(payload.message));
     process.stderr.write(scrub(JSON.stringify({ error: payload })) + "\n");
   } else {
     writeErr(`chaingw: ${e.message}`);
@@ -230,11 +229,11 @@ function report(err: unknown): number {
 
 export async function main(argv: string[]): Promise<number> {
   jsonMode = argv.includes("--json");
-  const onSignal = () => {
+  const onSignal = (sig: NodeJS.Signals) => {
     if (abort.signal.aborted) process.exit(EXIT.interrupted);
-    abort.abort();
-    // a plain call has nothing to clean up: stop now (reserves installs its own handler first)
-    if (process.listenerCount("SIGINT") <= 1) {
+    abort.abort(sig);
+    // a plain call has nothing to clean up: stop now
+    if (!interrupt.handled) {
       writeErr("chaingw: interrupted");
       if (interrupt.hint) writeErr(interrupt.hint);
       process.exit(EXIT.interrupted);

@@ -4,8 +4,8 @@
  */
 import type { Command } from "commander";
 import type { GlobalFlags } from "../config/config.js";
-
-const collect = (v: string, prev: string[] | undefined) => [...(prev ?? []), v];
+import { DEFAULT_ABORT_WAIT_S, DEFAULT_LINE_EVERY_S, DEFAULT_RANGE } from "../reserves/defaults.js";
+import { collect } from "./options.js";
 
 export function reservesCommand(program: Command): void {
   const reserves = program
@@ -26,7 +26,10 @@ export function reservesCommand(program: Command): void {
       "an output descriptor to scan, repeatable (xpub paths ending /* are ranged)",
       collect,
     )
-    .option("--range <N|A-B>", "index range of ranged descriptors: N means 0..N (default 0-1000)")
+    .option(
+      "--range <N|A-B>",
+      `index range of ranged descriptors: N means 0..N (default ${DEFAULT_RANGE.join("-")})`,
+    )
     .option(
       "--csv <file>",
       "also write one CSV row per unspent output to <file> ('-' = stdout, instead of the report)",
@@ -40,10 +43,13 @@ export function reservesCommand(program: Command): void {
       "--wait",
       "when the node's scan slot is taken, wait for it (up to --scan-timeout) instead of failing",
     )
-    .option("--progress [seconds]", "without a TTY: a progress line on stderr every few seconds (default 5)")
+    .option(
+      "--progress [seconds]",
+      `without a TTY: a progress line on stderr every few seconds (default ${DEFAULT_LINE_EVERY_S})`,
+    )
     .option(
       "--abort-wait <seconds>",
-      "after Ctrl-C, how long to wait for the node to confirm the abort (default 30)",
+      `after Ctrl-C, how long to wait for the node to confirm the abort (default ${DEFAULT_ABORT_WAIT_S})`,
     )
     .addHelpText(
       "after",
@@ -72,7 +78,10 @@ export function reservesCommand(program: Command): void {
   reserves
     .command("abort")
     .description("abort a running scan on the configured endpoints and wait until each node confirms")
-    .option("--abort-wait <seconds>", "how long to wait for the node to confirm (default 30)")
+    .option(
+      "--abort-wait <seconds>",
+      `how long to wait for the node to confirm (default ${DEFAULT_ABORT_WAIT_S})`,
+    )
     .action(async (_o: unknown, command: Command) => {
       const { runReservesAbort } = await import("../reserves/run.js");
       await runReservesAbort(command.optsWithGlobals() as GlobalFlags, command.opts());

@@ -11,5 +11,9 @@ export function writeErr(text: string): void {
   process.stderr.write(scrub(text) + "\n");
 }
 
-/** A line to print if the user interrupts now (e.g. how to stop a scan the node keeps running). */
-export const interrupt: { hint?: string } = {};
+/**
+ * What an interrupt does now. `hint`: a line to print (e.g. how to stop a scan the node keeps running).
+ * `handled`: the running command cleans up itself (reserves aborts its scan on the node); the abort
+ * signal's reason names the signal.
+ */
+export const interrupt: { hint?: string; handled?: boolean } = {};

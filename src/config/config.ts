@@ -206,6 +206,10 @@ export function parseChain(v: string | undefined, from: string): Group | undefin
   throw new UsageError(`invalid ${from}: expected utxo, evm or evm-compat, got ${JSON.stringify(v)}`);
 }
 
+/** The chain a flag or the environment names (a profile's chain is applied once settings load). */
+export const chainFromFlags = (flags: GlobalFlags, env: NodeJS.ProcessEnv): Group | undefined =>
+  parseChain(flags.chain, "--chain") ?? parseChain(env.CHAINGW_CHAIN, "CHAINGW_CHAIN");
+
 /**
  * @param methodGroup the group of the method being called (decides the default endpoint)
  */
@@ -222,10 +226,7 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, meth
     if (list(p.url)?.some(hasPassword)) checkPrivate(path, "config file with a password in a url");
   }
 
-  const chain =
-    parseChain(flags.chain, "--chain") ??
-    parseChain(env.CHAINGW_CHAIN, "CHAINGW_CHAIN") ??
-    parseChain(profile.chain, `profile ${profileName} chain`);
+  const chain = chainFromFlags(flags, env) ?? parseChain(profile.chain, `profile ${profileName} chain`);
 
   // API key: flag file > env > profile (key or key file)
   let apiKey: string | undefined;

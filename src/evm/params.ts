@@ -3,12 +3,14 @@
  * spec (JSON for objects); the named options (--to, --data, --from-block, --topic, ...) fold into the
  * same objects and go through the same checks.
  */
-import { asJson, bool, ParamProblem, param } from "../methods/params.js";
-import type { Group, OptionDef, ParamDef, ParamKind } from "../methods/types.js";
+import { asJson, asUsage, bool, param } from "../methods/params.js";
+import type { OptionDef, ParamDef, ParamKind } from "../methods/types.js";
 import { UsageError } from "../rpc/errors.js";
 import { BLOCK_TAGS, blockRef, callObject, data, hash32, logFilter, quantity, topicEntry } from "./values.js";
 
-export type EvmGroup = Extract<Group, "evm" | "evm-compat">;
+export type { EvmGroup } from "./values.js";
+
+import type { EvmGroup } from "./values.js";
 
 const trim = (t: string) => t.trim();
 
@@ -42,6 +44,9 @@ export function callKind(group: EvmGroup): ParamKind {
   };
 }
 
+export const txHashParam = (): ParamDef =>
+  param("txHash", "DATA(32 bytes)", true, "transaction hash", hashKind("transaction hash"));
+
 export const fullTransactionsParam = (): ParamDef =>
   param(
     "fullTransactions",
@@ -51,16 +56,6 @@ export const fullTransactionsParam = (): ParamDef =>
     bool,
     { default: false },
   );
-
-/** Runs a normaliser on option input; a ParamProblem becomes a UsageError naming the option. */
-function viaOption<T>(method: string, flag: string, fn: () => T): T {
-  try {
-    return fn();
-  } catch (e) {
-    if (e instanceof ParamProblem) throw new UsageError(`${method}: invalid ${flag}: ${e.message}`);
-    throw e;
-  }
-}
 
 export const CALL_OPTIONS: OptionDef[] = [
   { flags: "--from <address>", help: "callObject.from: the sender address" },
@@ -80,12 +75,12 @@ export function callFromOptions(
   if (opts.from !== undefined) obj.from = opts.from;
   if (opts.to !== undefined) obj.to = opts.to;
   if (opts.data !== undefined) {
-    obj.data = viaOption(method, "--data", () => data(opts.data));
+    obj.data = asUsage(method, "--data", () => data(opts.data));
     delete obj.input;
   }
-  if (opts.value !== undefined) obj.value = viaOption(method, "--value", () => quantity(opts.value));
+  if (opts.value !== undefined) obj.value = asUsage(method, "--value", () => quantity(opts.value));
   const out = [...params];
-  out[0] = viaOption(method, "callObject", () => callObject(group, obj));
+  out[0] = asUsage(method, "callObject", () => callObject(group, obj));
   return out;
 }
 
@@ -126,8 +121,8 @@ export function logsFromOptions(group: EvmGroup, opts: Record<string, unknown>, 
   const addrs = opts.address as string[] | undefined;
   if (addrs?.length) f.address = addrs.length === 1 ? addrs[0] : addrs;
   const topics = opts.topic as string[] | undefined;
-  if (topics?.length) f.topics = viaOption("eth_getLogs", "--topic", () => topics.map(topicFromText));
+  if (topics?.length) f.topics = asUsage("eth_getLogs", "--topic", () => topics.map(topicFromText));
   const out = [...params];
-  out[0] = viaOption("eth_getLogs", "filter", () => logFilter(group, f));
+  out[0] = asUsage("eth_getLogs", "filter", () => logFilter(group, f));
   return out;
 }

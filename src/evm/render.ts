@@ -8,6 +8,7 @@ import { JsonNumber, type JsonValue } from "../json/lossless.js";
 import type { RenderCtx } from "../methods/types.js";
 import { type Annotate, renderValue, scalarText, style, table } from "../output/human.js";
 import { hex20ToTron } from "./tron.js";
+import { HEX_QTY } from "./values.js";
 
 type Obj = { [key: string]: JsonValue };
 
@@ -39,15 +40,14 @@ const QUANTITY_KEYS = new Set([
   "blockTimestamp",
 ]);
 const ADDRESS_KEYS = new Set(["from", "to", "miner", "address", "contractAddress"]);
-const QTY = /^0x[0-9a-fA-F]{1,64}$/;
 
 const isObj = (v: JsonValue | undefined): v is Obj =>
   v !== null && v !== undefined && typeof v === "object" && !Array.isArray(v) && !(v instanceof JsonNumber);
 
 /** Decimal text of a QUANTITY string (or a number token, as anvil sends blockTimestamp), else undefined. */
-export function decimal(v: JsonValue | undefined): string | undefined {
+function decimal(v: JsonValue | undefined): string | undefined {
   if (v instanceof JsonNumber) return v.raw;
-  if (typeof v === "string" && QTY.test(v)) return BigInt(v).toString(10);
+  if (typeof v === "string" && HEX_QTY.test(v)) return BigInt(v).toString(10);
   return undefined;
 }
 
@@ -60,7 +60,7 @@ function tronForm(v: JsonValue): string | undefined {
   }
 }
 
-export function annotator(ctx: RenderCtx): Annotate {
+function annotator(ctx: RenderCtx): Annotate {
   return (key, v) => {
     if (ctx.group === "evm-compat" && ADDRESS_KEYS.has(key)) return tronForm(v);
     if (key === "status" && (v === "0x1" || v === "0x0")) return v === "0x1" ? "success" : "failed";
@@ -77,7 +77,7 @@ export function annotator(ctx: RenderCtx): Annotate {
   };
 }
 
-export const notFound = (name: string, why: string): string => `null (${name}: not found — ${why})`;
+const notFound = (name: string, why: string): string => `null (${name}: not found — ${why})`;
 
 /** A bloom filter is 512 hex digits of noise to a person: say whether it is empty instead. */
 function bloomText(v: JsonValue): JsonValue {
@@ -101,7 +101,7 @@ const withDecimal = (v: JsonValue | undefined): string => {
 };
 
 /** Logs as a table: one row per log, topics one per line, data shortened. */
-export function logsTable(logs: JsonValue[], ctx: RenderCtx): string {
+function logsTable(logs: JsonValue[], ctx: RenderCtx): string {
   const st = style(ctx.color);
   if (logs.length === 0) return st.dim("(no logs)");
   const rows = logs.map((l) => {
@@ -138,23 +138,21 @@ function txTable(txs: JsonValue[], ctx: RenderCtx): string {
   return table(["#", "hash", "from", "to", "value", "gas"], rows, ctx.color);
 }
 
-export function renderBlock(name: string) {
-  return (result: JsonValue, ctx: RenderCtx): string => {
-    if (result === null) return notFound(name, "no such block");
-    if (!isObj(result)) return renderValue(result, ctx.color);
-    const st = style(ctx.color);
-    const txs = Array.isArray(result.transactions) ? result.transactions : [];
-    const out = [summary(result, ctx, ["transactions"])];
-    out.push("", st.key(`transactions (${txs.length})`));
-    if (txs.length === 0) out.push(st.dim("  none"));
-    else if (txs.every((t) => typeof t === "string")) for (const t of txs) out.push(`  ${t}`);
-    else out.push(txTable(txs, ctx));
-    return out.join("\n");
-  };
+export function renderBlock(result: JsonValue, ctx: RenderCtx): string {
+  if (result === null) return notFound(ctx.method, "no such block");
+  if (!isObj(result)) return renderValue(result, ctx.color);
+  const st = style(ctx.color);
+  const txs = Array.isArray(result.transactions) ? result.transactions : [];
+  const out = [summary(result, ctx, ["transactions"])];
+  out.push("", st.key(`transactions (${txs.length})`));
+  if (txs.length === 0) out.push(st.dim("  none"));
+  else if (txs.every((t) => typeof t === "string")) for (const t of txs) out.push(`  ${t}`);
+  else out.push(txTable(txs, ctx));
+  return out.join("\n");
 }
 
 export function renderTransaction(result: JsonValue, ctx: RenderCtx): string {
-  if (result === null) return notFound("eth_getTransactionByHash", "unknown transaction hash");
+  if (result === null) return notFound(ctx.method, "unknown transaction hash");
   if (!isObj(result)) return renderValue(result, ctx.color);
   const text = summary(result, ctx, []);
   // java-tron answers a known but unmined transaction with "0x" block fields
@@ -163,8 +161,7 @@ export function renderTransaction(result: JsonValue, ctx: RenderCtx): string {
 }
 
 export function renderReceipt(result: JsonValue, ctx: RenderCtx): string {
-  if (result === null)
-    return notFound("eth_getTransactionReceipt", "unknown transaction hash, or not confirmed yet");
+  if (result === null) return notFound(ctx.method, "unknown transaction hash, or not confirmed yet");
   if (!isObj(result)) return renderValue(result, ctx.color);
   const logs = Array.isArray(result.logs) ? result.logs : [];
   return [

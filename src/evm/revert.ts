@@ -7,6 +7,7 @@
  */
 import type { Group } from "../methods/types.js";
 import { RpcError } from "../rpc/errors.js";
+import { HEX_DATA } from "./values.js";
 
 const ERROR_STRING = "08c379a0"; // Error(string)
 const PANIC = "4e487b71"; // Panic(uint256)
@@ -25,8 +26,8 @@ const PANIC_CODES: Record<number, string> = {
 };
 
 /** The reason carried by revert bytes, or undefined when there are none. */
-export function decodeRevertData(hex: unknown): string | undefined {
-  if (typeof hex !== "string" || !/^0x([0-9a-fA-F]{2})*$/.test(hex) || hex.length < 10) return undefined;
+function decodeRevertData(hex: unknown): string | undefined {
+  if (typeof hex !== "string" || !HEX_DATA.test(hex) || hex.length < 10) return undefined;
   const body = hex.slice(2).toLowerCase();
   const selector = body.slice(0, 8);
   const args = body.slice(8);
@@ -47,7 +48,7 @@ export function decodeRevertData(hex: unknown): string | undefined {
   return `custom error 0x${selector}${args.length ? ` (${args.length / 2} bytes of arguments)` : ""}`;
 }
 
-export function isRevert(e: RpcError, group: Group): boolean {
+function isRevert(e: RpcError, group: Group): boolean {
   if (group === "evm-compat") return e.code === -32000 && /revert/i.test(e.rpcMessage);
   return e.code === 3 || /^execution reverted/i.test(e.rpcMessage);
 }

@@ -8,7 +8,7 @@ import { ParamProblem } from "../methods/params.js";
 import type { Group } from "../methods/types.js";
 import { looksLikeTronBase58, tronToHex20 } from "./tron.js";
 
-type EvmGroup = Extract<Group, "evm" | "evm-compat">;
+export type EvmGroup = Extract<Group, "evm" | "evm-compat">;
 
 const short = (v: unknown): string => {
   let s: string;
@@ -23,7 +23,9 @@ const short = (v: unknown): string => {
 const at = (path: string, msg: string) => new ParamProblem(path ? `${path}: ${msg}` : msg);
 
 /** Largest QUANTITY accepted: 256 bits (values, gas prices), i.e. at most 64 hex digits. */
-const HEX_QTY = /^0x[0-9a-fA-F]{1,64}$/;
+export const HEX_QTY = /^0x[0-9a-fA-F]{1,64}$/;
+/** DATA: 0x + an even number of hex digits */
+export const HEX_DATA = /^0x([0-9a-fA-F]{2})*$/;
 const DEC_QTY = /^\d{1,78}$/;
 
 /** A QUANTITY: 0x-hex (leading zeros dropped) or a decimal number (converted to hex). */
@@ -107,7 +109,7 @@ export function address(group: EvmGroup, v: unknown, path = ""): string {
 
 /** DATA of any length: 0x + an even number of hex digits. */
 export function data(v: unknown, path = ""): string {
-  if (typeof v === "string" && /^0x([0-9a-fA-F]{2})*$/.test(v.trim())) return v.trim();
+  if (typeof v === "string" && HEX_DATA.test(v.trim())) return v.trim();
   throw at(path, `expected hex bytes (0x + an even number of hex digits), got ${short(v)}`);
 }
 

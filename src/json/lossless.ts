@@ -22,8 +22,8 @@ export class JsonNumber {
 export type JsonValue = null | boolean | string | JsonNumber | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 
-/** Source span [start, end) of each member value of objects at depth 0 and 1. */
-export const spans = new WeakMap<object, Record<string, [number, number]>>();
+/** Source span [start, end) of each member value of a top-level object (a JSON-RPC answer's `result`). */
+const spans = new WeakMap<object, Record<string, [number, number]>>();
 
 export class JsonSyntaxError extends Error {
   constructor(
@@ -52,15 +52,14 @@ class Cursor {
     this.n = text.length;
   }
   fail(what: string): never {
-    if (this.pos >= this.n) throw new JsonSyntaxError("unexpected end of JSON (truncated body?)", this.pos);
-    throw new JsonSyntaxError(`${what} at position ${this.pos}`, this.pos);
+    return syntax(what, this.pos, this.n);
   }
   ws(): void {
     const { text, n } = this;
     let pos = this.pos;
     while (pos < n) {
       const c = text.charCodeAt(pos);
-      if (c === 32 || c === 10 || c === 13 || c === 9) pos++;
+      if (isWs(c)) pos++;
       else break;
     }
     this.pos = pos;
@@ -172,20 +171,20 @@ export function parseLossless(text: string, opts: ParseOptions = {}): JsonValue 
     return fail("unterminated string");
   };
 
-  const parseValue = (depth: number, spanLevel: number): JsonValue => {
+  const parseValue = (depth: number): JsonValue => {
     cur.ws();
     if (cur.pos >= n) cur.fail("value expected");
     const c = text.charCodeAt(cur.pos);
     if (c === 123 /* { */) {
       const obj: JsonObject = {};
-      const record: Record<string, [number, number]> | undefined = spanLevel <= 1 ? {} : undefined;
+      const record: Record<string, [number, number]> | undefined = depth === 0 ? {} : undefined;
       if (!cur.open(depth, 125)) {
         do {
           cur.key();
           const key = parseString();
           cur.colon();
           const start = cur.pos;
-          const v = parseValue(depth + 1, spanLevel + 1);
+          const v = parseValue(depth + 1);
           if (record) record[key] = [start, cur.pos];
           if (key === "__proto__")
             Object.defineProperty(obj, key, { value: v, enumerable: true, writable: true });
@@ -199,8 +198,7 @@ export function parseLossless(text: string, opts: ParseOptions = {}): JsonValue 
       const arr: JsonValue[] = [];
       if (!cur.open(depth, 93)) {
         do {
-          // elements of a top-level array (a JSON-RPC batch) keep depth 1 so their members get spans
-          arr.push(parseValue(depth + 1, depth === 0 ? 0 : spanLevel + 1));
+          arr.push(parseValue(depth + 1));
         } while (cur.more(93));
       }
       return arr;
@@ -221,7 +219,7 @@ export function parseLossless(text: string, opts: ParseOptions = {}): JsonValue 
     return cur.fail("unexpected character");
   };
 
-  const v = parseValue(0, 0);
+  const v = parseValue(0);
   cur.ws();
   if (cur.pos !== n) cur.fail("trailing characters after JSON");
   return v;
@@ -291,12 +289,6 @@ function holdsLossless(v: unknown, depth = 0): boolean {
   }
   for (const k in v) if (holdsLossless((v as Record<string, unknown>)[k], depth + 1)) return true;
   return false;
-}
-
-/** A JS number from a parsed JSON number (or number), else undefined. */
-export function num(v: unknown): number | undefined {
-  if (v instanceof JsonNumber) return Number(v.raw);
-  return typeof v === "number" ? v : undefined;
 }
 
 /**

@@ -5,17 +5,17 @@
  */
 import {
   blockNumberKind,
+  type EvmGroup as EthGroup,
   filterKind,
   fullTransactionsParam,
-  hashKind,
   LOG_OPTIONS,
   logsFromOptions,
+  txHashParam,
 } from "../evm/params.js";
 import { renderBlock, renderLogs, renderTransaction } from "../evm/render.js";
+import { quantity } from "../evm/values.js";
 import { param } from "./params.js";
-import type { Group, Marks, MethodDef } from "./types.js";
-
-type EthGroup = Exclude<Group, "utxo">;
+import type { Marks, MethodDef } from "./types.js";
 
 export const ethGetLogs = (group: EthGroup, marks: Marks, filterHelp: string): MethodDef => ({
   name: "eth_getLogs",
@@ -35,7 +35,7 @@ export const ethGetTransactionByHash = (group: EthGroup, marks: Marks, summary: 
   group,
   marks,
   summary,
-  params: [param("txHash", "DATA(32 bytes)", true, "transaction hash", hashKind("transaction hash"))],
+  params: [txHashParam()],
   result: "OBJECT (hash, blockNumber, from, to, value) or null",
   render: renderTransaction,
 });
@@ -54,7 +54,7 @@ export const ethGetBlockByNumber = (
     param("blockNumber", "QUANTITY or TAG", true, blockHelp, blockNumberKind(group)),
     fullTransactionsParam(),
   ],
-  range: { toParam: (h) => `0x${h.toString(16)}` },
-  render: renderBlock("eth_getBlockByNumber"),
+  range: { toParam: (h) => quantity(h) },
+  render: renderBlock,
   ...extra,
 });

@@ -3,7 +3,7 @@
  * refused before sending, addresses may be given as T-addresses, gasUsed carries energy, and a block's
  * hash must start with its number.
  */
-import { fullTransactionsParam, hashKind } from "../evm/params.js";
+import { fullTransactionsParam, hashKind, txHashParam } from "../evm/params.js";
 import { renderBlock, renderReceipt } from "../evm/render.js";
 import { JsonNumber, type JsonValue } from "../json/lossless.js";
 import { IntegrityError } from "../rpc/errors.js";
@@ -19,7 +19,7 @@ const asString = (v: JsonValue | undefined): string | undefined => (typeof v ===
  * The chain's rule: bytes 0-7 of a block hash are its number, big-endian. Also the block answered must
  * be the one asked for (by hash, or by explicit number).
  */
-export function verifyTronBlock(result: JsonValue, params: unknown[], by: "number" | "hash"): void {
+function verifyTronBlock(result: JsonValue, params: unknown[], by: "number" | "hash"): void {
   if (result === null || typeof result !== "object" || Array.isArray(result) || result instanceof JsonNumber)
     return;
   const number = asString(result.number);
@@ -75,14 +75,14 @@ export const evmCompatMethods: MethodDef[] = [
       fullTransactionsParam(),
     ],
     result: "OBJECT or null; the hash must start with the number",
-    render: renderBlock("eth_getBlockByHash"),
+    render: renderBlock,
     verify: (result, params) => verifyTronBlock(result, params, "hash"),
   }),
   compat({
     name: "eth_getTransactionReceipt",
     marks: { idempotent: false, heavy: false },
     summary: "A transaction's receipt: status, energy used (gasUsed), event logs; null until confirmed.",
-    params: [param("txHash", "DATA(32 bytes)", true, "transaction hash", hashKind("transaction hash"))],
+    params: [txHashParam()],
     result: "OBJECT (transactionHash, status, gasUsed = energy, logs) or null",
     render: renderReceipt,
   }),

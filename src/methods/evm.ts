@@ -9,10 +9,9 @@ import {
 import { renderQuantity } from "../evm/render.js";
 import { explainRevert } from "../evm/revert.js";
 import { blockRef } from "../evm/values.js";
-import { UsageError } from "../rpc/errors.js";
 import { ethGetBlockByNumber, ethGetLogs, ethGetTransactionByHash } from "./eth-shared.js";
 import { evmCompatMethods } from "./evm-compat.js";
-import { ParamProblem, param } from "./params.js";
+import { asUsage, param } from "./params.js";
 import type { MethodDef } from "./types.js";
 
 const evm = (m: Omit<MethodDef, "group">): MethodDef => ({ ...m, group: "evm" });
@@ -63,19 +62,13 @@ const evmGroupMethods: MethodDef[] = [
     options: [...CALL_OPTIONS, { flags: "--block <block>", help: "blockNumber: block number or tag" }],
     fromOptions(opts, params) {
       const out = callFromOptions("eth_call", "evm", opts, params);
-      if (opts.block !== undefined) {
-        try {
-          out[1] = blockRef("evm", opts.block);
-        } catch (e) {
-          if (e instanceof ParamProblem) throw new UsageError(`eth_call: invalid --block: ${e.message}`);
-          throw e;
-        }
-      }
+      if (opts.block !== undefined)
+        out[1] = asUsage("eth_call", "--block", () => blockRef("evm", opts.block));
       return out;
     },
     refine: (params) => requireCallTarget("eth_call", params),
     result: "DATA: the return value",
-    explainError: (e) => explainRevert(e, "evm"),
+    explainError: explainRevert,
   }),
   evm({
     name: "eth_estimateGas",
@@ -87,7 +80,7 @@ const evmGroupMethods: MethodDef[] = [
     refine: (params) => requireCallTarget("eth_estimateGas", params),
     result: "QUANTITY: the gas estimate",
     render: renderQuantity,
-    explainError: (e) => explainRevert(e, "evm"),
+    explainError: explainRevert,
   }),
 ];
 

@@ -4,7 +4,7 @@
  */
 import { UsageError } from "../rpc/errors.js";
 import { evmMethods } from "./evm.js";
-import type { Group, MethodDef } from "./types.js";
+import type { Group, Marks, MethodDef } from "./types.js";
 import { utxoMethods } from "./utxo.js";
 
 export const registry: readonly MethodDef[] = [...utxoMethods, ...evmMethods];
@@ -32,26 +32,33 @@ export function definitions(name: string): readonly MethodDef[] {
 const NONE: readonly MethodDef[] = Object.freeze([]);
 
 /**
- * The definition of `name` for the chosen chain. With no chain, a method in one group is that group's;
- * eth_ methods mean `evm`.
+ * The definition of `name` for the chosen chain, or undefined. With no chain, a method in one group is
+ * that group's; one in several (the eth_ methods) means `evm`.
  */
+export function pickDefinition(name: string, chain?: Group): MethodDef | undefined {
+  const defs = definitions(name);
+  return chain ? defs.find((m) => m.group === chain) : (defs.find((m) => m.group === "evm") ?? defs[0]);
+}
+
+/** {@link pickDefinition}, with a usage error naming what exists when there is no such definition. */
 export function findMethod(name: string, chain?: Group): MethodDef {
+  const def = pickDefinition(name, chain);
+  if (def) return def;
   const defs = definitions(name);
   if (defs.length === 0)
     throw new UsageError(
       `unknown method ${JSON.stringify(name)}; \`chaingw methods\` lists them, \`chaingw rpc\` sends any`,
     );
-  if (chain) {
-    const d = defs.find((m) => m.group === chain);
-    if (!d) {
-      throw new UsageError(
-        `${name} is not a method of the ${chain} group (it is in ${defs.map((m) => m.group).join(", ")}); check --chain / CHAINGW_CHAIN / the profile`,
-      );
-    }
-    return d;
-  }
-  return defs.find((m) => m.group === "evm") ?? defs[0];
+  throw new UsageError(
+    `${name} is not a method of the ${chain} group (it is in ${defs.map((m) => m.group).join(", ")}); check --chain / CHAINGW_CHAIN / the profile`,
+  );
 }
+
+/** What may be sent as a method name (`rpc`, batch lines): the registry's names and any node's. */
+export const isMethodName = (s: string): boolean => /^[A-Za-z0-9_.:-]{1,100}$/.test(s);
+
+/** The marks of a method outside the registry: neither idempotent nor heavy. */
+export const UNKNOWN_MARKS: Marks = Object.freeze({ idempotent: false, heavy: false });
 
 export function marksText(m: MethodDef): string {
   const marks = [m.marks.idempotent && "idempotent", m.marks.heavy && "heavy"].filter(Boolean);

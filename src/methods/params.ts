@@ -9,6 +9,16 @@ import type { ParamDef, ParamKind } from "./types.js";
 
 export class ParamProblem extends Error {}
 
+/** Runs a check of `method`'s input named `what`; its ParamProblem becomes a usage error naming both. */
+export function asUsage<T>(method: string, what: string, check: () => T): T {
+  try {
+    return check();
+  } catch (e) {
+    if (e instanceof ParamProblem) throw new UsageError(`${method}: invalid ${what}: ${e.message}`);
+    throw e;
+  }
+}
+
 const short = (v: unknown): string => {
   const s = typeof v === "string" ? JSON.stringify(v) : safeJson(v);
   return s.length > 60 ? `${s.slice(0, 57)}...` : s;
@@ -39,7 +49,6 @@ function kind(expected: string, schema: Schema, fromText: (t: string) => unknown
   };
 }
 
-const asText = (t: string) => t;
 /** Numbers on the command line: plain decimal digits only, so "1e3", "0x10" or "1.0" are refused. */
 const asInteger = (t: string): unknown => (/^-?\d{1,16}$/.test(t.trim()) ? Number(t.trim()) : t);
 /** Deepest JSON nesting read from the command line; deeper text stays text and fails the check. */
@@ -80,7 +89,7 @@ const asBool = (t: string): unknown => {
 
 const HEX64 = /^[0-9a-fA-F]{64}$/;
 let uintSchema: z.ZodMiniType | undefined;
-export const uint = (): z.ZodMiniType => (uintSchema ??= z.int().check(z.gte(0), z.lte(2 ** 31 - 1)));
+const uint = (): z.ZodMiniType => (uintSchema ??= z.int().check(z.gte(0), z.lte(2 ** 31 - 1)));
 
 export const hash64 = (what: string) =>
   kind(
@@ -122,7 +131,7 @@ export const hashOrHeight = kind(
  */
 export const jsonArrayOf = (expected: string, isItem: (v: unknown) => boolean, max = 100_000) =>
   kind(expected, () => z.custom((v) => Array.isArray(v) && v.length <= max && v.every(isItem)), asJson);
-export { asBool, asInteger, asJson, asText, kind };
+export { asJson };
 
 export function param(
   name: string,
@@ -165,13 +174,8 @@ export function buildParams(
       if (d.default !== undefined) lastGiven = i;
       continue;
     }
-    try {
-      out.push(d.check(fromText ? d.fromText(String(g)) : g));
-      lastGiven = i;
-    } catch (e) {
-      if (e instanceof ParamProblem) throw new UsageError(`${method.name}: invalid ${d.name}: ${e.message}`);
-      throw e;
-    }
+    out.push(asUsage(method.name, d.name, () => d.check(fromText ? d.fromText(String(g)) : g)));
+    lastGiven = i;
   }
   // an omitted optional param between given ones is sent as null (bitcoind's "use default")
   out.length = lastGiven + 1;

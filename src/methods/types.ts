@@ -2,7 +2,6 @@ import type { JsonValue } from "../json/lossless.js";
 import type { RpcError } from "../rpc/errors.js";
 
 export type Group = "utxo" | "evm" | "evm-compat";
-export const GROUPS: readonly Group[] = ["utxo", "evm", "evm-compat"];
 
 /** The spec's marks for a method in one group. */
 export interface Marks {
@@ -42,6 +41,8 @@ export interface OptionDef {
 export interface RenderCtx {
   color: boolean;
   group: Group;
+  /** the method whose result this is */
+  method: string;
 }
 
 export interface MethodDef {
@@ -65,12 +66,13 @@ export interface MethodDef {
   /** human rendering; the default renderer is used when absent */
   render?(result: JsonValue, ctx: RenderCtx): string;
   /**
-   * `--range a..b` support: the first param is a height/number. `via` names a method that turns the
-   * height into what the first param needs (getblockhash); else `toParam` converts it.
+   * `--range a..b` support: the first param is a height/number. `via` is a call that turns the height into
+   * what the first param needs (getblockhash, outside the spec and so outside the registry: its marks are
+   * given here); else `toParam` converts it.
    */
-  range?: { via?: string; toParam(height: number): unknown };
+  range?: { via: { method: string; marks: Marks } } | { toParam(height: number): unknown };
   /** checks a chain guarantees about a result (EVM-compat hash prefix); throws IntegrityError */
   verify?(result: JsonValue, params: unknown[]): void;
   /** a clearer error for a node error this method knows (a revert's decoded reason); undefined keeps `e` */
-  explainError?(e: RpcError): RpcError | undefined;
+  explainError?(e: RpcError, group: Group): RpcError | undefined;
 }

@@ -17,6 +17,9 @@ import type { MethodDef } from "./types.js";
 
 const utxo = (m: Omit<MethodDef, "group">): MethodDef => ({ ...m, group: "utxo" });
 
+/** `--range` over block hashes: getblockhash (a lookup by height, safe to repeat) turns each height into one. */
+const HEIGHT_TO_HASH = { method: "getblockhash", marks: { idempotent: true, heavy: false } };
+
 const DESCRIPTOR = /^[a-z]+\(.*\)(#[a-z0-9]{8})?$/s;
 const isDescriptor = (v: unknown): boolean =>
   typeof v === "string" && v.length >= 3 && v.length <= 10_000 && DESCRIPTOR.test(v);
@@ -133,7 +136,7 @@ export const utxoMethods: MethodDef[] = [
       ),
     ],
     result: "OBJECT (hash, height, tx) or STRING for verbosity 0",
-    range: { via: "getblockhash", toParam: (h) => h },
+    range: { via: HEIGHT_TO_HASH },
   }),
   utxo({
     name: "getblockheader",
@@ -144,7 +147,7 @@ export const utxoMethods: MethodDef[] = [
       param("verbose", "BOOLEAN", false, "true JSON; false raw hex", bool),
     ],
     result: "OBJECT (hash, height, confirmations) or STRING when verbose is false",
-    range: { via: "getblockhash", toParam: (h) => h },
+    range: { via: HEIGHT_TO_HASH },
   }),
   utxo({
     name: "validateaddress",

@@ -9,7 +9,6 @@ import { base58CheckDecode, bech32Decode } from "./codec.js";
 export interface ParsedAddress {
   /** the address as it will be sent (bech32 lower-cased; base58 as given) */
   address: string;
-  encoding: "base58" | "bech32" | "bech32m";
   /** `hrp:<hrp>` or `base58:<version byte>`: addresses sharing it share a network (describePrefix names it) */
   prefix: string;
 }
@@ -74,7 +73,6 @@ function checkBech32(text: string): AddressCheck {
     ok: true,
     value: {
       address: lower,
-      encoding: dec.variant,
       prefix: hrpPrefix(dec.hrp),
     },
   };
@@ -98,7 +96,6 @@ function checkBase58(text: string): AddressCheck {
     ok: true,
     value: {
       address: text,
-      encoding: "base58",
       prefix: `base58:${payload[0]}`,
     },
   };

@@ -7,6 +7,7 @@ import { findMethod } from "../methods/index.js";
 import { buildParams } from "../methods/params.js";
 import { UsageError } from "../rpc/errors.js";
 import { checkAddress, mixedFamilies, type ParsedAddress } from "./address.js";
+import { DEFAULT_RANGE } from "./defaults.js";
 
 export type ScanObject = string | { desc: string; range: [number, number] };
 
@@ -50,13 +51,11 @@ export interface PlanInput {
   descriptors: string[];
   /** "N" (indexes 0..N) or "A-B" / "A:B" */
   range?: string;
-  /** for tests and `-`: how stdin is read */
-  readStdin?: () => string;
 }
 
 /** The node's own limit: a range may span at most 1,000,000 indexes, ends below 2^31. */
 const MAX_RANGE_SPAN = 1_000_000;
-const DEFAULT_RANGE: [number, number] = [0, 1000];
+
 const MAX_PROBLEMS_SHOWN = 50;
 
 export function parseRange(text: string): [number, number] {
@@ -124,10 +123,7 @@ export function buildPlan(input: PlanInput): Plan {
     const name = input.file === "-" ? "stdin" : input.file;
     let text: string;
     try {
-      text =
-        input.file === "-"
-          ? (input.readStdin ?? (() => readFileSync(0, "utf8")))()
-          : readFileSync(input.file, "utf8");
+      text = input.file === "-" ? readFileSync(0, "utf8") : readFileSync(input.file, "utf8");
     } catch (e) {
       throw new UsageError(`--file: cannot read ${name}: ${(e as NodeJS.ErrnoException).code ?? e}`);
     }
@@ -143,7 +139,7 @@ export function buildPlan(input: PlanInput): Plan {
     const desc = raw.trim();
     const isRanged = desc.includes("*");
     if (isRanged) ranged++;
-    const d = isRanged ? { desc, range: range ?? DEFAULT_RANGE } : { desc };
+    const d = isRanged ? { desc, range: range ?? ([...DEFAULT_RANGE] as [number, number]) } : { desc };
     try {
       // the registry's own check of a scan object (shape, size); the node judges the rest (-5)
       scanDef.params[1].check([d.range ? d : desc]);
@@ -164,12 +160,13 @@ export function buildPlan(input: PlanInput): Plan {
   if (range && ranged === 0)
     problems.push("--range given, but no --descriptor is ranged (ends in /*); the range would be ignored");
 
-  const mixed = mixedFamilies(addresses.map((a) => a.prefix));
+  // the first address of each prefix: named when networks mix, asked about by the node otherwise
+  const reps = new Map<string, PlannedAddress>();
+  for (const a of addresses) if (!reps.has(a.prefix)) reps.set(a.prefix, a);
+  const mixed = mixedFamilies(reps.keys());
   if (mixed) {
-    const firstOf = new Map<string, PlannedAddress>();
-    for (const a of addresses) if (!firstOf.has(a.prefix)) firstOf.set(a.prefix, a);
     problems.push(
-      `the list mixes networks: ${mixed} (first of each: ${[...firstOf.values()].map((a) => `${a.address} at ${a.origin}`).join("; ")})`,
+      `the list mixes networks: ${mixed} (first of each: ${[...reps.values()].map((a) => `${a.address} at ${a.origin}`).join("; ")})`,
     );
   }
 
@@ -193,7 +190,5 @@ export function buildPlan(input: PlanInput): Plan {
   // the registry's checks of the whole scanobjects param (count limit included)
   buildParams(scanDef, ["start", objects], false);
 
-  const reps = new Map<string, PlannedAddress>();
-  for (const a of addresses) if (!reps.has(a.prefix)) reps.set(a.prefix, a);
   return { addresses, descriptors, duplicates, objects, representatives: [...reps.values()] };
 }

@@ -2,6 +2,8 @@
  * Scan progress on stderr: an ora spinner on a TTY; with `--progress` and no TTY, one plain line every
  * few seconds (logs, CI); otherwise nothing. stdout stays for the report.
  */
+import { writeErr } from "../cli/signals.js";
+import { canSpin } from "../output/spinner.js";
 import type { ProgressTick } from "./scan.js";
 
 export interface ProgressView {
@@ -11,7 +13,10 @@ export interface ProgressView {
   stop(): void;
 }
 
-const quiet: ProgressView = { tick() {}, note: (t) => process.stderr.write(`chaingw: ${t}\n`), stop() {} };
+/** A note on stderr when there is no view to show it in. */
+export const stderrNote: Pick<ProgressView, "note"> = { note: (t) => writeErr(`chaingw: ${t}`) };
+
+const quiet: ProgressView = { tick() {}, note: stderrNote.note, stop() {} };
 
 /**
  * Core 0.21 keeps the last scan's percentage until a new scan has expanded its descriptors, so "100%"
@@ -24,8 +29,7 @@ const tickText = (label: string, t: ProgressTick) =>
  * @param lineEveryMs interval of plain lines when not on a TTY; undefined = no plain lines
  */
 export async function progressView(label: string, lineEveryMs: number | undefined): Promise<ProgressView> {
-  // a 0-column pty (script(1) without a terminal) sends ora's line clearing into an endless loop
-  if (process.stderr.isTTY && process.stderr.columns > 0) {
+  if (canSpin()) {
     const { default: ora } = await import("ora");
     const spinner = ora({ stream: process.stderr, text: `scanning the UTXO set on ${label}` }).start();
     return {

@@ -41,11 +41,12 @@ export function reportJson(r: Report): string {
       })),
       // with --by-address only: most addresses of a long list hold nothing, and 10,000 rows of zeros would
       // be most of every report (their strings are constants, not BigInt formatting)
-      by_address: r.holdings?.map((h) =>
-        h.sats === 0n
-          ? { address: h.key, outputs: h.outputs, amount: ZERO_COINS, sats: "0" }
-          : { address: h.key, outputs: h.outputs, amount: formatCoins(h.sats), sats: h.sats.toString() },
-      ),
+      by_address: r.holdings?.map((h) => ({
+        address: h.key,
+        outputs: h.outputs,
+        amount: h.sats === 0n ? ZERO_COINS : formatCoins(h.sats),
+        sats: h.sats.toString(),
+      })),
       cross_check: r.crossCheck && {
         endpoint: r.crossCheck.endpoint,
         verdict: r.crossCheck.verdict,

@@ -9,6 +9,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { type Context, makeContext } from "../cli/context.js";
+import { interrupt } from "../cli/signals.js";
 import type { GlobalFlags } from "../config/config.js";
 import type { JsonObject } from "../json/lossless.js";
 import { findMethod } from "../methods/index.js";
@@ -16,8 +17,9 @@ import { JsonRpcClient } from "../rpc/client.js";
 import type { Endpoint } from "../rpc/endpoint.js";
 import { ChaingwError, IntegrityError, InterruptedError, TransportError, UsageError } from "../rpc/errors.js";
 import { describePrefix } from "./address.js";
+import { DEFAULT_ABORT_WAIT_S, DEFAULT_LINE_EVERY_S } from "./defaults.js";
 import { buildPlan, type Plan, type ScanObject } from "./input.js";
-import { type ProgressView, progressView } from "./progress.js";
+import { progressView, stderrNote } from "./progress.js";
 import { reportCsv, reportHuman, reportJson } from "./render.js";
 import { type CheckedScan, checkScan, compareScans, holdings, mergeChunks, type Report } from "./report.js";
 import { abortAndConfirm, ScanBusyError, scanStatus, startScan, TooLargeError } from "./scan.js";
@@ -36,8 +38,6 @@ export interface ScanFlags {
 }
 
 const POLL_MS = 1000;
-const DEFAULT_LINE_EVERY_S = 5;
-const DEFAULT_ABORT_WAIT_S = 30;
 
 function seconds(name: string, v: string | undefined, fallback: number): number {
   if (v === undefined) return fallback * 1000;
@@ -115,20 +115,11 @@ export async function runReservesScan(args: string[], flags: GlobalFlags, o: Sca
     throw new UsageError("--cross-check needs a second endpoint: give --url (or --gateway) twice");
 
   const { endpoint, chain } = await preflight(ctx, plan);
-  // `start` is bounded by --scan-timeout alone, not by the overall --timeout of ordinary calls
-  const scanClient = new JsonRpcClient({ ...ctx.client.opts, deadlineMs: 0 });
   const showProgress = Boolean(process.stderr.isTTY) || lineEveryMs !== undefined;
 
-  let interrupted: string | undefined;
   let running: Endpoint | undefined;
-  const onInt = () => {
-    interrupted ??= "SIGINT";
-  };
-  const onTerm = () => {
-    interrupted ??= "SIGTERM";
-  };
-  process.on("SIGINT", onInt);
-  process.on("SIGTERM", onTerm);
+  // from here an interrupt aborts the scan on the node before exiting (see interruptedExit)
+  interrupt.handled = true;
 
   const scanOn = async (ep: Endpoint): Promise<ScanRun> => {
     const view = showProgress ? await progressView(ep.label, lineEveryMs) : undefined;
@@ -142,7 +133,7 @@ export async function runReservesScan(args: string[], flags: GlobalFlags, o: Sca
         const part = queue.shift()!;
         try {
           const r = await startScan({
-            client: scanClient,
+            client: ctx.client,
             endpoint: ep,
             objects: part,
             scanTimeoutMs: ctx.settings.scanTimeoutMs,
@@ -153,7 +144,7 @@ export async function runReservesScan(args: string[], flags: GlobalFlags, o: Sca
               running = inFlight ? ep : undefined;
             },
             onBusy: (p) =>
-              (view ?? quietNote).note(
+              (view ?? stderrNote).note(
                 `a scan is already running on ${ep.label}${p === null ? "" : ` (${p}%)`}; --wait: starting as soon as it ends`,
               ),
           });
@@ -202,24 +193,24 @@ export async function runReservesScan(args: string[], flags: GlobalFlags, o: Sca
     };
     if (o.crossCheck) {
       const other = ctx.client.endpoints.find((e) => e !== endpoint)!;
-      quietNote.note(`cross-check: scanning the same objects on ${other.label}`);
+      stderrNote.note(`cross-check: scanning the same objects on ${other.label}`);
       const second = await scanOn(other);
       report.crossCheck = compareScans(primary.scan, second.scan, other.label);
     }
-    if (interrupted) throw new TransportError("interrupted");
+    if (ctx.signal.aborted) throw new TransportError("interrupted");
   } catch (e) {
-    if (interrupted) return interruptedExit(ctx, interrupted, running, abortWaitMs);
+    // the signal's reason is the first signal's name (cli/main.ts)
+    if (ctx.signal.aborted) return interruptedExit(ctx, String(ctx.signal.reason), running, abortWaitMs);
     if (e instanceof ScanBusyError) e.hint = busyHint(endpoint);
     if (e instanceof TransportError && running) await afterFailedStart(ctx, running, e, abortWaitMs);
     throw e;
   } finally {
-    process.off("SIGINT", onInt);
-    process.off("SIGTERM", onTerm);
+    interrupt.handled = false;
   }
 
   if (o.csv !== undefined) {
     const csv = reportCsv(report);
-    if (o.csv === "-") writeOut(csv);
+    if (o.csv === "-") ctx.out(csv);
     else
       try {
         writeFileSync(o.csv, csv);
@@ -228,23 +219,13 @@ export async function runReservesScan(args: string[], flags: GlobalFlags, o: Sca
       }
   }
   if (o.csv !== "-") {
-    writeOut(ctx.settings.json ? reportJson(report) : reportHuman(report, { color: ctx.settings.color }));
+    ctx.out(ctx.settings.json ? reportJson(report) : reportHuman(report, { color: ctx.settings.color }));
   }
   if (report.crossCheck?.verdict === "mismatch")
     throw new IntegrityError(
       `cross-check failed: ${report.crossCheck.endpoint} is at the same block but reports different reserves (${report.crossCheck.detail}); not a proof`,
     );
 }
-
-/** stdout is flushed by the entry point before the process exits, however large the report. */
-const writeOut = (text: string): void => {
-  process.stdout.write(text.endsWith("\n") ? text : text + "\n");
-};
-
-const quietNote = { note: (t: string) => process.stderr.write(`chaingw: ${t}\n`) } satisfies Pick<
-  ProgressView,
-  "note"
->;
 
 /** SIGINT/SIGTERM while our scan runs: abort it on that node, wait for the node to confirm, exit 130. */
 async function interruptedExit(
@@ -285,7 +266,7 @@ async function afterFailedStart(
   boundMs: number,
 ): Promise<void> {
   const client = controlClient(ctx);
-  const timedOut = ctx.settings.scanTimeoutMs > 0 && /no complete answer within/.test(e.message);
+  const timedOut = ctx.settings.scanTimeoutMs > 0 && e.timedOut;
   if (timedOut) {
     e.message = `${ep.label}: the scan did not finish within --scan-timeout (${ctx.settings.scanTimeoutMs / 1000} s); nothing was proven`;
     try {
@@ -307,20 +288,35 @@ async function afterFailedStart(
   }
 }
 
-export async function runReservesStatus(flags: GlobalFlags): Promise<void> {
-  const ctx = utxoContext(flags);
-  const rows: { endpoint: string; running: boolean; progress: number | null; error?: string }[] = [];
+/**
+ * `status` and `abort` by hand ask every configured endpoint: a row each, and an endpoint that did not
+ * answer is a row with its error. When none answered, the last error is the command's.
+ */
+async function perEndpoint<T>(
+  ctx: Context,
+  ask: (ep: Endpoint) => Promise<T>,
+): Promise<{ endpoint: string; answer?: T; error?: string }[]> {
+  const rows: { endpoint: string; answer?: T; error?: string }[] = [];
   let last: unknown;
   for (const ep of ctx.settings.endpoints) {
     try {
-      const p = await scanStatus(ctx.client, ep);
-      rows.push({ endpoint: ep.label, running: p !== null, progress: p });
+      rows.push({ endpoint: ep.label, answer: await ask(ep) });
     } catch (e) {
       last = e;
-      rows.push({ endpoint: ep.label, running: false, progress: null, error: (e as Error).message });
+      rows.push({ endpoint: ep.label, error: (e as Error).message });
     }
   }
-  if (rows.every((r) => r.error)) throw last;
+  if (rows.every((r) => r.error !== undefined)) throw last;
+  return rows;
+}
+
+export async function runReservesStatus(flags: GlobalFlags): Promise<void> {
+  const ctx = utxoContext(flags);
+  const rows = (await perEndpoint(ctx, (ep) => scanStatus(ctx.client, ep))).map((r) =>
+    r.error !== undefined
+      ? { endpoint: r.endpoint, running: false, progress: null, error: r.error }
+      : { endpoint: r.endpoint, running: r.answer !== null, progress: r.answer ?? null },
+  );
   if (ctx.settings.json) return ctx.out(JSON.stringify(rows, null, 2));
   for (const r of rows)
     ctx.out(
@@ -331,18 +327,11 @@ export async function runReservesStatus(flags: GlobalFlags): Promise<void> {
 export async function runReservesAbort(flags: GlobalFlags, o: { abortWait?: string }): Promise<void> {
   const ctx = utxoContext(flags);
   const boundMs = seconds("--abort-wait", o.abortWait, DEFAULT_ABORT_WAIT_S);
-  const rows: { endpoint: string; was_running: boolean; confirmed: boolean; error?: string }[] = [];
-  let last: unknown;
-  for (const ep of ctx.settings.endpoints) {
-    try {
-      const a = await abortAndConfirm(ctx.client, ep, boundMs);
-      rows.push({ endpoint: ep.label, was_running: a.wasRunning, confirmed: a.confirmed });
-    } catch (e) {
-      last = e;
-      rows.push({ endpoint: ep.label, was_running: false, confirmed: false, error: (e as Error).message });
-    }
-  }
-  if (rows.every((r) => r.error)) throw last;
+  const rows = (await perEndpoint(ctx, (ep) => abortAndConfirm(ctx.client, ep, boundMs))).map((r) =>
+    r.error !== undefined
+      ? { endpoint: r.endpoint, was_running: false, confirmed: false, error: r.error }
+      : { endpoint: r.endpoint, was_running: r.answer!.wasRunning, confirmed: r.answer!.confirmed },
+  );
   if (ctx.settings.json) ctx.out(JSON.stringify(rows, null, 2));
   else
     for (const r of rows)

@@ -6,14 +6,15 @@
 import type { JsonObject, JsonValue } from "../json/lossless.js";
 import { JsonNumber } from "../json/lossless.js";
 import { findMethod } from "../methods/index.js";
-import type { JsonRpcClient } from "../rpc/client.js";
+import { type JsonRpcClient, markedCall } from "../rpc/client.js";
 import type { Endpoint } from "../rpc/endpoint.js";
 import { RpcError, TransportError } from "../rpc/errors.js";
 import { sleep } from "../util/sleep.js";
 import type { ScanObject } from "./input.js";
 
-/** The registry's marks for scantxoutset (heavy, not idempotent): the single source of them. */
-const marks = () => findMethod("scantxoutset", "utxo").marks;
+/** The registry's definition of scantxoutset: the single source of its marks and of what runs long. */
+const scanDef = () => findMethod("scantxoutset", "utxo");
+const marks = () => scanDef().marks;
 
 /** `status`: the node's progress in percent while a scan runs, `null` when none runs. */
 export async function scanStatus(client: JsonRpcClient, ep: Endpoint): Promise<number | null> {
@@ -24,12 +25,12 @@ export async function scanStatus(client: JsonRpcClient, ep: Endpoint): Promise<n
 }
 
 /** `abort`: true when a scan was running and was told to stop. */
-export async function scanAbort(client: JsonRpcClient, ep: Endpoint): Promise<boolean> {
+async function scanAbort(client: JsonRpcClient, ep: Endpoint): Promise<boolean> {
   const { result } = await client.call("scantxoutset", ["abort"], { ...marks(), pinned: ep });
   return result === true;
 }
 
-export interface AbortOutcome {
+interface AbortOutcome {
   /** the first abort's answer: was a scan running */
   wasRunning: boolean;
   /** status came back null within the bound */
@@ -82,7 +83,6 @@ export interface ProgressTick {
 }
 
 export interface StartOptions {
-  /** a client without an overall deadline: the scan timeout is the only bound on `start` */
   client: JsonRpcClient;
   endpoint: Endpoint;
   objects: ScanObject[];
@@ -98,7 +98,7 @@ export interface StartOptions {
   onBusy?: (progress: number | null) => void;
 }
 
-export interface StartResult {
+interface StartResult {
   result: JsonValue;
   startedAt: Date;
   durationMs: number;
@@ -120,10 +120,11 @@ export async function startScan(o: StartOptions): Promise<StartResult> {
     let busy: RpcError;
     try {
       o.onStartSent?.(true);
-      const { result } = await o.client.call("scantxoutset", ["start", o.objects], {
-        ...marks(),
+      const params = ["start", o.objects];
+      const { result } = await o.client.call("scantxoutset", params, {
+        // bounded by --scan-timeout alone (the registry marks `start` long-running)
+        ...markedCall(marks(), scanDef().longRunning?.(params), o.scanTimeoutMs),
         pinned: o.endpoint,
-        timeoutMs: o.scanTimeoutMs,
         // a large answer from libevent: on a kept-alive connection it may wait 40 ms for a delayed ACK
         fresh: true,
       });
@@ -131,9 +132,9 @@ export async function startScan(o: StartOptions): Promise<StartResult> {
       return { result, startedAt, durationMs: Date.now() - startedAt.getTime() };
     } catch (e) {
       // the node answered (an RPC error): no scan of ours runs; without an answer it may be running
-      if (!(e instanceof TransportError) || /HTTP 413\b/.test(e.message)) o.onStartSent?.(false);
-      if (e instanceof TransportError && /HTTP 413\b/.test(e.message))
-        throw new TooLargeError(e.message, { cause: e });
+      const tooLarge = e instanceof TransportError && /HTTP 413\b/.test(e.message);
+      if (!(e instanceof TransportError) || tooLarge) o.onStartSent?.(false);
+      if (tooLarge) throw new TooLargeError(e.message, { cause: e });
       if (!isBusy(e)) throw e;
       busy = e;
     } finally {

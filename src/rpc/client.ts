@@ -14,7 +14,6 @@
 import { isUtf8 } from "node:buffer";
 import {
   JsonNumber,
-  type JsonObject,
   type JsonValue,
   parseLossless,
   rawMember,
@@ -59,6 +58,19 @@ export interface CallOptions {
   fresh?: boolean;
 }
 
+/**
+ * The options of a call of a registry method: its marks; a long-running one (scantxoutset start, by the
+ * registry's `longRunning`) is bounded by the scan timeout alone, not by the request timeout and the
+ * overall deadline.
+ */
+export function markedCall(
+  marks: CallOptions,
+  long: boolean | undefined,
+  scanTimeoutMs: number,
+): CallOptions {
+  return long ? { ...marks, timeoutMs: scanTimeoutMs, deadlineMs: 0 } : marks;
+}
+
 export interface CallResult {
   result: JsonValue;
   /** the exact source text of `result` in the upstream's answer */
@@ -71,7 +83,7 @@ export interface CallResult {
 type Outcome =
   | { kind: "ok"; result: JsonValue; raw: string }
   | { kind: "final"; error: ChaingwError }
-  | { kind: "refused" | "maybe"; why: string; auth?: boolean; retryAfterMs?: number };
+  | { kind: "refused" | "maybe"; why: string; auth?: boolean; retryAfterMs?: number; timedOut?: boolean };
 
 /** Codes that mean "busy or rate limited": nothing is wrong with the request itself. */
 const TRANSIENT_CODES = new Set([-32016, -32007, 429]);
@@ -85,7 +97,7 @@ const DETERMINISTIC_CODES = new Set([-1, -3, -5, -8, -32600, -32601, -32602, 3])
 /** Node-state codes (warming up, shutting down, initial download): refused before any work was done. */
 const NOT_READY_CODES = new Set([-28, -9, -10]);
 
-export function classify(http: HttpResult, id: number, ep: Endpoint, preParsed?: JsonValue): Outcome {
+export function classify(http: HttpResult, id: number, ep: Endpoint): Outcome {
   const { status, text } = http;
   const ct = String(http.headers["content-type"] ?? "");
   const ra = retryAfterMs(http.headers["retry-after"]);
@@ -104,8 +116,7 @@ export function classify(http: HttpResult, id: number, ep: Endpoint, preParsed?:
   }
   let body: JsonValue;
   try {
-    if (preParsed !== undefined) body = preParsed;
-    else if (text.length === 0) throw new Error("empty body");
+    if (text.length === 0) throw new Error("empty body");
     else body = parseLossless(text);
   } catch (e) {
     // bitcoind's overload answer: 503 on current Core, HTTP 500 text/html on Litecoin Core 0.21 (seen here)
@@ -137,26 +148,7 @@ export function classify(http: HttpResult, id: number, ep: Endpoint, preParsed?:
     return { kind: "maybe", why: `HTTP ${status}: answer is not a JSON-RPC object` };
   }
   const err = body.error;
-  if (err !== undefined && err !== null) {
-    const e = err as Record<string, JsonValue>;
-    const code = Number(e?.code);
-    const message = typeof e?.message === "string" ? e.message : JSON.stringify(err).slice(0, 200);
-    const rateLimited =
-      status === 429 ||
-      TRANSIENT_CODES.has(code) ||
-      (code === -32005 && (ra !== undefined || !REQUEST_LIMIT.test(message))) ||
-      /rate limit|too many requests/i.test(message);
-    if (rateLimited) return { kind: "maybe", why: `rate limited (${code}: ${message})`, retryAfterMs: ra };
-    if (NOT_READY_CODES.has(code)) return { kind: "refused", why: `node not ready (${code}: ${message})` };
-    // a balancer's own error on 502-504 ("no healthy upstream") is about that hop, not the request
-    if (status >= 502 && status <= 504 && !DETERMINISTIC_CODES.has(code)) {
-      return { kind: "maybe", why: `HTTP ${status}: ${code}: ${message}`, retryAfterMs: ra };
-    }
-    return {
-      kind: "final",
-      error: new RpcError(Number.isFinite(code) ? code : -32603, message, e?.data ?? null, ep.label),
-    };
-  }
+  if (err !== undefined && err !== null) return classifyError(err, status, ra, ep);
   if (status === 429) return { kind: "maybe", why: "HTTP 429 too many requests", retryAfterMs: ra };
   if (status >= 400)
     return { kind: "maybe", why: `HTTP ${status} without a JSON-RPC error`, retryAfterMs: ra };
@@ -169,10 +161,33 @@ export function classify(http: HttpResult, id: number, ep: Endpoint, preParsed?:
     };
   }
   if (!("result" in body)) return { kind: "maybe", why: "answer has neither result nor error" };
+  return { kind: "ok", result: body.result, raw: rawMember(text, body, "result") ?? "null" };
+}
+
+/** A JSON-RPC `error` object: busy or rate limited, not ready, a hop's own error, or the node's final word. */
+function classifyError(
+  err: JsonValue,
+  status: number,
+  ra: number | undefined,
+  ep: Endpoint,
+): Exclude<Outcome, { kind: "ok" }> {
+  const e = err as Record<string, JsonValue>;
+  const code = Number(e?.code);
+  const message = typeof e?.message === "string" ? e.message : JSON.stringify(err).slice(0, 200);
+  const rateLimited =
+    status === 429 ||
+    TRANSIENT_CODES.has(code) ||
+    (code === -32005 && (ra !== undefined || !REQUEST_LIMIT.test(message))) ||
+    /rate limit|too many requests/i.test(message);
+  if (rateLimited) return { kind: "maybe", why: `rate limited (${code}: ${message})`, retryAfterMs: ra };
+  if (NOT_READY_CODES.has(code)) return { kind: "refused", why: `node not ready (${code}: ${message})` };
+  // a balancer's own error on 502-504 ("no healthy upstream") is about that hop, not the request
+  if (status >= 502 && status <= 504 && !DETERMINISTIC_CODES.has(code)) {
+    return { kind: "maybe", why: `HTTP ${status}: ${code}: ${message}`, retryAfterMs: ra };
+  }
   return {
-    kind: "ok",
-    result: body.result,
-    raw: preParsed !== undefined ? "" : (rawMember(text, body, "result") ?? "null"),
+    kind: "final",
+    error: new RpcError(Number.isFinite(code) ? code : -32603, message, e?.data ?? null, ep.label),
   };
 }
 
@@ -212,7 +227,8 @@ export class JsonRpcClient {
     }
   }
 
-  private httpOpts(timeoutMs: number, deadline: number, fresh?: boolean): HttpOptions {
+  /** HTTP options of one attempt: the request timeout, cut to what is left of the overall deadline */
+  httpOpts(timeoutMs: number, deadline: number, fresh?: boolean): HttpOptions {
     const left = deadline ? Math.max(1, deadline - Date.now()) : 0;
     const t = timeoutMs && left ? Math.min(timeoutMs, left) : timeoutMs || left;
     return {
@@ -239,7 +255,7 @@ export class JsonRpcClient {
       return classify(res, id, ep);
     } catch (e) {
       if (e instanceof HttpFailure)
-        return { kind: e.phase === "unsent" ? "refused" : "maybe", why: e.message };
+        return { kind: e.phase === "unsent" ? "refused" : "maybe", why: e.message, timedOut: e.timedOut };
       throw e;
     }
   }
@@ -325,9 +341,11 @@ export class JsonRpcClient {
             `${method} → ${ep.label}: ${out.why} after ${ms} ms${moveOn ? (i + 1 < list.length ? "; trying the next endpoint" : "") : "; not retried"}`,
           );
           if (!moveOn) {
-            throw new TransportError(
+            const e = new TransportError(
               `${ep.label}: ${out.why}; ${method} is not marked idempotent, so it was not retried on another upstream`,
             );
+            e.timedOut = out.timedOut === true;
+            throw e;
           }
         }
         if (win?.out.kind === "ok") {
@@ -389,6 +407,11 @@ export async function callBatch(
 ): Promise<BatchOutcome[]> {
   const single = (e: BatchEntry) =>
     client.call(e.method, e.params, e.marks).catch((err: unknown) => toError(err));
+  /** An entry whose array failed: sent on its own when that cannot run it twice, else why not. */
+  const again = (e: BatchEntry, cannotHaveRun: boolean, why: string): BatchOutcome | Promise<BatchOutcome> =>
+    cannotHaveRun || e.marks.idempotent
+      ? single(e)
+      : new TransportError(`${why}; ${e.method} is not marked idempotent, so it was not retried`);
   const ep = client.endpoints[0];
   if (entries.length === 1 || noBatch.has(ep.url)) return Promise.all(entries.map(single));
   const ids = entries.map(() => nextId++);
@@ -401,27 +424,12 @@ export async function callBatch(
   const o = client.opts;
   let http: HttpResult;
   try {
-    http = await post(ep.url, ep.headers, body, {
-      connectTimeoutMs: o.connectTimeoutMs,
-      requestTimeoutMs: o.requestTimeoutMs,
-      maxBodyBytes: o.maxBodyBytes,
-      verifyTls: o.verifyTls,
-      signal: o.signal,
-      fresh: opts.fresh,
-    });
+    http = await post(ep.url, ep.headers, body, client.httpOpts(o.requestTimeoutMs, 0, opts.fresh));
   } catch (err) {
     if (!(err instanceof HttpFailure)) throw err;
     o.verbose?.(`batch of ${entries.length} → ${ep.label}: ${err.message}; sending entries singly`);
     // may have reached the node: only idempotent entries may be sent again
-    return Promise.all(
-      entries.map((e) =>
-        err.phase === "unsent" || e.marks.idempotent
-          ? single(e)
-          : new TransportError(
-              `${ep.label}: ${err.message}; ${e.method} is not marked idempotent, so it was not retried`,
-            ),
-      ),
-    );
+    return Promise.all(entries.map((e) => again(e, err.phase === "unsent", `${ep.label}: ${err.message}`)));
   }
   // The answer is scanned as latin1 text, one character per byte, so every span found is also a byte span
   // of the body: results are then copied out of the bytes as they came (no decode and re-encode of
@@ -455,13 +463,7 @@ export async function callBatch(
       );
     }
     return Promise.all(
-      entries.map((e) =>
-        notRun || e.marks.idempotent
-          ? single(e)
-          : new TransportError(
-              `${ep.label}: batch answered HTTP ${http.status} unreadably; ${e.method} is not marked idempotent, so it was not retried`,
-            ),
-      ),
+      entries.map((e) => again(e, notRun, `${ep.label}: batch answered HTTP ${http.status} unreadably`)),
     );
   }
   /** a span as text: ids and error objects (an error message may hold any UTF-8) */
@@ -495,37 +497,23 @@ export async function callBatch(
     const span = el.result;
     if (span !== undefined && (errText === undefined || errText === "null"))
       return new BatchResult(bytes, span[0], span[1], ep);
-    // an error (or an answer with neither): classify it as if it were a single answer
-    const body: JsonObject = { id: new JsonNumber(String(ids[i])) };
-    if (errText !== undefined) {
+    // an error, classified as in a single answer (or an answer with neither)
+    let out: Exclude<Outcome, { kind: "ok" }> = { kind: "maybe", why: "answer has neither result nor error" };
+    if (errText !== undefined && errText !== "null") {
+      let err: JsonValue;
       try {
-        body.error = parseLossless(errText);
+        err = parseLossless(errText);
       } catch {
-        const why = `${ep.label}: batch entry ${ids[i]} carries an unreadable error`;
-        return e.marks.idempotent
-          ? single(e)
-          : new TransportError(`${why}; ${e.method} is not marked idempotent, so it was not retried`);
+        return again(e, false, `${ep.label}: batch entry ${ids[i]} carries an unreadable error`);
       }
+      out = classifyError(err, 200, undefined, ep);
     }
-    const out = classify(
-      { status: 200, headers: { "content-type": "application/json" }, text: "" },
-      ids[i],
-      ep,
-      body,
-    );
     if (out.kind === "final") return out.error;
-    if (out.kind === "ok") return new BatchResult(NULL_BYTES, 0, 4, ep);
-    return out.kind === "refused" || e.marks.idempotent
-      ? single(e)
-      : new TransportError(
-          `${ep.label}: ${out.why}; ${e.method} is not marked idempotent, so it was not retried`,
-        );
+    return again(e, out.kind === "refused", `${ep.label}: ${out.why}`);
   });
   // no promise to wait for unless some entry went out again on its own
   return outcomes.some((o) => o instanceof Promise) ? Promise.all(outcomes) : (outcomes as BatchOutcome[]);
 }
-
-const NULL_BYTES = Buffer.from("null");
 
 /** A batch entry's result: a span of the answer's bytes, decoded and parsed only if someone reads them. */
 class BatchResult implements CallResult {

@@ -53,6 +53,8 @@ export class IntegrityError extends ChaingwError {
 export class TransportError extends ChaingwError {
   override exitCode: number = EXIT.transport;
   override code: number | string = "transport";
+  /** the (one, not retried) attempt ran out of its request timeout */
+  timedOut = false;
 }
 
 /** The upstream refused our credentials (HTTP 401/403). */
@@ -64,4 +66,17 @@ export class AuthError extends ChaingwError {
 export class InterruptedError extends ChaingwError {
   override exitCode: number = EXIT.interrupted;
   override code: number | string = "interrupted";
+}
+
+/** An error as the JSON `error` object of `--json` and of batch lines; `endpoint` for `--json` only. */
+export function errorPayload(e: ChaingwError, withEndpoint = false): Record<string, unknown> {
+  const p: Record<string, unknown> = {
+    code: e.code,
+    message: e instanceof RpcError ? e.rpcMessage : e.message,
+  };
+  if (e instanceof RpcError) {
+    if (withEndpoint) p.endpoint = e.endpoint;
+    if (e.data !== null && e.data !== undefined) p.data = e.data;
+  }
+  return p;
 }

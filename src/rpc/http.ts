@@ -68,7 +68,7 @@ export class HttpFailure extends Error {
   }
 }
 
-export const UNSENT_CODES = new Set([
+const UNSENT_CODES = new Set([
   "ECONNREFUSED",
   "ENOTFOUND",
   "EAI_AGAIN",
@@ -85,7 +85,7 @@ export const UNSENT_CODES = new Set([
   "ERR_SSL_WRONG_VERSION_NUMBER",
 ]);
 
-export function describeNetError(err: any): { msg: string; code: string } {
+function describeNetError(err: any): { msg: string; code: string } {
   const code: string = err?.code ?? err?.cause?.code ?? "";
   const friendly: Record<string, string> = {
     ECONNREFUSED: "connection refused",
@@ -109,8 +109,8 @@ export function usePooledTransport(): void {
   keepAlive = true;
 }
 
-/** Fresh connections of a many-call run open at once, at most: the pooled agent's own cap. */
-const FRESH_MAX = 64;
+/** Connections of a many-call run open at once, at most: the pooled agent's cap, and fresh ones' own. */
+const MAX_SOCKETS = 64;
 let freshOpen = 0;
 const freshQueue: (() => void)[] = [];
 /**
@@ -118,7 +118,7 @@ const freshQueue: (() => void)[] = [];
  * the queue, when the call is interrupted or its request timeout runs out first: nothing was sent.
  */
 async function freshSlot(opts: HttpOptions): Promise<void> {
-  if (freshOpen < FRESH_MAX) {
+  if (freshOpen < MAX_SOCKETS) {
     freshOpen++;
     return;
   }
@@ -140,7 +140,7 @@ async function freshSlot(opts: HttpOptions): Promise<void> {
             () =>
               done(
                 new HttpFailure(
-                  `no connection free within ${opts.requestTimeoutMs} ms (64 open)`,
+                  `no connection free within ${opts.requestTimeoutMs} ms (${MAX_SOCKETS} open)`,
                   "unsent",
                   true,
                 ),
@@ -173,7 +173,11 @@ export async function post(
     const key = `${u.protocol}${opts.verifyTls}`;
     agent =
       agents.get(key) ??
-      new mod.Agent({ keepAlive: true, maxSockets: 64, rejectUnauthorized: opts.verifyTls } as never);
+      new mod.Agent({
+        keepAlive: true,
+        maxSockets: MAX_SOCKETS,
+        rejectUnauthorized: opts.verifyTls,
+      } as never);
     agents.set(key, agent);
   }
   // fresh connections bypass the agent and its cap: a many-call run holds them to the same number

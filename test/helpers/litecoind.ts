@@ -7,6 +7,11 @@ import { callRpc, postRaw, type RpcError } from "./http.js";
 import { freePort } from "./ports.js";
 import { hasExited, sleep, terminate, trackChild, trackDir, untrackDir, waitExit } from "./procs.js";
 
+/** The flags every throwaway node gets, shared with scripts/regtest.mjs (the demo and the benchmarks). */
+const REGTEST_FLAGS: string[] = JSON.parse(
+  readFileSync(new URL("../../scripts/litecoind-regtest.json", import.meta.url), "utf8"),
+).flags;
+
 export interface LitecoindOptions {
   /** Ignored when `cookie` is true. @default random hex */
   rpcUser?: string;
@@ -60,23 +65,7 @@ interface Spawned {
 async function spawnNode(datadir: string, auth: string[]): Promise<Spawned> {
   const port = await freePort();
   const p2pPort = await freePort();
-  const args = [
-    "-regtest",
-    "-server",
-    "-listen=0",
-    `-port=${p2pPort}`,
-    `-rpcport=${port}`,
-    "-rpcbind=127.0.0.1",
-    "-rpcallowip=127.0.0.1",
-    `-datadir=${datadir}`,
-    // Without this MWEB activates near height 431 and generatetoaddress fails from then on.
-    "-vbparams=mweb:-2:0",
-    "-fallbackfee=0.0001",
-    "-txindex=0",
-    "-printtoconsole=0",
-    "-daemon=0",
-    ...auth,
-  ];
+  const args = [...REGTEST_FLAGS, `-port=${p2pPort}`, `-rpcport=${port}`, `-datadir=${datadir}`, ...auth];
   const child = spawn(BIN, args, { stdio: ["ignore", "ignore", "pipe"] });
   trackChild(child);
   let err = "";
