@@ -4,9 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  # npm 11 here leaves other platforms' optional binaries (biome, anvil, cast) out of the lock file and
-  # then refuses `npm ci` as "out of sync"; `npm install` installs the same locked tree.
-  npm ci --no-audit --no-fund >&2 2>/dev/null || npm install --no-audit --no-fund >&2
+  # `npm ci` only: it installs exactly the locked tree and fails when package.json and the lock disagree
+  # (after changing dependencies: `npm install && node scripts/complete-lock.mjs`, see the README)
+  npm ci --no-audit --no-fund >&2
 fi
 if ! command -v litecoind >/dev/null 2>&1; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
