@@ -6,6 +6,7 @@ import { once } from "node:events";
 import { closeSync, createReadStream, fstatSync, openSync, readSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import type { Context } from "../cli/context.js";
+import { ChaingwError, errorPayload, RpcError, UsageError } from "../errors/index.js";
 import {
   JsonNumber,
   type JsonObject,
@@ -17,7 +18,6 @@ import { definitions, isMethodName, pickDefinition, UNKNOWN_MARKS } from "../met
 import { buildParams, jsonDepthExceeds, MAX_PARAM_DEPTH } from "../methods/params.js";
 import type { Group, MethodDef } from "../methods/types.js";
 import { type BatchEntry, type BatchOutcome, callBatch, markedCall } from "../rpc/client.js";
-import { ChaingwError, errorPayload, RpcError, UsageError } from "../rpc/errors.js";
 import { scrub } from "../util/redact.js";
 
 export interface BatchOptions {

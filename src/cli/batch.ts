@@ -2,8 +2,8 @@
 import type { Command } from "commander";
 import type { Item } from "../batch/run.js";
 import type { GlobalFlags } from "../config/config.js";
+import { UsageError } from "../errors/index.js";
 import type { Group, MethodDef } from "../methods/types.js";
-import { UsageError } from "../rpc/errors.js";
 import type { Context } from "./context.js";
 
 const positiveInt = (name: string, max: number) => (v: string) => {

@@ -1,5 +1,6 @@
 /** Running one registry method (or a raw `rpc` call) and printing its result. */
 import { chainFromFlags, type GlobalFlags } from "../config/config.js";
+import { RpcError, UsageError } from "../errors/index.js";
 import { type JsonValue, parseLossless } from "../json/lossless.js";
 import { definitions, findMethod, isMethodName, UNKNOWN_MARKS } from "../methods/index.js";
 import { buildParams } from "../methods/params.js";
@@ -7,7 +8,6 @@ import type { MethodDef } from "../methods/types.js";
 import { renderValue } from "../output/human.js";
 import { withSpinner } from "../output/spinner.js";
 import { markedCall } from "../rpc/client.js";
-import { RpcError, UsageError } from "../rpc/errors.js";
 import { makeContext } from "./context.js";
 import { interrupt } from "./signals.js";
 

@@ -5,6 +5,7 @@
 import { Command, CommanderError, Option } from "commander";
 import type { GlobalFlags } from "../config/config.js";
 import { chainFromFlags, DEFAULTS } from "../config/config.js";
+import { ChaingwError, EXIT, errorPayload, UsageError } from "../errors/index.js";
 import {
   definitions,
   findMethod,
@@ -13,7 +14,6 @@ import {
   methodNames,
   methodTableMarkdown,
 } from "../methods/index.js";
-import { ChaingwError, EXIT, errorPayload, UsageError } from "../rpc/errors.js";
 import { scrub } from "../util/redact.js";
 import { addBatchOptions } from "./batch.js";
 import { families } from "./hooks.js";

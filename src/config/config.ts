@@ -6,11 +6,12 @@
 import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { UsageError } from "../errors/index.js";
 import { parseLossless } from "../json/lossless.js";
 import type { Group } from "../methods/types.js";
 import { type Endpoint, gatewayEndpoint, isLoopback, nodeEndpoint } from "../rpc/endpoint.js";
-import { UsageError } from "../rpc/errors.js";
 import { redactUrl, registerSecret } from "../util/redact.js";
+import { parseDuration, parseWhole } from "../util/text.js";
 
 /** Global options as commander hands them over (all optional: absence means "not given"). */
 export interface GlobalFlags {
@@ -105,24 +106,6 @@ const list = (v: string | string[] | undefined): string[] | undefined => {
   const arr = (Array.isArray(v) ? v : v.split(",")).map((s) => s.trim()).filter(Boolean);
   return arr.length ? arr : undefined;
 };
-
-function seconds(name: string, v: string | number | undefined, fallback: number): number {
-  if (v === undefined || v === "") return fallback * 1000;
-  const n = Number(v);
-  if (!Number.isFinite(n) || n < 0)
-    throw new UsageError(`invalid ${name}: expected seconds >= 0, got ${JSON.stringify(String(v))}`);
-  return Math.round(n * 1000);
-}
-
-function whole(name: string, v: string | number | undefined, fallback: number, max = 100): number {
-  if (v === undefined || v === "") return fallback;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0 || n > max)
-    throw new UsageError(
-      `invalid ${name}: expected a whole number from 0 to ${max}, got ${JSON.stringify(String(v))}`,
-    );
-  return n;
-}
 
 export function configPath(env: NodeJS.ProcessEnv): string {
   if (env.CHAINGW_CONFIG) return env.CHAINGW_CONFIG;
@@ -391,22 +374,26 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, meth
       flags.verbose ??
       (env.CHAINGW_DEBUG !== undefined && env.CHAINGW_DEBUG !== "" && env.CHAINGW_DEBUG !== "0"),
     color: flags.color !== false && !env.NO_COLOR && !json && Boolean(process.stdout.isTTY),
-    retries: whole("--retries", flags.retries ?? profile.retries, DEFAULTS.retries),
-    deadlineMs: seconds("--timeout", flags.timeout ?? profile.timeout, DEFAULTS.timeoutS),
-    requestTimeoutMs: seconds(
+    retries: parseWhole("--retries", flags.retries ?? profile.retries, DEFAULTS.retries, 0, 100),
+    deadlineMs: parseDuration("--timeout", flags.timeout ?? profile.timeout, DEFAULTS.timeoutS),
+    requestTimeoutMs: parseDuration(
       "--request-timeout",
       flags.requestTimeout ?? profile.requestTimeout,
       DEFAULTS.requestTimeoutS,
     ),
-    connectTimeoutMs: seconds(
+    connectTimeoutMs: parseDuration(
       "--connect-timeout",
       flags.connectTimeout ?? profile.connectTimeout,
       DEFAULTS.connectTimeoutS,
     ),
-    scanTimeoutMs: seconds("--scan-timeout", flags.scanTimeout ?? profile.scanTimeout, DEFAULTS.scanTimeoutS),
+    scanTimeoutMs: parseDuration(
+      "--scan-timeout",
+      flags.scanTimeout ?? profile.scanTimeout,
+      DEFAULTS.scanTimeoutS,
+    ),
     maxBodyBytes: Math.round(maxMb * 1024 * 1024),
     heavyRate: Number(heavyRate),
-    hedgeMs: seconds("--hedge", flags.hedge, 0),
+    hedgeMs: parseDuration("--hedge", flags.hedge, 0),
     rateLimits,
     insecure,
     warnings,

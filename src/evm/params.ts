@@ -3,9 +3,10 @@
  * spec (JSON for objects); the named options (--to, --data, --from-block, --topic, ...) fold into the
  * same objects and go through the same checks.
  */
+
+import { UsageError } from "../errors/index.js";
 import { asJson, asUsage, bool, param } from "../methods/params.js";
 import type { OptionDef, ParamDef, ParamKind } from "../methods/types.js";
-import { UsageError } from "../rpc/errors.js";
 import { BLOCK_TAGS, blockRef, callObject, data, hash32, logFilter, quantity, topicEntry } from "./values.js";
 
 export type { EvmGroup } from "./values.js";

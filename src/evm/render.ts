@@ -7,6 +7,7 @@
 import { JsonNumber, type JsonValue } from "../json/lossless.js";
 import type { RenderCtx } from "../methods/types.js";
 import { type Annotate, renderValue, scalarText, style, table } from "../output/human.js";
+import { isJsonObject } from "../util/text.js";
 import { hex20ToTron } from "./tron.js";
 import { HEX_QTY } from "./values.js";
 
@@ -41,8 +42,7 @@ const QUANTITY_KEYS = new Set([
 ]);
 const ADDRESS_KEYS = new Set(["from", "to", "miner", "address", "contractAddress"]);
 
-const isObj = (v: JsonValue | undefined): v is Obj =>
-  v !== null && v !== undefined && typeof v === "object" && !Array.isArray(v) && !(v instanceof JsonNumber);
+const isObj = (v: JsonValue | undefined): v is Obj => isJsonObject(v);
 
 /** Decimal text of a QUANTITY string (or a number token, as anvil sends blockTimestamp), else undefined. */
 function decimal(v: JsonValue | undefined): string | undefined {

@@ -5,8 +5,9 @@
  * message). java-tron answers -32000 "REVERT opcode executed[: reason]", sometimes with the bytes in
  * `data`, often without: then the message is all there is.
  */
+
+import { RpcError } from "../errors/index.js";
 import type { Group } from "../methods/types.js";
-import { RpcError } from "../rpc/errors.js";
 import { HEX_DATA } from "./values.js";
 
 const ERROR_STRING = "08c379a0"; // Error(string)

@@ -6,20 +6,12 @@
  */
 import { ParamProblem } from "../methods/params.js";
 import type { Group } from "../methods/types.js";
+import { isJsonObject, short as shortText } from "../util/text.js";
 import { looksLikeTronBase58, tronToHex20 } from "./tron.js";
 
 export type EvmGroup = Extract<Group, "evm" | "evm-compat">;
 
-const short = (v: unknown): string => {
-  let s: string;
-  try {
-    s = JSON.stringify(v) ?? String(v);
-  } catch {
-    // too deep to print (a hostile nested value): never let the message itself crash
-    s = Array.isArray(v) ? "an array" : typeof v;
-  }
-  return s.length > 70 ? `${s.slice(0, 67)}...` : s;
-};
+const short = (v: unknown) => shortText(v, 70);
 const at = (path: string, msg: string) => new ParamProblem(path ? `${path}: ${msg}` : msg);
 
 /** Largest QUANTITY accepted: 256 bits (values, gas prices), i.e. at most 64 hex digits. */
@@ -113,8 +105,7 @@ export function data(v: unknown, path = ""): string {
   throw at(path, `expected hex bytes (0x + an even number of hex digits), got ${short(v)}`);
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> => isJsonObject(v);
 
 function onlyKeys(o: Record<string, unknown>, allowed: readonly string[], what: string): void {
   for (const k of Object.keys(o))

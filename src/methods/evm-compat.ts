@@ -3,10 +3,11 @@
  * refused before sending, addresses may be given as T-addresses, gasUsed carries energy, and a block's
  * hash must start with its number.
  */
+
+import { IntegrityError } from "../errors/index.js";
 import { fullTransactionsParam, hashKind, txHashParam } from "../evm/params.js";
 import { renderBlock, renderReceipt } from "../evm/render.js";
 import { JsonNumber, type JsonValue } from "../json/lossless.js";
-import { IntegrityError } from "../rpc/errors.js";
 import { ethGetBlockByNumber, ethGetLogs, ethGetTransactionByHash } from "./eth-shared.js";
 import { param } from "./params.js";
 import type { MethodDef } from "./types.js";

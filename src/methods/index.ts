@@ -2,7 +2,7 @@
  * The method registry: the single source of truth for subcommands, validation, retry marks, `--help`
  * and the README's method table.
  */
-import { UsageError } from "../rpc/errors.js";
+import { UsageError } from "../errors/index.js";
 import { evmMethods } from "./evm.js";
 import type { Group, Marks, MethodDef } from "./types.js";
 import { utxoMethods } from "./utxo.js";

@@ -4,7 +4,8 @@
  * refused with exit 2 before anything is sent.
  */
 import * as z from "zod/mini";
-import { UsageError } from "../rpc/errors.js";
+import { UsageError } from "../errors/index.js";
+import { short } from "../util/text.js";
 import type { ParamDef, ParamKind } from "./types.js";
 
 export class ParamProblem extends Error {}
@@ -18,19 +19,6 @@ export function asUsage<T>(method: string, what: string, check: () => T): T {
     throw e;
   }
 }
-
-const short = (v: unknown): string => {
-  const s = typeof v === "string" ? JSON.stringify(v) : safeJson(v);
-  return s.length > 60 ? `${s.slice(0, 57)}...` : s;
-};
-/** Never throws: a value too deep for JSON.stringify (or String) is described by its type. */
-const safeJson = (v: unknown): string => {
-  try {
-    return JSON.stringify(v) ?? String(v);
-  } catch {
-    return Array.isArray(v) ? "an array" : typeof v === "object" ? "an object" : typeof v;
-  }
-};
 
 /** A schema, or a function building it: schemas are built on first use, not at start-up (~2 ms for all). */
 type Schema = z.ZodMiniType | (() => z.ZodMiniType);

@@ -1,5 +1,5 @@
+import type { RpcError } from "../errors/index.js";
 import type { JsonValue } from "../json/lossless.js";
-import type { RpcError } from "../rpc/errors.js";
 
 export type Group = "utxo" | "evm" | "evm-compat";
 

@@ -1,6 +1,6 @@
 /** The UTXO group (bitcoind-style methods), as ../shared/spec/gateway-jsonrpc.md lists them. */
 import * as z from "zod/mini";
-import { UsageError } from "../rpc/errors.js";
+import { UsageError } from "../errors/index.js";
 import {
   bool,
   hash64,

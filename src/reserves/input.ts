@@ -3,9 +3,9 @@
  * into scantxoutset scan objects. Nothing is sent until the whole input is clean.
  */
 import { readFileSync } from "node:fs";
+import { UsageError } from "../errors/index.js";
 import { findMethod } from "../methods/index.js";
 import { buildParams } from "../methods/params.js";
-import { UsageError } from "../rpc/errors.js";
 import { checkAddress, mixedFamilies, type ParsedAddress } from "./address.js";
 import { DEFAULT_RANGE } from "./defaults.js";
 

@@ -3,8 +3,9 @@
  * outputs, no outpoint twice, BigInt sum equal to the node's own total), then the data the renderers
  * print. Data only; rendering is in render.ts.
  */
+
+import { IntegrityError } from "../errors/index.js";
 import { JsonNumber, type JsonObject, type JsonValue } from "../json/lossless.js";
-import { IntegrityError } from "../rpc/errors.js";
 import { formatCoins, toSats } from "./amount.js";
 import type { Plan } from "./input.js";
 

@@ -11,11 +11,18 @@ import { writeFileSync } from "node:fs";
 import { type Context, makeContext } from "../cli/context.js";
 import { interrupt } from "../cli/signals.js";
 import type { GlobalFlags } from "../config/config.js";
+import {
+  ChaingwError,
+  IntegrityError,
+  InterruptedError,
+  TransportError,
+  UsageError,
+} from "../errors/index.js";
 import type { JsonObject } from "../json/lossless.js";
 import { findMethod } from "../methods/index.js";
 import { JsonRpcClient } from "../rpc/client.js";
 import type { Endpoint } from "../rpc/endpoint.js";
-import { ChaingwError, IntegrityError, InterruptedError, TransportError, UsageError } from "../rpc/errors.js";
+import { parseDuration } from "../util/text.js";
 import { describePrefix } from "./address.js";
 import { DEFAULT_ABORT_WAIT_S, DEFAULT_LINE_EVERY_S } from "./defaults.js";
 import { buildPlan, type Plan, type ScanObject } from "./input.js";
@@ -38,13 +45,6 @@ export interface ScanFlags {
 }
 
 const POLL_MS = 1000;
-
-function seconds(name: string, v: string | undefined, fallback: number): number {
-  if (v === undefined) return fallback * 1000;
-  const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`invalid ${name}: expected seconds > 0, got ${v}`);
-  return Math.round(n * 1000);
-}
 
 function utxoContext(flags: GlobalFlags): Context {
   const ctx = makeContext(flags, "utxo");
@@ -104,13 +104,13 @@ interface ScanRun {
 export async function runReservesScan(args: string[], flags: GlobalFlags, o: ScanFlags): Promise<void> {
   const plan = buildPlan({ args, file: o.file, descriptors: o.descriptor ?? [], range: o.range });
   const ctx = utxoContext(flags);
-  const abortWaitMs = seconds("--abort-wait", o.abortWait, DEFAULT_ABORT_WAIT_S);
+  const abortWaitMs = parseDuration("--abort-wait", o.abortWait, DEFAULT_ABORT_WAIT_S, "positive");
   const lineEveryMs =
     o.progress === undefined || o.progress === false
       ? undefined
       : o.progress === true
         ? DEFAULT_LINE_EVERY_S * 1000
-        : seconds("--progress", o.progress, DEFAULT_LINE_EVERY_S);
+        : parseDuration("--progress", o.progress, DEFAULT_LINE_EVERY_S, "positive");
   if (o.crossCheck && ctx.settings.endpoints.length < 2)
     throw new UsageError("--cross-check needs a second endpoint: give --url (or --gateway) twice");
 
@@ -326,7 +326,7 @@ export async function runReservesStatus(flags: GlobalFlags): Promise<void> {
 
 export async function runReservesAbort(flags: GlobalFlags, o: { abortWait?: string }): Promise<void> {
   const ctx = utxoContext(flags);
-  const boundMs = seconds("--abort-wait", o.abortWait, DEFAULT_ABORT_WAIT_S);
+  const boundMs = parseDuration("--abort-wait", o.abortWait, DEFAULT_ABORT_WAIT_S, "positive");
   const rows = (await perEndpoint(ctx, (ep) => abortAndConfirm(ctx.client, ep, boundMs))).map((r) =>
     r.error !== undefined
       ? { endpoint: r.endpoint, was_running: false, confirmed: false, error: r.error }

@@ -3,12 +3,13 @@
  * runs, abort with confirmation. Every call is pinned to one endpoint: the node keeps one scan slot,
  * and status/abort must reach the node that runs the scan. Nothing here prints; callers get callbacks.
  */
+
+import { RpcError, TransportError } from "../errors/index.js";
 import type { JsonObject, JsonValue } from "../json/lossless.js";
 import { JsonNumber } from "../json/lossless.js";
 import { findMethod } from "../methods/index.js";
 import { type JsonRpcClient, markedCall } from "../rpc/client.js";
 import type { Endpoint } from "../rpc/endpoint.js";
-import { RpcError, TransportError } from "../rpc/errors.js";
 import { sleep } from "../util/sleep.js";
 import type { ScanObject } from "./input.js";
 

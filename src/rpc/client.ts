@@ -12,6 +12,7 @@
  * with jitter) inside one overall deadline.
  */
 import { isUtf8 } from "node:buffer";
+import { AuthError, ChaingwError, InterruptedError, RpcError, TransportError } from "../errors/index.js";
 import {
   JsonNumber,
   type JsonValue,
@@ -22,7 +23,6 @@ import {
 } from "../json/lossless.js";
 import { sleep } from "../util/sleep.js";
 import type { Endpoint } from "./endpoint.js";
-import { AuthError, type ChaingwError, InterruptedError, RpcError, TransportError } from "./errors.js";
 import { HttpFailure, type HttpOptions, type HttpResult, post, retryAfterMs } from "./http.js";
 
 export interface ClientOptions {
@@ -541,6 +541,6 @@ class BatchResult implements CallResult {
 const noBatch = new Set<string>();
 
 function toError(err: unknown): ChaingwError {
-  if (err instanceof Error && "exitCode" in err) return err as ChaingwError;
+  if (err instanceof ChaingwError) return err;
   return new TransportError(String((err as Error)?.message ?? err));
 }

@@ -1,13 +1,17 @@
-/** A wait that ends early (without throwing) when `signal` aborts: callers check the signal themselves. */
+/**
+ * A wait that ends early (without throwing) when `signal` aborts: callers check the signal themselves.
+ * The abort listener is removed when the timer fires, so a loop of waits on one signal leaves none behind.
+ */
 export const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
   new Promise<void>((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(t);
-        resolve();
-      },
-      { once: true },
-    );
+    if (signal?.aborted) return resolve();
+    const onAbort = () => {
+      clearTimeout(t);
+      resolve();
+    };
+    const t = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
   });

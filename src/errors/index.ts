@@ -1,0 +1,154 @@
+/**
+ * One error base for everything chaingw reports, and the one table from error to exit code. Workflows
+ * throw these; the face (src/cli/) prints `message`, `details` and `hint`, or, with `--json`, the same
+ * facts as one object ({@link errorPayload}), and exits with {@link exitCodeOf}.
+ */
+
+export const EXIT = {
+  ok: 0,
+  rpc: 1,
+  usage: 2,
+  transport: 3,
+  auth: 4,
+  interrupted: 130,
+} as const;
+
+export interface ErrorOptions {
+  cause?: unknown;
+  /** what to do about it (shown under the message; `hint` in --json) */
+  hint?: string;
+  /** the facts behind a summary message, one per line: the input problems, the endpoints' answers */
+  details?: string[];
+  /** machine-readable facts for --json (e.g. { aborts_sent: 1, node_scanning: false }) */
+  facts?: Record<string, unknown>;
+}
+
+export class ChaingwError extends Error {
+  /** JSON-RPC-ish code for `--json` error output. */
+  code: number | string = "error";
+  hint?: string;
+  details?: string[];
+  facts?: Record<string, unknown>;
+  constructor(message: string, opts: ErrorOptions = {}) {
+    super(message, { cause: opts.cause });
+    this.hint = opts.hint;
+    this.details = opts.details;
+    this.facts = opts.facts;
+  }
+  /** The exit code, from the one table ({@link exitCodeOf}). */
+  get exitCode(): number {
+    return exitCodeOf(this);
+  }
+  /**
+   * Walks the cause chain: the first error (this one included) for which `match` holds, or, without
+   * `match`, the deepest cause.
+   */
+  walk(match?: (e: unknown) => boolean): unknown {
+    let e: unknown = this;
+    const seen = new Set<unknown>();
+    while (e && !seen.has(e)) {
+      seen.add(e);
+      if (match?.(e)) return e;
+      const next = (e as { cause?: unknown }).cause;
+      if (!next) return match ? undefined : e;
+      e = next;
+    }
+    return match ? undefined : e;
+  }
+}
+
+/** Bad usage or invalid params: nothing was sent. */
+export class UsageError extends ChaingwError {
+  override code: number | string = "usage";
+}
+
+/** The node answered with a JSON-RPC error object. */
+export class RpcError extends ChaingwError {
+  constructor(
+    override readonly code: number,
+    readonly rpcMessage: string,
+    readonly data: unknown,
+    readonly endpoint: string,
+    message?: string,
+  ) {
+    super(message ?? `${endpoint}: error ${code}: ${rpcMessage}`);
+  }
+}
+
+/** The node answered, but the answer fails a check the chain guarantees (exit 1). */
+export class IntegrityError extends ChaingwError {
+  override code: number | string = "integrity";
+}
+
+/** No endpoint could answer: transport failure, timeout, HTTP failure, garbage body. */
+export class TransportError extends ChaingwError {
+  override code: number | string = "transport";
+  /** the (one, not retried) attempt ran out of its request timeout */
+  timedOut = false;
+  /** every attempt was refused before anything was sent (connection refused, DNS, TLS) */
+  neverSent = false;
+}
+
+/** The upstream refused our credentials (HTTP 401/403). */
+export class AuthError extends ChaingwError {
+  override code: number | string = "auth";
+}
+
+export class InterruptedError extends ChaingwError {
+  override code: number | string = "interrupted";
+}
+
+/** The one table from error to exit code, most specific class first. */
+const EXIT_TABLE: [new (...a: never[]) => ChaingwError, number][] = [
+  [UsageError, EXIT.usage],
+  [AuthError, EXIT.auth],
+  [TransportError, EXIT.transport],
+  [InterruptedError, EXIT.interrupted],
+  [RpcError, EXIT.rpc],
+  [IntegrityError, EXIT.rpc],
+];
+
+/** The exit code for any thrown value: 1 for a node error and for anything not ours (a bug). */
+export function exitCodeOf(e: unknown): number {
+  for (const [cls, code] of EXIT_TABLE) if (e instanceof cls) return code;
+  return EXIT.rpc;
+}
+
+/**
+ * The exit code of a run of many outcomes (batch lines): the most telling of them. Bad input first (the
+ * caller must fix something), then no answer, refused credentials, node errors; 0 when all succeeded.
+ */
+export function worstExit(codes: Iterable<number>): number {
+  const rank = [EXIT.usage, EXIT.interrupted, EXIT.transport, EXIT.auth, EXIT.rpc] as number[];
+  let best = EXIT.ok as number;
+  for (const c of codes)
+    if (c !== EXIT.ok && (best === EXIT.ok || rank.indexOf(c) < rank.indexOf(best))) best = c;
+  return best;
+}
+
+/** Any thrown value as our error: a bug in concurrent work still reads as one line. */
+export function asChaingwError(err: unknown): ChaingwError {
+  if (err instanceof ChaingwError) return err;
+  return new ChaingwError(`internal error: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+}
+
+/**
+ * An error as the JSON `error` object of `--json` and of batch lines: the same facts the human lines
+ * carry (details, hint, facts); `endpoint` for `--json` only.
+ */
+export function errorPayload(e: ChaingwError, withEndpoint = false): Record<string, unknown> {
+  const p: Record<string, unknown> = {
+    code: e.code,
+    message: e instanceof RpcError ? e.rpcMessage : e.message,
+  };
+  if (e instanceof RpcError) {
+    if (withEndpoint) p.endpoint = e.endpoint;
+    if (e.data !== null && e.data !== undefined) p.data = e.data;
+  }
+  if (withEndpoint) {
+    if (e.details?.length) p.details = e.details;
+    if (e.hint) p.hint = e.hint.trim();
+    if (e.facts) Object.assign(p, e.facts);
+  }
+  return p;
+}
