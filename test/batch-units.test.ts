@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { linesOf } from "../src/batch/run.js";
+import { linesOf } from "../src/batch/input.js";
 import { trackDir } from "./helpers/procs.js";
 
 // The batch input reader on its own: regular files are read in 256 KB chunks, so lines and multi-byte

@@ -271,20 +271,45 @@ describe("--range", () => {
     ]);
   });
 
-  it("heights past the tip are per-line node errors (exit 1)", async () => {
+  it("a range past the tip stops at the tip and says so; one above the tip is refused", async () => {
     const r = await runCli(["getblockheader", "--range", "59..62", "--url", proxy.url]);
-    expect(r.exitCode).toBe(1);
+    expect(r.exitCode).toBe(0);
     const out = parseOut(r.stdout);
-    expect(out).toHaveLength(4);
-    expect(out[2].error.code).toBe(-8);
+    expect(out.map((l) => l.id)).toEqual([59, 60]);
+    expect(r.stderr).toMatch(
+      /chaingw getblockheader --range: the chain's tip is at height 60; the range stops there/,
+    );
+    // a huge range is bounded by the tip: two requests, not 100 million
+    const before = proxy.hits;
+    const huge = await runCli([
+      "getblockheader",
+      "--range",
+      "58..99999999",
+      "--url",
+      proxy.url,
+      "--batch-size",
+      "1",
+    ]);
+    expect(huge.exitCode).toBe(0);
+    expect(parseOut(huge.stdout)).toHaveLength(3);
+    expect(proxy.hits - before).toBeLessThanOrEqual(1 + 3 * 2);
+    const above = await runCli(["getblockheader", "--range", "70..80", "--url", proxy.url]);
+    expect(above.exitCode).toBe(2);
+    expect(above.stderr).toMatch(/tip is at height 60; the range starts above it/);
+    expect(above.stdout).toBe("");
   });
 
-  it("a bad range is exit 2 with nothing sent", async () => {
+  it("a bad range is exit 2 with nothing sent; A-B reads as A..B (one syntax everywhere)", async () => {
     const before = proxy.hits;
-    const r = await runCli(["getblockheader", "--range", "10-20", "--url", proxy.url]);
-    expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain("invalid --range");
+    for (const bad of ["10..x", "10", "1..3000000000"]) {
+      const r = await runCli(["getblockheader", "--range", bad, "--url", proxy.url]);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain("invalid --range");
+    }
     expect(proxy.hits).toBe(before);
+    const dash = await runCli(["getblockheader", "--range", "10-12", "--url", proxy.url]);
+    expect(dash.exitCode).toBe(0);
+    expect(parseOut(dash.stdout).map((l) => l.id)).toEqual([10, 11, 12]);
   });
 
   it("fresh connections are capped like pooled ones: 100 arrays in flight, at most 64 connections open", async () => {
@@ -339,8 +364,9 @@ describe("--range", () => {
         "--no-verify",
       ]);
       expect(r.exitCode).toBe(0);
-      expect(parseOut(r.stdout)).toHaveLength(40);
-      expect(front.hits).toBe(8);
+      // the fixture's chain has 20 blocks: the range stops at its tip (one eth_blockNumber, four arrays)
+      expect(parseOut(r.stdout)).toHaveLength(20);
+      expect(front.hits).toBe(5);
       expect(front.connections).toBeLessThanOrEqual(2);
       // methods outside the registry in an EVM namespace too, without --chain
       const before = front.connections;

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseLine } from "../src/batch/run.js";
+import { parseLine } from "../src/batch/input.js";
 import { UsageError } from "../src/errors/index.js";
 import { stringifyLossless } from "../src/json/lossless.js";
 import { registry } from "../src/methods/index.js";

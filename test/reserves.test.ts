@@ -415,7 +415,10 @@ describe("a scan that lasts: progress, busy slot, abort", () => {
 
     const ab = await runCli(["--url", nodeUrl(), "reserves", "abort"]);
     expect(ab.exitCode).toBe(0);
-    expect(ab.stdout).toMatch(/scan aborted; the node reports no scan running/);
+    // another client's scan: chaingw cannot see its answer, so it says what the node reports, never
+    // "aborted" (Core 0.21 loses an abort sent while it expands descriptors; this scan may complete)
+    expect(ab.stdout).toMatch(/the node now reports no scan running|has now ended/);
+    expect(ab.stdout).not.toMatch(/scan aborted/);
     await nodeIdle();
     await busy;
     expect((await runCli(["--url", nodeUrl(), "reserves", "status"])).stdout).toBe(
@@ -467,8 +470,13 @@ describe("a scan that lasts: progress, busy slot, abort", () => {
     const r = await p;
     expect(r.exitCode).toBe(130);
     expect(r.stdout).toBe("");
-    expect(err()).toMatch(/scan aborted; the node reports no scan running/);
+    // what the node did, from the node: the scan's own answer (success false or true), or that it never came
+    expect(err()).toMatch(
+      /scan aborted; the node reports no scan running \(the scan answered success: false|the scan completed before the abort took effect \(it answered success: true|the node reports no scan running .*the scan's own answer did not come back/,
+    );
+    // one abort, a second only when the node showed it ignored the first
     expect(seen.filter((a) => a === "abort").length).toBeGreaterThanOrEqual(1);
+    expect(seen.filter((a) => a === "abort").length).toBeLessThanOrEqual(2);
     await nodeIdle();
   }, 60_000);
 

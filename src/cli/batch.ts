@@ -1,10 +1,13 @@
-/** Wiring for `chaingw batch` and the `--range` shortcut; the work itself is in src/batch/run.ts. */
+/** Wiring for `chaingw batch` and the `--range` shortcut; the work itself is in src/batch/. */
+import { once } from "node:events";
 import type { Command } from "commander";
-import type { Item } from "../batch/run.js";
+import type { Item } from "../batch/input.js";
+import type { Summary } from "../batch/run.js";
 import type { GlobalFlags } from "../config/config.js";
 import { UsageError } from "../errors/index.js";
-import type { Group, MethodDef } from "../methods/types.js";
-import type { Context } from "./context.js";
+import type { MethodDef } from "../methods/types.js";
+import { parseRange } from "../util/text.js";
+import type { Context, Run } from "./context.js";
 
 const positiveInt = (name: string, max: number) => (v: string) => {
   const n = Number(v);
@@ -15,10 +18,7 @@ const positiveInt = (name: string, max: number) => (v: string) => {
   return n;
 };
 
-/** many calls: keep-alive pools are worth their start-up */
-const pooled = async () => (await import("../rpc/http.js")).usePooledTransport();
-
-/** Defaults of --concurrency and --batch-size (the benchmarks in README say why). */
+/** Defaults of --concurrency and --batch-size (the benchmarks in docs/benchmarks.md say why). */
 const BATCH_DEFAULTS = { concurrency: 4, batchSize: 250 };
 
 type BatchFlags = GlobalFlags & { concurrency?: number; batchSize?: number };
@@ -37,7 +37,7 @@ export function addBatchOptions(cmd: Command): Command {
     );
 }
 
-export function batchCommand(program: Command): void {
+export function batchCommand(program: Command, run: Run): void {
   addBatchOptions(
     program
       .command("batch")
@@ -46,51 +46,117 @@ export function batchCommand(program: Command): void {
       )
       .argument("[file]", "input file, - or nothing for stdin", "-"),
   ).action(async (file: string, _o: unknown, command: Command) => {
+    if (file === "-" && process.stdin.isTTY)
+      run.err(
+        "chaingw batch: reading JSON lines from the terminal (one request per line; Ctrl-D ends); give a file to read it instead",
+      );
     const flags = command.optsWithGlobals() as BatchFlags;
-    await runBatch(flags, undefined, (run, ctx) => run.itemsFromLines(run.linesOf(file), ctx.settings.chain));
+    await runBatch(run, "chaingw batch", flags, undefined, async (ctx) => {
+      const input = await import("../batch/input.js");
+      return input.itemsFromLines(input.linesOf(file), ctx.settings.chain);
+    });
   });
+}
+
+/** Failures by cause, most frequent first, for the summary line. */
+function causes(s: Summary): string {
+  const top = [...s.causes].sort((a, b) => b[1] - a[1]);
+  const shown = top.slice(0, 3).map(([why, n]) => `${n} × ${why}`);
+  if (top.length > 3) shown.push(`${top.length - 3} other causes`);
+  return shown.join("; ");
 }
 
 /**
- * Runs a stream of items through the batch runner with keep-alive pools, and sets the exit code; a
- * summary line goes to stderr when not everything was answered.
+ * Runs a stream of items through the batch workflow with keep-alive pools and writes its lines to stdout;
+ * a summary line goes to stderr when not everything was answered, with the failures grouped by cause.
  */
 async function runBatch(
+  run: Run,
+  label: string,
   flags: BatchFlags,
-  group: Group | undefined,
-  items: (run: typeof import("../batch/run.js"), ctx: Context) => AsyncIterable<Item[]>,
+  group: MethodDef["group"] | undefined,
+  items: (ctx: Context) => Promise<AsyncIterable<Item[]>>,
 ): Promise<void> {
-  const [{ makeContext }, run] = await Promise.all([
-    import("./context.js"),
+  const [{ runItems }, { progress }] = await Promise.all([
     import("../batch/run.js"),
-    pooled(),
+    import("../output/progress.js"),
   ]);
-  const ctx = makeContext(flags, group);
-  const s = await run.runItems(ctx, items(run, ctx), {
-    concurrency: flags.concurrency ?? BATCH_DEFAULTS.concurrency,
-    batchSize: flags.batchSize ?? BATCH_DEFAULTS.batchSize,
-  });
-  const code = run.exitFor(s);
-  if (code !== 0) {
-    process.stderr.write(
-      `chaingw batch: ${s.ok} ok, ${s.nodeErrors} node errors, ${s.badInput} bad input lines, ${s.transport} unanswered\n`,
+  // many calls: keep-alive pools are worth their start-up; a dead endpoint fails the whole run fast
+  const ctx = run.context(flags, group, { pooled: true, failFast: true });
+  const source = await items(ctx);
+  const bar = progress();
+  run.clearProgress = () => bar.clear();
+  const state = (p: { done: number; ok: number; failed: number }) =>
+    `${label}: ${p.done} done (${p.ok} ok${p.failed ? `, ${p.failed} failed` : ""})`;
+  let last = { done: 0, ok: 0, failed: 0 };
+  let s: Summary;
+  try {
+    s = await runItems(
+      ctx.client,
+      source,
+      {
+        concurrency: flags.concurrency ?? BATCH_DEFAULTS.concurrency,
+        batchSize: flags.batchSize ?? BATCH_DEFAULTS.batchSize,
+        scanTimeoutMs: ctx.settings.scanTimeoutMs,
+      },
+      async (lines) => {
+        bar.clear();
+        if (!process.stdout.write(lines)) await once(process.stdout, "drain");
+        bar.update(state(last));
+      },
+      (p) => {
+        last = p;
+        bar.update(state(p));
+      },
+    );
+  } finally {
+    bar.stop();
+    run.clearProgress = undefined;
+  }
+  if (s.exitCode !== 0) {
+    const unanswered = s.transport ? `, ${s.transport} unanswered` : "";
+    run.err(
+      `${label}: ${s.ok} ok, ${s.nodeErrors} node errors, ${s.badInput} bad input lines${unanswered}: ${causes(s)}`,
     );
   }
-  process.exitCode = code;
+  run.exitCode = s.exitCode;
 }
 
-/** `chaingw <method> --range a..b [other params]`: heights streamed through the batch runner. */
-export async function runRange(def: MethodDef, range: string, texts: string[], flags: BatchFlags) {
-  const m = /^(\d{1,10})\.\.(\d{1,10})$/.exec(range.trim());
-  if (!m)
-    throw new UsageError(
-      `invalid --range: expected FROM..TO heights like 100..5000, got ${JSON.stringify(range)}`,
-    );
-  const [from, to] = [Number(m[1]), Number(m[2])];
+/** The most heights one `--range` run walks. */
+const MAX_RANGE = 10_000_000;
+
+/**
+ * `chaingw <method> --range A..B [other params]`: heights streamed through the batch workflow. The range
+ * stops at the chain's tip (said on stderr); one that starts above it is refused.
+ */
+export async function runRange(run: Run, def: MethodDef, range: string, texts: string[], flags: BatchFlags) {
+  const [from, to] = parseRange(range, "--range", { maxSpan: 2 ** 31 });
   // the other params (after the first) are validated as usual
   const { buildParams } = await import("../methods/params.js");
   const shadow = { name: def.name, params: def.params.slice(1) };
   const rest = buildParams(shadow, texts, true);
   const verify = (flags as { verify?: boolean }).verify !== false;
-  await runBatch(flags, def.group, (run) => run.itemsFromRange(def, from, to, rest, verify));
+  const label = `chaingw ${def.name} --range`;
+  await runBatch(run, label, flags, def.group, async (ctx) => {
+    const [{ chainTip }, input] = await Promise.all([import("../batch/tip.js"), import("../batch/input.js")]);
+    const tip = await chainTip(ctx.client, def.group);
+    const hi = Math.max(from, to);
+    const lo = Math.min(from, to);
+    if (tip !== undefined && lo > tip)
+      throw new UsageError(
+        `--range ${range}: the chain's tip is at height ${tip}; the range starts above it`,
+      );
+    let [a, b] = [from, to];
+    if (tip !== undefined && hi > tip) {
+      run.err(`${label}: the chain's tip is at height ${tip}; the range stops there (asked up to ${hi})`);
+      if (a > tip) a = tip;
+      if (b > tip) b = tip;
+    }
+    // bounded: what is left after the tip is at most MAX_RANGE heights
+    if (Math.abs(b - a) >= MAX_RANGE)
+      throw new UsageError(
+        `invalid --range ${range}: at most ${MAX_RANGE.toLocaleString("en")} heights per run; split it`,
+      );
+    return input.itemsFromRange(def, a, b, rest, verify);
+  });
 }

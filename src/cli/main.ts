@@ -5,7 +5,7 @@
 import { Command, CommanderError, Option } from "commander";
 import type { GlobalFlags } from "../config/config.js";
 import { chainFromFlags, DEFAULTS } from "../config/config.js";
-import { ChaingwError, EXIT, errorPayload, UsageError } from "../errors/index.js";
+import { asChaingwError, EXIT, errorPayload, UsageError } from "../errors/index.js";
 import {
   definitions,
   findMethod,
@@ -14,16 +14,15 @@ import {
   methodNames,
   methodTableMarkdown,
 } from "../methods/index.js";
+import { FORMATS, formatFromArgv } from "../output/format.js";
 import { scrub } from "../util/redact.js";
 import { addBatchOptions } from "./batch.js";
+import { Run } from "./context.js";
 import { families } from "./hooks.js";
 import { collect } from "./options.js";
-import { abort, interrupt, writeErr } from "./signals.js";
 
 declare const __VERSION__: string;
 const VERSION = typeof __VERSION__ === "string" ? __VERSION__ : "0.0.0-dev";
-
-let jsonMode = process.argv.includes("--json");
 
 function globalOptions(cmd: Command): Command {
   return cmd
@@ -58,7 +57,12 @@ function globalOptions(cmd: Command): Command {
       "--profile <name>",
       "config profile (env CHAINGW_PROFILE; file at $CHAINGW_CONFIG or $XDG_CONFIG_HOME/chaingw/config.json)",
     )
-    .option("--json", "print exactly the result as JSON, number tokens untouched")
+    .option("--json", "print exactly the result as JSON, number tokens untouched (= --format json)")
+    .addOption(
+      new Option("--format <format>", "output: human, json, jsonl (one line) or csv (reserves scan)").choices(
+        FORMATS,
+      ),
+    )
     .option("-v, --verbose", "log each attempt on stderr (env CHAINGW_DEBUG); never secrets")
     .option("--no-color", "no colour (also NO_COLOR)")
     .option("--retries <n>", `extra passes over the endpoint list (default ${DEFAULTS.retries})`)
@@ -108,7 +112,7 @@ function methodsToBuild(argv: string[], program: Command): string[] {
   return all;
 }
 
-function buildProgram(argv: string[]): Command {
+function buildProgram(argv: string[], run: Run): Command {
   const program = new Command("chaingw")
     .description("Query blockchain nodes and node gateways over JSON-RPC; prove reserves with scantxoutset.")
     .version(VERSION, "-V, --version")
@@ -165,14 +169,14 @@ function buildProgram(argv: string[]): Command {
       const command = args[args.length - 1] as Command;
       const flags = command.optsWithGlobals() as GlobalFlags & { range?: string };
       if (flags.range !== undefined) {
-        const def = findMethod(name, chainFromFlags(flags, process.env));
+        const def = findMethod(name, chainFromFlags(flags, run.env));
         if (!def.range)
           throw new UsageError(`--range is not available for ${name} on the ${def.group} group`);
         const { runRange } = await import("./batch.js");
-        return runRange(def, flags.range, command.args, flags);
+        return runRange(run, def, flags.range, command.args, flags);
       }
       const { runMethod } = await import("./call.js");
-      await runMethod(name, command.args, flags, command.opts());
+      await runMethod(run, name, command.args, flags, command.opts());
     });
   }
 
@@ -183,59 +187,61 @@ function buildProgram(argv: string[]): Command {
     .argument("[params...]", "positional params")
     .action(async (method: string, params: string[], _o: unknown, command: Command) => {
       const { runRaw } = await import("./call.js");
-      await runRaw(method, params, command.optsWithGlobals() as GlobalFlags);
+      await runRaw(run, method, params, command.optsWithGlobals() as GlobalFlags);
     });
 
-  for (const add of families) add(program);
+  for (const add of families) add(program, run);
 
   program
     .command("methods")
     .description("list the methods chaingw knows, with params and marks")
     .option("--markdown", "as the README's markdown table")
     .action((o: { markdown?: boolean }) => {
-      process.stdout.write(methodTableMarkdown() + "\n");
+      run.out(methodTableMarkdown());
       void o;
     });
 
   return program;
 }
 
-function report(err: unknown): number {
+/** Prints an error in the run's format (the same facts either way) and returns its exit code. */
+function report(run: Run, err: unknown): number {
   if (err instanceof CommanderError) {
     if (err.code === "commander.helpDisplayed" || err.code === "commander.version") return EXIT.ok;
     // `chaingw` with no command: the help went to stderr; a script that forgot the method should notice
     if (err.code === "commander.help") return EXIT.usage;
     const msg = err.message.replace(/^error: /, "");
-    return report(new UsageError(msg));
+    return report(run, new UsageError(msg));
   }
-  const e =
-    err instanceof ChaingwError
-      ? err
-      : Object.assign(new ChaingwError(`internal error: ${(err as Error)?.message ?? String(err)}`), {
-          cause: err,
-        });
-  if (jsonMode) {
+  const e = asChaingwError(err);
+  if (run.machine) {
     const payload = errorPayload(e, true);
-    payload.message = scrub(String(payload.message));
     process.stderr.write(scrub(JSON.stringify({ error: payload })) + "\n");
   } else {
-    writeErr(`chaingw: ${e.message}`);
-    if (e.hint) writeErr(e.hint);
-    if (!(err instanceof ChaingwError) && process.env.CHAINGW_DEBUG)
-      writeErr(String((err as Error)?.stack ?? ""));
+    run.err(`chaingw: ${e.message}`);
+    for (const d of e.details ?? []) run.err(`  ${d}`);
+    if (e.hint) run.err(e.hint);
+    if (e !== err && run.env.CHAINGW_DEBUG) run.err(String((err as Error)?.stack ?? ""));
   }
   return e.exitCode;
 }
 
 export async function main(argv: string[]): Promise<number> {
-  jsonMode = argv.includes("--json");
+  // the output format is chosen once, before anything can fail
+  const run = new Run(formatFromArgv(argv));
   const onSignal = (sig: NodeJS.Signals) => {
-    if (abort.signal.aborted) process.exit(EXIT.interrupted);
-    abort.abort(sig);
+    if (run.abort.signal.aborted) {
+      // a second interrupt: quit now, but say what may still run on the node
+      run.err(`chaingw: ${sig} again: quitting without waiting`);
+      if (run.interrupt.hint) run.err(`chaingw: ${run.interrupt.hint}`);
+      process.exit(EXIT.interrupted);
+    }
+    run.abort.abort(sig);
     // a plain call has nothing to clean up: stop now
-    if (!interrupt.handled) {
-      writeErr("chaingw: interrupted");
-      if (interrupt.hint) writeErr(interrupt.hint);
+    if (!run.interrupt.handled) {
+      run.clearProgress?.();
+      run.err("chaingw: interrupted");
+      if (run.interrupt.hint) run.err(run.interrupt.hint);
       process.exit(EXIT.interrupted);
     }
   };
@@ -243,7 +249,7 @@ export async function main(argv: string[]): Promise<number> {
   process.on("SIGTERM", onSignal);
   // a bug in concurrent work (batch, reserves) still ends as one line and exit 1, not a stack dump
   process.on("unhandledRejection", (err) => {
-    const code = report(err);
+    const code = report(run, err);
     process.exit(code === EXIT.ok ? EXIT.rpc : code);
   });
   process.stdout.on("error", (e: NodeJS.ErrnoException) => {
@@ -253,10 +259,10 @@ export async function main(argv: string[]): Promise<number> {
   // `2>&1 | head`: a closed stderr must not turn a diagnostic into a crash; the exit code still tells
   process.stderr.on("error", () => {});
   try {
-    await buildProgram(argv).parseAsync(argv, { from: "user" });
-    // commands that finish with a status of their own (batch) set process.exitCode
-    return typeof process.exitCode === "number" ? process.exitCode : EXIT.ok;
+    await buildProgram(argv, run).parseAsync(argv, { from: "user" });
+    // commands that finish with a status of their own (batch) set it on the run
+    return run.exitCode ?? EXIT.ok;
   } catch (err) {
-    return report(err);
+    return report(run, err);
   }
 }

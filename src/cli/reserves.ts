@@ -5,9 +5,10 @@
 import type { Command } from "commander";
 import type { GlobalFlags } from "../config/config.js";
 import { DEFAULT_ABORT_WAIT_S, DEFAULT_LINE_EVERY_S, DEFAULT_RANGE } from "../reserves/defaults.js";
+import type { Run } from "./context.js";
 import { collect } from "./options.js";
 
-export function reservesCommand(program: Command): void {
+export function reservesCommand(program: Command, run: Run): void {
   const reserves = program
     .command("reserves")
     .description(
@@ -27,8 +28,8 @@ export function reservesCommand(program: Command): void {
       collect,
     )
     .option(
-      "--range <N|A-B>",
-      `index range of ranged descriptors: N means 0..N (default ${DEFAULT_RANGE.join("-")})`,
+      "--range <A..B|N>",
+      `index range of ranged descriptors, A..B; N means 0..N (default ${DEFAULT_RANGE.join("..")})`,
     )
     .option(
       "--csv <file>",
@@ -63,16 +64,16 @@ export function reservesCommand(program: Command): void {
       ].join("\n"),
     )
     .action(async (addresses: string[], _o: unknown, command: Command) => {
-      const { runReservesScan } = await import("../reserves/run.js");
-      await runReservesScan(addresses, command.optsWithGlobals() as GlobalFlags, command.opts());
+      const { reservesScan } = await import("./reserves-run.js");
+      await reservesScan(run, addresses, command.optsWithGlobals() as GlobalFlags, command.opts());
     });
 
   reserves
     .command("status")
     .description("is a scan running on the configured endpoints, and how far is it")
     .action(async (_o: unknown, command: Command) => {
-      const { runReservesStatus } = await import("../reserves/run.js");
-      await runReservesStatus(command.optsWithGlobals() as GlobalFlags);
+      const { reservesStatus } = await import("./reserves-run.js");
+      await reservesStatus(run, command.optsWithGlobals() as GlobalFlags);
     });
 
   reserves
@@ -83,7 +84,7 @@ export function reservesCommand(program: Command): void {
       `how long to wait for the node to confirm (default ${DEFAULT_ABORT_WAIT_S})`,
     )
     .action(async (_o: unknown, command: Command) => {
-      const { runReservesAbort } = await import("../reserves/run.js");
-      await runReservesAbort(command.optsWithGlobals() as GlobalFlags, command.opts());
+      const { reservesAbort } = await import("./reserves-run.js");
+      await reservesAbort(run, command.optsWithGlobals() as GlobalFlags, command.opts());
     });
 }

@@ -6,9 +6,9 @@
 import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { chainOf, type GroupName as Group, parseChainName } from "../chains/index.js";
 import { UsageError } from "../errors/index.js";
 import { parseLossless } from "../json/lossless.js";
-import type { Group } from "../methods/types.js";
 import { type Endpoint, gatewayEndpoint, isLoopback, nodeEndpoint } from "../rpc/endpoint.js";
 import { redactUrl, registerSecret } from "../util/redact.js";
 import { parseDuration, parseWhole } from "../util/text.js";
@@ -64,9 +64,7 @@ export interface Settings {
   endpoints: Endpoint[];
   endpointSource: "flag" | "env" | "profile" | "default";
   chain?: Group;
-  json: boolean;
   verbose: boolean;
-  color: boolean;
   retries: number;
   deadlineMs: number;
   requestTimeoutMs: number;
@@ -81,8 +79,6 @@ export interface Settings {
 }
 
 export const DEFAULTS = {
-  utxoUrl: "http://127.0.0.1:8332/",
-  evmUrl: "http://127.0.0.1:8545/",
   retries: 2,
   timeoutS: 60,
   requestTimeoutS: 30,
@@ -183,35 +179,51 @@ function hasPassword(u: string): boolean {
   }
 }
 
-export function parseChain(v: string | undefined, from: string): Group | undefined {
-  if (v === undefined) return undefined;
-  if (v === "utxo" || v === "evm" || v === "evm-compat") return v;
-  throw new UsageError(`invalid ${from}: expected utxo, evm or evm-compat, got ${JSON.stringify(v)}`);
-}
-
 /** The chain a flag or the environment names (a profile's chain is applied once settings load). */
 export const chainFromFlags = (flags: GlobalFlags, env: NodeJS.ProcessEnv): Group | undefined =>
-  parseChain(flags.chain, "--chain") ?? parseChain(env.CHAINGW_CHAIN, "CHAINGW_CHAIN");
+  parseChainName(flags.chain, "--chain") ?? parseChainName(env.CHAINGW_CHAIN, "CHAINGW_CHAIN");
 
 /**
- * @param methodGroup the group of the method being called (decides the default endpoint)
+ * Step 1: the profile in use. Named by --profile, CHAINGW_PROFILE or the file's defaultProfile; a file
+ * with one profile and no defaultProfile uses that one (and says so).
  */
-export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, methodGroup?: Group): Settings {
-  const warnings: string[] = [];
-  const { file, path } = loadConfig(env);
-  const profileName = flags.profile ?? env.CHAINGW_PROFILE ?? file?.defaultProfile;
-  let profile: Profile = {};
-  if (profileName) {
-    const p = file?.profiles?.[profileName];
-    if (!p) throw new UsageError(`--profile: no profile ${JSON.stringify(profileName)} in ${path}`);
-    profile = p;
-    if (p.apiKey) checkPrivate(path, "config file with an apiKey");
-    if (list(p.url)?.some(hasPassword)) checkPrivate(path, "config file with a password in a url");
+function selectProfile(
+  flags: GlobalFlags,
+  env: NodeJS.ProcessEnv,
+  file: ConfigFile | undefined,
+  path: string,
+  warnings: string[],
+): { name?: string; profile: Profile } {
+  const profiles = file?.profiles ?? {};
+  const from =
+    flags.profile !== undefined
+      ? "--profile"
+      : env.CHAINGW_PROFILE !== undefined
+        ? "CHAINGW_PROFILE"
+        : "defaultProfile";
+  let name = flags.profile ?? env.CHAINGW_PROFILE ?? file?.defaultProfile;
+  if (name === undefined) {
+    const names = Object.keys(profiles);
+    if (names.length !== 1) return { profile: {} };
+    name = names[0];
+    warnings.push(
+      `using profile ${JSON.stringify(name)}, the only one in ${path} (set defaultProfile to silence this)`,
+    );
   }
+  const p = Object.hasOwn(profiles, name) ? profiles[name] : undefined;
+  if (!p) {
+    const known = Object.keys(profiles);
+    throw new UsageError(
+      `${from}: no profile ${JSON.stringify(name)} in ${path}${known.length ? ` (it has ${known.map((k) => JSON.stringify(k)).join(", ")})` : ""}`,
+    );
+  }
+  if (p.apiKey) checkPrivate(path, "config file with an apiKey");
+  if (list(p.url)?.some(hasPassword)) checkPrivate(path, "config file with a password in a url");
+  return { name, profile: p };
+}
 
-  const chain = chainFromFlags(flags, env) ?? parseChain(profile.chain, `profile ${profileName} chain`);
-
-  // API key: flag file > env > profile (key or key file)
+/** Step 2: the API key: flag file > env > profile (key or key file, only for the profile's gateways). */
+function resolveApiKey(flags: GlobalFlags, env: NodeJS.ProcessEnv, profile: Profile, warnings: string[]) {
   let apiKey: string | undefined;
   if (flags.apiKey) {
     apiKey = flags.apiKey;
@@ -228,15 +240,131 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, meth
     }
   }
   registerSecret(apiKey);
+  return apiKey;
+}
 
-  // endpoints: the first level that names any
-  type Level = {
-    src: Settings["endpointSource"];
-    urls?: string[];
-    gateways?: string[];
-    products?: string[];
-    cookie?: string;
-  };
+/** One level of endpoint settings (flags, env, profile): the first that names any endpoint wins whole. */
+interface Level {
+  src: Settings["endpointSource"];
+  urls?: string[];
+  gateways?: string[];
+  products?: string[];
+  cookie?: string;
+}
+
+/** A node URL, or a usage error that says what would be one (`127.0.0.1:8332` → `http://127.0.0.1:8332/`). */
+function nodeUrl(u: string, src: Settings["endpointSource"], cookie?: { user: string; password: string }) {
+  const what = sourceName(src, "url");
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(u.trim())) {
+    throw new UsageError(
+      `invalid ${what}: ${JSON.stringify(redactUrl(u))} is not a URL (no scheme); did you mean ${JSON.stringify(`http://${redactUrl(u.trim()).replace(/^\/+/, "")}`)}?`,
+    );
+  }
+  try {
+    return nodeEndpoint(u, cookie);
+  } catch {
+    throw new UsageError(`invalid ${what}: ${JSON.stringify(redactUrl(u))} is not a URL`);
+  }
+}
+
+/** Step 3: the endpoints, from the first level that names any, else the group's default. */
+function resolveEndpoints(
+  levels: Level[],
+  group: Group,
+  apiKey: string | undefined,
+  env: NodeJS.ProcessEnv,
+  warnings: string[],
+): { endpoints: Endpoint[]; source: Settings["endpointSource"]; products: string[] } {
+  const chosenAt = levels.findIndex((l) => l.urls || l.gateways);
+  const chosen = chosenAt >= 0 ? levels[chosenAt] : undefined;
+  // a cookie names one node: a profile's or env's cookie must not travel to URLs given at a higher level
+  const cookiePath = levels
+    .slice(0, chosenAt >= 0 ? chosenAt + 1 : levels.length)
+    .find((l) => l.cookie)?.cookie;
+  const products = levels.find((l) => l.products)?.products ?? [];
+  const endpoints: Endpoint[] = [];
+  if (!chosen) {
+    const chain = chainOf(group);
+    if (!chain.defaultUrl)
+      throw new UsageError(
+        `no endpoint for the ${chain.name} chain: give --url, --gateway with --product, or a profile (CHAINGW_URL works too)`,
+      );
+    let cred: { user: string; password: string } | undefined;
+    if (chain.cookieAuth) {
+      const cookie = cookiePath ?? join(env.HOME || homedir(), ".bitcoin", ".cookie");
+      try {
+        cred = readCookie(cookie);
+      } catch (e) {
+        if (cookiePath) throw e;
+      }
+    }
+    return { endpoints: [nodeEndpoint(chain.defaultUrl, cred)], source: "default", products };
+  }
+  const cookie = cookiePath ? readCookie(cookiePath) : undefined;
+  for (const u of chosen.urls ?? []) {
+    const ep = nodeUrl(u, chosen.src, cookie);
+    const pw = new URL(u).password;
+    registerSecret(decodeURIComponent(pw));
+    // a person at a terminal can change the habit; scripts are not nagged on every call
+    if (pw && chosen.src === "flag" && process.stderr.isTTY) {
+      warnings.push(
+        "a password in --url is visible in the process list; prefer CHAINGW_URL, --rpc-cookie or a profile",
+      );
+    }
+    endpoints.push(ep);
+  }
+  const gws = chosen.gateways ?? [];
+  if (gws.length) {
+    if (!products.length)
+      throw new UsageError("--gateway needs --product <id> (or CHAINGW_PRODUCT / the profile's product)");
+    if (products.length !== 1 && products.length !== gws.length) {
+      throw new UsageError(
+        `--product: give one product for all gateways or one per gateway (${gws.length} gateways, ${products.length} products)`,
+      );
+    }
+    gws.forEach((g, i) => {
+      try {
+        endpoints.push(gatewayEndpoint(g, products[products.length === 1 ? 0 : i], apiKey));
+      } catch {
+        throw new UsageError(
+          `invalid ${sourceName(chosen.src, "gateway")}: ${JSON.stringify(redactUrl(g))} is not a URL`,
+        );
+      }
+    });
+    if (!apiKey)
+      warnings.push(
+        "no API key configured (CHAINGW_API_KEY, --api-key-file or the profile's apiKey); the gateway will likely refuse",
+      );
+  }
+  return { endpoints, source: chosen.src, products };
+}
+
+/** Step 4: only http(s); credentials over plain http only to loopback, unless --insecure. */
+function checkTransport(endpoints: Endpoint[], insecure: boolean, warnings: string[]): void {
+  for (const ep of endpoints) {
+    const secret = Object.keys(ep.headers).length > 0;
+    const u = new URL(ep.url);
+    if (!["http:", "https:"].includes(u.protocol))
+      throw new UsageError(
+        `invalid endpoint ${ep.label}: only http and https URLs are supported (did you mean http://${ep.label.replace(/^[a-z]+:\/*/i, "")}?)`,
+      );
+    if (secret && u.protocol === "http:" && !isLoopback(ep.url)) {
+      if (!insecure) {
+        throw new UsageError(
+          `refusing to send credentials over plain http to ${ep.label}; use https, or --insecure to allow it`,
+        );
+      }
+      warnings.push(`--insecure: sending credentials over plain http to ${ep.label}`);
+    }
+  }
+}
+
+export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, methodGroup?: Group): Settings {
+  const warnings: string[] = [];
+  const { file, path } = loadConfig(env);
+  const { name: profileName, profile } = selectProfile(flags, env, file, path, warnings);
+  const chain = chainFromFlags(flags, env) ?? parseChainName(profile.chain, `profile ${profileName} chain`);
+  const apiKey = resolveApiKey(flags, env, profile, warnings);
   const levels: Level[] = [
     {
       src: "flag",
@@ -260,99 +388,18 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, meth
       cookie: profile.rpcCookie,
     },
   ];
-  const chosenAt = levels.findIndex((l) => l.urls || l.gateways);
-  const chosen = chosenAt >= 0 ? levels[chosenAt] : undefined;
-  // a cookie names one node: a profile's or env's cookie must not travel to URLs given at a higher level
-  const cookiePath = levels
-    .slice(0, chosenAt >= 0 ? chosenAt + 1 : levels.length)
-    .find((l) => l.cookie)?.cookie;
-  const products = levels.find((l) => l.products)?.products;
-  const group = chain ?? methodGroup ?? "utxo";
-  const endpoints: Endpoint[] = [];
-  let endpointSource: Settings["endpointSource"] = "default";
-
-  if (chosen) {
-    endpointSource = chosen.src;
-    const cookie = cookiePath ? readCookie(cookiePath) : undefined;
-    for (const u of chosen.urls ?? []) {
-      let ep: Endpoint;
-      try {
-        ep = nodeEndpoint(u, cookie);
-      } catch {
-        throw new UsageError(
-          `invalid ${sourceName(chosen.src, "url")}: ${JSON.stringify(redactUrl(u))} is not a URL`,
-        );
-      }
-      const pw = new URL(u).password;
-      registerSecret(decodeURIComponent(pw));
-      // a person at a terminal can change the habit; scripts are not nagged on every call
-      if (pw && chosen.src === "flag" && process.stderr.isTTY) {
-        warnings.push(
-          "a password in --url is visible in the process list; prefer CHAINGW_URL, --rpc-cookie or a profile",
-        );
-      }
-      endpoints.push(ep);
-    }
-    const gws = chosen.gateways ?? [];
-    if (gws.length) {
-      if (!products)
-        throw new UsageError("--gateway needs --product <id> (or CHAINGW_PRODUCT / the profile's product)");
-      if (products.length !== 1 && products.length !== gws.length) {
-        throw new UsageError(
-          `--product: give one product for all gateways or one per gateway (${gws.length} gateways, ${products.length} products)`,
-        );
-      }
-      gws.forEach((g, i) => {
-        try {
-          endpoints.push(gatewayEndpoint(g, products[products.length === 1 ? 0 : i], apiKey));
-        } catch {
-          throw new UsageError(
-            `invalid ${sourceName(chosen.src, "gateway")}: ${JSON.stringify(redactUrl(g))} is not a URL`,
-          );
-        }
-      });
-      if (!apiKey)
-        warnings.push(
-          "no API key configured (CHAINGW_API_KEY, --api-key-file or the profile's apiKey); the gateway will likely refuse",
-        );
-    }
-  } else if (group === "utxo") {
-    const cookie = cookiePath ?? join(env.HOME || homedir(), ".bitcoin", ".cookie");
-    let cred: { user: string; password: string } | undefined;
-    try {
-      cred = readCookie(cookie);
-    } catch (e) {
-      if (cookiePath) throw e;
-    }
-    endpoints.push(nodeEndpoint(DEFAULTS.utxoUrl, cred));
-  } else if (group === "evm") {
-    endpoints.push(nodeEndpoint(DEFAULTS.evmUrl));
-  } else {
-    throw new UsageError(
-      "no endpoint for the evm-compat chain: give --url, --gateway with --product, or a profile",
-    );
-  }
-
+  const { endpoints, source, products } = resolveEndpoints(
+    levels,
+    chain ?? methodGroup ?? "utxo",
+    apiKey,
+    env,
+    warnings,
+  );
   const insecure = flags.insecure ?? false;
-  for (const ep of endpoints) {
-    const secret = Object.keys(ep.headers).length > 0;
-    const u = new URL(ep.url);
-    if (!["http:", "https:"].includes(u.protocol))
-      throw new UsageError(`invalid endpoint ${ep.label}: only http and https URLs are supported`);
-    if (secret && u.protocol === "http:" && !isLoopback(ep.url)) {
-      if (!insecure) {
-        throw new UsageError(
-          `refusing to send credentials over plain http to ${ep.label}; use https, or --insecure to allow it`,
-        );
-      }
-      warnings.push(`--insecure: sending credentials over plain http to ${ep.label}`);
-    }
-  }
+  checkTransport(endpoints, insecure, warnings);
 
-  const productNames = products ?? [];
   const rateLimits: Record<string, number> = {};
-  for (const p of productNames) Object.assign(rateLimits, profile.limits?.[p] ?? {});
-
+  for (const p of products) Object.assign(rateLimits, profile.limits?.[p] ?? {});
   const maxMb = flags.maxResponse === undefined ? DEFAULTS.maxResponseMB : Number(flags.maxResponse);
   if (!Number.isFinite(maxMb) || maxMb <= 0)
     throw new UsageError(
@@ -363,17 +410,13 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, meth
     throw new UsageError(
       `invalid --heavy-rate: expected calls per second >= 0, got ${JSON.stringify(heavyRate)}`,
     );
-
-  const json = flags.json ?? false;
   return {
     endpoints,
-    endpointSource,
+    endpointSource: source,
     chain,
-    json,
     verbose:
       flags.verbose ??
       (env.CHAINGW_DEBUG !== undefined && env.CHAINGW_DEBUG !== "" && env.CHAINGW_DEBUG !== "0"),
-    color: flags.color !== false && !env.NO_COLOR && !json && Boolean(process.stdout.isTTY),
     retries: parseWhole("--retries", flags.retries ?? profile.retries, DEFAULTS.retries, 0, 100),
     deadlineMs: parseDuration("--timeout", flags.timeout ?? profile.timeout, DEFAULTS.timeoutS),
     requestTimeoutMs: parseDuration(

@@ -152,3 +152,6 @@ export function errorPayload(e: ChaingwError, withEndpoint = false): Record<stri
   }
   return p;
 }
+
+/** A parameter value a check refused; the caller turns it into a UsageError naming the method and param. */
+export class ParamProblem extends Error {}

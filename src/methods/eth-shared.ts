@@ -3,36 +3,37 @@
  * the EVM group"). Each group's file states the method's marks itself, where a reader compares them with
  * the spec; what differs per group (tags, address forms) comes from the group's param kinds.
  */
+
+import { renderBlock, renderLogs, renderTransaction } from "../chains/evm-render.js";
+import { quantity } from "../chains/evm-values.js";
+import type { Chain } from "../chains/index.js";
 import {
   blockNumberKind,
-  type EvmGroup as EthGroup,
   filterKind,
   fullTransactionsParam,
   LOG_OPTIONS,
   logsFromOptions,
   txHashParam,
-} from "../evm/params.js";
-import { renderBlock, renderLogs, renderTransaction } from "../evm/render.js";
-import { quantity } from "../evm/values.js";
+} from "./eth-params.js";
 import { param } from "./params.js";
 import type { Marks, MethodDef } from "./types.js";
 
-export const ethGetLogs = (group: EthGroup, marks: Marks, filterHelp: string): MethodDef => ({
+export const ethGetLogs = (chain: Chain, marks: Marks, filterHelp: string): MethodDef => ({
   name: "eth_getLogs",
-  group,
+  group: chain.name,
   marks,
   summary:
     "Event logs matching a filter (block range, addresses, position-aware topics); a point for per-product limits.",
-  params: [param("filter", "OBJECT", false, filterHelp, filterKind(group), { default: {} })],
+  params: [param("filter", "OBJECT", false, filterHelp, filterKind(chain), { default: {} })],
   options: LOG_OPTIONS,
-  fromOptions: (opts, params) => logsFromOptions(group, opts, params),
+  fromOptions: (opts, params) => logsFromOptions(chain, opts, params),
   result: "ARRAY of log objects (address, blockNumber, topics, data)",
   render: renderLogs,
 });
 
-export const ethGetTransactionByHash = (group: EthGroup, marks: Marks, summary: string): MethodDef => ({
+export const ethGetTransactionByHash = (chain: Chain, marks: Marks, summary: string): MethodDef => ({
   name: "eth_getTransactionByHash",
-  group,
+  group: chain.name,
   marks,
   summary,
   params: [txHashParam()],
@@ -41,17 +42,17 @@ export const ethGetTransactionByHash = (group: EthGroup, marks: Marks, summary: 
 });
 
 export const ethGetBlockByNumber = (
-  group: EthGroup,
+  chain: Chain,
   marks: Marks,
   blockHelp: string,
   extra: Pick<MethodDef, "result"> & Partial<MethodDef>,
 ): MethodDef => ({
   name: "eth_getBlockByNumber",
-  group,
+  group: chain.name,
   marks,
   summary: "A block by number or tag, with transaction hashes or full transactions; null when not found.",
   params: [
-    param("blockNumber", "QUANTITY or TAG", true, blockHelp, blockNumberKind(group)),
+    param("blockNumber", "QUANTITY or TAG", true, blockHelp, blockNumberKind(chain)),
     fullTransactionsParam(),
   ],
   range: { toParam: (h) => quantity(h) },

@@ -1,14 +1,10 @@
 /** The EVM group's eth_ methods, as ../shared/spec/gateway-jsonrpc.md lists them. */
-import {
-  blockNumberKind,
-  CALL_OPTIONS,
-  callFromOptions,
-  callKind,
-  requireCallTarget,
-} from "../evm/params.js";
-import { renderQuantity } from "../evm/render.js";
-import { explainRevert } from "../evm/revert.js";
-import { blockRef } from "../evm/values.js";
+
+import { evmChain } from "../chains/evm.js";
+import { renderQuantity } from "../chains/evm-render.js";
+import { blockRef } from "../chains/evm-values.js";
+import { explainRevert } from "../chains/revert.js";
+import { blockNumberKind, CALL_OPTIONS, callFromOptions, callKind, requireCallTarget } from "./eth-params.js";
 import { ethGetBlockByNumber, ethGetLogs, ethGetTransactionByHash } from "./eth-shared.js";
 import { evmCompatMethods } from "./evm-compat.js";
 import { asUsage, param } from "./params.js";
@@ -22,23 +18,23 @@ const callObjectParam = param(
   "OBJECT",
   true,
   'call parameters {"from","to","data","value"} as JSON; or use --from/--to/--data/--value',
-  callKind("evm"),
+  callKind(evmChain),
   { default: {} },
 );
 
 const evmGroupMethods: MethodDef[] = [
   ethGetLogs(
-    "evm",
+    evmChain,
     { idempotent: true, heavy: true },
     "filter object {fromBlock, toBlock (default latest), address, topics}; or use --from-block/--to-block/--address/--topic",
   ),
   ethGetTransactionByHash(
-    "evm",
+    evmChain,
     { idempotent: true, heavy: false },
     "A transaction by hash, in a block or still in the mempool; null when unknown.",
   ),
   ethGetBlockByNumber(
-    "evm",
+    evmChain,
     { idempotent: false, heavy: false },
     "block number (0x hex or decimal), or latest, earliest, pending",
     { result: "OBJECT (number, hash, timestamp, transactions) or null" },
@@ -55,15 +51,15 @@ const evmGroupMethods: MethodDef[] = [
         "QUANTITY or TAG",
         true,
         "block number or tag to run the call at (default latest, always sent); or --block",
-        blockNumberKind("evm"),
+        blockNumberKind(evmChain),
         { default: "latest" },
       ),
     ],
     options: [...CALL_OPTIONS, { flags: "--block <block>", help: "blockNumber: block number or tag" }],
     fromOptions(opts, params) {
-      const out = callFromOptions("eth_call", "evm", opts, params);
+      const out = callFromOptions("eth_call", evmChain, opts, params);
       if (opts.block !== undefined)
-        out[1] = asUsage("eth_call", "--block", () => blockRef("evm", opts.block));
+        out[1] = asUsage("eth_call", "--block", () => blockRef(evmChain, opts.block));
       return out;
     },
     refine: (params) => requireCallTarget("eth_call", params),
@@ -76,7 +72,7 @@ const evmGroupMethods: MethodDef[] = [
     summary: "Approximate gas a transaction would use (actual usage may differ).",
     params: [callObjectParam],
     options: CALL_OPTIONS,
-    fromOptions: (opts, params) => callFromOptions("eth_estimateGas", "evm", opts, params),
+    fromOptions: (opts, params) => callFromOptions("eth_estimateGas", evmChain, opts, params),
     refine: (params) => requireCallTarget("eth_estimateGas", params),
     result: "QUANTITY: the gas estimate",
     render: renderQuantity,

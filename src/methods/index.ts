@@ -2,6 +2,7 @@
  * The method registry: the single source of truth for subcommands, validation, retry marks, `--help`
  * and the README's method table.
  */
+import { chainForMethodName } from "../chains/index.js";
 import { UsageError } from "../errors/index.js";
 import { evmMethods } from "./evm.js";
 import type { Group, Marks, MethodDef } from "./types.js";
@@ -33,11 +34,13 @@ const NONE: readonly MethodDef[] = Object.freeze([]);
 
 /**
  * The definition of `name` for the chosen chain, or undefined. With no chain, a method in one group is
- * that group's; one in several (the eth_ methods) means `evm`.
+ * that group's; one in several (the eth_ methods) means the group its namespace suggests (`evm`).
  */
 export function pickDefinition(name: string, chain?: Group): MethodDef | undefined {
   const defs = definitions(name);
-  return chain ? defs.find((m) => m.group === chain) : (defs.find((m) => m.group === "evm") ?? defs[0]);
+  if (chain) return defs.find((m) => m.group === chain);
+  const preferred = chainForMethodName(name).name;
+  return defs.find((m) => m.group === preferred) ?? defs[0];
 }
 
 /** {@link pickDefinition}, with a usage error naming what exists when there is no such definition. */

@@ -4,11 +4,11 @@
  * refused with exit 2 before anything is sent.
  */
 import * as z from "zod/mini";
-import { UsageError } from "../errors/index.js";
+import { ParamProblem, UsageError } from "../errors/index.js";
 import { short } from "../util/text.js";
 import type { ParamDef, ParamKind } from "./types.js";
 
-export class ParamProblem extends Error {}
+export { ParamProblem };
 
 /** Runs a check of `method`'s input named `what`; its ParamProblem becomes a usage error naming both. */
 export function asUsage<T>(method: string, what: string, check: () => T): T {

@@ -1,7 +1,9 @@
+import type { Chain, GroupName, RenderCtx } from "../chains/index.js";
 import type { RpcError } from "../errors/index.js";
 import type { JsonValue } from "../json/lossless.js";
 
-export type Group = "utxo" | "evm" | "evm-compat";
+export type Group = GroupName;
+export type { RenderCtx };
 
 /** The spec's marks for a method in one group. */
 export interface Marks {
@@ -38,13 +40,6 @@ export interface OptionDef {
   repeatable?: boolean;
 }
 
-export interface RenderCtx {
-  color: boolean;
-  group: Group;
-  /** the method whose result this is */
-  method: string;
-}
-
 export interface MethodDef {
   name: string;
   group: Group;
@@ -74,5 +69,5 @@ export interface MethodDef {
   /** checks a chain guarantees about a result (EVM-compat hash prefix); throws IntegrityError */
   verify?(result: JsonValue, params: unknown[]): void;
   /** a clearer error for a node error this method knows (a revert's decoded reason); undefined keeps `e` */
-  explainError?(e: RpcError, group: Group): RpcError | undefined;
+  explainError?(e: RpcError, chain: Chain): RpcError | undefined;
 }

@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { UsageError } from "../errors/index.js";
 import { findMethod } from "../methods/index.js";
 import { buildParams } from "../methods/params.js";
+import { parseRange } from "../util/text.js";
 import { checkAddress, mixedFamilies, type ParsedAddress } from "./address.js";
 import { DEFAULT_RANGE } from "./defaults.js";
 
@@ -58,18 +59,9 @@ const MAX_RANGE_SPAN = 1_000_000;
 
 const MAX_PROBLEMS_SHOWN = 50;
 
-export function parseRange(text: string): [number, number] {
-  const m = /^\s*(\d+)\s*(?:[-:]\s*(\d+)\s*)?$/.exec(text);
-  if (!m) throw new UsageError(`invalid --range ${JSON.stringify(text)}: expected N (0..N) or A-B`);
-  const r: [number, number] = m[2] === undefined ? [0, Number(m[1])] : [Number(m[1]), Number(m[2])];
-  if (r[0] > r[1]) throw new UsageError(`invalid --range ${text}: the start is after the end`);
-  if (r[1] >= 2 ** 31) throw new UsageError(`invalid --range ${text}: indexes end below 2^31`);
-  if (r[1] - r[0] >= MAX_RANGE_SPAN)
-    throw new UsageError(
-      `invalid --range ${text}: at most ${MAX_RANGE_SPAN.toLocaleString("en")} indexes per scan (the node refuses more)`,
-    );
-  return r;
-}
+/** `--range` of ranged descriptors: A..B (also A-B), or N for 0..N; the node's own span limit. */
+export const parseIndexRange = (text: string): [number, number] =>
+  parseRange(text, "--range", { maxSpan: MAX_RANGE_SPAN, single: true, ordered: true });
 
 /** Lines of an address list: blank lines and `#` comments (whole-line or trailing) are ignored. */
 export function listLines(text: string): { line: number; text: string }[] {
@@ -130,7 +122,7 @@ export function buildPlan(input: PlanInput): Plan {
     eachListLine(text, (t, line) => take(t, line, name));
   }
 
-  const range = input.range === undefined ? undefined : parseRange(input.range);
+  const range = input.range === undefined ? undefined : parseIndexRange(input.range);
   const scanDef = findMethod("scantxoutset", "utxo");
   const descriptors: Plan["descriptors"] = [];
   const seenDesc = new Set<string>();
@@ -175,7 +167,7 @@ export function buildPlan(input: PlanInput): Plan {
     if (problems.length > shown.length) shown.push(`... and ${problems.length - shown.length} more`);
     throw new UsageError(
       `reserves: ${problems.length} problem${problems.length === 1 ? "" : "s"} in the input; nothing was sent`,
-      { hint: shown.map((p) => `  ${p}`).join("\n") },
+      { details: shown },
     );
   }
   if (addresses.length === 0 && descriptors.length === 0)

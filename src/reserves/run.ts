@@ -1,61 +1,60 @@
 /**
- * `chaingw reserves scan|status|abort`: the orchestration. Steps of a scan:
+ * `reserves scan|status|abort` as a workflow: typed options in, data out, progress as events, interrupts
+ * as an AbortSignal. Nothing here prints or knows the command line (src/cli/reserves.ts is the face).
+ * Steps of a scan:
  *  1. read and check the input locally (nothing is sent while anything is wrong);
  *  2. pick a live endpoint (getblockchaininfo, with the client's failover) and ask it about one address of
  *     each prefix (validateaddress): the node settles the network;
  *  3. one `scantxoutset start` with every object, pinned to that endpoint (split only on HTTP 413);
- *  4. check the result (success, BigInt sum = node total) and report; optionally cross-check elsewhere.
- * SIGINT/SIGTERM during a scan sends `abort` to the scanning endpoint and waits for the node to confirm.
+ *  4. check the result (success, BigInt sum = node total); optionally cross-check on another node.
+ * An abort of the signal during a scan sends `abort` to the scanning node once, and the statement about
+ * what the node did comes from the node: the `start` call's own answer, else `status`.
  */
-import { writeFileSync } from "node:fs";
-import { type Context, makeContext } from "../cli/context.js";
-import { interrupt } from "../cli/signals.js";
-import type { GlobalFlags } from "../config/config.js";
-import {
-  ChaingwError,
-  IntegrityError,
-  InterruptedError,
-  TransportError,
-  UsageError,
-} from "../errors/index.js";
+import { chainOf, type GroupName } from "../chains/index.js";
+import { IntegrityError, InterruptedError, TransportError, UsageError } from "../errors/index.js";
 import type { JsonObject } from "../json/lossless.js";
-import { findMethod } from "../methods/index.js";
-import { JsonRpcClient } from "../rpc/client.js";
-import type { Endpoint } from "../rpc/endpoint.js";
-import { parseDuration } from "../util/text.js";
+import { marksOf } from "../methods/prepare.js";
+import type { JsonRpcClient } from "../rpc/client.js";
+import { type Endpoint, sameNode } from "../rpc/endpoint.js";
 import { describePrefix } from "./address.js";
-import { DEFAULT_ABORT_WAIT_S, DEFAULT_LINE_EVERY_S } from "./defaults.js";
-import { buildPlan, type Plan, type ScanObject } from "./input.js";
-import { progressView, stderrNote } from "./progress.js";
-import { reportCsv, reportHuman, reportJson } from "./render.js";
+import { buildPlan, type Plan, type PlanInput, type ScanObject } from "./input.js";
 import { type CheckedScan, checkScan, compareScans, holdings, mergeChunks, type Report } from "./report.js";
-import { abortAndConfirm, ScanBusyError, scanStatus, startScan, TooLargeError } from "./scan.js";
+import {
+  type AbortOutcome,
+  abortAndConfirm,
+  ScanBusyError,
+  type ScanState,
+  scanStatus,
+  startScan,
+  TooLargeError,
+} from "./scan.js";
 
-export interface ScanFlags {
-  file?: string;
-  descriptor?: string[];
-  range?: string;
-  csv?: string;
+export interface ScanOptions extends PlanInput {
+  /** per-address subtotals in the report */
   byAddress?: boolean;
+  /** the same scan on a second node, compared */
   crossCheck?: boolean;
+  /** when the node's scan slot is taken, wait for it (up to scanTimeoutMs) */
   wait?: boolean;
-  /** true, or seconds between plain progress lines */
-  progress?: boolean | string;
-  abortWait?: string;
+  /** bound of the scan itself (0 = none) */
+  scanTimeoutMs: number;
+  /** after an interrupt, how long to wait for the node's word on the abort */
+  abortWaitMs: number;
+  /** the chain group the configuration names, if any (the scan needs one that has a UTXO set) */
+  group?: GroupName;
+  /** status poll interval while the scan runs @default 1000 */
+  pollMs?: number;
 }
 
-const POLL_MS = 1000;
+/** What a scan reports while it runs; the face decides how to show it. */
+export type ReservesEvent =
+  | { type: "scan"; endpoint: string; phase: "start" | "end" }
+  | { type: "progress"; endpoint: string; state: ScanState; elapsedMs: number }
+  | { type: "note"; text: string }
+  /** the node may be running a scan that chaingw started: what to say if chaingw must quit now */
+  | { type: "node-busy"; endpoint: string | undefined };
 
-function utxoContext(flags: GlobalFlags): Context {
-  const ctx = makeContext(flags, "utxo");
-  if (ctx.settings.chain && ctx.settings.chain !== "utxo")
-    throw new UsageError(`reserves works on the utxo group (scantxoutset), not on ${ctx.settings.chain}`);
-  return ctx;
-}
-
-/** A client for control calls after an interrupt: the run's signal is already aborted. */
-const controlClient = (ctx: Context) =>
-  new JsonRpcClient({ ...ctx.client.opts, signal: undefined, deadlineMs: 0 });
+export type OnEvent = (e: ReservesEvent) => void;
 
 const busyHint = (ep: Endpoint) =>
   [
@@ -65,21 +64,27 @@ const busyHint = (ep: Endpoint) =>
     "  or run this scan again with --wait to start as soon as the slot is free.",
   ].join("\n");
 
+/** Scans need a group with a UTXO set. */
+function checkGroup(group: GroupName | undefined): void {
+  if (group && !chainOf(group).utxoScan)
+    throw new UsageError(`reserves works on the utxo group (scantxoutset), not on ${group}`);
+}
+
 /** Step 2: a live endpoint, its chain name, and the node's word on one address of each prefix. */
-async function preflight(ctx: Context, plan: Plan): Promise<{ endpoint: Endpoint; chain?: string }> {
-  const info = await ctx.client.call("getblockchaininfo", [], findMethod("getblockchaininfo", "utxo").marks);
+async function preflight(client: JsonRpcClient, plan: Plan): Promise<{ endpoint: Endpoint; chain?: string }> {
+  const info = await client.call("getblockchaininfo", [], marksOf("getblockchaininfo", "utxo"));
   const chain = (info.result as JsonObject | null)?.chain;
   const endpoint = info.endpoint;
   const refused: string[] = [];
   for (const rep of plan.representatives) {
-    const { result } = await ctx.client.call("validateaddress", [rep.address], {
-      ...findMethod("validateaddress", "utxo").marks,
+    const { result } = await client.call("validateaddress", [rep.address], {
+      ...marksOf("validateaddress", "utxo"),
       pinned: endpoint,
     });
     if ((result as JsonObject | null)?.isvalid !== true) {
       const n = plan.addresses.filter((a) => a.prefix === rep.prefix).length;
       refused.push(
-        `  ${rep.origin}: ${rep.address}: the node (chain ${String(chain ?? "?")}) says it is not one of its addresses; ${n} address${n === 1 ? "" : "es"} with ${describePrefix(rep.prefix)}`,
+        `${rep.origin}: ${rep.address}: the node (chain ${String(chain ?? "?")}) says it is not one of its addresses; ${n} address${n === 1 ? "" : "es"} with ${describePrefix(rep.prefix)}`,
       );
     }
   }
@@ -87,7 +92,7 @@ async function preflight(ctx: Context, plan: Plan): Promise<{ endpoint: Endpoint
     throw new UsageError(
       `reserves: addresses of another network for ${endpoint.label}; no scan was started`,
       {
-        hint: refused.join("\n"),
+        details: refused,
       },
     );
   return { endpoint, chain: typeof chain === "string" ? chain : undefined };
@@ -101,28 +106,58 @@ interface ScanRun {
   durationMs: number;
 }
 
-export async function runReservesScan(args: string[], flags: GlobalFlags, o: ScanFlags): Promise<void> {
-  const plan = buildPlan({ args, file: o.file, descriptors: o.descriptor ?? [], range: o.range });
-  const ctx = utxoContext(flags);
-  const abortWaitMs = parseDuration("--abort-wait", o.abortWait, DEFAULT_ABORT_WAIT_S, "positive");
-  const lineEveryMs =
-    o.progress === undefined || o.progress === false
+/** The statement about an interrupted scan, from the node's own answers. */
+function interruptedError(sig: string, ep: Endpoint | undefined, a: AbortOutcome | undefined, why?: string) {
+  const details: string[] = [];
+  let scanning: boolean | null = null;
+  if (ep && a) {
+    scanning = a.nodeScanning;
+    details.push(`${ep.label}: ${a.statement}`);
+  } else if (ep) details.push(`${ep.label}: abort failed: ${why}; check with: chaingw reserves status`);
+  const hint =
+    scanning === false
       ? undefined
-      : o.progress === true
-        ? DEFAULT_LINE_EVERY_S * 1000
-        : parseDuration("--progress", o.progress, DEFAULT_LINE_EVERY_S, "positive");
-  if (o.crossCheck && ctx.settings.endpoints.length < 2)
-    throw new UsageError("--cross-check needs a second endpoint: give --url (or --gateway) twice");
+      : "the node may still be scanning: `chaingw reserves status` shows it, `chaingw reserves abort` stops it";
+  return new InterruptedError(`interrupted (${sig}): the scan did not complete; nothing was proven`, {
+    details,
+    hint: ep ? hint : undefined,
+    facts: {
+      interrupted_by: sig,
+      ...(ep ? { endpoint: ep.label, aborts_sent: a?.aborts ?? 0, node_scanning: scanning } : {}),
+      ...(a?.startAnswer ? { start_answer: a.startAnswer } : {}),
+    },
+  });
+}
 
-  const { endpoint, chain } = await preflight(ctx, plan);
-  const showProgress = Boolean(process.stderr.isTTY) || lineEveryMs !== undefined;
+/**
+ * The reserves scan. Returns the report (data); throws UsageError for bad input (nothing sent),
+ * IntegrityError when the node's answer is not a proof, InterruptedError when `signal` aborted.
+ */
+export async function scanReserves(
+  client: JsonRpcClient,
+  o: ScanOptions,
+  onEvent: OnEvent = () => {},
+  signal?: AbortSignal,
+): Promise<Report> {
+  checkGroup(o.group);
+  const plan = buildPlan(o);
+  if (o.crossCheck) {
+    const eps = client.endpoints;
+    if (eps.length < 2)
+      throw new UsageError("--cross-check needs a second endpoint: give --url (or --gateway) twice");
+    if (sameNode(eps[0], eps[1]))
+      throw new UsageError(
+        `--cross-check: ${eps[0].label} and ${eps[1].label} are the same node; a cross-check needs two nodes`,
+      );
+  }
+  const { endpoint, chain } = await preflight(client, plan);
+  const pollMs = o.pollMs ?? 1000;
 
-  let running: Endpoint | undefined;
-  // from here an interrupt aborts the scan on the node before exiting (see interruptedExit)
-  interrupt.handled = true;
+  /** the node that may be running a scan of ours, and the `start` call out on it */
+  let running: { ep: Endpoint; start: Promise<unknown> } | undefined;
 
   const scanOn = async (ep: Endpoint): Promise<ScanRun> => {
-    const view = showProgress ? await progressView(ep.label, lineEveryMs) : undefined;
+    onEvent({ type: "scan", endpoint: ep.label, phase: "start" });
     const t0 = Date.now();
     const results: CheckedScan[] = [];
     const queue: ScanObject[][] = [plan.objects];
@@ -133,20 +168,24 @@ export async function runReservesScan(args: string[], flags: GlobalFlags, o: Sca
         const part = queue.shift()!;
         try {
           const r = await startScan({
-            client: ctx.client,
+            client,
             endpoint: ep,
             objects: part,
-            scanTimeoutMs: ctx.settings.scanTimeoutMs,
+            scanTimeoutMs: o.scanTimeoutMs,
             wait: o.wait ?? false,
-            pollMs: POLL_MS,
-            onProgress: view ? (t) => view.tick(t) : undefined,
-            onStartSent: (inFlight) => {
-              running = inFlight ? ep : undefined;
+            pollMs,
+            signal,
+            onProgress: (state, elapsedMs) =>
+              onEvent({ type: "progress", endpoint: ep.label, state, elapsedMs }),
+            onStartSent: (start) => {
+              running = start ? { ep, start } : undefined;
+              onEvent({ type: "node-busy", endpoint: start ? ep.label : undefined });
             },
             onBusy: (p) =>
-              (view ?? stderrNote).note(
-                `a scan is already running on ${ep.label}${p === null ? "" : ` (${p}%)`}; --wait: starting as soon as it ends`,
-              ),
+              onEvent({
+                type: "note",
+                text: `a scan is already running on ${ep.label}${p === null ? "" : ` (${p}%)`}; --wait: starting as soon as it ends`,
+              }),
           });
           startedAt ??= r.startedAt;
           results.push(checkScan(r.result, ep.label));
@@ -158,7 +197,7 @@ export async function runReservesScan(args: string[], flags: GlobalFlags, o: Sca
         }
       }
     } finally {
-      view?.stop();
+      onEvent({ type: "scan", endpoint: ep.label, phase: "end" });
     }
     const scan = mergeChunks(results, ep.label);
     const chunks = results.length;
@@ -172,12 +211,10 @@ export async function runReservesScan(args: string[], flags: GlobalFlags, o: Sca
     };
   };
 
-  let primary: ScanRun;
-  let report: Report;
   try {
-    primary = await scanOn(endpoint);
+    const primary = await scanOn(endpoint);
     const funded = new Set(primary.scan.unspents.map((u) => u.address ?? u.desc));
-    report = {
+    const report: Report = {
       chain,
       endpoint: endpoint.label,
       startedAt: primary.startedAt,
@@ -192,100 +229,79 @@ export async function runReservesScan(args: string[], flags: GlobalFlags, o: Sca
       addressesWithFunds: funded.size,
     };
     if (o.crossCheck) {
-      const other = ctx.client.endpoints.find((e) => e !== endpoint)!;
-      stderrNote.note(`cross-check: scanning the same objects on ${other.label}`);
+      const other = client.endpoints.find((e) => e !== endpoint)!;
+      onEvent({ type: "note", text: `cross-check: scanning the same objects on ${other.label}` });
       const second = await scanOn(other);
       report.crossCheck = compareScans(primary.scan, second.scan, other.label);
     }
-    if (ctx.signal.aborted) throw new TransportError("interrupted");
+    if (signal?.aborted) throw new InterruptedError("interrupted");
+    return report;
   } catch (e) {
-    // the signal's reason is the first signal's name (cli/main.ts)
-    if (ctx.signal.aborted) return interruptedExit(ctx, String(ctx.signal.reason), running, abortWaitMs);
-    if (e instanceof ScanBusyError) e.hint = busyHint(endpoint);
-    if (e instanceof TransportError && running) await afterFailedStart(ctx, running, e, abortWaitMs);
-    throw e;
-  } finally {
-    interrupt.handled = false;
-  }
-
-  if (o.csv !== undefined) {
-    const csv = reportCsv(report);
-    if (o.csv === "-") ctx.out(csv);
-    else
+    if (signal?.aborted) {
+      const sig = String(signal.reason ?? "interrupted");
+      const r = running as { ep: Endpoint; start: Promise<unknown> } | undefined;
+      if (!r) throw interruptedError(sig, undefined, undefined);
+      onEvent({
+        type: "note",
+        text: `${sig}: sending abort to ${r.ep.label} (Ctrl-C again to quit without waiting)`,
+      });
       try {
-        writeFileSync(o.csv, csv);
-      } catch (e) {
-        throw new ChaingwError(`--csv: cannot write ${o.csv}: ${(e as NodeJS.ErrnoException).code ?? e}`);
+        const a = await abortAndConfirm(client.withoutSignal(), r.ep, o.abortWaitMs, r.start);
+        if (a.nodeScanning === false) onEvent({ type: "node-busy", endpoint: undefined });
+        throw interruptedError(sig, r.ep, a);
+      } catch (err) {
+        if (err instanceof InterruptedError) throw err;
+        throw interruptedError(sig, r.ep, undefined, (err as Error).message);
       }
+    }
+    if (e instanceof ScanBusyError) e.hint = busyHint(endpoint);
+    if (e instanceof TransportError && running) await afterFailedStart(client, o, running.ep, e);
+    throw e;
   }
-  if (o.csv !== "-") {
-    ctx.out(ctx.settings.json ? reportJson(report) : reportHuman(report, { color: ctx.settings.color }));
-  }
-  if (report.crossCheck?.verdict === "mismatch")
-    throw new IntegrityError(
-      `cross-check failed: ${report.crossCheck.endpoint} is at the same block but reports different reserves (${report.crossCheck.detail}); not a proof`,
-    );
 }
 
-/** SIGINT/SIGTERM while our scan runs: abort it on that node, wait for the node to confirm, exit 130. */
-async function interruptedExit(
-  ctx: Context,
-  sig: string,
-  running: Endpoint | undefined,
-  boundMs: number,
-): Promise<never> {
-  const lines: string[] = [];
-  if (running) {
-    ctx.err(`chaingw: ${sig}: sending abort to ${running.label} (Ctrl-C again to quit without waiting)`);
-    try {
-      const a = await abortAndConfirm(controlClient(ctx), running, boundMs);
-      lines.push(
-        a.confirmed
-          ? `  ${running.label}: ${a.wasRunning ? "scan aborted" : "no scan was running"}; the node reports no scan running (after ${(a.waitedMs / 1000).toFixed(1)} s, ${a.aborts} abort${a.aborts === 1 ? "" : "s"} sent)`
-          : `  ${running.label}: abort sent ${a.aborts} times, but the node still reports a scan after ${Math.round(boundMs / 1000)} s; check with: chaingw reserves status`,
-      );
-    } catch (e) {
-      lines.push(
-        `  ${running.label}: abort failed: ${(e as Error).message}; check with: chaingw reserves status`,
-      );
-    }
-  }
-  throw new InterruptedError(`interrupted (${sig}): the scan did not complete; nothing was proven`, {
-    hint: lines.join("\n") || undefined,
-  });
+/** The report's verdict for the face: a cross-check that disagrees is not a proof (exit 1). */
+export function crossCheckFailure(report: Report): IntegrityError | undefined {
+  if (report.crossCheck?.verdict !== "mismatch") return undefined;
+  return new IntegrityError(
+    `cross-check failed: ${report.crossCheck.endpoint} is at the same block but reports different reserves (${report.crossCheck.detail}); not a proof`,
+  );
 }
 
 /**
  * `start` failed without an answer. After a --scan-timeout the node is still scanning for nobody: abort it.
  * After another transport failure the scan may or may not be ours: only say what the node reports.
  */
-async function afterFailedStart(
-  ctx: Context,
-  ep: Endpoint,
-  e: TransportError,
-  boundMs: number,
-): Promise<void> {
-  const client = controlClient(ctx);
-  const timedOut = ctx.settings.scanTimeoutMs > 0 && e.timedOut;
-  if (timedOut) {
-    e.message = `${ep.label}: the scan did not finish within --scan-timeout (${ctx.settings.scanTimeoutMs / 1000} s); nothing was proven`;
+async function afterFailedStart(client: JsonRpcClient, o: ScanOptions, ep: Endpoint, e: TransportError) {
+  const control = client.withoutSignal();
+  if (o.scanTimeoutMs > 0 && e.timedOut) {
+    e.message = `${ep.label}: the scan did not finish within --scan-timeout (${o.scanTimeoutMs / 1000} s); nothing was proven`;
     try {
-      const a = await abortAndConfirm(client, ep, boundMs);
-      e.hint = a.confirmed
-        ? `  The scan was aborted on the node (confirmed: no scan running). Raise --scan-timeout (0 = none) and run again.`
-        : `  abort sent, but the node still reports a scan; check with: chaingw reserves status`;
+      const a = await abortAndConfirm(control, ep, o.abortWaitMs);
+      e.details = [`${ep.label}: ${a.statement}`];
+      e.hint =
+        a.nodeScanning === false
+          ? "Raise --scan-timeout (0 = none) and run again."
+          : "check with: chaingw reserves status";
+      e.facts = { aborts_sent: a.aborts, node_scanning: a.nodeScanning };
     } catch {
-      e.hint = "  the node did not answer abort; check with: chaingw reserves status";
+      e.hint = "the node did not answer abort; check with: chaingw reserves status";
     }
     return;
   }
   try {
-    const p = await scanStatus(client, ep);
-    if (p !== null)
-      e.hint = `  ${ep.label} still reports a scan running (${p}%), possibly this one: chaingw reserves status / chaingw reserves abort`;
+    const s = await scanStatus(control, ep);
+    if (s.running)
+      e.hint = `${ep.label} still reports a scan running (${s.progress}%), possibly this one: chaingw reserves status / chaingw reserves abort`;
   } catch {
     // the endpoint is unreachable; the error says so
   }
+}
+
+export interface EndpointRow<T> {
+  endpoint: string;
+  answer?: T;
+  error?: string;
 }
 
 /**
@@ -293,12 +309,12 @@ async function afterFailedStart(
  * answer is a row with its error. When none answered, the last error is the command's.
  */
 async function perEndpoint<T>(
-  ctx: Context,
+  client: JsonRpcClient,
   ask: (ep: Endpoint) => Promise<T>,
-): Promise<{ endpoint: string; answer?: T; error?: string }[]> {
-  const rows: { endpoint: string; answer?: T; error?: string }[] = [];
+): Promise<EndpointRow<T>[]> {
+  const rows: EndpointRow<T>[] = [];
   let last: unknown;
-  for (const ep of ctx.settings.endpoints) {
+  for (const ep of client.opts.endpoints) {
     try {
       rows.push({ endpoint: ep.label, answer: await ask(ep) });
     } catch (e) {
@@ -310,34 +326,18 @@ async function perEndpoint<T>(
   return rows;
 }
 
-export async function runReservesStatus(flags: GlobalFlags): Promise<void> {
-  const ctx = utxoContext(flags);
-  const rows = (await perEndpoint(ctx, (ep) => scanStatus(ctx.client, ep))).map((r) =>
-    r.error !== undefined
-      ? { endpoint: r.endpoint, running: false, progress: null, error: r.error }
-      : { endpoint: r.endpoint, running: r.answer !== null, progress: r.answer ?? null },
-  );
-  if (ctx.settings.json) return ctx.out(JSON.stringify(rows, null, 2));
-  for (const r of rows)
-    ctx.out(
-      `${r.endpoint}: ${r.error ? `no answer (${r.error})` : r.running ? `scan running, ${r.progress}%` : "no scan running"}`,
-    );
+/** `reserves status`: what each node reports about its scan slot. */
+export async function reservesStatus(client: JsonRpcClient, group?: GroupName) {
+  checkGroup(group);
+  return perEndpoint(client, (ep) => scanStatus(client, ep));
 }
 
-export async function runReservesAbort(flags: GlobalFlags, o: { abortWait?: string }): Promise<void> {
-  const ctx = utxoContext(flags);
-  const boundMs = parseDuration("--abort-wait", o.abortWait, DEFAULT_ABORT_WAIT_S, "positive");
-  const rows = (await perEndpoint(ctx, (ep) => abortAndConfirm(ctx.client, ep, boundMs))).map((r) =>
-    r.error !== undefined
-      ? { endpoint: r.endpoint, was_running: false, confirmed: false, error: r.error }
-      : { endpoint: r.endpoint, was_running: r.answer!.wasRunning, confirmed: r.answer!.confirmed },
-  );
-  if (ctx.settings.json) ctx.out(JSON.stringify(rows, null, 2));
-  else
-    for (const r of rows)
-      ctx.out(
-        `${r.endpoint}: ${r.error ? `no answer (${r.error})` : !r.was_running ? "no scan was running" : r.confirmed ? "scan aborted; the node reports no scan running" : "abort sent, but the node still reports a scan"}`,
-      );
-  if (rows.some((r) => !r.error && !r.confirmed))
-    throw new TransportError(`the node still reports a scan after ${boundMs / 1000} s`);
+/**
+ * `reserves abort`: abort on each node and report what the node says afterwards. For a scan another
+ * client started, chaingw cannot see its `start` answer: it reports whether the node still scans, not
+ * that the scan "was aborted" (Core 0.21 loses an abort sent while it prepares a scan).
+ */
+export async function reservesAbort(client: JsonRpcClient, boundMs: number, group?: GroupName) {
+  checkGroup(group);
+  return perEndpoint(client, (ep) => abortAndConfirm(client, ep, boundMs));
 }

@@ -4,71 +4,158 @@
  * and status/abort must reach the node that runs the scan. Nothing here prints; callers get callbacks.
  */
 
-import { RpcError, TransportError } from "../errors/index.js";
+import { InterruptedError, RpcError, TransportError } from "../errors/index.js";
 import type { JsonObject, JsonValue } from "../json/lossless.js";
 import { JsonNumber } from "../json/lossless.js";
 import { findMethod } from "../methods/index.js";
-import { type JsonRpcClient, markedCall } from "../rpc/client.js";
+import { prepare, send } from "../methods/prepare.js";
+import type { JsonRpcClient } from "../rpc/client.js";
 import type { Endpoint } from "../rpc/endpoint.js";
 import { sleep } from "../util/sleep.js";
 import type { ScanObject } from "./input.js";
 
 /** The registry's definition of scantxoutset: the single source of its marks and of what runs long. */
 const scanDef = () => findMethod("scantxoutset", "utxo");
-const marks = () => scanDef().marks;
 
-/** `status`: the node's progress in percent while a scan runs, `null` when none runs. */
-export async function scanStatus(client: JsonRpcClient, ep: Endpoint): Promise<number | null> {
-  const { result } = await client.call("scantxoutset", ["status"], { ...marks(), pinned: ep });
-  if (result === null) return null;
+/** What `status` says: a scan runs (with the node's percentage), or none does. */
+export interface ScanState {
+  running: boolean;
+  /** the node's percentage while a scan runs; null when none runs */
+  progress: number | null;
+}
+
+/** `status`: the node's progress while a scan runs; not running when it answers null. */
+export async function scanStatus(client: JsonRpcClient, ep: Endpoint): Promise<ScanState> {
+  const { result } = await client.call("scantxoutset", ["status"], { ...scanDef().marks, pinned: ep });
+  if (result === null) return { running: false, progress: null };
   const p = (result as JsonObject)?.progress;
-  return p instanceof JsonNumber ? Number(p.raw) : 0;
+  return { running: true, progress: p instanceof JsonNumber ? Number(p.raw) : 0 };
 }
 
 /** `abort`: true when a scan was running and was told to stop. */
 async function scanAbort(client: JsonRpcClient, ep: Endpoint): Promise<boolean> {
-  const { result } = await client.call("scantxoutset", ["abort"], { ...marks(), pinned: ep });
+  const { result } = await client.call("scantxoutset", ["abort"], { ...scanDef().marks, pinned: ep });
   return result === true;
 }
 
-interface AbortOutcome {
+export interface AbortOutcome {
   /** the first abort's answer: was a scan running */
   wasRunning: boolean;
-  /** status came back null within the bound */
-  confirmed: boolean;
+  /** aborts sent (a second only when the node showed that it ignored the first) */
   aborts: number;
+  /** the node's state at the end: false = it reports no scan; true = still scanning; null = no answer */
+  nodeScanning: boolean | null;
+  /** our own scan's `start` answer, when it came: "success: false" (aborted) or "success: true" */
+  startAnswer?: string;
+  /** one sentence, from the node's answers only */
+  statement: string;
   waitedMs: number;
 }
 
+const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? "" : "s"}`;
+
 /**
- * Sends `abort` and polls `status` until it is null, at most `boundMs`. While the node still reports a
- * scan, `abort` is sent again: Litecoin/Bitcoin Core 0.21 clears the abort flag once it has expanded the
- * descriptors, so an abort that lands during expansion is lost and the scan runs to the end.
+ * Sends `abort` and finds out, from the node, what happened. For our own scan (`start` given: the call
+ * still out) the truth is `start`'s answer (`success: false` when the abort took). For another client's
+ * scan it is `status`: chaingw says whether the node still scans, never that the scan was aborted.
+ * Core 0.21 ignores an abort that lands while it prepares a scan (descriptor expansion), then resets its
+ * progress and scans to the end: when `status` shows the progress move after the abort, the abort was
+ * lost and is sent once more.
  */
 export async function abortAndConfirm(
   client: JsonRpcClient,
   ep: Endpoint,
   boundMs: number,
+  start?: Promise<unknown>,
   pollMs = 250,
 ): Promise<AbortOutcome> {
   const t0 = Date.now();
+  const waited = () => Date.now() - t0;
+  const secs = () => `${(waited() / 1000).toFixed(1)} s`;
   const wasRunning = await scanAbort(client, ep);
   let aborts = 1;
-  for (let i = 0; Date.now() - t0 < boundMs && i < 100_000; i++) {
-    let st: number | null;
+  type StartEnd = { answer?: string; failed?: boolean };
+  let startEnd: StartEnd | undefined;
+  start?.then(
+    (r) => {
+      const ok = (r as { result?: JsonValue } | undefined)?.result;
+      const success = ok && typeof ok === "object" && !Array.isArray(ok) && (ok as JsonObject).success;
+      startEnd = { answer: `success: ${success === true}` };
+    },
+    () => {
+      startEnd = { failed: true };
+    },
+  );
+  let seen: number | null | undefined;
+  let moved = false;
+  let last: ScanState | undefined;
+  let idleSince: number | undefined;
+  for (let i = 0; waited() < boundMs && i < 100_000; i++) {
+    if (startEnd?.answer) {
+      const took = startEnd.answer === "success: false";
+      return {
+        wasRunning,
+        aborts,
+        nodeScanning: false,
+        startAnswer: startEnd.answer,
+        waitedMs: waited(),
+        statement: took
+          ? `scan aborted; the node reports no scan running (the scan answered success: false after ${secs()}; ${plural(aborts, "abort")} sent)`
+          : `the scan completed before the abort took effect (it answered success: true after ${secs()}; ${plural(aborts, "abort")} sent); nothing is reported`,
+      };
+    }
     try {
-      st = await scanStatus(client, ep);
+      last = await scanStatus(client, ep);
     } catch {
-      st = -1; // no answer: unknown, keep trying within the bound
+      last = undefined; // no answer: unknown, keep asking within the bound
     }
-    if (st === null) return { wasRunning, confirmed: true, aborts, waitedMs: Date.now() - t0 };
+    if (last && !last.running) {
+      // our own scan's answer usually follows at once: a second's grace before saying it did not come
+      idleSince ??= Date.now();
+      if (start && !startEnd && Date.now() - idleSince < 1000) {
+        await sleep(pollMs);
+        continue;
+      }
+      return {
+        wasRunning,
+        aborts,
+        nodeScanning: false,
+        waitedMs: waited(),
+        statement: !wasRunning
+          ? start
+            ? "no scan was running when the abort arrived (the node's answer to abort); the node reports no scan running, and the scan's own answer did not come back"
+            : "no scan was running (the node's answer to abort)"
+          : moved
+            ? `the scan kept running after the abort and has now ended (${plural(aborts, "abort")} sent; Core 0.21 ignores an abort while it prepares a scan); only the client that started it knows whether it completed`
+            : start
+              ? `the node reports no scan running (after ${secs()}; ${plural(aborts, "abort")} sent); the scan's own answer did not come back, so whether it stopped early or completed is not known`
+              : `abort sent; the node now reports no scan running (after ${secs()}); whether the scan stopped early or completed, only the client that started it can tell`,
+      };
+    }
+    if (last?.running) {
+      if (seen === undefined) seen = last.progress;
+      else if (last.progress !== seen && !moved) {
+        moved = true;
+        if (aborts < 2) {
+          await scanAbort(client, ep).catch(() => false);
+          aborts++;
+        }
+      }
+    }
     await sleep(pollMs);
-    if (st !== -1) {
-      await scanAbort(client, ep).catch(() => false);
-      aborts++;
-    }
   }
-  return { wasRunning, confirmed: false, aborts, waitedMs: Date.now() - t0 };
+  const still = last?.running === true;
+  return {
+    wasRunning,
+    aborts,
+    nodeScanning: last ? still : null,
+    waitedMs: waited(),
+    statement: last
+      ? still
+        ? `abort sent ${plural(aborts, "time")}, but the node still reports a scan (${last.progress}%) after ${secs()}; check with: chaingw reserves status`
+        : `abort sent; the node reports no scan running, but the scan's own answer did not come within ${secs()}`
+      : `abort sent, but the node did not answer status within ${secs()}; check with: chaingw reserves status`,
+  };
 }
 
 /** The node's one scan slot is taken (-8 "Scan already in progress"). */
@@ -76,12 +163,6 @@ export class ScanBusyError extends RpcError {}
 
 /** The node or a gateway refused the request's size (HTTP 413): the caller may split the objects. */
 export class TooLargeError extends TransportError {}
-
-export interface ProgressTick {
-  /** node's percentage, or null when it reports no scan (not begun yet, or just finished) */
-  progress: number | null;
-  elapsedMs: number;
-}
 
 export interface StartOptions {
   client: JsonRpcClient;
@@ -92,9 +173,11 @@ export interface StartOptions {
   /** on "Scan already in progress": poll until the slot is free, then start */
   wait: boolean;
   pollMs: number;
-  onProgress?: (t: ProgressTick) => void;
-  /** true right before `start` is sent, false once the node has answered; left true when no answer came */
-  onStartSent?: (inFlight: boolean) => void;
+  onProgress?: (state: ScanState, elapsedMs: number) => void;
+  /** the `start` call right after it is sent; undefined once the node has answered (left set when no answer came) */
+  onStartSent?: (start: Promise<unknown> | undefined) => void;
+  /** the run's interrupt: stops waiting for a busy slot */
+  signal?: AbortSignal;
   /** called once per wait for a busy slot */
   onBusy?: (progress: number | null) => void;
 }
@@ -120,21 +203,25 @@ export async function startScan(o: StartOptions): Promise<StartResult> {
     const poller = o.onProgress ? pollProgress(o, startedAt, stop.signal) : Promise.resolve();
     let busy: RpcError;
     try {
-      o.onStartSent?.(true);
-      const params = ["start", o.objects];
-      const { result } = await o.client.call("scantxoutset", params, {
-        // bounded by --scan-timeout alone (the registry marks `start` long-running)
-        ...markedCall(marks(), scanDef().longRunning?.(params), o.scanTimeoutMs),
-        pinned: o.endpoint,
+      // bounded by --scan-timeout alone (the registry marks `start` long-running)
+      const req = prepare(scanDef(), { params: ["start", o.objects] });
+      // not tied to the interrupt: after Ctrl-C, this call's answer is the node's word on the abort
+      const call = send(o.client.withoutSignal(), req, {
+        scanTimeoutMs: o.scanTimeoutMs,
         // a large answer from libevent: on a kept-alive connection it may wait 40 ms for a delayed ACK
-        fresh: true,
+        call: { pinned: o.endpoint, fresh: true },
       });
-      o.onStartSent?.(false);
+      // its failure is read where it matters (here, or by the abort after an interrupt)
+      call.catch(() => {});
+      o.onStartSent?.(call);
+      const { result } = await untilAborted(call, o.signal);
+      o.onStartSent?.(undefined);
       return { result, startedAt, durationMs: Date.now() - startedAt.getTime() };
     } catch (e) {
       // the node answered (an RPC error): no scan of ours runs; without an answer it may be running
       const tooLarge = e instanceof TransportError && /HTTP 413\b/.test(e.message);
-      if (!(e instanceof TransportError) || tooLarge) o.onStartSent?.(false);
+      const mayRun = e instanceof TransportError || e instanceof InterruptedError;
+      if (!mayRun || tooLarge) o.onStartSent?.(undefined);
       if (tooLarge) throw new TooLargeError(e.message, { cause: e });
       if (!isBusy(e)) throw e;
       busy = e;
@@ -155,14 +242,26 @@ export async function startScan(o: StartOptions): Promise<StartResult> {
   throw new TransportError(`${o.endpoint.label}: the scan slot was taken again 10,000 times; giving up`);
 }
 
+/** `work`, or an InterruptedError as soon as `signal` aborts (the work itself goes on). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(new InterruptedError("interrupted"));
+  let onAbort = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new InterruptedError("interrupted"));
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  return Promise.race([work, aborted]).finally(() => signal.removeEventListener("abort", onAbort));
+}
+
 /** Status on another connection every pollMs while `start` runs; ends as soon as `stop` fires. */
 async function pollProgress(o: StartOptions, startedAt: Date, stop: AbortSignal): Promise<void> {
   while (!stop.aborted) {
     await sleep(o.pollMs, stop);
     if (stop.aborted) return;
     try {
-      const p = await scanStatus(o.client, o.endpoint);
-      if (!stop.aborted) o.onProgress?.({ progress: p, elapsedMs: Date.now() - startedAt.getTime() });
+      const st = await scanStatus(o.client, o.endpoint);
+      if (!stop.aborted) o.onProgress?.(st, Date.now() - startedAt.getTime());
     } catch {
       // progress is best effort; the start call decides the outcome
     }
@@ -173,20 +272,20 @@ async function waitForSlot(o: StartOptions): Promise<void> {
   const t0 = Date.now();
   let told = false;
   for (let i = 0; i < 1_000_000; i++) {
-    if (o.client.opts.signal?.aborted) throw new TransportError("interrupted");
+    if (o.signal?.aborted || o.client.opts.signal?.aborted) throw new InterruptedError("interrupted");
     if (o.scanTimeoutMs && Date.now() - t0 >= o.scanTimeoutMs)
       throw new TransportError(
         `${o.endpoint.label}: the node's scan slot stayed busy for the whole --scan-timeout (${Math.round(o.scanTimeoutMs / 1000)} s); nothing was started`,
       );
-    let p: number | null;
+    let st: ScanState;
     try {
-      p = await scanStatus(o.client, o.endpoint);
+      st = await scanStatus(o.client, o.endpoint);
     } catch {
-      p = 0;
+      st = { running: true, progress: null };
     }
-    if (p === null) return;
-    if (!told) o.onBusy?.(p);
+    if (!st.running) return;
+    if (!told) o.onBusy?.(st.progress);
     told = true;
-    await sleep(Math.max(o.pollMs, 500));
+    await sleep(Math.max(o.pollMs, 500), o.signal);
   }
 }

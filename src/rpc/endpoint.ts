@@ -43,3 +43,14 @@ export function isLoopback(url: string): boolean {
   const h = new URL(url).hostname.replace(/^\[|\]$/g, "");
   return h === "localhost" || h === "::1" || /^127\./.test(h);
 }
+
+/** The host:port/path a URL reaches, with every loopback name read as one host. */
+function nodeKey(url: string): string {
+  const u = new URL(url);
+  const host = isLoopback(url) ? "loopback" : u.hostname.toLowerCase();
+  const port = u.port || (u.protocol === "https:" ? "443" : "80");
+  return `${host}:${port}${u.pathname.replace(/\/+$/, "")}`;
+}
+
+/** Two endpoints that reach the same server (`localhost` and `127.0.0.1` included). */
+export const sameNode = (a: Endpoint, b: Endpoint): boolean => nodeKey(a.url) === nodeKey(b.url);

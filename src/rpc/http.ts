@@ -1,7 +1,7 @@
 /**
  * HTTP POST for the JSON-RPC client, over node:http/https. A single call opens one connection and exits;
- * runs that make many calls (batch, --range, reserves) switch to keep-alive agents with
- * {@link usePooledTransport}, so connections are reused across requests.
+ * runs that make many calls (batch, --range, reserves) use a {@link Transport} with keep-alive agents,
+ * so connections are reused across requests.
  *
  * Why not undici, the planned transport: measured here, importing its Pool and compiling its llhttp
  * WebAssembly cost 70-100 ms per process — more than node:http needs for a whole 1,000-request batch
@@ -101,202 +101,212 @@ function describeNetError(err: any): { msg: string; code: string } {
   return { msg: String(err?.message ?? err).split("\n")[0] + (code ? ` (${code})` : ""), code };
 }
 
-let keepAlive = false;
-const agents = new Map<string, Agent>();
-
-/** From now on, connections are kept alive and reused (runs that make many calls). */
-export function usePooledTransport(): void {
-  keepAlive = true;
-}
-
 /** Connections of a many-call run open at once, at most: the pooled agent's cap, and fresh ones' own. */
 const MAX_SOCKETS = 64;
-let freshOpen = 0;
-const freshQueue: (() => void)[] = [];
-/**
- * Waits for a slot (handed over directly by the one freed, so the count stays right). Rejects, and leaves
- * the queue, when the call is interrupted or its request timeout runs out first: nothing was sent.
- */
-async function freshSlot(opts: HttpOptions): Promise<void> {
-  if (freshOpen < MAX_SOCKETS) {
-    freshOpen++;
-    return;
-  }
-  if (opts.signal?.aborted) throw new HttpFailure("interrupted", "unsent");
-  await new Promise<void>((resolve, reject) => {
-    const done = (err?: HttpFailure) => {
-      clearTimeout(timer);
-      opts.signal?.removeEventListener("abort", onAbort);
-      if (!err) return resolve();
-      const i = freshQueue.indexOf(granted);
-      if (i >= 0) freshQueue.splice(i, 1);
-      reject(err);
-    };
-    const granted = () => done();
-    const onAbort = () => done(new HttpFailure("interrupted", "unsent"));
-    const timer =
-      opts.requestTimeoutMs > 0
-        ? setTimeout(
-            () =>
-              done(
-                new HttpFailure(
-                  `no connection free within ${opts.requestTimeoutMs} ms (${MAX_SOCKETS} open)`,
-                  "unsent",
-                  true,
-                ),
-              ),
-            opts.requestTimeoutMs,
-          )
-        : undefined;
-    opts.signal?.addEventListener("abort", onAbort, { once: true });
-    freshQueue.push(granted);
-  });
-}
-function freeFreshSlot(): void {
-  const next = freshQueue.shift();
-  if (next) next();
-  else freshOpen--;
-}
 
-export async function post(
-  url: string,
-  headers: Record<string, string>,
-  body: string,
-  opts: HttpOptions,
-): Promise<HttpResult> {
-  const u = new URL(url);
-  const https = u.protocol === "https:";
-  // required on use: node:https alone costs ~4 ms to load, and plain-http calls never need it
-  const mod = (https ? require("node:https") : require("node:http")) as typeof import("node:https");
-  let agent: Agent | false = false;
-  if (keepAlive && !(opts.fresh && !https)) {
-    const key = `${u.protocol}${opts.verifyTls}`;
-    agent =
-      agents.get(key) ??
-      new mod.Agent({
-        keepAlive: true,
-        maxSockets: MAX_SOCKETS,
-        rejectUnauthorized: opts.verifyTls,
-      } as never);
-    agents.set(key, agent);
+/**
+ * The connections of one run: whether they are kept alive, the keep-alive agents, and the cap on fresh
+ * connections. A client owns one (per-run state in an object the run creates, none at module level).
+ */
+export class Transport {
+  /** kept-alive connections, reused across requests (runs that make many calls) */
+  keepAlive: boolean;
+  private readonly agents = new Map<string, Agent>();
+  private freshOpen = 0;
+  private readonly freshQueue: (() => void)[] = [];
+
+  constructor(opts: { keepAlive?: boolean } = {}) {
+    this.keepAlive = opts.keepAlive ?? false;
   }
-  // fresh connections bypass the agent and its cap: a many-call run holds them to the same number
-  const limited = keepAlive && agent === false;
-  const queuedAt = Date.now();
-  if (limited) await freshSlot(opts);
-  // time spent waiting for a connection counts against the request timeout, as in the agent's own queue
-  const requestTimeoutMs =
-    limited && opts.requestTimeoutMs > 0
-      ? Math.max(1, opts.requestTimeoutMs - (Date.now() - queuedAt))
-      : opts.requestTimeoutMs;
-  // the slot is held until the connection is closed, not just until the answer is in
-  let socket: Socket | undefined;
-  try {
-    return await new Promise<HttpResult>((resolve, reject) => {
-      let connected = false;
-      let settled = false;
-      let req: ClientRequest | undefined;
-      const timers: NodeJS.Timeout[] = [];
-      const finish = (err: HttpFailure | null, res?: HttpResult) => {
-        if (settled) return;
-        settled = true;
-        for (const t of timers) clearTimeout(t);
+
+  /**
+   * Waits for a slot (handed over directly by the one freed, so the count stays right). Rejects, and
+   * leaves the queue, when the call is interrupted or its request timeout runs out first: nothing was sent.
+   */
+  private async freshSlot(opts: HttpOptions): Promise<void> {
+    if (this.freshOpen < MAX_SOCKETS) {
+      this.freshOpen++;
+      return;
+    }
+    if (opts.signal?.aborted) throw new HttpFailure("interrupted", "unsent");
+    await new Promise<void>((resolve, reject) => {
+      const done = (err?: HttpFailure) => {
+        clearTimeout(timer);
         opts.signal?.removeEventListener("abort", onAbort);
-        if (err) {
-          req?.destroy();
-          reject(err);
-        } else resolve(res!);
+        if (!err) return resolve();
+        const i = this.freshQueue.indexOf(granted);
+        if (i >= 0) this.freshQueue.splice(i, 1);
+        reject(err);
       };
-      const onAbort = () => finish(new HttpFailure("interrupted", "maybe"));
-      if (opts.signal?.aborted) return onAbort();
+      const granted = () => done();
+      const onAbort = () => done(new HttpFailure("interrupted", "unsent"));
+      const timer =
+        opts.requestTimeoutMs > 0
+          ? setTimeout(
+              () =>
+                done(
+                  new HttpFailure(
+                    `no connection free within ${opts.requestTimeoutMs} ms (${MAX_SOCKETS} open)`,
+                    "unsent",
+                    true,
+                  ),
+                ),
+              opts.requestTimeoutMs,
+            )
+          : undefined;
       opts.signal?.addEventListener("abort", onAbort, { once: true });
-      if (requestTimeoutMs > 0) {
-        timers.push(
-          setTimeout(
-            () =>
-              finish(new HttpFailure(`no complete answer within ${opts.requestTimeoutMs} ms`, "maybe", true)),
-            requestTimeoutMs,
-          ),
-        );
-      }
-      req = mod.request(
-        {
-          protocol: u.protocol,
-          hostname: u.hostname.replace(/^\[|\]$/g, ""),
-          port: u.port || (https ? 443 : 80),
-          path: u.pathname + u.search,
-          method: "POST",
-          headers: {
-            "content-type": "application/json",
-            accept: "application/json",
-            "content-length": Buffer.byteLength(body),
-            ...headers,
-          },
+      this.freshQueue.push(granted);
+    });
+  }
+
+  private freeFreshSlot(): void {
+    const next = this.freshQueue.shift();
+    if (next) next();
+    else this.freshOpen--;
+  }
+
+  async post(
+    url: string,
+    headers: Record<string, string>,
+    body: string,
+    opts: HttpOptions,
+  ): Promise<HttpResult> {
+    const u = new URL(url);
+    const https = u.protocol === "https:";
+    // required on use: node:https alone costs ~4 ms to load, and plain-http calls never need it
+    const mod = (https ? require("node:https") : require("node:http")) as typeof import("node:https");
+    let agent: Agent | false = false;
+    if (this.keepAlive && !(opts.fresh && !https)) {
+      const key = `${u.protocol}${opts.verifyTls}`;
+      agent =
+        this.agents.get(key) ??
+        new mod.Agent({
+          keepAlive: true,
+          maxSockets: MAX_SOCKETS,
           rejectUnauthorized: opts.verifyTls,
-          agent,
-        },
-        (res: IncomingMessage) => {
-          const declared = Number(res.headers["content-length"] ?? -1);
-          if (declared > opts.maxBodyBytes) {
-            return finish(
-              new HttpFailure(
-                `response of ${declared} bytes exceeds the ${opts.maxBodyBytes}-byte cap (--max-response)`,
-                "maybe",
-              ),
-            );
-          }
-          const chunks: Buffer[] = [];
-          let size = 0;
-          res.on("data", (c: Buffer) => {
-            size += c.length;
-            if (size > opts.maxBodyBytes)
-              finish(
+        } as never);
+      this.agents.set(key, agent);
+    }
+    // fresh connections bypass the agent and its cap: a many-call run holds them to the same number
+    const limited = this.keepAlive && agent === false;
+    const queuedAt = Date.now();
+    if (limited) await this.freshSlot(opts);
+    // time spent waiting for a connection counts against the request timeout, as in the agent's own queue
+    const requestTimeoutMs =
+      limited && opts.requestTimeoutMs > 0
+        ? Math.max(1, opts.requestTimeoutMs - (Date.now() - queuedAt))
+        : opts.requestTimeoutMs;
+    // the slot is held until the connection is closed, not just until the answer is in
+    let socket: Socket | undefined;
+    try {
+      return await new Promise<HttpResult>((resolve, reject) => {
+        let connected = false;
+        let settled = false;
+        let req: ClientRequest | undefined;
+        const timers: NodeJS.Timeout[] = [];
+        const finish = (err: HttpFailure | null, res?: HttpResult) => {
+          if (settled) return;
+          settled = true;
+          for (const t of timers) clearTimeout(t);
+          opts.signal?.removeEventListener("abort", onAbort);
+          if (err) {
+            req?.destroy();
+            reject(err);
+          } else resolve(res!);
+        };
+        const onAbort = () => finish(new HttpFailure("interrupted", "maybe"));
+        if (opts.signal?.aborted) return onAbort();
+        opts.signal?.addEventListener("abort", onAbort, { once: true });
+        if (requestTimeoutMs > 0) {
+          timers.push(
+            setTimeout(
+              () =>
+                finish(
+                  new HttpFailure(`no complete answer within ${opts.requestTimeoutMs} ms`, "maybe", true),
+                ),
+              requestTimeoutMs,
+            ),
+          );
+        }
+        req = mod.request(
+          {
+            protocol: u.protocol,
+            hostname: u.hostname.replace(/^\[|\]$/g, ""),
+            port: u.port || (https ? 443 : 80),
+            path: u.pathname + u.search,
+            method: "POST",
+            headers: {
+              "content-type": "application/json",
+              accept: "application/json",
+              "content-length": Buffer.byteLength(body),
+              ...headers,
+            },
+            rejectUnauthorized: opts.verifyTls,
+            agent,
+          },
+          (res: IncomingMessage) => {
+            const declared = Number(res.headers["content-length"] ?? -1);
+            if (declared > opts.maxBodyBytes) {
+              return finish(
                 new HttpFailure(
-                  `response exceeds the ${opts.maxBodyBytes}-byte cap (--max-response)`,
+                  `response of ${declared} bytes exceeds the ${opts.maxBodyBytes}-byte cap (--max-response)`,
                   "maybe",
                 ),
               );
-            else chunks.push(c);
+            }
+            const chunks: Buffer[] = [];
+            let size = 0;
+            res.on("data", (c: Buffer) => {
+              size += c.length;
+              if (size > opts.maxBodyBytes)
+                finish(
+                  new HttpFailure(
+                    `response exceeds the ${opts.maxBodyBytes}-byte cap (--max-response)`,
+                    "maybe",
+                  ),
+                );
+              else chunks.push(c);
+            });
+            res.on("end", () =>
+              finish(null, new WireResult(res.statusCode ?? 0, res.headers, Buffer.concat(chunks, size))),
+            );
+            res.on("error", (e) => finish(new HttpFailure(describeNetError(e).msg, "maybe")));
+            res.on("aborted", () =>
+              finish(new HttpFailure("connection closed by the upstream mid-answer", "maybe")),
+            );
+          },
+        );
+        req.on("socket", (sock) => {
+          socket = sock;
+          // a kept-alive socket is connected already: a failure on it may follow a delivered request
+          if (!sock.connecting && !sock.destroyed) {
+            connected = true;
+            return;
+          }
+          const ev = https ? "secureConnect" : "connect";
+          if (opts.connectTimeoutMs > 0) {
+            timers.push(
+              setTimeout(() => {
+                if (!connected) finish(new HttpFailure("connect timed out", "unsent"));
+              }, opts.connectTimeoutMs),
+            );
+          }
+          sock.once(ev, () => {
+            connected = true;
           });
-          res.on("end", () =>
-            finish(null, new WireResult(res.statusCode ?? 0, res.headers, Buffer.concat(chunks, size))),
-          );
-          res.on("error", (e) => finish(new HttpFailure(describeNetError(e).msg, "maybe")));
-          res.on("aborted", () =>
-            finish(new HttpFailure("connection closed by the upstream mid-answer", "maybe")),
-          );
-        },
-      );
-      req.on("socket", (sock) => {
-        socket = sock;
-        // a kept-alive socket is connected already: a failure on it may follow a delivered request
-        if (!sock.connecting && !sock.destroyed) {
-          connected = true;
-          return;
-        }
-        const ev = https ? "secureConnect" : "connect";
-        if (opts.connectTimeoutMs > 0) {
-          timers.push(
-            setTimeout(() => {
-              if (!connected) finish(new HttpFailure("connect timed out", "unsent"));
-            }, opts.connectTimeoutMs),
-          );
-        }
-        sock.once(ev, () => {
-          connected = true;
         });
+        req.on("error", (e) => {
+          const d = describeNetError(e);
+          finish(new HttpFailure(d.msg, !connected && UNSENT_CODES.has(d.code) ? "unsent" : "maybe"));
+        });
+        req.end(body);
       });
-      req.on("error", (e) => {
-        const d = describeNetError(e);
-        finish(new HttpFailure(d.msg, !connected && UNSENT_CODES.has(d.code) ? "unsent" : "maybe"));
-      });
-      req.end(body);
-    });
-  } finally {
-    if (limited) {
-      // after the answer Node closes a connection of its own (Connection: close) at once
-      if (socket && !socket.destroyed) socket.once("close", freeFreshSlot);
-      else freeFreshSlot();
+    } finally {
+      if (limited) {
+        // after the answer Node closes a connection of its own (Connection: close) at once
+        if (socket && !socket.destroyed) socket.once("close", () => this.freeFreshSlot());
+        else this.freeFreshSlot();
+      }
     }
   }
 }

@@ -69,3 +69,26 @@ export function parseWhole(
     );
   return n;
 }
+
+/**
+ * A range of whole numbers, the same syntax everywhere: `A..B` (documented), also `A-B` and `A:B`; with
+ * `single`, a lone `N` means `0..N`. Bounded: at most `maxSpan` numbers, ends below 2^31.
+ */
+export function parseRange(
+  text: string,
+  name: string,
+  o: { maxSpan: number; single?: boolean; ordered?: boolean },
+): [number, number] {
+  const m = /^\s*(\d{1,10})\s*(?:(?:\.\.|-|:)\s*(\d{1,10})\s*)?$/.exec(text);
+  const usage = `expected A..B${o.single ? " or N (0..N)" : ""}, like 100..5000`;
+  if (!m || (m[2] === undefined && !o.single))
+    throw new UsageError(`invalid ${name} ${JSON.stringify(text)}: ${usage}`);
+  const r: [number, number] = m[2] === undefined ? [0, Number(m[1])] : [Number(m[1]), Number(m[2])];
+  if (o.ordered && r[0] > r[1]) throw new UsageError(`invalid ${name} ${text}: the start is after the end`);
+  if (Math.max(...r) >= 2 ** 31) throw new UsageError(`invalid ${name} ${text}: numbers end below 2^31`);
+  if (Math.abs(r[1] - r[0]) >= o.maxSpan)
+    throw new UsageError(
+      `invalid ${name} ${text}: at most ${o.maxSpan.toLocaleString("en")} numbers per run`,
+    );
+  return r;
+}

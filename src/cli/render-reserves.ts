@@ -1,7 +1,7 @@
 /** Renderers of a reserves report: human (table + summary), JSON (one stable shape), CSV. */
 import { style, table } from "../output/human.js";
-import { formatCoins } from "./amount.js";
-import type { Report } from "./report.js";
+import { formatCoins } from "../reserves/amount.js";
+import type { Report } from "../reserves/report.js";
 
 const ZERO_COINS = formatCoins(0n);
 

@@ -4,22 +4,28 @@
  * same objects and go through the same checks.
  */
 
+import {
+  blockRef,
+  callObject,
+  data,
+  evmTraits,
+  hash32,
+  logFilter,
+  quantity,
+  topicEntry,
+} from "../chains/evm-values.js";
+import type { Chain } from "../chains/index.js";
 import { UsageError } from "../errors/index.js";
-import { asJson, asUsage, bool, param } from "../methods/params.js";
-import type { OptionDef, ParamDef, ParamKind } from "../methods/types.js";
-import { BLOCK_TAGS, blockRef, callObject, data, hash32, logFilter, quantity, topicEntry } from "./values.js";
-
-export type { EvmGroup } from "./values.js";
-
-import type { EvmGroup } from "./values.js";
+import { asJson, asUsage, bool, param } from "./params.js";
+import type { OptionDef, ParamDef, ParamKind } from "./types.js";
 
 const trim = (t: string) => t.trim();
 
-export function blockNumberKind(group: EvmGroup, tags = BLOCK_TAGS[group]): ParamKind {
+export function blockNumberKind(chain: Chain, tags = evmTraits(chain).blockTags): ParamKind {
   return {
     expected: `a block number (0x hex or decimal) or ${tags.join(", ")}`,
     fromText: trim,
-    check: (v) => blockRef(group, v, "", tags),
+    check: (v) => blockRef(chain, v, "", tags),
   };
 }
 
@@ -29,19 +35,19 @@ export const hashKind = (what: string): ParamKind => ({
   check: (v) => hash32(v, "", what),
 });
 
-export function filterKind(group: EvmGroup): ParamKind {
+export function filterKind(chain: Chain): ParamKind {
   return {
     expected: `a JSON filter object {fromBlock, toBlock, address, topics, blockHash}`,
     fromText: asJson,
-    check: (v) => logFilter(group, v),
+    check: (v) => logFilter(chain, v),
   };
 }
 
-export function callKind(group: EvmGroup): ParamKind {
+export function callKind(chain: Chain): ParamKind {
   return {
     expected: 'a JSON call object like {"to":"0x..","data":"0x.."}',
     fromText: asJson,
-    check: (v) => callObject(group, v),
+    check: (v) => callObject(chain, v),
   };
 }
 
@@ -68,7 +74,7 @@ export const CALL_OPTIONS: OptionDef[] = [
 /** Folds --from/--to/--data/--value into params[0] (options win over the JSON's fields). */
 export function callFromOptions(
   method: string,
-  group: EvmGroup,
+  chain: Chain,
   opts: Record<string, unknown>,
   params: unknown[],
 ) {
@@ -81,7 +87,7 @@ export function callFromOptions(
   }
   if (opts.value !== undefined) obj.value = asUsage(method, "--value", () => quantity(opts.value));
   const out = [...params];
-  out[0] = asUsage(method, "callObject", () => callObject(group, obj));
+  out[0] = asUsage(method, "callObject", () => callObject(chain, obj));
   return out;
 }
 
@@ -115,7 +121,7 @@ function topicFromText(t: string, i: number): string | string[] | null {
 }
 
 /** Folds the log options into params[0]; options win over the JSON's fields. */
-export function logsFromOptions(group: EvmGroup, opts: Record<string, unknown>, params: unknown[]) {
+export function logsFromOptions(chain: Chain, opts: Record<string, unknown>, params: unknown[]) {
   const f = { ...(params[0] as Record<string, unknown>) };
   if (opts.fromBlock !== undefined) f.fromBlock = opts.fromBlock;
   if (opts.toBlock !== undefined) f.toBlock = opts.toBlock;
@@ -124,6 +130,6 @@ export function logsFromOptions(group: EvmGroup, opts: Record<string, unknown>, 
   const topics = opts.topic as string[] | undefined;
   if (topics?.length) f.topics = asUsage("eth_getLogs", "--topic", () => topics.map(topicFromText));
   const out = [...params];
-  out[0] = asUsage("eth_getLogs", "filter", () => logFilter(group, f));
+  out[0] = asUsage("eth_getLogs", "filter", () => logFilter(chain, f));
   return out;
 }

@@ -5,11 +5,10 @@
  * `--json` never comes here.
  */
 import { JsonNumber, type JsonValue } from "../json/lossless.js";
-import type { RenderCtx } from "../methods/types.js";
 import { type Annotate, renderValue, scalarText, style, table } from "../output/human.js";
 import { isJsonObject } from "../util/text.js";
-import { hex20ToTron } from "./tron.js";
-import { HEX_QTY } from "./values.js";
+import { HEX_QTY } from "./evm-values.js";
+import type { RenderCtx } from "./types.js";
 
 type Obj = { [key: string]: JsonValue };
 
@@ -51,18 +50,18 @@ function decimal(v: JsonValue | undefined): string | undefined {
   return undefined;
 }
 
-function tronForm(v: JsonValue): string | undefined {
-  if (typeof v !== "string" || !/^0x[0-9a-fA-F]{40}$/.test(v)) return undefined;
-  try {
-    return hex20ToTron(v);
-  } catch {
-    return undefined;
-  }
+/** The chain's own form of an address value, where it has one (TRON's T-address). */
+function ownForm(ctx: RenderCtx, v: JsonValue | undefined): string | undefined {
+  const show = ctx.chain.evm?.displayAddress;
+  return show && typeof v === "string" ? show(v) : undefined;
 }
 
 function annotator(ctx: RenderCtx): Annotate {
   return (key, v) => {
-    if (ctx.group === "evm-compat" && ADDRESS_KEYS.has(key)) return tronForm(v);
+    if (ADDRESS_KEYS.has(key)) {
+      const own = ownForm(ctx, v);
+      if (own) return own;
+    }
     if (key === "status" && (v === "0x1" || v === "0x0")) return v === "0x1" ? "success" : "failed";
     if (!QUANTITY_KEYS.has(key) || v instanceof JsonNumber) return undefined;
     const d = decimal(v);
@@ -71,8 +70,8 @@ function annotator(ctx: RenderCtx): Annotate {
       const s = Number(d);
       return Number.isSafeInteger(s) && s < 1e11 ? `${d}, ${new Date(s * 1000).toISOString()}` : d;
     }
-    if (ctx.group === "evm-compat" && (key === "gasUsed" || key === "cumulativeGasUsed"))
-      return `${d} energy`;
+    const unit = ctx.chain.evm?.gasUnit;
+    if (unit && (key === "gasUsed" || key === "cumulativeGasUsed")) return `${d} ${unit}`;
     return d;
   };
 }
@@ -109,7 +108,7 @@ function logsTable(logs: JsonValue[], ctx: RenderCtx): string {
     const topics = Array.isArray(o.topics) ? o.topics.map(cell).join("\n") : "";
     const d = cell(o.data);
     const addr = cell(o.address);
-    const t = ctx.group === "evm-compat" ? tronForm(o.address ?? null) : undefined;
+    const t = ownForm(ctx, o.address);
     return [
       withDecimal(o.blockNumber),
       withDecimal(o.logIndex),
@@ -181,5 +180,5 @@ export function renderLogs(result: JsonValue, ctx: RenderCtx): string {
 export function renderQuantity(result: JsonValue, ctx: RenderCtx): string {
   const d = decimal(result);
   if (d === undefined) return renderValue(result, ctx.color);
-  return `${scalarText(result)}${style(ctx.color).dim(`  (${d}${ctx.group === "evm-compat" ? " energy" : ""})`)}`;
+  return `${scalarText(result)}${style(ctx.color).dim(`  (${d}${ctx.chain.evm?.gasUnit ? ` ${ctx.chain.evm.gasUnit}` : ""})`)}`;
 }

@@ -7,8 +7,8 @@
  */
 
 import { RpcError } from "../errors/index.js";
-import type { Group } from "../methods/types.js";
-import { HEX_DATA } from "./values.js";
+import { evmTraits, HEX_DATA } from "./evm-values.js";
+import type { Chain } from "./types.js";
 
 const ERROR_STRING = "08c379a0"; // Error(string)
 const PANIC = "4e487b71"; // Panic(uint256)
@@ -49,17 +49,12 @@ function decodeRevertData(hex: unknown): string | undefined {
   return `custom error 0x${selector}${args.length ? ` (${args.length / 2} bytes of arguments)` : ""}`;
 }
 
-function isRevert(e: RpcError, group: Group): boolean {
-  if (group === "evm-compat") return e.code === -32000 && /revert/i.test(e.rpcMessage);
-  return e.code === 3 || /^execution reverted/i.test(e.rpcMessage);
-}
-
 /**
  * The same error with a human message naming the revert reason, or undefined when `e` is no revert.
  * The node's code, message and data stay as they were (`--json` prints those).
  */
-export function explainRevert(e: RpcError, group: Group): RpcError | undefined {
-  if (!isRevert(e, group)) return undefined;
+export function explainRevert(e: RpcError, chain: Chain): RpcError | undefined {
+  if (!chain.evm || !evmTraits(chain).isRevert(e)) return undefined;
   let reason = decodeRevertData(e.data);
   if (reason === undefined) {
     // "execution reverted: nope" (EVM) / "REVERT opcode executed: reason" (java-tron)

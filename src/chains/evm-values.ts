@@ -4,12 +4,15 @@
  * chain), DATA, log filters and call objects. Each normaliser returns the value to send or throws a
  * ParamProblem naming the offending field; callers turn that into a UsageError (exit 2).
  */
-import { ParamProblem } from "../methods/params.js";
-import type { Group } from "../methods/types.js";
+import { ParamProblem } from "../errors/index.js";
 import { isJsonObject, short as shortText } from "../util/text.js";
-import { looksLikeTronBase58, tronToHex20 } from "./tron.js";
+import type { Chain, EvmTraits } from "./types.js";
 
-export type EvmGroup = Extract<Group, "evm" | "evm-compat">;
+/** The traits of an EVM-style group (a programming error to ask for them of the UTXO group). */
+export function evmTraits(chain: Chain): EvmTraits {
+  if (!chain.evm) throw new Error(`${chain.name} is not an EVM-style group`);
+  return chain.evm;
+}
 
 const short = (v: unknown) => shortText(v, 70);
 const at = (path: string, msg: string) => new ParamProblem(path ? `${path}: ${msg}` : msg);
@@ -34,24 +37,14 @@ export function quantity(v: unknown, path = ""): string {
   throw at(path, `expected a hex QUANTITY (0x1f) or a decimal number, got ${short(v)}`);
 }
 
-/**
- * Block tags each group's nodes take. The spec names latest/earliest/pending for the EVM group and
- * latest/earliest for EVM-compat; EVM nodes also take safe/finalized, java-tron takes finalized (it
- * always refuses pending and safe), so those are passed on rather than refused here.
- */
-export const BLOCK_TAGS: Record<EvmGroup, readonly string[]> = {
-  evm: ["latest", "earliest", "pending", "safe", "finalized"],
-  "evm-compat": ["latest", "earliest", "finalized"],
-};
-
 /** A block number (hex or decimal) or a tag the group accepts. */
-export function blockRef(group: EvmGroup, v: unknown, path = "", tags = BLOCK_TAGS[group]): string {
+export function blockRef(chain: Chain, v: unknown, path = "", tags = evmTraits(chain).blockTags): string {
   if (typeof v === "string") {
     const t = v.trim().toLowerCase();
     if (tags.includes(t)) return t;
     if (/^[a-z]+$/.test(t)) {
-      if (group === "evm-compat" && (t === "pending" || t === "safe"))
-        throw at(path, `the evm-compat chain does not support the tag ${t} (use ${tags.join(" or ")})`);
+      if (evmTraits(chain).refusedTags?.includes(t))
+        throw at(path, `the ${chain.name} chain does not support the tag ${t} (use ${tags.join(" or ")})`);
       throw at(path, `unknown block tag ${short(v)}; expected a block number or ${tags.join(", ")}`);
     }
   }
@@ -76,27 +69,20 @@ export function hash32(v: unknown, path = "", what = "hash"): string {
  * A 20-byte address. On the EVM-compat chain also `T...` base58check and the 21-byte `41...` hex form,
  * both converted to the 20-byte hex every java-tron method accepts (eth_getLogs takes nothing else).
  */
-export function address(group: EvmGroup, v: unknown, path = ""): string {
+export function address(chain: Chain, v: unknown, path = ""): string {
+  const traits = evmTraits(chain);
   if (typeof v === "string") {
     const t = v.trim();
     if (/^0x[0-9a-fA-F]{40}$/.test(t)) return t;
-    if (group === "evm-compat") {
-      if (/^(0x)?41[0-9a-fA-F]{40}$/.test(t)) return `0x${t.replace(/^0x/, "").slice(2).toLowerCase()}`;
-      if (/^T/.test(t)) {
-        if (!looksLikeTronBase58(t)) throw at(path, `${short(t)} is not a TRON base58 address`);
-        try {
-          return tronToHex20(t);
-        } catch (e) {
-          throw at(path, (e as Error).message);
-        }
-      }
+    let own: string | undefined;
+    try {
+      own = traits.normaliseAddress?.(t);
+    } catch (e) {
+      throw at(path, (e as Error).message);
     }
+    if (own !== undefined) return own;
   }
-  const forms =
-    group === "evm-compat"
-      ? "0x + 40 hex digits, 41 + 40 hex digits, or a base58 T-address"
-      : "0x + 40 hex digits";
-  throw at(path, `expected an address (${forms}), got ${short(v)}`);
+  throw at(path, `expected an address (${traits.addressForms}), got ${short(v)}`);
 }
 
 /** DATA of any length: 0x + an even number of hex digits. */
@@ -126,18 +112,18 @@ export function topicEntry(v: unknown, path: string): string | string[] | null {
 const FILTER_KEYS = ["fromBlock", "toBlock", "address", "topics", "blockHash"] as const;
 
 /** eth_getLogs filter object, normalised. */
-export function logFilter(group: EvmGroup, v: unknown): Record<string, unknown> {
+export function logFilter(chain: Chain, v: unknown): Record<string, unknown> {
   if (!isObject(v)) throw new ParamProblem(`expected a JSON filter object, got ${short(v)}`);
   onlyKeys(v, FILTER_KEYS, "filter");
   const out: Record<string, unknown> = {};
   if (v.blockHash !== undefined && (v.fromBlock !== undefined || v.toBlock !== undefined))
     throw new ParamProblem("blockHash cannot be combined with fromBlock/toBlock");
   for (const k of ["fromBlock", "toBlock"] as const)
-    if (v[k] !== undefined && v[k] !== null) out[k] = blockRef(group, v[k], k);
+    if (v[k] !== undefined && v[k] !== null) out[k] = blockRef(chain, v[k], k);
   if (v.address !== undefined && v.address !== null) {
     out.address = Array.isArray(v.address)
-      ? v.address.map((a, i) => address(group, a, `address[${i}]`))
-      : address(group, v.address, "address");
+      ? v.address.map((a, i) => address(chain, a, `address[${i}]`))
+      : address(chain, v.address, "address");
   }
   if (v.topics !== undefined && v.topics !== null) {
     if (!Array.isArray(v.topics)) throw at("topics", `expected an array, got ${short(v.topics)}`);
@@ -178,14 +164,14 @@ const CALL_QTY = [
  * eth_call / eth_estimateGas call object, normalised. Unknown fields are refused: a typo such as
  * "date" for "data" would otherwise run a different call and answer without complaint.
  */
-export function callObject(group: EvmGroup, v: unknown): Record<string, unknown> {
+export function callObject(chain: Chain, v: unknown): Record<string, unknown> {
   if (!isObject(v))
     throw new ParamProblem(`expected a JSON call object like {"to":"0x..","data":"0x.."}, got ${short(v)}`);
   onlyKeys(v, CALL_KEYS, "callObject");
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v)) {
     if (x === undefined) continue;
-    if (k === "from" || k === "to") out[k] = x === null && k === "to" ? null : address(group, x, k);
+    if (k === "from" || k === "to") out[k] = x === null && k === "to" ? null : address(chain, x, k);
     else if (k === "data" || k === "input") out[k] = data(x, k);
     else if (CALL_QTY.includes(k)) out[k] = quantity(x, k);
     else out[k] = x;

@@ -1,0 +1,20 @@
+import type { RpcError } from "../errors/index.js";
+import type { Chain } from "./types.js";
+
+/** Ethereum-style nodes (geth, erigon, reth, anvil, ...): EIP-1474 errors, the usual block tags. */
+export const evmChain: Chain = Object.freeze({
+  name: "evm",
+  title: "EVM chain",
+  defaultUrl: "http://127.0.0.1:8545/",
+  cookieAuth: false,
+  freshConnectionsForArrays: false,
+  tip: { method: "eth_blockNumber" },
+  utxoScan: false,
+  evm: Object.freeze({
+    blockTags: ["latest", "earliest", "pending", "safe", "finalized"],
+    addressForms: "0x + 40 hex digits",
+    baseUnit: "wei",
+    // EIP-1474: code 3 with the revert bytes in data; older geth: -32000 with the same message
+    isRevert: (e: RpcError) => e.code === 3 || /^execution reverted/i.test(e.rpcMessage),
+  }),
+});

@@ -1,0 +1,59 @@
+/**
+ * A chain group is an object: what the rest of chaingw asks about a group (its default endpoint, its
+ * address forms, block tags, revert shape, result checks, unit names) is answered here, so code outside
+ * src/chains/ never compares group names. Adding a group is one more object in src/chains/index.ts.
+ */
+import type { RpcError } from "../errors/index.js";
+import type { JsonValue } from "../json/lossless.js";
+
+export type GroupName = "utxo" | "evm" | "evm-compat";
+
+export interface RenderCtx {
+  color: boolean;
+  chain: Chain;
+  /** the method whose result this is */
+  method: string;
+}
+
+/** What the EVM-style groups have in common, and where they differ. */
+export interface EvmTraits {
+  /** block tags the group's nodes take (refusing the others before anything is sent) */
+  blockTags: readonly string[];
+  /** tags this group's nodes never take, with the reason shown */
+  refusedTags?: readonly string[];
+  /** the address forms accepted, for messages */
+  addressForms: string;
+  /** a chain-specific address text → the 20-byte 0x form every node takes; undefined: not such a form */
+  normaliseAddress?(text: string): string | undefined;
+  /** the chain's own display of a 20-byte address (TRON's T-address), shown beside the hex */
+  displayAddress?(hex20: string): string | undefined;
+  /** what gasUsed counts on this chain, shown after the number ("energy"); undefined: gas */
+  gasUnit?: string;
+  /** the native coin's base unit in messages ("wei", "sun") */
+  baseUnit: string;
+  /** whether a node error is an execution revert (the shapes differ: EIP-1474 code 3 vs java-tron -32000) */
+  isRevert(e: RpcError): boolean;
+  /** a rule of the chain that a block answer must keep (TRON: the hash starts with the number) */
+  verifyBlock?(result: JsonValue, asked: unknown, by: "number" | "hash", method: string): void;
+}
+
+export interface Chain {
+  name: GroupName;
+  /** one line for help texts */
+  title: string;
+  /** where a call goes when nothing is configured (undefined: there is no usual local port) */
+  defaultUrl?: string;
+  /** the default endpoint reads the node's cookie file (bitcoind-family) */
+  cookieAuth: boolean;
+  /**
+   * Batch arrays go on connections of their own: bitcoind-family nodes (libevent) write without
+   * TCP_NODELAY, and a reused connection stalls 40 ms on the delayed ACK (see src/rpc/http.ts).
+   */
+  freshConnectionsForArrays: boolean;
+  /** the UTXO set can be scanned (scantxoutset): reserves scans run here */
+  utxoScan: boolean;
+  /** the call that answers the tip's height (a number, or a hex QUANTITY) */
+  tip?: { method: string };
+  /** present on the EVM-style groups */
+  evm?: EvmTraits;
+}

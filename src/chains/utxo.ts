@@ -1,0 +1,12 @@
+import type { Chain } from "./types.js";
+
+/** bitcoind-family nodes (Bitcoin Core, Litecoin Core, ...) and gateways in front of them. */
+export const utxoChain: Chain = Object.freeze({
+  name: "utxo",
+  title: "UTXO chain (bitcoind-style methods)",
+  defaultUrl: "http://127.0.0.1:8332/",
+  cookieAuth: true,
+  freshConnectionsForArrays: true,
+  tip: { method: "getblockcount" },
+  utxoScan: true,
+});

@@ -1,0 +1,165 @@
+/** The face of `chaingw reserves`: options into the workflow (src/reserves/run.ts), its data and events out. */
+import { writeFileSync } from "node:fs";
+import type { GlobalFlags } from "../config/config.js";
+import { ChaingwError, TransportError, UsageError } from "../errors/index.js";
+import { progress } from "../output/progress.js";
+import { DEFAULT_ABORT_WAIT_S, DEFAULT_LINE_EVERY_S } from "../reserves/defaults.js";
+import {
+  reservesAbort as abortWorkflow,
+  crossCheckFailure,
+  type ReservesEvent,
+  scanReserves,
+  reservesStatus as statusWorkflow,
+} from "../reserves/run.js";
+import type { ScanState } from "../reserves/scan.js";
+import { parseDuration } from "../util/text.js";
+import type { Run } from "./context.js";
+import { reportCsv, reportHuman, reportJson } from "./render-reserves.js";
+
+export interface ScanFlags {
+  file?: string;
+  descriptor?: string[];
+  range?: string;
+  csv?: string;
+  byAddress?: boolean;
+  crossCheck?: boolean;
+  wait?: boolean;
+  /** true, or seconds between plain progress lines */
+  progress?: boolean | string;
+  abortWait?: string;
+}
+
+const STOP_HINT =
+  "the node may still be scanning: `chaingw reserves status` shows it, `chaingw reserves abort` stops it";
+
+/**
+ * What the node's progress means. Core 0.21 keeps the last scan's percentage while it prepares a new one
+ * (expanding descriptors), so until the figure first moves, a leftover 100% means "preparing".
+ */
+function progressText() {
+  let first: number | null | undefined;
+  let moved = false;
+  return (label: string, st: ScanState, elapsedMs: number) => {
+    const secs = `${Math.round(elapsedMs / 1000)} s`;
+    if (!st.running)
+      return `scanning the UTXO set on ${label}: finishing (the node is writing its answer), ${secs}`;
+    if (first === undefined) first = st.progress;
+    else if (st.progress !== first) moved = true;
+    if (!moved && first === 100)
+      return `scanning the UTXO set on ${label}: preparing (expanding descriptors; the node shows no figure until the pass begins), ${secs}`;
+    return `scanning the UTXO set on ${label}: ${st.progress}% of the UTXO set, ${secs}`;
+  };
+}
+
+export async function reservesScan(
+  run: Run,
+  args: string[],
+  flags: GlobalFlags,
+  o: ScanFlags,
+): Promise<void> {
+  if (run.format === "jsonl")
+    throw new UsageError("--format jsonl is not available for reserves scan (human, json or csv)");
+  const abortWaitMs = parseDuration("--abort-wait", o.abortWait, DEFAULT_ABORT_WAIT_S, "positive");
+  const plainEveryMs =
+    o.progress === undefined || o.progress === false
+      ? undefined
+      : o.progress === true
+        ? DEFAULT_LINE_EVERY_S * 1000
+        : parseDuration("--progress", o.progress, DEFAULT_LINE_EVERY_S, "positive");
+  const ctx = run.context(flags, "utxo");
+  let bar: ReturnType<typeof progress> | undefined;
+  let text = progressText();
+  const onEvent = (e: ReservesEvent) => {
+    if (e.type === "scan") {
+      if (e.phase === "start") {
+        text = progressText();
+        bar = progress({ plainEveryMs });
+        bar.update(`scanning the UTXO set on ${e.endpoint}`);
+      } else {
+        bar?.stop();
+        bar = undefined;
+      }
+    } else if (e.type === "progress") bar?.update(text(e.endpoint, e.state, e.elapsedMs));
+    else if (e.type === "note") (bar ?? progress()).note(e.text);
+    else if (e.type === "node-busy") run.interrupt.hint = e.endpoint ? STOP_HINT : undefined;
+  };
+  // from the first scan on, an interrupt is the workflow's to handle: it aborts the scan on the node
+  run.interrupt.handled = true;
+  let report: Awaited<ReturnType<typeof scanReserves>>;
+  try {
+    report = await scanReserves(
+      ctx.client,
+      {
+        args,
+        file: o.file,
+        descriptors: o.descriptor ?? [],
+        range: o.range,
+        byAddress: o.byAddress,
+        crossCheck: o.crossCheck,
+        wait: o.wait,
+        scanTimeoutMs: ctx.settings.scanTimeoutMs,
+        abortWaitMs,
+        group: ctx.settings.chain,
+      },
+      onEvent,
+      ctx.signal,
+    );
+  } finally {
+    bar?.stop();
+    run.interrupt.handled = false;
+  }
+  const csvTo = run.format === "csv" ? "-" : o.csv;
+  if (csvTo !== undefined) {
+    const csv = reportCsv(report);
+    if (csvTo === "-") run.out(csv);
+    else
+      try {
+        writeFileSync(csvTo, csv);
+      } catch (e) {
+        throw new ChaingwError(`--csv: cannot write ${csvTo}: ${(e as NodeJS.ErrnoException).code ?? e}`);
+      }
+  }
+  if (csvTo !== "-")
+    run.out(run.format === "json" ? reportJson(report) : reportHuman(report, { color: ctx.color }));
+  const bad = crossCheckFailure(report);
+  if (bad) throw bad;
+}
+
+export async function reservesStatus(run: Run, flags: GlobalFlags): Promise<void> {
+  const ctx = run.context(flags, "utxo");
+  const rows = (await statusWorkflow(ctx.client, ctx.settings.chain)).map((r) =>
+    r.error !== undefined
+      ? { endpoint: r.endpoint, running: false, progress: null, error: r.error }
+      : { endpoint: r.endpoint, running: r.answer!.running, progress: r.answer!.progress },
+  );
+  if (run.machine) return run.out(JSON.stringify(rows, null, 2));
+  for (const r of rows)
+    run.out(
+      `${r.endpoint}: ${r.error ? `no answer (${r.error})` : !r.running ? "no scan running" : r.progress === 100 ? "scan running, 100% (on Core 0.21 a scan that is still being prepared shows the previous scan's 100%)" : `scan running, ${r.progress}%`}`,
+    );
+}
+
+export async function reservesAbort(run: Run, flags: GlobalFlags, o: { abortWait?: string }): Promise<void> {
+  const boundMs = parseDuration("--abort-wait", o.abortWait, DEFAULT_ABORT_WAIT_S, "positive");
+  const ctx = run.context(flags, "utxo");
+  const rows = (await abortWorkflow(ctx.client, boundMs, ctx.settings.chain)).map((r) =>
+    r.error !== undefined
+      ? { endpoint: r.endpoint, was_running: false, node_scanning: null, aborts_sent: 0, error: r.error }
+      : {
+          endpoint: r.endpoint,
+          was_running: r.answer!.wasRunning,
+          node_scanning: r.answer!.nodeScanning,
+          aborts_sent: r.answer!.aborts,
+          confirmed: r.answer!.nodeScanning === false,
+          statement: r.answer!.statement,
+        },
+  );
+  if (run.machine) run.out(JSON.stringify(rows, null, 2));
+  else
+    for (const r of rows)
+      run.out(
+        `${r.endpoint}: ${r.error ? `no answer (${r.error})` : (r as { statement: string }).statement}`,
+      );
+  if (rows.some((r) => !r.error && r.node_scanning !== false))
+    throw new TransportError(`the node still reports a scan after ${boundMs / 1000} s (or did not answer)`);
+}

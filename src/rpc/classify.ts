@@ -1,0 +1,138 @@
+/**
+ * What an upstream's HTTP answer means for the request: a result, the node's final word, or a failure
+ * that either provably did no work ("refused": any method may move to the next endpoint) or may have
+ * ("maybe": only idempotent methods may). The failover loop in client.ts acts on this and nothing else.
+ */
+import { type ChaingwError, RpcError } from "../errors/index.js";
+import { JsonNumber, type JsonValue, parseLossless, rawMember } from "../json/lossless.js";
+import type { Endpoint } from "./endpoint.js";
+import { type HttpResult, retryAfterMs } from "./http.js";
+
+/** A failure: `unsent` when no byte of the request reached the upstream (refused, DNS, TLS, connect). */
+export interface Failure {
+  kind: "refused" | "maybe";
+  why: string;
+  auth?: boolean;
+  retryAfterMs?: number;
+  timedOut?: boolean;
+  unsent?: boolean;
+}
+
+export type Outcome<T = { result: JsonValue; raw: string }> =
+  | { kind: "ok"; value: T }
+  | { kind: "final"; error: ChaingwError }
+  | Failure;
+
+/** Codes that mean "busy or rate limited": nothing is wrong with the request itself. */
+const TRANSIENT_CODES = new Set([-32016, -32007, 429]);
+/**
+ * -32005 is "limit exceeded" in EIP-1474: providers use it for rate limits, nodes also for deterministic
+ * limits of the request itself ("query returned more than 10000 results"), which every node repeats.
+ */
+const REQUEST_LIMIT = /returned more than|block range|range is too (large|wide)|too large|exceed(s|ed)? max/i;
+/** Errors every node would repeat: never moved to another upstream, whatever the HTTP status. */
+const DETERMINISTIC_CODES = new Set([-1, -3, -5, -8, -32600, -32601, -32602, 3]);
+/** Node-state codes (warming up, shutting down, initial download): refused before any work was done. */
+const NOT_READY_CODES = new Set([-28, -9, -10]);
+
+/** Answers that refuse the request before the body matters: credentials refused, a redirect. */
+export function refusedOutright(http: HttpResult, ep: Endpoint): Failure | undefined {
+  const { status } = http;
+  if (status === 401 || status === 403) {
+    return {
+      kind: "refused",
+      auth: true,
+      why: `HTTP ${status}: credentials refused${ep.kind === "gateway" ? " (check the API key)" : " (check user/password or the cookie)"}`,
+    };
+  }
+  if (status >= 300 && status < 400) {
+    return {
+      kind: "refused",
+      why: `HTTP ${status} redirect to ${String(http.headers.location ?? "?").slice(0, 80)} not followed`,
+    };
+  }
+  return undefined;
+}
+
+export function classify(http: HttpResult, id: number, ep: Endpoint): Outcome {
+  const { status, text } = http;
+  const ct = String(http.headers["content-type"] ?? "");
+  const ra = retryAfterMs(http.headers["retry-after"]);
+  const outright = refusedOutright(http, ep);
+  if (outright) return outright;
+  let body: JsonValue;
+  try {
+    if (text.length === 0) throw new Error("empty body");
+    else body = parseLossless(text);
+  } catch (e) {
+    // bitcoind's overload answer: 503 on current Core, HTTP 500 text/html on Litecoin Core 0.21 (seen here)
+    if (/^Work queue depth exceeded/.test(text)) {
+      return {
+        kind: "maybe",
+        why: `node overloaded: work queue depth exceeded (HTTP ${status})`,
+        retryAfterMs: ra,
+      };
+    }
+    const what =
+      text.length === 0
+        ? "an empty body"
+        : /^\s*</.test(text)
+          ? "an HTML page"
+          : (e as Error).message.startsWith("unexpected end")
+            ? "a truncated JSON body"
+            : (e as Error).message.startsWith("JSON nested deeper")
+              ? `a body ${(e as Error).message.replace(/^JSON /, "")}`
+              : "a body that is not JSON";
+    const why = `HTTP ${status}${ct && !ct.includes("json") ? ` (${ct.split(";")[0]})` : ""} with ${what}`;
+    if (status === 404 || status === 405) return { kind: "refused", why: `${why} (wrong URL or product?)` };
+    return { kind: "maybe", why, retryAfterMs: ra };
+  }
+  if (ct && !/json/i.test(ct)) {
+    return { kind: "maybe", why: `HTTP ${status} with content type ${ct.split(";")[0]}, not JSON` };
+  }
+  if (body === null || typeof body !== "object" || Array.isArray(body) || body instanceof JsonNumber) {
+    return { kind: "maybe", why: `HTTP ${status}: answer is not a JSON-RPC object` };
+  }
+  const err = body.error;
+  if (err !== undefined && err !== null) return classifyError(err, status, ra, ep);
+  if (status === 429) return { kind: "maybe", why: "HTTP 429 too many requests", retryAfterMs: ra };
+  if (status >= 400)
+    return { kind: "maybe", why: `HTTP ${status} without a JSON-RPC error`, retryAfterMs: ra };
+  const gotId = body.id;
+  // our ids are numbers: the echo must be the same number token, not a string that looks like it
+  if (!(gotId instanceof JsonNumber) || Number(gotId.raw) !== id) {
+    return {
+      kind: "maybe",
+      why: `answer carries id ${gotId === undefined ? "(none)" : gotId instanceof JsonNumber ? gotId.raw : JSON.stringify(gotId)}, expected ${id}`,
+    };
+  }
+  if (!("result" in body)) return { kind: "maybe", why: "answer has neither result nor error" };
+  return { kind: "ok", value: { result: body.result, raw: rawMember(text, body, "result") ?? "null" } };
+}
+
+/** A JSON-RPC `error` object: busy or rate limited, not ready, a hop's own error, or the node's final word. */
+export function classifyError(
+  err: JsonValue,
+  status: number,
+  ra: number | undefined,
+  ep: Endpoint,
+): Failure | { kind: "final"; error: ChaingwError } {
+  const e = err as Record<string, JsonValue>;
+  const code = Number(e?.code);
+  const message = typeof e?.message === "string" ? e.message : JSON.stringify(err).slice(0, 200);
+  const rateLimited =
+    status === 429 ||
+    TRANSIENT_CODES.has(code) ||
+    (code === -32005 && (ra !== undefined || !REQUEST_LIMIT.test(message))) ||
+    /rate limit|too many requests/i.test(message);
+  if (rateLimited) return { kind: "maybe", why: `rate limited (${code}: ${message})`, retryAfterMs: ra };
+  if (NOT_READY_CODES.has(code)) return { kind: "refused", why: `node not ready (${code}: ${message})` };
+  // a balancer's own error on 502-504 ("no healthy upstream") is about that hop, not the request
+  if (status >= 502 && status <= 504 && !DETERMINISTIC_CODES.has(code)) {
+    return { kind: "maybe", why: `HTTP ${status}: ${code}: ${message}`, retryAfterMs: ra };
+  }
+  return {
+    kind: "final",
+    error: new RpcError(Number.isFinite(code) ? code : -32603, message, e?.data ?? null, ep.label),
+  };
+}

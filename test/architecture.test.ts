@@ -1,0 +1,76 @@
+/**
+ * The structure's rules, checked on the source (docs/architecture.md explains them): only the face
+ * (src/cli/, src/output/) knows the command line and the terminal; workflows never import the face; the
+ * folders import each other without cycles; only src/chains/ reads a group's name.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const SRC = join(__dirname, "..", "src");
+const files = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+    d.isDirectory() ? files(join(dir, d.name)) : d.name.endsWith(".ts") ? [join(dir, d.name)] : [],
+  );
+const sources = files(SRC).map((f) => ({ path: relative(SRC, f), text: readFileSync(f, "utf8") }));
+const folderOf = (p: string) => p.split("/")[0];
+/** static and dynamic imports: `from "x"`, `import("x")`, `require("x")` */
+const importsOf = (text: string) =>
+  [...text.matchAll(/(?:from\s+|import\(\s*|require\(\s*)"([^"]+)"/g)].map((m) => m[1]);
+const FACE = new Set(["cli", "output"]);
+
+describe("architecture", () => {
+  it("only src/cli/ and src/output/ import commander, ora or chalk, or write to stdout/stderr", () => {
+    const bad: string[] = [];
+    for (const s of sources) {
+      if (FACE.has(folderOf(s.path))) continue;
+      for (const i of importsOf(s.text))
+        if (/^(commander|ora|chalk)$/.test(i)) bad.push(`${s.path} imports ${i}`);
+      if (/process\.(stdout|stderr)\.write/.test(s.text)) bad.push(`${s.path} writes to a process stream`);
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it("workflows, rpc, methods and chains never import the command line", () => {
+    const bad = sources
+      .filter((s) => ["reserves", "batch", "rpc", "methods", "chains", "proof"].includes(folderOf(s.path)))
+      .filter((s) => importsOf(s.text).some((i) => /(^|\/)cli\//.test(i)))
+      .map((s) => s.path);
+    expect(bad).toEqual([]);
+  });
+
+  it("no import cycles between folders", () => {
+    const edges = new Map<string, Set<string>>();
+    for (const s of sources) {
+      const from = folderOf(s.path);
+      for (const i of importsOf(s.text)) {
+        const m = /^\.\.\/([a-z-]+)\//.exec(i);
+        if (!m || m[1] === from) continue;
+        if (!edges.has(from)) edges.set(from, new Set());
+        edges.get(from)!.add(m[1]);
+      }
+    }
+    const cycles: string[] = [];
+    const visit = (node: string, path: string[]) => {
+      for (const next of edges.get(node) ?? []) {
+        if (path.includes(next)) cycles.push([...path.slice(path.indexOf(next)), next].join(" → "));
+        else visit(next, [...path, next]);
+      }
+    };
+    for (const f of edges.keys()) visit(f, [f]);
+    expect([...new Set(cycles)]).toEqual([]);
+  });
+
+  it("no group name is compared outside src/chains/", () => {
+    const cmp = /[!=]==?\s*"(utxo|evm|evm-compat)"|"(utxo|evm|evm-compat)"\s*[!=]==?/;
+    const bad = sources
+      .filter((s) => folderOf(s.path) !== "chains")
+      .flatMap((s) =>
+        s.text
+          .split("\n")
+          .map((l, n) => (cmp.test(l) ? `${s.path}:${n + 1}: ${l.trim()}` : ""))
+          .filter(Boolean),
+      );
+    expect(bad).toEqual([]);
+  });
+});
