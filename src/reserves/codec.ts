@@ -137,3 +137,28 @@ export function base58CheckDecode(s: string): Base58CheckResult {
   for (let i = 0; i < 4; i++) if (h[i] !== raw[payload.length + i]) return { ok: false, why: "checksum" };
   return { ok: true, payload };
 }
+
+/**
+ * The witness program of a lower-case bech32/bech32m string that {@link bech32Decode} accepted with
+ * `restBytes` defined: the data words after the version word, less the checksum, regrouped from 5 to 8 bits.
+ * The checks stay in bech32Decode; this only unpacks, for the few addresses whose bytes are needed (message
+ * signatures), never for the scanned lists.
+ */
+export function bech32Program(s: string): Uint8Array {
+  const sep = s.lastIndexOf("1");
+  const end = s.length - 6;
+  const out = new Uint8Array(((end - sep - 2) * 5) >>> 3);
+  let acc = 0;
+  let bits = 0;
+  let j = 0;
+  for (let i = sep + 2; i < end; i++) {
+    // at most 7 bits wait between bytes, so 12 bits of accumulator suffice
+    acc = ((acc << 5) | (BECH32_VALUE[s.charCodeAt(i)] as number)) & 0xfff;
+    bits += 5;
+    if (bits >= 8) {
+      bits -= 8;
+      out[j++] = (acc >>> bits) & 0xff;
+    }
+  }
+  return out;
+}

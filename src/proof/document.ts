@@ -1,0 +1,486 @@
+/**
+ * The reserves proof document (format "chaingw-reserves-proof/1") and its strict reader. A verifier reads a
+ * file someone else wrote, so everything the document claims is checked for shape and inner consistency
+ * before anything is believed: the first bad field is named by its JSON path.
+ *
+ * Amounts are decimal strings ("1.23456789", and "123456789" for satoshis): JSON numbers are doubles to most
+ * readers and to RFC 8785, which the digest is taken under. Small integers (vout, heights, counts) are numbers.
+ */
+import {
+  JsonNumber,
+  type JsonObject,
+  JsonSyntaxError,
+  type JsonValue,
+  parseLossless,
+} from "../json/lossless.js";
+import { decodeProofAddress } from "./address.js";
+import { ProofInputError } from "./errors.js";
+import type { SignatureFormat } from "./message.js";
+
+export const PROOF_FORMAT = "chaingw-reserves-proof/1";
+
+/** An address or descriptor as given to scantxoutset, a ranged descriptor with its [begin, end] range */
+export type ScanObject = string | { desc: string; range: [number, number] };
+
+export interface ProofOutput {
+  txid: string;
+  vout: number;
+  /** coins, exact decimal with at most 8 places */
+  amount: string;
+  /** the same amount in satoshis, a decimal integer */
+  amount_sats: string;
+  script_pubkey: string;
+  /** the scan object (address or descriptor) that found this output */
+  matched: string;
+  height: number;
+  block_hash: string;
+}
+
+/** An output the scan found but left out of the total (too few confirmations) */
+export interface ExcludedOutput extends ProofOutput {
+  confirmations: number;
+}
+
+export interface AddressTotal {
+  address: string;
+  amount: string;
+  amount_sats: string;
+  outputs: number;
+}
+
+export interface ProofTotal {
+  amount: string;
+  amount_sats: string;
+  outputs: number;
+}
+
+export interface OwnershipSignature {
+  address: string;
+  signature: string;
+  valid: boolean;
+  format: SignatureFormat;
+  detail: string;
+}
+
+export interface Ownership {
+  signatures: OwnershipSignature[];
+  /** satoshis held by addresses with a valid signature */
+  proven_sats: string;
+  /** the rest of the total */
+  claimed_only_sats: string;
+}
+
+export interface Proof {
+  format: typeof PROOF_FORMAT;
+  /** the node's getblockchaininfo "chain" ("main", "test", "signet", "regtest", ...) */
+  chain: string;
+  height: number;
+  block_hash: string;
+  created_at: string;
+  challenge: string | null;
+  min_conf?: number;
+  scan_objects: ScanObject[];
+  outputs: ProofOutput[];
+  excluded?: ExcludedOutput[];
+  by_address: AddressTotal[];
+  total: ProofTotal;
+  ownership?: Ownership;
+  /** lowercase hex SHA-256 of the RFC 8785 form of the document without this member (jcs.ts digestOf) */
+  digest: string;
+}
+
+const fail = (path: string, why: string): never => {
+  throw new ProofInputError(path || "document", why);
+};
+const at = (path: string, key: string): string => (path ? `${path}.${key}` : key);
+
+const HEX64 = /^[0-9a-f]{64}$/;
+const SATS = /^(0|[1-9][0-9]*)$/;
+const COINS = /^(0|[1-9][0-9]*)(\.[0-9]{1,8})?$/;
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+const FORMATS: readonly SignatureFormat[] = ["legacy", "bip322-simple", "bip322-full", "bip322-pof"];
+
+/**
+ * Parses and checks a proof document. Throws ProofInputError whose `field` is the JSON path of the first bad
+ * field ("document" for the whole), for: text that is not JSON or repeats a member name, a wrong "format",
+ * missing, unknown or mistyped members, amounts that are not exact decimal strings or disagree with their
+ * satoshi form, outpoints listed twice, outputs above the proof's height or under its min_conf, and totals
+ * (overall, per address, ownership split) that are not the sums of what they total.
+ *
+ * The digest is only checked for form here: whether it matches is a verdict on the document (digestOf), not
+ * a reason to refuse reading it.
+ */
+export function readProof(text: string): Proof {
+  let raw: JsonValue;
+  try {
+    raw = parseLossless(text);
+  } catch (e) {
+    const where = e instanceof JsonSyntaxError ? ` at character ${e.position}` : "";
+    return fail("document", `not JSON: ${(e as Error).message}${where}`);
+  }
+  const dup = firstDuplicateMember(text);
+  if (dup)
+    fail(dup.path, `member "${dup.key}" appears twice (I-JSON forbids it; readers disagree on which wins)`);
+
+  const doc = members(
+    raw,
+    "",
+    [
+      "format",
+      "chain",
+      "height",
+      "block_hash",
+      "created_at",
+      "challenge",
+      "scan_objects",
+      "outputs",
+      "by_address",
+      "total",
+      "digest",
+    ],
+    ["min_conf", "excluded", "ownership"],
+  );
+  if (doc.format !== PROOF_FORMAT) fail("format", `must be "${PROOF_FORMAT}", not ${describe(doc.format)}`);
+  const chain = string(doc.chain, "chain");
+  if (!/^[a-z0-9]+$/.test(chain))
+    fail("chain", `"${chain}" is not a chain name as getblockchaininfo prints it`);
+  const height = int(doc.height, "height");
+  const block_hash = hex64(doc.block_hash, "block_hash");
+  const created_at = string(doc.created_at, "created_at");
+  if (!ISO_8601.test(created_at) || Number.isNaN(Date.parse(created_at)))
+    fail(
+      "created_at",
+      `"${created_at}" is not an ISO-8601 date-time with a zone (e.g. 2026-08-01T12:00:00Z)`,
+    );
+  const challenge = doc.challenge === null ? null : string(doc.challenge, "challenge");
+  const min_conf = doc.min_conf === undefined ? undefined : int(doc.min_conf, "min_conf");
+
+  const scan_objects = array(doc.scan_objects, "scan_objects").map((v, i) =>
+    scanObject(v, `scan_objects[${i}]`),
+  );
+  if (scan_objects.length === 0) fail("scan_objects", "empty: a proof says what was scanned");
+
+  const seen = new Map<string, string>();
+  const outputs = array(doc.outputs, "outputs").map((v, i) => {
+    const path = `outputs[${i}]`;
+    const o = output(v, path, false);
+    outpointOnce(seen, o, path);
+    if (o.height > height) fail(at(path, "height"), `${o.height} is above the proof's height ${height}`);
+    if (min_conf !== undefined && height - o.height + 1 < min_conf)
+      fail(
+        at(path, "height"),
+        `${height - o.height + 1} confirmations at the proof's height, under min_conf ${min_conf}`,
+      );
+    return o;
+  });
+  let excluded: ExcludedOutput[] | undefined;
+  if (doc.excluded !== undefined) {
+    excluded = array(doc.excluded, "excluded").map((v, i) => {
+      const path = `excluded[${i}]`;
+      const o = output(v, path, true) as ExcludedOutput;
+      outpointOnce(seen, o, path);
+      const expected = height - o.height + 1;
+      if (o.confirmations !== expected)
+        fail(
+          at(path, "confirmations"),
+          `${o.confirmations}, but an output at height ${o.height} has ${expected} at the proof's height ${height}`,
+        );
+      return o;
+    });
+  }
+
+  const addresses = new Map<string, number>();
+  const by_address = array(doc.by_address, "by_address").map((v, i) => {
+    const path = `by_address[${i}]`;
+    const m = members(v, path, ["address", "amount", "amount_sats", "outputs"], []);
+    const address = token(m.address, at(path, "address"));
+    const prior = addresses.get(address);
+    if (prior !== undefined) fail(at(path, "address"), `repeats by_address[${prior}]`);
+    addresses.set(address, i);
+    const [amount, amount_sats] = coins(m, path);
+    return { address, amount, amount_sats, outputs: int(m.outputs, at(path, "outputs")) };
+  });
+
+  const t = members(doc.total, "total", ["amount", "amount_sats", "outputs"], []);
+  const [totalAmount, totalSats] = coins(t, "total");
+  const total: ProofTotal = {
+    amount: totalAmount,
+    amount_sats: totalSats,
+    outputs: int(t.outputs, "total.outputs"),
+  };
+  if (total.outputs !== outputs.length)
+    fail("total.outputs", `${total.outputs}, but the document lists ${outputs.length} outputs`);
+  const sum = outputs.reduce((s, o) => s + BigInt(o.amount_sats), 0n);
+  if (BigInt(total.amount_sats) !== sum)
+    fail("total.amount_sats", `${total.amount_sats}, but the outputs' amount_sats add up to ${sum}`);
+  const byAddressSats = by_address.reduce((s, a) => s + BigInt(a.amount_sats), 0n);
+  if (byAddressSats !== sum)
+    fail("by_address", `amount_sats add up to ${byAddressSats}, the total is ${sum}`);
+  const byAddressOutputs = by_address.reduce((s, a) => s + a.outputs, 0);
+  if (byAddressOutputs !== outputs.length)
+    fail("by_address", `outputs add up to ${byAddressOutputs}, the document lists ${outputs.length}`);
+
+  let ownership: Ownership | undefined;
+  if (doc.ownership !== undefined) ownership = readOwnership(doc.ownership, by_address, sum);
+
+  const proof: Proof = {
+    format: PROOF_FORMAT,
+    chain,
+    height,
+    block_hash,
+    created_at,
+    challenge,
+    ...(min_conf === undefined ? {} : { min_conf }),
+    scan_objects,
+    outputs,
+    ...(excluded === undefined ? {} : { excluded }),
+    by_address,
+    total,
+    ...(ownership === undefined ? {} : { ownership }),
+    digest: hex64(doc.digest, "digest"),
+  };
+  return proof;
+}
+
+function readOwnership(v: JsonValue | undefined, byAddress: AddressTotal[], total: bigint): Ownership {
+  const m = members(v, "ownership", ["signatures", "proven_sats", "claimed_only_sats"], []);
+  const signatures = array(m.signatures, "ownership.signatures").map((s, i) => {
+    const path = `ownership.signatures[${i}]`;
+    const o = members(s, path, ["address", "signature", "valid", "format", "detail"], []);
+    const format = string(o.format, at(path, "format"));
+    if (!FORMATS.includes(format as SignatureFormat))
+      fail(at(path, "format"), `"${format}" is none of ${FORMATS.join(", ")}`);
+    if (typeof o.valid !== "boolean")
+      fail(at(path, "valid"), `must be true or false, not ${describe(o.valid)}`);
+    return {
+      address: token(o.address, at(path, "address")),
+      signature: token(o.signature, at(path, "signature")),
+      valid: o.valid as boolean,
+      format: format as SignatureFormat,
+      detail: string(o.detail, at(path, "detail")),
+    };
+  });
+  const proven_sats = sats(m.proven_sats, "ownership.proven_sats");
+  const claimed_only_sats = sats(m.claimed_only_sats, "ownership.claimed_only_sats");
+  const signed = new Set(signatures.filter((s) => s.valid).map((s) => s.address));
+  const proven = byAddress
+    .filter((a) => signed.has(a.address))
+    .reduce((s, a) => s + BigInt(a.amount_sats), 0n);
+  if (BigInt(proven_sats) !== proven)
+    fail("ownership.proven_sats", `${proven_sats}, but the addresses with a valid signature hold ${proven}`);
+  if (BigInt(proven_sats) + BigInt(claimed_only_sats) !== total)
+    fail(
+      "ownership.claimed_only_sats",
+      `${claimed_only_sats}, but proven + claimed-only must be the total ${total}`,
+    );
+  return { signatures, proven_sats, claimed_only_sats };
+}
+
+function output(v: JsonValue, path: string, excluded: boolean): ProofOutput | ExcludedOutput {
+  const keys = ["txid", "vout", "amount", "amount_sats", "script_pubkey", "matched", "height", "block_hash"];
+  const m = members(v, path, excluded ? [...keys, "confirmations"] : keys, []);
+  const txid = hex64(m.txid, at(path, "txid"));
+  const vout = int(m.vout, at(path, "vout"));
+  const [amount, amount_sats] = coins(m, path);
+  const script_pubkey = string(m.script_pubkey, at(path, "script_pubkey"));
+  if (!/^([0-9a-f]{2})+$/.test(script_pubkey))
+    fail(at(path, "script_pubkey"), "must be non-empty lowercase hex of whole bytes");
+  const o: ProofOutput = {
+    txid,
+    vout,
+    amount,
+    amount_sats,
+    script_pubkey,
+    matched: string(m.matched, at(path, "matched")),
+    height: int(m.height, at(path, "height")),
+    block_hash: hex64(m.block_hash, at(path, "block_hash")),
+  };
+  if (o.matched === "") fail(at(path, "matched"), "empty: which scan object found the output?");
+  return excluded ? { ...o, confirmations: int(m.confirmations, at(path, "confirmations")) } : o;
+}
+
+function outpointOnce(seen: Map<string, string>, o: ProofOutput, path: string): void {
+  const key = `${o.txid}:${o.vout}`;
+  const prior = seen.get(key);
+  if (prior !== undefined) fail(path, `outpoint ${key} is already ${prior}`);
+  seen.set(key, path);
+}
+
+function scanObject(v: JsonValue, path: string): ScanObject {
+  if (typeof v === "string") {
+    if (v === "") fail(path, "empty scan object");
+    return v;
+  }
+  const m = members(v, path, ["desc", "range"], []);
+  const desc = string(m.desc, at(path, "desc"));
+  if (desc === "") fail(at(path, "desc"), "empty descriptor");
+  const range = array(m.range, at(path, "range"));
+  if (range.length !== 2) fail(at(path, "range"), "must be [begin, end]");
+  const begin = int(range[0] as JsonValue, at(path, "range[0]"));
+  const end = int(range[1] as JsonValue, at(path, "range[1]"));
+  if (end < begin) fail(at(path, "range"), `end ${end} is below begin ${begin}`);
+  return { desc, range: [begin, end] };
+}
+
+/** `amount` and `amount_sats` of `m`, each well formed and naming the same number of satoshis */
+function coins(m: JsonObject, path: string): [string, string] {
+  const amount = string(m.amount, at(path, "amount"));
+  if (!COINS.test(amount))
+    fail(
+      at(path, "amount"),
+      `"${amount}" is not an exact decimal amount (digits, at most 8 after the point)`,
+    );
+  const amount_sats = sats(m.amount_sats, at(path, "amount_sats"));
+  const [whole, frac = ""] = amount.split(".");
+  const inSats = BigInt(whole as string) * 100_000_000n + BigInt(frac.padEnd(8, "0"));
+  if (inSats !== BigInt(amount_sats))
+    fail(at(path, "amount"), `${amount} is ${inSats} satoshis, but amount_sats says ${amount_sats}`);
+  return [amount, amount_sats];
+}
+
+function sats(v: JsonValue | undefined, path: string): string {
+  if (v instanceof JsonNumber) fail(path, `must be a decimal string ("${v.raw}"), not a JSON number`);
+  const s = string(v, path);
+  if (!SATS.test(s)) fail(path, `"${s}" is not a decimal integer of satoshis`);
+  return s;
+}
+
+function members(v: JsonValue | undefined, path: string, required: string[], optional: string[]): JsonObject {
+  if (v === null || typeof v !== "object" || Array.isArray(v) || v instanceof JsonNumber)
+    return fail(path, `must be an object, not ${describe(v)}`);
+  for (const k of required) if (!Object.hasOwn(v, k)) fail(at(path, k), "missing");
+  for (const k of Object.keys(v))
+    if (!required.includes(k) && !optional.includes(k))
+      fail(at(path, k), "unknown member (format /1 has no such field)");
+  return v;
+}
+
+function array(v: JsonValue | undefined, path: string): JsonValue[] {
+  if (!Array.isArray(v)) return fail(path, `must be an array, not ${describe(v)}`);
+  return v;
+}
+
+function string(v: JsonValue | undefined, path: string): string {
+  if (typeof v !== "string") return fail(path, `must be a string, not ${describe(v)}`);
+  return v;
+}
+
+/** a non-empty string without whitespace: addresses, signatures */
+function token(v: JsonValue | undefined, path: string): string {
+  const s = string(v, path);
+  if (!/^\S+$/.test(s)) fail(path, s === "" ? "empty" : "contains whitespace");
+  return s;
+}
+
+function hex64(v: JsonValue | undefined, path: string): string {
+  const s = string(v, path);
+  if (!HEX64.test(s)) fail(path, `"${s}" is not 64 lowercase hex digits`);
+  return s;
+}
+
+/** a non-negative integer written plainly ("7", not "7.0" or "7e0"), at most 2^53 - 1 */
+function int(v: JsonValue | undefined, path: string): number {
+  if (!(v instanceof JsonNumber)) return fail(path, `must be a number, not ${describe(v)}`);
+  if (!SATS.test(v.raw)) fail(path, `${v.raw} is not a non-negative integer written in plain digits`);
+  const n = Number(v.raw);
+  if (!Number.isSafeInteger(n)) fail(path, `${v.raw} is above 2^53 - 1 (write such numbers as strings)`);
+  return n;
+}
+
+function describe(v: JsonValue | undefined): string {
+  if (v === undefined) return "missing";
+  if (v === null) return "null";
+  if (v instanceof JsonNumber) return `the number ${v.raw}`;
+  if (Array.isArray(v)) return "an array";
+  if (typeof v === "object") return "an object";
+  if (typeof v === "string") return `"${v.length > 40 ? `${v.slice(0, 40)}…` : v}"`;
+  return String(v);
+}
+
+/**
+ * The first object member name that repeats in its object, with the path of the second occurrence. Runs on
+ * text the parser accepted, so it only tracks strings, nesting and commas.
+ */
+function firstDuplicateMember(text: string): { path: string; key: string } | undefined {
+  type Frame = { keys: Set<string>; key: string } | { index: number };
+  const stack: Frame[] = [];
+  const pathOf = (): string => {
+    let p = "";
+    for (const f of stack) p += "index" in f ? `[${f.index}]` : p ? `.${f.key}` : f.key;
+    return p;
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
+      const top = stack[stack.length - 1];
+      let k = j + 1;
+      while (k < text.length && /\s/.test(text[k] as string)) k++;
+      if (top && "keys" in top && text[k] === ":") {
+        const key = JSON.parse(text.slice(i, j + 1)) as string;
+        top.key = key;
+        if (top.keys.has(key)) return { path: pathOf(), key };
+        top.keys.add(key);
+      }
+      i = j;
+    } else if (c === "{") stack.push({ keys: new Set(), key: "" });
+    else if (c === "[") stack.push({ index: 0 });
+    else if (c === "}" || c === "]") stack.pop();
+    else if (c === ",") {
+      const top = stack[stack.length - 1];
+      if (top && "index" in top) top.index++;
+    }
+  }
+  return undefined;
+}
+
+export interface SignatureLine {
+  address: string;
+  signature: string;
+  /** 1-based line number in the file */
+  line: number;
+}
+
+/**
+ * Reads a signature file: one `address,signature` per line. Blank lines and lines starting with `#` are
+ * skipped, CRLF endings and a header line `address,signature` are tolerated, fields may be double-quoted as
+ * spreadsheets export them. A line that is not two fields, an address of no supported chain or a signature
+ * outside base64 (with an optional BIP-322 prefix) throws ProofInputError with field "line N".
+ */
+export function readSignatureFile(text: string): SignatureLine[] {
+  const out: SignatureLine[] = [];
+  const lines = text.split("\n");
+  let sawData = false;
+  for (let i = 0; i < lines.length; i++) {
+    const n = i + 1;
+    const line = (lines[i] as string).replace(/\r$/, "").trim();
+    if (line === "" || line.startsWith("#")) continue;
+    const fields = line.split(",").map((f) => f.trim().replace(/^"(.*)"$/, "$1"));
+    if (
+      !sawData &&
+      fields.length === 2 &&
+      fields[0]?.toLowerCase() === "address" &&
+      fields[1]?.toLowerCase() === "signature"
+    ) {
+      sawData = true;
+      continue;
+    }
+    sawData = true;
+    if (fields.length !== 2)
+      fail(`line ${n}`, `${fields.length} comma-separated fields; expected address,signature`);
+    const [address, signature] = fields as [string, string];
+    if (address === "") fail(`line ${n}`, "empty address");
+    if (signature === "") fail(`line ${n}`, "empty signature");
+    try {
+      decodeProofAddress(address);
+    } catch (e) {
+      if (e instanceof ProofInputError) fail(`line ${n}`, `address ${address}: ${e.reason}`);
+      throw e;
+    }
+    if (!/^(smp|ful|pof)?[A-Za-z0-9+/]+={0,2}$/.test(signature))
+      fail(`line ${n}`, "the signature is not base64 (optionally after a BIP-322 smp/ful/pof prefix)");
+    out.push({ address, signature, line: n });
+  }
+  return out;
+}

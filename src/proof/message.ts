@@ -1,0 +1,322 @@
+/**
+ * Offline verification of a signed message for an address: the legacy signed-message format (Bitcoin Core's
+ * signmessage, BIP-137 and the Electrum/Trezor segwit variants) and BIP-322 "simple" signatures for P2WPKH and
+ * P2TR key-path outputs. Nothing here talks to a node: the address says which script to satisfy, the signature
+ * says how.
+ *
+ * A signature that is read and does not verify is a result (`valid: false`, with the reason in `detail`); only
+ * input that cannot be judged at all throws {@link ProofInputError}.
+ */
+import { schnorr, secp256k1 } from "@noble/curves/secp256k1.js";
+import { ripemd160 } from "@noble/hashes/legacy.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex, concatBytes, utf8ToBytes } from "@noble/hashes/utils.js";
+import { base64 } from "@scure/base";
+import { OutScript, RawTx, RawWitness, Script, SigHash, Transaction } from "@scure/btc-signer";
+import { type Chain, chainsOf, decodeProofAddress, type ProofAddress } from "./address.js";
+import { ProofInputError } from "./errors.js";
+
+export type SignatureFormat = "legacy" | "bip322-simple" | "bip322-full" | "bip322-pof";
+
+export interface VerifyResult {
+  valid: boolean;
+  /** "bip322-full" / "bip322-pof" are recognised by their prefix and reported as not supported */
+  format: SignatureFormat;
+  /** the chain the address (or, where its prefix is shared, the verifying message magic) belongs to */
+  chain?: Chain;
+  /** one sentence on what was checked and why it passed or failed */
+  detail: string;
+}
+
+export { ProofInputError } from "./errors.js";
+
+const CHAIN_NAME: Record<Chain, string> = { bitcoin: "Bitcoin", litecoin: "Litecoin" };
+const MAGIC: Record<Chain, string> = {
+  bitcoin: "Bitcoin Signed Message:\n",
+  litecoin: "Litecoin Signed Message:\n",
+};
+
+/**
+ * Verifies `signature` over `message` for `address`. Throws ProofInputError with `field` "address" (not an
+ * address of Bitcoin or Litecoin) or "signature" (empty, not base64, or neither a 65-byte legacy signature nor a
+ * witness stack).
+ */
+export function verifyMessage(address: string, signature: string, message: string): VerifyResult {
+  const addr = decodeProofAddress(address);
+  const sig = readSignature(signature);
+  const chains = chainsOf(addr.networks);
+  const chain = chains.length === 1 ? chains[0] : undefined;
+  switch (sig.form) {
+    case "legacy":
+      return verifyLegacy(addr, sig.bytes, message);
+    case "bip322-full":
+    case "bip322-pof":
+      return {
+        valid: false,
+        format: sig.form,
+        chain,
+        detail: `BIP-322 ${sig.form === "bip322-full" ? "full" : "proof-of-funds"} signatures ("${sig.form === "bip322-full" ? "ful" : "pof"}" prefix) are not supported; only "simple" ones`,
+      };
+    default:
+      return { ...verifySimple(addr, sig.witness, message, sig.prefixed), chain };
+  }
+}
+
+type ReadSignature =
+  | { form: "legacy"; bytes: Uint8Array }
+  | { form: "bip322-simple"; witness: Uint8Array[]; prefixed: boolean }
+  | { form: "bip322-full" | "bip322-pof" };
+
+const badSig = (why: string): never => {
+  throw new ProofInputError("signature", why);
+};
+
+function decode64(text: string, what: string): Uint8Array {
+  try {
+    return base64.decode(text);
+  } catch {
+    return badSig(`${what} is not base64`);
+  }
+}
+
+/**
+ * Tells the forms apart. BIP-322 (2026) prefixes the base64 text with three letters: "smp", "ful" or "pof".
+ * Unprefixed text is a legacy signature when it is 65 bytes with a header of 27-42, otherwise a simple
+ * signature of the draft era (which the BIP lets verifiers accept). The prefixes cannot be confused with
+ * unprefixed text of either form: a legacy signature's base64 starts with G-K, and a witness stack whose
+ * first byte decoded to "s", "f" or "p" would hold over a hundred items.
+ */
+function readSignature(text: string): ReadSignature {
+  if (text.length === 0) return badSig("empty");
+  const prefix = text.slice(0, 3);
+  if (prefix === "ful" || prefix === "pof") {
+    decode64(text.slice(3), `the text after "${prefix}"`);
+    return { form: prefix === "ful" ? "bip322-full" : "bip322-pof" };
+  }
+  if (prefix === "smp")
+    return {
+      form: "bip322-simple",
+      witness: witnessOf(decode64(text.slice(3), `the text after "smp"`)),
+      prefixed: true,
+    };
+  const bytes = decode64(text, "signature");
+  if (bytes.length === 65 && (bytes[0] as number) >= 27 && (bytes[0] as number) <= 42)
+    return { form: "legacy", bytes };
+  let witness: Uint8Array[];
+  try {
+    witness = RawWitness.decode(bytes);
+  } catch {
+    return badSig(
+      bytes.length === 65
+        ? `65 bytes with header ${bytes[0]}: not a legacy signature (headers 27-42) nor a witness stack`
+        : `${bytes.length} bytes: neither a 65-byte legacy signature nor a consensus-encoded witness stack`,
+    );
+  }
+  return { form: "bip322-simple", witness, prefixed: false };
+}
+
+function witnessOf(bytes: Uint8Array): Uint8Array[] {
+  try {
+    return RawWitness.decode(bytes);
+  } catch {
+    return badSig('the "smp" signature is not a consensus-encoded witness stack');
+  }
+}
+
+const hash160 = (b: Uint8Array): Uint8Array => ripemd160(sha256(b));
+const sha256d = (b: Uint8Array): Uint8Array => sha256(sha256(b));
+const equal = (a: Uint8Array, b: Uint8Array): boolean =>
+  a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** Bitcoin's CompactSize, as the signed-message serialization uses it for both strings. */
+function compactSize(n: number): Uint8Array {
+  if (n < 0xfd) return Uint8Array.of(n);
+  if (n <= 0xffff) return Uint8Array.of(0xfd, n & 0xff, n >>> 8);
+  return Uint8Array.of(0xfe, n & 0xff, (n >>> 8) & 0xff, (n >>> 16) & 0xff, n >>> 24);
+}
+
+/** double-SHA256 of the CompactSize-prefixed magic and message (Bitcoin Core's MessageHash). */
+export function legacyMessageHash(chain: Chain, message: string): Uint8Array {
+  const magic = utf8ToBytes(MAGIC[chain]);
+  const m = utf8ToBytes(message);
+  return sha256d(concatBytes(compactSize(magic.length), magic, compactSize(m.length), m));
+}
+
+type HeaderKind = "p2pkh-uncompressed" | "p2pkh" | "p2sh-p2wpkh" | "p2wpkh";
+const HEADER_NAME: Record<HeaderKind, string> = {
+  "p2pkh-uncompressed": "P2PKH, uncompressed key",
+  p2pkh: "P2PKH, compressed key",
+  "p2sh-p2wpkh": "P2SH-P2WPKH",
+  p2wpkh: "P2WPKH",
+};
+
+function verifyLegacy(addr: ProofAddress, sig: Uint8Array, message: string): VerifyResult {
+  const header = sig[0] as number;
+  // BIP-137: 27-30 uncompressed P2PKH, 31-34 compressed P2PKH, 35-38 P2SH-P2WPKH, 39-42 P2WPKH; recid in the low bits
+  const kind: HeaderKind =
+    header < 31 ? "p2pkh-uncompressed" : header < 35 ? "p2pkh" : header < 39 ? "p2sh-p2wpkh" : "p2wpkh";
+  const recovery = (header - 27) & 3;
+  const chains = chainsOf(addr.networks);
+  const only = chains.length === 1 ? chains[0] : undefined;
+  const said = `header ${header} (${HEADER_NAME[kind]})`;
+  const fail = (detail: string): VerifyResult => ({ valid: false, format: "legacy", chain: only, detail });
+
+  if (addr.kind !== "p2pkh" && addr.kind !== "p2sh" && addr.kind !== "p2wpkh")
+    return fail(`a legacy signature cannot prove a ${addr.kind.toUpperCase()} address; BIP-322 is needed`);
+  // Which address types the header allows. Electrum signs segwit addresses with the compressed-P2PKH
+  // header (31-34), so that header also stands for the segwit types of the same key.
+  const allowed: Record<HeaderKind, ProofAddress["kind"][]> = {
+    "p2pkh-uncompressed": ["p2pkh"],
+    p2pkh: ["p2pkh", "p2wpkh", "p2sh"],
+    "p2sh-p2wpkh": ["p2sh"],
+    p2wpkh: ["p2wpkh"],
+  };
+  if (!allowed[kind].includes(addr.kind))
+    return fail(`${said} does not fit a ${addr.kind.toUpperCase()} address`);
+
+  const tried: string[] = [];
+  for (const chain of chains) {
+    tried.push(CHAIN_NAME[chain]);
+    let pub: Uint8Array;
+    try {
+      const s = secp256k1.Signature.fromBytes(sig.subarray(1), "compact").addRecoveryBit(recovery);
+      pub = s.recoverPublicKey(legacyMessageHash(chain, message)).toBytes(kind !== "p2pkh-uncompressed");
+    } catch {
+      // no key for this hash: the signature is broken, or made over another message or magic
+      continue;
+    }
+    const keyHash = hash160(pub);
+    const target =
+      addr.kind === "p2sh" ? hash160(OutScript.encode({ type: "wpkh", hash: keyHash })) : keyHash;
+    if (!equal(target, addr.hash)) continue;
+    const electrum =
+      kind === "p2pkh" && addr.kind !== "p2pkh"
+        ? ", the compressed-P2PKH header Electrum uses for segwit addresses"
+        : "";
+    const shared =
+      chains.length > 1
+        ? `; the address prefix is shared by ${chains.map((c) => CHAIN_NAME[c]).join(" and ")}, the ${CHAIN_NAME[chain]} message magic verified`
+        : "";
+    return {
+      valid: true,
+      format: "legacy",
+      chain,
+      detail: `legacy signed message, ${said}${electrum}, ${CHAIN_NAME[chain]} message magic${shared}`,
+    };
+  }
+  return fail(
+    `legacy signature, ${said}: the key it yields over this message (${tried.join(" and ")} message magic) is not the address's`,
+  );
+}
+
+/** BIP-322's message_hash: the BIP-340 tagged hash "BIP0322-signed-message" of the message bytes. */
+export function bip322MessageHash(message: string): Uint8Array {
+  return schnorr.utils.taggedHash("BIP0322-signed-message", utf8ToBytes(message));
+}
+
+/**
+ * BIP-322's virtual transactions for `scriptPubKey` and `message`, as a simple signature leaves them:
+ * `to_spend` (its txid, display order) and the unsigned `to_sign` spending its output 0.
+ */
+export function bip322Transactions(
+  scriptPubKey: Uint8Array,
+  message: string,
+): { toSpendId: string; toSign: Transaction } {
+  const toSpend = RawTx.encode({
+    version: 0,
+    segwitFlag: false,
+    inputs: [
+      {
+        txid: new Uint8Array(32),
+        index: 0xffffffff,
+        finalScriptSig: Script.encode(["OP_0", bip322MessageHash(message)]),
+        sequence: 0,
+      },
+    ],
+    outputs: [{ amount: 0n, script: scriptPubKey }],
+    lockTime: 0,
+  });
+  const txid = sha256d(toSpend).reverse();
+  const toSign = new Transaction({ version: 0, lockTime: 0, allowUnknownOutputs: true });
+  toSign.addInput({ txid, index: 0, sequence: 0, witnessUtxo: { script: scriptPubKey, amount: 0n } });
+  toSign.addOutput({ script: Script.encode(["RETURN"]), amount: 0n });
+  return { toSpendId: bytesToHex(txid), toSign };
+}
+
+function verifySimple(
+  addr: ProofAddress,
+  witness: Uint8Array[],
+  message: string,
+  prefixed: boolean,
+): Omit<VerifyResult, "chain"> {
+  const form = prefixed ? 'BIP-322 simple signature ("smp")' : "BIP-322 simple signature (unprefixed)";
+  const fail = (why: string) => ({
+    valid: false,
+    format: "bip322-simple" as const,
+    detail: `${form}: ${why}`,
+  });
+  if (addr.kind === "p2pkh" || addr.kind === "p2sh")
+    return fail(
+      `the simple format is defined for native segwit addresses only; ${addr.kind === "p2sh" ? "P2SH-wrapped scripts need the full format, which is not supported" : "P2PKH needs a legacy or full signature"}`,
+    );
+  if (addr.kind === "p2wsh") return fail("P2WSH scripts are not supported (only P2WPKH and P2TR key-path)");
+  if (addr.kind === "witness")
+    return fail(`witness version ${addr.witnessVersion} outputs are not supported`);
+  if (witness.length === 0) return fail("empty witness stack");
+  const { toSign } = bip322Transactions(addr.scriptPubKey, message);
+
+  if (addr.kind === "p2wpkh") {
+    if (witness.length !== 2) return fail(`a P2WPKH witness has 2 items, this one ${witness.length}`);
+    const [sig, pub] = witness as [Uint8Array, Uint8Array];
+    if (pub.length !== 33 || (pub[0] !== 2 && pub[0] !== 3))
+      return fail("the public key is not a compressed key (segwit v0 requires one)");
+    if (!equal(hash160(pub), addr.hash))
+      return fail("the public key in the witness is not the address's key");
+    if (sig.length < 9 || sig.length > 73)
+      return fail("the signature is not a DER signature with a sighash byte");
+    if (sig[sig.length - 1] !== SigHash.ALL)
+      return fail(`sighash type ${sig[sig.length - 1]} (BIP-322 requires SIGHASH_ALL)`);
+    // BIP-143: the script code of P2WPKH is the P2PKH script of the same key hash; the spent amount is 0
+    const digest = toSign.preimageWitnessV0(
+      0,
+      OutScript.encode({ type: "pkh", hash: addr.hash }),
+      SigHash.ALL,
+      0n,
+    );
+    // strict DER and low S, as BIP-322's required rules (STRICTENC, LOW_S) say
+    const ok = secp256k1.verify(sig.subarray(0, -1), digest, pub, {
+      prehash: false,
+      lowS: true,
+      format: "der",
+    });
+    return ok
+      ? {
+          valid: true,
+          format: "bip322-simple",
+          detail: `${form}, P2WPKH, ECDSA over the to_sign transaction`,
+        }
+      : fail("the ECDSA signature does not verify for this message and address");
+  }
+
+  // P2TR: a key-path spend is one item, the 64-byte signature (SIGHASH_DEFAULT) or 65 with SIGHASH_ALL
+  const last = witness[witness.length - 1] as Uint8Array;
+  if (witness.length >= 2 && last[0] === 0x50)
+    return fail("witnesses with a taproot annex are not supported");
+  if (witness.length !== 1) return fail("taproot script-path spends are not supported (key path only)");
+  const sig = witness[0] as Uint8Array;
+  if (sig.length !== 64 && sig.length !== 65)
+    return fail(`a ${sig.length}-byte taproot signature (64 or 65 expected)`);
+  const hashType = sig.length === 65 ? (sig[64] as number) : SigHash.DEFAULT;
+  // BIP-341 forbids an explicit 0x00; BIP-322 allows only DEFAULT or ALL
+  if (sig.length === 65 && hashType !== SigHash.ALL)
+    return fail(`sighash type ${hashType} (BIP-322 requires SIGHASH_DEFAULT or SIGHASH_ALL)`);
+  const digest = toSign.preimageWitnessV1(0, [addr.scriptPubKey], hashType, [0n]);
+  const ok = schnorr.verify(sig.subarray(0, 64), digest, addr.hash);
+  return ok
+    ? {
+        valid: true,
+        format: "bip322-simple",
+        detail: `${form}, P2TR key path, Schnorr (${hashType === SigHash.DEFAULT ? "SIGHASH_DEFAULT" : "SIGHASH_ALL"}) over the to_sign transaction`,
+      }
+    : fail("the Schnorr signature does not verify for this message and the address's output key");
+}
