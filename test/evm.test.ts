@@ -119,6 +119,20 @@ describe("eth_ methods against anvil, cross-checked with cast rpc", () => {
     expect(await cast("eth_getTransactionByHash", unknown)).toBeNull();
   });
 
+  it("eth_getBlockByHash and eth_getTransactionReceipt on an EVM node: no TRON rules, no energy", async () => {
+    const tx = dep.pingTxs[1];
+    const block = await cast("eth_getBlockByNumber", "0x3", "false");
+    // no --chain: the EVM group's own definitions (before: the EVM-compat rule failed the block hash)
+    expect(await cg("eth_getBlockByHash", block.hash)).toEqual(block);
+    expect(await cg("--chain", "evm", "eth_getBlockByHash", block.hash, "false")).toEqual(block);
+    expect(await cg("eth_getTransactionReceipt", tx)).toEqual(await cast("eth_getTransactionReceipt", tx));
+    const h = await runCli(["eth_getTransactionReceipt", tx], { env });
+    expect(h.exitCode).toBe(0);
+    expect(h.stdout).toMatch(/^gasUsed\s+0x[0-9a-f]+ {2}\(\d+\)$/m);
+    expect(h.stdout).not.toMatch(/energy/);
+    expect(h.stdout).not.toMatch(/integrity/);
+  });
+
   it("eth_getLogs: named options equal the JSON filter and cast; topics are position-aware", async () => {
     const all = await cg(
       "eth_getLogs",

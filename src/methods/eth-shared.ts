@@ -4,13 +4,14 @@
  * the spec; what differs per group (tags, address forms) comes from the group's param kinds.
  */
 
-import { renderBlock, renderLogs, renderTransaction } from "../chains/evm-render.js";
+import { renderBlock, renderLogs, renderReceipt, renderTransaction } from "../chains/evm-render.js";
 import { quantity } from "../chains/evm-values.js";
 import type { Chain } from "../chains/index.js";
 import {
   blockNumberKind,
   filterKind,
   fullTransactionsParam,
+  hashKind,
   LOG_OPTIONS,
   logsFromOptions,
   txHashParam,
@@ -57,5 +58,34 @@ export const ethGetBlockByNumber = (
   ],
   range: { toParam: (h) => quantity(h) },
   render: renderBlock,
+  ...extra,
+});
+
+export const ethGetBlockByHash = (chain: Chain, marks: Marks, extra: Partial<MethodDef> = {}): MethodDef => ({
+  name: "eth_getBlockByHash",
+  group: chain.name,
+  marks,
+  summary: "A block by hash, with transaction hashes or full transactions; null when not found.",
+  params: [
+    param("blockHash", "DATA(32 bytes)", true, "block hash", hashKind("block hash")),
+    fullTransactionsParam(),
+  ],
+  result: "OBJECT (number, hash, timestamp, transactions) or null",
+  render: renderBlock,
+  ...extra,
+});
+
+export const ethGetTransactionReceipt = (
+  chain: Chain,
+  marks: Marks,
+  extra: Partial<MethodDef> = {},
+): MethodDef => ({
+  name: "eth_getTransactionReceipt",
+  group: chain.name,
+  marks,
+  summary: "A transaction's receipt: status, gas used, event logs; null until it is in a block.",
+  params: [txHashParam()],
+  result: "OBJECT (transactionHash, status, gasUsed, logs) or null",
+  render: renderReceipt,
   ...extra,
 });

@@ -5,14 +5,15 @@
  */
 
 import { evmCompatChain } from "../chains/evm-compat.js";
-import { renderBlock, renderReceipt } from "../chains/evm-render.js";
 import type { JsonValue } from "../json/lossless.js";
-import { fullTransactionsParam, hashKind, txHashParam } from "./eth-params.js";
-import { ethGetBlockByNumber, ethGetLogs, ethGetTransactionByHash } from "./eth-shared.js";
-import { param } from "./params.js";
+import {
+  ethGetBlockByHash,
+  ethGetBlockByNumber,
+  ethGetLogs,
+  ethGetTransactionByHash,
+  ethGetTransactionReceipt,
+} from "./eth-shared.js";
 import type { MethodDef } from "./types.js";
-
-const compat = (m: Omit<MethodDef, "group">): MethodDef => ({ ...m, group: "evm-compat" });
 
 /** The chain's block rule (src/chains/evm-compat.ts), on the block asked for. */
 const verifyBlock =
@@ -40,24 +41,21 @@ export const evmCompatMethods: MethodDef[] = [
       verify: verifyBlock("number", "eth_getBlockByNumber"),
     },
   ),
-  compat({
-    name: "eth_getBlockByHash",
-    marks: { idempotent: true, heavy: false },
-    summary: "A block by hash; on this chain the hash's first 8 bytes are the block number (checked).",
-    params: [
-      param("blockHash", "DATA(32 bytes)", true, "block hash", hashKind("block hash")),
-      fullTransactionsParam(),
-    ],
-    result: "OBJECT or null; the hash must start with the number",
-    render: renderBlock,
-    verify: verifyBlock("hash", "eth_getBlockByHash"),
-  }),
-  compat({
-    name: "eth_getTransactionReceipt",
-    marks: { idempotent: false, heavy: false },
-    summary: "A transaction's receipt: status, energy used (gasUsed), event logs; null until confirmed.",
-    params: [txHashParam()],
-    result: "OBJECT (transactionHash, status, gasUsed = energy, logs) or null",
-    render: renderReceipt,
-  }),
+  ethGetBlockByHash(
+    evmCompatChain,
+    { idempotent: true, heavy: false },
+    {
+      summary: "A block by hash; on this chain the hash's first 8 bytes are the block number (checked).",
+      result: "OBJECT or null; the hash must start with the number",
+      verify: verifyBlock("hash", "eth_getBlockByHash"),
+    },
+  ),
+  ethGetTransactionReceipt(
+    evmCompatChain,
+    { idempotent: false, heavy: false },
+    {
+      summary: "A transaction's receipt: status, energy used (gasUsed), event logs; null until confirmed.",
+      result: "OBJECT (transactionHash, status, gasUsed = energy, logs) or null",
+    },
+  ),
 ];

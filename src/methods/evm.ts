@@ -5,7 +5,13 @@ import { renderQuantity } from "../chains/evm-render.js";
 import { blockRef } from "../chains/evm-values.js";
 import { explainRevert } from "../chains/revert.js";
 import { blockNumberKind, CALL_OPTIONS, callFromOptions, callKind, requireCallTarget } from "./eth-params.js";
-import { ethGetBlockByNumber, ethGetLogs, ethGetTransactionByHash } from "./eth-shared.js";
+import {
+  ethGetBlockByHash,
+  ethGetBlockByNumber,
+  ethGetLogs,
+  ethGetTransactionByHash,
+  ethGetTransactionReceipt,
+} from "./eth-shared.js";
 import { evmCompatMethods } from "./evm-compat.js";
 import { asUsage, param } from "./params.js";
 import type { MethodDef } from "./types.js";
@@ -80,5 +86,15 @@ const evmGroupMethods: MethodDef[] = [
   }),
 ];
 
+/**
+ * Reads the gateway spec lists for the EVM-compat group only; on an EVM node they are the same standard
+ * methods (EIP-1474), so the EVM group has them too, with chaingw's own marks (reads: idempotent) and
+ * none of the TRON rules.
+ */
+const evmOwnMethods: MethodDef[] = [
+  ethGetBlockByHash(evmChain, { idempotent: true, heavy: false }, { spec: false }),
+  ethGetTransactionReceipt(evmChain, { idempotent: true, heavy: false }, { spec: false }),
+];
+
 /** The EVM and EVM-compat groups' eth_ methods. */
-export const evmMethods: MethodDef[] = [...evmGroupMethods, ...evmCompatMethods];
+export const evmMethods: MethodDef[] = [...evmGroupMethods, ...evmOwnMethods, ...evmCompatMethods];

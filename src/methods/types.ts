@@ -44,6 +44,11 @@ export interface MethodDef {
   name: string;
   group: Group;
   marks: Marks;
+  /**
+   * false: the method is not in the gateway spec for this group, and its marks are chaingw's own reading
+   * (reads are idempotent); absent: as the spec lists it.
+   */
+  spec?: false;
   summary: string;
   params: ParamDef[];
   /** the spec's result description */
