@@ -121,7 +121,7 @@ describe("eth_ methods against anvil, cross-checked with cast rpc", () => {
 
   it("eth_getBlockByHash and eth_getTransactionReceipt on an EVM node: no TRON rules, no energy", async () => {
     const tx = dep.pingTxs[1];
-    const block = await cast("eth_getBlockByNumber", "0x3", "false");
+    const block = (await cast("eth_getBlockByNumber", "0x3", "false")) as { hash: string };
     // no --chain: the EVM group's own definitions (before: the EVM-compat rule failed the block hash)
     expect(await cg("eth_getBlockByHash", block.hash)).toEqual(block);
     expect(await cg("--chain", "evm", "eth_getBlockByHash", block.hash, "false")).toEqual(block);

@@ -6,7 +6,7 @@ import { reportHuman } from "../src/cli/render-reserves.js";
 import { JsonNumber } from "../src/json/lossless.js";
 import { checkAddress, mixedFamilies } from "../src/reserves/address.js";
 import { formatCoins, toSats } from "../src/reserves/amount.js";
-import { base58CheckDecode, bech32Decode } from "../src/reserves/codec.js";
+import { base58CheckDecode, bech32Decode } from "../src/chains/codec.js";
 import { listLines, parseIndexRange as parseRange } from "../src/reserves/input.js";
 
 // Pure pieces of the reserves workflow: address codecs, exact amounts, input lines.

@@ -4,7 +4,7 @@
  * the reserves codec's; this adds what it leaves out on purpose: which prefixes belong to which network.
  */
 import { OutScript } from "@scure/btc-signer";
-import { base58CheckDecode, bech32Decode, bech32Program } from "../reserves/codec.js";
+import { base58CheckDecode, bech32Decode, bech32Program } from "../chains/codec.js";
 import { ProofInputError } from "./errors.js";
 
 export type Chain = "bitcoin" | "litecoin";
