@@ -2,11 +2,11 @@ import { createHash } from "node:crypto";
 import { bech32, bech32m, createBase58check } from "@scure/base";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { base58CheckDecode, bech32Decode } from "../src/chains/codec.js";
 import { reportHuman } from "../src/cli/render-reserves.js";
 import { JsonNumber } from "../src/json/lossless.js";
 import { checkAddress, mixedFamilies } from "../src/reserves/address.js";
 import { formatCoins, toSats } from "../src/reserves/amount.js";
-import { base58CheckDecode, bech32Decode } from "../src/chains/codec.js";
 import { listLines, parseIndexRange as parseRange } from "../src/reserves/input.js";
 
 // Pure pieces of the reserves workflow: address codecs, exact amounts, input lines.

@@ -106,7 +106,7 @@ function methodsToBuild(argv: string[], program: Command): string[] {
     }
     if (all.includes(a)) return [a];
     // the commands that are not registry methods (built after this list)
-    if (["batch", "reserves", "rpc", "methods"].includes(a)) return [];
+    if (["batch", "reserves", "rpc", "methods", "verify-message"].includes(a)) return [];
     break;
   }
   return all;
@@ -191,6 +191,23 @@ function buildProgram(argv: string[], run: Run): Command {
     });
 
   for (const add of families) add(program, run);
+
+  program
+    .command("verify-message")
+    .description(
+      "check a signed message offline: legacy (BIP-137 and Electrum/Trezor segwit) or BIP-322 simple",
+    )
+    .argument("<address>", "Bitcoin or Litecoin address (the network comes from its form)")
+    .argument("<signature>", "base64 signature (BIP-322: with or without the smp prefix)")
+    .argument("<message>", "the signed text")
+    .addHelpText(
+      "after",
+      "\nPrints true or false. Exit 0 valid, 1 not valid, 2 not an address or a signature.",
+    )
+    .action(async (address: string, signature: string, message: string) => {
+      const { verifyMessageCommand } = await import("./reserves-verify.js");
+      await verifyMessageCommand(run, address, signature, message);
+    });
 
   program
     .command("methods")

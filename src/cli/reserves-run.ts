@@ -12,9 +12,10 @@ import {
   reservesStatus as statusWorkflow,
 } from "../reserves/run.js";
 import type { ScanState } from "../reserves/scan.js";
-import { parseDuration } from "../util/text.js";
+import { parseDuration, parseWhole } from "../util/text.js";
 import type { Run } from "./context.js";
 import { reportCsv, reportHuman, reportJson } from "./render-reserves.js";
+import { readSignatures } from "./reserves-verify.js";
 
 export interface ScanFlags {
   file?: string;
@@ -27,6 +28,12 @@ export interface ScanFlags {
   /** true, or seconds between plain progress lines */
   progress?: boolean | string;
   abortWait?: string;
+  proof?: string;
+  challenge?: string;
+  minConf?: string;
+  signatures?: string;
+  chunk?: string;
+  parallel?: boolean;
 }
 
 const STOP_HINT =
@@ -66,6 +73,23 @@ export async function reservesScan(
       : o.progress === true
         ? DEFAULT_LINE_EVERY_S * 1000
         : parseDuration("--progress", o.progress, DEFAULT_LINE_EVERY_S, "positive");
+  const minConf = o.minConf === undefined ? undefined : parseWhole("--min-conf", o.minConf, 0, 0, 1_000_000);
+  const chunk = o.chunk === undefined ? undefined : parseWhole("--chunk", o.chunk, 0, 1, 1_000_000);
+  if (o.signatures !== undefined && o.challenge === undefined)
+    throw new UsageError(
+      "--signatures needs --challenge: the signatures are checked over the challenge text",
+    );
+  if (
+    (o.challenge !== undefined || minConf !== undefined || o.signatures !== undefined) &&
+    o.proof === undefined
+  )
+    throw new UsageError(
+      "--challenge, --min-conf and --signatures belong to a proof: give --proof <file> too",
+    );
+  if (o.proof !== undefined && o.csv === "-")
+    throw new UsageError("--proof and --csv - both want stdout; give one a file");
+  // read before anything is sent: a bad line is exit 2 with nothing sent
+  const signatures = o.signatures === undefined ? undefined : await readSignatures(o.signatures);
   const ctx = run.context(flags, "utxo");
   let bar: ReturnType<typeof progress> | undefined;
   let text = progressText();
@@ -100,6 +124,8 @@ export async function reservesScan(
         scanTimeoutMs: ctx.settings.scanTimeoutMs,
         abortWaitMs,
         group: ctx.settings.chain,
+        chunk,
+        parallel: o.parallel,
       },
       onEvent,
       ctx.signal,
@@ -119,7 +145,32 @@ export async function reservesScan(
         throw new ChaingwError(`--csv: cannot write ${csvTo}: ${(e as NodeJS.ErrnoException).code ?? e}`);
       }
   }
-  if (csvTo !== "-")
+  if (o.proof !== undefined) {
+    const { buildProof } = await import("../reserves/proof.js");
+    const proof = await buildProof(ctx.client, report.plan!, report.scan, {
+      challenge: o.challenge,
+      minConf,
+      signatures,
+      chain: report.chain,
+      createdAt: report.startedAt,
+    });
+    const text = `${JSON.stringify(proof, null, 2)}\n`;
+    if (o.proof === "-") run.out(text);
+    else
+      try {
+        writeFileSync(o.proof, text);
+      } catch (e) {
+        throw new ChaingwError(`--proof: cannot write ${o.proof}: ${(e as NodeJS.ErrnoException).code ?? e}`);
+      }
+    // --json prints the proof document itself
+    if (run.format === "json" && o.proof !== "-") run.out(text);
+    if (!run.machine && o.proof !== "-") {
+      run.out(reportHuman(report, { color: ctx.color }));
+      run.out(
+        `proof written to ${o.proof}: ${proof.total.amount} in ${proof.total.outputs} outputs at height ${proof.height}, digest ${proof.digest}`,
+      );
+    }
+  } else if (csvTo !== "-")
     run.out(run.format === "json" ? reportJson(report) : reportHuman(report, { color: ctx.color }));
   const bad = crossCheckFailure(report);
   if (bad) throw bad;

@@ -52,6 +52,18 @@ export function reservesCommand(program: Command, run: Run): void {
       "--abort-wait <seconds>",
       `after Ctrl-C, how long to wait for the node to confirm the abort (default ${DEFAULT_ABORT_WAIT_S})`,
     )
+    .option("--proof <file>", "write the proof document (chaingw-reserves-proof/1) to <file> ('-' = stdout)")
+    .option("--challenge <text>", "the text the custodian was asked to sign; kept in the proof")
+    .option(
+      "--min-conf <n>",
+      "outputs with fewer confirmations at the scan height are listed apart, not counted",
+    )
+    .option("--signatures <file>", "address,signature lines over the challenge: ownership, checked offline")
+    .option(
+      "--chunk <n>",
+      "at most <n> objects per scan; all chunks end at one block (moved ones scanned again)",
+    )
+    .option("--parallel", "chunks side by side, one per configured node at the same best block")
     .addHelpText(
       "after",
       [
@@ -66,6 +78,31 @@ export function reservesCommand(program: Command, run: Run): void {
     .action(async (addresses: string[], _o: unknown, command: Command) => {
       const { reservesScan } = await import("./reserves-run.js");
       await reservesScan(run, addresses, command.optsWithGlobals() as GlobalFlags, command.opts());
+    });
+
+  reserves
+    .command("verify")
+    .description(
+      "check a proof file against the node now: digest, block, every output existed and was unspent at the proof's height, signatures",
+    )
+    .argument("<file>", "the proof document ('-' = stdin)")
+    .option(
+      "--signatures <file>",
+      "address,signature lines to check over the proof's challenge (instead of the proof's own)",
+    )
+    .addHelpText(
+      "after",
+      [
+        "",
+        "Exit codes: 0 the proof holds; 1 it does not (every failing item named); 2 the file is not a proof",
+        "(the field and why; nothing sent); 3 the node could not answer.",
+        "Works on any node of the chain, without -txindex; blocks above the proof's height are walked only for",
+        "outputs spent since.",
+      ].join("\n"),
+    )
+    .action(async (file: string, _o: unknown, command: Command) => {
+      const { reservesVerify } = await import("./reserves-verify.js");
+      await reservesVerify(run, file, command.optsWithGlobals() as GlobalFlags, command.opts());
     });
 
   reserves

@@ -182,6 +182,8 @@ export interface Report {
   holdings?: Holding[];
   addressesWithFunds: number;
   crossCheck?: CrossCheck;
+  /** the input as planned (for a proof document) */
+  plan?: Plan;
 }
 
 /** Per-address subtotals: every address asked (zero when it holds nothing), then funded descriptors. */

@@ -44,6 +44,10 @@ export interface ScanOptions extends PlanInput {
   group?: GroupName;
   /** status poll interval while the scan runs @default 1000 */
   pollMs?: number;
+  /** objects per scan (0 or absent: all in one scan) */
+  chunk?: number;
+  /** chunks side by side, one per configured node at the same best block */
+  parallel?: boolean;
 }
 
 /** What a scan reports while it runs; the face decides how to show it. */
@@ -106,25 +110,40 @@ interface ScanRun {
   durationMs: number;
 }
 
-/** The statement about an interrupted scan, from the node's own answers. */
-function interruptedError(sig: string, ep: Endpoint | undefined, a: AbortOutcome | undefined, why?: string) {
-  const details: string[] = [];
-  let scanning: boolean | null = null;
-  if (ep && a) {
-    scanning = a.nodeScanning;
-    details.push(`${ep.label}: ${a.statement}`);
-  } else if (ep) details.push(`${ep.label}: abort failed: ${why}; check with: chaingw reserves status`);
-  const hint =
-    scanning === false
-      ? undefined
-      : "the node may still be scanning: `chaingw reserves status` shows it, `chaingw reserves abort` stops it";
+/** The statement about an interrupted scan, from the nodes' own answers. */
+function interruptedError(sig: string, outcomes: { ep: Endpoint; a?: AbortOutcome; why?: string }[]) {
+  const details = outcomes.map((x) =>
+    x.a
+      ? `${x.ep.label}: ${x.a.statement}`
+      : `${x.ep.label}: abort failed: ${x.why}; check with: chaingw reserves status`,
+  );
+  const scanning = outcomes.map((x) => (x.a ? x.a.nodeScanning : null));
+  const idle = scanning.every((x) => x === false);
+  const one = outcomes.length === 1 ? outcomes[0] : undefined;
   return new InterruptedError(`interrupted (${sig}): the scan did not complete; nothing was proven`, {
     details,
-    hint: ep ? hint : undefined,
+    hint:
+      outcomes.length && !idle
+        ? "the node may still be scanning: `chaingw reserves status` shows it, `chaingw reserves abort` stops it"
+        : undefined,
     facts: {
       interrupted_by: sig,
-      ...(ep ? { endpoint: ep.label, aborts_sent: a?.aborts ?? 0, node_scanning: scanning } : {}),
-      ...(a?.startAnswer ? { start_answer: a.startAnswer } : {}),
+      ...(one
+        ? {
+            endpoint: one.ep.label,
+            aborts_sent: one.a?.aborts ?? 0,
+            node_scanning: one.a ? one.a.nodeScanning : null,
+            ...(one.a?.startAnswer ? { start_answer: one.a.startAnswer } : {}),
+          }
+        : outcomes.length
+          ? {
+              nodes: outcomes.map((x) => ({
+                endpoint: x.ep.label,
+                aborts_sent: x.a?.aborts ?? 0,
+                node_scanning: x.a ? x.a.nodeScanning : null,
+              })),
+            }
+          : {}),
     },
   });
 }
@@ -153,70 +172,131 @@ export async function scanReserves(
   const { endpoint, chain } = await preflight(client, plan);
   const pollMs = o.pollMs ?? 1000;
 
-  /** the node that may be running a scan of ours, and the `start` call out on it */
-  let running: { ep: Endpoint; start: Promise<unknown> } | undefined;
+  /** the nodes that may be running a scan of ours, and the `start` call out on each */
+  const running = new Map<Endpoint, Promise<unknown>>();
 
-  const scanOn = async (ep: Endpoint): Promise<ScanRun> => {
-    onEvent({ type: "scan", endpoint: ep.label, phase: "start" });
+  /** One scan of `objects` on `ep`, split in halves while the endpoint answers HTTP 413. */
+  const scanOnce = async (
+    ep: Endpoint,
+    objects: ScanObject[],
+    parts: CheckedScan[][],
+    note: (t: string) => void,
+  ) => {
+    const queue: ScanObject[][] = [objects];
+    const done: CheckedScan[] = [];
+    while (queue.length) {
+      const part = queue.shift()!;
+      try {
+        const r = await startScan({
+          client,
+          endpoint: ep,
+          objects: part,
+          scanTimeoutMs: o.scanTimeoutMs,
+          wait: o.wait ?? false,
+          pollMs,
+          signal,
+          onProgress: (state, elapsedMs) =>
+            onEvent({ type: "progress", endpoint: ep.label, state, elapsedMs }),
+          onStartSent: (start) => {
+            if (start) running.set(ep, start);
+            else running.delete(ep);
+            onEvent({ type: "node-busy", endpoint: running.size ? ep.label : undefined });
+          },
+          onBusy: (p) =>
+            onEvent({
+              type: "note",
+              text: `a scan is already running on ${ep.label}${p === null ? "" : ` (${p}%)`}; --wait: starting as soon as it ends`,
+            }),
+        });
+        done.push(checkScan(r.result, ep.label));
+        starts.push(r.startedAt);
+      } catch (e) {
+        if (!(e instanceof TooLargeError) || part.length < 2) throw e;
+        const half = Math.ceil(part.length / 2);
+        queue.unshift(part.slice(0, half), part.slice(half));
+        note(
+          `${ep.label} refused one request of ${part.length} objects (HTTP 413), so the objects were scanned in parts`,
+        );
+      }
+    }
+    parts.push(done);
+  };
+  const starts: Date[] = [];
+
+  /**
+   * All objects in chunks (--chunk), on one node or side by side on every node (--parallel), then every
+   * chunk at one block: chunks that stand at another block than the newest are scanned again (the chain
+   * moved between them), a bounded number of rounds. A proof is never stitched across two heights.
+   */
+  const scanAll = async (eps: Endpoint[]): Promise<ScanRun> => {
     const t0 = Date.now();
-    const results: CheckedScan[] = [];
-    const queue: ScanObject[][] = [plan.objects];
+    const size = o.chunk && o.chunk > 0 ? o.chunk : plan.objects.length;
+    let chunks: ScanObject[][] = [];
+    for (let i = 0; i < plan.objects.length; i += size) chunks.push(plan.objects.slice(i, i + size));
+    let scans = 0;
     let chunkNote: string | undefined;
-    let startedAt: Date | undefined;
+    const note = (t: string) => {
+      chunkNote = t;
+    };
+    const settled = new Map<ScanObject[], CheckedScan[]>();
+    for (const ep of eps) onEvent({ type: "scan", endpoint: ep.label, phase: "start" });
     try {
-      while (queue.length) {
-        const part = queue.shift()!;
-        try {
-          const r = await startScan({
-            client,
-            endpoint: ep,
-            objects: part,
-            scanTimeoutMs: o.scanTimeoutMs,
-            wait: o.wait ?? false,
-            pollMs,
-            signal,
-            onProgress: (state, elapsedMs) =>
-              onEvent({ type: "progress", endpoint: ep.label, state, elapsedMs }),
-            onStartSent: (start) => {
-              running = start ? { ep, start } : undefined;
-              onEvent({ type: "node-busy", endpoint: start ? ep.label : undefined });
-            },
-            onBusy: (p) =>
-              onEvent({
-                type: "note",
-                text: `a scan is already running on ${ep.label}${p === null ? "" : ` (${p}%)`}; --wait: starting as soon as it ends`,
-              }),
+      for (let round = 0; round < MAX_ROUNDS && chunks.length; round++) {
+        if (round > 0)
+          onEvent({
+            type: "note",
+            text: `the chain moved while scanning: ${chunks.length} chunk${chunks.length === 1 ? "" : "s"} scanned again at the newest block`,
           });
-          startedAt ??= r.startedAt;
-          results.push(checkScan(r.result, ep.label));
-        } catch (e) {
-          if (!(e instanceof TooLargeError) || part.length < 2) throw e;
-          const half = Math.ceil(part.length / 2);
-          queue.unshift(part.slice(0, half), part.slice(half));
-          chunkNote = `${ep.label} refused one request of ${part.length} objects (HTTP 413), so the objects were scanned in parts`;
-        }
+        const todo = [...chunks];
+        // one worker per node; each takes the next chunk
+        await Promise.all(
+          eps.map(async (ep) => {
+            for (let c = todo.shift(); c; c = todo.shift()) {
+              const parts: CheckedScan[][] = [];
+              await scanOnce(ep, c, parts, note);
+              scans += parts[0].length;
+              settled.set(c, parts[0]);
+            }
+          }),
+        );
+        const tipOf = (x: CheckedScan) => `${x.height} ${x.bestblock}`;
+        const all = [...settled.values()].flat();
+        const newest = all.reduce((a, b) => (b.height > a.height ? b : a));
+        chunks = [...settled].filter(([, r]) => r.some((x) => tipOf(x) !== tipOf(newest))).map(([c]) => c);
       }
     } finally {
-      onEvent({ type: "scan", endpoint: ep.label, phase: "end" });
+      for (const ep of eps) onEvent({ type: "scan", endpoint: ep.label, phase: "end" });
     }
-    const scan = mergeChunks(results, ep.label);
-    const chunks = results.length;
+    if (chunks.length)
+      throw new IntegrityError(
+        `the chain kept moving: after ${MAX_ROUNDS} rounds, ${chunks.length} chunks still stand at another block; run again`,
+      );
+    const scan = mergeChunks([...settled.values()].flat(), eps.map((e) => e.label).join(", "));
+    const startedAt = starts.reduce((a, b) => (b < a ? b : a), new Date(t0));
+    const several = scans > 1;
     return {
       scan,
-      chunks,
-      chunkNote: chunkNote && `${chunkNote}: ${chunks} scans, all at block ${scan.height}`,
-      startedAt: startedAt ?? new Date(t0),
-      // the scan itself: from the first start that ran (not the wait for a busy slot) to the last answer
-      durationMs: Date.now() - (startedAt ?? new Date(t0)).getTime(),
+      chunks: scans,
+      chunkNote: several
+        ? `${chunkNote ? `${chunkNote}: ` : ""}${scans} scans${eps.length > 1 ? ` on ${eps.length} nodes` : ""}, all at block ${scan.height}`
+        : chunkNote,
+      startedAt,
+      durationMs: Date.now() - startedAt.getTime(),
     };
   };
 
   try {
-    const primary = await scanOn(endpoint);
+    let nodes = [endpoint];
+    if (o.parallel) {
+      nodes = await sameTipNodes(client, endpoint);
+      if (nodes.length < 2)
+        onEvent({ type: "note", text: "--parallel: only one node at the best block; scanning on it alone" });
+    }
+    const primary = await scanAll(nodes);
     const funded = new Set(primary.scan.unspents.map((u) => u.address ?? u.desc));
     const report: Report = {
       chain,
-      endpoint: endpoint.label,
+      endpoint: nodes.map((n) => n.label).join(", "),
       startedAt: primary.startedAt,
       durationMs: primary.durationMs,
       addressesAsked: plan.addresses.length,
@@ -227,11 +307,12 @@ export async function scanReserves(
       scan: primary.scan,
       holdings: o.byAddress ? holdings(plan, primary.scan) : undefined,
       addressesWithFunds: funded.size,
+      plan,
     };
     if (o.crossCheck) {
       const other = client.endpoints.find((e) => e !== endpoint)!;
       onEvent({ type: "note", text: `cross-check: scanning the same objects on ${other.label}` });
-      const second = await scanOn(other);
+      const second = await scanAll([other]);
       report.crossCheck = compareScans(primary.scan, second.scan, other.label);
     }
     if (signal?.aborted) throw new InterruptedError("interrupted");
@@ -239,25 +320,52 @@ export async function scanReserves(
   } catch (e) {
     if (signal?.aborted) {
       const sig = String(signal.reason ?? "interrupted");
-      const r = running as { ep: Endpoint; start: Promise<unknown> } | undefined;
-      if (!r) throw interruptedError(sig, undefined, undefined);
+      if (!running.size) throw interruptedError(sig, []);
+      const eps = [...running.keys()];
       onEvent({
         type: "note",
-        text: `${sig}: sending abort to ${r.ep.label} (Ctrl-C again to quit without waiting)`,
+        text: `${sig}: sending abort to ${eps.map((x) => x.label).join(", ")} (Ctrl-C again to quit without waiting)`,
       });
-      try {
-        const a = await abortAndConfirm(client.withoutSignal(), r.ep, o.abortWaitMs, r.start);
-        if (a.nodeScanning === false) onEvent({ type: "node-busy", endpoint: undefined });
-        throw interruptedError(sig, r.ep, a);
-      } catch (err) {
-        if (err instanceof InterruptedError) throw err;
-        throw interruptedError(sig, r.ep, undefined, (err as Error).message);
-      }
+      const outcomes = await Promise.all(
+        [...running].map(async ([ep, start]) => {
+          try {
+            return { ep, a: await abortAndConfirm(client.withoutSignal(), ep, o.abortWaitMs, start) };
+          } catch (err) {
+            return { ep, why: (err as Error).message };
+          }
+        }),
+      );
+      if (outcomes.every((x) => x.a?.nodeScanning === false))
+        onEvent({ type: "node-busy", endpoint: undefined });
+      throw interruptedError(sig, outcomes);
     }
     if (e instanceof ScanBusyError) e.hint = busyHint(endpoint);
-    if (e instanceof TransportError && running) await afterFailedStart(client, o, running.ep, e);
+    const first = running.keys().next().value;
+    if (e instanceof TransportError && first) await afterFailedStart(client, o, first, e);
     throw e;
   }
+}
+
+/** Rounds of re-scans for chunks that stand at another block than the newest. */
+const MAX_ROUNDS = 5;
+
+/** --parallel: the configured nodes at the first node's best block (each node is asked). */
+async function sameTipNodes(client: JsonRpcClient, first: Endpoint): Promise<Endpoint[]> {
+  const best = async (ep: Endpoint) =>
+    String(
+      (await client.call("getbestblockhash", [], { idempotent: true, heavy: false, pinned: ep })).result,
+    );
+  const want = await best(first);
+  const out = [first];
+  for (const ep of client.endpoints) {
+    if (ep === first || out.some((x) => sameNode(x, ep))) continue;
+    try {
+      if ((await best(ep)) === want) out.push(ep);
+    } catch {
+      // an endpoint that does not answer takes no chunks
+    }
+  }
+  return out;
 }
 
 /** The report's verdict for the face: a cross-check that disagrees is not a proof (exit 1). */

@@ -21,10 +21,14 @@ export interface LitecoindOptions {
   blocks?: number;
   /** Authenticate with `<datadir>/regtest/.cookie` instead of rpcuser/rpcpassword. @default false */
   cookie?: boolean;
+  /** Accept peers on loopback (p2pPort), so a second node can sync from this one. @default false */
+  listen?: boolean;
 }
 
 export interface LitecoinNode {
   port: number;
+  /** the P2P port (peers connect here when started with `listen`) */
+  p2pPort: number;
   /** http://127.0.0.1:PORT/ without credentials. */
   url: string;
   /** http://user:pass@127.0.0.1:PORT/ */
@@ -59,13 +63,23 @@ const hex = (n: number): string => randomBytes(n).toString("hex");
 interface Spawned {
   child: ChildProcess;
   port: number;
+  p2pPort: number;
   stderr: () => string;
 }
 
-async function spawnNode(datadir: string, auth: string[]): Promise<Spawned> {
+async function spawnNode(datadir: string, auth: string[], listen: boolean): Promise<Spawned> {
   const port = await freePort();
   const p2pPort = await freePort();
-  const args = [...REGTEST_FLAGS, `-port=${p2pPort}`, `-rpcport=${port}`, `-datadir=${datadir}`, ...auth];
+  // a node others may connect to (to sync a second node): listening on loopback only
+  const p2p = listen ? ["-listen=1", "-bind=127.0.0.1", "-discover=0", "-dnsseed=0"] : [];
+  const args = [
+    ...REGTEST_FLAGS,
+    ...p2p,
+    `-port=${p2pPort}`,
+    `-rpcport=${port}`,
+    `-datadir=${datadir}`,
+    ...auth,
+  ];
   const child = spawn(BIN, args, { stdio: ["ignore", "ignore", "pipe"] });
   trackChild(child);
   let err = "";
@@ -76,7 +90,7 @@ async function spawnNode(datadir: string, auth: string[]): Promise<Spawned> {
   child.on("error", (e) => {
     err += String(e);
   });
-  return { child, port, stderr: () => err };
+  return { child, port, p2pPort, stderr: () => err };
 }
 
 function readCookie(file: string): { user: string; password: string } | null {
@@ -142,7 +156,7 @@ export async function startLitecoind(opts: LitecoindOptions = {}): Promise<Litec
   let creds: { user: string; password: string } | undefined;
   let lastErr: unknown;
   for (let attempt = 0; attempt < 3 && !creds; attempt++) {
-    const s = await spawnNode(datadir, authArgs);
+    const s = await spawnNode(datadir, authArgs, opts.listen ?? false);
     try {
       creds = await waitReady(s, () => fixed ?? readCookie(cookieFile));
       spawned = s;
@@ -160,7 +174,7 @@ export async function startLitecoind(opts: LitecoindOptions = {}): Promise<Litec
     throw lastErr instanceof Error ? lastErr : new Error(String(lastErr));
   }
 
-  const { child, port } = spawned;
+  const { child, port, p2pPort } = spawned;
   const { user, password } = creds;
   const url = `http://127.0.0.1:${port}/`;
   const authUrl = `http://${encodeURIComponent(user)}:${encodeURIComponent(password)}@127.0.0.1:${port}/`;
@@ -212,6 +226,7 @@ export async function startLitecoind(opts: LitecoindOptions = {}): Promise<Litec
 
   const node: LitecoinNode = {
     port,
+    p2pPort,
     url,
     authUrl,
     user,

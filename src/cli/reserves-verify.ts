@@ -1,0 +1,128 @@
+/** The face of `reserves verify` and `verify-message`: files read and checked, verdicts printed. */
+import { readFileSync } from "node:fs";
+import type { GlobalFlags } from "../config/config.js";
+import { UsageError } from "../errors/index.js";
+import { style, table } from "../output/human.js";
+import { progress } from "../output/progress.js";
+import type { Proof, SignatureLine } from "../proof/document.js";
+import { ProofInputError } from "../proof/errors.js";
+import type { VerifyReport } from "../reserves/verify.js";
+import type { Run } from "./context.js";
+
+/** A file's text ('-' = stdin), or a usage error naming it. */
+export function readText(path: string, what: string): string {
+  try {
+    return path === "-" ? readFileSync(0, "utf8") : readFileSync(path, "utf8");
+  } catch (e) {
+    throw new UsageError(`${what}: cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? e}`);
+  }
+}
+
+/** A proof library's refusal as a usage error naming the file and the field. */
+export async function asUsage<T>(file: string, read: () => Promise<T> | T): Promise<T> {
+  try {
+    return await read();
+  } catch (e) {
+    if (e instanceof ProofInputError)
+      throw new UsageError(`${file}: ${e.field}: ${e.reason}; nothing was sent`);
+    throw e;
+  }
+}
+
+export async function readSignatures(path: string): Promise<SignatureLine[]> {
+  const { readSignatureFile } = await import("../proof/document.js");
+  return asUsage(path, () => readSignatureFile(readText(path, "--signatures")));
+}
+
+export async function reservesVerify(
+  run: Run,
+  file: string,
+  flags: GlobalFlags,
+  o: { signatures?: string },
+): Promise<void> {
+  if (run.format === "csv")
+    throw new UsageError("--format csv is not available for reserves verify (human or json)");
+  const { readProof } = await import("../proof/document.js");
+  const proof: Proof = await asUsage(file, () => readProof(readText(file, "reserves verify")));
+  const signatures = o.signatures === undefined ? undefined : await readSignatures(o.signatures);
+  const ctx = run.context(flags, "utxo", { pooled: true });
+  const { verifyProof } = await import("../reserves/verify.js");
+  const bar = progress({ plainEveryMs: undefined });
+  run.clearProgress = () => bar.clear();
+  let report: VerifyReport;
+  try {
+    report = await verifyProof(
+      ctx.client,
+      proof,
+      { signatures },
+      (e) =>
+        bar.update(
+          e.type === "walk"
+            ? `walking blocks ${e.height.toLocaleString("en")} of ${e.tip.toLocaleString("en")} for ${e.pending} output${e.pending === 1 ? "" : "s"} spent since the proof`
+            : e.text,
+        ),
+      ctx.signal,
+    );
+  } finally {
+    bar.stop();
+    run.clearProgress = undefined;
+  }
+  if (run.machine) run.out(JSON.stringify(report, null, 2));
+  else run.out(renderVerify(report, ctx.color));
+  if (!report.holds) run.exitCode = 1;
+}
+
+function renderVerify(r: VerifyReport, color: boolean): string {
+  const st = style(color);
+  const mark = (ok: boolean) => (ok ? st.good("ok") : st.bad("FAILS"));
+  const lines: string[] = [];
+  lines.push(
+    `digest     ${mark(r.digest.ok)}  ${r.digest.ok ? r.digest.claimed : `claimed ${r.digest.claimed}, content ${r.digest.computed}`}`,
+  );
+  lines.push(`block      ${mark(r.block.ok)}  ${r.block.detail}`);
+  lines.push(
+    `totals     ${mark(r.totals.ok)}  ${r.totals.amount} (${r.totals.amount_sats} base units) in ${r.totals.outputs} outputs`,
+  );
+  if (r.walked.blocks)
+    lines.push(
+      `walked     ${r.walked.blocks} blocks (${r.walked.from}..${r.walked.to}) for outputs spent since the proof`,
+    );
+  lines.push("");
+  const rows = r.outputs.map((v) => [
+    `${v.txid.slice(0, 16)}…:${v.vout}`,
+    v.amount,
+    v.matched.length > 48 ? `${v.matched.slice(0, 45)}...` : v.matched,
+    v.ok
+      ? v.state === "spent-after"
+        ? `ok, spent at ${v.spentAt}`
+        : "ok, unspent now"
+      : st.bad(`FAILS: ${v.detail}`),
+  ]);
+  if (rows.length) lines.push(table(["output", "amount", "matched", "verdict"], rows, color), "");
+  const arows = r.addresses.map((a) => [
+    a.address.length > 48 ? `${a.address.slice(0, 45)}...` : a.address,
+    a.amount,
+    a.outputs_ok ? "ok" : st.bad("FAILS"),
+    a.ownership === "proven"
+      ? st.good("proven owned")
+      : a.ownership === "unproven"
+        ? st.bad("signature FAILS")
+        : "claimed only",
+  ]);
+  if (arows.length) lines.push(table(["address", "amount", "outputs", "ownership"], arows, color), "");
+  for (const f of r.failures) lines.push(st.bad(`FAILS: ${f}`));
+  lines.push(r.holds ? st.good(`holds: ${r.summary}`) : st.bad(r.summary));
+  return lines.join("\n");
+}
+
+/** `chaingw verify-message ADDRESS SIGNATURE MESSAGE`: offline; true/false, exit 0/1; 2 for bad input. */
+export async function verifyMessageCommand(run: Run, address: string, signature: string, message: string) {
+  const { verifyMessage } = await import("../proof/message.js");
+  const r = await asUsage("verify-message", () => verifyMessage(address, signature, message));
+  if (run.machine) run.out(JSON.stringify(r));
+  else {
+    run.out(String(r.valid));
+    run.err(`chaingw: ${r.format}: ${r.detail}`);
+  }
+  if (!r.valid) run.exitCode = 1;
+}
