@@ -22,7 +22,13 @@ const env = { ...process.env };
 delete env.NODE_EXTRA_CA_CERTS;
 
 const ltc = await startLitecoind();
-const rpc = (m, p = []) => ltc.rpc(m, p);
+// litecoind closes a kept-alive connection idle for 30 s (-rpcservertimeout); a call on such a connection
+// fails before it is sent ("other side closed"): once more on a new one
+const rpc = (m, p = []) =>
+  ltc.rpc(m, p).catch((e) => {
+    if (e instanceof TypeError && /fetch failed/.test(e.message)) return ltc.rpc(m, p);
+    throw e;
+  });
 const dir = tempDir("chaingw-bench-proof-");
 const url = `http://${ltc.auth.user}:${ltc.auth.password}@127.0.0.1:${ltc.port}/`;
 await rpc("createwallet", ["w"]).catch(() => {});
@@ -47,9 +53,14 @@ const proof = join(dir, "proof.json");
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 function timed(args) {
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, [BIN, "--url", url, ...args], { encoding: "utf8", env, maxBuffer: 1 << 28 });
+  const r = spawnSync(process.execPath, [BIN, "--url", url, ...args], {
+    encoding: "utf8",
+    env,
+    maxBuffer: 1 << 28,
+  });
   const ms = performance.now() - t0;
-  if (r.status !== 0) throw new Error(`chaingw ${args.join(" ")} exited ${r.status}: ${r.stderr.slice(-400)}`);
+  if (r.status !== 0)
+    throw new Error(`chaingw ${args.join(" ")} exited ${r.status}: ${r.stderr.slice(-400)}`);
   return { ms, out: r.stdout };
 }
 const scanMs = [];
@@ -66,7 +77,10 @@ const per = Math.ceil(spend.length / BLOCKS);
 for (let b = 0; b < BLOCKS; b++) {
   const part = spend.slice(b * per, (b + 1) * per);
   if (part.length) {
-    const raw = await rpc("createrawtransaction", [part.map((o) => ({ txid: o.txid, vout: o.vout })), { [miner]: 0.001 * part.length }]);
+    const raw = await rpc("createrawtransaction", [
+      part.map((o) => ({ txid: o.txid, vout: o.vout })),
+      { [miner]: 0.001 * part.length },
+    ]);
     const signed = await rpc("signrawtransactionwithwallet", [raw]);
     await rpc("sendrawtransaction", [signed.hex]);
   }
@@ -85,11 +99,17 @@ const s = median(scanMs);
 const v = median(verifyMs);
 const w = median(walkMs);
 const rows = [
-  ["outputs in the proof / blocks above it", `${doc.outputs.length} / ${BLOCKS} (${spend.length} outputs spent there)`],
+  [
+    "outputs in the proof / blocks above it",
+    `${doc.outputs.length} / ${BLOCKS} (${spend.length} outputs spent there)`,
+  ],
   ["chaingw process start (--version)", `${versionMs.toFixed(0)} ms`],
   ["reserves scan --proof (median)", `${s.toFixed(0)} ms`],
   ["reserves verify, all unspent (median)", `${v.toFixed(0)} ms = ${(v / s).toFixed(2)}× the scan`],
-  ["  per 1,000 outputs, beyond process start", `${(((v - versionMs) / doc.outputs.length) * 1000).toFixed(0)} ms`],
+  [
+    "  per 1,000 outputs, beyond process start",
+    `${(((v - versionMs) / doc.outputs.length) * 1000).toFixed(0)} ms`,
+  ],
   [`reserves verify, ${walked} blocks walked (median)`, `${w.toFixed(0)} ms`],
   ["  per block walked", `${((w - v) / Math.max(1, walked)).toFixed(2)} ms`],
 ];

@@ -403,6 +403,44 @@ describe("one snapshot for large inputs", () => {
   });
 });
 
+describe("a gateway that refuses large requests", () => {
+  it("a JSON-RPC 'request too large' halves the chunk by itself; the proof is at one block", async () => {
+    const { createServer } = await import("node:http");
+    const { forward, readBody } = await import("./fixtures/forward.js");
+    let refused = 0;
+    const server = createServer(async (req, res) => {
+      const body = await readBody(req);
+      const text = body.toString();
+      if (text.includes('"start"') && (text.match(/addr\(/g) ?? []).length > 2) {
+        refused++;
+        res.writeHead(400, { "content-type": "application/json" });
+        res.end(
+          '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"request too large: at most 2 scan objects"}}',
+        );
+        return;
+      }
+      const up = await forward({ url: ltc.url, user: ltc.user, password: ltc.password }, body, {});
+      res.writeHead(up.status, { "content-type": "application/json" });
+      res.end(up.body);
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const gw = `http://127.0.0.1:${(server.address() as import("node:net").AddressInfo).port}/`;
+    try {
+      const list = ["legacy", "p2sh", "bech32", "empty", "legacy2"].map((k) => addr[k]);
+      const f = join(dir, "gw.json");
+      const r = await runCli(["--url", gw, "reserves", "scan", ...list, "--proof", f]);
+      expect(r.exitCode).toBe(0);
+      expect(refused).toBeGreaterThan(0);
+      expect(r.stdout).toMatch(
+        /refused one request of 5 objects \(request too large\).*\d+ scans, all at block \d+/s,
+      );
+      expect(read(f).by_address).toHaveLength(5);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
+
 describe("--parallel: chunks side by side on two nodes at one best block", () => {
   let a: LitecoinNode;
   let b: LitecoinNode;

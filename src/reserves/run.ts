@@ -215,7 +215,7 @@ export async function scanReserves(
         const half = Math.ceil(part.length / 2);
         queue.unshift(part.slice(0, half), part.slice(half));
         note(
-          `${ep.label} refused one request of ${part.length} objects (HTTP 413), so the objects were scanned in parts`,
+          `${ep.label} refused one request of ${part.length} objects (${/HTTP 413\b/.test(e.message) ? "HTTP 413" : "request too large"}), so the objects were scanned in parts`,
         );
       }
     }
@@ -236,7 +236,7 @@ export async function scanReserves(
     let scans = 0;
     let chunkNote: string | undefined;
     const note = (t: string) => {
-      chunkNote = t;
+      chunkNote ??= t;
     };
     const settled = new Map<ScanObject[], CheckedScan[]>();
     for (const ep of eps) onEvent({ type: "scan", endpoint: ep.label, phase: "start" });

@@ -188,6 +188,9 @@ interface StartResult {
   durationMs: number;
 }
 
+/** A gateway's JSON-RPC refusal of the request's size (the node itself answers HTTP 413 or nothing). */
+const TOO_LARGE = /(request|body|payload|entity)[^.]{0,20}too (large|big)|too many (scan ?)?objects/i;
+
 const isBusy = (e: unknown): e is RpcError =>
   e instanceof RpcError && e.code === -8 && /in progress/i.test(e.rpcMessage);
 
@@ -219,7 +222,9 @@ export async function startScan(o: StartOptions): Promise<StartResult> {
       return { result, startedAt, durationMs: Date.now() - startedAt.getTime() };
     } catch (e) {
       // the node answered (an RPC error): no scan of ours runs; without an answer it may be running
-      const tooLarge = e instanceof TransportError && /HTTP 413\b/.test(e.message);
+      const tooLarge =
+        (e instanceof TransportError && /HTTP 413\b/.test(e.message)) ||
+        (e instanceof RpcError && TOO_LARGE.test(e.rpcMessage));
       const mayRun = e instanceof TransportError || e instanceof InterruptedError;
       if (!mayRun || tooLarge) o.onStartSent?.(undefined);
       if (tooLarge) throw new TooLargeError(e.message, { cause: e });
