@@ -231,11 +231,18 @@ export async function verifyProof(
       return `the output's script is ${String(spk)}, the proof says ${x.script_pubkey}`;
     return undefined;
   };
-  const txs = await readEach(
+  // each transaction once, however many of its outputs the proof lists (a payout pays hundreds)
+  const txKeys = [...new Set(proof.outputs.map((x) => `${x.txid} ${x.block_hash}`))];
+  const txAnswers = await readEach(
     client,
     "getrawtransaction",
-    proof.outputs.map((x) => [x.txid, true, x.block_hash]),
+    txKeys.map((k) => {
+      const [txid, block] = k.split(" ");
+      return [txid, true, block];
+    }),
   );
+  const txByKey = new Map(txKeys.map((k, i) => [k, txAnswers[i]]));
+  const txs = proof.outputs.map((x) => txByKey.get(`${x.txid} ${x.block_hash}`) as BatchOutcome);
   proof.outputs.forEach((x, i) => {
     if (x.height > proof.height)
       return fail(i, `created at height ${x.height}, above the proof's height ${proof.height}`);
