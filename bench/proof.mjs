@@ -79,7 +79,7 @@ for (let b = 0; b < BLOCKS; b++) {
   if (part.length) {
     const raw = await rpc("createrawtransaction", [
       part.map((o) => ({ txid: o.txid, vout: o.vout })),
-      { [miner]: 0.001 * part.length },
+      { [miner]: Number(part.reduce((t, o) => t + BigInt(o.amount_sats), 0n) - 10_000n) / 1e8 },
     ]);
     const signed = await rpc("signrawtransactionwithwallet", [raw]);
     await rpc("sendrawtransaction", [signed.hex]);

@@ -16,7 +16,6 @@ import type { Prepared } from "../methods/prepare.js";
 import { callOptionsOf } from "../methods/prepare.js";
 import { type BatchOutcome, callBatch } from "../rpc/batch.js";
 import type { JsonRpcClient } from "../rpc/client.js";
-import { scrub } from "../util/redact.js";
 import { newHeapTuner } from "./heap.js";
 import type { Item } from "./input.js";
 
@@ -29,6 +28,11 @@ export interface BatchOptions {
   batchSize: number;
   /** bound of long-running requests (scantxoutset start) */
   scanTimeoutMs: number;
+  /**
+   * Removes secrets from error lines (they go to stdout): an upstream echoing a key or password in its
+   * error must not print it. @default no change
+   */
+  scrub?: (text: string) => string;
 }
 
 export interface Summary {
@@ -48,10 +52,8 @@ export interface BatchProgress {
   failed: number;
 }
 
-function errorLine(id: string, e: ChaingwError): string {
-  const err = errorPayload(e);
-  // error lines go to stdout: an upstream echoing a key or password in its error must not print it
-  return scrub(`{"id":${id},"error":${stringifyLossless(err)}}`);
+function errorLine(id: string, e: ChaingwError, scrub: (t: string) => string): string {
+  return scrub(`{"id":${id},"error":${stringifyLossless(errorPayload(e))}}`);
 }
 
 /** The chain's checks on a result (EVM-compat block hash prefix), as for a single call. */
@@ -161,6 +163,7 @@ export async function runItems(
   };
   const window: Promise<Buffer>[] = [];
   const heap = newHeapTuner();
+  const scrub = opts.scrub ?? ((t: string) => t);
   let done = 0;
   const flush = async (b: Buffer) => {
     await write(b);
@@ -192,7 +195,7 @@ export async function runItems(
       if (it.error) {
         summary.badInput++;
         failed(it.error);
-        lines.text(errorLine(it.id, it.error) + "\n");
+        lines.text(errorLine(it.id, it.error, scrub) + "\n");
         continue;
       }
       const r = res[k++];
@@ -200,13 +203,13 @@ export async function runItems(
         if (r instanceof RpcError) summary.nodeErrors++;
         else summary.transport++;
         failed(r);
-        lines.text(errorLine(it.id, r) + "\n");
+        lines.text(errorLine(it.id, r, scrub) + "\n");
       } else {
         const bad = verifyEntry(it, r);
         if (bad) {
           summary.nodeErrors++;
           failed(bad);
-          lines.text(errorLine(it.id, bad) + "\n");
+          lines.text(errorLine(it.id, bad, scrub) + "\n");
           continue;
         }
         summary.ok++;

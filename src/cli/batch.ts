@@ -98,6 +98,7 @@ async function runBatch(
         concurrency: flags.concurrency ?? BATCH_DEFAULTS.concurrency,
         batchSize: flags.batchSize ?? BATCH_DEFAULTS.batchSize,
         scanTimeoutMs: ctx.settings.scanTimeoutMs,
+        scrub: run.secrets.scrub,
       },
       async (lines) => {
         bar.clear();

@@ -8,7 +8,7 @@ import type { GroupName } from "../chains/index.js";
 import { type GlobalFlags, resolveSettings, type Settings } from "../config/config.js";
 import { type Format, isMachine } from "../output/format.js";
 import { JsonRpcClient } from "../rpc/client.js";
-import { scrub } from "../util/redact.js";
+import { Secrets } from "../util/redact.js";
 
 export interface Context {
   settings: Settings;
@@ -32,6 +32,8 @@ export class Run {
   exitCode?: number;
   /** a progress line to take off the terminal before data is written to stdout */
   clearProgress?: () => void;
+  /** every secret this run has read: removed from anything it prints */
+  readonly secrets = new Secrets();
 
   constructor(
     readonly format: Format,
@@ -47,7 +49,7 @@ export class Run {
 
   /** A line of diagnostics on stderr, secrets scrubbed. */
   err(text: string): void {
-    process.stderr.write(scrub(text) + "\n");
+    process.stderr.write(this.secrets.scrub(text) + "\n");
   }
 
   /** Data on stdout (a line), after any progress line is taken off the terminal. */
@@ -58,7 +60,7 @@ export class Run {
 
   /** Settings and a client for a command; `group` decides the default endpoint. */
   context(flags: GlobalFlags, group?: GroupName, o: { pooled?: boolean; failFast?: boolean } = {}): Context {
-    const settings = resolveSettings(flags, this.env, group);
+    const settings = resolveSettings(flags, this.env, group, this.secrets);
     for (const w of settings.warnings) this.err(`chaingw: warning: ${w}`);
     const client = new JsonRpcClient({
       endpoints: settings.endpoints,

@@ -15,7 +15,6 @@ import {
   methodTableMarkdown,
 } from "../methods/index.js";
 import { FORMATS, formatFromArgv } from "../output/format.js";
-import { scrub } from "../util/redact.js";
 import { addBatchOptions } from "./batch.js";
 import { Run } from "./context.js";
 import { families } from "./hooks.js";
@@ -233,7 +232,7 @@ function report(run: Run, err: unknown): number {
   const e = asChaingwError(err);
   if (run.machine) {
     const payload = errorPayload(e, true);
-    process.stderr.write(scrub(JSON.stringify({ error: payload })) + "\n");
+    process.stderr.write(run.secrets.scrub(JSON.stringify({ error: payload })) + "\n");
   } else {
     run.err(`chaingw: ${e.message}`);
     for (const d of e.details ?? []) run.err(`  ${d}`);

@@ -10,7 +10,7 @@ import { chainOf, type GroupName as Group, parseChainName } from "../chains/inde
 import { UsageError } from "../errors/index.js";
 import { parseLossless } from "../json/lossless.js";
 import { type Endpoint, gatewayEndpoint, isLoopback, nodeEndpoint } from "../rpc/endpoint.js";
-import { redactUrl, registerSecret } from "../util/redact.js";
+import { redactUrl, Secrets } from "../util/redact.js";
 import { parseDuration, parseWhole } from "../util/text.js";
 
 /** Global options as commander hands them over (all optional: absence means "not given"). */
@@ -162,12 +162,12 @@ function readSecretFile(path: string, what: string): string {
   }
 }
 
-function readCookie(path: string): { user: string; password: string } {
+function readCookie(path: string, secrets: Secrets): { user: string; password: string } {
   const text = readSecretFile(path, "cookie file");
   const i = text.indexOf(":");
   if (i <= 0) throw new UsageError(`--rpc-cookie: ${path} does not hold user:password`);
   const cred = { user: text.slice(0, i), password: text.slice(i + 1) };
-  registerSecret(cred.password);
+  secrets.add(cred.password);
   return cred;
 }
 
@@ -223,7 +223,13 @@ function selectProfile(
 }
 
 /** Step 2: the API key: flag file > env > profile (key or key file, only for the profile's gateways). */
-function resolveApiKey(flags: GlobalFlags, env: NodeJS.ProcessEnv, profile: Profile, warnings: string[]) {
+function resolveApiKey(
+  flags: GlobalFlags,
+  env: NodeJS.ProcessEnv,
+  profile: Profile,
+  warnings: string[],
+  secrets: Secrets,
+) {
   let apiKey: string | undefined;
   if (flags.apiKey) {
     apiKey = flags.apiKey;
@@ -239,7 +245,7 @@ function resolveApiKey(flags: GlobalFlags, env: NodeJS.ProcessEnv, profile: Prof
       apiKey = profile.apiKey ?? readSecretFile(profile.apiKeyFile as string, "API key file");
     }
   }
-  registerSecret(apiKey);
+  secrets.add(apiKey);
   return apiKey;
 }
 
@@ -253,7 +259,12 @@ interface Level {
 }
 
 /** A node URL, or a usage error that says what would be one (`127.0.0.1:8332` → `http://127.0.0.1:8332/`). */
-function nodeUrl(u: string, src: Settings["endpointSource"], cookie?: { user: string; password: string }) {
+function nodeUrl(
+  u: string,
+  src: Settings["endpointSource"],
+  secrets: Secrets,
+  cookie?: { user: string; password: string },
+) {
   const what = sourceName(src, "url");
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(u.trim())) {
     throw new UsageError(
@@ -261,7 +272,7 @@ function nodeUrl(u: string, src: Settings["endpointSource"], cookie?: { user: st
     );
   }
   try {
-    return nodeEndpoint(u, cookie);
+    return nodeEndpoint(u, cookie, secrets);
   } catch {
     throw new UsageError(`invalid ${what}: ${JSON.stringify(redactUrl(u))} is not a URL`);
   }
@@ -274,6 +285,7 @@ function resolveEndpoints(
   apiKey: string | undefined,
   env: NodeJS.ProcessEnv,
   warnings: string[],
+  secrets: Secrets,
 ): { endpoints: Endpoint[]; source: Settings["endpointSource"]; products: string[] } {
   const chosenAt = levels.findIndex((l) => l.urls || l.gateways);
   const chosen = chosenAt >= 0 ? levels[chosenAt] : undefined;
@@ -293,18 +305,18 @@ function resolveEndpoints(
     if (chain.cookieAuth) {
       const cookie = cookiePath ?? join(env.HOME || homedir(), ".bitcoin", ".cookie");
       try {
-        cred = readCookie(cookie);
+        cred = readCookie(cookie, secrets);
       } catch (e) {
         if (cookiePath) throw e;
       }
     }
-    return { endpoints: [nodeEndpoint(chain.defaultUrl, cred)], source: "default", products };
+    return { endpoints: [nodeEndpoint(chain.defaultUrl, cred, secrets)], source: "default", products };
   }
-  const cookie = cookiePath ? readCookie(cookiePath) : undefined;
+  const cookie = cookiePath ? readCookie(cookiePath, secrets) : undefined;
   for (const u of chosen.urls ?? []) {
-    const ep = nodeUrl(u, chosen.src, cookie);
+    const ep = nodeUrl(u, chosen.src, secrets, cookie);
     const pw = new URL(u).password;
-    registerSecret(decodeURIComponent(pw));
+    secrets.add(decodeURIComponent(pw));
     // a person at a terminal can change the habit; scripts are not nagged on every call
     if (pw && chosen.src === "flag" && process.stderr.isTTY) {
       warnings.push(
@@ -359,12 +371,21 @@ function checkTransport(endpoints: Endpoint[], insecure: boolean, warnings: stri
   }
 }
 
-export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, methodGroup?: Group): Settings {
+/**
+ * @param methodGroup the group of the method being called (decides the default endpoint)
+ * @param secrets where every secret read (passwords, keys, tokens) is recorded, so output can be scrubbed
+ */
+export function resolveSettings(
+  flags: GlobalFlags,
+  env: NodeJS.ProcessEnv,
+  methodGroup?: Group,
+  secrets: Secrets = new Secrets(),
+): Settings {
   const warnings: string[] = [];
   const { file, path } = loadConfig(env);
   const { name: profileName, profile } = selectProfile(flags, env, file, path, warnings);
   const chain = chainFromFlags(flags, env) ?? parseChainName(profile.chain, `profile ${profileName} chain`);
-  const apiKey = resolveApiKey(flags, env, profile, warnings);
+  const apiKey = resolveApiKey(flags, env, profile, warnings, secrets);
   const levels: Level[] = [
     {
       src: "flag",
@@ -394,6 +415,7 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, meth
     apiKey,
     env,
     warnings,
+    secrets,
   );
   const insecure = flags.insecure ?? false;
   checkTransport(endpoints, insecure, warnings);

@@ -1,4 +1,4 @@
-import { redactUrl, registerSecret } from "../util/redact.js";
+import { redactUrl, type Secrets } from "../util/redact.js";
 
 /** One upstream: a node URL or a gateway product URL, with the headers that authenticate to it. */
 export interface Endpoint {
@@ -11,7 +11,11 @@ export interface Endpoint {
   kind: "node" | "gateway";
 }
 
-export function nodeEndpoint(rawUrl: string, basic?: { user: string; password: string }): Endpoint {
+export function nodeEndpoint(
+  rawUrl: string,
+  basic?: { user: string; password: string },
+  secrets?: Secrets,
+): Endpoint {
   const u = new URL(rawUrl);
   const headers: Record<string, string> = {};
   const user = decodeURIComponent(u.username);
@@ -20,7 +24,7 @@ export function nodeEndpoint(rawUrl: string, basic?: { user: string; password: s
   if (cred) {
     const token = Buffer.from(`${cred.user}:${cred.password}`).toString("base64");
     // an upstream that echoes our Authorization header back in an error must not print it either
-    registerSecret(token);
+    secrets?.add(token);
     headers.authorization = `Basic ${token}`;
   }
   u.username = "";

@@ -16,15 +16,21 @@ export function redactUrl(url: string): string {
   }
 }
 
-/** Registry of secret strings seen in this process; `scrub` removes them from any text we print. */
-const secrets = new Set<string>();
+/**
+ * The secret strings one run has seen (passwords, API keys, Basic tokens); `scrub` removes them from any
+ * text before it is printed. One per run (the face's Run), handed to whoever reads secrets.
+ */
+export class Secrets {
+  private readonly seen = new Set<string>();
 
-export function registerSecret(s: string | undefined): void {
-  if (s && s.length >= 4) secrets.add(s);
-}
+  add(s: string | undefined): void {
+    if (s && s.length >= 4) this.seen.add(s);
+  }
 
-export function scrub(text: string): string {
-  let out = text;
-  for (const s of secrets) if (out.includes(s)) out = out.split(s).join("***");
-  return out;
+  /** `text` with every secret seen replaced by *** (an arrow function: it is handed around as a value) */
+  readonly scrub = (text: string): string => {
+    let out = text;
+    for (const s of this.seen) if (out.includes(s)) out = out.split(s).join("***");
+    return out;
+  };
 }
