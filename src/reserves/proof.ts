@@ -5,9 +5,7 @@
  * each unspent's height but not its block hash (Core 28 adds `blockhash`): the hashes are asked for, one
  * getblockhash per distinct height, in batch arrays.
  */
-import { ChaingwError, IntegrityError, UsageError } from "../errors/index.js";
-import type { JsonValue } from "../json/lossless.js";
-import { prepareRaw } from "../methods/prepare.js";
+import { IntegrityError, UsageError } from "../errors/index.js";
 import type {
   AddressTotal,
   ExcludedOutput,
@@ -20,10 +18,10 @@ import type {
 import { PROOF_FORMAT } from "../proof/document.js";
 import { digestOf } from "../proof/jcs.js";
 import { verifyMessage } from "../proof/message.js";
-import { callBatch } from "../rpc/batch.js";
 import type { JsonRpcClient } from "../rpc/client.js";
 import { formatCoins } from "./amount.js";
 import type { Plan } from "./input.js";
+import { readAll } from "./reads.js";
 import type { CheckedScan, Unspent } from "./report.js";
 
 export interface ProofOptions {
@@ -36,26 +34,6 @@ export interface ProofOptions {
   /** the node's chain name (getblockchaininfo) */
   chain?: string;
   createdAt: Date;
-}
-
-const BATCH = 500;
-
-/** Reads many values in batch arrays; the first error (none expected for these reads) is thrown. */
-export async function readAll(
-  client: JsonRpcClient,
-  method: string,
-  paramsList: unknown[][],
-): Promise<JsonValue[]> {
-  const out: JsonValue[] = [];
-  for (let i = 0; i < paramsList.length; i += BATCH) {
-    const entries = paramsList.slice(i, i + BATCH).map((p) => prepareRaw(method, p, "utxo"));
-    const res = await callBatch(client, entries, { fresh: true });
-    for (const r of res) {
-      if (r instanceof ChaingwError) throw r;
-      out.push(r.result);
-    }
-  }
-  return out;
 }
 
 /** Block hashes of the heights given (getblockhash, batched), by height. */

@@ -12,15 +12,15 @@
  */
 import { ChaingwError, InterruptedError, RpcError } from "../errors/index.js";
 import { JsonNumber, type JsonObject, type JsonValue } from "../json/lossless.js";
-import { prepareRaw } from "../methods/prepare.js";
 import { decodeProofAddress } from "../proof/address.js";
 import type { Proof, ProofOutput, SignatureLine } from "../proof/document.js";
 import { digestOf } from "../proof/jcs.js";
 import { verifyMessage } from "../proof/message.js";
-import { type BatchOutcome, callBatch } from "../rpc/batch.js";
+import type { BatchOutcome } from "../rpc/batch.js";
 import type { JsonRpcClient } from "../rpc/client.js";
 import { isJsonObject } from "../util/text.js";
 import { formatCoins, toSats } from "./amount.js";
+import { readEach } from "./reads.js";
 
 export type OutputState = "unspent" | "spent-after" | "failed";
 
@@ -69,23 +69,8 @@ export interface VerifyOptions {
   signatures?: SignatureLine[];
 }
 
-const BATCH = 250;
 /** blocks of verbosity 2 per array while walking (a mainnet block is megabytes) */
 const WALK_BATCH = 8;
-
-/** Many reads of one method, batched; each item's outcome kept (a missing transaction is a verdict). */
-async function readEach(
-  client: JsonRpcClient,
-  method: string,
-  paramsList: unknown[][],
-): Promise<BatchOutcome[]> {
-  const out: BatchOutcome[] = [];
-  for (let i = 0; i < paramsList.length; i += BATCH) {
-    const entries = paramsList.slice(i, i + BATCH).map((p) => prepareRaw(method, p, "utxo"));
-    out.push(...(await callBatch(client, entries, { fresh: true })));
-  }
-  return out;
-}
 
 /** The value of an outcome, or its error thrown unless it is a node error (which the caller judges). */
 function valueOf(o: BatchOutcome): JsonValue | RpcError {
