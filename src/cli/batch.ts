@@ -133,9 +133,8 @@ const MAX_RANGE = 10_000_000;
 export async function runRange(run: Run, def: MethodDef, range: string, texts: string[], flags: BatchFlags) {
   const [from, to] = parseRange(range, "--range", { maxSpan: 2 ** 31 });
   // the other params (after the first) are validated as usual
-  const { buildParams } = await import("../methods/params.js");
-  const shadow = { name: def.name, params: def.params.slice(1) };
-  const rest = buildParams(shadow, texts, true);
+  const { prepareRangeRest } = await import("../methods/prepare.js");
+  const rest = prepareRangeRest(def, texts);
   const verify = (flags as { verify?: boolean }).verify !== false;
   const label = `chaingw ${def.name} --range`;
   await runBatch(run, label, flags, def.group, async (ctx) => {

@@ -46,6 +46,14 @@ export function prepare(def: MethodDef, input: PrepareInput): Prepared {
 }
 
 /**
+ * The params after the first of a `--range` method (the first comes from the range): coerced and checked
+ * as on the command line.
+ */
+export function prepareRangeRest(def: MethodDef, texts: readonly string[]): unknown[] {
+  return buildParams({ name: def.name, params: def.params.slice(1) }, texts as string[], true);
+}
+
+/**
  * A request sent verbatim (`chaingw rpc`, batch lines for methods outside the registry): a registered
  * method keeps its marks; anything else is neither idempotent nor heavy. The group is the one given,
  * else the definition's, else what the method's namespace suggests.

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { UsageError } from "../errors/index.js";
 import { findMethod } from "../methods/index.js";
-import { buildParams } from "../methods/params.js";
+import { prepare } from "../methods/prepare.js";
 import { parseRange } from "../util/text.js";
 import { checkAddress, mixedFamilies, type ParsedAddress } from "./address.js";
 import { DEFAULT_RANGE } from "./defaults.js";
@@ -180,7 +180,7 @@ export function buildPlan(input: PlanInput): Plan {
     ...descriptors.map((d) => (d.range ? { desc: d.desc, range: d.range } : d.desc)),
   ];
   // the registry's checks of the whole scanobjects param (count limit included)
-  buildParams(scanDef, ["start", objects], false);
+  prepare(scanDef, { params: ["start", objects] });
 
   return { addresses, descriptors, duplicates, objects, representatives: [...reps.values()] };
 }
