@@ -19,9 +19,21 @@ await build({
   format: "cjs",
   outfile: "dist/chaingw.cjs",
   define: { __VERSION__: JSON.stringify(pkg.version) },
+  // import() of dist/proof.cjs becomes require(): bin/chaingw runs the bundle through vm.Script, which has
+  // no dynamic-import callback
+  supported: { "dynamic-import": false },
   legalComments: "none",
   logLevel: "warning",
   plugins: [
+    {
+      // the proof library and its curve/transaction code live in dist/proof.cjs, required on first use
+      name: "proof-apart",
+      setup(b) {
+        b.onResolve({ filter: /\/proof\/[a-z-]+\.js$/ }, (args) =>
+          args.importer.includes(`${"src"}/proof/`) ? undefined : { path: "./proof.cjs", external: true },
+        );
+      },
+    },
     {
       // commander loads node:child_process (~2 ms) for executable subcommands, which chaingw never has
       name: "no-child-process-in-commander",
@@ -39,6 +51,17 @@ await build({
       },
     },
   ],
+});
+
+await build({
+  entryPoints: ["src/proof/index.ts"],
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  format: "cjs",
+  outfile: "dist/proof.cjs",
+  legalComments: "none",
+  logLevel: "warning",
 });
 
 // V8 code cache for bin/chaingw: compiled while running a command that touches the common path

@@ -7,7 +7,8 @@ import type { GlobalFlags } from "../config/config.js";
 import { UsageError } from "../errors/index.js";
 import type { MethodDef } from "../methods/types.js";
 import { parseRange } from "../util/text.js";
-import type { Context, Run } from "./context.js";
+import type { Context } from "./context.js";
+import type { Run } from "./run.js";
 
 const positiveInt = (name: string, max: number) => (v: string) => {
   const n = Number(v);
@@ -77,12 +78,13 @@ async function runBatch(
   group: MethodDef["group"] | undefined,
   items: (ctx: Context) => Promise<AsyncIterable<Item[]>>,
 ): Promise<void> {
-  const [{ runItems }, { progress }] = await Promise.all([
+  const [{ runItems }, { progress }, { contextFor }] = await Promise.all([
     import("../batch/run.js"),
     import("../output/progress.js"),
+    import("./context.js"),
   ]);
   // many calls: keep-alive pools are worth their start-up; a dead endpoint fails the whole run fast
-  const ctx = run.context(flags, group, { pooled: true, failFast: true });
+  const ctx = contextFor(run, flags, group, { pooled: true, failFast: true });
   const source = await items(ctx);
   const bar = progress();
   run.clearProgress = () => bar.clear();

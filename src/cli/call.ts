@@ -8,7 +8,7 @@ import type { MethodDef } from "../methods/types.js";
 import type { Format } from "../output/format.js";
 import { renderValue } from "../output/human.js";
 import { withSpinner } from "../output/progress.js";
-import type { Context, Run } from "./context.js";
+import { type Context, contextFor, type Run } from "./context.js";
 
 /** Single calls print human text, the result's JSON as the node sent it, or that JSON on one line. */
 function checkFormat(format: Format, what: string): void {
@@ -43,7 +43,7 @@ export async function runMethod(
   checkFormat(run.format, name);
   // chain from flag/env decides the definition now; a profile's chain is applied after settings load
   let def: MethodDef = findMethod(name, chainFromFlags(flags, run.env));
-  const ctx = run.context(flags, def.group);
+  const ctx = contextFor(run, flags, def.group);
   if (ctx.settings.chain && ctx.settings.chain !== def.group) def = findMethod(name, ctx.settings.chain);
   const req = prepare(def, { params: texts, fromText: true, options: opts });
   await callAndPrint(run, ctx, req, opts.verify !== false);
@@ -69,7 +69,7 @@ export async function runRaw(run: Run, method: string, texts: string[], flags: G
   const given = chainFromFlags(flags, run.env);
   // the group decides the default endpoint: a registered method's, else what its namespace suggests
   const guess = prepareRaw(method, params, given);
-  const ctx = run.context(flags, guess.chain.name);
+  const ctx = contextFor(run, flags, guess.chain.name);
   const req = prepareRaw(method, params, ctx.settings.chain ?? guess.chain.name);
   // verbatim: no result checks of a registry definition (`rpc` is the way around them)
   await callAndPrint(

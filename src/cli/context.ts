@@ -1,14 +1,11 @@
-/**
- * The face's run: how to print (the output format, chosen once), the interrupt of this process as an
- * AbortSignal, what to say if the user interrupts, and the settings and client a command needs. One
- * object per process run, created in main.ts: no state at module level.
- */
-import { setMaxListeners } from "node:events";
+/** Settings and a client for a command of a run (loaded on use, not at start-up). */
 import type { GroupName } from "../chains/index.js";
 import { type GlobalFlags, resolveSettings, type Settings } from "../config/config.js";
-import { type Format, isMachine } from "../output/format.js";
+import type { Format } from "../output/format.js";
 import { JsonRpcClient } from "../rpc/client.js";
-import { Secrets } from "../util/redact.js";
+import type { Run } from "./run.js";
+
+export type { Run } from "./run.js";
 
 export interface Context {
   settings: Settings;
@@ -20,66 +17,31 @@ export interface Context {
   color: boolean;
 }
 
-export class Run {
-  /** aborted on SIGINT/SIGTERM; the reason is the signal's name */
-  readonly abort = new AbortController();
-  /**
-   * What an interrupt does now. `hint`: a line to print (e.g. how to stop a scan the node keeps running).
-   * `handled`: the running command cleans up itself (reserves aborts its scan on the node).
-   */
-  readonly interrupt: { hint?: string; handled?: boolean } = {};
-  /** the exit code a command that ends with a status of its own set (batch) */
-  exitCode?: number;
-  /** a progress line to take off the terminal before data is written to stdout */
-  clearProgress?: () => void;
-  /** every secret this run has read: removed from anything it prints */
-  readonly secrets = new Secrets();
-
-  constructor(
-    readonly format: Format,
-    readonly env: NodeJS.ProcessEnv = process.env,
-  ) {
-    // every request in flight listens on it: a batch with --concurrency 16 is not a listener leak
-    setMaxListeners(0, this.abort.signal);
-  }
-
-  get machine(): boolean {
-    return isMachine(this.format);
-  }
-
-  /** A line of diagnostics on stderr, secrets scrubbed. */
-  err(text: string): void {
-    process.stderr.write(this.secrets.scrub(text) + "\n");
-  }
-
-  /** Data on stdout (a line), after any progress line is taken off the terminal. */
-  out(text: string): void {
-    this.clearProgress?.();
-    process.stdout.write(text.endsWith("\n") ? text : text + "\n");
-  }
-
-  /** Settings and a client for a command; `group` decides the default endpoint. */
-  context(flags: GlobalFlags, group?: GroupName, o: { pooled?: boolean; failFast?: boolean } = {}): Context {
-    const settings = resolveSettings(flags, this.env, group, this.secrets);
-    for (const w of settings.warnings) this.err(`chaingw: warning: ${w}`);
-    const client = new JsonRpcClient({
-      endpoints: settings.endpoints,
-      connectTimeoutMs: settings.connectTimeoutMs,
-      requestTimeoutMs: settings.requestTimeoutMs,
-      deadlineMs: settings.deadlineMs,
-      retries: settings.retries,
-      maxBodyBytes: settings.maxBodyBytes,
-      verifyTls: !settings.insecure,
-      heavyRate: settings.heavyRate,
-      rateLimits: settings.rateLimits,
-      hedgeMs: settings.hedgeMs,
-      verbose: settings.verbose ? (l) => this.err(`chaingw: ${l}`) : undefined,
-      signal: this.abort.signal,
-      pooled: o.pooled,
-      failFast: o.failFast,
-    });
-    const color =
-      flags.color !== false && !this.env.NO_COLOR && !this.machine && Boolean(process.stdout.isTTY);
-    return { settings, client, signal: this.abort.signal, format: this.format, color };
-  }
+/** Settings and a client for a command; `group` decides the default endpoint. */
+export function contextFor(
+  run: Run,
+  flags: GlobalFlags,
+  group?: GroupName,
+  o: { pooled?: boolean; failFast?: boolean } = {},
+): Context {
+  const settings = resolveSettings(flags, run.env, group, run.secrets);
+  for (const w of settings.warnings) run.err(`chaingw: warning: ${w}`);
+  const client = new JsonRpcClient({
+    endpoints: settings.endpoints,
+    connectTimeoutMs: settings.connectTimeoutMs,
+    requestTimeoutMs: settings.requestTimeoutMs,
+    deadlineMs: settings.deadlineMs,
+    retries: settings.retries,
+    maxBodyBytes: settings.maxBodyBytes,
+    verifyTls: !settings.insecure,
+    heavyRate: settings.heavyRate,
+    rateLimits: settings.rateLimits,
+    hedgeMs: settings.hedgeMs,
+    verbose: settings.verbose ? (l) => run.err(`chaingw: ${l}`) : undefined,
+    signal: run.abort.signal,
+    pooled: o.pooled,
+    failFast: o.failFast,
+  });
+  const color = flags.color !== false && !run.env.NO_COLOR && !run.machine && Boolean(process.stdout.isTTY);
+  return { settings, client, signal: run.abort.signal, format: run.format, color };
 }

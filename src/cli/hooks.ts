@@ -4,8 +4,8 @@
  */
 import type { Command } from "commander";
 import { batchCommand } from "./batch.js";
-import type { Run } from "./context.js";
 import { reservesCommand } from "./reserves.js";
+import type { Run } from "./run.js";
 
 export type CommandBuilder = (program: Command, run: Run) => void;
 

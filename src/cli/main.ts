@@ -16,9 +16,9 @@ import {
 } from "../methods/index.js";
 import { FORMATS, formatFromArgv } from "../output/format.js";
 import { addBatchOptions } from "./batch.js";
-import { Run } from "./context.js";
 import { families } from "./hooks.js";
 import { collect } from "./options.js";
+import { Run } from "./run.js";
 
 declare const __VERSION__: string;
 const VERSION = typeof __VERSION__ === "string" ? __VERSION__ : "0.0.0-dev";

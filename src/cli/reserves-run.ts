@@ -13,7 +13,7 @@ import {
 } from "../reserves/run.js";
 import type { ScanState } from "../reserves/scan.js";
 import { parseDuration, parseWhole } from "../util/text.js";
-import type { Run } from "./context.js";
+import { contextFor, type Run } from "./context.js";
 import { reportCsv, reportHuman, reportJson } from "./render-reserves.js";
 import { readSignatures } from "./reserves-verify.js";
 
@@ -90,7 +90,7 @@ export async function reservesScan(
     throw new UsageError("--proof and --csv - both want stdout; give one a file");
   // read before anything is sent: a bad line is exit 2 with nothing sent
   const signatures = o.signatures === undefined ? undefined : await readSignatures(o.signatures);
-  const ctx = run.context(flags, "utxo");
+  const ctx = contextFor(run, flags, "utxo");
   let bar: ReturnType<typeof progress> | undefined;
   let text = progressText();
   const onEvent = (e: ReservesEvent) => {
@@ -177,7 +177,7 @@ export async function reservesScan(
 }
 
 export async function reservesStatus(run: Run, flags: GlobalFlags): Promise<void> {
-  const ctx = run.context(flags, "utxo");
+  const ctx = contextFor(run, flags, "utxo");
   const rows = (await statusWorkflow(ctx.client, ctx.settings.chain)).map((r) =>
     r.error !== undefined
       ? { endpoint: r.endpoint, running: false, progress: null, error: r.error }
@@ -192,7 +192,7 @@ export async function reservesStatus(run: Run, flags: GlobalFlags): Promise<void
 
 export async function reservesAbort(run: Run, flags: GlobalFlags, o: { abortWait?: string }): Promise<void> {
   const boundMs = parseDuration("--abort-wait", o.abortWait, DEFAULT_ABORT_WAIT_S, "positive");
-  const ctx = run.context(flags, "utxo");
+  const ctx = contextFor(run, flags, "utxo");
   const rows = (await abortWorkflow(ctx.client, boundMs, ctx.settings.chain)).map((r) =>
     r.error !== undefined
       ? { endpoint: r.endpoint, was_running: false, node_scanning: null, aborts_sent: 0, error: r.error }

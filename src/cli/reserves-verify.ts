@@ -7,7 +7,7 @@ import { progress } from "../output/progress.js";
 import type { Proof, SignatureLine } from "../proof/document.js";
 import { ProofInputError } from "../proof/errors.js";
 import type { VerifyReport } from "../reserves/verify.js";
-import type { Run } from "./context.js";
+import { contextFor, type Run } from "./context.js";
 
 /** A file's text ('-' = stdin), or a usage error naming it. */
 export function readText(path: string, what: string): string {
@@ -45,7 +45,7 @@ export async function reservesVerify(
   const { readProof } = await import("../proof/document.js");
   const proof: Proof = await asUsage(file, () => readProof(readText(file, "reserves verify")));
   const signatures = o.signatures === undefined ? undefined : await readSignatures(o.signatures);
-  const ctx = run.context(flags, "utxo", { pooled: true });
+  const ctx = contextFor(run, flags, "utxo", { pooled: true });
   const { verifyProof } = await import("../reserves/verify.js");
   const bar = progress({ plainEveryMs: undefined });
   run.clearProgress = () => bar.clear();

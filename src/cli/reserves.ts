@@ -5,8 +5,8 @@
 import type { Command } from "commander";
 import type { GlobalFlags } from "../config/config.js";
 import { DEFAULT_ABORT_WAIT_S, DEFAULT_LINE_EVERY_S, DEFAULT_RANGE } from "../reserves/defaults.js";
-import type { Run } from "./context.js";
 import { collect } from "./options.js";
+import type { Run } from "./run.js";
 
 export function reservesCommand(program: Command, run: Run): void {
   const reserves = program

@@ -1,0 +1,48 @@
+/**
+ * The face's run: how to print (the output format, chosen once), the interrupt of this process as an
+ * AbortSignal, what to say if the user interrupts, and the secrets seen. One object per process, created in
+ * main.ts (no state at module level); kept light, since every start-up loads it. Settings and the client
+ * come from context.ts, loaded when a command runs.
+ */
+import { setMaxListeners } from "node:events";
+import { type Format, isMachine } from "../output/format.js";
+import { Secrets } from "../util/redact.js";
+
+export class Run {
+  /** aborted on SIGINT/SIGTERM; the reason is the signal's name */
+  readonly abort = new AbortController();
+  /**
+   * What an interrupt does now. `hint`: a line to print (e.g. how to stop a scan the node keeps running).
+   * `handled`: the running command cleans up itself (reserves aborts its scan on the node).
+   */
+  readonly interrupt: { hint?: string; handled?: boolean } = {};
+  /** the exit code a command that ends with a status of its own set (batch) */
+  exitCode?: number;
+  /** a progress line to take off the terminal before data is written to stdout */
+  clearProgress?: () => void;
+  /** every secret this run has read: removed from anything it prints */
+  readonly secrets = new Secrets();
+
+  constructor(
+    readonly format: Format,
+    readonly env: NodeJS.ProcessEnv = process.env,
+  ) {
+    // every request in flight listens on it: a batch with --concurrency 16 is not a listener leak
+    setMaxListeners(0, this.abort.signal);
+  }
+
+  get machine(): boolean {
+    return isMachine(this.format);
+  }
+
+  /** A line of diagnostics on stderr, secrets scrubbed. */
+  err(text: string): void {
+    process.stderr.write(this.secrets.scrub(text) + "\n");
+  }
+
+  /** Data on stdout (a line), after any progress line is taken off the terminal. */
+  out(text: string): void {
+    this.clearProgress?.();
+    process.stdout.write(text.endsWith("\n") ? text : text + "\n");
+  }
+}
