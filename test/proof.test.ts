@@ -403,6 +403,42 @@ describe("one snapshot for large inputs", () => {
   });
 });
 
+describe("a node that gives each unspent's block hash (Bitcoin Core 28+)", () => {
+  it("the proof takes the node's hashes and asks only for the scan block's", async () => {
+    const { createServer } = await import("node:http");
+    const { forward, readBody } = await import("./fixtures/forward.js");
+    const asked: unknown[] = [];
+    const server = createServer(async (req, res) => {
+      const body = await readBody(req);
+      const up = await forward({ url: ltc.url, user: ltc.user, password: ltc.password }, body, {});
+      let text = up.body.toString();
+      const calls = JSON.parse(body.toString());
+      for (const c of Array.isArray(calls) ? calls : [calls])
+        if (c.method === "getblockhash") asked.push(c.params[0]);
+      if (!Array.isArray(calls) && calls.method === "scantxoutset" && calls.params[0] === "start") {
+        const j = JSON.parse(text);
+        for (const u of j.result.unspents) u.blockhash = await ltc.rpc("getblockhash", [u.height]);
+        text = JSON.stringify(j);
+      }
+      res.writeHead(up.status, { "content-type": "application/json" });
+      res.end(text);
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const core28 = `http://127.0.0.1:${(server.address() as import("node:net").AddressInfo).port}/`;
+    try {
+      const f = join(dir, "core28.json");
+      const r = await runCli(["--url", core28, "reserves", "scan", addr.legacy, addr.p2sh, "--proof", f]);
+      expect(r.exitCode).toBe(0);
+      const d = read(f);
+      expect(asked).toEqual([d.height]);
+      for (const o of d.outputs) expect(o.block_hash).toBe(await ltc.rpc("getblockhash", [o.height]));
+      expect((await runCli(["--url", url(), "reserves", "verify", f])).exitCode).toBe(0);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
+
 describe("a gateway that refuses large requests", () => {
   it("a JSON-RPC 'request too large' halves the chunk by itself; the proof is at one block", async () => {
     const { createServer } = await import("node:http");

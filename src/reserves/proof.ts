@@ -85,12 +85,16 @@ export async function buildProof(
   scan: CheckedScan,
   o: ProofOptions,
 ): Promise<Proof> {
-  const heights = scan.unspents.map((u) => u.height).filter((h): h is number => h !== null);
-  if (heights.length !== scan.unspents.length)
+  if (scan.unspents.some((u) => u.height === null))
     throw new IntegrityError(
       "the node gave an unspent without its height; a proof needs each output's block",
     );
-  const hashes = await blockHashes(client, [scan.height, ...heights]);
+  // the node's own block hashes where it gives them (Core 28+); asked for the rest (Core 0.21)
+  const hashes = await blockHashes(client, [
+    scan.height,
+    ...scan.unspents.filter((u) => !u.blockHash).map((u) => u.height as number),
+  ]);
+  for (const u of scan.unspents) if (u.blockHash) hashes.set(u.height as number, u.blockHash);
   if (hashes.get(scan.height) !== scan.bestblock)
     throw new IntegrityError(
       `the chain moved during the proof: block ${scan.height} is now ${hashes.get(scan.height)}, the scan saw ${scan.bestblock}; run again`,

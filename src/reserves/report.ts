@@ -21,6 +21,8 @@ export interface Unspent {
   amount: string;
   sats: bigint;
   height: number | null;
+  /** the creating block's hash, where the node gives it (Bitcoin Core 28+; Core 0.21 does not) */
+  blockHash?: string;
 }
 
 /** One checked scan (one chunk, or one endpoint for a cross-check). */
@@ -115,6 +117,7 @@ export function checkScan(result: JsonValue, label: string): CheckedScan {
       amount: (o.amount as JsonNumber).raw,
       sats,
       height: h,
+      ...(typeof o.blockhash === "string" && HEX64.test(o.blockhash) ? { blockHash: o.blockhash } : {}),
     });
   });
   // deterministic order for tables and CSV: oldest first
