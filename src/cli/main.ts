@@ -5,7 +5,7 @@
 import { Command, CommanderError, Option } from "commander";
 import type { GlobalFlags } from "../config/config.js";
 import { chainFromFlags, DEFAULTS } from "../config/config.js";
-import { asChaingwError, EXIT, errorPayload, UsageError } from "../errors/index.js";
+import { asChaingwError, EXIT, errorPayload, InterruptedError, UsageError } from "../errors/index.js";
 import {
   definitions,
   findMethod,
@@ -246,20 +246,27 @@ export async function main(argv: string[]): Promise<number> {
   // the output format is chosen once, before anything can fail
   const run = new Run(formatFromArgv(argv));
   const onSignal = (sig: NodeJS.Signals) => {
-    if (run.abort.signal.aborted) {
-      // a second interrupt: quit now, but say what may still run on the node
-      run.err(`chaingw: ${sig} again: quitting without waiting`);
-      if (run.interrupt.hint) run.err(`chaingw: ${run.interrupt.hint}`);
-      process.exit(EXIT.interrupted);
-    }
-    run.abort.abort(sig);
-    // a plain call has nothing to clean up: stop now
-    if (!run.interrupt.handled) {
-      run.clearProgress?.();
-      run.err("chaingw: interrupted");
-      if (run.interrupt.hint) run.err(run.interrupt.hint);
-      process.exit(EXIT.interrupted);
-    }
+    const again = run.abort.signal.aborted;
+    if (!again) run.abort.abort(sig);
+    // a plain call has nothing to clean up: stop now; a second interrupt quits without waiting
+    if (!again && run.interrupt.handled) return;
+    run.clearProgress?.();
+    // said in the run's format, with what may still run on the node (the same facts in --json)
+    report(
+      run,
+      new InterruptedError(
+        again ? `${sig} again: quit without waiting for the node to confirm the abort` : "interrupted",
+        {
+          hint: run.interrupt.hint,
+          facts: {
+            interrupted_by: sig,
+            ...run.interrupt.facts,
+            ...(again && run.interrupt.facts ? { node_scanning: null } : {}),
+          },
+        },
+      ),
+    );
+    process.exit(EXIT.interrupted);
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);

@@ -40,21 +40,23 @@ const STOP_HINT =
   "the node may still be scanning: `chaingw reserves status` shows it, `chaingw reserves abort` stops it";
 
 /**
- * What the node's progress means. Core 0.21 keeps the last scan's percentage while it prepares a new one
- * (expanding descriptors), so until the figure first moves, a leftover 100% means "preparing".
+ * What the node's progress means. Core 0.21 keeps the last scan's percentage (often 100) while it prepares
+ * a new one (expanding descriptors, seconds to minutes) and resets it when the pass begins. So until the
+ * figure first moves it says nothing about this scan: the line says "preparing" and for how long, with the
+ * node's figure beside it; once it moves it is the pass's progress.
  */
-function progressText() {
+export function progressText() {
   let first: number | null | undefined;
-  let moved = false;
+  let movedAt: number | undefined;
   return (label: string, st: ScanState, elapsedMs: number) => {
-    const secs = `${Math.round(elapsedMs / 1000)} s`;
-    if (!st.running)
-      return `scanning the UTXO set on ${label}: finishing (the node is writing its answer), ${secs}`;
+    const secs = (ms: number) => `${Math.round(ms / 1000)} s`;
+    const head = `scanning the UTXO set on ${label}`;
+    if (!st.running) return `${head}: finishing (the node is writing its answer), ${secs(elapsedMs)}`;
     if (first === undefined) first = st.progress;
-    else if (st.progress !== first) moved = true;
-    if (!moved && first === 100)
-      return `scanning the UTXO set on ${label}: preparing (expanding descriptors; the node shows no figure until the pass begins), ${secs}`;
-    return `scanning the UTXO set on ${label}: ${st.progress}% of the UTXO set, ${secs}`;
+    else if (movedAt === undefined && st.progress !== first) movedAt = elapsedMs;
+    if (movedAt === undefined)
+      return `${head}: preparing for ${secs(elapsedMs)} (expanding descriptors; ${first}% is the previous scan's figure)`;
+    return `${head}: ${st.progress}% of the UTXO set, ${secs(elapsedMs)} (the pass began after ${secs(movedAt)})`;
   };
 }
 
@@ -104,11 +106,19 @@ export async function reservesScan(
         bar = undefined;
       }
     } else if (e.type === "progress") bar?.update(text(e.endpoint, e.state, e.elapsedMs));
-    else if (e.type === "note") (bar ?? progress()).note(e.text);
-    else if (e.type === "node-busy") run.interrupt.hint = e.endpoint ? STOP_HINT : undefined;
+    else if (e.type === "note") {
+      // no spinner is running (between scans, after an interrupt): a plain line, not a new spinner
+      if (bar) bar.note(e.text);
+      else run.err(`chaingw: ${e.text}`);
+    } else if (e.type === "node-busy") {
+      run.interrupt.hint = e.endpoint ? STOP_HINT : undefined;
+      if (!e.endpoint) run.interrupt.facts = undefined;
+    } else if (e.type === "abort-sent") run.interrupt.facts = { endpoint: e.endpoint, aborts_sent: e.count };
   };
   // from the first scan on, an interrupt is the workflow's to handle: it aborts the scan on the node
   run.interrupt.handled = true;
+  // a diagnostic line (-v, a warning) takes the spinner off first instead of being glued to it
+  run.clearProgress = () => bar?.clear();
   let report: Awaited<ReturnType<typeof scanReserves>>;
   try {
     report = await scanReserves(
@@ -132,6 +142,7 @@ export async function reservesScan(
     );
   } finally {
     bar?.stop();
+    run.clearProgress = undefined;
     run.interrupt.handled = false;
   }
   const csvTo = run.format === "csv" ? "-" : o.csv;
@@ -181,13 +192,23 @@ export async function reservesStatus(run: Run, flags: GlobalFlags): Promise<void
   const rows = (await statusWorkflow(ctx.client, ctx.settings.chain)).map((r) =>
     r.error !== undefined
       ? { endpoint: r.endpoint, running: false, progress: null, error: r.error }
-      : { endpoint: r.endpoint, running: r.answer!.running, progress: r.answer!.progress },
+      : {
+          endpoint: r.endpoint,
+          running: r.answer!.running,
+          progress: r.answer!.progress,
+          phase: r.answer!.phase ?? null,
+        },
   );
   if (run.machine) return run.out(JSON.stringify(rows, null, 2));
-  for (const r of rows)
-    run.out(
-      `${r.endpoint}: ${r.error ? `no answer (${r.error})` : !r.running ? "no scan running" : r.progress === 100 ? "scan running, 100% (on Core 0.21 a scan that is still being prepared shows the previous scan's 100%)" : `scan running, ${r.progress}%`}`,
-    );
+  const said = (r: (typeof rows)[number]) =>
+    r.error
+      ? `no answer (${r.error})`
+      : !r.running
+        ? "no scan running"
+        : r.phase === "preparing"
+          ? "scan running: preparing (expanding descriptors); the node still shows 100%, its previous scan's figure, until the pass begins"
+          : `scan running, ${r.progress}% of the UTXO set`;
+  for (const r of rows) run.out(`${r.endpoint}: ${said(r)}`);
 }
 
 export async function reservesAbort(run: Run, flags: GlobalFlags, o: { abortWait?: string }): Promise<void> {

@@ -13,9 +13,10 @@ export class Run {
   readonly abort = new AbortController();
   /**
    * What an interrupt does now. `hint`: a line to print (e.g. how to stop a scan the node keeps running).
-   * `handled`: the running command cleans up itself (reserves aborts its scan on the node).
+   * `handled`: the running command cleans up itself (reserves aborts its scan on the node). `facts`: what
+   * a second interrupt reports in --json beside the hint (aborts sent, the endpoint).
    */
-  readonly interrupt: { hint?: string; handled?: boolean } = {};
+  readonly interrupt: { hint?: string; handled?: boolean; facts?: Record<string, unknown> } = {};
   /** the exit code a command that ends with a status of its own set (batch) */
   exitCode?: number;
   /** a progress line to take off the terminal before data is written to stdout */
@@ -35,8 +36,9 @@ export class Run {
     return isMachine(this.format);
   }
 
-  /** A line of diagnostics on stderr, secrets scrubbed. */
+  /** A line of diagnostics on stderr, secrets scrubbed; a spinner on the same terminal is taken off first. */
   err(text: string): void {
+    this.clearProgress?.();
     process.stderr.write(this.secrets.scrub(text) + "\n");
   }
 

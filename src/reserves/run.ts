@@ -16,6 +16,7 @@ import type { JsonObject } from "../json/lossless.js";
 import { marksOf } from "../methods/prepare.js";
 import type { JsonRpcClient } from "../rpc/client.js";
 import { type Endpoint, sameNode } from "../rpc/endpoint.js";
+import { sleep } from "../util/sleep.js";
 import { describePrefix } from "./address.js";
 import { buildPlan, type Plan, type PlanInput, type ScanObject } from "./input.js";
 import { type CheckedScan, checkScan, compareScans, holdings, mergeChunks, type Report } from "./report.js";
@@ -56,7 +57,9 @@ export type ReservesEvent =
   | { type: "progress"; endpoint: string; state: ScanState; elapsedMs: number }
   | { type: "note"; text: string }
   /** the node may be running a scan that chaingw started: what to say if chaingw must quit now */
-  | { type: "node-busy"; endpoint: string | undefined };
+  | { type: "node-busy"; endpoint: string | undefined }
+  /** after an interrupt: an abort went out to the scanning node (count: aborts sent so far) */
+  | { type: "abort-sent"; endpoint: string; count: number };
 
 export type OnEvent = (e: ReservesEvent) => void;
 
@@ -324,12 +327,16 @@ export async function scanReserves(
       const eps = [...running.keys()];
       onEvent({
         type: "note",
-        text: `${sig}: sending abort to ${eps.map((x) => x.label).join(", ")} (Ctrl-C again to quit without waiting)`,
+        text: `${sig}: sending abort to ${eps.map((x) => x.label).join(", ")} and waiting for the node to confirm (Ctrl-C again quits without waiting)`,
       });
       const outcomes = await Promise.all(
         [...running].map(async ([ep, start]) => {
           try {
-            return { ep, a: await abortAndConfirm(client.withoutSignal(), ep, o.abortWaitMs, start) };
+            const a = await abortAndConfirm(client.withoutSignal(), ep, o.abortWaitMs, {
+              start,
+              onAbortSent: (n) => onEvent({ type: "abort-sent", endpoint: ep.label, count: n }),
+            });
+            return { ep, a };
           } catch (err) {
             return { ep, why: (err as Error).message };
           }
@@ -434,10 +441,24 @@ async function perEndpoint<T>(
   return rows;
 }
 
+/** What `reserves status` says of one node: its state, and what a running scan is doing. */
+export interface StatusAnswer extends ScanState {
+  /** "preparing": still at 100% a second later (Core 0.21 shows the previous scan's figure until the pass begins) */
+  phase?: "preparing" | "scanning";
+}
+
 /** `reserves status`: what each node reports about its scan slot. */
-export async function reservesStatus(client: JsonRpcClient, group?: GroupName) {
+export async function reservesStatus(client: JsonRpcClient, group?: GroupName, recheckMs = 1000) {
   checkGroup(group);
-  return perEndpoint(client, (ep) => scanStatus(client, ep));
+  const phaseOf = (st: ScanState): StatusAnswer => (st.running ? { ...st, phase: "scanning" } : st);
+  return perEndpoint(client, async (ep): Promise<StatusAnswer> => {
+    const st = await scanStatus(client, ep);
+    if (!st.running || st.progress !== 100) return phaseOf(st);
+    // a pass at 100% ends at once: still 100% a moment later is a scan being prepared
+    await sleep(recheckMs);
+    const again = await scanStatus(client, ep);
+    return again.running && again.progress === 100 ? { ...again, phase: "preparing" } : phaseOf(again);
+  });
 }
 
 /**

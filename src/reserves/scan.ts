@@ -52,6 +52,15 @@ export interface AbortOutcome {
   waitedMs: number;
 }
 
+export interface AbortOptions {
+  /** our own scan's `start` call, still out: its answer is the node's word on the abort */
+  start?: Promise<unknown>;
+  /** status poll interval @default 250 */
+  pollMs?: number;
+  /** called with the number of aborts sent so far, each time one goes out */
+  onAbortSent?: (n: number) => void;
+}
+
 const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? "" : "s"}`;
 
 /**
@@ -66,12 +75,14 @@ export async function abortAndConfirm(
   client: JsonRpcClient,
   ep: Endpoint,
   boundMs: number,
-  start?: Promise<unknown>,
-  pollMs = 250,
+  o: AbortOptions = {},
 ): Promise<AbortOutcome> {
+  const { start, pollMs = 250, onAbortSent } = o;
   const t0 = Date.now();
   const waited = () => Date.now() - t0;
   const secs = () => `${(waited() / 1000).toFixed(1)} s`;
+  // counted before the answer: if the user quits while it is out, it was still sent
+  onAbortSent?.(1);
   const wasRunning = await scanAbort(client, ep);
   let aborts = 1;
   type StartEnd = { answer?: string; failed?: boolean };
@@ -89,32 +100,37 @@ export async function abortAndConfirm(
   let seen: number | null | undefined;
   let moved = false;
   let last: ScanState | undefined;
-  let idleSince: number | undefined;
+  const fromStart = (answer: string): AbortOutcome => ({
+    wasRunning,
+    aborts,
+    nodeScanning: false,
+    startAnswer: answer,
+    waitedMs: waited(),
+    statement:
+      answer === "success: false"
+        ? `scan aborted; the node reports no scan running (the scan answered success: false after ${secs()}; ${plural(aborts, "abort")} sent)`
+        : `the scan completed before the abort took effect (it answered success: true after ${secs()}; ${plural(aborts, "abort")} sent); nothing is reported`,
+  });
+  // read through a function: the callbacks above set it while this loop awaits
+  const answered = (): string | undefined => startEnd?.answer;
   for (let i = 0; waited() < boundMs && i < 100_000; i++) {
-    if (startEnd?.answer) {
-      const took = startEnd.answer === "success: false";
-      return {
-        wasRunning,
-        aborts,
-        nodeScanning: false,
-        startAnswer: startEnd.answer,
-        waitedMs: waited(),
-        statement: took
-          ? `scan aborted; the node reports no scan running (the scan answered success: false after ${secs()}; ${plural(aborts, "abort")} sent)`
-          : `the scan completed before the abort took effect (it answered success: true after ${secs()}; ${plural(aborts, "abort")} sent); nothing is reported`,
-      };
-    }
+    if (answered()) return fromStart(answered()!);
     try {
       last = await scanStatus(client, ep);
     } catch {
       last = undefined; // no answer: unknown, keep asking within the bound
     }
+    // the scan's answer may have come while status was out (status waits for the heavy-rate slot)
+    if (answered()) return fromStart(answered()!);
     if (last && !last.running) {
       // our own scan's answer usually follows at once: a second's grace before saying it did not come
-      idleSince ??= Date.now();
-      if (start && !startEnd && Date.now() - idleSince < 1000) {
-        await sleep(pollMs);
-        continue;
+      if (start && !startEnd) {
+        const settled = start.then(
+          () => {},
+          () => {},
+        );
+        await Promise.race([settled, sleep(1000)]);
+        if (answered()) return fromStart(answered()!);
       }
       return {
         wasRunning,
@@ -137,8 +153,9 @@ export async function abortAndConfirm(
       else if (last.progress !== seen && !moved) {
         moved = true;
         if (aborts < 2) {
-          await scanAbort(client, ep).catch(() => false);
           aborts++;
+          onAbortSent?.(aborts);
+          await scanAbort(client, ep).catch(() => false);
         }
       }
     }
