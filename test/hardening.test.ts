@@ -642,7 +642,12 @@ describe("interrupts and closed pipes", () => {
         captured.push(String(r.stdout), String(r.stderr));
         expect(r.exitCode).toBe(130);
         expect(String(r.stdout)).toBe("");
-        expect(lines(String(r.stderr))).toEqual(["chaingw: interrupted"]);
+        // --json: the same fact as one JSON error object
+        expect(lines(String(r.stderr))).toEqual([
+          json
+            ? JSON.stringify({ error: { code: "interrupted", message: "interrupted", interrupted_by: sig } })
+            : "chaingw: interrupted",
+        ]);
       }
     });
   }

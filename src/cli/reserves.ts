@@ -70,7 +70,7 @@ export function reservesCommand(program: Command, run: Run): void {
         "",
         "The scan proves confirmed outputs at the tip when it started (height and best block are printed);",
         "the mempool is not included. A scan that did not complete (success: false) is never reported: exit 1.",
-        "Ctrl-C/SIGTERM aborts the scan on the node, waits until the node confirms, and exits 130.",
+        "Ctrl-C/SIGTERM aborts the scan on the node once, waits for the node's answer, and exits 130; a second Ctrl-C quits at once.",
         "--json (global) prints the full report as JSON: amounts as exact decimal strings, total_sats a string.",
         "Global options (--url, --gateway, --scan-timeout, ...) are listed under `chaingw --help`.",
       ].join("\n"),
