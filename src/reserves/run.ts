@@ -406,8 +406,10 @@ async function afterFailedStart(client: JsonRpcClient, o: ScanOptions, ep: Endpo
   }
   try {
     const s = await scanStatus(control, ep);
-    if (s.running)
+    if (s.running) {
       e.hint = `${ep.label} still reports a scan running (${s.progress}%), possibly this one: chaingw reserves status / chaingw reserves abort`;
+      e.facts = { ...e.facts, endpoint: ep.label, node_scanning: true };
+    }
   } catch {
     // the endpoint is unreachable; the error says so
   }
