@@ -95,6 +95,7 @@ export async function reservesScan(
   const ctx = contextFor(run, flags, "utxo");
   let bar: ReturnType<typeof progress> | undefined;
   let text = progressText();
+  const aborts = new Map<string, number>();
   const onEvent = (e: ReservesEvent) => {
     if (e.type === "scan") {
       if (e.phase === "start") {
@@ -113,7 +114,16 @@ export async function reservesScan(
     } else if (e.type === "node-busy") {
       run.interrupt.hint = e.endpoint ? STOP_HINT : undefined;
       if (!e.endpoint) run.interrupt.facts = undefined;
-    } else if (e.type === "abort-sent") run.interrupt.facts = { endpoint: e.endpoint, aborts_sent: e.count };
+    } else if (e.type === "abort-sent") {
+      aborts.set(e.endpoint, e.count);
+      // what a second Ctrl-C reports: the shape of the interrupted error's facts (one node, or --parallel's)
+      run.interrupt.facts =
+        aborts.size === 1
+          ? { endpoint: e.endpoint, aborts_sent: e.count }
+          : {
+              nodes: [...aborts].map(([endpoint, n]) => ({ endpoint, aborts_sent: n, node_scanning: null })),
+            };
+    }
   };
   // from the first scan on, an interrupt is the workflow's to handle: it aborts the scan on the node
   run.interrupt.handled = true;
