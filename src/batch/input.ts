@@ -15,8 +15,8 @@ import {
 } from "../json/lossless.js";
 import { definitions, isMethodName, pickDefinition } from "../methods/index.js";
 import { jsonDepthExceeds, MAX_PARAM_DEPTH } from "../methods/params.js";
-import { type Prepared, prepare, prepareRaw } from "../methods/prepare.js";
-import type { MethodDef } from "../methods/types.js";
+import { marksOf, type Prepared, prepare, prepareRaw } from "../methods/prepare.js";
+import type { Marks, MethodDef } from "../methods/types.js";
 
 /** One request of the stream: either ready to send, or refused at parse time. */
 export interface Item {
@@ -223,6 +223,7 @@ export async function* itemsFromRange(
 ): AsyncIterable<Item[]> {
   const r = def.range!;
   const chain = chainOf(def.group);
+  const viaMarks = "via" in r ? marksOf(r.via, def.group) : undefined;
   const step = from <= to ? 1 : -1;
   let block: Item[] = [];
   for (let h = from; step > 0 ? h <= to : h >= to; h += step) {
@@ -230,7 +231,7 @@ export async function* itemsFromRange(
       "via" in r
         ? {
             id: String(h),
-            entry: { method: r.via.method, params: [h], marks: r.via.marks, chain },
+            entry: { method: r.via, params: [h], marks: viaMarks as Marks, chain },
             followUp: (hash) => ({ method: def.name, params: [hash, ...rest], marks: def.marks, chain }),
           }
         : {

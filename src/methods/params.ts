@@ -95,6 +95,32 @@ export const oneOf = (values: readonly [string, ...string[]]) =>
     () => z.enum(values),
     (t) => t.trim(),
   );
+/** oneOf, matched without regard to case (the node does: estimatesmartfee's "ECONOMICAL"); sent lowercase. */
+export const oneOfAnyCase = (values: readonly [string, ...string[]]) =>
+  kind(
+    `one of ${values.join(", ")}`,
+    () => z.enum(values),
+    (t) => t.trim().toLowerCase(),
+  );
+/** Raw bytes as bitcoind takes them: hex without 0x, an even number of digits (empty allowed with `min` 0). */
+export const hexBytes = (what: string, min = 1, max = 4_000_000) =>
+  kind(
+    `${what} as hex (an even number of hex digits, no 0x)`,
+    () => z.string().check(z.regex(/^([0-9a-fA-F]{2})*$/), z.minLength(min * 2), z.maxLength(max * 2)),
+    (t) => t.trim(),
+  );
+/**
+ * getrawtransaction's verbose: a boolean, or a verbosity number 0-2 (Core 25+ reads 2 as "with prevouts";
+ * older nodes take 0/1 as false/true).
+ */
+export const boolOrVerbosity = kind(
+  "true, false or a verbosity 0, 1 or 2",
+  () => z.union([z.boolean(), z.int().check(z.gte(0), z.lte(2))]),
+  (t) => {
+    const v = t.trim().toLowerCase();
+    return v === "true" ? true : v === "false" ? false : asInteger(t);
+  },
+);
 export const word = (expected: string) =>
   kind(
     expected,
