@@ -67,6 +67,8 @@ export const evmCompatChain: Chain = Object.freeze({
   evm: Object.freeze({
     blockTags: ["latest", "earliest", "finalized"],
     refusedTags: ["pending", "safe"],
+    // java-tron: "QUANTITY not supported, just support TAG as latest" (eth_getBalance, eth_getCode, ...)
+    stateTags: ["latest"],
     addressForms: "0x + 40 hex digits, 41 + 40 hex digits, or a base58 T-address",
     normaliseAddress,
     displayAddress,

@@ -28,6 +28,8 @@ export class Run {
    * `handled`: the running command cleans up itself (reserves aborts its scan on the node).
    */
   readonly interrupt: { hint?: string; handled?: boolean } = {};
+  /** `--wait`: keep trying to reach the node for this long (ms; 0 = no limit) */
+  wait?: { timeoutMs: number };
   /** the exit code a command that ends with a status of its own set (batch) */
   exitCode?: number;
   /** a progress line to take off the terminal before data is written to stdout */

@@ -6,17 +6,13 @@ import { Command, CommanderError, Option } from "commander";
 import type { GlobalFlags } from "../config/config.js";
 import { chainFromFlags, DEFAULTS } from "../config/config.js";
 import { asChaingwError, EXIT, errorPayload, UsageError } from "../errors/index.js";
-import {
-  definitions,
-  findMethod,
-  marksText,
-  methodHelp,
-  methodNames,
-  methodTableMarkdown,
-} from "../methods/index.js";
+import { definitions, findMethod, marksText, methodHelp, methodNames } from "../methods/index.js";
 import { FORMATS, formatFromArgv } from "../output/format.js";
+import { redactUrl } from "../util/redact.js";
+import { shellQuote, suggest, wrapWords } from "../util/text.js";
 import { addBatchOptions } from "./batch.js";
 import { Run } from "./context.js";
+import { GLOBAL_NOTE, HELP, helpWidth } from "./help.js";
 import { families } from "./hooks.js";
 import { collect } from "./options.js";
 
@@ -78,11 +74,58 @@ function globalOptions(cmd: Command): Command {
       `calls per second allowed for heavy methods (default ${DEFAULTS.heavyRate}; 0 = no limit)`,
     )
     .option("--hedge <s>", "for idempotent reads: after this delay, also ask the next endpoint (default off)")
+    .option("--insecure", "allow credentials over plain http to non-loopback hosts and skip TLS verification")
+    .option("--named", "params as name=value, after any positional ones (bitcoin-cli -named)")
+    .option("--stdin", "more params from stdin, one a line, after the others (bitcoin-cli -stdin)")
+    .option("--wait", "retry until the node can be reached, up to --wait-timeout (bitcoin-cli -rpcwait)")
+    .option("--wait-timeout <s>", "how long --wait keeps trying (default 60; 0 = no limit)")
     .option(
-      "--insecure",
-      "allow credentials over plain http to non-loopback hosts and skip TLS verification",
+      "--network <name>",
+      "main, test, regtest or signet: a local node's port and cookie when no endpoint is set (env CHAINGW_NETWORK)",
+    )
+    .option(
+      "--datadir <dir>",
+      "the local node's data directory (default ~/.bitcoin, else ~/.litecoin; env CHAINGW_DATADIR)",
     );
 }
+
+/** bitcoin-cli's spellings, read as chaingw's: `-named`, `-stdin`, `-rpcwait`, `-regtest`, `-datadir=D`, `-getinfo`. */
+const BITCOIN_CLI: Record<string, string[]> = {
+  "-named": ["--named"],
+  "-stdin": ["--stdin"],
+  "-rpcwait": ["--wait"],
+  "-regtest": ["--network", "regtest"],
+  "-testnet": ["--network", "test"],
+  "-signet": ["--network", "signet"],
+  "-getinfo": ["info"],
+};
+export function bitcoinCliArgs(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--") {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const m = /^-(datadir|rpcwaittimeout)=(.*)$/.exec(a);
+    if (m) out.push(m[1] === "datadir" ? "--datadir" : "--wait-timeout", m[2]);
+    else out.push(...(BITCOIN_CLI[a] ?? [a]));
+  }
+  return out;
+}
+
+/** The commands that are not registry methods (each builds no method command). */
+const OTHER_COMMANDS = [
+  "batch",
+  "reserves",
+  "rpc",
+  "methods",
+  "verify-message",
+  "info",
+  "config",
+  "completion",
+  "help",
+];
 
 /**
  * The method commands to build. A call names its method, so only that command is built (the rest of the
@@ -105,7 +148,7 @@ function methodsToBuild(argv: string[], program: Command): string[] {
     }
     if (all.includes(a)) return [a];
     // the commands that are not registry methods (built after this list)
-    if (["batch", "reserves", "rpc", "methods", "verify-message"].includes(a)) return [];
+    if (OTHER_COMMANDS.includes(a)) return [];
     break;
   }
   return all;
@@ -117,17 +160,28 @@ function buildProgram(argv: string[], run: Run): Command {
     .version(VERSION, "-V, --version")
     .exitOverride()
     .showHelpAfterError(false)
+    .showSuggestionAfterError(false)
     .configureOutput({
       // help shown because no command was given goes to stderr; error messages are printed by report()
       writeErr: (t) => process.stderr.write(t),
       outputError: () => {},
+      getOutHelpWidth: () => helpWidth(process.stdout, run.env),
+      getErrHelpWidth: () => helpWidth(process.stderr, run.env),
     })
+    .configureHelp(HELP)
     .addHelpText(
       "after",
-      `\nExit codes: 0 ok (null is ok), 1 node error, 2 bad usage (nothing sent), 3 no endpoint answered, 4 auth refused, 130 interrupted.\nRun \`chaingw methods\` for the method table, \`chaingw <method> --help\` for its params.`,
+      () =>
+        `\n${wrapWords(
+          "Exit codes: 0 ok (null is ok), 1 node error, 2 bad usage (nothing sent), 3 no endpoint answered, 4 auth refused, 130 interrupted.\nRun `chaingw methods` for the method table, `chaingw <method> --help` for its params.",
+          helpWidth(process.stdout, run.env),
+        )}`,
     );
   globalOptions(program);
 
+  // params by name or from stdin: how many come on the command line, and in which slots, is not commander's
+  // to judge (buildParams names what is missing or too much)
+  const loose = argv.some((a) => a === "--named" || a === "--stdin");
   for (const name of methodsToBuild(argv, program)) {
     const defs = definitions(name);
     const d = defs[0];
@@ -140,6 +194,7 @@ function buildProgram(argv: string[], run: Run): Command {
     for (const [i, p] of widest.params.entries()) {
       // with --range the first param comes from the range: commander must not demand it
       const required =
+        !loose &&
         !(ranged && i === 0) &&
         defs.every(
           (x) =>
@@ -163,7 +218,11 @@ function buildProgram(argv: string[], run: Run): Command {
         cmd.option("--range <from..to>", "every height in the range, streamed as JSON lines (batched)"),
       );
     }
-    cmd.addHelpText("after", () => methodHelp(name));
+    if (loose) cmd.allowExcessArguments(true);
+    cmd.addHelpText("after", () => {
+      const width = helpWidth(process.stdout, run.env);
+      return `${wrapWords(methodHelp(name), width, "     ")}\n\n${wrapWords(GLOBAL_NOTE, width)}`;
+    });
     cmd.action(async (...args: unknown[]) => {
       const command = args[args.length - 1] as Command;
       const flags = command.optsWithGlobals() as GlobalFlags & { range?: string };
@@ -182,6 +241,7 @@ function buildProgram(argv: string[], run: Run): Command {
   program
     .command("rpc")
     .description("send any method verbatim; params are JSON where they parse, else strings")
+    .addHelpText("after", () => `\n${wrapWords(GLOBAL_NOTE, helpWidth(process.stdout, run.env))}`)
     .argument("<method>", "method name")
     .argument("[params...]", "positional params")
     .action(async (method: string, params: string[], _o: unknown, command: Command) => {
@@ -210,22 +270,48 @@ function buildProgram(argv: string[], run: Run): Command {
 
   program
     .command("methods")
-    .description("list the methods chaingw knows, with params and marks")
+    .description("list the methods chaingw knows: params, marks and where each mark comes from")
     .option("--markdown", "as the README's markdown table")
-    .action((o: { markdown?: boolean }) => {
-      run.out(methodTableMarkdown());
-      void o;
+    .action(async (o: { markdown?: boolean }) => {
+      const { printMethods } = await import("./methods.js");
+      printMethods(run, o.markdown === true);
     });
 
   return program;
 }
 
+/**
+ * An unknown command: a near miss gets "did you mean"; anything else, the `chaingw rpc` line that sends
+ * it verbatim (secrets in the arguments masked). Nothing is sent.
+ */
+function unknownCommand(name: string, argv: string[]): UsageError {
+  const near = suggest(name, [...methodNames(), ...OTHER_COMMANDS.filter((c) => c !== "help")]);
+  if (near.length)
+    return new UsageError(`unknown command ${JSON.stringify(name)}`, {
+      hint: `did you mean ${near.join(", ")}?`,
+    });
+  const at = argv.indexOf(name);
+  let secret = false;
+  const shown = argv.map((a) => {
+    const hide = secret;
+    secret = a === "--api-key";
+    return hide ? "***" : shellQuote(a.includes("@") ? redactUrl(a) : a);
+  });
+  shown.splice(at, 1, "rpc", shellQuote(name));
+  return new UsageError(`unknown command ${JSON.stringify(name)}: not a method chaingw knows`, {
+    hint: `to send it to the node as it is:\n  chaingw ${shown.join(" ")}\n(\`chaingw methods\` lists the methods chaingw knows)`,
+  });
+}
+
 /** Prints an error in the run's format (the same facts either way) and returns its exit code. */
-function report(run: Run, err: unknown): number {
+function report(run: Run, err: unknown, argv: string[] = []): number {
   if (err instanceof CommanderError) {
     if (err.code === "commander.helpDisplayed" || err.code === "commander.version") return EXIT.ok;
     // `chaingw` with no command: the help went to stderr; a script that forgot the method should notice
     if (err.code === "commander.help") return EXIT.usage;
+    const unknown = /^error: unknown command '(.*)'$/s.exec(err.message);
+    if (err.code === "commander.unknownCommand" && unknown)
+      return report(run, unknownCommand(unknown[1], argv));
     const msg = err.message.replace(/^error: /, "");
     return report(run, new UsageError(msg));
   }
@@ -242,7 +328,8 @@ function report(run: Run, err: unknown): number {
   return e.exitCode;
 }
 
-export async function main(argv: string[]): Promise<number> {
+export async function main(args: string[]): Promise<number> {
+  const argv = bitcoinCliArgs(args);
   // the output format is chosen once, before anything can fail
   const run = new Run(formatFromArgv(argv));
   const onSignal = (sig: NodeJS.Signals) => {
@@ -279,6 +366,6 @@ export async function main(argv: string[]): Promise<number> {
     // commands that finish with a status of their own (batch) set it on the run
     return run.exitCode ?? EXIT.ok;
   } catch (err) {
-    return report(run, err);
+    return report(run, err, argv);
   }
 }

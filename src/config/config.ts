@@ -12,6 +12,7 @@ import { parseLossless } from "../json/lossless.js";
 import { type Endpoint, gatewayEndpoint, isLoopback, nodeEndpoint } from "../rpc/endpoint.js";
 import { redactUrl, Secrets } from "../util/redact.js";
 import { parseDuration, parseWhole } from "../util/text.js";
+import { localNode, type Network, parseNetwork } from "./node-layout.js";
 
 /** Global options as commander hands them over (all optional: absence means "not given"). */
 export interface GlobalFlags {
@@ -35,6 +36,13 @@ export interface GlobalFlags {
   heavyRate?: string;
   hedge?: string;
   insecure?: boolean;
+  /** bitcoin-cli habits: -named, -stdin, -rpcwait, -rpcwaittimeout, -regtest/-testnet/-signet, -datadir */
+  named?: boolean;
+  stdin?: boolean;
+  wait?: boolean;
+  waitTimeout?: string;
+  network?: string;
+  datadir?: string;
 }
 
 export interface Profile {
@@ -51,6 +59,9 @@ export interface Profile {
   connectTimeout?: number;
   scanTimeout?: number;
   heavyRate?: number;
+  /** a local bitcoind-family node's network and data directory (when no url or gateway is set) */
+  network?: string;
+  datadir?: string;
   /** per-product method rate limits (calls/s): { "<product>": { "eth_getLogs": 2 } } */
   limits?: Record<string, Record<string, number>>;
 }
@@ -63,6 +74,8 @@ export interface ConfigFile {
 export interface Settings {
   endpoints: Endpoint[];
   endpointSource: "flag" | "env" | "profile" | "default";
+  /** the local node found for the default endpoint ("Litecoin Core regtest in /path") */
+  localNode?: string;
   chain?: Group;
   verbose: boolean;
   retries: number;
@@ -278,6 +291,33 @@ function nodeUrl(
   }
 }
 
+/** What to say when no endpoint is configured and the group has no usual local one. */
+export const NO_ENDPOINT_HINT = [
+  "Set one, for example:",
+  "  chaingw --url https://HOST:PORT/ ...          (this call)",
+  "  export CHAINGW_URL=https://HOST:PORT/         (this shell)",
+  '  chaingw config init, then set "url" in a profile of the file it writes (every call)',
+  "A gateway: --gateway BASE --product ID (CHAINGW_GATEWAY, CHAINGW_PRODUCT, CHAINGW_API_KEY).",
+].join("\n");
+
+/** --network / --datadir (flag > env > profile): where to look for a local node. */
+interface LocalChoice {
+  network?: Network;
+  datadir?: string;
+  /** the option that asked for it, for messages; undefined when nothing did */
+  given?: string;
+}
+
+function localChoice(flags: GlobalFlags, env: NodeJS.ProcessEnv, profile: Profile): LocalChoice {
+  const network =
+    parseNetwork(flags.network, "--network") ??
+    parseNetwork(env.CHAINGW_NETWORK, "CHAINGW_NETWORK") ??
+    parseNetwork(profile.network, "profile network");
+  const datadir = flags.datadir ?? env.CHAINGW_DATADIR ?? profile.datadir;
+  const given = network !== undefined ? "--network" : datadir !== undefined ? "--datadir" : undefined;
+  return { network, datadir, given };
+}
+
 /** Step 3: the endpoints, from the first level that names any, else the group's default. */
 function resolveEndpoints(
   levels: Level[],
@@ -286,7 +326,8 @@ function resolveEndpoints(
   env: NodeJS.ProcessEnv,
   warnings: string[],
   secrets: Secrets,
-): { endpoints: Endpoint[]; source: Settings["endpointSource"]; products: string[] } {
+  local: LocalChoice,
+): { endpoints: Endpoint[]; source: Settings["endpointSource"]; products: string[]; local?: string } {
   const chosenAt = levels.findIndex((l) => l.urls || l.gateways);
   const chosen = chosenAt >= 0 ? levels[chosenAt] : undefined;
   // a cookie names one node: a profile's or env's cookie must not travel to URLs given at a higher level
@@ -297,20 +338,37 @@ function resolveEndpoints(
   const endpoints: Endpoint[] = [];
   if (!chosen) {
     const chain = chainOf(group);
-    if (!chain.defaultUrl)
+    if (local.given && !chain.cookieAuth)
       throw new UsageError(
-        `no endpoint for the ${chain.name} chain: give --url, --gateway with --product, or a profile (CHAINGW_URL works too)`,
+        `${local.given} finds a local bitcoind-family node; the ${chain.name} group has none: give --url`,
       );
+    if (!chain.defaultUrl)
+      throw new UsageError(`no endpoint for the ${chain.name} chain`, {
+        hint: NO_ENDPOINT_HINT,
+      });
+    if (!chain.cookieAuth)
+      return { endpoints: [nodeEndpoint(chain.defaultUrl, undefined, secrets)], source: "default", products };
+    // bitcoin-cli's way: the network's port and cookie in the data directory (~/.bitcoin, ~/.litecoin)
+    const node = localNode(local.network ?? "main", local.datadir, env);
     let cred: { user: string; password: string } | undefined;
-    if (chain.cookieAuth) {
-      const cookie = cookiePath ?? join(env.HOME || homedir(), ".bitcoin", ".cookie");
+    const cookie = cookiePath ?? node.cookie;
+    if (cookie) {
       try {
         cred = readCookie(cookie, secrets);
       } catch (e) {
         if (cookiePath) throw e;
       }
     }
-    return { endpoints: [nodeEndpoint(chain.defaultUrl, cred, secrets)], source: "default", products };
+    if (!cred && node.user !== undefined && node.password !== undefined) {
+      cred = { user: node.user, password: node.password };
+      secrets.add(node.password);
+    }
+    return {
+      endpoints: [nodeEndpoint(node.url, cred, secrets)],
+      source: "default",
+      products,
+      local: node.what,
+    };
   }
   const cookie = cookiePath ? readCookie(cookiePath, secrets) : undefined;
   for (const u of chosen.urls ?? []) {
@@ -409,13 +467,14 @@ export function resolveSettings(
       cookie: profile.rpcCookie,
     },
   ];
-  const { endpoints, source, products } = resolveEndpoints(
+  const { endpoints, source, products, local } = resolveEndpoints(
     levels,
     chain ?? methodGroup ?? "utxo",
     apiKey,
     env,
     warnings,
     secrets,
+    localChoice(flags, env, profile),
   );
   const insecure = flags.insecure ?? false;
   checkTransport(endpoints, insecure, warnings);
@@ -435,6 +494,7 @@ export function resolveSettings(
   return {
     endpoints,
     endpointSource: source,
+    localNode: local,
     chain,
     verbose:
       flags.verbose ??

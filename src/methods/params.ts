@@ -5,7 +5,7 @@
  */
 import * as z from "zod/mini";
 import { ParamProblem, UsageError } from "../errors/index.js";
-import { short } from "../util/text.js";
+import { short, suggest } from "../util/text.js";
 import type { ParamDef, ParamKind } from "./types.js";
 
 export { ParamProblem };
@@ -195,4 +195,65 @@ export function buildParams(
   out.length = lastGiven + 1;
   for (let i = 0; i < out.length; i++) if (out[i] === undefined) out[i] = null;
   return out;
+}
+
+const NAMED = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s;
+
+function unknownName(method: { name: string; params: ParamDef[] }, name: string): UsageError {
+  const names = method.params.map((p) => p.name);
+  const near = suggest(name, names, 1);
+  return new UsageError(
+    `${method.name}: unknown parameter name ${JSON.stringify(name)}${near.length ? ` (did you mean ${near[0]}?)` : ""}; it takes ${names.length ? names.join(", ") : "none"}`,
+  );
+}
+
+/**
+ * bitcoin-cli's -named: `name=value` texts fill their param's slot; the others are positional and come
+ * first, in order (as bitcoin-cli allows mixing them). A name the method lacks, or one given twice (by
+ * name, or by name and position), is refused. Slots left empty stay undefined: buildParams sends null
+ * for an optional one between given ones, and names a missing required one.
+ */
+export function namedToPositional(
+  method: { name: string; params: ParamDef[] },
+  texts: readonly string[],
+): unknown[] {
+  const given: unknown[] = [];
+  const named: [number, string, string][] = [];
+  for (const t of texts) {
+    const m = NAMED.exec(t);
+    if (!m) {
+      if (named.length)
+        throw new UsageError(
+          `${method.name}: positional parameter ${JSON.stringify(short(t, 40))} after named ones; give positional ones first`,
+        );
+      given.push(t);
+      continue;
+    }
+    const i = method.params.findIndex((p) => p.name === m[1]);
+    if (i < 0) throw unknownName(method, m[1]);
+    named.push([i, m[1], m[2]]);
+  }
+  const positional = given.length;
+  for (const [i, name, value] of named) {
+    if (given[i] !== undefined)
+      throw new UsageError(
+        `${method.name}: parameter ${name} given twice${i < positional ? ` (by position ${i + 1} and by name)` : ""}`,
+      );
+    given[i] = value;
+  }
+  return given;
+}
+
+/** Batch lines' by-name params (`"params": {"blockhash": ...}`, JSON-RPC 2.0 §4.2) in the method's order. */
+export function paramsFromObject(
+  method: { name: string; params: ParamDef[] },
+  obj: Record<string, unknown>,
+): unknown[] {
+  const given: unknown[] = [];
+  for (const [k, v] of Object.entries(obj)) {
+    const i = method.params.findIndex((p) => p.name === k);
+    if (i < 0) throw unknownName(method, k);
+    given[i] = v;
+  }
+  return given;
 }

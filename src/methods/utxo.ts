@@ -5,8 +5,8 @@ import {
   bool,
   boolOrVerbosity,
   hash64,
-  hexBytes,
   hashOrHeight,
+  hexBytes,
   intRange,
   jsonArrayOf,
   nonEmptyText,
@@ -192,11 +192,17 @@ const txidParam = () => param("txid", "STRING", true, "transaction identifier", 
  */
 const ownMethods: MethodDef[] = [
   none("getblockcount", "Height of the most-work fully-validated chain (the tip).", "NUMBER: the height"),
-  none("getbestblockhash", "Hash of the tip of the most-work fully-validated chain.", "STRING: block hash, hex"),
+  none(
+    "getbestblockhash",
+    "Hash of the tip of the most-work fully-validated chain.",
+    "STRING: block hash, hex",
+  ),
   read({
     name: "getblockhash",
     summary: "Hash of the block at a height of the best chain.",
-    params: [param("height", "NUMBER", true, "block height", nonNegInt("a block height (whole number >= 0)"))],
+    params: [
+      param("height", "NUMBER", true, "block height", nonNegInt("a block height (whole number >= 0)")),
+    ],
     result: "STRING: block hash, hex",
   }),
   none(
@@ -210,7 +216,13 @@ const ownMethods: MethodDef[] = [
     summary: "Transaction-rate statistics over a window of blocks.",
     params: [
       param("nblocks", "NUMBER", false, "window size in blocks (default one month)", nonNegInt()),
-      param("blockhash", "STRING", false, "hash of the window's last block (default the tip)", hash64("block hash")),
+      param(
+        "blockhash",
+        "STRING",
+        false,
+        "hash of the window's last block (default the tip)",
+        hash64("block hash"),
+      ),
     ],
     result: "OBJECT: time, txcount, window_block_count, txrate, ...",
   }),
@@ -224,7 +236,13 @@ const ownMethods: MethodDef[] = [
     summary: "Transaction ids in the mempool (or, verbose, an object per transaction).",
     params: [
       param("verbose", "BOOLEAN", false, "true: an object per transaction; false: txids", bool),
-      param("mempool_sequence", "BOOLEAN", false, "with the mempool sequence number (verbose false only)", bool),
+      param(
+        "mempool_sequence",
+        "BOOLEAN",
+        false,
+        "with the mempool sequence number (verbose false only)",
+        bool,
+      ),
     ],
     result: "ARRAY of txids, or OBJECT txid → entry",
   }),
@@ -240,8 +258,20 @@ const ownMethods: MethodDef[] = [
       "A transaction by id: raw hex, or decoded with verbose. Without -txindex only mempool transactions, or those of the given block.",
     params: [
       txidParam(),
-      param("verbose", "BOOLEAN or NUMBER", false, "true (or 1): decoded JSON; false (0): hex", boolOrVerbosity),
-      param("blockhash", "STRING", false, "the block to look in (works without -txindex)", hash64("block hash")),
+      param(
+        "verbose",
+        "BOOLEAN or NUMBER",
+        false,
+        "true (or 1): decoded JSON; false (0): hex",
+        boolOrVerbosity,
+      ),
+      param(
+        "blockhash",
+        "STRING",
+        false,
+        "the block to look in (works without -txindex)",
+        hash64("block hash"),
+      ),
     ],
     result: "STRING (hex) or OBJECT: txid, hash, size, vin, vout, blockhash, confirmations, ...",
   }),
