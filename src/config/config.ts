@@ -12,6 +12,7 @@ import { parseLossless } from "../json/lossless.js";
 import { type Endpoint, gatewayEndpoint, isLoopback, nodeEndpoint } from "../rpc/endpoint.js";
 import { redactUrl, Secrets } from "../util/redact.js";
 import { parseDuration, parseWhole } from "../util/text.js";
+import { checkConfigText } from "./check.js";
 import { localNode, type Network, parseNetwork } from "./node-layout.js";
 
 /** Global options as commander hands them over (all optional: absence means "not given"). */
@@ -136,7 +137,7 @@ function checkPrivate(path: string, what: string): void {
   }
 }
 
-function loadConfig(env: NodeJS.ProcessEnv): { file?: ConfigFile; path: string } {
+export function loadConfig(env: NodeJS.ProcessEnv): { file?: ConfigFile; path: string } {
   const path = configPath(env);
   let text: string;
   try {
@@ -145,14 +146,26 @@ function loadConfig(env: NodeJS.ProcessEnv): { file?: ConfigFile; path: string }
     if (e?.code === "ENOENT" && !env.CHAINGW_CONFIG) return { path };
     throw new UsageError(`cannot read config file ${path}: ${e?.code ?? e}`);
   }
+  let file: ConfigFile;
   try {
-    return { file: JSON.parse(text) as ConfigFile, path };
+    file = JSON.parse(text) as ConfigFile;
   } catch {
     // V8's message quotes the text around the error, which may be an apiKey: give only where it is
     const at = /position (\d+)/.exec(syntaxErrorOf(text))?.[1];
     const where = at === undefined ? "" : ` (line ${lineOf(text, Number(at))})`;
     throw new UsageError(`config file ${path} is not valid JSON${where}`);
   }
+  // a mistyped key must not be silently ignored: the same check as `chaingw config check`
+  const problems = checkConfigText(text);
+  if (problems.length)
+    throw new UsageError(
+      `config file ${path}: ${problems.length === 1 ? problems[0] : `${problems.length} problems`}`,
+      {
+        details: problems.length === 1 ? undefined : problems,
+        hint: "`chaingw config check` lists them; keys starting with // are comments.",
+      },
+    );
+  return { file, path };
 }
 
 function syntaxErrorOf(text: string): string {
@@ -523,4 +536,122 @@ export function resolveSettings(
     insecure,
     warnings,
   };
+}
+
+/** One effective setting and where it came from, for `chaingw config show` (secrets masked). */
+export interface SettingRow {
+  setting: string;
+  value: string;
+  source: string;
+}
+
+/**
+ * Every effective setting of a call with these flags and environment, and its source: flag, env,
+ * profile or default. Endpoints come from resolveSettings itself, so what is shown is what a call uses.
+ */
+export function describeSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, group?: Group): SettingRow[] {
+  const { file, path } = loadConfig(env);
+  const { name: profileName } = selectProfile(flags, env, file, path, []);
+  const profile: Profile = (profileName !== undefined && file?.profiles?.[profileName]) || {};
+  const s = resolveSettings(flags, env, group);
+  const rows: SettingRow[] = [];
+  const pick = (
+    setting: string,
+    flag: unknown,
+    envName: string | undefined,
+    prof: unknown,
+    dflt: unknown,
+    show: (v: unknown) => string = String,
+  ) => {
+    const e = envName ? env[envName] : undefined;
+    const [v, src] =
+      flag !== undefined
+        ? [flag, `flag --${setting}`]
+        : e !== undefined && e !== ""
+          ? [e, `env ${envName}`]
+          : prof !== undefined
+            ? [prof, `profile ${profileName}`]
+            : [dflt, "default"];
+    rows.push({ setting, value: v === undefined ? "(none)" : show(v), source: src });
+  };
+  rows.push({
+    setting: "config file",
+    value: file ? path : `${path} (none)`,
+    source: env.CHAINGW_CONFIG ? "env CHAINGW_CONFIG" : "default",
+  });
+  pick("profile", flags.profile, "CHAINGW_PROFILE", profileName ?? undefined, undefined);
+  pick("chain", flags.chain, "CHAINGW_CHAIN", profile.chain, group ?? "utxo (from the method)");
+  rows.push({
+    setting: "endpoints",
+    value: s.endpoints
+      .map((e) => `${e.label}${Object.keys(e.headers).length ? " (with credentials)" : ""}`)
+      .join(", "),
+    source: s.endpointSource === "default" && s.localNode ? `default: ${s.localNode}` : s.endpointSource,
+  });
+  pick("network", flags.network, "CHAINGW_NETWORK", profile.network, "main");
+  pick("datadir", flags.datadir, "CHAINGW_DATADIR", profile.datadir, "~/.bitcoin, else ~/.litecoin");
+  const key = flags.apiKey ?? flags.apiKeyFile;
+  pick(
+    "api-key",
+    key === undefined ? undefined : flags.apiKeyFile ? `file ${flags.apiKeyFile}` : "***",
+    "CHAINGW_API_KEY",
+    profile.apiKey ? "***" : profile.apiKeyFile ? `file ${profile.apiKeyFile}` : undefined,
+    undefined,
+    (v) => (v === env.CHAINGW_API_KEY ? "***" : String(v)),
+  );
+  pick("retries", flags.retries, undefined, profile.retries, DEFAULTS.retries, () => String(s.retries));
+  pick(
+    "timeout",
+    flags.timeout,
+    undefined,
+    profile.timeout,
+    DEFAULTS.timeoutS,
+    () => `${s.deadlineMs / 1000} s`,
+  );
+  pick(
+    "request-timeout",
+    flags.requestTimeout,
+    undefined,
+    profile.requestTimeout,
+    0,
+    () => `${s.requestTimeoutMs / 1000} s`,
+  );
+  pick(
+    "connect-timeout",
+    flags.connectTimeout,
+    undefined,
+    profile.connectTimeout,
+    0,
+    () => `${s.connectTimeoutMs / 1000} s`,
+  );
+  pick(
+    "scan-timeout",
+    flags.scanTimeout,
+    undefined,
+    profile.scanTimeout,
+    0,
+    () => `${s.scanTimeoutMs / 1000} s`,
+  );
+  pick("heavy-rate", flags.heavyRate, undefined, profile.heavyRate, 0, () => `${s.heavyRate}/s`);
+  pick(
+    "max-response",
+    flags.maxResponse,
+    undefined,
+    undefined,
+    0,
+    () => `${s.maxBodyBytes / 1024 / 1024} MB`,
+  );
+  pick("hedge", flags.hedge, undefined, undefined, 0, () => (s.hedgeMs ? `${s.hedgeMs / 1000} s` : "off"));
+  pick("verbose", flags.verbose, "CHAINGW_DEBUG", undefined, false, () => String(s.verbose));
+  pick("insecure", flags.insecure, undefined, undefined, false);
+  if (Object.keys(s.rateLimits).length)
+    rows.push({
+      setting: "limits",
+      value: Object.entries(s.rateLimits)
+        .map(([m, r]) => `${m} ${r}/s`)
+        .join(", "),
+      source: `profile ${profileName}`,
+    });
+  for (const w of s.warnings) rows.push({ setting: "warning", value: w, source: "" });
+  return rows;
 }
