@@ -41,13 +41,16 @@ export const HELP: HelpConfiguration = {
     // commander's own layout, then a last pass: any line still too wide (usage, description) is wrapped
     const Base = Object.getPrototypeOf(helper) as Help;
     const text = Base.formatHelp.call(helper, cmd, helper);
-    const width = helper.helpWidth ?? 80;
-    return text
-      .split("\n")
-      .map((l) => (l.length > width ? wrapWords(l, width, "    ") : l))
-      .join("\n");
+    return fitWidth(text, helper.helpWidth ?? 80);
   },
 };
+
+/** Lines wider than `width` wrapped at spaces, continuing under their own indentation plus two. */
+export const fitWidth = (text: string, width: number): string =>
+  text
+    .split("\n")
+    .map((l) => (l.length > width ? wrapWords(l, width, "  ") : l))
+    .join("\n");
 
 /** Said once under each command's help, instead of repeating every global option there. */
 export const GLOBAL_NOTE =

@@ -12,7 +12,7 @@ import { redactUrl } from "../util/redact.js";
 import { shellQuote, suggest, wrapWords } from "../util/text.js";
 import { addBatchOptions } from "./batch.js";
 import { Run } from "./context.js";
-import { GLOBAL_NOTE, HELP, helpWidth } from "./help.js";
+import { fitWidth, GLOBAL_NOTE, HELP, helpWidth } from "./help.js";
 import { families } from "./hooks.js";
 import { collect } from "./options.js";
 
@@ -163,7 +163,9 @@ function buildProgram(argv: string[], run: Run): Command {
     .showSuggestionAfterError(false)
     .configureOutput({
       // help shown because no command was given goes to stderr; error messages are printed by report()
-      writeErr: (t) => process.stderr.write(t),
+      // help and its added texts (any command's) fit the terminal: a line too wide is wrapped at spaces
+      writeOut: (t) => process.stdout.write(fitWidth(t, helpWidth(process.stdout, run.env))),
+      writeErr: (t) => process.stderr.write(fitWidth(t, helpWidth(process.stderr, run.env))),
       outputError: () => {},
       getOutHelpWidth: () => helpWidth(process.stdout, run.env),
       getErrHelpWidth: () => helpWidth(process.stderr, run.env),
