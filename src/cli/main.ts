@@ -4,114 +4,32 @@
  */
 import { Command, CommanderError, Option } from "commander";
 import type { GlobalFlags } from "../config/config.js";
-import { chainFromFlags, DEFAULTS } from "../config/config.js";
-import { asChaingwError, EXIT, errorPayload, UsageError } from "../errors/index.js";
+import { chainFromFlags } from "../config/config.js";
+import { EXIT, UsageError } from "../errors/index.js";
 import { definitions, findMethod, marksText, methodHelp, methodNames } from "../methods/index.js";
-import { FORMATS, formatFromArgv } from "../output/format.js";
 import { redactUrl } from "../util/redact.js";
 import { shellQuote, suggest, wrapWords } from "../util/text.js";
+import { bitcoinCliArgs } from "./argv.js";
 import { addBatchOptions } from "./batch.js";
-import { Run } from "./context.js";
+import type { Run } from "./context.js";
+import { GLOBAL_OPTIONS } from "./global-options.js";
 import { fitWidth, GLOBAL_NOTE, HELP, helpWidth } from "./help.js";
 import { families } from "./hooks.js";
 import { collect } from "./options.js";
+import { report, startRun } from "./report.js";
 
 declare const __VERSION__: string;
 const VERSION = typeof __VERSION__ === "string" ? __VERSION__ : "0.0.0-dev";
 
 function globalOptions(cmd: Command): Command {
-  return cmd
-    .option(
-      "--url <url>",
-      "JSON-RPC node URL, repeatable, in failover order; user:pass@ is sent as Basic auth (env CHAINGW_URL)",
-      collect,
-    )
-    .option("--rpc-cookie <file>", "read Basic-auth credentials from a node cookie file")
-    .option(
-      "--gateway <base-url>",
-      "gateway base URL, repeatable; requests go to <base-url>/v1/<product> (env CHAINGW_GATEWAY)",
-      collect,
-    )
-    .option(
-      "--product <id>",
-      "gateway product id, one for all gateways or one per gateway (env CHAINGW_PRODUCT)",
-      collect,
-    )
-    .option("--api-key-file <path>", "file holding the gateway API key (env CHAINGW_API_KEY)")
-    .addOption(
-      new Option(
-        "--api-key <key>",
-        "API key on the command line (visible in the process list; prefer env or file)",
-      ).hideHelp(),
-    )
-    .option(
-      "--chain <group>",
-      "utxo, evm or evm-compat: picks the group where a method exists in several (env CHAINGW_CHAIN)",
-    )
-    .option(
-      "--profile <name>",
-      "config profile (env CHAINGW_PROFILE; file at $CHAINGW_CONFIG or $XDG_CONFIG_HOME/chaingw/config.json)",
-    )
-    .option("--json", "print exactly the result as JSON, number tokens untouched (= --format json)")
-    .addOption(
-      new Option("--format <format>", "output: human, json, jsonl (one line) or csv (reserves scan)").choices(
-        FORMATS,
-      ),
-    )
-    .option("-v, --verbose", "log each attempt on stderr (env CHAINGW_DEBUG); never secrets")
-    .option("--no-color", "no colour (also NO_COLOR)")
-    .option("--retries <n>", `extra passes over the endpoint list (default ${DEFAULTS.retries})`)
-    .option("--timeout <s>", `overall deadline for a call, retries included (default ${DEFAULTS.timeoutS})`)
-    .option("--request-timeout <s>", `per-attempt timeout (default ${DEFAULTS.requestTimeoutS})`)
-    .option("--connect-timeout <s>", `connect timeout (default ${DEFAULTS.connectTimeoutS})`)
-    .option(
-      "--scan-timeout <s>",
-      `timeout of a scantxoutset start, 0 = none (default ${DEFAULTS.scanTimeoutS})`,
-    )
-    .option("--max-response <MB>", `largest response body accepted (default ${DEFAULTS.maxResponseMB})`)
-    .option(
-      "--heavy-rate <n>",
-      `calls per second allowed for heavy methods (default ${DEFAULTS.heavyRate}; 0 = no limit)`,
-    )
-    .option("--hedge <s>", "for idempotent reads: after this delay, also ask the next endpoint (default off)")
-    .option("--insecure", "allow credentials over plain http to non-loopback hosts and skip TLS verification")
-    .option("--named", "params as name=value, after any positional ones (bitcoin-cli -named)")
-    .option("--stdin", "more params from stdin, one a line, after the others (bitcoin-cli -stdin)")
-    .option("--wait", "retry until the node can be reached, up to --wait-timeout (bitcoin-cli -rpcwait)")
-    .option("--wait-timeout <s>", "how long --wait keeps trying (default 60; 0 = no limit)")
-    .option(
-      "--network <name>",
-      "main, test, regtest or signet: a local node's port and cookie when no endpoint is set (env CHAINGW_NETWORK)",
-    )
-    .option(
-      "--datadir <dir>",
-      "the local node's data directory (default ~/.bitcoin, else ~/.litecoin; env CHAINGW_DATADIR)",
-    );
-}
-
-/** bitcoin-cli's spellings, read as chaingw's: `-named`, `-stdin`, `-rpcwait`, `-regtest`, `-datadir=D`, `-getinfo`. */
-const BITCOIN_CLI: Record<string, string[]> = {
-  "-named": ["--named"],
-  "-stdin": ["--stdin"],
-  "-rpcwait": ["--wait"],
-  "-regtest": ["--network", "regtest"],
-  "-testnet": ["--network", "test"],
-  "-signet": ["--network", "signet"],
-  "-getinfo": ["info"],
-};
-export function bitcoinCliArgs(argv: string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === "--") {
-      out.push(...argv.slice(i));
-      break;
-    }
-    const m = /^-(datadir|rpcwaittimeout)=(.*)$/.exec(a);
-    if (m) out.push(m[1] === "datadir" ? "--datadir" : "--wait-timeout", m[2]);
-    else out.push(...(BITCOIN_CLI[a] ?? [a]));
+  for (const o of GLOBAL_OPTIONS) {
+    const opt = new Option(o.flags, o.help);
+    if (o.hidden) opt.hideHelp();
+    if (o.choices) opt.choices(o.choices);
+    if (o.repeatable) opt.argParser(collect);
+    cmd.addOption(opt);
   }
-  return out;
+  return cmd;
 }
 
 /** The commands that are not registry methods (each builds no method command). */
@@ -305,8 +223,8 @@ function unknownCommand(name: string, argv: string[]): UsageError {
   });
 }
 
-/** Prints an error in the run's format (the same facts either way) and returns its exit code. */
-function report(run: Run, err: unknown, argv: string[] = []): number {
+/** Commander's errors as chaingw's; then the one report of src/cli/report.ts. */
+function reportAny(run: Run, err: unknown, argv: string[]): number {
   if (err instanceof CommanderError) {
     if (err.code === "commander.helpDisplayed" || err.code === "commander.version") return EXIT.ok;
     // `chaingw` with no command: the help went to stderr; a script that forgot the method should notice
@@ -314,60 +232,20 @@ function report(run: Run, err: unknown, argv: string[] = []): number {
     const unknown = /^error: unknown command '(.*)'$/s.exec(err.message);
     if (err.code === "commander.unknownCommand" && unknown)
       return report(run, unknownCommand(unknown[1], argv));
-    const msg = err.message.replace(/^error: /, "");
-    return report(run, new UsageError(msg));
+    return report(run, new UsageError(err.message.replace(/^error: /, "")));
   }
-  const e = asChaingwError(err);
-  if (run.machine) {
-    const payload = errorPayload(e, true);
-    process.stderr.write(run.secrets.scrub(JSON.stringify({ error: payload })) + "\n");
-  } else {
-    run.err(`chaingw: ${e.message}`);
-    for (const d of e.details ?? []) run.err(`  ${d}`);
-    if (e.hint) run.err(e.hint);
-    if (e !== err && run.env.CHAINGW_DEBUG) run.err(String((err as Error)?.stack ?? ""));
-  }
-  return e.exitCode;
+  return report(run, err);
 }
 
-export async function main(args: string[]): Promise<number> {
+/** The whole command tree (help, every command family); a plain method call takes src/cli/fast.ts. */
+export async function main(args: string[], started?: Run): Promise<number> {
   const argv = bitcoinCliArgs(args);
-  // the output format is chosen once, before anything can fail
-  const run = new Run(formatFromArgv(argv));
-  const onSignal = (sig: NodeJS.Signals) => {
-    if (run.abort.signal.aborted) {
-      // a second interrupt: quit now, but say what may still run on the node
-      run.err(`chaingw: ${sig} again: quitting without waiting`);
-      if (run.interrupt.hint) run.err(`chaingw: ${run.interrupt.hint}`);
-      process.exit(EXIT.interrupted);
-    }
-    run.abort.abort(sig);
-    // a plain call has nothing to clean up: stop now
-    if (!run.interrupt.handled) {
-      run.clearProgress?.();
-      run.err("chaingw: interrupted");
-      if (run.interrupt.hint) run.err(run.interrupt.hint);
-      process.exit(EXIT.interrupted);
-    }
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  // a bug in concurrent work (batch, reserves) still ends as one line and exit 1, not a stack dump
-  process.on("unhandledRejection", (err) => {
-    const code = report(run, err);
-    process.exit(code === EXIT.ok ? EXIT.rpc : code);
-  });
-  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
-    // `chaingw ... | head -1`: the reader left; nothing more to say
-    if (e.code === "EPIPE") process.exit(EXIT.ok);
-  });
-  // `2>&1 | head`: a closed stderr must not turn a diagnostic into a crash; the exit code still tells
-  process.stderr.on("error", () => {});
+  const run = started ?? startRun(argv);
   try {
     await buildProgram(argv, run).parseAsync(argv, { from: "user" });
     // commands that finish with a status of their own (batch) set it on the run
     return run.exitCode ?? EXIT.ok;
   } catch (err) {
-    return report(run, err, argv);
+    return reportAny(run, err, argv);
   }
 }

@@ -1,5 +1,5 @@
 /** The UTXO group (bitcoind-style methods), as ../shared/spec/gateway-jsonrpc.md lists them. */
-import * as z from "zod/mini";
+import type * as Z from "zod/mini";
 import { UsageError } from "../errors/index.js";
 import {
   bool,
@@ -15,6 +15,7 @@ import {
   oneOfAnyCase,
   param,
   word,
+  zod,
 } from "./params.js";
 import type { MethodDef } from "./types.js";
 
@@ -26,11 +27,12 @@ const HEIGHT_TO_HASH = "getblockhash";
 const DESCRIPTOR = /^[a-z]+\(.*\)(#[a-z0-9]{8})?$/s;
 const isDescriptor = (v: unknown): boolean =>
   typeof v === "string" && v.length >= 3 && v.length <= 10_000 && DESCRIPTOR.test(v);
-let rangedObject: z.ZodMiniType | undefined;
+let rangedObject: Z.ZodMiniType | undefined;
 /** A scan object: a descriptor string, or `{desc, range}` for ranged (xpub /*) descriptors. */
 const isScanObject = (v: unknown): boolean => {
   if (typeof v === "string") return isDescriptor(v);
   if (!rangedObject) {
+    const z = zod();
     const rangeIdx = z.int().check(z.gte(0), z.lte(1_000_000_000));
     rangedObject = z.strictObject({
       desc: z.custom(isDescriptor),
