@@ -319,7 +319,7 @@ describe("unknown methods, config", () => {
     const before = proxy.hits;
     const near = await runCli(["getblok", "1"], { env });
     expect(near.exitCode).toBe(2);
-    expect(near.stderr).toBe('chaingw: unknown command "getblok"\ndid you mean getblock?\n');
+    expect(near.stderr).toBe("chaingw: unknown command 'getblok'\ndid you mean getblock?\n");
     const eth = await runCli(["eth_blocknumber"], { env });
     expect(eth.stderr).toContain("did you mean eth_blockNumber?");
     const other = await runCli(["--url", "http://u:pw@127.0.0.1:1/", "getwalletinfo", "a b", "3"], { env });

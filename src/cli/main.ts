@@ -207,7 +207,7 @@ function buildProgram(argv: string[], run: Run): Command {
 function unknownCommand(name: string, argv: string[]): UsageError {
   const near = suggest(name, [...methodNames(), ...OTHER_COMMANDS.filter((c) => c !== "help")]);
   if (near.length)
-    return new UsageError(`unknown command ${JSON.stringify(name)}`, {
+    return new UsageError(`unknown command '${name}'`, {
       hint: `did you mean ${near.join(", ")}?`,
     });
   const at = argv.indexOf(name);
@@ -218,7 +218,7 @@ function unknownCommand(name: string, argv: string[]): UsageError {
     return hide ? "***" : shellQuote(a.includes("@") ? redactUrl(a) : a);
   });
   shown.splice(at, 1, "rpc", shellQuote(name));
-  return new UsageError(`unknown command ${JSON.stringify(name)}: not a method chaingw knows`, {
+  return new UsageError(`unknown command '${name}': not a method chaingw knows`, {
     hint: `to send it to the node as it is:\n  chaingw ${shown.join(" ")}\n(\`chaingw methods\` lists the methods chaingw knows)`,
   });
 }
