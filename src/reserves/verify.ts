@@ -73,7 +73,7 @@ export interface VerifyOptions {
 const WALK_BATCH = 8;
 
 /** The value of an outcome, or its error thrown unless it is a node error (which the caller judges). */
-function valueOf(o: BatchOutcome): JsonValue | RpcError {
+function outcomeValue(o: BatchOutcome): JsonValue | RpcError {
   if (o instanceof RpcError) return o;
   if (o instanceof ChaingwError) throw o;
   return o.result;
@@ -102,7 +102,7 @@ async function partingPoint(
   nodeHash: JsonValue | RpcError,
 ): Promise<string> {
   const [hdr] = await readEach(client, "getblockheader", [[proof.block_hash, true]]);
-  const h = valueOf(hdr);
+  const h = outcomeValue(hdr);
   if (isJsonObject(h)) {
     // the node knows the proof's block on a branch that is not active: walk back to the active chain
     let cur = h as JsonObject;
@@ -110,7 +110,7 @@ async function partingPoint(
       const prev = cur.previousblockhash;
       if (typeof prev !== "string") break;
       const [p] = await readEach(client, "getblockheader", [[prev, true]]);
-      const v = valueOf(p);
+      const v = outcomeValue(p);
       if (!isJsonObject(v)) break;
       cur = v as JsonObject;
     }
@@ -125,7 +125,7 @@ async function partingPoint(
     heights.map((x) => [x]),
   );
   const want = new Map(proof.outputs.map((o) => [o.height, o.block_hash]));
-  const agree = heights.find((x, i) => valueOf(hashes[i]) === want.get(x));
+  const agree = heights.find((x, i) => outcomeValue(hashes[i]) === want.get(x));
   return `the node does not know the proof's block ${proof.block_hash}; its chain has ${nodeHash instanceof RpcError ? "no block" : String(nodeHash)} at height ${proof.height}, so the chains part ${agree === undefined ? "below the proof's outputs" : `above height ${agree}`} and at or below ${proof.height}`;
 }
 
@@ -163,8 +163,8 @@ export async function verifyProof(
     readEach(client, "getblockcount", [[]]),
     readEach(client, "getblockhash", [[proof.height]]),
   ]);
-  const tip = Number(num(valueOf(countO[0]) as JsonValue) ?? -1);
-  const nodeHash = valueOf(hashO[0]);
+  const tip = Number(num(outcomeValue(countO[0]) as JsonValue) ?? -1);
+  const nodeHash = outcomeValue(hashO[0]);
   const blockOk = nodeHash === proof.block_hash;
   let blockDetail = `block ${proof.height} is ${proof.block_hash} on the node's active chain (tip ${tip})`;
   if (!blockOk) {
@@ -199,7 +199,7 @@ export async function verifyProof(
     "getblockhash",
     heights.map((h) => [h]),
   );
-  heights.forEach((h, i) => activeAt.set(h, valueOf(hashes[i])));
+  for (const [i, h] of heights.entries()) activeAt.set(h, outcomeValue(hashes[i]));
   const matches = (x: ProofOutput, vout: JsonValue | undefined): string | undefined => {
     if (!isJsonObject(vout)) return "the transaction has no such output";
     const v = vout as JsonObject;
@@ -228,6 +228,7 @@ export async function verifyProof(
   );
   const txByKey = new Map(txKeys.map((k, i) => [k, txAnswers[i]]));
   const txs = proof.outputs.map((x) => txByKey.get(`${x.txid} ${x.block_hash}`) as BatchOutcome);
+  // biome-ignore lint/suspicious/useIterableCallbackReturn: `return fail(...)` ends one output's checks
   proof.outputs.forEach((x, i) => {
     if (x.height > proof.height)
       return fail(i, `created at height ${x.height}, above the proof's height ${proof.height}`);
@@ -237,7 +238,7 @@ export async function verifyProof(
         i,
         `block ${x.height} on the node's active chain is ${active instanceof RpcError ? "missing" : String(active)}, not ${x.block_hash}`,
       );
-    const tx = valueOf(txs[i]);
+    const tx = outcomeValue(txs[i]);
     if (tx instanceof RpcError)
       return fail(i, `the transaction is not in block ${x.block_hash} (${tx.rpcMessage})`);
     const vouts =
@@ -259,9 +260,10 @@ export async function verifyProof(
     proof.outputs.map((x) => [x.txid, x.vout, false]),
   );
   const pending = new Map<string, number>();
+  // biome-ignore lint/suspicious/useIterableCallbackReturn: `return fail(...)` ends one output's checks
   proof.outputs.forEach((x, i) => {
     if (!verdicts[i].ok) return;
-    const u = valueOf(outs[i]);
+    const u = outcomeValue(outs[i]);
     if (u instanceof RpcError) return fail(i, `gettxout: ${u.rpcMessage}`);
     if (u === null) pending.set(`${x.txid}:${x.vout}`, i);
     else verdicts[i].detail = "unspent now";
@@ -283,10 +285,10 @@ export async function verifyProof(
       const blocks = await readEach(
         client,
         "getblock",
-        bh.map((b) => [valueOf(b), 2]),
+        bh.map((b) => [outcomeValue(b), 2]),
       );
       blocks.forEach((b, k) => {
-        const block = valueOf(b);
+        const block = outcomeValue(b);
         const height = span[k];
         const list =
           isJsonObject(block) && Array.isArray((block as JsonObject).tx)
