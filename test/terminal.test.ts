@@ -14,6 +14,8 @@ const OTHER: string[][] = [
   ["batch"],
   ["reserves"],
   ["reserves", "scan"],
+  ["reserves", "verify"],
+  ["verify-message"],
   ["reserves", "status"],
   ["reserves", "abort"],
   ["methods"],

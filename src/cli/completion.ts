@@ -10,7 +10,17 @@ import { UsageError } from "../errors/index.js";
 import { methodNames, registry } from "../methods/index.js";
 
 function words(program: Command) {
-  const commands = [...methodNames(), "rpc", "batch", "reserves", "methods", "info", "config", "completion"];
+  const commands = [
+    ...methodNames(),
+    "rpc",
+    "batch",
+    "reserves",
+    "verify-message",
+    "methods",
+    "info",
+    "config",
+    "completion",
+  ];
   const longs = (c: Command) => c.options.map((o) => o.long).filter((l): l is string => Boolean(l));
   const flags = [...new Set([...longs(program), "--help"])];
   const methodFlags = [
@@ -42,7 +52,7 @@ _chaingw() {
     --rpc-cookie|--api-key-file|--datadir|--file|-f) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     config) COMPREPLY=($(compgen -W "init show check" -- "$cur")); return ;;
     completion) COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur")); return ;;
-    reserves) COMPREPLY=($(compgen -W "scan status abort" -- "$cur")); return ;;
+    reserves) COMPREPLY=($(compgen -W "scan verify status abort" -- "$cur")); return ;;
   esac
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "${w.flags.join(" ")} ${w.methodFlags.join(" ")}" -- "$cur"))
@@ -67,7 +77,7 @@ _chaingw() {
     --rpc-cookie|--api-key-file|--datadir|--file|-f) _files; return ;;
     config) compadd init show check; return ;;
     completion) compadd bash zsh fish; return ;;
-    reserves) compadd scan status abort; return ;;
+    reserves) compadd scan verify status abort; return ;;
   esac
   if [[ "$PREFIX" == -* ]]; then compadd -a flags; else compadd -a cmds; fi
 }
@@ -97,7 +107,7 @@ if (( $+functions[compdef] )); then compdef _chaingw chaingw; fi
       ...w.methodFlags.map((f) => `complete -c chaingw -l ${f.replace(/^--/, "")}`),
       'complete -c chaingw -n "__fish_seen_subcommand_from config" -a "init show check"',
       'complete -c chaingw -n "__fish_seen_subcommand_from completion" -a "bash zsh fish"',
-      'complete -c chaingw -n "__fish_seen_subcommand_from reserves" -a "scan status abort"',
+      'complete -c chaingw -n "__fish_seen_subcommand_from reserves" -a "scan verify status abort"',
     ];
     return `${lines.join("\n")}\n`;
   }
