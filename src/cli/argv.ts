@@ -20,7 +20,8 @@ export function bitcoinCliArgs(argv: string[]): string[] {
     }
     const m = /^-(datadir|rpcwaittimeout)=(.*)$/.exec(a);
     if (m) out.push(m[1] === "datadir" ? "--datadir" : "--wait-timeout", m[2]);
-    else out.push(...(BITCOIN_CLI[a] ?? [a]));
+    // own keys only: "__proto__" or "constructor" as a param is a param
+    else out.push(...(Object.hasOwn(BITCOIN_CLI, a) ? BITCOIN_CLI[a] : [a]));
   }
   return out;
 }

@@ -31,10 +31,12 @@ const hexDecimal = (v: JsonValue): string | undefined =>
 
 export function renderInfo(fields: Record<string, JsonValue>, chain: Chain, color: boolean): string {
   const st = style(color);
-  const width = Math.max(...Object.keys(fields).map((k) => (LABELS[k] ?? k).length));
+  const width = Math.max(
+    ...Object.keys(fields).map((k) => (Object.hasOwn(LABELS, k) ? LABELS[k] : k).length),
+  );
   const lines: string[] = [];
   for (const [k, v] of Object.entries(fields)) {
-    const label = st.key((LABELS[k] ?? k).padEnd(width));
+    const label = st.key((Object.hasOwn(LABELS, k) ? LABELS[k] : k).padEnd(width));
     if (k === "verificationprogress" && v instanceof JsonNumber) {
       lines.push(`${label}  ${(Number(v.raw) * 100).toFixed(4)}%`);
     } else if (k === "mempool" && v !== null && typeof v === "object" && !(v instanceof JsonNumber)) {
