@@ -126,6 +126,9 @@ const CANDIDATES = [
   `0x${"11".repeat(32)}`,
   '["txs"]',
   "rltc1qexample",
+  `0x${"22".repeat(20)}`,
+  "economical",
+  "[]",
   '["addr(rltc1qexample)"]',
 ];
 function validTexts(def: MethodDef): string[] {

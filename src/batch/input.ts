@@ -14,9 +14,10 @@ import {
   stringifyLossless,
 } from "../json/lossless.js";
 import { definitions, isMethodName, pickDefinition } from "../methods/index.js";
-import { jsonDepthExceeds, MAX_PARAM_DEPTH } from "../methods/params.js";
-import { type Prepared, prepare, prepareRaw } from "../methods/prepare.js";
-import type { MethodDef } from "../methods/types.js";
+import { jsonDepthExceeds, MAX_PARAM_DEPTH, paramsFromObject } from "../methods/params.js";
+import { marksOf, type Prepared, prepare, prepareRaw } from "../methods/prepare.js";
+import type { Marks, MethodDef } from "../methods/types.js";
+import { isJsonObject } from "../util/text.js";
 
 /** One request of the stream: either ready to send, or refused at parse time. */
 export interface Item {
@@ -72,9 +73,11 @@ export function parseLine(text: string, lineNo: number, chain: GroupName | undef
   if (fast) {
     const { v, def } = fast;
     const id = v.id === undefined || v.id === null ? String(lineNo) : JSON.stringify(v.id);
-    const params = v.params ?? [];
+    const byName = byNameParams(def, v.params, lineNo);
+    if (byName && "error" in byName) return { id, error: byName.error };
+    const params = byName ? byName.params : (v.params ?? []);
     if (!Array.isArray(params))
-      return { id, error: new UsageError(`line ${lineNo}: params must be an array`) };
+      return { id, error: new UsageError(`line ${lineNo}: params must be an array or an object of names`) };
     return fromDefinition(def, params, id, lineNo, true);
   }
   let v: JsonValue;
@@ -99,9 +102,15 @@ export function parseLine(text: string, lineNo: number, chain: GroupName | undef
   if (typeof v.method !== "string" || !isMethodName(v.method)) {
     return { id, error: new UsageError(`line ${lineNo}: method missing or not a method name`) };
   }
-  const params = v.params ?? [];
-  if (!Array.isArray(params)) return { id, error: new UsageError(`line ${lineNo}: params must be an array`) };
   const def = pickDefinition(v.method, chain);
+  const byName = def ? byNameParams(def, v.params, lineNo) : undefined;
+  if (byName && "error" in byName) return { id, error: byName.error };
+  const params = byName ? byName.params : (v.params ?? []);
+  if (!def && isJsonObject(params))
+    // by-name params of a method outside the registry: sent as they are (JSON-RPC 2.0 §4.2)
+    return { id, entry: prepareRaw(v.method, params as unknown as unknown[], chain) };
+  if (!Array.isArray(params))
+    return { id, error: new UsageError(`line ${lineNo}: params must be an array or an object of names`) };
   if (!def) {
     if (definitions(v.method).length)
       return {
@@ -111,7 +120,21 @@ export function parseLine(text: string, lineNo: number, chain: GroupName | undef
     // not in the registry: sent verbatim, with no marks
     return { id, entry: prepareRaw(v.method, params, chain) };
   }
-  return fromDefinition(def, params.map(plain), id, lineNo, false);
+  return fromDefinition(def, (params as JsonValue[]).map(plain), id, lineNo, false);
+}
+
+/** `"params": {"name": value}` of a registry method, in its positions; undefined when params is no object. */
+function byNameParams(
+  def: MethodDef,
+  params: unknown,
+  lineNo: number,
+): { params: unknown[] } | { error: UsageError } | undefined {
+  if (!isJsonObject(params)) return undefined;
+  try {
+    return { params: paramsFromObject(def, params) };
+  } catch (e) {
+    return { error: new UsageError(`line ${lineNo}: ${(e as Error).message}`) };
+  }
 }
 
 /** A line for a registry method: its params checked and built as on the command line, its marks. */
@@ -223,6 +246,7 @@ export async function* itemsFromRange(
 ): AsyncIterable<Item[]> {
   const r = def.range!;
   const chain = chainOf(def.group);
+  const viaMarks = "via" in r ? marksOf(r.via, def.group) : undefined;
   const step = from <= to ? 1 : -1;
   let block: Item[] = [];
   for (let h = from; step > 0 ? h <= to : h >= to; h += step) {
@@ -230,7 +254,7 @@ export async function* itemsFromRange(
       "via" in r
         ? {
             id: String(h),
-            entry: { method: r.via.method, params: [h], marks: r.via.marks, chain },
+            entry: { method: r.via, params: [h], marks: viaMarks as Marks, chain },
             followUp: (hash) => ({ method: def.name, params: [hash, ...rest], marks: def.marks, chain }),
           }
         : {

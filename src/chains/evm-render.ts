@@ -182,3 +182,13 @@ export function renderQuantity(result: JsonValue, ctx: RenderCtx): string {
   if (d === undefined) return renderValue(result, ctx.color);
   return `${scalarText(result)}${style(ctx.color).dim(`  (${d}${ctx.chain.evm?.gasUnit ? ` ${ctx.chain.evm.gasUnit}` : ""})`)}`;
 }
+
+/** A QUANTITY result (a height, a chain id, a nonce, a balance) with its decimal; `unit` after it. */
+export const renderNumber =
+  (unit?: (ctx: RenderCtx) => string) =>
+  (result: JsonValue, ctx: RenderCtx): string => {
+    const d = decimal(result);
+    if (d === undefined) return renderValue(result, ctx.color);
+    const u = unit?.(ctx);
+    return `${scalarText(result)}${style(ctx.color).dim(`  (${d}${u ? ` ${u}` : ""})`)}`;
+  };

@@ -29,6 +29,11 @@ export interface EvmTraits {
   displayAddress?(hex20: string): string | undefined;
   /** what gasUsed counts on this chain, shown after the number ("energy"); undefined: gas */
   gasUnit?: string;
+  /**
+   * The only block tags at which this chain's nodes read account state (balance, code, storage); numbers
+   * refused too. undefined: any block number or tag of `blockTags`.
+   */
+  stateTags?: readonly string[];
   /** the native coin's base unit in messages ("wei", "sun") */
   baseUnit: string;
   /** whether a node error is an execution revert (the shapes differ: EIP-1474 code 3 vs java-tron -32000) */

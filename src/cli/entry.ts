@@ -1,4 +1,7 @@
-import { main } from "./main.js";
+import { EXIT } from "../errors/index.js";
+import { bitcoinCliArgs } from "./argv.js";
+import { plainCall, runPlain } from "./fast.js";
+import { report, startRun } from "./report.js";
 
 /**
  * Exit as soon as the answer is out: keep-alive sockets and timers would otherwise keep the process
@@ -12,8 +15,25 @@ const flushed = (s: NodeJS.WriteStream) =>
     s.write("", () => resolve());
   });
 
+/**
+ * A plain method call takes the fast path (src/cli/fast.ts): commander and the command tree are not
+ * loaded, the bundle evaluates them only when imported (esbuild wraps modules reached by import()).
+ */
+async function run(args: string[]): Promise<number> {
+  const argv = bitcoinCliArgs(args);
+  const call = plainCall(argv);
+  const r = startRun(argv);
+  if (!call) return (await import("./main.js")).main(args, r);
+  try {
+    await runPlain(r, call);
+    return r.exitCode ?? EXIT.ok;
+  } catch (err) {
+    return report(r, err);
+  }
+}
+
 // no top-level await: the bundle is CommonJS (see scripts/build.mjs)
-void main(process.argv.slice(2)).then(async (code) => {
+void run(process.argv.slice(2)).then(async (code) => {
   await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
   process.exit(code);
 });

@@ -4,9 +4,17 @@
  */
 import type { Command } from "commander";
 import { batchCommand } from "./batch.js";
+import { completionCommand, configCommand } from "./config.js";
+import { infoCommand } from "./info.js";
 import { reservesCommand } from "./reserves.js";
 import type { Run } from "./run.js";
 
 export type CommandBuilder = (program: Command, run: Run) => void;
 
-export const families: CommandBuilder[] = [batchCommand, reservesCommand];
+export const families: CommandBuilder[] = [
+  batchCommand,
+  reservesCommand,
+  infoCommand,
+  configCommand,
+  completionCommand,
+];

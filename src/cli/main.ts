@@ -4,85 +4,46 @@
  */
 import { Command, CommanderError, Option } from "commander";
 import type { GlobalFlags } from "../config/config.js";
-import { chainFromFlags, DEFAULTS } from "../config/config.js";
-import { asChaingwError, EXIT, errorPayload, InterruptedError, UsageError } from "../errors/index.js";
-import {
-  definitions,
-  findMethod,
-  marksText,
-  methodHelp,
-  methodNames,
-  methodTableMarkdown,
-} from "../methods/index.js";
-import { FORMATS, formatFromArgv } from "../output/format.js";
+import { chainFromFlags } from "../config/config.js";
+import { EXIT, UsageError } from "../errors/index.js";
+import { definitions, findMethod, marksText, methodHelp, methodNames } from "../methods/index.js";
+import { redactUrl } from "../util/redact.js";
+import { shellQuote, suggest, wrapWords } from "../util/text.js";
+import { bitcoinCliArgs } from "./argv.js";
 import { addBatchOptions } from "./batch.js";
+import type { Run } from "./context.js";
+import { GLOBAL_OPTIONS } from "./global-options.js";
+import { fitWidth, GLOBAL_NOTE, HELP, helpWidth } from "./help.js";
 import { families } from "./hooks.js";
 import { collect } from "./options.js";
-import { Run } from "./run.js";
+import { report, startRun } from "./report.js";
 
 declare const __VERSION__: string;
 const VERSION = typeof __VERSION__ === "string" ? __VERSION__ : "0.0.0-dev";
 
 function globalOptions(cmd: Command): Command {
-  return cmd
-    .option(
-      "--url <url>",
-      "JSON-RPC node URL, repeatable, in failover order; user:pass@ is sent as Basic auth (env CHAINGW_URL)",
-      collect,
-    )
-    .option("--rpc-cookie <file>", "read Basic-auth credentials from a node cookie file")
-    .option(
-      "--gateway <base-url>",
-      "gateway base URL, repeatable; requests go to <base-url>/v1/<product> (env CHAINGW_GATEWAY)",
-      collect,
-    )
-    .option(
-      "--product <id>",
-      "gateway product id, one for all gateways or one per gateway (env CHAINGW_PRODUCT)",
-      collect,
-    )
-    .option("--api-key-file <path>", "file holding the gateway API key (env CHAINGW_API_KEY)")
-    .addOption(
-      new Option(
-        "--api-key <key>",
-        "API key on the command line (visible in the process list; prefer env or file)",
-      ).hideHelp(),
-    )
-    .option(
-      "--chain <group>",
-      "utxo, evm or evm-compat: picks the group where a method exists in several (env CHAINGW_CHAIN)",
-    )
-    .option(
-      "--profile <name>",
-      "config profile (env CHAINGW_PROFILE; file at $CHAINGW_CONFIG or $XDG_CONFIG_HOME/chaingw/config.json)",
-    )
-    .option("--json", "print exactly the result as JSON, number tokens untouched (= --format json)")
-    .addOption(
-      new Option("--format <format>", "output: human, json, jsonl (one line) or csv (reserves scan)").choices(
-        FORMATS,
-      ),
-    )
-    .option("-v, --verbose", "log each attempt on stderr (env CHAINGW_DEBUG); never secrets")
-    .option("--no-color", "no colour (also NO_COLOR)")
-    .option("--retries <n>", `extra passes over the endpoint list (default ${DEFAULTS.retries})`)
-    .option("--timeout <s>", `overall deadline for a call, retries included (default ${DEFAULTS.timeoutS})`)
-    .option("--request-timeout <s>", `per-attempt timeout (default ${DEFAULTS.requestTimeoutS})`)
-    .option("--connect-timeout <s>", `connect timeout (default ${DEFAULTS.connectTimeoutS})`)
-    .option(
-      "--scan-timeout <s>",
-      `timeout of a scantxoutset start, 0 = none (default ${DEFAULTS.scanTimeoutS})`,
-    )
-    .option("--max-response <MB>", `largest response body accepted (default ${DEFAULTS.maxResponseMB})`)
-    .option(
-      "--heavy-rate <n>",
-      `calls per second allowed for heavy methods (default ${DEFAULTS.heavyRate}; 0 = no limit)`,
-    )
-    .option("--hedge <s>", "for idempotent reads: after this delay, also ask the next endpoint (default off)")
-    .option(
-      "--insecure",
-      "allow credentials over plain http to non-loopback hosts and skip TLS verification",
-    );
+  for (const o of GLOBAL_OPTIONS) {
+    const opt = new Option(o.flags, o.help);
+    if (o.hidden) opt.hideHelp();
+    if (o.choices) opt.choices(o.choices);
+    if (o.repeatable) opt.argParser(collect);
+    cmd.addOption(opt);
+  }
+  return cmd;
 }
+
+/** The commands that are not registry methods (each builds no method command). */
+const OTHER_COMMANDS = [
+  "batch",
+  "reserves",
+  "rpc",
+  "methods",
+  "verify-message",
+  "info",
+  "config",
+  "completion",
+  "help",
+];
 
 /**
  * The method commands to build. A call names its method, so only that command is built (the rest of the
@@ -105,7 +66,7 @@ function methodsToBuild(argv: string[], program: Command): string[] {
     }
     if (all.includes(a)) return [a];
     // the commands that are not registry methods (built after this list)
-    if (["batch", "reserves", "rpc", "methods", "verify-message"].includes(a)) return [];
+    if (OTHER_COMMANDS.includes(a)) return [];
     break;
   }
   return all;
@@ -117,17 +78,30 @@ function buildProgram(argv: string[], run: Run): Command {
     .version(VERSION, "-V, --version")
     .exitOverride()
     .showHelpAfterError(false)
+    .showSuggestionAfterError(false)
     .configureOutput({
       // help shown because no command was given goes to stderr; error messages are printed by report()
-      writeErr: (t) => process.stderr.write(t),
+      // help and its added texts (any command's) fit the terminal: a line too wide is wrapped at spaces
+      writeOut: (t) => process.stdout.write(fitWidth(t, helpWidth(process.stdout, run.env))),
+      writeErr: (t) => process.stderr.write(fitWidth(t, helpWidth(process.stderr, run.env))),
       outputError: () => {},
+      getOutHelpWidth: () => helpWidth(process.stdout, run.env),
+      getErrHelpWidth: () => helpWidth(process.stderr, run.env),
     })
+    .configureHelp(HELP)
     .addHelpText(
       "after",
-      `\nExit codes: 0 ok (null is ok), 1 node error, 2 bad usage (nothing sent), 3 no endpoint answered, 4 auth refused, 130 interrupted.\nRun \`chaingw methods\` for the method table, \`chaingw <method> --help\` for its params.`,
+      () =>
+        `\n${wrapWords(
+          "Exit codes: 0 ok (null is ok), 1 node error, 2 bad usage (nothing sent), 3 no endpoint answered, 4 auth refused, 130 interrupted.\nRun `chaingw methods` for the method table, `chaingw <method> --help` for its params.",
+          helpWidth(process.stdout, run.env),
+        )}`,
     );
   globalOptions(program);
 
+  // params by name or from stdin: how many come on the command line, and in which slots, is not commander's
+  // to judge (buildParams names what is missing or too much)
+  const loose = argv.some((a) => a === "--named" || a === "--stdin");
   for (const name of methodsToBuild(argv, program)) {
     const defs = definitions(name);
     const d = defs[0];
@@ -140,6 +114,7 @@ function buildProgram(argv: string[], run: Run): Command {
     for (const [i, p] of widest.params.entries()) {
       // with --range the first param comes from the range: commander must not demand it
       const required =
+        !loose &&
         !(ranged && i === 0) &&
         defs.every(
           (x) =>
@@ -163,7 +138,11 @@ function buildProgram(argv: string[], run: Run): Command {
         cmd.option("--range <from..to>", "every height in the range, streamed as JSON lines (batched)"),
       );
     }
-    cmd.addHelpText("after", () => methodHelp(name));
+    if (loose) cmd.allowExcessArguments(true);
+    cmd.addHelpText("after", () => {
+      const width = helpWidth(process.stdout, run.env);
+      return `${wrapWords(methodHelp(name), width, "     ")}\n\n${wrapWords(GLOBAL_NOTE, width)}`;
+    });
     cmd.action(async (...args: unknown[]) => {
       const command = args[args.length - 1] as Command;
       const flags = command.optsWithGlobals() as GlobalFlags & { range?: string };
@@ -182,6 +161,7 @@ function buildProgram(argv: string[], run: Run): Command {
   program
     .command("rpc")
     .description("send any method verbatim; params are JSON where they parse, else strings")
+    .addHelpText("after", () => `\n${wrapWords(GLOBAL_NOTE, helpWidth(process.stdout, run.env))}`)
     .argument("<method>", "method name")
     .argument("[params...]", "positional params")
     .action(async (method: string, params: string[], _o: unknown, command: Command) => {
@@ -210,82 +190,62 @@ function buildProgram(argv: string[], run: Run): Command {
 
   program
     .command("methods")
-    .description("list the methods chaingw knows, with params and marks")
+    .description("list the methods chaingw knows: params, marks and where each mark comes from")
     .option("--markdown", "as the README's markdown table")
-    .action((o: { markdown?: boolean }) => {
-      run.out(methodTableMarkdown());
-      void o;
+    .action(async (o: { markdown?: boolean }) => {
+      const { printMethods } = await import("./methods.js");
+      printMethods(run, o.markdown === true);
     });
 
   return program;
 }
 
-/** Prints an error in the run's format (the same facts either way) and returns its exit code. */
-function report(run: Run, err: unknown): number {
+/**
+ * An unknown command: a near miss gets "did you mean"; anything else, the `chaingw rpc` line that sends
+ * it verbatim (secrets in the arguments masked). Nothing is sent.
+ */
+function unknownCommand(name: string, argv: string[]): UsageError {
+  const near = suggest(name, [...methodNames(), ...OTHER_COMMANDS.filter((c) => c !== "help")]);
+  if (near.length)
+    return new UsageError(`unknown command '${name}'`, {
+      hint: `did you mean ${near.join(", ")}?`,
+    });
+  const at = argv.indexOf(name);
+  let secret = false;
+  const shown = argv.map((a) => {
+    const hide = secret;
+    secret = a === "--api-key";
+    return hide ? "***" : shellQuote(a.includes("@") ? redactUrl(a) : a);
+  });
+  shown.splice(at, 1, "rpc", shellQuote(name));
+  return new UsageError(`unknown command '${name}': not a method chaingw knows`, {
+    hint: `to send it to the node as it is:\n  chaingw ${shown.join(" ")}\n(\`chaingw methods\` lists the methods chaingw knows)`,
+  });
+}
+
+/** Commander's errors as chaingw's; then the one report of src/cli/report.ts. */
+function reportAny(run: Run, err: unknown, argv: string[]): number {
   if (err instanceof CommanderError) {
     if (err.code === "commander.helpDisplayed" || err.code === "commander.version") return EXIT.ok;
     // `chaingw` with no command: the help went to stderr; a script that forgot the method should notice
     if (err.code === "commander.help") return EXIT.usage;
-    const msg = err.message.replace(/^error: /, "");
-    return report(run, new UsageError(msg));
+    const unknown = /^error: unknown command '(.*)'$/s.exec(err.message);
+    if (err.code === "commander.unknownCommand" && unknown)
+      return report(run, unknownCommand(unknown[1], argv));
+    return report(run, new UsageError(err.message.replace(/^error: /, "")));
   }
-  const e = asChaingwError(err);
-  if (run.machine) {
-    const payload = errorPayload(e, true);
-    process.stderr.write(run.secrets.scrub(JSON.stringify({ error: payload })) + "\n");
-  } else {
-    run.err(`chaingw: ${e.message}`);
-    for (const d of e.details ?? []) run.err(`  ${d}`);
-    if (e.hint) run.err(e.hint);
-    if (e !== err && run.env.CHAINGW_DEBUG) run.err(String((err as Error)?.stack ?? ""));
-  }
-  return e.exitCode;
+  return report(run, err);
 }
 
-export async function main(argv: string[]): Promise<number> {
-  // the output format is chosen once, before anything can fail
-  const run = new Run(formatFromArgv(argv));
-  const onSignal = (sig: NodeJS.Signals) => {
-    const again = run.abort.signal.aborted;
-    if (!again) run.abort.abort(sig);
-    // a plain call has nothing to clean up: stop now; a second interrupt quits without waiting
-    if (!again && run.interrupt.handled) return;
-    run.clearProgress?.();
-    // said in the run's format, with what may still run on the node (the same facts in --json)
-    report(
-      run,
-      new InterruptedError(
-        again ? `${sig} again: quit without waiting for the node to confirm the abort` : "interrupted",
-        {
-          hint: run.interrupt.hint,
-          facts: {
-            interrupted_by: sig,
-            ...run.interrupt.facts,
-            ...(again && run.interrupt.facts ? { node_scanning: null } : {}),
-          },
-        },
-      ),
-    );
-    process.exit(EXIT.interrupted);
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  // a bug in concurrent work (batch, reserves) still ends as one line and exit 1, not a stack dump
-  process.on("unhandledRejection", (err) => {
-    const code = report(run, err);
-    process.exit(code === EXIT.ok ? EXIT.rpc : code);
-  });
-  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
-    // `chaingw ... | head -1`: the reader left; nothing more to say
-    if (e.code === "EPIPE") process.exit(EXIT.ok);
-  });
-  // `2>&1 | head`: a closed stderr must not turn a diagnostic into a crash; the exit code still tells
-  process.stderr.on("error", () => {});
+/** The whole command tree (help, every command family); a plain method call takes src/cli/fast.ts. */
+export async function main(args: string[], started?: Run): Promise<number> {
+  const argv = bitcoinCliArgs(args);
+  const run = started ?? startRun(argv);
   try {
     await buildProgram(argv, run).parseAsync(argv, { from: "user" });
     // commands that finish with a status of their own (batch) set it on the run
     return run.exitCode ?? EXIT.ok;
   } catch (err) {
-    return report(run, err);
+    return reportAny(run, err, argv);
   }
 }

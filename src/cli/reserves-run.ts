@@ -140,7 +140,8 @@ export async function reservesScan(
         range: o.range,
         byAddress: o.byAddress,
         crossCheck: o.crossCheck,
-        wait: o.wait,
+        // the global --wait (wait for the node) is commander's first: for a scan it means wait for the slot
+        wait: o.wait ?? flags.wait,
         scanTimeoutMs: ctx.settings.scanTimeoutMs,
         abortWaitMs,
         group: ctx.settings.chain,

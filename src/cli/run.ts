@@ -17,6 +17,8 @@ export class Run {
    * a second interrupt reports in --json beside the hint (aborts sent, the endpoint).
    */
   readonly interrupt: { hint?: string; handled?: boolean; facts?: Record<string, unknown> } = {};
+  /** `--wait`: keep trying to reach the node for this long (ms; 0 = no limit) */
+  wait?: { timeoutMs: number };
   /** the exit code a command that ends with a status of its own set (batch) */
   exitCode?: number;
   /** a progress line to take off the terminal before data is written to stdout */

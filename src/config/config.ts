@@ -12,6 +12,8 @@ import { parseLossless } from "../json/lossless.js";
 import { type Endpoint, gatewayEndpoint, isLoopback, nodeEndpoint } from "../rpc/endpoint.js";
 import { redactUrl, Secrets } from "../util/redact.js";
 import { parseDuration, parseWhole } from "../util/text.js";
+import { checkConfigText } from "./check.js";
+import { localNode, type Network, parseNetwork } from "./node-layout.js";
 
 /** Global options as commander hands them over (all optional: absence means "not given"). */
 export interface GlobalFlags {
@@ -35,6 +37,13 @@ export interface GlobalFlags {
   heavyRate?: string;
   hedge?: string;
   insecure?: boolean;
+  /** bitcoin-cli habits: -named, -stdin, -rpcwait, -rpcwaittimeout, -regtest/-testnet/-signet, -datadir */
+  named?: boolean;
+  stdin?: boolean;
+  wait?: boolean;
+  waitTimeout?: string;
+  network?: string;
+  datadir?: string;
 }
 
 export interface Profile {
@@ -51,6 +60,9 @@ export interface Profile {
   connectTimeout?: number;
   scanTimeout?: number;
   heavyRate?: number;
+  /** a local bitcoind-family node's network and data directory (when no url or gateway is set) */
+  network?: string;
+  datadir?: string;
   /** per-product method rate limits (calls/s): { "<product>": { "eth_getLogs": 2 } } */
   limits?: Record<string, Record<string, number>>;
 }
@@ -63,6 +75,8 @@ export interface ConfigFile {
 export interface Settings {
   endpoints: Endpoint[];
   endpointSource: "flag" | "env" | "profile" | "default";
+  /** the local node found for the default endpoint ("Litecoin Core regtest in /path") */
+  localNode?: string;
   chain?: Group;
   verbose: boolean;
   retries: number;
@@ -123,7 +137,7 @@ function checkPrivate(path: string, what: string): void {
   }
 }
 
-function loadConfig(env: NodeJS.ProcessEnv): { file?: ConfigFile; path: string } {
+export function loadConfig(env: NodeJS.ProcessEnv): { file?: ConfigFile; path: string } {
   const path = configPath(env);
   let text: string;
   try {
@@ -132,14 +146,26 @@ function loadConfig(env: NodeJS.ProcessEnv): { file?: ConfigFile; path: string }
     if (e?.code === "ENOENT" && !env.CHAINGW_CONFIG) return { path };
     throw new UsageError(`cannot read config file ${path}: ${e?.code ?? e}`);
   }
+  let file: ConfigFile;
   try {
-    return { file: JSON.parse(text) as ConfigFile, path };
+    file = JSON.parse(text) as ConfigFile;
   } catch {
     // V8's message quotes the text around the error, which may be an apiKey: give only where it is
     const at = /position (\d+)/.exec(syntaxErrorOf(text))?.[1];
     const where = at === undefined ? "" : ` (line ${lineOf(text, Number(at))})`;
     throw new UsageError(`config file ${path} is not valid JSON${where}`);
   }
+  // a mistyped key must not be silently ignored: the same check as `chaingw config check`
+  const problems = checkConfigText(text);
+  if (problems.length)
+    throw new UsageError(
+      `config file ${path}: ${problems.length === 1 ? problems[0] : `${problems.length} problems`}`,
+      {
+        details: problems.length === 1 ? undefined : problems,
+        hint: "`chaingw config check` lists them; keys starting with // are comments.",
+      },
+    );
+  return { file, path };
 }
 
 function syntaxErrorOf(text: string): string {
@@ -278,6 +304,33 @@ function nodeUrl(
   }
 }
 
+/** What to say when no endpoint is configured and the group has no usual local one. */
+export const NO_ENDPOINT_HINT = [
+  "Set one, for example:",
+  "  chaingw --url https://HOST:PORT/ ...          (this call)",
+  "  export CHAINGW_URL=https://HOST:PORT/         (this shell)",
+  '  chaingw config init, then set "url" in a profile of the file it writes (every call)',
+  "A gateway: --gateway BASE --product ID (CHAINGW_GATEWAY, CHAINGW_PRODUCT, CHAINGW_API_KEY).",
+].join("\n");
+
+/** --network / --datadir (flag > env > profile): where to look for a local node. */
+interface LocalChoice {
+  network?: Network;
+  datadir?: string;
+  /** the option that asked for it, for messages; undefined when nothing did */
+  given?: string;
+}
+
+function localChoice(flags: GlobalFlags, env: NodeJS.ProcessEnv, profile: Profile): LocalChoice {
+  const network =
+    parseNetwork(flags.network, "--network") ??
+    parseNetwork(env.CHAINGW_NETWORK, "CHAINGW_NETWORK") ??
+    parseNetwork(profile.network, "profile network");
+  const datadir = flags.datadir ?? env.CHAINGW_DATADIR ?? profile.datadir;
+  const given = network !== undefined ? "--network" : datadir !== undefined ? "--datadir" : undefined;
+  return { network, datadir, given };
+}
+
 /** Step 3: the endpoints, from the first level that names any, else the group's default. */
 function resolveEndpoints(
   levels: Level[],
@@ -286,7 +339,8 @@ function resolveEndpoints(
   env: NodeJS.ProcessEnv,
   warnings: string[],
   secrets: Secrets,
-): { endpoints: Endpoint[]; source: Settings["endpointSource"]; products: string[] } {
+  local: LocalChoice,
+): { endpoints: Endpoint[]; source: Settings["endpointSource"]; products: string[]; local?: string } {
   const chosenAt = levels.findIndex((l) => l.urls || l.gateways);
   const chosen = chosenAt >= 0 ? levels[chosenAt] : undefined;
   // a cookie names one node: a profile's or env's cookie must not travel to URLs given at a higher level
@@ -297,20 +351,37 @@ function resolveEndpoints(
   const endpoints: Endpoint[] = [];
   if (!chosen) {
     const chain = chainOf(group);
-    if (!chain.defaultUrl)
+    if (local.given && !chain.cookieAuth)
       throw new UsageError(
-        `no endpoint for the ${chain.name} chain: give --url, --gateway with --product, or a profile (CHAINGW_URL works too)`,
+        `${local.given} finds a local bitcoind-family node; the ${chain.name} group has none: give --url`,
       );
+    if (!chain.defaultUrl)
+      throw new UsageError(`no endpoint for the ${chain.name} chain`, {
+        hint: NO_ENDPOINT_HINT,
+      });
+    if (!chain.cookieAuth)
+      return { endpoints: [nodeEndpoint(chain.defaultUrl, undefined, secrets)], source: "default", products };
+    // bitcoin-cli's way: the network's port and cookie in the data directory (~/.bitcoin, ~/.litecoin)
+    const node = localNode(local.network ?? "main", local.datadir, env);
     let cred: { user: string; password: string } | undefined;
-    if (chain.cookieAuth) {
-      const cookie = cookiePath ?? join(env.HOME || homedir(), ".bitcoin", ".cookie");
+    const cookie = cookiePath ?? node.cookie;
+    if (cookie) {
       try {
         cred = readCookie(cookie, secrets);
       } catch (e) {
         if (cookiePath) throw e;
       }
     }
-    return { endpoints: [nodeEndpoint(chain.defaultUrl, cred, secrets)], source: "default", products };
+    if (!cred && node.user !== undefined && node.password !== undefined) {
+      cred = { user: node.user, password: node.password };
+      secrets.add(node.password);
+    }
+    return {
+      endpoints: [nodeEndpoint(node.url, cred, secrets)],
+      source: "default",
+      products,
+      local: node.what,
+    };
   }
   const cookie = cookiePath ? readCookie(cookiePath, secrets) : undefined;
   for (const u of chosen.urls ?? []) {
@@ -409,13 +480,14 @@ export function resolveSettings(
       cookie: profile.rpcCookie,
     },
   ];
-  const { endpoints, source, products } = resolveEndpoints(
+  const { endpoints, source, products, local } = resolveEndpoints(
     levels,
     chain ?? methodGroup ?? "utxo",
     apiKey,
     env,
     warnings,
     secrets,
+    localChoice(flags, env, profile),
   );
   const insecure = flags.insecure ?? false;
   checkTransport(endpoints, insecure, warnings);
@@ -435,6 +507,7 @@ export function resolveSettings(
   return {
     endpoints,
     endpointSource: source,
+    localNode: local,
     chain,
     verbose:
       flags.verbose ??
@@ -463,4 +536,122 @@ export function resolveSettings(
     insecure,
     warnings,
   };
+}
+
+/** One effective setting and where it came from, for `chaingw config show` (secrets masked). */
+export interface SettingRow {
+  setting: string;
+  value: string;
+  source: string;
+}
+
+/**
+ * Every effective setting of a call with these flags and environment, and its source: flag, env,
+ * profile or default. Endpoints come from resolveSettings itself, so what is shown is what a call uses.
+ */
+export function describeSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, group?: Group): SettingRow[] {
+  const { file, path } = loadConfig(env);
+  const { name: profileName } = selectProfile(flags, env, file, path, []);
+  const profile: Profile = (profileName !== undefined && file?.profiles?.[profileName]) || {};
+  const s = resolveSettings(flags, env, group);
+  const rows: SettingRow[] = [];
+  const pick = (
+    setting: string,
+    flag: unknown,
+    envName: string | undefined,
+    prof: unknown,
+    dflt: unknown,
+    show: (v: unknown) => string = String,
+  ) => {
+    const e = envName ? env[envName] : undefined;
+    const [v, src] =
+      flag !== undefined
+        ? [flag, `flag --${setting}`]
+        : e !== undefined && e !== ""
+          ? [e, `env ${envName}`]
+          : prof !== undefined
+            ? [prof, `profile ${profileName}`]
+            : [dflt, "default"];
+    rows.push({ setting, value: v === undefined ? "(none)" : show(v), source: src });
+  };
+  rows.push({
+    setting: "config file",
+    value: file ? path : `${path} (none)`,
+    source: env.CHAINGW_CONFIG ? "env CHAINGW_CONFIG" : "default",
+  });
+  pick("profile", flags.profile, "CHAINGW_PROFILE", profileName ?? undefined, undefined);
+  pick("chain", flags.chain, "CHAINGW_CHAIN", profile.chain, group ?? "utxo (from the method)");
+  rows.push({
+    setting: "endpoints",
+    value: s.endpoints
+      .map((e) => `${e.label}${Object.keys(e.headers).length ? " (with credentials)" : ""}`)
+      .join(", "),
+    source: s.endpointSource === "default" && s.localNode ? `default: ${s.localNode}` : s.endpointSource,
+  });
+  pick("network", flags.network, "CHAINGW_NETWORK", profile.network, "main");
+  pick("datadir", flags.datadir, "CHAINGW_DATADIR", profile.datadir, "~/.bitcoin, else ~/.litecoin");
+  const key = flags.apiKey ?? flags.apiKeyFile;
+  pick(
+    "api-key",
+    key === undefined ? undefined : flags.apiKeyFile ? `file ${flags.apiKeyFile}` : "***",
+    "CHAINGW_API_KEY",
+    profile.apiKey ? "***" : profile.apiKeyFile ? `file ${profile.apiKeyFile}` : undefined,
+    undefined,
+    (v) => (v === env.CHAINGW_API_KEY ? "***" : String(v)),
+  );
+  pick("retries", flags.retries, undefined, profile.retries, DEFAULTS.retries, () => String(s.retries));
+  pick(
+    "timeout",
+    flags.timeout,
+    undefined,
+    profile.timeout,
+    DEFAULTS.timeoutS,
+    () => `${s.deadlineMs / 1000} s`,
+  );
+  pick(
+    "request-timeout",
+    flags.requestTimeout,
+    undefined,
+    profile.requestTimeout,
+    0,
+    () => `${s.requestTimeoutMs / 1000} s`,
+  );
+  pick(
+    "connect-timeout",
+    flags.connectTimeout,
+    undefined,
+    profile.connectTimeout,
+    0,
+    () => `${s.connectTimeoutMs / 1000} s`,
+  );
+  pick(
+    "scan-timeout",
+    flags.scanTimeout,
+    undefined,
+    profile.scanTimeout,
+    0,
+    () => `${s.scanTimeoutMs / 1000} s`,
+  );
+  pick("heavy-rate", flags.heavyRate, undefined, profile.heavyRate, 0, () => `${s.heavyRate}/s`);
+  pick(
+    "max-response",
+    flags.maxResponse,
+    undefined,
+    undefined,
+    0,
+    () => `${s.maxBodyBytes / 1024 / 1024} MB`,
+  );
+  pick("hedge", flags.hedge, undefined, undefined, 0, () => (s.hedgeMs ? `${s.hedgeMs / 1000} s` : "off"));
+  pick("verbose", flags.verbose, "CHAINGW_DEBUG", undefined, false, () => String(s.verbose));
+  pick("insecure", flags.insecure, undefined, undefined, false);
+  if (Object.keys(s.rateLimits).length)
+    rows.push({
+      setting: "limits",
+      value: Object.entries(s.rateLimits)
+        .map(([m, r]) => `${m} ${r}/s`)
+        .join(", "),
+      source: `profile ${profileName}`,
+    });
+  for (const w of s.warnings) rows.push({ setting: "warning", value: w, source: "" });
+  return rows;
 }

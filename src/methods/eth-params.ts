@@ -5,6 +5,7 @@
  */
 
 import {
+  address,
   blockRef,
   callObject,
   data,
@@ -15,7 +16,8 @@ import {
   topicEntry,
 } from "../chains/evm-values.js";
 import type { Chain } from "../chains/index.js";
-import { UsageError } from "../errors/index.js";
+import { ParamProblem, UsageError } from "../errors/index.js";
+import { short } from "../util/text.js";
 import { asJson, asUsage, bool, param } from "./params.js";
 import type { OptionDef, ParamDef, ParamKind } from "./types.js";
 
@@ -133,3 +135,76 @@ export function logsFromOptions(chain: Chain, opts: Record<string, unknown>, par
   out[0] = asUsage("eth_getLogs", "filter", () => logFilter(chain, f));
   return out;
 }
+
+export function addressKind(chain: Chain): ParamKind {
+  return {
+    expected: `an address (${evmTraits(chain).addressForms})`,
+    fromText: trim,
+    check: (v) => address(chain, v),
+  };
+}
+
+/** The block at which account state is read: what the chain allows (TRON: only latest). */
+export function stateBlockKind(chain: Chain): ParamKind {
+  const only = evmTraits(chain).stateTags;
+  if (!only) return blockNumberKind(chain);
+  return {
+    expected: `${only.join(" or ")} (this chain reads state at no other block)`,
+    fromText: trim,
+    check: (v) => {
+      const t = typeof v === "string" ? v.trim().toLowerCase() : undefined;
+      if (t !== undefined && only.includes(t)) return t;
+      throw new ParamProblem(
+        `the ${chain.name} chain reads state only at ${only.join(", ")}, got ${short(v)}`,
+      );
+    },
+  };
+}
+
+export const stateBlockParam = (chain: Chain): ParamDef =>
+  param(
+    "blockNumber",
+    "QUANTITY or TAG",
+    true,
+    "block number or tag to read at (default latest, always sent)",
+    stateBlockKind(chain),
+    { default: "latest" },
+  );
+
+export const quantityKind = (what: string): ParamKind => ({
+  expected: `${what} (0x hex or decimal)`,
+  fromText: trim,
+  check: (v) => quantity(v),
+});
+
+/** A storage slot: a QUANTITY (0x0, 5) or a 32-byte word; sent as the node's QUANTITY form. */
+export const slotKind: ParamKind = {
+  expected: "a storage slot: 0x hex or decimal, at most 32 bytes",
+  fromText: trim,
+  check: (v) => quantity(v),
+};
+
+/** A JSON array of at most `max` items, each checked by `item`. */
+export const jsonListKind = (
+  expected: string,
+  item: (v: unknown, i: number) => unknown,
+  max: number,
+): ParamKind => ({
+  expected,
+  fromText: asJson,
+  check: (v) => {
+    if (!Array.isArray(v) || v.length > max) throw new ParamProblem(`expected ${expected}, got ${short(v)}`);
+    return v.map(item);
+  },
+});
+
+/** eth_feeHistory's percentiles: numbers from 0 to 100, increasing. */
+export const percentilesKind = jsonListKind(
+  "a JSON array of increasing percentiles 0-100, like [25,50,75]",
+  (x, i) => {
+    if (typeof x !== "number" || !Number.isFinite(x) || x < 0 || x > 100)
+      throw new ParamProblem(`rewardPercentiles[${i}]: expected a number from 0 to 100, got ${short(x)}`);
+    return x;
+  },
+  100,
+);

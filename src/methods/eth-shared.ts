@@ -4,20 +4,29 @@
  * the spec; what differs per group (tags, address forms) comes from the group's param kinds.
  */
 
-import { renderBlock, renderLogs, renderReceipt, renderTransaction } from "../chains/evm-render.js";
+import {
+  renderBlock,
+  renderLogs,
+  renderNumber,
+  renderReceipt,
+  renderTransaction,
+} from "../chains/evm-render.js";
 import { quantity } from "../chains/evm-values.js";
 import type { Chain } from "../chains/index.js";
 import {
+  addressKind,
   blockNumberKind,
   filterKind,
   fullTransactionsParam,
   hashKind,
   LOG_OPTIONS,
   logsFromOptions,
+  slotKind,
+  stateBlockParam,
   txHashParam,
 } from "./eth-params.js";
 import { param } from "./params.js";
-import type { Marks, MethodDef } from "./types.js";
+import type { Marks, MethodDef, ParamDef } from "./types.js";
 
 export const ethGetLogs = (chain: Chain, marks: Marks, filterHelp: string): MethodDef => ({
   name: "eth_getLogs",
@@ -89,3 +98,100 @@ export const ethGetTransactionReceipt = (
   render: renderReceipt,
   ...extra,
 });
+
+/**
+ * The standard reads (EIP-1474) that every EVM-style node answers and the gateway spec does not list:
+ * chaingw's own marks (reads: idempotent, not heavy), `spec: false`. `group` makes one per chain.
+ */
+const READ: Marks = Object.freeze({ idempotent: true, heavy: false });
+const ownRead = (chain: Chain, m: Omit<MethodDef, "group" | "marks" | "spec">): MethodDef => ({
+  ...m,
+  group: chain.name,
+  marks: READ,
+  spec: false,
+});
+const baseUnit = (ctx: { chain: Chain }) => ctx.chain.evm?.baseUnit ?? "";
+export const addressParam = (chain: Chain): ParamDef =>
+  param("address", "DATA(20 bytes)", true, "account or contract address", addressKind(chain));
+
+/** The reads both EVM-style groups have. */
+export const ethStandardReads = (chain: Chain): MethodDef[] => [
+  ownRead(chain, {
+    name: "eth_blockNumber",
+    summary: "Number of the most recent block.",
+    params: [],
+    result: "QUANTITY: the block number",
+    render: renderNumber(),
+  }),
+  ownRead(chain, {
+    name: "eth_chainId",
+    summary: "The chain id (EIP-155) the node signs for.",
+    params: [],
+    result: "QUANTITY: the chain id",
+    render: renderNumber(),
+  }),
+  ownRead(chain, {
+    name: "net_version",
+    summary: "The network id, as a decimal string.",
+    params: [],
+    result: "STRING: the network id",
+  }),
+  ownRead(chain, {
+    name: "web3_clientVersion",
+    summary: "The node's client name and version.",
+    params: [],
+    result: "STRING",
+  }),
+  ownRead(chain, {
+    name: "eth_syncing",
+    summary: "false when the node is in sync, else its sync progress.",
+    params: [],
+    result: "false, or OBJECT: startingBlock, currentBlock, highestBlock",
+  }),
+  ownRead(chain, {
+    name: "eth_gasPrice",
+    summary: "The node's current gas price suggestion.",
+    params: [],
+    result: "QUANTITY: the price in the base unit (wei; sun per energy on TRON)",
+    render: renderNumber(baseUnit),
+  }),
+  ownRead(chain, {
+    name: "eth_getBalance",
+    summary: "An account's balance in the base unit (wei; sun on TRON).",
+    params: [addressParam(chain), stateBlockParam(chain)],
+    result: "QUANTITY: the balance",
+    render: renderNumber(baseUnit),
+  }),
+  ownRead(chain, {
+    name: "eth_getCode",
+    summary: "The code at an address (0x for an account without code).",
+    params: [addressParam(chain), stateBlockParam(chain)],
+    result: "DATA: the code",
+  }),
+  ownRead(chain, {
+    name: "eth_getStorageAt",
+    summary: "One 32-byte storage slot of a contract.",
+    params: [
+      addressParam(chain),
+      param("position", "QUANTITY", true, "the storage slot (0x hex or decimal)", slotKind),
+      stateBlockParam(chain),
+    ],
+    result: "DATA(32 bytes): the slot's value",
+  }),
+  ownRead(chain, {
+    name: "eth_getBlockTransactionCountByNumber",
+    summary: "Number of transactions in a block; null when the block is unknown.",
+    params: [
+      param(
+        "blockNumber",
+        "QUANTITY or TAG",
+        true,
+        "block number (0x hex or decimal) or tag",
+        blockNumberKind(chain),
+      ),
+    ],
+    result: "QUANTITY or null",
+    render: renderNumber(),
+  }),
+];
+export { ownRead };

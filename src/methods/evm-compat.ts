@@ -12,6 +12,7 @@ import {
   ethGetLogs,
   ethGetTransactionByHash,
   ethGetTransactionReceipt,
+  ethStandardReads,
 } from "./eth-shared.js";
 import type { MethodDef } from "./types.js";
 
@@ -58,4 +59,6 @@ export const evmCompatMethods: MethodDef[] = [
       result: "OBJECT (transactionHash, status, gasUsed = energy, logs) or null",
     },
   ),
+  // java-tron answers these standard reads too (no eth_getTransactionCount, eth_feeHistory, eth_getProof)
+  ...ethStandardReads(evmCompatChain),
 ];

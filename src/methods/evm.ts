@@ -1,16 +1,29 @@
 /** The EVM group's eth_ methods, as ../shared/spec/gateway-jsonrpc.md lists them. */
 
 import { evmChain } from "../chains/evm.js";
-import { renderQuantity } from "../chains/evm-render.js";
-import { blockRef } from "../chains/evm-values.js";
+import { renderNumber, renderQuantity } from "../chains/evm-render.js";
+import { blockRef, hash32 } from "../chains/evm-values.js";
 import { explainRevert } from "../chains/revert.js";
-import { blockNumberKind, CALL_OPTIONS, callFromOptions, callKind, requireCallTarget } from "./eth-params.js";
 import {
+  blockNumberKind,
+  CALL_OPTIONS,
+  callFromOptions,
+  callKind,
+  jsonListKind,
+  percentilesKind,
+  quantityKind,
+  requireCallTarget,
+  stateBlockParam,
+} from "./eth-params.js";
+import {
+  addressParam,
   ethGetBlockByHash,
   ethGetBlockByNumber,
   ethGetLogs,
   ethGetTransactionByHash,
   ethGetTransactionReceipt,
+  ethStandardReads,
+  ownRead,
 } from "./eth-shared.js";
 import { evmCompatMethods } from "./evm-compat.js";
 import { asUsage, param } from "./params.js";
@@ -94,6 +107,72 @@ const evmGroupMethods: MethodDef[] = [
 const evmOwnMethods: MethodDef[] = [
   ethGetBlockByHash(evmChain, { idempotent: true, heavy: false }, { spec: false }),
   ethGetTransactionReceipt(evmChain, { idempotent: true, heavy: false }, { spec: false }),
+  ...ethStandardReads(evmChain),
+  ownRead(evmChain, {
+    name: "eth_getTransactionCount",
+    summary: "An account's nonce: the number of transactions it has sent.",
+    params: [addressParam(evmChain), stateBlockParam(evmChain)],
+    result: "QUANTITY: the nonce",
+    render: renderNumber(),
+  }),
+  ownRead(evmChain, {
+    name: "eth_maxPriorityFeePerGas",
+    summary: "The node's suggested priority fee (tip) per gas, EIP-1559.",
+    params: [],
+    result: "QUANTITY: wei per gas",
+    render: renderNumber(() => "wei"),
+  }),
+  ownRead(evmChain, {
+    name: "eth_feeHistory",
+    summary: "Base fees, gas-used ratios and priority-fee percentiles of recent blocks (EIP-1559).",
+    params: [
+      param(
+        "blockCount",
+        "QUANTITY",
+        true,
+        "number of blocks (0x hex or decimal)",
+        quantityKind("a block count"),
+      ),
+      param(
+        "newestBlock",
+        "QUANTITY or TAG",
+        true,
+        "the newest block of the range (default latest, always sent)",
+        blockNumberKind(evmChain),
+        { default: "latest" },
+      ),
+      param(
+        "rewardPercentiles",
+        "ARRAY",
+        true,
+        "priority-fee percentiles to sample, like [25,50,75] (default [], always sent)",
+        percentilesKind,
+        { default: [] },
+      ),
+    ],
+    result: "OBJECT: oldestBlock, baseFeePerGas[], gasUsedRatio[], reward[][]",
+  }),
+  ownRead(evmChain, {
+    name: "eth_getProof",
+    summary: "Merkle proof of an account and some of its storage slots (EIP-1186).",
+    params: [
+      addressParam(evmChain),
+      param(
+        "storageKeys",
+        "ARRAY",
+        true,
+        'storage slots as 32-byte hex, like ["0x00..00"] (default [], always sent)',
+        jsonListKind(
+          'a JSON array of 32-byte slots like ["0x' + "0".repeat(64) + '"]',
+          (x, i) => hash32(x, `storageKeys[${i}]`, "storage key"),
+          1000,
+        ),
+        { default: [] },
+      ),
+      stateBlockParam(evmChain),
+    ],
+    result: "OBJECT: address, balance, codeHash, nonce, storageHash, accountProof, storageProof",
+  }),
 ];
 
 /** The EVM and EVM-compat groups' eth_ methods. */

@@ -87,17 +87,65 @@ export function methodHelp(name: string): string {
   return out.join("\n");
 }
 
+/** Where a mark comes from: the gateway spec, or chaingw's own reading where the spec says nothing. */
+export type MarkSource = "spec" | "chaingw";
+
+/**
+ * Each mark of a method and its source. The spec lists the idempotent methods (for the others "the
+ * marking is not shown": not idempotent is chaingw's cautious reading) and every heavy one (§8: so
+ * "not heavy" is the spec's too). A method outside the spec (`spec: false`) has only chaingw's marks.
+ */
+export function markSources(m: MethodDef): Record<keyof Marks, { value: boolean; from: MarkSource }> {
+  if (m.spec === false)
+    return {
+      idempotent: { value: m.marks.idempotent, from: "chaingw" },
+      heavy: { value: m.marks.heavy, from: "chaingw" },
+    };
+  return {
+    idempotent: { value: m.marks.idempotent, from: m.marks.idempotent ? "spec" : "chaingw" },
+    heavy: { value: m.marks.heavy, from: "spec" },
+  };
+}
+
+/** One row of the method table (`chaingw methods`, its --json, the README). */
+export interface MethodRow {
+  group: Group;
+  method: string;
+  inSpec: boolean;
+  params: string;
+  idempotent: { value: boolean; from: MarkSource };
+  heavy: { value: boolean; from: MarkSource };
+  summary: string;
+}
+
+export function methodRows(): MethodRow[] {
+  return registry.map((m) => ({
+    group: m.group,
+    method: m.name,
+    inSpec: m.spec !== false,
+    params: m.params.map((p) => (p.required && p.default === undefined ? p.name : `${p.name}?`)).join(", "),
+    ...markSources(m),
+    summary: m.summary,
+  }));
+}
+
+export const markCell = (x: { value: boolean; from: MarkSource }): string =>
+  `${x.value ? "yes" : "no"} (${x.from})`;
+
 /** Markdown method table for README, by group. */
 export function methodTableMarkdown(): string {
   const rows = [
-    "| group | method | params (in order; `?` optional) | marks | what it does |",
-    "|---|---|---|---|---|",
+    "| group | method | in spec | params (in order; `?` optional) | idempotent | heavy | what it does |",
+    "|---|---|---|---|---|---|---|",
   ];
-  for (const m of registry) {
-    const params = m.params.map((p) => (p.required ? p.name : `${p.name}?`)).join(", ") || "—";
+  for (const r of methodRows()) {
     rows.push(
-      `| ${m.group} | \`${m.name}\` | ${params} | ${marksText(m)} | ${m.summary.replace(/\|/g, "\\|")} |`,
+      `| ${r.group} | \`${r.method}\` | ${r.inSpec ? "yes" : "no"} | ${r.params || "—"} | ${markCell(r.idempotent)} | ${markCell(r.heavy)} | ${r.summary.replace(/\|/g, "\\|")} |`,
     );
   }
+  rows.push(
+    "",
+    "Marks: *(spec)* as the gateway spec gives it; *(chaingw)* chaingw's own reading where the spec says nothing (reads are idempotent; a method the spec lists without the idempotent mark is not retried elsewhere).",
+  );
   return rows.join("\n");
 }

@@ -3,9 +3,9 @@
  * asks for and checks it with a zod/mini schema (the mini build keeps start-up fast), so bad input is
  * refused with exit 2 before anything is sent.
  */
-import * as z from "zod/mini";
+import type * as Z from "zod/mini";
 import { ParamProblem, UsageError } from "../errors/index.js";
-import { short } from "../util/text.js";
+import { short, suggest } from "../util/text.js";
 import type { ParamDef, ParamKind } from "./types.js";
 
 export { ParamProblem };
@@ -20,22 +20,46 @@ export function asUsage<T>(method: string, what: string, check: () => T): T {
   }
 }
 
-/** A schema, or a function building it: schemas are built on first use, not at start-up (~2 ms for all). */
-type Schema = z.ZodMiniType | (() => z.ZodMiniType);
+/**
+ * zod/mini, required on first use: evaluating its modules is a cost of every start-up otherwise, and a
+ * plain call checks a couple of params at most (the bundle evaluates a require()d module when reached).
+ */
+export const zod = (): typeof Z => require("zod/mini") as typeof Z;
+
+/**
+ * How a kind checks a value: a plain predicate for the scalar kinds (a plain call never loads zod; its
+ * modules cost several ms of start-up), or a function building a zod/mini schema on first use.
+ */
+type Schema = { test(v: unknown): boolean } | ((z: typeof Z) => Z.ZodMiniType);
 
 function kind(expected: string, schema: Schema, fromText: (t: string) => unknown): ParamKind {
-  let built: z.ZodMiniType | undefined;
+  let built: Z.ZodMiniType | undefined;
   return {
     expected,
     fromText,
     check(value: unknown) {
-      built ??= typeof schema === "function" ? schema() : schema;
+      if (typeof schema !== "function") {
+        if (!schema.test(value)) throw new ParamProblem(`expected ${expected}, got ${short(value)}`);
+        return value;
+      }
+      built ??= schema(zod());
       const r = built.safeParse(value);
       if (!r.success) throw new ParamProblem(`expected ${expected}, got ${short(value)}`);
       return r.data;
     },
   };
 }
+
+/** Predicates of the scalar kinds. */
+const isInt = (lo: number, hi: number) => ({
+  test: (v: unknown) => typeof v === "number" && Number.isSafeInteger(v) && v >= lo && v <= hi,
+});
+const matches = (re: RegExp, min = 0, max = Number.POSITIVE_INFINITY) => ({
+  test: (v: unknown) => typeof v === "string" && v.length >= min && v.length <= max && re.test(v),
+});
+const among = (values: readonly string[]) => ({
+  test: (v: unknown) => typeof v === "string" && values.includes(v),
+});
 
 /** Numbers on the command line: plain decimal digits only, so "1e3", "0x10" or "1.0" are refused. */
 const asInteger = (t: string): unknown => (/^-?\d{1,16}$/.test(t.trim()) ? Number(t.trim()) : t);
@@ -76,40 +100,44 @@ const asBool = (t: string): unknown => {
 };
 
 const HEX64 = /^[0-9a-fA-F]{64}$/;
-let uintSchema: z.ZodMiniType | undefined;
-const uint = (): z.ZodMiniType => (uintSchema ??= z.int().check(z.gte(0), z.lte(2 ** 31 - 1)));
+const UINT = isInt(0, 2 ** 31 - 1);
 
 export const hash64 = (what: string) =>
-  kind(
-    `a ${what} of 64 hex characters`,
-    () => z.string().check(z.regex(HEX64)),
-    (t) => t.trim(),
-  );
-export const nonNegInt = (what = "a whole number >= 0") => kind(what, uint, asInteger);
+  kind(`a ${what} of 64 hex characters`, matches(HEX64), (t) => t.trim());
+export const nonNegInt = (what = "a whole number >= 0") => kind(what, UINT, asInteger);
 export const intRange = (lo: number, hi: number) =>
-  kind(`a whole number from ${lo} to ${hi}`, () => z.int().check(z.gte(lo), z.lte(hi)), asInteger);
-export const bool = kind("true or false", () => z.boolean(), asBool);
+  kind(`a whole number from ${lo} to ${hi}`, isInt(lo, hi), asInteger);
+export const bool = kind("true or false", { test: (v) => typeof v === "boolean" }, asBool);
 export const oneOf = (values: readonly [string, ...string[]]) =>
+  kind(`one of ${values.join(", ")}`, among(values), (t) => t.trim());
+/** oneOf, matched without regard to case (the node does: estimatesmartfee's "ECONOMICAL"); sent lowercase. */
+export const oneOfAnyCase = (values: readonly [string, ...string[]]) =>
+  kind(`one of ${values.join(", ")}`, among(values), (t) => t.trim().toLowerCase());
+/** Raw bytes as bitcoind takes them: hex without 0x, an even number of digits (empty allowed with `min` 0). */
+export const hexBytes = (what: string, min = 1, max = 4_000_000) =>
   kind(
-    `one of ${values.join(", ")}`,
-    () => z.enum(values),
+    `${what} as hex (an even number of hex digits, no 0x)`,
+    matches(/^([0-9a-fA-F]{2})*$/, min * 2, max * 2),
     (t) => t.trim(),
   );
-export const word = (expected: string) =>
-  kind(
-    expected,
-    () => z.string().check(z.regex(/^[A-Za-z0-9_]{1,64}$/)),
-    (t) => t.trim(),
-  );
+/**
+ * getrawtransaction's verbose: a boolean, or a verbosity number 0-2 (Core 25+ reads 2 as "with prevouts";
+ * older nodes take 0/1 as false/true).
+ */
+export const boolOrVerbosity = kind(
+  "true, false or a verbosity 0, 1 or 2",
+  { test: (v) => typeof v === "boolean" || isInt(0, 2).test(v) },
+  (t) => {
+    const v = t.trim().toLowerCase();
+    return v === "true" ? true : v === "false" ? false : asInteger(t);
+  },
+);
+export const word = (expected: string) => kind(expected, matches(/^[A-Za-z0-9_]{1,64}$/), (t) => t.trim());
 export const nonEmptyText = (expected: string, max = 256) =>
-  kind(
-    expected,
-    () => z.string().check(z.minLength(1), z.maxLength(max), z.regex(/^\S+$/)),
-    (t) => t.trim(),
-  );
+  kind(expected, matches(/^\S+$/, 1, max), (t) => t.trim());
 export const hashOrHeight = kind(
   "a 64-hex block hash or a block height (whole number >= 0)",
-  () => z.union([z.string().check(z.regex(HEX64)), uint()]),
+  { test: (v) => matches(HEX64).test(v) || UINT.test(v) },
   (t) => (/^\d+$/.test(t.trim()) ? asInteger(t) : t.trim()),
 );
 /**
@@ -118,7 +146,7 @@ export const hashOrHeight = kind(
  * ~1 µs each on a cold start (10 ms) where a predicate costs 0.1.
  */
 export const jsonArrayOf = (expected: string, isItem: (v: unknown) => boolean, max = 100_000) =>
-  kind(expected, () => z.custom((v) => Array.isArray(v) && v.length <= max && v.every(isItem)), asJson);
+  kind(expected, { test: (v) => Array.isArray(v) && v.length <= max && v.every(isItem) }, asJson);
 export { asJson };
 
 export function param(
@@ -169,4 +197,65 @@ export function buildParams(
   out.length = lastGiven + 1;
   for (let i = 0; i < out.length; i++) if (out[i] === undefined) out[i] = null;
   return out;
+}
+
+const NAMED = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s;
+
+function unknownName(method: { name: string; params: ParamDef[] }, name: string): UsageError {
+  const names = method.params.map((p) => p.name);
+  const near = suggest(name, names, 1);
+  return new UsageError(
+    `${method.name}: unknown parameter name ${JSON.stringify(name)}${near.length ? ` (did you mean ${near[0]}?)` : ""}; it takes ${names.length ? names.join(", ") : "none"}`,
+  );
+}
+
+/**
+ * bitcoin-cli's -named: `name=value` texts fill their param's slot; the others are positional and come
+ * first, in order (as bitcoin-cli allows mixing them). A name the method lacks, or one given twice (by
+ * name, or by name and position), is refused. Slots left empty stay undefined: buildParams sends null
+ * for an optional one between given ones, and names a missing required one.
+ */
+export function namedToPositional(
+  method: { name: string; params: ParamDef[] },
+  texts: readonly string[],
+): unknown[] {
+  const given: unknown[] = [];
+  const named: [number, string, string][] = [];
+  for (const t of texts) {
+    const m = NAMED.exec(t);
+    if (!m) {
+      if (named.length)
+        throw new UsageError(
+          `${method.name}: positional parameter ${JSON.stringify(short(t, 40))} after named ones; give positional ones first`,
+        );
+      given.push(t);
+      continue;
+    }
+    const i = method.params.findIndex((p) => p.name === m[1]);
+    if (i < 0) throw unknownName(method, m[1]);
+    named.push([i, m[1], m[2]]);
+  }
+  const positional = given.length;
+  for (const [i, name, value] of named) {
+    if (given[i] !== undefined)
+      throw new UsageError(
+        `${method.name}: parameter ${name} given twice${i < positional ? ` (by position ${i + 1} and by name)` : ""}`,
+      );
+    given[i] = value;
+  }
+  return given;
+}
+
+/** Batch lines' by-name params (`"params": {"blockhash": ...}`, JSON-RPC 2.0 §4.2) in the method's order. */
+export function paramsFromObject(
+  method: { name: string; params: ParamDef[] },
+  obj: Record<string, unknown>,
+): unknown[] {
+  const given: unknown[] = [];
+  for (const [k, v] of Object.entries(obj)) {
+    const i = method.params.findIndex((p) => p.name === k);
+    if (i < 0) throw unknownName(method, k);
+    given[i] = v;
+  }
+  return given;
 }

@@ -66,11 +66,11 @@ export interface MethodDef {
   /** human rendering; the default renderer is used when absent */
   render?(result: JsonValue, ctx: RenderCtx): string;
   /**
-   * `--range a..b` support: the first param is a height/number. `via` is a call that turns the height into
-   * what the first param needs (getblockhash, outside the spec and so outside the registry: its marks are
-   * given here); else `toParam` converts it.
+   * `--range a..b` support: the first param is a height/number. `via` names the registry method of the same
+   * group that turns the height into what the first param needs (getblockhash; its marks come from its own
+   * definition); else `toParam` converts it.
    */
-  range?: { via: { method: string; marks: Marks } } | { toParam(height: number): unknown };
+  range?: { via: string } | { toParam(height: number): unknown };
   /** checks a chain guarantees about a result (EVM-compat hash prefix); throws IntegrityError */
   verify?(result: JsonValue, params: unknown[]): void;
   /** a clearer error for a node error this method knows (a revert's decoded reason); undefined keeps `e` */

@@ -1,33 +1,38 @@
 /** The UTXO group (bitcoind-style methods), as ../shared/spec/gateway-jsonrpc.md lists them. */
-import * as z from "zod/mini";
+import type * as Z from "zod/mini";
 import { UsageError } from "../errors/index.js";
 import {
   bool,
+  boolOrVerbosity,
   hash64,
   hashOrHeight,
+  hexBytes,
   intRange,
   jsonArrayOf,
   nonEmptyText,
   nonNegInt,
   oneOf,
+  oneOfAnyCase,
   param,
   word,
+  zod,
 } from "./params.js";
 import type { MethodDef } from "./types.js";
 
 const utxo = (m: Omit<MethodDef, "group">): MethodDef => ({ ...m, group: "utxo" });
 
-/** `--range` over block hashes: getblockhash (a lookup by height, safe to repeat) turns each height into one. */
-const HEIGHT_TO_HASH = { method: "getblockhash", marks: { idempotent: true, heavy: false } };
+/** `--range` over block hashes: the registry's getblockhash turns each height into one. */
+const HEIGHT_TO_HASH = "getblockhash";
 
 const DESCRIPTOR = /^[a-z]+\(.*\)(#[a-z0-9]{8})?$/s;
 const isDescriptor = (v: unknown): boolean =>
   typeof v === "string" && v.length >= 3 && v.length <= 10_000 && DESCRIPTOR.test(v);
-let rangedObject: z.ZodMiniType | undefined;
+let rangedObject: Z.ZodMiniType | undefined;
 /** A scan object: a descriptor string, or `{desc, range}` for ranged (xpub /*) descriptors. */
 const isScanObject = (v: unknown): boolean => {
   if (typeof v === "string") return isDescriptor(v);
   if (!rangedObject) {
+    const z = zod();
     const rangeIdx = z.int().check(z.gte(0), z.lte(1_000_000_000));
     rangedObject = z.strictObject({
       desc: z.custom(isDescriptor),
@@ -38,7 +43,7 @@ const isScanObject = (v: unknown): boolean => {
 };
 const STAT_NAME = /^[a-z0-9_]{1,64}$/;
 
-export const utxoMethods: MethodDef[] = [
+const specMethods: MethodDef[] = [
   utxo({
     name: "scantxoutset",
     marks: { idempotent: false, heavy: true },
@@ -175,3 +180,146 @@ export const utxoMethods: MethodDef[] = [
     result: "OBJECT: chain, blocks, bestblockhash, pruned, verificationprogress",
   }),
 ];
+
+/** A read the gateway spec does not list: chaingw's own marks (a read: idempotent; not heavy). */
+const read = (m: Omit<MethodDef, "group" | "marks" | "spec">): MethodDef =>
+  utxo({ ...m, marks: { idempotent: true, heavy: false }, spec: false });
+const none = (name: string, summary: string, result: string): MethodDef =>
+  read({ name, summary, params: [], result });
+const txidParam = () => param("txid", "STRING", true, "transaction identifier", hash64("txid"));
+
+/**
+ * The everyday read-only methods of an operator (bitcoin-cli habits). Not in the gateway spec: their
+ * marks are chaingw's reading — every one is a read, so repeating it elsewhere is safe.
+ */
+const ownMethods: MethodDef[] = [
+  none("getblockcount", "Height of the most-work fully-validated chain (the tip).", "NUMBER: the height"),
+  none(
+    "getbestblockhash",
+    "Hash of the tip of the most-work fully-validated chain.",
+    "STRING: block hash, hex",
+  ),
+  read({
+    name: "getblockhash",
+    summary: "Hash of the block at a height of the best chain.",
+    params: [
+      param("height", "NUMBER", true, "block height", nonNegInt("a block height (whole number >= 0)")),
+    ],
+    result: "STRING: block hash, hex",
+  }),
+  none(
+    "getchaintips",
+    "Every known chain tip: the active one, forks, headers-only and invalid branches.",
+    "ARRAY of {height, hash, branchlen, status}",
+  ),
+  none("getdifficulty", "Proof-of-work difficulty as a multiple of the minimum.", "NUMBER"),
+  read({
+    name: "getchaintxstats",
+    summary: "Transaction-rate statistics over a window of blocks.",
+    params: [
+      param("nblocks", "NUMBER", false, "window size in blocks (default one month)", nonNegInt()),
+      param(
+        "blockhash",
+        "STRING",
+        false,
+        "hash of the window's last block (default the tip)",
+        hash64("block hash"),
+      ),
+    ],
+    result: "OBJECT: time, txcount, window_block_count, txrate, ...",
+  }),
+  none(
+    "getmempoolinfo",
+    "Mempool state: transaction count, bytes, memory use, minimum fee rates.",
+    "OBJECT: loaded, size, bytes, usage, maxmempool, mempoolminfee, minrelaytxfee",
+  ),
+  read({
+    name: "getrawmempool",
+    summary: "Transaction ids in the mempool (or, verbose, an object per transaction).",
+    params: [
+      param("verbose", "BOOLEAN", false, "true: an object per transaction; false: txids", bool),
+      param(
+        "mempool_sequence",
+        "BOOLEAN",
+        false,
+        "with the mempool sequence number (verbose false only)",
+        bool,
+      ),
+    ],
+    result: "ARRAY of txids, or OBJECT txid → entry",
+  }),
+  read({
+    name: "getmempoolentry",
+    summary: "One mempool transaction's entry: size, fees, time, ancestors and descendants.",
+    params: [txidParam()],
+    result: "OBJECT: vsize, weight, time, height, fees, depends, ...",
+  }),
+  read({
+    name: "getrawtransaction",
+    summary:
+      "A transaction by id: raw hex, or decoded with verbose. Without -txindex only mempool transactions, or those of the given block.",
+    params: [
+      txidParam(),
+      param(
+        "verbose",
+        "BOOLEAN or NUMBER",
+        false,
+        "true (or 1): decoded JSON; false (0): hex",
+        boolOrVerbosity,
+      ),
+      param(
+        "blockhash",
+        "STRING",
+        false,
+        "the block to look in (works without -txindex)",
+        hash64("block hash"),
+      ),
+    ],
+    result: "STRING (hex) or OBJECT: txid, hash, size, vin, vout, blockhash, confirmations, ...",
+  }),
+  read({
+    name: "decoderawtransaction",
+    summary: "Decode a serialized transaction (hex) to JSON; nothing is looked up on the chain.",
+    params: [
+      param("hexstring", "STRING", true, "the transaction, hex", hexBytes("a serialized transaction")),
+      param("iswitness", "BOOLEAN", false, "whether it is serialized with witness (default: try both)", bool),
+    ],
+    result: "OBJECT: txid, hash, size, vsize, weight, version, locktime, vin, vout",
+  }),
+  read({
+    name: "decodescript",
+    summary: "Decode a script (hex): its asm, type, address and P2SH/segwit wrappings.",
+    params: [param("hexstring", "STRING", true, "the script, hex", hexBytes("a script", 0, 10_000))],
+    result: "OBJECT: asm, type, address, p2sh, segwit",
+  }),
+  read({
+    name: "estimatesmartfee",
+    summary: "Fee rate (coin per kvB) estimated to confirm within a number of blocks.",
+    params: [
+      param("conf_target", "NUMBER", true, "confirmation target in blocks (1-1008)", intRange(1, 1008)),
+      param(
+        "estimate_mode",
+        "STRING",
+        false,
+        "unset, economical or conservative",
+        oneOfAnyCase(["unset", "economical", "conservative"]),
+      ),
+    ],
+    result: "OBJECT: feerate, errors, blocks",
+  }),
+  none("getconnectioncount", "Number of peer connections.", "NUMBER"),
+  none(
+    "getpeerinfo",
+    "Every connected peer: address, version, direction, ping, bytes sent and received.",
+    "ARRAY of peer objects",
+  ),
+  none("uptime", "Seconds since the node started.", "NUMBER: seconds"),
+  read({
+    name: "getindexinfo",
+    summary: "The optional indexes (txindex, coinstatsindex, block filters) and whether each is synced.",
+    params: [param("index_name", "STRING", false, "only this index", word("an index name such as txindex"))],
+    result: "OBJECT: index name → {synced, best_block_height}",
+  }),
+];
+
+export const utxoMethods: MethodDef[] = [...specMethods, ...ownMethods];

@@ -92,3 +92,68 @@ export function parseRange(
     );
   return r;
 }
+
+/** Edit distance (insert, delete, substitute, swap of neighbours), for did-you-mean. */
+function distance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.length][b.length];
+}
+
+/**
+ * The candidates close to `word` (case ignored), best first: a typo or two in a long name, one in a short
+ * one; a candidate that contains the word whole (`blockcount` → `getblockcount`) counts as close too.
+ */
+export function suggest(word: string, candidates: Iterable<string>, max = 3): string[] {
+  const w = word.toLowerCase();
+  if (w.length > 100) return [];
+  const scored: [string, number][] = [];
+  for (const c of new Set(candidates)) {
+    const l = c.toLowerCase();
+    const d = distance(w, l);
+    const limit = Math.max(1, Math.floor(w.length / 4));
+    if (d <= limit) scored.push([c, d]);
+    else if (w.length >= 5 && l.includes(w)) scored.push([c, limit + 1]);
+  }
+  return scored
+    .sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]))
+    .slice(0, max)
+    .map(([c]) => c);
+}
+
+/** An argument as a POSIX shell reads it back: bare when safe, else in single quotes. */
+export const shellQuote = (s: string): string =>
+  /^[A-Za-z0-9_./:=@,+%^-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * Text wrapped at `width` columns, breaking only at spaces (a word longer than the line stays whole on
+ * a line of its own); continuation lines start with `indent`. Existing line breaks are kept.
+ */
+export function wrapWords(text: string, width: number, indent = ""): string {
+  const out: string[] = [];
+  for (const para of text.split("\n")) {
+    const lead = /^\s*/.exec(para)?.[0] ?? "";
+    const words = para.trim().split(/ +/).filter(Boolean);
+    if (words.length === 0) {
+      out.push("");
+      continue;
+    }
+    let line = lead + words[0];
+    const cont = lead + indent;
+    for (const w of words.slice(1)) {
+      if (line.length + 1 + w.length > width) {
+        out.push(line);
+        line = cont + w;
+      } else line += ` ${w}`;
+    }
+    out.push(line);
+  }
+  return out.join("\n");
+}

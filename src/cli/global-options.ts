@@ -1,0 +1,132 @@
+/**
+ * The global options as data: commander builds them from this list (src/cli/main.ts), the fast path of a
+ * plain method call reads argv with it (src/cli/fast.ts), completion lists them. One list, three readers.
+ */
+import { DEFAULTS } from "../config/config.js";
+import { FORMATS } from "../output/format.js";
+
+export interface GlobalOption {
+  /** commander's flags text: "-v, --verbose", "--url <url>", "--no-color" */
+  flags: string;
+  help: string;
+  /** repeatable: every value, in order */
+  repeatable?: boolean;
+  hidden?: boolean;
+  choices?: readonly string[];
+}
+
+export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
+  {
+    flags: "--url <url>",
+    help: "JSON-RPC node URL, repeatable, in failover order; user:pass@ is sent as Basic auth (env CHAINGW_URL)",
+    repeatable: true,
+  },
+  { flags: "--rpc-cookie <file>", help: "read Basic-auth credentials from a node cookie file" },
+  {
+    flags: "--gateway <base-url>",
+    help: "gateway base URL, repeatable; requests go to <base-url>/v1/<product> (env CHAINGW_GATEWAY)",
+    repeatable: true,
+  },
+  {
+    flags: "--product <id>",
+    help: "gateway product id, one for all gateways or one per gateway (env CHAINGW_PRODUCT)",
+    repeatable: true,
+  },
+  { flags: "--api-key-file <path>", help: "file holding the gateway API key (env CHAINGW_API_KEY)" },
+  {
+    flags: "--api-key <key>",
+    help: "API key on the command line (visible in the process list; prefer env or file)",
+    hidden: true,
+  },
+  {
+    flags: "--chain <group>",
+    help: "utxo, evm or evm-compat: picks the group where a method exists in several (env CHAINGW_CHAIN)",
+  },
+  {
+    flags: "--profile <name>",
+    help: "config profile (env CHAINGW_PROFILE; file at $CHAINGW_CONFIG or $XDG_CONFIG_HOME/chaingw/config.json)",
+  },
+  { flags: "--json", help: "print exactly the result as JSON, number tokens untouched (= --format json)" },
+  {
+    flags: "--format <format>",
+    help: "output: human, json, jsonl (one line) or csv (reserves scan)",
+    choices: FORMATS,
+  },
+  { flags: "-v, --verbose", help: "log each attempt on stderr (env CHAINGW_DEBUG); never secrets" },
+  { flags: "--no-color", help: "no colour (also NO_COLOR)" },
+  { flags: "--retries <n>", help: `extra passes over the endpoint list (default ${DEFAULTS.retries})` },
+  {
+    flags: "--timeout <s>",
+    help: `overall deadline for a call, retries included (default ${DEFAULTS.timeoutS})`,
+  },
+  { flags: "--request-timeout <s>", help: `per-attempt timeout (default ${DEFAULTS.requestTimeoutS})` },
+  { flags: "--connect-timeout <s>", help: `connect timeout (default ${DEFAULTS.connectTimeoutS})` },
+  {
+    flags: "--scan-timeout <s>",
+    help: `timeout of a scantxoutset start, 0 = none (default ${DEFAULTS.scanTimeoutS})`,
+  },
+  {
+    flags: "--max-response <MB>",
+    help: `largest response body accepted (default ${DEFAULTS.maxResponseMB})`,
+  },
+  {
+    flags: "--heavy-rate <n>",
+    help: `calls per second allowed for heavy methods (default ${DEFAULTS.heavyRate}; 0 = no limit)`,
+  },
+  {
+    flags: "--hedge <s>",
+    help: "for idempotent reads: after this delay, also ask the next endpoint (default off)",
+  },
+  {
+    flags: "--insecure",
+    help: "allow credentials over plain http to non-loopback hosts and skip TLS verification",
+  },
+  { flags: "--named", help: "params as name=value, after any positional ones (bitcoin-cli -named)" },
+  { flags: "--stdin", help: "more params from stdin, one a line, after the others (bitcoin-cli -stdin)" },
+  {
+    flags: "--wait",
+    help: "retry until the node can be reached, up to --wait-timeout (bitcoin-cli -rpcwait)",
+  },
+  { flags: "--wait-timeout <s>", help: "how long --wait keeps trying (default 60; 0 = no limit)" },
+  {
+    flags: "--network <name>",
+    help: "main, test, regtest or signet: a local node's port and cookie when no endpoint is set (env CHAINGW_NETWORK)",
+  },
+  {
+    flags: "--datadir <dir>",
+    help: "the local node's data directory (default ~/.bitcoin, else ~/.litecoin; env CHAINGW_DATADIR)",
+  },
+];
+
+/** How argv names an option, and where its value goes (commander's camelCase key). */
+export interface OptionRead {
+  key: string;
+  takesValue: boolean;
+  repeatable: boolean;
+  /** --no-x: sets key x to false */
+  negate: boolean;
+  choices?: readonly string[];
+}
+
+let names: Map<string, OptionRead> | undefined;
+/** "--url" / "-v" → how to read it; built on first use. */
+export function optionNamed(arg: string): OptionRead | undefined {
+  if (!names) {
+    names = new Map();
+    for (const o of GLOBAL_OPTIONS) {
+      const m = /^(?:(-\w), )?--(no-)?([\w-]+)( <[^>]+>)?$/.exec(o.flags);
+      if (!m) continue;
+      const key = m[3].replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+      const read = {
+        key,
+        takesValue: Boolean(m[4]),
+        repeatable: o.repeatable === true,
+        negate: Boolean(m[2]),
+        choices: o.choices,
+      };
+      names.set(`--${m[2] ?? ""}${m[3]}`, read);
+      if (m[1]) names.set(m[1], read);
+    }
+  }
+  return names.get(arg);
+}

@@ -1,0 +1,66 @@
+/**
+ * What every run shares, the fast path of a plain call and the whole command tree alike: the Run created
+ * once (the output format chosen before anything can fail), the signal and stream handlers, and the one
+ * report of an error (one line plus details and hint, or one JSON object) with its exit code.
+ */
+import { asChaingwError, EXIT, errorPayload, InterruptedError } from "../errors/index.js";
+import { formatFromArgv } from "../output/format.js";
+import { Run } from "./run.js";
+
+/** Prints an error in the run's format (the same facts either way) and returns its exit code. */
+export function report(run: Run, err: unknown): number {
+  const e = asChaingwError(err);
+  if (run.machine) {
+    const payload = errorPayload(e, true);
+    process.stderr.write(run.secrets.scrub(JSON.stringify({ error: payload })) + "\n");
+  } else {
+    run.err(`chaingw: ${e.message}`);
+    for (const d of e.details ?? []) run.err(`  ${d}`);
+    if (e.hint) run.err(e.hint);
+    if (e !== err && run.env.CHAINGW_DEBUG) run.err(String((err as Error)?.stack ?? ""));
+  }
+  return e.exitCode;
+}
+
+/** The run of this process, with its interrupt and stream handlers installed. */
+export function startRun(argv: string[]): Run {
+  // the output format is chosen once, before anything can fail
+  const run = new Run(formatFromArgv(argv));
+  const onSignal = (sig: NodeJS.Signals) => {
+    const again = run.abort.signal.aborted;
+    if (!again) run.abort.abort(sig);
+    // a plain call has nothing to clean up: stop now; a second interrupt quits without waiting
+    if (!again && run.interrupt.handled) return;
+    run.clearProgress?.();
+    // said in the run's format, with what may still run on the node (the same facts in --json)
+    report(
+      run,
+      new InterruptedError(
+        again ? `${sig} again: quit without waiting for the node to confirm the abort` : "interrupted",
+        {
+          hint: run.interrupt.hint,
+          facts: {
+            interrupted_by: sig,
+            ...run.interrupt.facts,
+            ...(again && run.interrupt.facts ? { node_scanning: null } : {}),
+          },
+        },
+      ),
+    );
+    process.exit(EXIT.interrupted);
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  // a bug in concurrent work (batch, reserves) still ends as one line and exit 1, not a stack dump
+  process.on("unhandledRejection", (err) => {
+    const code = report(run, err);
+    process.exit(code === EXIT.ok ? EXIT.rpc : code);
+  });
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    // `chaingw ... | head -1`: the reader left; nothing more to say
+    if (e.code === "EPIPE") process.exit(EXIT.ok);
+  });
+  // `2>&1 | head`: a closed stderr must not turn a diagnostic into a crash; the exit code still tells
+  process.stderr.on("error", () => {});
+  return run;
+}

@@ -1,0 +1,84 @@
+/**
+ * `chaingw info` (bitcoin-cli -getinfo): a node's state at a glance from a few registry reads sent in
+ * parallel. A UTXO node: chain, blocks and headers, verification progress, connections, version, relay
+ * fee, mempool. An EVM-style node: chain id, head, syncing, gas price, client. Data out, never printed.
+ */
+import type { Chain } from "../chains/index.js";
+import { type JsonValue, parseLossless } from "../json/lossless.js";
+import { findMethod } from "../methods/index.js";
+import { prepare, send } from "../methods/prepare.js";
+import type { JsonRpcClient } from "../rpc/client.js";
+import { isJsonObject } from "../util/text.js";
+
+export interface NodeInfo {
+  /** field → value, number tokens as the node sent them */
+  fields: Record<string, JsonValue>;
+  /** the calls that failed (the node may not offer them): "getmempoolinfo: error -32601: ..." */
+  errors: string[];
+}
+
+type Obj = Record<string, JsonValue>;
+const obj = (v: JsonValue | undefined): Obj => (isJsonObject(v) ? (v as Obj) : {});
+
+/** The calls of each kind of node, the first one required (its failure is the command's). */
+const UTXO_CALLS = ["getblockchaininfo", "getnetworkinfo", "getmempoolinfo"];
+const EVM_CALLS = ["eth_blockNumber", "eth_chainId", "eth_syncing", "eth_gasPrice", "web3_clientVersion"];
+
+export async function nodeInfo(
+  client: JsonRpcClient,
+  chain: Chain,
+  scanTimeoutMs: number,
+): Promise<NodeInfo> {
+  const calls = chain.evm ? EVM_CALLS : UTXO_CALLS;
+  const settled = await Promise.allSettled(
+    calls.map((m) =>
+      send(client, prepare(findMethod(m, chain.name), { params: [] }), { scanTimeoutMs }).then((r) =>
+        parseLossless(r.raw),
+      ),
+    ),
+  );
+  const first = settled[0];
+  if (first.status === "rejected") throw first.reason;
+  const got: Record<string, JsonValue | undefined> = {};
+  const errors: string[] = [];
+  settled.forEach((s, i) => {
+    if (s.status === "fulfilled") got[calls[i]] = s.value;
+    else errors.push(`${calls[i]}: ${(s.reason as Error)?.message ?? String(s.reason)}`);
+  });
+  const fields: Record<string, JsonValue> = {};
+  const put = (k: string, v: JsonValue | undefined) => {
+    if (v !== undefined) fields[k] = v;
+  };
+  if (chain.evm) {
+    put("chainId", got.eth_chainId);
+    put("blockNumber", got.eth_blockNumber);
+    put("syncing", got.eth_syncing);
+    put("gasPrice", got.eth_gasPrice);
+    put("client", got.web3_clientVersion);
+    return { fields, errors };
+  }
+  const bc = obj(got.getblockchaininfo);
+  const net = obj(got.getnetworkinfo);
+  const pool = obj(got.getmempoolinfo);
+  put("chain", bc.chain);
+  put("blocks", bc.blocks);
+  put("headers", bc.headers);
+  put("bestblockhash", bc.bestblockhash);
+  put("verificationprogress", bc.verificationprogress);
+  put("initialblockdownload", bc.initialblockdownload);
+  put("pruned", bc.pruned);
+  put("connections", net.connections);
+  put("connections_in", net.connections_in);
+  put("connections_out", net.connections_out);
+  put("version", net.version);
+  put("subversion", net.subversion);
+  put("relayfee", net.relayfee);
+  if (got.getmempoolinfo !== undefined)
+    fields.mempool = Object.fromEntries(
+      ["size", "bytes", "usage", "mempoolminfee"]
+        .filter((k) => pool[k] !== undefined)
+        .map((k) => [k, pool[k]]),
+    ) as Obj;
+  put("warnings", bc.warnings ?? net.warnings);
+  return { fields, errors };
+}
