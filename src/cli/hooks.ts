@@ -4,9 +4,13 @@
  */
 import type { Command } from "commander";
 import { batchCommand } from "./batch.js";
+import { EVM_COMMANDS, evmCommands } from "./evm.js";
 import { reservesCommand } from "./reserves.js";
 import type { Run } from "./run.js";
 
 export type CommandBuilder = (program: Command, run: Run) => void;
 
-export const families: CommandBuilder[] = [batchCommand, reservesCommand];
+export const families: CommandBuilder[] = [batchCommand, reservesCommand, evmCommands];
+
+/** The commands the families add: a run naming one builds no registry command. */
+export const FAMILY_COMMANDS = ["batch", "reserves", ...EVM_COMMANDS];

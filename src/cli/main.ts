@@ -16,7 +16,7 @@ import {
 } from "../methods/index.js";
 import { FORMATS, formatFromArgv } from "../output/format.js";
 import { addBatchOptions } from "./batch.js";
-import { families } from "./hooks.js";
+import { FAMILY_COMMANDS, families } from "./hooks.js";
 import { collect } from "./options.js";
 import { Run } from "./run.js";
 
@@ -30,6 +30,7 @@ function globalOptions(cmd: Command): Command {
       "JSON-RPC node URL, repeatable, in failover order; user:pass@ is sent as Basic auth (env CHAINGW_URL)",
       collect,
     )
+    .option("--rpc-url <url>", "the same as --url (cast's name; env ETH_RPC_URL for EVM groups)", collect)
     .option("--rpc-cookie <file>", "read Basic-auth credentials from a node cookie file")
     .option(
       "--gateway <base-url>",
@@ -105,7 +106,7 @@ function methodsToBuild(argv: string[], program: Command): string[] {
     }
     if (all.includes(a)) return [a];
     // the commands that are not registry methods (built after this list)
-    if (["batch", "reserves", "rpc", "methods", "verify-message"].includes(a)) return [];
+    if (["rpc", "methods", "verify-message", ...FAMILY_COMMANDS].includes(a)) return [];
     break;
   }
   return all;
@@ -166,7 +167,12 @@ function buildProgram(argv: string[], run: Run): Command {
     cmd.addHelpText("after", () => methodHelp(name));
     cmd.action(async (...args: unknown[]) => {
       const command = args[args.length - 1] as Command;
-      const flags = command.optsWithGlobals() as GlobalFlags & { range?: string };
+      const flags = command.optsWithGlobals() as GlobalFlags & { range?: string; split?: string | boolean };
+      if (flags.split !== undefined) {
+        // eth_getLogs over any range: the logs workflow splits it (src/evm/logs.ts)
+        const { runSplitGetLogs } = await import("./evm-run.js");
+        return runSplitGetLogs(run, command.args, flags, command.opts());
+      }
       if (flags.range !== undefined) {
         const def = findMethod(name, chainFromFlags(flags, run.env));
         if (!def.range)

@@ -16,6 +16,8 @@ import { parseDuration, parseWhole } from "../util/text.js";
 /** Global options as commander hands them over (all optional: absence means "not given"). */
 export interface GlobalFlags {
   url?: string[];
+  /** cast's name for --url; both lists are one setting */
+  rpcUrl?: string[];
   rpcCookie?: string;
   gateway?: string[];
   product?: string[];
@@ -62,7 +64,8 @@ export interface ConfigFile {
 
 export interface Settings {
   endpoints: Endpoint[];
-  endpointSource: "flag" | "env" | "profile" | "default";
+  /** "eth-env": ETH_RPC_URL, cast's variable, read for EVM groups when no chaingw setting names an endpoint */
+  endpointSource: "flag" | "env" | "profile" | "eth-env" | "default";
   chain?: Group;
   verbose: boolean;
   retries: number;
@@ -91,7 +94,13 @@ export const DEFAULTS = {
 
 /** How a setting was given, for messages: `--url`, `CHAINGW_URL` or `profile url`. */
 const sourceName = (src: Settings["endpointSource"], what: "url" | "gateway") =>
-  src === "flag" ? `--${what}` : src === "env" ? `CHAINGW_${what.toUpperCase()}` : `profile ${what}`;
+  src === "flag"
+    ? `--${what}`
+    : src === "env"
+      ? `CHAINGW_${what.toUpperCase()}`
+      : src === "eth-env"
+        ? "ETH_RPC_URL"
+        : `profile ${what}`;
 
 /**
  * A list setting: repeatable flags arrive as arrays and are taken as they are (a password may hold a
@@ -386,10 +395,12 @@ export function resolveSettings(
   const { name: profileName, profile } = selectProfile(flags, env, file, path, warnings);
   const chain = chainFromFlags(flags, env) ?? parseChainName(profile.chain, `profile ${profileName} chain`);
   const apiKey = resolveApiKey(flags, env, profile, warnings, secrets);
+  const group = chain ?? methodGroup ?? "utxo";
+  const flagUrls = [...(flags.url ?? []), ...(flags.rpcUrl ?? [])];
   const levels: Level[] = [
     {
       src: "flag",
-      urls: list(flags.url),
+      urls: list(flagUrls.length ? flagUrls : undefined),
       gateways: list(flags.gateway),
       products: list(flags.product),
       cookie: flags.rpcCookie,
@@ -409,14 +420,9 @@ export function resolveSettings(
       cookie: profile.rpcCookie,
     },
   ];
-  const { endpoints, source, products } = resolveEndpoints(
-    levels,
-    chain ?? methodGroup ?? "utxo",
-    apiKey,
-    env,
-    warnings,
-    secrets,
-  );
+  // cast users' variable: an EVM node's URL, so never used for the UTXO group
+  if (chainOf(group).evm && env.ETH_RPC_URL) levels.push({ src: "eth-env", urls: list(env.ETH_RPC_URL) });
+  const { endpoints, source, products } = resolveEndpoints(levels, group, apiKey, env, warnings, secrets);
   const insecure = flags.insecure ?? false;
   checkTransport(endpoints, insecure, warnings);
 
