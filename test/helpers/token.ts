@@ -9,7 +9,6 @@ export const TOKEN = JSON.parse(
 ) as { abi: unknown[]; bytecode: string };
 export const TOKEN_ABI_PATH = new URL("../fixtures/evm/Token.json", import.meta.url).pathname;
 
-// biome-ignore lint/suspicious/noExplicitAny: JSON-RPC answers
 export type RpcFn = (method: string, params?: unknown[]) => Promise<any>;
 
 export const word = (n: bigint | number | string): string =>
