@@ -26,6 +26,8 @@ let env: Record<string, string>;
 /** block 2's hash: BOB's balance there is 5 tokens, later 4 */
 let block2: string;
 let tip: number;
+/** a plain transfer of 1.5 ether, after the token's blocks */
+let valueTx: string;
 
 async function cast(...args: string[]): Promise<string> {
   const r = await execa(CAST, [...args], { timeout: 20_000, env: { ETH_RPC_URL: anvil.url } });
@@ -54,6 +56,7 @@ beforeAll(async () => {
   await anvil.rpc("anvil_mine", ["0x14"]); // 20 empty blocks
   await send(anvil.rpc, { from: BOB, to: token, data: SEL.transfer + word(ALICE) + word(E18) });
   tip = Number(await anvil.rpc("eth_blockNumber", []));
+  valueTx = (await send(anvil.rpc, { from: ALICE, to: BOB, value: "0x14d1120d7b160000" })).transactionHash;
   proxy = await startFaultServer({ upstream: { url: anvil.url }, fault: { kind: "pass" } });
   env = { CHAINGW_URL: proxy.url };
 }, 120_000);
@@ -254,6 +257,19 @@ describe("units", () => {
     );
     expect((await cg(["--json", "to-wei", "100000000000", "ether"])).stdout.trim()).toBe(
       '"100000000000000000000000000000"',
+    );
+  });
+});
+
+describe("amounts in both units on a terminal", () => {
+  it("a transaction's value in wei and ether, its gas price in wei and gwei", async () => {
+    const r = await cg(["eth_getTransactionByHash", valueTx]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/value +0x14d1120d7b160000 +\(1500000000000000000 wei = 1\.5 ether\)/);
+    expect(r.stdout).toMatch(/gasPrice +0x[0-9a-f]+ +\(\d+ wei = [\d.]+ gwei\)/);
+    // machines keep the node's bytes
+    expect(JSON.parse((await cg(["--json", "eth_getTransactionByHash", valueTx])).stdout).value).toBe(
+      "0x14d1120d7b160000",
     );
   });
 });
