@@ -17,7 +17,7 @@ import { chainFromFlags, type GlobalFlags } from "../config/config.js";
 import { EXIT, ParamProblem, UsageError } from "../errors/index.js";
 import * as abi from "../evm/abi.js";
 import { evmCall } from "../evm/call.js";
-import { type LogsOptions, type LogsSummary, streamLogs } from "../evm/logs.js";
+import { LOGS_DEFAULTS, type LogsOptions, type LogsSummary, streamLogs } from "../evm/logs.js";
 import { type JsonValue, stringifyLossless } from "../json/lossless.js";
 import { findMethod } from "../methods/index.js";
 import { prepare } from "../methods/prepare.js";
@@ -365,8 +365,8 @@ function logsOptions(
     filter: rest,
     fromBlock: String(fromBlock ?? "latest"),
     toBlock: String(toBlock ?? "latest"),
-    window: windowFlag("--window", flags.window ?? split, 1_000),
-    maxWindow: windowFlag("--max-window", flags.maxWindow, 100_000),
+    window: windowFlag("--window", flags.window ?? split, LOGS_DEFAULTS.window),
+    maxWindow: windowFlag("--max-window", flags.maxWindow, LOGS_DEFAULTS.maxWindow),
     scanTimeoutMs: ctx.settings.scanTimeoutMs,
   };
 }

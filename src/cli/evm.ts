@@ -124,7 +124,10 @@ export function evmCommands(program: Command, run: Run): void {
     .option("--address <address>", "only logs of this contract; repeatable (any of)", collect)
     .option("--from-block <block>", "first block: number, or a tag (default latest)")
     .option("--to-block <block>", "last block: number, or a tag (default latest)")
-    .option("--window <blocks>", "blocks in the first eth_getLogs window (default 1000); halves when refused")
+    .option(
+      "--window <blocks>",
+      "blocks in the first eth_getLogs window (default 100); doubles while answers are sparse, halves when refused",
+    )
     .option("--max-window <blocks>", "widest window after growing (default 100000)")
     .addHelpText(
       "after",

@@ -12,10 +12,14 @@ import { prepare, prepareRaw, send } from "../methods/prepare.js";
 import type { MethodDef } from "../methods/types.js";
 import type { JsonRpcClient } from "../rpc/client.js";
 import { logLimitOf } from "../rpc/limits.js";
+import { newHeapTuner } from "../util/heap.js";
 import { isJsonObject } from "../util/text.js";
 
-/** Defaults: a first window most providers take, and answers kept near the common 10,000-log cap. */
-export const LOGS_DEFAULTS = { window: 1_000, maxWindow: 100_000, targetLogs: 10_000 };
+/**
+ * Defaults: a first window small enough that a dense range does not arrive as one huge answer (it
+ * doubles after each sparse answer), and answers kept near the common 10,000-log cap of providers.
+ */
+export const LOGS_DEFAULTS = { window: 100, maxWindow: 100_000, targetLogs: 2_000 };
 
 export interface LogsOptions {
   /** the registry's eth_getLogs of the chain group */
@@ -25,7 +29,7 @@ export interface LogsOptions {
   /** block numbers or tags; tags are read from the node once, at the start */
   fromBlock: string;
   toBlock: string;
-  /** blocks in the first window @default 1000 */
+  /** blocks in the first window @default 100 */
   window?: number;
   /** the widest window after growing @default 100000 */
   maxWindow?: number;
@@ -98,6 +102,8 @@ export async function streamLogs(
   // a span the upstream refused as too many blocks: growing never reaches it again
   let ceiling = maxWindow;
   let lo = from;
+  // each window's answer is garbage once printed: keep the heap at one window's size (see util/heap.ts)
+  const heap = newHeapTuner();
   while (lo <= to) {
     if (signal?.aborted) return { ...s, next: lo, interrupted: true };
     const hi = lo + size - 1n < to ? lo + size - 1n : to;
@@ -141,14 +147,18 @@ export async function streamLogs(
       }
     }
     await onLogs(logs);
+    heap.check();
     s.logs += logs.length;
     s.next = hi + 1n;
     onEvent({ kind: "window", from: lo, to: hi, logs: logs.length, total: s.logs });
     lo = hi + 1n;
+    // keep answers near the target: narrower after a dense window, wider after a sparse one (after a
+    // refusal only once two windows in a row went through, so a result-count limit is not hit at once)
     if (logs.length > target && size > 1n) {
-      size /= 2n;
+      const fit = (size * BigInt(target)) / BigInt(logs.length);
+      size = fit < 1n ? 1n : fit;
       streak = 0;
-    } else if (++streak >= 2 && logs.length * 2 <= target && size < ceiling) {
+    } else if (++streak >= (s.splits ? 2 : 1) && logs.length * 2 <= target && size < ceiling) {
       size = size * 2n > ceiling ? ceiling : size * 2n;
       streak = 0;
     }

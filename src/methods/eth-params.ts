@@ -128,7 +128,7 @@ export const LOG_OPTIONS: OptionDef[] = [
   },
   {
     flags: "--split [blocks]",
-    help: "any range length: windows of [blocks] (default 1000), halved where the upstream says too large; streamed in block order",
+    help: "any range length: windows starting at [blocks] (default 100), halved where the upstream says too large; streamed in block order",
   },
 ];
 
