@@ -225,6 +225,7 @@ describe("bad input: exit 2 naming the argument, nothing sent", () => {
       /indexed argument 1 \(address from\)/,
     ],
     [["to-wei", "1.0000000000000000001"], /more decimals than the unit allows \(18\)/],
+    [["decode", "f()(uint256)", "0x12"], /decode: the data does not decode as \(uint256\)/],
     [
       ["--chain", "evm-compat", "to-wei", "1", "gwei"],
       /unknown unit "gwei" on the evm-compat chain; expected sun, trx/,

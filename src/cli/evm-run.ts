@@ -14,7 +14,7 @@ import {
   unitOf,
 } from "../chains/units.js";
 import { chainFromFlags, type GlobalFlags } from "../config/config.js";
-import { EXIT, ParamProblem, UsageError } from "../errors/index.js";
+import { EXIT, IntegrityError, ParamProblem, UsageError } from "../errors/index.js";
 import * as abi from "../evm/abi.js";
 import { evmCall } from "../evm/call.js";
 import { LOGS_DEFAULTS, type LogsOptions, type LogsSummary, streamLogs } from "../evm/logs.js";
@@ -150,7 +150,16 @@ export async function runCall(
     throw new UsageError(
       `call: the contract returned no data, so there is nothing to decode as (${fn.outputs.map((p) => p.type).join(",")}); is ${to} a contract with ${fn.name}?`,
     );
-  printValues(run, fn.outputs, abi.decodeValues("call", fn.outputs, out), unit);
+  let values: abi.Plain[];
+  try {
+    values = abi.decodeValues(fn.outputs, out);
+  } catch (e) {
+    // the node answered; its answer does not fit the signature's return types
+    throw new IntegrityError(`call: ${(e as Error).message}`, {
+      hint: "Check the return types in the signature (or the ABI) against the contract.",
+    });
+  }
+  printValues(run, fn.outputs, values, unit);
 }
 
 export async function runCalldata(run: Run, sig: string, args: string[], flags: Flags): Promise<void> {
@@ -172,7 +181,7 @@ export async function runDecode(run: Run, sig: string, hex: string, flags: Flags
   // calldata carries the selector first: check it and skip it
   if (asInput && data.slice(0, 10) === abi.selectorOf(fn)) data = `0x${data.slice(10)}`;
   const params = asInput ? fn.inputs : fn.outputs;
-  const values = asUsage("decode", () => abi.decodeValues("decode", params, data));
+  const values = asUsage("decode", () => abi.decodeValues(params, data));
   printValues(run, params, values, displayUnit(flags, chain, "decode"));
 }
 

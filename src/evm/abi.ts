@@ -5,16 +5,13 @@
  * plain JSON-RPC call never loads ox.
  */
 import { readFileSync } from "node:fs";
-import * as AbiError from "ox/AbiError";
-import * as AbiEvent from "ox/AbiEvent";
-import * as AbiFunction from "ox/AbiFunction";
-import * as AbiParameters from "ox/AbiParameters";
 import { address as evmAddress } from "../chains/evm-values.js";
 import type { Chain } from "../chains/index.js";
 import type { CustomErrorDecoder } from "../chains/revert.js";
 import { amountWithUnit } from "../chains/units.js";
 import { ParamProblem, UsageError } from "../errors/index.js";
 import { isJsonObject } from "../util/text.js";
+import { AbiError, AbiEvent, AbiFunction, AbiParameters } from "./ox.js";
 
 export type Fn = AbiFunction.AbiFunction;
 export type Event = AbiEvent.AbiEvent;
@@ -290,13 +287,13 @@ export function plain(p: Param, v: unknown): Plain {
 }
 
 /** Decodes ABI data against a parameter list; a UsageError says the data does not fit. */
-export function decodeValues(cmd: string, params: readonly Param[], data: string): Plain[] {
+export function decodeValues(params: readonly Param[], data: string): Plain[] {
   try {
     const out = AbiParameters.decode(params, data as `0x${string}`) as unknown[];
     return params.map((p, i) => plain(p, out[i]));
   } catch (e) {
     throw new ParamProblem(
-      `${cmd}: the data does not decode as (${params.map((p) => p.type).join(",")}): ${firstLine(e)}`,
+      `the data does not decode as (${params.map((p) => p.type).join(",")}): ${firstLine(e)}`,
     );
   }
 }
