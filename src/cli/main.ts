@@ -129,7 +129,8 @@ function buildProgram(argv: string[], run: Run): Command {
     );
   globalOptions(program);
 
-  for (const name of methodsToBuild(argv, program)) {
+  const toBuild = methodsToBuild(argv, program);
+  for (const name of toBuild) {
     const defs = definitions(name);
     const d = defs[0];
     const cmd = program
@@ -195,7 +196,8 @@ function buildProgram(argv: string[], run: Run): Command {
       await runRaw(run, method, params, command.optsWithGlobals() as GlobalFlags);
     });
 
-  for (const add of families) add(program, run);
+  // a call of one registry method needs none of the families' commands (their options cost start-up)
+  if (toBuild.length !== 1) for (const add of families) add(program, run);
 
   program
     .command("verify-message")
