@@ -13,6 +13,7 @@ const scripts = [
   "reserves.mjs",
   "proof.mjs",
   "dead-endpoint.mjs",
+  "logs.mjs",
 ].filter((s) => existsSync(join(ROOT, "bench", s)));
 console.log(`chaingw bench: ${scripts.join(", ")} · measuring ${CHAINGW_WHAT}`);
 const failed = [];

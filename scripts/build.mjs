@@ -35,6 +35,15 @@ await build({
       },
     },
     {
+      // ox (the ABI codec of the EVM commands) lives in dist/ox.cjs, required on first use
+      name: "ox-apart",
+      setup(b) {
+        b.onResolve({ filter: /(^|\/)ox\.js$/ }, (args) =>
+          args.importer.includes(`${"src"}/evm/`) ? { path: "./ox.cjs", external: true } : undefined,
+        );
+      },
+    },
+    {
       // commander loads node:child_process (~2 ms) for executable subcommands, which chaingw never has
       name: "no-child-process-in-commander",
       setup(b) {
@@ -60,6 +69,17 @@ await build({
   target: "node20",
   format: "cjs",
   outfile: "dist/proof.cjs",
+  legalComments: "none",
+  logLevel: "warning",
+});
+
+await build({
+  entryPoints: ["src/evm/ox.ts"],
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  format: "cjs",
+  outfile: "dist/ox.cjs",
   legalComments: "none",
   logLevel: "warning",
 });

@@ -161,7 +161,11 @@ describe("transactions and receipts", () => {
     expect(await json(["eth_getTransactionByHash", tx.hash])).toEqual(tx);
     const r = await runCli(["eth_getTransactionByHash", tx.hash], { env });
     expect(r.stdout).toMatch(new RegExp(`^from\\s+${tx.from} {2}\\(${tronHexToBase58(tx.from)}\\)$`, "m"));
-    expect(r.stdout).toMatch(new RegExp(`^value\\s+${tx.value} {2}\\(${BigInt(tx.value)}\\)$`, "m"));
+    // sun, and TRX beside it (1 TRX = 1,000,000 sun)
+    const trx = Number(BigInt(tx.value)) / 1e6;
+    expect(r.stdout).toMatch(
+      new RegExp(`^value\\s+${tx.value} {2}\\(${BigInt(tx.value)} sun = ${trx} trx\\)$`, "m"),
+    );
   });
 });
 

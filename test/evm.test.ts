@@ -110,7 +110,7 @@ describe("eth_ methods against anvil, cross-checked with cast rpc", () => {
     expect(h.exitCode).toBe(0);
     expect(h.stdout).toMatch(new RegExp(`^from\\s+${dep.from}$`, "m"));
     expect(h.stdout).toMatch(/^blockNumber\s+0x3 {2}\(3\)$/m);
-    expect(h.stdout).toMatch(/^value\s+0x0 {2}\(0\)$/m);
+    expect(h.stdout).toMatch(/^value\s+0x0 {2}\(0 wei = 0 ether\)$/m);
 
     const unknown = `0x${"ab".repeat(32)}`;
     const n = await runCli(["eth_getTransactionByHash", unknown], { env });

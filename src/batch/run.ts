@@ -16,7 +16,7 @@ import type { Prepared } from "../methods/prepare.js";
 import { callOptionsOf } from "../methods/prepare.js";
 import { type BatchOutcome, callBatch } from "../rpc/batch.js";
 import type { JsonRpcClient } from "../rpc/client.js";
-import { newHeapTuner } from "./heap.js";
+import { newHeapTuner } from "../util/heap.js";
 import type { Item } from "./input.js";
 
 export type { Item } from "./input.js";

@@ -77,6 +77,13 @@ export const evmCompatChain: Chain = Object.freeze({
     displayAddress,
     gasUnit: "energy",
     baseUnit: "sun",
+    // 1 TRX = 1,000,000 sun (TRON's docs); energy is paid in sun, so fees read in sun too
+    units: [
+      { name: "sun", decimals: 0 },
+      { name: "trx", decimals: 6 },
+    ],
+    // java-tron's eth_call takes only "latest" (see docs/upstream notes), never a block hash
+    eip1898: false,
     isRevert: (e: RpcError) => e.code === -32000 && /revert/i.test(e.rpcMessage),
     verifyBlock: verifyTronBlock,
   }),

@@ -9,6 +9,7 @@ import { type Annotate, renderValue, scalarText, style, table } from "../output/
 import { isJsonObject } from "../util/text.js";
 import { HEX_QTY } from "./evm-values.js";
 import type { RenderCtx } from "./types.js";
+import { baseUnit, coinUnit, formatUnits, unitOf } from "./units.js";
 
 type Obj = { [key: string]: JsonValue };
 
@@ -40,6 +41,33 @@ const QUANTITY_KEYS = new Set([
   "blockTimestamp",
 ]);
 const ADDRESS_KEYS = new Set(["from", "to", "miner", "address", "contractAddress"]);
+/** Amounts of the coin (shown also in ether / TRX) and fee prices (shown also in gwei on Ethereum). */
+const VALUE_KEYS = new Set(["value", "balance"]);
+const FEE_KEYS = new Set([
+  "gasPrice",
+  "effectiveGasPrice",
+  "maxFeePerGas",
+  "maxPriorityFeePerGas",
+  "baseFeePerGas",
+  "maxFeePerBlobGas",
+  "blobGasPrice",
+]);
+
+/**
+ * A base-unit amount in both units, exactly: "1500000000000000000 wei = 1.5 ether"; fee prices in the
+ * chain's fee unit ("30000000000 wei = 30 gwei"). The unit names come from the chain object.
+ */
+export function inUnits(ctx: RenderCtx, key: string, d: string): string | undefined {
+  const evm = ctx.chain.evm;
+  if (!evm || !/^\d+$/.test(d)) return undefined;
+  const to = VALUE_KEYS.has(key)
+    ? coinUnit(ctx.chain)
+    : FEE_KEYS.has(key) && evm.feeUnit
+      ? unitOf(ctx.chain, evm.feeUnit)
+      : undefined;
+  if (!to) return undefined;
+  return `${d} ${baseUnit(ctx.chain).name} = ${formatUnits(BigInt(d), to.decimals)} ${to.name}`;
+}
 
 const isObj = (v: JsonValue | undefined): v is Obj => isJsonObject(v);
 
@@ -72,7 +100,7 @@ function annotator(ctx: RenderCtx): Annotate {
     }
     const unit = ctx.chain.evm?.gasUnit;
     if (unit && (key === "gasUsed" || key === "cumulativeGasUsed")) return `${d} ${unit}`;
-    return d;
+    return inUnits(ctx, key, d) ?? d;
   };
 }
 

@@ -58,6 +58,25 @@ export function blockRef(chain: Chain, v: unknown, path = "", tags = evmTraits(c
   }
 }
 
+/**
+ * A block for eth_call: a number, a tag, or a block hash, sent as the EIP-1898 object
+ * {"blockHash": "0x.."} where the chain's nodes take it (a hash cannot be a QUANTITY).
+ */
+export function blockRefOrHash(chain: Chain, v: unknown, path = ""): string | { blockHash: string } {
+  if (typeof v === "string" && /^0x[0-9a-fA-F]{64}$/.test(v.trim())) {
+    if (!evmTraits(chain).eip1898)
+      throw at(path, `the ${chain.name} chain does not take a block hash here; give a number or a tag`);
+    return { blockHash: v.trim().toLowerCase() };
+  }
+  if (isObject(v)) {
+    const keys = Object.keys(v);
+    if (keys.length === 1 && keys[0] === "blockHash") return blockRefOrHash(chain, v.blockHash, path);
+    if (keys.length === 1 && keys[0] === "blockNumber")
+      return blockRef(chain, v.blockNumber, path, evmTraits(chain).blockTags);
+  }
+  return blockRef(chain, v, path);
+}
+
 /** DATA(32 bytes): 64 hex digits, 0x optional on input, sent as 0x + lowercase. */
 export function hash32(v: unknown, path = "", what = "hash"): string {
   if (typeof v === "string" && /^(0x)?[0-9a-fA-F]{64}$/.test(v.trim()))

@@ -14,6 +14,13 @@ export const evmChain: Chain = Object.freeze({
     blockTags: ["latest", "earliest", "pending", "safe", "finalized"],
     addressForms: "0x + 40 hex digits",
     baseUnit: "wei",
+    units: [
+      { name: "wei", decimals: 0 },
+      { name: "gwei", decimals: 9 },
+      { name: "ether", decimals: 18 },
+    ],
+    feeUnit: "gwei",
+    eip1898: true,
     // EIP-1474: code 3 with the revert bytes in data; older geth: -32000 with the same message
     isRevert: (e: RpcError) => e.code === 3 || /^execution reverted/i.test(e.rpcMessage),
   }),

@@ -26,8 +26,15 @@ const PANIC_CODES: Record<number, string> = {
   81: "call to a zero-initialised function",
 };
 
+/**
+ * Names a custom error from its revert bytes ("InsufficientBalance(account: 0x.., have: 5, want: 10)"),
+ * or undefined when it does not know the selector. The ABI-aware commands supply one, built from an ABI
+ * file or --error-sig (src/evm/abi.ts), so this module needs no ABI library.
+ */
+export type CustomErrorDecoder = (hex: string) => string | undefined;
+
 /** The reason carried by revert bytes, or undefined when there are none. */
-function decodeRevertData(hex: unknown): string | undefined {
+function decodeRevertData(hex: unknown, custom?: CustomErrorDecoder): string | undefined {
   if (typeof hex !== "string" || !HEX_DATA.test(hex) || hex.length < 10) return undefined;
   const body = hex.slice(2).toLowerCase();
   const selector = body.slice(0, 8);
@@ -46,6 +53,8 @@ function decodeRevertData(hex: unknown): string | undefined {
   } catch {
     // malformed ABI: fall through to the raw selector
   }
+  const named = custom?.(hex);
+  if (named !== undefined) return named;
   return `custom error 0x${selector}${args.length ? ` (${args.length / 2} bytes of arguments)` : ""}`;
 }
 
@@ -53,9 +62,9 @@ function decodeRevertData(hex: unknown): string | undefined {
  * The same error with a human message naming the revert reason, or undefined when `e` is no revert.
  * The node's code, message and data stay as they were (`--json` prints those).
  */
-export function explainRevert(e: RpcError, chain: Chain): RpcError | undefined {
+export function explainRevert(e: RpcError, chain: Chain, custom?: CustomErrorDecoder): RpcError | undefined {
   if (!chain.evm || !evmTraits(chain).isRevert(e)) return undefined;
-  let reason = decodeRevertData(e.data);
+  let reason = decodeRevertData(e.data, custom);
   if (reason === undefined) {
     // "execution reverted: nope" (EVM) / "REVERT opcode executed: reason" (java-tron)
     const m = /^[^:]*revert[^:]*:\s*(.+)$/is.exec(e.rpcMessage);
@@ -70,5 +79,14 @@ export function explainRevert(e: RpcError, chain: Chain): RpcError | undefined {
   );
   err.hint = `(${e.endpoint}: error ${e.code}: ${e.rpcMessage}${typeof e.data === "string" && e.data.startsWith("0x") ? `; data ${e.data.length > 80 ? `${e.data.slice(0, 77)}...` : e.data}` : ""})`;
   err.cause = e;
+  // the decoded reason as a fact of its own, for --json error objects
+  err.facts = { reason: reason ?? null };
   return err;
+}
+
+/** A revert explained again with a custom-error decoder (the node's own error is the explained one's cause). */
+export function explainRevertWith(e: unknown, chain: Chain, custom: CustomErrorDecoder): unknown {
+  if (!(e instanceof RpcError)) return e;
+  const original = e.cause instanceof RpcError ? e.cause : e;
+  return explainRevert(original, chain, custom) ?? e;
 }

@@ -36,6 +36,15 @@ export interface EvmTraits {
   stateTags?: readonly string[];
   /** the native coin's base unit in messages ("wei", "sun") */
   baseUnit: string;
+  /**
+   * The coin's unit names and their decimals, base unit first, the coin's own unit last
+   * (wei/gwei/ether; sun/trx). Amounts are converted with these, exactly (src/chains/units.ts).
+   */
+  units: readonly { name: string; decimals: number }[];
+  /** the unit fee prices read best in (gwei on Ethereum); undefined: the base unit */
+  feeUnit?: string;
+  /** eth_call takes a block by hash as the EIP-1898 object {"blockHash": ...} */
+  eip1898: boolean;
   /** whether a node error is an execution revert (the shapes differ: EIP-1474 code 3 vs java-tron -32000) */
   isRevert(e: RpcError): boolean;
   /** a rule of the chain that a block answer must keep (TRON: the hash starts with the number) */

@@ -21,6 +21,11 @@ export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
     help: "JSON-RPC node URL, repeatable, in failover order; user:pass@ is sent as Basic auth (env CHAINGW_URL)",
     repeatable: true,
   },
+  {
+    flags: "--rpc-url <url>",
+    help: "the same as --url (cast's name; env ETH_RPC_URL for EVM groups)",
+    repeatable: true,
+  },
   { flags: "--rpc-cookie <file>", help: "read Basic-auth credentials from a node cookie file" },
   {
     flags: "--gateway <base-url>",

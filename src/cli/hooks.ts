@@ -5,6 +5,7 @@
 import type { Command } from "commander";
 import { batchCommand } from "./batch.js";
 import { completionCommand, configCommand } from "./config.js";
+import { EVM_COMMANDS, evmCommands } from "./evm.js";
 import { infoCommand } from "./info.js";
 import { reservesCommand } from "./reserves.js";
 import type { Run } from "./run.js";
@@ -17,4 +18,8 @@ export const families: CommandBuilder[] = [
   infoCommand,
   configCommand,
   completionCommand,
+  evmCommands,
 ];
+
+/** The commands the families add: a run naming one builds no registry command. */
+export const FAMILY_COMMANDS = ["batch", "reserves", "info", "config", "completion", ...EVM_COMMANDS];

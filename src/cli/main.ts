@@ -14,7 +14,7 @@ import { addBatchOptions } from "./batch.js";
 import type { Run } from "./context.js";
 import { GLOBAL_OPTIONS } from "./global-options.js";
 import { fitWidth, GLOBAL_NOTE, HELP, helpWidth } from "./help.js";
-import { families } from "./hooks.js";
+import { FAMILY_COMMANDS, families } from "./hooks.js";
 import { collect } from "./options.js";
 import { report, startRun } from "./report.js";
 
@@ -43,6 +43,7 @@ const OTHER_COMMANDS = [
   "config",
   "completion",
   "help",
+  ...FAMILY_COMMANDS,
 ];
 
 /**
@@ -102,7 +103,8 @@ function buildProgram(argv: string[], run: Run): Command {
   // params by name or from stdin: how many come on the command line, and in which slots, is not commander's
   // to judge (buildParams names what is missing or too much)
   const loose = argv.some((a) => a === "--named" || a === "--stdin");
-  for (const name of methodsToBuild(argv, program)) {
+  const toBuild = methodsToBuild(argv, program);
+  for (const name of toBuild) {
     const defs = definitions(name);
     const d = defs[0];
     const cmd = program
@@ -145,7 +147,12 @@ function buildProgram(argv: string[], run: Run): Command {
     });
     cmd.action(async (...args: unknown[]) => {
       const command = args[args.length - 1] as Command;
-      const flags = command.optsWithGlobals() as GlobalFlags & { range?: string };
+      const flags = command.optsWithGlobals() as GlobalFlags & { range?: string; split?: string | boolean };
+      if (flags.split !== undefined) {
+        // eth_getLogs over any range: the logs workflow splits it (src/evm/logs.ts)
+        const { runSplitGetLogs } = await import("./evm-run.js");
+        return runSplitGetLogs(run, command.args, flags, command.opts());
+      }
       if (flags.range !== undefined) {
         const def = findMethod(name, chainFromFlags(flags, run.env));
         if (!def.range)
@@ -169,7 +176,8 @@ function buildProgram(argv: string[], run: Run): Command {
       await runRaw(run, method, params, command.optsWithGlobals() as GlobalFlags);
     });
 
-  for (const add of families) add(program, run);
+  // a call of one registry method needs none of the families' commands (their options cost start-up)
+  if (toBuild.length !== 1) for (const add of families) add(program, run);
 
   program
     .command("verify-message")

@@ -18,6 +18,8 @@ import { localNode, type Network, parseNetwork } from "./node-layout.js";
 /** Global options as commander hands them over (all optional: absence means "not given"). */
 export interface GlobalFlags {
   url?: string[];
+  /** cast's name for --url; both lists are one setting */
+  rpcUrl?: string[];
   rpcCookie?: string;
   gateway?: string[];
   product?: string[];
@@ -74,7 +76,7 @@ export interface ConfigFile {
 
 export interface Settings {
   endpoints: Endpoint[];
-  endpointSource: "flag" | "env" | "profile" | "default";
+  endpointSource: "flag" | "env" | "profile" | "eth-env" | "default";
   /** the local node found for the default endpoint ("Litecoin Core regtest in /path") */
   localNode?: string;
   chain?: Group;
@@ -105,7 +107,13 @@ export const DEFAULTS = {
 
 /** How a setting was given, for messages: `--url`, `CHAINGW_URL` or `profile url`. */
 const sourceName = (src: Settings["endpointSource"], what: "url" | "gateway") =>
-  src === "flag" ? `--${what}` : src === "env" ? `CHAINGW_${what.toUpperCase()}` : `profile ${what}`;
+  src === "flag"
+    ? `--${what}`
+    : src === "env"
+      ? `CHAINGW_${what.toUpperCase()}`
+      : src === "eth-env"
+        ? "ETH_RPC_URL"
+        : `profile ${what}`;
 
 /**
  * A list setting: repeatable flags arrive as arrays and are taken as they are (a password may hold a
@@ -457,10 +465,12 @@ export function resolveSettings(
   const { name: profileName, profile } = selectProfile(flags, env, file, path, warnings);
   const chain = chainFromFlags(flags, env) ?? parseChainName(profile.chain, `profile ${profileName} chain`);
   const apiKey = resolveApiKey(flags, env, profile, warnings, secrets);
+  const group = chain ?? methodGroup ?? "utxo";
+  const flagUrls = [...(flags.url ?? []), ...(flags.rpcUrl ?? [])];
   const levels: Level[] = [
     {
       src: "flag",
-      urls: list(flags.url),
+      urls: list(flagUrls.length ? flagUrls : undefined),
       gateways: list(flags.gateway),
       products: list(flags.product),
       cookie: flags.rpcCookie,
@@ -480,9 +490,11 @@ export function resolveSettings(
       cookie: profile.rpcCookie,
     },
   ];
+  // cast users' variable: an EVM node's URL, so never used for the UTXO group
+  if (chainOf(group).evm && env.ETH_RPC_URL) levels.push({ src: "eth-env", urls: list(env.ETH_RPC_URL) });
   const { endpoints, source, products, local } = resolveEndpoints(
     levels,
-    chain ?? methodGroup ?? "utxo",
+    group,
     apiKey,
     env,
     warnings,

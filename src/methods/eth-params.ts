@@ -7,6 +7,7 @@
 import {
   address,
   blockRef,
+  blockRefOrHash,
   callObject,
   data,
   evmTraits,
@@ -28,6 +29,21 @@ export function blockNumberKind(chain: Chain, tags = evmTraits(chain).blockTags)
     expected: `a block number (0x hex or decimal) or ${tags.join(", ")}`,
     fromText: trim,
     check: (v) => blockRef(chain, v, "", tags),
+  };
+}
+
+/** eth_call's block: a number, a tag, or a block hash (EIP-1898 where the chain takes it). */
+export function blockOrHashKind(chain: Chain): ParamKind {
+  const tags = evmTraits(chain).blockTags;
+  return {
+    expected: `a block number (0x hex or decimal), ${tags.join(", ")}${evmTraits(chain).eip1898 ? ", or a 32-byte block hash" : ""}`,
+    fromText: (t) => {
+      const s = t.trim();
+      // the EIP-1898 object given as JSON on the command line
+      if (s.startsWith("{")) return asJson(s);
+      return s;
+    },
+    check: (v) => blockRefOrHash(chain, v),
   };
 }
 
@@ -111,6 +127,10 @@ export const LOG_OPTIONS: OptionDef[] = [
     flags: "--topic <topic>",
     help: 'filter.topics, one per position in order: a 32-byte topic, "a,b" for any of several, "" or null for any',
     repeatable: true,
+  },
+  {
+    flags: "--split [blocks]",
+    help: "any range length: windows starting at [blocks] (default 100), halved where the upstream says too large; streamed in block order",
   },
 ];
 

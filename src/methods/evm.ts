@@ -2,10 +2,11 @@
 
 import { evmChain } from "../chains/evm.js";
 import { renderNumber, renderQuantity } from "../chains/evm-render.js";
-import { blockRef, hash32 } from "../chains/evm-values.js";
+import { blockRefOrHash, hash32 } from "../chains/evm-values.js";
 import { explainRevert } from "../chains/revert.js";
 import {
   blockNumberKind,
+  blockOrHashKind,
   CALL_OPTIONS,
   callFromOptions,
   callKind,
@@ -69,16 +70,19 @@ const evmGroupMethods: MethodDef[] = [
         "blockNumber",
         "QUANTITY or TAG",
         true,
-        "block number or tag to run the call at (default latest, always sent); or --block",
-        blockNumberKind(evmChain),
+        "block number, tag or block hash (sent as EIP-1898 {blockHash}) to run the call at (default latest, always sent); or --block",
+        blockOrHashKind(evmChain),
         { default: "latest" },
       ),
     ],
-    options: [...CALL_OPTIONS, { flags: "--block <block>", help: "blockNumber: block number or tag" }],
+    options: [
+      ...CALL_OPTIONS,
+      { flags: "--block <block>", help: "blockNumber: block number, tag or block hash" },
+    ],
     fromOptions(opts, params) {
       const out = callFromOptions("eth_call", evmChain, opts, params);
       if (opts.block !== undefined)
-        out[1] = asUsage("eth_call", "--block", () => blockRef(evmChain, opts.block));
+        out[1] = asUsage("eth_call", "--block", () => blockRefOrHash(evmChain, opts.block));
       return out;
     },
     refine: (params) => requireCallTarget("eth_call", params),

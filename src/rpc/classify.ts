@@ -7,6 +7,7 @@ import { type ChaingwError, RpcError } from "../errors/index.js";
 import { JsonNumber, type JsonValue, parseLossless, rawMember } from "../json/lossless.js";
 import type { Endpoint } from "./endpoint.js";
 import { type HttpResult, retryAfterMs } from "./http.js";
+import { isRequestLimit } from "./limits.js";
 
 /** A failure: `unsent` when no byte of the request reached the upstream (refused, DNS, TLS, connect). */
 export interface Failure {
@@ -25,11 +26,6 @@ export type Outcome<T = { result: JsonValue; raw: string }> =
 
 /** Codes that mean "busy or rate limited": nothing is wrong with the request itself. */
 const TRANSIENT_CODES = new Set([-32016, -32007, 429]);
-/**
- * -32005 is "limit exceeded" in EIP-1474: providers use it for rate limits, nodes also for deterministic
- * limits of the request itself ("query returned more than 10000 results"), which every node repeats.
- */
-const REQUEST_LIMIT = /returned more than|block range|range is too (large|wide)|too large|exceed(s|ed)? max/i;
 /** Errors every node would repeat: never moved to another upstream, whatever the HTTP status. */
 const DETERMINISTIC_CODES = new Set([-1, -3, -5, -8, -32600, -32601, -32602, 3]);
 /** Node-state codes (warming up, shutting down, initial download): refused before any work was done. */
@@ -123,7 +119,9 @@ export function classifyError(
   const rateLimited =
     status === 429 ||
     TRANSIENT_CODES.has(code) ||
-    (code === -32005 && (ra !== undefined || !REQUEST_LIMIT.test(message))) ||
+    // -32005 is "limit exceeded" in EIP-1474: providers use it for rate limits, nodes also for limits of
+    // the request itself ("query returned more than 10000 results"), which every node repeats
+    (code === -32005 && (ra !== undefined || !isRequestLimit(message))) ||
     /rate limit|too many requests/i.test(message);
   if (rateLimited) return { kind: "maybe", why: `rate limited (${code}: ${message})`, retryAfterMs: ra };
   if (NOT_READY_CODES.has(code)) return { kind: "refused", why: `node not ready (${code}: ${message})` };

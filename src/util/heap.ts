@@ -1,5 +1,5 @@
 /**
- * Keeps the heap at the window's size however long the run. V8 sizes its old generation to the machine
+ * Keeps the heap at the window's size however long the run (batch arrays, eth_getLogs windows). V8 sizes its old generation to the machine
  * (gigabytes here), and requests in flight live long enough to be promoted there; so it collects rarely
  * and a run of 50,000 requests used twice the memory of 1,000 without holding more. When the heap and
  * the answers' buffers pass a bound, a full collection runs (a few ms on this small heap; none at all in
