@@ -6,7 +6,8 @@ import type { Command } from "commander";
 import { batchCommand } from "./batch.js";
 import { reservesCommand } from "./reserves.js";
 import type { Run } from "./run.js";
+import { serveCommand } from "./serve.js";
 
 export type CommandBuilder = (program: Command, run: Run) => void;
 
-export const families: CommandBuilder[] = [batchCommand, reservesCommand];
+export const families: CommandBuilder[] = [batchCommand, reservesCommand, serveCommand];

@@ -105,7 +105,7 @@ function methodsToBuild(argv: string[], program: Command): string[] {
     }
     if (all.includes(a)) return [a];
     // the commands that are not registry methods (built after this list)
-    if (["batch", "reserves", "rpc", "methods", "verify-message"].includes(a)) return [];
+    if (["batch", "reserves", "rpc", "methods", "verify-message", "serve"].includes(a)) return [];
     break;
   }
   return all;
