@@ -68,6 +68,14 @@ export function serveCommand(program: Command, run: Run): void {
       note("stopped");
     });
 
+  serve
+    .command("errors")
+    .description("the gateway's error table: case, HTTP status, JSON-RPC code, message (markdown)")
+    .action(async () => {
+      const { errorTableMarkdown } = await import("../serve/errors.js");
+      run.out(errorTableMarkdown());
+    });
+
   const keys = serve.command("keys").description("API keys of the gateway (stored as SHA-256 hashes)");
   const fileOptions = (c: Command) =>
     c
