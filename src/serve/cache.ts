@@ -68,13 +68,11 @@ export function cachePlan(
       return isJsonObject(v) && deep(asHeight(heightOf(v)), best, depth);
     };
   switch (method) {
-    case "getblockhash":
-      return {
-        key,
-        storable: (raw, best) =>
-          typeof params[0] === "number" && deep(params[0], best, depth) && raw.startsWith('"'),
-        serve: asIs,
-      };
+    case "getblockhash": {
+      // outside the registry, its params arrive as parsed (lossless numbers)
+      const h = asHeight(params[0] as JsonValue) ?? (typeof params[0] === "number" ? params[0] : undefined);
+      return { key, storable: (raw, best) => deep(h, best, depth) && raw.startsWith('"'), serve: asIs };
+    }
     case "getblockheader":
     case "getblock": {
       const rawHex = method === "getblock" ? params[1] === 0 : params[1] === false;

@@ -552,7 +552,7 @@ export class Gateway {
         body,
         co: {
           ...p.marks,
-          pinned: p.long || (pinned && !p.long) ? endpoints[0] : undefined,
+          pinned,
           timeoutMs,
           deadlineMs: timeoutMs,
         },

@@ -34,7 +34,7 @@ export function parseWithLines(text: string, file: string): Located {
   let pos = 0;
   let line = 1;
   const fail = (what: string): never => {
-    throw new UsageError(`${file}:${line}: not valid JSON: ${what}`);
+    throw new UsageError(`${file}: line ${line}: not valid JSON: ${what}`);
   };
   const ws = () => {
     for (;;) {
