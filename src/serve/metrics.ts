@@ -18,7 +18,7 @@ export class Metrics {
   readonly inflight: Prom.Gauge<"product" | "upstream">;
   readonly cacheBytes: Prom.Gauge;
 
-  constructor(prom: typeof Prom, cacheBytes: () => number) {
+  constructor(prom: typeof import("./vendor.js").prom, cacheBytes: () => number) {
     const registry = new prom.Registry();
     this.registry = registry;
     const r = [registry];

@@ -131,8 +131,7 @@ export class Gateway {
       : new MemoryState(cfg.cache.maxBytes);
     const gw = new Gateway(opts, state);
     if (opts.metrics !== false) {
-      const prom = await import("prom-client");
-      const { Metrics } = await import("./metrics.js");
+      const [{ prom }, { Metrics }] = await Promise.all([import("./vendor.js"), import("./metrics.js")]);
       gw.metrics = new Metrics(prom, () => state.cacheBytes);
     }
     await gw.apply(cfg);

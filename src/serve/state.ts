@@ -158,7 +158,7 @@ export class RedisState implements SharedState {
   private readonly local: MemoryState;
   private warned = false;
   private constructor(
-    private readonly redis: import("ioredis").Redis,
+    private readonly redis: import("./vendor.js").Redis,
     cacheMaxBytes: number,
     private readonly prefix: string,
     private readonly warn: (line: string) => void,
@@ -173,7 +173,7 @@ export class RedisState implements SharedState {
     cacheMaxBytes: number,
     warn: (line: string) => void,
   ): Promise<RedisState> {
-    const { Redis } = await import("ioredis");
+    const { Redis } = await import("./vendor.js");
     const redis = new Redis(url, {
       lazyConnect: true,
       enableOfflineQueue: false,

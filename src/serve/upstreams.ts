@@ -71,8 +71,8 @@ export class Upstream {
 }
 
 /**
- * The connections of the gateway, with each upstream's cap and timings around every exchange. A failure
- * in transport takes the upstream out of the rotation at once (the next health check brings it back).
+ * The connections of the gateway, with each upstream's cap and timings around every exchange. A refused
+ * connection takes the upstream out of the rotation at once (the next health check brings it back).
  */
 class GatewayTransport extends Transport {
   constructor(private readonly pool: Pool) {
@@ -94,7 +94,8 @@ class GatewayTransport extends Transport {
     try {
       return await super.post(url, headers, body, opts);
     } catch (e) {
-      if (e instanceof HttpFailure && !e.timedOut && e.message !== "interrupted")
+      // a refused connection says the node is down; a reset or a timeout may be one request's trouble
+      if (e instanceof HttpFailure && e.phase === "unsent" && !e.timedOut && e.message !== "interrupted")
         this.pool.markDown(up, e.message);
       throw e;
     } finally {
