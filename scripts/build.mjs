@@ -35,6 +35,17 @@ await build({
       },
     },
     {
+      // prom-client and ioredis live in dist/serve-vendor.cjs, required when `chaingw serve` starts
+      name: "serve-vendor-apart",
+      setup(b) {
+        b.onResolve({ filter: /\/vendor\.js$/ }, (args) =>
+          args.importer.includes(`${"src"}/serve/`)
+            ? { path: "./serve-vendor.cjs", external: true }
+            : undefined,
+        );
+      },
+    },
+    {
       // ox (the ABI codec of the EVM commands) lives in dist/ox.cjs, required on first use
       name: "ox-apart",
       setup(b) {
@@ -69,6 +80,17 @@ await build({
   target: "node20",
   format: "cjs",
   outfile: "dist/proof.cjs",
+  legalComments: "none",
+  logLevel: "warning",
+});
+
+await build({
+  entryPoints: ["src/serve/vendor.ts"],
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  format: "cjs",
+  outfile: "dist/serve-vendor.cjs",
   legalComments: "none",
   logLevel: "warning",
 });

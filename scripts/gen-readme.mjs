@@ -11,3 +11,14 @@ const next = readme.replace(
   `<!-- methods:start -->\n${table}\n<!-- methods:end -->`,
 );
 writeFileSync("README.md", next);
+
+const errors = execFileSync(process.execPath, ["bin/chaingw", "serve", "errors"], {
+  encoding: "utf8",
+}).trim();
+writeFileSync(
+  "README.md",
+  readFileSync("README.md", "utf8").replace(
+    /<!-- serve-errors:start -->[\s\S]*?<!-- serve-errors:end -->/,
+    `<!-- serve-errors:start -->\n${errors}\n<!-- serve-errors:end -->`,
+  ),
+);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs what chaingw's demo and tests need on a fresh machine: npm deps, and litecoind (Debian) when
-# missing. Safe to run again; does nothing that is already done.
+# Installs what chaingw's demo and tests need on a fresh machine: npm deps, and litecoind and redis-server
+# (Debian) when missing. Safe to run again; does nothing that is already done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
@@ -8,12 +8,17 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   # (after changing dependencies: `npm install && node scripts/complete-lock.mjs`, see the README)
   npm ci --no-audit --no-fund >&2
 fi
-if ! command -v litecoind >/dev/null 2>&1; then
+# litecoind: the UTXO node of the tests; redis-server: the shared state of `chaingw serve --state redis://`
+missing=""
+command -v litecoind >/dev/null 2>&1 || missing="$missing litecoind"
+command -v redis-server >/dev/null 2>&1 || missing="$missing redis-server"
+if [ -n "$missing" ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
-    echo "setup: installing litecoind from Debian (apt-get)" >&2
-    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq litecoind) >&2
+    echo "setup: installing$missing from Debian (apt-get)" >&2
+    # shellcheck disable=SC2086
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing) >&2
   else
-    echo "setup: litecoind is missing; install it as root: apt-get install -y litecoind" >&2
+    echo "setup:$missing missing; install as root: apt-get install -y$missing" >&2
     exit 1
   fi
 fi

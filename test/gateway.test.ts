@@ -104,11 +104,13 @@ describe("gateway transport", () => {
     expect(r.stderr + r.stdout).not.toContain("wrong-key-CANARY-77");
   });
 
-  it("unknown product: the gateway's JSON-RPC error (exit 1) naming the product URL", async () => {
+  it("unknown product: refused, not a node's answer (exit 3) naming the product URL and the gateway's error", async () => {
     const r = await runCli(["getblockchaininfo", "--gateway", gw.baseUrl, "--product", "nope"], {
       env: { CHAINGW_API_KEY: KEY },
     });
-    expect(r.exitCode).toBe(1);
+    // a gateway's 404 with its own JSON-RPC error ran nothing: another gateway may have the product
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toContain("wrong URL or product?");
     expect(r.stderr).toContain("/v1/nope");
     expect(r.stderr).toContain("unknown product");
   });

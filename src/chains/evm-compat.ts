@@ -67,6 +67,7 @@ export const evmCompatChain: Chain = Object.freeze({
   freshConnectionsForArrays: false,
   tip: { method: "eth_blockNumber" },
   utxoScan: false,
+  maxLag: 6,
   evm: Object.freeze({
     blockTags: ["latest", "earliest", "finalized"],
     refusedTags: ["pending", "safe"],

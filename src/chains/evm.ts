@@ -10,6 +10,7 @@ export const evmChain: Chain = Object.freeze({
   freshConnectionsForArrays: false,
   tip: { method: "eth_blockNumber" },
   utxoScan: false,
+  maxLag: 6,
   evm: Object.freeze({
     blockTags: ["latest", "earliest", "pending", "safe", "finalized"],
     addressForms: "0x + 40 hex digits",

@@ -68,6 +68,11 @@ export interface Chain {
   utxoScan: boolean;
   /** the call that answers the tip's height (a number, or a hex QUANTITY) */
   tip?: { method: string };
+  /**
+   * How many blocks an upstream may lag behind the best before a balancer takes it out of the rotation
+   * (`chaingw serve`): dshackle's thresholds, 2 for Bitcoin-family chains (10-minute blocks), 6 for EVM.
+   */
+  maxLag: number;
   /** present on the EVM-style groups */
   evm?: EvmTraits;
 }

@@ -9,4 +9,5 @@ export const utxoChain: Chain = Object.freeze({
   freshConnectionsForArrays: true,
   tip: { method: "getblockcount" },
   utxoScan: true,
+  maxLag: 2,
 });

@@ -9,6 +9,7 @@ import { EVM_COMMANDS, evmCommands } from "./evm.js";
 import { infoCommand } from "./info.js";
 import { reservesCommand } from "./reserves.js";
 import type { Run } from "./run.js";
+import { serveCommand } from "./serve.js";
 
 export type CommandBuilder = (program: Command, run: Run) => void;
 
@@ -19,7 +20,16 @@ export const families: CommandBuilder[] = [
   configCommand,
   completionCommand,
   evmCommands,
+  serveCommand,
 ];
 
 /** The commands the families add: a run naming one builds no registry command. */
-export const FAMILY_COMMANDS = ["batch", "reserves", "info", "config", "completion", ...EVM_COMMANDS];
+export const FAMILY_COMMANDS = [
+  "batch",
+  "reserves",
+  "info",
+  "config",
+  "completion",
+  "serve",
+  ...EVM_COMMANDS,
+];

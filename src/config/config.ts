@@ -196,7 +196,7 @@ function readSecretFile(path: string, what: string): string {
   }
 }
 
-function readCookie(path: string, secrets: Secrets): { user: string; password: string } {
+export function readCookie(path: string, secrets: Secrets): { user: string; password: string } {
   const text = readSecretFile(path, "cookie file");
   const i = text.indexOf(":");
   if (i <= 0) throw new UsageError(`--rpc-cookie: ${path} does not hold user:password`);

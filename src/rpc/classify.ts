@@ -124,6 +124,11 @@ export function classifyError(
     (code === -32005 && (ra !== undefined || !isRequestLimit(message))) ||
     /rate limit|too many requests/i.test(message);
   if (rateLimited) return { kind: "maybe", why: `rate limited (${code}: ${message})`, retryAfterMs: ra };
+  // a gateway's refusal of the request as such ran nothing: too large (413; `reserves` splits on it), no
+  // such product or path (404/405; bitcoind's own 404 is -32601, a method it lacks: final, below)
+  if (status === 413) return { kind: "refused", why: `HTTP 413: ${code}: ${message}` };
+  if ((status === 404 || status === 405) && !DETERMINISTIC_CODES.has(code))
+    return { kind: "refused", why: `HTTP ${status}: ${code}: ${message} (wrong URL or product?)` };
   if (NOT_READY_CODES.has(code)) return { kind: "refused", why: `node not ready (${code}: ${message})` };
   // a balancer's own error on 502-504 ("no healthy upstream") is about that hop, not the request
   if (status >= 502 && status <= 504 && !DETERMINISTIC_CODES.has(code)) {

@@ -1,0 +1,92 @@
+/**
+ * Which answers cannot change, and so may be served again from the cache: what is keyed by a block hash,
+ * and what sits deep enough below the tip that a reorg will not move it. Nothing that depends on the tip
+ * is stored: a verbose UTXO header or block carries `confirmations`, which is left out of the stored
+ * bytes' meaning — it is recomputed from the gateway's tip each time the answer is served.
+ */
+import { JsonNumber, type JsonValue, parseLossless } from "../json/lossless.js";
+import { isJsonObject } from "../util/text.js";
+
+export interface CachePlan {
+  key: string;
+  /** whether an answer may be stored (it is deep enough, and not null) */
+  storable(raw: string, best: number | undefined): boolean;
+  /** the stored answer as served now (confirmations brought up to the tip) */
+  serve(raw: Buffer, best: number | undefined): Buffer | undefined;
+}
+
+const asHeight = (v: JsonValue | undefined): number | undefined => {
+  if (v instanceof JsonNumber) return Number(v.raw);
+  if (typeof v === "string" && /^0x[0-9a-fA-F]{1,15}$/.test(v)) return Number.parseInt(v, 16);
+  return undefined;
+};
+
+const deep = (h: number | undefined, best: number | undefined, depth: number) =>
+  h !== undefined && best !== undefined && h <= best - depth;
+
+const parse = (raw: string): JsonValue | undefined => {
+  try {
+    return parseLossless(raw);
+  } catch {
+    return undefined;
+  }
+};
+
+const asIs = (raw: Buffer) => raw;
+const CONFIRMATIONS = /"confirmations":(-?\d+)/;
+
+/** A verbose header/block: stored once deep (nextblockhash is settled then), confirmations computed when served. */
+function withConfirmations(raw: Buffer, best: number | undefined): Buffer | undefined {
+  if (best === undefined) return undefined;
+  const text = raw.toString("utf8");
+  const m = CONFIRMATIONS.exec(text);
+  const hm = /"height":(\d+)/.exec(text);
+  if (!m || !hm) return undefined;
+  const conf = best - Number(hm[1]) + 1;
+  if (conf < 1) return undefined;
+  return Buffer.from(
+    text.slice(0, m.index) + `"confirmations":${conf}` + text.slice(m.index + m[0].length),
+    "utf8",
+  );
+}
+
+/**
+ * The cache plan of a call, or undefined when its answer may change. `params` are the checked params
+ * as sent; `hash` keyed reads are immutable, height keyed ones once `depth` blocks deep.
+ */
+export function cachePlan(
+  product: string,
+  method: string,
+  params: unknown[],
+  depth: number,
+): CachePlan | undefined {
+  const key = `${product}|${method}|${JSON.stringify(params)}`;
+  const objectDeep =
+    (heightOf: (o: Record<string, JsonValue>) => JsonValue | undefined) =>
+    (raw: string, best: number | undefined) => {
+      const v = parse(raw);
+      return isJsonObject(v) && deep(asHeight(heightOf(v)), best, depth);
+    };
+  switch (method) {
+    case "getblockhash": {
+      // outside the registry, its params arrive as parsed (lossless numbers)
+      const h = asHeight(params[0] as JsonValue) ?? (typeof params[0] === "number" ? params[0] : undefined);
+      return { key, storable: (raw, best) => deep(h, best, depth) && raw.startsWith('"'), serve: asIs };
+    }
+    case "getblockheader":
+    case "getblock": {
+      const rawHex = method === "getblock" ? params[1] === 0 : params[1] === false;
+      if (rawHex)
+        // the raw bytes of a block or header are the hash's preimage: they cannot change
+        return { key, storable: (raw) => raw.startsWith('"'), serve: asIs };
+      return { key, storable: objectDeep((o) => o.height), serve: withConfirmations };
+    }
+    case "eth_getBlockByHash":
+      return { key, storable: objectDeep((o) => o.number), serve: asIs };
+    case "eth_getTransactionByHash":
+    case "eth_getTransactionReceipt":
+      return { key, storable: objectDeep((o) => o.blockNumber), serve: asIs };
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,271 @@
+/**
+ * gateway.json: what `chaingw serve` listens on, where its keys are, and each product's chain group and
+ * upstreams. Checked strictly (unknown keys and wrong types refused with their line) by the shared
+ * checker in src/util/jsoncheck.ts; every default is written here once.
+ */
+import { readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { CHAIN_NAMES, chainOf, type GroupName } from "../chains/index.js";
+import { readCookie } from "../config/config.js";
+import { UsageError } from "../errors/index.js";
+import { type Endpoint, nodeEndpoint } from "../rpc/endpoint.js";
+import { checkJson, type Shape } from "../util/jsoncheck.js";
+import { redactUrl, Secrets } from "../util/redact.js";
+
+export interface Bucket {
+  /** tokens added per second */
+  rate: number;
+  /** tokens the bucket holds at most (the burst allowed) */
+  burst: number;
+}
+
+export interface Limits {
+  perKey: Bucket;
+  perProduct: Bucket;
+}
+
+export interface UpstreamConfig {
+  endpoint: Endpoint;
+  /** requests at work on this upstream at once, at most (litecoind's work queue is 16 deep) */
+  maxConcurrency: number;
+}
+
+export interface ProductConfig {
+  name: string;
+  chain: GroupName;
+  upstreams: UpstreamConfig[];
+  /** methods outside the registry's group this product forwards (marks: none, unless the registry's helpers) */
+  allow: string[];
+  /** heavy methods: token buckets per key and per product; `methods` overrides them per method */
+  limits: Limits & { methods: Record<string, Limits> };
+  /** eth_getLogs: the widest block range (toBlock - fromBlock + 1) forwarded; 0 = no cap */
+  maxLogsRange: number;
+  /** an upstream more than this many blocks behind the best leaves the rotation */
+  maxLag: number;
+}
+
+export interface GatewayConfig {
+  file: string;
+  host: string;
+  port: number;
+  keysFile: string;
+  maxBodyBytes: number;
+  maxBatch: number;
+  requestTimeoutMs: number;
+  scanTimeoutMs: number;
+  healthIntervalMs: number;
+  healthTimeoutMs: number;
+  cache: { maxBytes: number; safeDepth: number };
+  products: Map<string, ProductConfig>;
+}
+
+/** The documented defaults (docs/serve.md). */
+export const SERVE_DEFAULTS = {
+  listen: "127.0.0.1:8545",
+  maxBodyBytes: 1024 * 1024,
+  maxBatch: 1000,
+  requestTimeoutS: 30,
+  scanTimeoutS: 3600,
+  health: { intervalS: 2, timeoutS: 2 },
+  upstreamConcurrency: 16,
+  cache: { maxBytes: 64 * 1024 * 1024, safeDepth: 6 },
+  limits: {
+    perKey: { rate: 1, burst: 2 },
+    perProduct: { rate: 4, burst: 8 },
+  },
+  maxLogsRange: 10_000,
+} as const;
+
+const num = (o: { min?: number; max?: number; integer?: boolean } = {}): Shape => ({ kind: "number", ...o });
+const bucket: Shape = {
+  kind: "object",
+  keys: { rate: num({ min: 0 }), burst: num({ min: 1, integer: true }) },
+  required: ["rate", "burst"],
+};
+const limits: Shape = { kind: "object", keys: { perKey: bucket, perProduct: bucket } };
+const METHOD = /^[A-Za-z0-9_.:-]{1,100}$/;
+const upstream: Shape = {
+  kind: "either",
+  expected: 'a URL, or {"url": .., "cookie"?: .., "maxConcurrency"?: ..}',
+  shapes: [
+    { kind: "string", pattern: /^https?:\/\//i, expected: "an http(s) URL" },
+    {
+      kind: "object",
+      keys: {
+        url: { kind: "string", pattern: /^https?:\/\//i, expected: "an http(s) URL" },
+        cookie: { kind: "string" },
+        maxConcurrency: num({ min: 1, max: 1024, integer: true }),
+      },
+      required: ["url"],
+    },
+  ],
+};
+
+export const GATEWAY_SHAPE: Shape = {
+  kind: "object",
+  required: ["products"],
+  keys: {
+    listen: { kind: "string", pattern: /^[^\s]*:\d{1,5}$/, expected: "host:port, e.g. 127.0.0.1:8545" },
+    keys: { kind: "string" },
+    maxBodyBytes: num({ min: 256, integer: true }),
+    maxBatch: num({ min: 1, max: 100_000, integer: true }),
+    requestTimeout: num({ min: 0.001, max: 86_400 }),
+    scanTimeout: num({ min: 0.001, max: 86_400 }),
+    health: {
+      kind: "object",
+      keys: { interval: num({ min: 0.05, max: 3600 }), timeout: num({ min: 0.05, max: 600 }) },
+    },
+    upstreamConcurrency: num({ min: 1, max: 1024, integer: true }),
+    cache: {
+      kind: "object",
+      keys: {
+        maxBytes: num({ min: 0, integer: true }),
+        safeDepth: num({ min: 0, max: 10_000, integer: true }),
+      },
+    },
+    limits,
+    products: {
+      kind: "map",
+      min: 1,
+      keyPattern: /^[A-Za-z0-9_.-]{1,64}$/,
+      values: {
+        kind: "object",
+        required: ["chain", "upstreams"],
+        keys: {
+          chain: { kind: "string", oneOf: CHAIN_NAMES },
+          upstreams: { kind: "array", items: upstream, min: 1, max: 64 },
+          allow: { kind: "array", items: { kind: "string", pattern: METHOD, expected: "a method name" } },
+          limits: {
+            kind: "object",
+            keys: {
+              perKey: bucket,
+              perProduct: bucket,
+              methods: { kind: "map", keyPattern: METHOD, values: limits },
+            },
+          },
+          maxLogsRange: num({ min: 0, integer: true }),
+          maxLag: num({ min: 0, integer: true }),
+        },
+      },
+    },
+  },
+};
+
+interface RawBucket {
+  rate: number;
+  burst: number;
+}
+interface RawLimits {
+  perKey?: RawBucket;
+  perProduct?: RawBucket;
+}
+interface RawProduct {
+  chain: GroupName;
+  upstreams: (string | { url: string; cookie?: string; maxConcurrency?: number })[];
+  allow?: string[];
+  limits?: RawLimits & { methods?: Record<string, RawLimits> };
+  maxLogsRange?: number;
+  maxLag?: number;
+}
+interface RawGateway {
+  listen?: string;
+  keys?: string;
+  maxBodyBytes?: number;
+  maxBatch?: number;
+  requestTimeout?: number;
+  scanTimeout?: number;
+  health?: { interval?: number; timeout?: number };
+  upstreamConcurrency?: number;
+  cache?: { maxBytes?: number; safeDepth?: number };
+  limits?: RawLimits;
+  products: Record<string, RawProduct>;
+}
+
+/** Reads and checks a gateway config file; relative paths in it are relative to the file. */
+export function loadGatewayConfig(
+  file: string,
+  over: { listen?: string } = {},
+  secrets: Secrets = new Secrets(),
+): GatewayConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    throw new UsageError(`cannot read gateway config ${file}: ${(e as NodeJS.ErrnoException)?.code ?? e}`);
+  }
+  const raw = checkJson<RawGateway>(text, file, GATEWAY_SHAPE);
+  const dir = dirname(resolve(file));
+  const listen = over.listen ?? raw.listen ?? SERVE_DEFAULTS.listen;
+  const m = /^\[?([^\]]*)\]?:(\d+)$/.exec(listen);
+  if (!m || Number(m[2]) > 65535)
+    throw new UsageError(`${file}: listen: expected host:port, got ${JSON.stringify(listen)}`);
+  const top: Limits = {
+    perKey: raw.limits?.perKey ?? SERVE_DEFAULTS.limits.perKey,
+    perProduct: raw.limits?.perProduct ?? SERVE_DEFAULTS.limits.perProduct,
+  };
+  const concurrency = raw.upstreamConcurrency ?? SERVE_DEFAULTS.upstreamConcurrency;
+  const products = new Map<string, ProductConfig>();
+  for (const [name, p] of Object.entries(raw.products)) {
+    const upstreams = p.upstreams.map((u, i): UpstreamConfig => {
+      const o = typeof u === "string" ? { url: u } : u;
+      const cookie = o.cookie ? readCookie(resolve(dir, o.cookie), secrets) : undefined;
+      let endpoint: Endpoint;
+      try {
+        endpoint = nodeEndpoint(o.url, cookie, secrets);
+      } catch {
+        throw new UsageError(
+          `${file}: products.${name}.upstreams[${i}]: ${JSON.stringify(redactUrl(o.url))} is not a URL`,
+        );
+      }
+      return { endpoint, maxConcurrency: o.maxConcurrency ?? concurrency };
+    });
+    const own: Limits = {
+      perKey: p.limits?.perKey ?? top.perKey,
+      perProduct: p.limits?.perProduct ?? top.perProduct,
+    };
+    const methods: Record<string, Limits> = {};
+    for (const [method, l] of Object.entries(p.limits?.methods ?? {}))
+      methods[method] = { perKey: l.perKey ?? own.perKey, perProduct: l.perProduct ?? own.perProduct };
+    products.set(name, {
+      name,
+      chain: p.chain,
+      upstreams,
+      allow: p.allow ?? [],
+      limits: { ...own, methods },
+      maxLogsRange: p.maxLogsRange ?? SERVE_DEFAULTS.maxLogsRange,
+      maxLag: p.maxLag ?? chainOf(p.chain).maxLag,
+    });
+  }
+  return {
+    file,
+    host: m[1] || "127.0.0.1",
+    port: Number(m[2]),
+    keysFile: resolve(dir, raw.keys ?? "keys.json"),
+    maxBodyBytes: raw.maxBodyBytes ?? SERVE_DEFAULTS.maxBodyBytes,
+    maxBatch: raw.maxBatch ?? SERVE_DEFAULTS.maxBatch,
+    requestTimeoutMs: Math.round((raw.requestTimeout ?? SERVE_DEFAULTS.requestTimeoutS) * 1000),
+    scanTimeoutMs: Math.round((raw.scanTimeout ?? SERVE_DEFAULTS.scanTimeoutS) * 1000),
+    healthIntervalMs: Math.round((raw.health?.interval ?? SERVE_DEFAULTS.health.intervalS) * 1000),
+    healthTimeoutMs: Math.round((raw.health?.timeout ?? SERVE_DEFAULTS.health.timeoutS) * 1000),
+    cache: {
+      maxBytes: raw.cache?.maxBytes ?? SERVE_DEFAULTS.cache.maxBytes,
+      safeDepth: raw.cache?.safeDepth ?? SERVE_DEFAULTS.cache.safeDepth,
+    },
+    products,
+  };
+}
+
+/** The key file a gateway config names (relative to it), read without touching its upstreams. */
+export function keysFileOf(file: string): { keysFile: string; products: string[] } {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    throw new UsageError(`cannot read gateway config ${file}: ${(e as NodeJS.ErrnoException)?.code ?? e}`);
+  }
+  const raw = checkJson<RawGateway>(text, file, GATEWAY_SHAPE);
+  return {
+    keysFile: resolve(dirname(resolve(file)), raw.keys ?? "keys.json"),
+    products: Object.keys(raw.products),
+  };
+}

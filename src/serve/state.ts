@@ -1,0 +1,259 @@
+/**
+ * What replicas of the gateway must share: rate-limit buckets, scan pins, the cache. In memory by
+ * default; with `--state redis://...` in Redis, so several `serve` processes behind one load balancer
+ * enforce one limit and share one cache. Redis trouble fails open to this process's memory (erpc and
+ * proxyd do the same): a Redis outage must not take the gateway down with it.
+ */
+import type { Bucket } from "./config.js";
+
+export interface SharedState {
+  /**
+   * Takes one token from every bucket, or from none: 0 when taken, else the ms until all have one
+   * (and the index of the first bucket that was short).
+   */
+  take(buckets: { key: string; bucket: Bucket }[]): Promise<{ waitMs: number; short?: number }>;
+  getPin(key: string): Promise<string | undefined>;
+  setPin(key: string, value: string, ttlMs: number): Promise<void>;
+  cacheGet(key: string): Promise<Buffer | undefined>;
+  cacheSet(key: string, value: Buffer): Promise<void>;
+  /** bytes held by this process's cache */
+  readonly cacheBytes: number;
+  readonly kind: "memory" | "redis";
+  close(): Promise<void>;
+}
+
+/** An LRU of byte strings, bounded by the bytes it holds (keys counted too). */
+export class ByteLru {
+  private readonly map = new Map<string, Buffer>();
+  bytes = 0;
+  constructor(readonly maxBytes: number) {}
+  get(k: string): Buffer | undefined {
+    const v = this.map.get(k);
+    if (v === undefined) return undefined;
+    // Map keeps insertion order: moving a hit to the end makes the first entry the least recently used
+    this.map.delete(k);
+    this.map.set(k, v);
+    return v;
+  }
+  set(k: string, v: Buffer): void {
+    const size = v.length + k.length * 2;
+    if (size > this.maxBytes / 8) return;
+    const old = this.map.get(k);
+    if (old) {
+      this.map.delete(k);
+      this.bytes -= old.length + k.length * 2;
+    }
+    this.map.set(k, v);
+    this.bytes += size;
+    for (const [ok, ov] of this.map) {
+      if (this.bytes <= this.maxBytes) break;
+      this.map.delete(ok);
+      this.bytes -= ov.length + ok.length * 2;
+    }
+  }
+  get size(): number {
+    return this.map.size;
+  }
+}
+
+export class MemoryState implements SharedState {
+  readonly kind = "memory" as const;
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  private readonly pins = new Map<string, { value: string; until: number }>();
+  private readonly lru: ByteLru;
+  constructor(cacheMaxBytes: number) {
+    this.lru = new ByteLru(cacheMaxBytes);
+  }
+  get cacheBytes(): number {
+    return this.lru.bytes;
+  }
+  async take(list: { key: string; bucket: Bucket }[]) {
+    return this.takeNow(list, Date.now());
+  }
+  takeNow(list: { key: string; bucket: Bucket }[], now: number): { waitMs: number; short?: number } {
+    const states = list.map(({ key, bucket }) => {
+      const s = this.buckets.get(key) ?? { tokens: bucket.burst, at: now };
+      const tokens = Math.min(bucket.burst, s.tokens + ((now - s.at) / 1000) * bucket.rate);
+      return { key, bucket, tokens };
+    });
+    let waitMs = 0;
+    let short: number | undefined;
+    states.forEach((s, i) => {
+      if (s.tokens >= 1) return;
+      const w = s.bucket.rate > 0 ? Math.ceil(((1 - s.tokens) / s.bucket.rate) * 1000) : 3_600_000;
+      if (w > waitMs) waitMs = w;
+      short ??= i;
+    });
+    for (const s of states) this.buckets.set(s.key, { tokens: waitMs ? s.tokens : s.tokens - 1, at: now });
+    // idle buckets are full again: forget them, so the map holds only the busy ones
+    if (this.buckets.size > 10_000)
+      for (const [k, v] of this.buckets) if (now - v.at > 3_600_000) this.buckets.delete(k);
+    return { waitMs, short };
+  }
+  async getPin(key: string) {
+    const p = this.pins.get(key);
+    if (!p) return undefined;
+    if (p.until < Date.now()) {
+      this.pins.delete(key);
+      return undefined;
+    }
+    return p.value;
+  }
+  async setPin(key: string, value: string, ttlMs: number) {
+    this.pins.set(key, { value, until: Date.now() + ttlMs });
+  }
+  async cacheGet(key: string) {
+    return this.lru.get(key);
+  }
+  async cacheSet(key: string, value: Buffer) {
+    this.lru.set(key, value);
+  }
+  async close() {}
+}
+
+/**
+ * One atomic step over N token buckets, on Redis's own clock (replicas' clocks may differ): refill each,
+ * and take a token from all of them only when all have one.
+ */
+const TAKE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local n = #KEYS
+local tokens = {}
+local wait = 0
+local short = -1
+for i = 1, n do
+  local rate = tonumber(ARGV[2 * i - 1])
+  local burst = tonumber(ARGV[2 * i])
+  local s = redis.call('HMGET', KEYS[i], 'tokens', 'at')
+  local tk = tonumber(s[1]) or burst
+  local at = tonumber(s[2]) or now
+  tk = math.min(burst, tk + (now - at) / 1000 * rate)
+  tokens[i] = tk
+  if tk < 1 then
+    local w = 3600000
+    if rate > 0 then w = math.ceil((1 - tk) / rate * 1000) end
+    if w > wait then wait = w end
+    if short < 0 then short = i - 1 end
+  end
+end
+for i = 1, n do
+  local rate = tonumber(ARGV[2 * i - 1])
+  local burst = tonumber(ARGV[2 * i])
+  local tk = tokens[i]
+  if wait == 0 then tk = tk - 1 end
+  redis.call('HSET', KEYS[i], 'tokens', tostring(tk), 'at', tostring(now))
+  local ttl = 60000
+  if rate > 0 then ttl = math.ceil(burst / rate * 1000) + 1000 end
+  redis.call('PEXPIRE', KEYS[i], ttl)
+end
+return {wait, short}
+`;
+
+/** Cached answers live a day in Redis; Redis's own maxmemory policy bounds the rest. */
+const REDIS_CACHE_TTL_S = 86_400;
+
+export class RedisState implements SharedState {
+  readonly kind = "redis" as const;
+  private readonly local: MemoryState;
+  private warned = false;
+  private constructor(
+    private readonly redis: import("./vendor.js").Redis,
+    cacheMaxBytes: number,
+    private readonly prefix: string,
+    private readonly warn: (line: string) => void,
+  ) {
+    // the same process's memory: in front of Redis for the cache (answers that cannot change), and the
+    // fallback for buckets and pins while Redis does not answer
+    this.local = new MemoryState(cacheMaxBytes);
+  }
+
+  static async connect(
+    url: string,
+    cacheMaxBytes: number,
+    warn: (line: string) => void,
+  ): Promise<RedisState> {
+    const { Redis } = await import("./vendor.js");
+    const redis = new Redis(url, {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      commandTimeout: 1000,
+      connectTimeout: 2000,
+    });
+    redis.on("error", () => {});
+    await redis.connect();
+    redis.defineCommand("chaingwTake", { lua: TAKE });
+    return new RedisState(redis, cacheMaxBytes, "chaingw:", warn);
+  }
+
+  get cacheBytes(): number {
+    return this.local.cacheBytes;
+  }
+
+  private fallback(e: unknown): void {
+    if (this.warned) return;
+    this.warned = true;
+    this.warn(
+      `redis unavailable (${(e as Error)?.message ?? e}); using this process's memory until it answers`,
+    );
+  }
+
+  async take(list: { key: string; bucket: Bucket }[]) {
+    try {
+      const args = list.flatMap((b) => [String(b.bucket.rate), String(b.bucket.burst)]);
+      const [wait, short] = (await (
+        this.redis as unknown as {
+          chaingwTake(n: number, ...a: string[]): Promise<[number, number]>;
+        }
+      ).chaingwTake(list.length, ...list.map((b) => this.prefix + "bucket:" + b.key), ...args)) as [
+        number,
+        number,
+      ];
+      this.warned = false;
+      return { waitMs: Number(wait), short: Number(short) < 0 ? undefined : Number(short) };
+    } catch (e) {
+      this.fallback(e);
+      return this.local.take(list);
+    }
+  }
+  async getPin(key: string) {
+    try {
+      return (await this.redis.get(this.prefix + "pin:" + key)) ?? undefined;
+    } catch (e) {
+      this.fallback(e);
+      return this.local.getPin(key);
+    }
+  }
+  async setPin(key: string, value: string, ttlMs: number) {
+    await this.local.setPin(key, value, ttlMs);
+    try {
+      await this.redis.set(this.prefix + "pin:" + key, value, "PX", Math.max(1, Math.round(ttlMs)));
+    } catch (e) {
+      this.fallback(e);
+    }
+  }
+  async cacheGet(key: string) {
+    const hit = await this.local.cacheGet(key);
+    if (hit) return hit;
+    try {
+      const v = await this.redis.getBuffer(this.prefix + "cache:" + key);
+      if (v) await this.local.cacheSet(key, v);
+      return v ?? undefined;
+    } catch (e) {
+      this.fallback(e);
+      return undefined;
+    }
+  }
+  async cacheSet(key: string, value: Buffer) {
+    await this.local.cacheSet(key, value);
+    try {
+      await this.redis.set(this.prefix + "cache:" + key, value, "EX", REDIS_CACHE_TTL_S);
+    } catch (e) {
+      this.fallback(e);
+    }
+  }
+  async close() {
+    this.redis.disconnect();
+  }
+}

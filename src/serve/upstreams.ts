@@ -1,0 +1,241 @@
+/**
+ * A product's upstreams: which are in the rotation (health checks on an interval: the chain's tip method;
+ * an upstream that fails, or lags more than maxLag blocks behind the best, leaves it and returns when
+ * healthy), how many requests each has at work (a cap per upstream: litecoind's work queue is 16 deep),
+ * and a client over the healthy ones for each call. The failover itself is the CLI's own client
+ * (src/rpc/client.ts), so the gateway and the CLI move or keep a call by the same marks.
+ */
+import { chainOf } from "../chains/index.js";
+import { JsonNumber } from "../json/lossless.js";
+import { JsonRpcClient } from "../rpc/client.js";
+import type { Endpoint } from "../rpc/endpoint.js";
+import { HttpFailure, type HttpOptions, type HttpResult, Transport } from "../rpc/http.js";
+import type { GatewayConfig, ProductConfig } from "./config.js";
+import type { Metrics } from "./metrics.js";
+
+export class Upstream {
+  inflight = 0;
+  /** undefined until the first check: counted as healthy, so a fresh gateway serves at once */
+  healthy: boolean | undefined;
+  height?: number;
+  lastProblem?: string;
+  private readonly waiters: (() => void)[] = [];
+  constructor(
+    readonly endpoint: Endpoint,
+    readonly maxConcurrency: number,
+  ) {}
+  get inRotation(): boolean {
+    return this.healthy !== false;
+  }
+  /** A slot of the concurrency cap; waits in line (bounded by the request's own timeout and signal). */
+  async acquire(opts: HttpOptions): Promise<void> {
+    if (this.inflight < this.maxConcurrency) {
+      this.inflight++;
+      return;
+    }
+    await new Promise<void>((resolve, reject) => {
+      const done = (err?: Error) => {
+        clearTimeout(timer);
+        opts.signal?.removeEventListener("abort", onAbort);
+        const i = this.waiters.indexOf(granted);
+        if (err) {
+          if (i >= 0) this.waiters.splice(i, 1);
+          reject(err);
+        } else resolve();
+      };
+      const granted = () => done();
+      const onAbort = () => done(new HttpFailure("interrupted", "unsent"));
+      const timer =
+        opts.requestTimeoutMs > 0
+          ? setTimeout(
+              () =>
+                done(
+                  new HttpFailure(
+                    `all ${this.maxConcurrency} slots busy for ${opts.requestTimeoutMs} ms`,
+                    "unsent",
+                    true,
+                  ),
+                ),
+              opts.requestTimeoutMs,
+            )
+          : undefined;
+      opts.signal?.addEventListener("abort", onAbort, { once: true });
+      this.waiters.push(granted);
+    });
+  }
+  release(): void {
+    const next = this.waiters.shift();
+    if (next) next();
+    else this.inflight--;
+  }
+}
+
+/**
+ * The connections of the gateway, with each upstream's cap and timings around every exchange. A refused
+ * connection takes the upstream out of the rotation at once (the next health check brings it back).
+ */
+class GatewayTransport extends Transport {
+  constructor(private readonly pool: Pool) {
+    super({ keepAlive: true });
+  }
+  override async post(
+    url: string,
+    headers: Record<string, string>,
+    body: string,
+    opts: HttpOptions,
+  ): Promise<HttpResult> {
+    const up = this.pool.byUrl.get(url);
+    if (!up) return super.post(url, headers, body, opts);
+    await up.acquire(opts);
+    const m = this.pool.metrics;
+    const labels = { product: this.pool.product.name, upstream: up.endpoint.label };
+    m?.inflight.inc(labels);
+    const t0 = performance.now();
+    try {
+      return await super.post(url, headers, body, opts);
+    } catch (e) {
+      // a refused connection says the node is down; a reset or a timeout may be one request's trouble
+      if (e instanceof HttpFailure && e.phase === "unsent" && !e.timedOut && e.message !== "interrupted")
+        this.pool.markDown(up, e.message);
+      throw e;
+    } finally {
+      m?.upstreamSeconds.observe(labels, (performance.now() - t0) / 1000);
+      m?.inflight.dec(labels);
+      up.release();
+    }
+  }
+}
+
+export class Pool {
+  readonly upstreams: Upstream[];
+  readonly byUrl = new Map<string, Upstream>();
+  readonly transport: Transport;
+  private timer?: NodeJS.Timeout;
+  private checking?: Promise<void>;
+  private readonly healthClient: JsonRpcClient;
+  constructor(
+    readonly product: ProductConfig,
+    private readonly cfg: GatewayConfig,
+    readonly metrics: Metrics | undefined,
+    private readonly log: (line: string) => void,
+  ) {
+    this.upstreams = product.upstreams.map((u) => new Upstream(u.endpoint, u.maxConcurrency));
+    for (const u of this.upstreams) this.byUrl.set(u.endpoint.url, u);
+    this.transport = new GatewayTransport(this);
+    this.healthClient = this.client({ retries: 0, timeoutMs: cfg.healthTimeoutMs });
+  }
+
+  /** The best tip height among the upstreams in the rotation (what "lagging" and "deep" are measured from). */
+  get bestHeight(): number | undefined {
+    let best: number | undefined;
+    for (const u of this.upstreams)
+      if (u.inRotation && u.height !== undefined && (best === undefined || u.height > best)) best = u.height;
+    return best;
+  }
+
+  /** The upstreams in the rotation, in the configured order; those with a free slot first. */
+  rotation(): Endpoint[] {
+    const live = this.upstreams.filter((u) => u.inRotation);
+    const free = live.filter((u) => u.inflight < u.maxConcurrency);
+    const busy = live.filter((u) => u.inflight >= u.maxConcurrency);
+    return [...free, ...busy].map((u) => u.endpoint);
+  }
+
+  /** A client over `endpoints` (default: the rotation) on the pool's connections. */
+  client(
+    o: {
+      endpoints?: Endpoint[];
+      retries?: number;
+      timeoutMs?: number;
+      signal?: AbortSignal;
+      verbose?: (l: string) => void;
+    } = {},
+  ): JsonRpcClient {
+    const timeout = o.timeoutMs ?? this.cfg.requestTimeoutMs;
+    return new JsonRpcClient({
+      endpoints: o.endpoints ?? this.rotation(),
+      connectTimeoutMs: Math.min(2000, timeout),
+      requestTimeoutMs: timeout,
+      deadlineMs: timeout,
+      retries: o.retries ?? 0,
+      maxBodyBytes: 256 * 1024 * 1024,
+      verifyTls: true,
+      heavyRate: 0,
+      pooled: true,
+      transport: this.transport,
+      signal: o.signal,
+      verbose: o.verbose,
+    });
+  }
+
+  markDown(u: Upstream, why: string): void {
+    if (u.healthy !== false)
+      this.log(`upstream ${u.endpoint.label} of ${this.product.name} out of the rotation: ${why}`);
+    u.healthy = false;
+    u.lastProblem = why;
+    this.metrics?.upstreamUp.set({ product: this.product.name, upstream: u.endpoint.label }, 0);
+  }
+
+  /** One round of health checks: every upstream's tip, then who lags. */
+  check(): Promise<void> {
+    this.checking ??= (async () => {
+      const tip = chainOf(this.product.chain).tip;
+      await Promise.all(
+        this.upstreams.map(async (u) => {
+          if (!tip) {
+            u.height = undefined;
+            return;
+          }
+          try {
+            const r = await this.healthClient.call(tip.method, [], {
+              idempotent: true,
+              heavy: false,
+              pinned: u.endpoint,
+            });
+            const v = r.result;
+            const h =
+              v instanceof JsonNumber
+                ? Number(v.raw)
+                : typeof v === "string"
+                  ? Number(BigInt(v))
+                  : Number.NaN;
+            if (!Number.isSafeInteger(h)) throw new Error(`${tip.method} answered ${r.raw.slice(0, 40)}`);
+            u.height = h;
+            u.lastProblem = undefined;
+          } catch (e) {
+            u.height = undefined;
+            u.lastProblem = (e as Error).message;
+          }
+        }),
+      );
+      let best: number | undefined;
+      for (const u of this.upstreams)
+        if (u.height !== undefined && (best === undefined || u.height > best)) best = u.height;
+      for (const u of this.upstreams) {
+        const labels = { product: this.product.name, upstream: u.endpoint.label };
+        const lag = best !== undefined && u.height !== undefined ? best - u.height : 0;
+        const ok = u.lastProblem === undefined && lag <= this.product.maxLag;
+        if (!ok && lag > this.product.maxLag) u.lastProblem = `${lag} blocks behind the best (${best})`;
+        if (ok !== u.healthy && u.healthy !== undefined)
+          this.log(
+            `upstream ${u.endpoint.label} of ${this.product.name} ${ok ? "back in the rotation" : `out of the rotation: ${u.lastProblem}`}`,
+          );
+        u.healthy = ok;
+        this.metrics?.upstreamUp.set(labels, ok ? 1 : 0);
+        if (u.height !== undefined) this.metrics?.upstreamHeight.set(labels, u.height);
+      }
+    })().finally(() => {
+      this.checking = undefined;
+    });
+    return this.checking;
+  }
+
+  start(): void {
+    this.timer = setInterval(() => void this.check(), this.cfg.healthIntervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}

@@ -1,0 +1,89 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ResultPromise } from "execa";
+import { runCli, spawnCli } from "./cli.js";
+import { sleep, trackDir } from "./procs.js";
+
+/** A running `chaingw serve` (the built CLI), its access log and its notes. */
+export interface Served {
+  url: string;
+  dir: string;
+  configFile: string;
+  proc: ResultPromise;
+  /** access-log lines so far (stdout) */
+  log(): string[];
+  /** the gateway's notes so far (stderr) */
+  notes(): string;
+  /** a fresh key for products, made with `chaingw serve keys add` */
+  addKey(...products: string[]): Promise<string>;
+  /** keys made before the start, one per `keys` entry of the options */
+  keys: string[];
+  /** SIGTERM, and the exit code */
+  stop(): Promise<number>;
+}
+
+export function gatewayDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "chaingw-serve-"));
+  trackDir(dir);
+  return dir;
+}
+
+export async function addKey(configFile: string, products: string[]): Promise<string> {
+  const r = await runCli([
+    "serve",
+    "keys",
+    "add",
+    "--config",
+    configFile,
+    ...products.flatMap((p) => ["--product", p]),
+  ]);
+  if (r.exitCode !== 0) throw new Error(`keys add failed: ${r.stderr}`);
+  return r.stdout.trim().split(/\s+/).pop() as string;
+}
+
+/** Writes `config` (keys next to it) and starts `chaingw serve` on a free port; waits until it listens. */
+export async function startServe(
+  config: Record<string, unknown>,
+  o: { dir?: string; args?: string[]; env?: Record<string, string>; keys?: string[][] } = {},
+): Promise<Served> {
+  const dir = o.dir ?? gatewayDir();
+  const configFile = join(dir, "gateway.json");
+  writeFileSync(configFile, JSON.stringify({ keys: "keys.json", ...config }, null, 2));
+  const keys: string[] = [];
+  for (const products of o.keys ?? []) keys.push(await addKey(configFile, products));
+  const proc = spawnCli(["serve", "--config", configFile, "--listen", "127.0.0.1:0", ...(o.args ?? [])], {
+    env: o.env,
+    timeoutMs: 600_000,
+  });
+  let out = "";
+  let err = "";
+  proc.stdout?.on("data", (c: Buffer) => (out += c.toString()));
+  proc.stderr?.on("data", (c: Buffer) => (err += c.toString()));
+  let url = "";
+  for (let i = 0; i < 300 && !url; i++) {
+    const m = /listening on (http:\/\/\S+)/.exec(err);
+    if (m) url = m[1];
+    else if (proc.exitCode !== null) break;
+    else await sleep(50);
+  }
+  if (!url) {
+    proc.kill("SIGKILL");
+    throw new Error(`serve did not start: ${err}`);
+  }
+  return {
+    url,
+    dir,
+    configFile,
+    proc,
+    log: () => out.split("\n").filter(Boolean),
+    notes: () => err,
+    addKey: (...products) => addKey(configFile, products),
+    keys,
+    stop: async () => {
+      proc.kill("SIGTERM");
+      const r = await proc;
+      return r.exitCode ?? -1;
+    },
+  };
+}

@@ -1,0 +1,280 @@
+/**
+ * `chaingw serve` in front of real nodes (two litecoind regtest behind counting proxies, anvil), driven by
+ * the chaingw CLI itself and by raw HTTP: the endpoint, the checks that keep bad calls off the nodes, the
+ * keys, and the node's own errors passed through.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FaultServer, startFaultServer } from "./fixtures/faults.js";
+import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
+import { runCli } from "./helpers/cli.js";
+import { postRaw } from "./helpers/http.js";
+import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
+import { type Served, startServe } from "./helpers/serve.js";
+
+let a: LitecoinNode;
+let b: LitecoinNode;
+let anvil: AnvilNode;
+let pa: FaultServer;
+let pb: FaultServer;
+let gw: Served;
+let ltcKey: string;
+let ethKey: string;
+let bothKey: string;
+
+beforeAll(async () => {
+  [a, b, anvil] = await Promise.all([startLitecoind({ blocks: 30 }), startLitecoind(), startAnvil()]);
+  // b follows a's chain: both upstreams answer the same blocks
+  for (let h = 1; h <= 30; h++)
+    await b.rpc("submitblock", [await a.rpc("getblock", [await a.rpc("getblockhash", [h]), 0])]);
+  [pa, pb] = await Promise.all([
+    startFaultServer({ upstream: { url: a.url, user: a.user, password: a.password } }),
+    startFaultServer({ upstream: { url: b.url, user: b.user, password: b.password } }),
+  ]);
+  gw = await startServe(
+    {
+      products: {
+        ltc: { chain: "utxo", upstreams: [pa.url, pb.url] },
+        eth: { chain: "evm", upstreams: [anvil.url], maxLogsRange: 100 },
+      },
+      maxBodyBytes: 4096,
+      maxBatch: 500,
+      health: { interval: 0.5 },
+    },
+    { keys: [["ltc"], ["eth"], ["ltc", "eth"]] },
+  );
+  [ltcKey, ethKey, bothKey] = gw.keys;
+}, 120_000);
+
+afterAll(async () => {
+  await gw?.stop();
+  await Promise.all([pa?.stop(), pb?.stop()]);
+  await Promise.all([a?.stop(), b?.stop(), anvil?.stop()]);
+});
+
+const cli = (product: string, key: string, ...args: string[]) =>
+  runCli(["--gateway", gw.url, "--product", product, ...args], { env: { CHAINGW_API_KEY: key } });
+/** requests that reached a node, health checks (the chain's tip method) left out */
+const hits = () =>
+  [pa, pb].reduce(
+    (n, p) =>
+      n + Object.entries(p.hitsByMethod).reduce((m, [k, v]) => m + (k === "getblockcount" ? 0 : v), 0),
+    0,
+  );
+const post = (product: string, body: string, key?: string) =>
+  postRaw(`${gw.url}/v1/${product}`, body, { headers: key === undefined ? {} : { "x-api-key": key } });
+
+describe("the endpoint", () => {
+  it("the CLI through serve answers as the node does, result bytes exact", async () => {
+    const hash = await a.rpc<string>("getblockhash", [7]);
+    const direct = await a.rawCall(
+      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getblockheader", params: [hash] }),
+    );
+    const r = await cli("ltc", ltcKey, "--json", "getblockheader", hash);
+    expect(r.exitCode).toBe(0);
+    // the node's own text of the result, byte for byte (the CLI prints exactly the result's source)
+    const m = /"result":(\{.*\}),"error"/.exec(direct.text);
+    expect(r.stdout.trim()).toBe(m?.[1]);
+  });
+
+  it("EVM product: eth_getBlockByNumber as anvil says it", async () => {
+    const r = await cli("eth", ethKey, "--json", "eth_getBlockByNumber", "0");
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(await anvil.rpc("eth_getBlockByNumber", ["0x0", false]));
+  });
+
+  it("batch of 300 lines through serve: every line answered once, in order", async () => {
+    const input = Array.from({ length: 300 }, (_, i) =>
+      JSON.stringify({ method: "getblockhash", params: [i % 31] }),
+    ).join("\n");
+    const r = await runCli(["--gateway", gw.url, "--product", "ltc", "batch"], {
+      env: { CHAINGW_API_KEY: ltcKey },
+      input,
+    });
+    expect(r.exitCode).toBe(0);
+    const lines = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(300);
+    expect(lines.every((l, i) => l.id === i + 1 && typeof l.result === "string")).toBe(true);
+    expect(lines[7].result).toBe(await a.rpc("getblockhash", [7]));
+  });
+
+  it("getblockheader --range through serve (getblockcount and getblockhash are the registry's own helpers)", async () => {
+    const r = await cli("ltc", ltcKey, "getblockheader", "--range", "1..5");
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.trim().split("\n")).toHaveLength(5);
+  });
+
+  it("raw batch: ids echoed, notifications unanswered, a bad entry answered alone", async () => {
+    const body = JSON.stringify([
+      { jsonrpc: "2.0", id: "x", method: "getblockcount", params: [] },
+      { jsonrpc: "2.0", method: "getblockcount", params: [] },
+      { jsonrpc: "2.0", id: 7, method: "getblock", params: ["zz"] },
+      { jsonrpc: "2.0", id: 8, method: "getblockhash", params: [1] },
+    ]);
+    const r = await post("ltc", body, ltcKey);
+    expect(r.status).toBe(200);
+    const out = JSON.parse(r.text);
+    expect(out.map((e: { id: unknown }) => e.id)).toEqual(["x", 7, 8]);
+    expect(out[0].result).toBe(30);
+    expect(out[1].error.code).toBe(-32602);
+    expect(out[1].error.message).toContain("blockhash");
+    expect(out[2].result).toBe(await a.rpc("getblockhash", [1]));
+    const n = await post(
+      "ltc",
+      JSON.stringify({ jsonrpc: "2.0", method: "getblockcount", params: [] }),
+      ltcKey,
+    );
+    expect(n.status).toBe(204);
+    expect(n.text).toBe("");
+  });
+
+  it("a node's error is an answer: HTTP 500 and the error object passed through unchanged, not failed over", async () => {
+    const unknown = "00".repeat(32);
+    const direct = await a.rawCall(
+      JSON.stringify({ jsonrpc: "2.0", id: 5, method: "getblockheader", params: [unknown] }),
+    );
+    const before = hits();
+    const r = await post(
+      "ltc",
+      JSON.stringify({ jsonrpc: "2.0", id: 5, method: "getblockheader", params: [unknown] }),
+      ltcKey,
+    );
+    expect(r.status).toBe(direct.status);
+    expect(r.status).toBe(500);
+    expect(JSON.parse(r.text).error).toEqual(JSON.parse(direct.text).error);
+    expect(hits() - before).toBe(1);
+    const c = await cli("ltc", ltcKey, "getblockheader", unknown);
+    expect(c.exitCode).toBe(1);
+    expect(c.stderr).toContain("-5");
+  });
+});
+
+describe("nothing bad reaches a node", () => {
+  const cases: [string, string, number, number, RegExp][] = [
+    ["malformed JSON", '{"jsonrpc":"2.0",', 400, -32700, /parse error/],
+    ["not a request", '{"jsonrpc":"2.0","id":1}', 400, -32600, /method/],
+    ["jsonrpc 1.0", '{"jsonrpc":"1.0","id":1,"method":"getblockcount","params":[]}', 400, -32600, /2\.0/],
+    ["empty batch", "[]", 400, -32600, /empty batch/],
+    [
+      "method outside the group",
+      '{"jsonrpc":"2.0","id":1,"method":"stop","params":[]}',
+      404,
+      -32601,
+      /stop is not a method of the utxo group/,
+    ],
+    [
+      "an EVM method on a UTXO product",
+      '{"jsonrpc":"2.0","id":1,"method":"eth_call","params":[]}',
+      404,
+      -32601,
+      /it is in evm/,
+    ],
+    [
+      "bad params, named",
+      '{"jsonrpc":"2.0","id":1,"method":"getblock","params":["zz"]}',
+      400,
+      -32602,
+      /invalid blockhash/,
+    ],
+    [
+      "too many params",
+      '{"jsonrpc":"2.0","id":1,"method":"getblockchaininfo","params":[1]}',
+      400,
+      -32602,
+      /too many parameters/,
+    ],
+    [
+      "body over the cap",
+      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getblockcount", params: ["x".repeat(5000)] }),
+      413,
+      -32021,
+      /too large/,
+    ],
+  ];
+  it.each(cases)("%s: HTTP %#, nothing forwarded", async (_name, body, status, code, msg) => {
+    const before = hits();
+    const r = await post("ltc", body, ltcKey);
+    expect(r.status).toBe(status);
+    const e = JSON.parse(r.text).error;
+    expect(e.code).toBe(code);
+    expect(e.message).toMatch(msg);
+    expect(hits()).toBe(before);
+  });
+
+  it("eth_getLogs wider than the product's cap: -32602 naming the limit, anvil not asked", async () => {
+    const r = await post(
+      "eth",
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "eth_getLogs",
+        params: [{ fromBlock: "0x0", toBlock: "0x1000" }],
+      }),
+      ethKey,
+    );
+    expect(r.status).toBe(400);
+    expect(JSON.parse(r.text).error.message).toMatch(/block range of 4097 blocks exceeds the limit of 100/);
+  });
+});
+
+describe("keys", () => {
+  it("missing key 401, unknown key 401, other product 403: the CLI exits 4; nothing forwarded", async () => {
+    const before = hits();
+    const none = await post("ltc", '{"jsonrpc":"2.0","id":1,"method":"getblockcount","params":[]}');
+    expect(none.status).toBe(401);
+    expect(JSON.parse(none.text).error.message).toMatch(/missing X-API-Key/);
+    const CANARY = "cgw_CANARY_not_a_real_key_0123456789";
+    const wrong = await cli("ltc", CANARY, "getblockchaininfo");
+    expect(wrong.exitCode).toBe(4);
+    const other = await cli("ltc", ethKey, "getblockchaininfo");
+    expect(other.exitCode).toBe(4);
+    expect(other.stderr).toContain("403");
+    expect(hits()).toBe(before);
+    const both = await cli("ltc", bothKey, "getblockcount".replace("count", "chaininfo"));
+    expect(both.exitCode).toBe(0);
+    // the canary and real keys never show in the access log, the notes or the metrics
+    const metrics = (await fetch(`${gw.url}/metrics`)).text();
+    for (const text of [gw.log().join("\n"), gw.notes(), await metrics, wrong.stderr])
+      for (const k of [CANARY, ltcKey, ethKey, bothKey]) expect(text).not.toContain(k);
+  });
+
+  it("keys list shows ids and products, never a key or its hash; revoke + SIGHUP drops it", async () => {
+    const list = await runCli(["serve", "keys", "list", "--config", gw.configFile]);
+    expect(list.exitCode).toBe(0);
+    expect(list.stdout.trim().split("\n")).toHaveLength(3);
+    expect(list.stdout).not.toContain(ltcKey);
+    const extra = await gw.addKey("ltc");
+    gw.proc.kill("SIGHUP");
+    await expect.poll(() => gw.notes(), { timeout: 5000 }).toMatch(/reloaded/);
+    expect((await cli("ltc", extra, "getblockcount".replace("count", "chaininfo"))).exitCode).toBe(0);
+    const id = (await runCli(["serve", "keys", "list", "--config", gw.configFile])).stdout
+      .trim()
+      .split("\n")
+      .pop()
+      ?.split(/\s+/)[0] as string;
+    expect((await runCli(["serve", "keys", "revoke", id, "--config", gw.configFile])).exitCode).toBe(0);
+    gw.proc.kill("SIGHUP");
+    await expect.poll(() => gw.notes().match(/reloaded/g)?.length ?? 0, { timeout: 5000 }).toBe(2);
+    expect((await cli("ltc", extra, "getblockchaininfo")).exitCode).toBe(4);
+  });
+});
+
+describe("operations", () => {
+  it("/healthz, /readyz, /metrics and one JSON access-log line per request", async () => {
+    expect((await fetch(`${gw.url}/healthz`)).status).toBe(200);
+    const ready = await fetch(`${gw.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect((await ready.json()).products.ltc.healthy).toBe(2);
+    const m = await (await fetch(`${gw.url}/metrics`)).text();
+    expect(m).toMatch(
+      /chaingw_serve_requests_total\{product="ltc",method="getblockheader",outcome="ok"\} \d+/,
+    );
+    expect(m).toMatch(/chaingw_serve_upstream_up\{product="ltc",upstream="http:\/\/127\.0\.0\.1:\d+\/"\} 1/);
+    const line = JSON.parse(gw.log().find((l) => l.includes('"getblockheader"')) as string);
+    expect(line).toMatchObject({ product: "ltc", method: "getblockheader", status: 200, outcome: "ok" });
+    expect(typeof line.ms).toBe("number");
+    expect(line.upstream).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+  });
+});
