@@ -35,6 +35,14 @@ await build({
       },
     },
     {
+      // ox (ABI, EIP-55) is a bundle of its own, dist/ox.cjs, required on first use: carried in this one it
+      // cost every start-up ~7 ms of parsing (src/util/ox.ts)
+      name: "ox-apart",
+      setup(b) {
+        b.onResolve({ filter: /\/util\/ox\.js$/ }, () => ({ path: "./ox.cjs", external: true }));
+      },
+    },
+    {
       // commander loads node:child_process (~2 ms) for executable subcommands, which chaingw never has
       name: "no-child-process-in-commander",
       setup(b) {
@@ -60,6 +68,17 @@ await build({
   target: "node20",
   format: "cjs",
   outfile: "dist/proof.cjs",
+  legalComments: "none",
+  logLevel: "warning",
+});
+
+await build({
+  entryPoints: ["src/util/ox.ts"],
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  format: "cjs",
+  outfile: "dist/ox.cjs",
   legalComments: "none",
   logLevel: "warning",
 });

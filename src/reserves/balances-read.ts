@@ -97,7 +97,7 @@ export interface TokenMeta {
 type Ox = typeof import("ox/AbiFunction");
 let ox: Ox | undefined;
 const abi = async (): Promise<Ox> => {
-  ox ??= await import("ox/AbiFunction");
+  ox ??= (await import("../util/ox.js")).AbiFunction;
   return ox;
 };
 
