@@ -6,9 +6,14 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { CHAINGW_WHAT, NODE, ROOT } from "./lib.mjs";
 
-const scripts = ["startup.mjs", "bulk.mjs", "failover.mjs", "reserves.mjs", "proof.mjs", "evm-reserves.mjs"].filter((s) =>
-  existsSync(join(ROOT, "bench", s)),
-);
+const scripts = [
+  "startup.mjs",
+  "bulk.mjs",
+  "failover.mjs",
+  "reserves.mjs",
+  "proof.mjs",
+  "evm-reserves.mjs",
+].filter((s) => existsSync(join(ROOT, "bench", s)));
 console.log(`chaingw bench: ${scripts.join(", ")} · measuring ${CHAINGW_WHAT}`);
 const failed = [];
 const t0 = Date.now();

@@ -35,8 +35,8 @@ await build({
       },
     },
     {
-      // ox (ABI, EIP-55) is a bundle of its own, dist/ox.cjs, required on first use: carried in this one it
-      // cost every start-up ~7 ms of parsing (src/util/ox.ts)
+      // ox (ABI, EIP-55; ~105 KB) is a bundle of its own, dist/ox.cjs, required on first use by balance
+      // reads only (src/util/ox.ts)
       name: "ox-apart",
       setup(b) {
         b.onResolve({ filter: /\/util\/ox\.js$/ }, () => ({ path: "./ox.cjs", external: true }));

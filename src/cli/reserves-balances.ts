@@ -12,7 +12,7 @@ import { progress } from "../output/progress.js";
 import type { EvmProof } from "../proof/evm-document.js";
 import type { EvmVerifyReport } from "../reserves/balances-verify.js";
 import { groupDigits } from "../util/units.js";
-import type { Run } from "./context.js";
+import { contextFor, type Run } from "./context.js";
 
 export interface BalancesFlags {
   file?: string;
@@ -60,7 +60,7 @@ export async function reservesBalances(run: Run, args: string[], flags: GlobalFl
   const options = { chain, args, file: o.file, tokens: o.token ?? [], native: o.native, block: o.block };
   // the whole input is checked before a client exists: bad input is exit 2 with nothing sent
   await planBalances(options);
-  const ctx = run.context({ ...flags, chain: group }, group, { pooled: true });
+  const ctx = contextFor(run, { ...flags, chain: group }, group, { pooled: true });
   const bar = progress({ plainEveryMs: undefined });
   run.clearProgress = () => bar.clear();
   let result: Awaited<ReturnType<typeof readBalancesProof>>;
@@ -174,7 +174,7 @@ export async function verifyEvmFile(run: Run, file: string, text: string, flags:
   const { readEvmProof } = await import("../proof/evm-document.js");
   const { asUsage } = await import("./reserves-verify.js");
   const proof = await asUsage(file, () => readEvmProof(text));
-  const ctx = run.context({ ...flags, chain: proof.chain.group }, proof.chain.group, { pooled: true });
+  const ctx = contextFor(run, { ...flags, chain: proof.chain.group }, proof.chain.group, { pooled: true });
   const { verifyEvmProof } = await import("../reserves/balances-verify.js");
   const bar = progress({ plainEveryMs: undefined });
   run.clearProgress = () => bar.clear();

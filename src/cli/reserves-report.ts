@@ -9,7 +9,7 @@ import { EXIT, UsageError } from "../errors/index.js";
 import { style, table } from "../output/human.js";
 import type { ReportEntry } from "../reserves/combined.js";
 import { groupDigits } from "../util/units.js";
-import type { Run } from "./context.js";
+import { contextFor, type Run } from "./context.js";
 import { writeAtomic } from "./reserves-balances.js";
 import { asUsage, readText } from "./reserves-verify.js";
 
@@ -68,7 +68,7 @@ export async function reservesReport(run: Run, files: string[], flags: GlobalFla
     for (const [i, r] of read.entries()) {
       const group: GroupName = r.evm ? r.evm.chain.group : "utxo";
       const url = urlFor.get(group);
-      const ctx = run.context({ ...flags, ...(url ? { url: [url] } : {}), chain: group }, group, {
+      const ctx = contextFor(run, { ...flags, ...(url ? { url: [url] } : {}), chain: group }, group, {
         pooled: true,
       });
       if (r.evm) {

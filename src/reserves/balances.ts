@@ -70,9 +70,7 @@ export async function planBalances(o: BalancesOptions): Promise<BalancesPlan> {
   const chain = o.chain;
   const traits = evmTraits(chain);
   const problems: string[] = [];
-  const eip55 = traits.eip55
-    ? (await import("../util/ox.js")).Address.checksum
-    : undefined;
+  const eip55 = traits.eip55 ? (await import("../util/ox.js")).Address.checksum : undefined;
   const check = (text: string, where: string): string | undefined => {
     let a: string;
     try {
