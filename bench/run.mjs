@@ -14,6 +14,7 @@ const scripts = [
   "proof.mjs",
   "dead-endpoint.mjs",
   "logs.mjs",
+  "evm-reserves.mjs",
 ].filter((s) => existsSync(join(ROOT, "bench", s)));
 console.log(`chaingw bench: ${scripts.join(", ")} · measuring ${CHAINGW_WHAT}`);
 const failed = [];

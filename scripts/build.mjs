@@ -46,6 +46,13 @@ await build({
       },
     },
     {
+      // the balance reads' own ox wrapper (src/util/ox.ts) in dist/ox-util.cjs, required on first use
+      name: "ox-util-apart",
+      setup(b) {
+        b.onResolve({ filter: /\/util\/ox\.js$/ }, () => ({ path: "./ox-util.cjs", external: true }));
+      },
+    },
+    {
       // ox (the ABI codec of the EVM commands) lives in dist/ox.cjs, required on first use
       name: "ox-apart",
       setup(b) {
@@ -91,6 +98,17 @@ await build({
   target: "node20",
   format: "cjs",
   outfile: "dist/serve-vendor.cjs",
+  legalComments: "none",
+  logLevel: "warning",
+});
+
+await build({
+  entryPoints: ["src/util/ox.ts"],
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  format: "cjs",
+  outfile: "dist/ox-util.cjs",
   legalComments: "none",
   logLevel: "warning",
 });

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what chaingw's demo and tests need on a fresh machine: npm deps, and litecoind and redis-server
-# (Debian) when missing. Safe to run again; does nothing that is already done.
+# Installs what chaingw's demo and tests need on a fresh machine: npm deps, and litecoind, redis-server and
+# chromium (Debian) when missing (chromium: the reserves report page is opened in a real headless browser).
+# Safe to run again; does nothing that is already done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
@@ -19,6 +20,15 @@ if [ -n "$missing" ]; then
     (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing) >&2
   else
     echo "setup:$missing missing; install as root: apt-get install -y$missing" >&2
+    exit 1
+  fi
+fi
+if ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "setup: installing chromium from Debian (apt-get)" >&2
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >&2
+  else
+    echo "setup: chromium is missing; install it as root: apt-get install -y chromium" >&2
     exit 1
   fi
 fi

@@ -60,6 +60,13 @@ function displayAddress(v: string): string | undefined {
   }
 }
 
+/** eth_chainId of TRON's networks: the last 4 bytes of each genesis block id. */
+const TRON_NETWORKS: Record<string, { name: string }> = {
+  "728126428": { name: "tron-mainnet" },
+  "3448148188": { name: "tron-nile" },
+  "2494104990": { name: "tron-shasta" },
+};
+
 export const evmCompatChain: Chain = Object.freeze({
   name: "evm-compat",
   title: "EVM-compat chain (TRON's JSON-RPC)",
@@ -85,6 +92,14 @@ export const evmCompatChain: Chain = Object.freeze({
     ],
     // java-tron's eth_call takes only "latest" (see docs/upstream notes), never a block hash
     eip1898: false,
+    native: { symbol: "TRX", decimals: 6 },
+    // java-tron: eth_getBalance/eth_call take "latest" only (-32602 "QUANTITY not supported, just support
+    // TAG as latest"); the EIP-1898 object form checks that the block exists, then runs at the head
+    pinnedStateReads: false,
+    eip55: false,
+    // gateways in front of java-tron cap arrays at 100 entries (the fixture does the same)
+    maxBatch: 100,
+    network: (id: bigint) => TRON_NETWORKS[id.toString()],
     isRevert: (e: RpcError) => e.code === -32000 && /revert/i.test(e.rpcMessage),
     verifyBlock: verifyTronBlock,
   }),

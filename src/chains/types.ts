@@ -45,6 +45,20 @@ export interface EvmTraits {
   feeUnit?: string;
   /** eth_call takes a block by hash as the EIP-1898 object {"blockHash": ...} */
   eip1898: boolean;
+  /** the native coin: its symbol where the network does not say otherwise, and its decimals (wei 18, sun 6) */
+  native: { symbol: string; decimals: number };
+  /**
+   * State reads (eth_getBalance, eth_call) can be pinned to a past block number. false: the JSON-RPC serves
+   * state at the head only (java-tron: a number is refused, the EIP-1898 object form checks the block but
+   * executes at the head), so a snapshot is taken at the head and cannot be re-read later.
+   */
+  pinnedStateReads: boolean;
+  /** mixed-case 0x addresses carry an EIP-55 checksum that must hold */
+  eip55: boolean;
+  /** the largest batch array its nodes and gateways take, when lower than chaingw's own arrays */
+  maxBatch?: number;
+  /** the network a chain id names (`eth_chainId`, decimal), with its coin where it is not the group's */
+  network(chainId: bigint): { name: string; symbol?: string } | undefined;
   /** whether a node error is an execution revert (the shapes differ: EIP-1474 code 3 vs java-tron -32000) */
   isRevert(e: RpcError): boolean;
   /** a rule of the chain that a block answer must keep (TRON: the hash starts with the number) */

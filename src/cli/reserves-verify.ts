@@ -42,8 +42,17 @@ export async function reservesVerify(
 ): Promise<void> {
   if (run.format === "csv")
     throw new UsageError("--format csv is not available for reserves verify (human or json)");
+  const text = readText(file, "reserves verify");
+  // the proof family's second format (EVM and EVM-compat balances) has its own reader and checks
+  const { formatOf, EVM_PROOF_FORMAT } = await import("../proof/evm-document.js");
+  if (formatOf(text) === EVM_PROOF_FORMAT) {
+    if (o.signatures !== undefined)
+      throw new UsageError("--signatures: an EVM balances proof carries no message signatures");
+    const { verifyEvmFile } = await import("./reserves-balances.js");
+    return verifyEvmFile(run, file, text, flags);
+  }
   const { readProof } = await import("../proof/document.js");
-  const proof: Proof = await asUsage(file, () => readProof(readText(file, "reserves verify")));
+  const proof: Proof = await asUsage(file, () => readProof(text));
   const signatures = o.signatures === undefined ? undefined : await readSignatures(o.signatures);
   const ctx = contextFor(run, flags, "utxo", { pooled: true });
   const { verifyProof } = await import("../reserves/verify.js");

@@ -11,9 +11,7 @@ import type { Run } from "./run.js";
 export function reservesCommand(program: Command, run: Run): void {
   const reserves = program
     .command("reserves")
-    .description(
-      "proof of reserves: scan the UTXO set for addresses/descriptors at one block (scantxoutset)",
-    );
+    .description("proof of reserves: scan the UTXO set (scantxoutset) or read EVM balances, at one block");
 
   reserves
     .command("scan")
@@ -103,6 +101,55 @@ export function reservesCommand(program: Command, run: Run): void {
     .action(async (file: string, _o: unknown, command: Command) => {
       const { reservesVerify } = await import("./reserves-verify.js");
       await reservesVerify(run, file, command.optsWithGlobals() as GlobalFlags, command.opts());
+    });
+
+  reserves
+    .command("balances")
+    .description(
+      "EVM and EVM-compat: native and token balances of addresses at ONE pinned block, totals exact, as a proof",
+    )
+    .argument("[addresses...]", "0x addresses (EVM-compat: also T-addresses and 41-hex)")
+    .option("-f, --file <path>", "addresses one per line ('-' = stdin); blank lines and # comments ignored")
+    .option("--token <address>", "a token contract (ERC-20 / TRC-20 balanceOf), repeatable", collect)
+    .option("--native", "the native coin too (the default when no --token is given)")
+    .option("--block <n|latest>", "the block to read at (default latest, pinned by number and hash first)")
+    .option(
+      "--proof <file>",
+      "write the proof document (chaingw-evm-balances-proof/1) to <file> ('-' = stdout)",
+    )
+    .option("--csv <file>", "also write one CSV row per address and asset to <file> ('-' = stdout)")
+    .addHelpText(
+      "after",
+      [
+        "",
+        "The group comes from --chain (evm or evm-compat; default evm). Every read names the pinned block; on",
+        "EVM-compat (TRON's JSON-RPC serves state at the head only) the reads run at the head and the head must",
+        "be the same block before and after, else they run again (4 attempts). --json prints the proof document.",
+        "Exit codes: 2 bad input (the address and line named; nothing sent), 1 a chain answer (not a contract,",
+        "balanceOf reverts, the head kept moving), 3 no answer or no state at that block.",
+      ].join("\n"),
+    )
+    .action(async (addresses: string[], _o: unknown, command: Command) => {
+      const { reservesBalances } = await import("./reserves-balances.js");
+      await reservesBalances(run, addresses, command.optsWithGlobals() as GlobalFlags, command.opts());
+    });
+
+  reserves
+    .command("report")
+    .description(
+      "several proofs (UTXO and EVM) as one summary: per chain, per asset, block, proven-owned share",
+    )
+    .argument("<proofs...>", "proof documents")
+    .option("--verify", "verify each proof against its chain first; fail when any does not hold")
+    .option(
+      "--url-for <group=url>",
+      "with --verify: the node for proofs of one group (utxo=..., evm=..., evm-compat=...), repeatable",
+      collect,
+    )
+    .option("--html <file>", "also write the report as one self-contained HTML page (no network fetches)")
+    .action(async (files: string[], _o: unknown, command: Command) => {
+      const { reservesReport } = await import("./reserves-report.js");
+      await reservesReport(run, files, command.optsWithGlobals() as GlobalFlags, command.opts());
     });
 
   reserves

@@ -89,15 +89,15 @@ export interface Proof {
   digest: string;
 }
 
-const fail = (path: string, why: string): never => {
+export const fail = (path: string, why: string): never => {
   throw new ProofInputError(path || "document", why);
 };
-const at = (path: string, key: string): string => (path ? `${path}.${key}` : key);
+export const at = (path: string, key: string): string => (path ? `${path}.${key}` : key);
 
 const HEX64 = /^[0-9a-f]{64}$/;
 const SATS = /^(0|[1-9][0-9]*)$/;
 const COINS = /^(0|[1-9][0-9]*)(\.[0-9]{1,8})?$/;
-const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+export const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 const FORMATS: readonly SignatureFormat[] = ["legacy", "bip322-simple", "bip322-full", "bip322-pof"];
 
 /**
@@ -345,7 +345,12 @@ function sats(v: JsonValue | undefined, path: string): string {
   return s;
 }
 
-function members(v: JsonValue | undefined, path: string, required: string[], optional: string[]): JsonObject {
+export function members(
+  v: JsonValue | undefined,
+  path: string,
+  required: string[],
+  optional: string[],
+): JsonObject {
   if (v === null || typeof v !== "object" || Array.isArray(v) || v instanceof JsonNumber)
     return fail(path, `must be an object, not ${describe(v)}`);
   for (const k of required) if (!Object.hasOwn(v, k)) fail(at(path, k), "missing");
@@ -355,31 +360,31 @@ function members(v: JsonValue | undefined, path: string, required: string[], opt
   return v;
 }
 
-function array(v: JsonValue | undefined, path: string): JsonValue[] {
+export function array(v: JsonValue | undefined, path: string): JsonValue[] {
   if (!Array.isArray(v)) return fail(path, `must be an array, not ${describe(v)}`);
   return v;
 }
 
-function string(v: JsonValue | undefined, path: string): string {
+export function string(v: JsonValue | undefined, path: string): string {
   if (typeof v !== "string") return fail(path, `must be a string, not ${describe(v)}`);
   return v;
 }
 
 /** a non-empty string without whitespace: addresses, signatures */
-function token(v: JsonValue | undefined, path: string): string {
+export function token(v: JsonValue | undefined, path: string): string {
   const s = string(v, path);
   if (!/^\S+$/.test(s)) fail(path, s === "" ? "empty" : "contains whitespace");
   return s;
 }
 
-function hex64(v: JsonValue | undefined, path: string): string {
+export function hex64(v: JsonValue | undefined, path: string): string {
   const s = string(v, path);
   if (!HEX64.test(s)) fail(path, `"${s}" is not 64 lowercase hex digits`);
   return s;
 }
 
 /** a non-negative integer written plainly ("7", not "7.0" or "7e0"), at most 2^53 - 1 */
-function int(v: JsonValue | undefined, path: string): number {
+export function int(v: JsonValue | undefined, path: string): number {
   if (!(v instanceof JsonNumber)) return fail(path, `must be a number, not ${describe(v)}`);
   if (!SATS.test(v.raw)) fail(path, `${v.raw} is not a non-negative integer written in plain digits`);
   const n = Number(v.raw);
@@ -387,7 +392,7 @@ function int(v: JsonValue | undefined, path: string): number {
   return n;
 }
 
-function describe(v: JsonValue | undefined): string {
+export function describe(v: JsonValue | undefined): string {
   if (v === undefined) return "missing";
   if (v === null) return "null";
   if (v instanceof JsonNumber) return `the number ${v.raw}`;
@@ -401,7 +406,7 @@ function describe(v: JsonValue | undefined): string {
  * The first object member name that repeats in its object, with the path of the second occurrence. Runs on
  * text the parser accepted, so it only tracks strings, nesting and commas.
  */
-function firstDuplicateMember(text: string): { path: string; key: string } | undefined {
+export function firstDuplicateMember(text: string): { path: string; key: string } | undefined {
   type Frame = { keys: Set<string>; key: string } | { index: number };
   const stack: Frame[] = [];
   const pathOf = (): string => {

@@ -5,5 +5,6 @@
 export * from "./address.js";
 export * from "./document.js";
 export * from "./errors.js";
+export * from "./evm-document.js";
 export * from "./jcs.js";
 export * from "./message.js";

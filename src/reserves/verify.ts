@@ -83,7 +83,7 @@ const num = (v: JsonValue | undefined): number | undefined =>
   v instanceof JsonNumber ? Number(v.raw) : typeof v === "number" ? v : undefined;
 
 /** The coin's ticker for the summary line, from the addresses' own form where it says. */
-function unitOf(proof: Proof): string {
+export function unitOf(proof: Proof): string {
   for (const a of proof.by_address) {
     try {
       const chains = new Set(decodeProofAddress(a.address).networks.map((n) => n.chain));

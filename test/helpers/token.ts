@@ -1,6 +1,6 @@
 /**
  * The ERC-20-like test token (test/fixtures/evm/Token.sol, compiled once into Token.json by
- * scripts/compile-token.mjs): deployed on anvil from the stored bytecode, no compiler at test time.
+ * scripts/compile-reserve-token.mjs): deployed on anvil from the stored bytecode, no compiler at test time.
  */
 import { readFileSync } from "node:fs";
 

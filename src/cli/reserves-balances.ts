@@ -1,0 +1,226 @@
+/**
+ * The face of `reserves balances` (EVM and EVM-compat holdings at one block) and of `reserves verify` for
+ * its proofs: flags into options, events into progress, the proof document into tables, CSV or JSON.
+ */
+import { renameSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { chainOf, type GroupName } from "../chains/index.js";
+import type { GlobalFlags } from "../config/config.js";
+import { ChaingwError, EXIT, UsageError } from "../errors/index.js";
+import { style, table } from "../output/human.js";
+import { progress } from "../output/progress.js";
+import type { EvmProof } from "../proof/evm-document.js";
+import type { EvmVerifyReport } from "../reserves/balances-verify.js";
+import { groupDigits } from "../util/units.js";
+import { contextFor, type Run } from "./context.js";
+
+export interface BalancesFlags {
+  file?: string;
+  token?: string[];
+  native?: boolean;
+  block?: string;
+  proof?: string;
+  csv?: string;
+}
+
+/** The group of a balances run: --chain / env / profile, else evm; a group without EVM traits is exit 2. */
+export function evmGroupOf(group: GroupName | undefined): GroupName {
+  const g = group ?? chainOf("evm").name;
+  if (!chainOf(g).evm)
+    throw new UsageError(
+      `reserves balances reads EVM-style chains (--chain evm or evm-compat), not ${g}; use reserves scan`,
+    );
+  return g;
+}
+
+/**
+ * Writes `text` to `path` whole or not at all: a temporary file beside it, then a rename (the same file
+ * system), so a reader never sees half a proof and a failure leaves the old file as it was.
+ */
+export function writeAtomic(path: string, text: string, what: string): void {
+  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  try {
+    writeFileSync(tmp, text, { flag: "wx" });
+    renameSync(tmp, path);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw new ChaingwError(`${what}: cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? e}`);
+  }
+}
+
+export async function reservesBalances(run: Run, args: string[], flags: GlobalFlags, o: BalancesFlags) {
+  if (run.format === "jsonl")
+    throw new UsageError("--format jsonl is not available for reserves balances (human, json or csv)");
+  if (o.proof === "-" && (run.format === "csv" || o.csv === "-"))
+    throw new UsageError("--proof - and CSV on stdout both want stdout; give one a file");
+  const { chainFromFlags } = await import("../config/config.js");
+  const group = evmGroupOf(chainFromFlags(flags, run.env));
+  const chain = chainOf(group);
+  const { planBalances, readBalancesProof } = await import("../reserves/balances.js");
+  const options = { chain, args, file: o.file, tokens: o.token ?? [], native: o.native, block: o.block };
+  // the whole input is checked before a client exists: bad input is exit 2 with nothing sent
+  await planBalances(options);
+  const ctx = contextFor(run, { ...flags, chain: group }, group, { pooled: true });
+  const bar = progress({ plainEveryMs: undefined });
+  run.clearProgress = () => bar.clear();
+  let result: Awaited<ReturnType<typeof readBalancesProof>>;
+  try {
+    result = await readBalancesProof(
+      ctx.client,
+      options,
+      (e) => {
+        if (e.type === "step") bar.update(e.text);
+        else if (e.type === "read")
+          bar.update(`reading balances: ${e.done.toLocaleString("en")} of ${e.total.toLocaleString("en")}`);
+        else bar.note(`${e.why}; reading again (attempt ${e.attempt + 1})`);
+      },
+      ctx.signal,
+    );
+  } finally {
+    bar.stop();
+    run.clearProgress = undefined;
+  }
+  const { proof } = result;
+  const text = `${JSON.stringify(proof, null, 2)}\n`;
+  if (o.proof !== undefined && o.proof !== "-") writeAtomic(o.proof, text, "--proof");
+  const csvTo = run.format === "csv" ? "-" : o.csv;
+  if (csvTo !== undefined && csvTo !== "-") writeAtomic(csvTo, balancesCsv(proof), "--csv");
+  if (o.proof === "-" || run.format === "json") run.out(text);
+  else if (csvTo === "-") run.out(balancesCsv(proof));
+  else {
+    run.out(balancesHuman(proof, ctx.color));
+    if (result.duplicates)
+      run.out(
+        `(${result.duplicates} repeated address${result.duplicates === 1 ? "" : "es"} in the input counted once)`,
+      );
+    if (o.proof !== undefined) run.out(`proof written to ${o.proof}: digest ${proof.digest}`);
+  }
+}
+
+/** The chain's display of an address beside the hex (TRON's T-form), else the hex. */
+function shown(proof: EvmProof, hex: string): string {
+  const t = chainOf(proof.chain.group).evm?.displayAddress?.(hex);
+  return t ? `${t} (${hex})` : hex;
+}
+
+const assetLabel = (a: EvmProof["assets"][number]) =>
+  a.id === "native" ? (a.symbol as string) : `${a.symbol ?? "(no symbol)"} ${a.id}`;
+
+/** The block line first, one table per asset (address, amount), then the totals. */
+export function balancesHuman(proof: EvmProof, color: boolean): string {
+  const st = style(color);
+  const out: string[] = [];
+  const network = proof.chain.network ?? `chain id ${proof.chain.chain_id}`;
+  out.push(
+    `block ${proof.block.number.toLocaleString("en")} (${proof.block.hash}) on ${network} [${proof.chain.group}], ${proof.snapshot === "pinned" ? "every read pinned to this block" : "read at the head (latest-only chain), the same block before and after"}`,
+  );
+  for (const a of proof.assets) {
+    out.push(
+      "",
+      st.key(
+        `${assetLabel(a)}${a.decimals === null ? " — decimals() gave no answer: base units" : `, ${a.decimals} decimals`}`,
+      ),
+    );
+    out.push(
+      table(
+        ["address", "amount", "base units"],
+        a.balances.map((b) => [shown(proof, b.address), groupDigits(b.amount), b.base_units]),
+        color,
+      ),
+    );
+  }
+  out.push("", st.key("totals"));
+  out.push(
+    table(
+      ["asset", "total", "base units", "holders"],
+      proof.assets.map((a) => [
+        assetLabel(a),
+        groupDigits(a.total.amount),
+        a.total.base_units,
+        `${a.holders} of ${proof.addresses.length}`,
+      ]),
+      color,
+    ),
+  );
+  return out.join("\n");
+}
+
+const csvField = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+
+/** One row per address and asset, then nothing else: amounts exact text. */
+export function balancesCsv(proof: EvmProof): string {
+  const rows = ["block,block_hash,asset,symbol,decimals,address,amount,base_units"];
+  for (const a of proof.assets)
+    for (const b of a.balances)
+      rows.push(
+        [
+          String(proof.block.number),
+          proof.block.hash,
+          a.id,
+          a.symbol ?? "",
+          a.decimals === null ? "" : String(a.decimals),
+          b.address,
+          b.amount,
+          b.base_units,
+        ]
+          .map(csvField)
+          .join(","),
+      );
+  return `${rows.join("\n")}\n`;
+}
+
+/** `reserves verify FILE` for an EVM balances proof: verdict lines, mismatches, exit 0/1/3. */
+export async function verifyEvmFile(run: Run, file: string, text: string, flags: GlobalFlags): Promise<void> {
+  const { readEvmProof } = await import("../proof/evm-document.js");
+  const { asUsage } = await import("./reserves-verify.js");
+  const proof = await asUsage(file, () => readEvmProof(text));
+  const ctx = contextFor(run, { ...flags, chain: proof.chain.group }, proof.chain.group, { pooled: true });
+  const { verifyEvmProof } = await import("../reserves/balances-verify.js");
+  const bar = progress({ plainEveryMs: undefined });
+  run.clearProgress = () => bar.clear();
+  let report: EvmVerifyReport;
+  try {
+    report = await verifyEvmProof(
+      ctx.client,
+      proof,
+      (e) => bar.update(e.type === "read" ? `re-reading balances: ${e.done} of ${e.total}` : e.text),
+      ctx.signal,
+    );
+  } finally {
+    bar.stop();
+    run.clearProgress = undefined;
+  }
+  if (run.machine) run.out(JSON.stringify(report, null, 2));
+  else run.out(renderEvmVerify(report, ctx.color));
+  if (report.verdict === "fails") run.exitCode = EXIT.rpc;
+  else if (report.verdict === "cannot-say") run.exitCode = EXIT.transport;
+}
+
+export function renderEvmVerify(r: EvmVerifyReport, color: boolean): string {
+  const st = style(color);
+  const mark = (ok: boolean | null) => (ok === null ? "--" : ok ? st.good("ok") : st.bad("FAILS"));
+  const lines = [
+    `digest     ${mark(r.digest.ok)}  ${r.digest.ok ? r.digest.claimed : `claimed ${r.digest.claimed}, content ${r.digest.computed}`}`,
+    `chain      ${mark(r.chain.ok)}  ${r.chain.detail}`,
+    `block      ${mark(r.block.ok)}  ${r.block.detail || "not checked"}`,
+    `balances   ${mark(r.balances.ok)}  ${r.balances.detail || "not re-read"}`,
+    "",
+  ];
+  lines.push(
+    table(
+      ["asset", "total", "re-read", "differ"],
+      r.assets.map((a) => [a.symbol ?? a.id, groupDigits(a.total), String(a.checked), String(a.mismatches)]),
+      color,
+    ),
+    "",
+  );
+  for (const f of r.failures) lines.push(r.verdict === "fails" ? st.bad(`FAILS: ${f}`) : `CANNOT SAY: ${f}`);
+  lines.push(
+    r.verdict === "holds"
+      ? st.good(`holds: ${r.summary}`)
+      : r.verdict === "fails"
+        ? st.bad(r.summary)
+        : r.summary,
+  );
+  return lines.join("\n");
+}

@@ -1,0 +1,165 @@
+/**
+ * The face of `reserves report PROOF…`: UTXO and EVM proofs read (each by its format's strict reader),
+ * optionally verified against their chains, and printed as one summary — text, JSON, or one self-contained
+ * HTML page for the audit file.
+ */
+import { type GroupName, parseChainName } from "../chains/index.js";
+import type { GlobalFlags } from "../config/config.js";
+import { EXIT, UsageError } from "../errors/index.js";
+import { style, table } from "../output/human.js";
+import type { ReportEntry } from "../reserves/combined.js";
+import { groupDigits } from "../util/units.js";
+import { contextFor, type Run } from "./context.js";
+import { writeAtomic } from "./reserves-balances.js";
+import { asUsage, readText } from "./reserves-verify.js";
+
+export interface ReportFlags {
+  verify?: boolean;
+  urlFor?: string[];
+  html?: string;
+}
+
+export type Verdict = "holds" | "fails" | "cannot-say";
+
+export interface CombinedReport {
+  /** "holds" / "fails" / "cannot-say" with --verify; "not-verified" without (digests checked offline) */
+  verdict: Verdict | "not-verified";
+  summary: string;
+  proofs: (ReportEntry & { verify?: { verdict: Verdict; summary: string } })[];
+  /** the command that verifies these proofs again */
+  command: string;
+}
+
+const quote = (s: string) => (/^[\w./@:=,+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+export async function reservesReport(run: Run, files: string[], flags: GlobalFlags, o: ReportFlags) {
+  if (run.format === "csv" || run.format === "jsonl")
+    throw new UsageError(
+      `--format ${run.format} is not available for reserves report (human or json; --html FILE)`,
+    );
+  const urlFor = new Map<GroupName, string>();
+  for (const v of o.urlFor ?? []) {
+    const m = /^([a-z-]+)=(.+)$/.exec(v);
+    if (!m)
+      throw new UsageError(
+        `--url-for ${JSON.stringify(v)}: expected group=url, like evm=http://127.0.0.1:8545/`,
+      );
+    urlFor.set(parseChainName(m[1], "--url-for group") as GroupName, m[2] as string);
+  }
+  if (urlFor.size && !o.verify)
+    throw new UsageError("--url-for names nodes to verify against: give --verify too");
+  const { formatOf, EVM_PROOF_FORMAT, readEvmProof } = await import("../proof/evm-document.js");
+  const { readProof } = await import("../proof/document.js");
+  const { evmEntry, utxoEntry } = await import("../reserves/combined.js");
+  // every file is read and checked before anything is sent
+  const read = [];
+  for (const f of files) {
+    const text = readText(f, "reserves report");
+    if (formatOf(text) === EVM_PROOF_FORMAT) {
+      const p = await asUsage(f, () => readEvmProof(text));
+      read.push({ entry: evmEntry(f, p), evm: p });
+    } else {
+      const p = await asUsage(f, () => readProof(text));
+      read.push({ entry: utxoEntry(f, p), utxo: p });
+    }
+  }
+  const proofs: CombinedReport["proofs"] = read.map((r) => ({ ...r.entry }));
+  if (o.verify) {
+    for (const [i, r] of read.entries()) {
+      const group: GroupName = r.evm ? r.evm.chain.group : "utxo";
+      const url = urlFor.get(group);
+      const ctx = contextFor(run, { ...flags, ...(url ? { url: [url] } : {}), chain: group }, group, {
+        pooled: true,
+      });
+      if (r.evm) {
+        const { verifyEvmProof } = await import("../reserves/balances-verify.js");
+        const v = await verifyEvmProof(ctx.client, r.evm, undefined, ctx.signal);
+        (proofs[i] as CombinedReport["proofs"][number]).verify = { verdict: v.verdict, summary: v.summary };
+      } else if (r.utxo) {
+        const { verifyProof } = await import("../reserves/verify.js");
+        const v = await verifyProof(ctx.client, r.utxo, {}, () => {}, ctx.signal);
+        (proofs[i] as CombinedReport["proofs"][number]).verify = {
+          verdict: v.holds ? "holds" : "fails",
+          summary: v.holds ? `holds: ${v.summary}` : v.summary,
+        };
+      }
+    }
+  }
+  const verdicts = proofs.map((p) => p.verify?.verdict);
+  const badDigests = proofs.filter((p) => !p.digest_ok).length;
+  const verdict: CombinedReport["verdict"] = !o.verify
+    ? badDigests
+      ? "fails"
+      : "not-verified"
+    : verdicts.includes("fails") || badDigests
+      ? "fails"
+      : verdicts.includes("cannot-say")
+        ? "cannot-say"
+        : "holds";
+  const n = proofs.length;
+  const summary =
+    verdict === "holds"
+      ? `all ${n} proof${n === 1 ? "" : "s"} hold, verified against their chains now`
+      : verdict === "fails"
+        ? `${Math.max(verdicts.filter((v) => v === "fails").length, badDigests)} of ${n} proof${n === 1 ? "" : "s"} do not hold${badDigests ? ` (${badDigests} edited since signing: digest mismatch)` : ""}`
+        : verdict === "cannot-say"
+          ? `cannot say whether ${verdicts.filter((v) => v === "cannot-say").length} of ${n} proofs hold (a node could not re-read them); none failed`
+          : `${n} proof${n === 1 ? "" : "s"}, digests match; not verified against the chains (--verify does that)`;
+  const report: CombinedReport = {
+    verdict,
+    summary,
+    proofs,
+    command: `chaingw reserves report --verify ${files.map(quote).join(" ")}`,
+  };
+  if (o.html !== undefined) {
+    const { reportHtml } = await import("./report-html.js");
+    writeAtomic(o.html, reportHtml(report, new Date()), "--html");
+  }
+  if (run.machine) run.out(JSON.stringify(report, null, 2));
+  else
+    run.out(
+      renderReport(
+        report,
+        !run.machine && Boolean(process.stdout.isTTY) && flags.color !== false && !run.env.NO_COLOR,
+      ),
+    );
+  if (o.html !== undefined && !run.machine) run.out(`report page written to ${o.html}`);
+  if (verdict === "fails") run.exitCode = EXIT.rpc;
+  else if (verdict === "cannot-say") run.exitCode = EXIT.transport;
+}
+
+const VERDICT_TEXT: Record<CombinedReport["verdict"], string> = {
+  holds: "HOLDS",
+  fails: "FAILS",
+  "cannot-say": "CANNOT SAY",
+  "not-verified": "NOT VERIFIED",
+};
+
+export function renderReport(r: CombinedReport, color: boolean): string {
+  const st = style(color);
+  const v = `${VERDICT_TEXT[r.verdict]}: ${r.summary}`;
+  const out = [r.verdict === "holds" ? st.good(v) : r.verdict === "fails" ? st.bad(v) : v, ""];
+  const rows = r.proofs.flatMap((p) =>
+    p.assets.map((a) => [
+      p.chain,
+      a.symbol,
+      `${p.block.toLocaleString("en")}${p.snapshot === "latest-only" ? " (head)" : ""}`,
+      groupDigits(a.total),
+      `${a.holders} of ${a.addresses}`,
+      a.proven_share ?? "no signatures",
+      p.verify ? VERDICT_TEXT[p.verify.verdict].toLowerCase() : p.digest_ok ? "digest ok" : "DIGEST FAILS",
+    ]),
+  );
+  out.push(
+    table(["chain", "asset", "height/block", "total", "holders", "proven owned", "verdict"], rows, color),
+    "",
+  );
+  for (const p of r.proofs) {
+    out.push(
+      `${p.file}: ${p.format}, block ${p.block_hash}, digest ${p.digest} ${p.digest_ok ? "(matches)" : "(DOES NOT MATCH the content)"}`,
+    );
+    if (p.verify) out.push(`  ${p.verify.summary}`);
+  }
+  out.push("", `re-verify: ${r.command}`);
+  return out.join("\n");
+}

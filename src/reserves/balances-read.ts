@@ -1,0 +1,285 @@
+/**
+ * State reads of the EVM balances workflow, shared by `reserves balances` and `reserves verify`: native
+ * balances (eth_getBalance) and token balances (balanceOf via eth_call) of many addresses at one block, and
+ * each token's metadata (code, decimals(), symbol()), in batch arrays through the client's batch path.
+ * ABI encoding and decoding come from `ox`, loaded when a read needs it.
+ */
+import type { Chain } from "../chains/index.js";
+import { ChaingwError, IntegrityError, RpcError, TransportError } from "../errors/index.js";
+import type { JsonObject, JsonValue } from "../json/lossless.js";
+import { explainError, type Prepared, prepareRaw } from "../methods/prepare.js";
+import { type BatchOutcome, callBatch } from "../rpc/batch.js";
+import type { JsonRpcClient } from "../rpc/client.js";
+import { isJsonObject } from "../util/text.js";
+
+/** The node cannot read state at that block: not an archive node, or a chain that serves the head only. */
+export class StateUnavailableError extends TransportError {}
+
+/** Entries per array, and arrays in flight at once. */
+const ARRAY = 250;
+const IN_FLIGHT = 4;
+
+/** A read of chaingw's own while the registry has no definition of it: a state read at one block is idempotent. */
+const READ_MARKS = Object.freeze({ idempotent: true, heavy: false });
+
+function prep(chain: Chain, method: string, params: unknown[]): Prepared {
+  const p = prepareRaw(method, params, chain.name);
+  return p.def ? p : { ...p, marks: READ_MARKS };
+}
+
+/** What node errors mean "I do not have the state of that block" (geth, erigon, reth, nethermind, java-tron). */
+const NO_STATE =
+  /missing trie node|header not found|state (is )?not available|historical state|state histor|pruned|required historical|unknown block|QUANTITY not supported|just support TAG/i;
+
+/** Many requests in arrays, a few arrays in flight; outcomes in request order. */
+export async function readMany(
+  client: JsonRpcClient,
+  chain: Chain,
+  entries: Prepared[],
+  onProgress?: (done: number, total: number) => void,
+  signal?: AbortSignal,
+): Promise<BatchOutcome[]> {
+  const size = Math.min(ARRAY, chain.evm?.maxBatch ?? ARRAY);
+  const out: BatchOutcome[] = new Array(entries.length);
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    while (next < entries.length) {
+      signal?.throwIfAborted();
+      const start = next;
+      next += size;
+      const slice = entries.slice(start, start + size);
+      const res = await callBatch(client, slice);
+      for (let i = 0; i < res.length; i++) out[start + i] = res[i] as BatchOutcome;
+      done += slice.length;
+      onProgress?.(done, entries.length);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, Math.ceil(entries.length / size)) }, worker));
+  return out;
+}
+
+/** `block` as the text a message shows. */
+const blockText = (block: string) => (block === "latest" ? "the latest block" : `block ${BigInt(block)}`);
+
+/** A node error as the failure of one read, named; state the node lacks is exit 3, anything else as it is. */
+function readFailure(p: Prepared, e: ChaingwError, what: string, block: string): ChaingwError {
+  if (e instanceof RpcError && NO_STATE.test(e.rpcMessage))
+    return new StateUnavailableError(
+      `${e.endpoint}: cannot read ${what} at ${blockText(block)}: ${e.rpcMessage}`,
+      {
+        hint: p.chain.evm?.pinnedStateReads
+          ? "The node does not keep the state of that block (not an archive node, or the block is unknown to it); ask an archive node (--url)."
+          : `The ${p.chain.name} chain's JSON-RPC serves state at the latest block only.`,
+        cause: e,
+      },
+    );
+  if (e instanceof RpcError) {
+    const x = explainError(p, e) as RpcError;
+    return new RpcError(e.code, e.rpcMessage, e.data, e.endpoint, `${what}: ${x.message}`);
+  }
+  return e;
+}
+
+/** A QUANTITY answer as a bigint, or an integrity error naming the read. */
+function quantityOf(v: JsonValue, what: string): bigint {
+  if (typeof v === "string" && /^0x[0-9a-fA-F]{1,64}$/.test(v)) return BigInt(v);
+  throw new IntegrityError(`${what}: the node answered ${JSON.stringify(v)}, not a QUANTITY`);
+}
+
+export interface TokenMeta {
+  address: string;
+  symbol: string | null;
+  symbol_source: "string" | "bytes32" | "none";
+  decimals: number | null;
+}
+
+type Ox = typeof import("ox/AbiFunction");
+let ox: Ox | undefined;
+const abi = async (): Promise<Ox> => {
+  ox ??= (await import("../util/ox.js")).AbiFunction;
+  return ox;
+};
+
+const SIGS = {
+  balanceOf: "function balanceOf(address) view returns (uint256)",
+  decimals: "function decimals() view returns (uint8)",
+  symbol: "function symbol() view returns (string)",
+  symbol32: "function symbol() view returns (bytes32)",
+} as const;
+
+/**
+ * Each token's code, decimals() and symbol() at `block`, one array. A token without code is a chain answer
+ * (exit 1) naming the address; decimals() or symbol() that revert or answer nothing are recorded as unknown
+ * (metadata is optional in ERC-20); a symbol may be an ABI string or a bytes32 word (MKR, SAI).
+ */
+export async function readTokenMeta(
+  client: JsonRpcClient,
+  chain: Chain,
+  tokens: string[],
+  block: string,
+  signal?: AbortSignal,
+): Promise<TokenMeta[]> {
+  if (tokens.length === 0) return [];
+  const A = await abi();
+  const fn = {
+    decimals: A.from(SIGS.decimals),
+    symbol: A.from(SIGS.symbol),
+    symbol32: A.from(SIGS.symbol32),
+  };
+  const entries = tokens.flatMap((t) => [
+    prep(chain, "eth_getCode", [t, block]),
+    prep(chain, "eth_call", [{ to: t, data: A.encodeData(fn.decimals) }, block]),
+    prep(chain, "eth_call", [{ to: t, data: A.encodeData(fn.symbol) }, block]),
+  ]);
+  const res = await readMany(client, chain, entries, undefined, signal);
+  return tokens.map((address, k) => {
+    const [code, dec, sym] = [res[3 * k], res[3 * k + 1], res[3 * k + 2]] as BatchOutcome[];
+    const notContract = () =>
+      new IntegrityError(`token ${address}: not a contract at ${blockText(block)} (no code there)`, {
+        hint: "Check the --token address and the chain (--chain, --url).",
+      });
+    if (code instanceof RpcError && /not a smart contract|no contract/i.test(code.rpcMessage))
+      throw notContract();
+    // a node without eth_getCode (-32601) leaves the question to the calls below
+    if (code instanceof ChaingwError && !(code instanceof RpcError && code.code === -32601))
+      throw readFailure(entries[3 * k] as Prepared, code, `token ${address}: eth_getCode`, block);
+    if (!(code instanceof ChaingwError) && (code.result === "0x" || code.result === "")) throw notContract();
+    for (const [o, i] of [
+      [dec, 1],
+      [sym, 2],
+    ] as const) {
+      if (o instanceof RpcError && /not a smart contract|no contract/i.test(o.rpcMessage))
+        throw notContract();
+      if (o instanceof ChaingwError && !(o instanceof RpcError && chain.evm?.isRevert(o)))
+        throw readFailure(
+          entries[3 * k + i] as Prepared,
+          o,
+          `token ${address}: ${i === 1 ? "decimals()" : "symbol()"}`,
+          block,
+        );
+    }
+    let decimals: number | null = null;
+    if (!(dec instanceof ChaingwError) && typeof dec.result === "string" && dec.result.length >= 66) {
+      const d = BigInt(dec.result.slice(0, 66));
+      if (d > 77n)
+        throw new IntegrityError(
+          `token ${address}: decimals() answered ${d}; a uint256 has at most 78 digits`,
+        );
+      decimals = Number(d);
+    }
+    let symbol: string | null = null;
+    let symbol_source: TokenMeta["symbol_source"] = "none";
+    if (!(sym instanceof ChaingwError) && typeof sym.result === "string") {
+      const hex = sym.result as `0x${string}`;
+      if (hex.length === 66) {
+        // exactly one word: a bytes32 symbol (an ABI string is at least two words)
+        const bytes = Buffer.from(hex.slice(2), "hex");
+        const end = bytes.indexOf(0);
+        symbol = cleanSymbol(bytes.subarray(0, end < 0 ? 32 : end).toString("utf8"));
+        symbol_source = symbol === null ? "none" : "bytes32";
+      } else if (hex.length > 66) {
+        try {
+          symbol = cleanSymbol(A.decodeResult(fn.symbol, hex) as string);
+          symbol_source = symbol === null ? "none" : "string";
+        } catch {
+          symbol = null;
+        }
+      }
+    }
+    return { address, symbol, symbol_source, decimals };
+  });
+}
+
+/** A symbol fit to print: no control characters, at most 32 characters; null when nothing is left. */
+function cleanSymbol(s: string): string | null {
+  const t = s
+    .replace(/[\u0000-\u001f\u007f\ufffd]/g, "")
+    .trim()
+    .slice(0, 32);
+  return t === "" ? null : t;
+}
+
+/** An asset to read: "native" or a token contract. */
+export type AssetId = string;
+
+/**
+ * Balances of every address for every asset at `block` ("0x…" number, or "latest" where the chain serves
+ * nothing else): `[asset][address]` in base units. A revert of balanceOf, or a token answering no bytes, is a
+ * chain answer naming the token and the holder (exit 1); a node without that block's state is exit 3.
+ */
+export async function readBalances(
+  client: JsonRpcClient,
+  chain: Chain,
+  assets: AssetId[],
+  addresses: string[],
+  block: string,
+  onProgress?: (done: number, total: number) => void,
+  signal?: AbortSignal,
+): Promise<bigint[][]> {
+  const A = assets.some((a) => a !== "native") ? await abi() : undefined;
+  const balanceOf = A?.from(SIGS.balanceOf);
+  const entries: Prepared[] = [];
+  for (const asset of assets) {
+    if (asset === "native") {
+      for (const a of addresses) entries.push(prep(chain, "eth_getBalance", [a, block]));
+    } else {
+      // the selector once; each holder is one padded word after it
+      const selector = A!.getSelector(balanceOf!);
+      for (const a of addresses)
+        entries.push(
+          prep(chain, "eth_call", [{ to: asset, data: `${selector}${a.slice(2).padStart(64, "0")}` }, block]),
+        );
+    }
+  }
+  const res = await readMany(client, chain, entries, onProgress, signal);
+  const n = addresses.length;
+  return assets.map((asset, i) =>
+    addresses.map((holder, j) => {
+      const o = res[i * n + j] as BatchOutcome;
+      const what = asset === "native" ? `eth_getBalance(${holder})` : `token ${asset}: balanceOf(${holder})`;
+      if (o instanceof ChaingwError) throw readFailure(entries[i * n + j] as Prepared, o, what, block);
+      if (asset === "native") return quantityOf(o.result, what);
+      const hex = o.result;
+      if (hex === "0x")
+        throw new IntegrityError(`${what}: the token answered no bytes (not a contract, or no balanceOf)`);
+      if (typeof hex !== "string" || !/^0x([0-9a-fA-F]{64})+$/.test(hex))
+        throw new IntegrityError(
+          `${what}: the answer ${JSON.stringify(hex).slice(0, 80)} is not a uint256 word`,
+        );
+      return BigInt(hex.slice(0, 66));
+    }),
+  );
+}
+
+/** A block as the node states it: number and hash, or null when the node has none at that number. */
+export async function readBlock(
+  client: JsonRpcClient,
+  chain: Chain,
+  ref: string,
+): Promise<{ number: number; hash: string } | null> {
+  const p = prep(chain, "eth_getBlockByNumber", [ref, false]);
+  const [o] = await callBatch(client, [p]);
+  if (o instanceof ChaingwError) throw o;
+  const b = o!.result;
+  if (b === null) return null;
+  const r = isJsonObject(b) ? (b as JsonObject) : undefined;
+  const num = r?.number;
+  const hash = r?.hash;
+  if (
+    typeof num !== "string" ||
+    !/^0x[0-9a-fA-F]{1,13}$/.test(num) ||
+    typeof hash !== "string" ||
+    !/^0x[0-9a-fA-F]{64}$/.test(hash)
+  )
+    throw new IntegrityError(`eth_getBlockByNumber(${ref}): the answer lacks a block number or hash`);
+  p.def?.verify?.(b, p.params);
+  return { number: Number(BigInt(num)), hash: hash.toLowerCase() };
+}
+
+/** The chain id (eth_chainId), decimal. */
+export async function readChainId(client: JsonRpcClient, chain: Chain): Promise<bigint> {
+  const [o] = await callBatch(client, [prep(chain, "eth_chainId", [])]);
+  if (o instanceof ChaingwError) throw o;
+  return quantityOf(o!.result, "eth_chainId");
+}

@@ -1,0 +1,134 @@
+/**
+ * `reserves report PROOF…`: several proofs of the family (UTXO scans and EVM balances) as one summary —
+ * per chain and asset: the block, the total, how many addresses hold it, the share proven owned by
+ * signatures, and how the holdings spread over the addresses. Data out; the face renders text or HTML.
+ * Digests are checked offline always; verification against the chains is the caller's (it needs clients).
+ */
+import type { Proof } from "../proof/document.js";
+import type { EvmProof } from "../proof/evm-document.js";
+import { digestOf } from "../proof/jcs.js";
+import { formatCoins } from "./amount.js";
+import { unitOf } from "./verify.js";
+
+export interface Holding {
+  address: string;
+  amount: string;
+  base_units: string;
+}
+
+export interface ReportAsset {
+  symbol: string;
+  /** the token contract, for EVM tokens */
+  contract?: string;
+  total: string;
+  total_base_units: string;
+  decimals: number | null;
+  addresses: number;
+  holders: number;
+  /** the share of the total held by addresses with a valid signature ("12.50%"), or null without signatures */
+  proven_share: string | null;
+  /** every holding above zero, largest first */
+  holdings: Holding[];
+}
+
+export interface ReportEntry {
+  file: string;
+  format: string;
+  /** "Litecoin regtest", "anvil (chain id 31337)" */
+  chain: string;
+  block: number;
+  block_hash: string;
+  snapshot: string;
+  digest: string;
+  digest_ok: boolean;
+  assets: ReportAsset[];
+}
+
+/** `part / whole` as a percentage with two decimals, exact (BigInt), "n/a" for an empty whole. */
+export function share(part: bigint, whole: bigint): string {
+  if (whole === 0n) return "n/a";
+  const bp = (part * 10_000n * 2n + whole) / (whole * 2n);
+  return `${bp / 100n}.${(bp % 100n).toString().padStart(2, "0")}%`;
+}
+
+const byAmount = (a: Holding, b: Holding) => {
+  const x = BigInt(a.base_units);
+  const y = BigInt(b.base_units);
+  return x === y ? 0 : x > y ? -1 : 1;
+};
+
+export function utxoEntry(file: string, p: Proof): ReportEntry {
+  const total = BigInt(p.total.amount_sats);
+  const holdings = p.by_address
+    .filter((a) => a.amount_sats !== "0")
+    .map((a) => ({ address: a.address, amount: a.amount, base_units: a.amount_sats }))
+    .sort(byAmount);
+  return {
+    file,
+    format: p.format,
+    chain: `${unitOf(p)} ${p.chain}`,
+    block: p.height,
+    block_hash: p.block_hash,
+    snapshot: "scan",
+    digest: p.digest,
+    digest_ok: digestOf(p) === p.digest,
+    assets: [
+      {
+        symbol: unitOf(p),
+        total: formatCoins(total),
+        total_base_units: p.total.amount_sats,
+        decimals: 8,
+        addresses: p.by_address.length,
+        holders: holdings.length,
+        proven_share: p.ownership ? share(BigInt(p.ownership.proven_sats), total) : null,
+        holdings,
+      },
+    ],
+  };
+}
+
+export function evmEntry(file: string, p: EvmProof): ReportEntry {
+  return {
+    file,
+    format: p.format,
+    chain: `${p.chain.network ?? "chain"} (chain id ${p.chain.chain_id}, ${p.chain.group})`,
+    block: p.block.number,
+    block_hash: p.block.hash,
+    snapshot: p.snapshot,
+    digest: p.digest,
+    digest_ok: digestOf(p) === p.digest,
+    assets: p.assets.map((a) => ({
+      symbol: a.symbol ?? (a.id === "native" ? "native" : `token ${a.id.slice(0, 10)}…`),
+      ...(a.id === "native" ? {} : { contract: a.id }),
+      total: a.total.amount,
+      total_base_units: a.total.base_units,
+      decimals: a.decimals,
+      addresses: p.addresses.length,
+      holders: a.holders,
+      // an EVM balances proof carries no ownership signatures
+      proven_share: null,
+      holdings: a.balances.filter((b) => b.base_units !== "0").sort(byAmount),
+    })),
+  };
+}
+
+/** The distribution of one asset for a chart: the largest `top` holdings and the rest as one slice. */
+export function distribution(
+  a: ReportAsset,
+  top = 10,
+): { label: string; base_units: bigint; share: string }[] {
+  const whole = BigInt(a.total_base_units);
+  const rows = a.holdings.slice(0, top).map((h) => ({
+    label: h.address,
+    base_units: BigInt(h.base_units),
+    share: share(BigInt(h.base_units), whole),
+  }));
+  const rest = a.holdings.slice(top).reduce((s, h) => s + BigInt(h.base_units), 0n);
+  if (a.holdings.length > top)
+    rows.push({
+      label: `${a.holdings.length - top} other addresses`,
+      base_units: rest,
+      share: share(rest, whole),
+    });
+  return rows;
+}

@@ -1,0 +1,78 @@
+/**
+ * The test tokens of test/fixtures/token/ (Token.sol, compiled once into token.json) deployed on anvil,
+ * and the calls the tests make on them (mint to many holders, move after a pinned block).
+ */
+import { readFileSync } from "node:fs";
+import { encodeData, from as fnFrom } from "ox/AbiFunction";
+import { encode as encodeParams, from as paramsFrom } from "ox/AbiParameters";
+
+type Rpc = <T = unknown>(method: string, params?: unknown[]) => Promise<T>;
+
+const BYTECODE = JSON.parse(readFileSync(new URL("../fixtures/token/token.json", import.meta.url), "utf8"))
+  .contracts as Record<"Token" | "Bytes32Token" | "NoMetadataToken" | "BrokenToken", string>;
+
+/** anvil's first dev account: unlocked, funded. */
+export const DEPLOYER = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266";
+
+async function mined(
+  rpc: Rpc,
+  hash: string,
+): Promise<{ contractAddress: string | null; status: string; blockNumber: string }> {
+  for (let i = 0; i < 200; i++) {
+    const r = await rpc<{ contractAddress: string | null; status: string; blockNumber: string } | null>(
+      "eth_getTransactionReceipt",
+      [hash],
+    );
+    if (r) {
+      if (r.status !== "0x1") throw new Error(`transaction ${hash} failed`);
+      return r;
+    }
+    await new Promise((ok) => setTimeout(ok, 25));
+  }
+  throw new Error(`transaction ${hash} not mined`);
+}
+
+async function send(rpc: Rpc, tx: Record<string, string>) {
+  const hash = await rpc<string>("eth_sendTransaction", [{ from: DEPLOYER, gas: "0x1c9c380", ...tx }]);
+  return mined(rpc, hash);
+}
+
+/** Deploys one of the token contracts; returns its address (lowercase). */
+export async function deployToken(
+  rpc: Rpc,
+  kind: keyof typeof BYTECODE,
+  args: { symbol?: string; decimals?: number } = {},
+): Promise<string> {
+  let ctor = "";
+  if (kind === "Token")
+    ctor = encodeParams(paramsFrom(["string", "uint8"]), [args.symbol ?? "TKN", args.decimals ?? 18]).slice(
+      2,
+    );
+  if (kind === "Bytes32Token") {
+    const word = `0x${Buffer.from(args.symbol ?? "MKR", "utf8")
+      .toString("hex")
+      .padEnd(64, "0")}` as `0x${string}`;
+    ctor = encodeParams(paramsFrom(["bytes32", "uint8"]), [word, args.decimals ?? 18]).slice(2);
+  }
+  const r = await send(rpc, { data: BYTECODE[kind] + ctor });
+  return (r.contractAddress as string).toLowerCase();
+}
+
+const MINT = fnFrom("function mint(address[] to, uint256[] amounts)");
+const MOVE = fnFrom("function move(address from, address to, uint256 amount)");
+
+/** Credits each holder its amount, 200 holders a transaction. */
+export async function mint(rpc: Rpc, token: string, holders: string[], amounts: bigint[]): Promise<void> {
+  for (let i = 0; i < holders.length; i += 200) {
+    const data = encodeData(MINT, [holders.slice(i, i + 200) as `0x${string}`[], amounts.slice(i, i + 200)]);
+    await send(rpc, { to: token, data });
+  }
+}
+
+/** Moves `amount` from one holder to another (any holder; a test token). */
+export async function move(rpc: Rpc, token: string, from: string, to: string, amount: bigint) {
+  await send(rpc, {
+    to: token,
+    data: encodeData(MOVE, [from as `0x${string}`, to as `0x${string}`, amount]),
+  });
+}

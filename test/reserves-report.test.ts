@@ -1,0 +1,224 @@
+/**
+ * `chaingw reserves report PROOF…`: a UTXO proof (real litecoind -regtest, with a signature) and an EVM
+ * proof (real anvil, a token) as one summary; `--verify` against both chains; `--html` opened in Debian's
+ * chromium headless: the totals shown equal the proofs', the page makes no network request (every request
+ * of the browser goes through a counting proxy), and a screenshot is kept as a test artefact.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execa } from "execa";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { digestOf } from "../src/proof/jcs.js";
+import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
+import { runCli } from "./helpers/cli.js";
+import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
+import { trackDir } from "./helpers/procs.js";
+import { deployToken, mint } from "./helpers/tokens.js";
+
+let ltc: LitecoinNode;
+let anvil: AnvilNode;
+let dir: string;
+let utxoProof: string;
+let evmProof: string;
+let ltcUrl: string;
+const CHALLENGE = "audit 2026-11-23";
+const holders = Array.from({ length: 14 }, (_, i) => `0x${(i + 1).toString(16).padStart(40, "0")}`);
+const amounts = holders.map((_, i) => (i === 0 ? 2n ** 130n + 3n : BigInt(i) * 1_000_003n));
+
+/** The screenshot of the report page, kept after the run (its path is printed). */
+const ARTEFACT_DIR = join(tmpdir(), "chaingw-test-artefacts");
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "chaingw-report-"));
+  trackDir(dir);
+  [ltc, anvil] = await Promise.all([startLitecoind({ blocks: 110 }), startAnvil()]);
+  ltcUrl = ltc.url.replace("://", `://${ltc.user}:${ltc.password}@`);
+  // UTXO: two addresses with odd amounts, one of them signs the challenge
+  const a = await ltc.rpc<string>("getnewaddress", ["", "legacy"]);
+  const b = await ltc.rpc<string>("getnewaddress", ["", "bech32"]);
+  await ltc.rpc("sendtoaddress", [a, 1.23456789]);
+  await ltc.rpc("sendtoaddress", [b, 0.5]);
+  await ltc.rpc("generatetoaddress", [1, await ltc.rpc<string>("getnewaddress", ["", "bech32"])]);
+  const sig = await ltc.rpc<string>("signmessage", [a, CHALLENGE]);
+  writeFileSync(join(dir, "sigs.csv"), `${a},${sig}\n`);
+  utxoProof = join(dir, "ltc.json");
+  const u = await runCli(
+    [
+      "reserves",
+      "scan",
+      a,
+      b,
+      "--proof",
+      utxoProof,
+      "--challenge",
+      CHALLENGE,
+      "--signatures",
+      join(dir, "sigs.csv"),
+    ],
+    { env: { CHAINGW_URL: ltcUrl } },
+  );
+  expect(u.exitCode, u.stderr).toBe(0);
+  // EVM: a token over 14 addresses, and their ETH
+  const token = await deployToken(anvil.rpc, "Token", { symbol: "USDX", decimals: 6 });
+  await mint(anvil.rpc, token, holders, amounts);
+  evmProof = join(dir, "evm.json");
+  const e = await runCli(
+    ["reserves", "balances", ...holders, "--native", "--token", token, "--proof", evmProof],
+    {
+      env: { CHAINGW_URL: anvil.url },
+    },
+  );
+  expect(e.exitCode, e.stderr).toBe(0);
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all([ltc?.stop(), anvil?.stop()]);
+});
+
+const report = (args: string[]) =>
+  runCli(["reserves", "report", ...args], { env: { CHAINGW_URL: "http://127.0.0.1:9/" } });
+
+describe("reserves report", () => {
+  it("prints UTXO and EVM proofs as one summary: chain, asset, block, total, holders, proven share", async () => {
+    const r = await report([utxoProof, evmProof]);
+    expect(r.stderr).toBe("");
+    expect(r.exitCode).toBe(0);
+    const lines = r.stdout.split("\n");
+    expect(lines[0]).toBe(
+      "NOT VERIFIED: 2 proofs, digests match; not verified against the chains (--verify does that)",
+    );
+    expect(r.stdout).toMatch(/LTC regtest .* LTC .* 1\.73456789 .* 2 of 2 .* 71\.17%/);
+    expect(r.stdout).toMatch(/anvil \(chain id 31337, evm\) .* USDX/);
+    expect(r.stdout).toContain(group(fmt6(amounts.reduce((s, x) => s + x, 0n))));
+    expect(r.stdout).toContain(`re-verify: chaingw reserves report --verify ${utxoProof} ${evmProof}`);
+    const j = await runCli(["--json", "reserves", "report", utxoProof, evmProof]);
+    const doc = JSON.parse(j.stdout);
+    expect(doc.proofs[1].assets[1].total_base_units).toBe(amounts.reduce((s, x) => s + x, 0n).toString());
+  });
+
+  it("--verify checks each proof against its own chain; one that does not hold fails the report", async () => {
+    const args = ["--verify", "--url-for", `utxo=${ltcUrl}`, "--url-for", `evm=${anvil.url}`];
+    const r = await report([...args, utxoProof, evmProof]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.split("\n")[0]).toBe("HOLDS: all 2 proofs hold, verified against their chains now");
+    // a forged balance, re-digested so only the chain can tell
+    const d = JSON.parse(readFileSync(evmProof, "utf8"));
+    const usd = d.assets[1];
+    usd.balances[2].base_units = (BigInt(usd.balances[2].base_units) + 1n).toString();
+    usd.balances[2].amount = fmt6(BigInt(usd.balances[2].base_units));
+    usd.total.base_units = (BigInt(usd.total.base_units) + 1n).toString();
+    usd.total.amount = fmt6(BigInt(usd.total.base_units));
+    d.digest = digestOf(d);
+    const forged = join(dir, "forged.json");
+    writeFileSync(forged, JSON.stringify(d));
+    const f = await report([...args, utxoProof, forged]);
+    expect(f.exitCode, f.stderr).toBe(1);
+    expect(f.stdout.split("\n")[0]).toBe("FAILS: 1 of 2 proofs do not hold");
+    expect(f.stdout).toContain("the proof does not hold: 1 failing item");
+  });
+
+  it("--html: one self-contained page; chromium shows the proofs' totals, requests nothing, and leaves a screenshot", async () => {
+    const chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find(existsSync);
+    expect(
+      chromium,
+      "chromium is missing: run scripts/setup.sh as root (apt-get install -y chromium)",
+    ).toBeTruthy();
+    const page = join(dir, "report.html");
+    const r = await report(["--html", page, utxoProof, evmProof]);
+    expect(r.exitCode).toBe(0);
+    const html = readFileSync(page, "utf8");
+    // nothing to fetch in the source either: no script, no link, no external url
+    expect(html).not.toMatch(/<script|<link|@import|url\(|src="http/i);
+    expect(html.indexOf('id="verdict"')).toBeLessThan(html.indexOf('id="totals"'));
+
+    // every request the browser makes goes through this proxy (loopback included)
+    const seen: string[] = [];
+    // the browser's own service calls, which no flag turns off in this chromium build (update checks, its
+    // clock, account sign-in): exact hosts and paths, so a page's fetch of anything else still counts
+    const browserOwn =
+      /^(CONNECT (update\.googleapis\.com|accounts\.google\.com):443|GET http:\/\/clients2\.google\.com\/time\/1\/current\?|POST http:\/\/update\.googleapis\.com\/service\/update2\/json\?)/;
+    const pageRequests = () => seen.filter((x) => !browserOwn.test(x));
+    const proxy: Server = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      res.writeHead(502).end();
+    });
+    proxy.on("connect", (req, socket) => {
+      seen.push(`CONNECT ${req.url}`);
+      socket.destroy();
+    });
+    await new Promise<void>((ok) => proxy.listen(0, "127.0.0.1", ok));
+    const port = (proxy.address() as AddressInfo).port;
+    const browse = async (file: string, extra: string[]) => {
+      const profile = mkdtempSync(join(tmpdir(), "chaingw-chromium-"));
+      trackDir(profile);
+      const res = await execa(
+        chromium as string,
+        [
+          "--headless",
+          "--no-sandbox",
+          "--disable-gpu",
+          "--disable-background-networking",
+          "--disable-component-update",
+          "--disable-sync",
+          "--no-first-run",
+          `--user-data-dir=${profile}`,
+          `--proxy-server=http://127.0.0.1:${port}`,
+          "--proxy-bypass-list=<-loopback>",
+          ...extra,
+          `file://${file}`,
+        ],
+        { timeout: 60_000, reject: false },
+      );
+      return res.stdout;
+    };
+    try {
+      // the detector works: a page with one external image makes the proxy count a request
+      const control = join(dir, "control.html");
+      writeFileSync(control, '<!doctype html><img src="http://example.invalid/x.png"><p>control</p>');
+      await browse(control, ["--dump-dom", "--virtual-time-budget=3000"]);
+      expect(pageRequests()).toContain("GET http://example.invalid/x.png");
+      seen.length = 0;
+
+      const dom = await browse(page, ["--dump-dom", "--virtual-time-budget=3000"]);
+      expect(dom).toContain('data-verdict="not-verified"');
+      const shown = [
+        ...dom.matchAll(/class="num total" data-symbol="([^"]+)" data-base-units="(\d+)">([^<]+)</g),
+      ].map((m) => [m[1], m[2], m[3]]);
+      const ltcDoc = JSON.parse(readFileSync(utxoProof, "utf8"));
+      const evmDoc = JSON.parse(readFileSync(evmProof, "utf8"));
+      expect(shown).toEqual([
+        ["LTC", ltcDoc.total.amount_sats, ltcDoc.total.amount],
+        ["ETH", evmDoc.assets[0].total.base_units, group(evmDoc.assets[0].total.amount)],
+        ["USDX", evmDoc.assets[1].total.base_units, group(evmDoc.assets[1].total.amount)],
+      ]);
+      expect(dom).toContain(ltcDoc.digest);
+      expect(dom).toContain(evmDoc.digest);
+      expect((dom.match(/<svg /g) ?? []).length).toBe(2);
+      expect(dom).toContain("no address holds any ETH");
+
+      execFileSync("mkdir", ["-p", ARTEFACT_DIR]);
+      const shot = join(ARTEFACT_DIR, "reserves-report.png");
+      await browse(page, [`--screenshot=${shot}`, "--window-size=1280,1800", "--hide-scrollbars"]);
+      expect(statSync(shot).size).toBeGreaterThan(10_000);
+      expect(pageRequests()).toEqual([]);
+      console.log(`reserves report screenshot: ${shot}`);
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise((ok) => proxy.close(ok));
+    }
+  }, 120_000);
+});
+
+const fmt6 = (b: bigint) => {
+  const f = (b % 10n ** 6n).toString().padStart(6, "0").replace(/0+$/, "");
+  return `${b / 10n ** 6n}${f ? `.${f}` : ""}`;
+};
+const group = (s: string) => {
+  const [w, f] = s.split(".");
+  const g = (w as string).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return f === undefined ? g : `${g}.${f}`;
+};
