@@ -8,7 +8,10 @@ import type { JsonValue } from "../json/lossless.js";
 import { isJsonObject } from "../util/text.js";
 
 /** TRON's address codec, required on first use: its base58 library is no cost of a call that needs none. */
-const tron = () => require("./tron.js") as typeof import("./tron.js");
+import * as tronCodec from "./tron.js";
+
+// tron.ts loads its base58/sha256 code on first use itself: importing it costs nothing at start-up
+const tron = () => tronCodec;
 
 import type { Chain } from "./types.js";
 

@@ -191,10 +191,15 @@ export const stateBlockParam = (chain: Chain): ParamDef =>
     { default: "latest" },
   );
 
-export const quantityKind = (what: string): ParamKind => ({
-  expected: `${what} (0x hex or decimal)`,
+export const quantityKind = (what: string, max?: bigint): ParamKind => ({
+  expected: `${what} (0x hex or decimal${max === undefined ? "" : `, at most ${max}`})`,
   fromText: trim,
-  check: (v) => quantity(v),
+  check: (v) => {
+    const q = quantity(v);
+    if (max !== undefined && BigInt(q) > max)
+      throw new ParamProblem(`expected ${what} of at most ${max}, got ${BigInt(q)}`);
+    return q;
+  },
 });
 
 /** A storage slot: a QUANTITY (0x0, 5) or a 32-byte word; sent as the node's QUANTITY form. */

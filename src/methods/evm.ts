@@ -134,8 +134,8 @@ const evmOwnMethods: MethodDef[] = [
         "blockCount",
         "QUANTITY",
         true,
-        "number of blocks (0x hex or decimal)",
-        quantityKind("a block count"),
+        "number of blocks (0x hex or decimal); nodes answer at most 1024",
+        quantityKind("a block count", 1024n),
       ),
       param(
         "newestBlock",
