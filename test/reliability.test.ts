@@ -415,7 +415,10 @@ describe("against a real litecoind", () => {
     expect(e.code).toBe("interrupted");
     expect(e.message).toBe("interrupted (SIGTERM): the scan did not complete; nothing was proven");
     expect(e.interrupted_by).toBe("SIGTERM");
-    expect(e.aborts_sent).toBe(1);
+    // one abort; a second only when status showed the node ignored the first (Core 0.21 loses an abort sent
+    // during descriptor expansion, and a loaded machine's status poll may see the pass begin)
+    expect(e.aborts_sent).toBeGreaterThanOrEqual(1);
+    expect(e.aborts_sent).toBeLessThanOrEqual(2);
     expect(e.node_scanning).toBe(false);
     expect(e.start_answer).toMatch(/^success: (true|false)$/);
     expect(e.details[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/: (the scan completed before|scan aborted)/);
