@@ -6,9 +6,7 @@
 import { IntegrityError, type RpcError } from "../errors/index.js";
 import type { JsonValue } from "../json/lossless.js";
 import { isJsonObject } from "../util/text.js";
-
-/** TRON's address codec, required on first use: its base58 library is no cost of a call that needs none. */
-const tron = () => require("./tron.js") as typeof import("./tron.js");
+import { hex20ToTron, looksLikeTronBase58, tronToHex20 } from "./tron.js";
 
 import type { Chain } from "./types.js";
 
@@ -47,14 +45,14 @@ function verifyTronBlock(result: JsonValue, asked: unknown, by: "number" | "hash
 function normaliseAddress(t: string): string | undefined {
   if (/^(0x)?41[0-9a-fA-F]{40}$/.test(t)) return `0x${t.replace(/^0x/, "").slice(2).toLowerCase()}`;
   if (!/^T/.test(t)) return undefined;
-  if (!tron().looksLikeTronBase58(t)) throw new Error(`${JSON.stringify(t)} is not a TRON base58 address`);
-  return tron().tronToHex20(t);
+  if (!looksLikeTronBase58(t)) throw new Error(`${JSON.stringify(t)} is not a TRON base58 address`);
+  return tronToHex20(t);
 }
 
 function displayAddress(v: string): string | undefined {
   if (!/^0x[0-9a-fA-F]{40}$/.test(v)) return undefined;
   try {
-    return tron().hex20ToTron(v);
+    return hex20ToTron(v);
   } catch {
     return undefined;
   }
