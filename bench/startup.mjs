@@ -126,6 +126,15 @@ try {
       ["chaingw eth_getBlockByNumber / curl", ratio(cEth, m("curl eth_getBlockByNumber"))],
     ],
   );
+  const floor = m("node:http round trip (ltc)");
+  console.log("\ntargets (issue 19: a plain call in a loop, NODE_EXTRA_CA_CERTS unset):");
+  console.log(
+    "  " +
+      target(
+        cInfo <= 1.1 * floor,
+        `chaingw getblockchaininfo ≤ 1.1× a bare node:http round trip: ${ratio(cInfo, floor)} (${fmt(cInfo)} vs ${fmt(floor)} ms${process.env.NODE_EXTRA_CA_CERTS ? "; NODE_EXTRA_CA_CERTS is set: unset it for users' figures" : ""})`,
+      ),
+  );
   console.log("\ntargets (issue 6):");
   console.log(
     "  " + target(cInfo <= 1.4 * base, `chaingw getblockchaininfo ≤ 1.4× node -e 0: ${ratio(cInfo, base)}`),

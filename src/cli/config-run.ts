@@ -106,7 +106,7 @@ export function configCheck(run: Run): void {
     }
     return { file: JSON.parse(text) as { profiles?: Record<string, unknown> } };
   })();
-  const problems = checkConfigText(text);
+  const problems = checkConfigText(text, { references: true });
   if (problems.length)
     throw new UsageError(
       `config file ${path}: ${problems.length} problem${problems.length === 1 ? "" : "s"}`,

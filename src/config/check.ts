@@ -152,12 +152,16 @@ function checkNode(n: Node, t: Type, path: string, out: string[]): void {
   }
 }
 
-/** The problems of a config file's text (valid JSON), one line each, in file order; empty when none. */
-export function checkConfigText(text: string): string[] {
+/**
+ * The problems of a config file's text (valid JSON), one line each, in file order; empty when none.
+ * `references`: also whether defaultProfile names a profile (`config check`; on load, selecting the
+ * profile says so, and only when no --profile/CHAINGW_PROFILE overrides it).
+ */
+export function checkConfigText(text: string, o: { references?: boolean } = {}): string[] {
   const root = read(text);
   const out: string[] = [];
   checkNode(root, FILE, "", out);
-  const def = root.keys?.get("defaultProfile");
+  const def = o.references ? root.keys?.get("defaultProfile") : undefined;
   const profiles = root.keys?.get("profiles")?.keys;
   if (def && typeof def.value === "string" && !profiles?.has(def.value)) {
     const names = [...(profiles?.keys() ?? [])];

@@ -191,17 +191,6 @@ export const stateBlockParam = (chain: Chain): ParamDef =>
     { default: "latest" },
   );
 
-export const quantityKind = (what: string, max?: bigint): ParamKind => ({
-  expected: `${what} (0x hex or decimal${max === undefined ? "" : `, at most ${max}`})`,
-  fromText: trim,
-  check: (v) => {
-    const q = quantity(v);
-    if (max !== undefined && BigInt(q) > max)
-      throw new ParamProblem(`expected ${what} of at most ${max}, got ${BigInt(q)}`);
-    return q;
-  },
-});
-
 /** A storage slot: a QUANTITY (0x0, 5) or a 32-byte word; sent as the node's QUANTITY form. */
 export const slotKind: ParamKind = {
   expected: "a storage slot: 0x hex or decimal, at most 32 bytes",
@@ -233,3 +222,18 @@ export const percentilesKind = jsonListKind(
   },
   100,
 );
+
+/**
+ * eth_feeHistory's blockCount: 1 to 1024 (geth's cap; nodes clamp larger counts to their own). Larger ones
+ * are refused here: anvil 1.7 panics on a count beyond 64 bits and stops answering.
+ */
+export const blockCountKind: ParamKind = {
+  expected: "a block count from 1 to 1024 (0x hex or decimal)",
+  fromText: trim,
+  check: (v) => {
+    const q = quantity(v);
+    const n = BigInt(q);
+    if (n < 1n || n > 1024n) throw new ParamProblem(`expected a block count from 1 to 1024, got ${short(v)}`);
+    return q;
+  },
+};

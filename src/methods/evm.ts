@@ -5,6 +5,7 @@ import { renderNumber, renderQuantity } from "../chains/evm-render.js";
 import { blockRefOrHash, hash32 } from "../chains/evm-values.js";
 import { explainRevert } from "../chains/revert.js";
 import {
+  blockCountKind,
   blockNumberKind,
   blockOrHashKind,
   CALL_OPTIONS,
@@ -12,7 +13,6 @@ import {
   callKind,
   jsonListKind,
   percentilesKind,
-  quantityKind,
   requireCallTarget,
   stateBlockParam,
 } from "./eth-params.js";
@@ -134,8 +134,8 @@ const evmOwnMethods: MethodDef[] = [
         "blockCount",
         "QUANTITY",
         true,
-        "number of blocks (0x hex or decimal); nodes answer at most 1024",
-        quantityKind("a block count", 1024n),
+        "number of blocks, 1 to 1024 (0x hex or decimal)",
+        blockCountKind,
       ),
       param(
         "newestBlock",
