@@ -6,7 +6,12 @@
 import { IntegrityError, type RpcError } from "../errors/index.js";
 import type { JsonValue } from "../json/lossless.js";
 import { isJsonObject } from "../util/text.js";
-import { hex20ToTron, looksLikeTronBase58, tronToHex20 } from "./tron.js";
+
+/** TRON's address codec, required on first use: its base58 library is no cost of a call that needs none. */
+import * as tronCodec from "./tron.js";
+
+// tron.ts loads its base58/sha256 code on first use itself: importing it costs nothing at start-up
+const tron = () => tronCodec;
 
 import type { Chain } from "./types.js";
 
@@ -45,18 +50,25 @@ function verifyTronBlock(result: JsonValue, asked: unknown, by: "number" | "hash
 function normaliseAddress(t: string): string | undefined {
   if (/^(0x)?41[0-9a-fA-F]{40}$/.test(t)) return `0x${t.replace(/^0x/, "").slice(2).toLowerCase()}`;
   if (!/^T/.test(t)) return undefined;
-  if (!looksLikeTronBase58(t)) throw new Error(`${JSON.stringify(t)} is not a TRON base58 address`);
-  return tronToHex20(t);
+  if (!tron().looksLikeTronBase58(t)) throw new Error(`${JSON.stringify(t)} is not a TRON base58 address`);
+  return tron().tronToHex20(t);
 }
 
 function displayAddress(v: string): string | undefined {
   if (!/^0x[0-9a-fA-F]{40}$/.test(v)) return undefined;
   try {
-    return hex20ToTron(v);
+    return tron().hex20ToTron(v);
   } catch {
     return undefined;
   }
 }
+
+/** eth_chainId of TRON's networks: the last 4 bytes of each genesis block id. */
+const TRON_NETWORKS: Record<string, { name: string }> = {
+  "728126428": { name: "tron-mainnet" },
+  "3448148188": { name: "tron-nile" },
+  "2494104990": { name: "tron-shasta" },
+};
 
 export const evmCompatChain: Chain = Object.freeze({
   name: "evm-compat",
@@ -83,6 +95,14 @@ export const evmCompatChain: Chain = Object.freeze({
     ],
     // java-tron's eth_call takes only "latest" (see docs/upstream notes), never a block hash
     eip1898: false,
+    native: { symbol: "TRX", decimals: 6 },
+    // java-tron: eth_getBalance/eth_call take "latest" only (-32602 "QUANTITY not supported, just support
+    // TAG as latest"); the EIP-1898 object form checks that the block exists, then runs at the head
+    pinnedStateReads: false,
+    eip55: false,
+    // gateways in front of java-tron cap arrays at 100 entries (the fixture does the same)
+    maxBatch: 100,
+    network: (id: bigint) => TRON_NETWORKS[id.toString()],
     isRevert: (e: RpcError) => e.code === -32000 && /revert/i.test(e.rpcMessage),
     verifyBlock: verifyTronBlock,
   }),
