@@ -1,9 +1,8 @@
 /**
  * Parameter kinds shared by the registry. Each turns command-line text into the JSON value the spec
- * asks for and checks it with a zod/mini schema (the mini build keeps start-up fast), so bad input is
- * refused with exit 2 before anything is sent.
+ * asks for and checks it with a plain predicate, so bad input is refused with exit 2 before anything is
+ * sent.
  */
-import type * as Z from "zod/mini";
 import { ParamProblem, UsageError } from "../errors/index.js";
 import { short, suggest } from "../util/text.js";
 import type { ParamDef, ParamKind } from "./types.js";
@@ -21,31 +20,18 @@ export function asUsage<T>(method: string, what: string, check: () => T): T {
 }
 
 /**
- * zod/mini, required on first use: evaluating its modules is a cost of every start-up otherwise, and a
- * plain call checks a couple of params at most (the bundle evaluates a require()d module when reached).
+ * How a kind checks a value: a plain predicate. (zod/mini did this before; its modules cost several ms of
+ * every start-up and, required lazily, pulled its CommonJS build with every locale into the bundle.)
  */
-export const zod = (): typeof Z => require("zod/mini") as typeof Z;
-
-/**
- * How a kind checks a value: a plain predicate for the scalar kinds (a plain call never loads zod; its
- * modules cost several ms of start-up), or a function building a zod/mini schema on first use.
- */
-type Schema = { test(v: unknown): boolean } | ((z: typeof Z) => Z.ZodMiniType);
+type Schema = { test(v: unknown): boolean };
 
 function kind(expected: string, schema: Schema, fromText: (t: string) => unknown): ParamKind {
-  let built: Z.ZodMiniType | undefined;
   return {
     expected,
     fromText,
     check(value: unknown) {
-      if (typeof schema !== "function") {
-        if (!schema.test(value)) throw new ParamProblem(`expected ${expected}, got ${short(value)}`);
-        return value;
-      }
-      built ??= schema(zod());
-      const r = built.safeParse(value);
-      if (!r.success) throw new ParamProblem(`expected ${expected}, got ${short(value)}`);
-      return r.data;
+      if (!schema.test(value)) throw new ParamProblem(`expected ${expected}, got ${short(value)}`);
+      return value;
     },
   };
 }

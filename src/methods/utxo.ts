@@ -1,6 +1,7 @@
 /** The UTXO group (bitcoind-style methods), as ../shared/spec/gateway-jsonrpc.md lists them. */
-import type * as Z from "zod/mini";
+
 import { UsageError } from "../errors/index.js";
+import { isJsonObject } from "../util/text.js";
 import {
   bool,
   boolOrVerbosity,
@@ -15,7 +16,6 @@ import {
   oneOfAnyCase,
   param,
   word,
-  zod,
 } from "./params.js";
 import type { MethodDef } from "./types.js";
 
@@ -27,19 +27,17 @@ const HEIGHT_TO_HASH = "getblockhash";
 const DESCRIPTOR = /^[a-z]+\(.*\)(#[a-z0-9]{8})?$/s;
 const isDescriptor = (v: unknown): boolean =>
   typeof v === "string" && v.length >= 3 && v.length <= 10_000 && DESCRIPTOR.test(v);
-let rangedObject: Z.ZodMiniType | undefined;
-/** A scan object: a descriptor string, or `{desc, range}` for ranged (xpub /*) descriptors. */
+const isRangeIndex = (v: unknown): boolean =>
+  typeof v === "number" && Number.isSafeInteger(v) && v >= 0 && v <= 1_000_000_000;
+/** A scan object: a descriptor string, or `{desc, range}` for ranged (xpub /*) descriptors, nothing more. */
 const isScanObject = (v: unknown): boolean => {
   if (typeof v === "string") return isDescriptor(v);
-  if (!rangedObject) {
-    const z = zod();
-    const rangeIdx = z.int().check(z.gte(0), z.lte(1_000_000_000));
-    rangedObject = z.strictObject({
-      desc: z.custom(isDescriptor),
-      range: z.optional(z.union([rangeIdx, z.tuple([rangeIdx, rangeIdx])])),
-    });
-  }
-  return rangedObject.safeParse(v).success;
+  if (!isJsonObject(v) || !Object.keys(v).every((k) => k === "desc" || k === "range")) return false;
+  const o = v as { desc?: unknown; range?: unknown };
+  const r = o.range;
+  const rangeOk =
+    r === undefined || isRangeIndex(r) || (Array.isArray(r) && r.length === 2 && r.every(isRangeIndex));
+  return isDescriptor(o.desc) && rangeOk;
 };
 const STAT_NAME = /^[a-z0-9_]{1,64}$/;
 
