@@ -100,6 +100,21 @@ const COINS = /^(0|[1-9][0-9]*)(\.[0-9]{1,8})?$/;
 export const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 const FORMATS: readonly SignatureFormat[] = ["legacy", "bip322-simple", "bip322-full", "bip322-pof"];
 
+/** A proof file's JSON (lossless), refused when it is not JSON or repeats a member name (named by path). */
+export function parseDocument(text: string): JsonValue {
+  let raw: JsonValue;
+  try {
+    raw = parseLossless(text);
+  } catch (e) {
+    const where = e instanceof JsonSyntaxError ? ` at character ${e.position}` : "";
+    return fail("document", `not JSON: ${(e as Error).message}${where}`);
+  }
+  const dup = firstDuplicateMember(text);
+  if (dup)
+    fail(dup.path, `member "${dup.key}" appears twice (I-JSON forbids it; readers disagree on which wins)`);
+  return raw;
+}
+
 /**
  * Parses and checks a proof document. Throws ProofInputError whose `field` is the JSON path of the first bad
  * field ("document" for the whole), for: text that is not JSON or repeats a member name, a wrong "format",
@@ -111,16 +126,7 @@ const FORMATS: readonly SignatureFormat[] = ["legacy", "bip322-simple", "bip322-
  * a reason to refuse reading it.
  */
 export function readProof(text: string): Proof {
-  let raw: JsonValue;
-  try {
-    raw = parseLossless(text);
-  } catch (e) {
-    const where = e instanceof JsonSyntaxError ? ` at character ${e.position}` : "";
-    return fail("document", `not JSON: ${(e as Error).message}${where}`);
-  }
-  const dup = firstDuplicateMember(text);
-  if (dup)
-    fail(dup.path, `member "${dup.key}" appears twice (I-JSON forbids it; readers disagree on which wins)`);
+  const raw = parseDocument(text);
 
   const doc = members(
     raw,

@@ -7,18 +7,18 @@
  * shortest exact decimal text. Small integers (block number, decimals, counts) are numbers.
  */
 import { CHAIN_NAMES, chainOf, type GroupName } from "../chains/index.js";
-import { type JsonObject, JsonSyntaxError, type JsonValue, parseLossless } from "../json/lossless.js";
+import { type JsonObject, type JsonValue, parseLossless } from "../json/lossless.js";
 import { formatUnits } from "../util/units.js";
 import {
   array,
   at,
   describe,
   fail,
-  firstDuplicateMember,
   hex64,
   ISO_8601,
   int,
   members,
+  parseDocument,
   string,
   token,
 } from "./document.js";
@@ -99,16 +99,7 @@ export function formatOf(text: string): string {
  * balances add up to. The digest is checked for form only (whether it matches is a verdict, not a refusal).
  */
 export function readEvmProof(text: string): EvmProof {
-  let raw: JsonValue;
-  try {
-    raw = parseLossless(text);
-  } catch (e) {
-    const where = e instanceof JsonSyntaxError ? ` at character ${e.position}` : "";
-    return fail("document", `not JSON: ${(e as Error).message}${where}`);
-  }
-  const dup = firstDuplicateMember(text);
-  if (dup)
-    fail(dup.path, `member "${dup.key}" appears twice (I-JSON forbids it; readers disagree on which wins)`);
+  const raw = parseDocument(text);
   const doc = members(
     raw,
     "",
