@@ -11,6 +11,10 @@
  */
 import type { Agent, ClientRequest, IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
+import { HttpFailure } from "./failure.js";
+import { Slots } from "./slots.js";
+
+export { HttpFailure } from "./failure.js";
 
 export interface HttpOptions {
   connectTimeoutMs: number;
@@ -51,20 +55,6 @@ class WireResult implements HttpResult {
   get text(): string {
     this.decoded ??= this.bytes.toString("utf8");
     return this.decoded;
-  }
-}
-
-/**
- * Where a transport failure happened. `unsent`: the request provably never reached the upstream
- * (refused, DNS, TLS handshake, connect timeout); `maybe`: it may have been received.
- */
-export class HttpFailure extends Error {
-  constructor(
-    message: string,
-    readonly phase: "unsent" | "maybe",
-    readonly timedOut = false,
-  ) {
-    super(message);
   }
 }
 
@@ -112,57 +102,11 @@ export class Transport {
   /** kept-alive connections, reused across requests (runs that make many calls) */
   keepAlive: boolean;
   private readonly agents = new Map<string, Agent>();
-  private freshOpen = 0;
-  private readonly freshQueue: (() => void)[] = [];
+  /** fresh connections bypass the agent and its cap: a many-call run holds them to the same number */
+  private readonly fresh = new Slots(MAX_SOCKETS);
 
   constructor(opts: { keepAlive?: boolean } = {}) {
     this.keepAlive = opts.keepAlive ?? false;
-  }
-
-  /**
-   * Waits for a slot (handed over directly by the one freed, so the count stays right). Rejects, and
-   * leaves the queue, when the call is interrupted or its request timeout runs out first: nothing was sent.
-   */
-  private async freshSlot(opts: HttpOptions): Promise<void> {
-    if (this.freshOpen < MAX_SOCKETS) {
-      this.freshOpen++;
-      return;
-    }
-    if (opts.signal?.aborted) throw new HttpFailure("interrupted", "unsent");
-    await new Promise<void>((resolve, reject) => {
-      const done = (err?: HttpFailure) => {
-        clearTimeout(timer);
-        opts.signal?.removeEventListener("abort", onAbort);
-        if (!err) return resolve();
-        const i = this.freshQueue.indexOf(granted);
-        if (i >= 0) this.freshQueue.splice(i, 1);
-        reject(err);
-      };
-      const granted = () => done();
-      const onAbort = () => done(new HttpFailure("interrupted", "unsent"));
-      const timer =
-        opts.requestTimeoutMs > 0
-          ? setTimeout(
-              () =>
-                done(
-                  new HttpFailure(
-                    `no connection free within ${opts.requestTimeoutMs} ms (${MAX_SOCKETS} open)`,
-                    "unsent",
-                    true,
-                  ),
-                ),
-              opts.requestTimeoutMs,
-            )
-          : undefined;
-      opts.signal?.addEventListener("abort", onAbort, { once: true });
-      this.freshQueue.push(granted);
-    });
-  }
-
-  private freeFreshSlot(): void {
-    const next = this.freshQueue.shift();
-    if (next) next();
-    else this.freshOpen--;
   }
 
   async post(
@@ -190,7 +134,8 @@ export class Transport {
     // fresh connections bypass the agent and its cap: a many-call run holds them to the same number
     const limited = this.keepAlive && agent === false;
     const queuedAt = Date.now();
-    if (limited) await this.freshSlot(opts);
+    if (limited)
+      await this.fresh.acquire(opts, (ms) => `no connection free within ${ms} ms (${MAX_SOCKETS} open)`);
     // time spent waiting for a connection counts against the request timeout, as in the agent's own queue
     const requestTimeoutMs =
       limited && opts.requestTimeoutMs > 0
@@ -304,8 +249,8 @@ export class Transport {
     } finally {
       if (limited) {
         // after the answer Node closes a connection of its own (Connection: close) at once
-        if (socket && !socket.destroyed) socket.once("close", () => this.freeFreshSlot());
-        else this.freeFreshSlot();
+        if (socket && !socket.destroyed) socket.once("close", () => this.fresh.release());
+        else this.fresh.release();
       }
     }
   }

@@ -10,63 +10,35 @@ import { JsonNumber } from "../json/lossless.js";
 import { JsonRpcClient } from "../rpc/client.js";
 import type { Endpoint } from "../rpc/endpoint.js";
 import { HttpFailure, type HttpOptions, type HttpResult, Transport } from "../rpc/http.js";
+import { Slots } from "../rpc/slots.js";
 import type { GatewayConfig, ProductConfig } from "./config.js";
 import type { Metrics } from "./metrics.js";
 
 export class Upstream {
-  inflight = 0;
   /** undefined until the first check: counted as healthy, so a fresh gateway serves at once */
   healthy: boolean | undefined;
   height?: number;
   lastProblem?: string;
-  private readonly waiters: (() => void)[] = [];
+  private readonly slots: Slots;
   constructor(
     readonly endpoint: Endpoint,
     readonly maxConcurrency: number,
-  ) {}
+  ) {
+    this.slots = new Slots(maxConcurrency);
+  }
   get inRotation(): boolean {
     return this.healthy !== false;
   }
   /** A slot of the concurrency cap; waits in line (bounded by the request's own timeout and signal). */
-  async acquire(opts: HttpOptions): Promise<void> {
-    if (this.inflight < this.maxConcurrency) {
-      this.inflight++;
-      return;
-    }
-    await new Promise<void>((resolve, reject) => {
-      const done = (err?: Error) => {
-        clearTimeout(timer);
-        opts.signal?.removeEventListener("abort", onAbort);
-        const i = this.waiters.indexOf(granted);
-        if (err) {
-          if (i >= 0) this.waiters.splice(i, 1);
-          reject(err);
-        } else resolve();
-      };
-      const granted = () => done();
-      const onAbort = () => done(new HttpFailure("interrupted", "unsent"));
-      const timer =
-        opts.requestTimeoutMs > 0
-          ? setTimeout(
-              () =>
-                done(
-                  new HttpFailure(
-                    `all ${this.maxConcurrency} slots busy for ${opts.requestTimeoutMs} ms`,
-                    "unsent",
-                    true,
-                  ),
-                ),
-              opts.requestTimeoutMs,
-            )
-          : undefined;
-      opts.signal?.addEventListener("abort", onAbort, { once: true });
-      this.waiters.push(granted);
-    });
+  acquire(opts: HttpOptions): Promise<void> {
+    return this.slots.acquire(opts, (ms) => `all ${this.maxConcurrency} slots busy for ${ms} ms`);
   }
   release(): void {
-    const next = this.waiters.shift();
-    if (next) next();
-    else this.inflight--;
+    this.slots.release();
+  }
+  /** requests at work on this upstream now */
+  get inflight(): number {
+    return this.slots.inUse;
   }
 }
 
