@@ -415,8 +415,11 @@ describe("reserves balances on the EVM-compat chain (java-tron's JSON-RPC: state
     try {
       const later = await cg(["reserves", "verify", file], env());
       expect(later.exitCode).toBe(3);
-      expect(later.stdout).toContain("a latest-only snapshot");
-      expect(later.stdout).toContain("cannot be re-read");
+      // the fixture's head went back one block: the node is now behind the proof's block
+      expect(later.stdout).toMatch(
+        /^cannot say whether the proof holds: .*1 block behind the proof's block/m,
+      );
+      expect(later.stdout).not.toMatch(/FAILS/);
     } finally {
       tron.setHead(tron.data.latest);
     }

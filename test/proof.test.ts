@@ -234,6 +234,8 @@ describe("reserves verify", () => {
     const prevHeader = await ltc.rpc<any>("getblockheader", [prevTx.blockhash]);
     const out = prevTx.vout[prev.vout];
     const sats = BigInt(Math.round(out.value * 1e8)).toString();
+    // listed under its own address (scanned and credited), so only the chain can tell it was spent
+    const prevAddr: string = out.scriptPubKey.address ?? out.scriptPubKey.addresses[0];
     const f = edited((d) => {
       const o = {
         txid: prev.txid,
@@ -241,22 +243,20 @@ describe("reserves verify", () => {
         amount: coins(BigInt(sats)),
         amount_sats: sats,
         script_pubkey: out.scriptPubKey.hex,
-        matched: addr.legacy,
+        matched: prevAddr,
         height: prevHeader.height,
         block_hash: prevTx.blockhash,
       };
       const ghost = { ...o, txid: "ab".repeat(32), vout: 0, amount: "0.00001000", amount_sats: "1000" };
       d.outputs.push(o, ghost);
-      const a = d.by_address.find((x: any) => x.address === addr.legacy);
+      d.scan_objects.push(prevAddr);
       const add = BigInt(sats) + 1000n;
-      a.amount_sats = (BigInt(a.amount_sats) + add).toString();
-      a.amount = coins(BigInt(a.amount_sats));
-      a.outputs += 2;
+      d.by_address.push({ address: prevAddr, amount: coins(add), amount_sats: add.toString(), outputs: 2 });
       d.total.amount_sats = (BigInt(d.total.amount_sats) + add).toString();
       d.total.amount = coins(BigInt(d.total.amount_sats));
       d.total.outputs += 2;
       // the ownership split follows the totals
-      d.ownership.proven_sats = (BigInt(d.ownership.proven_sats) + add).toString();
+      d.ownership.claimed_only_sats = (BigInt(d.ownership.claimed_only_sats) + add).toString();
     }, true);
     const r = await runCli(["--url", url(), "--json", "reserves", "verify", f]);
     expect(r.exitCode).toBe(1);

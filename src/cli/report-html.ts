@@ -4,9 +4,10 @@
  * too), charts as inline SVG. The verdict comes first, then totals per asset, the distribution of holdings
  * over addresses, the proofs' digests, and the command that verifies them again.
  */
+
+import type { CombinedReport } from "../reserves/combined.js";
 import { distribution } from "../reserves/combined.js";
 import { groupDigits } from "../util/units.js";
-import type { CombinedReport } from "./reserves-report.js";
 
 const esc = (s: string) =>
   s

@@ -6,13 +6,15 @@ import { renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { chainOf, type GroupName } from "../chains/index.js";
 import type { GlobalFlags } from "../config/config.js";
-import { ChaingwError, EXIT, UsageError } from "../errors/index.js";
+import { ChaingwError, UsageError } from "../errors/index.js";
 import { style, table } from "../output/human.js";
 import { progress } from "../output/progress.js";
 import type { EvmProof } from "../proof/evm-document.js";
 import type { EvmVerifyReport } from "../reserves/balances-verify.js";
+import { exitCodeOfVerdict } from "../reserves/verdict.js";
 import { groupDigits } from "../util/units.js";
 import { contextFor, type Run } from "./context.js";
+import { renderClaims, renderFindings } from "./render-verdict.js";
 
 export interface BalancesFlags {
   file?: string;
@@ -192,35 +194,36 @@ export async function verifyEvmFile(run: Run, file: string, text: string, flags:
   }
   if (run.machine) run.out(JSON.stringify(report, null, 2));
   else run.out(renderEvmVerify(report, ctx.color));
-  if (report.verdict === "fails") run.exitCode = EXIT.rpc;
-  else if (report.verdict === "cannot-say") run.exitCode = EXIT.transport;
+  run.exitCode = exitCodeOfVerdict(report.verdict);
 }
 
 export function renderEvmVerify(r: EvmVerifyReport, color: boolean): string {
   const st = style(color);
   const mark = (ok: boolean | null) => (ok === null ? "--" : ok ? st.good("ok") : st.bad("FAILS"));
   const lines = [
+    ...renderClaims({ created_at: r.claims.created_at }),
     `digest     ${mark(r.digest.ok)}  ${r.digest.ok ? r.digest.claimed : `claimed ${r.digest.claimed}, content ${r.digest.computed}`}`,
-    `chain      ${mark(r.chain.ok)}  ${r.chain.detail}`,
-    `block      ${mark(r.block.ok)}  ${r.block.detail || "not checked"}`,
-    `balances   ${mark(r.balances.ok)}  ${r.balances.detail || "not re-read"}`,
+    `inputs     ${mark(r.inputs.ok)}  ${r.inputs.detail}`,
+    `chain      ${r.chain.ok === null ? "CANNOT SAY" : mark(r.chain.ok)}  ${r.chain.detail}`,
+    `block      ${mark(r.block.ok)}  ${r.block.detail}`,
+    `metadata   ${mark(r.metadata.ok)}  ${r.metadata.detail}`,
+    `balances   ${mark(r.balances.ok)}  ${r.balances.detail}`,
     "",
   ];
   lines.push(
     table(
-      ["asset", "total", "re-read", "differ"],
-      r.assets.map((a) => [a.symbol ?? a.id, groupDigits(a.total), String(a.checked), String(a.mismatches)]),
+      ["asset", "decimals", "total", "re-read", "differ"],
+      r.assets.map((a) => [
+        a.symbol ?? a.id,
+        a.metadata_ok === false ? st.bad(`${a.decimals ?? "none"} FAILS`) : String(a.decimals ?? "none"),
+        groupDigits(a.total),
+        String(a.checked),
+        String(a.mismatches),
+      ]),
       color,
     ),
     "",
   );
-  for (const f of r.failures) lines.push(r.verdict === "fails" ? st.bad(`FAILS: ${f}`) : `CANNOT SAY: ${f}`);
-  lines.push(
-    r.verdict === "holds"
-      ? st.good(`holds: ${r.summary}`)
-      : r.verdict === "fails"
-        ? st.bad(r.summary)
-        : r.summary,
-  );
+  lines.push(...renderFindings(r, color));
   return lines.join("\n");
 }

@@ -5,9 +5,10 @@
  */
 import { type GroupName, parseChainName } from "../chains/index.js";
 import type { GlobalFlags } from "../config/config.js";
-import { EXIT, UsageError } from "../errors/index.js";
+import { UsageError } from "../errors/index.js";
 import { style, table } from "../output/human.js";
-import type { ReportEntry } from "../reserves/combined.js";
+import type { CombinedReport, ReadProof } from "../reserves/combined.js";
+import { exitCodeOfVerdict } from "../reserves/verdict.js";
 import { groupDigits } from "../util/units.js";
 import { contextFor, type Run } from "./context.js";
 import { writeAtomic } from "./reserves-balances.js";
@@ -19,16 +20,7 @@ export interface ReportFlags {
   html?: string;
 }
 
-export type Verdict = "holds" | "fails" | "cannot-say";
-
-export interface CombinedReport {
-  /** "holds" / "fails" / "cannot-say" with --verify; "not-verified" without (digests checked offline) */
-  verdict: Verdict | "not-verified";
-  summary: string;
-  proofs: (ReportEntry & { verify?: { verdict: Verdict; summary: string } })[];
-  /** the command that verifies these proofs again */
-  command: string;
-}
+export type { CombinedReport } from "../reserves/combined.js";
 
 const quote = (s: string) => (/^[\w./@:=,+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
@@ -52,7 +44,7 @@ export async function reservesReport(run: Run, files: string[], flags: GlobalFla
   const { readProof } = await import("../proof/document.js");
   const { evmEntry, utxoEntry } = await import("../reserves/combined.js");
   // every file is read and checked before anything is sent
-  const read = [];
+  const read: ReadProof[] = [];
   for (const f of files) {
     const text = readText(f, "reserves report");
     if (formatOf(text) === EVM_PROOF_FORMAT) {
@@ -63,54 +55,26 @@ export async function reservesReport(run: Run, files: string[], flags: GlobalFla
       read.push({ entry: utxoEntry(f, p), utxo: p });
     }
   }
-  const proofs: CombinedReport["proofs"] = read.map((r) => ({ ...r.entry }));
+  let proofs: CombinedReport["proofs"] = read.map((r) => ({ ...r.entry }));
   if (o.verify) {
-    for (const [i, r] of read.entries()) {
+    const { verifyEntry } = await import("../reserves/combined.js");
+    proofs = [];
+    for (const r of read) {
       const group: GroupName = r.evm ? r.evm.chain.group : "utxo";
       const url = urlFor.get(group);
       const ctx = contextFor(run, { ...flags, ...(url ? { url: [url] } : {}), chain: group }, group, {
         pooled: true,
       });
-      if (r.evm) {
-        const { verifyEvmProof } = await import("../reserves/balances-verify.js");
-        const v = await verifyEvmProof(ctx.client, r.evm, undefined, ctx.signal);
-        (proofs[i] as CombinedReport["proofs"][number]).verify = { verdict: v.verdict, summary: v.summary };
-      } else if (r.utxo) {
-        const { verifyProof } = await import("../reserves/verify.js");
-        const v = await verifyProof(ctx.client, r.utxo, {}, () => {}, ctx.signal);
-        (proofs[i] as CombinedReport["proofs"][number]).verify = {
-          verdict: v.holds ? "holds" : "fails",
-          summary: v.holds ? `holds: ${v.summary}` : v.summary,
-        };
-      }
+      proofs.push(await verifyEntry(ctx.client, r, ctx.signal));
     }
   }
-  const verdicts = proofs.map((p) => p.verify?.verdict);
-  const badDigests = proofs.filter((p) => !p.digest_ok).length;
-  const verdict: CombinedReport["verdict"] = !o.verify
-    ? badDigests
-      ? "fails"
-      : "not-verified"
-    : verdicts.includes("fails") || badDigests
-      ? "fails"
-      : verdicts.includes("cannot-say")
-        ? "cannot-say"
-        : "holds";
-  const n = proofs.length;
-  const summary =
-    verdict === "holds"
-      ? `all ${n} proof${n === 1 ? "" : "s"} hold, verified against their chains now`
-      : verdict === "fails"
-        ? `${Math.max(verdicts.filter((v) => v === "fails").length, badDigests)} of ${n} proof${n === 1 ? "" : "s"} do not hold${badDigests ? ` (${badDigests} edited since signing: digest mismatch)` : ""}`
-        : verdict === "cannot-say"
-          ? `cannot say whether ${verdicts.filter((v) => v === "cannot-say").length} of ${n} proofs hold (a node could not re-read them); none failed`
-          : `${n} proof${n === 1 ? "" : "s"}, digests match; not verified against the chains (--verify does that)`;
-  const report: CombinedReport = {
-    verdict,
-    summary,
+  const { combine } = await import("../reserves/combined.js");
+  const report = combine(
     proofs,
-    command: `chaingw reserves report --verify ${files.map(quote).join(" ")}`,
-  };
+    o.verify === true,
+    `chaingw reserves report --verify ${files.map(quote).join(" ")}`,
+  );
+  const verdict = report.verdict;
   if (o.html !== undefined) {
     const { reportHtml } = await import("./report-html.js");
     writeAtomic(o.html, reportHtml(report, new Date()), "--html");
@@ -124,8 +88,7 @@ export async function reservesReport(run: Run, files: string[], flags: GlobalFla
       ),
     );
   if (o.html !== undefined && !run.machine) run.out(`report page written to ${o.html}`);
-  if (verdict === "fails") run.exitCode = EXIT.rpc;
-  else if (verdict === "cannot-say") run.exitCode = EXIT.transport;
+  if (verdict !== "not-verified") run.exitCode = exitCodeOfVerdict(verdict);
 }
 
 const VERDICT_TEXT: Record<CombinedReport["verdict"], string> = {

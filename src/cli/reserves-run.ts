@@ -77,6 +77,10 @@ export async function reservesScan(
         : parseDuration("--progress", o.progress, DEFAULT_LINE_EVERY_S, "positive");
   const minConf = o.minConf === undefined ? undefined : parseWhole("--min-conf", o.minConf, 0, 0, 1_000_000);
   const chunk = o.chunk === undefined ? undefined : parseWhole("--chunk", o.chunk, 0, 1, 1_000_000);
+  if (o.challenge !== undefined && o.challenge.trim() === "")
+    throw new UsageError(
+      "--challenge: empty; a challenge is the fresh text the custodian signs (e.g. the auditor's name and date)",
+    );
   if (o.signatures !== undefined && o.challenge === undefined)
     throw new UsageError(
       "--signatures needs --challenge: the signatures are checked over the challenge text",

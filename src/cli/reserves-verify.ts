@@ -6,8 +6,10 @@ import { style, table } from "../output/human.js";
 import { progress } from "../output/progress.js";
 import type { Proof, SignatureLine } from "../proof/document.js";
 import { ProofInputError } from "../proof/errors.js";
+import { exitCodeOfVerdict } from "../reserves/verdict.js";
 import type { VerifyReport } from "../reserves/verify.js";
 import { contextFor, type Run } from "./context.js";
+import { renderClaims, renderFindings } from "./render-verdict.js";
 
 /** A file's text ('-' = stdin), or a usage error naming it. */
 export function readText(path: string, what: string): string {
@@ -38,16 +40,20 @@ export async function reservesVerify(
   run: Run,
   file: string,
   flags: GlobalFlags,
-  o: { signatures?: string },
+  o: { signatures?: string; challenge?: string },
 ): Promise<void> {
   if (run.format === "csv")
     throw new UsageError("--format csv is not available for reserves verify (human or json)");
+  if (o.challenge !== undefined && o.challenge.trim() === "")
+    throw new UsageError("--challenge: empty; give the text the signatures must be over");
   const text = readText(file, "reserves verify");
   // the proof family's second format (EVM and EVM-compat balances) has its own reader and checks
   const { formatOf, EVM_PROOF_FORMAT } = await import("../proof/evm-document.js");
   if (formatOf(text) === EVM_PROOF_FORMAT) {
     if (o.signatures !== undefined)
       throw new UsageError("--signatures: an EVM balances proof carries no message signatures");
+    if (o.challenge !== undefined)
+      throw new UsageError("--challenge: an EVM balances proof carries no challenge");
     const { verifyEvmFile } = await import("./reserves-balances.js");
     return verifyEvmFile(run, file, text, flags);
   }
@@ -63,7 +69,7 @@ export async function reservesVerify(
     report = await verifyProof(
       ctx.client,
       proof,
-      { signatures },
+      { signatures, challenge: o.challenge },
       (e) =>
         bar.update(
           e.type === "walk"
@@ -78,17 +84,31 @@ export async function reservesVerify(
   }
   if (run.machine) run.out(JSON.stringify(report, null, 2));
   else run.out(renderVerify(report, ctx.color));
-  if (!report.holds) run.exitCode = 1;
+  run.exitCode = exitCodeOfVerdict(report.verdict);
 }
 
 function renderVerify(r: VerifyReport, color: boolean): string {
   const st = style(color);
-  const mark = (ok: boolean) => (ok ? st.good("ok") : st.bad("FAILS"));
+  const mark = (ok: boolean | null) => (ok === null ? "--" : ok ? st.good("ok") : st.bad("FAILS"));
+  const nodeMark = (ok: boolean | null) => (ok === null ? "--" : ok ? st.good("ok") : "CANNOT SAY");
   const lines: string[] = [];
+  lines.push(
+    ...renderClaims({
+      created_at: r.claims.created_at,
+      challenge: r.claims.challenge,
+      min_conf: r.claims.min_conf,
+      excluded_outputs: r.claims.excluded_outputs || undefined,
+    }),
+  );
+  if (r.challenge.required !== null) lines.push(`challenge  ${mark(r.challenge.ok)}  ${r.challenge.detail}`);
   lines.push(
     `digest     ${mark(r.digest.ok)}  ${r.digest.ok ? r.digest.claimed : `claimed ${r.digest.claimed}, content ${r.digest.computed}`}`,
   );
-  lines.push(`block      ${mark(r.block.ok)}  ${r.block.detail}`);
+  lines.push(`node       ${nodeMark(r.node.ok)}  ${r.node.detail}`);
+  if (r.node.ok) {
+    lines.push(`block      ${mark(r.block.ok)}  ${r.block.detail}`);
+    lines.push(`scripts    ${mark(r.attribution.ok)}  ${r.attribution.detail}`);
+  }
   lines.push(
     `totals     ${mark(r.totals.ok)}  ${r.totals.amount} (${r.totals.amount_sats} base units) in ${r.totals.outputs} outputs`,
   );
@@ -105,22 +125,25 @@ function renderVerify(r: VerifyReport, color: boolean): string {
       ? v.state === "spent-after"
         ? `ok, spent at ${v.spentAt}`
         : "ok, unspent now"
-      : st.bad(`FAILS: ${v.detail}`),
+      : v.state === "unknown"
+        ? `CANNOT SAY: ${v.detail}`
+        : st.bad(`FAILS: ${v.detail}`),
   ]);
   if (rows.length) lines.push(table(["output", "amount", "matched", "verdict"], rows, color), "");
-  const arows = r.addresses.map((a) => [
-    a.address.length > 48 ? `${a.address.slice(0, 45)}...` : a.address,
-    a.amount,
-    a.outputs_ok ? "ok" : st.bad("FAILS"),
-    a.ownership === "proven"
-      ? st.good("proven owned")
-      : a.ownership === "unproven"
-        ? st.bad("signature FAILS")
-        : "claimed only",
-  ]);
-  if (arows.length) lines.push(table(["address", "amount", "outputs", "ownership"], arows, color), "");
-  for (const f of r.failures) lines.push(st.bad(`FAILS: ${f}`));
-  lines.push(r.holds ? st.good(`holds: ${r.summary}`) : st.bad(r.summary));
+  if (r.node.ok) {
+    const arows = r.addresses.map((a) => [
+      a.address.length > 48 ? `${a.address.slice(0, 45)}...` : a.address,
+      a.amount,
+      a.outputs_ok ? String(a.outputs) : st.bad(`${a.outputs_failed} of ${a.outputs} FAIL`),
+      a.ownership === "proven"
+        ? st.good("proven owned")
+        : a.ownership === "unproven"
+          ? st.bad("signature FAILS")
+          : "claimed only",
+    ]);
+    if (arows.length) lines.push(table(["address", "amount", "outputs", "ownership"], arows, color), "");
+  }
+  lines.push(...renderFindings(r, color));
   return lines.join("\n");
 }
 

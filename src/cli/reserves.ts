@@ -88,12 +88,18 @@ export function reservesCommand(program: Command, run: Run): void {
       "--signatures <file>",
       "address,signature lines to check over the proof's challenge (instead of the proof's own)",
     )
+    .option(
+      "--challenge <text>",
+      "the challenge the signatures must be over: a proof signed over another text does not hold",
+    )
     .addHelpText(
       "after",
       [
         "",
-        "Exit codes: 0 the proof holds; 1 it does not (every failing item named); 2 the file is not a proof",
-        "(the field and why; nothing sent); 3 the node could not answer.",
+        "Exit codes: 0 the proof holds; 1 it does not (a check the chain answered went against it, each",
+        "item named); 2 the file is not a proof (the field and why; nothing sent); 3 cannot say (the node is",
+        "behind the proof, of another kind or network, lacks the data, or did not answer).",
+        "The proof's own claims (created_at, the challenge) are printed as claims; --challenge requires one.",
         "Works on any node of the chain, without -txindex; blocks above the proof's height are walked only for",
         "outputs spent since.",
       ].join("\n"),

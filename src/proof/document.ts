@@ -15,7 +15,7 @@ import {
 } from "../json/lossless.js";
 import { decodeProofAddress } from "./address.js";
 import { ProofInputError } from "./errors.js";
-import type { SignatureFormat } from "./message.js";
+import { type SignatureFormat, verifyMessage } from "./message.js";
 
 export const PROOF_FORMAT = "chaingw-reserves-proof/1";
 
@@ -159,6 +159,8 @@ export function readProof(text: string): Proof {
       `"${created_at}" is not an ISO-8601 date-time with a zone (e.g. 2026-08-01T12:00:00Z)`,
     );
   const challenge = doc.challenge === null ? null : string(doc.challenge, "challenge");
+  if (challenge !== null && challenge.trim() === "")
+    fail("challenge", "empty: signatures over an empty text prove nothing fresh (null when there is none)");
   const min_conf = doc.min_conf === undefined ? undefined : int(doc.min_conf, "min_conf");
 
   const scan_objects = array(doc.scan_objects, "scan_objects").map((v, i) =>
@@ -491,6 +493,15 @@ export function readSignatureFile(text: string): SignatureLine[] {
     }
     if (!/^(smp|ful|pof)?[A-Za-z0-9+/]+={0,2}$/.test(signature))
       fail(`line ${n}`, "the signature is not base64 (optionally after a BIP-322 smp/ful/pof prefix)");
+    // its form is read now (before anything is sent): a signature of no supported form is bad input
+    try {
+      verifyMessage(address, signature, "");
+    } catch (e) {
+      fail(
+        `line ${n}`,
+        `the signature is of no supported form (${e instanceof ProofInputError ? e.reason : (e as Error).message})`,
+      );
+    }
     out.push({ address, signature, line: n });
   }
   return out;

@@ -1,44 +1,65 @@
 /**
- * `reserves verify` of an EVM balances proof:
- *  1. the digest (RFC 8785 form) matches (the reader has already checked the totals and holder counts);
- *  2. the node is on the proof's chain (eth_chainId);
- *  3. the block at the proof's number is still the proof's block (canonical);
- *  4. every balance, re-read at that block, is the proof's.
- * A node that cannot read state at that block (not an archive node; a chain that serves the head only) makes
- * the verdict "cannot say" (exit 3), never "holds". A latest-only snapshot can be re-read only while the
- * head is still the proof's block; otherwise verify says it cannot be re-read.
+ * `reserves verify` of an EVM balances proof. Every field that carries meaning is re-derived; the steps:
+ *  1. the digest (RFC 8785 form) matches (the reader has already checked the totals and holder counts), and
+ *     the inputs as given normalise to the proof's addresses, tokens and block;
+ *  2. the node is an EVM-style node (eth_chainId) on the proof's chain id, and the network name, the native
+ *     coin's symbol and decimals are the chain's own definition's;
+ *  3. the node has the proof's block (else it is behind: "cannot say", and by how much), and the block at the
+ *     proof's number is still the proof's block (canonical);
+ *  4. every token's decimals() and symbol(), re-read at that block, are the proof's;
+ *  5. every balance, re-read at that block, is the proof's.
+ * A node that cannot read state at that block (not an archive node; a chain that serves the head only), of
+ * another kind or on another chain makes the verdict "cannot say" (exit 3), never "holds". A latest-only
+ * snapshot can be re-read only while the head is still the proof's block; otherwise verify says it cannot.
  */
 import { chainOf } from "../chains/index.js";
+import type { Chain } from "../chains/types.js";
+import { ChaingwError, RpcError } from "../errors/index.js";
 import type { EvmProof } from "../proof/evm-document.js";
 import { digestOf } from "../proof/jcs.js";
 import type { JsonRpcClient } from "../rpc/client.js";
 import { formatUnits } from "../util/units.js";
-import { readBalances, readBlock, readChainId, StateUnavailableError } from "./balances-read.js";
+import { planBalances } from "./balances.js";
+import {
+  readBalances,
+  readBlock,
+  readChainId,
+  readTokenMeta,
+  StateUnavailableError,
+} from "./balances-read.js";
+import { counted, type Findings, type Verdict, verdictOf } from "./verdict.js";
 
-export type EvmVerdict = "holds" | "fails" | "cannot-say";
+/** @deprecated the one verdict type is `Verdict` (reserves/verdict.ts) */
+export type EvmVerdict = Verdict;
 
 export interface EvmAssetVerdict {
   id: string;
   symbol: string | null;
+  decimals: number | null;
   total: string;
   total_base_units: string;
+  /** decimals and symbol re-read at the proof's block (tokens), or the chain's own (native); null: not checked */
+  metadata_ok: boolean | null;
   checked: number;
   mismatches: number;
 }
 
-export interface EvmVerifyReport {
+export interface EvmVerifyReport extends Findings {
   format: string;
-  verdict: EvmVerdict;
+  verdict: Verdict;
   /** true only for "holds" */
   holds: boolean;
+  /** what the proof states that no chain confirms */
+  claims: { created_at: string };
   digest: { ok: boolean; claimed: string; computed: string };
+  inputs: { ok: boolean; detail: string };
   chain: { ok: boolean | null; detail: string };
   block: { ok: boolean | null; number: number; hash: string; detail: string };
+  metadata: { ok: boolean | null; detail: string };
   balances: { ok: boolean | null; checked: number; detail: string };
   assets: EvmAssetVerdict[];
   /** each balance that differs, at most 100 */
   mismatches: { asset: string; address: string; proof: string; node: string }[];
-  failures: string[];
   summary: string;
 }
 
@@ -49,6 +70,94 @@ const assetName = (p: EvmProof, id: string) => {
   return a?.symbol ?? id;
 };
 
+const same = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** 1b. The inputs as given, normalised again, are the proof's addresses, tokens and block. */
+async function checkInputs(proof: EvmProof, chain: Chain, f: Findings): Promise<EvmVerifyReport["inputs"]> {
+  const bad = (why: string) => {
+    f.failures.push(`inputs: ${why}`);
+    return { ok: false, detail: why };
+  };
+  let plan: Awaited<ReturnType<typeof planBalances>>;
+  try {
+    plan = await planBalances({
+      chain,
+      args: proof.inputs.addresses,
+      tokens: proof.inputs.tokens,
+      native: proof.inputs.native,
+      block: proof.inputs.block,
+    });
+  } catch (e) {
+    const details = e instanceof ChaingwError && e.details?.length ? `: ${e.details.join("; ")}` : "";
+    return bad(`the inputs as given are not valid input (${(e as Error).message}${details})`);
+  }
+  if (!same(plan.addresses, proof.addresses))
+    return bad("the addresses as given do not normalise to the addresses the proof states balances for");
+  const ids = [...(plan.native ? ["native"] : []), ...plan.tokens];
+  if (
+    !same(
+      ids,
+      proof.assets.map((a) => a.id),
+    )
+  )
+    return bad(
+      `the assets asked (${ids.join(", ")}) are not the proof's (${proof.assets.map((a) => a.id).join(", ")})`,
+    );
+  if (plan.block !== "latest" && BigInt(plan.block) !== BigInt(proof.block.number))
+    return bad(`block ${proof.inputs.block} was asked, the proof is at block ${proof.block.number}`);
+  return {
+    ok: true,
+    detail: `${counted(plan.given.length, "address")} as given, ${counted(ids.length, "asset")}`,
+  };
+}
+
+/** 2. The node's chain, and what the chain's own definition says of the network and its coin. */
+async function checkChain(
+  client: JsonRpcClient,
+  proof: EvmProof,
+  chain: Chain,
+  f: Findings,
+): Promise<EvmVerifyReport["chain"]> {
+  let id: bigint;
+  try {
+    id = await readChainId(client, chain);
+  } catch (e) {
+    if (!(e instanceof RpcError)) throw e;
+    const detail = `the node is not an EVM-style node: it answered eth_chainId with "${e.rpcMessage}" (${e.code})${/not found/i.test(e.rpcMessage) ? " (a bitcoind-family node?)" : ""}; give the proof a node of chain id ${proof.chain.chain_id}`;
+    f.cannot_say.push(`node: ${detail}`);
+    return { ok: null, detail };
+  }
+  if (id.toString() !== proof.chain.chain_id) {
+    const detail = `the node is on chain id ${id}, the proof on ${proof.chain.chain_id}: this node cannot check it; ask a node of chain id ${proof.chain.chain_id}`;
+    f.cannot_say.push(`chain: ${detail}`);
+    return { ok: null, detail };
+  }
+  const traits = chain.evm as NonNullable<Chain["evm"]>;
+  const network = traits.network(id);
+  const problems: string[] = [];
+  if ((network?.name ?? null) !== proof.chain.network)
+    problems.push(
+      `chain.network: the proof names the network ${JSON.stringify(proof.chain.network)}, chain id ${id} is ${network ? `"${network.name}"` : "no network chaingw names"}`,
+    );
+  const native = proof.assets.find((a) => a.id === "native");
+  if (native) {
+    const symbol = network?.symbol ?? traits.native.symbol;
+    if (native.symbol !== symbol)
+      problems.push(
+        `native coin: the proof calls it ${JSON.stringify(native.symbol)}, chain id ${id}'s coin is "${symbol}"`,
+      );
+    if (native.decimals !== traits.native.decimals)
+      problems.push(
+        `native coin: the proof gives it ${native.decimals} decimals, the ${chain.name} chain's coin has ${traits.native.decimals}`,
+      );
+  }
+  for (const p of problems) f.failures.push(p);
+  return problems.length
+    ? { ok: false, detail: problems.join("; ") }
+    : { ok: true, detail: `chain id ${id}${proof.chain.network ? ` (${proof.chain.network})` : ""}` };
+}
+
 export async function verifyEvmProof(
   client: JsonRpcClient,
   proof: EvmProof,
@@ -56,45 +165,51 @@ export async function verifyEvmProof(
   signal?: AbortSignal,
 ): Promise<EvmVerifyReport> {
   const chain = chainOf(proof.chain.group);
-  const failures: string[] = [];
-  const cannot: string[] = [];
+  const f: Findings = { failures: [], cannot_say: [] };
   const computed = digestOf(proof);
   const digest = { ok: computed === proof.digest, claimed: proof.digest, computed };
   if (!digest.ok)
-    failures.push(`digest: the document hashes to ${computed}, not ${proof.digest} (it was edited)`);
+    f.failures.push(`digest: the document hashes to ${computed}, not ${proof.digest} (it was edited)`);
+  const inputs = await checkInputs(proof, chain, f);
 
   onEvent({ type: "step", text: "checking the chain and the block" });
-  const id = await readChainId(client, chain);
-  const chainOk = id.toString() === proof.chain.chain_id;
-  const chainV = {
-    ok: chainOk,
-    detail: chainOk
-      ? `chain id ${id}${proof.chain.network ? ` (${proof.chain.network})` : ""}`
-      : `the node is on chain id ${id}, the proof on ${proof.chain.chain_id}`,
-  };
-  if (!chainOk) failures.push(`chain: ${chainV.detail}`);
+  const chainV = await checkChain(client, proof, chain, f);
 
   const n = proof.block.number;
-  const block: EvmVerifyReport["block"] = { ok: null, number: n, hash: proof.block.hash, detail: "" };
-  const balances: EvmVerifyReport["balances"] = { ok: null, checked: 0, detail: "" };
+  const block: EvmVerifyReport["block"] = {
+    ok: null,
+    number: n,
+    hash: proof.block.hash,
+    detail: "not checked",
+  };
+  const metadata: EvmVerifyReport["metadata"] = { ok: null, detail: "not checked" };
+  const balances: EvmVerifyReport["balances"] = { ok: null, checked: 0, detail: "not re-read" };
   const assets: EvmAssetVerdict[] = proof.assets.map((a) => ({
     id: a.id,
     symbol: a.symbol,
+    decimals: a.decimals,
     total: a.total.amount,
     total_base_units: a.total.base_units,
+    metadata_ok: a.id === "native" ? chainV.ok : null,
     checked: 0,
     mismatches: 0,
   }));
   const mismatches: EvmVerifyReport["mismatches"] = [];
-  if (chainOk) {
-    const now = await readBlock(client, chain, `0x${n.toString(16)}`);
-    block.ok = now !== null && now.hash === proof.block.hash;
-    block.detail = block.ok
-      ? `block ${n} is ${proof.block.hash} on the node's chain`
-      : now === null
-        ? `the node has no block ${n} (behind, or another chain)`
-        : `block ${n} is now ${now.hash}, not the proof's ${proof.block.hash}: the proof's block is no longer canonical`;
-    if (!block.ok) failures.push(`block: ${block.detail}`);
+  if (chainV.ok !== null) {
+    const head = await readBlock(client, chain, "latest");
+    if (head === null || head.number < n) {
+      block.detail = `the node's head is block ${head?.number ?? "?"}${head ? `, ${counted(n - head.number, "block")} behind the proof's block ${n}` : ""}: it cannot check this proof yet; verify again once it has caught up`;
+      f.cannot_say.push(`block: ${block.detail}`);
+    } else {
+      const now = await readBlock(client, chain, `0x${n.toString(16)}`);
+      block.ok = now !== null && now.hash === proof.block.hash;
+      block.detail = block.ok
+        ? `block ${n} is ${proof.block.hash} on the node's chain`
+        : now === null
+          ? `the node has no block ${n} though its head is ${head.number}`
+          : `block ${n} is now ${now.hash}, not the proof's ${proof.block.hash}: the proof's block is no longer canonical`;
+      if (!block.ok) f.failures.push(`block: ${block.detail}`);
+    }
   }
 
   let at: string | undefined;
@@ -106,13 +221,41 @@ export async function verifyEvmProof(
       if (head && head.number === n && head.hash === proof.block.hash) at = "latest";
       else {
         balances.detail = `a latest-only snapshot: the ${chain.name} chain serves state at its head only, and the head is now block ${head?.number ?? "?"}, so the balances at block ${n} cannot be re-read`;
-        cannot.push(balances.detail);
+        f.cannot_say.push(balances.detail);
       }
     }
   }
   if (at !== undefined) {
     const ids = proof.assets.map((a) => a.id);
+    const tokens = proof.assets.filter((a) => a.id !== "native");
     try {
+      onEvent({ type: "step", text: `re-reading ${counted(tokens.length, "token")}' decimals and symbol` });
+      const meta = await readTokenMeta(
+        client,
+        chain,
+        tokens.map((t) => t.id),
+        at,
+        signal,
+      );
+      const changed: string[] = [];
+      tokens.forEach((t, k) => {
+        const m = meta[k] as (typeof meta)[number];
+        const v = assets.find((a) => a.id === t.id) as EvmAssetVerdict;
+        const diffs: string[] = [];
+        if (m.decimals !== t.decimals)
+          diffs.push(`decimals ${m.decimals ?? "none"} (the proof says ${t.decimals ?? "none"})`);
+        if (m.symbol !== t.symbol || m.symbol_source !== t.symbol_source)
+          diffs.push(
+            `symbol ${JSON.stringify(m.symbol)} as ${m.symbol_source} (the proof says ${JSON.stringify(t.symbol)} as ${t.symbol_source})`,
+          );
+        v.metadata_ok = diffs.length === 0;
+        if (diffs.length) changed.push(`token ${t.id} answers ${diffs.join(" and ")} at block ${n}`);
+      });
+      for (const c of changed) f.failures.push(c);
+      metadata.ok = changed.length === 0;
+      metadata.detail = metadata.ok
+        ? `${counted(tokens.length, "token")}' decimals and symbol re-read at block ${n}, all equal; the native coin's from the chain's definition`
+        : `${changed.length} of ${counted(tokens.length, "token")} answer other decimals or symbol`;
       const values = await readBalances(
         client,
         chain,
@@ -122,14 +265,14 @@ export async function verifyEvmProof(
         (done, total) => onEvent({ type: "read", done, total }),
         signal,
       );
-      let same = true;
+      let stillThere = true;
       if (at === "latest") {
         const head = await readBlock(client, chain, "latest");
-        same = head !== null && head.number === n && head.hash === proof.block.hash;
+        stillThere = head !== null && head.number === n && head.hash === proof.block.hash;
       }
-      if (!same) {
+      if (!stillThere) {
         balances.detail = `the head moved off block ${n} during the re-read; a latest-only snapshot cannot be re-read now`;
-        cannot.push(balances.detail);
+        f.cannot_say.push(balances.detail);
       } else {
         proof.assets.forEach((a, i) => {
           const v = assets[i] as EvmAssetVerdict;
@@ -154,38 +297,42 @@ export async function verifyEvmProof(
           ? `${balances.checked} balances re-read at block ${n}, all equal`
           : `${bad} of ${balances.checked} balances differ at block ${n}`;
         for (const m of mismatches)
-          failures.push(
+          f.failures.push(
             `${assetName(proof, m.asset)} of ${m.address}: the proof says ${m.proof}, the node ${m.node} base units at block ${n}`,
           );
       }
     } catch (e) {
       if (!(e instanceof StateUnavailableError)) throw e;
       balances.detail = e.message;
-      cannot.push(`${e.message}${e.hint ? ` — ${e.hint}` : ""}`);
+      f.cannot_say.push(`${e.message}${e.hint ? ` — ${e.hint}` : ""}`);
     }
   }
 
-  const verdict: EvmVerdict = failures.length ? "fails" : cannot.length ? "cannot-say" : "holds";
+  const verdict = verdictOf(f);
   const totals = proof.assets
     .map((a) => `${a.total.amount} ${a.symbol ?? a.id}${a.decimals === null ? " (base units)" : ""}`)
     .join(", ");
   const summary =
     verdict === "holds"
-      ? `${totals} held by ${proof.addresses.length} address${proof.addresses.length === 1 ? "" : "es"} at block ${n} (${proof.block.hash}), every balance re-read`
+      ? `${totals} held by ${counted(proof.addresses.length, "address")} at block ${n} (${proof.block.hash}), every balance re-read`
       : verdict === "fails"
-        ? `the proof does not hold: ${failures.length} failing item${failures.length === 1 ? "" : "s"}`
-        : `cannot say whether the proof holds: ${cannot[0]}`;
+        ? `the proof does not hold: ${counted(f.failures.length, "failing item")}`
+        : `cannot say whether the proof holds: ${f.cannot_say[0]}`;
   return {
     format: proof.format,
     verdict,
     holds: verdict === "holds",
+    claims: { created_at: proof.created_at },
     digest,
+    inputs,
     chain: chainV,
     block,
+    metadata,
     balances,
     assets,
     mismatches,
-    failures: [...failures, ...cannot],
+    failures: f.failures,
+    cannot_say: f.cannot_say,
     summary,
   };
 }

@@ -7,7 +7,9 @@
 import type { Proof } from "../proof/document.js";
 import type { EvmProof } from "../proof/evm-document.js";
 import { digestOf } from "../proof/jcs.js";
+import type { JsonRpcClient } from "../rpc/client.js";
 import { formatCoins } from "./amount.js";
+import { combineVerdicts, counted, type Verdict } from "./verdict.js";
 import { unitOf } from "./verify.js";
 
 export interface Holding {
@@ -131,4 +133,73 @@ export function distribution(
       share: share(rest, whole),
     });
   return rows;
+}
+
+/** A proof's verdict against its chain, as the report shows it. */
+export interface ProofCheck {
+  verdict: Verdict;
+  summary: string;
+}
+
+export interface CombinedReport {
+  /** "holds" / "fails" / "cannot-say" with --verify; "not-verified" without (digests checked offline) */
+  verdict: Verdict | "not-verified";
+  summary: string;
+  proofs: (ReportEntry & { verify?: ProofCheck })[];
+  /** the command that verifies these proofs again */
+  command: string;
+}
+
+/** A proof as read for the report: its entry, and the proof itself for verification. */
+export type ReadProof = { entry: ReportEntry; utxo?: Proof; evm?: EvmProof };
+
+/**
+ * Verifies one proof of the report against its chain with the one verifier of its format. With --verify the
+ * proven share shown is the verifier's (signatures re-checked, subtotals re-derived), not the document's.
+ */
+export async function verifyEntry(
+  client: JsonRpcClient,
+  r: ReadProof,
+  signal?: AbortSignal,
+): Promise<ReportEntry & { verify: ProofCheck }> {
+  if (r.evm) {
+    const { verifyEvmProof } = await import("./balances-verify.js");
+    const v = await verifyEvmProof(client, r.evm, undefined, signal);
+    return { ...r.entry, verify: { verdict: v.verdict, summary: v.summary } };
+  }
+  const { verifyProof } = await import("./verify.js");
+  const v = await verifyProof(client, r.utxo as Proof, {}, () => {}, signal);
+  const total = BigInt((r.utxo as Proof).total.amount_sats);
+  const assets = r.entry.assets.map((a) =>
+    a.proven_share === null && v.ownership.proven_addresses === 0
+      ? a
+      : { ...a, proven_share: share(BigInt(v.ownership.proven_sats), total) },
+  );
+  return { ...r.entry, assets, verify: { verdict: v.verdict, summary: v.summary } };
+}
+
+/** The report's one verdict and summary line over its proofs (verified or not). */
+export function combine(
+  proofs: CombinedReport["proofs"],
+  verified: boolean,
+  command: string,
+): CombinedReport {
+  const verdicts = proofs.map((p) => p.verify?.verdict).filter((v): v is Verdict => v !== undefined);
+  const badDigests = proofs.filter((p) => !p.digest_ok).length;
+  const verdict: CombinedReport["verdict"] = !verified
+    ? badDigests
+      ? "fails"
+      : "not-verified"
+    : combineVerdicts([...verdicts, ...(badDigests ? (["fails"] as const) : [])]);
+  const n = proofs.length;
+  const count = (v: Verdict) => verdicts.filter((x) => x === v).length;
+  const summary =
+    verdict === "holds"
+      ? `all ${counted(n, "proof")} hold, verified against their chains now`
+      : verdict === "fails"
+        ? `${Math.max(count("fails"), badDigests)} of ${counted(n, "proof")} do not hold${badDigests ? ` (${badDigests} edited since signing: digest mismatch)` : ""}`
+        : verdict === "cannot-say"
+          ? `cannot say whether ${count("cannot-say")} of ${counted(n, "proof")} hold (a node could not check them); none failed`
+          : `${counted(n, "proof")}, digests match; not verified against the chains (--verify does that)`;
+  return { verdict, summary, proofs, command };
 }
