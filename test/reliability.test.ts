@@ -321,10 +321,15 @@ describe("against a real litecoind", () => {
 
   it("#3 Ctrl-C on a terminal during a scan: the documented lines, one abort, done soon after the node", async () => {
     actions.length = 0;
-    const t = spawnPty(["reserves", "scan", "--descriptor", LONG_DESC, "--range", LONG_RANGE], {
-      env: env(),
-      cols: 200,
-    });
+    // --abort-wait: wait for the node's word even while it prepares the scan (by default chaingw returns
+    // after a few seconds then: test/operator.test.ts)
+    const t = spawnPty(
+      ["reserves", "scan", "--descriptor", LONG_DESC, "--range", LONG_RANGE, "--abort-wait", "60"],
+      {
+        env: env(),
+        cols: 200,
+      },
+    );
     expect(await t.waitFor(/preparing for \d+ s/, 20_000)).toBe(true);
     await untilScanning();
     t.ctrlC();
@@ -392,6 +397,8 @@ describe("against a real litecoind", () => {
       LONG_DESC,
       "--range",
       LONG_RANGE,
+      "--abort-wait",
+      "60",
     ]);
     let err = "";
     p.stderr?.on("data", (c: Buffer) => {

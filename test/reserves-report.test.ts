@@ -105,6 +105,11 @@ describe("reserves report", () => {
     const r = await report([...args, utxoProof, evmProof]);
     expect(r.exitCode).toBe(0);
     expect(r.stdout.split("\n")[0]).toBe("HOLDS: all 2 proofs hold, verified against their chains now");
+    // the command to run again names the same nodes (before: --url-for dropped), credentials left out
+    expect(r.stdout).toContain(
+      `re-verify: chaingw reserves report --verify --url-for utxo=${ltc.url} --url-for evm=${anvil.url} ${utxoProof} ${evmProof}`,
+    );
+    expect(r.stdout).not.toContain(ltc.password);
     // a forged balance, re-digested so only the chain can tell
     const d = JSON.parse(readFileSync(evmProof, "utf8"));
     const usd = d.assets[1];
@@ -211,6 +216,106 @@ describe("reserves report", () => {
       await new Promise((ok) => proxy.close(ok));
     }
   }, 120_000);
+});
+
+/**
+ * Element boxes of a report page as chromium lays it out at `width` px: a copy of the page with a measuring
+ * script (the page itself has none, and its CSP would refuse one), read back through --dump-dom.
+ */
+async function layoutAt(page: string, width: number): Promise<Layout> {
+  const chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find(existsSync) as string;
+  const measure = `<script>
+const box = (e) => { const r = e.getBoundingClientRect(); return { l: r.left, r: r.right, t: r.top, b: r.bottom }; };
+const out = {
+  viewport: document.documentElement.clientWidth,
+  scrollWidth: document.documentElement.scrollWidth,
+  cells: [...document.querySelectorAll("#totals tr")].map((tr) => [...tr.children].map(box)),
+  charts: [...document.querySelectorAll("svg")].map((s) => ({
+    svg: box(s),
+    rows: [...s.querySelectorAll("g.row")].map((g) => ({ lbl: box(g.querySelector(".lbl")), bar: box(g.querySelector("rect")), val: box(g.querySelector(".val")) })),
+  })),
+};
+const pre = document.createElement("pre"); pre.id = "layout"; pre.textContent = JSON.stringify(out); document.body.appendChild(pre);
+</script>`;
+  const copy = page.replace(/\.html$/, `.measured-${width}.html`);
+  writeFileSync(
+    copy,
+    readFileSync(page, "utf8")
+      .replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, "")
+      .replace("</body>", `${measure}</body>`),
+  );
+  const profile = mkdtempSync(join(tmpdir(), "chaingw-chromium-"));
+  trackDir(profile);
+  const args = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    `--user-data-dir=${profile}`,
+  ];
+  const r = await execa(
+    chromium,
+    [...args, `--window-size=${width},2000`, "--dump-dom", "--virtual-time-budget=2000", `file://${copy}`],
+    { timeout: 60_000, reject: false },
+  );
+  const m = /<pre id="layout">([^<]*)<\/pre>/.exec(String(r.stdout));
+  expect(m, String(r.stderr).slice(-400)).toBeTruthy();
+  // and a picture of the page itself at that width, to look at
+  execFileSync("mkdir", ["-p", ARTEFACT_DIR]);
+  const shot = join(ARTEFACT_DIR, `reserves-report-${width}px.png`);
+  await execa(chromium, [...args, `--window-size=${width},1400`, `--screenshot=${shot}`, `file://${page}`], {
+    timeout: 60_000,
+    reject: false,
+  });
+  console.log(`reserves report at ${width} px: ${shot}`);
+  return JSON.parse((m?.[1] ?? "").replace(/&quot;/g, '"').replace(/&amp;/g, "&"));
+}
+type Box = { l: number; r: number; t: number; b: number };
+interface Layout {
+  viewport: number;
+  scrollWidth: number;
+  cells: Box[][];
+  charts: { svg: Box; rows: { lbl: Box; bar: Box; val: Box }[] }[];
+}
+
+describe("reserves report --html layout", () => {
+  it("long addresses never run into the bars or the shares; at 900 and 1400 px every column is in view", async () => {
+    // a P2WSH address (64 characters) beside a short one: the longest labels a UTXO proof has
+    const pub = (await ltc.rpc<{ pubkey: string }>("getaddressinfo", [await ltc.newAddress()])).pubkey;
+    const wsh = (await ltc.rpc<{ address: string }>("addmultisigaddress", [1, [pub], "", "bech32"])).address;
+    const short = await ltc.rpc<string>("getnewaddress", ["", "legacy"]);
+    await ltc.rpc("sendtoaddress", [wsh, 2.5]);
+    await ltc.rpc("sendtoaddress", [short, 0.125]);
+    await ltc.mine(1);
+    const longProof = join(dir, "long.json");
+    const s = await runCli(["reserves", "scan", wsh, short, "--proof", longProof], {
+      env: { CHAINGW_URL: ltcUrl },
+    });
+    expect(s.exitCode, s.stderr).toBe(0);
+    const page = join(dir, "layout.html");
+    const r = await report(["--html", page, longProof, evmProof]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    for (const width of [900, 1400]) {
+      const l = await layoutAt(page, width);
+      const at = `at ${width} px`;
+      // no horizontal scrollbar: nothing wider than the window
+      expect(l.scrollWidth, at).toBeLessThanOrEqual(l.viewport);
+      // every column of the totals, "proven owned" and "verdict" included, inside the window
+      for (const row of l.cells) for (const c of row) expect(c.r, at).toBeLessThanOrEqual(l.viewport);
+      expect(l.charts.length).toBe(2);
+      for (const c of l.charts) {
+        expect(c.svg.r, at).toBeLessThanOrEqual(l.viewport);
+        for (const row of c.rows) {
+          expect(row.lbl.r, `${at}: label against bar`).toBeLessThanOrEqual(row.bar.l);
+          expect(row.bar.r, `${at}: bar against share`).toBeLessThanOrEqual(row.val.l);
+          expect(row.val.r, `${at}: share inside the chart`).toBeLessThanOrEqual(c.svg.r + 0.5);
+        }
+      }
+      // the P2WSH address's row is there, in full or shortened in the middle
+      const html = readFileSync(page, "utf8");
+      expect(html).toContain(wsh);
+    }
+  }, 180_000);
 });
 
 const fmt6 = (b: bigint) => {

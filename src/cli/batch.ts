@@ -63,7 +63,7 @@ export function batchCommand(program: Command, run: Run): void {
 function causes(s: Summary): string {
   const top = [...s.causes].sort((a, b) => b[1] - a[1]);
   const shown = top.slice(0, 3).map(([why, n]) => `${n} × ${why}`);
-  if (top.length > 3) shown.push(`${top.length - 3} other causes`);
+  if (top.length > 3) shown.push(`${top.length - 3} other cause${top.length === 4 ? "" : "s"}`);
   return shown.join("; ");
 }
 

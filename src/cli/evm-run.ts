@@ -256,6 +256,10 @@ async function streamToStdout(
       },
       (e) => {
         if (e.kind === "range") range = `${e.from}..${e.to}`;
+        else if (e.kind === "clamp")
+          run.err(
+            `chaingw: ${label}: --to-block ${e.asked} is beyond the head (block ${e.head} when the run started): reading up to block ${e.head}`,
+          );
         else if (e.kind === "split") {
           splits++;
           if (ctx.settings.verbose)

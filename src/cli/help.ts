@@ -45,12 +45,30 @@ export const HELP: HelpConfiguration = {
   },
 };
 
-/** Lines wider than `width` wrapped at spaces, continuing under their own indentation plus two. */
-export const fitWidth = (text: string, width: number): string =>
-  text
-    .split("\n")
-    .map((l) => (l.length > width ? wrapWords(l, width, "  ") : l))
-    .join("\n");
+/**
+ * Does `next` continue the sentence of `line`? Prose written at the left margin and broken at the
+ * source's width: neither line indented (tables, examples and already fitted text are), `line` not at
+ * the end of a sentence or a heading, `next` not an item of a list.
+ */
+const continues = (line: string, next: string): boolean =>
+  /^\S/.test(line) && /^\S/.test(next) && !/[.!?:]$/.test(line.trimEnd()) && !/^([-*•$]|\d+[.)] )/.test(next);
+
+/**
+ * Text fitted to `width`: prose paragraphs broken at another width are joined first (so a line is never
+ * cut mid-sentence and the rest left short), then lines wider than `width` are wrapped at spaces,
+ * continuing under their own indentation plus two.
+ */
+export const fitWidth = (text: string, width: number): string => {
+  const lines = text.split("\n");
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    let line = lines[i] as string;
+    while (i + 1 < lines.length && continues(line, lines[i + 1] as string))
+      line = `${line.trimEnd()} ${(lines[++i] as string).trim()}`;
+    out.push(line.length > width ? wrapWords(line, width, "  ") : line);
+  }
+  return out.join("\n");
+};
 
 /** Said once under each command's help, instead of repeating every global option there. */
 export const GLOBAL_NOTE =

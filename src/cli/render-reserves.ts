@@ -97,7 +97,14 @@ function rowsTable(head: string[], rows: string[][], color: boolean): string {
   return [line(head), w.map((n) => "-".repeat(n)).join("  "), ...rows.map(line)].join("\n");
 }
 
-export function reportHuman(r: Report, opts: { color: boolean }): string {
+/** With --min-conf, what the proof carries beside the scan's total: its outputs and those left out. */
+export interface ProofTotals {
+  minConf: number;
+  kept: { sats: bigint; outputs: number };
+  excluded: { sats: bigint; outputs: number };
+}
+
+export function reportHuman(r: Report, opts: { color: boolean; proof?: ProofTotals }): string {
   const st = style(opts.color);
   const s = r.scan;
   const out: string[] = [];
@@ -134,8 +141,12 @@ export function reportHuman(r: Report, opts: { color: boolean }): string {
   lines.push(
     ["addresses with funds", String(r.addressesWithFunds)],
     ["unspent outputs", String(s.unspents.length)],
-    ["total", `${formatCoins(s.totalSats)} coins = ${s.totalSats} base units`],
+    [
+      opts.proof ? "total found" : "total",
+      `${formatCoins(s.totalSats)} coins = ${s.totalSats} base units${opts.proof ? " (every output the scan found)" : ""}`,
+    ],
     ["node total_amount", `${s.nodeTotal} ${st.good("(equals the sum of the outputs)")}`],
+    ...minConfRows(opts.proof),
     ["at block", `${s.height} ${s.bestblock}`],
     ["chain", r.chain ?? "(not reported)"],
     ["endpoint", r.endpoint],
@@ -164,4 +175,20 @@ export function reportHuman(r: Report, opts: { color: boolean }): string {
     ),
   );
   return out.join("\n");
+}
+
+/** The proof's total under --min-conf, named as the one the proof carries, and what it leaves out. */
+function minConfRows(p: ProofTotals | undefined): [string, string][] {
+  if (!p) return [];
+  const outs = (n: number) => `${n} output${n === 1 ? "" : "s"}`;
+  return [
+    [
+      "total in the proof",
+      `${formatCoins(p.kept.sats)} coins = ${p.kept.sats} base units in ${outs(p.kept.outputs)} with at least ${p.minConf} confirmations (--min-conf ${p.minConf}): the total the proof carries`,
+    ],
+    [
+      "left out",
+      `${formatCoins(p.excluded.sats)} coins in ${outs(p.excluded.outputs)} with fewer confirmations (listed in the proof's "excluded", not counted)`,
+    ],
+  ];
 }

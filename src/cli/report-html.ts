@@ -24,13 +24,26 @@ const VERDICT: Record<CombinedReport["verdict"], { text: string; color: string }
   "not-verified": { text: "NOT VERIFIED", color: "#57606a" },
 };
 
-/** Horizontal bars: the largest holdings of one asset and the rest, each with its share of the total. */
+/** Width of one character of the charts' 12 px monospace text (0.6 em, with room to spare). */
+const CHAR = 7.4;
+/** Labels longer than this are shortened in the middle (the full text is the row's tooltip). */
+const MAX_LABEL = 46;
+const shorten = (s: string) =>
+  s.length <= MAX_LABEL ? s : `${s.slice(0, MAX_LABEL - 13)}…${s.slice(s.length - 12)}`;
+
+/**
+ * Horizontal bars: the largest holdings of one asset and the rest, each with its share of the total. The
+ * label column is as wide as the longest label, and each label is held to the width it was given
+ * (textLength), so no font can push it into its bar; the chart scales down to narrow windows.
+ */
 function chart(a: CombinedReport["proofs"][number]["assets"][number]): string {
   const rows = distribution(a);
   if (rows.length === 0) return `<p class="muted">no address holds any ${esc(a.symbol)}</p>`;
-  const W = 900;
-  const LABEL = 380;
-  const BAR = W - LABEL - 90;
+  const labels = rows.map((r) => shorten(r.label));
+  const LABEL = Math.ceil(Math.max(...labels.map((l) => l.length)) * CHAR) + 12;
+  const BAR = 320;
+  const SHARE = Math.ceil(Math.max(...rows.map((r) => r.share.length)) * CHAR) + 6;
+  const W = LABEL + BAR + 6 + SHARE;
   const H = 22;
   let max = 1n;
   for (const r of rows) if (r.base_units > max) max = r.base_units;
@@ -39,10 +52,12 @@ function chart(a: CombinedReport["proofs"][number]["assets"][number]): string {
       // a width in pixels needs no exactness: scaled in BigInt, then to a number below 10^6
       const w = Number((r.base_units * 1_000_000n) / max) / 1_000_000;
       const y = i * H;
+      const label = labels[i] as string;
       return [
-        `<text x="0" y="${y + 15}" class="lbl">${esc(r.label)}</text>`,
+        `<g class="row">${label === r.label ? "" : `<title>${esc(r.label)}</title>`}`,
+        `<text x="0" y="${y + 15}" class="lbl" textLength="${(label.length * CHAR).toFixed(1)}" lengthAdjust="spacingAndGlyphs">${esc(label)}</text>`,
         `<rect x="${LABEL}" y="${y + 3}" width="${(w * BAR).toFixed(1)}" height="${H - 6}" fill="#0969da"/>`,
-        `<text x="${LABEL + w * BAR + 6}" y="${y + 15}" class="val">${esc(r.share)}</text>`,
+        `<text x="${(LABEL + w * BAR + 6).toFixed(1)}" y="${y + 15}" class="val" textLength="${(r.share.length * CHAR).toFixed(1)}" lengthAdjust="spacingAndGlyphs">${esc(r.share)}</text></g>`,
       ].join("");
     })
     .join("\n");
@@ -83,16 +98,18 @@ export function reportHtml(r: CombinedReport, at: Date): string {
 <style>
 body { font: 14px/1.45 system-ui, sans-serif; margin: 24px; color: #1f2328; max-width: 1200px; }
 .verdict { font-size: 22px; font-weight: 700; color: #fff; background: ${v.color}; padding: 12px 16px; border-radius: 6px; }
-table { border-collapse: collapse; margin: 8px 0 20px; }
+table { border-collapse: collapse; margin: 8px 0 20px; max-width: 100%; }
 th, td { border: 1px solid #d0d7de; padding: 4px 8px; text-align: left; vertical-align: top; }
 th { background: #f6f8fa; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
-td.base, code { word-break: break-all; }
+/* long figures and addresses break where they must, so every column stays in the window */
+td.total, td.base, td small, code { overflow-wrap: anywhere; word-break: break-all; }
 td.base { max-width: 220px; font-size: 12px; }
+svg { max-width: 100%; height: auto; }
 code { font: 12px ui-monospace, monospace; }
 .lbl, .val { font: 12px ui-monospace, monospace; fill: #1f2328; }
 .muted { color: #57606a; }
-pre { background: #f6f8fa; padding: 8px; overflow-x: auto; }
+pre { background: #f6f8fa; padding: 8px; white-space: pre-wrap; overflow-wrap: anywhere; }
 </style>
 </head>
 <body>

@@ -22,13 +22,23 @@ export function report(run: Run, err: unknown): number {
   return e.exitCode;
 }
 
+/** A second interrupt this soon after the first is the same one, delivered twice. */
+export const SECOND_INTERRUPT_AFTER_MS = 300;
+
 /** The run of this process, with its interrupt and stream handlers installed. */
 export function startRun(argv: string[]): Run {
   // the output format is chosen once, before anything can fail
   const run = new Run(formatFromArgv(argv));
+  let firstAt = 0;
   const onSignal = (sig: NodeJS.Signals) => {
     const again = run.abort.signal.aborted;
-    if (!again) run.abort.abort(sig);
+    // signals that arrive together (GNU timeout, a launcher signalling the process group, a terminal and
+    // a supervisor at once) are one interrupt: a second counts once a person could have pressed it
+    if (again && Date.now() - firstAt < SECOND_INTERRUPT_AFTER_MS) return;
+    if (!again) {
+      firstAt = Date.now();
+      run.abort.abort(sig);
+    }
     // a plain call has nothing to clean up: stop now; a second interrupt quits without waiting
     if (!again && run.interrupt.handled) return;
     run.clearProgress?.();

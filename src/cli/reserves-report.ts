@@ -22,6 +22,17 @@ export interface ReportFlags {
 
 export type { CombinedReport } from "../reserves/combined.js";
 
+const withoutCredentials = (u: string) => {
+  try {
+    const url = new URL(u);
+    url.username = "";
+    url.password = "";
+    return url.href;
+  } catch {
+    return u;
+  }
+};
+
 const quote = (s: string) => (/^[\w./@:=,+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
 export async function reservesReport(run: Run, files: string[], flags: GlobalFlags, o: ReportFlags) {
@@ -72,7 +83,8 @@ export async function reservesReport(run: Run, files: string[], flags: GlobalFla
   const report = combine(
     proofs,
     o.verify === true,
-    `chaingw reserves report --verify ${files.map(quote).join(" ")}`,
+    // the nodes it was verified against go with it (credentials left out: they never print)
+    `chaingw reserves report --verify ${[...urlFor].map(([g, u]) => `--url-for ${quote(`${g}=${withoutCredentials(u)}`)} `).join("")}${files.map(quote).join(" ")}`,
   );
   const verdict = report.verdict;
   if (o.html !== undefined) {

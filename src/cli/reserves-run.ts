@@ -3,7 +3,11 @@ import { writeFileSync } from "node:fs";
 import type { GlobalFlags } from "../config/config.js";
 import { ChaingwError, TransportError, UsageError } from "../errors/index.js";
 import { progress } from "../output/progress.js";
-import { DEFAULT_ABORT_WAIT_S, DEFAULT_LINE_EVERY_S } from "../reserves/defaults.js";
+import {
+  DEFAULT_ABORT_WAIT_S,
+  DEFAULT_LINE_EVERY_S,
+  DEFAULT_PREPARING_ABORT_WAIT_S,
+} from "../reserves/defaults.js";
 import {
   reservesAbort as abortWorkflow,
   crossCheckFailure,
@@ -148,6 +152,8 @@ export async function reservesScan(
         wait: o.wait ?? flags.wait,
         scanTimeoutMs: ctx.settings.scanTimeoutMs,
         abortWaitMs,
+        // a node still expanding descriptors ignores the abort: say so after a few seconds, unless told to wait
+        preparingAbortWaitMs: o.abortWait === undefined ? DEFAULT_PREPARING_ABORT_WAIT_S * 1000 : undefined,
         group: ctx.settings.chain,
         chunk,
         parallel: o.parallel,
@@ -191,7 +197,16 @@ export async function reservesScan(
     // --json prints the proof document itself
     if (run.format === "json" && o.proof !== "-") run.out(text);
     if (!run.machine && o.proof !== "-") {
-      run.out(reportHuman(report, { color: ctx.color }));
+      const sum = (xs: { amount_sats: string }[]) => xs.reduce((t, x) => t + BigInt(x.amount_sats), 0n);
+      const totals =
+        minConf === undefined
+          ? undefined
+          : {
+              minConf,
+              kept: { sats: BigInt(proof.total.amount_sats), outputs: proof.total.outputs },
+              excluded: { sats: sum(proof.excluded ?? []), outputs: proof.excluded?.length ?? 0 },
+            };
+      run.out(reportHuman(report, { color: ctx.color, proof: totals }));
       run.out(
         `proof written to ${o.proof}: ${proof.total.amount} in ${proof.total.outputs} outputs at height ${proof.height}, digest ${proof.digest}`,
       );

@@ -14,7 +14,8 @@ import { renderClaims, renderFindings } from "./render-verdict.js";
 /** A file's text ('-' = stdin), or a usage error naming it. */
 export function readText(path: string, what: string): string {
   try {
-    return path === "-" ? readFileSync(0, "utf8") : readFileSync(path, "utf8");
+    // a byte order mark (Windows editors write one) is not part of the JSON: read past it
+    return (path === "-" ? readFileSync(0, "utf8") : readFileSync(path, "utf8")).replace(/^\uFEFF/, "");
   } catch (e) {
     throw new UsageError(`${what}: cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? e}`);
   }

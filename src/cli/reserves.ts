@@ -4,7 +4,12 @@
  */
 import type { Command } from "commander";
 import type { GlobalFlags } from "../config/config.js";
-import { DEFAULT_ABORT_WAIT_S, DEFAULT_LINE_EVERY_S, DEFAULT_RANGE } from "../reserves/defaults.js";
+import {
+  DEFAULT_ABORT_WAIT_S,
+  DEFAULT_LINE_EVERY_S,
+  DEFAULT_PREPARING_ABORT_WAIT_S,
+  DEFAULT_RANGE,
+} from "../reserves/defaults.js";
 import { collect } from "./options.js";
 import type { Run } from "./run.js";
 
@@ -48,7 +53,7 @@ export function reservesCommand(program: Command, run: Run): void {
     )
     .option(
       "--abort-wait <seconds>",
-      `after Ctrl-C, how long to wait for the node to confirm the abort (default ${DEFAULT_ABORT_WAIT_S})`,
+      `after Ctrl-C, how long to wait for the node to confirm the abort (default ${DEFAULT_ABORT_WAIT_S}; ${DEFAULT_PREPARING_ABORT_WAIT_S} while it still expands descriptors, when it ignores aborts)`,
     )
     .option("--proof <file>", "write the proof document (chaingw-reserves-proof/1) to <file> ('-' = stdout)")
     .option("--challenge <text>", "the text the custodian was asked to sign; kept in the proof")

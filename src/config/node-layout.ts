@@ -3,7 +3,7 @@
  * directory (--datadir, else ~/.bitcoin or ~/.litecoin), the network's subdirectory, `rpcport` (and
  * rpcuser/rpcpassword) from the node's own config file, else the network's default port.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, join } from "node:path";
 import { UsageError } from "../errors/index.js";
@@ -80,22 +80,84 @@ export interface LocalNode {
   what: string;
 }
 
+/** How much of a debug.log is read, from its end, looking for the node's last start. */
+const LOG_TAIL_BYTES = 8 << 20;
+
+/**
+ * What the node's own log says of its last start in this directory: which node it is ("Litecoin Core
+ * version v0.21…") and the RPC port given on its command line (`Command-line arg: rpcport="19443"`).
+ */
+function lastStart(log: string): { layout?: Layout; port?: string } {
+  let text: string;
+  try {
+    const fd = openSync(log, "r");
+    try {
+      const size = fstatSync(fd).size;
+      const n = Math.min(size, LOG_TAIL_BYTES);
+      const buf = Buffer.alloc(n);
+      readSync(fd, buf, 0, n, size - n);
+      text = buf.toString("utf8");
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return {};
+  }
+  const starts = [...text.matchAll(/ (Bitcoin|Litecoin) Core version v/g)];
+  const last = starts.at(-1);
+  if (!last) return {};
+  const since = text.slice(last.index);
+  const port = /Command-line arg: rpcport="?(\d{1,5})"?/.exec(since)?.[1];
+  return { layout: last[1] === "Litecoin" ? LITECOIN : BITCOIN, port };
+}
+
 /** The node of `network` in `datadir` (or the usual home directories). */
 export function localNode(network: Network, datadir: string | undefined, env: NodeJS.ProcessEnv): LocalNode {
   const home = env.HOME || homedir();
   const dirs = datadir ? [datadir] : [join(home, BITCOIN.home), join(home, LITECOIN.home)];
   const dir = dirs.find((d) => existsSync(d)) ?? dirs[0];
   const layouts = [BITCOIN, LITECOIN];
-  const layout =
-    layouts.find((l) => existsSync(join(dir, l.conf))) ??
-    (/litecoin/i.test(basename(dir)) ? LITECOIN : undefined) ??
-    layouts.find((l) => existsSync(join(dir, l.sub[network], ".cookie"))) ??
-    (dir === join(home, LITECOIN.home) ? LITECOIN : BITCOIN);
+  // the two nodes share the regtest and signet subdirectories: the network's own log says which one ran
+  const logged = () => {
+    for (const sub of new Set(layouts.map((l) => l.sub[network]))) {
+      const found = lastStart(join(dir, sub, "debug.log"));
+      if (found.layout) return found;
+    }
+    return {};
+  };
+  const byConf = layouts.find((l) => existsSync(join(dir, l.conf)));
+  const byName = /litecoin/i.test(basename(dir)) ? LITECOIN : undefined;
+  const log = byConf || byName ? {} : logged();
+  const bySubdir = network === "test" ? layouts.find((l) => existsSync(join(dir, l.sub.test))) : undefined;
+  const byHome =
+    dir === join(home, LITECOIN.home) ? LITECOIN : dir === join(home, BITCOIN.home) ? BITCOIN : undefined;
+  const layout = byConf ?? byName ?? log.layout ?? bySubdir ?? byHome;
+  if (datadir !== undefined && !existsSync(datadir))
+    throw new UsageError(`--datadir ${datadir}: no such directory`);
+  if (!layout) {
+    if (datadir !== undefined) {
+      const sub = BITCOIN.sub[network];
+      throw new UsageError(
+        `--datadir ${datadir}: cannot tell Bitcoin Core's data directory from Litecoin Core's (no bitcoin.conf or litecoin.conf, no ${join(sub || ".", "debug.log")} naming the node)`,
+        {
+          hint: `name the node: --url http://127.0.0.1:${BITCOIN.port[network]}/ (Bitcoin Core ${network}) or --url http://127.0.0.1:${LITECOIN.port[network]}/ (Litecoin Core ${network}), with --rpc-cookie ${join(datadir, sub, ".cookie")}`,
+        },
+      );
+    }
+  }
+  const chosen = layout ?? BITCOIN;
+  return nodeOf(chosen, dir, network, log.layout === chosen ? log.port : undefined);
+}
+
+function nodeOf(layout: Layout, dir: string, network: Network, loggedPort: string | undefined): LocalNode {
   const { top, own } = readConf(join(dir, layout.conf), network);
   // rpcport is a network-only option: the top section sets it for main only (or the network it selects)
   const selected = top.get(network === "test" ? "testnet" : network) === "1" || network === "main";
   const port =
-    own.get("rpcport") ?? (selected ? top.get("rpcport") : undefined) ?? String(layout.port[network]);
+    own.get("rpcport") ??
+    (selected ? top.get("rpcport") : undefined) ??
+    loggedPort ??
+    String(layout.port[network]);
   if (!/^\d{1,5}$/.test(port))
     throw new UsageError(`rpcport in ${join(dir, layout.conf)} is not a port: ${port}`);
   const cookie = join(dir, layout.sub[network], ".cookie");

@@ -4,9 +4,10 @@
  * fee, mempool. An EVM-style node: chain id, head, syncing, gas price, client. Data out, never printed.
  */
 import type { Chain } from "../chains/index.js";
+import { RpcError } from "../errors/index.js";
 import { type JsonValue, parseLossless } from "../json/lossless.js";
 import { findMethod } from "../methods/index.js";
-import { prepare, send } from "../methods/prepare.js";
+import { prepare, prepareRaw, send } from "../methods/prepare.js";
 import type { JsonRpcClient } from "../rpc/client.js";
 import { isJsonObject } from "../util/text.js";
 
@@ -38,7 +39,7 @@ export async function nodeInfo(
     ),
   );
   const first = settled[0];
-  if (first.status === "rejected") throw first.reason;
+  if (first.status === "rejected") throw await otherKind(client, chain, first.reason, scanTimeoutMs);
   const got: Record<string, JsonValue | undefined> = {};
   const errors: string[] = [];
   settled.forEach((s, i) => {
@@ -81,4 +82,24 @@ export async function nodeInfo(
     ) as Obj;
   put("warnings", bc.warnings ?? net.warnings);
   return { fields, errors };
+}
+
+/**
+ * The node does not know the first call (-32601): when it answers the other kind's first call, the
+ * error says which kind of node it is and the --chain to name.
+ */
+async function otherKind(client: JsonRpcClient, chain: Chain, e: unknown, scanTimeoutMs: number) {
+  if (!(e instanceof RpcError) || e.code !== -32601) return e;
+  const probe = chain.evm
+    ? prepareRaw("getblockchaininfo", [], "utxo")
+    : prepareRaw("eth_chainId", [], "evm");
+  try {
+    const r = await send(client, probe, { scanTimeoutMs });
+    e.hint = chain.evm
+      ? "the node answers getblockchaininfo: a bitcoind-family node; use --chain utxo"
+      : `the node answers eth_chainId (${r.raw.replace(/"/g, "")}): an EVM node; add --chain evm`;
+  } catch {
+    // the node knows neither: the error stands as it is
+  }
+  return e;
 }

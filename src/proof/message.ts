@@ -302,6 +302,11 @@ function verifySimple(
   const last = witness[witness.length - 1] as Uint8Array;
   if (witness.length >= 2 && last[0] === 0x50)
     return fail("witnesses with a taproot annex are not supported");
+  // a signature and a compressed key: a P2WPKH signature, not a taproot spend of any kind
+  if (witness.length === 2 && witness[1]?.length === 33 && (witness[1][0] === 2 || witness[1][0] === 3))
+    return fail(
+      "a P2WPKH signature (a signature and a public key) made for a native segwit v0 address; a P2TR address is signed with one 64- or 65-byte Schnorr signature",
+    );
   if (witness.length !== 1) return fail("taproot script-path spends are not supported (key path only)");
   const sig = witness[0] as Uint8Array;
   if (sig.length !== 64 && sig.length !== 65)

@@ -4,3 +4,5 @@ export const DEFAULT_RANGE: readonly [number, number] = [0, 1000];
 export const DEFAULT_LINE_EVERY_S = 5;
 /** seconds to wait for the node to confirm an abort */
 export const DEFAULT_ABORT_WAIT_S = 30;
+/** seconds to wait for it while the node still prepares the scan (Core 0.21 ignores an abort then) */
+export const DEFAULT_PREPARING_ABORT_WAIT_S = 3;

@@ -41,6 +41,8 @@ export interface ScanOptions extends PlanInput {
   scanTimeoutMs: number;
   /** after an interrupt, how long to wait for the node's word on the abort */
   abortWaitMs: number;
+  /** the same while the node still prepares the scan (ignoring aborts): the run returns sooner */
+  preparingAbortWaitMs?: number;
   /** the chain group the configuration names, if any (the scan needs one that has a UTXO set) */
   group?: GroupName;
   /** status poll interval while the scan runs @default 1000 */
@@ -334,6 +336,7 @@ export async function scanReserves(
           try {
             const a = await abortAndConfirm(client.withoutSignal(), ep, o.abortWaitMs, {
               start,
+              preparingBoundMs: o.preparingAbortWaitMs,
               onAbortSent: (n) => onEvent({ type: "abort-sent", endpoint: ep.label, count: n }),
             });
             return { ep, a };

@@ -59,6 +59,11 @@ export interface AbortOptions {
   pollMs?: number;
   /** called with the number of aborts sent so far, each time one goes out */
   onAbortSent?: (n: number) => void;
+  /**
+   * While the node's progress figure has not moved (it is still expanding descriptors, when Core 0.21
+   * ignores an abort and then scans to the end), wait at most this long instead of the whole bound.
+   */
+  preparingBoundMs?: number;
 }
 
 const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? "" : "s"}`;
@@ -77,7 +82,7 @@ export async function abortAndConfirm(
   boundMs: number,
   o: AbortOptions = {},
 ): Promise<AbortOutcome> {
-  const { start, pollMs = 250, onAbortSent } = o;
+  const { start, pollMs = 250, onAbortSent, preparingBoundMs } = o;
   const t0 = Date.now();
   const waited = () => Date.now() - t0;
   const secs = () => `${(waited() / 1000).toFixed(1)} s`;
@@ -113,7 +118,10 @@ export async function abortAndConfirm(
   });
   // read through a function: the callbacks above set it while this loop awaits
   const answered = (): string | undefined => startEnd?.answer;
-  for (let i = 0; waited() < boundMs && i < 100_000; i++) {
+  // the short bound holds while the scan is being prepared; once the pass moves, the abort can take
+  const bound = () =>
+    moved || preparingBoundMs === undefined ? boundMs : Math.min(boundMs, preparingBoundMs);
+  for (let i = 0; waited() < bound() && i < 100_000; i++) {
     if (answered()) return fromStart(answered()!);
     try {
       last = await scanStatus(client, ep);
@@ -162,16 +170,19 @@ export async function abortAndConfirm(
     await sleep(pollMs);
   }
   const still = last?.running === true;
+  const preparing = !moved && preparingBoundMs !== undefined && preparingBoundMs < boundMs;
   return {
     wasRunning,
     aborts,
     nodeScanning: last ? still : null,
     waitedMs: waited(),
-    statement: last
-      ? still
-        ? `abort sent ${plural(aborts, "time")}, but the node still reports a scan (${last.progress}%) after ${secs()}; check with: chaingw reserves status`
-        : `abort sent; the node reports no scan running, but the scan's own answer did not come within ${secs()}`
-      : `abort sent, but the node did not answer status within ${secs()}; check with: chaingw reserves status`,
+    statement: preparing
+      ? `abort sent; after ${secs()} the node ${still ? "still reports a scan" : "has not answered"} and has not begun its pass (it is expanding descriptors): Core 0.21 ignores an abort while it prepares a scan, so it may scan to the end; check with: chaingw reserves status`
+      : last
+        ? still
+          ? `abort sent ${plural(aborts, "time")}, but the node still reports a scan (${last.progress}%) after ${secs()}; check with: chaingw reserves status`
+          : `abort sent; the node reports no scan running, but the scan's own answer did not come within ${secs()}`
+        : `abort sent, but the node did not answer status within ${secs()}; check with: chaingw reserves status`,
   };
 }
 

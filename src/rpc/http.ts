@@ -87,6 +87,12 @@ function describeNetError(err: any): { msg: string; code: string } {
     ENETUNREACH: "network unreachable",
   };
   if (friendly[code]) return { msg: friendly[code], code };
+  // OpenSSL's answer to a server that replied in plain text to our TLS hello
+  if (code === "ERR_SSL_WRONG_VERSION_NUMBER" || /wrong version number/i.test(String(err?.message)))
+    return {
+      msg: "TLS handshake failed: the endpoint speaks plain HTTP, not HTTPS (give the URL as http://)",
+      code,
+    };
   if (/CERT|TLS|SSL/.test(code)) return { msg: `TLS handshake failed (${code})`, code };
   return { msg: String(err?.message ?? err).split("\n")[0] + (code ? ` (${code})` : ""), code };
 }
