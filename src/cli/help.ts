@@ -51,7 +51,10 @@ export const HELP: HelpConfiguration = {
  * the end of a sentence or a heading, `next` not an item of a list.
  */
 const continues = (line: string, next: string): boolean =>
-  /^\S/.test(line) && /^\S/.test(next) && !/[.!?:]$/.test(line.trimEnd()) && !/^([-*•$]|\d+[.)] )/.test(next);
+  /^\S/.test(line) &&
+  /^\S/.test(next) &&
+  !/[.!?:]$/.test(line.trimEnd()) &&
+  !/^([-*•$] |\d+[.)] )/.test(next);
 
 /**
  * Text fitted to `width`: prose paragraphs broken at another width are joined first (so a line is never

@@ -81,8 +81,7 @@ export function methodHelp(name: string): string {
   }
   out.push(
     "",
-    "Marks: idempotent methods may move to another upstream after a failure that may have reached the first;",
-    "heavy methods are rate limited on the client (--heavy-rate).",
+    "Marks: idempotent methods may move to another upstream after a failure that may have reached the first; heavy methods are rate limited on the client (--heavy-rate).",
   );
   return out.join("\n");
 }
