@@ -464,7 +464,16 @@ describe("a scan that lasts: progress, busy slot, abort", () => {
 
   it("SIGTERM during a real scan on the node: the node confirms the abort", async () => {
     const seen = spyScan(proxy, 0);
-    const { p, err } = scanWithProgress(["--descriptor", longDesc, "--range", "0-90000"]);
+    // --abort-wait: wait for the node's word even while it prepares the scan (without it, chaingw returns
+    // after a few seconds then, saying the node may still be scanning: test/operator.test.ts)
+    const { p, err } = scanWithProgress([
+      "--descriptor",
+      longDesc,
+      "--range",
+      "0-90000",
+      "--abort-wait",
+      "60",
+    ]);
     for (let i = 0; i < 100 && (await ltc.rpc("scantxoutset", ["status"])) === null; i++) await sleep(50);
     // not p.kill(): execa follows its SIGTERM with a SIGKILL after 2 s, and confirming an abort takes longer
     process.kill(p.pid!, "SIGTERM");
