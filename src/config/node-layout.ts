@@ -127,11 +127,15 @@ export function localNode(network: Network, datadir: string | undefined, env: No
   };
   const byConf = layouts.find((l) => existsSync(join(dir, l.conf)));
   const byName = /litecoin/i.test(basename(dir)) ? LITECOIN : undefined;
-  const log = byConf || byName ? {} : logged();
+  let log: { layout?: Layout; port?: string } | undefined;
+  const logOnce = () => {
+    log ??= logged();
+    return log;
+  };
   const bySubdir = network === "test" ? layouts.find((l) => existsSync(join(dir, l.sub.test))) : undefined;
   const byHome =
     dir === join(home, LITECOIN.home) ? LITECOIN : dir === join(home, BITCOIN.home) ? BITCOIN : undefined;
-  const layout = byConf ?? byName ?? log.layout ?? bySubdir ?? byHome;
+  const layout = byConf ?? byName ?? logOnce().layout ?? bySubdir ?? byHome;
   if (datadir !== undefined && !existsSync(datadir))
     throw new UsageError(`--datadir ${datadir}: no such directory`);
   if (!layout) {
@@ -146,17 +150,23 @@ export function localNode(network: Network, datadir: string | undefined, env: No
     }
   }
   const chosen = layout ?? BITCOIN;
-  return nodeOf(chosen, dir, network, log.layout === chosen ? log.port : undefined);
+  // no rpcport in a config file: the port the node was started with, when its log names the same node
+  return nodeOf(chosen, dir, network, () => (logOnce().layout === chosen ? logOnce().port : undefined));
 }
 
-function nodeOf(layout: Layout, dir: string, network: Network, loggedPort: string | undefined): LocalNode {
+function nodeOf(
+  layout: Layout,
+  dir: string,
+  network: Network,
+  loggedPort: () => string | undefined,
+): LocalNode {
   const { top, own } = readConf(join(dir, layout.conf), network);
   // rpcport is a network-only option: the top section sets it for main only (or the network it selects)
   const selected = top.get(network === "test" ? "testnet" : network) === "1" || network === "main";
   const port =
     own.get("rpcport") ??
     (selected ? top.get("rpcport") : undefined) ??
-    loggedPort ??
+    loggedPort() ??
     String(layout.port[network]);
   if (!/^\d{1,5}$/.test(port))
     throw new UsageError(`rpcport in ${join(dir, layout.conf)} is not a port: ${port}`);

@@ -1,0 +1,258 @@
+/**
+ * Every example of the README, run. The commands of its `sh` blocks (and `$ ` lines of other blocks) run
+ * in bash with `chaingw` on the PATH, against a regtest litecoind found as bitcoin-cli would find it
+ * (~/.litecoin, CHAINGW_NETWORK=regtest) and anvil (ETH_RPC_URL), in a directory holding the files they
+ * name. The README's placeholders (0xTOKEN, <hash>, ltc1q...) become real values of these nodes. Each
+ * command must exit as its comment says (`exit N`, else 0) without a crash. What cannot run is marked in
+ * the README: `<!-- examples: not run: why -->` before a block, `<!-- example not run: START — why -->`
+ * for the lines starting with START.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { execa } from "execa";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
+import { runCli } from "./helpers/cli.js";
+import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
+import { trackDir } from "./helpers/procs.js";
+import { ALICE, BOB, deployToken, SEL, send, TOKEN_ABI_PATH, word } from "./helpers/token.js";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const TPUB =
+  "tpubD6NzVbkrYhZ4XgiXtGrdW5XDAPFCL9h7we1vwNCpn8tGbBcgfVYjXyhWo4E1xkh56hjod1RhGjxbaTLV3X4FyWuejifB9jusQ46QzG87VKp";
+const CHALLENGE = "audit 2026-11-23";
+const TRANSFER_TOPIC = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
+
+interface Example {
+  /** README line of the command's first line */
+  line: number;
+  /** the command as written (continuation lines joined), without its comment */
+  command: string;
+  comment: string;
+  /** why it is not run, when the README says so */
+  notRun?: string;
+}
+
+/** The command part of a shell line and its trailing comment (a # outside quotes, after a space). */
+function splitComment(text: string): [string, string] {
+  let quote: string | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string;
+    if (quote) {
+      if (c === quote) quote = undefined;
+    } else if (c === "'" || c === '"') quote = c;
+    else if (c === "#" && (i === 0 || /\s/.test(text[i - 1] as string)))
+      return [text.slice(0, i).trim(), text.slice(i + 1).trim()];
+  }
+  return [text.trim(), ""];
+}
+
+/** The README's examples, with what its markers say of each. */
+function examplesOf(readme: string): { examples: Example[]; unmarked: string[] } {
+  const lines = readme.split("\n");
+  const examples: Example[] = [];
+  const unmarked: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const fence = /^```(\w*)\s*$/.exec(lines[i] as string);
+    if (!fence) continue;
+    // the markers: the comment lines right above the fence
+    let blockWhy: string | undefined;
+    const lineWhy: [string, string][] = [];
+    for (let k = i - 1; k >= 0 && /^<!--.*-->$/.test(lines[k] as string); k--) {
+      const c = lines[k] as string;
+      const b = /^<!-- examples: not run: (.+) -->$/.exec(c);
+      const l = /^<!-- example not run: (.+?) — (.+) -->$/.exec(c);
+      if (b) blockWhy = b[1];
+      else if (l) lineWhy.push([l[1] as string, l[2] as string]);
+    }
+    const shell = fence[1] === "sh";
+    let j = i + 1;
+    for (; j < lines.length && !/^```\s*$/.test(lines[j] as string); j++) {
+      let text = lines[j] as string;
+      const start = j + 1;
+      if (!shell) {
+        if (!text.startsWith("$ ")) continue;
+        text = text.slice(2);
+      }
+      while (text.endsWith("\\") && j + 1 < lines.length)
+        text = `${text.slice(0, -1)} ${(lines[++j] as string).trim()}`;
+      const [command, comment] = splitComment(text);
+      if (!command) continue;
+      const why = blockWhy ?? lineWhy.find(([p]) => command.startsWith(p))?.[1];
+      examples.push({ line: start, command, comment, ...(why ? { notRun: why } : {}) });
+    }
+    if (blockWhy === undefined && !shell && examples.at(-1)?.line && (examples.at(-1)?.line ?? 0) > i)
+      unmarked.push(`line ${i + 1}`);
+    i = j;
+  }
+  return { examples, unmarked };
+}
+
+/** What the example's comment says its exit code is ("exit 2, nothing sent"), else 0. */
+const expectedExit = (comment: string): number => Number(/\bexit (\d)\b(?! at)/.exec(comment)?.[1] ?? 0);
+
+let ltc: LitecoinNode;
+let anvil: AnvilNode;
+let work: string;
+let home: string;
+let bin: string;
+const values: [string, string, string?][] = [];
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), "chaingw-readme-"));
+  trackDir(work);
+  [ltc, anvil] = await Promise.all([startLitecoind({ cookie: true, blocks: 110 }), startAnvil()]);
+  // the node where bitcoin-cli would look (~/.litecoin) and where the tour's --datadir points (~/regtest)
+  home = join(work, "home");
+  mkdirSync(join(home, ".config"), { recursive: true });
+  symlinkSync(ltc.datadir, join(home, ".litecoin"));
+  symlinkSync(ltc.datadir, join(home, "regtest"));
+  bin = join(work, "bin");
+  mkdirSync(bin);
+  writeFileSync(join(bin, "chaingw"), `#!/bin/sh\nexec "${process.execPath}" "${ROOT}bin/chaingw" "$@"\n`, {
+    mode: 0o755,
+  });
+  const cwd = join(work, "cwd");
+  mkdirSync(cwd);
+  const file = (name: string, text: string) => writeFileSync(join(cwd, name), text);
+
+  // UTXO: legacy addresses that sign the challenge, a segwit one, 6 confirmations for --min-conf 6
+  const legacy = [];
+  for (let i = 0; i < 3; i++) legacy.push(await ltc.rpc<string>("getnewaddress", ["", "legacy"]));
+  const segwit = await ltc.newAddress();
+  const p2sh = await ltc.rpc<string>("getnewaddress", ["", "p2sh-segwit"]);
+  const funded = [...legacy, segwit, p2sh];
+  const pay: Record<string, number> = {};
+  funded.forEach((a, i) => {
+    pay[a] = Number((0.1 * (i + 1)).toFixed(8));
+  });
+  await ltc.rpc("sendmany", ["", pay]);
+  // heights up to 5000 for the --range examples
+  for (let i = 0; i < 5; i++) await ltc.mine(1000);
+  const sigs = [];
+  for (const a of legacy) sigs.push(`${a},${await ltc.rpc<string>("signmessage", [a, CHALLENGE])}`);
+  const list = `${funded.join("\n")}\n`;
+  for (const f of ["addresses.txt", "big-list.txt", "exchange-addresses.txt", "list.txt"]) file(f, list);
+  file("signatures.csv", `${sigs.join("\n")}\n`);
+  const hash1 = await ltc.rpc<string>("getblockhash", [1]);
+  file(
+    "requests.jsonl",
+    `{"method":"getblockcount","params":[]}\n{"method":"getblockheader","params":["${hash1}"]}\n`,
+  );
+  const ltcProof = await runCli(
+    ["reserves", "scan", "-f", join(cwd, "addresses.txt"), "--proof", join(cwd, "ltc.json")],
+    {
+      env: { CHAINGW_URL: ltc.authUrl },
+    },
+  );
+  expect(ltcProof.exitCode, ltcProof.stderr).toBe(0);
+  // the proof's outputs stay unspent: the mempool transactions below must not take them
+  const unspent = await ltc.rpc<{ txid: string; vout: number; address: string }[]>("listunspent");
+  await ltc.rpc("lockunspent", [
+    false,
+    unspent.filter((u) => funded.includes(u.address)).map(({ txid, vout }) => ({ txid, vout })),
+  ]);
+  // a mempool for getrawmempool | getmempoolentry
+  for (let i = 0; i < 3; i++) await ltc.rpc("sendtoaddress", [await ltc.newAddress(), 0.01]);
+  const message = "chaingw README";
+  const signer = legacy[0] as string;
+
+  // EVM: a token, BOB with some of it, 2,000 blocks for the ranges
+  const token = await deployToken(anvil.rpc, 10n ** 24n);
+  await send(anvil.rpc, { from: ALICE, to: token, data: SEL.transfer + word(BOB) + word(5n * 10n ** 18n) });
+  await anvil.rpc("anvil_mine", ["0x7d0"]);
+  const evmHash = (await anvil.rpc<{ hash: string }>("eth_getBlockByNumber", ["0x2", false])).hash;
+  const evmHead = Number(await anvil.rpc("eth_blockNumber", []));
+  copyFileSync(TOKEN_ABI_PATH, join(cwd, "Token.json"));
+  file("custody.txt", `${ALICE}\n${BOB}\n`);
+
+  const best = await ltc.rpc<string>("getbestblockhash");
+  // README placeholder → this run's value (the third field: only on lines containing it)
+  values.push(
+    ["http://user:pass@127.0.0.1:9332/", ltc.authUrl],
+    ["http://127.0.0.1:8545/", anvil.url],
+    ["http://127.0.0.1:8545", anvil.url.replace(/\/$/, "")],
+    ["https://archive.example/", anvil.url],
+    ["5a7b43...02bd", best],
+    ["<hash>", hash1],
+    ["0x<block hash>", evmHash],
+    ["0xTOKEN", token],
+    ["0xA0b8...eB48", token],
+    ["0xdAC1…1ec7", token],
+    ["0xf39f…2266", ALICE],
+    ["0xf39f...2266", ALICE],
+    ["0x7099…79c8", BOB],
+    ["0x1111...1111", `0x${"11".repeat(20)}`],
+    ["0xddf252ad...b3ef", TRANSFER_TOPIC],
+    ["0x000...beef", `0x${"beef".padStart(64, "0")}`],
+    ["--block 21000000", `--block ${evmHead}`],
+    ["ltc1q... ltc1q... M8T1B2Z97gVdvmfkQcAtYbEepune1tzGua", `${segwit} ${legacy[1]} ${p2sh}`],
+    ["xpub...", TPUB],
+    [
+      '<address> <signature> "<message>"',
+      `${signer} ${await ltc.rpc<string>("signmessage", [signer, message])} "${message}"`,
+    ],
+    [
+      "0x…",
+      `0x${"00".repeat(31)}01${"00".repeat(31)}40${"00".repeat(31)}02${"6869".padEnd(64, "0")}`,
+      "decode",
+    ],
+    ["0x…", `0x${"ab".repeat(32)}`],
+  );
+}, 300_000);
+
+afterAll(async () => {
+  await Promise.all([ltc?.stop(), anvil?.stop()]);
+});
+
+/** The command with this run's values in place of the README's placeholders. */
+function realised(command: string): string {
+  let out = command;
+  for (const [from, to, only] of values) if (!only || out.includes(only)) out = out.split(from).join(to);
+  return out;
+}
+
+describe("the README's examples", () => {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const { examples, unmarked } = examplesOf(readme);
+
+  it("are found, and what is not run says why", () => {
+    expect(examples.length).toBeGreaterThan(60);
+    expect(unmarked).toEqual([]);
+    for (const e of examples.filter((x) => x.notRun)) expect(e.notRun?.length).toBeGreaterThan(10);
+    // the one that failed ("too many parameters") is gone
+    expect(readme).not.toMatch(/head -3 \| chaingw getmempoolentry --stdin/);
+  });
+
+  it("every one runs against regtest litecoind and anvil and exits as it says", async () => {
+    const failures: string[] = [];
+    const run = examples.filter((e) => !e.notRun);
+    expect(run.length).toBeGreaterThan(45);
+    for (const e of run) {
+      const command = realised(e.command);
+      const r = await execa("bash", ["-c", command], {
+        cwd: join(work, "cwd"),
+        reject: false,
+        timeout: 120_000,
+        extendEnv: false,
+        env: {
+          PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+          HOME: home,
+          XDG_CONFIG_HOME: join(home, ".config"),
+          NO_COLOR: "1",
+          CHAINGW_NETWORK: "regtest",
+          ETH_RPC_URL: anvil.url,
+        },
+      });
+      const want = expectedExit(e.comment);
+      const stderr = String(r.stderr);
+      if (r.exitCode !== want || /internal error|TypeError|ReferenceError|at .*\.cjs:\d+/.test(stderr))
+        failures.push(
+          `README line ${e.line}: ${command}\n  exit ${r.exitCode} (expected ${want}): ${stderr.trim().slice(0, 400)}`,
+        );
+    }
+    expect(failures).toEqual([]);
+  }, 600_000);
+});
