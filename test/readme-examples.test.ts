@@ -1,8 +1,8 @@
 /**
  * Every example of the README, run. The commands of its `sh` blocks (and `$ ` lines of other blocks) run
  * in bash with `chaingw` on the PATH, against a regtest litecoind found as bitcoin-cli would find it
- * (~/.litecoin, CHAINGW_NETWORK=regtest) and anvil (ETH_RPC_URL), in a directory holding the files they
- * name. The README's placeholders (0xTOKEN, <hash>, ltc1q...) become real values of these nodes. Each
+ * (~/.litecoin, CHAINGW_NETWORK=regtest), anvil (ETH_RPC_URL), the EVM-compat fixture (TRON's JSON-RPC)
+ * and `chaingw serve` as the gateway, in a directory holding the files they name. The README's placeholders (0xTOKEN, <hash>, ltc1q...) become real values of these nodes. Each
  * command must exit as its comment says (`exit N`, else 0) without a crash. What cannot run is marked in
  * the README: `<!-- examples: not run: why -->` before a block, `<!-- example not run: START — why -->`
  * for the lines starting with START.
@@ -13,10 +13,12 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTronFixture, type TronFixture } from "./fixtures/tron.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
-import { trackDir } from "./helpers/procs.js";
+import { sleep, trackDir } from "./helpers/procs.js";
+import { type Served, startServe } from "./helpers/serve.js";
 import { ALICE, BOB, deployToken, SEL, send, TOKEN_ABI_PATH, word } from "./helpers/token.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -28,6 +30,8 @@ const TRANSFER_TOPIC = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a
 interface Example {
   /** README line of the command's first line */
   line: number;
+  /** README line of its block's fence: the commands of one block share a config directory */
+  block: number;
   /** the command as written (continuation lines joined), without its comment */
   command: string;
   comment: string;
@@ -81,7 +85,7 @@ function examplesOf(readme: string): { examples: Example[]; unmarked: string[] }
       const [command, comment] = splitComment(text);
       if (!command) continue;
       const why = blockWhy ?? lineWhy.find(([p]) => command.startsWith(p))?.[1];
-      examples.push({ line: start, command, comment, ...(why ? { notRun: why } : {}) });
+      examples.push({ line: start, block: i + 1, command, comment, ...(why ? { notRun: why } : {}) });
     }
     if (blockWhy === undefined && !shell && examples.at(-1)?.line && (examples.at(-1)?.line ?? 0) > i)
       unmarked.push(`line ${i + 1}`);
@@ -95,6 +99,10 @@ const expectedExit = (comment: string): number => Number(/\bexit (\d)\b(?! at)/.
 
 let ltc: LitecoinNode;
 let anvil: AnvilNode;
+/** `chaingw serve` in front of the litecoind: the README's gateway (https://gw.example) */
+let gateway: Served;
+/** the EVM-compat chain (TRON's JSON-RPC, modelled on java-tron): the README's TRON examples */
+let tron: TronFixture;
 let work: string;
 let home: string;
 let bin: string;
@@ -168,10 +176,33 @@ beforeAll(async () => {
   copyFileSync(TOKEN_ABI_PATH, join(cwd, "Token.json"));
   file("custody.txt", `${ALICE}\n${BOB}\n`);
 
+  tron = await startTronFixture();
+  const t = tron.data;
+  const tronLast = Math.min(t.latest, t.first + 100);
+
+  // the gateway of the examples, and the config the `serve` block's commands are given
+  const products = { chain: "utxo", upstreams: [ltc.authUrl] };
+  gateway = await startServe(
+    { products: { "btc-main": products, ltc: products } },
+    { keys: [["btc-main", "ltc"]] },
+  );
+  file(
+    "gateway.json",
+    JSON.stringify({ listen: "127.0.0.1:0", keys: "keys.json", products: { ltc: products } }),
+  );
+
   const best = await ltc.rpc<string>("getbestblockhash");
   // README placeholder → this run's value (the third field: only on lines containing it)
   values.push(
     ["http://user:pass@127.0.0.1:9332/", ltc.authUrl],
+    // the TRON examples: the fixture's node, blocks, token and a transaction not confirmed yet
+    ["--chain evm-compat", `--chain evm-compat --url ${tron.url}`],
+    ["TR7N…Lj6t", t.contractBase58],
+    ["67000000..67000100", `${t.first}..${tronLast}`],
+    ["0x…", t.unconfirmedTxHash, "evm-compat"],
+    ["https://gw.example", gateway.url],
+    ["http://127.0.0.1:8545", gateway.url, "--gateway"],
+    ["CHAINGW_API_KEY=...", `CHAINGW_API_KEY=${gateway.keys[0]}`],
     ["http://127.0.0.1:8545/", anvil.url],
     ["http://127.0.0.1:8545", anvil.url.replace(/\/$/, "")],
     ["https://archive.example/", anvil.url],
@@ -204,6 +235,8 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
+  await gateway?.stop();
+  await tron?.stop();
   await Promise.all([ltc?.stop(), anvil?.stop()]);
 });
 
@@ -226,7 +259,7 @@ describe("the README's examples", () => {
     expect(readme).not.toMatch(/head -3 \| chaingw getmempoolentry --stdin/);
   });
 
-  it("every one runs against regtest litecoind and anvil and exits as it says", async () => {
+  it("every one runs against regtest litecoind, anvil, the TRON fixture and a gateway, and exits as it says", async () => {
     const failures: string[] = [];
     const run = examples.filter((e) => !e.notRun);
     expect(run.length).toBeGreaterThan(45);
@@ -240,10 +273,13 @@ describe("the README's examples", () => {
         env: {
           PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`,
           HOME: home,
-          XDG_CONFIG_HOME: join(home, ".config"),
+          // a block's `config init` is not the next block's config
+          XDG_CONFIG_HOME: join(home, `.config-${e.block}`),
           NO_COLOR: "1",
           CHAINGW_NETWORK: "regtest",
           ETH_RPC_URL: anvil.url,
+          // what the gateway examples' first line exports
+          CHAINGW_API_KEY: gateway.keys[0] as string,
         },
       });
       const want = expectedExit(e.comment);
@@ -254,5 +290,9 @@ describe("the README's examples", () => {
         );
     }
     expect(failures).toEqual([]);
+    // the gateway examples went through the gateway, to both products
+    for (let i = 0; i < 100 && !gateway.log().some((l) => l.includes('"/v1/ltc"')); i++) await sleep(50);
+    expect(gateway.log().filter((l) => l.includes('"/v1/btc-main"')).length).toBeGreaterThanOrEqual(2);
+    expect(gateway.log().some((l) => l.includes('"/v1/ltc"'))).toBe(true);
   }, 600_000);
 });
