@@ -98,6 +98,8 @@ function examplesOf(readme: string): { examples: Example[]; unmarked: string[] }
 const expectedExit = (comment: string): number => Number(/\bexit (\d)\b(?! at)/.exec(comment)?.[1] ?? 0);
 
 let ltc: LitecoinNode;
+/** a second node of the same chain, synced from the first: the README's --cross-check */
+let ltc2: LitecoinNode;
 let anvil: AnvilNode;
 /** `chaingw serve` in front of the litecoind: the README's gateway (https://gw.example) */
 let gateway: Served;
@@ -111,7 +113,12 @@ const values: [string, string, string?][] = [];
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "chaingw-readme-"));
   trackDir(work);
-  [ltc, anvil] = await Promise.all([startLitecoind({ cookie: true, blocks: 110 }), startAnvil()]);
+  [ltc, ltc2, anvil] = await Promise.all([
+    startLitecoind({ cookie: true, blocks: 110, listen: true }),
+    startLitecoind(),
+    startAnvil(),
+  ]);
+  await ltc2.rpc("addnode", [`127.0.0.1:${ltc.p2pPort}`, "onetry"]);
   // the node where bitcoin-cli would look (~/.litecoin) and where the tour's --datadir points (~/regtest)
   home = join(work, "home");
   mkdirSync(join(home, ".config"), { recursive: true });
@@ -162,6 +169,10 @@ beforeAll(async () => {
     false,
     unspent.filter((u) => funded.includes(u.address)).map(({ txid, vout }) => ({ txid, vout })),
   ]);
+  // the second node at the same block before the mempool fills (the cross-check compares the two)
+  const tip = await ltc.rpc<string>("getbestblockhash");
+  for (let i = 0; i < 1200 && (await ltc2.rpc<string>("getbestblockhash")) !== tip; i++) await sleep(50);
+  expect(await ltc2.rpc<string>("getbestblockhash")).toBe(tip);
   // a mempool for getrawmempool | getmempoolentry
   for (let i = 0; i < 3; i++) await ltc.rpc("sendtoaddress", [await ltc.newAddress(), 0.01]);
   const message = "chaingw README";
@@ -195,6 +206,7 @@ beforeAll(async () => {
   // README placeholder → this run's value (the third field: only on lines containing it)
   values.push(
     ["http://user:pass@127.0.0.1:9332/", ltc.authUrl],
+    ["--url http://a/ --url http://b/", `--url ${ltc.authUrl} --url ${ltc2.authUrl}`],
     // the TRON examples: the fixture's node, blocks, token and a transaction not confirmed yet
     ["--chain evm-compat", `--chain evm-compat --url ${tron.url}`],
     ["TR7N…Lj6t", t.contractBase58],
@@ -237,7 +249,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await gateway?.stop();
   await tron?.stop();
-  await Promise.all([ltc?.stop(), anvil?.stop()]);
+  await Promise.all([ltc?.stop(), ltc2?.stop(), anvil?.stop()]);
 });
 
 /** The command with this run's values in place of the README's placeholders. */
