@@ -351,7 +351,10 @@ describe("against a real litecoind", () => {
     expect(screen).toMatch(
       /the scan completed before the abort took effect \(it answered success: true|scan aborted; the node reports no scan running \(the scan answered success: false/,
     );
-    expect(actions.filter((a) => a === "abort")).toHaveLength(1);
+    // one abort; a second only when status showed the pass begin after the first (Core 0.21 loses an
+    // abort sent while it expands descriptors; on a loaded machine the poll may see the pass begin)
+    expect(actions.filter((a) => a === "abort").length).toBeGreaterThanOrEqual(1);
+    expect(actions.filter((a) => a === "abort").length).toBeLessThanOrEqual(2);
     expect(actions.filter((a) => a === "start")).toHaveLength(1);
     // done within a few seconds of the node's answer (the process may even see it first)
     expect(exitedAt - idle).toBeLessThan(3000);
