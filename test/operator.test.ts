@@ -221,6 +221,19 @@ describe("--network regtest --datadir DIR, no config file", () => {
   });
 });
 
+describe("config init", () => {
+  it("the starter's default profile leaves eth_ methods to the EVM group (as the README says)", async () => {
+    const env = { XDG_CONFIG_HOME: join(dir, "starter") };
+    expect((await runCli(["config", "init"], { env })).exitCode).toBe(0);
+    // before: exit 2, "eth_blockNumber is not a method of the utxo group": the profile pinned chain utxo
+    const r = await runCli(["--url", anvil.url, "eth_blockNumber"], { env });
+    expect(r.stderr).toBe("");
+    expect(r.exitCode).toBe(0);
+    const u = await runCli(["getblockcount"], { env: { ...env, CHAINGW_URL: url } });
+    expect(u.exitCode, u.stderr).toBe(0);
+  });
+});
+
 describe("messages", () => {
   it("verify: the per-address outputs column counts the outputs; a proof with a UTF-8 BOM is read", async () => {
     const a = await foreignAddress(1);

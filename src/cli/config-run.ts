@@ -12,8 +12,7 @@ const STARTER = `{
   "defaultProfile": "local",
   "profiles": {
     "local": {
-      "//": "A local bitcoind-family node (Bitcoin Core, Litecoin Core): its port and .cookie are found from network (main, test, regtest, signet) and datadir (default ~/.bitcoin, else ~/.litecoin).",
-      "chain": "utxo",
+      "//": "A local bitcoind-family node (Bitcoin Core, Litecoin Core): its port and .cookie are found from network (main, test, regtest, signet) and datadir (default ~/.bitcoin, else ~/.litecoin). No chain here: eth_ methods still mean the EVM group.",
       "network": "main"
     },
     "node": {
