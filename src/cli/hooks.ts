@@ -4,6 +4,7 @@
  */
 import type { Command } from "commander";
 import { batchCommand } from "./batch.js";
+import { liabilitiesCommand } from "./commands/liabilities/index.js";
 import { completionCommand, configCommand } from "./config.js";
 import { EVM_COMMANDS, evmCommands } from "./evm.js";
 import { infoCommand } from "./info.js";
@@ -21,6 +22,7 @@ export const families: CommandBuilder[] = [
   completionCommand,
   evmCommands,
   serveCommand,
+  liabilitiesCommand,
 ];
 
 /** The commands the families add: a run naming one builds no registry command. */
@@ -31,5 +33,6 @@ export const FAMILY_COMMANDS = [
   "config",
   "completion",
   "serve",
+  "liabilities",
   ...EVM_COMMANDS,
 ];

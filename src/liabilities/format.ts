@@ -1,0 +1,108 @@
+/**
+ * The liabilities construction (docs/liabilities.md states it for re-implementers): a Merkle-sum tree over
+ * SHA-256 whose nodes are records `hash (32 bytes) ‖ one u128 big-endian sum per asset`. A leaf's hash is
+ * SHA-256(0x00 ‖ HMAC-SHA256(secret, id) ‖ u32be part ‖ u32be parts ‖ amounts); an inner node's hash is
+ * SHA-256(0x01 ‖ left record ‖ right record), so it commits to both children's hashes and both children's
+ * sums separately, and its own sums are left + right, checked against overflow.
+ */
+import { hmac } from "@noble/hashes/hmac.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+
+export const COMMITMENT_FORMAT = "chaingw-liabilities";
+export const PROOF_FORMAT = "chaingw-liabilities-proof";
+export const FORMAT_VERSION = 1;
+export const CONSTRUCTION = "merkle-sum-sha256/v1";
+/** bytes of one amount: unsigned, big-endian */
+export const AMOUNT_BYTES = 16;
+export const MAX_AMOUNT = (1n << 128n) - 1n;
+export const LEAF_PREFIX = 0x00;
+export const NODE_PREFIX = 0x01;
+/** at most this many parts per customer (`--split`) */
+export const MAX_SPLIT = 16;
+
+/** The bytes of one node record for `assets` assets. */
+export const recordBytes = (assets: number): number => 32 + assets * AMOUNT_BYTES;
+
+/** HMAC-SHA256(secret, UTF-8 id): the tag a leaf carries instead of the id. */
+export const tagOf = (secret: Uint8Array, id: Uint8Array): Uint8Array => hmac(sha256, secret, id);
+
+/** Writes the 16-byte big-endian form of `v` (0 ≤ v < 2^128) at `out[at..]`. */
+export function putAmount(out: Uint8Array, at: number, v: bigint): void {
+  let x = v;
+  for (let i = AMOUNT_BYTES - 1; i >= 0; i--) {
+    out[at + i] = Number(x & 0xffn);
+    x >>= 8n;
+  }
+}
+
+/** The amount stored big-endian at `buf[at..at+16]`. */
+export function getAmount(buf: Uint8Array, at: number): bigint {
+  let hex = "";
+  for (let i = 0; i < AMOUNT_BYTES; i++) hex += buf[at + i].toString(16).padStart(2, "0");
+  return BigInt(`0x${hex}`);
+}
+
+/** out[o..o+16] = a[ao..] + b[bo..] (big-endian u128); false when the sum overflows 128 bits. */
+export function addAmount(
+  out: Uint8Array,
+  o: number,
+  a: Uint8Array,
+  ao: number,
+  b: Uint8Array,
+  bo: number,
+): boolean {
+  let carry = 0;
+  for (let i = AMOUNT_BYTES - 1; i >= 0; i--) {
+    const s = a[ao + i] + b[bo + i] + carry;
+    out[o + i] = s & 0xff;
+    carry = s >> 8;
+  }
+  return carry === 0;
+}
+
+/** The leaf hash input: 0x00 ‖ tag ‖ u32be part ‖ u32be parts ‖ amounts (A × 16 bytes). */
+export function leafInput(tag: Uint8Array, part: number, parts: number, amounts: Uint8Array): Uint8Array {
+  const b = new Uint8Array(1 + 32 + 8 + amounts.length);
+  b[0] = LEAF_PREFIX;
+  b.set(tag, 1);
+  const v = new DataView(b.buffer);
+  v.setUint32(33, part);
+  v.setUint32(37, parts);
+  b.set(amounts, 41);
+  return b;
+}
+
+export const leafHash = (tag: Uint8Array, part: number, parts: number, amounts: Uint8Array): Uint8Array =>
+  sha256(leafInput(tag, part, parts, amounts));
+
+/**
+ * The parent of two records: its hash over 0x01 ‖ left ‖ right, its sums left + right. Returns undefined when
+ * a sum overflows 128 bits.
+ */
+export function parentOf(left: Uint8Array, right: Uint8Array, assets: number): Uint8Array | undefined {
+  const r = recordBytes(assets);
+  const input = new Uint8Array(1 + 2 * r);
+  input[0] = NODE_PREFIX;
+  input.set(left, 1);
+  input.set(right, 1 + r);
+  const out = new Uint8Array(r);
+  out.set(sha256(input), 0);
+  for (let a = 0; a < assets; a++) {
+    const at = 32 + a * AMOUNT_BYTES;
+    if (!addAmount(out, at, left, at, right, at)) return undefined;
+  }
+  return out;
+}
+
+/** FNV-1a (32 bits) over bytes: the customers index's hash of an id (not a security property). */
+export function fnv1a(bytes: Uint8Array): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < bytes.length; i++) {
+    h ^= bytes[i];
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h >>> 0;
+}
+
+export const hex = (b: Uint8Array): string =>
+  Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("hex");

@@ -1,0 +1,122 @@
+/**
+ * `liabilities proof`: a customer's inclusion proof, read from a build directory without rebuilding — the
+ * customer's line through the index, then for each of their leaves the leaf record and one sibling record per
+ * level.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { UsageError } from "../errors/index.js";
+import { type Commitment, parseCommitment, type Total, totalOf } from "./commitment.js";
+import { AMOUNT_BYTES, CONSTRUCTION, FORMAT_VERSION, getAmount, hex, PROOF_FORMAT, tagOf } from "./format.js";
+import { BuildStore, COMMITMENT_FILE, type CustomerEntry } from "./store.js";
+
+export interface PathStep {
+  /** the sibling's hash */
+  hash: string;
+  /** the sibling's sums, base units per asset in the commitment's order */
+  sums: string[];
+}
+
+export interface ProofLeaf {
+  index: number;
+  part: number;
+  parts: number;
+  /** HMAC-SHA256(secret, id), hex: the verifier recomputes it; carried to name another customer's leaf */
+  tag: string;
+  /** the leaf's hash as in the tree (the verifier recomputes it) */
+  hash: string;
+  /** base units per asset */
+  amounts: string[];
+  /** siblings from the leaf's up to the root's children */
+  path: PathStep[];
+}
+
+export interface ProofDocument {
+  format: typeof PROOF_FORMAT;
+  version: typeof FORMAT_VERSION;
+  construction: typeof CONSTRUCTION;
+  /** the commitment's digest and root this proof is for */
+  commitment: string;
+  root: string;
+  label?: string;
+  customer: string;
+  /** hex; what lets the customer recompute their leaves */
+  secret: string;
+  balances: Total[];
+  leaves: ProofLeaf[];
+}
+
+/** A build opened for proofs. */
+export class ProofSource {
+  readonly store: BuildStore;
+  readonly commitment: Commitment;
+
+  constructor(dir: string) {
+    const file = join(dir, COMMITMENT_FILE);
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (e) {
+      throw new UsageError(`${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? e})`);
+    }
+    this.commitment = parseCommitment(text, file);
+    this.store = new BuildStore(dir);
+    if (this.store.assets !== this.commitment.assets.length || this.store.height !== this.commitment.height)
+      throw new UsageError(`${dir}: the tree file does not match commitment.json`);
+  }
+
+  /** Customer `id`'s proof; undefined when the build has no such customer. */
+  proofOf(id: string): ProofDocument | undefined {
+    const e = this.store.lookup(id);
+    return e && this.proofFor(e);
+  }
+
+  proofFor(e: CustomerEntry): ProofDocument {
+    const { store, commitment: c } = this;
+    const A = store.assets;
+    const amountsOf = (rec: Uint8Array) =>
+      Array.from({ length: A }, (_, a) => getAmount(rec, 32 + a * AMOUNT_BYTES).toString());
+    const balances = c.assets.map(() => 0n);
+    const tag = hex(tagOf(e.secret, Buffer.from(e.id, "utf8")));
+    const leaves = e.leaves.map((index, part): ProofLeaf => {
+      const rec = store.node(0, index);
+      for (let a = 0; a < A; a++) balances[a] += getAmount(rec, 32 + a * AMOUNT_BYTES);
+      const path: PathStep[] = [];
+      for (let level = 0; level < store.height; level++) {
+        const sib = store.node(level, (index >> level) ^ 1);
+        path.push({ hash: hex(sib.subarray(0, 32)), sums: amountsOf(sib) });
+      }
+      return {
+        index,
+        part,
+        parts: e.leaves.length,
+        tag,
+        hash: hex(rec.subarray(0, 32)),
+        amounts: amountsOf(rec),
+        path,
+      };
+    });
+    return {
+      format: PROOF_FORMAT,
+      version: FORMAT_VERSION,
+      construction: CONSTRUCTION,
+      commitment: c.digest,
+      root: c.root,
+      ...(c.label !== undefined ? { label: c.label } : {}),
+      customer: e.id,
+      secret: hex(e.secret),
+      balances: c.assets.map((a, i) => totalOf(a, balances[i])),
+      leaves,
+    };
+  }
+
+  /** Every customer's proof, in the customers file's order; upper tree levels held in memory. */
+  async *all(cacheBytes = 256 << 20): AsyncGenerator<ProofDocument> {
+    this.store.cacheLevels(cacheBytes);
+    for await (const e of this.store.entries()) yield this.proofFor(e);
+  }
+
+  close(): void {
+    this.store.close();
+  }
+}

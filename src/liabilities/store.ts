@@ -1,0 +1,218 @@
+/**
+ * The build directory on disk, and reading it back without rebuilding: the tree file (a header, then every
+ * level's records from the leaves up, so any node is one positioned read) and the customers file with its
+ * hashed index (a lookup reads a few index slots and one line, whatever the number of customers).
+ *
+ * tree.bin: "CGWLTREE" ‖ u32be version ‖ u32be assets ‖ u32be height ‖ u32be leaves ‖ 8 zero bytes, then
+ * level 0 (2^height leaf records), level 1, … level height (the root); a record is hash ‖ sums.
+ * customers.idx: "CGWLIDX1" ‖ u32be slots ‖ u32be customers, then per slot u32be FNV-1a(id) ‖ u64be
+ * (offset of the customer's line + 1; 0 for an empty slot); linear probing from FNV-1a(id) mod slots.
+ */
+import { closeSync, createReadStream, openSync, readSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { UsageError } from "../errors/index.js";
+import { FORMAT_VERSION, fnv1a, recordBytes } from "./format.js";
+import type { Ledger } from "./input.js";
+
+export const COMMITMENT_FILE = "commitment.json";
+export const CUSTOMERS_FILE = "customers.csv";
+export const INDEX_FILE = "customers.idx";
+export const TREE_FILE = "tree.bin";
+const TREE_MAGIC = "CGWLTREE";
+const INDEX_MAGIC = "CGWLIDX1";
+const HEADER = 32;
+const SLOT = 12;
+
+export function writeTreeHeader(assets: number, height: number): Uint8Array {
+  const b = Buffer.alloc(HEADER);
+  b.write(TREE_MAGIC, 0, "latin1");
+  b.writeUInt32BE(FORMAT_VERSION, 8);
+  b.writeUInt32BE(assets, 12);
+  b.writeUInt32BE(height, 16);
+  b.writeUInt32BE(2 ** height, 20);
+  return b;
+}
+
+/** The customers index: 2× the customers' count in slots (a power of two), linear probing. */
+export function writeIndex(file: string, ledger: Ledger, offsets: Float64Array): void {
+  let slots = 2;
+  while (slots < ledger.count * 2) slots *= 2;
+  const b = Buffer.alloc(16 + slots * SLOT);
+  b.write(INDEX_MAGIC, 0, "latin1");
+  b.writeUInt32BE(slots, 8);
+  b.writeUInt32BE(ledger.count, 12);
+  const mask = slots - 1;
+  for (let c = 0; c < ledger.count; c++) {
+    const h = fnv1a(ledger.ids.subarray(c === 0 ? 0 : ledger.idEnd[c - 1], ledger.idEnd[c]));
+    let s = h & mask;
+    while (b.readUInt32BE(16 + s * SLOT + 4) !== 0 || b.readUInt32BE(16 + s * SLOT + 8) !== 0)
+      s = (s + 1) & mask;
+    const at = 16 + s * SLOT;
+    b.writeUInt32BE(h, at);
+    const v = offsets[c] + 1;
+    b.writeUInt32BE(Math.floor(v / 2 ** 32), at + 4);
+    b.writeUInt32BE(v % 2 ** 32, at + 8);
+  }
+  const fd = openSync(file, "w", 0o600);
+  try {
+    let at = 0;
+    while (at < b.length) at += writeSync(fd, b, at, b.length - at);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** One customer's line of the customers file. */
+export interface CustomerEntry {
+  id: string;
+  secret: Uint8Array;
+  /** leaf index of part 0, 1, … */
+  leaves: number[];
+}
+
+export function parseCustomerLine(line: string): CustomerEntry {
+  const c2 = line.lastIndexOf(",");
+  const c1 = line.lastIndexOf(",", c2 - 1);
+  return {
+    id: line.slice(0, c1),
+    secret: Buffer.from(line.slice(c1 + 1, c2), "hex"),
+    leaves: line
+      .slice(c2 + 1)
+      .split(" ")
+      .map((x) => Number(x)),
+  };
+}
+
+/** A build directory opened for reading: positioned reads only. */
+export class BuildStore {
+  readonly assets: number;
+  readonly height: number;
+  readonly leaves: number;
+  readonly record: number;
+  private readonly tree: number;
+  private index?: number;
+  private customers?: number;
+  private slots = 0;
+  /** levels held in memory (for --all): level → its records */
+  private readonly cached = new Map<number, Uint8Array>();
+
+  constructor(readonly dir: string) {
+    this.tree = openOrRefuse(join(dir, TREE_FILE));
+    const h = Buffer.alloc(HEADER);
+    readSync(this.tree, h, 0, HEADER, 0);
+    if (h.toString("latin1", 0, 8) !== TREE_MAGIC || h.readUInt32BE(8) !== FORMAT_VERSION)
+      throw new UsageError(
+        `${join(dir, TREE_FILE)}: not a chaingw liabilities tree (version ${FORMAT_VERSION})`,
+      );
+    this.assets = h.readUInt32BE(12);
+    this.height = h.readUInt32BE(16);
+    this.leaves = h.readUInt32BE(20);
+    this.record = recordBytes(this.assets);
+  }
+
+  private levelOffset(level: number): number {
+    return HEADER + this.record * (2 * this.leaves - 2 * (this.leaves >> level));
+  }
+
+  /** The record of node `i` at `level` (0 = leaves). */
+  node(level: number, i: number): Uint8Array {
+    const c = this.cached.get(level);
+    if (c) return c.subarray(i * this.record, (i + 1) * this.record);
+    const b = new Uint8Array(this.record);
+    readSync(this.tree, b, 0, this.record, this.levelOffset(level) + i * this.record);
+    return b;
+  }
+
+  /** Holds the upper levels in memory, as many as fit in `budget` bytes (a bulk extraction's speed-up). */
+  cacheLevels(budget: number): void {
+    let used = 0;
+    for (let level = this.height; level >= 0; level--) {
+      const bytes = (this.leaves >> level) * this.record;
+      if (used + bytes > budget) break;
+      const b = new Uint8Array(bytes);
+      let at = 0;
+      while (at < bytes) at += readSync(this.tree, b, at, bytes - at, this.levelOffset(level) + at);
+      this.cached.set(level, b);
+      used += bytes;
+    }
+  }
+
+  /** Customer `id`'s entry, found through the index: undefined when the build has no such customer. */
+  lookup(id: string): CustomerEntry | undefined {
+    if (this.index === undefined) {
+      this.index = openOrRefuse(join(this.dir, INDEX_FILE));
+      this.customers = openOrRefuse(join(this.dir, CUSTOMERS_FILE));
+      const h = Buffer.alloc(16);
+      readSync(this.index, h, 0, 16, 0);
+      if (h.toString("latin1", 0, 8) !== INDEX_MAGIC)
+        throw new UsageError(`${join(this.dir, INDEX_FILE)}: not a chaingw customers index`);
+      this.slots = h.readUInt32BE(8);
+    }
+    const idb = Buffer.from(id, "utf8");
+    const hash = fnv1a(idb);
+    const mask = this.slots - 1;
+    const run = Buffer.alloc(16 * SLOT);
+    let s = hash & mask;
+    for (let probed = 0; probed < this.slots; ) {
+      const n = Math.min(16, this.slots - s);
+      readSync(this.index, run, 0, n * SLOT, 16 + s * SLOT);
+      for (let j = 0; j < n; j++, probed++) {
+        const hi = run.readUInt32BE(j * SLOT + 4);
+        const lo = run.readUInt32BE(j * SLOT + 8);
+        if (hi === 0 && lo === 0) return undefined;
+        if (run.readUInt32BE(j * SLOT) !== hash) continue;
+        const line = this.lineAt(hi * 2 ** 32 + lo - 1);
+        const e = parseCustomerLine(line);
+        if (e.id === id) return e;
+      }
+      s = (s + n) & mask;
+    }
+    return undefined;
+  }
+
+  private lineAt(offset: number): string {
+    const parts: Buffer[] = [];
+    for (let at = offset; ; ) {
+      const b = Buffer.alloc(512);
+      const n = readSync(this.customers!, b, 0, b.length, at);
+      const nl = b.subarray(0, n).indexOf(10);
+      if (nl >= 0 || n === 0) {
+        parts.push(b.subarray(0, nl >= 0 ? nl : n));
+        return Buffer.concat(parts).toString("utf8");
+      }
+      parts.push(b.subarray(0, n));
+      at += n;
+    }
+  }
+
+  /** Every customer's entry, in the customers file's order (streamed). */
+  async *entries(): AsyncGenerator<CustomerEntry> {
+    const lines = createInterface({
+      input: createReadStream(join(this.dir, CUSTOMERS_FILE)),
+      crlfDelay: Number.POSITIVE_INFINITY,
+    });
+    let first = true;
+    for await (const line of lines) {
+      if (first) {
+        first = false;
+        continue;
+      }
+      if (line) yield parseCustomerLine(line);
+    }
+  }
+
+  close(): void {
+    closeSync(this.tree);
+    if (this.index !== undefined) closeSync(this.index);
+    if (this.customers !== undefined) closeSync(this.customers);
+  }
+}
+
+function openOrRefuse(file: string): number {
+  try {
+    return openSync(file, "r");
+  } catch (e) {
+    throw new UsageError(`${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? e})`);
+  }
+}
