@@ -5,6 +5,7 @@
 import type { Command } from "commander";
 import { batchCommand } from "./batch.js";
 import { liabilitiesCommand } from "./commands/liabilities/index.js";
+import { solvencyCommand } from "./commands/solvency/solvency.js";
 import { completionCommand, configCommand } from "./config.js";
 import { EVM_COMMANDS, evmCommands } from "./evm.js";
 import { infoCommand } from "./info.js";
@@ -23,6 +24,7 @@ export const families: CommandBuilder[] = [
   evmCommands,
   serveCommand,
   liabilitiesCommand,
+  solvencyCommand,
 ];
 
 /** The commands the families add: a run naming one builds no registry command. */
@@ -34,5 +36,6 @@ export const FAMILY_COMMANDS = [
   "completion",
   "serve",
   "liabilities",
+  "solvency",
   ...EVM_COMMANDS,
 ];

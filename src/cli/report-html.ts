@@ -9,7 +9,7 @@ import type { CombinedReport } from "../reserves/combined.js";
 import { distribution } from "../reserves/combined.js";
 import { groupDigits } from "../util/units.js";
 
-const esc = (s: string) =>
+export const esc = (s: string) =>
   s
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
@@ -64,7 +64,8 @@ function chart(a: CombinedReport["proofs"][number]["assets"][number]): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="distribution of ${esc(a.symbol)} over addresses" width="${W}" height="${rows.length * H}" viewBox="0 0 ${W} ${rows.length * H}">\n${bars}\n</svg>`;
 }
 
-export function reportHtml(r: CombinedReport, at: Date): string {
+/** The page; `extra` (trusted HTML, e.g. solvency's table) goes right under the verdict. */
+export function reportHtml(r: CombinedReport, at: Date, extra = ""): string {
   const v = VERDICT[r.verdict];
   const totals = r.proofs
     .flatMap((p) =>
@@ -114,7 +115,7 @@ pre { background: #f6f8fa; padding: 8px; white-space: pre-wrap; overflow-wrap: a
 </head>
 <body>
 <p class="verdict" id="verdict" data-verdict="${esc(r.verdict)}">${esc(v.text)}: ${esc(r.summary)}</p>
-<h2>Totals per asset</h2>
+${extra}<h2>Totals per asset</h2>
 <table id="totals">
 <tr><th>chain</th><th>asset</th><th>height / block</th><th>total</th><th>base units</th><th>holders</th><th>proven owned</th><th>verdict</th></tr>
 ${totals}

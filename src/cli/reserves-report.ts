@@ -35,11 +35,18 @@ const withoutCredentials = (u: string) => {
 
 const quote = (s: string) => (/^[\w./@:=,+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
-export async function reservesReport(run: Run, files: string[], flags: GlobalFlags, o: ReportFlags) {
-  if (run.format === "csv" || run.format === "jsonl")
-    throw new UsageError(
-      `--format ${run.format} is not available for reserves report (human or json; --html FILE)`,
-    );
+/**
+ * Every proof read and checked (each by its format's strict reader) before anything is sent, then, with
+ * --verify, each verified against its chain (--url-for names a node per chain). `reserves report` and
+ * `solvency` both read reserves through this.
+ */
+export async function loadReserveProofs(
+  run: Run,
+  files: string[],
+  flags: GlobalFlags,
+  o: ReportFlags,
+  command: string,
+): Promise<{ read: ReadProof[]; proofs: CombinedReport["proofs"]; urlFor: Map<GroupName, string> }> {
   const urlFor = new Map<GroupName, string>();
   for (const v of o.urlFor ?? []) {
     const m = /^([a-z-]+)=(.+)$/.exec(v);
@@ -57,7 +64,7 @@ export async function reservesReport(run: Run, files: string[], flags: GlobalFla
   // every file is read and checked before anything is sent
   const read: ReadProof[] = [];
   for (const f of files) {
-    const text = readText(f, "reserves report");
+    const text = readText(f, command);
     if (formatOf(text) === EVM_PROOF_FORMAT) {
       const p = await asUsage(f, () => readEvmProof(text));
       read.push({ entry: evmEntry(f, p), evm: p });
@@ -79,6 +86,15 @@ export async function reservesReport(run: Run, files: string[], flags: GlobalFla
       proofs.push(await verifyEntry(ctx.client, r, ctx.signal));
     }
   }
+  return { read, proofs, urlFor };
+}
+
+export async function reservesReport(run: Run, files: string[], flags: GlobalFlags, o: ReportFlags) {
+  if (run.format === "csv" || run.format === "jsonl")
+    throw new UsageError(
+      `--format ${run.format} is not available for reserves report (human or json; --html FILE)`,
+    );
+  const { proofs, urlFor } = await loadReserveProofs(run, files, flags, o, "reserves report");
   const { combine } = await import("../reserves/combined.js");
   const report = combine(
     proofs,
