@@ -378,6 +378,36 @@ describe("UTXO proofs: every field re-derived", () => {
   });
 });
 
+describe("outputs a run will write are checked before anything is sent", () => {
+  it("--proof / --csv / --html into a missing folder: exit 2 naming the option, zero requests", async () => {
+    const missing = join(dir, "no-such-folder", "p.json");
+    const before = proxy.hits;
+    for (const args of [
+      ["reserves", "scan", addr.signed, "--proof", missing],
+      ["reserves", "scan", addr.signed, "--csv", missing],
+      ["reserves", "report", proofFile, "--verify", "--html", missing],
+    ]) {
+      const r = await runCli(["--url", proxy.url, ...args]);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toMatch(/--(proof|csv|html): cannot write .*ENOENT.*nothing was sent/);
+    }
+    expect(proxy.hits).toBe(before);
+    const anvilHits = await runCli([
+      "--chain",
+      "evm",
+      "--url",
+      anvil.url,
+      "reserves",
+      "balances",
+      "0x1000000000000000000000000000000000000001",
+      "--proof",
+      missing,
+    ]);
+    expect(anvilHits.exitCode).toBe(2);
+    expect(anvilHits.stderr).toMatch(/--proof: cannot write/);
+  });
+});
+
 describe("UTXO proofs: cannot say, never 'does not hold', when the node cannot tell", () => {
   it("a node behind the proof's height: exit 3, how far behind, no per-output lines", async () => {
     const r = await runCli(["--url", behind.authUrl, "reserves", "verify", proofFile]);

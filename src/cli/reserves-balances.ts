@@ -2,7 +2,7 @@
  * The face of `reserves balances` (EVM and EVM-compat holdings at one block) and of `reserves verify` for
  * its proofs: flags into options, events into progress, the proof document into tables, CSV or JSON.
  */
-import { renameSync, rmSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { chainOf, type GroupName } from "../chains/index.js";
 import type { GlobalFlags } from "../config/config.js";
@@ -39,6 +39,26 @@ export function evmGroupOf(group: GroupName | undefined): GroupName {
  * Writes `text` to `path` whole or not at all: a temporary file beside it, then a rename (the same file
  * system), so a reader never sees half a proof and a failure leaves the old file as it was.
  */
+/**
+ * An output file a long run will write, checked before anything is sent: its folder exists and is writable,
+ * and it is not a folder itself. A run must not do its work and then lose it to a typo in a path.
+ */
+export function checkWritable(path: string | undefined, what: string): void {
+  if (path === undefined || path === "-") return;
+  const dir = dirname(path);
+  try {
+    if (existsSync(path) && statSync(path).isDirectory())
+      throw new UsageError(`${what}: ${path} is a folder`);
+    if (!statSync(dir).isDirectory()) throw new UsageError(`${what}: ${dir} is not a folder`);
+    accessSync(dir, constants.W_OK);
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(
+      `${what}: cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? e} (${dir}); nothing was sent`,
+    );
+  }
+}
+
 export function writeAtomic(path: string, text: string, what: string): void {
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
   try {
@@ -62,6 +82,8 @@ export async function reservesBalances(run: Run, args: string[], flags: GlobalFl
   const options = { chain, args, file: o.file, tokens: o.token ?? [], native: o.native, block: o.block };
   // the whole input is checked before a client exists: bad input is exit 2 with nothing sent
   await planBalances(options);
+  checkWritable(o.proof, "--proof");
+  checkWritable(o.csv, "--csv");
   const ctx = contextFor(run, { ...flags, chain: group }, group, { pooled: true });
   const bar = progress({ plainEveryMs: undefined });
   run.clearProgress = () => bar.clear();

@@ -11,7 +11,7 @@ import type { CombinedReport, ReadProof } from "../reserves/combined.js";
 import { exitCodeOfVerdict } from "../reserves/verdict.js";
 import { groupDigits } from "../util/units.js";
 import { contextFor, type Run } from "./context.js";
-import { writeAtomic } from "./reserves-balances.js";
+import { checkWritable, writeAtomic } from "./reserves-balances.js";
 import { asUsage, readText } from "./reserves-verify.js";
 
 export interface ReportFlags {
@@ -58,6 +58,7 @@ export async function loadReserveProofs(
   }
   if (urlFor.size && !o.verify)
     throw new UsageError("--url-for names nodes to verify against: give --verify too");
+  checkWritable(o.html, "--html");
   const { formatOf, EVM_PROOF_FORMAT, readEvmProof } = await import("../proof/evm-document.js");
   const { readProof } = await import("../proof/document.js");
   const { evmEntry, utxoEntry } = await import("../reserves/combined.js");

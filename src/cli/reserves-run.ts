@@ -100,6 +100,10 @@ export async function reservesScan(
     throw new UsageError("--proof and --csv - both want stdout; give one a file");
   // read before anything is sent: a bad line is exit 2 with nothing sent
   const signatures = o.signatures === undefined ? undefined : await readSignatures(o.signatures);
+  // and the files the scan ends by writing: a long scan is not lost to a typo in a path
+  const { checkWritable } = await import("./reserves-balances.js");
+  checkWritable(o.proof, "--proof");
+  checkWritable(o.csv, "--csv");
   const ctx = contextFor(run, flags, "utxo");
   let bar: ReturnType<typeof progress> | undefined;
   let text = progressText();
