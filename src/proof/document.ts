@@ -6,13 +6,7 @@
  * Amounts are decimal strings ("1.23456789", and "123456789" for satoshis): JSON numbers are doubles to most
  * readers and to RFC 8785, which the digest is taken under. Small integers (vout, heights, counts) are numbers.
  */
-import {
-  JsonNumber,
-  type JsonObject,
-  JsonSyntaxError,
-  type JsonValue,
-  parseLossless,
-} from "../json/lossless.js";
+import { JsonNumber, type JsonObject, type JsonValue, parseLossless } from "../json/lossless.js";
 import { decodeProofAddress } from "./address.js";
 import { ProofInputError } from "./errors.js";
 import { type SignatureFormat, verifyMessage } from "./message.js";
@@ -106,8 +100,8 @@ export function parseDocument(text: string): JsonValue {
   try {
     raw = parseLossless(text);
   } catch (e) {
-    const where = e instanceof JsonSyntaxError ? ` at character ${e.position}` : "";
-    return fail("document", `not JSON: ${(e as Error).message}${where}`);
+    // the parser's message already says where
+    return fail("document", `not JSON: ${(e as Error).message}`);
   }
   const dup = firstDuplicateMember(text);
   if (dup)
