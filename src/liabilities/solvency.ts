@@ -5,11 +5,13 @@
  * files and runs the reserve verifiers (as `reserves report` does) and maps their verdicts through
  * {@link reserveStatus}.
  */
+
 import { formatUnits } from "../chains/units.js";
 import type { Proof } from "../proof/document.js";
 import type { EvmProof } from "../proof/evm-document.js";
 import type { ProofCheck, ReportEntry } from "../reserves/combined.js";
 import { share } from "../reserves/combined.js";
+import type { Verdict } from "../reserves/verdict.js";
 import { type Commitment, commitmentFaults } from "./commitment.js";
 
 /** One `--reserves ASSET=PROOF[#ID]`, read (and verified when asked). */
@@ -52,6 +54,13 @@ export interface SolvencyAsset {
   /** outputs or balances that appear in more than one proof, counted once */
   overlap: string[];
 }
+
+/** Solvency's verdict in the one verdict type of every check (reserves/verdict.ts), for the one exit table. */
+export const SOLVENCY_VERDICT: Record<SolvencyReport["verdict"], Verdict> = {
+  solvent: "holds",
+  "not-solvent": "fails",
+  "cannot-say": "cannot-say",
+};
 
 export interface SolvencyReport {
   verdict: "solvent" | "not-solvent" | "cannot-say";

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import type { GlobalFlags } from "../../../config/config.js";
-import { EXIT, UsageError } from "../../../errors/index.js";
+import { UsageError } from "../../../errors/index.js";
 import type { Backing, SolvencyReport } from "../../../liabilities/solvency.js";
 import { collect } from "../../options.js";
 import type { Run } from "../../run.js";
@@ -113,8 +113,9 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
   }
   run.out(run.machine ? JSON.stringify(report, null, 2) : await renderSolvency(report));
   if (o.html !== undefined && !run.machine) run.out(`report page written to ${o.html}`);
-  run.exitCode =
-    report.verdict === "solvent" ? EXIT.ok : report.verdict === "cannot-say" ? EXIT.transport : 1;
+  const { exitCodeOfVerdict } = await import("../../../reserves/verdict.js");
+  const { SOLVENCY_VERDICT } = await import("../../../liabilities/solvency.js");
+  run.exitCode = exitCodeOfVerdict(SOLVENCY_VERDICT[report.verdict]);
 }
 
 const WORD: Record<SolvencyReport["verdict"], string> = {
