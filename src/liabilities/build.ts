@@ -11,9 +11,10 @@
  * 5. the customers file (id, secret, leaf indices) with a hashed index, then commitment.json; files are
  *    written under temporary names and renamed only when all are complete.
  */
+
+import { createHash, createHmac } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { sha256 } from "@noble/hashes/sha2.js";
 import { UsageError } from "../errors/index.js";
 import { type Commitment, makeCommitment } from "./commitment.js";
 import {
@@ -25,7 +26,6 @@ import {
   NODE_PREFIX,
   putAmount,
   recordBytes,
-  tagOf,
 } from "./format.js";
 import { type Ledger, readAssets, readLedger } from "./input.js";
 import { below, cryptoRandom, type RandomSource, upTo } from "./random.js";
@@ -103,13 +103,16 @@ export async function buildLiabilities(o: BuildOptions): Promise<BuildResult> {
     view.setUint32(33, part);
     view.setUint32(37, k);
     input.set(leaves.subarray(at + 32, at + R), 41);
-    leaves.set(sha256(input), at);
+    leaves.set(createHash("sha256").update(input).digest(), at);
   };
   const cuts: bigint[] = new Array(k);
   for (let c = 0; c < ledger.count; c++) {
     const secret = secrets.subarray(c * 32, c * 32 + 32);
     random(secret);
-    const tag = tagOf(secret, ledger.ids.subarray(c === 0 ? 0 : ledger.idEnd[c - 1], ledger.idEnd[c]));
+    // HMAC-SHA256(secret, id) (tagOf), natively: the build makes a million of them
+    const tag = createHmac("sha256", secret)
+      .update(ledger.ids.subarray(c === 0 ? 0 : ledger.idEnd[c - 1], ledger.idEnd[c]))
+      .digest();
     for (let a = 0; a < A; a++) splitInto(ledger, c, a, k, perm, leaves, R, random, cuts);
     for (let j = 0; j < k; j++) hashLeaf(perm[c * k + j], tag, j);
   }
@@ -140,7 +143,7 @@ export async function buildLiabilities(o: BuildOptions): Promise<BuildResult> {
         for (let p = 0; p < m; p++) {
           const l = 2 * p * R;
           node.set(level.subarray(l, l + 2 * R), 1);
-          up.set(sha256(node), p * R);
+          up.set(createHash("sha256").update(node).digest(), p * R);
           for (let a = 0; a < A; a++) {
             const at = 32 + a * AMOUNT_BYTES;
             // the totals were checked below 2^128 on input: no inner sum can exceed them

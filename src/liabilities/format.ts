@@ -28,15 +28,30 @@ export const tagOf = (secret: Uint8Array, id: Uint8Array): Uint8Array => hmac(sh
 
 /** Writes the 16-byte big-endian form of `v` (0 ≤ v < 2^128) at `out[at..]`. */
 export function putAmount(out: Uint8Array, at: number, v: bigint): void {
-  let x = v;
-  for (let i = AMOUNT_BYTES - 1; i >= 0; i--) {
-    out[at + i] = Number(x & 0xffn);
-    x >>= 8n;
+  if (v <= 0x1fffffffffffffn) {
+    // the common case, without BigInt arithmetic: 9 zero bytes, then 7 bytes of a safe integer
+    let n = Number(v);
+    for (let i = AMOUNT_BYTES - 1; i >= 9; i--) {
+      out[at + i] = n % 256;
+      n = Math.floor(n / 256);
+    }
+    out.fill(0, at, at + 9);
+    return;
   }
+  const h = v.toString(16).padStart(32, "0");
+  for (let i = 0; i < AMOUNT_BYTES; i++) out[at + i] = Number.parseInt(h.slice(2 * i, 2 * i + 2), 16);
 }
 
 /** The amount stored big-endian at `buf[at..at+16]`. */
 export function getAmount(buf: Uint8Array, at: number): bigint {
+  let high = 0;
+  for (let i = 0; i < 9; i++) high |= buf[at + i];
+  if (high === 0 && buf[at + 9] < 0x20) {
+    // below 2^53: exact as a Number
+    let n = 0;
+    for (let i = 9; i < AMOUNT_BYTES; i++) n = n * 256 + buf[at + i];
+    return BigInt(n);
+  }
   let hex = "";
   for (let i = 0; i < AMOUNT_BYTES; i++) hex += buf[at + i].toString(16).padStart(2, "0");
   return BigInt(`0x${hex}`);
