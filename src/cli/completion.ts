@@ -1,7 +1,9 @@
 /**
- * Shell completion scripts generated from the registry and the command tree: method names and commands,
- * global flags and each method's own options, chain groups and networks; profile names are asked of
- * `chaingw config profiles` when completed, so a new profile needs no new script.
+ * Shell completion scripts derived from the command tree as commander built it (every family command, its
+ * subcommands and every flag of every command) and from the registry (method names and each method's own
+ * options): nothing here lists a command by hand, so a new command or flag completes without an edit.
+ * Chain groups and networks come from their tables; profile names are asked of `chaingw config profiles` when
+ * completed, so a new profile needs no new script.
  */
 import type { Command } from "commander";
 import { CHAIN_NAMES } from "../chains/index.js";
@@ -9,29 +11,42 @@ import { NETWORKS } from "../config/node-layout.js";
 import { UsageError } from "../errors/index.js";
 import { methodNames, registry } from "../methods/index.js";
 
-function words(program: Command) {
-  const commands = [
-    ...methodNames(),
-    "rpc",
-    "batch",
-    "reserves",
-    "verify-message",
-    "methods",
-    "info",
-    "config",
-    "completion",
-  ];
-  const longs = (c: Command) => c.options.map((o) => o.long).filter((l): l is string => Boolean(l));
-  const flags = [...new Set([...longs(program), "--help"])];
+const longs = (c: Command) => c.options.map((o) => o.long).filter((l): l is string => Boolean(l));
+
+/** Every command, the subcommands of each family command, every flag, and the flags that take a value. */
+export function completionWords(program: Command) {
+  const built = program.commands.filter((c) => !methodNames().includes(c.name()));
+  const commands = [...new Set([...methodNames(), ...built.map((c) => c.name()), "help"])];
+  const subcommands: Record<string, string[]> = {};
+  const all: Command[] = [program];
+  const walk = (c: Command, path: string) => {
+    for (const sub of c.commands) {
+      all.push(sub);
+      walk(sub, `${path} ${sub.name()}`);
+    }
+    if (c !== program && c.commands.length) subcommands[c.name()] = c.commands.map((x) => x.name());
+  };
+  walk(program, "");
+  // the one command whose argument is a closed list
+  subcommands.completion ??= ["bash", "zsh", "fish"];
+  const flags = [...new Set([...all.flatMap(longs), "--help"])];
   const methodFlags = [
     ...new Set(
       registry
-        .flatMap((m) => (m.options ?? []).map((o) => o.flags.split(/[ ,]/)[0]))
+        .flatMap((m) => (m.options ?? []).map((o) => o.flags.split(/[ ,]/)[0] as string))
         .concat(["--range", "--no-verify"]),
     ),
+  ].filter((f) => !flags.includes(f));
+  const valued = [
+    ...new Set(
+      all.flatMap((c) => c.options.filter((o) => o.required || o.optional).map((o) => o.long as string)),
+    ),
   ];
-  const valued = program.options.filter((o) => o.required || o.optional).map((o) => o.long as string);
-  return { commands, flags, methodFlags, valued };
+  return { commands, subcommands, flags, methodFlags, valued };
+}
+
+function words(program: Command) {
+  return completionWords(program);
 }
 
 export function completionScript(shell: string, program: Command): string {
@@ -50,10 +65,9 @@ _chaingw() {
     --format) COMPREPLY=($(compgen -W "human json jsonl csv" -- "$cur")); return ;;
     --profile) COMPREPLY=($(compgen -W "$(chaingw config profiles 2>/dev/null)" -- "$cur")); return ;;
     --rpc-cookie|--api-key-file|--datadir|--file|-f) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    config) COMPREPLY=($(compgen -W "init show check" -- "$cur")); return ;;
-    completion) COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur")); return ;;
-    reserves) COMPREPLY=($(compgen -W "scan verify status abort" -- "$cur")); return ;;
-  esac
+${Object.entries(w.subcommands)
+  .map(([c, subs]) => `    ${c}) COMPREPLY=($(compgen -W "${subs.join(" ")}" -- "$cur")); return ;;\n`)
+  .join("")}  esac
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "${w.flags.join(" ")} ${w.methodFlags.join(" ")}" -- "$cur"))
   else
@@ -75,10 +89,9 @@ _chaingw() {
     --format) compadd human json jsonl csv; return ;;
     --profile) compadd $(chaingw config profiles 2>/dev/null); return ;;
     --rpc-cookie|--api-key-file|--datadir|--file|-f) _files; return ;;
-    config) compadd init show check; return ;;
-    completion) compadd bash zsh fish; return ;;
-    reserves) compadd scan verify status abort; return ;;
-  esac
+${Object.entries(w.subcommands)
+  .map(([c, subs]) => `    ${c}) compadd ${subs.join(" ")}; return ;;\n`)
+  .join("")}  esac
   if [[ "$PREFIX" == -* ]]; then compadd -a flags; else compadd -a cmds; fi
 }
 if (( $+functions[compdef] )); then compdef _chaingw chaingw; fi
@@ -105,9 +118,9 @@ if (( $+functions[compdef] )); then compdef _chaingw chaingw; fi
         return `complete -c chaingw -l ${name}${arg}`;
       }),
       ...w.methodFlags.map((f) => `complete -c chaingw -l ${f.replace(/^--/, "")}`),
-      'complete -c chaingw -n "__fish_seen_subcommand_from config" -a "init show check"',
-      'complete -c chaingw -n "__fish_seen_subcommand_from completion" -a "bash zsh fish"',
-      'complete -c chaingw -n "__fish_seen_subcommand_from reserves" -a "scan verify status abort"',
+      ...Object.entries(w.subcommands).map(
+        ([c, subs]) => `complete -c chaingw -n "__fish_seen_subcommand_from ${c}" -a "${subs.join(" ")}"`,
+      ),
     ];
     return `${lines.join("\n")}\n`;
   }
