@@ -99,6 +99,7 @@ export const evmCompatChain: Chain = Object.freeze({
     // java-tron: eth_getBalance/eth_call take "latest" only (-32602 "QUANTITY not supported, just support
     // TAG as latest"); the EIP-1898 object form checks that the block exists, then runs at the head
     pinnedStateReads: false,
+    messageSignature: "tip191",
     eip55: false,
     // gateways in front of java-tron cap arrays at 100 entries (the fixture does the same)
     maxBatch: 100,

@@ -38,6 +38,7 @@ export const evmChain: Chain = Object.freeze({
     eip1898: true,
     native: { symbol: "ETH", decimals: 18 },
     pinnedStateReads: true,
+    messageSignature: "eip191",
     eip55: true,
     network: (id: bigint) => EVM_NETWORKS[id.toString()],
     // EIP-1474: code 3 with the revert bytes in data; older geth: -32000 with the same message

@@ -53,6 +53,8 @@ export interface EvmTraits {
    * executes at the head), so a snapshot is taken at the head and cannot be re-read later.
    */
   pinnedStateReads: boolean;
+  /** how a key of this chain signs a text message (src/proof/account-message.ts): EIP-191, or TRON's TIP-191 */
+  messageSignature: "eip191" | "tip191";
   /** mixed-case 0x addresses carry an EIP-55 checksum that must hold */
   eip55: boolean;
   /** the largest batch array its nodes and gateways take, when lower than chaingw's own arrays */

@@ -182,10 +182,13 @@ function buildProgram(argv: string[], run: Run): Command {
   program
     .command("verify-message")
     .description(
-      "check a signed message offline: legacy (BIP-137 and Electrum/Trezor segwit) or BIP-322 simple",
+      "check a signed message offline: legacy (BIP-137 and Electrum/Trezor segwit), BIP-322 simple or multisig full, EIP-191 (EVM), TIP-191 (TRON signMessageV2)",
     )
-    .argument("<address>", "Bitcoin or Litecoin address (the network comes from its form)")
-    .argument("<signature>", "base64 signature (BIP-322: with or without the smp prefix)")
+    .argument("<address>", "Bitcoin or Litecoin address (the network comes from its form), 0x… or T…")
+    .argument(
+      "<signature>",
+      "base64 for Bitcoin/Litecoin (BIP-322: smp or ful prefix), 0x + 130 hex digits for EVM and TRON",
+    )
     .argument("<message>", "the signed text")
     .addHelpText(
       "after",

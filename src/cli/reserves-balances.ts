@@ -4,7 +4,7 @@
  */
 import { accessSync, constants, existsSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { chainOf, type GroupName } from "../chains/index.js";
+import { type Chain, chainOf, type GroupName } from "../chains/index.js";
 import type { GlobalFlags } from "../config/config.js";
 import { ChaingwError, UsageError } from "../errors/index.js";
 import { style, table } from "../output/human.js";
@@ -23,6 +23,8 @@ export interface BalancesFlags {
   block?: string;
   proof?: string;
   csv?: string;
+  challenge?: string;
+  signatures?: string;
 }
 
 /** The group of a balances run: --chain / env / profile, else evm; a group without EVM traits is exit 2. */
@@ -79,7 +81,24 @@ export async function reservesBalances(run: Run, args: string[], flags: GlobalFl
   const group = evmGroupOf(chainFromFlags(flags, run.env));
   const chain = chainOf(group);
   const { planBalances, readBalancesProof } = await import("../reserves/balances.js");
-  const options = { chain, args, file: o.file, tokens: o.token ?? [], native: o.native, block: o.block };
+  if (o.signatures !== undefined && o.challenge === undefined)
+    throw new UsageError(
+      "--signatures needs --challenge: the signatures are checked over the challenge text",
+    );
+  if (o.challenge !== undefined && o.challenge.trim() === "")
+    throw new UsageError("--challenge: empty; give the text the custodian signed");
+  const signatures =
+    o.signatures === undefined ? undefined : await readAccountSignatures(o.signatures, chain);
+  const options = {
+    chain,
+    args,
+    file: o.file,
+    tokens: o.token ?? [],
+    native: o.native,
+    block: o.block,
+    challenge: o.challenge,
+    signatures,
+  };
   // the whole input is checked before a client exists: bad input is exit 2 with nothing sent
   await planBalances(options);
   checkWritable(o.proof, "--proof");
@@ -121,6 +140,20 @@ export async function reservesBalances(run: Run, args: string[], flags: GlobalFl
   }
 }
 
+/** A signature file for an account chain: every address of this chain's forms (else exit 2 naming the line). */
+async function readAccountSignatures(path: string, chain: Chain) {
+  const { readSignatures } = await import("./reserves-verify.js");
+  const lines = await readSignatures(path);
+  const { accountOf } = await import("../reserves/evm-ownership.js");
+  for (const l of lines)
+    try {
+      accountOf(chain, l.address);
+    } catch (e) {
+      throw new UsageError(`${path}: line ${l.line}: ${(e as Error).message}; nothing was sent`);
+    }
+  return lines;
+}
+
 /** The chain's display of an address beside the hex (TRON's T-form), else the hex. */
 function shown(proof: EvmProof, hex: string): string {
   const t = chainOf(proof.chain.group).evm?.displayAddress?.(hex);
@@ -153,15 +186,31 @@ export function balancesHuman(proof: EvmProof, color: boolean): string {
       ),
     );
   }
+  if (proof.ownership) {
+    const sigs = proof.ownership.signatures;
+    out.push("", st.key(`ownership: signatures over "${proof.challenge}"`));
+    out.push(
+      table(
+        ["address", "signature", "form"],
+        sigs.map((x) => [
+          shown(proof, x.address),
+          x.valid ? st.good("valid") : st.bad("NOT VALID"),
+          x.format,
+        ]),
+        color,
+      ),
+    );
+  }
   out.push("", st.key("totals"));
   out.push(
     table(
-      ["asset", "total", "base units", "holders"],
-      proof.assets.map((a) => [
+      ["asset", "total", "base units", "holders", ...(proof.ownership ? ["proven owned"] : [])],
+      proof.assets.map((a, k) => [
         assetLabel(a),
         groupDigits(a.total.amount),
         a.total.base_units,
         `${a.holders} of ${proof.addresses.length}`,
+        ...(proof.ownership ? [groupDigits(proof.ownership.proven[k]?.amount ?? "0")] : []),
       ]),
       color,
     ),
@@ -194,10 +243,19 @@ export function balancesCsv(proof: EvmProof): string {
 }
 
 /** `reserves verify FILE` for an EVM balances proof: verdict lines, mismatches, exit 0/1/3. */
-export async function verifyEvmFile(run: Run, file: string, text: string, flags: GlobalFlags): Promise<void> {
+export async function verifyEvmFile(
+  run: Run,
+  file: string,
+  text: string,
+  flags: GlobalFlags,
+  o: { signatures?: string; challenge?: string } = {},
+): Promise<void> {
   const { readEvmProof } = await import("../proof/evm-document.js");
   const { asUsage } = await import("./reserves-verify.js");
   const proof = await asUsage(file, () => readEvmProof(text));
+  const chain = chainOf(proof.chain.group);
+  const signatures =
+    o.signatures === undefined ? undefined : await readAccountSignatures(o.signatures, chain);
   const ctx = contextFor(run, { ...flags, chain: proof.chain.group }, proof.chain.group, { pooled: true });
   const { verifyEvmProof } = await import("../reserves/balances-verify.js");
   const bar = progress({ plainEveryMs: undefined });
@@ -209,6 +267,7 @@ export async function verifyEvmFile(run: Run, file: string, text: string, flags:
       proof,
       (e) => bar.update(e.type === "read" ? `re-reading balances: ${e.done} of ${e.total}` : e.text),
       ctx.signal,
+      { challenge: o.challenge, signatures },
     );
   } finally {
     bar.stop();
@@ -219,19 +278,49 @@ export async function verifyEvmFile(run: Run, file: string, text: string, flags:
   run.exitCode = exitCodeOfVerdict(report.verdict);
 }
 
+const assetName = (r: EvmVerifyReport, id: string) => r.assets.find((a) => a.id === id)?.symbol ?? id;
+
 export function renderEvmVerify(r: EvmVerifyReport, color: boolean): string {
   const st = style(color);
   const mark = (ok: boolean | null) => (ok === null ? "--" : ok ? st.good("ok") : st.bad("FAILS"));
   const lines = [
-    ...renderClaims({ created_at: r.claims.created_at }),
+    ...renderClaims({
+      created_at: r.claims.created_at,
+      ...(r.challenge.text !== null ? { challenge: r.challenge.text } : {}),
+    }),
     `digest     ${mark(r.digest.ok)}  ${r.digest.ok ? r.digest.claimed : `claimed ${r.digest.claimed}, content ${r.digest.computed}`}`,
     `inputs     ${mark(r.inputs.ok)}  ${r.inputs.detail}`,
     `chain      ${r.chain.ok === null ? "CANNOT SAY" : mark(r.chain.ok)}  ${r.chain.detail}`,
     `block      ${mark(r.block.ok)}  ${r.block.detail}`,
     `metadata   ${mark(r.metadata.ok)}  ${r.metadata.detail}`,
     `balances   ${mark(r.balances.ok)}  ${r.balances.detail}`,
+    ...(r.challenge.required !== null ? [`challenge  ${mark(r.challenge.ok)}  ${r.challenge.detail}`] : []),
     "",
   ];
+  if (r.ownership.addresses.length) {
+    lines.push(
+      table(
+        ["address", "ownership", "form"],
+        r.ownership.addresses.map((a) => [
+          a.address,
+          a.ownership === "proven"
+            ? st.good("proven")
+            : a.ownership === "unproven"
+              ? st.bad("signature FAILS")
+              : "CANNOT SAY",
+          a.format,
+        ]),
+        color,
+      ),
+      "",
+      table(
+        ["asset", "proven owned", "share"],
+        r.ownership.proven.map((p) => [assetName(r, p.asset), groupDigits(p.amount), p.share]),
+        color,
+      ),
+      "",
+    );
+  }
   lines.push(
     table(
       ["asset", "decimals", "total", "re-read", "differ"],

@@ -51,12 +51,8 @@ export async function reservesVerify(
   // the proof family's second format (EVM and EVM-compat balances) has its own reader and checks
   const { formatOf, EVM_PROOF_FORMAT } = await import("../proof/evm-document.js");
   if (formatOf(text) === EVM_PROOF_FORMAT) {
-    if (o.signatures !== undefined)
-      throw new UsageError("--signatures: an EVM balances proof carries no message signatures");
-    if (o.challenge !== undefined)
-      throw new UsageError("--challenge: an EVM balances proof carries no challenge");
     const { verifyEvmFile } = await import("./reserves-balances.js");
-    return verifyEvmFile(run, file, text, flags);
+    return verifyEvmFile(run, file, text, flags, o);
   }
   const { readProof } = await import("../proof/document.js");
   const proof: Proof = await asUsage(file, () => readProof(text));

@@ -129,6 +129,11 @@ export function reservesCommand(program: Command, run: Run): void {
       "write the proof document (chaingw-evm-balances-proof/1) to <file> ('-' = stdout)",
     )
     .option("--csv <file>", "also write one CSV row per address and asset to <file> ('-' = stdout)")
+    .option("--challenge <text>", "the text the custodian was asked to sign; kept in the proof")
+    .option(
+      "--signatures <file>",
+      "address,signature lines over the challenge: EIP-191 (EVM), TIP-191 (TRON) or a contract wallet's EIP-1271",
+    )
     .addHelpText(
       "after",
       [

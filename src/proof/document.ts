@@ -6,7 +6,10 @@
  * Amounts are decimal strings ("1.23456789", and "123456789" for satoshis): JSON numbers are doubles to most
  * readers and to RFC 8785, which the digest is taken under. Small integers (vout, heights, counts) are numbers.
  */
+
+import { tronToHex20 } from "../chains/tron.js";
 import { JsonNumber, type JsonObject, type JsonValue, parseLossless } from "../json/lossless.js";
+import { accountKindOf } from "./account-message.js";
 import { decodeProofAddress } from "./address.js";
 import { ProofInputError } from "./errors.js";
 import { type SignatureFormat, verifyMessage } from "./message.js";
@@ -92,7 +95,15 @@ const HEX64 = /^[0-9a-f]{64}$/;
 const SATS = /^(0|[1-9][0-9]*)$/;
 const COINS = /^(0|[1-9][0-9]*)(\.[0-9]{1,8})?$/;
 export const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
-const FORMATS: readonly SignatureFormat[] = ["legacy", "bip322-simple", "bip322-full", "bip322-pof"];
+const FORMATS: readonly SignatureFormat[] = [
+  "legacy",
+  "bip322-simple",
+  "bip322-full",
+  "bip322-pof",
+  "eip191",
+  "tip191",
+  "eip1271",
+];
 
 /** A proof file's JSON (lossless), refused when it is not JSON or repeats a member name (named by path). */
 export function parseDocument(text: string): JsonValue {
@@ -479,13 +490,17 @@ export function readSignatureFile(text: string): SignatureLine[] {
     const [address, signature] = fields as [string, string];
     if (address === "") fail(`line ${n}`, "empty address");
     if (signature === "") fail(`line ${n}`, "empty signature");
+    const account = accountKindOf(address);
     try {
-      decodeProofAddress(address);
+      if (account === "tron") tronToHex20(address);
+      else if (!account) decodeProofAddress(address);
     } catch (e) {
       if (e instanceof ProofInputError) fail(`line ${n}`, `address ${address}: ${e.reason}`);
-      throw e;
+      fail(`line ${n}`, (e as Error).message);
     }
-    if (!/^(smp|ful|pof)?[A-Za-z0-9+/]+={0,2}$/.test(signature))
+    if (account && !/^(0x)?[0-9a-fA-F]+$/.test(signature))
+      fail(`line ${n}`, "the signature is not hex (an EVM or TRON signature is 0x + 130 hex digits)");
+    if (!account && !/^(smp|ful|pof)?[A-Za-z0-9+/]+={0,2}$/.test(signature))
       fail(`line ${n}`, "the signature is not base64 (optionally after a BIP-322 smp/ful/pof prefix)");
     // its form is read now (before anything is sent): a signature of no supported form is bad input
     try {

@@ -59,6 +59,25 @@ export interface EvmAsset {
   holders: number;
 }
 
+/** One signature over the challenge, as judged when the proof was made. */
+export interface EvmSignature {
+  /** 0x + 40 lowercase hex digits */
+  address: string;
+  /** hex, as given */
+  signature: string;
+  valid: boolean;
+  /** eip191 / tip191: a key's signature; eip1271: the contract wallet's own answer at the proof's block */
+  format: "eip191" | "tip191" | "eip1271";
+  detail: string;
+}
+
+/** Who proved control of which addresses, and per asset the total those addresses hold. */
+export interface EvmOwnership {
+  signatures: EvmSignature[];
+  /** one per asset, in the assets' order: the sum over the addresses with a valid signature */
+  proven: { asset: string; amount: string; base_units: string }[];
+}
+
 export interface EvmProof {
   format: typeof EVM_PROOF_FORMAT;
   chain: { group: GroupName; chain_id: string; network: string | null };
@@ -70,6 +89,9 @@ export interface EvmProof {
   /** the addresses read, normalised and de-duplicated, in input order */
   addresses: string[];
   assets: EvmAsset[];
+  /** the text the signatures are over (only with ownership) */
+  challenge?: string;
+  ownership?: EvmOwnership;
   /** lowercase hex SHA-256 of the RFC 8785 form of the document without this member */
   digest: string;
 }
@@ -104,7 +126,7 @@ export function readEvmProof(text: string): EvmProof {
     raw,
     "",
     ["format", "chain", "snapshot", "block", "created_at", "inputs", "addresses", "assets", "digest"],
-    [],
+    ["challenge", "ownership"],
   );
   if (doc.format !== EVM_PROOF_FORMAT)
     fail("format", `must be "${EVM_PROOF_FORMAT}", not ${describe(doc.format)}`);
@@ -171,6 +193,14 @@ export function readEvmProof(text: string): EvmProof {
       `${inputs.native}, but the native coin is ${inputs.native ? "not " : ""}among the assets`,
     );
 
+  let challenge: string | undefined;
+  let ownership: EvmOwnership | undefined;
+  if (doc.challenge !== undefined || doc.ownership !== undefined) {
+    challenge = string(doc.challenge, "challenge");
+    if (challenge === "") fail("challenge", "empty: signatures over no text prove nothing");
+    ownership = ownershipOf(doc.ownership, assets);
+  }
+
   return {
     format: EVM_PROOF_FORMAT,
     chain: { group, chain_id, network },
@@ -180,8 +210,45 @@ export function readEvmProof(text: string): EvmProof {
     inputs,
     addresses,
     assets,
+    ...(challenge !== undefined ? { challenge, ownership } : {}),
     digest: hex64(doc.digest, "digest"),
   };
+}
+
+const SIG_FORMATS: readonly EvmSignature["format"][] = ["eip191", "tip191", "eip1271"];
+
+function ownershipOf(v: JsonValue | undefined, assets: EvmAsset[]): EvmOwnership {
+  const o = members(v, "ownership", ["signatures", "proven"], []);
+  const proven = new Set<string>();
+  const signatures = array(o.signatures, "ownership.signatures").map((x, k) => {
+    const p = `ownership.signatures[${k}]`;
+    const s = members(x, p, ["address", "signature", "valid", "format", "detail"], []);
+    const address = hex20(s.address, at(p, "address"));
+    const signature = string(s.signature, at(p, "signature"));
+    if (!/^(0x)?([0-9a-fA-F]{2})+$/.test(signature)) fail(at(p, "signature"), "is not hex bytes");
+    const valid = bool(s.valid, at(p, "valid"));
+    const format = string(s.format, at(p, "format")) as EvmSignature["format"];
+    if (!SIG_FORMATS.includes(format))
+      fail(at(p, "format"), `"${format}" is none of ${SIG_FORMATS.join(", ")}`);
+    if (valid) proven.add(address);
+    return { address, signature, valid, format, detail: string(s.detail, at(p, "detail")) };
+  });
+  const list = array(o.proven, "ownership.proven");
+  if (list.length !== assets.length)
+    fail("ownership.proven", `${list.length} entries for ${assets.length} assets (one per asset, in order)`);
+  const totals = list.map((x, k) => {
+    const p = `ownership.proven[${k}]`;
+    const m = members(x, p, ["asset", "amount", "base_units"], []);
+    const a = assets[k] as EvmAsset;
+    const asset = string(m.asset, at(p, "asset"));
+    if (asset !== a.id) fail(at(p, "asset"), `"${asset}", but assets[${k}] is "${a.id}"`);
+    const [amount, base] = units(m, p, a.decimals ?? 0, 2n ** 256n * BigInt(a.balances.length));
+    const sum = a.balances.reduce((s, b) => (proven.has(b.address) ? s + BigInt(b.base_units) : s), 0n);
+    if (base !== sum)
+      fail(at(p, "base_units"), `${base}, but the addresses with a valid signature hold ${sum}`);
+    return { asset, amount, base_units: base.toString() };
+  });
+  return { signatures, proven: totals };
 }
 
 function asset(v: JsonValue, path: string, addresses: string[]): EvmAsset {

@@ -2,6 +2,7 @@
  * The proof library as one module: the build bundles it apart (dist/proof.cjs, with @noble/curves and
  * @scure/btc-signer), so the start-up of every other command does not parse ~300 KB it never runs.
  */
+export * from "./account-message.js";
 export * from "./address.js";
 export * from "./document.js";
 export * from "./errors.js";

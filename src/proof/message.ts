@@ -13,10 +13,18 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, concatBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 import { base64 } from "@scure/base";
 import { OutScript, RawTx, RawWitness, Script, SigHash, Transaction } from "@scure/btc-signer";
+import { accountKindOf, verifyAccountMessage } from "./account-message.js";
 import { type Chain, chainsOf, decodeProofAddress, type ProofAddress } from "./address.js";
 import { ProofInputError } from "./errors.js";
 
-export type SignatureFormat = "legacy" | "bip322-simple" | "bip322-full" | "bip322-pof";
+export type SignatureFormat =
+  | "legacy"
+  | "bip322-simple"
+  | "bip322-full"
+  | "bip322-pof"
+  | "eip191"
+  | "tip191"
+  | "eip1271";
 
 export interface VerifyResult {
   valid: boolean;
@@ -24,6 +32,8 @@ export interface VerifyResult {
   format: SignatureFormat;
   /** the chain the address (or, where its prefix is shared, the verifying message magic) belongs to */
   chain?: Chain;
+  /** EVM and TRON forms: the address whose key made the signature */
+  signer?: string;
   /** one sentence on what was checked and why it passed or failed */
   detail: string;
 }
@@ -37,11 +47,13 @@ const MAGIC: Record<Chain, string> = {
 };
 
 /**
- * Verifies `signature` over `message` for `address`. Throws ProofInputError with `field` "address" (not an
+ * Verifies `signature` over `message` for `address`: Bitcoin and Litecoin addresses here, EVM (0x…) and TRON
+ * (T…) addresses by src/proof/account-message.ts. Throws ProofInputError with `field` "address" (not an
  * address of Bitcoin or Litecoin) or "signature" (empty, not base64, or neither a 65-byte legacy signature nor a
  * witness stack).
  */
 export function verifyMessage(address: string, signature: string, message: string): VerifyResult {
+  if (accountKindOf(address)) return verifyAccountMessage(address, signature, message);
   const addr = decodeProofAddress(address);
   const sig = readSignature(signature);
   const chains = chainsOf(addr.networks);

@@ -22,7 +22,7 @@ const IN_FLIGHT = 4;
 /** A read of chaingw's own while the registry has no definition of it: a state read at one block is idempotent. */
 const READ_MARKS = Object.freeze({ idempotent: true, heavy: false });
 
-function prep(chain: Chain, method: string, params: unknown[]): Prepared {
+export function prepareRead(chain: Chain, method: string, params: unknown[]): Prepared {
   const p = prepareRaw(method, params, chain.name);
   return p.def ? p : { ...p, marks: READ_MARKS };
 }
@@ -63,7 +63,7 @@ export async function readMany(
 const blockText = (block: string) => (block === "latest" ? "the latest block" : `block ${BigInt(block)}`);
 
 /** A node error as the failure of one read, named; state the node lacks is exit 3, anything else as it is. */
-function readFailure(p: Prepared, e: ChaingwError, what: string, block: string): ChaingwError {
+export function readFailure(p: Prepared, e: ChaingwError, what: string, block: string): ChaingwError {
   if (e instanceof RpcError && NO_STATE.test(e.rpcMessage))
     return new StateUnavailableError(
       `${e.endpoint}: cannot read ${what} at ${blockText(block)}: ${e.rpcMessage}`,
@@ -128,9 +128,9 @@ export async function readTokenMeta(
     symbol32: A.from(SIGS.symbol32),
   };
   const entries = tokens.flatMap((t) => [
-    prep(chain, "eth_getCode", [t, block]),
-    prep(chain, "eth_call", [{ to: t, data: A.encodeData(fn.decimals) }, block]),
-    prep(chain, "eth_call", [{ to: t, data: A.encodeData(fn.symbol) }, block]),
+    prepareRead(chain, "eth_getCode", [t, block]),
+    prepareRead(chain, "eth_call", [{ to: t, data: A.encodeData(fn.decimals) }, block]),
+    prepareRead(chain, "eth_call", [{ to: t, data: A.encodeData(fn.symbol) }, block]),
   ]);
   const res = await readMany(client, chain, entries, undefined, signal);
   return tokens.map((address, k) => {
@@ -222,13 +222,16 @@ export async function readBalances(
   const entries: Prepared[] = [];
   for (const asset of assets) {
     if (asset === "native") {
-      for (const a of addresses) entries.push(prep(chain, "eth_getBalance", [a, block]));
+      for (const a of addresses) entries.push(prepareRead(chain, "eth_getBalance", [a, block]));
     } else {
       // the selector once; each holder is one padded word after it
       const selector = A!.getSelector(balanceOf!);
       for (const a of addresses)
         entries.push(
-          prep(chain, "eth_call", [{ to: asset, data: `${selector}${a.slice(2).padStart(64, "0")}` }, block]),
+          prepareRead(chain, "eth_call", [
+            { to: asset, data: `${selector}${a.slice(2).padStart(64, "0")}` },
+            block,
+          ]),
         );
     }
   }
@@ -258,7 +261,7 @@ export async function readBlock(
   chain: Chain,
   ref: string,
 ): Promise<{ number: number; hash: string } | null> {
-  const p = prep(chain, "eth_getBlockByNumber", [ref, false]);
+  const p = prepareRead(chain, "eth_getBlockByNumber", [ref, false]);
   const [o] = await callBatch(client, [p]);
   if (o instanceof ChaingwError) throw o;
   const b = o!.result;
@@ -279,7 +282,7 @@ export async function readBlock(
 
 /** The chain id (eth_chainId), decimal. */
 export async function readChainId(client: JsonRpcClient, chain: Chain): Promise<bigint> {
-  const [o] = await callBatch(client, [prep(chain, "eth_chainId", [])]);
+  const [o] = await callBatch(client, [prepareRead(chain, "eth_chainId", [])]);
   if (o instanceof ChaingwError) throw o;
   return quantityOf(o!.result, "eth_chainId");
 }

@@ -7,7 +7,11 @@
  *  3. the node has the proof's block (else it is behind: "cannot say", and by how much), and the block at the
  *     proof's number is still the proof's block (canonical);
  *  4. every token's decimals() and symbol(), re-read at that block, are the proof's;
- *  5. every balance, re-read at that block, is the proof's.
+ *  5. every balance, re-read at that block, is the proof's;
+ *  6. ownership: each signature is judged again over the proof's challenge (and `--challenge` must be that
+ *     challenge): a key's EIP-191 / TIP-191 signature offline, a contract wallet's EIP-1271 answer at the
+ *     proof's block (a node without that state: "cannot say"); the proven totals come from the balances
+ *     that re-read equal, never from the document's own figures.
  * A node that cannot read state at that block (not an archive node; a chain that serves the head only), of
  * another kind or on another chain makes the verdict "cannot say" (exit 3), never "holds". A latest-only
  * snapshot can be re-read only while the head is still the proof's block; otherwise verify says it cannot.
@@ -15,6 +19,8 @@
 import { chainOf } from "../chains/index.js";
 import type { Chain } from "../chains/types.js";
 import { ChaingwError, RpcError } from "../errors/index.js";
+import { type AccountFormat, verifyAccountSignature } from "../proof/account-message.js";
+import type { SignatureLine } from "../proof/document.js";
 import type { EvmProof } from "../proof/evm-document.js";
 import { digestOf } from "../proof/jcs.js";
 import type { JsonRpcClient } from "../rpc/client.js";
@@ -27,6 +33,8 @@ import {
   readTokenMeta,
   StateUnavailableError,
 } from "./balances-read.js";
+import { share } from "./combined.js";
+import { judgeSignatures, provenTotals, type SignatureJudgement } from "./evm-ownership.js";
 import { counted, type Findings, type Verdict, verdictOf } from "./verdict.js";
 
 /** @deprecated the one verdict type is `Verdict` (reserves/verdict.ts) */
@@ -58,6 +66,20 @@ export interface EvmVerifyReport extends Findings {
   metadata: { ok: boolean | null; detail: string };
   balances: { ok: boolean | null; checked: number; detail: string };
   assets: EvmAssetVerdict[];
+  /** the challenge the signatures are over, and --challenge when it was required */
+  challenge: { text: string | null; required: string | null; ok: boolean | null; detail: string };
+  /** per address with a signature: proven, unproven (the chain answered against it) or cannot-say */
+  ownership: {
+    addresses: {
+      address: string;
+      ownership: "proven" | "unproven" | "cannot-say";
+      format: string;
+      detail: string;
+    }[];
+    /** per asset, re-derived from the balances that re-read equal */
+    proven: { asset: string; amount: string; base_units: string; share: string }[];
+    proven_addresses: number;
+  };
   /** each balance that differs, at most 100 */
   mismatches: { asset: string; address: string; proof: string; node: string }[];
   summary: string;
@@ -158,11 +180,19 @@ async function checkChain(
     : { ok: true, detail: `chain id ${id}${proof.chain.network ? ` (${proof.chain.network})` : ""}` };
 }
 
+export interface EvmVerifyOptions {
+  /** the challenge the signatures must be over (verify --challenge): another one fails */
+  challenge?: string;
+  /** signatures to judge instead of the proof's own */
+  signatures?: SignatureLine[];
+}
+
 export async function verifyEvmProof(
   client: JsonRpcClient,
   proof: EvmProof,
   onEvent: (e: EvmVerifyEvent) => void = () => {},
   signal?: AbortSignal,
+  o: EvmVerifyOptions = {},
 ): Promise<EvmVerifyReport> {
   const chain = chainOf(proof.chain.group);
   const f: Findings = { failures: [], cannot_say: [] };
@@ -195,6 +225,8 @@ export async function verifyEvmProof(
     mismatches: 0,
   }));
   const mismatches: EvmVerifyReport["mismatches"] = [];
+  /** every balance that differs (mismatches keeps the first 100 for the report) */
+  const differing = new Set<string>();
   if (chainV.ok !== null) {
     const head = await readBlock(client, chain, "latest");
     if (head === null || head.number < n) {
@@ -280,6 +312,7 @@ export async function verifyEvmProof(
             const node = (values[i] as bigint[])[j] as bigint;
             v.checked++;
             if (node.toString() === b.base_units) return;
+            differing.add(`${a.id} ${b.address}`);
             v.mismatches++;
             if (mismatches.length < 100)
               mismatches.push({
@@ -308,6 +341,19 @@ export async function verifyEvmProof(
     }
   }
 
+  onEvent({ type: "step", text: "checking ownership signatures" });
+  const { challenge, ownership } = await checkOwnership(
+    client,
+    proof,
+    chain,
+    at,
+    balances.ok !== null,
+    differing,
+    o,
+    f,
+    signal,
+  );
+
   const verdict = verdictOf(f);
   const totals = proof.assets
     .map((a) => `${a.total.amount} ${a.symbol ?? a.id}${a.decimals === null ? " (base units)" : ""}`)
@@ -330,11 +376,111 @@ export async function verifyEvmProof(
     metadata,
     balances,
     assets,
+    challenge,
+    ownership,
     mismatches,
     failures: f.failures,
     cannot_say: f.cannot_say,
     summary,
   };
+}
+
+/** 6. Ownership: signatures over the challenge, judged again; proven totals from the balances that held. */
+async function checkOwnership(
+  client: JsonRpcClient,
+  proof: EvmProof,
+  chain: Chain,
+  at: string | undefined,
+  /** the balances were re-read (equal or not); false: none was confirmed */
+  reRead: boolean,
+  differs: Set<string>,
+  o: EvmVerifyOptions,
+  f: Findings,
+  signal?: AbortSignal,
+): Promise<Pick<EvmVerifyReport, "challenge" | "ownership">> {
+  const text = proof.challenge ?? null;
+  const challenge: EvmVerifyReport["challenge"] = {
+    text,
+    required: o.challenge ?? null,
+    ok: null,
+    detail: text === null ? "the proof has no challenge" : `signatures are over "${text}"`,
+  };
+  if (o.challenge !== undefined) {
+    challenge.ok = text === o.challenge;
+    challenge.detail = challenge.ok
+      ? `signatures are over the required challenge "${o.challenge}"`
+      : `the proof's signatures are over ${text === null ? "no challenge" : `"${text}"`}, not the required "${o.challenge}"`;
+    if (!challenge.ok) f.failures.push(`challenge: ${challenge.detail}`);
+  }
+  const lines: SignatureLine[] =
+    o.signatures ??
+    proof.ownership?.signatures.map((s, i) => ({
+      address: s.address,
+      signature: s.signature,
+      line: i + 1,
+    })) ??
+    [];
+  const none = { addresses: [], proven: [], proven_addresses: 0 };
+  if (lines.length === 0 || challenge.ok === false) return { challenge, ownership: none };
+  if (text === null) {
+    f.failures.push("signatures: the proof has no challenge to check them against");
+    return { challenge, ownership: none };
+  }
+  let judged: SignatureJudgement[];
+  if (at !== undefined) judged = await judgeSignatures(client, chain, lines, text, at, signal);
+  else {
+    // the proof's block cannot be read: a key's signature still can be judged; a contract wallet's cannot
+    const format: AccountFormat = chain.evm?.messageSignature ?? "eip191";
+    judged = lines.map((l) => {
+      const address = l.address.toLowerCase();
+      let r: { valid: boolean; detail: string } = { valid: false, detail: "not a 65-byte key signature" };
+      try {
+        r = verifyAccountSignature(format, address, l.signature, text);
+      } catch {}
+      return r.valid
+        ? { address, valid: true, format, detail: r.detail }
+        : {
+            address,
+            valid: false,
+            format,
+            cannotSay: true,
+            detail: `${r.detail}; whether a contract wallet at ${address} approves it cannot be asked at block ${proof.block.number} on this node`,
+          };
+    });
+  }
+  const inProof = new Set(proof.addresses);
+  const addresses: EvmVerifyReport["ownership"]["addresses"] = [];
+  judged.forEach((j, i) => {
+    if (!inProof.has(j.address)) return; // proves nothing the proof counts
+    const state = j.valid ? "proven" : j.cannotSay ? "cannot-say" : "unproven";
+    addresses.push({ address: j.address, ownership: state, format: j.format, detail: j.detail });
+    if (state === "unproven")
+      f.failures.push(`signature for ${j.address} does not verify over the challenge: ${j.detail}`);
+    if (state === "cannot-say") f.cannot_say.push(`signature for ${j.address}: ${j.detail}`);
+    const claimed = o.signatures ? undefined : proof.ownership?.signatures[i];
+    if (claimed && state !== "cannot-say" && claimed.valid !== j.valid)
+      f.failures.push(
+        `signature for ${j.address}: the document says ${claimed.valid ? "valid" : "invalid"}, it is ${j.valid ? "valid" : "invalid"}`,
+      );
+  });
+  // proven: the addresses proven, counting only balances the node confirmed (none when nothing was re-read)
+  const provenSet = new Set(addresses.filter((a) => a.ownership === "proven").map((a) => a.address));
+  const proven = provenTotals(
+    {
+      assets: proof.assets.map((a) => ({
+        ...a,
+        balances: a.balances.filter((b) => reRead && !differs.has(`${a.id} ${b.address}`)),
+      })),
+    },
+    provenSet,
+  ).map((p, k) => ({
+    ...p,
+    share: share(
+      BigInt(p.base_units),
+      BigInt((proof.assets[k] as EvmProof["assets"][number]).total.base_units),
+    ),
+  }));
+  return { challenge, ownership: { addresses, proven, proven_addresses: provenSet.size } };
 }
 
 /** Whole units of a base amount for a message, with the asset's decimals (base units when unknown). */

@@ -13,12 +13,14 @@ import { readFileSync } from "node:fs";
 import { address as evmAddress, evmTraits } from "../chains/evm-values.js";
 import type { Chain } from "../chains/index.js";
 import { IntegrityError, UsageError } from "../errors/index.js";
+import type { SignatureLine } from "../proof/document.js";
 import type { EvmAsset, EvmProof } from "../proof/evm-document.js";
 import { EVM_PROOF_FORMAT } from "../proof/evm-document.js";
 import { digestOf } from "../proof/jcs.js";
 import { JsonRpcClient } from "../rpc/client.js";
 import { formatUnits } from "../util/units.js";
 import { readBalances, readBlock, readChainId, readTokenMeta } from "./balances-read.js";
+import { judgeSignatures, ownershipSection } from "./evm-ownership.js";
 import { listLines } from "./input.js";
 
 export interface BalancesOptions {
@@ -33,6 +35,10 @@ export interface BalancesOptions {
   native?: boolean;
   /** a block number (decimal or 0x) or "latest" @default "latest" */
   block?: string;
+  /** the text the custodian signed; with `signatures`, the proof carries an ownership section */
+  challenge?: string;
+  /** address,signature lines over the challenge (EIP-191 / TIP-191 keys, EIP-1271 contract wallets) */
+  signatures?: SignatureLine[];
   /** reads again after a reorg or a moved head, at most this many times @default 4 */
   attempts?: number;
   createdAt?: Date;
@@ -250,6 +256,17 @@ export async function readBalancesProof(
         addresses: plan.addresses,
         assets,
       };
+      if (o.challenge !== undefined) {
+        // ownership at the same block: a contract wallet's answer is read where the balances were
+        onEvent({
+          type: "step",
+          text: `checking ${o.signatures?.length ?? 0} signatures over the challenge`,
+        });
+        const lines = o.signatures ?? [];
+        const judged = await judgeSignatures(c, chain, lines, o.challenge, at, signal);
+        doc.challenge = o.challenge;
+        doc.ownership = ownershipSection(doc, lines, judged);
+      }
       return { proof: { ...doc, digest: digestOf(doc) }, duplicates: plan.duplicates, attempts: attempt };
     }
     const why = pinned

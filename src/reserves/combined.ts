@@ -99,7 +99,7 @@ export function evmEntry(file: string, p: EvmProof): ReportEntry {
     snapshot: p.snapshot,
     digest: p.digest,
     digest_ok: digestOf(p) === p.digest,
-    assets: p.assets.map((a) => ({
+    assets: p.assets.map((a, k) => ({
       symbol: a.symbol ?? (a.id === "native" ? "native" : `token ${a.id.slice(0, 10)}…`),
       ...(a.id === "native" ? {} : { contract: a.id }),
       total: a.total.amount,
@@ -107,8 +107,9 @@ export function evmEntry(file: string, p: EvmProof): ReportEntry {
       decimals: a.decimals,
       addresses: p.addresses.length,
       holders: a.holders,
-      // an EVM balances proof carries no ownership signatures
-      proven_share: null,
+      proven_share: p.ownership
+        ? share(BigInt(p.ownership.proven[k]?.base_units ?? "0"), BigInt(a.total.base_units))
+        : null,
       holdings: a.balances.filter((b) => b.base_units !== "0").sort(byAmount),
     })),
   };
@@ -165,7 +166,11 @@ export async function verifyEntry(
   if (r.evm) {
     const { verifyEvmProof } = await import("./balances-verify.js");
     const v = await verifyEvmProof(client, r.evm, undefined, signal);
-    return { ...r.entry, verify: { verdict: v.verdict, summary: v.summary } };
+    // the proven share is the verifier's: signatures judged again, balances re-read
+    const assets = r.entry.assets.map((a, k) =>
+      a.proven_share === null ? a : { ...a, proven_share: v.ownership.proven[k]?.share ?? a.proven_share },
+    );
+    return { ...r.entry, assets, verify: { verdict: v.verdict, summary: v.summary } };
   }
   const { verifyProof } = await import("./verify.js");
   const v = await verifyProof(client, r.utxo as Proof, {}, () => {}, signal);

@@ -1,0 +1,167 @@
+/**
+ * Ownership of EVM and TRON addresses for the balances proof: each signature over the challenge is judged
+ * first as a key's signature (EIP-191 on EVM chains, TIP-191 on TRON: src/proof/account-message.ts), and,
+ * where the address holds code, as the contract wallet's own answer (EIP-1271: `isValidSignature(hash,
+ * signature)` returning 0x1626ba7e, called at the proof's block; hash is the chain's message hash of the
+ * challenge, the digest a wallet's owners sign). A node that cannot read the wallet's state at that block
+ * leaves the address "cannot say", never "not proven".
+ */
+import type { Chain } from "../chains/index.js";
+import { ChaingwError, RpcError } from "../errors/index.js";
+import { type AccountFormat, accountMessageHash, verifyAccountSignature } from "../proof/account-message.js";
+import type { SignatureLine } from "../proof/document.js";
+import { ProofInputError } from "../proof/errors.js";
+import type { EvmOwnership, EvmProof, EvmSignature } from "../proof/evm-document.js";
+import type { JsonRpcClient } from "../rpc/client.js";
+import { formatUnits } from "../util/units.js";
+import { prepareRead, readFailure, readMany, StateUnavailableError } from "./balances-read.js";
+
+/** EIP-1271's magic value: the selector of isValidSignature(bytes32,bytes). */
+export const EIP1271_MAGIC = "0x1626ba7e";
+
+/** One signature's judgement; `cannotSay` when the node could not read the contract wallet's state. */
+export type SignatureJudgement = Omit<EvmSignature, "signature"> & { cannotSay?: boolean };
+
+/** 0x + lowercase hex of the address of a signature line, as the chain's nodes take it. */
+export function accountOf(chain: Chain, text: string): string {
+  const own = chain.evm?.normaliseAddress?.(text);
+  if (own !== undefined) return own.toLowerCase();
+  if (/^0x[0-9a-fA-F]{40}$/.test(text)) return text.toLowerCase();
+  throw new ProofInputError("address", `${text} is not an address of the ${chain.name} chain`);
+}
+
+/**
+ * Judges every line at `block` ("0x…" or "latest"): key signatures offline, the rest through the code and
+ * EIP-1271 answer of the address, in batch arrays. Lines of addresses not in the proof are judged too (the
+ * caller decides what they count for).
+ */
+export async function judgeSignatures(
+  client: JsonRpcClient,
+  chain: Chain,
+  lines: SignatureLine[],
+  challenge: string,
+  block: string,
+  signal?: AbortSignal,
+): Promise<SignatureJudgement[]> {
+  const format: AccountFormat = chain.evm?.messageSignature ?? "eip191";
+  const hash = `0x${Buffer.from(accountMessageHash(format, challenge)).toString("hex")}`;
+  const out: SignatureJudgement[] = lines.map((l) => {
+    const address = accountOf(chain, l.address);
+    try {
+      const r = verifyAccountSignature(format, address, l.signature, challenge);
+      return { address, valid: r.valid, format: r.format, detail: r.detail };
+    } catch (e) {
+      // not a 65-byte key signature: only a contract wallet can judge it
+      return { address, valid: false, format, detail: (e as Error).message };
+    }
+  });
+  // the addresses a key did not prove: a contract wallet may
+  const ask = out.map((o, i) => (o.valid ? -1 : i)).filter((i) => i >= 0);
+  if (ask.length === 0) return out;
+  const codes = await readMany(
+    client,
+    chain,
+    ask.map((i) => prepareRead(chain, "eth_getCode", [out[i]!.address, block])),
+    undefined,
+    signal,
+  );
+  const wallets: number[] = [];
+  codes.forEach((c, k) => {
+    const i = ask[k] as number;
+    const o = out[i] as SignatureJudgement;
+    if (c instanceof ChaingwError) {
+      const e = readFailure(
+        prepareRead(chain, "eth_getCode", [o.address, block]),
+        c,
+        `eth_getCode(${o.address})`,
+        block,
+      );
+      if (!(e instanceof StateUnavailableError)) throw e;
+      out[i] = {
+        ...o,
+        cannotSay: true,
+        detail: `${o.detail}; whether it is a contract wallet cannot be read: ${e.message}`,
+      };
+    } else if (typeof c.result === "string" && c.result !== "0x" && c.result !== "") wallets.push(i);
+  });
+  if (wallets.length === 0) return out;
+  const A = (await import("../util/ox.js")).AbiFunction;
+  const fn = A.from("function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4)");
+  const calls = wallets.map((i) => {
+    const l = lines[i] as SignatureLine;
+    const sig = l.signature.startsWith("0x") ? l.signature : `0x${l.signature}`;
+    return prepareRead(chain, "eth_call", [
+      {
+        to: out[i]!.address,
+        data: A.encodeData(fn, [hash as `0x${string}`, sig.toLowerCase() as `0x${string}`]),
+      },
+      block,
+    ]);
+  });
+  const answers = await readMany(client, chain, calls, undefined, signal);
+  answers.forEach((a, k) => {
+    const i = wallets[k] as number;
+    const o = out[i] as SignatureJudgement;
+    const base = { address: o.address, format: "eip1271" as const };
+    if (a instanceof ChaingwError) {
+      if (a instanceof RpcError && chain.evm?.isRevert(a)) {
+        out[i] = {
+          ...base,
+          valid: false,
+          detail: `EIP-1271: the contract wallet reverted isValidSignature: ${a.rpcMessage}`,
+        };
+        return;
+      }
+      const e = readFailure(calls[k]!, a, `isValidSignature at ${o.address}`, block);
+      if (!(e instanceof StateUnavailableError)) throw e;
+      out[i] = {
+        ...base,
+        valid: false,
+        cannotSay: true,
+        detail: `EIP-1271: the wallet's answer cannot be read: ${e.message}`,
+      };
+      return;
+    }
+    const r = typeof a.result === "string" ? a.result.toLowerCase() : "";
+    out[i] =
+      r.slice(0, 10) === EIP1271_MAGIC && (r.length === 10 || /^0x1626ba7e0{56}$/.test(r))
+        ? {
+            ...base,
+            valid: true,
+            detail: "EIP-1271: the contract wallet answered isValidSignature with 0x1626ba7e",
+          }
+        : {
+            ...base,
+            valid: false,
+            detail: `EIP-1271: the contract wallet answered ${r === "" || r === "0x" ? "nothing" : r.slice(0, 10)}, not the magic value 0x1626ba7e`,
+          };
+  });
+  return out;
+}
+
+/** The ownership section: the signatures as judged, and per asset the total of the addresses proven. */
+export function ownershipSection(
+  proof: Pick<EvmProof, "assets" | "addresses">,
+  lines: SignatureLine[],
+  judged: SignatureJudgement[],
+): EvmOwnership {
+  const signatures: EvmSignature[] = judged.map((j, i) => ({
+    address: j.address,
+    signature: (lines[i] as SignatureLine).signature,
+    valid: j.valid,
+    format: j.format,
+    detail: j.detail,
+  }));
+  return {
+    signatures,
+    proven: provenTotals(proof, new Set(judged.filter((j) => j.valid).map((j) => j.address))),
+  };
+}
+
+/** Per asset, the sum of the balances of the proven addresses, re-derived from the balances. */
+export function provenTotals(proof: Pick<EvmProof, "assets">, proven: Set<string>): EvmOwnership["proven"] {
+  return proof.assets.map((a) => {
+    const sum = a.balances.reduce((s, b) => (proven.has(b.address) ? s + BigInt(b.base_units) : s), 0n);
+    return { asset: a.id, amount: formatUnits(sum, a.decimals ?? 0), base_units: sum.toString() };
+  });
+}
