@@ -4,12 +4,14 @@
 // editing the source.
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { basename, dirname, join, resolve } from "node:path";
 
 const require = createRequire(import.meta.url);
 const solc = require("solc");
-import { basename, dirname, join, resolve } from "node:path";
 
-const path = resolve(process.argv[2] ?? new URL("../test/fixtures/token/Token.sol", import.meta.url).pathname);
+const path = resolve(
+  process.argv[2] ?? new URL("../test/fixtures/token/Token.sol", import.meta.url).pathname,
+);
 const file = basename(path);
 const target = join(dirname(path), `${file.replace(/\.sol$/, "").toLowerCase()}.json`);
 const source = readFileSync(path, "utf8");
@@ -29,8 +31,7 @@ if (errors.length) {
   process.exit(1);
 }
 const contracts = {};
-for (const [name, c] of Object.entries(out.contracts[file]))
-  contracts[name] = `0x${c.evm.bytecode.object}`;
+for (const [name, c] of Object.entries(out.contracts[file])) contracts[name] = `0x${c.evm.bytecode.object}`;
 writeFileSync(
   target,
   `${JSON.stringify({ compiler: `solc-js ${solc.version()}`, optimizer_runs: 200, evm_version: "paris", contracts }, null, 2)}\n`,
