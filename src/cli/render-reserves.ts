@@ -1,6 +1,8 @@
 /** Renderers of a reserves report: human (table + summary), JSON (one stable shape), CSV. */
+
 import { style, table } from "../output/human.js";
 import { formatCoins } from "../reserves/amount.js";
+import { nodeName } from "../reserves/quorum.js";
 import type { Report } from "../reserves/report.js";
 
 const ZERO_COINS = formatCoins(0n);
@@ -57,6 +59,7 @@ export function reportJson(r: Report): string {
         total_sats: r.crossCheck.totalSats.toString(),
         detail: r.crossCheck.detail,
       },
+      quorum: r.quorum,
     },
     null,
     2,
@@ -165,6 +168,11 @@ export function reportHuman(r: Report, opts: { color: boolean; proof?: ProofTota
           : "inconclusive";
     lines.push(["cross-check", `${v}: ${c.endpoint}: ${c.detail}`]);
   }
+  if (r.quorum)
+    lines.push([
+      "quorum",
+      `${st.good(`${r.quorum.k} nodes agree`)}: ${r.quorum.nodes.map((n, i) => nodeName(n, i)).join("; ")}`,
+    ]);
   const w = Math.max(...lines.map(([k]) => k.length));
   out.push(
     "",

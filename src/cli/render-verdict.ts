@@ -24,3 +24,21 @@ export function renderClaims(claims: Record<string, string | number | null | und
     ([k, v]) => `claim      ${k}: ${v === null ? "none" : typeof v === "string" ? JSON.stringify(v) : v}`,
   );
 }
+
+/** verify --quorum: the nodes the proof was checked on, as they described themselves. */
+export function renderQuorum(
+  r: {
+    verdict: string;
+    quorum?: { k: number; nodes: { client: string; chain: string; height: number; block_hash: string }[] };
+  },
+  color: boolean,
+): string[] {
+  if (!r.quorum) return [];
+  const st = style(color);
+  const names = r.quorum.nodes.map(
+    (n, i) => `node ${i + 1} (${n.client}, chain ${n.chain}, tip ${n.height})`,
+  );
+  return [
+    `quorum     ${r.verdict === "fails" ? st.bad("FAILS") : st.good("ok")}  checked on ${r.quorum.k} nodes: ${names.join("; ")}`,
+  ];
+}

@@ -9,12 +9,13 @@ import type { GlobalFlags } from "../config/config.js";
 import { ChaingwError, UsageError } from "../errors/index.js";
 import { style, table } from "../output/human.js";
 import { progress } from "../output/progress.js";
+import type { QuorumNode } from "../proof/document.js";
 import type { EvmProof } from "../proof/evm-document.js";
 import type { EvmVerifyReport } from "../reserves/balances-verify.js";
 import { exitCodeOfVerdict } from "../reserves/verdict.js";
 import { groupDigits } from "../util/units.js";
 import { contextFor, type Run } from "./context.js";
-import { renderClaims, renderFindings } from "./render-verdict.js";
+import { renderClaims, renderFindings, renderQuorum } from "./render-verdict.js";
 
 export interface BalancesFlags {
   file?: string;
@@ -25,6 +26,7 @@ export interface BalancesFlags {
   csv?: string;
   challenge?: string;
   signatures?: string;
+  quorum?: string;
 }
 
 /** The group of a balances run: --chain / env / profile, else evm; a group without EVM traits is exit 2. */
@@ -103,13 +105,18 @@ export async function reservesBalances(run: Run, args: string[], flags: GlobalFl
   await planBalances(options);
   checkWritable(o.proof, "--proof");
   checkWritable(o.csv, "--csv");
+  const { quorumOf } = await import("./reserves-run.js");
+  const k = quorumOf(o.quorum);
   const ctx = contextFor(run, { ...flags, chain: group }, group, { pooled: true });
+  const quorum = k === undefined ? undefined : await import("../reserves/quorum.js");
+  const eps =
+    quorum && k !== undefined ? quorum.quorumEndpoints(ctx.client, k, "reserves balances") : undefined;
   const bar = progress({ plainEveryMs: undefined });
   run.clearProgress = () => bar.clear();
   let result: Awaited<ReturnType<typeof readBalancesProof>>;
   try {
     result = await readBalancesProof(
-      ctx.client,
+      quorum && eps ? quorum.clientOn(ctx.client, eps[0]!) : ctx.client,
       options,
       (e) => {
         if (e.type === "step") bar.update(e.text);
@@ -119,6 +126,11 @@ export async function reservesBalances(run: Run, args: string[], flags: GlobalFl
       },
       ctx.signal,
     );
+    if (quorum && eps)
+      result = {
+        ...result,
+        proof: await quorum.agreeOnEvmProof(ctx.client, eps, result.proof, (t) => bar.update(t), ctx.signal),
+      };
   } finally {
     bar.stop();
     run.clearProgress = undefined;
@@ -201,6 +213,11 @@ export function balancesHuman(proof: EvmProof, color: boolean): string {
       ),
     );
   }
+  if (proof.quorum)
+    out.push(
+      "",
+      `quorum: ${proof.quorum.k} nodes answered every read alike: ${proof.quorum.nodes.map((n, i) => `node ${i + 1} (${n.client}, chain id ${n.chain})`).join("; ")}`,
+    );
   out.push("", st.key("totals"));
   out.push(
     table(
@@ -248,7 +265,7 @@ export async function verifyEvmFile(
   file: string,
   text: string,
   flags: GlobalFlags,
-  o: { signatures?: string; challenge?: string } = {},
+  o: { signatures?: string; challenge?: string; quorum?: number } = {},
 ): Promise<void> {
   const { readEvmProof } = await import("../proof/evm-document.js");
   const { asUsage } = await import("./reserves-verify.js");
@@ -260,15 +277,27 @@ export async function verifyEvmFile(
   const { verifyEvmProof } = await import("../reserves/balances-verify.js");
   const bar = progress({ plainEveryMs: undefined });
   run.clearProgress = () => bar.clear();
-  let report: EvmVerifyReport;
+  let report: EvmVerifyReport & { quorum?: { k: number; nodes: QuorumNode[] } };
   try {
-    report = await verifyEvmProof(
-      ctx.client,
-      proof,
-      (e) => bar.update(e.type === "read" ? `re-reading balances: ${e.done} of ${e.total}` : e.text),
-      ctx.signal,
-      { challenge: o.challenge, signatures },
-    );
+    const once = (client: typeof ctx.client) =>
+      verifyEvmProof(
+        client,
+        proof,
+        (e) => bar.update(e.type === "read" ? `re-reading balances: ${e.done} of ${e.total}` : e.text),
+        ctx.signal,
+        { challenge: o.challenge, signatures },
+      );
+    if (o.quorum === undefined) report = await once(ctx.client);
+    else {
+      const { verifyOnQuorum, describeEvmNode } = await import("../reserves/quorum.js");
+      const q = await verifyOnQuorum(
+        ctx.client,
+        o.quorum,
+        (c, ep) => describeEvmNode(c, ep, proof.block),
+        once,
+      );
+      report = { ...q.report, holds: q.report.verdict === "holds", quorum: { k: o.quorum, nodes: q.nodes } };
+    }
   } finally {
     bar.stop();
     run.clearProgress = undefined;
@@ -280,14 +309,19 @@ export async function verifyEvmFile(
 
 const assetName = (r: EvmVerifyReport, id: string) => r.assets.find((a) => a.id === id)?.symbol ?? id;
 
-export function renderEvmVerify(r: EvmVerifyReport, color: boolean): string {
+export function renderEvmVerify(
+  r: EvmVerifyReport & { quorum?: { k: number; nodes: QuorumNode[] } },
+  color: boolean,
+): string {
   const st = style(color);
   const mark = (ok: boolean | null) => (ok === null ? "--" : ok ? st.good("ok") : st.bad("FAILS"));
   const lines = [
     ...renderClaims({
       created_at: r.claims.created_at,
       ...(r.challenge.text !== null ? { challenge: r.challenge.text } : {}),
+      quorum: r.claims.quorum ?? undefined,
     }),
+    ...renderQuorum(r, color),
     `digest     ${mark(r.digest.ok)}  ${r.digest.ok ? r.digest.claimed : `claimed ${r.digest.claimed}, content ${r.digest.computed}`}`,
     `inputs     ${mark(r.inputs.ok)}  ${r.inputs.detail}`,
     `chain      ${r.chain.ok === null ? "CANNOT SAY" : mark(r.chain.ok)}  ${r.chain.detail}`,

@@ -38,6 +38,15 @@ export interface ScanFlags {
   signatures?: string;
   chunk?: string;
   parallel?: boolean;
+  quorum?: string;
+}
+
+/** --quorum <k>: a whole number of nodes, at least 2 (else exit 2, nothing sent). */
+export function quorumOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text.trim()) || Number(text) < 2)
+    throw new UsageError(`--quorum: ${JSON.stringify(text)} is not a number of nodes of at least 2`);
+  return Number(text);
 }
 
 const STOP_HINT =
@@ -161,6 +170,7 @@ export async function reservesScan(
         group: ctx.settings.chain,
         chunk,
         parallel: o.parallel,
+        quorum: quorumOf(o.quorum),
       },
       onEvent,
       ctx.signal,
@@ -188,6 +198,7 @@ export async function reservesScan(
       minConf,
       signatures,
       chain: report.chain,
+      quorum: report.quorum,
       createdAt: report.startedAt,
     });
     const text = `${JSON.stringify(proof, null, 2)}\n`;

@@ -1,15 +1,17 @@
 /** The face of `reserves verify` and `verify-message`: files read and checked, verdicts printed. */
+
 import { readFileSync } from "node:fs";
 import type { GlobalFlags } from "../config/config.js";
 import { UsageError } from "../errors/index.js";
 import { style, table } from "../output/human.js";
 import { progress } from "../output/progress.js";
-import type { Proof, SignatureLine } from "../proof/document.js";
+import type { Proof, QuorumNode, SignatureLine } from "../proof/document.js";
 import { ProofInputError } from "../proof/errors.js";
 import { exitCodeOfVerdict } from "../reserves/verdict.js";
 import type { VerifyReport } from "../reserves/verify.js";
 import { contextFor, type Run } from "./context.js";
-import { renderClaims, renderFindings } from "./render-verdict.js";
+import { renderClaims, renderFindings, renderQuorum } from "./render-verdict.js";
+import { quorumOf } from "./reserves-run.js";
 
 /** A file's text ('-' = stdin), or a usage error naming it. */
 export function readText(path: string, what: string): string {
@@ -41,7 +43,7 @@ export async function reservesVerify(
   run: Run,
   file: string,
   flags: GlobalFlags,
-  o: { signatures?: string; challenge?: string },
+  o: { signatures?: string; challenge?: string; quorum?: string },
 ): Promise<void> {
   if (run.format === "csv")
     throw new UsageError("--format csv is not available for reserves verify (human or json)");
@@ -52,29 +54,37 @@ export async function reservesVerify(
   const { formatOf, EVM_PROOF_FORMAT } = await import("../proof/evm-document.js");
   if (formatOf(text) === EVM_PROOF_FORMAT) {
     const { verifyEvmFile } = await import("./reserves-balances.js");
-    return verifyEvmFile(run, file, text, flags, o);
+    return verifyEvmFile(run, file, text, flags, { ...o, quorum: quorumOf(o.quorum) });
   }
   const { readProof } = await import("../proof/document.js");
   const proof: Proof = await asUsage(file, () => readProof(text));
   const signatures = o.signatures === undefined ? undefined : await readSignatures(o.signatures);
+  const k = quorumOf(o.quorum);
   const ctx = contextFor(run, flags, "utxo", { pooled: true });
   const { verifyProof } = await import("../reserves/verify.js");
   const bar = progress({ plainEveryMs: undefined });
   run.clearProgress = () => bar.clear();
-  let report: VerifyReport;
+  let report: VerifyReport & { quorum?: { k: number; nodes: QuorumNode[] } };
   try {
-    report = await verifyProof(
-      ctx.client,
-      proof,
-      { signatures, challenge: o.challenge },
-      (e) =>
-        bar.update(
-          e.type === "walk"
-            ? `walking blocks ${e.height.toLocaleString("en")} of ${e.tip.toLocaleString("en")} for ${e.pending} output${e.pending === 1 ? "" : "s"} spent since the proof`
-            : e.text,
-        ),
-      ctx.signal,
-    );
+    const once = (client: typeof ctx.client) =>
+      verifyProof(
+        client,
+        proof,
+        { signatures, challenge: o.challenge },
+        (e) =>
+          bar.update(
+            e.type === "walk"
+              ? `walking blocks ${e.height.toLocaleString("en")} of ${e.tip.toLocaleString("en")} for ${e.pending} output${e.pending === 1 ? "" : "s"} spent since the proof`
+              : e.text,
+          ),
+        ctx.signal,
+      );
+    if (k === undefined) report = await once(ctx.client);
+    else {
+      const { verifyOnQuorum, describeUtxoNode } = await import("../reserves/quorum.js");
+      const q = await verifyOnQuorum(ctx.client, k, describeUtxoNode, once);
+      report = { ...q.report, holds: q.report.verdict === "holds", quorum: { k, nodes: q.nodes } };
+    }
   } finally {
     bar.stop();
     run.clearProgress = undefined;
@@ -84,7 +94,10 @@ export async function reservesVerify(
   run.exitCode = exitCodeOfVerdict(report.verdict);
 }
 
-function renderVerify(r: VerifyReport, color: boolean): string {
+function renderVerify(
+  r: VerifyReport & { quorum?: { k: number; nodes: QuorumNode[] } },
+  color: boolean,
+): string {
   const st = style(color);
   const mark = (ok: boolean | null) => (ok === null ? "--" : ok ? st.good("ok") : st.bad("FAILS"));
   const nodeMark = (ok: boolean | null) => (ok === null ? "--" : ok ? st.good("ok") : "CANNOT SAY");
@@ -95,8 +108,10 @@ function renderVerify(r: VerifyReport, color: boolean): string {
       challenge: r.claims.challenge,
       min_conf: r.claims.min_conf,
       excluded_outputs: r.claims.excluded_outputs || undefined,
+      quorum: r.claims.quorum ?? undefined,
     }),
   );
+  lines.push(...renderQuorum(r, color));
   if (r.challenge.required !== null) lines.push(`challenge  ${mark(r.challenge.ok)}  ${r.challenge.detail}`);
   lines.push(
     `digest     ${mark(r.digest.ok)}  ${r.digest.ok ? r.digest.claimed : `claimed ${r.digest.claimed}, content ${r.digest.computed}`}`,

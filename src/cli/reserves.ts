@@ -67,6 +67,10 @@ export function reservesCommand(program: Command, run: Run): void {
       "at most <n> objects per scan; all chunks end at one block (moved ones scanned again)",
     )
     .option("--parallel", "chunks side by side, one per configured node at the same best block")
+    .option(
+      "--quorum <k>",
+      "K distinct nodes (--url once per node) must answer every read alike; a disagreement is exit 1 naming both",
+    )
     .addHelpText(
       "after",
       [
@@ -96,6 +100,10 @@ export function reservesCommand(program: Command, run: Run): void {
     .option(
       "--challenge <text>",
       "the challenge the signatures must be over: a proof signed over another text does not hold",
+    )
+    .option(
+      "--quorum <k>",
+      "verify on K distinct nodes (--url once per node): holds only when every node says it holds",
     )
     .addHelpText(
       "after",
@@ -133,6 +141,10 @@ export function reservesCommand(program: Command, run: Run): void {
     .option(
       "--signatures <file>",
       "address,signature lines over the challenge: EIP-191 (EVM), TIP-191 (TRON) or a contract wallet's EIP-1271",
+    )
+    .option(
+      "--quorum <k>",
+      "K distinct nodes (--url once per node) must answer every read alike; a disagreement is exit 1 naming both",
     )
     .addHelpText(
       "after",

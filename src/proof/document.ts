@@ -82,8 +82,52 @@ export interface Proof {
   by_address: AddressTotal[];
   total: ProofTotal;
   ownership?: Ownership;
+  /** the nodes that answered every read alike (reserves scan --quorum K) */
+  quorum?: Quorum;
   /** lowercase hex SHA-256 of the RFC 8785 form of the document without this member (jcs.ts digestOf) */
   digest: string;
+}
+
+/** One node of a quorum, as it described itself: never its URL (credentials stay out of proofs). */
+export interface QuorumNode {
+  /** what the node says it runs: getnetworkinfo's subversion, web3_clientVersion */
+  client: string;
+  /** its chain: getblockchaininfo's chain, or the EVM chain id */
+  chain: string;
+  /** its tip when it answered */
+  height: number;
+  block_hash: string;
+}
+
+/** K distinct nodes gave the same answer to every read that entered the proof, at the proof's block. */
+export interface Quorum {
+  k: number;
+  nodes: QuorumNode[];
+}
+
+/** The quorum member of either proof format: k nodes, each at the proof's block. */
+export function readQuorum(v: JsonValue, height: number, blockHash: string): Quorum {
+  const q = members(v, "quorum", ["k", "nodes"], []);
+  const k = int(q.k, "quorum.k");
+  if (k < 2) fail("quorum.k", `${k}: a quorum is at least 2 nodes`);
+  const nodes = array(q.nodes, "quorum.nodes").map((x, i) => {
+    const path = `quorum.nodes[${i}]`;
+    const n = members(x, path, ["client", "chain", "height", "block_hash"], []);
+    const node = {
+      client: string(n.client, at(path, "client")),
+      chain: token(n.chain, at(path, "chain")),
+      height: int(n.height, at(path, "height")),
+      block_hash: string(n.block_hash, at(path, "block_hash")),
+    };
+    if (node.height !== height || node.block_hash !== blockHash)
+      fail(
+        path,
+        `answered at block ${node.height} ${node.block_hash}, not the proof's ${height} ${blockHash}`,
+      );
+    return node;
+  });
+  if (nodes.length !== k) fail("quorum.nodes", `${nodes.length} nodes for k = ${k}`);
+  return { k, nodes };
 }
 
 export const fail = (path: string, why: string): never => {
@@ -149,7 +193,7 @@ export function readProof(text: string): Proof {
       "total",
       "digest",
     ],
-    ["min_conf", "excluded", "ownership"],
+    ["min_conf", "excluded", "ownership", "quorum"],
   );
   if (doc.format !== PROOF_FORMAT) fail("format", `must be "${PROOF_FORMAT}", not ${describe(doc.format)}`);
   const chain = string(doc.chain, "chain");
@@ -250,6 +294,7 @@ export function readProof(text: string): Proof {
     by_address,
     total,
     ...(ownership === undefined ? {} : { ownership }),
+    ...(doc.quorum === undefined ? {} : { quorum: readQuorum(doc.quorum, height, block_hash) }),
     digest: hex64(doc.digest, "digest"),
   };
   return proof;

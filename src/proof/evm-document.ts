@@ -19,6 +19,8 @@ import {
   int,
   members,
   parseDocument,
+  type Quorum,
+  readQuorum,
   string,
   token,
 } from "./document.js";
@@ -92,6 +94,8 @@ export interface EvmProof {
   /** the text the signatures are over (only with ownership) */
   challenge?: string;
   ownership?: EvmOwnership;
+  /** the nodes that answered every read alike (reserves balances --quorum K) */
+  quorum?: Quorum;
   /** lowercase hex SHA-256 of the RFC 8785 form of the document without this member */
   digest: string;
 }
@@ -126,7 +130,7 @@ export function readEvmProof(text: string): EvmProof {
     raw,
     "",
     ["format", "chain", "snapshot", "block", "created_at", "inputs", "addresses", "assets", "digest"],
-    ["challenge", "ownership"],
+    ["challenge", "ownership", "quorum"],
   );
   if (doc.format !== EVM_PROOF_FORMAT)
     fail("format", `must be "${EVM_PROOF_FORMAT}", not ${describe(doc.format)}`);
@@ -211,6 +215,7 @@ export function readEvmProof(text: string): EvmProof {
     addresses,
     assets,
     ...(challenge !== undefined ? { challenge, ownership } : {}),
+    ...(doc.quorum === undefined ? {} : { quorum: readQuorum(doc.quorum, block.number, block.hash) }),
     digest: hex64(doc.digest, "digest"),
   };
 }

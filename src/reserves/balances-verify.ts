@@ -16,6 +16,7 @@
  * another kind or on another chain makes the verdict "cannot say" (exit 3), never "holds". A latest-only
  * snapshot can be re-read only while the head is still the proof's block; otherwise verify says it cannot.
  */
+
 import { chainOf } from "../chains/index.js";
 import type { Chain } from "../chains/types.js";
 import { ChaingwError, RpcError } from "../errors/index.js";
@@ -36,6 +37,7 @@ import {
 import { share } from "./combined.js";
 import { judgeSignatures, provenTotals, type SignatureJudgement } from "./evm-ownership.js";
 import { counted, type Findings, type Verdict, verdictOf } from "./verdict.js";
+import { quorumClaim } from "./verify.js";
 
 /** @deprecated the one verdict type is `Verdict` (reserves/verdict.ts) */
 export type EvmVerdict = Verdict;
@@ -58,7 +60,7 @@ export interface EvmVerifyReport extends Findings {
   /** true only for "holds" */
   holds: boolean;
   /** what the proof states that no chain confirms */
-  claims: { created_at: string };
+  claims: { created_at: string; quorum: string | null };
   digest: { ok: boolean; claimed: string; computed: string };
   inputs: { ok: boolean; detail: string };
   chain: { ok: boolean | null; detail: string };
@@ -368,7 +370,7 @@ export async function verifyEvmProof(
     format: proof.format,
     verdict,
     holds: verdict === "holds",
-    claims: { created_at: proof.created_at },
+    claims: { created_at: proof.created_at, quorum: quorumClaim(proof.quorum) },
     digest,
     inputs,
     chain: chainV,

@@ -15,7 +15,7 @@ import type {
   ScanObject,
   SignatureLine,
 } from "../proof/document.js";
-import { PROOF_FORMAT } from "../proof/document.js";
+import { PROOF_FORMAT, type Quorum } from "../proof/document.js";
 import { digestOf } from "../proof/jcs.js";
 import { verifyMessage } from "../proof/message.js";
 import type { JsonRpcClient } from "../rpc/client.js";
@@ -33,6 +33,8 @@ export interface ProofOptions {
   signatures?: SignatureLine[];
   /** the node's chain name (getblockchaininfo) */
   chain?: string;
+  /** the nodes that scanned alike (--quorum) */
+  quorum?: Quorum;
   createdAt: Date;
 }
 
@@ -154,5 +156,6 @@ export async function buildProof(
       );
     doc.ownership = ownershipOf(o.signatures, challenge, byAddress, totalSats);
   }
+  if (o.quorum) doc.quorum = o.quorum;
   return { ...doc, digest: digestOf(doc) } as Proof;
 }

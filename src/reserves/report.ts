@@ -6,6 +6,7 @@
 
 import { IntegrityError } from "../errors/index.js";
 import { JsonNumber, type JsonObject, type JsonValue } from "../json/lossless.js";
+import type { Quorum } from "../proof/document.js";
 import { formatCoins, toSats } from "./amount.js";
 import type { Plan } from "./input.js";
 
@@ -185,6 +186,8 @@ export interface Report {
   holdings?: Holding[];
   addressesWithFunds: number;
   crossCheck?: CrossCheck;
+  /** --quorum: the nodes that scanned alike */
+  quorum?: Quorum;
   /** the input as planned (for a proof document) */
   plan?: Plan;
 }

@@ -14,12 +14,23 @@ import { chainOf, type GroupName } from "../chains/index.js";
 import { IntegrityError, InterruptedError, TransportError, UsageError } from "../errors/index.js";
 import type { JsonObject } from "../json/lossless.js";
 import { marksOf } from "../methods/prepare.js";
+import type { Quorum, QuorumNode } from "../proof/document.js";
 import type { JsonRpcClient } from "../rpc/client.js";
 import { type Endpoint, sameNode } from "../rpc/endpoint.js";
 import { sleep } from "../util/sleep.js";
 import { describePrefix } from "./address.js";
+import { formatCoins } from "./amount.js";
 import { buildPlan, type Plan, type PlanInput, type ScanObject } from "./input.js";
-import { type CheckedScan, checkScan, compareScans, holdings, mergeChunks, type Report } from "./report.js";
+import { describeUtxoNode, nodeName, QuorumError, quorumEndpoints } from "./quorum.js";
+import {
+  type CheckedScan,
+  checkScan,
+  compareScans,
+  holdings,
+  mergeChunks,
+  type Report,
+  type Unspent,
+} from "./report.js";
 import {
   type AbortOutcome,
   abortAndConfirm,
@@ -51,6 +62,8 @@ export interface ScanOptions extends PlanInput {
   chunk?: number;
   /** chunks side by side, one per configured node at the same best block */
   parallel?: boolean;
+  /** K distinct nodes scan side by side and must agree exactly (same block, same outputs) */
+  quorum?: number;
 }
 
 /** What a scan reports while it runs; the face decides how to show it. */
@@ -174,6 +187,11 @@ export async function scanReserves(
         `--cross-check: ${eps[0].label} and ${eps[1].label} are the same node; a cross-check needs two nodes`,
       );
   }
+  const quorumNodes = o.quorum ? quorumEndpoints(client, o.quorum, "reserves scan") : undefined;
+  if (quorumNodes && (o.crossCheck || o.parallel))
+    throw new UsageError(
+      "--quorum already scans on every node of the quorum: leave out --cross-check and --parallel",
+    );
   const { endpoint, chain } = await preflight(client, plan);
   const pollMs = o.pollMs ?? 1000;
 
@@ -290,6 +308,46 @@ export async function scanReserves(
     };
   };
 
+  /**
+   * --quorum: the same scan on each node of the quorum, side by side; the same best block (scanned again,
+   * a bounded number of times, while a new block reaches the nodes at different moments) and then exactly
+   * the same outputs, or a QuorumError naming the nodes and both answers.
+   */
+  const scanOnQuorum = async (eps: Endpoint[]) => {
+    const described = await Promise.all(eps.map((ep) => describeUtxoNode(client, ep)));
+    let last = "";
+    for (let attempt = 1; attempt <= QUORUM_ATTEMPTS; attempt++) {
+      const runs = await Promise.all(eps.map((ep) => scanAll([ep])));
+      const nodes = runs.map((r, i) => ({
+        ...(described[i] as QuorumNode),
+        height: r.scan.height,
+        block_hash: r.scan.bestblock,
+      }));
+      const first = runs[0]!.scan;
+      const other = runs.findIndex((r) => r.scan.bestblock !== first.bestblock);
+      if (other < 0) {
+        for (let i = 1; i < runs.length; i++) {
+          const diff = unspentDiff(first, runs[i]!.scan);
+          if (diff)
+            throw new QuorumError(
+              `the nodes disagree at block ${first.height} ${first.bestblock}: ${nodeName(nodes[0]!, 0)} answers ${diff.here}; ${nodeName(nodes[i]!, i)} answers ${diff.there}; not a proof`,
+              { details: diff.lines },
+            );
+        }
+        return { primary: runs[0]!, quorum: { k: eps.length, nodes } };
+      }
+      last = `${nodeName(nodes[0]!, 0)} scanned at block ${first.height} ${first.bestblock}, ${nodeName(nodes[other]!, other)} at ${runs[other]!.scan.height} ${runs[other]!.scan.bestblock}`;
+      if (attempt < QUORUM_ATTEMPTS)
+        onEvent({ type: "note", text: `--quorum: ${last}; scanning again (attempt ${attempt + 1})` });
+    }
+    throw new QuorumError(
+      `the nodes disagree about the chain: ${last} after ${QUORUM_ATTEMPTS} attempts; not a proof`,
+      {
+        hint: "One node is on another branch or behind; compare them (getchaintips) before proving reserves.",
+      },
+    );
+  };
+
   try {
     let nodes = [endpoint];
     if (o.parallel) {
@@ -297,7 +355,12 @@ export async function scanReserves(
       if (nodes.length < 2)
         onEvent({ type: "note", text: "--parallel: only one node at the best block; scanning on it alone" });
     }
-    const primary = await scanAll(nodes);
+    let quorum: Quorum | undefined;
+    let primary: ScanRun;
+    if (quorumNodes) {
+      nodes = quorumNodes;
+      ({ primary, quorum } = await scanOnQuorum(quorumNodes));
+    } else primary = await scanAll(nodes);
     const funded = new Set(primary.scan.unspents.map((u) => u.address ?? u.desc));
     const report: Report = {
       chain,
@@ -313,6 +376,7 @@ export async function scanReserves(
       holdings: o.byAddress ? holdings(plan, primary.scan) : undefined,
       addressesWithFunds: funded.size,
       plan,
+      ...(quorum ? { quorum } : {}),
     };
     if (o.crossCheck) {
       const other = client.endpoints.find((e) => e !== endpoint)!;
@@ -354,6 +418,31 @@ export async function scanReserves(
     if (e instanceof TransportError && first) await afterFailedStart(client, o, first, e);
     throw e;
   }
+}
+
+/** Rounds of scans on a quorum whose nodes stand at different blocks. */
+const QUORUM_ATTEMPTS = 3;
+
+/** The outputs two scans at one block disagree on, or undefined when they are the same set. */
+function unspentDiff(
+  a: CheckedScan,
+  b: CheckedScan,
+): { here: string; there: string; lines: string[] } | undefined {
+  const key = (u: Unspent) => `${u.txid}:${u.vout} ${u.sats} sats ${u.scriptPubKey ?? ""}`;
+  const A = new Set(a.unspents.map(key));
+  const B = new Set(b.unspents.map(key));
+  const onlyA = [...A].filter((x) => !B.has(x));
+  const onlyB = [...B].filter((x) => !A.has(x));
+  if (!onlyA.length && !onlyB.length) return undefined;
+  const sum = (s: CheckedScan) => `${formatCoins(s.totalSats)} in ${s.unspents.length} outputs`;
+  return {
+    here: sum(a),
+    there: sum(b),
+    lines: [
+      ...onlyA.slice(0, 10).map((x) => `only the first node: ${x}`),
+      ...onlyB.slice(0, 10).map((x) => `only the other node: ${x}`),
+    ],
+  };
 }
 
 /** Rounds of re-scans for chunks that stand at another block than the newest. */

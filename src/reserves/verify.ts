@@ -25,11 +25,12 @@
  * (pruned block, no such RPC, an error) is "cannot say". Reads go in batch arrays through the client's batch
  * path. Data out, progress as events.
  */
+
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { ChaingwError, InterruptedError, RpcError } from "../errors/index.js";
 import { JsonNumber, type JsonObject, type JsonValue } from "../json/lossless.js";
 import { decodeProofAddress, type ProofAddress } from "../proof/address.js";
-import type { Proof, ProofOutput, ScanObject, SignatureLine } from "../proof/document.js";
+import type { Proof, ProofOutput, Quorum, ScanObject, SignatureLine } from "../proof/document.js";
 import { ProofInputError } from "../proof/errors.js";
 import { digestOf } from "../proof/jcs.js";
 import { verifyMessage } from "../proof/message.js";
@@ -37,6 +38,7 @@ import type { BatchOutcome } from "../rpc/batch.js";
 import type { JsonRpcClient } from "../rpc/client.js";
 import { isJsonObject } from "../util/text.js";
 import { formatCoins, toSats } from "./amount.js";
+import { nodeName } from "./quorum.js";
 import { readEach } from "./reads.js";
 import { counted, type Findings, type Verdict, verdictOf } from "./verdict.js";
 
@@ -76,6 +78,8 @@ export interface ProofClaims {
   min_conf?: number;
   /** outputs the scan found but left out of the total (not counted, not checked) */
   excluded_outputs: number;
+  /** the nodes the proof says agreed on every read when it was made (--quorum), as they described themselves */
+  quorum: string | null;
 }
 
 export interface VerifyReport extends Findings {
@@ -731,6 +735,10 @@ function checkOwnership(c: Ctx): {
   };
 }
 
+/** The proof's quorum as a claim: "2 nodes agreed: node 1 (…), node 2 (…)", or null. */
+export const quorumClaim = (q: Quorum | undefined): string | null =>
+  q ? `made under a quorum: ${q.k} nodes agreed: ${q.nodes.map((n, i) => nodeName(n, i)).join("; ")}` : null;
+
 export async function verifyProof(
   client: JsonRpcClient,
   proof: Proof,
@@ -803,6 +811,7 @@ export async function verifyProof(
       challenge: proof.challenge,
       ...(proof.min_conf === undefined ? {} : { min_conf: proof.min_conf }),
       excluded_outputs: proof.excluded?.length ?? 0,
+      quorum: quorumClaim(proof.quorum),
     },
     challenge,
     node,

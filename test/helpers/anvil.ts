@@ -44,15 +44,20 @@ async function waitReady(child: ChildProcess, url: string, stderr: () => string)
   throw new Error(`anvil not ready after ${READY_TIMEOUT_MS} ms (last: ${last}; stderr: ${stderr()})`);
 }
 
-export async function startAnvil(): Promise<AnvilNode> {
+/** `args`: more anvil flags (e.g. `--timestamp N`, so that two nodes share a genesis block). */
+export async function startAnvil(args: string[] = []): Promise<AnvilNode> {
   let lastErr: unknown;
   // Retry on a fresh port in case another process grabbed ours between freePort() and bind.
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}/`;
-    const child = spawn(anvilCommand(), ["--port", String(port), "--host", "127.0.0.1", "--silent"], {
-      stdio: ["ignore", "ignore", "pipe"],
-    });
+    const child = spawn(
+      anvilCommand(),
+      ["--port", String(port), "--host", "127.0.0.1", "--silent", ...args],
+      {
+        stdio: ["ignore", "ignore", "pipe"],
+      },
+    );
     trackChild(child);
     let err = "";
     child.stderr?.on("data", (c: Buffer) => {

@@ -1,0 +1,167 @@
+/**
+ * k-of-n agreement (`--quorum K`): every read that enters a proof is answered by K distinct nodes at the
+ * same block, and the answers must be equal; a disagreement stops the run (exit 1) naming the nodes as they
+ * describe themselves (client version, chain, tip — never a URL, which may hold credentials) and both
+ * answers. What the quorum protects against and what it does not: docs/proofs.md, "Quorum".
+ */
+import { IntegrityError, TransportError, UsageError } from "../errors/index.js";
+import type { QuorumNode } from "../proof/document.js";
+import type { EvmProof } from "../proof/evm-document.js";
+import { JsonRpcClient } from "../rpc/client.js";
+import { type Endpoint, sameNode } from "../rpc/endpoint.js";
+import { type Findings, type Verdict, verdictOf } from "./verdict.js";
+
+/** The nodes disagree: exit 1, each node named by what it says of itself, with both answers. */
+export class QuorumError extends IntegrityError {}
+
+const READ = { idempotent: true, heavy: false } as const;
+
+/**
+ * The first K distinct nodes among the configured endpoints (two URLs of one host and port are one node).
+ * Fewer than K is bad usage: nothing is sent.
+ */
+export function quorumEndpoints(client: JsonRpcClient, k: number, what: string): Endpoint[] {
+  if (!Number.isSafeInteger(k) || k < 2)
+    throw new UsageError(`--quorum: ${k} is not a number of nodes of at least 2`);
+  const out: Endpoint[] = [];
+  for (const ep of client.endpoints) if (!out.some((x) => sameNode(x, ep))) out.push(ep);
+  if (out.length < k)
+    throw new UsageError(
+      `--quorum ${k}: ${what} needs ${k} distinct nodes, ${out.length === 1 ? "one is" : `${out.length} are`} configured; give --url (or --gateway) once per node`,
+    );
+  return out.slice(0, k);
+}
+
+/** A client that asks `ep` alone (no failover: each node's answer is its own). */
+export function clientOn(client: JsonRpcClient, ep: Endpoint): JsonRpcClient {
+  return new JsonRpcClient({ ...client.opts, endpoints: [ep], transport: client.transport });
+}
+
+/** A bitcoind-family node as it describes itself: subversion, chain, tip. */
+export async function describeUtxoNode(client: JsonRpcClient, ep: Endpoint): Promise<QuorumNode> {
+  const [net, info] = await Promise.all([
+    client.call("getnetworkinfo", [], { ...READ, pinned: ep }),
+    client.call("getblockchaininfo", [], { ...READ, pinned: ep }),
+  ]);
+  const n = net.result as { subversion?: unknown };
+  const i = info.result as { chain?: unknown; blocks?: unknown; bestblockhash?: unknown };
+  return {
+    client: typeof n.subversion === "string" ? n.subversion : "unknown",
+    chain: String(i.chain ?? "unknown"),
+    height: Number(i.blocks ?? 0),
+    block_hash: String(i.bestblockhash ?? ""),
+  };
+}
+
+/** An EVM node as it describes itself: web3_clientVersion (when it answers), chain id, a block. */
+export async function describeEvmNode(
+  client: JsonRpcClient,
+  ep: Endpoint,
+  block: { number: number; hash: string },
+): Promise<QuorumNode> {
+  let version = "unknown";
+  try {
+    const v = (await client.call("web3_clientVersion", [], { ...READ, pinned: ep })).result;
+    if (typeof v === "string") version = v;
+  } catch {
+    // some providers do not answer web3_clientVersion; the chain id and the block still name the node
+  }
+  const id = (await client.call("eth_chainId", [], { ...READ, pinned: ep })).result;
+  return {
+    client: version,
+    chain: typeof id === "string" ? BigInt(id).toString() : "unknown",
+    height: block.number,
+    block_hash: block.hash,
+  };
+}
+
+/** "Litecoin Core /LitecoinCore:0.21.4/ (regtest, tip 110 3f2a…)": a node named without its URL. */
+export const nodeName = (n: QuorumNode, i: number): string =>
+  `node ${i + 1} (${n.client}, chain ${n.chain}, tip ${n.height} ${n.block_hash.slice(0, 18)}…)`;
+
+/**
+ * One verifier run on each of K nodes: the same verdict everywhere is the verdict; "holds" on one node and
+ * "fails" on another is a disagreement (fails, naming both and the first item of the one that failed);
+ * a node that cannot say leaves the quorum unmet ("cannot say").
+ */
+export async function verifyOnQuorum<R extends Findings & { verdict: Verdict; summary: string }>(
+  client: JsonRpcClient,
+  k: number,
+  describe: (c: JsonRpcClient, ep: Endpoint) => Promise<QuorumNode>,
+  verify: (c: JsonRpcClient) => Promise<R>,
+): Promise<{ report: R; nodes: QuorumNode[] }> {
+  const eps = quorumEndpoints(client, k, "reserves verify");
+  const runs = await Promise.all(
+    eps.map(async (ep) => {
+      const c = clientOn(client, ep);
+      return { report: await verify(c), node: await describe(client, ep) };
+    }),
+  );
+  const nodes = runs.map((r) => r.node);
+  const report = runs[0]!.report;
+  const failures = [...report.failures];
+  const cannot = [...report.cannot_say];
+  const held = runs.findIndex((r) => r.report.verdict === "holds");
+  const failed = runs.findIndex((r) => r.report.verdict === "fails");
+  if (held >= 0 && failed >= 0)
+    failures.push(
+      `the nodes disagree: ${nodeName(nodes[held]!, held)} says the proof holds, ${nodeName(nodes[failed]!, failed)} says it does not: ${runs[failed]!.report.failures[0] ?? ""}`,
+    );
+  runs.forEach((r, i) => {
+    if (i === 0) return;
+    for (const f of r.report.failures)
+      if (!failures.includes(f)) failures.push(`${nodeName(nodes[i]!, i)}: ${f}`);
+    for (const c of r.report.cannot_say)
+      if (!cannot.includes(c)) cannot.push(`${nodeName(nodes[i]!, i)}: ${c}`);
+  });
+  const verdict = verdictOf({ failures, cannot_say: cannot });
+  const summary =
+    verdict === report.verdict
+      ? `${report.summary} (${nodes.length} nodes agree)`
+      : verdict === "fails"
+        ? `the proof does not hold: ${failures.length} failing item${failures.length === 1 ? "" : "s"}${held >= 0 ? " (the nodes disagree)" : ""}`
+        : `cannot say whether the proof holds: ${cannot[0]}`;
+  return { report: { ...report, verdict, failures, cannot_say: cannot, summary }, nodes };
+}
+
+/**
+ * `reserves balances --quorum K`: the proof read on the first node is read again, at its block, on each
+ * other node of the quorum (every balance, every token's decimals and symbol, every ownership answer); any
+ * answer that differs stops the run naming both nodes and both answers. The proof then records the nodes.
+ */
+export async function agreeOnEvmProof(
+  client: JsonRpcClient,
+  eps: Endpoint[],
+  proof: EvmProof,
+  onNote: (text: string) => void = () => {},
+  signal?: AbortSignal,
+): Promise<EvmProof> {
+  const { verifyEvmProof } = await import("./balances-verify.js");
+  const { digestOf } = await import("../proof/jcs.js");
+  const nodes = await Promise.all(eps.map((ep) => describeEvmNode(client, ep, proof.block)));
+  for (let i = 1; i < eps.length; i++) {
+    onNote(
+      `--quorum: reading the same ${proof.addresses.length} addresses again on ${nodeName(nodes[i]!, i)}`,
+    );
+    const r = await verifyEvmProof(clientOn(client, eps[i]!), proof, undefined, signal);
+    if (r.verdict === "fails") {
+      const m = r.mismatches[0];
+      throw new QuorumError(
+        m
+          ? `the nodes disagree at block ${proof.block.number} ${proof.block.hash}: ${m.asset === "native" ? "the balance" : `token ${m.asset}'s balance`} of ${m.address} is ${m.proof} on ${nodeName(nodes[0]!, 0)} and ${m.node} on ${nodeName(nodes[i]!, i)}; not a proof`
+          : `the nodes disagree at block ${proof.block.number}: ${nodeName(nodes[i]!, i)}: ${r.failures[0]}; not a proof`,
+        { details: r.failures.slice(0, 20) },
+      );
+    }
+    if (r.verdict === "cannot-say")
+      throw new QuorumUnmetError(
+        `--quorum: ${nodeName(nodes[i]!, i)} cannot answer the reads at block ${proof.block.number}: ${r.cannot_say[0]}`,
+      );
+  }
+  const { digest: _, ...doc } = proof;
+  const withQuorum = { ...doc, quorum: { k: eps.length, nodes } };
+  return { ...withQuorum, digest: digestOf(withQuorum) };
+}
+
+/** A node of the quorum cannot answer (behind, no state at the block): exit 3, the quorum is not met. */
+export class QuorumUnmetError extends TransportError {}
