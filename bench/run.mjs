@@ -15,6 +15,7 @@ const scripts = [
   "dead-endpoint.mjs",
   "logs.mjs",
   "evm-reserves.mjs",
+  "quorum.mjs",
 ].filter((s) => existsSync(join(ROOT, "bench", s)));
 console.log(`chaingw bench: ${scripts.join(", ")} · measuring ${CHAINGW_WHAT}`);
 const failed = [];

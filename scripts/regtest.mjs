@@ -280,14 +280,15 @@ export async function blockHashes(node, n) {
 // ---------------------------------------------------------------------------------------------
 // anvil
 
-export async function startAnvil({ blocks = 0 } = {}) {
+/** `args`: more anvil flags (e.g. `--timestamp N`: nodes started alike share their genesis block). */
+export async function startAnvil({ blocks = 0, args = [] } = {}) {
   let lastErr;
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}/`;
     let err = "";
     const child = track(
-      spawn(foundryBin("anvil"), ["--port", String(port), "--host", "127.0.0.1", "--silent"], {
+      spawn(foundryBin("anvil"), ["--port", String(port), "--host", "127.0.0.1", "--silent", ...args], {
         stdio: ["ignore", "ignore", "pipe"],
       }),
     );
