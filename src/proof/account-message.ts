@@ -15,7 +15,6 @@ import { hex20ToTron, looksLikeTronBase58, tronToHex20 } from "../chains/tron.js
 import { ProofInputError } from "./errors.js";
 
 export type AccountFormat = "eip191" | "tip191";
-export type AccountKind = "evm" | "tron";
 
 export interface AccountVerifyResult {
   valid: boolean;
@@ -36,10 +35,13 @@ const NAME: Record<AccountFormat, string> = {
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
-/** Which account chain an address is written for, or undefined when it is neither form. */
-export function accountKindOf(address: string): AccountKind | undefined {
-  if (EVM_ADDRESS.test(address)) return "evm";
-  if (looksLikeTronBase58(address)) return "tron";
+/**
+ * The form an address of an account chain is signed in, by how it is written: a 0x address EIP-191, a
+ * T-address TIP-191; undefined when it is neither.
+ */
+export function accountFormatOf(address: string): AccountFormat | undefined {
+  if (EVM_ADDRESS.test(address)) return "eip191";
+  if (looksLikeTronBase58(address)) return "tip191";
   return undefined;
 }
 
@@ -95,15 +97,16 @@ export function verifyAccountMessage(
   signature: string,
   message: string,
 ): AccountVerifyResult {
-  const kind = accountKindOf(address);
-  if (!kind) throw new ProofInputError("address", `${JSON.stringify(address)} is not an EVM or TRON address`);
+  const format = accountFormatOf(address);
+  if (!format)
+    throw new ProofInputError("address", `${JSON.stringify(address)} is not an EVM or TRON address`);
   let hex20: string;
   try {
-    hex20 = kind === "evm" ? address.toLowerCase() : tronToHex20(address);
+    hex20 = format === "eip191" ? address.toLowerCase() : tronToHex20(address);
   } catch (e) {
     throw new ProofInputError("address", (e as Error).message);
   }
-  return verifyAccountSignature(kind === "evm" ? "eip191" : "tip191", hex20, signature, message);
+  return verifyAccountSignature(format, hex20, signature, message);
 }
 
 /**

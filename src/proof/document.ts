@@ -9,7 +9,7 @@
 
 import { tronToHex20 } from "../chains/tron.js";
 import { JsonNumber, type JsonObject, type JsonValue, parseLossless } from "../json/lossless.js";
-import { accountKindOf } from "./account-message.js";
+import { accountFormatOf } from "./account-message.js";
 import { decodeProofAddress } from "./address.js";
 import { ProofInputError } from "./errors.js";
 import { type SignatureFormat, verifyMessage } from "./message.js";
@@ -535,9 +535,9 @@ export function readSignatureFile(text: string): SignatureLine[] {
     const [address, signature] = fields as [string, string];
     if (address === "") fail(`line ${n}`, "empty address");
     if (signature === "") fail(`line ${n}`, "empty signature");
-    const account = accountKindOf(address);
+    const account = accountFormatOf(address);
     try {
-      if (account === "tron") tronToHex20(address);
+      if (account === "tip191") tronToHex20(address);
       else if (!account) decodeProofAddress(address);
     } catch (e) {
       if (e instanceof ProofInputError) fail(`line ${n}`, `address ${address}: ${e.reason}`);

@@ -13,7 +13,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 import { base64 } from "@scure/base";
 import { OutScript, RawTx, RawWitness, Script, SigHash, Transaction } from "@scure/btc-signer";
-import { accountKindOf, verifyAccountMessage } from "./account-message.js";
+import { accountFormatOf, verifyAccountMessage } from "./account-message.js";
 import { type Chain, chainsOf, decodeProofAddress, type ProofAddress } from "./address.js";
 import { ProofInputError } from "./errors.js";
 
@@ -53,7 +53,7 @@ const MAGIC: Record<Chain, string> = {
  * witness stack).
  */
 export function verifyMessage(address: string, signature: string, message: string): VerifyResult {
-  if (accountKindOf(address)) return verifyAccountMessage(address, signature, message);
+  if (accountFormatOf(address)) return verifyAccountMessage(address, signature, message);
   const addr = decodeProofAddress(address);
   const sig = readSignature(signature);
   const chains = chainsOf(addr.networks);
