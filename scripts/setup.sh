@@ -1,34 +1,53 @@
 #!/usr/bin/env bash
-# Installs what chaingw's demo and tests need on a fresh machine: npm deps, and litecoind, redis-server and
-# chromium (Debian) when missing (chromium: the reserves report page is opened in a real headless browser).
-# Safe to run again; does nothing that is already done.
+# Installs what the command being run needs on a fresh machine, and nothing else:
+#   scripts/setup.sh demo   npm packages and litecoind (the demo's node)
+#   scripts/setup.sh test   the same, and redis-server (serve --state redis://) and chromium (the reserves
+#                           report page is opened in a real headless browser)
+# One line per thing it installs; the installers' own output only when they fail. On a ready machine it
+# prints nothing and does nothing.
 set -euo pipefail
+what="${1:-test}"
 cd "$(dirname "$0")/.."
+
+# runs a command with its output kept aside: shown (on stderr) only when the command fails
+quiet() {
+  local log rc=0
+  log=$(mktemp)
+  "$@" >"$log" 2>&1 || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    cat "$log" >&2
+    echo "setup: failed: $*" >&2
+  fi
+  rm -f "$log"
+  return "$rc"
+}
+
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   # `npm ci` only: it installs exactly the locked tree and fails when package.json and the lock disagree
   # (after changing dependencies: `npm install && node scripts/complete-lock.mjs`, see the README)
-  npm ci --no-audit --no-fund >&2
+  echo "setup: installing the npm packages (npm ci)" >&2
+  quiet npm ci --no-audit --no-fund
 fi
-# litecoind: the UTXO node of the tests; redis-server: the shared state of `chaingw serve --state redis://`
+
+case "$what" in
+  demo) need="litecoind" ;;
+  test) need="litecoind redis-server chromium" ;;
+  *)
+    echo "setup: usage: scripts/setup.sh demo|test" >&2
+    exit 2
+    ;;
+esac
 missing=""
-command -v litecoind >/dev/null 2>&1 || missing="$missing litecoind"
-command -v redis-server >/dev/null 2>&1 || missing="$missing redis-server"
-if [ -n "$missing" ]; then
-  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
-    echo "setup: installing$missing from Debian (apt-get)" >&2
-    # shellcheck disable=SC2086
-    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing) >&2
-  else
-    echo "setup:$missing missing; install as root: apt-get install -y$missing" >&2
-    exit 1
-  fi
+for cmd in $need; do
+  command -v "$cmd" >/dev/null 2>&1 || missing="$missing $cmd"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" != "0" ] || ! command -v apt-get >/dev/null 2>&1; then
+  echo "setup:$missing missing; install as root: apt-get install -y$missing" >&2
+  exit 1
 fi
-if ! command -v chromium >/dev/null 2>&1; then
-  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
-    echo "setup: installing chromium from Debian (apt-get)" >&2
-    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >&2
-  else
-    echo "setup: chromium is missing; install it as root: apt-get install -y chromium" >&2
-    exit 1
-  fi
-fi
+for pkg in $missing; do echo "setup: installing $pkg (Debian, apt-get)" >&2; done
+quiet apt-get update -qq
+# shellcheck disable=SC2086
+quiet env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing
