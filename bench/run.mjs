@@ -16,6 +16,7 @@ const scripts = [
   "logs.mjs",
   "evm-reserves.mjs",
   "quorum.mjs",
+  "install.mjs",
 ].filter((s) => existsSync(join(ROOT, "bench", s)));
 console.log(`chaingw bench: ${scripts.join(", ")} · measuring ${CHAINGW_WHAT}`);
 const failed = [];
