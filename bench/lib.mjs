@@ -37,9 +37,19 @@ export const NODE = process.execPath;
 function prepareChaingw() {
   const given = process.env.BENCH_CHAINGW_DIR;
   if (given) return { dir: given, what: process.env.BENCH_CHAINGW_WHAT ?? given };
+  const { dir, what } = buildCopy(process.env.BENCH_REF);
+  process.env.BENCH_CHAINGW_DIR = dir; // children (bench/run.mjs → scripts) share it
+  process.env.BENCH_CHAINGW_WHAT = what;
+  return { dir, what };
+}
+
+/**
+ * A private copy of a build: `ref` given, that commit built from git (git archive → temp dir,
+ * node_modules linked); else dist/ as it is now. Its bin/ beside it, as the package lays them out.
+ */
+export function buildCopy(ref) {
   const dir = tempDir("chaingw-bench-build-");
   let what;
-  const ref = process.env.BENCH_REF;
   if (ref) {
     const sha = spawnSync("git", ["rev-parse", "--short", ref], {
       cwd: ROOT,
@@ -72,8 +82,6 @@ function prepareChaingw() {
   cpSync(join(ROOT, "bin/package.json"), join(dir, "bin/package.json"));
   const v = spawnSync(NODE, [join(dir, "bin/chaingw"), "--version"], { encoding: "utf8" });
   if (v.status !== 0) throw new Error(`the copied build does not run: ${v.stderr}`);
-  process.env.BENCH_CHAINGW_DIR = dir; // children (bench/run.mjs → scripts) share it
-  process.env.BENCH_CHAINGW_WHAT = what;
   return { dir, what };
 }
 const prepared = prepareChaingw();

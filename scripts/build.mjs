@@ -11,13 +11,20 @@ import { build } from "esbuild";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 rmSync("dist", { recursive: true, force: true });
-await build({
-  entryPoints: ["src/cli/entry.ts"],
+/** Packages bundled apart, each into its own file in dist/ (see "vendor-apart"). */
+const VENDOR = {
+  chalk: "chalk.cjs",
+  "cli-table3": "cli-table3.cjs",
+  ora: "ora.cjs",
+  "@scure/base": "scure-base.cjs",
+};
+
+/** What both CLI bundles share: the fast path's (dist/chaingw.cjs) and the command tree's (dist/cli.cjs). */
+const cli = {
   bundle: true,
   platform: "node",
   target: "node20",
   format: "cjs",
-  outfile: "dist/chaingw.cjs",
   define: { __VERSION__: JSON.stringify(pkg.version) },
   // import() of dist/proof.cjs becomes require(): bin/chaingw runs the bundle through vm.Script, which has
   // no dynamic-import callback
@@ -25,6 +32,18 @@ await build({
   legalComments: "none",
   logLevel: "warning",
   plugins: [
+    {
+      // the terminal libraries (colours, tables, spinners) and @scure/base (TRON's base58) live in files of
+      // their own, required on first use: a plain call to a pipe needs none of them
+      name: "vendor-apart",
+      setup(b) {
+        b.onResolve({ filter: /^(chalk|cli-table3|ora|@scure\/base)$/ }, (args) =>
+          args.importer.includes(`${"src"}/`) && !args.importer.includes(`${"src"}/proof/`)
+            ? { path: `./${VENDOR[args.path]}`, external: true }
+            : undefined,
+        );
+      },
+    },
     {
       // the proof library and its curve/transaction code live in dist/proof.cjs, required on first use
       name: "proof-apart",
@@ -78,7 +97,46 @@ await build({
       },
     },
   ],
+};
+
+// The fast path: a plain `<method> [params]` call reads, compiles and runs only this file (argv, the
+// registry, settings, the client, error reports). Everything else — commander, the command tree, the
+// workflows and their renderers — is dist/cli.cjs, required on first use (issue 27: reading and compiling
+// the whole 0.95 MB bundle was most of what a plain call spent beyond a bare node:http round trip). The
+// command tree reports its own errors with its own copies of the error classes, so no error crosses.
+await build({
+  ...cli,
+  entryPoints: ["src/cli/entry.ts"],
+  outfile: "dist/chaingw.cjs",
+  plugins: [
+    ...cli.plugins,
+    {
+      name: "command-tree-apart",
+      setup(b) {
+        b.onResolve({ filter: /^\.\/main\.js$/ }, (args) =>
+          args.importer.endsWith(`${"src"}/cli/entry.ts`) ? { path: "./cli.cjs", external: true } : undefined,
+        );
+      },
+    },
+  ],
 });
+await build({ ...cli, entryPoints: ["src/cli/main.ts"], outfile: "dist/cli.cjs" });
+for (const [name, file] of Object.entries(VENDOR))
+  await build({
+    // an ES module's default export is the file's export (import() of a CommonJS file in Node mode
+    // takes module.exports as the default), its named exports beside it
+    stdin: {
+      contents: `const m = require(${JSON.stringify(name)});\nmodule.exports = m && m.__esModule && typeof m.default === "function" ? Object.assign(m.default, m) : m;`,
+      resolveDir: ".",
+    },
+    bundle: true,
+    platform: "node",
+    target: "node20",
+    format: "cjs",
+    outfile: `dist/${file}`,
+    legalComments: "none",
+    logLevel: "warning",
+  });
 
 await build({
   entryPoints: ["src/proof/index.ts"],
