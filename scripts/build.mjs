@@ -195,3 +195,8 @@ spawnSync(
     stdio: "ignore",
   },
 );
+// and the command tree's (dist/cli.cjs.cache): --help builds every command's declaration
+spawnSync(process.execPath, ["bin/chaingw", "--help"], {
+  env: { ...env, CHAINGW_WRITE_CODE_CACHE: "1", XDG_CONFIG_HOME: "/nonexistent/chaingw-build" },
+  stdio: "ignore",
+});
