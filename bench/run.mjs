@@ -17,6 +17,7 @@ const scripts = [
   "evm-reserves.mjs",
   "quorum.mjs",
   "install.mjs",
+  "fastpath.mjs",
 ].filter((s) => existsSync(join(ROOT, "bench", s)));
 console.log(`chaingw bench: ${scripts.join(", ")} · measuring ${CHAINGW_WHAT}`);
 const failed = [];
