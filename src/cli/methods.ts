@@ -1,5 +1,7 @@
 /** `chaingw methods`: the registry as a table (human), markdown (--markdown) or JSON (--json, jsonl). */
+
 import { methodRows, methodTableMarkdown } from "../methods/index.js";
+import { csvField } from "../output/csv.js";
 import type { Run } from "./context.js";
 import { helpWidth } from "./help.js";
 
@@ -18,7 +20,6 @@ export function printMethods(run: Run, markdown: boolean): void {
     return;
   }
   if (run.format === "csv") {
-    const q = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
     run.out(
       [
         "group,method,in_spec,params,idempotent,idempotent_from,heavy,heavy_from,summary",
@@ -34,7 +35,7 @@ export function printMethods(run: Run, markdown: boolean): void {
             r.heavy.from,
             r.summary,
           ]
-            .map(q)
+            .map(csvField)
             .join(","),
         ),
       ].join("\n"),

@@ -1,5 +1,6 @@
 /** Renderers of a reserves report: human (table + summary), JSON (one stable shape), CSV. */
 
+import { csvField } from "../output/csv.js";
 import { style, table } from "../output/human.js";
 import { formatCoins } from "../reserves/amount.js";
 import { nodeName } from "../reserves/quorum.js";
@@ -65,11 +66,6 @@ export function reportJson(r: Report): string {
     2,
   );
 }
-
-const csvField = (v: string | number | null | undefined): string => {
-  const s = v === null || v === undefined ? "" : String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
 
 /** One row per unspent output. */
 export function reportCsv(r: Report): string {

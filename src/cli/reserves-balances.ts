@@ -2,11 +2,13 @@
  * The face of `reserves balances` (EVM and EVM-compat holdings at one block) and of `reserves verify` for
  * its proofs: flags into options, events into progress, the proof document into tables, CSV or JSON.
  */
+
 import { accessSync, constants, existsSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { type Chain, chainOf, type GroupName } from "../chains/index.js";
 import type { GlobalFlags } from "../config/config.js";
 import { ChaingwError, UsageError } from "../errors/index.js";
+import { csvField } from "../output/csv.js";
 import { style, table } from "../output/human.js";
 import { progress } from "../output/progress.js";
 import type { QuorumNode } from "../proof/document.js";
@@ -234,8 +236,6 @@ export function balancesHuman(proof: EvmProof, color: boolean): string {
   );
   return out.join("\n");
 }
-
-const csvField = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
 
 /** One row per address and asset, then nothing else: amounts exact text. */
 export function balancesCsv(proof: EvmProof): string {
