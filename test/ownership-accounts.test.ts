@@ -6,8 +6,6 @@
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TronWeb } from "tronweb";
@@ -16,6 +14,7 @@ import { digestOf } from "../src/proof/jcs.js";
 import { startTronFixture, type TronFixture } from "./fixtures/tron.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
+import { entryProxy } from "./helpers/http.js";
 import { trackDir } from "./helpers/procs.js";
 
 const ROOT = new URL("../", import.meta.url).pathname;
@@ -282,40 +281,24 @@ describe("the EVM balances proof carries ownership: keys, contract wallets (EIP-
 
   it("a node without the wallet's state cannot say (exit 3); a node behind cannot say either", async () => {
     // answers eth_getCode and eth_call as a pruned geth does; everything else from anvil
-    const server: Server = createServer((req, res) => {
-      let body = "";
-      req.on("data", (c) => {
-        body += c;
-      });
-      req.on("end", async () => {
-        const parsed = JSON.parse(body);
-        const list: any[] = Array.isArray(parsed) ? parsed : [parsed];
-        const answers = await Promise.all(
-          list.map(async (e) =>
-            e.method === "eth_getCode" || e.method === "eth_call"
-              ? {
-                  jsonrpc: "2.0",
-                  id: e.id,
-                  error: { code: -32000, message: "missing trie node 0c9f (path ) state is not available" },
-                }
-              : { jsonrpc: "2.0", id: e.id, result: await anvil.rpc(e.method, e.params) },
-          ),
-        );
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify(Array.isArray(parsed) ? answers : answers[0]));
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const proxy = await entryProxy(async (e) =>
+      e.method === "eth_getCode" || e.method === "eth_call"
+        ? {
+            jsonrpc: "2.0",
+            id: e.id,
+            error: { code: -32000, message: "missing trie node 0c9f (path ) state is not available" },
+          }
+        : { jsonrpc: "2.0", id: e.id, result: await anvil.rpc(e.method, e.params) },
+    );
     try {
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-      const r = await runCli(["--url", url, "--json", "reserves", "verify", proofFile]);
+      const r = await runCli(["--url", proxy.url, "--json", "reserves", "verify", proofFile]);
       expect(r.exitCode).toBe(3);
       const j = JSON.parse(r.stdout);
       expect(j.verdict).toBe("cannot-say");
       expect(j.failures).toEqual([]);
       expect(j.ownership.addresses.map((a: any) => a.ownership)).toEqual(["proven", "cannot-say"]);
     } finally {
-      server.close();
+      proxy.close();
     }
     const fresh = await startAnvil();
     try {

@@ -6,8 +6,6 @@
  * network, or without the data (a pruned node's answers, injected by a rewriting proxy).
  */
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,6 +13,7 @@ import { digestOf } from "../src/proof/jcs.js";
 import { type FaultServer, startFaultServer } from "./fixtures/faults.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
+import { entryProxy } from "./helpers/http.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
 import { trackDir } from "./helpers/procs.js";
 import { deployToken, mint } from "./helpers/tokens.js";
@@ -81,38 +80,17 @@ const verify = (args: string[], url = proxy.url) =>
   runCli(["--url", url, "--json", "reserves", "verify", ...args]);
 
 /** A proxy in front of the node that answers `methods` as a pruned node does, entry by entry. */
-async function prunedProxy(
-  node: LitecoinNode,
-  methods: string[],
-): Promise<{ url: string; close: () => void }> {
-  const server: Server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => {
-      body += c;
-    });
-    req.on("end", async () => {
-      const parsed = JSON.parse(body);
-      const list: any[] = Array.isArray(parsed) ? parsed : [parsed];
-      const answers = await Promise.all(
-        list.map(async (e) => {
-          if (methods.includes(e.method))
-            return {
-              jsonrpc: "2.0",
-              id: e.id,
-              result: null,
-              error: { code: -1, message: "Block not available (pruned data)" },
-            };
-          const r = await node.rawCall(JSON.stringify(e));
-          return JSON.parse(r.text);
-        }),
-      );
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify(Array.isArray(parsed) ? answers : answers[0]));
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => server.close() };
-}
+const prunedProxy = (node: LitecoinNode, methods: string[]) =>
+  entryProxy(async (e) =>
+    methods.includes(e.method)
+      ? {
+          jsonrpc: "2.0",
+          id: e.id,
+          result: null,
+          error: { code: -1, message: "Block not available (pruned data)" },
+        }
+      : JSON.parse((await node.rawCall(JSON.stringify(e))).text),
+  );
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "chaingw-sound-"));

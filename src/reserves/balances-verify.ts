@@ -36,7 +36,15 @@ import {
 } from "./balances-read.js";
 import { share } from "./combined.js";
 import { judgeSignatures, provenTotals, type SignatureJudgement } from "./evm-ownership.js";
-import { counted, type Findings, type Verdict, verdictOf } from "./verdict.js";
+import {
+  type ChallengeCheck,
+  checkChallenge,
+  counted,
+  type Findings,
+  signatureLines,
+  type Verdict,
+  verdictOf,
+} from "./verdict.js";
 import { quorumClaim } from "./verify.js";
 
 /** @deprecated the one verdict type is `Verdict` (reserves/verdict.ts) */
@@ -69,7 +77,7 @@ export interface EvmVerifyReport extends Findings {
   balances: { ok: boolean | null; checked: number; detail: string };
   assets: EvmAssetVerdict[];
   /** the challenge the signatures are over, and --challenge when it was required */
-  challenge: { text: string | null; required: string | null; ok: boolean | null; detail: string };
+  challenge: ChallengeCheck;
   /** per address with a signature: proven, unproven (the chain answered against it) or cannot-say */
   ownership: {
     addresses: {
@@ -401,27 +409,8 @@ async function checkOwnership(
   signal?: AbortSignal,
 ): Promise<Pick<EvmVerifyReport, "challenge" | "ownership">> {
   const text = proof.challenge ?? null;
-  const challenge: EvmVerifyReport["challenge"] = {
-    text,
-    required: o.challenge ?? null,
-    ok: null,
-    detail: text === null ? "the proof has no challenge" : `signatures are over "${text}"`,
-  };
-  if (o.challenge !== undefined) {
-    challenge.ok = text === o.challenge;
-    challenge.detail = challenge.ok
-      ? `signatures are over the required challenge "${o.challenge}"`
-      : `the proof's signatures are over ${text === null ? "no challenge" : `"${text}"`}, not the required "${o.challenge}"`;
-    if (!challenge.ok) f.failures.push(`challenge: ${challenge.detail}`);
-  }
-  const lines: SignatureLine[] =
-    o.signatures ??
-    proof.ownership?.signatures.map((s, i) => ({
-      address: s.address,
-      signature: s.signature,
-      line: i + 1,
-    })) ??
-    [];
+  const challenge = checkChallenge(text, o.challenge, f);
+  const lines: SignatureLine[] = signatureLines(o.signatures, proof.ownership?.signatures);
   const none = { addresses: [], proven: [], proven_addresses: 0 };
   if (lines.length === 0 || challenge.ok === false) return { challenge, ownership: none };
   if (text === null) {

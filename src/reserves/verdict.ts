@@ -58,3 +58,42 @@ export function counted(
 ): string {
   return `${n.toLocaleString("en")} ${n === 1 ? noun : plural}`;
 }
+
+/** The challenge a proof's signatures are over, and whether it is the one an audit requires. */
+export interface ChallengeCheck {
+  text: string | null;
+  required: string | null;
+  /** null: no challenge was required */
+  ok: boolean | null;
+  detail: string;
+}
+
+/**
+ * The proof's challenge against `required` (verify --challenge), for both proof formats: another text (or
+ * none) is a failure, since signatures over another text prove nothing for this audit.
+ */
+export function checkChallenge(
+  text: string | null,
+  required: string | undefined,
+  f: Findings,
+): ChallengeCheck {
+  const c: ChallengeCheck = {
+    text,
+    required: required ?? null,
+    ok: null,
+    detail: text === null ? "the proof has no challenge" : `signatures are over "${text}"`,
+  };
+  if (required === undefined) return c;
+  c.ok = text === required;
+  c.detail = c.ok
+    ? `signatures are over the required challenge "${required}"`
+    : `the proof's signatures are over ${text === null ? "no challenge" : `"${text}"`}, not the required "${required}"`;
+  if (!c.ok) f.failures.push(`challenge: ${c.detail}`);
+  return c;
+}
+
+/** The signature lines to judge: those given to verify, else the proof's own, numbered. */
+export const signatureLines = (
+  given: { address: string; signature: string; line: number }[] | undefined,
+  own: { address: string; signature: string }[] | undefined,
+) => given ?? own?.map((s, i) => ({ address: s.address, signature: s.signature, line: i + 1 })) ?? [];

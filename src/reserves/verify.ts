@@ -40,7 +40,15 @@ import { isJsonObject } from "../util/text.js";
 import { formatCoins, toSats } from "./amount.js";
 import { nodeName } from "./quorum.js";
 import { readEach } from "./reads.js";
-import { counted, type Findings, type Verdict, verdictOf } from "./verdict.js";
+import {
+  type ChallengeCheck,
+  checkChallenge,
+  counted,
+  type Findings,
+  signatureLines,
+  type Verdict,
+  verdictOf,
+} from "./verdict.js";
 
 export type OutputState = "unspent" | "spent-after" | "failed" | "unknown";
 
@@ -89,7 +97,7 @@ export interface VerifyReport extends Findings {
   holds: boolean;
   claims: ProofClaims;
   /** the challenge the signatures are over, and --challenge when it was required */
-  challenge: { text: string | null; required: string | null; ok: boolean | null; detail: string };
+  challenge: ChallengeCheck;
   node: { ok: boolean | null; chain: string | null; coin: string | null; tip: number | null; detail: string };
   digest: { ok: boolean; claimed: string; computed: string };
   block: { ok: boolean | null; height: number; hash: string; detail: string };
@@ -642,28 +650,11 @@ function checkOwnership(c: Ctx): {
   ownership: VerifyReport["ownership"];
 } {
   const { proof, o } = c;
-  const challenge: VerifyReport["challenge"] = {
-    text: proof.challenge,
-    required: o.challenge ?? null,
-    ok: null,
-    detail:
-      proof.challenge === null ? "the proof has no challenge" : `signatures are over "${proof.challenge}"`,
-  };
-  if (o.challenge !== undefined) {
-    challenge.ok = proof.challenge === o.challenge;
-    challenge.detail = challenge.ok
-      ? `signatures are over the required challenge "${o.challenge}"`
-      : `the proof's signatures are over ${proof.challenge === null ? "no challenge" : `"${proof.challenge}"`}, not the required "${o.challenge}"`;
-    if (!challenge.ok) c.failures.push(`challenge: ${challenge.detail}`);
-  }
-  const lines =
-    o.signatures ??
-    proof.ownership?.signatures.map((s, i) => ({
-      address: s.address,
-      signature: s.signature,
-      line: i + 1,
-    })) ??
-    [];
+  const challenge = checkChallenge(proof.challenge, o.challenge, {
+    failures: c.failures,
+    cannot_say: c.cannot,
+  });
+  const lines = signatureLines(o.signatures, proof.ownership?.signatures);
   const credited = new Set(proof.by_address.map((a) => a.address));
   const sigBy = new Map<string, { valid: boolean; detail: string }>();
   for (const l of lines) {
