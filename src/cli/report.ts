@@ -46,7 +46,9 @@ export function startRun(argv: string[]): Run {
     report(
       run,
       new InterruptedError(
-        again ? `${sig} again: quit without waiting for the node to confirm the abort` : "interrupted",
+        again
+          ? `${sig} again: ${run.interrupt.again ?? "quit without waiting for the node to confirm the abort"}`
+          : "interrupted",
         {
           hint: run.interrupt.hint,
           facts: {

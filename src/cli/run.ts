@@ -14,9 +14,15 @@ export class Run {
   /**
    * What an interrupt does now. `hint`: a line to print (e.g. how to stop a scan the node keeps running).
    * `handled`: the running command cleans up itself (reserves aborts its scan on the node). `facts`: what
-   * a second interrupt reports in --json beside the hint (aborts sent, the endpoint).
+   * a second interrupt reports in --json beside the hint (aborts sent, the endpoint). `again`: what a
+   * second interrupt says it gave up (default: the reserves scan's "waiting for the node to confirm").
    */
-  readonly interrupt: { hint?: string; handled?: boolean; facts?: Record<string, unknown> } = {};
+  readonly interrupt: {
+    hint?: string;
+    handled?: boolean;
+    facts?: Record<string, unknown>;
+    again?: string;
+  } = {};
   /** `--wait`: keep trying to reach the node for this long (ms; 0 = no limit) */
   wait?: { timeoutMs: number };
   /** the exit code a command that ends with a status of its own set (batch) */

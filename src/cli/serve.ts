@@ -79,6 +79,7 @@ export function serveCommand(program: Command, run: Run): void {
       );
       // the run's interrupt is ours: drain, then return (main exits 0)
       run.interrupt.handled = true;
+      run.interrupt.again = "stopped at once, without waiting for the requests in flight";
       const onHup = () => {
         gw.reload().catch((e: unknown) =>
           note(`reload failed, keeping the running config: ${(e as Error).message}`),

@@ -121,6 +121,8 @@ export class Gateway {
 
   static async start(opts: ServeOptions): Promise<Gateway> {
     const cfg = loadGatewayConfig(opts.configFile, { listen: opts.listen }, opts.secrets);
+    // a busy address is bad usage, said before anything starts (no shared state, no health checks)
+    await probeListen(cfg.host, cfg.port);
     const log = opts.log ?? (() => {});
     const state = opts.stateUrl
       ? await RedisState.connect(opts.stateUrl, cfg.cache.maxBytes, log).catch((e: unknown) => {
@@ -190,7 +192,7 @@ export class Gateway {
       s.on("close", () => this.sockets.delete(s));
     });
     await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
+      server.once("error", (e) => reject(listenError(this.cfg.host, this.cfg.port, e)));
       server.listen(this.cfg.port, this.cfg.host, () => resolve());
     });
     this.server = server;
@@ -241,7 +243,8 @@ export class Gateway {
       req.resume();
       return this.operations(path, res);
     }
-    const log: Record<string, unknown> = { ts: new Date().toISOString(), path };
+    // the path only up to the product: a key put in the path (/v1/ltc/<KEY>) never reaches the log
+    const log: Record<string, unknown> = { ts: new Date().toISOString(), path: loggedPath(path) };
     const done = (a: Answer, extra: Record<string, string> = {}) => {
       this.send(res, a, extra);
       log.status = a.status;
@@ -397,7 +400,10 @@ export class Gateway {
       const answered = await this.forwardMany(forward, ctx);
       for (const [k, f] of forward.entries()) out[f.i] = answered[k];
     }
-    const list = await Promise.all(out);
+    // a client that went away is its own outcome (nginx's 499), not an upstream failure that pages people
+    const list = (await Promise.all(out)).map((a) =>
+      ctx.signal.aborted && a.status >= 500 ? { ...a, status: 499, outcome: "client_closed" } : a,
+    );
     for (const [i, a] of list.entries())
       this.metrics?.requests.inc({
         product: ctx.product.cfg.name,
@@ -745,6 +751,40 @@ export class Gateway {
 }
 
 type Ctx = { product: Product; keyId: string; signal: AbortSignal };
+
+/** `/v1/<product>` and no further ("/…" marks that more was there); other paths by their first segment. */
+export function loggedPath(path: string): string {
+  const m = /^(\/v1\/[^/]*)(\/.*)?$/.exec(path);
+  if (m) return `${m[1]}${m[2] && m[2] !== "/" ? "/…" : ""}`;
+  const first = /^\/[^/]{0,32}/.exec(path)?.[0] ?? "/";
+  return first.length < path.length ? `${first}…` : first;
+}
+
+/** A listen failure as bad usage naming the address (exit 2). */
+function listenError(host: string, port: number, e: unknown): UsageError {
+  const code = (e as NodeJS.ErrnoException).code;
+  const why =
+    code === "EADDRINUSE"
+      ? "the address is in use (another process listens there)"
+      : code === "EACCES"
+        ? "not allowed (ports below 1024 need privileges)"
+        : code === "EADDRNOTAVAIL"
+          ? "no interface of this machine has that address"
+          : (e as Error).message;
+  return new UsageError(`--listen ${host}:${port}: ${why}; nothing was started`);
+}
+
+/** Binds and releases the address once, so a busy port is refused before anything starts. */
+async function probeListen(host: string, port: number): Promise<void> {
+  if (port === 0) return;
+  const { createServer: tcp } = await import("node:net");
+  const s = tcp();
+  await new Promise<void>((resolve, reject) => {
+    s.once("error", (e) => reject(listenError(host, port, e)));
+    s.listen(port, host, () => resolve());
+  });
+  await new Promise<void>((r) => s.close(() => r()));
+}
 /** An upstream's answer to one forwarded call: the result's bytes, or the node's error object as it sent it. */
 type Forwarded = { status: number; raw?: string; error?: string };
 

@@ -6,6 +6,7 @@
  * (src/rpc/client.ts), so the gateway and the CLI move or keep a call by the same marks.
  */
 import { chainOf } from "../chains/index.js";
+import { TransportError } from "../errors/index.js";
 import { JsonNumber } from "../json/lossless.js";
 import { JsonRpcClient } from "../rpc/client.js";
 import type { Endpoint } from "../rpc/endpoint.js";
@@ -17,6 +18,10 @@ import type { Metrics } from "./metrics.js";
 export class Upstream {
   /** undefined until the first check: counted as healthy, so a fresh gateway serves at once */
   healthy: boolean | undefined;
+  /** health checks failed in a row (0 after one that answered) */
+  failedChecks = 0;
+  /** the last check reached the node (it answered, if with an error): it is alive, if busy */
+  reached = false;
   height?: number;
   lastProblem?: string;
   private readonly slots: Slots;
@@ -77,6 +82,9 @@ class GatewayTransport extends Transport {
     }
   }
 }
+
+/** Failed health checks in a row that take an upstream out of the rotation. */
+export const FAILED_CHECKS_TO_LEAVE = 3;
 
 export class Pool {
   readonly upstreams: Upstream[];
@@ -174,20 +182,42 @@ export class Pool {
             if (!Number.isSafeInteger(h)) throw new Error(`${tip.method} answered ${r.raw.slice(0, 40)}`);
             u.height = h;
             u.lastProblem = undefined;
+            u.reached = true;
           } catch (e) {
             u.height = undefined;
             u.lastProblem = (e as Error).message;
+            // an answer of any kind is a node that is there (a JSON-RPC error; litecoind's HTTP 503 "Work
+            // queue depth exceeded" when busy); refused before anything was sent, or silent, is not
+            u.reached = !(e instanceof TransportError) || (!e.neverSent && !e.timedOut);
           }
         }),
       );
       let best: number | undefined;
       for (const u of this.upstreams)
         if (u.height !== undefined && (best === undefined || u.height > best)) best = u.height;
-      for (const u of this.upstreams) {
-        const labels = { product: this.product.name, upstream: u.endpoint.label };
+      const verdicts = this.upstreams.map((u) => {
         const lag = best !== undefined && u.height !== undefined ? best - u.height : 0;
-        const ok = u.lastProblem === undefined && lag <= this.product.maxLag;
-        if (!ok && lag > this.product.maxLag) u.lastProblem = `${lag} blocks behind the best (${best})`;
+        const failed = u.lastProblem !== undefined;
+        u.failedChecks = failed ? u.failedChecks + 1 : 0;
+        if (lag > this.product.maxLag) {
+          u.lastProblem = `${lag} blocks behind the best (${best})`;
+          return false;
+        }
+        // a check that failed once is no verdict on a node in the rotation (a busy litecoind refuses one
+        // with "work queue depth exceeded"): it leaves after FAILED_CHECKS_TO_LEAVE in a row; a node not
+        // (yet) in it, or unknown at the first round, stays out until a check answers
+        if (!failed) return true;
+        return u.healthy === true && u.failedChecks < FAILED_CHECKS_TO_LEAVE;
+      });
+      // the last upstream of a product that still answers never leaves on its checks alone: a node that
+      // refuses its health method but answers (busy) serves the other methods better than a 503 does
+      if (!verdicts.some(Boolean))
+        this.upstreams.forEach((u, i) => {
+          if (u.inRotation && u.reached) verdicts[i] = true;
+        });
+      for (const [i, u] of this.upstreams.entries()) {
+        const labels = { product: this.product.name, upstream: u.endpoint.label };
+        const ok = verdicts[i] as boolean;
         if (ok !== u.healthy && u.healthy !== undefined)
           this.log(
             `upstream ${u.endpoint.label} of ${this.product.name} ${ok ? "back in the rotation" : `out of the rotation: ${u.lastProblem}`}`,

@@ -1,0 +1,181 @@
+/**
+ * `serve`, round two (issue 26, part 3): faults found against the first gateway, each reproduced here.
+ *  - a node whose health method alone fails keeps serving every other method: the last healthy upstream of
+ *    a product never leaves the rotation, and one failed check takes no upstream out (three in a row do);
+ *  - a busy port is exit 2 naming the address, before any upstream is asked anything;
+ *  - a key put in the URL path never reaches the access log;
+ *  - a client that hangs up is `client_closed` (499), not an upstream failure;
+ *  - a second SIGTERM says serve's own words, not the reserves scan's.
+ */
+
+import { request } from "node:http";
+import { createServer, type Server } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FaultServer, startFaultServer } from "./fixtures/faults.js";
+import { runCli } from "./helpers/cli.js";
+import { postRaw } from "./helpers/http.js";
+import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
+import { sleep } from "./helpers/procs.js";
+import { gatewayDir, type Served, startServe } from "./helpers/serve.js";
+
+let node: LitecoinNode;
+let a: FaultServer;
+let b: FaultServer;
+/** what a busy litecoind answers (httpserver.cpp): HTTP 503, plain text */
+const BUSY = { kind: "status" as const, status: 503, body: "Work queue depth exceeded" };
+
+beforeAll(async () => {
+  node = await startLitecoind({ blocks: 5 });
+  const up = { url: node.url, user: node.user, password: node.password };
+  [a, b] = await Promise.all([startFaultServer({ upstream: up }), startFaultServer({ upstream: up })]);
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all([a?.stop(), b?.stop()]);
+  await node?.stop();
+});
+
+const call = (gw: Served, key: string, method: string, path = "/v1/ltc") =>
+  postRaw(`${gw.url}${path}`, JSON.stringify({ jsonrpc: "2.0", id: 7, method, params: [] }), {
+    headers: { "x-api-key": key },
+  });
+
+describe("health checks: a failed check is no verdict on the last upstream, nor on one of several", () => {
+  it("a node whose health method alone fails keeps serving every other method (no 503)", async () => {
+    a.setMethodFault("getblockcount", BUSY);
+    const gw = await startServe(
+      { products: { ltc: { chain: "utxo", upstreams: [a.url] } }, health: { interval: 0.1, timeout: 1 } },
+      { keys: [["ltc"]] },
+    );
+    try {
+      const checksBefore = a.hitsByMethod.getblockcount ?? 0;
+      await sleep(800); // several rounds of failing checks
+      expect((a.hitsByMethod.getblockcount ?? 0) - checksBefore).toBeGreaterThanOrEqual(4);
+      const statuses = new Set<number>();
+      for (let i = 0; i < 20; i++)
+        statuses.add((await call(gw, gw.keys[0] as string, "getbestblockhash")).status);
+      expect([...statuses]).toEqual([200]);
+      expect(gw.notes()).not.toContain("out of the rotation");
+    } finally {
+      a.setMethodFault("getblockcount", null);
+      await gw.stop();
+    }
+  }, 60_000);
+
+  it("of two upstreams, one whose checks fail leaves only after three in a row", async () => {
+    const gw = await startServe(
+      {
+        products: { ltc: { chain: "utxo", upstreams: [a.url, b.url] } },
+        health: { interval: 0.2, timeout: 1 },
+      },
+      { keys: [["ltc"]] },
+    );
+    try {
+      const start = a.hitsByMethod.getblockcount ?? 0;
+      a.setMethodFault("getblockcount", BUSY);
+      let failedWhenOut = -1;
+      for (let i = 0; i < 100 && failedWhenOut < 0; i++) {
+        if (/upstream \S+ of ltc out of the rotation/.test(gw.notes()))
+          failedWhenOut = (a.hitsByMethod.getblockcount ?? 0) - start;
+        else await sleep(50);
+      }
+      expect(failedWhenOut).toBeGreaterThanOrEqual(3);
+      a.setMethodFault("getblockcount", null);
+      for (let i = 0; i < 100 && !/back in the rotation/.test(gw.notes()); i++) await sleep(50);
+      expect(gw.notes()).toMatch(/back in the rotation/);
+    } finally {
+      a.setMethodFault("getblockcount", null);
+      await gw.stop();
+    }
+  }, 60_000);
+});
+
+describe("start, logs, hang-ups, signals", () => {
+  it("a busy port is exit 2 naming the address, and no upstream is asked anything", async () => {
+    const blocker: Server = createServer();
+    await new Promise<void>((r) => blocker.listen(0, "127.0.0.1", r));
+    const port = (blocker.address() as { port: number }).port;
+    const dir = gatewayDir();
+    const { writeFileSync } = await import("node:fs");
+    const configFile = `${dir}/gateway.json`;
+    writeFileSync(
+      configFile,
+      JSON.stringify({ keys: "keys.json", products: { ltc: { chain: "utxo", upstreams: [b.url] } } }),
+    );
+    const hits = b.hits;
+    try {
+      const r = await runCli(["serve", "--config", configFile, "--listen", `127.0.0.1:${port}`]);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain(`--listen 127.0.0.1:${port}: the address is in use`);
+      expect(r.stderr).not.toContain("internal error");
+      expect(b.hits).toBe(hits);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it("a key in the path is not logged; a client that hangs up is client_closed (499); a second SIGTERM is serve's", async () => {
+    const gw = await startServe(
+      { products: { ltc: { chain: "utxo", upstreams: [b.url] } } },
+      { keys: [["ltc"]] },
+    );
+    const key = gw.keys[0] as string;
+    try {
+      await call(gw, key, "getblockcount", `/v1/ltc/${key}`);
+      await call(gw, key, "getblockcount", `/${key}`);
+      // a call the node takes 2 s to answer, given up by the client after 200 ms
+      b.setMethodFault("getblockhash", { kind: "delay", ms: 2000 });
+      await new Promise<void>((resolve) => {
+        const u = new URL(`${gw.url}/v1/ltc`);
+        const req = request(
+          {
+            host: u.hostname,
+            port: u.port,
+            path: u.pathname,
+            method: "POST",
+            headers: { "x-api-key": key, "content-type": "application/json" },
+          },
+          () => {},
+        );
+        req.on("error", () => resolve());
+        req.end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getblockhash", params: [1] }));
+        setTimeout(() => {
+          req.destroy();
+          resolve();
+        }, 200);
+      });
+      for (let i = 0; i < 100 && !gw.log().some((l) => l.includes("getblockhash")); i++) await sleep(50);
+      const log = gw.log().join("\n");
+      expect(log).not.toContain(key);
+      expect(log).toContain('"path":"/v1/ltc/…"');
+      const hung = gw
+        .log()
+        .map((l) => JSON.parse(l))
+        .find((l) => l.method === "getblockhash");
+      expect(hung).toMatchObject({ status: 499, outcome: "client_closed" });
+      expect(gw.notes()).not.toContain(key);
+      // SIGTERM while a slow call is in flight, then SIGTERM again
+      b.setMethodFault("getblockhash", { kind: "delay", ms: 5000 });
+      void postRaw(
+        `${gw.url}/v1/ltc`,
+        JSON.stringify({ jsonrpc: "2.0", id: 2, method: "getblockhash", params: [1] }),
+        {
+          headers: { "x-api-key": key },
+        },
+      ).catch(() => {});
+      await sleep(200);
+      gw.proc.kill("SIGTERM");
+      await sleep(300);
+      gw.proc.kill("SIGTERM");
+      const r = await gw.proc.catch((e: unknown) => e as { stderr: string });
+      expect(gw.notes()).toContain(
+        "SIGTERM again: stopped at once, without waiting for the requests in flight",
+      );
+      expect(gw.notes()).not.toContain("confirm the abort");
+      expect(r).toBeDefined();
+    } finally {
+      b.setMethodFault("getblockhash", null);
+      if (gw.proc.exitCode === null) await gw.stop();
+    }
+  }, 60_000);
+});
