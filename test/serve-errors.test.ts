@@ -76,7 +76,9 @@ describe("every row of the error table", () => {
   it("parse, invalid request (the CLI never sends them): raw HTTP", async () => {
     for (const [body, row] of [
       ["{", GATEWAY_ERRORS.parse],
-      ['{"jsonrpc":"2.0","id":1,"method":"getblockcount","params":{}}', GATEWAY_ERRORS.invalidRequest],
+      ['{"jsonrpc":"2.0","id":1,"method":"getblockcount","params":"x"}', GATEWAY_ERRORS.invalidRequest],
+      // named params: JSON-RPC 2.0 allows them, the registry takes params by position (issue 26)
+      ['{"jsonrpc":"2.0","id":1,"method":"getblockcount","params":{}}', GATEWAY_ERRORS.invalidParams],
     ] as const) {
       const r = await raw(body);
       expect([r.status, errorOf(r.text).code]).toEqual([row.status, row.code]);

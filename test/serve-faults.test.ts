@@ -90,6 +90,54 @@ describe("health checks: a failed check is no verdict on the last upstream, nor 
   }, 60_000);
 });
 
+describe("requests the first gateway mangled", () => {
+  it("named params: -32602 with the request's id (not -32600 with id null); invalid UTF-8: -32700", async () => {
+    const gw = await startServe(
+      { products: { ltc: { chain: "utxo", upstreams: [b.url] } } },
+      { keys: [["ltc"]] },
+    );
+    const key = gw.keys[0] as string;
+    try {
+      const named = await postRaw(
+        `${gw.url}/v1/ltc`,
+        JSON.stringify({ jsonrpc: "2.0", id: "req-9", method: "getblockhash", params: { height: 1 } }),
+        { headers: { "x-api-key": key } },
+      );
+      const j = JSON.parse(named.text);
+      expect(j.id).toBe("req-9");
+      expect(j.error.code).toBe(-32602);
+      expect(j.error.message).toContain("named params");
+      // in a batch too, each entry keeps its id
+      const batch = await postRaw(
+        `${gw.url}/v1/ltc`,
+        JSON.stringify([
+          { jsonrpc: "2.0", id: 1, method: "getblockcount", params: [] },
+          { jsonrpc: "2.0", id: 2, method: "getblockhash", params: { height: 1 } },
+        ]),
+        { headers: { "x-api-key": key } },
+      );
+      const list = JSON.parse(batch.text);
+      expect(list.map((x: any) => [x.id, x.error?.code ?? null])).toEqual([
+        [1, null],
+        [2, -32602],
+      ]);
+      // an id with bytes that are not UTF-8: refused, never echoed altered
+      const bad = Buffer.concat([
+        Buffer.from('{"jsonrpc":"2.0","id":"a'),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from('","method":"getblockcount","params":[]}'),
+      ]);
+      const r = await postRaw(`${gw.url}/v1/ltc`, bad, { headers: { "x-api-key": key } });
+      expect(r.status).toBe(400);
+      const e = JSON.parse(r.text);
+      expect(e).toMatchObject({ id: null, error: { code: -32700 } });
+      expect(e.error.message).toContain("not UTF-8");
+    } finally {
+      await gw.stop();
+    }
+  }, 60_000);
+});
+
 describe("start, logs, hang-ups, signals", () => {
   it("a busy port is exit 2 naming the address, and no upstream is asked anything", async () => {
     const blocker: Server = createServer();

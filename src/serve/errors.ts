@@ -23,7 +23,7 @@ export const GATEWAY_ERRORS = {
     status: 400,
     code: -32700,
     message: "parse error",
-    when: "body is not JSON",
+    when: "body is not JSON, or not UTF-8",
     cli: "— (the CLI never sends it)",
   },
   invalidRequest: {
@@ -93,7 +93,7 @@ export const GATEWAY_ERRORS = {
     status: 400,
     code: -32602,
     message: "invalid params",
-    when: "params fail the registry's checks (the message names the parameter), or eth_getLogs wider than the product's block-range cap",
+    when: "params fail the registry's checks (the message names the parameter), named params (an object: the registry's methods take them by position), or eth_getLogs wider than the product's block-range cap",
     cli: "exit 1 with the message (the CLI's own checks stop it first: exit 2, nothing sent)",
   },
   rateLimited: {
@@ -138,6 +138,8 @@ export type GatewayErrorKind = keyof typeof GATEWAY_ERRORS;
 /** A request the gateway answers itself (nothing, or nothing more, reaches an upstream). */
 export class GatewayError extends Error {
   readonly row: GatewayErrorRow;
+  /** the JSON text of the request's id, when it could be read: the answer carries it */
+  requestId?: string;
   constructor(
     readonly kind: GatewayErrorKind,
     readonly detail?: string,

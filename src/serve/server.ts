@@ -8,6 +8,7 @@
  * whose marks decide what may move to another upstream. Nothing refused before the last step touches a
  * node. A node's own JSON-RPC error is its answer: passed through, with its HTTP status, unchanged.
  */
+import { isUtf8 } from "node:buffer";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { chainOf } from "../chains/index.js";
@@ -80,7 +81,7 @@ const envelopeErr = (id: string, errorJson: string) => `{"jsonrpc":"2.0","id":${
 function gatewayAnswer(e: GatewayError, id = "null"): Answer {
   return {
     status: e.status,
-    body: envelopeErr(id, J({ code: e.code, message: e.message })),
+    body: envelopeErr(e.requestId ?? id, J({ code: e.code, message: e.message })),
     outcome: e.kind,
     retryAfterS: e.retryAfterS,
   };
@@ -301,6 +302,8 @@ export class Gateway {
       return;
     }
     let parsed: JsonValue;
+    // bytes that are not UTF-8 would be read as U+FFFD and an id echoed altered: a parse error instead
+    if (!isUtf8(body)) return done(gatewayAnswer(new GatewayError("parse", "the body is not UTF-8")));
     const text = body.toString("utf8");
     try {
       parsed = parseLossless(text, { maxDepth: 64 });
@@ -376,6 +379,15 @@ export class Gateway {
     if (typeof o.method !== "string" || !isMethodName(o.method))
       return new GatewayError("invalidRequest", "method missing or not a method name");
     const params = o.params ?? [];
+    if (isJsonObject(params)) {
+      // JSON-RPC 2.0 allows named params; the registry checks (and the CLI sends) positional ones
+      const e = new GatewayError(
+        "invalidParams",
+        `named params (an object) are not taken: give ${o.method}'s params as an array, in order`,
+      );
+      e.requestId = id ?? "null";
+      return e;
+    }
     if (!Array.isArray(params))
       return new GatewayError("invalidRequest", "params must be an array (positional)");
     for (const k of Object.keys(o))
