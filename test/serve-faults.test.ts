@@ -138,6 +138,39 @@ describe("requests the first gateway mangled", () => {
   }, 60_000);
 });
 
+describe("reloads", () => {
+  it("ten SIGHUPs with calls between leave no sockets behind (open fds of the process)", async () => {
+    const { readdirSync } = await import("node:fs");
+    const gw = await startServe(
+      {
+        products: { ltc: { chain: "utxo", upstreams: [a.url, b.url] } },
+        health: { interval: 0.2, timeout: 1 },
+      },
+      { keys: [["ltc"]] },
+    );
+    const key = gw.keys[0] as string;
+    const fds = () => readdirSync(`/proc/${gw.proc.pid}/fd`).length;
+    const burst = () => Promise.all(Array.from({ length: 8 }, () => call(gw, key, "getbestblockhash")));
+    try {
+      await burst();
+      await sleep(300);
+      const before = fds();
+      for (let i = 0; i < 10; i++) {
+        gw.proc.kill("SIGHUP");
+        for (let k = 0; k < 100 && (gw.notes().match(/reloaded /g) ?? []).length <= i; k++) await sleep(20);
+        await burst();
+      }
+      await sleep(600); // the retired pools close once their requests are done
+      const after = fds();
+      expect((gw.notes().match(/reloaded /g) ?? []).length).toBe(10);
+      // one pool's connections at most beside the ones of before (was: every reload's pool kept its own)
+      expect(after - before).toBeLessThanOrEqual(8);
+    } finally {
+      await gw.stop();
+    }
+  }, 60_000);
+});
+
 describe("start, logs, hang-ups, signals", () => {
   it("a busy port is exit 2 naming the address, and no upstream is asked anything", async () => {
     const blocker: Server = createServer();

@@ -115,6 +115,12 @@ export class Transport {
     this.keepAlive = opts.keepAlive ?? false;
   }
 
+  /** Closes every kept-alive connection (call when no request of this transport is in flight). */
+  close(): void {
+    for (const a of this.agents.values()) a.destroy();
+    this.agents.clear();
+  }
+
   async post(
     url: string,
     headers: Record<string, string>,

@@ -158,8 +158,8 @@ export class Gateway {
     this.cfg = cfg;
     this.keys = keys;
     this.products = products;
-    // requests in flight keep the old pools they hold; only the timers stop
-    for (const p of old.values()) p.pool.stop();
+    // requests in flight keep the old pools they hold; their connections close when those are done
+    for (const p of old.values()) p.pool.retire();
   }
 
   /** SIGHUP: config and keys read again; requests in flight finish on what they started with. */
@@ -214,7 +214,7 @@ export class Gateway {
       });
     for (const s of this.sockets) s.destroy();
     await closed;
-    for (const p of this.products.values()) p.pool.stop();
+    for (const p of this.products.values()) p.pool.retire();
     await this.state.close();
   }
 

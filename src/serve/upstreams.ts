@@ -240,4 +240,18 @@ export class Pool {
   stop(): void {
     clearInterval(this.timer);
   }
+
+  /**
+   * After a reload: no more checks, and the pool's kept-alive connections closed once the requests it
+   * still carries are done (bounded by the request timeout), so reloads leave no sockets behind.
+   */
+  retire(): void {
+    this.stop();
+    const until = Date.now() + this.cfg.requestTimeoutMs + 1000;
+    const close = () => {
+      if (this.upstreams.some((u) => u.inflight > 0) && Date.now() < until) setTimeout(close, 100).unref();
+      else this.transport.close();
+    };
+    close();
+  }
 }
