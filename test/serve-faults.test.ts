@@ -18,6 +18,7 @@ import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
 import { sleep } from "./helpers/procs.js";
 import { gatewayDir, type Served, startServe } from "./helpers/serve.js";
 
+const ROOT = new URL("../", import.meta.url).pathname;
 let node: LitecoinNode;
 let a: FaultServer;
 let b: FaultServer;
@@ -134,6 +135,71 @@ describe("requests the first gateway mangled", () => {
       expect(e.error.message).toContain("not UTF-8");
     } finally {
       await gw.stop();
+    }
+  }, 60_000);
+});
+
+describe("EVM shapes that anvil and providers accept pass through the gateway", () => {
+  it("cast estimate and cast send, eth_call with a state override, eth_getBalance with an EIP-1898 object", async () => {
+    const { startAnvil } = await import("./helpers/anvil.js");
+    const { execFileSync } = await import("node:child_process");
+    const anvil = await startAnvil();
+    const gw = await startServe(
+      // eth_sendRawTransaction is no method of the gateway spec's EVM group: the product allows it
+      { products: { eth: { chain: "evm", upstreams: [anvil.url], allow: ["eth_sendRawTransaction"] } } },
+      { keys: [["eth"]] },
+    );
+    const key = gw.keys[0] as string;
+    const cast = (args: string[]) =>
+      execFileSync(
+        `${ROOT}node_modules/.bin/cast`,
+        [...args, "--rpc-url", `${gw.url}/v1/eth`, "--rpc-headers", `X-API-Key: ${key}`],
+        {
+          encoding: "utf8",
+        },
+      ).trim();
+    const rpc = async (method: string, params: unknown[]) =>
+      JSON.parse(
+        (
+          await postRaw(`${gw.url}/v1/eth`, JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }), {
+            headers: { "x-api-key": key },
+          })
+        ).text,
+      );
+    const from = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266";
+    const to = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8";
+    try {
+      expect(cast(["estimate", "--from", from, to, "--value", "1"])).toBe("21000");
+      // signed by cast (anvil's first key): eth_estimateGas with its block, then eth_sendRawTransaction
+      const sent = cast([
+        "send",
+        "--private-key",
+        "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
+        to,
+        "--value",
+        "7",
+        "--json",
+      ]);
+      expect(JSON.parse(sent).status).toBe("0x1");
+      // a state override: the code at an address replaced for the call (PUSH1 42 PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN)
+      const over = await rpc("eth_call", [
+        { to: "0x1000000000000000000000000000000000000001", data: "0x" },
+        "latest",
+        { "0x1000000000000000000000000000000000000001": { code: "0x602a60005260206000f3" } },
+      ]);
+      expect(over.result).toBe(`0x${"2a".padStart(64, "0")}`);
+      const head = await rpc("eth_getBlockByNumber", ["latest", false]);
+      const bal = await rpc("eth_getBalance", [to, { blockHash: head.result.hash }]);
+      const direct = await anvil.rpc<string>("eth_getBalance", [to, "latest"]);
+      expect(bal.result).toBe(direct);
+      const canon = await rpc("eth_getBalance", [
+        to,
+        { blockHash: head.result.hash, requireCanonical: true },
+      ]);
+      expect(canon.result).toBe(direct);
+    } finally {
+      await gw.stop();
+      await anvil.stop();
     }
   }, 60_000);
 });

@@ -71,6 +71,13 @@ export function blockRefOrHash(chain: Chain, v: unknown, path = ""): string | { 
   if (isObject(v)) {
     const keys = Object.keys(v);
     if (keys.length === 1 && keys[0] === "blockHash") return blockRefOrHash(chain, v.blockHash, path);
+    // EIP-1898's requireCanonical: the node refuses a block hash off the canonical chain
+    if (keys.length === 2 && keys.includes("blockHash") && keys.includes("requireCanonical")) {
+      if (typeof v.requireCanonical !== "boolean")
+        throw at(path, `requireCanonical must be true or false, got ${short(v.requireCanonical)}`);
+      const ref = blockRefOrHash(chain, v.blockHash, path) as { blockHash: string };
+      return { ...ref, requireCanonical: v.requireCanonical } as { blockHash: string };
+    }
     if (keys.length === 1 && keys[0] === "blockNumber")
       return blockRef(chain, v.blockNumber, path, evmTraits(chain).blockTags);
   }

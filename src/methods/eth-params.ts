@@ -61,6 +61,36 @@ export function filterKind(chain: Chain): ParamKind {
   };
 }
 
+const OVERRIDE_KEYS = ["balance", "nonce", "code", "state", "stateDiff", "movePrecompileToAddress"];
+
+/**
+ * eth_call's and eth_estimateGas's state override set (geth, anvil, erigon, reth, most providers): an
+ * object from addresses to {balance, nonce, code, state | stateDiff}. Checked for shape, sent as given.
+ */
+export function stateOverrideKind(chain: Chain): ParamKind {
+  return {
+    expected: 'a JSON state override {"0x<address>": {"balance": "0x..", "code": "0x..", "state": {..}}}',
+    fromText: asJson,
+    check: (v) => {
+      if (typeof v !== "object" || v === null || Array.isArray(v))
+        throw new ParamProblem(`expected a JSON object of address → override, got ${short(v)}`);
+      for (const [k, o] of Object.entries(v)) {
+        address(chain, k, k);
+        if (typeof o !== "object" || o === null || Array.isArray(o))
+          throw new ParamProblem(`${k}: expected an object {balance, nonce, code, state | stateDiff}`);
+        for (const key of Object.keys(o))
+          if (!OVERRIDE_KEYS.includes(key))
+            throw new ParamProblem(
+              `${k}: unknown member ${JSON.stringify(key)} (${OVERRIDE_KEYS.join(", ")})`,
+            );
+        if ("state" in o && "stateDiff" in o)
+          throw new ParamProblem(`${k}: state and stateDiff exclude each other`);
+      }
+      return v;
+    },
+  };
+}
+
 export function callKind(chain: Chain): ParamKind {
   return {
     expected: 'a JSON call object like {"to":"0x..","data":"0x.."}',
@@ -167,7 +197,8 @@ export function addressKind(chain: Chain): ParamKind {
 /** The block at which account state is read: what the chain allows (TRON: only latest). */
 export function stateBlockKind(chain: Chain): ParamKind {
   const only = evmTraits(chain).stateTags;
-  if (!only) return blockNumberKind(chain);
+  // a number, a tag, or (EIP-1898) a block hash / {"blockHash": …, "requireCanonical": …} / {"blockNumber": …}
+  if (!only) return blockOrHashKind(chain);
   return {
     expected: `${only.join(" or ")} (this chain reads state at no other block)`,
     fromText: trim,

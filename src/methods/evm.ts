@@ -15,6 +15,7 @@ import {
   percentilesKind,
   requireCallTarget,
   stateBlockParam,
+  stateOverrideKind,
 } from "./eth-params.js";
 import {
   addressParam,
@@ -40,6 +41,15 @@ const callObjectParam = param(
   'call parameters {"from","to","data","value"} as JSON; or use --from/--to/--data/--value',
   callKind(evmChain),
   { default: {} },
+);
+
+/** eth_call's and eth_estimateGas's optional third param: a state override set, sent as given. */
+const stateOverrideParam = param(
+  "stateOverride",
+  "OBJECT",
+  false,
+  'state override {"0x<address>": {"balance", "nonce", "code", "state" | "stateDiff"}} as JSON',
+  stateOverrideKind(evmChain),
 );
 
 const evmGroupMethods: MethodDef[] = [
@@ -74,6 +84,7 @@ const evmGroupMethods: MethodDef[] = [
         blockOrHashKind(evmChain),
         { default: "latest" },
       ),
+      stateOverrideParam,
     ],
     options: [
       ...CALL_OPTIONS,
@@ -93,7 +104,18 @@ const evmGroupMethods: MethodDef[] = [
     name: "eth_estimateGas",
     marks: { idempotent: false, heavy: false },
     summary: "Approximate gas a transaction would use (actual usage may differ).",
-    params: [callObjectParam],
+    // the block (what `cast estimate` and `cast send` send) and a state override, as execution-apis has them
+    params: [
+      callObjectParam,
+      param(
+        "blockNumber",
+        "QUANTITY or TAG",
+        false,
+        "block number, tag or block hash to estimate at (the node's default: latest)",
+        blockOrHashKind(evmChain),
+      ),
+      stateOverrideParam,
+    ],
     options: CALL_OPTIONS,
     fromOptions: (opts, params) => callFromOptions("eth_estimateGas", evmChain, opts, params),
     refine: (params) => requireCallTarget("eth_estimateGas", params),
