@@ -204,6 +204,38 @@ describe("EVM shapes that anvil and providers accept pass through the gateway", 
   }, 60_000);
 });
 
+describe("a hung upstream beside a healthy one", () => {
+  it("its in-flight idempotent reads move to the healthy one within attemptTimeout, not the request timeout", async () => {
+    const gw = await startServe(
+      {
+        products: { ltc: { chain: "utxo", upstreams: [a.url, b.url] } },
+        requestTimeout: 30,
+        attemptTimeout: 1,
+        health: { interval: 60, timeout: 1 },
+      },
+      { keys: [["ltc"]] },
+    );
+    const key = gw.keys[0] as string;
+    a.setMethodFault("getblockhash", { kind: "hang" });
+    try {
+      const t0 = Date.now();
+      const r = await postRaw(
+        `${gw.url}/v1/ltc`,
+        JSON.stringify({ jsonrpc: "2.0", id: 3, method: "getblockhash", params: [1] }),
+        { headers: { "x-api-key": key } },
+      );
+      const ms = Date.now() - t0;
+      expect(r.status).toBe(200);
+      expect(JSON.parse(r.text).result).toBe(await node.rpc("getblockhash", [1]));
+      expect(ms).toBeLessThan(10_000); // the whole request timeout is 30 s
+      expect(b.hitsByMethod.getblockhash ?? 0).toBeGreaterThan(0);
+    } finally {
+      a.setMethodFault("getblockhash", null);
+      await gw.stop();
+    }
+  }, 60_000);
+});
+
 describe("reloads", () => {
   it("ten SIGHUPs with calls between leave no sockets behind (open fds of the process)", async () => {
     const { readdirSync } = await import("node:fs");

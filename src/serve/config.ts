@@ -52,6 +52,8 @@ export interface GatewayConfig {
   maxBodyBytes: number;
   maxBatch: number;
   requestTimeoutMs: number;
+  /** one attempt of an idempotent read on one upstream, when another could answer it (a hung node's reads move) */
+  attemptTimeoutMs: number;
   scanTimeoutMs: number;
   healthIntervalMs: number;
   healthTimeoutMs: number;
@@ -65,6 +67,7 @@ export const SERVE_DEFAULTS = {
   maxBodyBytes: 1024 * 1024,
   maxBatch: 1000,
   requestTimeoutS: 30,
+  attemptTimeoutS: 5,
   scanTimeoutS: 3600,
   health: { intervalS: 2, timeoutS: 2 },
   upstreamConcurrency: 16,
@@ -110,6 +113,7 @@ export const GATEWAY_SHAPE: Shape = {
     maxBodyBytes: num({ min: 256, integer: true }),
     maxBatch: num({ min: 1, max: 100_000, integer: true }),
     requestTimeout: num({ min: 0.001, max: 86_400 }),
+    attemptTimeout: num({ min: 0.001, max: 86_400 }),
     scanTimeout: num({ min: 0.001, max: 86_400 }),
     health: {
       kind: "object",
@@ -173,6 +177,7 @@ interface RawGateway {
   maxBodyBytes?: number;
   maxBatch?: number;
   requestTimeout?: number;
+  attemptTimeout?: number;
   scanTimeout?: number;
   health?: { interval?: number; timeout?: number };
   upstreamConcurrency?: number;
@@ -244,6 +249,7 @@ export function loadGatewayConfig(
     maxBodyBytes: raw.maxBodyBytes ?? SERVE_DEFAULTS.maxBodyBytes,
     maxBatch: raw.maxBatch ?? SERVE_DEFAULTS.maxBatch,
     requestTimeoutMs: Math.round((raw.requestTimeout ?? SERVE_DEFAULTS.requestTimeoutS) * 1000),
+    attemptTimeoutMs: Math.round((raw.attemptTimeout ?? SERVE_DEFAULTS.attemptTimeoutS) * 1000),
     scanTimeoutMs: Math.round((raw.scanTimeout ?? SERVE_DEFAULTS.scanTimeoutS) * 1000),
     healthIntervalMs: Math.round((raw.health?.interval ?? SERVE_DEFAULTS.health.intervalS) * 1000),
     healthTimeoutMs: Math.round((raw.health?.timeout ?? SERVE_DEFAULTS.health.timeoutS) * 1000),

@@ -552,6 +552,12 @@ export class Gateway {
       );
     let moved = 0;
     const timeoutMs = p.long ? this.cfg.scanTimeoutMs : this.cfg.requestTimeoutMs;
+    // an idempotent read that another upstream could answer gets a deadline per attempt: the reads held by a
+    // hung node move to a healthy one within attemptTimeout, not after the whole request timeout
+    const attemptMs =
+      p.marks.idempotent && !pinned && !p.long && endpoints.length > 1
+        ? Math.min(timeoutMs, this.cfg.attemptTimeoutMs)
+        : timeoutMs;
     const client = pool.client({
       endpoints,
       timeoutMs,
@@ -570,7 +576,7 @@ export class Gateway {
         co: {
           ...p.marks,
           pinned,
-          timeoutMs,
+          timeoutMs: attemptMs,
           deadlineMs: timeoutMs,
         },
         interpret: (http, ep) => {
