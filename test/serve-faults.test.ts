@@ -236,6 +236,53 @@ describe("a hung upstream beside a healthy one", () => {
   }, 60_000);
 });
 
+describe("a Redis that hangs (SIGSTOP)", () => {
+  it("costs a request a few ms, not a second: the process uses its own memory, says so in /readyz and /metrics, and comes back", async () => {
+    const { startRedis } = await import("./helpers/redis.js");
+    const redis = await startRedis();
+    // a rate limit on the method: every call takes from its buckets in Redis
+    const lim = { perKey: { rate: 1000, burst: 1000 }, perProduct: { rate: 1000, burst: 1000 } };
+    const gw = await startServe(
+      {
+        products: { ltc: { chain: "utxo", upstreams: [b.url], limits: { methods: { getblockcount: lim } } } },
+      },
+      { keys: [["ltc"]], args: ["--state", redis.url] },
+    );
+    const key = gw.keys[0] as string;
+    const timed = async () => {
+      const t0 = performance.now();
+      const r = await call(gw, key, "getblockcount");
+      return { status: r.status, ms: performance.now() - t0 };
+    };
+    try {
+      await timed();
+      process.kill(redis.pid, "SIGSTOP");
+      const runs = [];
+      for (let i = 0; i < 40; i++) runs.push(await timed());
+      expect(new Set(runs.map((r) => r.status))).toEqual(new Set([200]));
+      const ms = runs.map((r) => r.ms).sort((x, y) => x - y);
+      // the median request pays nothing for the hung Redis; the worst pays one command deadline (100 ms)
+      expect(ms[20]).toBeLessThan(50);
+      expect(ms[39]).toBeLessThan(600);
+      const ready = await (await fetch(`${gw.url}/readyz`)).json();
+      expect(ready.state).toEqual({ kind: "redis", up: false });
+      expect(await (await fetch(`${gw.url}/metrics`)).text()).toMatch(/chaingw_serve_state_up 0/);
+      expect(gw.notes()).toContain("redis unavailable");
+      process.kill(redis.pid, "SIGCONT");
+      for (let i = 0; i < 60 && !gw.notes().includes("redis answers again"); i++) {
+        await timed();
+        await sleep(100);
+      }
+      expect(gw.notes()).toContain("redis answers again");
+      expect((await (await fetch(`${gw.url}/readyz`)).json()).state).toEqual({ kind: "redis", up: true });
+    } finally {
+      process.kill(redis.pid, "SIGCONT");
+      await gw.stop();
+      await redis.stop();
+    }
+  }, 60_000);
+});
+
 describe("reloads", () => {
   it("ten SIGHUPs with calls between leave no sockets behind (open fds of the process)", async () => {
     const { readdirSync } = await import("node:fs");

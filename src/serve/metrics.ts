@@ -18,7 +18,12 @@ export class Metrics {
   readonly inflight: Prom.Gauge<"product" | "upstream">;
   readonly cacheBytes: Prom.Gauge;
 
-  constructor(prom: typeof import("./vendor.js").prom, cacheBytes: () => number) {
+  readonly stateUp: Prom.Gauge;
+  constructor(
+    prom: typeof import("./vendor.js").prom,
+    cacheBytes: () => number,
+    stateUp: () => boolean = () => true,
+  ) {
     const registry = new prom.Registry();
     this.registry = registry;
     const r = [registry];
@@ -83,6 +88,14 @@ export class Metrics {
       registers: r,
       collect() {
         this.set(cacheBytes());
+      },
+    });
+    this.stateUp = new prom.Gauge({
+      name: "chaingw_serve_state_up",
+      help: "1 while the shared state (--state redis://) answers; 0 while the process uses its own memory",
+      registers: r,
+      collect() {
+        this.set(stateUp() ? 1 : 0);
       },
     });
     prom.collectDefaultMetrics({ register: registry, prefix: "chaingw_serve_" });

@@ -135,7 +135,11 @@ export class Gateway {
     const gw = new Gateway(opts, state);
     if (opts.metrics !== false) {
       const [{ prom }, { Metrics }] = await Promise.all([import("./vendor.js"), import("./metrics.js")]);
-      gw.metrics = new Metrics(prom, () => state.cacheBytes);
+      gw.metrics = new Metrics(
+        prom,
+        () => state.cacheBytes,
+        () => state.up,
+      );
     }
     await gw.apply(cfg);
     await gw.listen();
@@ -731,9 +735,14 @@ export class Gateway {
           })),
         };
       }
+      // a shared state that does not answer is said, not fatal: the process serves from its own memory
       return this.send(res, {
         status: ready && !this.closing ? 200 : 503,
-        body: J({ ready: ready && !this.closing, products }),
+        body: J({
+          ready: ready && !this.closing,
+          products,
+          state: { kind: this.state.kind, up: this.state.up },
+        }),
       });
     }
     if (!this.metrics) return this.send(res, { status: 404, body: J({ error: "metrics are off" }) });

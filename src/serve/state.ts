@@ -18,6 +18,8 @@ export interface SharedState {
   cacheSet(key: string, value: Buffer): Promise<void>;
   /** bytes held by this process's cache */
   readonly cacheBytes: number;
+  /** the shared store answers (always true in memory); false while the process falls back on its own */
+  readonly up: boolean;
   readonly kind: "memory" | "redis";
   close(): Promise<void>;
 }
@@ -108,6 +110,7 @@ export class MemoryState implements SharedState {
   async cacheSet(key: string, value: Buffer) {
     this.lru.set(key, value);
   }
+  readonly up = true;
   async close() {}
 }
 
@@ -150,6 +153,10 @@ end
 return {wait, short}
 `;
 
+/** A Redis command's deadline, and how long the process keeps to its own memory after one failed. */
+const REDIS_COMMAND_TIMEOUT_MS = 100;
+const REDIS_RETRY_AFTER_MS = 1000;
+
 /** Cached answers live a day in Redis; Redis's own maxmemory policy bounds the rest. */
 const REDIS_CACHE_TTL_S = 86_400;
 
@@ -157,6 +164,8 @@ export class RedisState implements SharedState {
   readonly kind = "redis" as const;
   private readonly local: MemoryState;
   private warned = false;
+  /** while Redis does not answer: until when every call skips it (a hung Redis costs nothing meanwhile) */
+  private downUntil = 0;
   private constructor(
     private readonly redis: import("./vendor.js").Redis,
     cacheMaxBytes: number,
@@ -178,7 +187,9 @@ export class RedisState implements SharedState {
       lazyConnect: true,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
-      commandTimeout: 1000,
+      // a command's deadline: loopback and LAN Redis answer in well under a millisecond; a hung one must
+      // cost a request a few ms, not a second
+      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
       connectTimeout: 2000,
     });
     redis.on("error", () => {});
@@ -191,7 +202,30 @@ export class RedisState implements SharedState {
     return this.local.cacheBytes;
   }
 
+  /** false from a failed command until one succeeds again */
+  up = true;
+
+  /** Runs `f` on Redis unless it is known down (then, or when it fails, `local`). */
+  private async use<T>(f: () => Promise<T>, local: () => T | Promise<T>): Promise<T> {
+    if (Date.now() < this.downUntil) return local();
+    try {
+      const v = await f();
+      this.up = true;
+      if (this.warned) {
+        this.warned = false;
+        this.warn("redis answers again; shared state back in Redis");
+      }
+      return v;
+    } catch (e) {
+      this.fallback(e);
+      return local();
+    }
+  }
+
   private fallback(e: unknown): void {
+    // skip Redis for a while; the first call after it probes again
+    this.downUntil = Date.now() + REDIS_RETRY_AFTER_MS;
+    this.up = false;
     if (this.warned) return;
     this.warned = true;
     this.warn(
@@ -200,58 +234,57 @@ export class RedisState implements SharedState {
   }
 
   async take(list: { key: string; bucket: Bucket }[]) {
-    try {
-      const args = list.flatMap((b) => [String(b.bucket.rate), String(b.bucket.burst)]);
-      const [wait, short] = (await (
-        this.redis as unknown as {
-          chaingwTake(n: number, ...a: string[]): Promise<[number, number]>;
-        }
-      ).chaingwTake(list.length, ...list.map((b) => this.prefix + "bucket:" + b.key), ...args)) as [
-        number,
-        number,
-      ];
-      this.warned = false;
-      return { waitMs: Number(wait), short: Number(short) < 0 ? undefined : Number(short) };
-    } catch (e) {
-      this.fallback(e);
-      return this.local.take(list);
-    }
+    return this.use(
+      async () => {
+        const args = list.flatMap((b) => [String(b.bucket.rate), String(b.bucket.burst)]);
+        const [wait, short] = (await (
+          this.redis as unknown as {
+            chaingwTake(n: number, ...a: string[]): Promise<[number, number]>;
+          }
+        ).chaingwTake(list.length, ...list.map((b) => this.prefix + "bucket:" + b.key), ...args)) as [
+          number,
+          number,
+        ];
+        return { waitMs: Number(wait), short: Number(short) < 0 ? undefined : Number(short) };
+      },
+      () => this.local.take(list),
+    );
   }
   async getPin(key: string) {
-    try {
-      return (await this.redis.get(this.prefix + "pin:" + key)) ?? undefined;
-    } catch (e) {
-      this.fallback(e);
-      return this.local.getPin(key);
-    }
+    return this.use(
+      async () => (await this.redis.get(this.prefix + "pin:" + key)) ?? undefined,
+      () => this.local.getPin(key),
+    );
   }
   async setPin(key: string, value: string, ttlMs: number) {
     await this.local.setPin(key, value, ttlMs);
-    try {
-      await this.redis.set(this.prefix + "pin:" + key, value, "PX", Math.max(1, Math.round(ttlMs)));
-    } catch (e) {
-      this.fallback(e);
-    }
+    await this.use(
+      async () => {
+        await this.redis.set(this.prefix + "pin:" + key, value, "PX", Math.max(1, Math.round(ttlMs)));
+      },
+      () => {},
+    );
   }
   async cacheGet(key: string) {
     const hit = await this.local.cacheGet(key);
     if (hit) return hit;
-    try {
-      const v = await this.redis.getBuffer(this.prefix + "cache:" + key);
-      if (v) await this.local.cacheSet(key, v);
-      return v ?? undefined;
-    } catch (e) {
-      this.fallback(e);
-      return undefined;
-    }
+    return this.use(
+      async () => {
+        const v = await this.redis.getBuffer(this.prefix + "cache:" + key);
+        if (v) await this.local.cacheSet(key, v);
+        return v ?? undefined;
+      },
+      () => undefined,
+    );
   }
   async cacheSet(key: string, value: Buffer) {
     await this.local.cacheSet(key, value);
-    try {
-      await this.redis.set(this.prefix + "cache:" + key, value, "EX", REDIS_CACHE_TTL_S);
-    } catch (e) {
-      this.fallback(e);
-    }
+    await this.use(
+      async () => {
+        await this.redis.set(this.prefix + "cache:" + key, value, "EX", REDIS_CACHE_TTL_S);
+      },
+      () => {},
+    );
   }
   async close() {
     this.redis.disconnect();

@@ -5,6 +5,8 @@ import { hasExited, sleep, terminate, trackChild } from "./procs.js";
 
 export interface RedisServer {
   url: string;
+  /** the redis-server process (SIGSTOP / SIGCONT it to make a hung Redis) */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -37,7 +39,15 @@ export async function startRedis(): Promise<RedisServer> {
   child.on("error", (e) => (err += String(e)));
   for (let i = 0; i < 200; i++) {
     if (hasExited(child)) throw new Error(`redis-server exited: ${err}`);
-    if (await ping(port)) return { url: `redis://127.0.0.1:${port}`, stop: () => terminate(child, 5000) };
+    if (await ping(port))
+      return {
+        url: `redis://127.0.0.1:${port}`,
+        pid: child.pid as number,
+        stop: async () => {
+          child.kill("SIGCONT");
+          await terminate(child, 5000);
+        },
+      };
     await sleep(25);
   }
   await terminate(child, 1000);
