@@ -382,6 +382,7 @@ describe("start, logs, hang-ups, signals", () => {
       expect(gw.notes()).not.toContain(key);
       // SIGTERM while a slow call is in flight, then SIGTERM again
       b.setMethodFault("getblockhash", { kind: "delay", ms: 5000 });
+      const before = b.hitsByMethod.getblockhash ?? 0;
       void postRaw(
         `${gw.url}/v1/ltc`,
         JSON.stringify({ jsonrpc: "2.0", id: 2, method: "getblockhash", params: [1] }),
@@ -389,9 +390,12 @@ describe("start, logs, hang-ups, signals", () => {
           headers: { "x-api-key": key },
         },
       ).catch(() => {});
-      await sleep(200);
+      // the slow call reached the node, the first SIGTERM was taken (draining), then the second
+      for (let i = 0; i < 100 && (b.hitsByMethod.getblockhash ?? 0) < before + 1; i++) await sleep(20);
       gw.proc.kill("SIGTERM");
-      await sleep(300);
+      for (let i = 0; i < 100 && !gw.notes().includes("draining"); i++) await sleep(20);
+      // signals closer than SECOND_INTERRUPT_AFTER_MS (300 ms) are one interrupt delivered twice
+      await sleep(400);
       gw.proc.kill("SIGTERM");
       const r = await gw.proc.catch((e: unknown) => e as { stderr: string });
       expect(gw.notes()).toContain(

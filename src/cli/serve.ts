@@ -2,6 +2,7 @@
  * `chaingw serve --config FILE` and `chaingw serve keys add|list|revoke`: the command tree only. The
  * gateway (src/serve/) is imported when a subcommand runs, so the CLI's start-up does not pay for it.
  */
+import { availableParallelism } from "node:os";
 import type { Command } from "commander";
 import { UsageError } from "../errors/index.js";
 import type { Run } from "./run.js";
@@ -26,7 +27,7 @@ async function keysFile(o: KeyFlags): Promise<{ file: string; products?: string[
  * Access-log lines leave in batches, one write per 50 ms (or 64 KB) instead of one per request: under
  * load a write per request was a syscall per request on top of the two sockets'.
  */
-function batched(write: (text: string) => void) {
+function batched(write: (text: string) => void, maxBytes: number) {
   let lines: string[] = [];
   let size = 0;
   let timer: NodeJS.Timeout | undefined;
@@ -40,13 +41,88 @@ function batched(write: (text: string) => void) {
   };
   return {
     line(l: string) {
+      // a line that would pass the bound goes in the next write
+      if (size + l.length + 1 > maxBytes) flush();
       lines.push(l);
-      size += l.length;
-      if (size > 65_536) flush();
+      size += l.length + 1;
+      if (size > maxBytes) flush();
       else timer ??= setTimeout(flush, 50);
     },
     flush,
   };
+}
+
+/** --workers: a whole number from 1 to 64; default the machine's cores. */
+function workerCount(v: string | undefined): number {
+  if (v === undefined) return Math.min(64, availableParallelism());
+  if (!/^[0-9]+$/.test(v) || Number(v) < 1 || Number(v) > 64)
+    throw new UsageError(`--workers: expected a whole number from 1 to 64, got ${JSON.stringify(v)}`);
+  return Number(v);
+}
+
+/** One gateway in this process: alone (--workers 1), or as worker `slot` of a primary. */
+async function serveHere(
+  run: Run,
+  opts: import("../serve/server.js").ServeOptions,
+  slot: number | undefined,
+): Promise<void> {
+  const { Gateway } = await import("../serve/server.js");
+  const cluster = slot ? await import("../serve/cluster.js") : undefined;
+  // a worker's lines share the primary's stdout: a write of at most PIPE_BUF bytes is never torn
+  const access = batched((text) => run.out(text), slot ? 4000 : 65_536);
+  const note = (l: string) => {
+    access.flush();
+    run.err(`chaingw serve: ${slot ? `worker ${slot}: ` : ""}${l}`);
+  };
+  const gw = await Gateway.start({
+    ...opts,
+    accessLog: access.line,
+    log: note,
+    worker:
+      cluster && slot
+        ? {
+            slot,
+            // without Redis, limits and pins are the primary's; with it, Redis's (as for replicas)
+            state: opts.stateUrl ? undefined : (bytes) => new cluster.PrimaryState(bytes),
+            metrics: cluster.gatewayMetrics,
+          }
+        : undefined,
+  });
+  let stop: () => void = () => {};
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
+  const drain = (why: string) => {
+    if (!slot) note(`${why}: draining requests in flight`);
+    void gw.close().then(stop);
+  };
+  const reload = () => {
+    gw.reload().catch((e: unknown) =>
+      note(`reload failed, keeping the running config: ${(e as Error).message}`),
+    );
+  };
+  if (cluster && slot) {
+    let once = false;
+    cluster.serveAsWorker({
+      reload,
+      stop: () => {
+        if (!once) drain("stop");
+        once = true;
+      },
+      metricsJson: gw.metrics ? () => gw.metrics?.registry.getMetricsAsJSON() as Promise<unknown> : undefined,
+    });
+    // a terminal's Ctrl-C reaches the whole group: the primary's stop is the one that counts
+    run.abort.signal.addEventListener("abort", () => {}, { once: true });
+    cluster.announceReady(gw.url, gw.productNames, gw.state.kind);
+  } else {
+    note(
+      `listening on ${gw.url} (products ${gw.productNames.join(", ")}; state ${gw.state.kind}); SIGHUP reloads, SIGTERM drains and stops`,
+    );
+    process.on("SIGHUP", reload);
+    run.abort.signal.addEventListener("abort", () => drain(String(run.abort.signal.reason)), { once: true });
+  }
+  await stopped;
+  process.off("SIGHUP", reload);
+  access.flush();
+  if (!slot) note("stopped");
 }
 
 export function serveCommand(program: Command, run: Run): void {
@@ -57,49 +133,50 @@ export function serveCommand(program: Command, run: Run): void {
     .option("--listen <host:port>", "listen here instead of the config's listen")
     .option("--state <url>", "redis://host:port: rate limits, scan pins and the cache shared by replicas")
     .option("--no-metrics", "no /metrics endpoint")
-    .action(async (o: { config?: string; listen?: string; state?: string; metrics?: boolean }) => {
-      if (!o.config) throw new UsageError("serve: --config <file> is required (docs/serve.md shows one)");
-      const { Gateway } = await import("../serve/server.js");
-      const access = batched((text) => run.out(text));
-      const note = (l: string) => {
-        access.flush();
-        run.err(`chaingw serve: ${l}`);
-      };
-      const gw = await Gateway.start({
-        configFile: o.config,
-        listen: o.listen,
-        stateUrl: o.state,
-        metrics: o.metrics,
-        accessLog: access.line,
-        log: note,
-        secrets: run.secrets,
-      });
-      note(
-        `listening on ${gw.url} (products ${gw.productNames.join(", ")}; state ${gw.state.kind}); SIGHUP reloads, SIGTERM drains and stops`,
-      );
-      // the run's interrupt is ours: drain, then return (main exits 0)
-      run.interrupt.handled = true;
-      run.interrupt.again = "stopped at once, without waiting for the requests in flight";
-      const onHup = () => {
-        gw.reload().catch((e: unknown) =>
-          note(`reload failed, keeping the running config: ${(e as Error).message}`),
-        );
-      };
-      process.on("SIGHUP", onHup);
-      await new Promise<void>((resolve) => {
-        run.abort.signal.addEventListener(
-          "abort",
-          () => {
-            note(`${String(run.abort.signal.reason)}: draining requests in flight`);
-            void gw.close().then(resolve);
-          },
-          { once: true },
-        );
-      });
-      process.off("SIGHUP", onHup);
-      access.flush();
-      note("stopped");
-    });
+    .option(
+      "--workers <n>",
+      "gateway processes sharing the address (default: the machine's cores; 1: this process alone)",
+    )
+    .action(
+      async (o: {
+        config?: string;
+        listen?: string;
+        state?: string;
+        metrics?: boolean;
+        workers?: string;
+      }) => {
+        if (!o.config) throw new UsageError("serve: --config <file> is required (docs/serve.md shows one)");
+        const { workerSlot } = await import("../serve/cluster.js");
+        const slot = workerSlot();
+        const workers = slot ? 1 : workerCount(o.workers);
+        const opts = {
+          configFile: o.config,
+          listen: o.listen,
+          stateUrl: o.state,
+          metrics: o.metrics,
+          secrets: run.secrets,
+        };
+        // the run's interrupt is ours: drain, then return (main exits 0)
+        run.interrupt.handled = true;
+        run.interrupt.again = "stopped at once, without waiting for the requests in flight";
+        if (workers > 1) {
+          const { runPrimary } = await import("../serve/cluster.js");
+          const { checkServe } = await import("../serve/server.js");
+          const note = (l: string) => run.err(`chaingw serve: ${l}`);
+          const code = await runPrimary({
+            workers,
+            check: () => checkServe(opts),
+            checkReload: () => checkServe(opts, true),
+            note,
+            stop: run.abort.signal,
+          });
+          if (code) run.exitCode = code;
+          else note("stopped");
+          return;
+        }
+        await serveHere(run, opts, slot);
+      },
+    );
 
   serve
     .command("errors")

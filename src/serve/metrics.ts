@@ -68,12 +68,15 @@ export class Metrics {
       name: "chaingw_serve_upstream_up",
       help: "1 when the upstream is in the rotation (last health check passed, not lagging)",
       labelNames: ["product", "upstream"],
+      // serve --workers: 1 only when every worker has it in rotation
+      aggregator: "min",
       registers: r,
     });
     this.upstreamHeight = new prom.Gauge({
       name: "chaingw_serve_upstream_height",
       help: "the upstream's tip height at its last health check",
       labelNames: ["product", "upstream"],
+      aggregator: "max",
       registers: r,
     });
     this.inflight = new prom.Gauge({
@@ -84,7 +87,7 @@ export class Metrics {
     });
     this.cacheBytes = new prom.Gauge({
       name: "chaingw_serve_cache_bytes",
-      help: "bytes held by this process's answer cache",
+      help: "bytes held by the answer caches (each worker's summed)",
       registers: r,
       collect() {
         this.set(cacheBytes());
@@ -93,6 +96,7 @@ export class Metrics {
     this.stateUp = new prom.Gauge({
       name: "chaingw_serve_state_up",
       help: "1 while the shared state (--state redis://) answers; 0 while the process uses its own memory",
+      aggregator: "min",
       registers: r,
       collect() {
         this.set(stateUp() ? 1 : 0);

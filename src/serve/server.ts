@@ -44,6 +44,15 @@ export interface ServeOptions {
   metrics?: boolean;
   /** where upstream credentials are recorded, so the face scrubs them from anything it prints */
   secrets?: Secrets;
+  /**
+   * A worker of `serve --workers N` (src/serve/cluster.ts): the primary checked the address, holds the
+   * buckets and pins (without --state), and sums /metrics over every worker.
+   */
+  worker?: {
+    slot: number;
+    state?: (cacheMaxBytes: number) => SharedState;
+    metrics: () => Promise<string | undefined>;
+  };
 }
 
 interface Product {
@@ -122,16 +131,12 @@ export class Gateway {
 
   static async start(opts: ServeOptions): Promise<Gateway> {
     const cfg = loadGatewayConfig(opts.configFile, { listen: opts.listen }, opts.secrets);
-    // a busy address is bad usage, said before anything starts (no shared state, no health checks)
-    await probeListen(cfg.host, cfg.port);
-    const log = opts.log ?? (() => {});
+    // a busy address is bad usage, said before anything starts (no shared state, no health checks); a
+    // worker's primary said it already, and holds the address for all of them
+    if (!opts.worker) await probeListen(cfg.host, cfg.port);
     const state = opts.stateUrl
-      ? await RedisState.connect(opts.stateUrl, cfg.cache.maxBytes, log).catch((e: unknown) => {
-          throw new UsageError(
-            `--state: cannot reach ${opts.stateUrl?.replace(/\/\/[^@]*@/, "//***@")}: ${(e as Error).message}`,
-          );
-        })
-      : new MemoryState(cfg.cache.maxBytes);
+      ? await connectState(opts.stateUrl, cfg.cache.maxBytes, opts.log)
+      : (opts.worker?.state?.(cfg.cache.maxBytes) ?? new MemoryState(cfg.cache.maxBytes));
     const gw = new Gateway(opts, state);
     if (opts.metrics !== false) {
       const [{ prom }, { Metrics }] = await Promise.all([import("./vendor.js"), import("./metrics.js")]);
@@ -250,6 +255,7 @@ export class Gateway {
     }
     // the path only up to the product: a key put in the path (/v1/ltc/<KEY>) never reaches the log
     const log: Record<string, unknown> = { ts: new Date().toISOString(), path: loggedPath(path) };
+    if (this.opts.worker) log.worker = this.opts.worker.slot;
     const done = (a: Answer, extra: Record<string, string> = {}) => {
       this.send(res, a, extra);
       log.status = a.status;
@@ -746,7 +752,8 @@ export class Gateway {
       });
     }
     if (!this.metrics) return this.send(res, { status: 404, body: J({ error: "metrics are off" }) });
-    const text = await this.metrics.registry.metrics();
+    // a worker answers for the whole gateway (the primary's sum); its own alone if the primary is gone
+    const text = (await this.opts.worker?.metrics()) ?? (await this.metrics.registry.metrics());
     res.writeHead(200, {
       "content-type": this.metrics.registry.contentType,
       "content-length": Buffer.byteLength(text),
@@ -785,6 +792,27 @@ export function loggedPath(path: string): string {
   if (m) return `${m[1]}${m[2] && m[2] !== "/" ? "/…" : ""}`;
   const first = /^\/[^/]{0,32}/.exec(path)?.[0] ?? "/";
   return first.length < path.length ? `${first}…` : first;
+}
+
+/** Redis as the shared state, or bad usage naming it (credentials hidden). */
+async function connectState(url: string, cacheMaxBytes: number, log?: (l: string) => void) {
+  return RedisState.connect(url, cacheMaxBytes, log ?? (() => {})).catch((e: unknown) => {
+    throw new UsageError(
+      `--state: cannot reach ${url.replace(/\/\/[^@]*@/, "//***@")}: ${(e as Error).message}`,
+    );
+  });
+}
+
+/**
+ * What `Gateway.start` refuses before it serves, checked without serving (`serve --workers`' primary, before
+ * any worker starts; again on SIGHUP with `reload`, where the address is the running one's).
+ */
+export async function checkServe(opts: ServeOptions, reload = false): Promise<void> {
+  const cfg = loadGatewayConfig(opts.configFile, { listen: opts.listen }, opts.secrets);
+  readKeys(cfg.keysFile);
+  if (reload) return;
+  await probeListen(cfg.host, cfg.port);
+  if (opts.stateUrl) await (await connectState(opts.stateUrl, 0)).close();
 }
 
 /** A listen failure as bad usage naming the address (exit 2). */

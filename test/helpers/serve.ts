@@ -52,7 +52,10 @@ export async function startServe(
   writeFileSync(configFile, JSON.stringify({ keys: "keys.json", ...config }, null, 2));
   const keys: string[] = [];
   for (const products of o.keys ?? []) keys.push(await addKey(configFile, products));
-  const proc = spawnCli(["serve", "--config", configFile, "--listen", "127.0.0.1:0", ...(o.args ?? [])], {
+  // one process unless the test asks for workers: the faults tested here are a process's own (fds, signals)
+  const args = o.args ?? [];
+  const workers = args.includes("--workers") ? [] : ["--workers", "1"];
+  const proc = spawnCli(["serve", "--config", configFile, "--listen", "127.0.0.1:0", ...workers, ...args], {
     env: o.env,
     timeoutMs: 600_000,
   });
@@ -62,7 +65,7 @@ export async function startServe(
   proc.stderr?.on("data", (c: Buffer) => (err += c.toString()));
   let url = "";
   for (let i = 0; i < 300 && !url; i++) {
-    const m = /listening on (http:\/\/\S+)/.exec(err);
+    const m = /listening on (http:\/\/[^\s,]+)/.exec(err);
     if (m) url = m[1];
     else if (proc.exitCode !== null) break;
     else await sleep(50);
