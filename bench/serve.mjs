@@ -1,14 +1,20 @@
-// `chaingw serve` against the node it fronts: throughput and p50/p99 latency of getblockheader straight to
-// litecoind vs through the gateway at equal concurrency (autocannon, same connections, same bodies),
-// uncached and cached, side by side in interleaved rounds (medians); then the gateway's RSS over a soak.
+// `chaingw serve` beside what an operator would otherwise put in front of a node, on one machine, one load
+// generator (autocannon, in this process), one request (getblockheader of rotating hashes), interleaved rounds,
+// medians: litecoind direct, nginx proxy_pass with upstream keepalive (1 worker process: the physical
+// reference for a proxy on this machine), a bare node:http keep-alive proxy (the floor of any gateway written
+// on node:http), `chaingw serve --workers 1` uncached and cached, `serve --workers 2`; at 1, 10 and 50
+// connections. CPU per request is read from /proc for each proxy's process tree. Then a 1,000-entry batch
+// direct vs through serve, and the gateway's RSS over a soak.
 //
-//   node bench/serve.mjs                 # 3 rounds of 5 s per case, 180 s soak
+//   node bench/serve.mjs          # 3 rounds of 4 s per case, 60 s soak (nginx: scripts/setup.sh bench)
 //   BENCH_SERVE_ROUNDS=5 BENCH_SERVE_SECONDS=10 BENCH_SOAK_S=300 node bench/serve.mjs
 //
-// Aims (issue 16): through the gateway >= 0.8x the direct throughput, p99 adds <= 2 ms, cached reads
-// faster than the node itself, memory flat over the soak.
-import { spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+// Aims (issue 26): uncached throughput >= 0.8x the bare proxy at 1, 10 and 50 connections and CPU per
+// request <= 1.3x its; a cache hit cheaper than the node (>= direct at 10 connections); a 1,000-entry batch
+// <= 2x direct; p99 within 2 ms of the bare proxy at 10 connections.
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import {
@@ -27,18 +33,31 @@ import {
 } from "./lib.mjs";
 
 const ROUNDS = Number(process.env.BENCH_SERVE_ROUNDS ?? 3);
-const SECONDS = Number(process.env.BENCH_SERVE_SECONDS ?? 5);
-const SOAK_S = Number(process.env.BENCH_SOAK_S ?? 180);
-const CONNECTIONS = Number(process.env.BENCH_SERVE_CONNECTIONS ?? 8);
+const SECONDS = Number(process.env.BENCH_SERVE_SECONDS ?? 4);
+const SOAK_S = Number(process.env.BENCH_SOAK_S ?? 60);
 const BLOCKS = 300;
 
-banner(`chaingw serve: getblockheader direct vs through the gateway (${CONNECTIONS} connections)`);
-const node = await startLitecoind({ blocks: BLOCKS });
+banner("chaingw serve beside nginx, a bare node:http proxy and the node itself");
+// enough RPC threads and queue that the node itself is not what 50 connections measure
+const node = await startLitecoind({ blocks: BLOCKS, args: ["-rpcthreads=16", "-rpcworkqueue=1024"] });
 const hashes = await blockHashes(node, BLOCKS);
 const dir = tempDir("chaingw-bench-serve-");
+const basic = `Basic ${Buffer.from(`${node.auth.user}:${node.auth.password}`).toString("base64")}`;
+const upstream = new URL(node.url);
 
-/** A gateway process with this cache size; its URL and pid once it listens. */
-async function gateway(name, cacheBytes) {
+async function waitFor(child, re, what) {
+  let err = "";
+  child.stderr?.on("data", (c) => (err += c));
+  for (let i = 0; i < 300 && !re.test(err); i++) {
+    if (child.exitCode !== null) break;
+    await sleep(50);
+  }
+  if (!re.test(err)) throw new Error(`${what} did not start: ${err}`);
+  return err;
+}
+
+/** A gateway process: its URL and pid once it listens. */
+async function gateway(name, cacheBytes, workers) {
   const port = await freePort();
   const config = join(dir, `${name}.json`);
   writeFileSync(
@@ -51,13 +70,112 @@ async function gateway(name, cacheBytes) {
     }),
   );
   const child = track(
-    spawn(CHAINGW[0], [CHAINGW[1], "serve", "--config", config], { stdio: ["ignore", "ignore", "pipe"] }),
+    spawn(CHAINGW[0], [CHAINGW[1], "serve", "--config", config, "--workers", String(workers)], {
+      stdio: ["ignore", "ignore", "pipe"],
+    }),
   );
-  let err = "";
-  child.stderr.on("data", (c) => (err += c));
-  for (let i = 0; i < 200 && !/listening on/.test(err); i++) await sleep(50);
-  if (!/listening on/.test(err)) throw new Error(`serve did not start: ${err}`);
+  await waitFor(child, /listening on/, name);
   return { url: `http://127.0.0.1:${port}/v1/ltc`, pid: child.pid, child };
+}
+
+/** The bare proxy: keep-alive agent, bodies passed through, no checks, no failover. */
+async function bareProxy() {
+  const port = await freePort();
+  const src = `
+    const http = require("node:http");
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+    const auth = ${JSON.stringify(basic)};
+    http.createServer((req, res) => {
+      const chunks = [];
+      req.on("data", (c) => chunks.push(c));
+      req.on("end", () => {
+        const body = Buffer.concat(chunks);
+        const r = http.request({ host: ${JSON.stringify(upstream.hostname)}, port: ${upstream.port}, path: "/", method: "POST", agent,
+          headers: { "content-type": "application/json", "content-length": body.length, authorization: auth } }, (ur) => {
+          const out = [];
+          ur.on("data", (c) => out.push(c));
+          ur.on("end", () => { const b = Buffer.concat(out); res.writeHead(ur.statusCode, { "content-type": "application/json", "content-length": b.length }); res.end(b); });
+        });
+        r.end(body);
+      });
+    }).listen(${port}, "127.0.0.1", () => process.stderr.write("listening"));`;
+  const child = track(spawn(process.execPath, ["-e", src], { stdio: ["ignore", "ignore", "pipe"] }));
+  await waitFor(child, /listening/, "bare proxy");
+  return { url: `http://127.0.0.1:${port}/`, pid: child.pid, child };
+}
+
+/** Debian's nginx, one worker process, proxy_pass with an upstream keepalive pool; undefined if absent. */
+async function nginx() {
+  const bin = ["/usr/sbin/nginx", "nginx"].find((b) => spawnSync(b, ["-v"]).status === 0);
+  if (!bin) return undefined;
+  const port = await freePort();
+  const d = join(dir, "nginx");
+  mkdirSync(d, { recursive: true, mode: 0o777 });
+  const conf = join(d, "nginx.conf");
+  writeFileSync(
+    conf,
+    `worker_processes 1;
+daemon off;
+error_log ${d}/error.log warn;
+pid ${d}/nginx.pid;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  client_body_temp_path ${d}/body; proxy_temp_path ${d}/proxy; fastcgi_temp_path ${d}/fcgi;
+  uwsgi_temp_path ${d}/uwsgi; scgi_temp_path ${d}/scgi;
+  upstream node { server ${upstream.hostname}:${upstream.port}; keepalive 64; }
+  server {
+    listen 127.0.0.1:${port};
+    location / {
+      proxy_pass http://node/;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Authorization "${basic}";
+    }
+  }
+}
+`,
+  );
+  const child = track(spawn(bin, ["-p", d, "-c", conf], { stdio: ["ignore", "ignore", "pipe"] }));
+  for (let i = 0; i < 100; i++) {
+    try {
+      await post(`http://127.0.0.1:${port}/`, call(hashes[0]), {});
+      return { url: `http://127.0.0.1:${port}/`, pid: child.pid, child };
+    } catch {
+      await sleep(50);
+    }
+  }
+  throw new Error(`nginx did not start: ${readFileSync(join(d, "error.log"), "utf8")}`);
+}
+
+const call = (hash, id = 1) =>
+  JSON.stringify({ jsonrpc: "2.0", id, method: "getblockheader", params: [hash] });
+function post(url, body, headers) {
+  return new Promise((resolve, reject) => {
+    const u = new URL(url);
+    const req = request(
+      {
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname,
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(body),
+          ...headers,
+        },
+      },
+      (res) => {
+        const out = [];
+        res.on("data", (c) => out.push(c));
+        res.on("end", () =>
+          res.statusCode === 200 ? resolve(Buffer.concat(out)) : reject(new Error(`HTTP ${res.statusCode}`)),
+        );
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
 }
 
 const key = String(
@@ -68,90 +186,72 @@ const key = String(
   .trim()
   .split(/\s+/)
   .pop();
-/**
- * The floor of any gateway written on node:http: a bare proxy (keep-alive agent, bodies piped, no checks,
- * no failover), in a process of its own like the gateway.
- */
-async function bareProxy() {
-  const port = await freePort();
-  const src = `
-    const http = require("node:http");
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
-    const up = new URL(${JSON.stringify(node.url)});
-    const auth = ${JSON.stringify(`Basic ${Buffer.from(`${node.auth.user}:${node.auth.password}`).toString("base64")}`)};
-    http.createServer((req, res) => {
-      const chunks = [];
-      req.on("data", (c) => chunks.push(c));
-      req.on("end", () => {
-        const body = Buffer.concat(chunks);
-        const r = http.request({ host: up.hostname, port: up.port, path: "/", method: "POST", agent,
-          headers: { "content-type": "application/json", "content-length": body.length, authorization: auth } }, (ur) => {
-          const out = [];
-          ur.on("data", (c) => out.push(c));
-          ur.on("end", () => { const b = Buffer.concat(out); res.writeHead(ur.statusCode, { "content-type": "application/json", "content-length": b.length }); res.end(b); });
-        });
-        r.end(body);
-      });
-    }).listen(${port}, "127.0.0.1", () => process.stderr.write("listening"));`;
-  const child = track(spawn(process.execPath, ["-e", src], { stdio: ["ignore", "ignore", "pipe"] }));
-  let err = "";
-  child.stderr.on("data", (c) => (err += c));
-  for (let i = 0; i < 200 && !/listening/.test(err); i++) await sleep(50);
-  return { url: `http://127.0.0.1:${port}/`, child };
-}
-const bare = await bareProxy();
-const gwUncached = await gateway("uncached", 0);
-const gwCached = await gateway("cached", 64 * 1024 * 1024);
+const [ngx, bare, gw1, gwCached, gw2] = [
+  await nginx(),
+  await bareProxy(),
+  await gateway("uncached", 0, 1),
+  await gateway("cached", 64 * 1024 * 1024, 1),
+  await gateway("uncached-2", 0, 2),
+];
+if (!ngx) console.log("nginx not found (scripts/setup.sh bench installs it): its rows are left out");
 
 let next = 0;
-const body = () =>
-  JSON.stringify({
-    jsonrpc: "2.0",
-    id: next,
-    method: "getblockheader",
-    params: [hashes[next++ % (BLOCKS - 10)]],
-  });
-
-function load(url, headers, seconds) {
+function load(url, headers, connections, seconds) {
   return autocannon({
     url,
-    connections: CONNECTIONS,
+    connections,
     duration: seconds,
     headers: { "content-type": "application/json", ...headers },
-    requests: [{ method: "POST", setupRequest: (req) => ({ ...req, body: body() }) }],
+    requests: [
+      {
+        method: "POST",
+        setupRequest: (req) => ({ ...req, body: call(hashes[next % (BLOCKS - 10)], next++) }),
+      },
+    ],
   });
 }
 
-const basic = `Basic ${Buffer.from(`${node.auth.user}:${node.auth.password}`).toString("base64")}`;
-const cases = [
-  { name: "direct to litecoind", url: node.url, headers: { authorization: basic } },
-  { name: "bare node:http proxy (floor)", url: bare.url, headers: {} },
-  { name: "through serve, uncached", url: gwUncached.url, headers: { "x-api-key": key } },
-  { name: "through serve, cached", url: gwCached.url, headers: { "x-api-key": key } },
-];
+/** CPU seconds (user + system) of a process and its children: robust to the host's load, unlike throughput */
+function cpuTree(pid) {
+  const pids = [pid];
+  for (const d of readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const st = readFileSync(`/proc/${d}/stat`, "utf8");
+      if (Number(st.slice(st.lastIndexOf(")") + 2).split(" ")[1]) === pid) pids.push(Number(d));
+    } catch {}
+  }
+  let s = 0;
+  for (const p of pids) {
+    try {
+      const f = readFileSync(`/proc/${p}/stat`, "utf8").split(") ")[1].split(" ");
+      s += (Number(f[11]) + Number(f[12])) / 100;
+    } catch {}
+  }
+  return s;
+}
+
+const KEY = { "x-api-key": key };
+const cases = [];
+const add = (conns, name, url, headers, pid) => cases.push({ conns, name, url, headers, pid });
+for (const conns of [1, 10, 50]) {
+  add(conns, "litecoind direct", node.url, { authorization: basic });
+  if (ngx) add(conns, "nginx proxy_pass (1 worker)", ngx.url, {}, ngx.pid);
+  add(conns, "bare node:http proxy", bare.url, {}, bare.pid);
+  add(conns, "serve, uncached", gw1.url, KEY, gw1.pid);
+  if (conns === 10) add(conns, "serve, cached", gwCached.url, KEY, gwCached.pid);
+  if (conns > 1) add(conns, "serve --workers 2, uncached", gw2.url, KEY, gw2.pid);
+}
 // the cached gateway's cache warm before it is measured: every hash once
-await load(gwCached.url, { "x-api-key": key }, 2);
-/** CPU seconds (user + system) a process has used: robust to the host's load, unlike throughput */
-const cpuS = (pid) => {
-  const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return (Number(f[11]) + Number(f[12])) / 100;
-};
-const pidOf = {
-  "bare node:http proxy (floor)": () => bare.child.pid,
-  "through serve, uncached": () => gwUncached.pid,
-  "through serve, cached": () => gwCached.pid,
-};
-const results = new Map(cases.map((c) => [c.name, []]));
+await load(gwCached.url, KEY, 10, 2);
+const results = new Map(cases.map((c) => [c, []]));
 for (let r = 0; r < ROUNDS; r++) {
   for (const c of cases) {
-    const pid = pidOf[c.name]?.();
-    const cpu0 = pid ? cpuS(pid) : 0;
-    const out = await load(c.url, c.headers, SECONDS);
-    const cpuUs = pid ? ((cpuS(pid) - cpu0) * 1e6) / out.requests.total : Number.NaN;
+    const cpu0 = c.pid ? cpuTree(c.pid) : 0;
+    const out = await load(c.url, c.headers, c.conns, SECONDS);
+    const cpuUs = c.pid ? ((cpuTree(c.pid) - cpu0) * 1e6) / out.requests.total : Number.NaN;
     if (out.non2xx || out.errors) throw new Error(`${c.name}: ${out.non2xx} non-2xx, ${out.errors} errors`);
-    results
-      .get(c.name)
-      .push({ rps: out.requests.average, p50: out.latency.p50, p99: out.latency.p99, cpuUs });
+    results.get(c).push({ rps: out.requests.average, p50: out.latency.p50, p99: out.latency.p99, cpuUs });
   }
 }
 const med = (xs) => {
@@ -159,72 +259,122 @@ const med = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const summary = cases.map((c) => {
-  const rs = results.get(c.name);
-  return {
-    name: c.name,
-    rps: med(rs.map((x) => x.rps)),
-    p50: med(rs.map((x) => x.p50)),
-    p99: med(rs.map((x) => x.p99)),
-    cpuUs: med(rs.map((x) => x.cpuUs)),
-  };
+  const rs = results.get(c);
+  const m = (k) => med(rs.map((x) => x[k]));
+  return { ...c, rps: m("rps"), p50: m("p50"), p99: m("p99"), cpuUs: m("cpuUs") };
 });
-const [direct, floor, uncached, cached] = summary;
-console.log(
-  `serve (uncached) against the bare proxy: ${(uncached.rps / floor.rps).toFixed(2)}× its throughput`,
-);
+const find = (conns, name) => summary.find((s) => s.conns === conns && s.name === name);
 table(
-  ["case", "req/s (median)", "p50 ms", "p99 ms", "vs direct", "proxy CPU µs/req"],
-  summary.map((s) => [
-    s.name,
-    s.rps.toFixed(0),
-    String(s.p50),
-    String(s.p99),
-    (s.rps / direct.rps).toFixed(2) + "×",
-    Number.isNaN(s.cpuUs) ? "—" : s.cpuUs.toFixed(0),
-  ]),
+  ["conns", "case", "req/s", "p50 ms", "p99 ms", "CPU µs/req", "vs bare", "vs nginx"],
+  summary.map((s) => {
+    const b = find(s.conns, "bare node:http proxy");
+    const n = find(s.conns, "nginx proxy_pass (1 worker)");
+    return [
+      String(s.conns),
+      s.name,
+      s.rps.toFixed(0),
+      String(s.p50),
+      String(s.p99),
+      Number.isNaN(s.cpuUs) ? "—" : s.cpuUs.toFixed(0),
+      `${(s.rps / b.rps).toFixed(2)}×`,
+      n ? `${(s.rps / n.rps).toFixed(2)}×` : "—",
+    ];
+  }),
+);
+for (const conns of [1, 10, 50]) {
+  const s = find(conns, "serve, uncached");
+  const b = find(conns, "bare node:http proxy");
+  const n = find(conns, "nginx proxy_pass (1 worker)");
+  console.log(
+    target(
+      s.rps >= 0.8 * b.rps,
+      `${conns} conns: uncached ${(s.rps / b.rps).toFixed(2)}× the bare proxy's throughput (aim 0.8×)${n ? `, ${(s.rps / n.rps).toFixed(2)}× nginx's` : ""}`,
+    ),
+  );
+  console.log(
+    target(
+      s.cpuUs <= 1.3 * b.cpuUs,
+      `${conns} conns: CPU ${s.cpuUs.toFixed(0)} µs/req, ${(s.cpuUs / b.cpuUs).toFixed(2)}× the bare proxy's ${b.cpuUs.toFixed(0)} (aim 1.3×)${n ? `; nginx ${n.cpuUs.toFixed(0)}` : ""}`,
+    ),
+  );
+}
+const d10 = find(10, "litecoind direct");
+const c10 = find(10, "serve, cached");
+const s10 = find(10, "serve, uncached");
+const b10 = find(10, "bare node:http proxy");
+console.log(
+  target(c10.rps >= d10.rps, `cache hit vs the node at 10 conns: ${(c10.rps / d10.rps).toFixed(2)}×`),
 );
 console.log(
   target(
-    uncached.rps >= 0.8 * direct.rps,
-    `through the gateway >= 0.8× direct: ${(uncached.rps / direct.rps).toFixed(2)}×`,
+    s10.p99 - b10.p99 <= 2,
+    `p99 at 10 conns: ${s10.p99} ms, bare proxy ${b10.p99} ms (aim within 2 ms)`,
   ),
 );
-console.log(
-  target(uncached.p99 - direct.p99 <= 2, `p99 adds <= 2 ms: +${(uncached.p99 - direct.p99).toFixed(1)} ms`),
+for (const conns of [10, 50]) {
+  const w1 = find(conns, "serve, uncached");
+  const w2 = find(conns, "serve --workers 2, uncached");
+  console.log(
+    `${conns} conns: --workers 2 ${w2.rps.toFixed(0)} req/s vs --workers 1 ${w1.rps.toFixed(0)} (${(w2.rps / w1.rps).toFixed(2)}×)`,
+  );
+}
+
+// a 1,000-entry batch: direct vs through the gateway (uncached), medians of interleaved runs
+const batchBody = JSON.stringify(
+  Array.from({ length: 1000 }, (_, i) => ({
+    jsonrpc: "2.0",
+    id: i,
+    method: "getblockheader",
+    params: [hashes[i % (BLOCKS - 10)]],
+  })),
 );
+const times = { direct: [], serve: [] };
+for (let i = 0; i < 9; i++) {
+  for (const [k, url, h] of [
+    ["direct", node.url, { authorization: basic }],
+    ["serve", gw1.url, KEY],
+  ]) {
+    const t0 = performance.now();
+    const out = await post(url, batchBody, h);
+    times[k].push(performance.now() - t0);
+    if (JSON.parse(out).length !== 1000) throw new Error(`${k}: batch answer not 1000 entries`);
+  }
+}
+const bd = med(times.direct.slice(1));
+const bs = med(times.serve.slice(1));
 console.log(
   target(
-    cached.rps > direct.rps,
-    `cached reads faster than the node: ${(cached.rps / direct.rps).toFixed(2)}×`,
+    bs <= 2 * bd,
+    `1,000-entry batch: direct ${bd.toFixed(1)} ms, through serve ${bs.toFixed(1)} ms (${(bs / bd).toFixed(2)}×, aim 2×)`,
   ),
 );
 
-// the soak: the uncached gateway under the same load, its RSS sampled
-const rss = (pid) =>
-  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
-const samples = [];
-const soak = load(gwUncached.url, { "x-api-key": key }, SOAK_S);
-const t0 = Date.now();
-while (Date.now() - t0 < SOAK_S * 1000) {
-  samples.push([Math.round((Date.now() - t0) / 1000), rss(gwUncached.pid)]);
-  await sleep(Math.min(10_000, SOAK_S * 100));
+// the soak: the uncached gateway under load, its RSS sampled
+if (SOAK_S > 0) {
+  const rss = (pid) =>
+    Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+  const samples = [];
+  const soak = load(gw1.url, KEY, 10, SOAK_S);
+  const t0 = Date.now();
+  while (Date.now() - t0 < SOAK_S * 1000) {
+    samples.push([Math.round((Date.now() - t0) / 1000), rss(gw1.pid)]);
+    await sleep(Math.min(10_000, SOAK_S * 100));
+  }
+  const soaked = await soak;
+  samples.push([SOAK_S, rss(gw1.pid)]);
+  const third = Math.max(1, Math.floor(samples.length / 3));
+  const avg = (xs) => xs.reduce((a, [, v]) => a + v, 0) / xs.length;
+  const [first, last] = [avg(samples.slice(0, third)), avg(samples.slice(-third))];
+  console.log(
+    `soak ${SOAK_S} s through serve (uncached): ${soaked.requests.total} requests, ${soaked.non2xx} non-2xx, ${soaked.errors} errors`,
+  );
+  console.log(
+    target(
+      last <= first * 1.1 + 2,
+      `memory flat: first third ${first.toFixed(1)} MB, last third ${last.toFixed(1)} MB, peak ${Math.max(...samples.map(([, v]) => v)).toFixed(1)} MB`,
+    ),
+  );
 }
-const soaked = await soak;
-samples.push([SOAK_S, rss(gwUncached.pid)]);
-const firstThird = samples.slice(0, Math.max(1, Math.floor(samples.length / 3)));
-const lastThird = samples.slice(-Math.max(1, Math.floor(samples.length / 3)));
-const avg = (xs) => xs.reduce((a, [, v]) => a + v, 0) / xs.length;
-console.log(
-  `soak ${SOAK_S} s through serve (uncached): ${soaked.requests.total} requests, ${soaked.non2xx} non-2xx, ${soaked.errors} errors; RSS MB ${samples
-    .map(([t, v]) => `${t}s:${v.toFixed(0)}`)
-    .join(" ")}`,
-);
-console.log(
-  target(
-    avg(lastThird) <= avg(firstThird) * 1.1 + 2,
-    `memory flat: first third ${avg(firstThird).toFixed(1)} MB, last third ${avg(lastThird).toFixed(1)} MB, peak ${Math.max(...samples.map(([, v]) => v)).toFixed(1)} MB`,
-  ),
-);
 console.log(loadNote());
-for (const g of [gwUncached, gwCached, bare]) g.child.kill("SIGTERM");
+for (const g of [gw1, gwCached, gw2, bare, ngx].filter(Boolean)) g.child.kill("SIGTERM");
 await node.stop();

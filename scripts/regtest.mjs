@@ -181,7 +181,7 @@ export async function rpcBatch(url, calls, { auth, timeoutMs = 120_000 } = {}) {
  * Starts litecoind -regtest on 127.0.0.1 with a wallet and `blocks` mined. Returns urls, credentials,
  * the litecoin-cli argv prefix, rpc() and stop() (which also removes the datadir).
  */
-export async function startLitecoind({ blocks = 0 } = {}) {
+export async function startLitecoind({ blocks = 0, args = [] } = {}) {
   const datadir = tempDir("chaingw-regtest-ltc-");
   const user = "u" + randomBytes(6).toString("hex");
   const password = randomBytes(12).toString("hex");
@@ -203,6 +203,7 @@ export async function startLitecoind({ blocks = 0 } = {}) {
           `-datadir=${datadir}`,
           `-rpcuser=${user}`,
           `-rpcpassword=${password}`,
+          ...args,
         ],
         { stdio: ["ignore", "ignore", "pipe"] },
       ),

@@ -3,6 +3,7 @@
 #   scripts/setup.sh demo   npm packages and litecoind (the demo's node)
 #   scripts/setup.sh test   the same, and redis-server (serve --state redis://) and chromium (the reserves
 #                           report page is opened in a real headless browser)
+#   scripts/setup.sh bench  litecoind, and nginx (bench/serve.mjs measures serve beside nginx proxy_pass)
 # One line per thing it installs; the installers' own output only when they fail. On a ready machine it
 # prints nothing and does nothing.
 set -euo pipefail
@@ -32,8 +33,9 @@ fi
 case "$what" in
   demo) need="litecoind" ;;
   test) need="litecoind redis-server chromium" ;;
+  bench) need="litecoind nginx" ;;
   *)
-    echo "setup: usage: scripts/setup.sh demo|test" >&2
+    echo "setup: usage: scripts/setup.sh demo|test|bench" >&2
     exit 2
     ;;
 esac

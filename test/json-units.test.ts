@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseLossless, scanObjectArray, stringifyLossless } from "../src/json/lossless.js";
+import { parseLossless, scanObject, scanObjectArray, stringifyLossless } from "../src/json/lossless.js";
+import { classify } from "../src/rpc/classify.js";
 
 // The lossless reader and the batch span scanner against the native JSON parser, on generated input.
 
@@ -110,3 +111,60 @@ describe("parseLossless", () => {
     );
   });
 });
+
+describe("scanObject and the answer's fast reading", () => {
+  it("finds a top-level object's members as scanObjectArray does; refuses what the native parser refuses", () => {
+    fc.assert(
+      fc.property(member, fc.nat(), noise, fc.nat(2), (obj, at, ch, how) => {
+        const text = JSON.stringify(obj);
+        const spans = scanObject(text);
+        if (spans) expect(shift(spans, 1)).toEqual(scanObjectArray(`[${text}]`)?.[0]);
+        const bent = bend(text, at, ch, how);
+        let native: unknown;
+        try {
+          native = JSON.parse(bent);
+        } catch {
+          native = "threw";
+        }
+        let ours: unknown;
+        try {
+          ours = scanObject(bent);
+        } catch {
+          ours = "threw";
+        }
+        // never a span set for text the native parser refuses
+        if (native === "threw") expect(ours === "threw" || ours === undefined).toBe(true);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("an answer read fast says what the full reading says: result bytes, id, error, escapes in names", () => {
+    const ep = { url: "http://n/", label: "n", kind: "node" } as never;
+    const http = (text: string, status = 200) => ({
+      status,
+      headers: { "content-type": "application/json" },
+      text,
+    });
+    const ok = classify(http('{"result":{"a":1.10,"b":[1e3]},"error":null,"id":7}\n'), 7, ep);
+    expect(ok).toMatchObject({ kind: "ok", value: { raw: '{"a":1.10,"b":[1e3]}' } });
+    expect(stringifyLossless((ok as { value: { result: unknown } }).value.result)).toBe(
+      '{"a":1.10,"b":[1e3]}',
+    );
+    // a string id that looks like ours, an error beside a result, a name spelled with an escape
+    expect(classify(http('{"result":1,"id":"7"}'), 7, ep)).toMatchObject({ kind: "maybe" });
+    expect(classify(http('{"result":null,"error":{"code":-5,"message":"no"},"id":7}'), 7, ep)).toMatchObject({
+      kind: "final",
+    });
+    expect(classify(http('{"res\\u0075lt":2,"id":7}'), 7, ep)).toMatchObject({
+      kind: "ok",
+      value: { raw: "2" },
+    });
+    expect(classify(http('{"result":1,"id":7,}'), 7, ep)).toMatchObject({ kind: "maybe" });
+  });
+});
+
+/** spans as found in a text `by` characters further on */
+function shift(spans: Record<string, [number, number]>, by: number) {
+  return Object.fromEntries(Object.entries(spans).map(([k, [s, e]]) => [k, [s + by, e + by]]));
+}

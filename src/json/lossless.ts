@@ -321,24 +321,54 @@ export function scanObjectArray(
     do {
       cur.ws();
       if (text.charCodeAt(cur.pos) !== 123) return undefined;
-      const members: Record<string, [number, number]> = {};
-      if (!cur.open(1, 125)) {
-        do {
-          cur.key();
-          const ks = cur.pos;
-          cur.pos = skip.stringEnd(ks);
-          const key = text.slice(ks + 1, cur.pos - 1);
-          cur.colon();
-          const vs = cur.pos;
-          cur.pos = skip.valueEnd(vs, 2);
-          members[key] = [vs, cur.pos];
-        } while (cur.more(125));
-      }
-      out.push(members);
+      out.push(objectSpans(cur, skip, 1));
     } while (cur.more(93));
   cur.ws();
   if (cur.pos !== n) cur.fail("trailing characters after JSON");
   return out;
+}
+
+/** The members of the object whose "{" is at the cursor: name → source span of its value. */
+function objectSpans(cur: Cursor, skip: Skipper, depth: number): Record<string, [number, number]> {
+  const text = cur.text;
+  const members: Record<string, [number, number]> = {};
+  if (!cur.open(depth, 125)) {
+    do {
+      cur.key();
+      const ks = cur.pos;
+      cur.pos = skip.stringEnd(ks);
+      const key = text.slice(ks + 1, cur.pos - 1);
+      cur.colon();
+      const vs = cur.pos;
+      cur.pos = skip.valueEnd(vs, depth + 1);
+      members[key] = [vs, cur.pos];
+    } while (cur.more(125));
+  }
+  return members;
+}
+
+/**
+ * The source spans of a top-level object's members, found without building any value (a node's answer:
+ * only its `result` is wanted, as bytes). Every token is checked as {@link scanObjectArray} does; a member
+ * name with an escape is left to the full parser (undefined), as is text that is not an object.
+ */
+export function scanObject(text: string, maxDepth = 256): Record<string, [number, number]> | undefined {
+  const n = text.length;
+  const first = text.search(CONTROL);
+  const controls = first >= 0 && !ONLY_WS.test(text.slice(first));
+  if (controls) {
+    const at = text.slice(first).search(NEVER_IN_JSON);
+    if (at >= 0) throw new JsonSyntaxError(`control character at position ${first + at}`, first + at);
+  }
+  const cur = new Cursor(text, maxDepth);
+  const skip = new Skipper(text, n, maxDepth, controls);
+  cur.ws();
+  if (text.charCodeAt(cur.pos) !== 123) return undefined;
+  const members = objectSpans(cur, skip, 0);
+  cur.ws();
+  if (cur.pos !== n) cur.fail("trailing characters after JSON");
+  for (const k in members) if (k.includes("\\")) return undefined;
+  return members;
 }
 
 const syntax = (what: string, pos: number, n: number): never => {

@@ -4,7 +4,7 @@
  * ("maybe": only idempotent methods may). The failover loop in client.ts acts on this and nothing else.
  */
 import { type ChaingwError, RpcError } from "../errors/index.js";
-import { JsonNumber, type JsonValue, parseLossless, rawMember } from "../json/lossless.js";
+import { JsonNumber, type JsonValue, parseLossless, rawMember, scanObject } from "../json/lossless.js";
 import type { Endpoint } from "./endpoint.js";
 import { type HttpResult, retryAfterMs } from "./http.js";
 import { isRequestLimit } from "./limits.js";
@@ -51,6 +51,43 @@ export function refusedOutright(http: HttpResult, ep: Endpoint): Failure | undef
 }
 
 export function classify(http: HttpResult, id: number, ep: Endpoint): Outcome {
+  return answered(http, id) ?? classifyParsed(http, id, ep);
+}
+
+/**
+ * The common answer, read without building it: HTTP 200, JSON, an object with our id as its exact number
+ * token, `error` absent or null, a `result`. Its members are found by the scanner (every token checked) and
+ * the result is its source text, parsed only if a caller asks for the value. Anything else (undefined) goes
+ * to the full reading below, which says what is wrong.
+ */
+function answered(http: HttpResult, id: number): Outcome | undefined {
+  if (http.status !== 200) return undefined;
+  const ct = http.headers["content-type"];
+  if (ct !== undefined && !/json/i.test(String(ct))) return undefined;
+  const text = http.text;
+  let m: Record<string, [number, number]> | undefined;
+  try {
+    m = scanObject(text);
+  } catch {
+    return undefined;
+  }
+  if (!m?.result || !m.id || text.slice(m.id[0], m.id[1]) !== String(id)) return undefined;
+  if (m.error && text.slice(m.error[0], m.error[1]) !== "null") return undefined;
+  const raw = text.slice(m.result[0], m.result[1]);
+  let value: JsonValue | undefined;
+  return {
+    kind: "ok",
+    value: {
+      raw,
+      get result(): JsonValue {
+        value ??= parseLossless(raw);
+        return value;
+      },
+    },
+  };
+}
+
+function classifyParsed(http: HttpResult, id: number, ep: Endpoint): Outcome {
   const { status, text } = http;
   const ct = String(http.headers["content-type"] ?? "");
   const ra = retryAfterMs(http.headers["retry-after"]);

@@ -5,17 +5,134 @@
  */
 import type * as Prom from "prom-client";
 
+/** One series of a metric: its labels and value(s). */
+interface Cell<L extends string> {
+  labels: Record<L, string>;
+  value: number;
+}
+
+/**
+ * A counter or gauge on the request path, kept in a Map and read at scrape time. prom-client hashes and
+ * checks the label object on every increment (~30 µs a request over four metrics, measured); here a hot
+ * series is a cell bound once and bumped as a number. Registered in the prom-client registry as any metric
+ * (text format, JSON for the workers' sum).
+ */
+export class Tally<L extends string> {
+  private readonly cells = new Map<string, Cell<L>>();
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    readonly labelNames: readonly L[],
+    registry: Prom.Registry,
+    readonly type: "counter" | "gauge" = "counter",
+    readonly aggregator = "sum",
+  ) {
+    registry.registerMetric(this as unknown as Prom.Metric);
+  }
+  /** The series of these label values, made on first use: keep it to bump it without a lookup. */
+  cell(...values: string[]): Cell<L> {
+    const key = values.join("\u0000");
+    let c = this.cells.get(key);
+    if (!c) {
+      const labels = {} as Record<L, string>;
+      this.labelNames.forEach((n, i) => {
+        labels[n] = values[i];
+      });
+      c = { labels, value: 0 };
+      this.cells.set(key, c);
+    }
+    return c;
+  }
+  inc(labels: Record<L, string>, n = 1): void {
+    this.cell(...this.labelNames.map((k) => labels[k])).value += n;
+  }
+  async get() {
+    return {
+      name: this.name,
+      help: this.help,
+      type: this.type,
+      aggregator: this.aggregator,
+      values: [...this.cells.values()].map((c) => ({ labels: { ...c.labels }, value: c.value })),
+    };
+  }
+  reset(): void {
+    this.cells.clear();
+  }
+}
+
+/** A histogram's series: cumulative bucket counts are made at scrape time from per-bucket ones. */
+export interface TimingCell {
+  labels: Record<string, string>;
+  counts: Float64Array;
+  sum: number;
+  count: number;
+}
+
+/** The histogram of the request path, on the same terms as {@link Tally}. */
+export class Timings {
+  private readonly cells = new Map<string, TimingCell>();
+  readonly type = "histogram";
+  readonly aggregator = "sum";
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    readonly labelNames: readonly string[],
+    readonly buckets: readonly number[],
+    registry: Prom.Registry,
+  ) {
+    registry.registerMetric(this as unknown as Prom.Metric);
+  }
+  cell(...values: string[]): TimingCell {
+    const key = values.join("\u0000");
+    let c = this.cells.get(key);
+    if (!c) {
+      const labels: Record<string, string> = {};
+      this.labelNames.forEach((n, i) => {
+        labels[n] = values[i];
+      });
+      c = { labels, counts: new Float64Array(this.buckets.length), sum: 0, count: 0 };
+      this.cells.set(key, c);
+    }
+    return c;
+  }
+  observe(c: TimingCell, seconds: number): void {
+    const b = this.buckets;
+    let i = 0;
+    while (i < b.length && seconds > b[i]) i++;
+    if (i < b.length) c.counts[i]++;
+    c.sum += seconds;
+    c.count++;
+  }
+  async get() {
+    const values: { labels: Record<string, string | number>; value: number; metricName: string }[] = [];
+    for (const c of this.cells.values()) {
+      let acc = 0;
+      this.buckets.forEach((le, i) => {
+        acc += c.counts[i];
+        values.push({ labels: { ...c.labels, le }, value: acc, metricName: `${this.name}_bucket` });
+      });
+      values.push({ labels: { ...c.labels, le: "+Inf" }, value: c.count, metricName: `${this.name}_bucket` });
+      values.push({ labels: { ...c.labels }, value: c.sum, metricName: `${this.name}_sum` });
+      values.push({ labels: { ...c.labels }, value: c.count, metricName: `${this.name}_count` });
+    }
+    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
+  }
+  reset(): void {
+    this.cells.clear();
+  }
+}
+
 export class Metrics {
   readonly registry: Prom.Registry;
-  readonly requests: Prom.Counter<"product" | "method" | "outcome">;
-  readonly upstreamSeconds: Prom.Histogram<"product" | "upstream">;
+  readonly requests: Tally<"product" | "method" | "outcome">;
+  readonly upstreamSeconds: Timings;
   readonly failovers: Prom.Counter<"product">;
   readonly limited: Prom.Counter<"product" | "method" | "limit">;
   readonly cacheHits: Prom.Counter<"product" | "method">;
   readonly cacheMisses: Prom.Counter<"product" | "method">;
   readonly upstreamUp: Prom.Gauge<"product" | "upstream">;
   readonly upstreamHeight: Prom.Gauge<"product" | "upstream">;
-  readonly inflight: Prom.Gauge<"product" | "upstream">;
+  readonly inflight: Tally<"product" | "upstream">;
   readonly cacheBytes: Prom.Gauge;
 
   readonly stateUp: Prom.Gauge;
@@ -27,19 +144,19 @@ export class Metrics {
     const registry = new prom.Registry();
     this.registry = registry;
     const r = [registry];
-    this.requests = new prom.Counter({
-      name: "chaingw_serve_requests_total",
-      help: "JSON-RPC calls by product, method and outcome (ok, node_error, cached, or the gateway error's kind)",
-      labelNames: ["product", "method", "outcome"],
-      registers: r,
-    });
-    this.upstreamSeconds = new prom.Histogram({
-      name: "chaingw_serve_upstream_seconds",
-      help: "time of one HTTP exchange with an upstream",
-      labelNames: ["product", "upstream"],
-      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-      registers: r,
-    });
+    this.requests = new Tally(
+      "chaingw_serve_requests_total",
+      "JSON-RPC calls by product, method and outcome (ok, node_error, cached, or the gateway error's kind)",
+      ["product", "method", "outcome"],
+      registry,
+    );
+    this.upstreamSeconds = new Timings(
+      "chaingw_serve_upstream_seconds",
+      "time of one HTTP exchange with an upstream",
+      ["product", "upstream"],
+      [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registry,
+    );
     this.failovers = new prom.Counter({
       name: "chaingw_serve_failovers_total",
       help: "calls moved to another upstream after a failure",
@@ -79,12 +196,13 @@ export class Metrics {
       aggregator: "max",
       registers: r,
     });
-    this.inflight = new prom.Gauge({
-      name: "chaingw_serve_upstream_inflight",
-      help: "requests at work on the upstream",
-      labelNames: ["product", "upstream"],
-      registers: r,
-    });
+    this.inflight = new Tally(
+      "chaingw_serve_upstream_inflight",
+      "requests at work on the upstream",
+      ["product", "upstream"],
+      registry,
+      "gauge",
+    );
     this.cacheBytes = new prom.Gauge({
       name: "chaingw_serve_cache_bytes",
       help: "bytes held by the answer caches (each worker's summed)",

@@ -320,11 +320,9 @@ export class Gateway {
     } catch (e) {
       return done(gatewayAnswer(new GatewayError("parse", (e as Error).message)));
     }
-    const ac = new AbortController();
-    res.on("close", () => {
-      if (!res.writableFinished) ac.abort();
-    });
-    const ctx = { product, keyId: who.id, signal: ac.signal };
+    // one signal per connection, not per request: HTTP/1.1 answers a connection's requests one at a time,
+    // so a connection that closes early closes on the request in flight
+    const ctx = { product, keyId: who.id, signal: connectionSignal(req.socket) };
     if (Array.isArray(parsed)) {
       log.method = `batch(${parsed.length})`;
       if (parsed.length === 0) return done(gatewayAnswer(new GatewayError("invalidRequest", "empty batch")));
@@ -785,6 +783,19 @@ export class Gateway {
 }
 
 type Ctx = { product: Product; keyId: string; signal: AbortSignal };
+
+const signals = new WeakMap<Socket, AbortSignal>();
+/** Aborted when the client's connection closes (it hung up, or the answer was its last). */
+function connectionSignal(socket: Socket): AbortSignal {
+  let signal = signals.get(socket);
+  if (!signal) {
+    const ac = new AbortController();
+    socket.once("close", () => ac.abort());
+    signal = ac.signal;
+    signals.set(socket, signal);
+  }
+  return signal;
+}
 
 /** `/v1/<product>` and no further ("/…" marks that more was there); other paths by their first segment. */
 export function loggedPath(path: string): string {

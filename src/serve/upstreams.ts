@@ -13,7 +13,7 @@ import type { Endpoint } from "../rpc/endpoint.js";
 import { HttpFailure, type HttpOptions, type HttpResult, Transport } from "../rpc/http.js";
 import { Slots } from "../rpc/slots.js";
 import type { GatewayConfig, ProductConfig } from "./config.js";
-import type { Metrics } from "./metrics.js";
+import type { Metrics, TimingCell } from "./metrics.js";
 
 export class Upstream {
   /** undefined until the first check: counted as healthy, so a fresh gateway serves at once */
@@ -24,6 +24,8 @@ export class Upstream {
   reached = false;
   height?: number;
   lastProblem?: string;
+  /** its /metrics series, bound on first use */
+  series?: { inflight: { value: number }; seconds: TimingCell };
   private readonly slots: Slots;
   constructor(
     readonly endpoint: Endpoint,
@@ -65,8 +67,13 @@ class GatewayTransport extends Transport {
     if (!up) return super.post(url, headers, body, opts);
     await up.acquire(opts);
     const m = this.pool.metrics;
-    const labels = { product: this.pool.product.name, upstream: up.endpoint.label };
-    m?.inflight.inc(labels);
+    // the upstream's series, bound once: a request bumps numbers, not label sets
+    up.series ??= m && {
+      inflight: m.inflight.cell(this.pool.product.name, up.endpoint.label),
+      seconds: m.upstreamSeconds.cell(this.pool.product.name, up.endpoint.label),
+    };
+    const series = up.series;
+    if (series) series.inflight.value++;
     const t0 = performance.now();
     try {
       return await super.post(url, headers, body, opts);
@@ -76,8 +83,10 @@ class GatewayTransport extends Transport {
         this.pool.markDown(up, e.message);
       throw e;
     } finally {
-      m?.upstreamSeconds.observe(labels, (performance.now() - t0) / 1000);
-      m?.inflight.dec(labels);
+      if (m && series) {
+        m.upstreamSeconds.observe(series.seconds, (performance.now() - t0) / 1000);
+        series.inflight.value--;
+      }
       up.release();
     }
   }
