@@ -75,9 +75,18 @@ describe("balancer", () => {
       pa.setMethodFault("getblockheader", { kind: "reset" });
       const hash = await a.rpc<string>("getblockhash", [3]);
       await expect.poll(async () => (await readyz()).products.ltc.healthy, { timeout: 5000 }).toBe(2);
+      const failovers = async () =>
+        Number(
+          /^chaingw_serve_failovers_total\{product="ltc"\} (\d+)/m.exec(
+            await (await fetch(`${gw.url}/metrics`)).text(),
+          )?.[1] ?? 0,
+        );
+      const moved = await failovers();
       const ok = await post({ jsonrpc: "2.0", id: 2, method: "getblockheader", params: [hash] });
       expect(ok.status).toBe(200);
       expect(JSON.parse(ok.text).result.hash).toBe(hash);
+      // the move is counted from the client's attempts (one failed on a, one answered on b)
+      expect((await failovers()) - moved).toBe(1);
     } finally {
       pa.setMethodFault("getblockstats", null);
       pa.setMethodFault("getblockheader", null);

@@ -37,6 +37,11 @@ export interface ClientOptions {
   /** a delay after which an idempotent read is also sent to the next endpoint (0 = off) */
   hedgeMs?: number;
   verbose?: (line: string) => void;
+  /**
+   * Each attempt's end, whatever became of it (serve counts moves from these: every attempt after a call's
+   * first went to another upstream, or to the same one in a later pass).
+   */
+  onAttempt?: (a: Attempted) => void;
   signal?: AbortSignal;
   /** keep connections alive across requests (runs that make many calls); else one connection a call */
   pooled?: boolean;
@@ -48,6 +53,15 @@ export interface ClientOptions {
   failFast?: boolean;
   /** the connections of this run (default: a new one, pooled as `pooled` says) */
   transport?: Transport;
+}
+
+/** One attempt of an exchange, as {@link ClientOptions.onAttempt} reports it. */
+export interface Attempted {
+  /** which exchange of this client (a batch's chunks and singles are several) */
+  exchange: number;
+  endpoint: Endpoint;
+  kind: "ok" | "final" | "refused" | "maybe";
+  ms: number;
 }
 
 export interface CallOptions {
@@ -87,6 +101,7 @@ export class JsonRpcClient {
   private order: Endpoint[];
   private nextSlot = new Map<string, number>();
   private nextId = 1;
+  private exchanges = 0;
   /** set once every endpoint refused connections, with failFast: later requests fail at once */
   private down?: TransportError;
   readonly transport: Transport;
@@ -224,6 +239,7 @@ export class JsonRpcClient {
   async exchange<T>(x: Exchange<T>): Promise<{ value: T; endpoint: Endpoint }> {
     const o = this.opts;
     const co = x.co;
+    const xid = ++this.exchanges;
     if (this.down && !co.pinned) {
       const e = new TransportError(this.down.message);
       e.neverSent = true;
@@ -250,6 +266,7 @@ export class JsonRpcClient {
         if (results.length === 2) i++; // the hedge used the next endpoint too
         const win = results.find((r) => r.out.kind === "ok" || r.out.kind === "final");
         for (const { ep, out, ms } of results) {
+          o.onAttempt?.({ exchange: xid, endpoint: ep, kind: out.kind, ms });
           if (out.kind === "ok" || out.kind === "final") continue;
           const f = out as Failure;
           if (f.auth) refusedAuth.add(ep);

@@ -28,7 +28,7 @@ import { GatewayError } from "./errors.js";
 import { KeyRing, readKeys } from "./keys.js";
 import type { Metrics } from "./metrics.js";
 import { MemoryState, RedisState, type SharedState } from "./state.js";
-import { Pool } from "./upstreams.js";
+import { moveCounter, Pool } from "./upstreams.js";
 
 export interface ServeOptions {
   configFile: string;
@@ -558,7 +558,7 @@ export class Gateway {
         ),
         id,
       );
-    let moved = 0;
+    const moves = moveCounter();
     const timeoutMs = p.long ? this.cfg.scanTimeoutMs : this.cfg.requestTimeoutMs;
     // an idempotent read that another upstream could answer gets a deadline per attempt: the reads held by a
     // hung node move to a healthy one within attemptTimeout, not after the whole request timeout
@@ -570,9 +570,7 @@ export class Gateway {
       endpoints,
       timeoutMs,
       signal: ctx.signal,
-      verbose: (l) => {
-        if (l.endsWith("trying the next endpoint")) moved++;
-      },
+      onAttempt: moves.onAttempt,
     });
     const reqId = client.newId();
     const body = stringifyLossless({ jsonrpc: "2.0", id: reqId, method: p.method, params: p.params });
@@ -604,7 +602,7 @@ export class Gateway {
           return out;
         },
       });
-      if (moved) this.metrics?.failovers.inc({ product: ctx.product.cfg.name }, moved);
+      if (moves.moved) this.metrics?.failovers.inc({ product: ctx.product.cfg.name }, moves.moved);
       if (value.error !== undefined)
         return {
           status: value.status,
@@ -621,7 +619,7 @@ export class Gateway {
       }
       return { status: 200, body: envelopeOk(id, served ?? raw), outcome: "ok", upstream: endpoint.label };
     } catch (e) {
-      if (moved) this.metrics?.failovers.inc({ product: ctx.product.cfg.name }, moved);
+      if (moves.moved) this.metrics?.failovers.inc({ product: ctx.product.cfg.name }, moves.moved);
       return gatewayAnswer(upstreamError(e), id);
     } finally {
       if (pinned && p.long) {
@@ -663,20 +661,14 @@ export class Gateway {
               ),
             )
           : (async () => {
-              let moved = 0;
-              const client = pool.client({
-                endpoints,
-                signal: ctx.signal,
-                verbose: (l) => {
-                  if (l.endsWith("trying the next endpoint")) moved++;
-                },
-              });
+              const moves = moveCounter();
+              const client = pool.client({ endpoints, signal: ctx.signal, onAttempt: moves.onAttempt });
               const outcomes = await callBatch(
                 client,
                 part.map(({ f }) => f.p),
                 { fresh: chainOf(ctx.product.cfg.chain).freshConnectionsForArrays },
               );
-              if (moved) this.metrics?.failovers.inc({ product: ctx.product.cfg.name }, moved);
+              if (moves.moved) this.metrics?.failovers.inc({ product: ctx.product.cfg.name }, moves.moved);
               return Promise.all(
                 outcomes.map(async (o, k): Promise<Answer> => {
                   const { f } = part[k];

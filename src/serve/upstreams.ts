@@ -8,7 +8,7 @@
 import { chainOf } from "../chains/index.js";
 import { TransportError } from "../errors/index.js";
 import { JsonNumber } from "../json/lossless.js";
-import { JsonRpcClient } from "../rpc/client.js";
+import { type Attempted, JsonRpcClient } from "../rpc/client.js";
 import type { Endpoint } from "../rpc/endpoint.js";
 import { HttpFailure, type HttpOptions, type HttpResult, Transport } from "../rpc/http.js";
 import { Slots } from "../rpc/slots.js";
@@ -92,6 +92,24 @@ class GatewayTransport extends Transport {
   }
 }
 
+/**
+ * Counts a call's moves to another upstream from the client's attempts: every attempt of an exchange after
+ * its first (on the next upstream, or in a later pass).
+ */
+export function moveCounter(): { onAttempt: (a: Attempted) => void; readonly moved: number } {
+  const started = new Set<number>();
+  let moved = 0;
+  return {
+    onAttempt: (a) => {
+      if (started.has(a.exchange)) moved++;
+      else started.add(a.exchange);
+    },
+    get moved() {
+      return moved;
+    },
+  };
+}
+
 /** Failed health checks in a row that take an upstream out of the rotation. */
 export const FAILED_CHECKS_TO_LEAVE = 3;
 
@@ -137,7 +155,7 @@ export class Pool {
       retries?: number;
       timeoutMs?: number;
       signal?: AbortSignal;
-      verbose?: (l: string) => void;
+      onAttempt?: (a: Attempted) => void;
     } = {},
   ): JsonRpcClient {
     const timeout = o.timeoutMs ?? this.cfg.requestTimeoutMs;
@@ -153,7 +171,7 @@ export class Pool {
       pooled: true,
       transport: this.transport,
       signal: o.signal,
-      verbose: o.verbose,
+      onAttempt: o.onAttempt,
     });
   }
 
