@@ -63,6 +63,36 @@ describe("architecture", () => {
     expect([...new Set(cycles)]).toEqual([]);
   });
 
+  it("no import cycles between files (value imports, static or dynamic; `import type` is erased)", () => {
+    const byPath = new Set(sources.map((s) => s.path));
+    const edges = new Map<string, string[]>();
+    for (const s of sources) {
+      const deps: string[] = [];
+      for (const m of s.text.matchAll(
+        /(import|export)(\s+type)?[^;"]*?from\s+"(\.[^"]+)"|import\(\s*"(\.[^"]+)"\s*\)/g,
+      )) {
+        if (m[2]) continue;
+        const spec = (m[3] ?? m[4]).replace(/\.js$/, ".ts");
+        const to = join(s.path, "..", spec);
+        if (byPath.has(to)) deps.push(to);
+      }
+      edges.set(s.path, deps);
+    }
+    // depth-first, each file finished once: a back edge to a file on the current path is a cycle
+    const state = new Map<string, "open" | "done">();
+    const cycles: string[] = [];
+    const visit = (f: string, path: string[]) => {
+      state.set(f, "open");
+      for (const d of edges.get(f) ?? []) {
+        if (state.get(d) === "open") cycles.push([...path.slice(path.indexOf(d)), d].join(" → "));
+        else if (!state.has(d)) visit(d, [...path, d]);
+      }
+      state.set(f, "done");
+    };
+    for (const f of edges.keys()) if (!state.has(f)) visit(f, [f]);
+    expect(cycles).toEqual([]);
+  });
+
   it("no group name is compared outside src/chains/", () => {
     const cmp = /[!=]==?\s*"(utxo|evm|evm-compat)"|"(utxo|evm|evm-compat)"\s*[!=]==?/;
     const bad = sources

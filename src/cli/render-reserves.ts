@@ -3,7 +3,7 @@
 import { csvField } from "../output/csv.js";
 import { style, table } from "../output/human.js";
 import { formatCoins } from "../reserves/amount.js";
-import { nodeName } from "../reserves/quorum.js";
+import { nodeName } from "../reserves/claims.js";
 import type { Report } from "../reserves/report.js";
 
 const ZERO_COINS = formatCoins(0n);

@@ -3,11 +3,9 @@
  * its proofs: flags into options, events into progress, the proof document into tables, CSV or JSON.
  */
 
-import { accessSync, constants, existsSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
 import { type Chain, chainOf, type GroupName } from "../chains/index.js";
 import type { GlobalFlags } from "../config/config.js";
-import { ChaingwError, UsageError } from "../errors/index.js";
+import { UsageError } from "../errors/index.js";
 import { csvField } from "../output/csv.js";
 import { style, table } from "../output/human.js";
 import { progress } from "../output/progress.js";
@@ -17,6 +15,7 @@ import type { EvmVerifyReport } from "../reserves/balances-verify.js";
 import { exitCodeOfVerdict } from "../reserves/verdict.js";
 import { groupDigits } from "../util/units.js";
 import { contextFor, type Run } from "./context.js";
+import { asUsage, checkWritable, quorumOf, readSignatures, writeAtomic } from "./files.js";
 import { renderClaims, renderFindings, renderQuorum } from "./render-verdict.js";
 
 export interface BalancesFlags {
@@ -39,41 +38,6 @@ export function evmGroupOf(group: GroupName | undefined): GroupName {
       `reserves balances reads EVM-style chains (--chain evm or evm-compat), not ${g}; use reserves scan`,
     );
   return g;
-}
-
-/**
- * Writes `text` to `path` whole or not at all: a temporary file beside it, then a rename (the same file
- * system), so a reader never sees half a proof and a failure leaves the old file as it was.
- */
-/**
- * An output file a long run will write, checked before anything is sent: its folder exists and is writable,
- * and it is not a folder itself. A run must not do its work and then lose it to a typo in a path.
- */
-export function checkWritable(path: string | undefined, what: string): void {
-  if (path === undefined || path === "-") return;
-  const dir = dirname(path);
-  try {
-    if (existsSync(path) && statSync(path).isDirectory())
-      throw new UsageError(`${what}: ${path} is a folder`);
-    if (!statSync(dir).isDirectory()) throw new UsageError(`${what}: ${dir} is not a folder`);
-    accessSync(dir, constants.W_OK);
-  } catch (e) {
-    if (e instanceof UsageError) throw e;
-    throw new UsageError(
-      `${what}: cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? e} (${dir}); nothing was sent`,
-    );
-  }
-}
-
-export function writeAtomic(path: string, text: string, what: string): void {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
-  try {
-    writeFileSync(tmp, text, { flag: "wx" });
-    renameSync(tmp, path);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw new ChaingwError(`${what}: cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? e}`);
-  }
 }
 
 export async function reservesBalances(run: Run, args: string[], flags: GlobalFlags, o: BalancesFlags) {
@@ -107,7 +71,6 @@ export async function reservesBalances(run: Run, args: string[], flags: GlobalFl
   await planBalances(options);
   checkWritable(o.proof, "--proof");
   checkWritable(o.csv, "--csv");
-  const { quorumOf } = await import("./reserves-run.js");
   const k = quorumOf(o.quorum);
   const ctx = contextFor(run, { ...flags, chain: group }, group, { pooled: true });
   const quorum = k === undefined ? undefined : await import("../reserves/quorum.js");
@@ -156,7 +119,6 @@ export async function reservesBalances(run: Run, args: string[], flags: GlobalFl
 
 /** A signature file for an account chain: every address of this chain's forms (else exit 2 naming the line). */
 async function readAccountSignatures(path: string, chain: Chain) {
-  const { readSignatures } = await import("./reserves-verify.js");
   const lines = await readSignatures(path);
   const { accountOf } = await import("../reserves/evm-ownership.js");
   for (const l of lines)
@@ -268,7 +230,6 @@ export async function verifyEvmFile(
   o: { signatures?: string; challenge?: string; quorum?: number } = {},
 ): Promise<void> {
   const { readEvmProof } = await import("../proof/evm-document.js");
-  const { asUsage } = await import("./reserves-verify.js");
   const proof = await asUsage(file, () => readEvmProof(text));
   const chain = chainOf(proof.chain.group);
   const signatures =

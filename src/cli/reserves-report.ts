@@ -11,8 +11,7 @@ import type { CombinedReport, ReadProof } from "../reserves/combined.js";
 import { exitCodeOfVerdict } from "../reserves/verdict.js";
 import { groupDigits } from "../util/units.js";
 import { contextFor, type Run } from "./context.js";
-import { checkWritable, writeAtomic } from "./reserves-balances.js";
-import { asUsage, readText } from "./reserves-verify.js";
+import { asUsage, checkWritable, readText, writeAtomic } from "./files.js";
 
 export interface ReportFlags {
   verify?: boolean;

@@ -18,8 +18,8 @@ import {
 import type { ScanState } from "../reserves/scan.js";
 import { parseDuration, parseWhole } from "../util/text.js";
 import { contextFor, type Run } from "./context.js";
+import { checkWritable, quorumOf, readSignatures } from "./files.js";
 import { reportCsv, reportHuman, reportJson } from "./render-reserves.js";
-import { readSignatures } from "./reserves-verify.js";
 
 export interface ScanFlags {
   file?: string;
@@ -39,14 +39,6 @@ export interface ScanFlags {
   chunk?: string;
   parallel?: boolean;
   quorum?: string;
-}
-
-/** --quorum <k>: a whole number of nodes, at least 2 (else exit 2, nothing sent). */
-export function quorumOf(text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text.trim()) || Number(text) < 2)
-    throw new UsageError(`--quorum: ${JSON.stringify(text)} is not a number of nodes of at least 2`);
-  return Number(text);
 }
 
 const STOP_HINT =
@@ -110,7 +102,6 @@ export async function reservesScan(
   // read before anything is sent: a bad line is exit 2 with nothing sent
   const signatures = o.signatures === undefined ? undefined : await readSignatures(o.signatures);
   // and the files the scan ends by writing: a long scan is not lost to a typo in a path
-  const { checkWritable } = await import("./reserves-balances.js");
   checkWritable(o.proof, "--proof");
   checkWritable(o.csv, "--csv");
   const ctx = contextFor(run, flags, "utxo");

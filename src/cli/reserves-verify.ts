@@ -1,43 +1,15 @@
 /** The face of `reserves verify` and `verify-message`: files read and checked, verdicts printed. */
 
-import { readFileSync } from "node:fs";
 import type { GlobalFlags } from "../config/config.js";
 import { UsageError } from "../errors/index.js";
 import { style, table } from "../output/human.js";
 import { progress } from "../output/progress.js";
-import type { Proof, QuorumNode, SignatureLine } from "../proof/document.js";
-import { ProofInputError } from "../proof/errors.js";
+import type { Proof, QuorumNode } from "../proof/document.js";
 import { exitCodeOfVerdict } from "../reserves/verdict.js";
 import type { VerifyReport } from "../reserves/verify.js";
 import { contextFor, type Run } from "./context.js";
+import { asUsage, quorumOf, readSignatures, readText } from "./files.js";
 import { renderClaims, renderFindings, renderQuorum } from "./render-verdict.js";
-import { quorumOf } from "./reserves-run.js";
-
-/** A file's text ('-' = stdin), or a usage error naming it. */
-export function readText(path: string, what: string): string {
-  try {
-    // a byte order mark (Windows editors write one) is not part of the JSON: read past it
-    return (path === "-" ? readFileSync(0, "utf8") : readFileSync(path, "utf8")).replace(/^\uFEFF/, "");
-  } catch (e) {
-    throw new UsageError(`${what}: cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? e}`);
-  }
-}
-
-/** A proof library's refusal as a usage error naming the file and the field. */
-export async function asUsage<T>(file: string, read: () => Promise<T> | T): Promise<T> {
-  try {
-    return await read();
-  } catch (e) {
-    if (e instanceof ProofInputError)
-      throw new UsageError(`${file}: ${e.field}: ${e.reason}; nothing was sent`);
-    throw e;
-  }
-}
-
-export async function readSignatures(path: string): Promise<SignatureLine[]> {
-  const { readSignatureFile } = await import("../proof/document.js");
-  return asUsage(path, () => readSignatureFile(readText(path, "--signatures")));
-}
 
 export async function reservesVerify(
   run: Run,

@@ -9,8 +9,8 @@
 import { formatUnits } from "../chains/units.js";
 import type { Proof } from "../proof/document.js";
 import type { EvmProof } from "../proof/evm-document.js";
+import { share } from "../reserves/claims.js";
 import type { ProofCheck, ReportEntry } from "../reserves/combined.js";
-import { share } from "../reserves/combined.js";
 import type { Verdict } from "../reserves/verdict.js";
 import { type Commitment, commitmentFaults } from "./commitment.js";
 

@@ -34,7 +34,7 @@ import {
   readTokenMeta,
   StateUnavailableError,
 } from "./balances-read.js";
-import { share } from "./combined.js";
+import { quorumClaim, share } from "./claims.js";
 import { judgeSignatures, provenTotals, type SignatureJudgement } from "./evm-ownership.js";
 import {
   type ChallengeCheck,
@@ -45,7 +45,6 @@ import {
   type Verdict,
   verdictOf,
 } from "./verdict.js";
-import { quorumClaim } from "./verify.js";
 
 /** @deprecated the one verdict type is `Verdict` (reserves/verdict.ts) */
 export type EvmVerdict = Verdict;

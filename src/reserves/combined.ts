@@ -9,8 +9,8 @@ import type { EvmProof } from "../proof/evm-document.js";
 import { digestOf } from "../proof/jcs.js";
 import type { JsonRpcClient } from "../rpc/client.js";
 import { formatCoins } from "./amount.js";
+import { share, unitOf } from "./claims.js";
 import { combineVerdicts, counted, type Verdict } from "./verdict.js";
-import { unitOf } from "./verify.js";
 
 export interface Holding {
   address: string;
@@ -44,13 +44,6 @@ export interface ReportEntry {
   digest: string;
   digest_ok: boolean;
   assets: ReportAsset[];
-}
-
-/** `part / whole` as a percentage with two decimals, exact (BigInt), "n/a" for an empty whole. */
-export function share(part: bigint, whole: bigint): string {
-  if (whole === 0n) return "n/a";
-  const bp = (part * 10_000n * 2n + whole) / (whole * 2n);
-  return `${bp / 100n}.${(bp % 100n).toString().padStart(2, "0")}%`;
 }
 
 const byAmount = (a: Holding, b: Holding) => {

@@ -9,6 +9,7 @@ import type { QuorumNode } from "../proof/document.js";
 import type { EvmProof } from "../proof/evm-document.js";
 import { JsonRpcClient } from "../rpc/client.js";
 import { type Endpoint, sameNode } from "../rpc/endpoint.js";
+import { nodeName } from "./claims.js";
 import { type Findings, type Verdict, verdictOf } from "./verdict.js";
 
 /** The nodes disagree: exit 1, each node named by what it says of itself, with both answers. */
@@ -74,10 +75,6 @@ export async function describeEvmNode(
     block_hash: block.hash,
   };
 }
-
-/** "Litecoin Core /LitecoinCore:0.21.4/ (regtest, tip 110 3f2a…)": a node named without its URL. */
-export const nodeName = (n: QuorumNode, i: number): string =>
-  `node ${i + 1} (${n.client}, chain ${n.chain}, tip ${n.height} ${n.block_hash.slice(0, 18)}…)`;
 
 /**
  * One verifier run on each of K nodes: the same verdict everywhere is the verdict; "holds" on one node and

@@ -20,8 +20,9 @@ import { type Endpoint, sameNode } from "../rpc/endpoint.js";
 import { sleep } from "../util/sleep.js";
 import { describePrefix } from "./address.js";
 import { formatCoins } from "./amount.js";
+import { nodeName } from "./claims.js";
 import { buildPlan, type Plan, type PlanInput, type ScanObject } from "./input.js";
-import { describeUtxoNode, nodeName, QuorumError, quorumEndpoints } from "./quorum.js";
+import { describeUtxoNode, QuorumError, quorumEndpoints } from "./quorum.js";
 import {
   type CheckedScan,
   checkScan,

@@ -30,7 +30,7 @@ import { bytesToHex } from "@noble/hashes/utils.js";
 import { ChaingwError, InterruptedError, RpcError } from "../errors/index.js";
 import { JsonNumber, type JsonObject, type JsonValue } from "../json/lossless.js";
 import { decodeProofAddress, type ProofAddress } from "../proof/address.js";
-import type { Proof, ProofOutput, Quorum, ScanObject, SignatureLine } from "../proof/document.js";
+import type { Proof, ProofOutput, ScanObject, SignatureLine } from "../proof/document.js";
 import { ProofInputError } from "../proof/errors.js";
 import { digestOf } from "../proof/jcs.js";
 import { verifyMessage } from "../proof/message.js";
@@ -38,7 +38,7 @@ import type { BatchOutcome } from "../rpc/batch.js";
 import type { JsonRpcClient } from "../rpc/client.js";
 import { isJsonObject } from "../util/text.js";
 import { formatCoins, toSats } from "./amount.js";
-import { nodeName } from "./quorum.js";
+import { quorumClaim, unitOf } from "./claims.js";
 import { readEach } from "./reads.js";
 import {
   type ChallengeCheck,
@@ -144,19 +144,6 @@ function outcomeValue(o: BatchOutcome): JsonValue | RpcError {
 /** The network part of an address's networks that a node's `chain` names ("signet" prints test addresses). */
 const netOf = (chain: string): "main" | "test" | "regtest" =>
   chain === "main" ? "main" : chain === "regtest" ? "regtest" : "test";
-
-/** The coin's ticker for the summary line, from the addresses' own form where it says. */
-export function unitOf(proof: Proof): string {
-  for (const a of proof.by_address) {
-    try {
-      const chains = new Set(decodeProofAddress(a.address).networks.map((n) => n.chain));
-      if (chains.size === 1) return chains.has("litecoin") ? "LTC" : "BTC";
-    } catch {
-      // a descriptor: says nothing about the coin
-    }
-  }
-  return "coins";
-}
 
 /** Per-run state of a verification: the proof, the node and what was found so far. */
 interface Ctx {
@@ -725,10 +712,6 @@ function checkOwnership(c: Ctx): {
     },
   };
 }
-
-/** The proof's quorum as a claim: "2 nodes agreed: node 1 (…), node 2 (…)", or null. */
-export const quorumClaim = (q: Quorum | undefined): string | null =>
-  q ? `made under a quorum: ${q.k} nodes agreed: ${q.nodes.map((n, i) => nodeName(n, i)).join("; ")}` : null;
 
 export async function verifyProof(
   client: JsonRpcClient,

@@ -107,7 +107,7 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
   if (o.html !== undefined) {
     const { combine } = await import("../../../reserves/combined.js");
     const { reportHtml } = await import("../../report-html.js");
-    const { writeAtomic } = await import("../../reserves-balances.js");
+    const { writeAtomic } = await import("../../files.js");
     const reservesReport = combine(proofs, o.verify, `chaingw solvency ${process.argv.slice(3).join(" ")}`);
     writeAtomic(o.html, reportHtml(reservesReport, new Date(), await solvencyHtml(report)), "--html");
   }

@@ -1,0 +1,35 @@
+/**
+ * How a proof's claims are named in verdicts and reports: a node without its URL, the quorum a proof was
+ * made under, a share of a whole, the coin of a UTXO proof. A leaf: the verifiers, the quorum runner and the
+ * reports all use it, and it uses none of them.
+ */
+import { decodeProofAddress } from "../proof/address.js";
+import type { Proof, Quorum, QuorumNode } from "../proof/document.js";
+
+/** "Litecoin Core /LitecoinCore:0.21.4/ (regtest, tip 110 3f2a…)": a node named without its URL. */
+export const nodeName = (n: QuorumNode, i: number): string =>
+  `node ${i + 1} (${n.client}, chain ${n.chain}, tip ${n.height} ${n.block_hash.slice(0, 18)}…)`;
+
+/** The proof's quorum as a claim: "2 nodes agreed: node 1 (…), node 2 (…)", or null. */
+export const quorumClaim = (q: Quorum | undefined): string | null =>
+  q ? `made under a quorum: ${q.k} nodes agreed: ${q.nodes.map((n, i) => nodeName(n, i)).join("; ")}` : null;
+
+/** `part / whole` as a percentage with two decimals, exact (BigInt), "n/a" for an empty whole. */
+export function share(part: bigint, whole: bigint): string {
+  if (whole === 0n) return "n/a";
+  const bp = (part * 10_000n * 2n + whole) / (whole * 2n);
+  return `${bp / 100n}.${(bp % 100n).toString().padStart(2, "0")}%`;
+}
+
+/** The coin's ticker for the summary line, from the addresses' own form where it says. */
+export function unitOf(proof: Proof): string {
+  for (const a of proof.by_address) {
+    try {
+      const chains = new Set(decodeProofAddress(a.address).networks.map((n) => n.chain));
+      if (chains.size === 1) return chains.has("litecoin") ? "LTC" : "BTC";
+    } catch {
+      // a descriptor: says nothing about the coin
+    }
+  }
+  return "coins";
+}
