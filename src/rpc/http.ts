@@ -45,7 +45,7 @@ export interface HttpResult {
 }
 
 /** An answer off the wire: the text is decoded on first use (a batch answer may never need it). */
-class WireResult implements HttpResult {
+export class WireResult implements HttpResult {
   private decoded?: string;
   constructor(
     readonly status: number,
@@ -58,7 +58,7 @@ class WireResult implements HttpResult {
   }
 }
 
-const UNSENT_CODES = new Set([
+export const UNSENT_CODES = new Set([
   "ECONNREFUSED",
   "ENOTFOUND",
   "EAI_AGAIN",
@@ -75,7 +75,7 @@ const UNSENT_CODES = new Set([
   "ERR_SSL_WRONG_VERSION_NUMBER",
 ]);
 
-function describeNetError(err: any): { msg: string; code: string } {
+export function describeNetError(err: any): { msg: string; code: string } {
   const code: string = err?.code ?? err?.cause?.code ?? "";
   const friendly: Record<string, string> = {
     ECONNREFUSED: "connection refused",
@@ -115,6 +115,24 @@ export class Transport {
     this.keepAlive = opts.keepAlive ?? false;
   }
 
+  /** The keep-alive agent of a protocol (one per protocol and TLS check), made on first use. */
+  protected agentFor(protocol: string, verifyTls: boolean): Agent {
+    const key = `${protocol}${verifyTls}`;
+    let agent = this.agents.get(key);
+    if (!agent) {
+      const mod = (
+        protocol === "https:" ? require("node:https") : require("node:http")
+      ) as typeof import("node:https");
+      agent = new mod.Agent({
+        keepAlive: true,
+        maxSockets: MAX_SOCKETS,
+        rejectUnauthorized: verifyTls,
+      } as never);
+      this.agents.set(key, agent);
+    }
+    return agent;
+  }
+
   /** Closes every kept-alive connection (call when no request of this transport is in flight). */
   close(): void {
     for (const a of this.agents.values()) a.destroy();
@@ -131,18 +149,8 @@ export class Transport {
     const https = u.protocol === "https:";
     // required on use: node:https alone costs ~4 ms to load, and plain-http calls never need it
     const mod = (https ? require("node:https") : require("node:http")) as typeof import("node:https");
-    let agent: Agent | false = false;
-    if (this.keepAlive && !(opts.fresh && !https)) {
-      const key = `${u.protocol}${opts.verifyTls}`;
-      agent =
-        this.agents.get(key) ??
-        new mod.Agent({
-          keepAlive: true,
-          maxSockets: MAX_SOCKETS,
-          rejectUnauthorized: opts.verifyTls,
-        } as never);
-      this.agents.set(key, agent);
-    }
+    const agent: Agent | false =
+      this.keepAlive && !(opts.fresh && !https) ? this.agentFor(u.protocol, opts.verifyTls) : false;
     // fresh connections bypass the agent and its cap: a many-call run holds them to the same number
     const limited = this.keepAlive && agent === false;
     const queuedAt = Date.now();

@@ -12,14 +12,15 @@ import { isUtf8 } from "node:buffer";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { chainOf } from "../chains/index.js";
-import { ChaingwError, RpcError, TransportError, UsageError } from "../errors/index.js";
+import { AuthError, ChaingwError, RpcError, TransportError, UsageError } from "../errors/index.js";
 import { JsonNumber, type JsonValue, parseLossless, rawMember, stringifyLossless } from "../json/lossless.js";
 import { definitions, isMethodName, methodNames, UNKNOWN_MARKS } from "../methods/index.js";
 import { type Prepared, prepare, prepareRaw } from "../methods/prepare.js";
 import type { MethodDef } from "../methods/types.js";
 import { callBatch } from "../rpc/batch.js";
-import { classify } from "../rpc/classify.js";
+import { classify, type Failure, type Outcome } from "../rpc/classify.js";
 import type { Endpoint } from "../rpc/endpoint.js";
+import { HttpFailure, type HttpResult } from "../rpc/http.js";
 import type { Secrets } from "../util/redact.js";
 import { isJsonObject } from "../util/text.js";
 import { type CachePlan, cachePlan } from "./cache.js";
@@ -566,16 +567,62 @@ export class Gateway {
       p.marks.idempotent && !pinned && !p.long && endpoints.length > 1
         ? Math.min(timeoutMs, this.cfg.attemptTimeoutMs)
         : timeoutMs;
-    const client = pool.client({
-      endpoints,
-      timeoutMs,
-      signal: ctx.signal,
-      onAttempt: moves.onAttempt,
-    });
-    const reqId = client.newId();
+    const reqId = pool.newId();
     const body = stringifyLossless({ jsonrpc: "2.0", id: reqId, method: p.method, params: p.params });
+    const interpret = (http: HttpResult, ep: Endpoint): Outcome<Forwarded> => {
+      const out = classify(http, reqId, ep);
+      if (out.kind === "ok") return { kind: "ok", value: { status: http.status, raw: out.value.raw } };
+      if (out.kind === "final") {
+        // the node's word, passed on as it said it (object and status)
+        const v = parseLossless(http.text) as Record<string, JsonValue>;
+        return {
+          kind: "ok",
+          value: {
+            status: http.status,
+            error: rawMember(http.text, v, "error") ?? J({ code: -32603, message: out.error.message }),
+          },
+        };
+      }
+      return out;
+    };
     if (pinned && p.long) this.scanning.set(pinned.url, (this.scanning.get(pinned.url) ?? 0) + 1);
+    let quickMoved = 0;
     try {
+      // the common case first: an idempotent read's first attempt, on the pool's quick path; the client's
+      // failover loop only after it failed (on the other upstreams) or for everything else
+      const first = endpoints[0];
+      const quickOn = !pinned && !p.long && p.marks.idempotent && first.url.startsWith("http:");
+      let rest = endpoints;
+      if (quickOn) {
+        const up = pool.byUrl.get(first.url);
+        let out: Outcome<Forwarded> | undefined;
+        if (up) {
+          try {
+            out = interpret(await pool.transport.quick(up, body, attemptMs, ctx.signal), first);
+          } catch (e) {
+            if (!(e instanceof HttpFailure)) throw e;
+            out = { kind: e.phase === "unsent" ? "refused" : "maybe", why: e.message, timedOut: e.timedOut };
+          }
+          if (out.kind === "ok") return this.forwarded(out.value, first, id, plan, ctx);
+          const f = out as Failure;
+          if (endpoints.length === 1) {
+            // what the client's loop says of one endpoint that failed
+            const err = f.auth
+              ? new AuthError(`authentication refused: ${first.label}: ${f.why}`)
+              : new TransportError(`${p.method} failed: ${first.label}: ${f.why}`);
+            if (err instanceof TransportError) err.timedOut = f.timedOut === true;
+            return gatewayAnswer(upstreamError(err), id);
+          }
+          rest = endpoints.slice(1);
+          quickMoved = 1;
+        }
+      }
+      const client = pool.client({
+        endpoints: rest,
+        timeoutMs,
+        signal: ctx.signal,
+        onAttempt: moves.onAttempt,
+      });
       const { value, endpoint } = await client.exchange<Forwarded>({
         label: p.method,
         body,
@@ -585,41 +632,14 @@ export class Gateway {
           timeoutMs: attemptMs,
           deadlineMs: timeoutMs,
         },
-        interpret: (http, ep) => {
-          const out = classify(http, reqId, ep);
-          if (out.kind === "ok") return { kind: "ok", value: { status: http.status, raw: out.value.raw } };
-          if (out.kind === "final") {
-            // the node's word, passed on as it said it (object and status)
-            const v = parseLossless(http.text) as Record<string, JsonValue>;
-            return {
-              kind: "ok",
-              value: {
-                status: http.status,
-                error: rawMember(http.text, v, "error") ?? J({ code: -32603, message: out.error.message }),
-              },
-            };
-          }
-          return out;
-        },
+        interpret: (http, ep) => interpret(http, ep),
       });
-      if (moves.moved) this.metrics?.failovers.inc({ product: ctx.product.cfg.name }, moves.moved);
-      if (value.error !== undefined)
-        return {
-          status: value.status,
-          body: envelopeErr(id, value.error),
-          outcome: "node_error",
-          upstream: endpoint.label,
-        };
-      const raw = value.raw ?? "null";
-      let served: Buffer | undefined;
-      if (plan?.storable(raw, pool.bestHeight)) {
-        const bytes = Buffer.from(raw, "utf8");
-        await this.state.cacheSet(plan.key, bytes);
-        served = plan.serve(bytes, pool.bestHeight);
-      }
-      return { status: 200, body: envelopeOk(id, served ?? raw), outcome: "ok", upstream: endpoint.label };
+      const moved = quickMoved + moves.moved;
+      if (moved) this.metrics?.failovers.inc({ product: ctx.product.cfg.name }, moved);
+      return this.forwarded(value, endpoint, id, plan, ctx);
     } catch (e) {
-      if (moves.moved) this.metrics?.failovers.inc({ product: ctx.product.cfg.name }, moves.moved);
+      const moved = quickMoved + moves.moved;
+      if (moved) this.metrics?.failovers.inc({ product: ctx.product.cfg.name }, moved);
       return gatewayAnswer(upstreamError(e), id);
     } finally {
       if (pinned && p.long) {
@@ -628,6 +648,32 @@ export class Gateway {
         else this.scanning.delete(pinned.url);
       }
     }
+  }
+
+  /** A forwarded call's answer: the node's error as it sent it, or its result (stored when cacheable). */
+  private async forwarded(
+    value: Forwarded,
+    endpoint: Endpoint,
+    id: string,
+    plan: CachePlan | undefined,
+    ctx: Ctx,
+  ): Promise<Answer> {
+    const pool = ctx.product.pool;
+    if (value.error !== undefined)
+      return {
+        status: value.status,
+        body: envelopeErr(id, value.error),
+        outcome: "node_error",
+        upstream: endpoint.label,
+      };
+    const raw = value.raw ?? "null";
+    let served: Buffer | undefined;
+    if (plan?.storable(raw, pool.bestHeight)) {
+      const bytes = Buffer.from(raw, "utf8");
+      await this.state.cacheSet(plan.key, bytes);
+      served = plan.serve(bytes, pool.bestHeight);
+    }
+    return { status: 200, body: envelopeOk(id, served ?? raw), outcome: "ok", upstream: endpoint.label };
   }
 
   /** Calls of a batch forwarded as arrays (the CLI's batch path: per-entry failover by the marks). */

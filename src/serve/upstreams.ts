@@ -5,12 +5,22 @@
  * and a client over the healthy ones for each call. The failover itself is the CLI's own client
  * (src/rpc/client.ts), so the gateway and the CLI move or keep a call by the same marks.
  */
+
+import { type ClientRequest, request as httpRequest } from "node:http";
 import { chainOf } from "../chains/index.js";
 import { TransportError } from "../errors/index.js";
 import { JsonNumber } from "../json/lossless.js";
 import { type Attempted, JsonRpcClient } from "../rpc/client.js";
 import type { Endpoint } from "../rpc/endpoint.js";
-import { HttpFailure, type HttpOptions, type HttpResult, Transport } from "../rpc/http.js";
+import {
+  describeNetError,
+  HttpFailure,
+  type HttpOptions,
+  type HttpResult,
+  Transport,
+  UNSENT_CODES,
+  WireResult,
+} from "../rpc/http.js";
 import { Slots } from "../rpc/slots.js";
 import type { GatewayConfig, ProductConfig } from "./config.js";
 import type { Metrics, TimingCell } from "./metrics.js";
@@ -24,6 +34,8 @@ export class Upstream {
   reached = false;
   height?: number;
   lastProblem?: string;
+  /** the options of a quick request to it (plain HTTP), made on first use */
+  requestOptions?: import("node:http").RequestOptions & { headers: Record<string, string | number> };
   /** its /metrics series, bound on first use */
   series?: { inflight: { value: number }; seconds: TimingCell };
   private readonly slots: Slots;
@@ -37,7 +49,7 @@ export class Upstream {
     return this.healthy !== false;
   }
   /** A slot of the concurrency cap; waits in line (bounded by the request's own timeout and signal). */
-  acquire(opts: HttpOptions): Promise<void> {
+  acquire(opts: { signal?: AbortSignal; requestTimeoutMs: number }): Promise<void> {
     return this.slots.acquire(opts, (ms) => `all ${this.maxConcurrency} slots busy for ${ms} ms`);
   }
   release(): void {
@@ -53,7 +65,7 @@ export class Upstream {
  * The connections of the gateway, with each upstream's cap and timings around every exchange. A refused
  * connection takes the upstream out of the rotation at once (the next health check brings it back).
  */
-class GatewayTransport extends Transport {
+export class GatewayTransport extends Transport {
   constructor(private readonly pool: Pool) {
     super({ keepAlive: true });
   }
@@ -90,6 +102,102 @@ class GatewayTransport extends Transport {
       up.release();
     }
   }
+
+  /**
+   * One request to one plain-HTTP upstream, the gateway's common case (an idempotent read's first attempt):
+   * the request's options made once per upstream, the deadlines watched by one shared timer, the client
+   * connection's signal read by it too. Failures are the transport's (`HttpFailure`, unsent or maybe), and a
+   * refused connection takes the upstream out of the rotation, as in `post`.
+   */
+  async quick(up: Upstream, body: string, timeoutMs: number, signal: AbortSignal): Promise<HttpResult> {
+    await up.acquire({ signal, requestTimeoutMs: timeoutMs });
+    const m = this.pool.metrics;
+    up.series ??= m && {
+      inflight: m.inflight.cell(this.pool.product.name, up.endpoint.label),
+      seconds: m.upstreamSeconds.cell(this.pool.product.name, up.endpoint.label),
+    };
+    const series = up.series;
+    if (series) series.inflight.value++;
+    if (!up.requestOptions) {
+      const u = new URL(up.endpoint.url);
+      up.requestOptions = {
+        host: u.hostname.replace(/^\[|\]$/g, ""),
+        port: u.port || 80,
+        path: u.pathname + u.search,
+        method: "POST",
+        agent: this.agentFor("http:", true),
+        headers: { "content-type": "application/json", accept: "application/json", ...up.endpoint.headers },
+      };
+    }
+    const o = up.requestOptions;
+    const t0 = performance.now();
+    try {
+      return await new Promise<HttpResult>((resolve, reject) => {
+        let req: ClientRequest | undefined;
+        const now = Date.now();
+        const w: Watched = {
+          until: now + timeoutMs,
+          connectUntil: now + Math.min(2000, timeoutMs),
+          ms: timeoutMs,
+          connected: false,
+          signal,
+          fail: (f) => finish(f),
+        };
+        let settled = false;
+        const finish = (f: HttpFailure | null, r?: HttpResult) => {
+          if (settled) return;
+          settled = true;
+          watched.delete(w);
+          if (f) {
+            req?.destroy();
+            reject(f);
+          } else resolve(r as HttpResult);
+        };
+        req = httpRequest(
+          { ...o, headers: { ...o.headers, "content-length": Buffer.byteLength(body) } },
+          (res) => {
+            const chunks: Buffer[] = [];
+            let size = 0;
+            res.on("data", (c: Buffer) => {
+              size += c.length;
+              if (size > MAX_ANSWER_BYTES)
+                finish(new HttpFailure(`response exceeds the ${MAX_ANSWER_BYTES}-byte cap`, "maybe"));
+              else chunks.push(c);
+            });
+            res.on("end", () =>
+              finish(null, new WireResult(res.statusCode ?? 0, res.headers, Buffer.concat(chunks, size))),
+            );
+            res.on("error", (e) => finish(new HttpFailure(describeNetError(e).msg, "maybe")));
+            res.on("aborted", () =>
+              finish(new HttpFailure("connection closed by the upstream mid-answer", "maybe")),
+            );
+          },
+        );
+        req.on("socket", (s) => {
+          if (!s.connecting) w.connected = true;
+          else s.once("connect", () => (w.connected = true));
+        });
+        req.on("error", (e) => {
+          const d = describeNetError(e);
+          finish(new HttpFailure(d.msg, !w.connected && UNSENT_CODES.has(d.code) ? "unsent" : "maybe"));
+        });
+        if (signal.aborted) return finish(new HttpFailure("interrupted", "maybe"));
+        watched.add(w);
+        sweeper ??= setInterval(sweep, 50).unref();
+        req.end(body);
+      });
+    } catch (e) {
+      if (e instanceof HttpFailure && e.phase === "unsent" && !e.timedOut && e.message !== "interrupted")
+        this.pool.markDown(up, e.message);
+      throw e;
+    } finally {
+      if (m && series) {
+        m.upstreamSeconds.observe(series.seconds, (performance.now() - t0) / 1000);
+        series.inflight.value--;
+      }
+      up.release();
+    }
+  }
 }
 
 /**
@@ -110,16 +218,49 @@ export function moveCounter(): { onAttempt: (a: Attempted) => void; readonly mov
   };
 }
 
+/** An answer larger than this is refused (as the client's maxBodyBytes for the gateway). */
+const MAX_ANSWER_BYTES = 256 * 1024 * 1024;
+
+/** A quick request in flight: its deadlines, checked by one shared timer instead of timers of its own. */
+interface Watched {
+  until: number;
+  connectUntil: number;
+  ms: number;
+  connected: boolean;
+  signal: AbortSignal;
+  fail: (f: HttpFailure) => void;
+}
+const watched = new Set<Watched>();
+let sweeper: NodeJS.Timeout | undefined;
+/** Every 50 ms: requests past their deadline, or whose client went away, are ended. */
+function sweep(): void {
+  const now = Date.now();
+  for (const w of watched) {
+    if (w.signal.aborted) w.fail(new HttpFailure("interrupted", "maybe"));
+    else if (!w.connected && now >= w.connectUntil) w.fail(new HttpFailure("connect timed out", "unsent"));
+    else if (now >= w.until) w.fail(new HttpFailure(`no complete answer within ${w.ms} ms`, "maybe", true));
+  }
+  if (watched.size === 0 && sweeper) {
+    clearInterval(sweeper);
+    sweeper = undefined;
+  }
+}
+
 /** Failed health checks in a row that take an upstream out of the rotation. */
 export const FAILED_CHECKS_TO_LEAVE = 3;
 
 export class Pool {
   readonly upstreams: Upstream[];
   readonly byUrl = new Map<string, Upstream>();
-  readonly transport: Transport;
+  readonly transport: GatewayTransport;
   private timer?: NodeJS.Timeout;
   private checking?: Promise<void>;
   private readonly healthClient: JsonRpcClient;
+  private nextId = 1;
+  /** ids of the gateway's own requests to this product's upstreams (answers are matched by them) */
+  newId(): number {
+    return this.nextId++;
+  }
   constructor(
     readonly product: ProductConfig,
     private readonly cfg: GatewayConfig,
