@@ -304,16 +304,7 @@ export function scanObjectArray(
 ): Record<string, [number, number]>[] | undefined {
   const cur = new Cursor(text, maxDepth);
   const n = text.length;
-  // one pass for all control characters: compact answers (as nodes send them, bitcoind with a final
-  // "\n") have none before their trailing whitespace, and then neither the forbidden ones nor line
-  // breaks inside strings need looking for
-  const first = text.search(CONTROL);
-  const controls = first >= 0 && !ONLY_WS.test(text.slice(first));
-  if (controls) {
-    const at = text.slice(first).search(NEVER_IN_JSON);
-    if (at >= 0) throw new JsonSyntaxError(`control character at position ${first + at}`, first + at);
-  }
-  const skip = new Skipper(text, n, maxDepth, controls);
+  const skip = new Skipper(text, n, maxDepth, controlsIn(text));
   cur.ws();
   if (text.charCodeAt(cur.pos) !== 91) return undefined;
   const out: Record<string, [number, number]>[] = [];
@@ -326,6 +317,21 @@ export function scanObjectArray(
   cur.ws();
   if (cur.pos !== n) cur.fail("trailing characters after JSON");
   return out;
+}
+
+/**
+ * One pass for all control characters: compact answers (as nodes send them, bitcoind with a final "\n")
+ * have none before their trailing whitespace, and then neither the forbidden ones nor line breaks inside
+ * strings need looking for (false). Throws on one JSON allows nowhere.
+ */
+function controlsIn(text: string): boolean {
+  const first = text.search(CONTROL);
+  const controls = first >= 0 && !ONLY_WS.test(text.slice(first));
+  if (controls) {
+    const at = text.slice(first).search(NEVER_IN_JSON);
+    if (at >= 0) throw new JsonSyntaxError(`control character at position ${first + at}`, first + at);
+  }
+  return controls;
 }
 
 /** The members of the object whose "{" is at the cursor: name → source span of its value. */
@@ -354,14 +360,8 @@ function objectSpans(cur: Cursor, skip: Skipper, depth: number): Record<string, 
  */
 export function scanObject(text: string, maxDepth = 256): Record<string, [number, number]> | undefined {
   const n = text.length;
-  const first = text.search(CONTROL);
-  const controls = first >= 0 && !ONLY_WS.test(text.slice(first));
-  if (controls) {
-    const at = text.slice(first).search(NEVER_IN_JSON);
-    if (at >= 0) throw new JsonSyntaxError(`control character at position ${first + at}`, first + at);
-  }
   const cur = new Cursor(text, maxDepth);
-  const skip = new Skipper(text, n, maxDepth, controls);
+  const skip = new Skipper(text, n, maxDepth, controlsIn(text));
   cur.ws();
   if (text.charCodeAt(cur.pos) !== 123) return undefined;
   const members = objectSpans(cur, skip, 0);

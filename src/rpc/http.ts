@@ -58,6 +58,31 @@ export class WireResult implements HttpResult {
   }
 }
 
+/**
+ * An answer's body gathered whole (at most `maxBytes`, else a failure naming `capName`), as a
+ * {@link WireResult}; a reset or an upstream closing mid-answer is a failure that may have done work.
+ */
+export function readAnswer(
+  res: IncomingMessage,
+  maxBytes: number,
+  capName: string,
+  finish: (err: HttpFailure | null, r?: HttpResult) => void,
+): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  res.on("data", (c: Buffer) => {
+    size += c.length;
+    if (size > maxBytes)
+      finish(new HttpFailure(`response exceeds the ${maxBytes}-byte cap (${capName})`, "maybe"));
+    else chunks.push(c);
+  });
+  res.on("end", () =>
+    finish(null, new WireResult(res.statusCode ?? 0, res.headers, Buffer.concat(chunks, size))),
+  );
+  res.on("error", (e) => finish(new HttpFailure(describeNetError(e).msg, "maybe")));
+  res.on("aborted", () => finish(new HttpFailure("connection closed by the upstream mid-answer", "maybe")));
+}
+
 export const UNSENT_CODES = new Set([
   "ECONNREFUSED",
   "ENOTFOUND",
@@ -219,26 +244,7 @@ export class Transport {
                 ),
               );
             }
-            const chunks: Buffer[] = [];
-            let size = 0;
-            res.on("data", (c: Buffer) => {
-              size += c.length;
-              if (size > opts.maxBodyBytes)
-                finish(
-                  new HttpFailure(
-                    `response exceeds the ${opts.maxBodyBytes}-byte cap (--max-response)`,
-                    "maybe",
-                  ),
-                );
-              else chunks.push(c);
-            });
-            res.on("end", () =>
-              finish(null, new WireResult(res.statusCode ?? 0, res.headers, Buffer.concat(chunks, size))),
-            );
-            res.on("error", (e) => finish(new HttpFailure(describeNetError(e).msg, "maybe")));
-            res.on("aborted", () =>
-              finish(new HttpFailure("connection closed by the upstream mid-answer", "maybe")),
-            );
+            readAnswer(res, opts.maxBodyBytes, "--max-response", finish);
           },
         );
         req.on("socket", (sock) => {

@@ -17,9 +17,9 @@ import {
   HttpFailure,
   type HttpOptions,
   type HttpResult,
+  readAnswer,
   Transport,
   UNSENT_CODES,
-  WireResult,
 } from "../rpc/http.js";
 import { Slots } from "../rpc/slots.js";
 import type { GatewayConfig, ProductConfig } from "./config.js";
@@ -77,6 +77,18 @@ export class GatewayTransport extends Transport {
   ): Promise<HttpResult> {
     const up = this.pool.byUrl.get(url);
     if (!up) return super.post(url, headers, body, opts);
+    return this.around(up, opts, () => super.post(url, headers, body, opts));
+  }
+
+  /**
+   * Everything around one exchange with an upstream: its concurrency slot, its in-flight and timing series,
+   * and a refused connection taking it out of the rotation (a reset or a timeout may be one request's trouble).
+   */
+  private async around(
+    up: Upstream,
+    opts: { signal?: AbortSignal; requestTimeoutMs: number },
+    send: () => Promise<HttpResult>,
+  ): Promise<HttpResult> {
     await up.acquire(opts);
     const m = this.pool.metrics;
     // the upstream's series, bound once: a request bumps numbers, not label sets
@@ -88,9 +100,8 @@ export class GatewayTransport extends Transport {
     if (series) series.inflight.value++;
     const t0 = performance.now();
     try {
-      return await super.post(url, headers, body, opts);
+      return await send();
     } catch (e) {
-      // a refused connection says the node is down; a reset or a timeout may be one request's trouble
       if (e instanceof HttpFailure && e.phase === "unsent" && !e.timedOut && e.message !== "interrupted")
         this.pool.markDown(up, e.message);
       throw e;
@@ -110,14 +121,6 @@ export class GatewayTransport extends Transport {
    * refused connection takes the upstream out of the rotation, as in `post`.
    */
   async quick(up: Upstream, body: string, timeoutMs: number, signal: AbortSignal): Promise<HttpResult> {
-    await up.acquire({ signal, requestTimeoutMs: timeoutMs });
-    const m = this.pool.metrics;
-    up.series ??= m && {
-      inflight: m.inflight.cell(this.pool.product.name, up.endpoint.label),
-      seconds: m.upstreamSeconds.cell(this.pool.product.name, up.endpoint.label),
-    };
-    const series = up.series;
-    if (series) series.inflight.value++;
     if (!up.requestOptions) {
       const u = new URL(up.endpoint.url);
       up.requestOptions = {
@@ -130,73 +133,49 @@ export class GatewayTransport extends Transport {
       };
     }
     const o = up.requestOptions;
-    const t0 = performance.now();
-    try {
-      return await new Promise<HttpResult>((resolve, reject) => {
-        let req: ClientRequest | undefined;
-        const now = Date.now();
-        const w: Watched = {
-          until: now + timeoutMs,
-          connectUntil: now + Math.min(2000, timeoutMs),
-          ms: timeoutMs,
-          connected: false,
-          signal,
-          fail: (f) => finish(f),
-        };
-        let settled = false;
-        const finish = (f: HttpFailure | null, r?: HttpResult) => {
-          if (settled) return;
-          settled = true;
-          watched.delete(w);
-          if (f) {
-            req?.destroy();
-            reject(f);
-          } else resolve(r as HttpResult);
-        };
-        req = httpRequest(
-          { ...o, headers: { ...o.headers, "content-length": Buffer.byteLength(body) } },
-          (res) => {
-            const chunks: Buffer[] = [];
-            let size = 0;
-            res.on("data", (c: Buffer) => {
-              size += c.length;
-              if (size > MAX_ANSWER_BYTES)
-                finish(new HttpFailure(`response exceeds the ${MAX_ANSWER_BYTES}-byte cap`, "maybe"));
-              else chunks.push(c);
-            });
-            res.on("end", () =>
-              finish(null, new WireResult(res.statusCode ?? 0, res.headers, Buffer.concat(chunks, size))),
-            );
-            res.on("error", (e) => finish(new HttpFailure(describeNetError(e).msg, "maybe")));
-            res.on("aborted", () =>
-              finish(new HttpFailure("connection closed by the upstream mid-answer", "maybe")),
-            );
-          },
-        );
-        req.on("socket", (s) => {
-          if (!s.connecting) w.connected = true;
-          else s.once("connect", () => (w.connected = true));
-        });
-        req.on("error", (e) => {
-          const d = describeNetError(e);
-          finish(new HttpFailure(d.msg, !w.connected && UNSENT_CODES.has(d.code) ? "unsent" : "maybe"));
-        });
-        if (signal.aborted) return finish(new HttpFailure("interrupted", "maybe"));
-        watched.add(w);
-        sweeper ??= setInterval(sweep, 50).unref();
-        req.end(body);
-      });
-    } catch (e) {
-      if (e instanceof HttpFailure && e.phase === "unsent" && !e.timedOut && e.message !== "interrupted")
-        this.pool.markDown(up, e.message);
-      throw e;
-    } finally {
-      if (m && series) {
-        m.upstreamSeconds.observe(series.seconds, (performance.now() - t0) / 1000);
-        series.inflight.value--;
-      }
-      up.release();
-    }
+    return this.around(
+      up,
+      { signal, requestTimeoutMs: timeoutMs },
+      () =>
+        new Promise<HttpResult>((resolve, reject) => {
+          let req: ClientRequest | undefined;
+          const now = Date.now();
+          const w: Watched = {
+            until: now + timeoutMs,
+            connectUntil: now + Math.min(2000, timeoutMs),
+            ms: timeoutMs,
+            connected: false,
+            signal,
+            fail: (f) => finish(f),
+          };
+          let settled = false;
+          const finish = (f: HttpFailure | null, r?: HttpResult) => {
+            if (settled) return;
+            settled = true;
+            watched.delete(w);
+            if (f) {
+              req?.destroy();
+              reject(f);
+            } else resolve(r as HttpResult);
+          };
+          req = httpRequest(
+            { ...o, headers: { ...o.headers, "content-length": Buffer.byteLength(body) } },
+            (res) => readAnswer(res, MAX_ANSWER_BYTES, "the gateway's answer cap", finish),
+          );
+          req.on("socket", (s) => {
+            if (!s.connecting) w.connected = true;
+            else s.once("connect", () => (w.connected = true));
+          });
+          req.on("error", (e) => {
+            const d = describeNetError(e);
+            finish(new HttpFailure(d.msg, !w.connected && UNSENT_CODES.has(d.code) ? "unsent" : "maybe"));
+          });
+          if (signal.aborted) return finish(new HttpFailure("interrupted", "maybe"));
+          watched.add(w);
+          sweeper ??= setInterval(sweep, 50).unref();
+          req.end(body);
+        }),
+    );
   }
 }
 
