@@ -73,7 +73,7 @@ function methodsToBuild(argv: string[], program: Command): string[] {
   return all;
 }
 
-function buildProgram(argv: string[], run: Run): Command {
+export function buildProgram(argv: string[], run: Run): Command {
   const program = new Command("chaingw")
     .description("Query blockchain nodes and node gateways over JSON-RPC; prove reserves with scantxoutset.")
     .version(VERSION, "-V, --version")
