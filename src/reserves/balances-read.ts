@@ -8,7 +8,7 @@ import type { Chain } from "../chains/index.js";
 import { ChaingwError, IntegrityError, RpcError, TransportError } from "../errors/index.js";
 import type { JsonObject, JsonValue } from "../json/lossless.js";
 import { explainError, type Prepared, prepareRaw } from "../methods/prepare.js";
-import { type BatchOutcome, callBatch } from "../rpc/batch.js";
+import { type BatchOutcome, callBatch, callChunked } from "../rpc/batch.js";
 import type { JsonRpcClient } from "../rpc/client.js";
 import { isJsonObject } from "../util/text.js";
 
@@ -39,24 +39,12 @@ export async function readMany(
   onProgress?: (done: number, total: number) => void,
   signal?: AbortSignal,
 ): Promise<BatchOutcome[]> {
-  const size = Math.min(ARRAY, chain.evm?.maxBatch ?? ARRAY);
-  const out: BatchOutcome[] = new Array(entries.length);
-  let next = 0;
-  let done = 0;
-  const worker = async () => {
-    while (next < entries.length) {
-      signal?.throwIfAborted();
-      const start = next;
-      next += size;
-      const slice = entries.slice(start, start + size);
-      const res = await callBatch(client, slice);
-      for (let i = 0; i < res.length; i++) out[start + i] = res[i] as BatchOutcome;
-      done += slice.length;
-      onProgress?.(done, entries.length);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, Math.ceil(entries.length / size)) }, worker));
-  return out;
+  return callChunked(client, entries, {
+    size: Math.min(ARRAY, chain.evm?.maxBatch ?? ARRAY),
+    inFlight: IN_FLIGHT,
+    onProgress,
+    signal,
+  });
 }
 
 /** `block` as the text a message shows. */

@@ -2,24 +2,17 @@
 import { ChaingwError } from "../errors/index.js";
 import type { JsonValue } from "../json/lossless.js";
 import { prepareRaw } from "../methods/prepare.js";
-import { type BatchOutcome, callBatch } from "../rpc/batch.js";
+import { type BatchOutcome, callChunked } from "../rpc/batch.js";
 import type { JsonRpcClient } from "../rpc/client.js";
 
-/** calls per batch array */
-const BATCH = 250;
-
 /** Each item's outcome kept: a node error for one item (a missing transaction) is the caller's verdict. */
-export async function readEach(
+export function readEach(
   client: JsonRpcClient,
   method: string,
   paramsList: unknown[][],
 ): Promise<BatchOutcome[]> {
-  const out: BatchOutcome[] = [];
-  for (let i = 0; i < paramsList.length; i += BATCH) {
-    const entries = paramsList.slice(i, i + BATCH).map((p) => prepareRaw(method, p, "utxo"));
-    out.push(...(await callBatch(client, entries, { fresh: true })));
-  }
-  return out;
+  const entries = paramsList.map((p) => prepareRaw(method, p, "utxo"));
+  return callChunked(client, entries, { fresh: true });
 }
 
 /** The values; the first error (none expected for these reads) is thrown. */

@@ -189,3 +189,40 @@ function asError(err: unknown): ChaingwError {
   if (err instanceof ChaingwError) return err;
   return new TransportError(String((err as Error)?.message ?? err));
 }
+
+/**
+ * Many entries in arrays of `size` (default 250), `inFlight` arrays at a time (default 1), outcomes in entry
+ * order: the one chunking of the workflows that read many things (reserves verify's transactions and blocks,
+ * the EVM balances' state reads). `onProgress` after each array; `signal` stops before the next one.
+ */
+export async function callChunked(
+  client: JsonRpcClient,
+  entries: BatchEntry[],
+  o: {
+    size?: number;
+    inFlight?: number;
+    fresh?: boolean;
+    onProgress?: (done: number, total: number) => void;
+    signal?: AbortSignal;
+  } = {},
+): Promise<BatchOutcome[]> {
+  const size = o.size ?? 250;
+  const out: BatchOutcome[] = new Array(entries.length);
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    while (next < entries.length) {
+      o.signal?.throwIfAborted();
+      const start = next;
+      next += size;
+      const slice = entries.slice(start, start + size);
+      const res = await callBatch(client, slice, { fresh: o.fresh });
+      for (let i = 0; i < res.length; i++) out[start + i] = res[i] as BatchOutcome;
+      done += slice.length;
+      o.onProgress?.(done, entries.length);
+    }
+  };
+  const workers = Math.min(o.inFlight ?? 1, Math.ceil(entries.length / size));
+  await Promise.all(Array.from({ length: workers }, worker));
+  return out;
+}
