@@ -109,8 +109,8 @@ async function serveHere(
       },
       metricsJson: gw.metrics ? () => gw.metrics?.registry.getMetricsAsJSON() as Promise<unknown> : undefined,
     });
-    // a terminal's Ctrl-C reaches the whole group: the primary's stop is the one that counts
-    run.abort.signal.addEventListener("abort", () => {}, { once: true });
+    // a terminal's Ctrl-C reaches the whole group: the worker's own first signal only aborts its run (the
+    // interrupt is handled); it drains on the primary's stop
     cluster.announceReady(gw.url, gw.productNames, gw.state.kind);
   } else {
     note(

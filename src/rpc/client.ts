@@ -309,15 +309,12 @@ export class JsonRpcClient {
         retryAfter = undefined;
       }
     }
-    const distinct = [...new Set(failures)];
-    const detail = distinct.length
-      ? distinct.slice(-3).join("; ")
-      : "overall deadline reached before any attempt";
-    if (failures.length && allAuth) throw new AuthError(`authentication refused: ${detail}`);
-    const what = list.length > 1 ? `no endpoint could answer ${x.label}` : `${x.label} failed`;
-    const err = new TransportError(
-      `${what}: ${detail}${deadline && Date.now() >= deadline ? " (overall --timeout reached)" : ""}`,
-    );
+    const err = exhausted(x.label, failures, {
+      allAuth,
+      several: list.length > 1,
+      deadlineReached: deadline > 0 && Date.now() >= deadline,
+    });
+    if (err instanceof AuthError) throw err;
     err.neverSent = failures.length > 0 && allUnsent;
     if (err.neverSent && o.failFast && !co.pinned) this.down = err;
     return Promise.reject(err);
@@ -347,4 +344,23 @@ export interface BatchEntry {
   plain?: boolean;
   /** runs for minutes (scantxoutset start): --scan-timeout, no overall deadline (MethodDef.longRunning) */
   long?: boolean;
+}
+
+/**
+ * The error of a call no attempt answered: every endpoint refused our credentials (auth), or the last
+ * distinct failures ("label: why") under "no endpoint could answer X" / "X failed". One wording for the
+ * client's loop and for serve's quick path, which makes a first attempt of its own.
+ */
+export function exhausted(
+  label: string,
+  failures: string[],
+  o: { allAuth: boolean; several: boolean; deadlineReached: boolean },
+): TransportError | AuthError {
+  const distinct = [...new Set(failures)];
+  const detail = distinct.length
+    ? distinct.slice(-3).join("; ")
+    : "overall deadline reached before any attempt";
+  if (failures.length && o.allAuth) return new AuthError(`authentication refused: ${detail}`);
+  const what = o.several ? `no endpoint could answer ${label}` : `${label} failed`;
+  return new TransportError(`${what}: ${detail}${o.deadlineReached ? " (overall --timeout reached)" : ""}`);
 }

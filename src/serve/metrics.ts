@@ -11,26 +11,34 @@ interface Cell<L extends string> {
   value: number;
 }
 
+/** A histogram's series: cumulative bucket counts are made at scrape time from per-bucket ones. */
+export interface TimingCell {
+  labels: Record<string, string>;
+  counts: Float64Array;
+  sum: number;
+  count: number;
+}
+
 /**
- * A counter or gauge on the request path, kept in a Map and read at scrape time. prom-client hashes and
- * checks the label object on every increment (~30 µs a request over four metrics, measured); here a hot
- * series is a cell bound once and bumped as a number. Registered in the prom-client registry as any metric
- * (text format, JSON for the workers' sum).
+ * A metric on the request path, kept in a Map and read at scrape time. prom-client hashes and checks the
+ * label object on every increment (~30 µs a request over four metrics, measured); here a hot series is a
+ * cell bound once and bumped as numbers. Registered in the prom-client registry as any metric (text format,
+ * JSON for the workers' sum).
  */
-export class Tally<L extends string> {
-  private readonly cells = new Map<string, Cell<L>>();
+abstract class Series<L extends string, C extends { labels: Record<L, string> }> {
+  protected readonly cells = new Map<string, C>();
+  readonly aggregator = "sum";
   constructor(
     readonly name: string,
     readonly help: string,
     readonly labelNames: readonly L[],
     registry: Prom.Registry,
-    readonly type: "counter" | "gauge" = "counter",
-    readonly aggregator = "sum",
   ) {
     registry.registerMetric(this as unknown as Prom.Metric);
   }
+  protected abstract make(labels: Record<L, string>): C;
   /** The series of these label values, made on first use: keep it to bump it without a lookup. */
-  cell(...values: string[]): Cell<L> {
+  cell(...values: string[]): C {
     const key = values.join("\u0000");
     let c = this.cells.get(key);
     if (!c) {
@@ -38,10 +46,29 @@ export class Tally<L extends string> {
       this.labelNames.forEach((n, i) => {
         labels[n] = values[i];
       });
-      c = { labels, value: 0 };
+      c = this.make(labels);
       this.cells.set(key, c);
     }
     return c;
+  }
+  reset(): void {
+    this.cells.clear();
+  }
+}
+
+/** A counter or a gauge of the request path. */
+export class Tally<L extends string> extends Series<L, Cell<L>> {
+  constructor(
+    name: string,
+    help: string,
+    labelNames: readonly L[],
+    registry: Prom.Registry,
+    readonly type: "counter" | "gauge" = "counter",
+  ) {
+    super(name, help, labelNames, registry);
+  }
+  protected make(labels: Record<L, string>): Cell<L> {
+    return { labels, value: 0 };
   }
   inc(labels: Record<L, string>, n = 1): void {
     this.cell(...this.labelNames.map((k) => labels[k])).value += n;
@@ -55,45 +82,22 @@ export class Tally<L extends string> {
       values: [...this.cells.values()].map((c) => ({ labels: { ...c.labels }, value: c.value })),
     };
   }
-  reset(): void {
-    this.cells.clear();
-  }
 }
 
-/** A histogram's series: cumulative bucket counts are made at scrape time from per-bucket ones. */
-export interface TimingCell {
-  labels: Record<string, string>;
-  counts: Float64Array;
-  sum: number;
-  count: number;
-}
-
-/** The histogram of the request path, on the same terms as {@link Tally}. */
-export class Timings {
-  private readonly cells = new Map<string, TimingCell>();
+/** The histogram of the request path (upstream exchange times). */
+export class Timings extends Series<string, TimingCell> {
   readonly type = "histogram";
-  readonly aggregator = "sum";
   constructor(
-    readonly name: string,
-    readonly help: string,
-    readonly labelNames: readonly string[],
+    name: string,
+    help: string,
+    labelNames: readonly string[],
     readonly buckets: readonly number[],
     registry: Prom.Registry,
   ) {
-    registry.registerMetric(this as unknown as Prom.Metric);
+    super(name, help, labelNames, registry);
   }
-  cell(...values: string[]): TimingCell {
-    const key = values.join("\u0000");
-    let c = this.cells.get(key);
-    if (!c) {
-      const labels: Record<string, string> = {};
-      this.labelNames.forEach((n, i) => {
-        labels[n] = values[i];
-      });
-      c = { labels, counts: new Float64Array(this.buckets.length), sum: 0, count: 0 };
-      this.cells.set(key, c);
-    }
-    return c;
+  protected make(labels: Record<string, string>): TimingCell {
+    return { labels, counts: new Float64Array(this.buckets.length), sum: 0, count: 0 };
   }
   observe(c: TimingCell, seconds: number): void {
     const b = this.buckets;
@@ -116,9 +120,6 @@ export class Timings {
       values.push({ labels: { ...c.labels }, value: c.count, metricName: `${this.name}_count` });
     }
     return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
-  }
-  reset(): void {
-    this.cells.clear();
   }
 }
 

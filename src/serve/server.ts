@@ -12,13 +12,14 @@ import { isUtf8 } from "node:buffer";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { chainOf } from "../chains/index.js";
-import { AuthError, ChaingwError, RpcError, TransportError, UsageError } from "../errors/index.js";
+import { ChaingwError, RpcError, TransportError, UsageError } from "../errors/index.js";
 import { JsonNumber, type JsonValue, parseLossless, rawMember, stringifyLossless } from "../json/lossless.js";
 import { definitions, isMethodName, methodNames, UNKNOWN_MARKS } from "../methods/index.js";
 import { type Prepared, prepare, prepareRaw } from "../methods/prepare.js";
 import type { MethodDef } from "../methods/types.js";
 import { callBatch } from "../rpc/batch.js";
 import { classify, type Failure, type Outcome } from "../rpc/classify.js";
+import { exhausted } from "../rpc/client.js";
 import type { Endpoint } from "../rpc/endpoint.js";
 import { HttpFailure, type HttpResult } from "../rpc/http.js";
 import type { Secrets } from "../util/redact.js";
@@ -607,9 +608,11 @@ export class Gateway {
           const f = out as Failure;
           if (endpoints.length === 1) {
             // what the client's loop says of one endpoint that failed
-            const err = f.auth
-              ? new AuthError(`authentication refused: ${first.label}: ${f.why}`)
-              : new TransportError(`${p.method} failed: ${first.label}: ${f.why}`);
+            const err = exhausted(p.method, [`${first.label}: ${f.why}`], {
+              allAuth: f.auth === true,
+              several: false,
+              deadlineReached: false,
+            });
             if (err instanceof TransportError) err.timedOut = f.timedOut === true;
             return gatewayAnswer(upstreamError(err), id);
           }

@@ -285,7 +285,7 @@ export class Pool {
       requestTimeoutMs: timeout,
       deadlineMs: timeout,
       retries: o.retries ?? 0,
-      maxBodyBytes: 256 * 1024 * 1024,
+      maxBodyBytes: MAX_ANSWER_BYTES,
       verifyTls: true,
       heavyRate: 0,
       pooled: true,
