@@ -93,6 +93,56 @@ describe("architecture", () => {
     expect(cycles).toEqual([]);
   });
 
+  it("building the command tree loads no file bundled apart (proof library, ox, terminal vendors, serve's)", () => {
+    // the static import closure of src/cli/main.ts: what `chaingw --help`, `chaingw reserves status` or any
+    // command but a plain method call evaluates before its action runs; a command's work comes by import()
+    const byPath = new Map(sources.map((s) => [s.path, s.text]));
+    const apart = (from: string, spec: string, to: string) =>
+      /^(chalk|cli-table3|ora|@scure\/base)$/.test(spec) ||
+      (to.startsWith("proof/") && !from.startsWith("proof/")) ||
+      to === "util/ox.ts" ||
+      (to === "evm/ox.ts" && from.startsWith("evm/")) ||
+      (to === "serve/vendor.ts" && from.startsWith("serve/"));
+    const reached: string[] = [];
+    const seen = new Set<string>();
+    const walk = (f: string, path: string[]) => {
+      if (seen.has(f)) return;
+      seen.add(f);
+      for (const m of (byPath.get(f) ?? "").matchAll(
+        /^(?:import|export)(\s+type)?\s+([^;]*?)\s+from\s+"([^"]+)"/gms,
+      )) {
+        // `import type`, and `import { type A, type B }`, are erased
+        if (
+          m[1] ||
+          (/^\{[^}]*\}$/s.test(m[2]) &&
+            m[2]
+              .slice(1, -1)
+              .split(",")
+              .every((x) => !x.trim() || x.trim().startsWith("type ")))
+        )
+          continue;
+        const spec = m[3];
+        const to = spec.startsWith(".") ? join(f, "..", spec.replace(/\.js$/, ".ts")) : spec;
+        if (apart(f, spec, to)) reached.push([...path, to].join(" → "));
+        else if (byPath.has(to)) walk(to, [...path, to]);
+      }
+    };
+    walk("cli/main.ts", ["cli/main.ts"]);
+    expect(reached).toEqual([]);
+    // and the walk did see the tree: every command file of the table
+    expect(seen.has("cli/commands/reserves/scan.ts")).toBe(true);
+    expect(seen.has("cli/commands/evm/logs.ts")).toBe(true);
+  });
+
+  it("src/cli/ holds plumbing and shared helpers; every command lives in src/cli/commands/, renderers in src/cli/render/", () => {
+    // a file directly in src/cli/ that declares a command with commander is a command out of its place
+    const bad = sources
+      .filter((s) => /^cli\/[^/]+\.ts$/.test(s.path) && s.path !== "cli/main.ts")
+      .filter((s) => /\.command\(\s*"/.test(s.text))
+      .map((s) => s.path);
+    expect(bad).toEqual([]);
+  });
+
   it("no group name is compared outside src/chains/", () => {
     const cmp = /[!=]==?\s*"(utxo|evm|evm-compat)"|"(utxo|evm|evm-compat)"\s*[!=]==?/;
     const bad = sources

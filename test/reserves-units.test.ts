@@ -3,7 +3,7 @@ import { bech32, bech32m, createBase58check } from "@scure/base";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { base58CheckDecode, bech32Decode } from "../src/chains/codec.js";
-import { reportHuman } from "../src/cli/render-reserves.js";
+import { reportHuman } from "../src/cli/render/reserves.js";
 import { JsonNumber } from "../src/json/lossless.js";
 import { checkAddress, mixedFamilies } from "../src/reserves/address.js";
 import { formatCoins, toSats } from "../src/reserves/amount.js";

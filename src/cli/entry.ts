@@ -1,7 +1,7 @@
 import { EXIT } from "../errors/index.js";
 import { bitcoinCliArgs } from "./argv.js";
 import { plainCall, runPlain } from "./fast.js";
-import { report, startRun } from "./report.js";
+import { report, startRun } from "./lifecycle.js";
 
 /**
  * Exit as soon as the answer is out: keep-alive sockets and timers would otherwise keep the process

@@ -75,6 +75,6 @@ function checkArity(call: FastCall): void {
 
 export async function runPlain(run: Run, call: FastCall): Promise<void> {
   checkArity(call);
-  const { runMethod } = await import("./call.js");
+  const { runMethod } = await import("./commands/method/call.js");
   await runMethod(run, call.method, call.params, call.flags, {});
 }

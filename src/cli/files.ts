@@ -14,6 +14,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import type { Chain } from "../chains/index.js";
 import { ChaingwError, UsageError } from "../errors/index.js";
 import type { SignatureLine } from "../proof/document.js";
 import { ProofInputError } from "../proof/errors.js";
@@ -44,6 +45,18 @@ export async function readSignatures(path: string): Promise<SignatureLine[]> {
   return asUsage(path, () => readSignatureFile(readText(path, "--signatures")));
 }
 
+/** A signature file for an account chain: every address of this chain's forms (else exit 2 naming the line). */
+export async function readAccountSignatures(path: string, chain: Chain): Promise<SignatureLine[]> {
+  const lines = await readSignatures(path);
+  const { accountOf } = await import("../reserves/evm-ownership.js");
+  for (const l of lines)
+    try {
+      accountOf(chain, l.address);
+    } catch (e) {
+      throw new UsageError(`${path}: line ${l.line}: ${(e as Error).message}; nothing was sent`);
+    }
+  return lines;
+}
 /** --quorum <k>: a whole number of nodes, at least 2 (else exit 2, nothing sent). */
 export function quorumOf(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;

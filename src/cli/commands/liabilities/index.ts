@@ -5,7 +5,7 @@ import { declareBuild } from "./build.js";
 import { declareProof } from "./proof.js";
 import { declareVerify } from "./verify.js";
 
-export function liabilitiesCommand(program: Command, run: Run): void {
+export function declareLiabilities(program: Command, run: Run): void {
   const family = program
     .command("liabilities")
     .description("commit customers' balances to a Merkle-sum tree; extract and verify inclusion proofs");

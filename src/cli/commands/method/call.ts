@@ -1,0 +1,158 @@
+/**
+ * The run of a registry method's command (`chaingw getblock …`, the fast path's too) and of `chaingw rpc`:
+ * params prepared through the registry, the call, the result printed as the node sent it or rendered.
+ * Single calls print human text, the result's JSON as the node sent it, or that JSON on one line.
+ */
+import { chainFromFlags, type GlobalFlags } from "../../../config/config.js";
+import { TransportError, UsageError } from "../../../errors/index.js";
+import { type JsonValue, parseLossless, stringifyLossless } from "../../../json/lossless.js";
+import { definitions, findMethod, isMethodName } from "../../../methods/index.js";
+import { namedToPositional } from "../../../methods/params.js";
+import { type Prepared, prepare, prepareRaw, type SendOptions, send } from "../../../methods/prepare.js";
+import type { MethodDef } from "../../../methods/types.js";
+import { renderValue } from "../../../output/human.js";
+import { withSpinner } from "../../../output/progress.js";
+import type { CallResult, JsonRpcClient } from "../../../rpc/client.js";
+import { sleep } from "../../../util/sleep.js";
+import { parseDuration } from "../../../util/text.js";
+import { type Context, contextFor, type Run } from "../../context.js";
+import { refuseCsv } from "../../options.js";
+
+async function callAndPrint(run: Run, ctx: Context, req: Prepared, verify: boolean): Promise<void> {
+  if (req.long)
+    run.interrupt.hint = `the node may still be running ${req.method}; \`chaingw reserves status\` shows it, \`chaingw reserves abort\` stops it`;
+  const o = { scanTimeoutMs: ctx.settings.scanTimeoutMs, verify };
+  const work = run.wait ? sendWhenUp(run, ctx.client, req, o) : send(ctx.client, req, o);
+  const { result, raw } = await withSpinner(`${req.method} …`, work, !run.machine);
+  if (ctx.format === "json") return run.out(raw);
+  if (ctx.format === "jsonl") return run.out(stringifyLossless(parseLossless(raw)));
+  const def = req.def;
+  run.out(
+    def?.render
+      ? def.render(result, { color: ctx.color, chain: req.chain, method: req.method })
+      : renderDefault(result, req.method, ctx.color),
+  );
+}
+
+/**
+ * `--wait` (bitcoin-cli -rpcwait): while no endpoint can be reached at all (connection refused, the node
+ * warming up), try again every half second until --wait-timeout passes; then exit 3 saying so.
+ */
+async function sendWhenUp(
+  run: Run,
+  client: JsonRpcClient,
+  req: Prepared,
+  o: SendOptions,
+): Promise<CallResult> {
+  const limitMs = run.wait?.timeoutMs ?? 0;
+  const started = Date.now();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await send(client, req, o);
+    } catch (e) {
+      if (!(e instanceof TransportError) || !e.neverSent || run.abort.signal.aborted) throw e;
+      const waited = Date.now() - started;
+      if (limitMs > 0 && waited + 500 > limitMs)
+        throw new TransportError(
+          `--wait: no answer within ${limitMs / 1000} s (${attempt} attempts): ${e.message}`,
+          {
+            cause: e,
+            details: e.details,
+          },
+        );
+      await sleep(500, run.abort.signal);
+    }
+  }
+}
+
+/** The `--wait-timeout` of a run with `--wait`. */
+export const waitOf = (flags: GlobalFlags): { timeoutMs: number } | undefined =>
+  flags.wait ? { timeoutMs: parseDuration("--wait-timeout", flags.waitTimeout, 60) } : undefined;
+
+/** `--stdin`: more params, one a line, after those on the command line (bitcoin-cli -stdin). */
+async function paramTexts(texts: string[], flags: GlobalFlags): Promise<string[]> {
+  if (!flags.stdin) return texts;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of process.stdin as AsyncIterable<Buffer>) {
+    size += c.length;
+    if (size > 64 * 1024 * 1024) throw new UsageError("--stdin: more than 64 MB of params");
+    chunks.push(c);
+  }
+  const lines = Buffer.concat(chunks).toString("utf8").split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  return [...texts, ...lines.map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l))];
+}
+
+export async function runMethod(
+  run: Run,
+  name: string,
+  args: string[],
+  flags: GlobalFlags,
+  opts: Record<string, unknown>,
+): Promise<void> {
+  refuseCsv(run, name);
+  run.wait = waitOf(flags);
+  const texts = await paramTexts(args, flags);
+  // chain from flag/env decides the definition now; a profile's chain is applied after settings load
+  let def: MethodDef = findMethod(name, chainFromFlags(flags, run.env));
+  const ctx = contextFor(run, flags, def.group);
+  if (ctx.settings.chain && ctx.settings.chain !== def.group) def = findMethod(name, ctx.settings.chain);
+  const params = flags.named ? namedToPositional(def, texts) : texts;
+  const req = prepare(def, { params, fromText: true, options: opts });
+  await callAndPrint(run, ctx, req, opts.verify !== false);
+}
+
+export function renderDefault(result: JsonValue, name: string, color: boolean): string {
+  if (result === null) return `null (${name}: not found)`;
+  return renderValue(result, color);
+}
+
+/** `chaingw rpc <method> [params...]`: any method, params as JSON where they parse, else strings. */
+export async function runRaw(run: Run, method: string, args: string[], flags: GlobalFlags): Promise<void> {
+  refuseCsv(run, "rpc");
+  if (!isMethodName(method))
+    throw new UsageError(`rpc: invalid method name ${JSON.stringify(method.slice(0, 40))}`);
+  run.wait = waitOf(flags);
+  const texts = await paramTexts(args, flags);
+  const asValue = (t: unknown) => {
+    if (typeof t !== "string") return t;
+    try {
+      return parseLossless(t);
+    } catch {
+      return t;
+    }
+  };
+  let params: unknown[];
+  if (flags.named) {
+    // a method chaingw knows: names become its positions; any other goes by name (JSON-RPC 2.0 §4.2)
+    const def = definitions(method)[0];
+    if (def) params = namedToPositional(def, texts).map(asValue);
+    else {
+      const obj: Record<string, unknown> = {};
+      for (const t of texts) {
+        const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(t);
+        if (!m)
+          throw new UsageError(
+            `rpc --named: ${method} is not a method chaingw knows, so every param must be name=value (got ${JSON.stringify(t.slice(0, 40))})`,
+          );
+        if (Object.hasOwn(obj, m[1])) throw new UsageError(`rpc: parameter ${m[1]} given twice`);
+        obj[m[1]] = asValue(m[2]);
+      }
+      // by-name params: the envelope serialises the object as it is
+      params = obj as unknown as unknown[];
+    }
+  } else params = texts.map(asValue);
+  const given = chainFromFlags(flags, run.env);
+  // the group decides the default endpoint: a registered method's, else what its namespace suggests
+  const guess = prepareRaw(method, params, given);
+  const ctx = contextFor(run, flags, guess.chain.name);
+  const req = prepareRaw(method, params, ctx.settings.chain ?? guess.chain.name);
+  // verbatim: no result checks of a registry definition (`rpc` is the way around them)
+  await callAndPrint(
+    run,
+    ctx,
+    { ...req, def: req.def && { ...req.def, verify: undefined, render: undefined } },
+    false,
+  );
+}

@@ -1,0 +1,39 @@
+/** `chaingw verify-message ADDRESS SIGNATURE MESSAGE`: a signed message checked offline, on every chain. */
+import type { Command } from "commander";
+import type { Run } from "../run.js";
+
+export function declareVerifyMessage(program: Command, run: Run): void {
+  program
+    .command("verify-message")
+    .description(
+      "check a signed message offline: legacy (BIP-137 and Electrum/Trezor segwit), BIP-322 simple or multisig full, EIP-191 (EVM), TIP-191 (TRON signMessageV2)",
+    )
+    .argument("<address>", "Bitcoin or Litecoin address (the network comes from its form), 0x… or T…")
+    .argument(
+      "<signature>",
+      "base64 for Bitcoin/Litecoin (BIP-322: smp or ful prefix), 0x + 130 hex digits for EVM and TRON",
+    )
+    .argument("<message>", "the signed text")
+    .addHelpText(
+      "after",
+      "\nPrints true or false. Exit 0 valid, 1 not valid, 2 not an address or a signature.",
+    )
+    .action((address: string, signature: string, message: string) =>
+      runVerifyMessage(run, address, signature, message),
+    );
+}
+
+/** True/false and exit 0/1; 2 for input that is not an address or a signature. */
+export async function runVerifyMessage(run: Run, address: string, signature: string, message: string) {
+  const [{ verifyMessage }, { asUsage }] = await Promise.all([
+    import("../../proof/message.js"),
+    import("../files.js"),
+  ]);
+  const r = await asUsage("verify-message", () => verifyMessage(address, signature, message));
+  if (run.machine) run.out(JSON.stringify(r));
+  else {
+    run.out(String(r.valid));
+    run.err(`chaingw: ${r.format}: ${r.detail}`);
+  }
+  if (!r.valid) run.exitCode = 1;
+}

@@ -1,0 +1,97 @@
+/** `reserves balances`' proof as people read it (a table per asset, the totals) and as CSV rows. */
+import { chainOf } from "../../chains/index.js";
+import { csvField } from "../../output/csv.js";
+import { style, table } from "../../output/human.js";
+import type { EvmProof } from "../../proof/evm-document.js";
+import { groupDigits } from "../../util/units.js";
+
+/** The chain's display of an address beside the hex (TRON's T-form), else the hex. */
+function shown(proof: EvmProof, hex: string): string {
+  const t = chainOf(proof.chain.group).evm?.displayAddress?.(hex);
+  return t ? `${t} (${hex})` : hex;
+}
+
+const assetLabel = (a: EvmProof["assets"][number]) =>
+  a.id === "native" ? (a.symbol as string) : `${a.symbol ?? "(no symbol)"} ${a.id}`;
+
+/** The block line first, one table per asset (address, amount), then the totals. */
+export function balancesHuman(proof: EvmProof, color: boolean): string {
+  const st = style(color);
+  const out: string[] = [];
+  const network = proof.chain.network ?? `chain id ${proof.chain.chain_id}`;
+  out.push(
+    `block ${proof.block.number.toLocaleString("en")} (${proof.block.hash}) on ${network} [${proof.chain.group}], ${proof.snapshot === "pinned" ? "every read pinned to this block" : "read at the head (latest-only chain), the same block before and after"}`,
+  );
+  for (const a of proof.assets) {
+    out.push(
+      "",
+      st.key(
+        `${assetLabel(a)}${a.decimals === null ? " — decimals() gave no answer: base units" : `, ${a.decimals} decimals`}`,
+      ),
+    );
+    out.push(
+      table(
+        ["address", "amount", "base units"],
+        a.balances.map((b) => [shown(proof, b.address), groupDigits(b.amount), b.base_units]),
+        color,
+      ),
+    );
+  }
+  if (proof.ownership) {
+    const sigs = proof.ownership.signatures;
+    out.push("", st.key(`ownership: signatures over "${proof.challenge}"`));
+    out.push(
+      table(
+        ["address", "signature", "form"],
+        sigs.map((x) => [
+          shown(proof, x.address),
+          x.valid ? st.good("valid") : st.bad("NOT VALID"),
+          x.format,
+        ]),
+        color,
+      ),
+    );
+  }
+  if (proof.quorum)
+    out.push(
+      "",
+      `quorum: ${proof.quorum.k} nodes answered every read alike: ${proof.quorum.nodes.map((n, i) => `node ${i + 1} (${n.client}, chain id ${n.chain})`).join("; ")}`,
+    );
+  out.push("", st.key("totals"));
+  out.push(
+    table(
+      ["asset", "total", "base units", "holders", ...(proof.ownership ? ["proven owned"] : [])],
+      proof.assets.map((a, k) => [
+        assetLabel(a),
+        groupDigits(a.total.amount),
+        a.total.base_units,
+        `${a.holders} of ${proof.addresses.length}`,
+        ...(proof.ownership ? [groupDigits(proof.ownership.proven[k]?.amount ?? "0")] : []),
+      ]),
+      color,
+    ),
+  );
+  return out.join("\n");
+}
+
+/** One row per address and asset, then nothing else: amounts exact text. */
+export function balancesCsv(proof: EvmProof): string {
+  const rows = ["block,block_hash,asset,symbol,decimals,address,amount,base_units"];
+  for (const a of proof.assets)
+    for (const b of a.balances)
+      rows.push(
+        [
+          String(proof.block.number),
+          proof.block.hash,
+          a.id,
+          a.symbol ?? "",
+          a.decimals === null ? "" : String(a.decimals),
+          b.address,
+          b.amount,
+          b.base_units,
+        ]
+          .map(csvField)
+          .join(","),
+      );
+  return `${rows.join("\n")}\n`;
+}

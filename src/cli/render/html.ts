@@ -1,0 +1,136 @@
+/**
+ * The combined reserves report as one self-contained HTML page for an audit file: no scripts, no fonts, no
+ * images or styles from anywhere (a Content-Security-Policy of `default-src 'none'` says so to the browser
+ * too), charts as inline SVG. The verdict comes first, then totals per asset, the distribution of holdings
+ * over addresses, the proofs' digests, and the command that verifies them again.
+ */
+
+import type { CombinedReport } from "../../reserves/combined.js";
+import { distribution } from "../../reserves/combined.js";
+import { groupDigits } from "../../util/units.js";
+
+export const esc = (s: string) =>
+  s
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
+
+const VERDICT: Record<CombinedReport["verdict"], { text: string; color: string }> = {
+  holds: { text: "HOLDS", color: "#1a7f37" },
+  fails: { text: "FAILS", color: "#cf222e" },
+  "cannot-say": { text: "CANNOT SAY", color: "#9a6700" },
+  "not-verified": { text: "NOT VERIFIED", color: "#57606a" },
+};
+
+/** Width of one character of the charts' 12 px monospace text (0.6 em, with room to spare). */
+const CHAR = 7.4;
+/** Labels longer than this are shortened in the middle (the full text is the row's tooltip). */
+const MAX_LABEL = 46;
+const shorten = (s: string) =>
+  s.length <= MAX_LABEL ? s : `${s.slice(0, MAX_LABEL - 13)}…${s.slice(s.length - 12)}`;
+
+/**
+ * Horizontal bars: the largest holdings of one asset and the rest, each with its share of the total. The
+ * label column is as wide as the longest label, and each label is held to the width it was given
+ * (textLength), so no font can push it into its bar; the chart scales down to narrow windows.
+ */
+function chart(a: CombinedReport["proofs"][number]["assets"][number]): string {
+  const rows = distribution(a);
+  if (rows.length === 0) return `<p class="muted">no address holds any ${esc(a.symbol)}</p>`;
+  const labels = rows.map((r) => shorten(r.label));
+  const LABEL = Math.ceil(Math.max(...labels.map((l) => l.length)) * CHAR) + 12;
+  const BAR = 320;
+  const SHARE = Math.ceil(Math.max(...rows.map((r) => r.share.length)) * CHAR) + 6;
+  const W = LABEL + BAR + 6 + SHARE;
+  const H = 22;
+  let max = 1n;
+  for (const r of rows) if (r.base_units > max) max = r.base_units;
+  const bars = rows
+    .map((r, i) => {
+      // a width in pixels needs no exactness: scaled in BigInt, then to a number below 10^6
+      const w = Number((r.base_units * 1_000_000n) / max) / 1_000_000;
+      const y = i * H;
+      const label = labels[i] as string;
+      return [
+        `<g class="row">${label === r.label ? "" : `<title>${esc(r.label)}</title>`}`,
+        `<text x="0" y="${y + 15}" class="lbl" textLength="${(label.length * CHAR).toFixed(1)}" lengthAdjust="spacingAndGlyphs">${esc(label)}</text>`,
+        `<rect x="${LABEL}" y="${y + 3}" width="${(w * BAR).toFixed(1)}" height="${H - 6}" fill="#0969da"/>`,
+        `<text x="${(LABEL + w * BAR + 6).toFixed(1)}" y="${y + 15}" class="val" textLength="${(r.share.length * CHAR).toFixed(1)}" lengthAdjust="spacingAndGlyphs">${esc(r.share)}</text></g>`,
+      ].join("");
+    })
+    .join("\n");
+  return `<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="distribution of ${esc(a.symbol)} over addresses" width="${W}" height="${rows.length * H}" viewBox="0 0 ${W} ${rows.length * H}">\n${bars}\n</svg>`;
+}
+
+/** The page; `extra` (trusted HTML, e.g. solvency's table) goes right under the verdict. */
+export function reportHtml(r: CombinedReport, at: Date, extra = ""): string {
+  const v = VERDICT[r.verdict];
+  const totals = r.proofs
+    .flatMap((p) =>
+      p.assets.map(
+        (a) =>
+          `<tr><td>${esc(p.chain)}</td><td>${esc(a.symbol)}${a.contract ? `<br><small>${esc(a.contract)}</small>` : ""}</td><td class="num">${p.block}${p.snapshot === "latest-only" ? " (head)" : ""}</td><td class="num total" data-symbol="${esc(a.symbol)}" data-base-units="${esc(a.total_base_units)}">${esc(groupDigits(a.total))}</td><td class="num base">${esc(a.total_base_units)}</td><td class="num">${a.holders} of ${a.addresses}</td><td>${esc(a.proven_share ?? "no signatures")}</td><td>${esc(p.verify ? VERDICT[p.verify.verdict].text.toLowerCase() : p.digest_ok ? "digest ok" : "DIGEST FAILS")}</td></tr>`,
+      ),
+    )
+    .join("\n");
+  const charts = r.proofs
+    .flatMap((p) =>
+      p.assets.map(
+        (a) =>
+          `<section class="chart"><h3>${esc(a.symbol)} on ${esc(p.chain)}: ${esc(groupDigits(a.total))} over ${a.holders} address${a.holders === 1 ? "" : "es"}</h3>\n${chart(a)}</section>`,
+      ),
+    )
+    .join("\n");
+  const digests = r.proofs
+    .map(
+      (p) =>
+        `<tr><td>${esc(p.file)}</td><td>${esc(p.format)}</td><td><code>${esc(p.block_hash)}</code></td><td><code class="digest">${esc(p.digest)}</code></td><td>${p.digest_ok ? "matches" : "<b>DOES NOT MATCH</b>"}</td></tr>${p.verify ? `<tr><td></td><td colspan="4">${esc(p.verify.summary)}</td></tr>` : ""}`,
+    )
+    .join("\n");
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Reserves report: ${esc(v.text)}</title>
+<style>
+body { font: 14px/1.45 system-ui, sans-serif; margin: 24px; color: #1f2328; max-width: 1200px; }
+.verdict { font-size: 22px; font-weight: 700; color: #fff; background: ${v.color}; padding: 12px 16px; border-radius: 6px; }
+table { border-collapse: collapse; margin: 8px 0 20px; max-width: 100%; }
+th, td { border: 1px solid #d0d7de; padding: 4px 8px; text-align: left; vertical-align: top; }
+th { background: #f6f8fa; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+/* long figures and addresses break where they must, so every column stays in the window */
+td.total, td.base, td small, code { overflow-wrap: anywhere; word-break: break-all; }
+td.base { max-width: 220px; font-size: 12px; }
+svg { max-width: 100%; height: auto; }
+code { font: 12px ui-monospace, monospace; }
+.lbl, .val { font: 12px ui-monospace, monospace; fill: #1f2328; }
+.muted { color: #57606a; }
+pre { background: #f6f8fa; padding: 8px; white-space: pre-wrap; overflow-wrap: anywhere; }
+</style>
+</head>
+<body>
+<p class="verdict" id="verdict" data-verdict="${esc(r.verdict)}">${esc(v.text)}: ${esc(r.summary)}</p>
+${extra}<h2>Totals per asset</h2>
+<table id="totals">
+<tr><th>chain</th><th>asset</th><th>height / block</th><th>total</th><th>base units</th><th>holders</th><th>proven owned</th><th>verdict</th></tr>
+${totals}
+</table>
+<h2>Distribution of holdings</h2>
+${charts}
+<h2>Proofs and digests</h2>
+<table id="digests">
+<tr><th>file</th><th>format</th><th>block hash</th><th>digest (SHA-256 of the RFC 8785 form)</th><th>digest</th></tr>
+${digests}
+</table>
+<h2>Verify again</h2>
+<pre id="command">${esc(r.command)}</pre>
+<p class="muted">Made by chaingw at ${esc(at.toISOString())}. This page fetches nothing: every figure is in it.</p>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,40 @@
+/** `reserves report`'s summary as people read it: the verdict line, one row per proof and asset, the files. */
+import { style, table } from "../../output/human.js";
+import type { CombinedReport } from "../../reserves/combined.js";
+import { groupDigits } from "../../util/units.js";
+
+const VERDICT_TEXT: Record<CombinedReport["verdict"], string> = {
+  holds: "HOLDS",
+  fails: "FAILS",
+  "cannot-say": "CANNOT SAY",
+  "not-verified": "NOT VERIFIED",
+};
+
+export function renderReport(r: CombinedReport, color: boolean): string {
+  const st = style(color);
+  const v = `${VERDICT_TEXT[r.verdict]}: ${r.summary}`;
+  const out = [r.verdict === "holds" ? st.good(v) : r.verdict === "fails" ? st.bad(v) : v, ""];
+  const rows = r.proofs.flatMap((p) =>
+    p.assets.map((a) => [
+      p.chain,
+      a.symbol,
+      `${p.block.toLocaleString("en")}${p.snapshot === "latest-only" ? " (head)" : ""}`,
+      groupDigits(a.total),
+      `${a.holders} of ${a.addresses}`,
+      a.proven_share ?? "no signatures",
+      p.verify ? VERDICT_TEXT[p.verify.verdict].toLowerCase() : p.digest_ok ? "digest ok" : "DIGEST FAILS",
+    ]),
+  );
+  out.push(
+    table(["chain", "asset", "height/block", "total", "holders", "proven owned", "verdict"], rows, color),
+    "",
+  );
+  for (const p of r.proofs) {
+    out.push(
+      `${p.file}: ${p.format}, block ${p.block_hash}, digest ${p.digest} ${p.digest_ok ? "(matches)" : "(DOES NOT MATCH the content)"}`,
+    );
+    if (p.verify) out.push(`  ${p.verify.summary}`);
+  }
+  out.push("", `re-verify: ${r.command}`);
+  return out.join("\n");
+}

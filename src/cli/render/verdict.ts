@@ -1,0 +1,44 @@
+/** How every proof check prints its verdict: the proof's claims, each finding, and the verdict line. */
+import { style } from "../../output/human.js";
+import { VERDICT_WORDS, type Verdict } from "../../reserves/verdict.js";
+
+/** The findings and the verdict line, as every proof check prints them. */
+export function renderFindings(
+  r: { verdict: Verdict; failures: string[]; cannot_say: string[]; summary: string },
+  color: boolean,
+): string[] {
+  const st = style(color);
+  const lines: string[] = [];
+  for (const f of r.failures) lines.push(st.bad(`FAILS: ${f}`));
+  for (const f of r.cannot_say) lines.push(`CANNOT SAY: ${f}`);
+  // the summary of a failing or undecided check says so itself ("the proof does not hold: ...")
+  const v = r.verdict === "holds" ? `${VERDICT_WORDS.holds}: ${r.summary}` : r.summary;
+  lines.push(r.verdict === "holds" ? st.good(v) : r.verdict === "fails" ? st.bad(v) : v);
+  return lines;
+}
+
+/** The proof's claims: what it states that no chain confirms, shown as such. */
+export function renderClaims(claims: Record<string, string | number | null | undefined>): string[] {
+  const rows = Object.entries(claims).filter(([, v]) => v !== undefined);
+  return rows.map(
+    ([k, v]) => `claim      ${k}: ${v === null ? "none" : typeof v === "string" ? JSON.stringify(v) : v}`,
+  );
+}
+
+/** verify --quorum: the nodes the proof was checked on, as they described themselves. */
+export function renderQuorum(
+  r: {
+    verdict: string;
+    quorum?: { k: number; nodes: { client: string; chain: string; height: number; block_hash: string }[] };
+  },
+  color: boolean,
+): string[] {
+  if (!r.quorum) return [];
+  const st = style(color);
+  const names = r.quorum.nodes.map(
+    (n, i) => `node ${i + 1} (${n.client}, chain ${n.chain}, tip ${n.height})`,
+  );
+  return [
+    `quorum     ${r.verdict === "fails" ? st.bad("FAILS") : st.good("ok")}  checked on ${r.quorum.k} nodes: ${names.join("; ")}`,
+  ];
+}
