@@ -42,6 +42,6 @@ export function contextFor(
     pooled: o.pooled,
     failFast: o.failFast,
   });
-  const color = flags.color !== false && !run.env.NO_COLOR && !run.machine && Boolean(process.stdout.isTTY);
+  const color = flags.color !== false && !run.env.NO_COLOR && !run.machine && Boolean(run.stdout.isTTY);
   return { settings, client, signal: run.abort.signal, format: run.format, color };
 }

@@ -7,8 +7,8 @@ import type { Command, Help, HelpConfiguration } from "commander";
 import { wrapWords } from "../util/text.js";
 
 /** Columns of the stream's terminal, else $COLUMNS, else 80. */
-export function helpWidth(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv): number {
-  const cols = stream.isTTY ? stream.columns : Number(env.COLUMNS);
+export function helpWidth(stream: { isTTY?: boolean; columns?: number }, env: NodeJS.ProcessEnv): number {
+  const cols = stream.isTTY ? Number(stream.columns) : Number(env.COLUMNS);
   return Number.isFinite(cols) && cols >= 20 ? Math.min(cols, 200) : 80;
 }
 

@@ -12,7 +12,7 @@ export function report(run: Run, err: unknown): number {
   const e = asChaingwError(err);
   if (run.machine) {
     const payload = errorPayload(e, true);
-    process.stderr.write(run.secrets.scrub(JSON.stringify({ error: payload })) + "\n");
+    run.stderr.write(run.secrets.scrub(JSON.stringify({ error: payload })) + "\n");
   } else {
     run.err(`chaingw: ${e.message}`);
     for (const d of e.details ?? []) run.err(`  ${d}`);

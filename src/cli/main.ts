@@ -68,11 +68,11 @@ export function buildProgram(argv: string[], run: Run): Command {
     .configureOutput({
       // help shown because no command was given goes to stderr; error messages are printed by report()
       // help and its added texts (any command's) fit the terminal: a line too wide is wrapped at spaces
-      writeOut: (t) => process.stdout.write(fitWidth(t, helpWidth(process.stdout, run.env))),
-      writeErr: (t) => process.stderr.write(fitWidth(t, helpWidth(process.stderr, run.env))),
+      writeOut: (t) => run.stdout.write(fitWidth(t, helpWidth(run.stdout, run.env))),
+      writeErr: (t) => run.stderr.write(fitWidth(t, helpWidth(run.stderr, run.env))),
       outputError: () => {},
-      getOutHelpWidth: () => helpWidth(process.stdout, run.env),
-      getErrHelpWidth: () => helpWidth(process.stderr, run.env),
+      getOutHelpWidth: () => helpWidth(run.stdout, run.env),
+      getErrHelpWidth: () => helpWidth(run.stderr, run.env),
     })
     .configureHelp(HELP)
     .addHelpText(
@@ -80,7 +80,7 @@ export function buildProgram(argv: string[], run: Run): Command {
       () =>
         `\n${wrapWords(
           "Exit codes: 0 ok (null is ok), 1 node error, 2 bad usage (nothing sent), 3 no endpoint answered, 4 auth refused, 130 interrupted.\nRun `chaingw methods` for the method table, `chaingw <method> --help` for its params.",
-          helpWidth(process.stdout, run.env),
+          helpWidth(run.stdout, run.env),
         )}`,
     );
   globalOptions(program);

@@ -8,6 +8,9 @@ import { setMaxListeners } from "node:events";
 import { type Format, isMachine } from "../output/format.js";
 import { Secrets } from "../util/redact.js";
 
+/** Where a run writes: the process's streams, or a test's (commands run in-process with injected streams). */
+export type OutStream = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+
 export class Run {
   /** aborted on SIGINT/SIGTERM; the reason is the signal's name */
   readonly abort = new AbortController();
@@ -35,6 +38,8 @@ export class Run {
   constructor(
     readonly format: Format,
     readonly env: NodeJS.ProcessEnv = process.env,
+    readonly stdout: OutStream = process.stdout,
+    readonly stderr: OutStream = process.stderr,
   ) {
     // every request in flight listens on it: a batch with --concurrency 16 is not a listener leak
     setMaxListeners(0, this.abort.signal);
@@ -47,12 +52,12 @@ export class Run {
   /** A line of diagnostics on stderr, secrets scrubbed; a spinner on the same terminal is taken off first. */
   err(text: string): void {
     this.clearProgress?.();
-    process.stderr.write(this.secrets.scrub(text) + "\n");
+    this.stderr.write(this.secrets.scrub(text) + "\n");
   }
 
   /** Data on stdout (a line), after any progress line is taken off the terminal. */
   out(text: string): void {
     this.clearProgress?.();
-    process.stdout.write(text.endsWith("\n") ? text : text + "\n");
+    this.stdout.write(text.endsWith("\n") ? text : text + "\n");
   }
 }

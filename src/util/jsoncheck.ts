@@ -2,8 +2,9 @@
  * A strict checker for JSON configuration files, with the line of every problem. A file a person wrote
  * deserves "gateway.json:7: products.ltc.upstream: unknown key (did you mean upstreams?)", not a default
  * silently applied because of a typo. Small on purpose: the shapes config files use (objects with known
- * keys, maps, lists, strings, numbers, booleans, a choice of shapes), nothing more. Any config reader can
- * use it (`chaingw serve`'s gateway.json; the CLI's config.json).
+ * keys, maps, lists, strings, numbers, booleans, a choice of shapes), nothing more. The one checker of every
+ * config file chaingw reads: `chaingw serve`'s gateway.json and keys file, the CLI's config.json
+ * (src/config/check.ts declares its shape).
  */
 import { UsageError } from "../errors/index.js";
 import { short } from "./text.js";
@@ -13,10 +14,10 @@ export type Shape =
   | { kind: "number"; min?: number; max?: number; integer?: boolean }
   | { kind: "boolean" }
   | { kind: "array"; items: Shape; min?: number; max?: number }
-  /** known keys; `required` lists those that must be there */
-  | { kind: "object"; keys: Record<string, Shape>; required?: readonly string[] }
+  /** known keys; `required` lists those that must be there; `comments`: keys starting with // are skipped */
+  | { kind: "object"; keys: Record<string, Shape>; required?: readonly string[]; comments?: boolean }
   /** any keys (a map such as products), each value of one shape */
-  | { kind: "map"; values: Shape; keyPattern?: RegExp; min?: number }
+  | { kind: "map"; values: Shape; keyPattern?: RegExp; min?: number; comments?: boolean }
   | { kind: "either"; shapes: readonly Shape[]; expected: string };
 
 /** The line of each value, by its path (`products.ltc.upstreams[1]`). */
@@ -156,8 +157,15 @@ export function problems(v: unknown, shape: Shape, path: string, lines: Map<stri
     case "string":
       if (typeof v !== "string")
         return [at(path, `expected ${shape.expected ?? "a string"}, got ${typeName(v)}`)];
-      if (shape.oneOf && !shape.oneOf.includes(v))
-        return [at(path, `expected one of ${shape.oneOf.join(", ")}, got ${short(v)}`)];
+      if (shape.oneOf && !shape.oneOf.includes(v)) {
+        const near = nearest(v, [...shape.oneOf]);
+        return [
+          at(
+            path,
+            `expected one of ${shape.oneOf.join(", ")}, got ${short(v)}${near ? ` (did you mean ${near}?)` : ""}`,
+          ),
+        ];
+      }
       if (shape.pattern && !shape.pattern.test(v))
         return [at(path, `expected ${shape.expected ?? `text matching ${shape.pattern}`}, got ${short(v)}`)];
       return [];
@@ -189,6 +197,7 @@ export function problems(v: unknown, shape: Shape, path: string, lines: Map<stri
       const out: string[] = [];
       const known = Object.keys(shape.keys);
       for (const k of Object.keys(o)) {
+        if (shape.comments && k.startsWith("//")) continue;
         const p = path ? `${path}.${k}` : k;
         if (!Object.hasOwn(shape.keys, k)) {
           const near = nearest(k, known);
@@ -202,7 +211,9 @@ export function problems(v: unknown, shape: Shape, path: string, lines: Map<stri
     case "map": {
       if (typeof v !== "object" || v === null || Array.isArray(v))
         return [at(path, `expected an object, got ${typeName(v)}`)];
-      const entries = Object.entries(v as Record<string, unknown>);
+      const entries = Object.entries(v as Record<string, unknown>).filter(
+        ([k]) => !(shape.comments && k.startsWith("//")),
+      );
       if (shape.min !== undefined && entries.length < shape.min)
         return [at(path, `expected at least ${shape.min} entr${shape.min === 1 ? "y" : "ies"}`)];
       return entries.flatMap(([k, x]) => {

@@ -104,7 +104,7 @@ async function runBatch(
       },
       async (lines) => {
         bar.clear();
-        if (!process.stdout.write(lines)) await once(process.stdout, "drain");
+        if (!run.stdout.write(lines)) await once(run.stdout, "drain");
         bar.update(state(last));
       },
       (p) => {

@@ -51,7 +51,7 @@ export function printMethods(run: Run, markdown: boolean): void {
     return;
   }
   // a terminal gets what fits: plain aligned columns, params and the summary only when there is room
-  const width = helpWidth(process.stdout, run.env);
+  const width = helpWidth(run.stdout, run.env);
   const cell = (x: { value: boolean; from: string }) => `${x.value ? "yes" : "no"}·${x.from}`;
   const cols: [string, (r: (typeof rows)[number]) => string][] = [
     ["method", (r) => r.method],

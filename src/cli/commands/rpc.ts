@@ -9,7 +9,7 @@ export function declareRpc(program: Command, run: Run): void {
   program
     .command("rpc")
     .description("send any method verbatim; params are JSON where they parse, else strings")
-    .addHelpText("after", () => `\n${wrapWords(GLOBAL_NOTE, helpWidth(process.stdout, run.env))}`)
+    .addHelpText("after", () => `\n${wrapWords(GLOBAL_NOTE, helpWidth(run.stdout, run.env))}`)
     .argument("<method>", "method name")
     .argument("[params...]", "positional params")
     .action(async (method: string, params: string[], _o: unknown, command: Command) => {

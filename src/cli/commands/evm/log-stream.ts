@@ -38,7 +38,7 @@ export async function streamToStdout(
   run.interrupt.handled = true;
   const write = async (text: string) => {
     bar.clear();
-    if (!process.stdout.write(text)) await once(process.stdout, "drain");
+    if (!run.stdout.write(text)) await once(run.stdout, "drain");
   };
   let first = true;
   if (run.format === "json") await write("[");
@@ -91,7 +91,7 @@ export async function streamToStdout(
       `chaingw: ${label}: interrupted: ${done}; resume with --from-block ${s.next}${s.to >= s.next ? ` --to-block ${s.to}` : ""}`,
     );
     run.exitCode = EXIT.interrupted;
-  } else if (process.stderr.isTTY || ctx.settings.verbose) {
+  } else if (run.stderr.isTTY || ctx.settings.verbose) {
     run.err(
       `chaingw: ${label}: ${s.logs} logs in blocks ${s.from}..${s.to} (${s.requests} requests, ${s.splits} splits)`,
     );

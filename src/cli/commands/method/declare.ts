@@ -61,7 +61,7 @@ export function declareMethodCommands(
     }
     if (loose) cmd.allowExcessArguments(true);
     cmd.addHelpText("after", () => {
-      const width = helpWidth(process.stdout, run.env);
+      const width = helpWidth(run.stdout, run.env);
       return `${wrapWords(methodHelp(name), width, "     ")}\n\n${wrapWords(GLOBAL_NOTE, width)}`;
     });
     cmd.action(async (...args: unknown[]) => {

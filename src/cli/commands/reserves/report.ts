@@ -73,7 +73,7 @@ export async function runReport(run: Run, files: string[], flags: GlobalFlags, o
     run.out(
       renderReport(
         report,
-        !run.machine && Boolean(process.stdout.isTTY) && flags.color !== false && !run.env.NO_COLOR,
+        !run.machine && Boolean(run.stdout.isTTY) && flags.color !== false && !run.env.NO_COLOR,
       ),
     );
   if (o.html !== undefined && !run.machine) run.out(`report page written to ${o.html}`);

@@ -1,5 +1,5 @@
 /**
- * Issue 14, "Reliability, round two": each defect found by using chaingw as a newcomer would, on a real
+ * Regressions of first use: each defect found by using chaingw as a newcomer would, on a real
  * terminal (util-linux `script`, test/helpers/pty.ts), against a real litecoind -regtest, dead endpoints
  * and interrupted scans. Each test names the defect it reproduces and what made it fail before the fix.
  */

@@ -1,5 +1,5 @@
 /**
- * Hardening (issue 7): secrets never printed, hostile upstreams, interrupts and closed pipes.
+ * Secrets never printed, hostile upstreams, interrupts and closed pipes.
  * Every output this file captures is kept and scanned for the canary secrets in the last test.
  */
 import { execFileSync } from "node:child_process";

@@ -1,3 +1,4 @@
+/** The test helpers themselves: the litecoind and anvil starters, the gateway and fault fixtures answer as the tests assume. */
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FaultServer, refusedUrl, startFaultServer } from "./fixtures/faults.js";

@@ -1,5 +1,5 @@
 /**
- * Hostile input (issue 7): property-based tests with fast-check over every method of the registry and
+ * Hostile input: property-based tests with fast-check over every method of the registry and
  * every param position. In process (thousands of runs): buildParams + fromOptions + refine either
  * accept, or throw a one-line UsageError naming the parameter; nothing else. Through the built CLI (a
  * few hundred processes, two at a time): invalid ⇒ exit 2 with 0 hits on a counting fault server in
