@@ -1,8 +1,9 @@
 /**
  * The global options as data: commander builds them from this list (src/cli/main.ts), the fast path of a
  * plain method call reads argv with it (src/cli/fast.ts), completion lists them. One list, three readers.
+ * The options of the settings table (timeouts, retries, rates, --verbose, --insecure) come from its rows.
  */
-import { DEFAULTS } from "../config/config.js";
+import { SETTINGS, settingRow } from "../config/settings.js";
 import { FORMATS } from "../output/format.js";
 
 export interface GlobalOption {
@@ -13,6 +14,11 @@ export interface GlobalOption {
   repeatable?: boolean;
   hidden?: boolean;
   choices?: readonly string[];
+}
+
+function fromSettings(name: string): GlobalOption {
+  const r = settingRow(name);
+  return { flags: r.flags, help: r.help };
 }
 
 export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
@@ -57,35 +63,10 @@ export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
     help: "output: human, json, jsonl (one line) or csv (reserves scan)",
     choices: FORMATS,
   },
-  { flags: "-v, --verbose", help: "log each attempt on stderr (env CHAINGW_DEBUG); never secrets" },
+  fromSettings("verbose"),
   { flags: "--no-color", help: "no colour (also NO_COLOR)" },
-  { flags: "--retries <n>", help: `extra passes over the endpoint list (default ${DEFAULTS.retries})` },
-  {
-    flags: "--timeout <s>",
-    help: `overall deadline for a call, retries included (default ${DEFAULTS.timeoutS})`,
-  },
-  { flags: "--request-timeout <s>", help: `per-attempt timeout (default ${DEFAULTS.requestTimeoutS})` },
-  { flags: "--connect-timeout <s>", help: `connect timeout (default ${DEFAULTS.connectTimeoutS})` },
-  {
-    flags: "--scan-timeout <s>",
-    help: `timeout of a scantxoutset start, 0 = none (default ${DEFAULTS.scanTimeoutS})`,
-  },
-  {
-    flags: "--max-response <MB>",
-    help: `largest response body accepted (default ${DEFAULTS.maxResponseMB})`,
-  },
-  {
-    flags: "--heavy-rate <n>",
-    help: `calls per second allowed for heavy methods (default ${DEFAULTS.heavyRate}; 0 = no limit)`,
-  },
-  {
-    flags: "--hedge <s>",
-    help: "for idempotent reads: after this delay, also ask the next endpoint (default off)",
-  },
-  {
-    flags: "--insecure",
-    help: "allow credentials over plain http to non-loopback hosts and skip TLS verification",
-  },
+  // the settings of the table (src/config/settings.ts): flag, help and default written there once
+  ...SETTINGS.filter((r) => r.setting !== "verbose").map((r) => fromSettings(r.setting)),
   { flags: "--named", help: "params as name=value, after any positional ones (bitcoin-cli -named)" },
   { flags: "--stdin", help: "more params from stdin, one a line, after the others (bitcoin-cli -stdin)" },
   {

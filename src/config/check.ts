@@ -8,6 +8,7 @@ import { CHAIN_NAMES } from "../chains/index.js";
 import { parseWithLines, problems, type Shape } from "../util/jsoncheck.js";
 import { suggest } from "../util/text.js";
 import { NETWORKS } from "./node-layout.js";
+import { SETTINGS } from "./settings.js";
 
 const text: Shape = { kind: "string" };
 const number: Shape = { kind: "number" };
@@ -28,12 +29,8 @@ export const PROFILE_KEYS: Record<string, Shape> = {
   chain: { kind: "string", oneOf: CHAIN_NAMES },
   network: { kind: "string", oneOf: [...NETWORKS, "mainnet", "testnet"] },
   datadir: text,
-  retries: number,
-  timeout: number,
-  requestTimeout: number,
-  connectTimeout: number,
-  scanTimeout: number,
-  heavyRate: number,
+  // the numeric settings a profile may set: the settings table's rows with a profile key
+  ...Object.fromEntries(SETTINGS.flatMap((r) => (r.profile ? [[r.profile, number]] : []))),
   limits: { kind: "map", values: { kind: "map", values: number } },
 };
 

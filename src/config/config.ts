@@ -11,9 +11,9 @@ import { UsageError } from "../errors/index.js";
 import { parseLossless } from "../json/lossless.js";
 import { type Endpoint, gatewayEndpoint, isLoopback, nodeEndpoint } from "../rpc/endpoint.js";
 import { redactUrl, Secrets } from "../util/redact.js";
-import { parseDuration, parseWhole } from "../util/text.js";
 import { checkConfigText } from "./check.js";
 import { localNode, type Network, parseNetwork } from "./node-layout.js";
+import { given, givenFor, type ScalarSettings, SETTINGS, type Source, scalarSettings } from "./settings.js";
 
 /** Global options as commander hands them over (all optional: absence means "not given"). */
 export interface GlobalFlags {
@@ -74,36 +74,18 @@ export interface ConfigFile {
   profiles?: Record<string, Profile>;
 }
 
-export interface Settings {
+/** What a call runs with: the endpoints, the chain, the table's scalar settings (settings.ts), limits. */
+export interface Settings extends ScalarSettings {
   endpoints: Endpoint[];
   endpointSource: "flag" | "env" | "profile" | "eth-env" | "default";
   /** the local node found for the default endpoint ("Litecoin Core regtest in /path") */
   localNode?: string;
   chain?: Group;
-  verbose: boolean;
-  retries: number;
-  deadlineMs: number;
-  requestTimeoutMs: number;
-  connectTimeoutMs: number;
-  scanTimeoutMs: number;
-  maxBodyBytes: number;
-  heavyRate: number;
-  hedgeMs: number;
   rateLimits: Record<string, number>;
-  insecure: boolean;
   warnings: string[];
 }
 
-export const DEFAULTS = {
-  retries: 2,
-  timeoutS: 60,
-  requestTimeoutS: 30,
-  connectTimeoutS: 2,
-  scanTimeoutS: 3600,
-  /** a verbosity-2 block of a busy chain is tens of MB of JSON */
-  maxResponseMB: 64,
-  heavyRate: 2,
-};
+export { DEFAULTS } from "./settings.js";
 
 /** How a setting was given, for messages: `--url`, `CHAINGW_URL` or `profile url`. */
 const sourceName = (src: Settings["endpointSource"], what: "url" | "gateway") =>
@@ -501,51 +483,17 @@ export function resolveSettings(
     secrets,
     localChoice(flags, env, profile),
   );
-  const insecure = flags.insecure ?? false;
-  checkTransport(endpoints, insecure, warnings);
-
+  const scalars = scalarSettings(flags as Record<string, unknown>, env, profile as Record<string, unknown>);
+  checkTransport(endpoints, scalars.insecure, warnings);
   const rateLimits: Record<string, number> = {};
   for (const p of products) Object.assign(rateLimits, profile.limits?.[p] ?? {});
-  const maxMb = flags.maxResponse === undefined ? DEFAULTS.maxResponseMB : Number(flags.maxResponse);
-  if (!Number.isFinite(maxMb) || maxMb <= 0)
-    throw new UsageError(
-      `invalid --max-response: expected megabytes > 0, got ${JSON.stringify(flags.maxResponse)}`,
-    );
-  const heavyRate = flags.heavyRate ?? profile.heavyRate ?? DEFAULTS.heavyRate;
-  if (!Number.isFinite(Number(heavyRate)) || Number(heavyRate) < 0)
-    throw new UsageError(
-      `invalid --heavy-rate: expected calls per second >= 0, got ${JSON.stringify(heavyRate)}`,
-    );
   return {
     endpoints,
     endpointSource: source,
     localNode: local,
     chain,
-    verbose:
-      flags.verbose ??
-      (env.CHAINGW_DEBUG !== undefined && env.CHAINGW_DEBUG !== "" && env.CHAINGW_DEBUG !== "0"),
-    retries: parseWhole("--retries", flags.retries ?? profile.retries, DEFAULTS.retries, 0, 100),
-    deadlineMs: parseDuration("--timeout", flags.timeout ?? profile.timeout, DEFAULTS.timeoutS),
-    requestTimeoutMs: parseDuration(
-      "--request-timeout",
-      flags.requestTimeout ?? profile.requestTimeout,
-      DEFAULTS.requestTimeoutS,
-    ),
-    connectTimeoutMs: parseDuration(
-      "--connect-timeout",
-      flags.connectTimeout ?? profile.connectTimeout,
-      DEFAULTS.connectTimeoutS,
-    ),
-    scanTimeoutMs: parseDuration(
-      "--scan-timeout",
-      flags.scanTimeout ?? profile.scanTimeout,
-      DEFAULTS.scanTimeoutS,
-    ),
-    maxBodyBytes: Math.round(maxMb * 1024 * 1024),
-    heavyRate: Number(heavyRate),
-    hedgeMs: parseDuration("--hedge", flags.hedge, 0),
+    ...scalars,
     rateLimits,
-    insecure,
     warnings,
   };
 }
@@ -567,6 +515,15 @@ export function describeSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, gro
   const profile: Profile = (profileName !== undefined && file?.profiles?.[profileName]) || {};
   const s = resolveSettings(flags, env, group);
   const rows: SettingRow[] = [];
+  const from = (src: Source, flag: string, envName?: string) =>
+    src === "flag"
+      ? `flag --${flag}`
+      : src === "env"
+        ? `env ${envName}`
+        : src === "profile"
+          ? `profile ${profileName}`
+          : "default";
+  /** a row of a setting outside the table (its own resolution), through the same precedence */
   const pick = (
     setting: string,
     flag: unknown,
@@ -575,16 +532,17 @@ export function describeSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, gro
     dflt: unknown,
     show: (v: unknown) => string = String,
   ) => {
-    const e = envName ? env[envName] : undefined;
-    const [v, src] =
-      flag !== undefined
-        ? [flag, `flag --${setting}`]
-        : e !== undefined && e !== ""
-          ? [e, `env ${envName}`]
-          : prof !== undefined
-            ? [prof, `profile ${profileName}`]
-            : [dflt, "default"];
-    rows.push({ setting, value: v === undefined ? "(none)" : show(v), source: src });
+    const g = given(
+      flag as string | undefined,
+      envName ? env[envName] : undefined,
+      prof as string | undefined,
+    );
+    const v = g.source === "default" ? dflt : g.value;
+    rows.push({
+      setting,
+      value: v === undefined ? "(none)" : show(v),
+      source: from(g.source, setting, envName),
+    });
   };
   rows.push({
     setting: "config file",
@@ -611,51 +569,15 @@ export function describeSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, gro
     undefined,
     (v) => (v === env.CHAINGW_API_KEY ? "***" : String(v)),
   );
-  pick("retries", flags.retries, undefined, profile.retries, DEFAULTS.retries, () => String(s.retries));
-  pick(
-    "timeout",
-    flags.timeout,
-    undefined,
-    profile.timeout,
-    DEFAULTS.timeoutS,
-    () => `${s.deadlineMs / 1000} s`,
-  );
-  pick(
-    "request-timeout",
-    flags.requestTimeout,
-    undefined,
-    profile.requestTimeout,
-    0,
-    () => `${s.requestTimeoutMs / 1000} s`,
-  );
-  pick(
-    "connect-timeout",
-    flags.connectTimeout,
-    undefined,
-    profile.connectTimeout,
-    0,
-    () => `${s.connectTimeoutMs / 1000} s`,
-  );
-  pick(
-    "scan-timeout",
-    flags.scanTimeout,
-    undefined,
-    profile.scanTimeout,
-    0,
-    () => `${s.scanTimeoutMs / 1000} s`,
-  );
-  pick("heavy-rate", flags.heavyRate, undefined, profile.heavyRate, 0, () => `${s.heavyRate}/s`);
-  pick(
-    "max-response",
-    flags.maxResponse,
-    undefined,
-    undefined,
-    0,
-    () => `${s.maxBodyBytes / 1024 / 1024} MB`,
-  );
-  pick("hedge", flags.hedge, undefined, undefined, 0, () => (s.hedgeMs ? `${s.hedgeMs / 1000} s` : "off"));
-  pick("verbose", flags.verbose, "CHAINGW_DEBUG", undefined, false, () => String(s.verbose));
-  pick("insecure", flags.insecure, undefined, undefined, false);
+  // the table's settings: the value a call uses, and where it came from
+  for (const r of SETTINGS) {
+    const g = givenFor(r, flags as Record<string, unknown>, env, profile as Record<string, unknown>);
+    rows.push({
+      setting: r.setting,
+      value: r.show(s[r.key] as never),
+      source: from(g.source, r.setting, r.env),
+    });
+  }
   if (Object.keys(s.rateLimits).length)
     rows.push({
       setting: "limits",
