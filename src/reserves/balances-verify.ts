@@ -214,13 +214,7 @@ export async function verifyEvmProof(
   onEvent({ type: "step", text: "checking the chain and the block" });
   const chainV = await checkChain(client, proof, chain, f);
 
-  const n = proof.block.number;
-  const block: EvmVerifyReport["block"] = {
-    ok: null,
-    number: n,
-    hash: proof.block.hash,
-    detail: "not checked",
-  };
+  const block = await checkBlock(client, chain, proof, chainV.ok, f);
   const metadata: EvmVerifyReport["metadata"] = { ok: null, detail: "not checked" };
   const balances: EvmVerifyReport["balances"] = { ok: null, checked: 0, detail: "not re-read" };
   const assets: EvmAssetVerdict[] = proof.assets.map((a) => ({
@@ -236,113 +230,24 @@ export async function verifyEvmProof(
   const mismatches: EvmVerifyReport["mismatches"] = [];
   /** every balance that differs (mismatches keeps the first 100 for the report) */
   const differing = new Set<string>();
-  if (chainV.ok !== null) {
-    const head = await readBlock(client, chain, "latest");
-    if (head === null || head.number < n) {
-      block.detail = `the node's head is block ${head?.number ?? "?"}${head ? `, ${counted(n - head.number, "block")} behind the proof's block ${n}` : ""}: it cannot check this proof yet; verify again once it has caught up`;
-      f.cannot_say.push(`block: ${block.detail}`);
-    } else {
-      const now = await readBlock(client, chain, `0x${n.toString(16)}`);
-      block.ok = now !== null && now.hash === proof.block.hash;
-      block.detail = block.ok
-        ? `block ${n} is ${proof.block.hash} on the node's chain`
-        : now === null
-          ? `the node has no block ${n} though its head is ${head.number}`
-          : `block ${n} is now ${now.hash}, not the proof's ${proof.block.hash}: the proof's block is no longer canonical`;
-      if (!block.ok) f.failures.push(`block: ${block.detail}`);
-    }
-  }
 
-  let at: string | undefined;
-  if (block.ok) {
-    if (proof.snapshot === "pinned") at = `0x${n.toString(16)}`;
-    else {
-      // a latest-only snapshot can be read again only while the head is still its block
-      const head = await readBlock(client, chain, "latest");
-      if (head && head.number === n && head.hash === proof.block.hash) at = "latest";
-      else {
-        balances.detail = `a latest-only snapshot: the ${chain.name} chain serves state at its head only, and the head is now block ${head?.number ?? "?"}, so the balances at block ${n} cannot be re-read`;
-        f.cannot_say.push(balances.detail);
-      }
-    }
-  }
+  const at = block.ok ? await rereadTag(client, chain, proof, block, balances, f) : undefined;
   if (at !== undefined) {
-    const ids = proof.assets.map((a) => a.id);
     const tokens = proof.assets.filter((a) => a.id !== "native");
     try {
       onEvent({ type: "step", text: `re-reading ${counted(tokens.length, "token")}' decimals and symbol` });
-      const meta = await readTokenMeta(
+      Object.assign(metadata, await checkMetadata(client, chain, proof, at, assets, f, signal));
+      await checkBalances(
         client,
         chain,
-        tokens.map((t) => t.id),
+        proof,
         at,
+        assets,
+        { balances, mismatches, differing },
+        f,
+        onEvent,
         signal,
       );
-      const changed: string[] = [];
-      tokens.forEach((t, k) => {
-        const m = meta[k] as (typeof meta)[number];
-        const v = assets.find((a) => a.id === t.id) as EvmAssetVerdict;
-        const diffs: string[] = [];
-        if (m.decimals !== t.decimals)
-          diffs.push(`decimals ${m.decimals ?? "none"} (the proof says ${t.decimals ?? "none"})`);
-        if (m.symbol !== t.symbol || m.symbol_source !== t.symbol_source)
-          diffs.push(
-            `symbol ${JSON.stringify(m.symbol)} as ${m.symbol_source} (the proof says ${JSON.stringify(t.symbol)} as ${t.symbol_source})`,
-          );
-        v.metadata_ok = diffs.length === 0;
-        if (diffs.length) changed.push(`token ${t.id} answers ${diffs.join(" and ")} at block ${n}`);
-      });
-      for (const c of changed) f.failures.push(c);
-      metadata.ok = changed.length === 0;
-      metadata.detail = metadata.ok
-        ? `${counted(tokens.length, "token")}' decimals and symbol re-read at block ${n}, all equal; the native coin's from the chain's definition`
-        : `${changed.length} of ${counted(tokens.length, "token")} answer other decimals or symbol`;
-      const values = await readBalances(
-        client,
-        chain,
-        ids,
-        proof.addresses,
-        at,
-        (done, total) => onEvent({ type: "read", done, total }),
-        signal,
-      );
-      let stillThere = true;
-      if (at === "latest") {
-        const head = await readBlock(client, chain, "latest");
-        stillThere = head !== null && head.number === n && head.hash === proof.block.hash;
-      }
-      if (!stillThere) {
-        balances.detail = `the head moved off block ${n} during the re-read; a latest-only snapshot cannot be re-read now`;
-        f.cannot_say.push(balances.detail);
-      } else {
-        proof.assets.forEach((a, i) => {
-          const v = assets[i] as EvmAssetVerdict;
-          a.balances.forEach((b, j) => {
-            const node = (values[i] as bigint[])[j] as bigint;
-            v.checked++;
-            if (node.toString() === b.base_units) return;
-            differing.add(`${a.id} ${b.address}`);
-            v.mismatches++;
-            if (mismatches.length < 100)
-              mismatches.push({
-                asset: a.id,
-                address: b.address,
-                proof: b.base_units,
-                node: node.toString(),
-              });
-          });
-          balances.checked += v.checked;
-        });
-        const bad = assets.reduce((s, a) => s + a.mismatches, 0);
-        balances.ok = bad === 0;
-        balances.detail = balances.ok
-          ? `${balances.checked} balances re-read at block ${n}, all equal`
-          : `${bad} of ${balances.checked} balances differ at block ${n}`;
-        for (const m of mismatches)
-          f.failures.push(
-            `${assetName(proof, m.asset)} of ${m.address}: the proof says ${m.proof}, the node ${m.node} base units at block ${n}`,
-          );
-      }
     } catch (e) {
       if (!(e instanceof StateUnavailableError)) throw e;
       balances.detail = e.message;
@@ -364,15 +269,7 @@ export async function verifyEvmProof(
   );
 
   const verdict = verdictOf(f);
-  const totals = proof.assets
-    .map((a) => `${a.total.amount} ${a.symbol ?? a.id}${a.decimals === null ? " (base units)" : ""}`)
-    .join(", ");
-  const summary =
-    verdict === "holds"
-      ? `${totals} held by ${counted(proof.addresses.length, "address")} at block ${n} (${proof.block.hash}), every balance re-read`
-      : verdict === "fails"
-        ? `the proof does not hold: ${counted(f.failures.length, "failing item")}`
-        : `cannot say whether the proof holds: ${f.cannot_say[0]}`;
+  const summary = summaryOf(proof, verdict, f);
   return {
     format: proof.format,
     verdict,
@@ -392,6 +289,187 @@ export async function verifyEvmProof(
     cannot_say: f.cannot_say,
     summary,
   };
+}
+
+type Block = EvmVerifyReport["block"];
+
+/** Step: the proof's block on the node's chain now (holds, fails: no longer canonical; cannot say: behind). */
+async function checkBlock(
+  client: JsonRpcClient,
+  chain: Chain,
+  proof: EvmProof,
+  chainOk: boolean | null,
+  f: Findings,
+): Promise<Block> {
+  const n = proof.block.number;
+  const block: Block = { ok: null, number: n, hash: proof.block.hash, detail: "not checked" };
+  if (chainOk !== null) {
+    const head = await readBlock(client, chain, "latest");
+    if (head === null || head.number < n) {
+      block.detail = `the node's head is block ${head?.number ?? "?"}${head ? `, ${counted(n - head.number, "block")} behind the proof's block ${n}` : ""}: it cannot check this proof yet; verify again once it has caught up`;
+      f.cannot_say.push(`block: ${block.detail}`);
+    } else {
+      const now = await readBlock(client, chain, `0x${n.toString(16)}`);
+      block.ok = now !== null && now.hash === proof.block.hash;
+      block.detail = block.ok
+        ? `block ${n} is ${proof.block.hash} on the node's chain`
+        : now === null
+          ? `the node has no block ${n} though its head is ${head.number}`
+          : `block ${n} is now ${now.hash}, not the proof's ${proof.block.hash}: the proof's block is no longer canonical`;
+      if (!block.ok) f.failures.push(`block: ${block.detail}`);
+    }
+  }
+  return block;
+}
+
+/**
+ * Step: the block tag the balances are read again at: the pinned block, or "latest" for a latest-only
+ * snapshot while the head is still its block (else cannot say, said in `balances`).
+ */
+async function rereadTag(
+  client: JsonRpcClient,
+  chain: Chain,
+  proof: EvmProof,
+  block: Block,
+  balances: EvmVerifyReport["balances"],
+  f: Findings,
+): Promise<string | undefined> {
+  const n = proof.block.number;
+  if (block.ok) {
+    if (proof.snapshot === "pinned") return `0x${n.toString(16)}`;
+    else {
+      // a latest-only snapshot can be read again only while the head is still its block
+      const head = await readBlock(client, chain, "latest");
+      if (head && head.number === n && head.hash === proof.block.hash) return "latest";
+      else {
+        balances.detail = `a latest-only snapshot: the ${chain.name} chain serves state at its head only, and the head is now block ${head?.number ?? "?"}, so the balances at block ${n} cannot be re-read`;
+        f.cannot_say.push(balances.detail);
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Step: each token's decimals and symbol read again at the block, against the proof's. */
+async function checkMetadata(
+  client: JsonRpcClient,
+  chain: Chain,
+  proof: EvmProof,
+  at: string,
+  assets: EvmAssetVerdict[],
+  f: Findings,
+  signal: AbortSignal | undefined,
+): Promise<EvmVerifyReport["metadata"]> {
+  const n = proof.block.number;
+  const tokens = proof.assets.filter((a) => a.id !== "native");
+  const metadata: EvmVerifyReport["metadata"] = { ok: null, detail: "not checked" };
+  const meta = await readTokenMeta(
+    client,
+    chain,
+    tokens.map((t) => t.id),
+    at,
+    signal,
+  );
+  const changed: string[] = [];
+  tokens.forEach((t, k) => {
+    const m = meta[k] as (typeof meta)[number];
+    const v = assets.find((a) => a.id === t.id) as EvmAssetVerdict;
+    const diffs: string[] = [];
+    if (m.decimals !== t.decimals)
+      diffs.push(`decimals ${m.decimals ?? "none"} (the proof says ${t.decimals ?? "none"})`);
+    if (m.symbol !== t.symbol || m.symbol_source !== t.symbol_source)
+      diffs.push(
+        `symbol ${JSON.stringify(m.symbol)} as ${m.symbol_source} (the proof says ${JSON.stringify(t.symbol)} as ${t.symbol_source})`,
+      );
+    v.metadata_ok = diffs.length === 0;
+    if (diffs.length) changed.push(`token ${t.id} answers ${diffs.join(" and ")} at block ${n}`);
+  });
+  for (const c of changed) f.failures.push(c);
+  metadata.ok = changed.length === 0;
+  metadata.detail = metadata.ok
+    ? `${counted(tokens.length, "token")}' decimals and symbol re-read at block ${n}, all equal; the native coin's from the chain's definition`
+    : `${changed.length} of ${counted(tokens.length, "token")} answer other decimals or symbol`;
+  return metadata;
+}
+
+/** Step: every balance read again at the block; each that differs is a failure naming the asset and address. */
+async function checkBalances(
+  client: JsonRpcClient,
+  chain: Chain,
+  proof: EvmProof,
+  at: string,
+  assets: EvmAssetVerdict[],
+  r: {
+    balances: EvmVerifyReport["balances"];
+    mismatches: EvmVerifyReport["mismatches"];
+    differing: Set<string>;
+  },
+  f: Findings,
+  onEvent: (e: EvmVerifyEvent) => void,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const n = proof.block.number;
+  const ids = proof.assets.map((a) => a.id);
+  const { balances, mismatches, differing } = r;
+  const values = await readBalances(
+    client,
+    chain,
+    ids,
+    proof.addresses,
+    at,
+    (done, total) => onEvent({ type: "read", done, total }),
+    signal,
+  );
+  let stillThere = true;
+  if (at === "latest") {
+    const head = await readBlock(client, chain, "latest");
+    stillThere = head !== null && head.number === n && head.hash === proof.block.hash;
+  }
+  if (!stillThere) {
+    balances.detail = `the head moved off block ${n} during the re-read; a latest-only snapshot cannot be re-read now`;
+    f.cannot_say.push(balances.detail);
+  } else {
+    proof.assets.forEach((a, i) => {
+      const v = assets[i] as EvmAssetVerdict;
+      a.balances.forEach((b, j) => {
+        const node = (values[i] as bigint[])[j] as bigint;
+        v.checked++;
+        if (node.toString() === b.base_units) return;
+        differing.add(`${a.id} ${b.address}`);
+        v.mismatches++;
+        if (mismatches.length < 100)
+          mismatches.push({
+            asset: a.id,
+            address: b.address,
+            proof: b.base_units,
+            node: node.toString(),
+          });
+      });
+      balances.checked += v.checked;
+    });
+    const bad = assets.reduce((s, a) => s + a.mismatches, 0);
+    balances.ok = bad === 0;
+    balances.detail = balances.ok
+      ? `${balances.checked} balances re-read at block ${n}, all equal`
+      : `${bad} of ${balances.checked} balances differ at block ${n}`;
+    for (const m of mismatches)
+      f.failures.push(
+        `${assetName(proof, m.asset)} of ${m.address}: the proof says ${m.proof}, the node ${m.node} base units at block ${n}`,
+      );
+  }
+}
+
+/** The one line the verdict is printed with. */
+function summaryOf(proof: EvmProof, verdict: ReturnType<typeof verdictOf>, f: Findings): string {
+  const n = proof.block.number;
+  const totals = proof.assets
+    .map((a) => `${a.total.amount} ${a.symbol ?? a.id}${a.decimals === null ? " (base units)" : ""}`)
+    .join(", ");
+  return verdict === "holds"
+    ? `${totals} held by ${counted(proof.addresses.length, "address")} at block ${n} (${proof.block.hash}), every balance re-read`
+    : verdict === "fails"
+      ? `the proof does not hold: ${counted(f.failures.length, "failing item")}`
+      : `cannot say whether the proof holds: ${f.cannot_say[0]}`;
 }
 
 /** 6. Ownership: signatures over the challenge, judged again; proven totals from the balances that held. */

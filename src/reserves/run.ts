@@ -168,72 +168,57 @@ function interruptedError(sig: string, outcomes: { ep: Endpoint; a?: AbortOutcom
 }
 
 /**
- * The reserves scan. Returns the report (data); throws UsageError for bad input (nothing sent),
- * IntegrityError when the node's answer is not a proof, InterruptedError when `signal` aborted.
+ * One `reserves scan`: the nodes it may be scanning on (so an interrupt aborts each), the start times of
+ * its scans, and its steps — one scan split where a node refuses the size (`scanOnce`), all objects in
+ * chunks at one block (`scanAll`), the same scan on a quorum (`scanOnQuorum`), the report (`report`), and
+ * what an interrupt or a failure leaves on the nodes (`failed`).
  */
-export async function scanReserves(
-  client: JsonRpcClient,
-  o: ScanOptions,
-  onEvent: OnEvent = () => {},
-  signal?: AbortSignal,
-): Promise<Report> {
-  checkGroup(o.group);
-  const plan = buildPlan(o);
-  if (o.crossCheck) {
-    const eps = client.endpoints;
-    if (eps.length < 2)
-      throw new UsageError("--cross-check needs a second endpoint: give --url (or --gateway) twice");
-    if (sameNode(eps[0], eps[1]))
-      throw new UsageError(
-        `--cross-check: ${eps[0].label} and ${eps[1].label} are the same node; a cross-check needs two nodes`,
-      );
-  }
-  const quorumNodes = o.quorum ? quorumEndpoints(client, o.quorum, "reserves scan") : undefined;
-  if (quorumNodes && (o.crossCheck || o.parallel))
-    throw new UsageError(
-      "--quorum already scans on every node of the quorum: leave out --cross-check and --parallel",
-    );
-  const { endpoint, chain } = await preflight(client, plan);
-  const pollMs = o.pollMs ?? 1000;
-
+class ScanSession {
   /** the nodes that may be running a scan of ours, and the `start` call out on each */
-  const running = new Map<Endpoint, Promise<unknown>>();
+  readonly running = new Map<Endpoint, Promise<unknown>>();
+  readonly starts: Date[] = [];
+  readonly pollMs: number;
+
+  constructor(
+    readonly client: JsonRpcClient,
+    readonly o: ScanOptions,
+    readonly plan: Plan,
+    readonly onEvent: OnEvent,
+    readonly signal: AbortSignal | undefined,
+  ) {
+    this.pollMs = o.pollMs ?? 1000;
+  }
 
   /** One scan of `objects` on `ep`, split in halves while the endpoint answers HTTP 413. */
-  const scanOnce = async (
-    ep: Endpoint,
-    objects: ScanObject[],
-    parts: CheckedScan[][],
-    note: (t: string) => void,
-  ) => {
+  async scanOnce(ep: Endpoint, objects: ScanObject[], parts: CheckedScan[][], note: (t: string) => void) {
     const queue: ScanObject[][] = [objects];
     const done: CheckedScan[] = [];
     while (queue.length) {
       const part = queue.shift()!;
       try {
         const r = await startScan({
-          client,
+          client: this.client,
           endpoint: ep,
           objects: part,
-          scanTimeoutMs: o.scanTimeoutMs,
-          wait: o.wait ?? false,
-          pollMs,
-          signal,
+          scanTimeoutMs: this.o.scanTimeoutMs,
+          wait: this.o.wait ?? false,
+          pollMs: this.pollMs,
+          signal: this.signal,
           onProgress: (state, elapsedMs) =>
-            onEvent({ type: "progress", endpoint: ep.label, state, elapsedMs }),
+            this.onEvent({ type: "progress", endpoint: ep.label, state, elapsedMs }),
           onStartSent: (start) => {
-            if (start) running.set(ep, start);
-            else running.delete(ep);
-            onEvent({ type: "node-busy", endpoint: running.size ? ep.label : undefined });
+            if (start) this.running.set(ep, start);
+            else this.running.delete(ep);
+            this.onEvent({ type: "node-busy", endpoint: this.running.size ? ep.label : undefined });
           },
           onBusy: (p) =>
-            onEvent({
+            this.onEvent({
               type: "note",
               text: `a scan is already running on ${ep.label}${p === null ? "" : ` (${p}%)`}; --wait: starting as soon as it ends`,
             }),
         });
         done.push(checkScan(r.result, ep.label));
-        starts.push(r.startedAt);
+        this.starts.push(r.startedAt);
       } catch (e) {
         if (!(e instanceof TooLargeError) || part.length < 2) throw e;
         const half = Math.ceil(part.length / 2);
@@ -244,30 +229,30 @@ export async function scanReserves(
       }
     }
     parts.push(done);
-  };
-  const starts: Date[] = [];
+  }
 
   /**
    * All objects in chunks (--chunk), on one node or side by side on every node (--parallel), then every
    * chunk at one block: chunks that stand at another block than the newest are scanned again (the chain
    * moved between them), a bounded number of rounds. A proof is never stitched across two heights.
    */
-  const scanAll = async (eps: Endpoint[]): Promise<ScanRun> => {
+  async scanAll(eps: Endpoint[]): Promise<ScanRun> {
     const t0 = Date.now();
-    const size = o.chunk && o.chunk > 0 ? o.chunk : plan.objects.length;
+    const size = this.o.chunk && this.o.chunk > 0 ? this.o.chunk : this.plan.objects.length;
     let chunks: ScanObject[][] = [];
-    for (let i = 0; i < plan.objects.length; i += size) chunks.push(plan.objects.slice(i, i + size));
+    for (let i = 0; i < this.plan.objects.length; i += size)
+      chunks.push(this.plan.objects.slice(i, i + size));
     let scans = 0;
     let chunkNote: string | undefined;
     const note = (t: string) => {
       chunkNote ??= t;
     };
     const settled = new Map<ScanObject[], CheckedScan[]>();
-    for (const ep of eps) onEvent({ type: "scan", endpoint: ep.label, phase: "start" });
+    for (const ep of eps) this.onEvent({ type: "scan", endpoint: ep.label, phase: "start" });
     try {
       for (let round = 0; round < MAX_ROUNDS && chunks.length; round++) {
         if (round > 0)
-          onEvent({
+          this.onEvent({
             type: "note",
             text: `the chain moved while scanning: ${chunks.length} chunk${chunks.length === 1 ? "" : "s"} scanned again at the newest block`,
           });
@@ -277,7 +262,7 @@ export async function scanReserves(
           eps.map(async (ep) => {
             for (let c = todo.shift(); c; c = todo.shift()) {
               const parts: CheckedScan[][] = [];
-              await scanOnce(ep, c, parts, note);
+              await this.scanOnce(ep, c, parts, note);
               scans += parts[0].length;
               settled.set(c, parts[0]);
             }
@@ -289,14 +274,14 @@ export async function scanReserves(
         chunks = [...settled].filter(([, r]) => r.some((x) => tipOf(x) !== tipOf(newest))).map(([c]) => c);
       }
     } finally {
-      for (const ep of eps) onEvent({ type: "scan", endpoint: ep.label, phase: "end" });
+      for (const ep of eps) this.onEvent({ type: "scan", endpoint: ep.label, phase: "end" });
     }
     if (chunks.length)
       throw new IntegrityError(
         `the chain kept moving: after ${MAX_ROUNDS} rounds, ${chunks.length} chunks still stand at another block; run again`,
       );
     const scan = mergeChunks([...settled.values()].flat(), eps.map((e) => e.label).join(", "));
-    const startedAt = starts.reduce((a, b) => (b < a ? b : a), new Date(t0));
+    const startedAt = this.starts.reduce((a, b) => (b < a ? b : a), new Date(t0));
     const several = scans > 1;
     return {
       scan,
@@ -307,18 +292,18 @@ export async function scanReserves(
       startedAt,
       durationMs: Date.now() - startedAt.getTime(),
     };
-  };
+  }
 
   /**
    * --quorum: the same scan on each node of the quorum, side by side; the same best block (scanned again,
    * a bounded number of times, while a new block reaches the nodes at different moments) and then exactly
    * the same outputs, or a QuorumError naming the nodes and both answers.
    */
-  const scanOnQuorum = async (eps: Endpoint[]) => {
-    const described = await Promise.all(eps.map((ep) => describeUtxoNode(client, ep)));
+  async scanOnQuorum(eps: Endpoint[]): Promise<{ primary: ScanRun; quorum: Quorum }> {
+    const described = await Promise.all(eps.map((ep) => describeUtxoNode(this.client, ep)));
     let last = "";
     for (let attempt = 1; attempt <= QUORUM_ATTEMPTS; attempt++) {
-      const runs = await Promise.all(eps.map((ep) => scanAll([ep])));
+      const runs = await Promise.all(eps.map((ep) => this.scanAll([ep])));
       const nodes = runs.map((r, i) => ({
         ...(described[i] as QuorumNode),
         height: r.scan.height,
@@ -339,7 +324,7 @@ export async function scanReserves(
       }
       last = `${nodeName(nodes[0]!, 0)} scanned at block ${first.height} ${first.bestblock}, ${nodeName(nodes[other]!, other)} at ${runs[other]!.scan.height} ${runs[other]!.scan.bestblock}`;
       if (attempt < QUORUM_ATTEMPTS)
-        onEvent({ type: "note", text: `--quorum: ${last}; scanning again (attempt ${attempt + 1})` });
+        this.onEvent({ type: "note", text: `--quorum: ${last}; scanning again (attempt ${attempt + 1})` });
     }
     throw new QuorumError(
       `the nodes disagree about the chain: ${last} after ${QUORUM_ATTEMPTS} attempts; not a proof`,
@@ -347,62 +332,77 @@ export async function scanReserves(
         hint: "One node is on another branch or behind; compare them (getchaintips) before proving reserves.",
       },
     );
-  };
+  }
 
-  try {
+  /** The scan (on one node, side by side, or on the quorum) and the report of it; --cross-check after. */
+  async report(
+    endpoint: Endpoint,
+    chain: Report["chain"],
+    quorumNodes: Endpoint[] | undefined,
+  ): Promise<Report> {
     let nodes = [endpoint];
-    if (o.parallel) {
-      nodes = await sameTipNodes(client, endpoint);
+    if (this.o.parallel) {
+      nodes = await sameTipNodes(this.client, endpoint);
       if (nodes.length < 2)
-        onEvent({ type: "note", text: "--parallel: only one node at the best block; scanning on it alone" });
+        this.onEvent({
+          type: "note",
+          text: "--parallel: only one node at the best block; scanning on it alone",
+        });
     }
     let quorum: Quorum | undefined;
     let primary: ScanRun;
     if (quorumNodes) {
       nodes = quorumNodes;
-      ({ primary, quorum } = await scanOnQuorum(quorumNodes));
-    } else primary = await scanAll(nodes);
+      ({ primary, quorum } = await this.scanOnQuorum(quorumNodes));
+    } else primary = await this.scanAll(nodes);
     const funded = new Set(primary.scan.unspents.map((u) => u.address ?? u.desc));
     const report: Report = {
       chain,
       endpoint: nodes.map((n) => n.label).join(", "),
       startedAt: primary.startedAt,
       durationMs: primary.durationMs,
-      addressesAsked: plan.addresses.length,
-      descriptorsAsked: plan.descriptors.length,
-      duplicatesRemoved: plan.duplicates,
+      addressesAsked: this.plan.addresses.length,
+      descriptorsAsked: this.plan.descriptors.length,
+      duplicatesRemoved: this.plan.duplicates,
       chunks: primary.chunks,
       chunkNote: primary.chunkNote,
       scan: primary.scan,
-      holdings: o.byAddress ? holdings(plan, primary.scan) : undefined,
+      holdings: this.o.byAddress ? holdings(this.plan, primary.scan) : undefined,
       addressesWithFunds: funded.size,
-      plan,
+      plan: this.plan,
       ...(quorum ? { quorum } : {}),
     };
-    if (o.crossCheck) {
-      const other = client.endpoints.find((e) => e !== endpoint)!;
-      onEvent({ type: "note", text: `cross-check: scanning the same objects on ${other.label}` });
-      const second = await scanAll([other]);
+    if (this.o.crossCheck) {
+      const other = this.client.endpoints.find((e) => e !== endpoint)!;
+      this.onEvent({ type: "note", text: `cross-check: scanning the same objects on ${other.label}` });
+      const second = await this.scanAll([other]);
       report.crossCheck = compareScans(primary.scan, second.scan, other.label);
     }
-    if (signal?.aborted) throw new InterruptedError("interrupted");
+    if (this.signal?.aborted) throw new InterruptedError("interrupted");
     return report;
-  } catch (e) {
-    if (signal?.aborted) {
-      const sig = String(signal.reason ?? "interrupted");
-      if (!running.size) throw interruptedError(sig, []);
-      const eps = [...running.keys()];
-      onEvent({
+  }
+
+  /**
+   * What a failed scan leaves: after an interrupt, an abort sent to every node that may be scanning and the
+   * node's confirmation awaited (bounded); after a failure, the hint for a busy node, or a look at whether
+   * the start went through. Returns the error to throw.
+   */
+  async failed(e: unknown, endpoint: Endpoint): Promise<unknown> {
+    if (this.signal?.aborted) {
+      const sig = String(this.signal.reason ?? "interrupted");
+      if (!this.running.size) return interruptedError(sig, []);
+      const eps = [...this.running.keys()];
+      this.onEvent({
         type: "note",
         text: `${sig}: sending abort to ${eps.map((x) => x.label).join(", ")} and waiting for the node to confirm (Ctrl-C again quits without waiting)`,
       });
       const outcomes = await Promise.all(
-        [...running].map(async ([ep, start]) => {
+        [...this.running].map(async ([ep, start]) => {
           try {
-            const a = await abortAndConfirm(client.withoutSignal(), ep, o.abortWaitMs, {
+            const a = await abortAndConfirm(this.client.withoutSignal(), ep, this.o.abortWaitMs, {
               start,
-              preparingBoundMs: o.preparingAbortWaitMs,
-              onAbortSent: (n) => onEvent({ type: "abort-sent", endpoint: ep.label, count: n }),
+              preparingBoundMs: this.o.preparingAbortWaitMs,
+              onAbortSent: (n) => this.onEvent({ type: "abort-sent", endpoint: ep.label, count: n }),
             });
             return { ep, a };
           } catch (err) {
@@ -411,14 +411,55 @@ export async function scanReserves(
         }),
       );
       if (outcomes.every((x) => x.a?.nodeScanning === false))
-        onEvent({ type: "node-busy", endpoint: undefined });
-      throw interruptedError(sig, outcomes);
+        this.onEvent({ type: "node-busy", endpoint: undefined });
+      return interruptedError(sig, outcomes);
     }
     if (e instanceof ScanBusyError) e.hint = busyHint(endpoint);
-    const first = running.keys().next().value;
-    if (e instanceof TransportError && first) await afterFailedStart(client, o, first, e);
-    throw e;
+    const first = this.running.keys().next().value;
+    if (e instanceof TransportError && first) await afterFailedStart(this.client, this.o, first, e);
+    return e;
   }
+}
+
+/**
+ * The reserves scan. Returns the report (data); throws UsageError for bad input (nothing sent),
+ * IntegrityError when the node's answer is not a proof, InterruptedError when `signal` aborted.
+ */
+export async function scanReserves(
+  client: JsonRpcClient,
+  o: ScanOptions,
+  onEvent: OnEvent = () => {},
+  signal?: AbortSignal,
+): Promise<Report> {
+  checkGroup(o.group);
+  const plan = buildPlan(o);
+  const quorumNodes = checkNodeOptions(client, o);
+  const { endpoint, chain } = await preflight(client, plan);
+  const session = new ScanSession(client, o, plan, onEvent, signal);
+  try {
+    return await session.report(endpoint, chain, quorumNodes);
+  } catch (e) {
+    throw await session.failed(e, endpoint);
+  }
+}
+
+/** --cross-check needs two distinct nodes; --quorum K its K nodes and neither of the others. */
+function checkNodeOptions(client: JsonRpcClient, o: ScanOptions): Endpoint[] | undefined {
+  if (o.crossCheck) {
+    const eps = client.endpoints;
+    if (eps.length < 2)
+      throw new UsageError("--cross-check needs a second endpoint: give --url (or --gateway) twice");
+    if (sameNode(eps[0], eps[1]))
+      throw new UsageError(
+        `--cross-check: ${eps[0].label} and ${eps[1].label} are the same node; a cross-check needs two nodes`,
+      );
+  }
+  const quorumNodes = o.quorum ? quorumEndpoints(client, o.quorum, "reserves scan") : undefined;
+  if (quorumNodes && (o.crossCheck || o.parallel))
+    throw new UsageError(
+      "--quorum already scans on every node of the quorum: leave out --cross-check and --parallel",
+    );
+  return quorumNodes;
 }
 
 /** Rounds of scans on a quorum whose nodes stand at different blocks. */
