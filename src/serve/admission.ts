@@ -1,0 +1,176 @@
+/**
+ * Admission: everything `chaingw serve` decides about a call before an upstream is asked — the method in
+ * the product's group of the registry or its allow list (-32601), the registry's param checks (-32602), the
+ * eth_getLogs range cap, the rate limits of heavy methods (429), the cache (a hit answers here).
+ */
+import { chainOf } from "../chains/index.js";
+import { UsageError } from "../errors/index.js";
+import { definitions, methodNames, UNKNOWN_MARKS } from "../methods/index.js";
+import { type Prepared, prepare, prepareRaw } from "../methods/prepare.js";
+import type { MethodDef } from "../methods/types.js";
+import { isJsonObject } from "../util/text.js";
+import { type CachePlan, cachePlan } from "./cache.js";
+import type { GatewayConfig, ProductConfig } from "./config.js";
+import { type Answer, type Call, envelopeOk, gatewayAnswer, plain } from "./envelope.js";
+import { GatewayError } from "./errors.js";
+import type { Metrics } from "./metrics.js";
+import type { SharedState } from "./state.js";
+import type { Pool } from "./upstreams.js";
+
+/** What admission and forwarding read of the running gateway (its config changes on SIGHUP). */
+export interface GatewayParts {
+  readonly cfg: GatewayConfig;
+  readonly state: SharedState;
+  readonly metrics?: Metrics;
+}
+
+/** A product of the config with its upstream pool. */
+export interface Product {
+  cfg: ProductConfig;
+  pool: Pool;
+  /** methods the product forwards that are not in its group's registry: name → marks */
+  extra: Map<string, { idempotent: boolean; heavy: boolean }>;
+}
+
+/** The request a call belongs to: its product, the key's id, the client connection's signal. */
+export type Ctx = { product: Product; keyId: string; signal: AbortSignal };
+
+/** The method's name for metrics and the log: "other" for one the product does not serve. */
+export function methodLabel(product: Product, method: string): string {
+  return definitions(method).some((d) => d.group === product.cfg.chain) || product.extra.has(method)
+    ? method
+    : "other";
+}
+
+/** Everything decided before an upstream is asked: method, params, range cap, rate limits, cache. */
+export async function admit(
+  gw: GatewayParts,
+  call: Call,
+  ctx: Ctx,
+): Promise<Answer | { p: Prepared; plan?: CachePlan }> {
+  const { product } = ctx;
+  const id = call.id ?? "null";
+  const fail = (e: GatewayError) => gatewayAnswer(e, id);
+  const def: MethodDef | undefined = definitions(call.method).find((d) => d.group === product.cfg.chain);
+  let p: Prepared;
+  if (def) {
+    try {
+      p = prepare(def, { params: call.params.map(plain) });
+    } catch (e) {
+      if (e instanceof UsageError) return fail(new GatewayError("invalidParams", e.message));
+      throw e;
+    }
+  } else {
+    const marks = product.extra.get(call.method);
+    if (!marks)
+      return fail(
+        new GatewayError(
+          "methodNotFound",
+          `${call.method} is not a method of the ${product.cfg.chain} group${
+            definitions(call.method).length
+              ? ` (it is in ${definitions(call.method)
+                  .map((d) => d.group)
+                  .join(", ")})`
+              : ""
+          }, nor allowed on product ${product.cfg.name}`,
+        ),
+      );
+    p = { ...prepareRaw(call.method, call.params, product.cfg.chain), marks };
+  }
+  if (p.method === "eth_getLogs" && product.cfg.maxLogsRange > 0) {
+    const wide = logsRange(p.params[0], product.pool.bestHeight);
+    if (wide !== undefined && wide > product.cfg.maxLogsRange) {
+      gw.metrics?.limited.inc({ product: product.cfg.name, method: p.method, limit: "block_range" });
+      return fail(
+        new GatewayError(
+          "invalidParams",
+          `eth_getLogs block range of ${wide} blocks exceeds the limit of ${product.cfg.maxLogsRange} on product ${product.cfg.name}`,
+        ),
+      );
+    }
+  }
+  // heavy methods are limited; one whose long-running calls are the heavy part (scantxoutset start, not
+  // its status polls) only in those
+  const limited =
+    product.cfg.limits.methods[p.method] ??
+    (p.marks.heavy && (def?.longRunning ? p.long : true) ? product.cfg.limits : undefined);
+  if (limited) {
+    const name = product.cfg.name;
+    const r = await gw.state.take([
+      { key: `key:${ctx.keyId}:${name}:${p.method}`, bucket: limited.perKey },
+      { key: `product:${name}:${p.method}`, bucket: limited.perProduct },
+    ]);
+    if (r.waitMs > 0) {
+      const which = r.short === 0 ? "per key" : "per product";
+      const b = r.short === 0 ? limited.perKey : limited.perProduct;
+      gw.metrics?.limited.inc({
+        product: name,
+        method: p.method,
+        limit: r.short === 0 ? "per_key" : "per_product",
+      });
+      return fail(
+        new GatewayError(
+          "rateLimited",
+          `${p.method} ${which} on ${name} (${b.rate}/s, burst ${b.burst}); retry after ${Math.ceil(r.waitMs / 1000)} s`,
+          Math.max(1, Math.ceil(r.waitMs / 1000)),
+        ),
+      );
+    }
+  }
+  const plan = cachePlan(product.cfg.name, p.method, p.params, gw.cfg.cache.safeDepth);
+  if (plan && gw.cfg.cache.maxBytes > 0) {
+    const hit = await gw.state.cacheGet(plan.key);
+    const served = hit && plan.serve(hit, product.pool.bestHeight);
+    if (served) {
+      gw.metrics?.cacheHits.inc({ product: product.cfg.name, method: p.method });
+      return { status: 200, body: envelopeOk(id, served), outcome: "cached" };
+    }
+    gw.metrics?.cacheMisses.inc({ product: product.cfg.name, method: p.method });
+  }
+  return { p, plan: gw.cfg.cache.maxBytes > 0 ? plan : undefined };
+}
+
+/**
+ * Methods a product forwards beyond its group's registry definitions: the calls the registry itself
+ * makes on that group (the chain's tip method, `--range`'s height-to-hash lookup) with their marks, and
+ * the product's allow list (no marks: never moved after a failure that may have reached a node).
+ */
+export function extraMethods(p: ProductConfig): Map<string, { idempotent: boolean; heavy: boolean }> {
+  const m = new Map<string, { idempotent: boolean; heavy: boolean }>();
+  const chain = chainOf(p.chain);
+  if (chain.tip) m.set(chain.tip.method, { idempotent: true, heavy: false });
+  for (const name of methodNames()) {
+    const def = definitions(name).find((d) => d.group === p.chain);
+    // the range's helper call (getblockhash) is a registry method of the group; only one outside it is extra
+    const via = def?.range && "via" in def.range ? def.range.via : undefined;
+    if (via && !definitions(via).some((d) => d.group === p.chain))
+      m.set(via, { idempotent: true, heavy: false });
+  }
+  for (const a of p.allow) if (!m.has(a)) m.set(a, UNKNOWN_MARKS);
+  return m;
+}
+
+/** eth_getLogs: how many blocks a filter spans (tags read against the best height); undefined: cannot tell. */
+function logsRange(filter: unknown, best: number | undefined): number | undefined {
+  if (!isJsonObject(filter)) return best === undefined ? undefined : 1;
+  const f = filter as Record<string, unknown>;
+  if (typeof f.blockHash === "string") return 1;
+  const at = (v: unknown): number | undefined => {
+    if (
+      v === undefined ||
+      v === null ||
+      v === "latest" ||
+      v === "pending" ||
+      v === "safe" ||
+      v === "finalized"
+    )
+      return best;
+    if (v === "earliest") return 0;
+    if (typeof v === "string" && /^0x[0-9a-fA-F]{1,15}$/.test(v)) return Number.parseInt(v, 16);
+    return undefined;
+  };
+  const from = at(f.fromBlock);
+  const to = at(f.toBlock);
+  if (from === undefined || to === undefined) return undefined;
+  return to - from + 1;
+}

@@ -1,0 +1,94 @@
+/**
+ * The HTTP side of `chaingw serve`: an answer written with its headers, a body read within the cap, one
+ * abort signal per client connection, the path as the access log may show it, the listen address checked
+ * before anything starts.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import { UsageError } from "../errors/index.js";
+import type { Answer } from "./envelope.js";
+
+/** An answer written whole: JSON, its length, Retry-After when limited; `closing`: tell the client to go. */
+export function sendAnswer(
+  res: ServerResponse,
+  a: Answer | { status: number; body: string | Buffer },
+  closing: boolean,
+  extra: Record<string, string> = {},
+): void {
+  const headers: Record<string, string> = { "content-type": "application/json", ...extra };
+  const ra = (a as Answer).retryAfterS;
+  if (ra !== undefined) headers["retry-after"] = String(ra);
+  // while draining, tell kept-alive clients to go elsewhere next time
+  if (closing) headers.connection = "close";
+  headers["content-length"] = String(Buffer.byteLength(a.body));
+  res.writeHead(a.status, headers);
+  res.end(a.body);
+}
+
+/** The body, or undefined when it passes the cap (then the rest is not read). */
+export function readBody(req: IncomingMessage, cap: number): Promise<Buffer | undefined> {
+  const declared = Number(req.headers["content-length"] ?? -1);
+  if (declared > cap) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on("data", (c: Buffer) => {
+      if (over) return;
+      size += c.length;
+      if (size > cap) {
+        over = true;
+        resolve(undefined);
+      } else chunks.push(c);
+    });
+    req.on("end", () => over || resolve(Buffer.concat(chunks, size)));
+    req.on("error", reject);
+  });
+}
+
+const signals = new WeakMap<Socket, AbortSignal>();
+/** Aborted when the client's connection closes (it hung up, or the answer was its last). */
+export function connectionSignal(socket: Socket): AbortSignal {
+  let signal = signals.get(socket);
+  if (!signal) {
+    const ac = new AbortController();
+    socket.once("close", () => ac.abort());
+    signal = ac.signal;
+    signals.set(socket, signal);
+  }
+  return signal;
+}
+
+/** `/v1/<product>` and no further ("/…" marks that more was there); other paths by their first segment. */
+export function loggedPath(path: string): string {
+  const m = /^(\/v1\/[^/]*)(\/.*)?$/.exec(path);
+  if (m) return `${m[1]}${m[2] && m[2] !== "/" ? "/…" : ""}`;
+  const first = /^\/[^/]{0,32}/.exec(path)?.[0] ?? "/";
+  return first.length < path.length ? `${first}…` : first;
+}
+
+/** A listen failure as bad usage naming the address (exit 2). */
+export function listenError(host: string, port: number, e: unknown): UsageError {
+  const code = (e as NodeJS.ErrnoException).code;
+  const why =
+    code === "EADDRINUSE"
+      ? "the address is in use (another process listens there)"
+      : code === "EACCES"
+        ? "not allowed (ports below 1024 need privileges)"
+        : code === "EADDRNOTAVAIL"
+          ? "no interface of this machine has that address"
+          : (e as Error).message;
+  return new UsageError(`--listen ${host}:${port}: ${why}; nothing was started`);
+}
+
+/** Binds and releases the address once, so a busy port is refused before anything starts. */
+export async function probeListen(host: string, port: number): Promise<void> {
+  if (port === 0) return;
+  const { createServer: tcp } = await import("node:net");
+  const s = tcp();
+  await new Promise<void>((resolve, reject) => {
+    s.once("error", (e) => reject(listenError(host, port, e)));
+    s.listen(port, host, () => resolve());
+  });
+  await new Promise<void>((r) => s.close(() => r()));
+}
