@@ -65,19 +65,11 @@ const cli = {
       },
     },
     {
-      // the balance reads' own ox wrapper (src/util/ox.ts) in dist/ox-util.cjs, required on first use
-      name: "ox-util-apart",
-      setup(b) {
-        b.onResolve({ filter: /\/util\/ox\.js$/ }, () => ({ path: "./ox-util.cjs", external: true }));
-      },
-    },
-    {
-      // ox (the ABI codec of the EVM commands) lives in dist/ox.cjs, required on first use
+      // ox (the ABI codec of the EVM commands and the balance reads, one wrapper: src/util/ox.ts) lives in
+      // dist/ox.cjs, required on first use
       name: "ox-apart",
       setup(b) {
-        b.onResolve({ filter: /(^|\/)ox\.js$/ }, (args) =>
-          args.importer.includes(`${"src"}/evm/`) ? { path: "./ox.cjs", external: true } : undefined,
-        );
+        b.onResolve({ filter: /\/util\/ox\.js$/ }, () => ({ path: "./ox.cjs", external: true }));
       },
     },
     {
@@ -162,17 +154,6 @@ await build({
 
 await build({
   entryPoints: ["src/util/ox.ts"],
-  bundle: true,
-  platform: "node",
-  target: "node20",
-  format: "cjs",
-  outfile: "dist/ox-util.cjs",
-  legalComments: "none",
-  logLevel: "warning",
-});
-
-await build({
-  entryPoints: ["src/evm/ox.ts"],
   bundle: true,
   platform: "node",
   target: "node20",

@@ -101,7 +101,6 @@ describe("architecture", () => {
       /^(chalk|cli-table3|ora|@scure\/base)$/.test(spec) ||
       (to.startsWith("proof/") && !from.startsWith("proof/")) ||
       to === "util/ox.ts" ||
-      (to === "evm/ox.ts" && from.startsWith("evm/")) ||
       (to === "serve/vendor.ts" && from.startsWith("serve/"));
     const reached: string[] = [];
     const seen = new Set<string>();

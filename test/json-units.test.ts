@@ -1,6 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseLossless, scanObject, scanObjectArray, stringifyLossless } from "../src/json/lossless.js";
+import {
+  JsonDuplicateMember,
+  parseLossless,
+  scanObject,
+  scanObjectArray,
+  stringifyLossless,
+} from "../src/json/lossless.js";
 import { classify } from "../src/rpc/classify.js";
 
 // The lossless reader and the batch span scanner against the native JSON parser, on generated input.
@@ -168,3 +174,28 @@ describe("scanObject and the answer's fast reading", () => {
 function shift(spans: Record<string, [number, number]>, by: number) {
   return Object.fromEntries(Object.entries(spans).map(([k, [s, e]]) => [k, [s + by, e + by]]));
 }
+
+describe("parseLossless duplicates: reject", () => {
+  it("names the path of the second occurrence; the default keeps the last, as JSON.parse", () => {
+    const cases: [string, string, string][] = [
+      ['{"a":1,"a":2}', "a", "a"],
+      ['{"x":[{"k":1},{"k":1,"k":2}]}', "x[1].k", "k"],
+      ['[{"k":1,"k":2}]', "[0].k", "k"],
+      ['{"o":{"p":{"q":true,"r":null,"q":false}}}', "o.p.q", "q"],
+    ];
+    for (const [text, path, key] of cases) {
+      let err: unknown;
+      try {
+        parseLossless(text, { duplicates: "reject" });
+      } catch (e) {
+        err = e;
+      }
+      expect(err, text).toBeInstanceOf(JsonDuplicateMember);
+      expect((err as JsonDuplicateMember).path, text).toBe(path);
+      expect((err as JsonDuplicateMember).key, text).toBe(key);
+      expect(stringifyLossless(parseLossless(text)), text).toBe(JSON.stringify(JSON.parse(text)));
+    }
+    // the same name in sibling objects is not a repeat
+    expect(() => parseLossless('[{"k":1},{"k":2}]', { duplicates: "reject" })).not.toThrow();
+  });
+});

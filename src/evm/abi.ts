@@ -10,8 +10,8 @@ import type { Chain } from "../chains/index.js";
 import type { CustomErrorDecoder } from "../chains/revert.js";
 import { amountWithUnit } from "../chains/units.js";
 import { ParamProblem, UsageError } from "../errors/index.js";
+import { AbiError, AbiEvent, AbiFunction, AbiParameters } from "../util/ox.js";
 import { isJsonObject } from "../util/text.js";
-import { AbiError, AbiEvent, AbiFunction, AbiParameters } from "./ox.js";
 
 export type Fn = AbiFunction.AbiFunction;
 export type Event = AbiEvent.AbiEvent;

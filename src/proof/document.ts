@@ -8,7 +8,13 @@
  */
 
 import { tronToHex20 } from "../chains/tron.js";
-import { JsonNumber, type JsonObject, type JsonValue, parseLossless } from "../json/lossless.js";
+import {
+  JsonDuplicateMember,
+  JsonNumber,
+  type JsonObject,
+  type JsonValue,
+  parseLossless,
+} from "../json/lossless.js";
 import { accountFormatOf } from "./account-message.js";
 import { decodeProofAddress } from "./address.js";
 import { ProofInputError } from "./errors.js";
@@ -151,17 +157,17 @@ const FORMATS: readonly SignatureFormat[] = [
 
 /** A proof file's JSON (lossless), refused when it is not JSON or repeats a member name (named by path). */
 export function parseDocument(text: string): JsonValue {
-  let raw: JsonValue;
   try {
-    raw = parseLossless(text);
+    return parseLossless(text, { duplicates: "reject" });
   } catch (e) {
+    if (e instanceof JsonDuplicateMember)
+      return fail(
+        e.path,
+        `member "${e.key}" appears twice (I-JSON forbids it; readers disagree on which wins)`,
+      );
     // the parser's message already says where
     return fail("document", `not JSON: ${(e as Error).message}`);
   }
-  const dup = firstDuplicateMember(text);
-  if (dup)
-    fail(dup.path, `member "${dup.key}" appears twice (I-JSON forbids it; readers disagree on which wins)`);
-  return raw;
 }
 
 /**
@@ -458,44 +464,6 @@ export function describe(v: JsonValue | undefined): string {
   if (typeof v === "object") return "an object";
   if (typeof v === "string") return `"${v.length > 40 ? `${v.slice(0, 40)}…` : v}"`;
   return String(v);
-}
-
-/**
- * The first object member name that repeats in its object, with the path of the second occurrence. Runs on
- * text the parser accepted, so it only tracks strings, nesting and commas.
- */
-export function firstDuplicateMember(text: string): { path: string; key: string } | undefined {
-  type Frame = { keys: Set<string>; key: string } | { index: number };
-  const stack: Frame[] = [];
-  const pathOf = (): string => {
-    let p = "";
-    for (const f of stack) p += "index" in f ? `[${f.index}]` : p ? `.${f.key}` : f.key;
-    return p;
-  };
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"') {
-      let j = i + 1;
-      while (text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
-      const top = stack[stack.length - 1];
-      let k = j + 1;
-      while (k < text.length && /\s/.test(text[k] as string)) k++;
-      if (top && "keys" in top && text[k] === ":") {
-        const key = JSON.parse(text.slice(i, j + 1)) as string;
-        top.key = key;
-        if (top.keys.has(key)) return { path: pathOf(), key };
-        top.keys.add(key);
-      }
-      i = j;
-    } else if (c === "{") stack.push({ keys: new Set(), key: "" });
-    else if (c === "[") stack.push({ index: 0 });
-    else if (c === "}" || c === "]") stack.pop();
-    else if (c === ",") {
-      const top = stack[stack.length - 1];
-      if (top && "index" in top) top.index++;
-    }
-  }
-  return undefined;
 }
 
 export interface SignatureLine {
