@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FaultServer, refusedUrl, startFaultServer } from "./fixtures/faults.js";
+import { type RawServer, rawServer, sendJson } from "./fixtures/forward.js";
 import { startTronFixture, type TronFixture } from "./fixtures/tron.js";
 import { runCli } from "./helpers/cli.js";
 import { basicAuth, postRaw } from "./helpers/http.js";
@@ -22,7 +23,7 @@ let ltc: LitecoinNode;
 let proxy: FaultServer;
 let second: FaultServer;
 let tron: TronFixture;
-let noBatch: { url: string; hits: number; server: Server };
+let noBatch: RawServer;
 const hashes: string[] = [];
 
 const lines = (reqs: object[]) => reqs.map((r) => JSON.stringify(r)).join("\n") + "\n";
@@ -34,30 +35,20 @@ const parseOut = (stdout: string) =>
     .map((l) => JSON.parse(l));
 
 /** An upstream that refuses JSON-RPC batch arrays (HTTP 400), but answers single calls from the node. */
-async function startNoBatchServer(): Promise<{ url: string; hits: number; server: Server }> {
-  const state = { url: "", hits: 0, server: undefined as unknown as Server };
-  state.server = createServer((req, res) => {
-    state.hits++;
-    const chunks: Buffer[] = [];
-    req.on("data", (c) => chunks.push(c));
-    req.on("end", async () => {
-      const body = Buffer.concat(chunks).toString();
-      if (body.trimStart().startsWith("[")) {
-        res.writeHead(400, { "content-type": "application/json" });
-        return res.end(
-          '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"batch requests are not supported"}}',
-        );
-      }
-      const up = await postRaw(ltc.url, body, {
-        headers: { authorization: basicAuth(ltc.user, ltc.password) },
-      });
-      res.writeHead(up.status, { "content-type": "application/json" });
-      res.end(up.text);
+async function startNoBatchServer(): Promise<RawServer> {
+  return rawServer(async (raw, _req, res) => {
+    const body = raw.toString();
+    if (body.trimStart().startsWith("["))
+      return sendJson(
+        res,
+        400,
+        '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"batch requests are not supported"}}',
+      );
+    const up = await postRaw(ltc.url, body, {
+      headers: { authorization: basicAuth(ltc.user, ltc.password) },
     });
+    sendJson(res, up.status, up.text);
   });
-  await new Promise<void>((r) => state.server.listen(0, "127.0.0.1", r));
-  state.url = `http://127.0.0.1:${(state.server.address() as AddressInfo).port}/`;
-  return state;
 }
 
 /**
@@ -105,7 +96,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all([proxy?.stop(), second?.stop(), tron?.stop()]);
-  await new Promise((r) => noBatch?.server.close(r));
+  await noBatch?.close();
   await ltc?.stop();
 });
 

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FaultServer, startFaultServer } from "./fixtures/faults.js";
+import { rawServer, sendJson } from "./fixtures/forward.js";
 import { runCli, spawnCli } from "./helpers/cli.js";
 import { basicAuth } from "./helpers/http.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
@@ -148,25 +149,12 @@ describe("the everyday UTXO reads, compared with litecoin-cli", () => {
 /** A loopback JSON-RPC server that records each request body and answers 5. */
 async function recorder(): Promise<{ url: string; bodies: unknown[]; close(): Promise<void> }> {
   const bodies: unknown[] = [];
-  const srv = createServer((req, res) => {
-    let b = "";
-    req.on("data", (c) => {
-      b += c;
-    });
-    req.on("end", () => {
-      const body = JSON.parse(b);
-      bodies.push({ method: body.method, params: body.params });
-      res.setHeader("content-type", "application/json");
-      res.end(JSON.stringify({ jsonrpc: "2.0", id: body.id, result: 5 }));
-    });
+  const srv = await rawServer((raw, _req, res) => {
+    const body = JSON.parse(raw.toString());
+    bodies.push({ method: body.method, params: body.params });
+    sendJson(res, 200, JSON.stringify({ jsonrpc: "2.0", id: body.id, result: 5 }));
   });
-  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
-  const port = (srv.address() as { port: number }).port;
-  return {
-    url: `http://127.0.0.1:${port}/`,
-    bodies,
-    close: () => new Promise<void>((r) => srv.close(() => r())),
-  };
+  return { url: srv.url, bodies, close: srv.close };
 }
 
 describe("bitcoin-cli habits", () => {

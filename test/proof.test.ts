@@ -405,11 +405,9 @@ describe("one snapshot for large inputs", () => {
 
 describe("a node that gives each unspent's block hash (Bitcoin Core 28+)", () => {
   it("the proof takes the node's hashes and asks only for the scan block's", async () => {
-    const { createServer } = await import("node:http");
-    const { forward, readBody } = await import("./fixtures/forward.js");
+    const { forward, rawServer } = await import("./fixtures/forward.js");
     const asked: unknown[] = [];
-    const server = createServer(async (req, res) => {
-      const body = await readBody(req);
+    const server = await rawServer(async (body, _req, res) => {
       const up = await forward({ url: ltc.url, user: ltc.user, password: ltc.password }, body, {});
       let text = up.body.toString();
       const calls = JSON.parse(body.toString());
@@ -423,8 +421,7 @@ describe("a node that gives each unspent's block hash (Bitcoin Core 28+)", () =>
       res.writeHead(up.status, { "content-type": "application/json" });
       res.end(text);
     });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    const core28 = `http://127.0.0.1:${(server.address() as import("node:net").AddressInfo).port}/`;
+    const core28 = server.url;
     try {
       const f = join(dir, "core28.json");
       const r = await runCli(["--url", core28, "reserves", "scan", addr.legacy, addr.p2sh, "--proof", f]);
@@ -434,18 +431,16 @@ describe("a node that gives each unspent's block hash (Bitcoin Core 28+)", () =>
       for (const o of d.outputs) expect(o.block_hash).toBe(await ltc.rpc("getblockhash", [o.height]));
       expect((await runCli(["--url", url(), "reserves", "verify", f])).exitCode).toBe(0);
     } finally {
-      await new Promise((r) => server.close(r));
+      await server.close();
     }
   });
 });
 
 describe("a gateway that refuses large requests", () => {
   it("a JSON-RPC 'request too large' halves the chunk by itself; the proof is at one block", async () => {
-    const { createServer } = await import("node:http");
-    const { forward, readBody } = await import("./fixtures/forward.js");
+    const { forward, rawServer } = await import("./fixtures/forward.js");
     let refused = 0;
-    const server = createServer(async (req, res) => {
-      const body = await readBody(req);
+    const server = await rawServer(async (body, _req, res) => {
       const text = body.toString();
       if (text.includes('"start"') && (text.match(/addr\(/g) ?? []).length > 2) {
         refused++;
@@ -459,8 +454,7 @@ describe("a gateway that refuses large requests", () => {
       res.writeHead(up.status, { "content-type": "application/json" });
       res.end(up.body);
     });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    const gw = `http://127.0.0.1:${(server.address() as import("node:net").AddressInfo).port}/`;
+    const gw = server.url;
     try {
       const list = ["legacy", "p2sh", "bech32", "empty", "legacy2"].map((k) => addr[k]);
       const f = join(dir, "gw.json");
@@ -472,7 +466,7 @@ describe("a gateway that refuses large requests", () => {
       );
       expect(read(f).by_address).toHaveLength(5);
     } finally {
-      await new Promise((r) => server.close(r));
+      await server.close();
     }
   });
 });

@@ -1,11 +1,9 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FaultServer, startFaultServer } from "./fixtures/faults.js";
-import { forward, readBody } from "./fixtures/forward.js";
+import { forward, rawServer, sendJson } from "./fixtures/forward.js";
 import { runCli, spawnCli } from "./helpers/cli.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
 import { sleep, trackDir } from "./helpers/procs.js";
@@ -78,8 +76,8 @@ function spyScan(f: FaultServer, ms: number): string[] {
 
 /** A tiny JSON-RPC node stand-in: answers the pre-flight calls and `start` with a crafted result text. */
 async function fakeNode(startResult: () => string): Promise<{ url: string; close: () => Promise<void> }> {
-  const server: Server = createServer(async (req: IncomingMessage, res) => {
-    const body = JSON.parse((await readBody(req)).toString("utf8"));
+  const server = await rawServer((raw, _req, res) => {
+    const body = JSON.parse(raw.toString("utf8"));
     const [action] = body.params ?? [];
     const result =
       body.method === "getblockchaininfo"
@@ -91,16 +89,9 @@ async function fakeNode(startResult: () => string): Promise<{ url: string; close
             : action === "abort"
               ? "false"
               : "null";
-    const text = `{"result":${result},"error":null,"id":${JSON.stringify(body.id)}}`;
-    res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
-    res.end(text);
+    sendJson(res, 200, `{"result":${result},"error":null,"id":${JSON.stringify(body.id)}}`);
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://u:p@127.0.0.1:${port}/`,
-    close: () => new Promise((r) => server.close(() => r())),
-  };
+  return { url: `http://u:p@127.0.0.1:${server.port}/`, close: server.close };
 }
 
 beforeAll(async () => {
@@ -617,8 +608,7 @@ describe("--cross-check and size refusals", () => {
 
   it("HTTP 413 for a big request: the objects are scanned in parts at one block, and the report says so", async () => {
     let refused = 0;
-    const server = createServer(async (req, res) => {
-      const body = await readBody(req);
+    const server = await rawServer(async (body, _req, res) => {
       if (body.length > 4000) {
         refused++;
         res.writeHead(413, { "content-type": "text/plain" });
@@ -629,8 +619,7 @@ describe("--cross-check and size refusals", () => {
       res.writeHead(up.status, { "content-type": "application/json" });
       res.end(up.body);
     });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    const url = server.url;
     try {
       const r = await runCli(["--url", url, "reserves", "scan", "--json", ...addrs.slice(0, 120)]);
       expect(r.exitCode).toBe(0);
@@ -642,7 +631,7 @@ describe("--cross-check and size refusals", () => {
       expect(rep.total_amount).toBe(own.total);
       expect(rep.outputs).toBe(own.outpoints.length);
     } finally {
-      await new Promise((r) => server.close(r));
+      await server.close();
     }
   });
 });

@@ -12,3 +12,7 @@ export function refuseCsv(run: { format: Format }, what: string): void {
       `--format csv is not available for ${what}; it is for \`reserves scan\` (json, jsonl or human here)`,
     );
 }
+
+/** `--quorum <k>` of the commands that read state for a proof (reserves scan, reserves balances). */
+export const QUORUM_READS_HELP =
+  "K distinct nodes (--url once per node) must answer every read alike; a disagreement is exit 1 naming both";

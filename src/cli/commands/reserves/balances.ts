@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { chainOf, type GroupName } from "../../../chains/index.js";
 import { chainFromFlags, type GlobalFlags } from "../../../config/config.js";
 import { UsageError } from "../../../errors/index.js";
-import { collect } from "../../options.js";
+import { collect, QUORUM_READS_HELP } from "../../options.js";
 import type { Run } from "../../run.js";
 
 export interface BalancesFlags {
@@ -49,10 +49,7 @@ export function declareBalances(reserves: Command, run: Run): void {
       "--signatures <file>",
       "address,signature lines over the challenge: EIP-191 (EVM), TIP-191 (TRON) or a contract wallet's EIP-1271",
     )
-    .option(
-      "--quorum <k>",
-      "K distinct nodes (--url once per node) must answer every read alike; a disagreement is exit 1 naming both",
-    )
+    .option("--quorum <k>", QUORUM_READS_HELP)
     .addHelpText(
       "after",
       [

@@ -12,7 +12,7 @@ import {
 import type { ReservesEvent } from "../../../reserves/run.js";
 import type { ScanState } from "../../../reserves/scan.js";
 import { parseDuration, parseWhole } from "../../../util/text.js";
-import { collect } from "../../options.js";
+import { collect, QUORUM_READS_HELP } from "../../options.js";
 import type { Run } from "../../run.js";
 
 export interface ScanFlags {
@@ -109,10 +109,7 @@ export function declareScan(reserves: Command, run: Run): void {
       "at most <n> objects per scan; all chunks end at one block (moved ones scanned again)",
     )
     .option("--parallel", "chunks side by side, one per configured node at the same best block")
-    .option(
-      "--quorum <k>",
-      "K distinct nodes (--url once per node) must answer every read alike; a disagreement is exit 1 naming both",
-    )
+    .option("--quorum <k>", QUORUM_READS_HELP)
     .addHelpText(
       "after",
       [
