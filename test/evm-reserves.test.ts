@@ -6,14 +6,13 @@
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { digestOf } from "../src/proof/jcs.js";
+import { entryProxy } from "./fixtures/forward.js";
 import { startTronFixture, type TronFixture } from "./fixtures/tron.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
@@ -302,35 +301,22 @@ describe("reserves balances against anvil", () => {
   it("a node without the pinned block's state: verify says so and exits 3, never 'holds'", async () => {
     // a pass-through that answers like a non-archive geth for any state read below the head
     const head = Number(await anvil.rpc<string>("eth_blockNumber"));
-    const server: Server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on("data", (c: Buffer) => chunks.push(c));
-      req.on("end", async () => {
-        const body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-        const list = Array.isArray(body) ? body : [body];
-        const answers = await Promise.all(
-          list.map(async (c: { id: number; method: string; params: unknown[] }) => {
-            const blk = c.params?.[c.params.length - 1];
-            if (
-              ["eth_getBalance", "eth_call"].includes(c.method) &&
-              typeof blk === "string" &&
-              blk.startsWith("0x") &&
-              Number(blk) < head
-            )
-              return {
-                jsonrpc: "2.0",
-                id: c.id,
-                error: { code: -32000, message: "missing trie node 5e1c4b1b0e8f (path ) <nil>" },
-              };
-            return { jsonrpc: "2.0", id: c.id, result: await anvil.rpc(c.method, c.params) };
-          }),
-        );
-        const text = JSON.stringify(Array.isArray(body) ? answers : answers[0]);
-        res.writeHead(200, { "content-type": "application/json" }).end(text);
-      });
+    const server = await entryProxy(async (c) => {
+      const blk = c.params?.[c.params.length - 1];
+      if (
+        ["eth_getBalance", "eth_call"].includes(c.method) &&
+        typeof blk === "string" &&
+        blk.startsWith("0x") &&
+        Number(blk) < head
+      )
+        return {
+          jsonrpc: "2.0",
+          id: c.id,
+          error: { code: -32000, message: "missing trie node 5e1c4b1b0e8f (path ) <nil>" },
+        };
+      return { jsonrpc: "2.0", id: c.id, result: await anvil.rpc(c.method, c.params ?? []) };
     });
-    await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    const url = server.url;
     try {
       const r = await cg(["reserves", "verify", proofFile], { CHAINGW_URL: url });
       expect(r.exitCode).toBe(3);
@@ -338,8 +324,7 @@ describe("reserves balances against anvil", () => {
       expect(r.stdout).not.toMatch(/^holds/m);
       expect(r.stdout).toMatch(/^cannot say whether the proof holds/m);
     } finally {
-      server.closeAllConnections();
-      await new Promise((ok) => server.close(ok));
+      await server.close();
     }
   });
 });

@@ -11,10 +11,10 @@ import { join } from "node:path";
 import { TronWeb } from "tronweb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { digestOf } from "../src/proof/jcs.js";
+import { entryProxy } from "./fixtures/forward.js";
 import { startTronFixture, type TronFixture } from "./fixtures/tron.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
-import { entryProxy } from "./helpers/http.js";
 import { trackDir } from "./helpers/procs.js";
 
 const ROOT = new URL("../", import.meta.url).pathname;
@@ -298,7 +298,7 @@ describe("the EVM balances proof carries ownership: keys, contract wallets (EIP-
       expect(j.failures).toEqual([]);
       expect(j.ownership.addresses.map((a: any) => a.ownership)).toEqual(["proven", "cannot-say"]);
     } finally {
-      proxy.close();
+      await proxy.close();
     }
     const fresh = await startAnvil();
     try {

@@ -11,9 +11,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { digestOf } from "../src/proof/jcs.js";
 import { type FaultServer, startFaultServer } from "./fixtures/faults.js";
+import { entryProxy } from "./fixtures/forward.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
-import { entryProxy } from "./helpers/http.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
 import { trackDir } from "./helpers/procs.js";
 import { deployToken, mint } from "./helpers/tokens.js";
@@ -427,7 +427,7 @@ describe("UTXO proofs: cannot say, never 'does not hold', when the node cannot t
       expect(j.failures).toEqual([]);
       expect(j.cannot_say.join("\n")).toMatch(/the node cannot read block .*pruned data/);
     } finally {
-      p.close();
+      await p.close();
     }
   });
 

@@ -98,30 +98,3 @@ export async function callRpc<T>(
   }
   return parsed.result as T;
 }
-
-/**
- * A JSON-RPC server on loopback that answers each entry (of a single request or a batch array) with
- * what `answer` gives for it: the intercepting proxy of the tests that put a node's behaviour in front
- * of a real node (a pruned node's error for one method, everything else forwarded).
- */
-export async function entryProxy(
-  answer: (entry: { jsonrpc?: string; id: unknown; method: string; params?: unknown[] }) => Promise<unknown>,
-): Promise<{ url: string; close: () => void }> {
-  const { createServer } = await import("node:http");
-  const server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => {
-      body += c;
-    });
-    req.on("end", async () => {
-      const parsed = JSON.parse(body);
-      const list = Array.isArray(parsed) ? parsed : [parsed];
-      const answers = await Promise.all(list.map(answer));
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify(Array.isArray(parsed) ? answers : answers[0]));
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const port = (server.address() as { port: number }).port;
-  return { url: `http://127.0.0.1:${port}/`, close: () => server.close() };
-}
