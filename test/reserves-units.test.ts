@@ -1,13 +1,33 @@
 import { createHash } from "node:crypto";
+import { rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { bech32, bech32m, createBase58check } from "@scure/base";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { base58CheckDecode, bech32Decode } from "../src/chains/codec.js";
 import { reportHuman } from "../src/cli/render/reserves.js";
 import { JsonNumber } from "../src/json/lossless.js";
-import { checkAddress, mixedFamilies } from "../src/reserves/address.js";
-import { formatCoins, toSats } from "../src/reserves/amount.js";
-import { listLines, parseIndexRange as parseRange } from "../src/reserves/input.js";
+import { readAddressList } from "../src/reserves/address-list.js";
+import { checkAddress, mixedFamilies } from "../src/reserves/utxo/address.js";
+import { formatCoins, toSats } from "../src/reserves/utxo/amount.js";
+import { parseIndexRange as parseRange } from "../src/reserves/utxo/input.js";
+
+/** The entries of an address list file as readAddressList gives them, with their line numbers. */
+function listLines(text: string): { line: number; text: string }[] {
+  const f = join(tmpdir(), `chaingw-list-${process.pid}-${Math.random().toString(36).slice(2)}.txt`);
+  writeFileSync(f, text);
+  const out: { line: number; text: string }[] = [];
+  try {
+    readAddressList([], f, (t, line, source) => {
+      expect(source).toBe(f);
+      out.push({ line, text: t });
+    });
+  } finally {
+    rmSync(f);
+  }
+  return out;
+}
 
 // Pure pieces of the reserves workflow: address codecs, exact amounts, input lines.
 

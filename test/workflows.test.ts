@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { itemsFromLines } from "../src/batch/input.js";
 import { runItems } from "../src/batch/run.js";
-import { type ReservesEvent, scanReserves } from "../src/reserves/run.js";
+import { type ReservesEvent, scanReserves } from "../src/reserves/utxo/run.js";
 import { JsonRpcClient } from "../src/rpc/client.js";
 import { nodeEndpoint } from "../src/rpc/endpoint.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";

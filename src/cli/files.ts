@@ -48,7 +48,7 @@ export async function readSignatures(path: string): Promise<SignatureLine[]> {
 /** A signature file for an account chain: every address of this chain's forms (else exit 2 naming the line). */
 export async function readAccountSignatures(path: string, chain: Chain): Promise<SignatureLine[]> {
   const lines = await readSignatures(path);
-  const { accountOf } = await import("../reserves/evm-ownership.js");
+  const { accountOf } = await import("../reserves/evm/ownership.js");
   for (const l of lines)
     try {
       accountOf(chain, l.address);

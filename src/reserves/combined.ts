@@ -8,8 +8,8 @@ import type { Proof } from "../proof/document.js";
 import type { EvmProof } from "../proof/evm-document.js";
 import { digestOf } from "../proof/jcs.js";
 import type { JsonRpcClient } from "../rpc/client.js";
-import { formatCoins } from "./amount.js";
 import { share, unitOf } from "./claims.js";
+import { formatCoins } from "./utxo/amount.js";
 import { combineVerdicts, counted, type Verdict } from "./verdict.js";
 
 export interface Holding {
@@ -157,7 +157,7 @@ export async function verifyEntry(
   signal?: AbortSignal,
 ): Promise<ReportEntry & { verify: ProofCheck }> {
   if (r.evm) {
-    const { verifyEvmProof } = await import("./balances-verify.js");
+    const { verifyEvmProof } = await import("./evm/balances-verify.js");
     const v = await verifyEvmProof(client, r.evm, undefined, signal);
     // the proven share is the verifier's: signatures judged again, balances re-read
     const assets = r.entry.assets.map((a, k) =>
@@ -165,7 +165,7 @@ export async function verifyEntry(
     );
     return { ...r.entry, assets, verify: { verdict: v.verdict, summary: v.summary } };
   }
-  const { verifyProof } = await import("./verify.js");
+  const { verifyProof } = await import("./utxo/verify.js");
   const v = await verifyProof(client, r.utxo as Proof, {}, () => {}, signal);
   const total = BigInt((r.utxo as Proof).total.amount_sats);
   const assets = r.entry.assets.map((a) =>

@@ -133,7 +133,7 @@ export async function agreeOnEvmProof(
   onNote: (text: string) => void = () => {},
   signal?: AbortSignal,
 ): Promise<EvmProof> {
-  const { verifyEvmProof } = await import("./balances-verify.js");
+  const { verifyEvmProof } = await import("./evm/balances-verify.js");
   const { digestOf } = await import("../proof/jcs.js");
   const nodes = await Promise.all(eps.map((ep) => describeEvmNode(client, ep, proof.block)));
   for (let i = 1; i < eps.length; i++) {

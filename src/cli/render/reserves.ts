@@ -2,9 +2,9 @@
 
 import { csvField } from "../../output/csv.js";
 import { style, table } from "../../output/human.js";
-import { formatCoins } from "../../reserves/amount.js";
 import { nodeName } from "../../reserves/claims.js";
-import type { Report } from "../../reserves/report.js";
+import { formatCoins } from "../../reserves/utxo/amount.js";
+import type { Report } from "../../reserves/utxo/report.js";
 
 const ZERO_COINS = formatCoins(0n);
 

@@ -1,8 +1,8 @@
 /** `reserves verify`'s verdicts as people read them: the UTXO proof's checks and the EVM proof's. */
 import { style, table } from "../../output/human.js";
 import type { QuorumNode } from "../../proof/document.js";
-import type { EvmVerifyReport } from "../../reserves/balances-verify.js";
-import type { VerifyReport } from "../../reserves/verify.js";
+import type { EvmVerifyReport } from "../../reserves/evm/balances-verify.js";
+import type { VerifyReport } from "../../reserves/utxo/verify.js";
 import { groupDigits } from "../../util/units.js";
 import { renderClaims, renderFindings, renderQuorum } from "./verdict.js";
 

@@ -78,7 +78,7 @@ export async function runBalances(run: Run, args: string[], flags: GlobalFlags, 
       import("../../../output/progress.js"),
       import("../../context.js"),
       import("../../files.js"),
-      import("../../../reserves/balances.js"),
+      import("../../../reserves/evm/balances.js"),
       import("../../render/balances.js"),
     ]);
   const { checkWritable, quorumOf, readAccountSignatures, writeAtomic } = files;

@@ -9,8 +9,8 @@ import {
   DEFAULT_PREPARING_ABORT_WAIT_S,
   DEFAULT_RANGE,
 } from "../../../reserves/defaults.js";
-import type { ReservesEvent } from "../../../reserves/run.js";
-import type { ScanState } from "../../../reserves/scan.js";
+import type { ReservesEvent } from "../../../reserves/utxo/run.js";
+import type { ScanState } from "../../../reserves/utxo/scan.js";
 import { parseDuration, parseWhole } from "../../../util/text.js";
 import { collect, QUORUM_READS_HELP } from "../../options.js";
 import type { Run } from "../../run.js";
@@ -158,7 +158,7 @@ export async function runScan(run: Run, args: string[], flags: GlobalFlags, o: S
   const [{ progress }, { scanReserves, crossCheckFailure }, { contextFor }, files, render] =
     await Promise.all([
       import("../../../output/progress.js"),
-      import("../../../reserves/run.js"),
+      import("../../../reserves/utxo/run.js"),
       import("../../context.js"),
       import("../../files.js"),
       import("../../render/reserves.js"),
@@ -249,7 +249,7 @@ export async function runScan(run: Run, args: string[], flags: GlobalFlags, o: S
       }
   }
   if (o.proof !== undefined) {
-    const { buildProof } = await import("../../../reserves/proof.js");
+    const { buildProof } = await import("../../../reserves/utxo/proof.js");
     const proof = await buildProof(ctx.client, report.plan!, report.scan, {
       challenge: o.challenge,
       minConf,

@@ -7,8 +7,8 @@ import type { Command } from "commander";
 import type { GlobalFlags } from "../../../config/config.js";
 import { UsageError } from "../../../errors/index.js";
 import type { Proof, QuorumNode } from "../../../proof/document.js";
-import type { EvmVerifyReport } from "../../../reserves/balances-verify.js";
-import type { VerifyReport } from "../../../reserves/verify.js";
+import type { EvmVerifyReport } from "../../../reserves/evm/balances-verify.js";
+import type { VerifyReport } from "../../../reserves/utxo/verify.js";
 import type { Run } from "../../run.js";
 
 export interface VerifyFlags {
@@ -77,7 +77,7 @@ export async function runVerify(run: Run, file: string, flags: GlobalFlags, o: V
   const signatures = o.signatures === undefined ? undefined : await readSignatures(o.signatures);
   const k = quorumOf(o.quorum);
   const ctx = contextFor(run, flags, "utxo", { pooled: true });
-  const { verifyProof } = await import("../../../reserves/verify.js");
+  const { verifyProof } = await import("../../../reserves/utxo/verify.js");
   const bar = progress({ plainEveryMs: undefined });
   run.clearProgress = () => bar.clear();
   let report: VerifyReport & { quorum?: { k: number; nodes: QuorumNode[] } };
@@ -135,7 +135,7 @@ async function verifyEvmFile(
   const signatures =
     o.signatures === undefined ? undefined : await readAccountSignatures(o.signatures, chain);
   const ctx = contextFor(run, { ...flags, chain: proof.chain.group }, proof.chain.group, { pooled: true });
-  const { verifyEvmProof } = await import("../../../reserves/balances-verify.js");
+  const { verifyEvmProof } = await import("../../../reserves/evm/balances-verify.js");
   const bar = progress({ plainEveryMs: undefined });
   run.clearProgress = () => bar.clear();
   let report: EvmVerifyReport & { quorum?: { k: number; nodes: QuorumNode[] } };

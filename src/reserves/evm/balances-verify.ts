@@ -17,25 +17,16 @@
  * snapshot can be re-read only while the head is still the proof's block; otherwise verify says it cannot.
  */
 
-import { chainOf } from "../chains/index.js";
-import type { Chain } from "../chains/types.js";
-import { ChaingwError, RpcError } from "../errors/index.js";
-import { type AccountFormat, verifyAccountSignature } from "../proof/account-message.js";
-import type { SignatureLine } from "../proof/document.js";
-import type { EvmProof } from "../proof/evm-document.js";
-import { digestOf } from "../proof/jcs.js";
-import type { JsonRpcClient } from "../rpc/client.js";
-import { formatUnits } from "../util/units.js";
-import { planBalances } from "./balances.js";
-import {
-  readBalances,
-  readBlock,
-  readChainId,
-  readTokenMeta,
-  StateUnavailableError,
-} from "./balances-read.js";
-import { quorumClaim, share } from "./claims.js";
-import { judgeSignatures, provenTotals, type SignatureJudgement } from "./evm-ownership.js";
+import { chainOf } from "../../chains/index.js";
+import type { Chain } from "../../chains/types.js";
+import { ChaingwError, RpcError } from "../../errors/index.js";
+import { type AccountFormat, verifyAccountSignature } from "../../proof/account-message.js";
+import type { SignatureLine } from "../../proof/document.js";
+import type { EvmProof } from "../../proof/evm-document.js";
+import { digestOf } from "../../proof/jcs.js";
+import type { JsonRpcClient } from "../../rpc/client.js";
+import { formatUnits } from "../../util/units.js";
+import { quorumClaim, share } from "../claims.js";
 import {
   type ChallengeCheck,
   checkChallenge,
@@ -44,7 +35,16 @@ import {
   signatureLines,
   type Verdict,
   verdictOf,
-} from "./verdict.js";
+} from "../verdict.js";
+import { planBalances } from "./balances.js";
+import {
+  readBalances,
+  readBlock,
+  readChainId,
+  readTokenMeta,
+  StateUnavailableError,
+} from "./balances-read.js";
+import { judgeSignatures, provenTotals, type SignatureJudgement } from "./ownership.js";
 
 /** @deprecated the one verdict type is `Verdict` (reserves/verdict.ts) */
 export type EvmVerdict = Verdict;

@@ -27,19 +27,17 @@
  */
 
 import { bytesToHex } from "@noble/hashes/utils.js";
-import { ChaingwError, InterruptedError, RpcError } from "../errors/index.js";
-import { JsonNumber, type JsonObject, type JsonValue } from "../json/lossless.js";
-import { decodeProofAddress, type ProofAddress } from "../proof/address.js";
-import type { Proof, ProofOutput, ScanObject, SignatureLine } from "../proof/document.js";
-import { ProofInputError } from "../proof/errors.js";
-import { digestOf } from "../proof/jcs.js";
-import { verifyMessage } from "../proof/message.js";
-import type { BatchOutcome } from "../rpc/batch.js";
-import type { JsonRpcClient } from "../rpc/client.js";
-import { isJsonObject } from "../util/text.js";
-import { formatCoins, toSats } from "./amount.js";
-import { quorumClaim, unitOf } from "./claims.js";
-import { readEach } from "./reads.js";
+import { ChaingwError, InterruptedError, RpcError } from "../../errors/index.js";
+import { JsonNumber, type JsonObject, type JsonValue } from "../../json/lossless.js";
+import { decodeProofAddress, type ProofAddress } from "../../proof/address.js";
+import type { Proof, ProofOutput, ScanObject, SignatureLine } from "../../proof/document.js";
+import { ProofInputError } from "../../proof/errors.js";
+import { digestOf } from "../../proof/jcs.js";
+import { verifyMessage } from "../../proof/message.js";
+import type { BatchOutcome } from "../../rpc/batch.js";
+import type { JsonRpcClient } from "../../rpc/client.js";
+import { isJsonObject } from "../../util/text.js";
+import { quorumClaim, unitOf } from "../claims.js";
 import {
   type ChallengeCheck,
   checkChallenge,
@@ -48,7 +46,9 @@ import {
   signatureLines,
   type Verdict,
   verdictOf,
-} from "./verdict.js";
+} from "../verdict.js";
+import { formatCoins, toSats } from "./amount.js";
+import { readEach } from "./reads.js";
 
 export type OutputState = "unspent" | "spent-after" | "failed" | "unknown";
 

@@ -4,9 +4,9 @@
  * print. Data only; rendering is in render.ts.
  */
 
-import { IntegrityError } from "../errors/index.js";
-import { JsonNumber, type JsonObject, type JsonValue } from "../json/lossless.js";
-import type { Quorum } from "../proof/document.js";
+import { IntegrityError } from "../../errors/index.js";
+import { JsonNumber, type JsonObject, type JsonValue } from "../../json/lossless.js";
+import type { Quorum } from "../../proof/document.js";
 import { formatCoins, toSats } from "./amount.js";
 import type { Plan } from "./input.js";
 

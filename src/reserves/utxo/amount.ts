@@ -2,7 +2,7 @@
  * Coin amounts as integers: the node prints `50.00000000`; a float sum of thousands of those drifts, so
  * every amount is read from its exact decimal text into BigInt base units (1 coin = 10^8).
  */
-import { JsonNumber } from "../json/lossless.js";
+import { JsonNumber } from "../../json/lossless.js";
 
 export const DECIMALS = 8;
 const UNIT = 10n ** BigInt(DECIMALS);

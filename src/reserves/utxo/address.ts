@@ -4,7 +4,7 @@
  * and one consistent prefix family across a list. Which network an address belongs to is settled by
  * the node (`validateaddress`), one representative per prefix.
  */
-import { base58CheckDecode, bech32Decode } from "../chains/codec.js";
+import { base58CheckDecode, bech32Decode } from "../../chains/codec.js";
 
 export interface ParsedAddress {
   /** the address as it will be sent (bech32 lower-cased; base58 as given) */

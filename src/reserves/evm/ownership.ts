@@ -6,14 +6,18 @@
  * challenge, the digest a wallet's owners sign). A node that cannot read the wallet's state at that block
  * leaves the address "cannot say", never "not proven".
  */
-import type { Chain } from "../chains/index.js";
-import { ChaingwError, RpcError } from "../errors/index.js";
-import { type AccountFormat, accountMessageHash, verifyAccountSignature } from "../proof/account-message.js";
-import type { SignatureLine } from "../proof/document.js";
-import { ProofInputError } from "../proof/errors.js";
-import type { EvmOwnership, EvmProof, EvmSignature } from "../proof/evm-document.js";
-import type { JsonRpcClient } from "../rpc/client.js";
-import { formatUnits } from "../util/units.js";
+import type { Chain } from "../../chains/index.js";
+import { ChaingwError, RpcError } from "../../errors/index.js";
+import {
+  type AccountFormat,
+  accountMessageHash,
+  verifyAccountSignature,
+} from "../../proof/account-message.js";
+import type { SignatureLine } from "../../proof/document.js";
+import { ProofInputError } from "../../proof/errors.js";
+import type { EvmOwnership, EvmProof, EvmSignature } from "../../proof/evm-document.js";
+import type { JsonRpcClient } from "../../rpc/client.js";
+import { formatUnits } from "../../util/units.js";
 import { prepareRead, readFailure, readMany, StateUnavailableError } from "./balances-read.js";
 
 /** EIP-1271's magic value: the selector of isValidSignature(bytes32,bytes). */
@@ -85,7 +89,7 @@ export async function judgeSignatures(
     } else if (typeof c.result === "string" && c.result !== "0x" && c.result !== "") wallets.push(i);
   });
   if (wallets.length === 0) return out;
-  const A = (await import("../util/ox.js")).AbiFunction;
+  const A = (await import("../../util/ox.js")).AbiFunction;
   const fn = A.from("function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4)");
   const calls = wallets.map((i) => {
     const l = lines[i] as SignatureLine;

@@ -9,19 +9,18 @@
  *     run at the head, on one endpoint, and the head must be the same block before and after them; a head
  *     that moved means the reads may mix two states, and they run again, a bounded number of times.
  */
-import { readFileSync } from "node:fs";
-import { address as evmAddress, evmTraits } from "../chains/evm-values.js";
-import type { Chain } from "../chains/index.js";
-import { IntegrityError, UsageError } from "../errors/index.js";
-import type { SignatureLine } from "../proof/document.js";
-import type { EvmAsset, EvmProof } from "../proof/evm-document.js";
-import { EVM_PROOF_FORMAT } from "../proof/evm-document.js";
-import { digestOf } from "../proof/jcs.js";
-import { JsonRpcClient } from "../rpc/client.js";
-import { formatUnits } from "../util/units.js";
+import { address as evmAddress, evmTraits } from "../../chains/evm-values.js";
+import type { Chain } from "../../chains/index.js";
+import { IntegrityError, UsageError } from "../../errors/index.js";
+import type { SignatureLine } from "../../proof/document.js";
+import type { EvmAsset, EvmProof } from "../../proof/evm-document.js";
+import { EVM_PROOF_FORMAT } from "../../proof/evm-document.js";
+import { digestOf } from "../../proof/jcs.js";
+import { JsonRpcClient } from "../../rpc/client.js";
+import { formatUnits } from "../../util/units.js";
+import { readAddressList } from "../address-list.js";
 import { readBalances, readBlock, readChainId, readTokenMeta } from "./balances-read.js";
-import { judgeSignatures, ownershipSection } from "./evm-ownership.js";
-import { listLines } from "./input.js";
+import { judgeSignatures, ownershipSection } from "./ownership.js";
 
 export interface BalancesOptions {
   chain: Chain;
@@ -76,7 +75,7 @@ export async function planBalances(o: BalancesOptions): Promise<BalancesPlan> {
   const chain = o.chain;
   const traits = evmTraits(chain);
   const problems: string[] = [];
-  const eip55 = traits.eip55 ? (await import("../util/ox.js")).Address.checksum : undefined;
+  const eip55 = traits.eip55 ? (await import("../../util/ox.js")).Address.checksum : undefined;
   const check = (text: string, where: string): string | undefined => {
     let a: string;
     try {
@@ -113,17 +112,9 @@ export async function planBalances(o: BalancesOptions): Promise<BalancesPlan> {
     seen.add(a);
     addresses.push(a);
   };
-  for (const [i, t] of o.args.entries()) take(t.trim(), `argument ${i + 1}`);
-  if (o.file !== undefined) {
-    const name = o.file === "-" ? "stdin" : o.file;
-    let text: string;
-    try {
-      text = o.file === "-" ? readFileSync(0, "utf8") : readFileSync(o.file, "utf8");
-    } catch (e) {
-      throw new UsageError(`--file: cannot read ${name}: ${(e as NodeJS.ErrnoException).code ?? e}`);
-    }
-    for (const l of listLines(text)) take(l.text, `line ${l.line} of ${name}`);
-  }
+  readAddressList(o.args, o.file, (t, at, source) =>
+    take(t, source === undefined ? `argument ${at}` : `line ${at} of ${source}`),
+  );
   const tokens: string[] = [];
   for (const [i, t] of o.tokens.entries()) {
     const a = check(t.trim(), `--token ${i + 1}`);

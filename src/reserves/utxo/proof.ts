@@ -5,7 +5,7 @@
  * each unspent's height but not its block hash (Core 28 adds `blockhash`): the hashes are asked for, one
  * getblockhash per distinct height, in batch arrays.
  */
-import { IntegrityError, UsageError } from "../errors/index.js";
+import { IntegrityError, UsageError } from "../../errors/index.js";
 import type {
   AddressTotal,
   ExcludedOutput,
@@ -14,11 +14,11 @@ import type {
   ProofOutput,
   ScanObject,
   SignatureLine,
-} from "../proof/document.js";
-import { PROOF_FORMAT, type Quorum } from "../proof/document.js";
-import { digestOf } from "../proof/jcs.js";
-import { verifyMessage } from "../proof/message.js";
-import type { JsonRpcClient } from "../rpc/client.js";
+} from "../../proof/document.js";
+import { PROOF_FORMAT, type Quorum } from "../../proof/document.js";
+import { digestOf } from "../../proof/jcs.js";
+import { verifyMessage } from "../../proof/message.js";
+import type { JsonRpcClient } from "../../rpc/client.js";
 import { formatCoins } from "./amount.js";
 import type { Plan } from "./input.js";
 import { readAll } from "./reads.js";

@@ -1,9 +1,9 @@
 /** Many reads of one UTXO-node method in batch arrays (the client's batch path, fresh connections). */
-import { ChaingwError } from "../errors/index.js";
-import type { JsonValue } from "../json/lossless.js";
-import { prepareRaw } from "../methods/prepare.js";
-import { type BatchOutcome, callChunked } from "../rpc/batch.js";
-import type { JsonRpcClient } from "../rpc/client.js";
+import { ChaingwError } from "../../errors/index.js";
+import type { JsonValue } from "../../json/lossless.js";
+import { prepareRaw } from "../../methods/prepare.js";
+import { type BatchOutcome, callChunked } from "../../rpc/batch.js";
+import type { JsonRpcClient } from "../../rpc/client.js";
 
 /** Each item's outcome kept: a node error for one item (a missing transaction) is the caller's verdict. */
 export function readEach(

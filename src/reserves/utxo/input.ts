@@ -2,13 +2,13 @@
  * The scan plan: every address and descriptor the user named, checked locally, de-duplicated, and turned
  * into scantxoutset scan objects. Nothing is sent until the whole input is clean.
  */
-import { readFileSync } from "node:fs";
-import { UsageError } from "../errors/index.js";
-import { findMethod } from "../methods/index.js";
-import { prepare } from "../methods/prepare.js";
-import { parseRange } from "../util/text.js";
+import { UsageError } from "../../errors/index.js";
+import { findMethod } from "../../methods/index.js";
+import { prepare } from "../../methods/prepare.js";
+import { parseRange } from "../../util/text.js";
+import { readAddressList } from "../address-list.js";
+import { DEFAULT_RANGE } from "../defaults.js";
 import { checkAddress, mixedFamilies, type ParsedAddress } from "./address.js";
-import { DEFAULT_RANGE } from "./defaults.js";
 
 export type ScanObject = string | { desc: string; range: [number, number] };
 
@@ -63,34 +63,6 @@ const MAX_PROBLEMS_SHOWN = 50;
 export const parseIndexRange = (text: string): [number, number] =>
   parseRange(text, "--range", { maxSpan: MAX_RANGE_SPAN, single: true, ordered: true });
 
-/** Lines of an address list: blank lines and `#` comments (whole-line or trailing) are ignored. */
-export function listLines(text: string): { line: number; text: string }[] {
-  const out: { line: number; text: string }[] = [];
-  eachListLine(text, (t, line) => out.push({ line, text: t }));
-  return out;
-}
-
-/** The loop behind listLines, without an object per line (lists run to tens of thousands of lines). */
-function eachListLine(text: string, f: (text: string, line: number) => void): void {
-  let line = 0;
-  for (let i = 0; i <= text.length; ) {
-    let end = text.indexOf("\n", i);
-    if (end < 0) end = text.length;
-    line++;
-    // a CRLF file's "\r" goes first: "." in the comment pattern stops at it
-    let raw = text.slice(i, end > i && text.charCodeAt(end - 1) === 13 ? end - 1 : end);
-    i = end + 1;
-    // fast path: a plain address line; otherwise strip a comment ("#" at the start or after a blank)
-    if (raw.includes("#")) raw = raw.replace(/(^|\s)#.*$/, "");
-    // printable ASCII at both ends needs no trim; anything else (blanks, a BOM, a no-break space) does
-    const c0 = raw.charCodeAt(0);
-    const cn = raw.charCodeAt(raw.length - 1);
-    const t = c0 > 32 && c0 < 127 && cn > 32 && cn < 127 ? raw : raw.trim();
-    if (t) f(t, line);
-    if (end === text.length) break;
-  }
-}
-
 export function buildPlan(input: PlanInput): Plan {
   const problems: string[] = [];
   const addresses: PlannedAddress[] = [];
@@ -110,17 +82,7 @@ export function buildPlan(input: PlanInput): Plan {
     seen.add(address);
     addresses.push(new Planned(address, r.value.prefix, at, source));
   };
-  for (const [i, t] of input.args.entries()) take(t.trim(), i + 1, undefined);
-  if (input.file !== undefined) {
-    const name = input.file === "-" ? "stdin" : input.file;
-    let text: string;
-    try {
-      text = input.file === "-" ? readFileSync(0, "utf8") : readFileSync(input.file, "utf8");
-    } catch (e) {
-      throw new UsageError(`--file: cannot read ${name}: ${(e as NodeJS.ErrnoException).code ?? e}`);
-    }
-    eachListLine(text, (t, line) => take(t, line, name));
-  }
+  readAddressList(input.args, input.file, take);
 
   const range = input.range === undefined ? undefined : parseIndexRange(input.range);
   const scanDef = findMethod("scantxoutset", "utxo");

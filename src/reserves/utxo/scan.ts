@@ -4,14 +4,14 @@
  * and status/abort must reach the node that runs the scan. Nothing here prints; callers get callbacks.
  */
 
-import { InterruptedError, RpcError, TransportError } from "../errors/index.js";
-import type { JsonObject, JsonValue } from "../json/lossless.js";
-import { JsonNumber } from "../json/lossless.js";
-import { findMethod } from "../methods/index.js";
-import { prepare, send } from "../methods/prepare.js";
-import type { JsonRpcClient } from "../rpc/client.js";
-import type { Endpoint } from "../rpc/endpoint.js";
-import { sleep } from "../util/sleep.js";
+import { InterruptedError, RpcError, TransportError } from "../../errors/index.js";
+import type { JsonObject, JsonValue } from "../../json/lossless.js";
+import { JsonNumber } from "../../json/lossless.js";
+import { findMethod } from "../../methods/index.js";
+import { prepare, send } from "../../methods/prepare.js";
+import type { JsonRpcClient } from "../../rpc/client.js";
+import type { Endpoint } from "../../rpc/endpoint.js";
+import { sleep } from "../../util/sleep.js";
 import type { ScanObject } from "./input.js";
 
 /** The registry's definition of scantxoutset: the single source of its marks and of what runs long. */

@@ -4,13 +4,13 @@
  * each token's metadata (code, decimals(), symbol()), in batch arrays through the client's batch path.
  * ABI encoding and decoding come from `ox`, loaded when a read needs it.
  */
-import type { Chain } from "../chains/index.js";
-import { ChaingwError, IntegrityError, RpcError, TransportError } from "../errors/index.js";
-import type { JsonObject, JsonValue } from "../json/lossless.js";
-import { explainError, type Prepared, prepareRaw } from "../methods/prepare.js";
-import { type BatchOutcome, callBatch, callChunked } from "../rpc/batch.js";
-import type { JsonRpcClient } from "../rpc/client.js";
-import { isJsonObject } from "../util/text.js";
+import type { Chain } from "../../chains/index.js";
+import { ChaingwError, IntegrityError, RpcError, TransportError } from "../../errors/index.js";
+import type { JsonObject, JsonValue } from "../../json/lossless.js";
+import { explainError, type Prepared, prepareRaw } from "../../methods/prepare.js";
+import { type BatchOutcome, callBatch, callChunked } from "../../rpc/batch.js";
+import type { JsonRpcClient } from "../../rpc/client.js";
+import { isJsonObject } from "../../util/text.js";
 
 /** The node cannot read state at that block: not an archive node, or a chain that serves the head only. */
 export class StateUnavailableError extends TransportError {}
@@ -85,7 +85,7 @@ export interface TokenMeta {
 type Ox = typeof import("ox/AbiFunction");
 let ox: Ox | undefined;
 const abi = async (): Promise<Ox> => {
-  ox ??= (await import("../util/ox.js")).AbiFunction;
+  ox ??= (await import("../../util/ox.js")).AbiFunction;
   return ox;
 };
 
