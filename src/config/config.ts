@@ -13,7 +13,15 @@ import { type Endpoint, gatewayEndpoint, isLoopback, nodeEndpoint } from "../rpc
 import { redactUrl, Secrets } from "../util/redact.js";
 import { checkConfigText } from "./check.js";
 import { localNode, type Network, parseNetwork } from "./node-layout.js";
-import { given, givenFor, type ScalarSettings, SETTINGS, type Source, scalarSettings } from "./settings.js";
+import {
+  given,
+  givenFor,
+  type ProfileNumbers,
+  type ScalarSettings,
+  SETTINGS,
+  type Source,
+  scalarSettings,
+} from "./settings.js";
 
 /** Global options as commander hands them over (all optional: absence means "not given"). */
 export interface GlobalFlags {
@@ -48,7 +56,8 @@ export interface GlobalFlags {
   datadir?: string;
 }
 
-export interface Profile {
+/** A profile of the config file: endpoints, the chain, the key, the node's place; the numbers are the settings table's. */
+export interface Profile extends ProfileNumbers {
   url?: string[] | string;
   rpcCookie?: string;
   gateway?: string[] | string;
@@ -56,12 +65,6 @@ export interface Profile {
   apiKey?: string;
   apiKeyFile?: string;
   chain?: Group;
-  retries?: number;
-  timeout?: number;
-  requestTimeout?: number;
-  connectTimeout?: number;
-  scanTimeout?: number;
-  heavyRate?: number;
   /** a local bitcoind-family node's network and data directory (when no url or gateway is set) */
   network?: string;
   datadir?: string;

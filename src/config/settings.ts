@@ -40,7 +40,10 @@ export interface ScalarSettings {
   insecure: boolean;
 }
 
-export interface SettingRow<K extends keyof ScalarSettings = keyof ScalarSettings> {
+export interface SettingRow<
+  K extends keyof ScalarSettings = keyof ScalarSettings,
+  P extends string = string,
+> {
   /** the name `config show` prints and the flag's long name */
   setting: string;
   /** commander's flags text for the global option */
@@ -49,7 +52,7 @@ export interface SettingRow<K extends keyof ScalarSettings = keyof ScalarSetting
   flag: string;
   env?: string;
   /** the profile key (a number in the config file) */
-  profile?: string;
+  profile?: P;
   /** the Settings field it fills */
   key: K;
   /** the value of what was given (undefined: nothing given, the default) */
@@ -60,9 +63,11 @@ export interface SettingRow<K extends keyof ScalarSettings = keyof ScalarSetting
 }
 
 const seconds = (v: number) => `${v / 1000} s`;
-const row = <K extends keyof ScalarSettings>(r: SettingRow<K>) => r as unknown as SettingRow;
+/** A row, its profile key kept as a literal type (so the profile's numeric keys are typed from the table). */
+const row = <K extends keyof ScalarSettings, const P extends string = never>(r: SettingRow<K, P>) =>
+  r as unknown as SettingRow<keyof ScalarSettings, P>;
 
-export const SETTINGS: readonly SettingRow[] = [
+export const SETTINGS = [
   row({
     setting: "retries",
     flags: "--retries <n>",
@@ -175,7 +180,12 @@ export const SETTINGS: readonly SettingRow[] = [
     show: String,
     help: "allow credentials over plain http to non-loopback hosts and skip TLS verification",
   }),
-];
+] as const;
+
+/** The profile keys the table's rows give, each a number in the config file. */
+export type ProfileNumbers = {
+  [R in (typeof SETTINGS)[number] as NonNullable<R["profile"]>]?: number;
+};
 
 /** The row of a setting, by its name. */
 export const settingRow = (name: string): SettingRow =>
