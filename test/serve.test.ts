@@ -3,6 +3,7 @@
  * the chaingw CLI itself and by raw HTTP: the endpoint, the checks that keep bad calls off the nodes, the
  * keys, and the node's own errors passed through.
  */
+import { Agent, request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FaultServer, startFaultServer } from "./fixtures/faults.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
@@ -258,6 +259,50 @@ describe("keys", () => {
     gw.proc.kill("SIGHUP");
     await expect.poll(() => gw.notes().match(/reloaded/g)?.length ?? 0, { timeout: 5000 }).toBe(2);
     expect((await cli("ltc", extra, "getblockchaininfo")).exitCode).toBe(4);
+  });
+});
+
+describe("a key revoked while its client's connection stays open", () => {
+  it("is refused on that same kept-alive connection after SIGHUP (the per-connection key check follows the reload)", async () => {
+    const key = await gw.addKey("ltc");
+    const reloads = () => gw.notes().match(/reloaded/g)?.length ?? 0;
+    const before = reloads();
+    gw.proc.kill("SIGHUP");
+    await expect.poll(reloads, { timeout: 5000 }).toBe(before + 1);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const sockets: unknown[] = [];
+    const ask = () =>
+      new Promise<number>((resolve, reject) => {
+        const body = '{"jsonrpc":"2.0","id":1,"method":"getblockcount","params":[]}';
+        const req = request(
+          `${gw.url}/v1/ltc`,
+          { method: "POST", agent, headers: { "content-type": "application/json", "x-api-key": key } },
+          (res) => {
+            res.resume();
+            res.on("end", () => resolve(res.statusCode ?? 0));
+          },
+        );
+        req.on("socket", (s) => sockets.push(s));
+        req.on("error", reject);
+        req.end(body);
+      });
+    try {
+      expect(await ask()).toBe(200);
+      expect(await ask()).toBe(200);
+      const id = (await runCli(["serve", "keys", "list", "--config", gw.configFile])).stdout
+        .trim()
+        .split("\n")
+        .pop()
+        ?.split(/\s+/)[0] as string;
+      expect((await runCli(["serve", "keys", "revoke", id, "--config", gw.configFile])).exitCode).toBe(0);
+      gw.proc.kill("SIGHUP");
+      await expect.poll(reloads, { timeout: 5000 }).toBe(before + 2);
+      expect(await ask()).toBe(401);
+      // one connection carried all three requests: the refusal came on the connection the key was accepted on
+      expect(new Set(sockets).size).toBe(1);
+    } finally {
+      agent.destroy();
+    }
   });
 });
 

@@ -117,8 +117,10 @@ export async function admit(
       );
     }
   }
+  // no cache configured: no plan to make
+  if (gw.cfg.cache.maxBytes <= 0) return { p };
   const plan = cachePlan(product.cfg.name, p.method, p.params, gw.cfg.cache.safeDepth);
-  if (plan && gw.cfg.cache.maxBytes > 0) {
+  if (plan) {
     const hit = await gw.state.cacheGet(plan.key);
     const served = hit && plan.serve(hit, product.pool.bestHeight);
     if (served) {
@@ -127,7 +129,7 @@ export async function admit(
     }
     gw.metrics?.cacheMisses.inc({ product: product.cfg.name, method: p.method });
   }
-  return { p, plan: gw.cfg.cache.maxBytes > 0 ? plan : undefined };
+  return { p, plan };
 }
 
 /**

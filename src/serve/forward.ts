@@ -74,7 +74,8 @@ export class Forwarder {
         ),
         id,
       );
-    const moves = moveCounter();
+    // made when the client's failover loop runs (not on the quick path's answered first attempt)
+    let moves: ReturnType<typeof moveCounter> | undefined;
     const timeoutMs = p.long ? this.gw.cfg.scanTimeoutMs : this.gw.cfg.requestTimeoutMs;
     // an idempotent read that another upstream could answer gets a deadline per attempt: the reads held by a
     // hung node move to a healthy one within attemptTimeout, not after the whole request timeout
@@ -134,6 +135,7 @@ export class Forwarder {
           quickMoved = 1;
         }
       }
+      moves = moveCounter();
       const client = pool.client({
         endpoints: rest,
         timeoutMs,
@@ -151,11 +153,11 @@ export class Forwarder {
         },
         interpret: (http, ep) => interpret(http, ep),
       });
-      const moved = quickMoved + moves.moved;
+      const moved = quickMoved + (moves?.moved ?? 0);
       if (moved) this.gw.metrics?.failovers.inc({ product: ctx.product.cfg.name }, moved);
       return this.forwarded(value, endpoint, id, plan, ctx);
     } catch (e) {
-      const moved = quickMoved + moves.moved;
+      const moved = quickMoved + (moves?.moved ?? 0);
       if (moved) this.gw.metrics?.failovers.inc({ product: ctx.product.cfg.name }, moved);
       return gatewayAnswer(upstreamError(e), id);
     } finally {

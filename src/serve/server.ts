@@ -30,6 +30,12 @@ import { Pool } from "./upstreams.js";
 
 export { loggedPath } from "./http.js";
 
+/** The key each connection last presented, and who it was, per key ring. */
+const knownKeys = new WeakMap<
+  Socket,
+  { ring: KeyRing; presented: string; who: ReturnType<KeyRing["find"]> }
+>();
+
 export interface ServeOptions {
   configFile: string;
   /** overrides the config's listen (tests: 127.0.0.1:0) */
@@ -224,7 +230,7 @@ export class Gateway implements GatewayParts {
       req.resume();
       return done(gatewayAnswer(new GatewayError("noKey")));
     }
-    const who = this.keys.find(presented);
+    const who = this.keyOf(req.socket, presented);
     if (!who) {
       req.resume();
       return done(gatewayAnswer(new GatewayError("badKey")));
@@ -286,6 +292,18 @@ export class Gateway implements GatewayParts {
     const [a] = await this.run([call], ctx);
     if (call.id === undefined) return done({ ...a, status: 204, body: "" });
     return done(a);
+  }
+
+  /**
+   * Who a presented key is: hashed and compared once per connection and key ring (a client sends the same
+   * key on every request of a kept-alive connection; a reload's new ring is asked afresh).
+   */
+  private keyOf(socket: Socket, presented: string): ReturnType<KeyRing["find"]> {
+    const seen = knownKeys.get(socket);
+    if (seen && seen.ring === this.keys && seen.presented === presented) return seen.who;
+    const who = this.keys.find(presented);
+    knownKeys.set(socket, { ring: this.keys, presented, who });
+    return who;
   }
 
   private async batch(list: JsonValue[], ctx: Ctx): Promise<Answer[]> {
