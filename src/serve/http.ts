@@ -92,3 +92,50 @@ export async function probeListen(host: string, port: number): Promise<void> {
   });
   await new Promise<void>((r) => s.close(() => r()));
 }
+
+let isoMs = -1;
+let isoText = "";
+/** The time as ISO 8601, made once per millisecond (a busy gateway logs several requests in each). */
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== isoMs) {
+    isoMs = ms;
+    isoText = new Date(ms).toISOString();
+  }
+  return isoText;
+}
+
+const q = (v: string) => JSON.stringify(v);
+
+/**
+ * One access-log line, filled in as the request goes (fixed fields, no object per request) and written
+ * as one JSON object: ts, path (up to the product), worker, product, key_id, method, status, outcome,
+ * upstream, ms — the fields not known (a request refused before its product) left out.
+ */
+export class AccessLine {
+  product?: string;
+  key_id?: string;
+  method?: string;
+  status = 0;
+  outcome?: string;
+  upstream?: string;
+  ms = 0;
+  private readonly ts = isoNow();
+
+  constructor(
+    readonly path: string,
+    readonly worker: number | undefined,
+  ) {}
+
+  text(): string {
+    let s = `{"ts":"${this.ts}","path":${q(this.path)}`;
+    if (this.worker !== undefined) s += `,"worker":${this.worker}`;
+    if (this.product !== undefined) s += `,"product":${q(this.product)}`;
+    if (this.key_id !== undefined) s += `,"key_id":${q(this.key_id)}`;
+    if (this.method !== undefined) s += `,"method":${q(this.method)}`;
+    s += `,"status":${this.status}`;
+    if (this.outcome !== undefined) s += `,"outcome":${q(this.outcome)}`;
+    if (this.upstream !== undefined) s += `,"upstream":${q(this.upstream)}`;
+    return `${s},"ms":${this.ms}}`;
+  }
+}

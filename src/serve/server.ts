@@ -22,7 +22,15 @@ import { type GatewayConfig, loadGatewayConfig } from "./config.js";
 import { type Answer, type Call, gatewayAnswer, isAnswered, J, readCall } from "./envelope.js";
 import { GatewayError } from "./errors.js";
 import { Forwarder } from "./forward.js";
-import { connectionSignal, listenError, loggedPath, probeListen, readBody, sendAnswer } from "./http.js";
+import {
+  AccessLine,
+  connectionSignal,
+  listenError,
+  loggedPath,
+  probeListen,
+  readBody,
+  sendAnswer,
+} from "./http.js";
 import { KeyRing, readKeys } from "./keys.js";
 import type { Metrics } from "./metrics.js";
 import { MemoryState, RedisState, type SharedState } from "./state.js";
@@ -190,15 +198,14 @@ export class Gateway implements GatewayParts {
       return this.operations(path, res);
     }
     // the path only up to the product: a key put in the path (/v1/ltc/<KEY>) never reaches the log
-    const log: Record<string, unknown> = { ts: new Date().toISOString(), path: loggedPath(path) };
-    if (this.opts.worker) log.worker = this.opts.worker.slot;
+    const log = new AccessLine(loggedPath(path), this.opts.worker?.slot);
     const done = (a: Answer, extra: Record<string, string> = {}) => {
       sendAnswer(res, a, this.closing, extra);
       log.status = a.status;
       log.outcome ??= a.outcome;
       if (a.upstream) log.upstream ??= a.upstream;
       log.ms = Math.round((performance.now() - t0) * 100) / 100;
-      this.opts.accessLog?.(J(log));
+      this.opts.accessLog?.(log.text());
     };
     const m = /^\/v1\/([^/]+)\/?$/.exec(path);
     let productName: string | undefined;
@@ -277,14 +284,14 @@ export class Gateway implements GatewayParts {
       const bodies = answers
         .filter((a, i) => a.body && isAnswered(parsed as JsonValue[], i))
         .map((a) => a.body);
-      if (bodies.length === 0) return done({ status: 204, body: "", outcome: log.outcome as string });
+      if (bodies.length === 0) return done({ status: 204, body: "", outcome: log.outcome ?? "" });
       const parts: Buffer[] = [Buffer.from("[")];
       bodies.forEach((b, i) => {
         if (i) parts.push(Buffer.from(","));
         parts.push(typeof b === "string" ? Buffer.from(b) : b);
       });
       parts.push(Buffer.from("]"));
-      return done({ status: 200, body: Buffer.concat(parts), outcome: log.outcome as string });
+      return done({ status: 200, body: Buffer.concat(parts), outcome: log.outcome ?? "" });
     }
     const call = readCall(parsed);
     if (call instanceof GatewayError) return done(gatewayAnswer(call));
