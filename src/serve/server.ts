@@ -190,6 +190,7 @@ export class Gateway implements GatewayParts {
     return [...this.products.keys()];
   }
 
+  /** One HTTP request: operations, or route and key, the body read, then the call or the batch answered. */
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const t0 = performance.now();
     const path = (req.url ?? "/").split("?")[0];
@@ -207,6 +208,33 @@ export class Gateway implements GatewayParts {
       log.ms = Math.round((performance.now() - t0) * 100) / 100;
       this.opts.accessLog?.(log.text());
     };
+    const routed = this.route(req, path, log);
+    if (routed instanceof GatewayError) {
+      req.resume();
+      return done(gatewayAnswer(routed), routed.kind === "notPost" ? { allow: "POST" } : {});
+    }
+    const parsed = await this.readRequest(req);
+    if (parsed instanceof GatewayError)
+      // a body over the cap is not read to its end: the connection cannot carry another request
+      return done(gatewayAnswer(parsed), parsed.kind === "bodyTooLarge" ? { connection: "close" } : {});
+    // one signal per connection, not per request: HTTP/1.1 answers a connection's requests one at a time,
+    // so a connection that closes early closes on the request in flight
+    const ctx = { product: routed.product, keyId: routed.keyId, signal: connectionSignal(req.socket) };
+    if (Array.isArray(parsed)) return done(await this.answerBatch(parsed, ctx, log));
+    const call = readCall(parsed);
+    if (call instanceof GatewayError) return done(gatewayAnswer(call));
+    log.method = methodLabel(routed.product, call.method);
+    const [a] = await this.run([call], ctx);
+    if (call.id === undefined) return done({ ...a, status: 204, body: "" });
+    return done(a);
+  }
+
+  /** Route and key: the product of the path (404), POST (405), a key (401) that may use the product (403). */
+  private route(
+    req: IncomingMessage,
+    path: string,
+    log: AccessLine,
+  ): { product: Product; keyId: string } | GatewayError {
     const m = /^\/v1\/([^/]+)\/?$/.exec(path);
     let productName: string | undefined;
     try {
@@ -216,89 +244,59 @@ export class Gateway implements GatewayParts {
       productName !== undefined && this.products.has(productName)
         ? this.products.get(productName)
         : undefined;
-    if (!product) {
-      req.resume();
-      return done(
-        gatewayAnswer(
-          new GatewayError(
-            "notFound",
-            productName === undefined ? `${path} is not /v1/{product_id}` : J(productName),
-          ),
-        ),
+    if (!product)
+      return new GatewayError(
+        "notFound",
+        productName === undefined ? `${path} is not /v1/{product_id}` : J(productName),
       );
-    }
     log.product = product.cfg.name;
-    if (req.method !== "POST") {
-      req.resume();
-      return done(gatewayAnswer(new GatewayError("notPost")), { allow: "POST" });
-    }
+    if (req.method !== "POST") return new GatewayError("notPost");
     const presented = req.headers["x-api-key"];
-    if (typeof presented !== "string" || presented === "") {
-      req.resume();
-      return done(gatewayAnswer(new GatewayError("noKey")));
-    }
+    if (typeof presented !== "string" || presented === "") return new GatewayError("noKey");
     const who = this.keyOf(req.socket, presented);
-    if (!who) {
-      req.resume();
-      return done(gatewayAnswer(new GatewayError("badKey")));
-    }
+    if (!who) return new GatewayError("badKey");
     log.key_id = who.id;
-    if (!who.products.has(product.cfg.name)) {
-      req.resume();
-      return done(gatewayAnswer(new GatewayError("forbidden", J(product.cfg.name))));
-    }
+    if (!who.products.has(product.cfg.name)) return new GatewayError("forbidden", J(product.cfg.name));
+    return { product, keyId: who.id };
+  }
+
+  /** The body within the cap (413), UTF-8 (else -32700: an id would be echoed altered), JSON (-32700). */
+  private async readRequest(req: IncomingMessage): Promise<JsonValue | GatewayError> {
     const body = await readBody(req, this.cfg.maxBodyBytes);
-    if (body === undefined) {
-      const a = gatewayAnswer(new GatewayError("bodyTooLarge", `more than ${this.cfg.maxBodyBytes} bytes`));
-      // the rest of the body is not read: the connection cannot carry another request
-      done(a, { connection: "close" });
-      return;
-    }
-    let parsed: JsonValue;
-    // bytes that are not UTF-8 would be read as U+FFFD and an id echoed altered: a parse error instead
-    if (!isUtf8(body)) return done(gatewayAnswer(new GatewayError("parse", "the body is not UTF-8")));
-    const text = body.toString("utf8");
+    if (body === undefined)
+      return new GatewayError("bodyTooLarge", `more than ${this.cfg.maxBodyBytes} bytes`);
+    if (!isUtf8(body)) return new GatewayError("parse", "the body is not UTF-8");
     try {
-      parsed = parseLossless(text, { maxDepth: 64 });
+      return parseLossless(body.toString("utf8"), { maxDepth: 64 });
     } catch (e) {
-      return done(gatewayAnswer(new GatewayError("parse", (e as Error).message)));
+      return new GatewayError("parse", (e as Error).message);
     }
-    // one signal per connection, not per request: HTTP/1.1 answers a connection's requests one at a time,
-    // so a connection that closes early closes on the request in flight
-    const ctx = { product, keyId: who.id, signal: connectionSignal(req.socket) };
-    if (Array.isArray(parsed)) {
-      log.method = `batch(${parsed.length})`;
-      if (parsed.length === 0) return done(gatewayAnswer(new GatewayError("invalidRequest", "empty batch")));
-      if (parsed.length > this.cfg.maxBatch)
-        return done(
-          gatewayAnswer(
-            new GatewayError("batchTooLarge", `${parsed.length} requests, at most ${this.cfg.maxBatch}`),
-          ),
-        );
-      const answers = await this.batch(parsed, ctx);
-      const outcomes = new Map<string, number>();
-      for (const a of answers) outcomes.set(a.outcome, (outcomes.get(a.outcome) ?? 0) + 1);
-      log.outcome = [...outcomes].map(([k, n]) => `${k}:${n}`).join(",");
-      const ups = [...new Set(answers.map((a) => a.upstream).filter(Boolean))];
-      if (ups.length) log.upstream = ups.join(",");
-      const bodies = answers
-        .filter((a, i) => a.body && isAnswered(parsed as JsonValue[], i))
-        .map((a) => a.body);
-      if (bodies.length === 0) return done({ status: 204, body: "", outcome: log.outcome ?? "" });
-      const parts: Buffer[] = [Buffer.from("[")];
-      bodies.forEach((b, i) => {
-        if (i) parts.push(Buffer.from(","));
-        parts.push(typeof b === "string" ? Buffer.from(b) : b);
-      });
-      parts.push(Buffer.from("]"));
-      return done({ status: 200, body: Buffer.concat(parts), outcome: log.outcome ?? "" });
-    }
-    const call = readCall(parsed);
-    if (call instanceof GatewayError) return done(gatewayAnswer(call));
-    log.method = methodLabel(product, call.method);
-    const [a] = await this.run([call], ctx);
-    if (call.id === undefined) return done({ ...a, status: 204, body: "" });
-    return done(a);
+  }
+
+  /** A batch: its size checked, each entry answered, the answers of the entries that get one, as one array. */
+  private async answerBatch(list: JsonValue[], ctx: Ctx, log: AccessLine): Promise<Answer> {
+    log.method = `batch(${list.length})`;
+    if (list.length === 0) return gatewayAnswer(new GatewayError("invalidRequest", "empty batch"));
+    if (list.length > this.cfg.maxBatch)
+      return gatewayAnswer(
+        new GatewayError("batchTooLarge", `${list.length} requests, at most ${this.cfg.maxBatch}`),
+      );
+    const answers = await this.batch(list, ctx);
+    const outcomes = new Map<string, number>();
+    for (const a of answers) outcomes.set(a.outcome, (outcomes.get(a.outcome) ?? 0) + 1);
+    const outcome = [...outcomes].map(([k, n]) => `${k}:${n}`).join(",");
+    log.outcome = outcome;
+    const ups = [...new Set(answers.map((a) => a.upstream).filter(Boolean))];
+    if (ups.length) log.upstream = ups.join(",");
+    const bodies = answers.filter((a, i) => a.body && isAnswered(list, i)).map((a) => a.body);
+    if (bodies.length === 0) return { status: 204, body: "", outcome };
+    const parts: Buffer[] = [Buffer.from("[")];
+    bodies.forEach((b, i) => {
+      if (i) parts.push(Buffer.from(","));
+      parts.push(typeof b === "string" ? Buffer.from(b) : b);
+    });
+    parts.push(Buffer.from("]"));
+    return { status: 200, body: Buffer.concat(parts), outcome };
   }
 
   /**
