@@ -3,15 +3,18 @@ import { writeFileSync } from "node:fs";
 import type { Command } from "commander";
 import type { GlobalFlags } from "../../../config/config.js";
 import { ChaingwError, UsageError } from "../../../errors/index.js";
+import type { SignatureLine } from "../../../proof/document.js";
 import {
   DEFAULT_ABORT_WAIT_S,
   DEFAULT_LINE_EVERY_S,
   DEFAULT_PREPARING_ABORT_WAIT_S,
   DEFAULT_RANGE,
 } from "../../../reserves/defaults.js";
+import type { Report } from "../../../reserves/utxo/report.js";
 import type { ReservesEvent } from "../../../reserves/utxo/run.js";
 import type { ScanState } from "../../../reserves/utxo/scan.js";
 import { parseDuration, parseWhole } from "../../../util/text.js";
+import type { Context } from "../../context.js";
 import { collect, QUORUM_READS_HELP } from "../../options.js";
 import type { Run } from "../../run.js";
 
@@ -127,6 +130,63 @@ export function declareScan(reserves: Command, run: Run): void {
 }
 
 export async function runScan(run: Run, args: string[], flags: GlobalFlags, o: ScanFlags): Promise<void> {
+  const { abortWaitMs, plainEveryMs, minConf, chunk } = scanFlags(run, o);
+  const [{ progress }, { scanReserves, crossCheckFailure }, { contextFor }, files] = await Promise.all([
+    import("../../../output/progress.js"),
+    import("../../../reserves/utxo/run.js"),
+    import("../../context.js"),
+    import("../../files.js"),
+  ]);
+  const { checkWritable, quorumOf, readSignatures } = files;
+  // read before anything is sent: a bad line is exit 2 with nothing sent
+  const signatures = o.signatures === undefined ? undefined : await readSignatures(o.signatures);
+  // and the files the scan ends by writing: a long scan is not lost to a typo in a path
+  checkWritable(o.proof, "--proof");
+  checkWritable(o.csv, "--csv");
+  const ctx = contextFor(run, flags, "utxo");
+  const events = scanEvents(run, progress, plainEveryMs);
+  const onEvent = events.onEvent;
+  // from the first scan on, an interrupt is the workflow's to handle: it aborts the scan on the node
+  run.interrupt.handled = true;
+  // a diagnostic line (-v, a warning) takes the spinner off first instead of being glued to it
+  run.clearProgress = () => events.clear();
+  let report: Awaited<ReturnType<typeof scanReserves>>;
+  try {
+    report = await scanReserves(
+      ctx.client,
+      {
+        args,
+        file: o.file,
+        descriptors: o.descriptor ?? [],
+        range: o.range,
+        byAddress: o.byAddress,
+        crossCheck: o.crossCheck,
+        // the global --wait (wait for the node) is commander's first: for a scan it means wait for the slot
+        wait: o.wait ?? flags.wait,
+        scanTimeoutMs: ctx.settings.scanTimeoutMs,
+        abortWaitMs,
+        // a node still expanding descriptors ignores the abort: say so after a few seconds, unless told to wait
+        preparingAbortWaitMs: o.abortWait === undefined ? DEFAULT_PREPARING_ABORT_WAIT_S * 1000 : undefined,
+        group: ctx.settings.chain,
+        chunk,
+        parallel: o.parallel,
+        quorum: quorumOf(o.quorum),
+      },
+      onEvent,
+      ctx.signal,
+    );
+  } finally {
+    events.stop();
+    run.clearProgress = undefined;
+    run.interrupt.handled = false;
+  }
+  await printScan(run, ctx, report, o, { minConf, signatures });
+  const bad = crossCheckFailure(report);
+  if (bad) throw bad;
+}
+
+/** The flags a scan reads as numbers, and the combinations it refuses (exit 2, nothing sent). */
+function scanFlags(run: Run, o: ScanFlags) {
   if (run.format === "jsonl")
     throw new UsageError("--format jsonl is not available for reserves scan (human, json or csv)");
   const abortWaitMs = parseDuration("--abort-wait", o.abortWait, DEFAULT_ABORT_WAIT_S, "positive");
@@ -155,22 +215,18 @@ export async function runScan(run: Run, args: string[], flags: GlobalFlags, o: S
     );
   if (o.proof !== undefined && o.csv === "-")
     throw new UsageError("--proof and --csv - both want stdout; give one a file");
-  const [{ progress }, { scanReserves, crossCheckFailure }, { contextFor }, files, render] =
-    await Promise.all([
-      import("../../../output/progress.js"),
-      import("../../../reserves/utxo/run.js"),
-      import("../../context.js"),
-      import("../../files.js"),
-      import("../../render/reserves.js"),
-    ]);
-  const { checkWritable, quorumOf, readSignatures } = files;
-  const { reportCsv, reportHuman, reportJson } = render;
-  // read before anything is sent: a bad line is exit 2 with nothing sent
-  const signatures = o.signatures === undefined ? undefined : await readSignatures(o.signatures);
-  // and the files the scan ends by writing: a long scan is not lost to a typo in a path
-  checkWritable(o.proof, "--proof");
-  checkWritable(o.csv, "--csv");
-  const ctx = contextFor(run, flags, "utxo");
+  return { abortWaitMs, plainEveryMs, minConf, chunk };
+}
+
+/**
+ * The scan's events on the terminal: a spinner (or plain lines) per scan, notes, and what an interrupt says
+ * (the hint while a node scans, the aborts sent for a second Ctrl-C's report).
+ */
+function scanEvents(
+  run: Run,
+  progress: typeof import("../../../output/progress.js").progress,
+  plainEveryMs: number | undefined,
+) {
   let bar: ReturnType<typeof progress> | undefined;
   let text = progressText();
   const aborts = new Map<string, number>();
@@ -203,40 +259,19 @@ export async function runScan(run: Run, args: string[], flags: GlobalFlags, o: S
             };
     }
   };
-  // from the first scan on, an interrupt is the workflow's to handle: it aborts the scan on the node
-  run.interrupt.handled = true;
-  // a diagnostic line (-v, a warning) takes the spinner off first instead of being glued to it
-  run.clearProgress = () => bar?.clear();
-  let report: Awaited<ReturnType<typeof scanReserves>>;
-  try {
-    report = await scanReserves(
-      ctx.client,
-      {
-        args,
-        file: o.file,
-        descriptors: o.descriptor ?? [],
-        range: o.range,
-        byAddress: o.byAddress,
-        crossCheck: o.crossCheck,
-        // the global --wait (wait for the node) is commander's first: for a scan it means wait for the slot
-        wait: o.wait ?? flags.wait,
-        scanTimeoutMs: ctx.settings.scanTimeoutMs,
-        abortWaitMs,
-        // a node still expanding descriptors ignores the abort: say so after a few seconds, unless told to wait
-        preparingAbortWaitMs: o.abortWait === undefined ? DEFAULT_PREPARING_ABORT_WAIT_S * 1000 : undefined,
-        group: ctx.settings.chain,
-        chunk,
-        parallel: o.parallel,
-        quorum: quorumOf(o.quorum),
-      },
-      onEvent,
-      ctx.signal,
-    );
-  } finally {
-    bar?.stop();
-    run.clearProgress = undefined;
-    run.interrupt.handled = false;
-  }
+  return { onEvent, clear: () => bar?.clear(), stop: () => bar?.stop() };
+}
+
+/** The outputs of a finished scan: CSV, the proof (written whole, or on stdout), the report. */
+async function printScan(
+  run: Run,
+  ctx: Context,
+  report: Report,
+  o: ScanFlags,
+  p: { minConf?: number; signatures?: SignatureLine[] },
+): Promise<void> {
+  const { minConf, signatures } = p;
+  const { reportCsv, reportHuman, reportJson } = await import("../../render/reserves.js");
   const csvTo = run.format === "csv" ? "-" : o.csv;
   if (csvTo !== undefined) {
     const csv = reportCsv(report);
@@ -285,6 +320,4 @@ export async function runScan(run: Run, args: string[], flags: GlobalFlags, o: S
     }
   } else if (csvTo !== "-")
     run.out(run.format === "json" ? reportJson(report) : reportHuman(report, { color: ctx.color }));
-  const bad = crossCheckFailure(report);
-  if (bad) throw bad;
 }
