@@ -250,17 +250,22 @@ describe("keys", () => {
     gw.proc.kill("SIGHUP");
     await expect.poll(() => gw.notes(), { timeout: 5000 }).toMatch(/reloaded/);
     expect((await cli("ltc", extra, "getblockcount".replace("count", "chaininfo"))).exitCode).toBe(0);
-    const id = (await runCli(["serve", "keys", "list", "--config", gw.configFile])).stdout
-      .trim()
-      .split("\n")
-      .pop()
-      ?.split(/\s+/)[0] as string;
-    expect((await runCli(["serve", "keys", "revoke", id, "--config", gw.configFile])).exitCode).toBe(0);
+    expect(await revokeNewestKey()).toBe(0);
     gw.proc.kill("SIGHUP");
     await expect.poll(() => gw.notes().match(/reloaded/g)?.length ?? 0, { timeout: 5000 }).toBe(2);
     expect((await cli("ltc", extra, "getblockchaininfo")).exitCode).toBe(4);
   });
 });
+
+/** `serve keys revoke` of the key listed last (the one added last): its exit code. */
+async function revokeNewestKey(): Promise<number> {
+  const id = (await runCli(["serve", "keys", "list", "--config", gw.configFile])).stdout
+    .trim()
+    .split("\n")
+    .pop()
+    ?.split(/\s+/)[0] as string;
+  return (await runCli(["serve", "keys", "revoke", id, "--config", gw.configFile])).exitCode;
+}
 
 describe("a key revoked while its client's connection stays open", () => {
   it("is refused on that same kept-alive connection after SIGHUP (the per-connection key check follows the reload)", async () => {
@@ -289,12 +294,7 @@ describe("a key revoked while its client's connection stays open", () => {
     try {
       expect(await ask()).toBe(200);
       expect(await ask()).toBe(200);
-      const id = (await runCli(["serve", "keys", "list", "--config", gw.configFile])).stdout
-        .trim()
-        .split("\n")
-        .pop()
-        ?.split(/\s+/)[0] as string;
-      expect((await runCli(["serve", "keys", "revoke", id, "--config", gw.configFile])).exitCode).toBe(0);
+      expect(await revokeNewestKey()).toBe(0);
       gw.proc.kill("SIGHUP");
       await expect.poll(reloads, { timeout: 5000 }).toBe(before + 2);
       expect(await ask()).toBe(401);

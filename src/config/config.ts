@@ -88,8 +88,6 @@ export interface Settings extends ScalarSettings {
   warnings: string[];
 }
 
-export { DEFAULTS } from "./settings.js";
-
 /** How a setting was given, for messages: `--url`, `CHAINGW_URL` or `profile url`. */
 const sourceName = (src: Settings["endpointSource"], what: "url" | "gateway") =>
   src === "flag"

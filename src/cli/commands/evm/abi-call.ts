@@ -9,7 +9,7 @@ import * as abi from "../../../evm/abi.js";
 import { evmCall } from "../../../evm/call.js";
 import { refuseCsv } from "../../options.js";
 import type { Run } from "../../run.js";
-import { asUsage, definitionAndContext, displayUnit } from "./common.js";
+import { definitionAndContext, displayUnit, paramUsage } from "./common.js";
 import type { EvmFlags } from "./options.js";
 
 export { abi };
@@ -71,7 +71,7 @@ export async function runAbiCall(
   const value =
     flags.value === undefined
       ? undefined
-      : asUsage(
+      : paramUsage(
           `${cmd}: --value`,
           () => amountWithUnit(chain, flags.value as string)?.toString() ?? flags.value,
         );

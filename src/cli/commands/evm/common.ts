@@ -33,7 +33,7 @@ export function definitionAndContext(
   return { def, ctx, chain: chainOf(def.group) };
 }
 
-export const asUsage = <T>(what: string, f: () => T): T => {
+export const paramUsage = <T>(what: string, f: () => T): T => {
   try {
     return f();
   } catch (e) {
@@ -45,5 +45,5 @@ export const asUsage = <T>(what: string, f: () => T): T => {
 /** The unit integer results are also shown in (--unit, --ether, --gwei), if any. */
 export function displayUnit(flags: EvmFlags, chain: Chain, cmd: string): Unit | undefined {
   const name = flags.unit ?? (flags.ether ? coinUnit(chain).name : flags.gwei ? "gwei" : undefined);
-  return name === undefined ? undefined : asUsage(`${cmd}: --unit`, () => unitOf(chain, name));
+  return name === undefined ? undefined : paramUsage(`${cmd}: --unit`, () => unitOf(chain, name));
 }

@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { UsageError } from "../../../errors/index.js";
 import { refuseCsv } from "../../options.js";
 import type { Run } from "../../run.js";
-import { asUsage, displayUnit, offlineChain } from "./common.js";
+import { displayUnit, offlineChain, paramUsage } from "./common.js";
 import { type EvmFlags, evmFlags, SIG_HELP, unitOptions } from "./options.js";
 
 export function declareDecode(program: Command, run: Run): void {
@@ -34,6 +34,6 @@ export async function runDecode(run: Run, sig: string, hex: string, flags: EvmFl
   // calldata carries the selector first: check it and skip it
   if (asInput && data.slice(0, 10) === abi.selectorOf(fn)) data = `0x${data.slice(10)}`;
   const params = asInput ? fn.inputs : fn.outputs;
-  const values = asUsage("decode", () => abi.decodeValues(params, data));
+  const values = paramUsage("decode", () => abi.decodeValues(params, data));
   printValues(run, params, values, displayUnit(flags, chain, "decode"));
 }

@@ -4,7 +4,7 @@ import { baseUnit, coinUnit, formatUnits, unitOf } from "../../../chains/units.j
 import { UsageError } from "../../../errors/index.js";
 import { refuseCsv } from "../../options.js";
 import type { Run } from "../../run.js";
-import { asUsage, offlineChain } from "./common.js";
+import { offlineChain, paramUsage } from "./common.js";
 import { type EvmFlags, evmFlags } from "./options.js";
 
 export function declareFromWei(program: Command, run: Run): void {
@@ -21,7 +21,8 @@ export function declareFromWei(program: Command, run: Run): void {
 export async function runFromWei(run: Run, amount: string, unitName: string | undefined, flags: EvmFlags) {
   refuseCsv(run, "from-wei");
   const chain = offlineChain(run, flags, "from-wei");
-  const unit = unitName === undefined ? coinUnit(chain) : asUsage("from-wei", () => unitOf(chain, unitName));
+  const unit =
+    unitName === undefined ? coinUnit(chain) : paramUsage("from-wei", () => unitOf(chain, unitName));
   const t = amount.trim();
   if (!/^(\d{1,100}|0x[0-9a-fA-F]{1,100})$/.test(t))
     throw new UsageError(

@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { coinUnit, parseUnits, unitOf } from "../../../chains/units.js";
 import { refuseCsv } from "../../options.js";
 import type { Run } from "../../run.js";
-import { asUsage, offlineChain } from "./common.js";
+import { offlineChain, paramUsage } from "./common.js";
 import { type EvmFlags, evmFlags } from "./options.js";
 
 export function declareToWei(program: Command, run: Run): void {
@@ -20,7 +20,7 @@ export function declareToWei(program: Command, run: Run): void {
 export async function runToWei(run: Run, amount: string, unitName: string | undefined, flags: EvmFlags) {
   refuseCsv(run, "to-wei");
   const chain = offlineChain(run, flags, "to-wei");
-  const unit = unitName === undefined ? coinUnit(chain) : asUsage("to-wei", () => unitOf(chain, unitName));
-  const text = asUsage("to-wei: amount", () => parseUnits(amount, unit.decimals, unit.name)).toString();
+  const unit = unitName === undefined ? coinUnit(chain) : paramUsage("to-wei", () => unitOf(chain, unitName));
+  const text = paramUsage("to-wei: amount", () => parseUnits(amount, unit.decimals, unit.name)).toString();
   run.out(run.machine ? JSON.stringify(text) : text);
 }

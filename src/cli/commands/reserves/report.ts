@@ -6,22 +6,11 @@
 import type { Command } from "commander";
 import type { GlobalFlags } from "../../../config/config.js";
 import { UsageError } from "../../../errors/index.js";
+import { redactUrl } from "../../../util/redact.js";
+import { shellQuote } from "../../../util/text.js";
 import { collect } from "../../options.js";
 import type { ProofSetFlags } from "../../proofs.js";
 import type { Run } from "../../run.js";
-
-const withoutCredentials = (u: string) => {
-  try {
-    const url = new URL(u);
-    url.username = "";
-    url.password = "";
-    return url.href;
-  } catch {
-    return u;
-  }
-};
-
-const quote = (s: string) => (/^[\w./@:=,+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
 export function declareReport(reserves: Command, run: Run): void {
   reserves
@@ -60,8 +49,8 @@ export async function runReport(run: Run, files: string[], flags: GlobalFlags, o
   const report = combine(
     proofs,
     o.verify === true,
-    // the nodes it was verified against go with it (credentials left out: they never print)
-    `chaingw reserves report --verify ${[...urlFor].map(([g, u]) => `--url-for ${quote(`${g}=${withoutCredentials(u)}`)} `).join("")}${files.map(quote).join(" ")}`,
+    // the nodes it was verified against go with it (credentials and key-like query values masked: they never print)
+    `chaingw reserves report --verify ${[...urlFor].map(([g, u]) => `--url-for ${shellQuote(`${g}=${redactUrl(u)}`)} `).join("")}${files.map(shellQuote).join(" ")}`,
   );
   const verdict = report.verdict;
   if (o.html !== undefined) {

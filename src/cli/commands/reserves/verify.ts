@@ -58,30 +58,24 @@ export async function runVerify(run: Run, file: string, flags: GlobalFlags, o: V
     throw new UsageError("--format csv is not available for reserves verify (human or json)");
   if (o.challenge !== undefined && o.challenge.trim() === "")
     throw new UsageError("--challenge: empty; give the text the signatures must be over");
-  const [{ progress }, { contextFor }, files, { exitCodeOfVerdict }, render] = await Promise.all([
-    import("../../../output/progress.js"),
-    import("../../context.js"),
+  const [files, { formatOf, EVM_PROOF_FORMAT }] = await Promise.all([
     import("../../files.js"),
-    import("../../../reserves/verdict.js"),
-    import("../../render/verify.js"),
+    import("../../../proof/evm-document.js"),
   ]);
-  const { asUsage, quorumOf, readSignatures, readText } = files;
-  const text = readText(file, "reserves verify");
+  const text = files.readText(file, "reserves verify");
+  const k = files.quorumOf(o.quorum);
   // the proof family's second format (EVM and EVM-compat balances) has its own reader and checks
-  const { formatOf, EVM_PROOF_FORMAT } = await import("../../../proof/evm-document.js");
-  if (formatOf(text) === EVM_PROOF_FORMAT) {
-    return verifyEvmFile(run, file, text, flags, { ...o, quorum: quorumOf(o.quorum) });
-  }
+  if (formatOf(text) === EVM_PROOF_FORMAT) return verifyEvmFile(run, file, text, flags, o, k);
   const { readProof } = await import("../../../proof/document.js");
-  const proof: Proof = await asUsage(file, () => readProof(text));
-  const signatures = o.signatures === undefined ? undefined : await readSignatures(o.signatures);
-  const k = quorumOf(o.quorum);
+  const proof: Proof = await files.asUsage(file, () => readProof(text));
+  const signatures = o.signatures === undefined ? undefined : await files.readSignatures(o.signatures);
+  const [{ contextFor }, { verifyProof }] = await Promise.all([
+    import("../../context.js"),
+    import("../../../reserves/utxo/verify.js"),
+  ]);
   const ctx = contextFor(run, flags, "utxo", { pooled: true });
-  const { verifyProof } = await import("../../../reserves/utxo/verify.js");
-  const bar = progress({ plainEveryMs: undefined });
-  run.clearProgress = () => bar.clear();
-  let report: VerifyReport & { quorum?: { k: number; nodes: QuorumNode[] } };
-  try {
+  const { renderVerify } = await import("../../render/verify.js");
+  await verifyAndPrint(run, ctx, k, renderVerify, async (bar) => {
     const once = (client: typeof ctx.client) =>
       verifyProof(
         client,
@@ -95,51 +89,38 @@ export async function runVerify(run: Run, file: string, flags: GlobalFlags, o: V
           ),
         ctx.signal,
       );
-    if (k === undefined) report = await once(ctx.client);
-    else {
-      const { verifyOnQuorum, describeUtxoNode } = await import("../../../reserves/quorum.js");
-      const q = await verifyOnQuorum(ctx.client, k, describeUtxoNode, once);
-      report = { ...q.report, holds: q.report.verdict === "holds", quorum: { k, nodes: q.nodes } };
-    }
-  } finally {
-    bar.stop();
-    run.clearProgress = undefined;
-  }
-  if (run.machine) run.out(JSON.stringify(report, null, 2));
-  else run.out(render.renderVerify(report, ctx.color));
-  run.exitCode = exitCodeOfVerdict(report.verdict);
+    if (k === undefined) return { report: await once(ctx.client) };
+    const { verifyOnQuorum, describeUtxoNode } = await import("../../../reserves/quorum.js");
+    return { quorum: await verifyOnQuorum(ctx.client, k, describeUtxoNode, once) };
+  });
 }
 
-/** The EVM balances proof's checks: every balance re-read at the proof's block. */
-/** `reserves verify FILE` for an EVM balances proof: verdict lines, mismatches, exit 0/1/3. */
+/** `reserves verify FILE` for an EVM balances proof: every balance re-read at the proof's block. */
 async function verifyEvmFile(
   run: Run,
   file: string,
   text: string,
   flags: GlobalFlags,
-  o: { signatures?: string; challenge?: string; quorum?: number } = {},
+  o: VerifyFlags,
+  k: number | undefined,
 ): Promise<void> {
-  const [{ progress }, { contextFor }, files, { exitCodeOfVerdict }, { renderEvmVerify }, { chainOf }] =
-    await Promise.all([
-      import("../../../output/progress.js"),
-      import("../../context.js"),
-      import("../../files.js"),
-      import("../../../reserves/verdict.js"),
-      import("../../render/verify.js"),
-      import("../../../chains/index.js"),
-    ]);
-  const { asUsage, readAccountSignatures } = files;
-  const { readEvmProof } = await import("../../../proof/evm-document.js");
-  const proof = await asUsage(file, () => readEvmProof(text));
-  const chain = chainOf(proof.chain.group);
+  const [files, { readEvmProof }, { chainOf }] = await Promise.all([
+    import("../../files.js"),
+    import("../../../proof/evm-document.js"),
+    import("../../../chains/index.js"),
+  ]);
+  const proof = await files.asUsage(file, () => readEvmProof(text));
   const signatures =
-    o.signatures === undefined ? undefined : await readAccountSignatures(o.signatures, chain);
+    o.signatures === undefined
+      ? undefined
+      : await files.readAccountSignatures(o.signatures, chainOf(proof.chain.group));
+  const [{ contextFor }, { verifyEvmProof }] = await Promise.all([
+    import("../../context.js"),
+    import("../../../reserves/evm/balances-verify.js"),
+  ]);
   const ctx = contextFor(run, { ...flags, chain: proof.chain.group }, proof.chain.group, { pooled: true });
-  const { verifyEvmProof } = await import("../../../reserves/evm/balances-verify.js");
-  const bar = progress({ plainEveryMs: undefined });
-  run.clearProgress = () => bar.clear();
-  let report: EvmVerifyReport & { quorum?: { k: number; nodes: QuorumNode[] } };
-  try {
+  const { renderEvmVerify } = await import("../../render/verify.js");
+  await verifyAndPrint(run, ctx, k, renderEvmVerify, async (bar) => {
     const once = (client: typeof ctx.client) =>
       verifyEvmProof(
         client,
@@ -148,22 +129,48 @@ async function verifyEvmFile(
         ctx.signal,
         { challenge: o.challenge, signatures },
       );
-    if (o.quorum === undefined) report = await once(ctx.client);
-    else {
-      const { verifyOnQuorum, describeEvmNode } = await import("../../../reserves/quorum.js");
-      const q = await verifyOnQuorum(
-        ctx.client,
-        o.quorum,
-        (c, ep) => describeEvmNode(c, ep, proof.block),
-        once,
-      );
-      report = { ...q.report, holds: q.report.verdict === "holds", quorum: { k: o.quorum, nodes: q.nodes } };
-    }
+    if (k === undefined) return { report: await once(ctx.client) };
+    const { verifyOnQuorum, describeEvmNode } = await import("../../../reserves/quorum.js");
+    const quorum = await verifyOnQuorum(ctx.client, k, (c, ep) => describeEvmNode(c, ep, proof.block), once);
+    return { quorum };
+  });
+}
+
+/** A verifier's report, or the quorum's (the report all K nodes agreed on, and the nodes). */
+type Verified<R> = { report: R } | { quorum: { report: R; nodes: QuorumNode[] } };
+
+/**
+ * What both formats do around their checks: a progress line while they run; the report (with the quorum's
+ * nodes when K nodes verified it) printed as JSON or rendered; the verdict's exit code.
+ */
+async function verifyAndPrint<R extends VerifyReport | EvmVerifyReport>(
+  run: Run,
+  ctx: { color: boolean },
+  k: number | undefined,
+  render: (r: R & { quorum?: { k: number; nodes: QuorumNode[] } }, color: boolean) => string,
+  work: (bar: { update(text: string): void }) => Promise<Verified<R>>,
+): Promise<void> {
+  const [{ progress }, { exitCodeOfVerdict }] = await Promise.all([
+    import("../../../output/progress.js"),
+    import("../../../reserves/verdict.js"),
+  ]);
+  const bar = progress({ plainEveryMs: undefined });
+  run.clearProgress = () => bar.clear();
+  let v: Verified<R>;
+  try {
+    v = await work(bar);
   } finally {
     bar.stop();
     run.clearProgress = undefined;
   }
-  if (run.machine) run.out(JSON.stringify(report, null, 2));
-  else run.out(renderEvmVerify(report, ctx.color));
+  const report =
+    "quorum" in v
+      ? {
+          ...v.quorum.report,
+          holds: v.quorum.report.verdict === "holds",
+          quorum: { k: k as number, nodes: v.quorum.nodes },
+        }
+      : v.report;
+  run.out(run.machine ? JSON.stringify(report, null, 2) : render(report, ctx.color));
   run.exitCode = exitCodeOfVerdict(report.verdict);
 }
