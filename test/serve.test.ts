@@ -152,6 +152,74 @@ describe("the endpoint", () => {
   });
 });
 
+describe("a single request is read by the span reader, a batch by the full parser: they answer alike", () => {
+  const H = "f".repeat(64);
+  // each body answered alone and as the only entry of a batch: the same object (id, result or error)
+  const bodies = [
+    '{"jsonrpc":"2.0","id":1,"method":"getblockcount","params":[]}',
+    ' { "jsonrpc" : "2.0" , "method" : "getblockcount" , "id" : "s" }\n',
+    '{"jsonrpc":"2.0","id":1.50,"method":"getblockcount"}',
+    '{"jsonrpc":"2.0","id":-0,"method":"getblockcount","params":[ ]}',
+    '{"jsonrpc":"2.0","id":null,"method":"getblockcount"}',
+    '{"jsonrpc":"2.0","id":"\\u0041\\n","method":"getblockcount"}',
+    '{"jsonrpc":"2.0","id":2,"method":"getblock\\u0063ount"}',
+    '{"jsonrpc":"\\u0032.0","id":3,"method":"getblockcount"}',
+    '{"jsonrpc":"2.0","\\u0069d":4,"method":"getblockcount"}',
+    '{"jsonrpc":"2.0","id":5,"id":6,"method":"getblockcount"}',
+    '{"jsonrpc":"2.0","id":7,"method":"getblockcount","params":[],"extra":1}',
+    '{"jsonrpc":"2.0","id":8,"method":"getblockhash","params":{"height":1}}',
+    '{"jsonrpc":"2.0","id":9,"method":"getblockcount","params":"x"}',
+    '{"jsonrpc":"2.0","id":true,"method":"getblockcount"}',
+    '{"jsonrpc":"2.0","id":10,"method":7}',
+    '{"jsonrpc":"2.0","id":11,"method":"getblockhash","params":[1.0]}',
+    `{"jsonrpc":"2.0","id":12,"method":"getblockheader","params":["${H}",true]}`,
+    '{"jsonrpc":"2.0","id":13,"method":"getblock","params":["zz"]}',
+  ];
+  it.each(bodies)("%s", async (body) => {
+    const [one, batch] = [await post("ltc", body, ltcKey), await post("ltc", `[${body}]`, ltcKey)];
+    const entry = JSON.parse(batch.text)[0];
+    expect(JSON.parse(one.text)).toEqual(entry);
+    // the id as the full parser echoes it, number tokens byte for byte
+    const idText = (t: string) => /"id":(-?[0-9.]+|null|"[^"]*")/.exec(t)?.[1];
+    expect(idText(one.text)).toBe(idText(batch.text));
+  });
+});
+
+describe("params reach the node as the client wrote them", () => {
+  it("unchanged by the checks: the client's own text, number tokens and spacing kept", async () => {
+    const { rawServer, sendJson } = await import("./fixtures/forward.js");
+    const seen: string[] = [];
+    const node = await rawServer((raw, _req, res) => {
+      const text = raw.toString("utf8");
+      const { id, method } = JSON.parse(text);
+      if (method !== "getblockcount") seen.push(text);
+      sendJson(res, 200, `{"result":${method === "getblockcount" ? 5 : '"ok"'},"error":null,"id":${id}}`);
+    });
+    const stand = await startServe(
+      { products: { ltc: { chain: "utxo", upstreams: [node.url], allow: ["x_echo"] } } },
+      { keys: [["ltc"]] },
+    );
+    try {
+      const send = (body: string) =>
+        postRaw(`${stand.url}/v1/ltc`, body, { headers: { "x-api-key": stand.keys[0] } });
+      const hash = "ab".repeat(32);
+      for (const [method, params] of [
+        ["getblockheader", `[ "${hash}" , true ]`],
+        ["x_echo", "[1.000, 123456789012345678901234567890, -0, 1e2]"],
+      ]) {
+        const r = await send(`{"jsonrpc":"2.0","id":1,"method":"${method}","params":${params}}`);
+        expect(r.status).toBe(200);
+        expect(seen.pop()).toMatch(
+          new RegExp(`"method":"${method}","params":${params.replace(/[[\].+]/g, "\\$&")}}$`),
+        );
+      }
+    } finally {
+      await stand.stop();
+      await node.close();
+    }
+  });
+});
+
 describe("nothing bad reaches a node", () => {
   const cases: [string, string, number, number, RegExp][] = [
     ["malformed JSON", '{"jsonrpc":"2.0",', 400, -32700, /parse error/],

@@ -55,7 +55,8 @@ export async function admit(
   let p: Prepared;
   if (def) {
     try {
-      p = prepare(def, { params: call.params.map(plain) });
+      // the span reader's params are plain values already; the full parser's numbers are made numbers
+      p = prepare(def, { params: call.paramsText !== undefined ? call.params : call.params.map(plain) });
     } catch (e) {
       if (e instanceof UsageError) return fail(new GatewayError("invalidParams", e.message));
       throw e;

@@ -5,6 +5,7 @@
  */
 import { ChaingwError, TransportError } from "../errors/index.js";
 import { JsonNumber, type JsonValue, stringifyLossless } from "../json/lossless.js";
+import { scanObject } from "../json/scan.js";
 import { isMethodName } from "../methods/index.js";
 import { isJsonObject } from "../util/text.js";
 import { GatewayError } from "./errors.js";
@@ -14,7 +15,10 @@ export interface Call {
   /** the id's JSON text; undefined for a notification */
   id?: string;
   method: string;
+  /** lossless values (read by the full parser), or plain ones parsed from `paramsText` (the span reader) */
   params: JsonValue[];
+  /** the params' JSON text as the client sent it: forwarded unchanged when the checks change nothing */
+  paramsText?: string;
 }
 
 /** What became of a call: a result's bytes, or an error object, with the HTTP status it carries alone. */
@@ -86,6 +90,39 @@ export function readCall(v: JsonValue): Call | GatewayError {
       return new GatewayError("invalidRequest", `unknown member ${J(k)}`);
   return { id, method: o.method, params };
 }
+
+/**
+ * A single request read by the span scanner, without building a lossless tree: the common request
+ * (`{"jsonrpc":"2.0","id":…,"method":"…","params":[…]}`, in any order and spacing) read with every token
+ * checked, its params parsed once for the registry's checks and kept as text for forwarding. Anything
+ * unusual — a batch, an escape in a name, an id or method, another member, named params, text that is not
+ * JSON — is undefined: the full reader (`parseLossless`, `readCall`) then reads it and says what is wrong,
+ * so both readers answer alike.
+ */
+export function readCallText(text: string): Call | undefined {
+  let m: Record<string, [number, number]> | undefined;
+  try {
+    m = scanObject(text, 64);
+  } catch {
+    return undefined;
+  }
+  if (!m) return undefined;
+  for (const k in m) if (k !== "jsonrpc" && k !== "id" && k !== "method" && k !== "params") return undefined;
+  const span = (s: [number, number] | undefined) => (s ? text.slice(s[0], s[1]) : undefined);
+  if (span(m.jsonrpc) !== '"2.0"') return undefined;
+  const method = span(m.method);
+  if (method === undefined || !plainString(method)) return undefined;
+  const name = method.slice(1, -1);
+  if (!isMethodName(name)) return undefined;
+  const id = span(m.id);
+  if (id !== undefined && !plainString(id) && id !== "null" && !/^-?[0-9]/.test(id)) return undefined;
+  const paramsText = span(m.params) ?? "[]";
+  if (paramsText.charCodeAt(0) !== 91 /* [ */) return undefined;
+  return { id, method: name, params: JSON.parse(paramsText), paramsText };
+}
+
+/** A JSON string token with no escape: its text is what JSON.stringify would write for its value. */
+const plainString = (t: string) => t.charCodeAt(0) === 34 && !t.includes("\\");
 
 /** A batch entry gets an answer unless it was a well-formed notification (no id). */
 export function isAnswered(list: JsonValue[], i: number): boolean {

@@ -28,6 +28,20 @@ import {
 import { GatewayError } from "./errors.js";
 import { moveCounter } from "./upstreams.js";
 
+/**
+ * The params as forwarded: the client's own text when the registry's checks changed nothing (numbers keep
+ * their tokens, nothing is encoded twice), else the checked params written out.
+ */
+function paramsJson(call: Call, p: Prepared): string {
+  if (call.paramsText !== undefined) {
+    if (p.params === call.params) return call.paramsText;
+    try {
+      if (JSON.stringify(p.params) === JSON.stringify(call.params)) return call.paramsText;
+    } catch {}
+  }
+  return stringifyLossless(p.params as JsonValue);
+}
+
 export class Forwarder {
   /** scans of ours running on each upstream (by URL) */
   private readonly scanning = new Map<string, number>();
@@ -84,7 +98,7 @@ export class Forwarder {
         ? Math.min(timeoutMs, this.gw.cfg.attemptTimeoutMs)
         : timeoutMs;
     const reqId = pool.newId();
-    const body = stringifyLossless({ jsonrpc: "2.0", id: reqId, method: p.method, params: p.params });
+    const body = `{"jsonrpc":"2.0","id":${reqId},"method":${J(p.method)},"params":${paramsJson(call, p)}}`;
     const interpret = (http: HttpResult, ep: Endpoint): Outcome<Forwarded> => {
       const out = classify(http, reqId, ep);
       if (out.kind === "ok") return { kind: "ok", value: { status: http.status, raw: out.value.raw } };

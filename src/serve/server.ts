@@ -19,7 +19,7 @@ import type { Secrets } from "../util/redact.js";
 import { admit, type Ctx, extraMethods, type GatewayParts, methodLabel, type Product } from "./admission.js";
 import type { CachePlan } from "./cache.js";
 import { type GatewayConfig, loadGatewayConfig } from "./config.js";
-import { type Answer, type Call, gatewayAnswer, isAnswered, J, readCall } from "./envelope.js";
+import { type Answer, type Call, gatewayAnswer, isAnswered, J, readCall, readCallText } from "./envelope.js";
 import { GatewayError } from "./errors.js";
 import { Forwarder } from "./forward.js";
 import {
@@ -213,18 +213,25 @@ export class Gateway implements GatewayParts {
       req.resume();
       return done(gatewayAnswer(routed), routed.kind === "notPost" ? { allow: "POST" } : {});
     }
-    const parsed = await this.readRequest(req);
-    if (parsed instanceof GatewayError)
+    const text = await this.readRequest(req);
+    if (text instanceof GatewayError)
       // a body over the cap is not read to its end: the connection cannot carry another request
-      return done(gatewayAnswer(parsed), parsed.kind === "bodyTooLarge" ? { connection: "close" } : {});
+      return done(gatewayAnswer(text), text.kind === "bodyTooLarge" ? { connection: "close" } : {});
     // one signal per connection, not per request: HTTP/1.1 answers a connection's requests one at a time,
     // so a connection that closes early closes on the request in flight
     const ctx = { product: routed.product, keyId: routed.keyId, signal: connectionSignal(req.socket) };
-    if (Array.isArray(parsed)) return done(await this.answerBatch(parsed, ctx, log));
-    const call = readCall(parsed);
-    if (call instanceof GatewayError) return done(gatewayAnswer(call));
-    log.method = methodLabel(routed.product, call.method);
-    const [a] = await this.run([call], ctx);
+    // the common single request by the span reader; a batch, or anything unusual, by the full parser
+    let call: Call | GatewayError | undefined = readCallText(text);
+    if (!call) {
+      const parsed = parseRequest(text);
+      if (parsed instanceof GatewayError) return done(gatewayAnswer(parsed));
+      if (Array.isArray(parsed)) return done(await this.answerBatch(parsed, ctx, log));
+      call = readCall(parsed);
+      if (call instanceof GatewayError) return done(gatewayAnswer(call));
+    }
+    const label = methodLabel(routed.product, call.method);
+    log.method = label;
+    const a = await this.runOne(call, label, ctx);
     if (call.id === undefined) return done({ ...a, status: 204, body: "" });
     return done(a);
   }
@@ -260,17 +267,13 @@ export class Gateway implements GatewayParts {
     return { product, keyId: who.id };
   }
 
-  /** The body within the cap (413), UTF-8 (else -32700: an id would be echoed altered), JSON (-32700). */
-  private async readRequest(req: IncomingMessage): Promise<JsonValue | GatewayError> {
+  /** The body within the cap (413), as text if it is UTF-8 (else -32700: an id would be echoed altered). */
+  private async readRequest(req: IncomingMessage): Promise<string | GatewayError> {
     const body = await readBody(req, this.cfg.maxBodyBytes);
     if (body === undefined)
       return new GatewayError("bodyTooLarge", `more than ${this.cfg.maxBodyBytes} bytes`);
     if (!isUtf8(body)) return new GatewayError("parse", "the body is not UTF-8");
-    try {
-      return parseLossless(body.toString("utf8"), { maxDepth: 64 });
-    } catch (e) {
-      return new GatewayError("parse", (e as Error).message);
-    }
+    return body.toString("utf8");
   }
 
   /** A batch: its size checked, each entry answered, the answers of the entries that get one, as one array. */
@@ -319,7 +322,15 @@ export class Gateway implements GatewayParts {
     return calls.map((c) => (c instanceof GatewayError ? gatewayAnswer(c) : answers[j++]));
   }
 
-  /** Checks each call, then forwards those that passed (singly, or as arrays for a batch). */
+  /** One call checked, then forwarded if it passed. */
+  private async runOne(call: Call, label: string, ctx: Ctx): Promise<Answer> {
+    const checked = await admit(this, call, ctx);
+    const a =
+      "status" in checked ? checked : await this.forward.forwardOne(call, checked.p, checked.plan, ctx);
+    return this.counted(a, label, ctx);
+  }
+
+  /** Checks each call of a batch, then forwards those that passed (as arrays, or alone). */
   private async run(calls: Call[], ctx: Ctx): Promise<Answer[]> {
     const out: (Answer | Promise<Answer>)[] = new Array(calls.length);
     const forward: { i: number; call: Call; p: Prepared; plan?: CachePlan }[] = [];
@@ -328,24 +339,25 @@ export class Gateway implements GatewayParts {
       if ("status" in checked) out[i] = checked;
       else forward.push({ i, call, ...checked });
     }
-    if (forward.length === 1 || (calls.length === 1 && forward.length)) {
+    if (forward.length === 1) {
       const f = forward[0];
       out[f.i] = this.forward.forwardOne(f.call, f.p, f.plan, ctx);
     } else if (forward.length) {
       const answered = await this.forward.forwardMany(forward, ctx);
       for (const [k, f] of forward.entries()) out[f.i] = answered[k];
     }
-    // a client that went away is its own outcome (nginx's 499), not an upstream failure that pages people
-    const list = (await Promise.all(out)).map((a) =>
-      ctx.signal.aborted && a.status >= 500 ? { ...a, status: 499, outcome: "client_closed" } : a,
-    );
-    for (const [i, a] of list.entries())
-      this.metrics?.requests.inc({
-        product: ctx.product.cfg.name,
-        method: methodLabel(ctx.product, calls[i].method),
-        outcome: a.outcome,
-      });
-    return list;
+    const list = await Promise.all(out);
+    return list.map((a, i) => this.counted(a, methodLabel(ctx.product, calls[i].method), ctx));
+  }
+
+  /**
+   * A call's answer counted in /metrics; a client that went away is its own outcome (nginx's 499), not an
+   * upstream failure that pages people.
+   */
+  private counted(a: Answer, label: string, ctx: Ctx): Answer {
+    const b = ctx.signal.aborted && a.status >= 500 ? { ...a, status: 499, outcome: "client_closed" } : a;
+    this.metrics?.requests.inc({ product: ctx.product.cfg.name, method: label, outcome: b.outcome });
+    return b;
   }
 
   private async operations(path: string, res: ServerResponse): Promise<void> {
@@ -389,6 +401,15 @@ export class Gateway implements GatewayParts {
       "content-length": Buffer.byteLength(text),
     });
     res.end(text);
+  }
+}
+
+/** The body as JSON (-32700 naming what is wrong), read by the full parser. */
+function parseRequest(text: string): JsonValue | GatewayError {
+  try {
+    return parseLossless(text, { maxDepth: 64 });
+  } catch (e) {
+    return new GatewayError("parse", (e as Error).message);
   }
 }
 

@@ -138,13 +138,12 @@ export class GatewayTransport extends Transport {
       { signal, requestTimeoutMs: timeoutMs },
       () =>
         new Promise<HttpResult>((resolve, reject) => {
-          let req: ClientRequest | undefined;
           const now = Date.now();
           const w: Watched = {
             until: now + timeoutMs,
             connectUntil: now + Math.min(2000, timeoutMs),
             ms: timeoutMs,
-            connected: false,
+            req: undefined,
             signal,
             fail: (f) => finish(f),
           };
@@ -154,21 +153,22 @@ export class GatewayTransport extends Transport {
             settled = true;
             watched.delete(w);
             if (f) {
-              req?.destroy();
+              w.req?.destroy();
               reject(f);
             } else resolve(r as HttpResult);
           };
-          req = httpRequest(
-            { ...o, headers: { ...o.headers, "content-length": Buffer.byteLength(body) } },
-            (res) => readAnswer(res, MAX_ANSWER_BYTES, "the gateway's answer cap", finish),
+          // the options are the upstream's own object: the request copies its headers as it is made
+          o.headers["content-length"] = Buffer.byteLength(body);
+          const req = httpRequest(o, (res) =>
+            readAnswer(res, MAX_ANSWER_BYTES, "the gateway's answer cap", finish),
           );
-          req.on("socket", (s) => {
-            if (!s.connecting) w.connected = true;
-            else s.once("connect", () => (w.connected = true));
-          });
+          w.req = req;
           req.on("error", (e) => {
             const d = describeNetError(e);
-            finish(new HttpFailure(d.msg, !w.connected && UNSENT_CODES.has(d.code) ? "unsent" : "maybe"));
+            // a refusal can only come before anything was sent on a fresh connection
+            finish(
+              new HttpFailure(d.msg, !req.reusedSocket && UNSENT_CODES.has(d.code) ? "unsent" : "maybe"),
+            );
           });
           if (signal.aborted) return finish(new HttpFailure("interrupted", "maybe"));
           watched.add(w);
@@ -205,18 +205,23 @@ interface Watched {
   until: number;
   connectUntil: number;
   ms: number;
-  connected: boolean;
+  req: ClientRequest | undefined;
   signal: AbortSignal;
   fail: (f: HttpFailure) => void;
 }
 const watched = new Set<Watched>();
 let sweeper: NodeJS.Timeout | undefined;
+/** The request's connection is up: a kept-alive one, or a fresh one past its connect. */
+const connected = (req: ClientRequest | undefined) =>
+  req !== undefined && (req.reusedSocket || (req.socket != null && !req.socket.connecting));
+
 /** Every 50 ms: requests past their deadline, or whose client went away, are ended. */
 function sweep(): void {
   const now = Date.now();
   for (const w of watched) {
     if (w.signal.aborted) w.fail(new HttpFailure("interrupted", "maybe"));
-    else if (!w.connected && now >= w.connectUntil) w.fail(new HttpFailure("connect timed out", "unsent"));
+    else if (!connected(w.req) && now >= w.connectUntil)
+      w.fail(new HttpFailure("connect timed out", "unsent"));
     else if (now >= w.until) w.fail(new HttpFailure(`no complete answer within ${w.ms} ms`, "maybe", true));
   }
   if (watched.size === 0 && sweeper) {
