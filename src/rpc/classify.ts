@@ -73,18 +73,21 @@ function answered(http: HttpResult, id: number): Outcome | undefined {
   }
   if (!m?.result || !m.id || text.slice(m.id[0], m.id[1]) !== String(id)) return undefined;
   if (m.error && text.slice(m.error[0], m.error[1]) !== "null") return undefined;
-  const raw = text.slice(m.result[0], m.result[1]);
-  let value: JsonValue | undefined;
-  return {
-    kind: "ok",
-    value: {
-      raw,
-      get result(): JsonValue {
-        value ??= parseLossless(raw);
-        return value;
-      },
-    },
-  };
+  return { kind: "ok", value: new Answered(text.slice(m.result[0], m.result[1])) };
+}
+
+/**
+ * A result as its source text, parsed on first read. A class, not an object literal with a getter: each
+ * such literal gets an accessor pair of its own, and under load those kept scavenges at 2-5 ms (measured
+ * in `serve`: ~290 KB promoted per scavenge, against ~13 KB with this class).
+ */
+class Answered {
+  private value?: JsonValue;
+  constructor(readonly raw: string) {}
+  get result(): JsonValue {
+    this.value ??= parseLossless(this.raw);
+    return this.value;
+  }
 }
 
 function classifyParsed(http: HttpResult, id: number, ep: Endpoint): Outcome {
