@@ -13,6 +13,13 @@ export class Slots {
 
   constructor(readonly max: number) {}
 
+  /** Takes a free slot at once, if there is one and nobody waits in line. */
+  tryAcquire(): boolean {
+    if (this.inUse >= this.max) return false;
+    this.inUse++;
+    return true;
+  }
+
   /** Takes a slot, waiting in line when all are taken; `busy` words the timeout's failure. */
   async acquire(
     opts: { signal?: AbortSignal; requestTimeoutMs: number },

@@ -10,7 +10,7 @@ import { type Prepared, prepare, prepareRaw } from "../methods/prepare.js";
 import type { MethodDef } from "../methods/types.js";
 import { isJsonObject } from "../util/text.js";
 import { type CachePlan, cachePlan } from "./cache.js";
-import type { GatewayConfig, ProductConfig } from "./config.js";
+import type { GatewayConfig, Limits, ProductConfig } from "./config.js";
 import { type Answer, type Call, envelopeOk, gatewayAnswer, plain } from "./envelope.js";
 import { GatewayError } from "./errors.js";
 import type { Metrics } from "./metrics.js";
@@ -42,12 +42,14 @@ export function methodLabel(product: Product, method: string): string {
     : "other";
 }
 
-/** Everything decided before an upstream is asked: method, params, range cap, rate limits, cache. */
-export async function admit(
-  gw: GatewayParts,
-  call: Call,
-  ctx: Ctx,
-): Promise<Answer | { p: Prepared; plan?: CachePlan }> {
+/** A call's admission: refused (its answer), answered from the cache, or to forward (with its cache plan). */
+export type Admitted = Answer | { p: Prepared; plan?: CachePlan };
+
+/**
+ * Everything decided before an upstream is asked: method, params, range cap, rate limits, cache. Decided
+ * at once (no promise) unless a limit or the cache has to be asked.
+ */
+export function admit(gw: GatewayParts, call: Call, ctx: Ctx): Admitted | Promise<Admitted> {
   const { product } = ctx;
   const id = call.id ?? "null";
   const fail = (e: GatewayError) => gatewayAnswer(e, id);
@@ -95,6 +97,21 @@ export async function admit(
   const limited =
     product.cfg.limits.methods[p.method] ??
     (p.marks.heavy && (def?.longRunning ? p.long : true) ? product.cfg.limits : undefined);
+  // no limit to take from and no cache configured: nothing to wait for
+  if (!limited && gw.cfg.cache.maxBytes <= 0) return { p };
+  return limitAndCache(gw, p, limited, ctx, id);
+}
+
+/** The heavy-method buckets (429), then the cache (a hit answers here). */
+async function limitAndCache(
+  gw: GatewayParts,
+  p: Prepared,
+  limited: Limits | undefined,
+  ctx: Ctx,
+  id: string,
+): Promise<Admitted> {
+  const { product } = ctx;
+  const fail = (e: GatewayError) => gatewayAnswer(e, id);
   if (limited) {
     const name = product.cfg.name;
     const r = await gw.state.take([

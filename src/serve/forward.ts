@@ -76,7 +76,7 @@ export class Forwarder {
   async forwardOne(call: Call, p: Prepared, plan: CachePlan | undefined, ctx: Ctx): Promise<Answer> {
     const id = call.id ?? "null";
     const pool = ctx.product.pool;
-    const pinned = await this.scanTarget(p, ctx);
+    const pinned = p.method === "scantxoutset" ? await this.scanTarget(p, ctx) : undefined;
     if (pinned instanceof GatewayError) return gatewayAnswer(pinned, id);
     const endpoints = pinned ? [pinned] : pool.rotation();
     if (endpoints.length === 0)
@@ -183,14 +183,17 @@ export class Forwarder {
     }
   }
 
-  /** A forwarded call's answer: the node's error as it sent it, or its result (stored when cacheable). */
-  private async forwarded(
+  /**
+   * A forwarded call's answer: the node's error as it sent it, or its result (stored when cacheable; only
+   * then is there anything to wait for).
+   */
+  private forwarded(
     value: Forwarded,
     endpoint: Endpoint,
     id: string,
     plan: CachePlan | undefined,
     ctx: Ctx,
-  ): Promise<Answer> {
+  ): Answer | Promise<Answer> {
     const pool = ctx.product.pool;
     if (value.error !== undefined)
       return {
@@ -200,13 +203,15 @@ export class Forwarder {
         upstream: endpoint.label,
       };
     const raw = value.raw ?? "null";
-    let served: Buffer | undefined;
-    if (plan?.storable(raw, pool.bestHeight)) {
-      const bytes = Buffer.from(raw, "utf8");
-      await this.gw.state.cacheSet(plan.key, bytes);
-      served = plan.serve(bytes, pool.bestHeight);
-    }
-    return { status: 200, body: envelopeOk(id, served ?? raw), outcome: "ok", upstream: endpoint.label };
+    const ok = (body: string | Buffer): Answer => ({
+      status: 200,
+      body: envelopeOk(id, body),
+      outcome: "ok",
+      upstream: endpoint.label,
+    });
+    if (!plan?.storable(raw, pool.bestHeight)) return ok(raw);
+    const bytes = Buffer.from(raw, "utf8");
+    return this.gw.state.cacheSet(plan.key, bytes).then(() => ok(plan.serve(bytes, pool.bestHeight) ?? raw));
   }
 
   /** Calls of a batch forwarded as arrays (the CLI's batch path: per-entry failover by the marks). */

@@ -13,14 +13,17 @@ export function sendAnswer(
   res: ServerResponse,
   a: Answer | { status: number; body: string | Buffer },
   closing: boolean,
-  extra: Record<string, string> = {},
+  extra?: Record<string, string>,
 ): void {
-  const headers: Record<string, string> = { "content-type": "application/json", ...extra };
+  const headers: Record<string, string | number> = {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(a.body),
+  };
+  if (extra) Object.assign(headers, extra);
   const ra = (a as Answer).retryAfterS;
   if (ra !== undefined) headers["retry-after"] = String(ra);
   // while draining, tell kept-alive clients to go elsewhere next time
   if (closing) headers.connection = "close";
-  headers["content-length"] = String(Buffer.byteLength(a.body));
   res.writeHead(a.status, headers);
   res.end(a.body);
 }

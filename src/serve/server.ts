@@ -144,17 +144,17 @@ export class Gateway implements GatewayParts {
   }
 
   private async listen(): Promise<void> {
+    const finished = () => {
+      if (--this.inflight === 0) this.drained?.();
+    };
     const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
       this.inflight++;
-      this.handle(req, res)
-        .catch((e: unknown) => {
-          this.opts.log?.(`internal error: ${(e as Error)?.stack ?? e}`);
-          if (!res.headersSent) sendAnswer(res, gatewayAnswer(new GatewayError("internal")), this.closing);
-          else res.destroy();
-        })
-        .finally(() => {
-          if (--this.inflight === 0) this.drained?.();
-        });
+      this.handle(req, res).then(finished, (e: unknown) => {
+        this.opts.log?.(`internal error: ${(e as Error)?.stack ?? e}`);
+        if (!res.headersSent) sendAnswer(res, gatewayAnswer(new GatewayError("internal")), this.closing);
+        else res.destroy();
+        finished();
+      });
     });
     server.on("connection", (s: Socket) => {
       this.sockets.add(s);
@@ -200,7 +200,7 @@ export class Gateway implements GatewayParts {
     }
     // the path only up to the product: a key put in the path (/v1/ltc/<KEY>) never reaches the log
     const log = new AccessLine(loggedPath(path), this.opts.worker?.slot);
-    const done = (a: Answer, extra: Record<string, string> = {}) => {
+    const done = (a: Answer, extra?: Record<string, string>) => {
       sendAnswer(res, a, this.closing, extra);
       log.status = a.status;
       log.outcome ??= a.outcome;
@@ -211,12 +211,12 @@ export class Gateway implements GatewayParts {
     const routed = this.route(req, path, log);
     if (routed instanceof GatewayError) {
       req.resume();
-      return done(gatewayAnswer(routed), routed.kind === "notPost" ? { allow: "POST" } : {});
+      return done(gatewayAnswer(routed), routed.kind === "notPost" ? { allow: "POST" } : undefined);
     }
-    const text = await this.readRequest(req);
+    const text = bodyText(await readBody(req, this.cfg.maxBodyBytes), this.cfg.maxBodyBytes);
     if (text instanceof GatewayError)
       // a body over the cap is not read to its end: the connection cannot carry another request
-      return done(gatewayAnswer(text), text.kind === "bodyTooLarge" ? { connection: "close" } : {});
+      return done(gatewayAnswer(text), text.kind === "bodyTooLarge" ? { connection: "close" } : undefined);
     // one signal per connection, not per request: HTTP/1.1 answers a connection's requests one at a time,
     // so a connection that closes early closes on the request in flight
     const ctx = { product: routed.product, keyId: routed.keyId, signal: connectionSignal(req.socket) };
@@ -267,15 +267,6 @@ export class Gateway implements GatewayParts {
     return { product, keyId: who.id };
   }
 
-  /** The body within the cap (413), as text if it is UTF-8 (else -32700: an id would be echoed altered). */
-  private async readRequest(req: IncomingMessage): Promise<string | GatewayError> {
-    const body = await readBody(req, this.cfg.maxBodyBytes);
-    if (body === undefined)
-      return new GatewayError("bodyTooLarge", `more than ${this.cfg.maxBodyBytes} bytes`);
-    if (!isUtf8(body)) return new GatewayError("parse", "the body is not UTF-8");
-    return body.toString("utf8");
-  }
-
   /** A batch: its size checked, each entry answered, the answers of the entries that get one, as one array. */
   private async answerBatch(list: JsonValue[], ctx: Ctx, log: AccessLine): Promise<Answer> {
     log.method = `batch(${list.length})`;
@@ -324,7 +315,8 @@ export class Gateway implements GatewayParts {
 
   /** One call checked, then forwarded if it passed. */
   private async runOne(call: Call, label: string, ctx: Ctx): Promise<Answer> {
-    const checked = await admit(this, call, ctx);
+    let checked = admit(this, call, ctx);
+    if (checked instanceof Promise) checked = await checked;
     const a =
       "status" in checked ? checked : await this.forward.forwardOne(call, checked.p, checked.plan, ctx);
     return this.counted(a, label, ctx);
@@ -402,6 +394,13 @@ export class Gateway implements GatewayParts {
     });
     res.end(text);
   }
+}
+
+/** The body within the cap (413), as text if it is UTF-8 (else -32700: an id would be echoed altered). */
+function bodyText(body: Buffer | undefined, cap: number): string | GatewayError {
+  if (body === undefined) return new GatewayError("bodyTooLarge", `more than ${cap} bytes`);
+  if (!isUtf8(body)) return new GatewayError("parse", "the body is not UTF-8");
+  return body.toString("utf8");
 }
 
 /** The body as JSON (-32700 naming what is wrong), read by the full parser. */

@@ -52,6 +52,10 @@ export class Upstream {
   acquire(opts: { signal?: AbortSignal; requestTimeoutMs: number }): Promise<void> {
     return this.slots.acquire(opts, (ms) => `all ${this.maxConcurrency} slots busy for ${ms} ms`);
   }
+  /** A free slot taken at once, or false (then `acquire` waits in line). */
+  tryAcquire(): boolean {
+    return this.slots.tryAcquire();
+  }
   release(): void {
     this.slots.release();
   }
@@ -89,7 +93,7 @@ export class GatewayTransport extends Transport {
     opts: { signal?: AbortSignal; requestTimeoutMs: number },
     send: () => Promise<HttpResult>,
   ): Promise<HttpResult> {
-    await up.acquire(opts);
+    if (!up.tryAcquire()) await up.acquire(opts);
     const m = this.pool.metrics;
     // the upstream's series, bound once: a request bumps numbers, not label sets
     up.series ??= m && {
