@@ -4,7 +4,8 @@
 // reference for a proxy on this machine), a bare node:http keep-alive proxy (the floor of any gateway written
 // on node:http), `chaingw serve --workers 1` uncached and cached, `serve --workers 2`; at 1, 10 and 50
 // connections. CPU per request is read from /proc for each proxy's process tree. Then a 1,000-entry batch
-// direct vs through serve, and the gateway's RSS over a soak.
+// direct vs through serve, V8's scavenges under load (bytes promoted per scavenge, serve beside the bare
+// proxy), and the gateway's RSS over a soak.
 //
 //   node bench/serve.mjs          # 5 rounds of 3 s per case, 60 s soak (nginx: scripts/setup.sh bench)
 //
@@ -61,7 +62,7 @@ async function waitFor(child, re, what) {
 }
 
 /** A gateway process: its URL and pid once it listens. */
-async function gateway(name, cacheBytes, workers) {
+async function gateway(name, cacheBytes, workers, nodeFlags = []) {
   const port = await freePort();
   const config = join(dir, `${name}.json`);
   writeFileSync(
@@ -77,8 +78,8 @@ async function gateway(name, cacheBytes, workers) {
     }),
   );
   const child = track(
-    spawn(CHAINGW[0], [CHAINGW[1], "serve", "--config", config, "--workers", String(workers)], {
-      stdio: ["ignore", "ignore", "pipe"],
+    spawn(CHAINGW[0], [...nodeFlags, CHAINGW[1], "serve", "--config", config, "--workers", String(workers)], {
+      stdio: ["ignore", nodeFlags.length ? "pipe" : "ignore", "pipe"],
     }),
   );
   await waitFor(child, /listening on/, name);
@@ -86,7 +87,7 @@ async function gateway(name, cacheBytes, workers) {
 }
 
 /** The bare proxy: keep-alive agent, bodies passed through, no checks, no failover. */
-async function bareProxy() {
+async function bareProxy(nodeFlags = []) {
   const port = await freePort();
   const src = `
     const http = require("node:http");
@@ -106,7 +107,11 @@ async function bareProxy() {
         r.end(body);
       });
     }).listen(${port}, "127.0.0.1", () => process.stderr.write("listening"));`;
-  const child = track(spawn(process.execPath, ["-e", src], { stdio: ["ignore", "ignore", "pipe"] }));
+  const child = track(
+    spawn(process.execPath, [...nodeFlags, "-e", src], {
+      stdio: ["ignore", nodeFlags.length ? "pipe" : "ignore", "pipe"],
+    }),
+  );
   await waitFor(child, /listening/, "bare proxy");
   return { url: `http://127.0.0.1:${port}/`, pid: child.pid, child };
 }
@@ -372,6 +377,42 @@ console.log(
     `1,000-entry batch: direct ${bd.toFixed(1)} ms, through serve ${bs.toFixed(1)} ms (${(bs / bd).toFixed(2)}×, aim 2×)`,
   ),
 );
+
+// garbage that outlives its request: V8's scavenges under the same load (10 connections), serve uncached beside
+// the bare proxy, each started with --trace-gc-nvp. A request path that keeps young objects alive past a
+// scavenge shows as bytes promoted per scavenge (issue 26 found 1.5 MB where the bare proxy promotes ~4 KB).
+{
+  const FLAGS = ["--trace-gc", "--trace-gc-nvp"];
+  const rows = [];
+  for (const [name, start, headers] of [
+    ["bare node:http proxy", () => bareProxy(FLAGS), {}],
+    ["serve, uncached", () => gateway("gc", 0, 1, FLAGS), KEY],
+  ]) {
+    const g = await start();
+    let text = "";
+    g.child.stdout.on("data", (c) => (text += c));
+    await load(g.url, headers, 10, 2);
+    const from = text.length;
+    const out = await load(g.url, headers, 10, SECONDS + 1);
+    const scavenges = text
+      .slice(from)
+      .split("\n")
+      .filter((l) => /\bgc=s\b/.test(l))
+      .map((l) => ({
+        promoted: Number(/\bpromoted=(\d+)/.exec(l)?.[1] ?? 0),
+        pause: Number(/\bpause=([\d.]+)/.exec(l)?.[1] ?? 0),
+      }));
+    g.child.kill("SIGTERM");
+    rows.push([
+      name,
+      String(scavenges.length),
+      ((scavenges.length * 1000) / out.requests.total).toFixed(2),
+      scavenges.length ? (med(scavenges.map((x) => x.promoted)) / 1024).toFixed(1) : "—",
+      scavenges.length ? med(scavenges.map((x) => x.pause)).toFixed(2) : "—",
+    ]);
+  }
+  table(["case (10 conns)", "scavenges", "per 1,000 req", "promoted KB (median)", "pause ms (median)"], rows);
+}
 
 // the soak: the uncached gateway under load, its RSS sampled
 if (SOAK_S > 0) {
