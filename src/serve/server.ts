@@ -193,7 +193,9 @@ export class Gateway implements GatewayParts {
   /** One HTTP request: operations, or route and key, the body read, then the call or the batch answered. */
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const t0 = performance.now();
-    const path = (req.url ?? "/").split("?")[0];
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    const path = q < 0 ? url : url.slice(0, q);
     if (req.method === "GET" && (path === "/healthz" || path === "/readyz" || path === "/metrics")) {
       req.resume();
       return this.operations(path, res);

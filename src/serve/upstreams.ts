@@ -303,10 +303,11 @@ export class Pool {
 
   /** The upstreams in the rotation, in the configured order; those with a free slot first. */
   rotation(): Endpoint[] {
-    const live = this.upstreams.filter((u) => u.inRotation);
-    const free = live.filter((u) => u.inflight < u.maxConcurrency);
-    const busy = live.filter((u) => u.inflight >= u.maxConcurrency);
-    return [...free, ...busy].map((u) => u.endpoint);
+    // one array, no intermediate ones: asked on every call
+    const out: Endpoint[] = [];
+    for (const u of this.upstreams) if (u.inRotation && u.inflight < u.maxConcurrency) out.push(u.endpoint);
+    for (const u of this.upstreams) if (u.inRotation && u.inflight >= u.maxConcurrency) out.push(u.endpoint);
+    return out;
   }
 
   /** A client over `endpoints` (default: the rotation) on the pool's connections. */
