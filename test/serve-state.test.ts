@@ -128,6 +128,26 @@ describe("cache", () => {
   });
 });
 
+describe("the in-process cache's LRU", () => {
+  it("a hit is the most recent; the least recent go first when the bytes pass the bound", async () => {
+    const { ByteLru } = await import("../src/serve/state.js");
+    const lru = new ByteLru(1000);
+    const v = (n: number) => Buffer.alloc(n, 1);
+    // each entry: 100 bytes + its 2-character key (4 bytes)
+    for (const k of ["aa", "bb", "cc", "dd", "ee", "ff", "gg", "hh", "ii"]) lru.set(k, v(100));
+    expect(lru.bytes).toBe(9 * 104);
+    expect(lru.get("aa")?.length).toBe(100); // aa is now the most recent
+    lru.set("jj", v(100)); // 1,040 bytes: bb, the least recent, goes
+    expect(lru.get("bb")).toBeUndefined();
+    expect(lru.get("aa")?.length).toBe(100);
+    lru.set("cc", v(50)); // replaced in place of its old size
+    expect(lru.bytes).toBe(9 * 104 - 50);
+    expect(lru.size).toBe(9);
+    lru.set("big", v(200)); // over an eighth of the bound: not kept
+    expect(lru.get("big")).toBeUndefined();
+  });
+});
+
 describe("two replicas on one Redis", () => {
   let g1: Served;
   let g2: Served;

@@ -24,33 +24,37 @@ export interface SharedState {
   close(): Promise<void>;
 }
 
-/** An LRU of byte strings, bounded by the bytes it holds (keys counted too). */
+/**
+ * An LRU of byte strings, bounded by the bytes it holds (keys counted too). A hit moves its entry to the end
+ * with the key and entry it was stored with, not the caller's fresh key string: a long-lived Map that young
+ * objects pass through keeps them alive past the next scavenges (see the in-flight list in upstreams.ts).
+ */
 export class ByteLru {
-  private readonly map = new Map<string, Buffer>();
+  private readonly map = new Map<string, { key: string; value: Buffer }>();
   bytes = 0;
   constructor(readonly maxBytes: number) {}
   get(k: string): Buffer | undefined {
-    const v = this.map.get(k);
-    if (v === undefined) return undefined;
+    const e = this.map.get(k);
+    if (e === undefined) return undefined;
     // Map keeps insertion order: moving a hit to the end makes the first entry the least recently used
-    this.map.delete(k);
-    this.map.set(k, v);
-    return v;
+    this.map.delete(e.key);
+    this.map.set(e.key, e);
+    return e.value;
   }
   set(k: string, v: Buffer): void {
     const size = v.length + k.length * 2;
     if (size > this.maxBytes / 8) return;
     const old = this.map.get(k);
     if (old) {
-      this.map.delete(k);
-      this.bytes -= old.length + k.length * 2;
+      this.map.delete(old.key);
+      this.bytes -= old.value.length + old.key.length * 2;
     }
-    this.map.set(k, v);
+    this.map.set(k, { key: k, value: v });
     this.bytes += size;
     for (const [ok, ov] of this.map) {
       if (this.bytes <= this.maxBytes) break;
       this.map.delete(ok);
-      this.bytes -= ov.length + ok.length * 2;
+      this.bytes -= ov.value.length + ok.length * 2;
     }
   }
   get size(): number {
