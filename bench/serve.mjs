@@ -276,18 +276,16 @@ const summary = cases.map((c) => {
   return { ...c, rps: m("rps"), p50: m("p50"), p99: m("p99"), cpuUs: m("cpuUs") };
 });
 const find = (conns, name) => summary.find((s) => s.conns === conns && s.name === name);
-/** The median over rounds of a's `k` less b's in the same round. */
-const pairedDiff = (a, b, k) => {
+/** The rounds of a and b side by side: the median over rounds of f(a's round, b's round). */
+const pairedBy = (a, b, f) => {
   const ra = results.get(cases.find((c) => c.conns === a.conns && c.name === a.name));
   const rb = results.get(cases.find((c) => c.conns === b.conns && c.name === b.name));
-  return med(ra.map((x, i) => x[k] - rb[i][k]));
+  return med(ra.map((x, i) => f(x, rb[i])));
 };
 /** The median over rounds of a's `k` divided by b's in the same round. */
-const paired = (a, b, k) => {
-  const ra = results.get(cases.find((c) => c.conns === a.conns && c.name === a.name));
-  const rb = results.get(cases.find((c) => c.conns === b.conns && c.name === b.name));
-  return med(ra.map((x, i) => x[k] / rb[i][k]));
-};
+const paired = (a, b, k) => pairedBy(a, b, (x, y) => x[k] / y[k]);
+/** The median over rounds of a's `k` less b's in the same round. */
+const pairedDiff = (a, b, k) => pairedBy(a, b, (x, y) => x[k] - y[k]);
 table(
   ["conns", "case", "req/s", "p50 ms", "p99 ms", "CPU µs/req", "vs bare", "vs nginx"],
   summary.map((s) => {

@@ -25,10 +25,7 @@ export class Slots {
     opts: { signal?: AbortSignal; requestTimeoutMs: number },
     busy: (ms: number) => string,
   ): Promise<void> {
-    if (this.inUse < this.max) {
-      this.inUse++;
-      return;
-    }
+    if (this.tryAcquire()) return;
     if (opts.signal?.aborted) throw new HttpFailure("interrupted", "unsent");
     await new Promise<void>((resolve, reject) => {
       const done = (err?: HttpFailure) => {

@@ -4,6 +4,7 @@
  * with its status; cacheable results stored; a batch's calls forwarded as arrays; scantxoutset pinned to the
  * node a key's scan runs on.
  */
+import { isDeepStrictEqual } from "node:util";
 import { chainOf } from "../chains/index.js";
 import { ChaingwError, RpcError, TransportError } from "../errors/index.js";
 import { type JsonValue, parseLossless, rawMember, stringifyLossless } from "../json/lossless.js";
@@ -33,29 +34,8 @@ import { moveCounter } from "./upstreams.js";
  * their tokens, nothing is encoded twice), else the checked params written out.
  */
 function paramsJson(call: Call, p: Prepared): string {
-  if (call.paramsText !== undefined && sameJson(p.params, call.params)) return call.paramsText;
+  if (call.paramsText !== undefined && isDeepStrictEqual(p.params, call.params)) return call.paramsText;
   return stringifyLossless(p.params as JsonValue);
-}
-
-/** The same JSON value (plain values: strings, numbers, booleans, null, arrays, objects). */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b) || Object.getPrototypeOf(a) !== Object.prototype) return false;
-  const ka = Object.keys(a);
-  if (ka.length !== Object.keys(b).length) return false;
-  for (const k of ka)
-    if (
-      !Object.hasOwn(b, k) ||
-      !sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])
-    )
-      return false;
-  return true;
 }
 
 export class Forwarder {
