@@ -62,7 +62,7 @@ export function classify(http: HttpResult, id: number, ep: Endpoint): Outcome {
  */
 function answered(http: HttpResult, id: number): Outcome | undefined {
   if (http.status !== 200) return undefined;
-  const ct = http.headers["content-type"];
+  const ct = http.header ? http.header("content-type") : http.headers["content-type"];
   if (ct !== undefined && !/json/i.test(String(ct))) return undefined;
   const text = http.text;
   let m: Record<string, [number, number]> | undefined;

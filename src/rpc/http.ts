@@ -42,6 +42,8 @@ export interface HttpResult {
   readonly text: string;
   /** the body's bytes, when it came off the wire (a batch answer is copied out of them, not re-encoded) */
   readonly bytes?: Buffer;
+  /** one header by its lower-case name, when it can be read without building `headers` */
+  header?(lowerName: string): string | undefined;
 }
 
 /** An answer off the wire: the text is decoded on first use (a batch answer may never need it). */
@@ -49,13 +51,35 @@ export class WireResult implements HttpResult {
   private decoded?: string;
   constructor(
     readonly status: number,
-    readonly headers: Record<string, string | string[] | undefined>,
+    /** the answer (its headers object is built by node on first read: the common answer needs one header) */
+    private readonly res: IncomingMessage,
     readonly bytes: Buffer,
   ) {}
+  get headers(): Record<string, string | string[] | undefined> {
+    return this.res.headers;
+  }
+  /** One header, read off the raw list without building the headers object (repeats joined as node does). */
+  header(lowerName: string): string | undefined {
+    return rawHeader(this.res.rawHeaders, lowerName);
+  }
   get text(): string {
     this.decoded ??= this.bytes.toString("utf8");
     return this.decoded;
   }
+}
+
+/**
+ * A header of a raw list (node's `rawHeaders`: name, value, …) by its lower-case name, without the headers
+ * object node builds on first read of `headers`; a repeated one joined with ", " as that object has it.
+ */
+export function rawHeader(raw: string[], lowerName: string): string | undefined {
+  let found: string | undefined;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const n = raw[i] as string;
+    if (n.length === lowerName.length && (n === lowerName || n.toLowerCase() === lowerName))
+      found = found === undefined ? raw[i + 1] : `${found}, ${raw[i + 1]}`;
+  }
+  return found;
 }
 
 /**
@@ -76,9 +100,7 @@ export function readAnswer(
       finish(new HttpFailure(`response exceeds the ${maxBytes}-byte cap (${capName})`, "maybe"));
     else chunks.push(c);
   });
-  res.on("end", () =>
-    finish(null, new WireResult(res.statusCode ?? 0, res.headers, Buffer.concat(chunks, size))),
-  );
+  res.on("end", () => finish(null, new WireResult(res.statusCode ?? 0, res, Buffer.concat(chunks, size))));
   res.on("error", (e) => finish(new HttpFailure(describeNetError(e).msg, "maybe")));
   res.on("aborted", () => finish(new HttpFailure("connection closed by the upstream mid-answer", "maybe")));
 }

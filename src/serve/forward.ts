@@ -34,8 +34,21 @@ import { moveCounter } from "./upstreams.js";
  * their tokens, nothing is encoded twice), else the checked params written out.
  */
 function paramsJson(call: Call, p: Prepared): string {
-  if (call.paramsText !== undefined && isDeepStrictEqual(p.params, call.params)) return call.paramsText;
+  if (call.paramsText !== undefined && sameValues(p.params, call.params)) return call.paramsText;
   return stringifyLossless(p.params as JsonValue);
+}
+
+/** The checked params equal the client's: compared element by element, objects by value (node's deep equality). */
+function sameValues(a: unknown[], b: unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    // the common params are strings, numbers and booleans: compared as they are
+    if (x === y && (typeof x !== "number" || x !== 0 || Object.is(x, y))) continue;
+    if (typeof x !== "object" || x === null || !isDeepStrictEqual(x, y)) return false;
+  }
+  return true;
 }
 
 export class Forwarder {

@@ -108,7 +108,18 @@ function isoNow(): string {
   return isoText;
 }
 
-const q = (v: string) => JSON.stringify(v);
+/** The names a log line repeats (paths, products, key ids, methods, outcomes, upstreams), quoted once each. */
+const quoted = new Map<string, string>();
+const q = (v: string): string => {
+  let t = quoted.get(v);
+  if (t === undefined) {
+    t = JSON.stringify(v);
+    // bounded: the names come from the config and the registry ("other" for the rest), a path is cut at
+    // the product; past the bound, quoted each time
+    if (quoted.size < 4096) quoted.set(v, t);
+  }
+  return t;
+};
 
 /**
  * One access-log line, filled in as the request goes (fixed fields, no object per request) and written

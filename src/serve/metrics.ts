@@ -26,7 +26,10 @@ export interface TimingCell {
  * JSON for the workers' sum).
  */
 abstract class Series<L extends string, C extends { labels: Record<L, string> }> {
-  protected readonly cells = new Map<string, C>();
+  /** the cells in the order they were made */
+  protected readonly cells: C[] = [];
+  /** label value → … → cell, one level per label: found without building a key string */
+  private tree = new Map<string, unknown>();
   readonly aggregator = "sum";
   constructor(
     readonly name: string,
@@ -37,22 +40,38 @@ abstract class Series<L extends string, C extends { labels: Record<L, string> }>
     registry.registerMetric(this as unknown as Prom.Metric);
   }
   protected abstract make(labels: Record<L, string>): C;
-  /** The series of these label values, made on first use: keep it to bump it without a lookup. */
+  /** The series of these label values (in labelNames' order), made on first use: keep it to bump it. */
   cell(...values: string[]): C {
-    const key = values.join("\u0000");
-    let c = this.cells.get(key);
+    return this.find(values);
+  }
+  /** The series of a label object's values. */
+  protected find(values: readonly string[] | Record<L, string>): C {
+    const names = this.labelNames;
+    const last = names.length - 1;
+    const at = (i: number) =>
+      Array.isArray(values) ? values[i] : (values as Record<L, string>)[names[i] as L];
+    let level = this.tree;
+    for (let i = 0; i < last; i++) {
+      let next = level.get(at(i)) as Map<string, unknown> | undefined;
+      if (!next) {
+        next = new Map();
+        level.set(at(i), next);
+      }
+      level = next;
+    }
+    let c = level.get(at(last)) as C | undefined;
     if (!c) {
       const labels = {} as Record<L, string>;
-      this.labelNames.forEach((n, i) => {
-        labels[n] = values[i];
-      });
+      for (let i = 0; i <= last; i++) labels[names[i] as L] = at(i);
       c = this.make(labels);
-      this.cells.set(key, c);
+      level.set(at(last), c);
+      this.cells.push(c);
     }
     return c;
   }
   reset(): void {
-    this.cells.clear();
+    this.cells.length = 0;
+    this.tree = new Map();
   }
 }
 
@@ -71,7 +90,7 @@ export class Tally<L extends string> extends Series<L, Cell<L>> {
     return { labels, value: 0 };
   }
   inc(labels: Record<L, string>, n = 1): void {
-    this.cell(...this.labelNames.map((k) => labels[k])).value += n;
+    this.find(labels).value += n;
   }
   async get() {
     return {
@@ -79,7 +98,7 @@ export class Tally<L extends string> extends Series<L, Cell<L>> {
       help: this.help,
       type: this.type,
       aggregator: this.aggregator,
-      values: [...this.cells.values()].map((c) => ({ labels: { ...c.labels }, value: c.value })),
+      values: this.cells.map((c) => ({ labels: { ...c.labels }, value: c.value })),
     };
   }
 }
@@ -109,7 +128,7 @@ export class Timings extends Series<string, TimingCell> {
   }
   async get() {
     const values: { labels: Record<string, string | number>; value: number; metricName: string }[] = [];
-    for (const c of this.cells.values()) {
+    for (const c of this.cells) {
       let acc = 0;
       this.buckets.forEach((le, i) => {
         acc += c.counts[i];
