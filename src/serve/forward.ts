@@ -13,7 +13,7 @@ import { callBatch } from "../rpc/batch.js";
 import { classify, type Failure, type Outcome } from "../rpc/classify.js";
 import { exhausted } from "../rpc/client.js";
 import type { Endpoint } from "../rpc/endpoint.js";
-import { HttpFailure, type HttpResult } from "../rpc/http.js";
+import type { HttpResult } from "../rpc/http.js";
 import type { Ctx, GatewayParts } from "./admission.js";
 import type { CachePlan } from "./cache.js";
 import {
@@ -51,6 +51,22 @@ function sameValues(a: unknown[], b: unknown[]): boolean {
   return true;
 }
 
+/** A call as sent: what the failover loop needs after the quick path. */
+interface Sent {
+  call: Call;
+  p: Prepared;
+  plan: CachePlan | undefined;
+  ctx: Ctx;
+  pinned: Endpoint | undefined;
+  /** the client's id (JSON text) */
+  id: string;
+  /** ours, on the upstream request */
+  reqId: number;
+  body: string;
+  timeoutMs: number;
+  attemptMs: number;
+}
+
 export class Forwarder {
   /** scans of ours running on each upstream (by URL) */
   private readonly scanning = new Map<string, number>();
@@ -82,23 +98,59 @@ export class Forwarder {
   }
 
   /** One call forwarded: the node's answer bytes kept, its own error passed through with its status. */
-  async forwardOne(call: Call, p: Prepared, plan: CachePlan | undefined, ctx: Ctx): Promise<Answer> {
+  forwardOne(call: Call, p: Prepared, plan: CachePlan | undefined, ctx: Ctx): Promise<Answer> {
+    return new Promise<Answer>((resolve) => this.forward(call, p, plan, ctx, resolve));
+  }
+
+  /**
+   * One call forwarded, its answer given to `settle` — at once when the quick path answers it (no promise on
+   * the common path), or as a promise (a scan's pin, the failover loop, the cache's write).
+   */
+  forward(
+    call: Call,
+    p: Prepared,
+    plan: CachePlan | undefined,
+    ctx: Ctx,
+    settle: (a: Answer | Promise<Answer>) => void,
+  ): void {
+    if (p.method !== "scantxoutset") {
+      this.send(call, p, plan, ctx, undefined, settle);
+      return;
+    }
+    settle(
+      this.scanTarget(p, ctx).then((pinned) =>
+        pinned instanceof GatewayError
+          ? gatewayAnswer(pinned, call.id ?? "null")
+          : new Promise<Answer>((resolve) => this.send(call, p, plan, ctx, pinned, resolve)),
+      ),
+    );
+  }
+
+  /** The call sent: the quick path's first attempt when it may take it, then the failover client. */
+  private send(
+    call: Call,
+    p: Prepared,
+    plan: CachePlan | undefined,
+    ctx: Ctx,
+    pinned: Endpoint | undefined,
+    settle: (a: Answer | Promise<Answer>) => void,
+  ): void {
     const id = call.id ?? "null";
     const pool = ctx.product.pool;
-    const pinned = p.method === "scantxoutset" ? await this.scanTarget(p, ctx) : undefined;
-    if (pinned instanceof GatewayError) return gatewayAnswer(pinned, id);
     const endpoints = pinned ? [pinned] : pool.rotation();
-    if (endpoints.length === 0)
-      return gatewayAnswer(
-        new GatewayError(
-          "noUpstream",
-          `product ${ctx.product.cfg.name}`,
-          Math.max(1, Math.ceil(this.gw.cfg.healthIntervalMs / 1000)),
+    if (endpoints.length === 0) {
+      settle(
+        gatewayAnswer(
+          new GatewayError(
+            "noUpstream",
+            `product ${ctx.product.cfg.name}`,
+            Math.max(1, Math.ceil(this.gw.cfg.healthIntervalMs / 1000)),
+          ),
+          id,
         ),
-        id,
       );
-    // made when the client's failover loop runs (not on the quick path's answered first attempt)
-    let moves: ReturnType<typeof moveCounter> | undefined;
+      return;
+    }
     const timeoutMs = p.long ? this.gw.cfg.scanTimeoutMs : this.gw.cfg.requestTimeoutMs;
     // an idempotent read that another upstream could answer gets a deadline per attempt: the reads held by a
     // hung node move to a healthy one within attemptTimeout, not after the whole request timeout
@@ -108,83 +160,85 @@ export class Forwarder {
         : timeoutMs;
     const reqId = pool.newId();
     const body = `{"jsonrpc":"2.0","id":${reqId},"method":${J(p.method)},"params":${paramsJson(call, p)}}`;
-    const interpret = (http: HttpResult, ep: Endpoint): Outcome<Forwarded> => {
-      const out = classify(http, reqId, ep);
-      if (out.kind === "ok") return { kind: "ok", value: { status: http.status, raw: out.value.raw } };
-      if (out.kind === "final") {
-        // the node's word, passed on as it said it (object and status)
-        const v = parseLossless(http.text) as Record<string, JsonValue>;
-        return {
-          kind: "ok",
-          value: {
-            status: http.status,
-            error: rawMember(http.text, v, "error") ?? J({ code: -32603, message: out.error.message }),
-          },
-        };
+    const sent: Sent = { call, p, plan, ctx, pinned, id, reqId, body, timeoutMs, attemptMs };
+    // the common case first: an idempotent read's first attempt, on the pool's quick path; the client's
+    // failover loop only after it failed (on the other upstreams) or for everything else
+    const first = endpoints[0] as Endpoint;
+    const up =
+      !pinned && !p.long && p.marks.idempotent && first.url.startsWith("http:")
+        ? pool.byUrl.get(first.url)
+        : undefined;
+    if (!up) {
+      settle(this.failover(sent, endpoints, 0));
+      return;
+    }
+    pool.transport.quick(up, body, attemptMs, ctx.signal, (f, http) => {
+      // called from the socket's events: whatever throws here is the request's failure, not the process's
+      try {
+        const out: Outcome<Forwarded> = f
+          ? { kind: f.phase === "unsent" ? "refused" : "maybe", why: f.message, timedOut: f.timedOut }
+          : this.interpret(http as HttpResult, reqId, first);
+        if (out.kind === "ok") return settle(this.forwarded(out.value, first, id, plan, ctx));
+        const failed = out as Failure;
+        if (endpoints.length > 1) return settle(this.failover(sent, endpoints.slice(1), 1));
+        // what the client's loop says of one endpoint that failed
+        const err = exhausted(p.method, [`${first.label}: ${failed.why}`], {
+          allAuth: failed.auth === true,
+          several: false,
+          deadlineReached: false,
+        });
+        if (err instanceof TransportError) err.timedOut = failed.timedOut === true;
+        settle(gatewayAnswer(upstreamError(err), id));
+      } catch (e) {
+        settle(Promise.reject(e));
       }
-      return out;
-    };
-    if (pinned && p.long) this.scanning.set(pinned.url, (this.scanning.get(pinned.url) ?? 0) + 1);
-    let quickMoved = 0;
+    });
+  }
+
+  /** An upstream's HTTP answer to our request `reqId`: the result's bytes, or the node's own error as sent. */
+  private interpret(http: HttpResult, reqId: number, ep: Endpoint): Outcome<Forwarded> {
+    const out = classify(http, reqId, ep);
+    if (out.kind === "ok") return { kind: "ok", value: { status: http.status, raw: out.value.raw } };
+    if (out.kind === "final") {
+      // the node's word, passed on as it said it (object and status)
+      const v = parseLossless(http.text) as Record<string, JsonValue>;
+      return {
+        kind: "ok",
+        value: {
+          status: http.status,
+          error: rawMember(http.text, v, "error") ?? J({ code: -32603, message: out.error.message }),
+        },
+      };
+    }
+    return out;
+  }
+
+  /** The call on the failover client over `endpoints` (after `quickMoved` moves of the quick path). */
+  private async failover(s: Sent, endpoints: Endpoint[], quickMoved: number): Promise<Answer> {
+    const { p, ctx, pinned } = s;
+    const moves = moveCounter();
+    const long = pinned && p.long;
+    if (long) this.scanning.set(pinned.url, (this.scanning.get(pinned.url) ?? 0) + 1);
     try {
-      // the common case first: an idempotent read's first attempt, on the pool's quick path; the client's
-      // failover loop only after it failed (on the other upstreams) or for everything else
-      const first = endpoints[0];
-      const quickOn = !pinned && !p.long && p.marks.idempotent && first.url.startsWith("http:");
-      let rest = endpoints;
-      if (quickOn) {
-        const up = pool.byUrl.get(first.url);
-        let out: Outcome<Forwarded> | undefined;
-        if (up) {
-          try {
-            out = interpret(await pool.transport.quick(up, body, attemptMs, ctx.signal), first);
-          } catch (e) {
-            if (!(e instanceof HttpFailure)) throw e;
-            out = { kind: e.phase === "unsent" ? "refused" : "maybe", why: e.message, timedOut: e.timedOut };
-          }
-          if (out.kind === "ok") return this.forwarded(out.value, first, id, plan, ctx);
-          const f = out as Failure;
-          if (endpoints.length === 1) {
-            // what the client's loop says of one endpoint that failed
-            const err = exhausted(p.method, [`${first.label}: ${f.why}`], {
-              allAuth: f.auth === true,
-              several: false,
-              deadlineReached: false,
-            });
-            if (err instanceof TransportError) err.timedOut = f.timedOut === true;
-            return gatewayAnswer(upstreamError(err), id);
-          }
-          rest = endpoints.slice(1);
-          quickMoved = 1;
-        }
-      }
-      moves = moveCounter();
-      const client = pool.client({
-        endpoints: rest,
-        timeoutMs,
+      const client = ctx.product.pool.client({
+        endpoints,
+        timeoutMs: s.timeoutMs,
         signal: ctx.signal,
         onAttempt: moves.onAttempt,
       });
       const { value, endpoint } = await client.exchange<Forwarded>({
         label: p.method,
-        body,
-        co: {
-          ...p.marks,
-          pinned,
-          timeoutMs: attemptMs,
-          deadlineMs: timeoutMs,
-        },
-        interpret: (http, ep) => interpret(http, ep),
+        body: s.body,
+        co: { ...p.marks, pinned, timeoutMs: s.attemptMs, deadlineMs: s.timeoutMs },
+        interpret: (http, ep) => this.interpret(http, s.reqId, ep),
       });
-      const moved = quickMoved + (moves?.moved ?? 0);
-      if (moved) this.gw.metrics?.failovers.inc({ product: ctx.product.cfg.name }, moved);
-      return this.forwarded(value, endpoint, id, plan, ctx);
+      return await this.forwarded(value, endpoint, s.id, s.plan, ctx);
     } catch (e) {
-      const moved = quickMoved + (moves?.moved ?? 0);
-      if (moved) this.gw.metrics?.failovers.inc({ product: ctx.product.cfg.name }, moved);
-      return gatewayAnswer(upstreamError(e), id);
+      return gatewayAnswer(upstreamError(e), s.id);
     } finally {
-      if (pinned && p.long) {
+      const moved = quickMoved + moves.moved;
+      if (moved) this.gw.metrics?.failovers.inc({ product: ctx.product.cfg.name }, moved);
+      if (long) {
         const n = (this.scanning.get(pinned.url) ?? 1) - 1;
         if (n > 0) this.scanning.set(pinned.url, n);
         else this.scanning.delete(pinned.url);

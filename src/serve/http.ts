@@ -28,24 +28,42 @@ export function sendAnswer(
   res.end(a.body);
 }
 
-/** The body, or undefined when it passes the cap (then the rest is not read). */
-export function readBody(req: IncomingMessage, cap: number): Promise<Buffer | undefined> {
+/**
+ * The body to `done`, or undefined when it passes the cap (then the rest is not read); a failure of the
+ * request's stream as `failed`. Callbacks, not a promise: this is every request's path.
+ */
+export function readBody(
+  req: IncomingMessage,
+  cap: number,
+  done: (body: Buffer | undefined) => void,
+  failed: (e: Error) => void,
+): void {
   const declared = Number(req.headers["content-length"] ?? -1);
-  if (declared > cap) return Promise.resolve(undefined);
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let over = false;
-    req.on("data", (c: Buffer) => {
-      if (over) return;
-      size += c.length;
-      if (size > cap) {
-        over = true;
-        resolve(undefined);
-      } else chunks.push(c);
-    });
-    req.on("end", () => over || resolve(Buffer.concat(chunks, size)));
-    req.on("error", reject);
+  if (declared > cap) {
+    done(undefined);
+    return;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  // once: past the cap, at the end, or on an error (whichever comes first)
+  let over = false;
+  req.on("data", (c: Buffer) => {
+    if (over) return;
+    size += c.length;
+    if (size > cap) {
+      over = true;
+      done(undefined);
+    } else chunks.push(c);
+  });
+  req.on("end", () => {
+    if (over) return;
+    over = true;
+    done(Buffer.concat(chunks, size));
+  });
+  req.on("error", (e) => {
+    if (over) return;
+    over = true;
+    failed(e);
   });
 }
 

@@ -16,7 +16,15 @@ import { UsageError } from "../errors/index.js";
 import { type JsonValue, parseLossless } from "../json/lossless.js";
 import type { Prepared } from "../methods/prepare.js";
 import type { Secrets } from "../util/redact.js";
-import { admit, type Ctx, extraMethods, type GatewayParts, methodLabel, type Product } from "./admission.js";
+import {
+  type Admitted,
+  admit,
+  type Ctx,
+  extraMethods,
+  type GatewayParts,
+  methodLabel,
+  type Product,
+} from "./admission.js";
 import type { CachePlan } from "./cache.js";
 import { type GatewayConfig, loadGatewayConfig } from "./config.js";
 import { type Answer, type Call, gatewayAnswer, isAnswered, J, readCall, readCallText } from "./envelope.js";
@@ -144,17 +152,25 @@ export class Gateway implements GatewayParts {
   }
 
   private async listen(): Promise<void> {
-    const finished = () => {
-      if (--this.inflight === 0) this.drained?.();
-    };
     const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
       this.inflight++;
-      this.handle(req, res).then(finished, (e: unknown) => {
-        this.opts.log?.(`internal error: ${(e as Error)?.stack ?? e}`);
-        if (!res.headersSent) sendAnswer(res, gatewayAnswer(new GatewayError("internal")), this.closing);
-        else res.destroy();
-        finished();
-      });
+      // every path through handle calls `end` once: with nothing when the answer went out, else the error
+      let ended = false;
+      const end = (e?: unknown) => {
+        if (ended) return;
+        ended = true;
+        if (e !== undefined) {
+          this.opts.log?.(`internal error: ${(e as Error)?.stack ?? e}`);
+          if (!res.headersSent) sendAnswer(res, gatewayAnswer(new GatewayError("internal")), this.closing);
+          else res.destroy();
+        }
+        if (--this.inflight === 0) this.drained?.();
+      };
+      try {
+        this.handle(req, res, end);
+      } catch (e) {
+        end(e);
+      }
     });
     server.on("connection", (s: Socket) => {
       this.sockets.add(s);
@@ -190,52 +206,91 @@ export class Gateway implements GatewayParts {
     return [...this.products.keys()];
   }
 
-  /** One HTTP request: operations, or route and key, the body read, then the call or the batch answered. */
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /**
+   * One HTTP request: operations, or route and key, the body read, then the call or the batch answered;
+   * `end` once it is. The common single call goes through callbacks, not promises (each await on every
+   * request's path was a measurable share of its cost); a batch, anything unusual and anything that has to
+   * wait (limits, the cache, a scan's pin, the failover loop) take promises.
+   */
+  private handle(req: IncomingMessage, res: ServerResponse, end: (e?: unknown) => void): void {
     const t0 = performance.now();
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const path = q < 0 ? url : url.slice(0, q);
     if (req.method === "GET" && (path === "/healthz" || path === "/readyz" || path === "/metrics")) {
       req.resume();
-      return this.operations(path, res);
+      this.operations(path, res).then(() => end(), end);
+      return;
     }
     // the path only up to the product: a key put in the path (/v1/ltc/<KEY>) never reaches the log
     const log = new AccessLine(loggedPath(path), this.opts.worker?.slot);
     const done = (a: Answer, extra?: Record<string, string>) => {
-      sendAnswer(res, a, this.closing, extra);
-      log.status = a.status;
-      log.outcome ??= a.outcome;
-      if (a.upstream) log.upstream ??= a.upstream;
-      log.ms = Math.round((performance.now() - t0) * 100) / 100;
-      this.opts.accessLog?.(log.text());
+      try {
+        sendAnswer(res, a, this.closing, extra);
+        log.status = a.status;
+        log.outcome ??= a.outcome;
+        if (a.upstream) log.upstream ??= a.upstream;
+        log.ms = Math.round((performance.now() - t0) * 100) / 100;
+        this.opts.accessLog?.(log.text());
+      } catch (e) {
+        end(e);
+      }
+      end();
+    };
+    /** an answer now, or once its promise settles */
+    const answer = (a: Answer | Promise<Answer>) => {
+      if (a instanceof Promise) a.then(done, end);
+      else done(a);
     };
     const routed = this.route(req, path, log);
     if (routed instanceof GatewayError) {
       req.resume();
-      return done(gatewayAnswer(routed), routed.kind === "notPost" ? { allow: "POST" } : undefined);
+      done(gatewayAnswer(routed), routed.kind === "notPost" ? { allow: "POST" } : undefined);
+      return;
     }
-    const text = bodyText(await readBody(req, this.cfg.maxBodyBytes), this.cfg.maxBodyBytes);
-    if (text instanceof GatewayError)
-      // a body over the cap is not read to its end: the connection cannot carry another request
-      return done(gatewayAnswer(text), text.kind === "bodyTooLarge" ? { connection: "close" } : undefined);
-    // one signal per connection, not per request: HTTP/1.1 answers a connection's requests one at a time,
-    // so a connection that closes early closes on the request in flight
-    const ctx = { product: routed.product, keyId: routed.keyId, signal: connectionSignal(req.socket) };
-    // the common single request by the span reader; a batch, or anything unusual, by the full parser
-    let call: Call | GatewayError | undefined = readCallText(text);
-    if (!call) {
-      const parsed = parseRequest(text);
-      if (parsed instanceof GatewayError) return done(gatewayAnswer(parsed));
-      if (Array.isArray(parsed)) return done(await this.answerBatch(parsed, ctx, log));
-      call = readCall(parsed);
-      if (call instanceof GatewayError) return done(gatewayAnswer(call));
-    }
-    const label = methodLabel(routed.product, call.method);
+    const cap = this.cfg.maxBodyBytes;
+    readBody(
+      req,
+      cap,
+      (body) => {
+        try {
+          const text = bodyText(body, cap);
+          if (text instanceof GatewayError)
+            // a body over the cap is not read to its end: the connection cannot carry another request
+            return done(
+              gatewayAnswer(text),
+              text.kind === "bodyTooLarge" ? { connection: "close" } : undefined,
+            );
+          // one signal per connection, not per request: HTTP/1.1 answers a connection's requests one at a
+          // time, so a connection that closes early closes on the request in flight
+          const ctx = { product: routed.product, keyId: routed.keyId, signal: connectionSignal(req.socket) };
+          // the common single request by the span reader; a batch, or anything unusual, by the full parser
+          const call = readCallText(text);
+          if (!call) return answer(this.unusual(text, ctx, log));
+          const label = methodLabel(routed.product, call.method);
+          log.method = label;
+          this.runOne(call, label, ctx, (a) =>
+            answer(call.id !== undefined ? a : a instanceof Promise ? a.then(notified) : notified(a)),
+          );
+        } catch (e) {
+          end(e);
+        }
+      },
+      end,
+    );
+  }
+
+  /** A request the span reader left to the full parser: a batch, or a single call written unusually. */
+  private async unusual(text: string, ctx: Ctx, log: AccessLine): Promise<Answer> {
+    const parsed = parseRequest(text);
+    if (parsed instanceof GatewayError) return gatewayAnswer(parsed);
+    if (Array.isArray(parsed)) return this.answerBatch(parsed, ctx, log);
+    const call = readCall(parsed);
+    if (call instanceof GatewayError) return gatewayAnswer(call);
+    const label = methodLabel(ctx.product, call.method);
     log.method = label;
-    const a = await this.runOne(call, label, ctx);
-    if (call.id === undefined) return done({ ...a, status: 204, body: "" });
-    return done(a);
+    const a = await new Promise<Answer>((resolve) => this.runOne(call, label, ctx, resolve));
+    return call.id === undefined ? notified(a) : a;
   }
 
   /** Route and key: the product of the path (404), POST (405), a key (401) that may use the product (403). */
@@ -315,13 +370,31 @@ export class Gateway implements GatewayParts {
     return calls.map((c) => (c instanceof GatewayError ? gatewayAnswer(c) : answers[j++]));
   }
 
-  /** One call checked, then forwarded if it passed. */
-  private async runOne(call: Call, label: string, ctx: Ctx): Promise<Answer> {
-    let checked = admit(this, call, ctx);
-    if (checked instanceof Promise) checked = await checked;
-    const a =
-      "status" in checked ? checked : await this.forward.forwardOne(call, checked.p, checked.plan, ctx);
-    return this.counted(a, label, ctx);
+  /** One call checked, then forwarded if it passed; its counted answer to `settle` (at once, or a promise). */
+  private runOne(call: Call, label: string, ctx: Ctx, settle: (a: Answer | Promise<Answer>) => void): void {
+    const checked = admit(this, call, ctx);
+    if (checked instanceof Promise)
+      settle(
+        checked.then((c) => new Promise<Answer>((resolve) => this.admitted(call, c, label, ctx, resolve))),
+      );
+    else this.admitted(call, checked, label, ctx, settle);
+  }
+
+  /** An admitted call: refused or answered by admission, else forwarded; counted either way. */
+  private admitted(
+    call: Call,
+    c: Admitted,
+    label: string,
+    ctx: Ctx,
+    settle: (a: Answer | Promise<Answer>) => void,
+  ): void {
+    if ("status" in c) settle(this.counted(c, label, ctx));
+    else
+      this.forward.forward(call, c.p, c.plan, ctx, (a) =>
+        settle(
+          a instanceof Promise ? a.then((x) => this.counted(x, label, ctx)) : this.counted(a, label, ctx),
+        ),
+      );
   }
 
   /** Checks each call of a batch, then forwards those that passed (as arrays, or alone). */
@@ -397,6 +470,9 @@ export class Gateway implements GatewayParts {
     res.end(text);
   }
 }
+
+/** A notification's answer: nothing (204), whatever became of the call. */
+const notified = (a: Answer): Answer => ({ ...a, status: 204, body: "" });
 
 /** The body within the cap (413), as text if it is UTF-8 (else -32700: an id would be echoed altered). */
 function bodyText(body: Buffer | undefined, cap: number): string | GatewayError {

@@ -94,37 +94,73 @@ export class GatewayTransport extends Transport {
     send: () => Promise<HttpResult>,
   ): Promise<HttpResult> {
     if (!up.tryAcquire()) await up.acquire(opts);
+    const t0 = this.begin(up);
+    try {
+      const r = await send();
+      this.end(up, t0, null);
+      return r;
+    } catch (e) {
+      this.end(up, t0, e);
+      throw e;
+    }
+  }
+
+  /** An exchange starts on a slot already taken: the upstream's series (bound once) counted in. */
+  private begin(up: Upstream): number {
     const m = this.pool.metrics;
     // the upstream's series, bound once: a request bumps numbers, not label sets
     up.series ??= m && {
       inflight: m.inflight.cell(this.pool.product.name, up.endpoint.label),
       seconds: m.upstreamSeconds.cell(this.pool.product.name, up.endpoint.label),
     };
-    const series = up.series;
-    if (series) series.inflight.value++;
-    const t0 = performance.now();
-    try {
-      return await send();
-    } catch (e) {
-      if (e instanceof HttpFailure && e.phase === "unsent" && !e.timedOut && e.message !== "interrupted")
-        this.pool.markDown(up, e.message);
-      throw e;
-    } finally {
-      if (m && series) {
-        m.upstreamSeconds.observe(series.seconds, (performance.now() - t0) / 1000);
-        series.inflight.value--;
-      }
-      up.release();
+    if (up.series) up.series.inflight.value++;
+    return performance.now();
+  }
+
+  /** An exchange ended: its time observed, its slot freed, a refused connection taking the upstream out. */
+  private end(up: Upstream, t0: number, e: unknown): void {
+    if (e instanceof HttpFailure && e.phase === "unsent" && !e.timedOut && e.message !== "interrupted")
+      this.pool.markDown(up, e.message);
+    const m = this.pool.metrics;
+    if (m && up.series) {
+      m.upstreamSeconds.observe(up.series.seconds, (performance.now() - t0) / 1000);
+      up.series.inflight.value--;
     }
+    up.release();
   }
 
   /**
-   * One request to one plain-HTTP upstream, the gateway's common case (an idempotent read's first attempt):
-   * the request's options made once per upstream, the deadlines watched by one shared timer, the client
-   * connection's signal read by it too. Failures are the transport's (`HttpFailure`, unsent or maybe), and a
-   * refused connection takes the upstream out of the rotation, as in `post`.
+   * One request to one plain-HTTP upstream, the gateway's common case (an idempotent read's first attempt),
+   * answered through a callback, not promises: the request's options made once per upstream, the deadlines
+   * watched by one shared timer, the client connection's signal read by it too. `done` gets the answer or
+   * a failure (`HttpFailure`, unsent or maybe), once; a refused connection takes the upstream out of the
+   * rotation, as in `post`.
    */
-  async quick(up: Upstream, body: string, timeoutMs: number, signal: AbortSignal): Promise<HttpResult> {
+  quick(
+    up: Upstream,
+    body: string,
+    timeoutMs: number,
+    signal: AbortSignal,
+    done: (f: HttpFailure | null, r?: HttpResult) => void,
+  ): void {
+    if (up.tryAcquire()) {
+      this.quickOnSlot(up, body, timeoutMs, signal, done);
+      return;
+    }
+    // every slot busy: wait in line (bounded by the timeout and the client's connection)
+    up.acquire({ signal, requestTimeoutMs: timeoutMs }).then(
+      () => this.quickOnSlot(up, body, timeoutMs, signal, done),
+      (e: unknown) => (e instanceof HttpFailure ? done(e) : done(new HttpFailure(String(e), "unsent"))),
+    );
+  }
+
+  private quickOnSlot(
+    up: Upstream,
+    body: string,
+    timeoutMs: number,
+    signal: AbortSignal,
+    done: (f: HttpFailure | null, r?: HttpResult) => void,
+  ): void {
     if (!up.requestOptions) {
       const u = new URL(up.endpoint.url);
       up.requestOptions = {
@@ -137,50 +173,44 @@ export class GatewayTransport extends Transport {
       };
     }
     const o = up.requestOptions;
-    return this.around(
-      up,
-      { signal, requestTimeoutMs: timeoutMs },
-      () =>
-        new Promise<HttpResult>((resolve, reject) => {
-          const now = Date.now();
-          const w: Watched = {
-            until: now + timeoutMs,
-            connectUntil: now + Math.min(2000, timeoutMs),
-            ms: timeoutMs,
-            req: undefined,
-            slot: -1,
-            signal,
-            fail: (f) => finish(f),
-          };
-          let settled = false;
-          const finish = (f: HttpFailure | null, r?: HttpResult) => {
-            if (settled) return;
-            settled = true;
-            watched.remove(w);
-            if (f) {
-              w.req?.destroy();
-              reject(f);
-            } else resolve(r as HttpResult);
-          };
-          // the options are the upstream's own object: the request copies its headers as it is made
-          o.headers["content-length"] = Buffer.byteLength(body);
-          const req = httpRequest(o, (res) =>
-            readAnswer(res, MAX_ANSWER_BYTES, "the gateway's answer cap", finish),
-          );
-          w.req = req;
-          req.on("error", (e) => {
-            const d = describeNetError(e);
-            // a refusal can only come before anything was sent on a fresh connection
-            finish(
-              new HttpFailure(d.msg, !req.reusedSocket && UNSENT_CODES.has(d.code) ? "unsent" : "maybe"),
-            );
-          });
-          if (signal.aborted) return finish(new HttpFailure("interrupted", "maybe"));
-          watched.add(w);
-          sweeper ??= setInterval(sweep, 50).unref();
-          req.end(body);
-        }),
+    const t0 = this.begin(up);
+    const now = Date.now();
+    const w: Watched = {
+      until: now + timeoutMs,
+      connectUntil: now + Math.min(2000, timeoutMs),
+      ms: timeoutMs,
+      req: undefined,
+      slot: -1,
+      signal,
+      fail: (f) => finish(f),
+    };
+    let settled = false;
+    const finish = (f: HttpFailure | null, r?: HttpResult) => {
+      if (settled) return;
+      settled = true;
+      watched.remove(w);
+      if (f) w.req?.destroy();
+      this.end(up, t0, f);
+      done(f, r);
+    };
+    // the options are the upstream's own object: the request copies its headers as it is made
+    o.headers["content-length"] = Buffer.byteLength(body);
+    const req = httpRequest(o, (res) =>
+      readAnswer(res, MAX_ANSWER_BYTES, "the gateway's answer cap", finish),
     );
+    w.req = req;
+    req.on("error", (e) => {
+      const d = describeNetError(e);
+      // a refusal can only come before anything was sent on a fresh connection
+      finish(new HttpFailure(d.msg, !req.reusedSocket && UNSENT_CODES.has(d.code) ? "unsent" : "maybe"));
+    });
+    if (signal.aborted) {
+      finish(new HttpFailure("interrupted", "maybe"));
+      return;
+    }
+    watched.add(w);
+    sweeper ??= setInterval(sweep, 50).unref();
+    req.end(body);
   }
 }
 
