@@ -484,7 +484,7 @@ describe("against a real litecoind", () => {
       JSON.stringify({
         id: 9,
         method: "scantxoutset",
-        params: ["start", [{ desc: LONG_DESC, range: [0, 40000] }]],
+        params: ["start", [{ desc: LONG_DESC, range: [0, 100_000] }]],
       }),
     );
     await untilScanning();
