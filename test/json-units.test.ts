@@ -199,3 +199,56 @@ describe("parseLossless duplicates: reject", () => {
     expect(() => parseLossless('[{"k":1},{"k":2}]', { duplicates: "reject" })).not.toThrow();
   });
 });
+
+describe("a node's answer in its compact shape (classify's head-and-tail path)", () => {
+  const ep = { url: "http://n/", label: "n", kind: "node", headers: {} } as never;
+  const http = (text: string) => ({ status: 200, headers: { "content-type": "application/json" }, text });
+  const shapes = [
+    (r: string) => `{"result":${r},"error":null,"id":7}\n`,
+    (r: string) => `{"jsonrpc":"2.0","id":7,"result":${r}}`,
+  ];
+
+  it("passes the result's exact text, and refuses what the native parser refuses (one character edited)", () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), fc.nat(1), fc.nat(), noise, fc.nat(3), (v, shape, at, ch, how) => {
+        const result = JSON.stringify(v) ?? "null";
+        const whole = shapes[shape]!(result);
+        const intact = classify(http(whole), 7, ep);
+        expect(intact.kind).toBe("ok");
+        expect((intact as { value: { raw: string } }).value.raw).toBe(result);
+        // how 3: left as it is; else one character dropped, changed or added
+        const bent = how === 3 ? whole : bend(whole, at, ch, how);
+        let native: Record<string, unknown> | undefined;
+        try {
+          native = JSON.parse(bent);
+        } catch {}
+        const ok =
+          native !== null &&
+          typeof native === "object" &&
+          !Array.isArray(native) &&
+          native.id === 7 &&
+          (native.error === undefined || native.error === null) &&
+          "result" in native;
+        const out = classify(http(bent), 7, ep);
+        expect(out.kind === "ok").toBe(ok);
+        if (ok && out.kind === "ok")
+          expect(JSON.parse((out.value as { raw: string }).raw)).toEqual(native!.result);
+      }),
+      { numRuns: 4000 },
+    );
+  });
+
+  it("a result that is not one value is not sliced out of the head and tail", () => {
+    for (const text of [
+      '{"result":1,"error":{"code":-1},"error":null,"id":7}',
+      '{"result":1,"x":2,"error":null,"id":7}',
+      '{"result":"a"  ,"error":null,"id":7}',
+      '{"jsonrpc":"2.0","id":7,"result":1,"error":null}',
+    ]) {
+      const out = classify(http(text), 7, ep);
+      // whatever the member scan says of it, never the text between head and tail
+      if (out.kind === "ok") expect((out.value as { raw: string }).raw).not.toMatch(/,/);
+    }
+  });
+});
+

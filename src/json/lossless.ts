@@ -4,7 +4,7 @@
  */
 export { type ParseOptions, parseLossless, rawMember } from "./parse.js";
 export { stringifyLossless } from "./print.js";
-export { scanObject, scanObjectArray } from "./scan.js";
+export { isJsonValueText, scanObject, scanObjectArray } from "./scan.js";
 export {
   JsonDuplicateMember,
   JsonNumber,

@@ -4,7 +4,16 @@
  * ("maybe": only idempotent methods may). The failover loop in client.ts acts on this and nothing else.
  */
 import { type ChaingwError, RpcError } from "../errors/index.js";
-import { JsonNumber, type JsonValue, parseLossless, rawMember, scanObject } from "../json/lossless.js";
+import { isWs } from "../json/cursor.js";
+import {
+  isJsonValueText,
+  JsonNumber,
+  type JsonValue,
+  parseLossless,
+  rawMember,
+  scanObject,
+} from "../json/lossless.js";
+
 import type { Endpoint } from "./endpoint.js";
 import { type HttpResult, retryAfterMs } from "./http.js";
 import { isRequestLimit } from "./limits.js";
@@ -65,6 +74,8 @@ function answered(http: HttpResult, id: number): Outcome | undefined {
   const ct = http.header ? http.header("content-type") : http.headers["content-type"];
   if (ct !== undefined && !/json/i.test(String(ct))) return undefined;
   const text = http.text;
+  const compact = compactResult(text, id);
+  if (compact !== undefined) return { kind: "ok", value: new Answered(compact) };
   let m: Record<string, [number, number]> | undefined;
   try {
     m = scanObject(text);
@@ -74,6 +85,36 @@ function answered(http: HttpResult, id: number): Outcome | undefined {
   if (!m?.result || !m.id || text.slice(m.id[0], m.id[1]) !== String(id)) return undefined;
   if (m.error && text.slice(m.error[0], m.error[1]) !== "null") return undefined;
   return { kind: "ok", value: new Answered(text.slice(m.result[0], m.result[1])) };
+}
+
+const BITCOIND_HEAD = '{"result":';
+
+/**
+ * The result of an answer in the exact compact shape a node writes — bitcoind's `{"result":…,"error":null,
+ * "id":N}` or an EVM node's `{"jsonrpc":"2.0","id":N,"result":…}`, N our id, trailing whitespace allowed —
+ * found by its fixed head and tail, the result alone scanned (every token checked); undefined for any
+ * other text, which the member scan reads. The head and tail leave one reading: the tail is anchored at
+ * the end, and a result that is not exactly one value is refused.
+ */
+function compactResult(text: string, id: number): string | undefined {
+  let end = text.length;
+  while (end > 0 && isWs(text.charCodeAt(end - 1))) end--;
+  let start: number;
+  let stop: number;
+  if (text.startsWith(BITCOIND_HEAD)) {
+    const tail = `,"error":null,"id":${id}}`;
+    if (!text.startsWith(tail, end - tail.length)) return undefined;
+    start = BITCOIND_HEAD.length;
+    stop = end - tail.length;
+  } else {
+    const head = `{"jsonrpc":"2.0","id":${id},"result":`;
+    if (!text.startsWith(head) || text.charCodeAt(end - 1) !== 125) return undefined;
+    start = head.length;
+    stop = end - 1;
+  }
+  if (stop <= start) return undefined;
+  const raw = text.slice(start, stop);
+  return isJsonValueText(raw) ? raw : undefined;
 }
 
 /**

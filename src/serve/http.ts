@@ -88,6 +88,28 @@ export function loggedPath(path: string): string {
   return first.length < path.length ? `${first}…` : first;
 }
 
+/** What a request's path says: the product it names (undefined: not /v1/{product_id}), the path as logged. */
+export interface PathInfo {
+  product?: string;
+  logged: string;
+}
+const paths = new Map<string, PathInfo>();
+/** A request's path read once per distinct product path (every request of a product has the same one). */
+export function pathInfo(path: string): PathInfo {
+  let info = paths.get(path);
+  if (info) return info;
+  const m = /^\/v1\/([^/]+)\/?$/.exec(path);
+  let product: string | undefined;
+  try {
+    product = m ? decodeURIComponent(m[1] as string) : undefined;
+  } catch {}
+  info = { product, logged: loggedPath(path) };
+  // only a product's own path is kept, and a bounded number of them: a longer one may carry what a client
+  // should not have put there (a key), and is read each time
+  if (m && paths.size < 1024) paths.set(path, info);
+  return info;
+}
+
 /** A listen failure as bad usage naming the address (exit 2). */
 export function listenError(host: string, port: number, e: unknown): UsageError {
   const code = (e as NodeJS.ErrnoException).code;
@@ -116,12 +138,24 @@ export async function probeListen(host: string, port: number): Promise<void> {
 
 let isoMs = -1;
 let isoText = "";
-/** The time as ISO 8601, made once per millisecond (a busy gateway logs several requests in each). */
+let isoSecond = -1;
+let isoHead = "";
+/**
+ * The time as ISO 8601, made once per millisecond (a busy gateway logs several requests in each), its
+ * date and time to the second once per second.
+ */
 function isoNow(): string {
   const ms = Date.now();
   if (ms !== isoMs) {
     isoMs = ms;
-    isoText = new Date(ms).toISOString();
+    const second = Math.floor(ms / 1000);
+    if (second !== isoSecond) {
+      isoSecond = second;
+      // "2026-11-25T13:25:15."
+      isoHead = new Date(second * 1000).toISOString().slice(0, 20);
+    }
+    const r = ms - second * 1000;
+    isoText = `${isoHead}${r < 10 ? "00" : r < 100 ? "0" : ""}${r}Z`;
   }
   return isoText;
 }

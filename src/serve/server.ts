@@ -34,7 +34,7 @@ import {
   AccessLine,
   connectionSignal,
   listenError,
-  loggedPath,
+  pathInfo,
   probeListen,
   readBody,
   sendAnswer,
@@ -223,7 +223,8 @@ export class Gateway implements GatewayParts {
       return;
     }
     // the path only up to the product: a key put in the path (/v1/ltc/<KEY>) never reaches the log
-    const log = new AccessLine(loggedPath(path), this.opts.worker?.slot);
+    const info = pathInfo(path);
+    const log = new AccessLine(info.logged, this.opts.worker?.slot);
     const done = (a: Answer, extra?: Record<string, string>) => {
       try {
         sendAnswer(res, a, this.closing, extra);
@@ -242,7 +243,7 @@ export class Gateway implements GatewayParts {
       if (a instanceof Promise) a.then(done, end);
       else done(a);
     };
-    const routed = this.route(req, path, log);
+    const routed = this.route(req, path, info.product, log);
     if (routed instanceof GatewayError) {
       req.resume();
       done(gatewayAnswer(routed), routed.kind === "notPost" ? { allow: "POST" } : undefined);
@@ -297,13 +298,9 @@ export class Gateway implements GatewayParts {
   private route(
     req: IncomingMessage,
     path: string,
+    productName: string | undefined,
     log: AccessLine,
   ): { product: Product; keyId: string } | GatewayError {
-    const m = /^\/v1\/([^/]+)\/?$/.exec(path);
-    let productName: string | undefined;
-    try {
-      productName = m ? decodeURIComponent(m[1]) : undefined;
-    } catch {}
     const product =
       productName !== undefined && this.products.has(productName)
         ? this.products.get(productName)
