@@ -13,7 +13,7 @@ import { callBatch } from "../rpc/batch.js";
 import { classify, type Failure, type Outcome } from "../rpc/classify.js";
 import { exhausted } from "../rpc/client.js";
 import type { Endpoint } from "../rpc/endpoint.js";
-import type { HttpResult } from "../rpc/http.js";
+import type { HttpFailure, HttpResult } from "../rpc/http.js";
 import type { Ctx, GatewayParts } from "./admission.js";
 import type { CachePlan } from "./cache.js";
 import {
@@ -172,7 +172,7 @@ export class Forwarder {
       settle(this.failover(sent, endpoints, 0));
       return;
     }
-    pool.transport.quick(up, body, attemptMs, ctx.signal, (f, http) => {
+    const done = (f: HttpFailure | null, http?: HttpResult) => {
       // called from the socket's events: whatever throws here is the request's failure, not the process's
       try {
         const out: Outcome<Forwarded> = f
@@ -192,7 +192,8 @@ export class Forwarder {
       } catch (e) {
         settle(Promise.reject(e));
       }
-    });
+    };
+    pool.transport.quick({ up, body, timeoutMs: attemptMs, signal: ctx.signal, done });
   }
 
   /** An upstream's HTTP answer to our request `reqId`: the result's bytes, or the node's own error as sent. */

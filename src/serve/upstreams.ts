@@ -65,6 +65,15 @@ export class Upstream {
   }
 }
 
+/** One quick exchange: with whom, what, within how long, for whose connection, and who gets the answer. */
+export interface QuickCall {
+  up: Upstream;
+  body: string;
+  timeoutMs: number;
+  signal: AbortSignal;
+  done: (f: HttpFailure | null, r?: HttpResult) => void;
+}
+
 /**
  * The connections of the gateway, with each upstream's cap and timings around every exchange. A refused
  * connection takes the upstream out of the rotation at once (the next health check brings it back).
@@ -136,31 +145,20 @@ export class GatewayTransport extends Transport {
    * a failure (`HttpFailure`, unsent or maybe), once; a refused connection takes the upstream out of the
    * rotation, as in `post`.
    */
-  quick(
-    up: Upstream,
-    body: string,
-    timeoutMs: number,
-    signal: AbortSignal,
-    done: (f: HttpFailure | null, r?: HttpResult) => void,
-  ): void {
-    if (up.tryAcquire()) {
-      this.quickOnSlot(up, body, timeoutMs, signal, done);
+  quick(q: QuickCall): void {
+    if (q.up.tryAcquire()) {
+      this.quickOnSlot(q);
       return;
     }
     // every slot busy: wait in line (bounded by the timeout and the client's connection)
-    up.acquire({ signal, requestTimeoutMs: timeoutMs }).then(
-      () => this.quickOnSlot(up, body, timeoutMs, signal, done),
-      (e: unknown) => (e instanceof HttpFailure ? done(e) : done(new HttpFailure(String(e), "unsent"))),
+    q.up.acquire({ signal: q.signal, requestTimeoutMs: q.timeoutMs }).then(
+      () => this.quickOnSlot(q),
+      (e: unknown) => q.done(e instanceof HttpFailure ? e : new HttpFailure(String(e), "unsent")),
     );
   }
 
-  private quickOnSlot(
-    up: Upstream,
-    body: string,
-    timeoutMs: number,
-    signal: AbortSignal,
-    done: (f: HttpFailure | null, r?: HttpResult) => void,
-  ): void {
+  private quickOnSlot(q: QuickCall): void {
+    const { up, body, timeoutMs, signal, done } = q;
     if (!up.requestOptions) {
       const u = new URL(up.endpoint.url);
       up.requestOptions = {
