@@ -210,30 +210,37 @@ describe("a node's answer in its compact shape (classify's head-and-tail path)",
 
   it("passes the result's exact text, and refuses what the native parser refuses (one character edited)", () => {
     fc.assert(
-      fc.property(fc.jsonValue({ maxDepth: 4 }), fc.nat(1), fc.nat(), noise, fc.nat(3), (v, shape, at, ch, how) => {
-        const result = JSON.stringify(v) ?? "null";
-        const whole = shapes[shape]!(result);
-        const intact = classify(http(whole), 7, ep);
-        expect(intact.kind).toBe("ok");
-        expect((intact as { value: { raw: string } }).value.raw).toBe(result);
-        // how 3: left as it is; else one character dropped, changed or added
-        const bent = how === 3 ? whole : bend(whole, at, ch, how);
-        let native: Record<string, unknown> | undefined;
-        try {
-          native = JSON.parse(bent);
-        } catch {}
-        const ok =
-          native !== null &&
-          typeof native === "object" &&
-          !Array.isArray(native) &&
-          native.id === 7 &&
-          (native.error === undefined || native.error === null) &&
-          "result" in native;
-        const out = classify(http(bent), 7, ep);
-        expect(out.kind === "ok").toBe(ok);
-        if (ok && out.kind === "ok")
-          expect(JSON.parse((out.value as { raw: string }).raw)).toEqual(native!.result);
-      }),
+      fc.property(
+        fc.jsonValue({ maxDepth: 4 }),
+        fc.nat(1),
+        fc.nat(),
+        noise,
+        fc.nat(3),
+        (v, shape, at, ch, how) => {
+          const result = JSON.stringify(v) ?? "null";
+          const whole = shapes[shape]!(result);
+          const intact = classify(http(whole), 7, ep);
+          expect(intact.kind).toBe("ok");
+          expect((intact as { value: { raw: string } }).value.raw).toBe(result);
+          // how 3: left as it is; else one character dropped, changed or added
+          const bent = how === 3 ? whole : bend(whole, at, ch, how);
+          let native: Record<string, unknown> | undefined;
+          try {
+            native = JSON.parse(bent);
+          } catch {}
+          const ok =
+            native !== null &&
+            typeof native === "object" &&
+            !Array.isArray(native) &&
+            native.id === 7 &&
+            (native.error === undefined || native.error === null) &&
+            "result" in native;
+          const out = classify(http(bent), 7, ep);
+          expect(out.kind === "ok").toBe(ok);
+          if (ok && out.kind === "ok")
+            expect(JSON.parse((out.value as { raw: string }).raw)).toEqual(native!.result);
+        },
+      ),
       { numRuns: 4000 },
     );
   });
@@ -251,4 +258,3 @@ describe("a node's answer in its compact shape (classify's head-and-tail path)",
     }
   });
 });
-

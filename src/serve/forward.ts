@@ -164,10 +164,7 @@ export class Forwarder {
     // the common case first: an idempotent read's first attempt, on the pool's quick path; the client's
     // failover loop only after it failed (on the other upstreams) or for everything else
     const first = endpoints[0] as Endpoint;
-    const up =
-      !pinned && !p.long && p.marks.idempotent && first.url.startsWith("http:")
-        ? pool.byUrl.get(first.url)
-        : undefined;
+    const up = !pinned && !p.long && p.marks.idempotent ? pool.quickUpstream(first.url) : undefined;
     if (!up) {
       settle(this.failover(sent, endpoints, 0));
       return;

@@ -6,24 +6,16 @@
  * (src/rpc/client.ts), so the gateway and the CLI move or keep a call by the same marks.
  */
 
-import { type ClientRequest, request as httpRequest } from "node:http";
 import { chainOf } from "../chains/index.js";
 import { TransportError } from "../errors/index.js";
 import { JsonNumber } from "../json/lossless.js";
 import { type Attempted, JsonRpcClient } from "../rpc/client.js";
 import type { Endpoint } from "../rpc/endpoint.js";
-import {
-  describeNetError,
-  HttpFailure,
-  type HttpOptions,
-  type HttpResult,
-  readAnswer,
-  Transport,
-  UNSENT_CODES,
-} from "../rpc/http.js";
+import { HttpFailure, type HttpOptions, type HttpResult, Transport } from "../rpc/http.js";
 import { Slots } from "../rpc/slots.js";
 import type { GatewayConfig, ProductConfig } from "./config.js";
 import type { Metrics, TimingCell } from "./metrics.js";
+import { type WireExchange, WirePool } from "./wire.js";
 
 export class Upstream {
   /** undefined until the first check: counted as healthy, so a fresh gateway serves at once */
@@ -34,8 +26,11 @@ export class Upstream {
   reached = false;
   height?: number;
   lastProblem?: string;
-  /** the options of a quick request to it (plain HTTP), made on first use */
-  requestOptions?: import("node:http").RequestOptions & { headers: Record<string, string | number> };
+  /**
+   * its kept-alive connections for the quick path (plain HTTP, made on first use); null: the quick path is
+   * not taken (TLS, or a header that cannot be written as it is)
+   */
+  wire?: WirePool | null;
   /** its /metrics series, bound on first use */
   series?: { inflight: { value: number }; seconds: TimingCell };
   private readonly slots: Slots;
@@ -81,6 +76,12 @@ export interface QuickCall {
 export class GatewayTransport extends Transport {
   constructor(private readonly pool: Pool) {
     super({ keepAlive: true });
+  }
+
+  /** Node's kept-alive connections and the quick path's, closed (a reload's old pool, a stop). */
+  override close(): void {
+    super.close();
+    for (const u of this.pool.upstreams) u.wire?.close();
   }
   override async post(
     url: string,
@@ -159,25 +160,14 @@ export class GatewayTransport extends Transport {
 
   private quickOnSlot(q: QuickCall): void {
     const { up, body, timeoutMs, signal, done } = q;
-    if (!up.requestOptions) {
-      const u = new URL(up.endpoint.url);
-      up.requestOptions = {
-        host: u.hostname.replace(/^\[|\]$/g, ""),
-        port: u.port || 80,
-        path: u.pathname + u.search,
-        method: "POST",
-        agent: this.agentFor("http:", true),
-        headers: { "content-type": "application/json", accept: "application/json", ...up.endpoint.headers },
-      };
-    }
-    const o = up.requestOptions;
+    const wire = up.wire as WirePool;
     const t0 = this.begin(up);
     const now = Date.now();
     const w: Watched = {
       until: now + timeoutMs,
       connectUntil: now + Math.min(2000, timeoutMs),
       ms: timeoutMs,
-      req: undefined,
+      x: undefined,
       slot: -1,
       signal,
       fail: (f) => finish(f),
@@ -187,28 +177,20 @@ export class GatewayTransport extends Transport {
       if (settled) return;
       settled = true;
       watched.remove(w);
-      if (f) w.req?.destroy();
+      if (f) w.x?.destroy();
       this.end(up, t0, f);
       done(f, r);
     };
-    // the options are the upstream's own object: the request copies its headers as it is made
-    o.headers["content-length"] = Buffer.byteLength(body);
-    const req = httpRequest(o, (res) =>
-      readAnswer(res, MAX_ANSWER_BYTES, "the gateway's answer cap", finish),
-    );
-    w.req = req;
-    req.on("error", (e) => {
-      const d = describeNetError(e);
-      // a refusal can only come before anything was sent on a fresh connection
-      finish(new HttpFailure(d.msg, !req.reusedSocket && UNSENT_CODES.has(d.code) ? "unsent" : "maybe"));
-    });
     if (signal.aborted) {
       finish(new HttpFailure("interrupted", "maybe"));
       return;
     }
     watched.add(w);
     sweeper ??= setInterval(sweep, 50).unref();
-    req.end(body);
+    w.x = wire.exchange(body, MAX_ANSWER_BYTES, (f, r) =>
+      // a refusal can only come before anything was sent on a fresh connection
+      finish(f ? new HttpFailure(f.message, f.unsent ? "unsent" : "maybe") : null, r),
+    );
   }
 }
 
@@ -238,7 +220,7 @@ interface Watched {
   until: number;
   connectUntil: number;
   ms: number;
-  req: ClientRequest | undefined;
+  x: WireExchange | undefined;
   /** its place in the watch list */
   slot: number;
   signal: AbortSignal;
@@ -276,16 +258,14 @@ class WatchList {
 const watched = new WatchList();
 let sweeper: NodeJS.Timeout | undefined;
 /** The request's connection is up: a kept-alive one, or a fresh one past its connect. */
-const connected = (req: ClientRequest | undefined) =>
-  req !== undefined && (req.reusedSocket || (req.socket != null && !req.socket.connecting));
+const connected = (x: WireExchange | undefined) => x?.connected() === true;
 
 /** Every 50 ms: requests past their deadline, or whose client went away, are ended. */
 function sweep(): void {
   const now = Date.now();
   for (const w of watched.list()) {
     if (w.signal.aborted) w.fail(new HttpFailure("interrupted", "maybe"));
-    else if (!connected(w.req) && now >= w.connectUntil)
-      w.fail(new HttpFailure("connect timed out", "unsent"));
+    else if (!connected(w.x) && now >= w.connectUntil) w.fail(new HttpFailure("connect timed out", "unsent"));
     else if (now >= w.until) w.fail(new HttpFailure(`no complete answer within ${w.ms} ms`, "maybe", true));
   }
   if (watched.size === 0 && sweeper) {
@@ -319,6 +299,23 @@ export class Pool {
     for (const u of this.upstreams) this.byUrl.set(u.endpoint.url, u);
     this.transport = new GatewayTransport(this);
     this.healthClient = this.client({ retries: 0, timeoutMs: cfg.healthTimeoutMs });
+  }
+
+  /**
+   * The upstream of `url` when the quick path may take its exchange: plain HTTP whose headers can be written
+   * as they are (else every attempt goes through node's client).
+   */
+  quickUpstream(url: string): Upstream | undefined {
+    const up = this.byUrl.get(url);
+    if (!up) return undefined;
+    if (up.wire === undefined)
+      up.wire =
+        WirePool.for(up.endpoint.url, {
+          "Content-Type": "application/json",
+          Accept: "application/json",
+          ...up.endpoint.headers,
+        }) ?? null;
+    return up.wire ? up : undefined;
   }
 
   /** The best tip height among the upstreams in the rotation (what "lagging" and "deep" are measured from). */

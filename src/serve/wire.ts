@@ -1,0 +1,429 @@
+/**
+ * The upstream leg of `serve`'s quick path as plain HTTP/1.1 on kept-alive sockets: one write per request,
+ * the answer framed by Content-Length, chunked transfer coding or the connection's end. Node's
+ * `http.request` costs a bare proxy about a third of its CPU per request (its request and response objects,
+ * the agent, the parser's events: measured, bench/serve.mjs's notes in docs/serve.md); this is the part of
+ * HTTP an idempotent read's first attempt needs, and nothing else. Anything it does not take — a status
+ * line or header it cannot read, a 1xx, bytes after the answer — fails the attempt ("maybe"), and the call
+ * moves on as after any failure (the failover client, node's HTTP). Plain HTTP only; TLS upstreams and every
+ * other attempt use node's client.
+ */
+import { connect, type Socket } from "node:net";
+import type { HttpResult } from "../rpc/http.js";
+
+/** A failed exchange: what happened, the socket error's code, and whether the request provably never left. */
+export interface WireFailure {
+  message: string;
+  code: string;
+  /** no byte of the request can have reached the node: the connection was never made */
+  unsent: boolean;
+}
+
+/** An answer off the wire: status, the header block as received, the body's bytes. */
+export class WireAnswer implements HttpResult {
+  private decoded?: string;
+  private parsed?: Record<string, string | string[] | undefined>;
+  constructor(
+    readonly status: number,
+    /** the header fields as [lower-case name, value] */
+    private readonly fields: [string, string][],
+    readonly bytes: Buffer,
+  ) {}
+  get text(): string {
+    this.decoded ??= this.bytes.toString("utf8");
+    return this.decoded;
+  }
+  /** One header, repeats joined with ", " (as node's headers object has them). */
+  header(lowerName: string): string | undefined {
+    let found: string | undefined;
+    for (const [name, value] of this.fields)
+      if (name === lowerName) found = found === undefined ? value : `${found}, ${value}`;
+    return found;
+  }
+  get headers(): Record<string, string | string[] | undefined> {
+    if (!this.parsed) {
+      const h: Record<string, string> = {};
+      for (const [name] of this.fields) h[name] ??= this.header(name) as string;
+      this.parsed = h;
+    }
+    return this.parsed;
+  }
+}
+
+/** A header block's lines (after the status line, each ending in CRLF) as [lower-case name, trimmed value]. */
+function headerFields(head: string, from: number): [string, string][] | undefined {
+  const out: [string, string][] = [];
+  let at = from;
+  while (at < head.length) {
+    const end = head.indexOf("\r\n", at);
+    if (end < 0) return undefined;
+    const colon = head.indexOf(":", at);
+    if (colon <= at || colon > end) return undefined;
+    out.push([head.slice(at, colon).toLowerCase(), head.slice(colon + 1, end).trim()]);
+    at = end + 2;
+  }
+  return out;
+}
+
+const CRLF2 = Buffer.from("\r\n\r\n");
+const STATUS = /^HTTP\/1\.([01]) ([1-9][0-9]{2})(?: [^\r\n]*)?\r\n/;
+/** characters no header value of ours may hold (the request is written as text) */
+const UNSAFE = /[\r\n\0]/;
+
+/** One exchange under way on a connection. */
+interface Pending {
+  done: (f: WireFailure | null, r?: WireAnswer) => void;
+  maxBytes: number;
+}
+
+/** A kept-alive connection to the upstream and the state of the answer it is reading. */
+class Conn {
+  readonly socket: Socket;
+  /** it answered before: a failure now may follow a delivered request */
+  reused = false;
+  connected = false;
+  pending?: Pending;
+  // the answer being read
+  private head?: Buffer;
+  private status = 0;
+  private fields: [string, string][] = [];
+  private framing: "length" | "chunked" | "close" = "length";
+  private remaining = 0;
+  private keep = true;
+  private parts: Buffer[] = [];
+  private size = 0;
+  /** chunked: bytes of a chunk-size line or of a CRLF not read whole yet */
+  private carry?: Buffer;
+  private chunkLeft = 0;
+  private trailer = false;
+
+  constructor(
+    readonly pool: WirePool,
+    host: string,
+    port: number,
+  ) {
+    const s = connect({ host, port, noDelay: true });
+    this.socket = s;
+    s.on("connect", () => {
+      this.connected = true;
+    });
+    s.on("data", (d: Buffer) => this.data(d));
+    s.on("error", (e: NodeJS.ErrnoException) => this.gone(e.message, e.code ?? ""));
+    s.on("end", () => this.gone("connection closed by the upstream", "ECONNRESET"));
+    s.on("close", () => this.gone("connection closed by the upstream", "ECONNRESET"));
+  }
+
+  send(text: string, p: Pending): void {
+    this.pending = p;
+    this.status = 0;
+    this.head = undefined;
+    this.socket.write(text);
+  }
+
+  destroy(): void {
+    this.pool.drop(this);
+    this.socket.destroy();
+  }
+
+  /** The connection ended or failed: the exchange on it (if any) fails; it is never used again. */
+  private gone(message: string, code: string): void {
+    this.pool.drop(this);
+    if (!this.socket.destroyed) this.socket.destroy();
+    // an answer framed by the connection's end is whole now
+    if (this.pending && this.status && this.framing === "close" && this.head === undefined) {
+      this.keep = false;
+      this.answered();
+      return;
+    }
+    const p = this.pending;
+    this.pending = undefined;
+    p?.done({ message: describe(message, code), code, unsent: !this.connected && !this.reused });
+  }
+
+  private fail(message: string): void {
+    const p = this.pending;
+    this.pending = undefined;
+    this.destroy();
+    p?.done({ message, code: "", unsent: false });
+  }
+
+  private data(d: Buffer): void {
+    if (!this.pending) {
+      this.fail("bytes from the upstream with no request in flight");
+      return;
+    }
+    if (!this.status) {
+      // the header block: gathered until its blank line (small; the body is not copied with it)
+      const buf = this.head ? Buffer.concat([this.head, d]) : d;
+      const end = buf.indexOf(CRLF2);
+      if (end < 0) {
+        if (buf.length > 64 * 1024) {
+          this.fail("an answer header over 64 KB");
+          return;
+        }
+        this.head = buf;
+        return;
+      }
+      this.head = undefined;
+      const head = buf.toString("latin1", 0, end + 2);
+      // an interim answer (100 Continue, 103 Early Hints) is read past, as node's client does
+      if (/^HTTP\/1\.[01] 1(?!01)[0-9]{2}[ \r]/.test(head)) {
+        const rest = buf.subarray(end + 4);
+        if (rest.length > 0) this.data(rest);
+        return;
+      }
+      if (!this.readHead(head)) return;
+      d = buf.subarray(end + 4);
+      this.parts = [];
+      this.size = 0;
+      this.carry = undefined;
+      this.chunkLeft = 0;
+      this.trailer = false;
+    }
+    if (this.framing === "length") {
+      if (d.length > this.remaining) {
+        this.fail("bytes after the answer's Content-Length");
+        return;
+      }
+      this.take(d);
+      this.remaining -= d.length;
+      if (this.remaining === 0) this.answered();
+    } else if (this.framing === "chunked") this.chunked(d);
+    else this.take(d);
+  }
+
+  /** The status line and headers read: framing and whether the connection may carry another request. */
+  private readHead(text: string): boolean {
+    const m = STATUS.exec(text);
+    if (!m) {
+      this.fail("an answer that is not HTTP/1.x");
+      return false;
+    }
+    const status = Number(m[2]);
+    if (status < 200) {
+      this.fail(`HTTP ${status} where an answer was expected`);
+      return false;
+    }
+    const fields = headerFields(text, m[0].length);
+    if (!fields) {
+      this.fail("an answer header that cannot be read");
+      return false;
+    }
+    this.status = status;
+    this.fields = fields;
+    let length: number | undefined;
+    let chunked = false;
+    let close = m[1] === "0";
+    for (const [name, value] of fields) {
+      if (name === "content-length") {
+        if (!/^[0-9]{1,15}$/.test(value) || (length !== undefined && length !== Number(value))) {
+          this.fail("an answer with an unreadable Content-Length");
+          return false;
+        }
+        length = Number(value);
+      } else if (name === "transfer-encoding") chunked = /(^|,)\s*chunked\s*$/i.test(value);
+      else if (name === "connection") {
+        const v = value.toLowerCase();
+        if (v.includes("close")) close = true;
+        else if (m[1] === "0" && v.includes("keep-alive")) close = false;
+      }
+    }
+    this.keep = !close;
+    if (chunked) this.framing = "chunked";
+    else if (length !== undefined) {
+      if (length > (this.pending as Pending).maxBytes) {
+        this.overCap();
+        return false;
+      }
+      this.framing = "length";
+      this.remaining = length;
+    } else {
+      this.framing = "close";
+      this.keep = false;
+    }
+    return true;
+  }
+
+  private take(d: Buffer): void {
+    if (d.length === 0) return;
+    this.size += d.length;
+    if (this.size > (this.pending as Pending).maxBytes) this.overCap();
+    else this.parts.push(d);
+  }
+
+  /** Chunked transfer coding: chunk-size lines, payloads and their CRLFs, then the trailer to its blank line. */
+  private chunked(input: Buffer): void {
+    let d = this.carry ? Buffer.concat([this.carry, input]) : input;
+    this.carry = undefined;
+    while (this.pending) {
+      if (this.chunkLeft > 0) {
+        const n = Math.min(this.chunkLeft, d.length);
+        this.take(d.subarray(0, n));
+        this.chunkLeft -= n;
+        d = d.subarray(n);
+        if (this.chunkLeft > 0) return;
+        // the payload's CRLF
+        this.chunkLeft = -2;
+      }
+      if (this.chunkLeft === -2) {
+        if (d.length < 2) {
+          this.carry = d;
+          return;
+        }
+        if (d[0] !== 13 || d[1] !== 10) {
+          this.fail("a chunk not followed by CRLF");
+          return;
+        }
+        d = d.subarray(2);
+        this.chunkLeft = 0;
+      }
+      const eol = d.indexOf("\r\n");
+      if (eol < 0) {
+        if (d.length > 4096) {
+          this.fail("a chunk-size line over 4 KB");
+          return;
+        }
+        this.carry = d;
+        return;
+      }
+      const line = d.toString("latin1", 0, eol);
+      d = d.subarray(eol + 2);
+      if (this.trailer) {
+        // the trailer's fields are read past; its blank line ends the answer
+        if (line === "") {
+          if (d.length > 0) {
+            this.fail("bytes after the chunked answer");
+            return;
+          }
+          this.answered();
+          return;
+        }
+        continue;
+      }
+      const size = /^([0-9a-fA-F]{1,8})[ \t]*(;.*)?$/.exec(line);
+      if (!size) {
+        this.fail("an unreadable chunk size");
+        return;
+      }
+      this.chunkLeft = Number.parseInt(size[1] as string, 16);
+      if (this.chunkLeft === 0) this.trailer = true;
+    }
+  }
+
+  private overCap(): void {
+    this.fail(
+      `response exceeds the ${(this.pending as Pending).maxBytes}-byte cap (the gateway's answer cap)`,
+    );
+  }
+
+  /** The answer is whole: to its exchange, and the connection back to the pool if it may carry another. */
+  private answered(): void {
+    const p = this.pending;
+    // failed on its way (over the cap): said already
+    if (!p) return;
+    this.pending = undefined;
+    const body = this.parts.length === 1 ? (this.parts[0] as Buffer) : Buffer.concat(this.parts, this.size);
+    const answer = new WireAnswer(this.status, this.fields, body);
+    this.parts = [];
+    this.status = 0;
+    if (this.keep && !this.socket.destroyed) {
+      this.reused = true;
+      this.pool.release(this);
+    } else this.destroy();
+    p.done(null, answer);
+  }
+}
+
+/** The messages node's client gives for the common socket errors (as rpc/http.ts's describeNetError). */
+function describe(message: string, code: string): string {
+  if (code === "ECONNREFUSED") return "connection refused";
+  if (code === "ECONNRESET") return "connection reset by the upstream";
+  if (code === "EHOSTUNREACH") return "host unreachable";
+  if (code === "ENETUNREACH") return "network unreachable";
+  return code && !message.includes(code) ? `${message} (${code})` : message;
+}
+
+/** One exchange in flight, as the deadline sweep sees it. */
+export interface WireExchange {
+  /** the connection is up (kept alive, or a fresh one past its connect) */
+  connected(): boolean;
+  /** ends it: the connection is closed and never reused */
+  destroy(): void;
+}
+
+/**
+ * The kept-alive connections to one upstream. Its callers hold a concurrency slot per exchange, so the
+ * pool holds at most that many connections.
+ */
+export class WirePool {
+  private readonly free: Conn[] = [];
+  private readonly open = new Set<Conn>();
+  private closed = false;
+  /** the request line and fixed headers, up to Content-Length's value */
+  private readonly prefix: string;
+
+  private constructor(
+    private readonly host: string,
+    private readonly port: number,
+    target: string,
+    hostHeader: string,
+    headers: Record<string, string>,
+  ) {
+    let p = `POST ${target} HTTP/1.1\r\nHost: ${hostHeader}\r\n`;
+    for (const [k, v] of Object.entries(headers)) p += `${k}: ${v}\r\n`;
+    this.prefix = `${p}Content-Length: `;
+  }
+
+  /** A pool for a plain-HTTP URL, or undefined when the URL or a header cannot be written as they are. */
+  static for(url: string, headers: Record<string, string>): WirePool | undefined {
+    const u = new URL(url);
+    // credentials travel in `headers` (the endpoint's Authorization), never from the URL
+    if (u.protocol !== "http:") return undefined;
+    for (const [k, v] of Object.entries(headers))
+      if (UNSAFE.test(k) || UNSAFE.test(v) || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(k)) return undefined;
+    const host = u.hostname.replace(/^\[|\]$/g, "");
+    const port = Number(u.port || 80);
+    return new WirePool(host, port, u.pathname + u.search, u.host, headers);
+  }
+
+  /** Sends `body` (JSON text) on a free connection or a new one; `done` gets the answer or the failure, once. */
+  exchange(
+    body: string,
+    maxBytes: number,
+    done: (f: WireFailure | null, r?: WireAnswer) => void,
+  ): WireExchange {
+    let c = this.free.pop();
+    if (!c) {
+      c = new Conn(this, this.host, this.port);
+      this.open.add(c);
+    }
+    const conn = c;
+    conn.send(`${this.prefix}${Buffer.byteLength(body)}\r\n\r\n${body}`, { done, maxBytes });
+    return {
+      connected: () => conn.reused || conn.connected,
+      destroy: () => conn.destroy(),
+    };
+  }
+
+  release(c: Conn): void {
+    if (this.closed) c.destroy();
+    else this.free.push(c);
+  }
+
+  drop(c: Conn): void {
+    this.open.delete(c);
+    const i = this.free.indexOf(c);
+    if (i >= 0) this.free.splice(i, 1);
+  }
+
+  /** Closes the free connections now and each busy one as its answer ends (a reload's old pool). */
+  close(): void {
+    this.closed = true;
+    for (const c of [...this.free]) c.destroy();
+  }
+
+  /** connections open now (tests) */
+  get size(): number {
+    return this.open.size;
+  }
+}
