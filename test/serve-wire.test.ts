@@ -23,6 +23,10 @@ interface RawNode {
   shape: Shape;
   /** after an answer, the node closes the connection this many ms later (undefined: keeps it) */
   closeIdleAfterMs?: number;
+  /** the node drops a connection, unanswered, when its second call arrives on it (an idle close's race) */
+  dropSecondCall?: boolean;
+  /** calls dropped so */
+  dropped: number;
   stop(): Promise<void>;
 }
 
@@ -37,6 +41,7 @@ async function rawNode(): Promise<RawNode> {
     url: "",
     callConnections: new Set(),
     calls: 0,
+    dropped: 0,
     shape: withLength,
     stop: async () => {
       for (const s of sockets) s.destroy();
@@ -48,6 +53,7 @@ async function rawNode(): Promise<RawNode> {
     sock.on("close", () => sockets.delete(sock));
     sock.on("error", () => {});
     let buf = Buffer.alloc(0);
+    let callsHere = 0;
     sock.on("data", async (d: Buffer) => {
       buf = Buffer.concat([buf, d]);
       for (;;) {
@@ -59,6 +65,11 @@ async function rawNode(): Promise<RawNode> {
         const req = JSON.parse(buf.toString("utf8", end + 4, end + 4 + len));
         buf = buf.subarray(end + 4 + len);
         if (req.method === "getbestblockhash") {
+          if (++callsHere === 2 && node.dropSecondCall) {
+            node.dropped++;
+            sock.destroy();
+            return;
+          }
           node.calls++;
           node.callConnections.add(sock);
           const json = JSON.stringify({ result: HASH, error: null, id: req.id });
@@ -166,6 +177,16 @@ describe("serve's quick path on its own HTTP/1.1 connections", () => {
     await sleep(200);
     expectHash(await call(gw, 2), 2);
     expect(ns[0]?.callConnections.size).toBe(2);
+  });
+
+  it("a kept-alive connection the node drops as the call arrives: the call is sent again on a fresh one", async () => {
+    const { gw, ns } = await setup();
+    (ns[0] as RawNode).dropSecondCall = true;
+    // each connection answers one call and drops the next: calls 2 and 3 each go again on a fresh one
+    for (let i = 0; i < 3; i++) expectHash(await call(gw, i), i);
+    expect(ns[0]?.dropped).toBe(2);
+    expect(ns[0]?.calls).toBe(3);
+    expect(ns[0]?.callConnections.size).toBe(3);
   });
 
   it("an answer it cannot read fails the attempt: 502 naming the upstream alone, another upstream when there is one", async () => {

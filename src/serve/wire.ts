@@ -17,6 +17,8 @@ export interface WireFailure {
   code: string;
   /** no byte of the request can have reached the node: the connection was never made */
   unsent: boolean;
+  /** a kept-alive connection ended before any byte of the answer (the node closed it as it went idle) */
+  stale?: boolean;
 }
 
 /** An answer off the wire: status, the header block as received, the body's bytes. */
@@ -137,7 +139,12 @@ class Conn {
     }
     const p = this.pending;
     this.pending = undefined;
-    p?.done({ message: describe(message, code), code, unsent: !this.connected && !this.reused });
+    p?.done({
+      message: describe(message, code),
+      code,
+      unsent: !this.connected && !this.reused,
+      stale: this.reused && !this.status && this.head === undefined,
+    });
   }
 
   private fail(message: string): void {
@@ -352,6 +359,46 @@ export interface WireExchange {
 }
 
 /**
+ * One request on the pool's connections. A kept-alive connection that ends before any byte of the answer
+ * (the node closed it as it went idle, as litecoind does after -rpcservertimeout) is the connection's
+ * failure, not the node's answer: the request is sent once more on a fresh one (the quick path carries only
+ * idempotent reads).
+ */
+class Exchange implements WireExchange {
+  private conn: Conn;
+  private retried = false;
+  private abandoned = false;
+  constructor(
+    private readonly pool: WirePool,
+    private readonly text: string,
+    private readonly maxBytes: number,
+    private readonly done: (f: WireFailure | null, r?: WireAnswer) => void,
+  ) {
+    this.conn = this.send(false);
+  }
+  private send(fresh: boolean): Conn {
+    const c = this.pool.take(fresh);
+    c.send(this.text, { maxBytes: this.maxBytes, done: (f, r) => this.settle(f, r) });
+    return c;
+  }
+  private settle(f: WireFailure | null, r?: WireAnswer): void {
+    if (f?.stale && !this.retried && !this.abandoned) {
+      this.retried = true;
+      this.conn = this.send(true);
+      return;
+    }
+    this.done(f, r);
+  }
+  connected(): boolean {
+    return this.conn.reused || this.conn.connected;
+  }
+  destroy(): void {
+    this.abandoned = true;
+    this.conn.destroy();
+  }
+}
+
+/**
  * The kept-alive connections to one upstream. Its callers hold a concurrency slot per exchange, so the
  * pool holds at most that many connections.
  */
@@ -392,17 +439,16 @@ export class WirePool {
     maxBytes: number,
     done: (f: WireFailure | null, r?: WireAnswer) => void,
   ): WireExchange {
-    let c = this.free.pop();
-    if (!c) {
-      c = new Conn(this, this.host, this.port);
-      this.open.add(c);
-    }
-    const conn = c;
-    conn.send(`${this.prefix}${Buffer.byteLength(body)}\r\n\r\n${body}`, { done, maxBytes });
-    return {
-      connected: () => conn.reused || conn.connected,
-      destroy: () => conn.destroy(),
-    };
+    return new Exchange(this, `${this.prefix}${Buffer.byteLength(body)}\r\n\r\n${body}`, maxBytes, done);
+  }
+
+  /** A free connection, or a new one. */
+  take(fresh: boolean): Conn {
+    const free = fresh ? undefined : this.free.pop();
+    if (free) return free;
+    const c = new Conn(this, this.host, this.port);
+    this.open.add(c);
+    return c;
   }
 
   release(c: Conn): void {
