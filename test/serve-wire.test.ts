@@ -12,6 +12,10 @@ import { type Served, startServe } from "./helpers/serve.js";
 
 const HASH = "0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206";
 
+/** parts that are not bytes: the node resets the connection (RST), or ends it (FIN), there */
+const RESET = "\u0000reset";
+const END = "\u0000end";
+
 /** How the raw node writes the answer to a getbestblockhash call: the parts, written apart. */
 type Shape = (json: string) => (string | Buffer)[];
 
@@ -75,6 +79,8 @@ async function rawNode(): Promise<RawNode> {
           const json = JSON.stringify({ result: HASH, error: null, id: req.id });
           for (const part of node.shape(json)) {
             if (sock.destroyed) return;
+            if (part === RESET) return void sock.resetAndDestroy();
+            if (part === END) return void sock.end();
             sock.write(part);
             await sleep(2);
           }
@@ -199,6 +205,13 @@ describe("serve's quick path on its own HTTP/1.1 connections", () => {
         "a bad chunk",
         (json) => [`HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n${json}\r\n0\r\n\r\n`],
       ],
+      // framed by the connection's end, but the connection is reset, not ended: cut short, not an answer
+      [
+        "a close-framed answer cut by a reset",
+        (json) => [`HTTP/1.0 200 OK\r\n\r\n${json.slice(0, 12)}`, RESET],
+      ],
+      // no body whatever the framing says: answered at once (not read until a close that never comes)
+      ["204 without a length", () => ["HTTP/1.1 204 No Content\r\n\r\n"]],
     ];
     const alone = await setup(1);
     const pair = await setup(2);
@@ -212,6 +225,13 @@ describe("serve's quick path on its own HTTP/1.1 connections", () => {
       expectHash(await call(pair.gw));
       expect(pair.ns[1]?.calls, what).toBe(before + 1);
     }
+    // a kept-alive connection that ends after an interim 1xx: the node heard the call, so it is not sent again
+    (alone.ns[0] as RawNode).shape = withLength;
+    expectHash(await call(alone.gw));
+    (alone.ns[0] as RawNode).shape = () => ["HTTP/1.1 100 Continue\r\n\r\n", END];
+    const calls = alone.ns[0]?.calls ?? 0;
+    expect((await call(alone.gw)).status).toBe(502);
+    expect(alone.ns[0]?.calls).toBe(calls + 1);
     // and a sound answer on the same upstream afterwards: nothing of the broken one was kept
     (alone.ns[0] as RawNode).shape = withLength;
     expectHash(await call(alone.gw));

@@ -154,13 +154,15 @@ export class Gateway implements GatewayParts {
   private async listen(): Promise<void> {
     const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
       this.inflight++;
-      // every path through handle calls `end` once: with nothing when the answer went out, else the error
+      // every path through handle calls `end` once: with no argument when the answer went out, else with
+      // the error (whatever it is: a promise rejected with undefined is a failure too)
       let ended = false;
-      const end = (e?: unknown) => {
+      const end = (...failed: unknown[]) => {
         if (ended) return;
         ended = true;
-        if (e !== undefined) {
-          this.opts.log?.(`internal error: ${(e as Error)?.stack ?? e}`);
+        if (failed.length > 0) {
+          const e = failed[0];
+          this.opts.log?.(`internal error: ${(e as Error)?.stack ?? String(e)}`);
           if (!res.headersSent) sendAnswer(res, gatewayAnswer(new GatewayError("internal")), this.closing);
           else res.destroy();
         }
@@ -212,7 +214,7 @@ export class Gateway implements GatewayParts {
    * request's path was a measurable share of its cost); a batch, anything unusual and anything that has to
    * wait (limits, the cache, a scan's pin, the failover loop) take promises.
    */
-  private handle(req: IncomingMessage, res: ServerResponse, end: (e?: unknown) => void): void {
+  private handle(req: IncomingMessage, res: ServerResponse, end: (...failed: unknown[]) => void): void {
     const t0 = performance.now();
     const url = req.url ?? "/";
     const q = url.indexOf("?");

@@ -83,6 +83,8 @@ class Conn {
   readonly socket: Socket;
   /** it answered before: a failure now may follow a delivered request */
   reused = false;
+  /** a byte of the answer to the request in flight arrived (an interim 1xx counts) */
+  private heard = false;
   connected = false;
   pending?: Pending;
   // the answer being read
@@ -110,13 +112,15 @@ class Conn {
       this.connected = true;
     });
     s.on("data", (d: Buffer) => this.data(d));
-    s.on("error", (e: NodeJS.ErrnoException) => this.gone(e.message, e.code ?? ""));
-    s.on("end", () => this.gone("connection closed by the upstream", "ECONNRESET"));
-    s.on("close", () => this.gone("connection closed by the upstream", "ECONNRESET"));
+    s.on("error", (e: NodeJS.ErrnoException) => this.gone(e.message, e.code ?? "", false));
+    // only the node's own end completes an answer framed by it; a reset or a close without it cuts it short
+    s.on("end", () => this.gone("connection closed by the upstream", "ECONNRESET", true));
+    s.on("close", () => this.gone("connection closed by the upstream", "ECONNRESET", false));
   }
 
   send(text: string, p: Pending): void {
     this.pending = p;
+    this.heard = false;
     this.status = 0;
     this.head = undefined;
     this.socket.write(text);
@@ -128,11 +132,11 @@ class Conn {
   }
 
   /** The connection ended or failed: the exchange on it (if any) fails; it is never used again. */
-  private gone(message: string, code: string): void {
+  private gone(message: string, code: string, ended: boolean): void {
     this.pool.drop(this);
     if (!this.socket.destroyed) this.socket.destroy();
     // an answer framed by the connection's end is whole now
-    if (this.pending && this.status && this.framing === "close" && this.head === undefined) {
+    if (ended && this.pending && this.status && this.framing === "close" && this.head === undefined) {
       this.keep = false;
       this.answered();
       return;
@@ -143,7 +147,7 @@ class Conn {
       message: describe(message, code),
       code,
       unsent: !this.connected && !this.reused,
-      stale: this.reused && !this.status && this.head === undefined,
+      stale: this.reused && !this.heard,
     });
   }
 
@@ -159,6 +163,7 @@ class Conn {
       this.fail("bytes from the upstream with no request in flight");
       return;
     }
+    this.heard = true;
     if (!this.status) {
       // the header block: gathered until its blank line (small; the body is not copied with it)
       const buf = this.head ? Buffer.concat([this.head, d]) : d;
@@ -236,7 +241,11 @@ class Conn {
       }
     }
     this.keep = !close;
-    if (chunked) this.framing = "chunked";
+    if (status === 204 || status === 304) {
+      // no body, whatever the headers say
+      this.framing = "length";
+      this.remaining = 0;
+    } else if (chunked) this.framing = "chunked";
     else if (length !== undefined) {
       if (length > (this.pending as Pending).maxBytes) {
         this.overCap();
@@ -333,7 +342,8 @@ class Conn {
     const answer = new WireAnswer(this.status, this.fields, body);
     this.parts = [];
     this.status = 0;
-    if (this.keep && !this.socket.destroyed) {
+    // reused only when the request went out whole too (a node may answer before it read all of it)
+    if (this.keep && !this.socket.destroyed && this.socket.writableLength === 0) {
       this.reused = true;
       this.pool.release(this);
     } else this.destroy();
@@ -387,10 +397,12 @@ class Exchange implements WireExchange {
       this.conn = this.send(true);
       return;
     }
-    this.done(f, r);
+    // after a retry the first connection may have delivered the request: never "unsent"
+    this.done(f && this.retried ? { ...f, unsent: false } : f, r);
   }
+  /** up: a kept-alive connection, a fresh one past its connect, or a retry (its first try was connected) */
   connected(): boolean {
-    return this.conn.reused || this.conn.connected;
+    return this.retried || this.conn.reused || this.conn.connected;
   }
   destroy(): void {
     this.abandoned = true;
