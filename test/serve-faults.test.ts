@@ -236,6 +236,39 @@ describe("a hung upstream beside a healthy one", () => {
   }, 60_000);
 });
 
+describe("two hung upstreams", () => {
+  it("the request timeout bounds the whole call, the quick path's attempt included: 504 at requestTimeout", async () => {
+    const gw = await startServe(
+      {
+        products: { ltc: { chain: "utxo", upstreams: [a.url, b.url] } },
+        requestTimeout: 2,
+        attemptTimeout: 1.5,
+        health: { interval: 60, timeout: 1 },
+      },
+      { keys: [["ltc"]] },
+    );
+    a.setMethodFault("getblockhash", { kind: "hang" });
+    b.setMethodFault("getblockhash", { kind: "hang" });
+    try {
+      const t0 = Date.now();
+      const r = await postRaw(
+        `${gw.url}/v1/ltc`,
+        JSON.stringify({ jsonrpc: "2.0", id: 3, method: "getblockhash", params: [1] }),
+        { headers: { "x-api-key": gw.keys[0] as string } },
+      );
+      const ms = Date.now() - t0;
+      expect(r.status).toBe(504);
+      // 1.5 s on the first node, what is left of the 2 s on the second (was 1.5 + 1.5 = 3 s)
+      expect(ms).toBeGreaterThanOrEqual(1900);
+      expect(ms).toBeLessThan(2700);
+    } finally {
+      a.setMethodFault("getblockhash", null);
+      b.setMethodFault("getblockhash", null);
+      await gw.stop();
+    }
+  }, 60_000);
+});
+
 describe("a Redis that hangs (SIGSTOP)", () => {
   it("costs a request a few ms, not a second: the process uses its own memory, says so in /readyz and /metrics, and comes back", async () => {
     const { startRedis } = await import("./helpers/redis.js");

@@ -65,6 +65,8 @@ interface Sent {
   body: string;
   timeoutMs: number;
   attemptMs: number;
+  /** when the call was first sent (Date.now()): its timeout counts from here, across every attempt */
+  startedAt: number;
 }
 
 export class Forwarder {
@@ -160,7 +162,19 @@ export class Forwarder {
         : timeoutMs;
     const reqId = pool.newId();
     const body = `{"jsonrpc":"2.0","id":${reqId},"method":${J(p.method)},"params":${paramsJson(call, p)}}`;
-    const sent: Sent = { call, p, plan, ctx, pinned, id, reqId, body, timeoutMs, attemptMs };
+    const sent: Sent = {
+      call,
+      p,
+      plan,
+      ctx,
+      pinned,
+      id,
+      reqId,
+      body,
+      timeoutMs,
+      attemptMs,
+      startedAt: Date.now(),
+    };
     // the common case first: an idempotent read's first attempt, on the pool's quick path; the client's
     // failover loop only after it failed (on the other upstreams) or for everything else
     const first = endpoints[0] as Endpoint;
@@ -217,17 +231,19 @@ export class Forwarder {
     const moves = moveCounter();
     const long = pinned && p.long;
     if (long) this.scanning.set(pinned.url, (this.scanning.get(pinned.url) ?? 0) + 1);
+    // what is left of the call's timeout after the quick path's attempt (a slot waited for, a node that hung)
+    const left = Math.max(1, s.timeoutMs - (Date.now() - s.startedAt));
     try {
       const client = ctx.product.pool.client({
         endpoints,
-        timeoutMs: s.timeoutMs,
+        timeoutMs: left,
         signal: ctx.signal,
         onAttempt: moves.onAttempt,
       });
       const { value, endpoint } = await client.exchange<Forwarded>({
         label: p.method,
         body: s.body,
-        co: { ...p.marks, pinned, timeoutMs: s.attemptMs, deadlineMs: s.timeoutMs },
+        co: { ...p.marks, pinned, timeoutMs: Math.min(s.attemptMs, left), deadlineMs: left },
         interpret: (http, ep) => this.interpret(http, s.reqId, ep),
       });
       return await this.forwarded(value, endpoint, s.id, s.plan, ctx);
