@@ -5,7 +5,8 @@
 // on node:http), `chaingw serve --workers 1` uncached and cached, `serve --workers 2`; at 1, 10 and 50
 // connections. CPU per request is read from /proc for each proxy's process tree. Then a 1,000-entry batch
 // direct vs through serve, V8's scavenges under load (bytes promoted per scavenge, serve beside the bare
-// proxy), and the gateway's RSS over a soak.
+// proxy), an EVM node (anvil: direct, the bare proxy and serve at 10 connections, eth_getBalance), and the
+// gateway's RSS over a soak.
 //
 //   node bench/serve.mjs          # 5 rounds of 3 s per case, 60 s soak (nginx: scripts/setup.sh bench)
 //
@@ -30,6 +31,7 @@ import {
   loadNote,
   runOnce,
   sleep,
+  startAnvil,
   startLitecoind,
   table,
   target,
@@ -62,7 +64,13 @@ async function waitFor(child, re, what) {
 }
 
 /** A gateway process: its URL and pid once it listens. */
-async function gateway(name, cacheBytes, workers, nodeFlags = []) {
+async function gateway(
+  name,
+  cacheBytes,
+  workers,
+  nodeFlags = [],
+  product = { name: "ltc", chain: "utxo", url: node.authUrl },
+) {
   const port = await freePort();
   const config = join(dir, `${name}.json`);
   writeFileSync(
@@ -74,7 +82,7 @@ async function gateway(name, cacheBytes, workers, nodeFlags = []) {
       // the node runs with -rpcworkqueue=1024 (above): the gateway's cap per upstream says so, as an
       // operator's config would (the default 16 is a default litecoind's queue); the bare proxy allows 64
       upstreamConcurrency: 64,
-      products: { ltc: { chain: "utxo", upstreams: [node.authUrl] } },
+      products: { [product.name]: { chain: product.chain, upstreams: [product.url] } },
     }),
   );
   const child = track(
@@ -83,23 +91,24 @@ async function gateway(name, cacheBytes, workers, nodeFlags = []) {
     }),
   );
   await waitFor(child, /listening on/, name);
-  return { url: `http://127.0.0.1:${port}/v1/ltc`, pid: child.pid, child };
+  return { url: `http://127.0.0.1:${port}/v1/${product.name}`, pid: child.pid, child };
 }
 
 /** The bare proxy: keep-alive agent, bodies passed through, no checks, no failover. */
-async function bareProxy(nodeFlags = []) {
+async function bareProxy(nodeFlags = [], to = { url: upstream, authorization: basic }) {
   const port = await freePort();
   const src = `
     const http = require("node:http");
     const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-    const auth = ${JSON.stringify(basic)};
+    const auth = ${JSON.stringify(to.authorization ?? "")};
     http.createServer((req, res) => {
       const chunks = [];
       req.on("data", (c) => chunks.push(c));
       req.on("end", () => {
         const body = Buffer.concat(chunks);
-        const r = http.request({ host: ${JSON.stringify(upstream.hostname)}, port: ${upstream.port}, path: "/", method: "POST", agent,
-          headers: { "content-type": "application/json", "content-length": body.length, authorization: auth } }, (ur) => {
+        const headers = { "content-type": "application/json", "content-length": body.length };
+        if (auth) headers.authorization = auth;
+        const r = http.request({ host: ${JSON.stringify(to.url.hostname)}, port: ${to.url.port}, path: "/", method: "POST", agent, headers }, (ur) => {
           const out = [];
           ur.on("data", (c) => out.push(c));
           ur.on("end", () => { const b = Buffer.concat(out); res.writeHead(ur.statusCode, { "content-type": "application/json", "content-length": b.length }); res.end(b); });
@@ -410,6 +419,73 @@ console.log(
     ]);
   }
   table(["case (10 conns)", "scavenges", "per 1,000 req", "promoted KB (median)", "pause ms (median)"], rows);
+}
+
+// an EVM node (anvil): the same three at 10 connections, eth_getBalance of rotating accounts at "latest" (the
+// issue found serve at 0.41x the bare proxy here)
+{
+  const anvil = await startAnvil();
+  const accounts = await anvil.rpc("eth_accounts", []);
+  const au = new URL(anvil.url);
+  const evmKey = String(
+    runOnce([...CHAINGW, "serve", "keys", "add", "--keys", join(dir, "keys.json"), "--product", "eth"], {
+      capture: true,
+    }).stdout,
+  )
+    .trim()
+    .split(/\s+/)
+    .pop();
+  const [abare, agw] = [
+    await bareProxy([], { url: au }),
+    await gateway("anvil", 0, 1, [], { name: "eth", chain: "evm", url: anvil.url }),
+  ];
+  let k = 0;
+  const balance = () =>
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: k,
+      method: "eth_getBalance",
+      params: [accounts[k++ % accounts.length], "latest"],
+    });
+  const evmCases = [
+    { name: "anvil direct", url: anvil.url, headers: {} },
+    { name: "bare node:http proxy", url: abare.url, headers: {}, pid: abare.pid },
+    { name: "serve, uncached", url: agw.url, headers: { "x-api-key": evmKey }, pid: agw.pid },
+  ];
+  const rounds = evmCases.map(() => []);
+  for (let r = 0; r < ROUNDS; r++)
+    for (const [i, c] of evmCases.entries()) {
+      const cpu0 = c.pid ? cpuTree(c.pid) : 0;
+      const out = await autocannon({
+        url: c.url,
+        connections: 10,
+        duration: SECONDS,
+        headers: { "content-type": "application/json", ...c.headers },
+        requests: [{ method: "POST", setupRequest: (req) => ({ ...req, body: balance() }) }],
+      });
+      if (out.non2xx || out.errors)
+        throw new Error(`${c.name} (anvil): ${out.non2xx} non-2xx, ${out.errors} errors`);
+      rounds[i].push({
+        rps: out.requests.average,
+        cpuUs: c.pid ? ((cpuTree(c.pid) - cpu0) * 1e6) / out.requests.total : Number.NaN,
+      });
+    }
+  const vsBare = (i, key) => med(rounds[i].map((x, r) => x[key] / rounds[1][r][key]));
+  table(
+    ["anvil, 10 conns", "req/s", "CPU µs/req", "vs bare"],
+    evmCases.map((c, i) => [
+      c.name,
+      med(rounds[i].map((x) => x.rps)).toFixed(0),
+      c.pid ? med(rounds[i].map((x) => x.cpuUs)).toFixed(0) : "—",
+      `${vsBare(i, "rps").toFixed(2)}×`,
+    ]),
+  );
+  console.log(
+    `anvil, 10 conns: serve uncached ${vsBare(2, "rps").toFixed(2)}× the bare proxy's throughput, ${vsBare(2, "cpuUs").toFixed(2)}× its CPU per request`,
+  );
+  abare.child.kill("SIGTERM");
+  agw.child.kill("SIGTERM");
+  await anvil.stop();
 }
 
 // the soak: the uncached gateway under load, its RSS sampled
