@@ -199,14 +199,17 @@ function post(url, body, headers) {
   });
 }
 
-const key = String(
-  runOnce([...CHAINGW, "serve", "keys", "add", "--keys", join(dir, "keys.json"), "--product", "ltc"], {
-    capture: true,
-  }).stdout,
-)
-  .trim()
-  .split(/\s+/)
-  .pop();
+/** A new key for `product` in the gateways' key file (`chaingw serve keys add`). */
+const addKey = (product) =>
+  String(
+    runOnce([...CHAINGW, "serve", "keys", "add", "--keys", join(dir, "keys.json"), "--product", product], {
+      capture: true,
+    }).stdout,
+  )
+    .trim()
+    .split(/\s+/)
+    .pop();
+const key = addKey("ltc");
 const [ngx, bare, gw1, gwCached, gw2] = [
   await nginx(),
   await bareProxy(),
@@ -427,14 +430,7 @@ console.log(
   const anvil = await startAnvil();
   const accounts = await anvil.rpc("eth_accounts", []);
   const au = new URL(anvil.url);
-  const evmKey = String(
-    runOnce([...CHAINGW, "serve", "keys", "add", "--keys", join(dir, "keys.json"), "--product", "eth"], {
-      capture: true,
-    }).stdout,
-  )
-    .trim()
-    .split(/\s+/)
-    .pop();
+  const evmKey = addKey("eth");
   const [abare, agw] = [
     await bareProxy([], { url: au }),
     await gateway("anvil", 0, 1, [], { name: "eth", chain: "evm", url: anvil.url }),
