@@ -251,8 +251,7 @@ class Skipper {
 
 /** Whether `text` is exactly one JSON value, every token checked as the scanner checks it (no whitespace around). */
 export function isJsonValueText(text: string, maxDepth = 256): boolean {
-  const c = text.charCodeAt(0);
-  if (text.length === 0 || isWs(c) || isWs(text.charCodeAt(text.length - 1))) return false;
+  if (text.length === 0 || isWs(text.charCodeAt(0)) || isWs(text.charCodeAt(text.length - 1))) return false;
   try {
     return new Skipper(text, text.length, maxDepth, controlsIn(text)).valueEnd(0, 1) === text.length;
   } catch {

@@ -13,7 +13,6 @@ import {
   rawMember,
   scanObject,
 } from "../json/lossless.js";
-
 import type { Endpoint } from "./endpoint.js";
 import { type HttpResult, retryAfterMs } from "./http.js";
 import { isRequestLimit } from "./limits.js";

@@ -46,27 +46,48 @@ export interface HttpResult {
   header?(lowerName: string): string | undefined;
 }
 
-/** An answer off the wire: the text is decoded on first use (a batch answer may never need it). */
+/**
+ * An answer off the wire (node's client, or serve's own in serve/wire.ts): the text is decoded on first use
+ * (a batch answer may never need it), a header read off the raw list (the common answer needs one).
+ */
 export class WireResult implements HttpResult {
   private decoded?: string;
+  private built?: Record<string, string | string[] | undefined>;
   constructor(
     readonly status: number,
-    /** the answer (its headers object is built by node on first read: the common answer needs one header) */
-    private readonly res: IncomingMessage,
+    /** name, value, name, value, … as received (node's `rawHeaders`) */
+    private readonly rawHeaders: string[],
     readonly bytes: Buffer,
+    /** the headers object, when node has one to build (else made from the raw list) */
+    private readonly headersOf?: () => Record<string, string | string[] | undefined>,
   ) {}
   get headers(): Record<string, string | string[] | undefined> {
-    return this.res.headers;
+    if (this.headersOf) return this.headersOf();
+    if (!this.built) {
+      const h: Record<string, string> = {};
+      for (let i = 0; i + 1 < this.rawHeaders.length; i += 2) {
+        const name = (this.rawHeaders[i] as string).toLowerCase();
+        h[name] ??= this.header(name) as string;
+      }
+      this.built = h;
+    }
+    return this.built;
   }
   /** One header, read off the raw list without building the headers object (repeats joined as node does). */
   header(lowerName: string): string | undefined {
-    return rawHeader(this.res.rawHeaders, lowerName);
+    return rawHeader(this.rawHeaders, lowerName);
   }
   get text(): string {
     this.decoded ??= this.bytes.toString("utf8");
     return this.decoded;
   }
 }
+
+/** What every JSON-RPC request says of its body and the answer it takes (node's client and serve's own). */
+export const JSON_HEADERS: Readonly<Record<string, string>> = {
+  "content-type": "application/json",
+  accept: "application/json",
+};
 
 /**
  * A header of a raw list (node's `rawHeaders`: name, value, …) by its lower-case name, without the headers
@@ -100,7 +121,12 @@ export function readAnswer(
       finish(new HttpFailure(`response exceeds the ${maxBytes}-byte cap (${capName})`, "maybe"));
     else chunks.push(c);
   });
-  res.on("end", () => finish(null, new WireResult(res.statusCode ?? 0, res, Buffer.concat(chunks, size))));
+  res.on("end", () =>
+    finish(
+      null,
+      new WireResult(res.statusCode ?? 0, res.rawHeaders, Buffer.concat(chunks, size), () => res.headers),
+    ),
+  );
   res.on("error", (e) => finish(new HttpFailure(describeNetError(e).msg, "maybe")));
   res.on("aborted", () => finish(new HttpFailure("connection closed by the upstream mid-answer", "maybe")));
 }
@@ -247,12 +273,7 @@ export class Transport {
             port: u.port || (https ? 443 : 80),
             path: u.pathname + u.search,
             method: "POST",
-            headers: {
-              "content-type": "application/json",
-              accept: "application/json",
-              "content-length": Buffer.byteLength(body),
-              ...headers,
-            },
+            headers: { ...JSON_HEADERS, "content-length": Buffer.byteLength(body), ...headers },
             rejectUnauthorized: opts.verifyTls,
             agent,
           },

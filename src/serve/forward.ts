@@ -128,6 +128,18 @@ export class Forwarder {
     );
   }
 
+  /** No upstream of the product in the rotation: 503, retry after the next health check. */
+  private noUpstream(ctx: Ctx, id: string): Answer {
+    return gatewayAnswer(
+      new GatewayError(
+        "noUpstream",
+        `product ${ctx.product.cfg.name}`,
+        Math.max(1, Math.ceil(this.gw.cfg.healthIntervalMs / 1000)),
+      ),
+      id,
+    );
+  }
+
   /** The call sent: the quick path's first attempt when it may take it, then the failover client. */
   private send(
     call: Call,
@@ -141,16 +153,7 @@ export class Forwarder {
     const pool = ctx.product.pool;
     const endpoints = pinned ? [pinned] : pool.rotation();
     if (endpoints.length === 0) {
-      settle(
-        gatewayAnswer(
-          new GatewayError(
-            "noUpstream",
-            `product ${ctx.product.cfg.name}`,
-            Math.max(1, Math.ceil(this.gw.cfg.healthIntervalMs / 1000)),
-          ),
-          id,
-        ),
-      );
+      settle(this.noUpstream(ctx, id));
       return;
     }
     const timeoutMs = p.long ? this.gw.cfg.scanTimeoutMs : this.gw.cfg.requestTimeoutMs;
@@ -306,18 +309,7 @@ export class Forwarder {
       const part = rest.slice(s, s + CHUNK);
       const settled: Promise<Answer[]> =
         endpoints.length === 0
-          ? Promise.resolve(
-              part.map(({ f }) =>
-                gatewayAnswer(
-                  new GatewayError(
-                    "noUpstream",
-                    `product ${ctx.product.cfg.name}`,
-                    Math.max(1, Math.ceil(this.gw.cfg.healthIntervalMs / 1000)),
-                  ),
-                  f.call.id ?? "null",
-                ),
-              ),
-            )
+          ? Promise.resolve(part.map(({ f }) => this.noUpstream(ctx, f.call.id ?? "null")))
           : (async () => {
               const moves = moveCounter();
               const client = pool.client({ endpoints, signal: ctx.signal, onAttempt: moves.onAttempt });

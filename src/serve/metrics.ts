@@ -42,14 +42,17 @@ abstract class Series<L extends string, C extends { labels: Record<L, string> }>
   protected abstract make(labels: Record<L, string>): C;
   /** The series of these label values (in labelNames' order), made on first use: keep it to bump it. */
   cell(...values: string[]): C {
-    return this.find(values);
+    const labels = {} as Record<L, string>;
+    this.labelNames.forEach((n, i) => {
+      labels[n] = values[i] as string;
+    });
+    return this.find(labels);
   }
-  /** The series of a label object's values. */
-  protected find(values: readonly string[] | Record<L, string>): C {
+  /** The series of these labels, found through the tree (no key string), made on first use. */
+  protected find(labels: Record<L, string>): C {
     const names = this.labelNames;
     const last = names.length - 1;
-    const at = (i: number) =>
-      Array.isArray(values) ? values[i] : (values as Record<L, string>)[names[i] as L];
+    const at = (i: number) => labels[names[i] as L];
     let level = this.tree;
     for (let i = 0; i < last; i++) {
       let next = level.get(at(i)) as Map<string, unknown> | undefined;
@@ -61,9 +64,9 @@ abstract class Series<L extends string, C extends { labels: Record<L, string> }>
     }
     let c = level.get(at(last)) as C | undefined;
     if (!c) {
-      const labels = {} as Record<L, string>;
-      for (let i = 0; i <= last; i++) labels[names[i] as L] = at(i);
-      c = this.make(labels);
+      const own = {} as Record<L, string>;
+      for (const n of names) own[n] = labels[n];
+      c = this.make(own);
       level.set(at(last), c);
       this.cells.push(c);
     }

@@ -11,7 +11,7 @@ import { TransportError } from "../errors/index.js";
 import { JsonNumber } from "../json/lossless.js";
 import { type Attempted, JsonRpcClient } from "../rpc/client.js";
 import type { Endpoint } from "../rpc/endpoint.js";
-import { HttpFailure, type HttpOptions, type HttpResult, Transport } from "../rpc/http.js";
+import { HttpFailure, type HttpOptions, type HttpResult, JSON_HEADERS, Transport } from "../rpc/http.js";
 import { Slots } from "../rpc/slots.js";
 import type { GatewayConfig, ProductConfig } from "./config.js";
 import type { Metrics, TimingCell } from "./metrics.js";
@@ -141,8 +141,8 @@ export class GatewayTransport extends Transport {
 
   /**
    * One request to one plain-HTTP upstream, the gateway's common case (an idempotent read's first attempt),
-   * answered through a callback, not promises: the request's options made once per upstream, the deadlines
-   * watched by one shared timer, the client connection's signal read by it too. `done` gets the answer or
+   * answered through a callback, not promises: on the upstream's own kept-alive connections (wire.ts), the
+   * deadlines watched by one shared timer, the client connection's signal read by it too. `done` gets the answer or
    * a failure (`HttpFailure`, unsent or maybe), once; a refused connection takes the upstream out of the
    * rotation, as in `post`.
    */
@@ -309,12 +309,7 @@ export class Pool {
     const up = this.byUrl.get(url);
     if (!up) return undefined;
     if (up.wire === undefined)
-      up.wire =
-        WirePool.for(up.endpoint.url, {
-          "Content-Type": "application/json",
-          Accept: "application/json",
-          ...up.endpoint.headers,
-        }) ?? null;
+      up.wire = WirePool.for(up.endpoint.url, { ...JSON_HEADERS, ...up.endpoint.headers }) ?? null;
     return up.wire ? up : undefined;
   }
 

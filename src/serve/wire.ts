@@ -9,7 +9,7 @@
  * other attempt use node's client.
  */
 import { connect, type Socket } from "node:net";
-import type { HttpResult } from "../rpc/http.js";
+import { describeNetError, WireResult } from "../rpc/http.js";
 
 /** A failed exchange: what happened, the socket error's code, and whether the request provably never left. */
 export interface WireFailure {
@@ -21,47 +21,19 @@ export interface WireFailure {
   stale?: boolean;
 }
 
-/** An answer off the wire: status, the header block as received, the body's bytes. */
-export class WireAnswer implements HttpResult {
-  private decoded?: string;
-  private parsed?: Record<string, string | string[] | undefined>;
-  constructor(
-    readonly status: number,
-    /** the header fields as [lower-case name, value] */
-    private readonly fields: [string, string][],
-    readonly bytes: Buffer,
-  ) {}
-  get text(): string {
-    this.decoded ??= this.bytes.toString("utf8");
-    return this.decoded;
-  }
-  /** One header, repeats joined with ", " (as node's headers object has them). */
-  header(lowerName: string): string | undefined {
-    let found: string | undefined;
-    for (const [name, value] of this.fields)
-      if (name === lowerName) found = found === undefined ? value : `${found}, ${value}`;
-    return found;
-  }
-  get headers(): Record<string, string | string[] | undefined> {
-    if (!this.parsed) {
-      const h: Record<string, string> = {};
-      for (const [name] of this.fields) h[name] ??= this.header(name) as string;
-      this.parsed = h;
-    }
-    return this.parsed;
-  }
-}
-
-/** A header block's lines (after the status line, each ending in CRLF) as [lower-case name, trimmed value]. */
-function headerFields(head: string, from: number): [string, string][] | undefined {
-  const out: [string, string][] = [];
+/**
+ * A header block's lines (after the status line, each ending in CRLF) as a raw list — lower-case name,
+ * trimmed value, … — or undefined when a line is not a header.
+ */
+function headerFields(head: string, from: number): string[] | undefined {
+  const out: string[] = [];
   let at = from;
   while (at < head.length) {
     const end = head.indexOf("\r\n", at);
     if (end < 0) return undefined;
     const colon = head.indexOf(":", at);
     if (colon <= at || colon > end) return undefined;
-    out.push([head.slice(at, colon).toLowerCase(), head.slice(colon + 1, end).trim()]);
+    out.push(head.slice(at, colon).toLowerCase(), head.slice(colon + 1, end).trim());
     at = end + 2;
   }
   return out;
@@ -74,7 +46,7 @@ const UNSAFE = /[\r\n\0]/;
 
 /** One exchange under way on a connection. */
 interface Pending {
-  done: (f: WireFailure | null, r?: WireAnswer) => void;
+  done: (f: WireFailure | null, r?: WireResult) => void;
   maxBytes: number;
 }
 
@@ -90,7 +62,7 @@ class Conn {
   // the answer being read
   private head?: Buffer;
   private status = 0;
-  private fields: [string, string][] = [];
+  private fields: string[] = [];
   private framing: "length" | "chunked" | "close" = "length";
   private remaining = 0;
   private keep = true;
@@ -144,7 +116,7 @@ class Conn {
     const p = this.pending;
     this.pending = undefined;
     p?.done({
-      message: describe(message, code),
+      message: describeNetError({ message, code }).msg,
       code,
       unsent: !this.connected && !this.reused,
       stale: this.reused && !this.heard,
@@ -226,7 +198,9 @@ class Conn {
     let length: number | undefined;
     let chunked = false;
     let close = m[1] === "0";
-    for (const [name, value] of fields) {
+    for (let i = 0; i + 1 < fields.length; i += 2) {
+      const name = fields[i] as string;
+      const value = fields[i + 1] as string;
       if (name === "content-length") {
         if (!/^[0-9]{1,15}$/.test(value) || (length !== undefined && length !== Number(value))) {
           this.fail("an answer with an unreadable Content-Length");
@@ -339,7 +313,7 @@ class Conn {
     if (!p) return;
     this.pending = undefined;
     const body = this.parts.length === 1 ? (this.parts[0] as Buffer) : Buffer.concat(this.parts, this.size);
-    const answer = new WireAnswer(this.status, this.fields, body);
+    const answer = new WireResult(this.status, this.fields, body);
     this.parts = [];
     this.status = 0;
     // reused only when the request went out whole too (a node may answer before it read all of it)
@@ -349,15 +323,6 @@ class Conn {
     } else this.destroy();
     p.done(null, answer);
   }
-}
-
-/** The messages node's client gives for the common socket errors (as rpc/http.ts's describeNetError). */
-function describe(message: string, code: string): string {
-  if (code === "ECONNREFUSED") return "connection refused";
-  if (code === "ECONNRESET") return "connection reset by the upstream";
-  if (code === "EHOSTUNREACH") return "host unreachable";
-  if (code === "ENETUNREACH") return "network unreachable";
-  return code && !message.includes(code) ? `${message} (${code})` : message;
 }
 
 /** One exchange in flight, as the deadline sweep sees it. */
@@ -382,7 +347,7 @@ class Exchange implements WireExchange {
     private readonly pool: WirePool,
     private readonly text: string,
     private readonly maxBytes: number,
-    private readonly done: (f: WireFailure | null, r?: WireAnswer) => void,
+    private readonly done: (f: WireFailure | null, r?: WireResult) => void,
   ) {
     this.conn = this.send(false);
   }
@@ -391,7 +356,7 @@ class Exchange implements WireExchange {
     c.send(this.text, { maxBytes: this.maxBytes, done: (f, r) => this.settle(f, r) });
     return c;
   }
-  private settle(f: WireFailure | null, r?: WireAnswer): void {
+  private settle(f: WireFailure | null, r?: WireResult): void {
     if (f?.stale && !this.retried && !this.abandoned) {
       this.retried = true;
       this.conn = this.send(true);
@@ -449,7 +414,7 @@ export class WirePool {
   exchange(
     body: string,
     maxBytes: number,
-    done: (f: WireFailure | null, r?: WireAnswer) => void,
+    done: (f: WireFailure | null, r?: WireResult) => void,
   ): WireExchange {
     return new Exchange(this, `${this.prefix}${Buffer.byteLength(body)}\r\n\r\n${body}`, maxBytes, done);
   }
