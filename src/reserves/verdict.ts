@@ -97,3 +97,25 @@ export const signatureLines = (
   given: { address: string; signature: string; line: number }[] | undefined,
   own: { address: string; signature: string }[] | undefined,
 ) => given ?? own?.map((s, i) => ({ address: s.address, signature: s.signature, line: i + 1 })) ?? [];
+
+/**
+ * One finding of a verifier's step (every verifier: our UTXO and EVM proofs, liabilities, exchanges' files).
+ * `claim`: what the document says, not checked; `ok`: checked and held; `fails`: the chain (or the document
+ * itself) answered against it; `cannot-say`: the check could not be made, and why. `at` names the field, row
+ * or level it concerns ("rows[12]", "line 14", "path level 3"), so a reader can find it.
+ */
+export interface Finding {
+  status: "claim" | "ok" | "fails" | "cannot-say";
+  /** the verifier's step that made it ("document", "ownership", "path", …) */
+  step: string;
+  at?: string;
+  text: string;
+}
+
+/** The verdict of a list of findings: any `fails` fails, else any `cannot-say` cannot say, else holds. */
+export const verdictOfFindings = (fs: readonly Finding[]): Verdict =>
+  fs.some((f) => f.status === "fails")
+    ? "fails"
+    : fs.some((f) => f.status === "cannot-say")
+      ? "cannot-say"
+      : "holds";
