@@ -3,19 +3,10 @@
  * output path before a long run, a proof library's refusal as a usage error naming the file, the signature
  * file, --quorum. One module the commands share, so none imports another command's file for a helper.
  */
-import {
-  accessSync,
-  constants,
-  existsSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { accessSync, constants, existsSync, readFileSync, statSync } from "node:fs";
+import { dirname } from "node:path";
 import type { Chain } from "../chains/index.js";
-import { ChaingwError, UsageError } from "../errors/index.js";
+import { UsageError } from "../errors/index.js";
 import type { SignatureLine } from "../proof/document.js";
 import { ProofInputError } from "../proof/errors.js";
 
@@ -85,17 +76,5 @@ export function checkWritable(path: string | undefined, what: string): void {
   }
 }
 
-/**
- * Writes `text` to `path` whole or not at all: a temporary file beside it, then a rename (the same file
- * system), so a reader never sees half a proof and a failure leaves the old file as it was.
- */
-export function writeAtomic(path: string, text: string, what: string): void {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
-  try {
-    writeFileSync(tmp, text, { flag: "wx" });
-    renameSync(tmp, path);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw new ChaingwError(`${what}: cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? e}`);
-  }
-}
+/** The one atomic writer (src/util/atomic.ts), for the commands that take their helpers from here. */
+export { writeAtomic } from "../util/atomic.js";

@@ -5,8 +5,9 @@
  * lookup compares every stored hash in constant time.
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { UsageError } from "../errors/index.js";
+import { writeAtomic } from "../util/atomic.js";
 import { checkJson, type Shape } from "../util/jsoncheck.js";
 
 export interface KeyEntry {
@@ -43,11 +44,8 @@ export function readKeys(file: string): KeyEntry[] {
 }
 
 function writeKeys(file: string, keys: KeyEntry[]): void {
-  // written aside and renamed: a gateway reloading on SIGHUP never reads half a file
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify({ keys }, null, 2)}\n`, { mode: 0o600 });
-  chmodSync(tmp, 0o600);
-  renameSync(tmp, file);
+  // whole or not at all: a gateway reloading on SIGHUP never reads half a file
+  writeAtomic(file, `${JSON.stringify({ keys }, null, 2)}\n`, "keys", { mode: 0o600 });
 }
 
 const sha256 = (s: string) => createHash("sha256").update(s, "utf8").digest();

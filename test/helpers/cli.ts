@@ -14,6 +14,8 @@ export interface CliOptions {
   timeoutMs?: number;
   /** @default the per-process temp HOME, so no project-local config is picked up by accident */
   cwd?: string;
+  /** The shell's `ulimit -f` (in KiB) for the CLI: a write past it fails with EFBIG, a real failure midway. */
+  fileSizeKb?: number;
 }
 
 export interface CliResult {
@@ -64,7 +66,14 @@ function options(opts: CliOptions): Options {
 /** Runs `node bin/chaingw ...args` to completion; never throws on a non-zero exit. */
 export async function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
   const started = performance.now();
-  const r = await execa(process.execPath, [BIN, ...args], options(opts));
+  const r =
+    opts.fileSizeKb === undefined
+      ? await execa(process.execPath, [BIN, ...args], options(opts))
+      : await execa(
+          "/bin/sh",
+          ["-c", `ulimit -f ${opts.fileSizeKb} && exec "$0" "$@"`, process.execPath, BIN, ...args],
+          options(opts),
+        );
   const durationMs = performance.now() - started;
   let exitCode = r.exitCode ?? -1;
   if (r.exitCode === undefined && r.signal) {

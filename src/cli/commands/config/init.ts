@@ -1,9 +1,10 @@
 /** `chaingw config init [--path FILE]`: a commented starter config file, never over an existing one. */
-import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Command } from "commander";
 import { configPath } from "../../../config/config.js";
 import { UsageError } from "../../../errors/index.js";
+import { writeAtomic } from "../../../util/atomic.js";
 import type { Run } from "../../run.js";
 
 /** The starter file: every profile key appears in one of the examples; "//" keys are comments. */
@@ -57,21 +58,16 @@ export function declareInit(config: Command, run: Run): void {
 
 export function runInit(run: Run, path = configPath(run.env)): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  let fd: number;
   try {
-    // "wx": never overwrite; 0600: the file may come to hold a key
-    fd = openSync(path, "wx", 0o600);
+    // exclusive: never overwrite; 0600: the file may come to hold a key
+    writeAtomic(path, STARTER, "config init", { mode: 0o600, exclusive: true });
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "EEXIST")
+    const code = ((e as Error).cause as NodeJS.ErrnoException | undefined)?.code;
+    if (code === "EEXIST")
       throw new UsageError(`config init: ${path} exists; not overwriting it`, {
         hint: "`chaingw config check` checks it; `chaingw config show` shows what it sets. Remove it first for a fresh starter.",
       });
-    throw new UsageError(`config init: cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? e}`);
-  }
-  try {
-    writeSync(fd, STARTER);
-  } finally {
-    closeSync(fd);
+    throw new UsageError((e as Error).message);
   }
   run.out(run.machine ? JSON.stringify({ written: path }) : `wrote ${path}`);
   if (!run.machine)

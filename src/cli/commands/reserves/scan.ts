@@ -1,8 +1,7 @@
 /** `chaingw reserves scan`: one scantxoutset pass over addresses and descriptors, a report, a proof. */
-import { writeFileSync } from "node:fs";
 import type { Command } from "commander";
 import type { GlobalFlags } from "../../../config/config.js";
-import { ChaingwError, UsageError } from "../../../errors/index.js";
+import { UsageError } from "../../../errors/index.js";
 import type { SignatureLine } from "../../../proof/document.js";
 import {
   DEFAULT_ABORT_WAIT_S,
@@ -13,6 +12,7 @@ import {
 import type { Report } from "../../../reserves/utxo/report.js";
 import type { ReservesEvent } from "../../../reserves/utxo/run.js";
 import type { ScanState } from "../../../reserves/utxo/scan.js";
+import { writeAtomic } from "../../../util/atomic.js";
 import { parseDuration, parseWhole } from "../../../util/text.js";
 import type { Context } from "../../context.js";
 import { collect, QUORUM_READS_HELP } from "../../options.js";
@@ -276,12 +276,7 @@ async function printScan(
   if (csvTo !== undefined) {
     const csv = reportCsv(report);
     if (csvTo === "-") run.out(csv);
-    else
-      try {
-        writeFileSync(csvTo, csv);
-      } catch (e) {
-        throw new ChaingwError(`--csv: cannot write ${csvTo}: ${(e as NodeJS.ErrnoException).code ?? e}`);
-      }
+    else writeAtomic(csvTo, csv, "--csv");
   }
   if (o.proof !== undefined) {
     const { buildProof } = await import("../../../reserves/utxo/proof.js");
@@ -294,13 +289,9 @@ async function printScan(
       createdAt: report.startedAt,
     });
     const text = `${JSON.stringify(proof, null, 2)}\n`;
+    // whole or not at all: a failure after an hour's scan leaves the old file, never half a proof
     if (o.proof === "-") run.out(text);
-    else
-      try {
-        writeFileSync(o.proof, text);
-      } catch (e) {
-        throw new ChaingwError(`--proof: cannot write ${o.proof}: ${(e as NodeJS.ErrnoException).code ?? e}`);
-      }
+    else writeAtomic(o.proof, text, "--proof");
     // --json prints the proof document itself
     if (run.format === "json" && o.proof !== "-") run.out(text);
     if (!run.machine && o.proof !== "-") {
