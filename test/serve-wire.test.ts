@@ -1,5 +1,5 @@
 /**
- * `serve`'s quick path speaks HTTP/1.1 on kept-alive sockets of its own (src/serve/wire.ts), not through
+ * `serve`'s quick path speaks HTTP/1.1 on kept-alive sockets of its own (src/rpc/wire.ts), not through
  * node's client. A raw TCP node here answers each way HTTP allows an answer to be framed and each way a
  * broken one breaks: the gateway must pass the exact result, reuse connections only when it may, and treat
  * anything it cannot read as a failed attempt (another upstream for an idempotent read, else 502).

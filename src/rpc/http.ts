@@ -11,9 +11,12 @@
  */
 import type { Agent, ClientRequest, IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
+import { describeNetError, type HttpResult, UNSENT_CODES, WireResult } from "./answer.js";
 import { HttpFailure } from "./failure.js";
 import { Slots } from "./slots.js";
+import { type WireExchange, WirePool } from "./wire.js";
 
+export { describeNetError, type HttpResult, rawHeader, UNSENT_CODES, WireResult } from "./answer.js";
 export { HttpFailure } from "./failure.js";
 
 export interface HttpOptions {
@@ -35,73 +38,11 @@ export interface HttpOptions {
   fresh?: boolean;
 }
 
-export interface HttpResult {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  /** the body as UTF-8 text */
-  readonly text: string;
-  /** the body's bytes, when it came off the wire (a batch answer is copied out of them, not re-encoded) */
-  readonly bytes?: Buffer;
-  /** one header by its lower-case name, when it can be read without building `headers` */
-  header?(lowerName: string): string | undefined;
-}
-
-/**
- * An answer off the wire (node's client, or serve's own in serve/wire.ts): the text is decoded on first use
- * (a batch answer may never need it), a header read off the raw list (the common answer needs one).
- */
-export class WireResult implements HttpResult {
-  private decoded?: string;
-  private built?: Record<string, string | string[] | undefined>;
-  constructor(
-    readonly status: number,
-    /** name, value, name, value, … as received (node's `rawHeaders`) */
-    private readonly rawHeaders: string[],
-    readonly bytes: Buffer,
-    /** the headers object, when node has one to build (else made from the raw list) */
-    private readonly headersOf?: () => Record<string, string | string[] | undefined>,
-  ) {}
-  get headers(): Record<string, string | string[] | undefined> {
-    if (this.headersOf) return this.headersOf();
-    if (!this.built) {
-      const h: Record<string, string> = {};
-      for (let i = 0; i + 1 < this.rawHeaders.length; i += 2) {
-        const name = (this.rawHeaders[i] as string).toLowerCase();
-        h[name] ??= this.header(name) as string;
-      }
-      this.built = h;
-    }
-    return this.built;
-  }
-  /** One header, read off the raw list without building the headers object (repeats joined as node does). */
-  header(lowerName: string): string | undefined {
-    return rawHeader(this.rawHeaders, lowerName);
-  }
-  get text(): string {
-    this.decoded ??= this.bytes.toString("utf8");
-    return this.decoded;
-  }
-}
-
 /** What every JSON-RPC request says of its body and the answer it takes (node's client and serve's own). */
 export const JSON_HEADERS: Readonly<Record<string, string>> = {
   "content-type": "application/json",
   accept: "application/json",
 };
-
-/**
- * A header of a raw list (node's `rawHeaders`: name, value, …) by its lower-case name, without the headers
- * object node builds on first read of `headers`; a repeated one joined with ", " as that object has it.
- */
-export function rawHeader(raw: string[], lowerName: string): string | undefined {
-  let found: string | undefined;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const n = raw[i] as string;
-    if (n.length === lowerName.length && (n === lowerName || n.toLowerCase() === lowerName))
-      found = found === undefined ? raw[i + 1] : `${found}, ${raw[i + 1]}`;
-  }
-  return found;
-}
 
 /**
  * An answer's body gathered whole (at most `maxBytes`, else a failure naming `capName`), as a
@@ -129,45 +70,6 @@ export function readAnswer(
   );
   res.on("error", (e) => finish(new HttpFailure(describeNetError(e).msg, "maybe")));
   res.on("aborted", () => finish(new HttpFailure("connection closed by the upstream mid-answer", "maybe")));
-}
-
-export const UNSENT_CODES = new Set([
-  "ECONNREFUSED",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "EADDRNOTAVAIL",
-  "CONNECT_TIMEOUT",
-  "EPROTO",
-  "ERR_TLS_CERT_ALTNAME_INVALID",
-  "DEPTH_ZERO_SELF_SIGNED_CERT",
-  "SELF_SIGNED_CERT_IN_CHAIN",
-  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
-  "CERT_HAS_EXPIRED",
-  "ERR_SSL_WRONG_VERSION_NUMBER",
-]);
-
-export function describeNetError(err: any): { msg: string; code: string } {
-  const code: string = err?.code ?? err?.cause?.code ?? "";
-  const friendly: Record<string, string> = {
-    ECONNREFUSED: "connection refused",
-    ENOTFOUND: "host not found (DNS)",
-    EAI_AGAIN: "DNS lookup failed",
-    CONNECT_TIMEOUT: "connect timed out",
-    ECONNRESET: "connection reset by the upstream",
-    EHOSTUNREACH: "host unreachable",
-    ENETUNREACH: "network unreachable",
-  };
-  if (friendly[code]) return { msg: friendly[code], code };
-  // OpenSSL's answer to a server that replied in plain text to our TLS hello
-  if (code === "ERR_SSL_WRONG_VERSION_NUMBER" || /wrong version number/i.test(String(err?.message)))
-    return {
-      msg: "TLS handshake failed: the endpoint speaks plain HTTP, not HTTPS (give the URL as http://)",
-      code,
-    };
-  if (/CERT|TLS|SSL/.test(code)) return { msg: `TLS handshake failed (${code})`, code };
-  return { msg: String(err?.message ?? err).split("\n")[0] + (code ? ` (${code})` : ""), code };
 }
 
 /** Connections of a many-call run open at once, at most: the pooled agent's cap, and fresh ones' own. */
@@ -220,6 +122,12 @@ export class Transport {
   ): Promise<HttpResult> {
     const u = new URL(url);
     const https = u.protocol === "https:";
+    // a single call on plain HTTP: its own connection, written and read by wire.ts (node:http's module,
+    // request and response objects cost a one-call process ~4 ms of its ~35: bench/startup.mjs)
+    if (!this.keepAlive && !https) {
+      const pool = WirePool.for(url, { ...JSON_HEADERS, connection: "close", ...headers });
+      if (pool) return postOnce(pool, body, opts);
+    }
     // required on use: node:https alone costs ~4 ms to load, and plain-http calls never need it
     const mod = (https ? require("node:https") : require("node:http")) as typeof import("node:https");
     const agent: Agent | false =
@@ -323,6 +231,55 @@ export class Transport {
       }
     }
   }
+}
+
+/**
+ * One request on a connection of its own (a one-call process): the raw HTTP/1.1 exchange of wire.ts under
+ * the same deadlines, interrupt and failure words as node's client above — refused, DNS, or a connect that
+ * timed out is "unsent"; anything after the connection was made "maybe".
+ */
+function postOnce(pool: WirePool, body: string, opts: HttpOptions): Promise<HttpResult> {
+  return new Promise<HttpResult>((resolve, reject) => {
+    const timers: NodeJS.Timeout[] = [];
+    let settled = false;
+    let x: WireExchange | undefined;
+    const finish = (err: HttpFailure | null, res?: HttpResult) => {
+      if (settled) return;
+      settled = true;
+      for (const t of timers) clearTimeout(t);
+      opts.signal?.removeEventListener("abort", onAbort);
+      if (err) {
+        x?.destroy();
+        reject(err);
+      } else resolve(res!);
+    };
+    const onAbort = () => finish(new HttpFailure("interrupted", "maybe"));
+    if (opts.signal?.aborted) return onAbort();
+    x = pool.exchange(
+      body,
+      opts.maxBodyBytes,
+      (f, r) =>
+        f
+          ? finish(new HttpFailure(f.message, f.unsent && UNSENT_CODES.has(f.code) ? "unsent" : "maybe"))
+          : finish(null, r),
+      "--max-response",
+    );
+    opts.signal?.addEventListener("abort", onAbort, { once: true });
+    if (opts.requestTimeoutMs > 0)
+      timers.push(
+        setTimeout(
+          () =>
+            finish(new HttpFailure(`no complete answer within ${opts.requestTimeoutMs} ms`, "maybe", true)),
+          opts.requestTimeoutMs,
+        ),
+      );
+    if (opts.connectTimeoutMs > 0)
+      timers.push(
+        setTimeout(() => {
+          if (!x?.connected()) finish(new HttpFailure("connect timed out", "unsent"));
+        }, opts.connectTimeoutMs),
+      );
+  });
 }
 
 /** Retry-After in ms (seconds or an HTTP date), capped; undefined when absent or unreadable. */

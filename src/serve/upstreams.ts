@@ -15,7 +15,7 @@ import { HttpFailure, type HttpOptions, type HttpResult, JSON_HEADERS, Transport
 import { Slots } from "../rpc/slots.js";
 import type { GatewayConfig, ProductConfig } from "./config.js";
 import type { Metrics, TimingCell } from "./metrics.js";
-import { type WireExchange, WirePool } from "./wire.js";
+import { type WireExchange, WirePool } from "../rpc/wire.js";
 
 export class Upstream {
   /** undefined until the first check: counted as healthy, so a fresh gateway serves at once */

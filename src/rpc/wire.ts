@@ -9,7 +9,7 @@
  * other attempt use node's client.
  */
 import { connect, type Socket } from "node:net";
-import { describeNetError, WireResult } from "../rpc/http.js";
+import { describeNetError, WireResult } from "./answer.js";
 
 /** A failed exchange: what happened, the socket error's code, and whether the request provably never left. */
 export interface WireFailure {
@@ -48,6 +48,8 @@ const UNSAFE = /[\r\n\0]/;
 interface Pending {
   done: (f: WireFailure | null, r?: WireResult) => void;
   maxBytes: number;
+  /** what the cap is called in a failure: the gateway's, or the CLI's flag */
+  capName: string;
 }
 
 /** A kept-alive connection to the upstream and the state of the answer it is reading. */
@@ -222,7 +224,7 @@ class Conn {
     } else if (chunked) this.framing = "chunked";
     else if (length !== undefined) {
       if (length > (this.pending as Pending).maxBytes) {
-        this.overCap();
+        this.overCap(length);
         return false;
       }
       this.framing = "length";
@@ -300,9 +302,10 @@ class Conn {
     }
   }
 
-  private overCap(): void {
+  private overCap(declared?: number): void {
+    const p = this.pending as Pending;
     this.fail(
-      `response exceeds the ${(this.pending as Pending).maxBytes}-byte cap (the gateway's answer cap)`,
+      `response ${declared === undefined ? "" : `of ${declared} bytes `}exceeds the ${p.maxBytes}-byte cap (${p.capName})`,
     );
   }
 
@@ -347,13 +350,14 @@ class Exchange implements WireExchange {
     private readonly pool: WirePool,
     private readonly text: string,
     private readonly maxBytes: number,
+    private readonly capName: string,
     private readonly done: (f: WireFailure | null, r?: WireResult) => void,
   ) {
     this.conn = this.send(false);
   }
   private send(fresh: boolean): Conn {
     const c = this.pool.take(fresh);
-    c.send(this.text, { maxBytes: this.maxBytes, done: (f, r) => this.settle(f, r) });
+    c.send(this.text, { maxBytes: this.maxBytes, capName: this.capName, done: (f, r) => this.settle(f, r) });
     return c;
   }
   private settle(f: WireFailure | null, r?: WireResult): void {
@@ -415,8 +419,15 @@ export class WirePool {
     body: string,
     maxBytes: number,
     done: (f: WireFailure | null, r?: WireResult) => void,
+    capName = "the gateway's answer cap",
   ): WireExchange {
-    return new Exchange(this, `${this.prefix}${Buffer.byteLength(body)}\r\n\r\n${body}`, maxBytes, done);
+    return new Exchange(
+      this,
+      `${this.prefix}${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      maxBytes,
+      capName,
+      done,
+    );
   }
 
   /** A free connection, or a new one. */
