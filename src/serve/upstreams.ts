@@ -13,9 +13,9 @@ import { type Attempted, JsonRpcClient } from "../rpc/client.js";
 import type { Endpoint } from "../rpc/endpoint.js";
 import { HttpFailure, type HttpOptions, type HttpResult, JSON_HEADERS, Transport } from "../rpc/http.js";
 import { Slots } from "../rpc/slots.js";
+import { type WireExchange, WirePool } from "../rpc/wire.js";
 import type { GatewayConfig, ProductConfig } from "./config.js";
 import type { Metrics, TimingCell } from "./metrics.js";
-import { type WireExchange, WirePool } from "../rpc/wire.js";
 
 export class Upstream {
   /** undefined until the first check: counted as healthy, so a fresh gateway serves at once */
