@@ -91,56 +91,111 @@ export async function judgeSignatures(
   if (wallets.length === 0) return out;
   const A = (await import("../../util/ox.js")).AbiFunction;
   const fn = A.from("function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4)");
-  const calls = wallets.map((i) => {
-    const l = lines[i] as SignatureLine;
-    const sig = l.signature.startsWith("0x") ? l.signature : `0x${l.signature}`;
-    return prepareRead(chain, "eth_call", [
-      {
-        to: out[i]!.address,
-        data: A.encodeData(fn, [hash as `0x${string}`, sig.toLowerCase() as `0x${string}`]),
-      },
+  const ask1271 = (to: string, h: string, sig: string) =>
+    prepareRead(chain, "eth_call", [
+      { to, data: A.encodeData(fn, [h as `0x${string}`, sig as `0x${string}`]) },
       block,
     ]);
+  // per wallet: the signature over the challenge, then the controls at the same block (PROBES' order)
+  const calls = wallets.flatMap((i) => {
+    const l = lines[i] as SignatureLine;
+    const sig = (l.signature.startsWith("0x") ? l.signature : `0x${l.signature}`).toLowerCase();
+    const size = (sig.length - 2) / 2;
+    const to = out[i]!.address;
+    return [
+      ask1271(to, hash, sig),
+      ask1271(to, randomHex(32), sig),
+      ask1271(to, hash, randomHex(size)),
+      ask1271(to, hash, `0x${"00".repeat(size)}`),
+    ];
   });
   const answers = await readMany(client, chain, calls, undefined, signal);
-  answers.forEach((a, k) => {
-    const i = wallets[k] as number;
+  wallets.forEach((i, w) => {
     const o = out[i] as SignatureJudgement;
-    const base = { address: o.address, format: "eip1271" as const };
-    if (a instanceof ChaingwError) {
-      if (a instanceof RpcError && chain.evm?.isRevert(a)) {
-        out[i] = {
-          ...base,
-          valid: false,
-          detail: `EIP-1271: the contract wallet reverted isValidSignature: ${a.rpcMessage}`,
-        };
-        return;
-      }
-      const e = readFailure(calls[k]!, a, `isValidSignature at ${o.address}`, block);
-      if (!(e instanceof StateUnavailableError)) throw e;
-      out[i] = {
-        ...base,
-        valid: false,
-        cannotSay: true,
-        detail: `EIP-1271: the wallet's answer cannot be read: ${e.message}`,
-      };
-      return;
-    }
-    const r = typeof a.result === "string" ? a.result.toLowerCase() : "";
-    out[i] =
-      r.slice(0, 10) === EIP1271_MAGIC && (r.length === 10 || /^0x1626ba7e0{56}$/.test(r))
-        ? {
-            ...base,
-            valid: true,
-            detail: "EIP-1271: the contract wallet answered isValidSignature with 0x1626ba7e",
-          }
-        : {
-            ...base,
-            valid: false,
-            detail: `EIP-1271: the contract wallet answered ${r === "" || r === "0x" ? "nothing" : r.slice(0, 10)}, not the magic value 0x1626ba7e`,
-          };
+    const read = (k: number) =>
+      answerOf(chain, calls[w * 4 + k]!, answers[w * 4 + k]!, `isValidSignature at ${o.address}`, block);
+    out[i] = { address: o.address, format: "eip1271", ...judge1271(read(0), [1, 2, 3].map(read), block) };
   });
   return out;
+}
+
+/** What a wallet's isValidSignature call came to. */
+type Answer =
+  | { kind: "magic" }
+  | { kind: "other"; value: string }
+  | { kind: "reverted"; reason: string }
+  | { kind: "unreadable"; why: string };
+
+/** The controls asked beside the signature over the challenge, each at the proof's block. */
+const PROBES = ["a random challenge", "a random signature", "an all-zero signature"];
+
+/** 0x + `n` fresh random bytes: a control no wallet can have been prepared for. */
+const randomHex = (n: number): string =>
+  `0x${Buffer.from(crypto.getRandomValues(new Uint8Array(n))).toString("hex")}`;
+
+function answerOf(
+  chain: Chain,
+  call: ReturnType<typeof prepareRead>,
+  a: Awaited<ReturnType<typeof readMany>>[number],
+  what: string,
+  block: string,
+): Answer {
+  if (a instanceof ChaingwError) {
+    if (a instanceof RpcError && chain.evm?.isRevert(a)) return { kind: "reverted", reason: a.rpcMessage };
+    const e = readFailure(call, a, what, block);
+    if (!(e instanceof StateUnavailableError)) throw e;
+    return { kind: "unreadable", why: e.message };
+  }
+  const r = typeof a.result === "string" ? a.result.toLowerCase() : "";
+  // the answer is one bytes4, returned ABI-encoded (left-aligned in a word); some wallets return 4 bytes bare
+  if (r.slice(0, 10) === EIP1271_MAGIC && (r.length === 10 || /^0x1626ba7e0{56}$/.test(r)))
+    return { kind: "magic" };
+  return { kind: "other", value: r === "" || r === "0x" ? "nothing" : r.slice(0, 10) };
+}
+
+/**
+ * EIP-1271's answer proves control only when the wallet tells signatures apart: the magic value for the
+ * signature over the challenge, and no magic for a random challenge, a random signature or an all-zero one
+ * (of the same length) at the same block. A wallet that approves any of those (one that says yes to
+ * everything, an owner never set so an all-zero signature recovers to it, a contract whose fallback answers
+ * any call with 0x1626ba7e) "accepts any signature: proves nothing".
+ */
+function judge1271(
+  main: Answer,
+  probes: Answer[],
+  block: string,
+): Omit<SignatureJudgement, "address" | "format"> {
+  if (main.kind === "reverted")
+    return { valid: false, detail: `EIP-1271: the contract wallet reverted isValidSignature: ${main.reason}` };
+  if (main.kind === "unreadable")
+    return {
+      valid: false,
+      cannotSay: true,
+      detail: `EIP-1271: the wallet's answer cannot be read: ${main.why}`,
+    };
+  if (main.kind === "other")
+    return {
+      valid: false,
+      detail: `EIP-1271: the contract wallet answered ${main.value}, not the magic value 0x1626ba7e`,
+    };
+  const approved = PROBES.filter((_, k) => probes[k]!.kind === "magic");
+  if (approved.length > 0)
+    return {
+      valid: false,
+      detail: `EIP-1271: the contract wallet accepts any signature: proves nothing (it also answered 0x1626ba7e for ${approved.join(" and ")} at block ${block.startsWith("0x") ? BigInt(block) : block})`,
+    };
+  const unreadable = probes.find((p) => p.kind === "unreadable");
+  if (unreadable?.kind === "unreadable")
+    return {
+      valid: false,
+      cannotSay: true,
+      detail: `EIP-1271: the wallet answered 0x1626ba7e, but whether it refuses other signatures cannot be read: ${unreadable.why}`,
+    };
+  return {
+    valid: true,
+    detail:
+      "EIP-1271: the contract wallet answered isValidSignature with 0x1626ba7e, and refused a random challenge, a random signature and an all-zero one at the same block",
+  };
 }
 
 /** The ownership section: the signatures as judged, and per asset the total of the addresses proven. */
