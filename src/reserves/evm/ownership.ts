@@ -166,7 +166,10 @@ function judge1271(
   block: string,
 ): Omit<SignatureJudgement, "address" | "format"> {
   if (main.kind === "reverted")
-    return { valid: false, detail: `EIP-1271: the contract wallet reverted isValidSignature: ${main.reason}` };
+    return {
+      valid: false,
+      detail: `EIP-1271: the contract wallet reverted isValidSignature: ${main.reason}`,
+    };
   if (main.kind === "unreadable")
     return {
       valid: false,
