@@ -1,8 +1,17 @@
-// Issue 6, single call: what one chaingw process costs next to node itself, litecoin-cli, cast and
-// curl. All cases run interleaved (round-robin) in this one run; medians of BENCH_RUNS (default 21).
+// Start-up (issues 6, 19, 40): what one chaingw process costs for one call, next to the floors it is held
+// against and the tools people use instead. chaingw runs as a user has it: `npm pack` of this tree installed
+// with `npm i -g --prefix` (the npm bin link, the package's own bin/ and dist/). Every case runs interleaved
+// (round-robin) in this one run with NODE_EXTRA_CA_CERTS unset; ratios are paired: the median over rounds of
+// (chaingw's run / the floor's run in the same round).
+//
+// The floors: `node -e 0` (node itself), and the bare CommonJS script — a .cjs file that makes the same
+// JSON-RPC call with node:http and writes the answer (the fastest plain script: an ES module loads slower).
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
   banner,
-  CHAINGW,
   fmt,
   foundryBin,
   loadNote,
@@ -15,149 +24,148 @@ import {
   startLitecoind,
   table,
   target,
-  timeInterleaved,
 } from "./lib.mjs";
 
-const N = Math.max(15, Number(process.env.BENCH_RUNS ?? 21));
+const N = Math.max(15, Number(process.env.BENCH_RUNS ?? 31));
+const env = { ...process.env };
+delete env.NODE_EXTRA_CA_CERTS;
+delete env.CHAINGW_CONFIG;
 
-banner(`start-up: one call per process (median of ${N} interleaved runs each)`);
+banner(`start-up: one call per process, installed from the tarball (${N} interleaved rounds, paired ratios)`);
+const work = mkdtempSync(join(tmpdir(), "chaingw-bench-startup-"));
 const ltc = await startLitecoind({ blocks: 10 });
 const anvil = await startAnvil({ blocks: 10 });
 try {
-  const ltcBody = JSON.stringify({ jsonrpc: "1.0", id: 1, method: "getblockchaininfo", params: [] });
-  const ethBody = JSON.stringify({
-    jsonrpc: "2.0",
-    id: 1,
-    method: "eth_getBlockByNumber",
-    params: ["latest", false],
-  });
-  const userpass = `${ltc.auth.user}:${ltc.auth.password}`;
-  // The least a Node CLI can do for this call: node:http, no parsing beyond draining the body.
-  const nodeHttp = (url, body, auth) =>
-    `const h=require("http");const q=h.request(${JSON.stringify(url)},{method:"POST",headers:{"content-type":"application/json"${
-      auth ? `,authorization:${JSON.stringify("Basic " + Buffer.from(auth).toString("base64"))}` : ""
-    }}},r=>{let s="";r.on("data",c=>s+=c);r.on("end",()=>process.stdout.write(s))});q.end(${JSON.stringify(body)})`;
+  // the package as a user installs it
+  const tgz = execFileSync("npm", ["pack", "--silent", "--pack-destination", work], {
+    cwd: ROOT,
+    encoding: "utf8",
+  })
+    .trim()
+    .split("\n")
+    .pop();
+  const prefix = join(work, "prefix");
+  const inst = spawnSync(
+    "npm",
+    ["install", "-g", "--prefix", prefix, "--offline", "--no-audit", "--no-fund", join(work, tgz)],
+    { encoding: "utf8" },
+  );
+  if (inst.status !== 0) throw new Error(`npm install of the tarball failed: ${inst.stderr}`);
+  const chaingw = join(prefix, "bin", "chaingw");
 
+  const auth = `Basic ${Buffer.from(`${ltc.auth.user}:${ltc.auth.password}`).toString("base64")}`;
+  /** the bare CommonJS script: the same call with node:http, the answer written as it came */
+  const floorFile = (method) => {
+    const f = join(work, `floor-${method}.cjs`);
+    const body = JSON.stringify({ jsonrpc: "1.0", id: 1, method, params: [] });
+    writeFileSync(
+      f,
+      `const h=require("http");const q=h.request(${JSON.stringify(ltc.url)},{method:"POST",headers:{"content-type":"application/json",authorization:${JSON.stringify(auth)}}},r=>{let s="";r.on("data",c=>s+=c);r.on("end",()=>process.stdout.write(s))});q.end(${JSON.stringify(body)});\n`,
+    );
+    return f;
+  };
+  const url = ltc.authUrl;
   const cases = [
     { name: "node -e 0", argv: [NODE, "-e", "0"] },
-    { name: "chaingw --version", argv: [...CHAINGW, "--version"] },
-    { name: "node:http round trip (ltc)", argv: [NODE, "-e", nodeHttp(ltc.url, ltcBody, userpass)] },
-    { name: "chaingw getblockchaininfo", argv: [...CHAINGW, "--url", ltc.authUrl, "getblockchaininfo"] },
-    { name: "litecoin-cli getblockchaininfo", argv: ["litecoin-cli", ...ltc.cliArgs, "getblockchaininfo"] },
+    { name: "floor getblockcount", argv: [NODE, floorFile("getblockcount")] },
+    { name: "chaingw getblockcount", argv: [chaingw, "--url", url, "getblockcount"] },
+    { name: "chaingw --json getblockcount", argv: [chaingw, "--json", "--url", url, "getblockcount"] },
+    { name: "floor getblockchaininfo", argv: [NODE, floorFile("getblockchaininfo")] },
+    { name: "chaingw getblockchaininfo", argv: [chaingw, "--url", url, "getblockchaininfo"] },
     {
-      name: "curl getblockchaininfo",
-      argv: [
-        "curl",
-        "-sf",
-        "-u",
-        userpass,
-        "-H",
-        "content-type: application/json",
-        "--data-binary",
-        ltcBody,
-        ltc.url,
-      ],
+      name: "chaingw --json getblockchaininfo",
+      argv: [chaingw, "--json", "--url", url, "getblockchaininfo"],
     },
+    { name: "litecoin-cli getblockcount", argv: ["litecoin-cli", ...ltc.cliArgs, "getblockcount"] },
+    { name: "chaingw eth_blockNumber", argv: [chaingw, "--url", anvil.url, "eth_blockNumber"] },
     {
-      name: "chaingw eth_getBlockByNumber",
-      argv: [...CHAINGW, "--chain", "evm", "--url", anvil.url, "eth_getBlockByNumber", "latest", "false"],
+      name: "cast block-number (native)",
+      argv: [foundryBin("cast"), "block-number", "--rpc-url", anvil.url],
     },
-    {
-      name: "cast rpc eth_getBlockByNumber",
-      argv: [foundryBin("cast"), "rpc", "--rpc-url", anvil.url, "eth_getBlockByNumber", "latest", "false"],
-    },
-    {
-      // what `npx cast` / an npm-installed foundry runs: a node wrapper that spawns the native binary
-      name: "cast via npm .bin wrapper",
-      argv: [
-        ROOT + "node_modules/.bin/cast",
-        "rpc",
-        "--rpc-url",
-        anvil.url,
-        "eth_getBlockByNumber",
-        "latest",
-        "false",
-      ],
-    },
-    {
-      name: "curl eth_getBlockByNumber",
-      argv: ["curl", "-sf", "-H", "content-type: application/json", "--data-binary", ethBody, anvil.url],
-    },
-  ];
+    { name: "chaingw --version", argv: [chaingw, "--version"] },
+  ].map((c) => ({ ...c, opts: { env } }));
 
-  // Each command must really do its job before it is timed.
+  // each command must really do its job before it is timed
   for (const c of cases) {
-    const r = runOnce(c.argv, { capture: true });
-    const out = String(r.stdout);
+    const out = String(runOnce(c.argv, { env, capture: true }).stdout);
     const ok =
-      c.name.startsWith("node -e 0") ||
-      (c.name.includes("version") ? /\d+\.\d+\.\d+/.test(out) : /regtest|"?hash"?/.test(out));
+      c.name === "node -e 0" ||
+      (/version/.test(c.name)
+        ? /\d+\.\d+\.\d+/.test(out)
+        : /getblockchaininfo/.test(c.name)
+          ? /regtest/.test(out)
+          : /\d/.test(out));
     if (!ok) throw new Error(`${c.name}: unexpected output: ${out.slice(0, 300)}`);
   }
   console.log("commands:");
-  for (const c of cases) console.log(`  ${c.name.padEnd(32)} ${shortCmd(c.argv).slice(0, 150)}`);
+  for (const c of cases) console.log(`  ${c.name.padEnd(34)} ${shortCmd(c.argv).slice(0, 140)}`);
 
-  const res = timeInterleaved(cases, N);
-  const m = (k) => res.get(k).median;
-  const base = m("node -e 0");
+  // interleaved rounds, the order rotated each round; one warm-up round
+  const ms = new Map(cases.map((c) => [c.name, []]));
+  for (let r = 0; r < N + 1; r++)
+    for (let k = 0; k < cases.length; k++) {
+      const c = cases[(k + r) % cases.length];
+      const t = runOnce(c.argv, c.opts).ms;
+      if (r > 0) ms.get(c.name).push(t);
+    }
+  const median = (xs) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  };
+  const m = (k) => median(ms.get(k));
+  /** the median over rounds of a's run over b's run in the same round */
+  const paired = (a, b) => median(ms.get(a).map((x, i) => x / ms.get(b)[i]));
+  const x = (v) => `${v.toFixed(2)}×`;
   console.log("");
   table(
-    ["case", "median ms", "p90 ms", "min ms", "× node -e 0"],
-    cases.map((c) => {
-      const s = res.get(c.name);
-      return [c.name, fmt(s.median), fmt(s.p90), fmt(s.min), ratio(s.median, base)];
-    }),
+    ["case", "median ms", "min ms", "× node -e 0 (paired)"],
+    cases.map((c) => [
+      c.name,
+      fmt(m(c.name)),
+      fmt(Math.min(...ms.get(c.name))),
+      x(paired(c.name, "node -e 0")),
+    ]),
   );
-  const cInfo = m("chaingw getblockchaininfo");
-  const cEth = m("chaingw eth_getBlockByNumber");
-  const cast = m("cast rpc eth_getBlockByNumber");
-  console.log("\nratios (medians):");
+  const rows = [
+    ["chaingw getblockcount / bare CommonJS floor", paired("chaingw getblockcount", "floor getblockcount")],
+    [
+      "chaingw --json getblockcount / bare CommonJS floor",
+      paired("chaingw --json getblockcount", "floor getblockcount"),
+    ],
+    [
+      "chaingw getblockchaininfo (rendered) / bare CommonJS floor",
+      paired("chaingw getblockchaininfo", "floor getblockchaininfo"),
+    ],
+    [
+      "chaingw --json getblockchaininfo / bare CommonJS floor",
+      paired("chaingw --json getblockchaininfo", "floor getblockchaininfo"),
+    ],
+    ["chaingw getblockcount / node -e 0", paired("chaingw getblockcount", "node -e 0")],
+    ["chaingw --json getblockcount / node -e 0", paired("chaingw --json getblockcount", "node -e 0")],
+    ["bare CommonJS floor / node -e 0", paired("floor getblockcount", "node -e 0")],
+    ["chaingw getblockcount / litecoin-cli", paired("chaingw getblockcount", "litecoin-cli getblockcount")],
+    [
+      "chaingw eth_blockNumber / native cast",
+      paired("chaingw eth_blockNumber", "cast block-number (native)"),
+    ],
+  ];
+  console.log("\npaired ratios (median over rounds of the two runs of one round):");
   table(
     ["comparison", "ratio"],
-    [
-      ["chaingw --version / node -e 0", ratio(m("chaingw --version"), base)],
-      ["chaingw getblockchaininfo / node -e 0", ratio(cInfo, base)],
-      ["chaingw getblockchaininfo / node:http round trip", ratio(cInfo, m("node:http round trip (ltc)"))],
-      ["chaingw getblockchaininfo / litecoin-cli", ratio(cInfo, m("litecoin-cli getblockchaininfo"))],
-      ["chaingw getblockchaininfo / curl", ratio(cInfo, m("curl getblockchaininfo"))],
-      ["chaingw eth_getBlockByNumber / node -e 0", ratio(cEth, base)],
-      ["chaingw eth_getBlockByNumber / cast (native binary)", ratio(cEth, cast)],
-      ["chaingw eth_getBlockByNumber / cast (npm .bin wrapper)", ratio(cEth, m("cast via npm .bin wrapper"))],
-      ["chaingw eth_getBlockByNumber / curl", ratio(cEth, m("curl eth_getBlockByNumber"))],
-    ],
+    rows.map(([k, v]) => [k, x(v)]),
   );
-  const floor = m("node:http round trip (ltc)");
-  console.log("\ntargets (issue 19: a plain call in a loop, NODE_EXTRA_CA_CERTS unset):");
+  const worstFloor = Math.max(...rows.slice(0, 4).map(([, v]) => v));
+  const worstNode = Math.max(rows[4][1], rows[5][1]);
+  console.log("\ntargets (issue 40):");
   console.log(
-    "  " +
-      target(
-        cInfo <= 1.1 * floor,
-        `chaingw getblockchaininfo ≤ 1.1× a bare node:http round trip: ${ratio(cInfo, floor)} (${fmt(cInfo)} vs ${fmt(floor)} ms${process.env.NODE_EXTRA_CA_CERTS ? "; NODE_EXTRA_CA_CERTS is set: unset it for users' figures" : ""})`,
-      ),
+    `  ${target(worstFloor <= 1.1, `a plain call within 1.1× the bare CommonJS round trip, human and --json: worst ${x(worstFloor)}`)}`,
   );
-  console.log("\ntargets (issue 6):");
+  console.log(`  ${target(worstNode <= 1.3, `a plain call within 1.3× node -e 0: worst ${x(worstNode)}`)}`);
   console.log(
-    "  " + target(cInfo <= 1.4 * base, `chaingw getblockchaininfo ≤ 1.4× node -e 0: ${ratio(cInfo, base)}`),
-  );
-  console.log(
-    "  " + target(cEth <= 1.4 * base, `chaingw eth_getBlockByNumber ≤ 1.4× node -e 0: ${ratio(cEth, base)}`),
-  );
-  console.log(
-    "  " +
-      target(
-        cEth < cast,
-        `chaingw eth_getBlockByNumber faster than native cast: ${fmt(cEth)} vs ${fmt(cast)} ms`,
-      ),
-  );
-  const castW = m("cast via npm .bin wrapper");
-  console.log(
-    "  " +
-      target(
-        cEth < castW,
-        `chaingw eth_getBlockByNumber faster than npm-wrapped cast: ${fmt(cEth)} vs ${fmt(castW)} ms`,
-      ),
+    `  ${target(m("chaingw eth_blockNumber") < m("cast block-number (native)"), `faster than native cast: ${fmt(m("chaingw eth_blockNumber"))} vs ${fmt(m("cast block-number (native)"))} ms`)}`,
   );
   console.log(loadNote());
 } finally {
   await Promise.all([ltc.stop(), anvil.stop()]);
+  rmSync(work, { recursive: true, force: true });
 }
