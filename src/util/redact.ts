@@ -4,9 +4,11 @@ export function redactUrl(url: string): string {
     const u = new URL(url);
     u.username = "";
     u.password = "";
-    for (const k of [...u.searchParams.keys()]) {
-      if (/key|token|secret|pass|auth/i.test(k)) u.searchParams.set(k, "***");
-    }
+    // searchParams is built on first use (~0.3 ms of a one-call process): only when there is a query
+    if (u.search)
+      for (const k of [...u.searchParams.keys()]) {
+        if (/key|token|secret|pass|auth/i.test(k)) u.searchParams.set(k, "***");
+      }
     return u.toString();
   } catch {
     // not a URL: drop everything up to the last @ (a password may hold '/', '@' or spaces); with no @,
