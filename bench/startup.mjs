@@ -17,7 +17,6 @@ import {
   loadNote,
   NODE,
   ROOT,
-  ratio,
   runOnce,
   shortCmd,
   startAnvil,
