@@ -7,6 +7,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { execa } from "execa";
 import { beforeAll, describe, expect, it } from "vitest";
 import { digestOf } from "../src/proof/jcs.js";
 import { runCli } from "./helpers/cli.js";
@@ -46,6 +47,11 @@ function generate(): string {
   return lines.join("\n") + "\n";
 }
 
+/** base units of BTC as decimal text */
+const btc = (base: string) => {
+  const s = base.padStart(9, "0");
+  return `${s.slice(0, -8)}.${s.slice(-8)}`.replace(/\.?0+$/, "");
+};
 const cli = (...args: string[]) => runCli(args, { timeoutMs: 60_000 });
 const build = (out: string, input = BALANCES, ...more: string[]) =>
   cli(
@@ -81,10 +87,10 @@ beforeAll(async () => {
 
 const proofOf = (id: string) => structuredClone(proofs.find((p) => p.customer === id)!);
 const COMMITMENT = () => join(A, "commitment.json");
-async function verify(proof: unknown, commitment = COMMITMENT()) {
+async function verify(proof: unknown, commitment = COMMITMENT(), ...more: string[]) {
   const f = join(dir, `proof-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(f, typeof proof === "string" ? proof : JSON.stringify(proof));
-  return cli("liabilities", "verify", f, "--commitment", commitment);
+  return cli("liabilities", "verify", f, "--commitment", commitment, ...more);
 }
 
 describe("liabilities build", () => {
@@ -118,12 +124,13 @@ describe("liabilities build", () => {
       const one = await cli("liabilities", "proof", "--out", A, id);
       expect(one.exitCode).toBe(0);
       expect(JSON.parse(one.stdout)).toEqual(proofOf(id));
-      const r = await verify(one.stdout);
+      const r = await verify(one.stdout, COMMITMENT(), "--customer", id);
       expect(r.stderr).toBe("");
       expect(r.exitCode).toBe(0);
+      const c = JSON.parse(readFileSync(COMMITMENT(), "utf8"));
       expect(r.stdout).toMatch(
         new RegExp(
-          `^customer ${id}: .* included in root ${proofs[0].root.slice(0, 16)}…, snapshot 2026-11-30\n$`,
+          `^customer "${id}": .* included in the liabilities committed as ${c.digest} \\("snapshot 2026-11-30", created "${c.created}"\\)\n$`,
         ),
       );
     }
@@ -278,6 +285,7 @@ describe("liabilities verify: the forger's edits fail with exit 1 and name the f
   it("an edited commitment: total lowered without and with its digest recomputed", async () => {
     const c = JSON.parse(readFileSync(COMMITMENT(), "utf8"));
     c.totals[0].base_units = (BigInt(c.totals[0].base_units) - 1n).toString();
+    c.totals[0].amount = btc(c.totals[0].base_units);
     const f = join(dir, "edited.json");
     writeFileSync(f, JSON.stringify(c));
     await fails(proofOf("cust-0"), /the commitment was edited/, f);
@@ -322,6 +330,220 @@ describe("liabilities verify: the forger's edits fail with exit 1 and name the f
       const r2 = await verify(text);
       expect(r2.exitCode).toBe(2);
       expect(r2.stderr).toMatch(/not (JSON|a liabilities proof)/);
+    }
+  });
+});
+
+describe("liabilities verify --customer: the customer says who they are", () => {
+  it("their own proof holds; anyone else's fails with exit 1 naming both ids", async () => {
+    const own = await verify(proofOf("cust-2"), COMMITMENT(), "--customer", "cust-2");
+    expect(own.exitCode).toBe(0);
+    expect(own.stdout).toMatch(
+      /^customer "cust-2": .* included in the liabilities committed as [0-9a-f]{64} /,
+    );
+    const other = await verify(proofOf("cust-5"), COMMITMENT(), "--customer", "cust-2");
+    expect(other.exitCode).toBe(1);
+    expect(other.stdout).toMatch(
+      /^customer "cust-2": NOT proven in the liabilities committed as [0-9a-f]{64}/,
+    );
+    expect(other.stdout).toContain(`this proof is customer "cust-5"'s, not "cust-2"'s`);
+    // without --customer (and no terminal to ask on) the proof holds for whoever it names, and stderr says so
+    const none = await verify(proofOf("cust-5"));
+    expect(none.exitCode).toBe(0);
+    expect(none.stderr).toContain(
+      'no --customer given: this shows whose proof holds ("cust-5"), not that it is yours',
+    );
+  });
+
+  it("on a terminal without --customer it asks, and someone else's proof fails", async () => {
+    const f = join(dir, "asked.json");
+    writeFileSync(f, JSON.stringify(proofOf("cust-5")));
+    const bin = join(__dirname, "..", "bin", "chaingw");
+    const ask = (id: string) =>
+      execa("script", ["-qec", `${bin} liabilities verify ${f} --commitment ${COMMITMENT()}`, "/dev/null"], {
+        input: `${id}\n`,
+        reject: false,
+        timeout: 30_000,
+        env: { NO_COLOR: "1" },
+      });
+    const bob = await ask("cust-2");
+    expect(bob.stdout).toContain("your customer id (as your account shows it): ");
+    expect(bob.stdout).toContain(`this proof is customer "cust-5"'s, not "cust-2"'s`);
+    expect(bob.exitCode).toBe(1);
+    const owner = await ask("cust-5");
+    expect(owner.stdout).toMatch(/customer "cust-5": .* included in/);
+    expect(owner.exitCode).toBe(0);
+  });
+
+  it("an id holding a carriage return and escape sequences is shown escaped, never painting a line", async () => {
+    const p = proofOf("cust-5");
+    p.customer = "cust-5\r\u001b[2Kcustomer bob: 1 BTC included\u009b";
+    p.label = "x\u202e";
+    const r = await verify(p, COMMITMENT(), "--customer", "bob");
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).not.toMatch(/[\r\u001b\u009b\u202e]/);
+    expect(r.stdout).toContain('"cust-5\\r\\u001b[2Kcustomer bob: 1 BTC included\\u009b"');
+    expect(r.stdout).toContain(`label "x\\u202e", the commitment's "snapshot 2026-11-30"`);
+  });
+
+  it("ids with control characters are refused at build time, exit 2 naming the line", async () => {
+    for (const id of ["bob\u001b[2K", "a\tb", "x\u0085y", "rtl\u202eevil"]) {
+      const f = join(dir, "ctl.csv");
+      writeFileSync(f, `customer_id,asset,amount\ncust-0,BTC,1\n${id},BTC,1\n`);
+      const out = join(dir, "ctl-out");
+      const r = await build(out, f);
+      expect(r.exitCode, JSON.stringify(id)).toBe(2);
+      expect(r.stderr).toContain("line 3: customer id");
+      expect(r.stderr).toContain("holds a control character");
+      expect(r.stderr).not.toMatch(/[\u001b\t\u0085\u202e]/);
+      expect(existsSync(out)).toBe(false);
+    }
+  });
+
+  it("JSON Lines of several proofs (as proof ID ID prints them) are read; --customer picks theirs", async () => {
+    const lines = await cli("liabilities", "proof", "--out", A, "cust-3", "cust-4");
+    expect(lines.exitCode).toBe(0);
+    const both = await verify(lines.stdout);
+    expect(both.exitCode).toBe(0);
+    expect(both.stdout.trim().split("\n")).toHaveLength(2);
+    const mine = await verify(lines.stdout, COMMITMENT(), "--customer", "cust-4");
+    expect(mine.exitCode).toBe(0);
+    expect(mine.stdout).toMatch(/^customer "cust-4": .* included in .*\n$/);
+    const nobody = await verify(lines.stdout, COMMITMENT(), "--customer", "cust-9");
+    expect(nobody.exitCode).toBe(1);
+    expect(nobody.stdout).toContain(`the file holds 2 proofs, none of them customer "cust-9"'s`);
+    // one bad line among good ones: refused naming the line
+    const bad = `${lines.stdout.trim().split("\n")[0]}\n{"format": 1}\n`;
+    const r = await verify(bad);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/line 2: not a liabilities proof/);
+  });
+});
+
+describe("the commitment (and the proof) checked whole: each forgery next to the honest file", () => {
+  /** the honest commitment edited by `edit`, its digest recomputed so that it is self-consistent */
+  const forged = (edit: (c: any) => void, name: string) => {
+    const c = JSON.parse(readFileSync(COMMITMENT(), "utf8"));
+    edit(c);
+    delete c.digest;
+    c.digest = digestOf(c);
+    const f = join(dir, `forged-${name}.json`);
+    writeFileSync(f, JSON.stringify(c, null, 2));
+    return { file: f, digest: c.digest as string };
+  };
+  const refused = async (file: string, digest: string, why: RegExp) => {
+    const p = proofOf("cust-0");
+    p.commitment = digest;
+    const r = await verify(p, file, "--customer", "cust-0");
+    expect(r.exitCode, r.stdout + r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/not a liabilities commitment/);
+    expect(r.stderr).toMatch(why);
+    return r;
+  };
+
+  it("the honest commitment, rewritten with its digest recomputed, holds (the control)", async () => {
+    const { file, digest } = forged(() => {}, "honest");
+    const p = proofOf("cust-0");
+    p.commitment = digest;
+    const r = await verify(p, file, "--customer", "cust-0");
+    expect(r.exitCode).toBe(0);
+  });
+
+  it("an asset listed twice — in verify and in solvency", async () => {
+    const twice = forged((c) => {
+      c.assets.push({ ...c.assets[0] });
+      c.totals.push({ ...c.totals[0] });
+    }, "twice");
+    await refused(twice.file, twice.digest, /assets\[4\]: asset BTC is listed twice/);
+    const s = await cli(
+      "solvency",
+      "--liabilities",
+      twice.file,
+      "--reserves",
+      `BTC=${join(dir, "none.json")}`,
+    );
+    expect(s.exitCode).toBe(2);
+    expect(s.stderr).toContain("assets[4]: asset BTC is listed twice");
+    // the honest commitment gets past it (and stops at the missing reserves file instead)
+    const h = await cli(
+      "solvency",
+      "--liabilities",
+      COMMITMENT(),
+      "--reserves",
+      `BTC=${join(dir, "none.json")}`,
+    );
+    expect(h.stderr).not.toContain("not a liabilities commitment");
+  });
+
+  it("an asset name that only looks like another (Cyrillic), or with a space", async () => {
+    const look = forged((c) => {
+      c.assets[1].asset = "USDТ";
+      c.totals[1].asset = "USDТ";
+    }, "look");
+    await refused(look.file, look.digest, /assets\[1\]\.asset "USDТ": letters, digits and \. _ : - only/);
+  });
+
+  it("a total whose amount says one thing and base_units another", async () => {
+    const f = forged((c) => {
+      c.totals[0].amount = "0.5";
+    }, "amount");
+    await refused(f.file, f.digest, /totals\[0\]: amount 0\.5 BTC is not base_units \d+ at 8 decimals/);
+  });
+
+  it("created that is not RFC 3339", async () => {
+    for (const created of ["next tuesday", "2026-02-30T00:00:00Z", "2026-11-30 00:00:00"]) {
+      const f = forged((c) => {
+        c.created = created;
+      }, "created");
+      await refused(f.file, f.digest, /created .* is not an RFC 3339 date-time/);
+    }
+  });
+
+  it("an unknown version or construction, and a member the format does not have", async () => {
+    const v = forged((c) => {
+      c.version = 2;
+    }, "version");
+    await refused(v.file, v.digest, /version 2 \(this chaingw reads 1\)/);
+    const k = forged((c) => {
+      c.construction = "merkle-sum-sha256/v2";
+    }, "construction");
+    await refused(k.file, k.digest, /construction "merkle-sum-sha256\/v2"/);
+    const m = forged((c) => {
+      c.note = "audited";
+    }, "member");
+    await refused(m.file, m.digest, /member "note" is not part of the format/);
+  });
+
+  it("a member repeated at any depth, the digest covering the last copy", async () => {
+    const honest = readFileSync(COMMITMENT(), "utf8");
+    const c = JSON.parse(honest);
+    // a second, lower BTC total before the real one: JSON.parse would keep the last
+    const low = honest.replace('"base_units": "', `"base_units": "1", "base_units": "`);
+    const f = join(dir, "dup-commitment.json");
+    writeFileSync(f, low);
+    const r = await verify(proofOf("cust-0"), f, "--customer", "cust-0");
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('member "base_units" appears twice at totals[0].base_units');
+    expect(JSON.parse(low).totals[0].base_units).toBe(c.totals[0].base_units);
+    const top = honest.replace('"root": ', `"root": "${"0".repeat(64)}", "root": `);
+    writeFileSync(f, top);
+    expect((await verify(proofOf("cust-0"), f)).stderr).toContain('member "root" appears twice at root');
+    // in the proof too
+    const p = JSON.stringify(proofOf("cust-0")).replace('"amounts":[', '"amounts":["0"],"amounts":[');
+    const rp = await verify(p);
+    expect(rp.exitCode).toBe(2);
+    expect(rp.stderr).toContain('member "amounts" appears twice at leaves[0].amounts');
+  });
+
+  it("a proof of another version or construction, or with a member the format does not have", async () => {
+    for (const [edit, why] of [
+      [{ version: 2 }, /version 2 \(this chaingw reads 1\)/],
+      [{ construction: "merkle-sum-sha256/v0" }, /construction "merkle-sum-sha256\/v0"/],
+      [{ verified: true }, /member "verified" is not part of the format/],
+    ] as const) {
+      const r = await verify({ ...proofOf("cust-0"), ...edit });
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toMatch(why);
     }
   });
 });

@@ -1,9 +1,11 @@
 /** commitment.json: the published part of a liabilities build, and its checks when read back. */
-import { formatUnits } from "../chains/units.js";
+import { formatUnits, parseUnits } from "../chains/units.js";
 import { UsageError } from "../errors/index.js";
 import { digestOf } from "../proof/jcs.js";
+import { quoted, short } from "../util/text.js";
 import { COMMITMENT_FORMAT, CONSTRUCTION, FORMAT_VERSION, MAX_AMOUNT } from "./format.js";
-import type { Asset } from "./input.js";
+import { ASSET_NAME, type Asset, MAX_DECIMALS } from "./input.js";
+import { isObj, isRfc3339, strictJson, unknownMember } from "./read.js";
 
 export interface Total {
   asset: string;
@@ -61,49 +63,84 @@ export function makeCommitment(o: {
 }
 
 const HEX32 = /^[0-9a-f]{64}$/;
-const isObj = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
+const BASE_UNITS = /^(0|[1-9]\d*)$/;
+const DECIMAL_TEXT = /^(0|[1-9]\d*)(\.\d+)?$/;
+const MEMBERS = [
+  "format",
+  "version",
+  "construction",
+  "label",
+  "created",
+  "assets",
+  "totals",
+  "leaves",
+  "height",
+  "root",
+  "digest",
+] as const;
+
+/** The deepest tree a commitment may describe (leaf indices stay exact integers). */
+export const MAX_HEIGHT = 31;
 
 /**
- * Reads a commitment document: throws UsageError (exit 2) when `text` is not one. Its digest is not checked
- * here: {@link commitmentFaults} says whether the content still matches it.
+ * Reads a commitment document whole: throws UsageError (exit 2) naming the field when `text` is not one —
+ * not strict JSON (a member repeated at any depth), a member the format does not have, an unknown format,
+ * version or construction, an asset named twice or outside the build's names (exact ASCII, 1 to 32), a
+ * total whose `amount` is not its `base_units`, `created` not RFC 3339. Its digest is not checked here:
+ * {@link commitmentFaults} says whether the content still matches it.
  */
 export function parseCommitment(text: string, file: string): Commitment {
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch (e) {
-    throw new UsageError(`${file}: not JSON (${(e as Error).message})`);
-  }
+  const v = strictJson(text, file);
   const bad = (why: string): never => {
     throw new UsageError(`${file}: not a liabilities commitment: ${why}`);
   };
   if (!isObj(v)) return bad("not a JSON object");
-  if (v.format !== COMMITMENT_FORMAT)
-    bad(`format is ${JSON.stringify(v.format)}, expected "${COMMITMENT_FORMAT}"`);
-  if (v.version !== FORMAT_VERSION)
-    bad(`version ${JSON.stringify(v.version)} (this chaingw reads ${FORMAT_VERSION})`);
-  if (v.construction !== CONSTRUCTION)
-    bad(`construction ${JSON.stringify(v.construction)}, expected ${CONSTRUCTION}`);
+  const extra = unknownMember(v, MEMBERS);
+  if (extra !== undefined) bad(`member ${quoted(extra)} is not part of the format`);
+  if (v.format !== COMMITMENT_FORMAT) bad(`format is ${short(v.format)}, expected "${COMMITMENT_FORMAT}"`);
+  if (v.version !== FORMAT_VERSION) bad(`version ${short(v.version)} (this chaingw reads ${FORMAT_VERSION})`);
+  if (v.construction !== CONSTRUCTION) bad(`construction ${short(v.construction)}, expected ${CONSTRUCTION}`);
+  if (typeof v.created !== "string" || !isRfc3339(v.created))
+    bad(`created ${short(v.created)} is not an RFC 3339 date-time (like 2026-11-30T00:00:00Z)`);
   if (!Array.isArray(v.assets) || !v.assets.length) bad("assets is not a list of assets");
-  for (const a of v.assets as unknown[])
-    if (!isObj(a) || typeof a.asset !== "string" || !Number.isInteger(a.decimals))
-      bad("an asset lacks asset or decimals");
+  const names = new Set<string>();
+  (v.assets as unknown[]).forEach((a, i) => {
+    if (!isObj(a) || unknownMember(a, ["asset", "decimals"]) !== undefined)
+      bad(`assets[${i}] is not {asset, decimals}`);
+    const { asset, decimals } = a as Record<string, unknown>;
+    if (typeof asset !== "string" || !ASSET_NAME.test(asset))
+      bad(`assets[${i}].asset ${short(asset)}: letters, digits and . _ : - only, 1 to 32`);
+    if (names.has(asset as string)) bad(`assets[${i}]: asset ${asset} is listed twice`);
+    names.add(asset as string);
+    if (!Number.isInteger(decimals) || (decimals as number) < 0 || (decimals as number) > MAX_DECIMALS)
+      bad(`assets[${i}].decimals ${short(decimals)}: a whole number from 0 to ${MAX_DECIMALS}`);
+  });
   const assets = v.assets as Asset[];
   if (!Array.isArray(v.totals) || v.totals.length !== assets.length)
     bad("totals does not list one total per asset");
   (v.totals as unknown[]).forEach((t, i) => {
-    if (
-      !isObj(t) ||
-      t.asset !== assets[i].asset ||
-      typeof t.base_units !== "string" ||
-      !/^\d+$/.test(t.base_units)
-    )
-      bad(`totals[${i}] is not the ${assets[i].asset} total in base units`);
-    if (BigInt((t as { base_units: string }).base_units) > MAX_AMOUNT) bad(`totals[${i}] overflows 128 bits`);
+    const { asset, decimals } = assets[i];
+    if (!isObj(t) || unknownMember(t, ["asset", "amount", "base_units"]) !== undefined || t.asset !== asset)
+      bad(`totals[${i}] is not the ${asset} total {asset, amount, base_units}`);
+    const { amount, base_units } = t as Record<string, unknown>;
+    if (typeof base_units !== "string" || !BASE_UNITS.test(base_units))
+      bad(`totals[${i}].base_units ${short(base_units)} is not a whole number of base units`);
+    if (BigInt(base_units as string) > MAX_AMOUNT) bad(`totals[${i}].base_units overflows 128 bits`);
+    if (typeof amount !== "string" || !DECIMAL_TEXT.test(amount) || amount.length > 100)
+      bad(`totals[${i}].amount ${short(amount)} is not decimal text`);
+    let units: bigint | undefined;
+    try {
+      units = parseUnits(amount as string, decimals);
+    } catch {
+      units = undefined;
+    }
+    if (units?.toString() !== base_units)
+      bad(
+        `totals[${i}]: amount ${amount} ${asset} is not base_units ${base_units} at ${decimals} decimals (${formatUnits(BigInt(base_units as string), decimals)})`,
+      );
   });
-  if (!Number.isInteger(v.height) || (v.height as number) < 1 || (v.height as number) > 31)
-    bad("height is not 1 to 31");
+  if (!Number.isInteger(v.height) || (v.height as number) < 1 || (v.height as number) > MAX_HEIGHT)
+    bad(`height ${short(v.height)} is not 1 to ${MAX_HEIGHT}`);
   if (v.leaves !== 2 ** (v.height as number)) bad("leaves is not 2^height");
   if (typeof v.root !== "string" || !HEX32.test(v.root)) bad("root is not 64 lowercase hex digits");
   if (typeof v.digest !== "string" || !HEX32.test(v.digest)) bad("digest is not 64 lowercase hex digits");

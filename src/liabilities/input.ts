@@ -7,6 +7,7 @@
 import { createReadStream, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { UsageError } from "../errors/index.js";
+import { quoted, UNPRINTABLE } from "../util/text.js";
 import { AMOUNT_BYTES, fnv1a, MAX_AMOUNT, putAmount } from "./format.js";
 
 export interface Asset {
@@ -31,8 +32,9 @@ export interface Ledger {
 
 const MAX_PROBLEMS = 10;
 const MAX_ID_BYTES = 256;
-const MAX_DECIMALS = 36;
-const ASSET_NAME = /^[A-Za-z0-9._:-]{1,32}$/;
+export const MAX_DECIMALS = 36;
+/** an asset's name: exact ASCII, so two names that look alike are two names that differ */
+export const ASSET_NAME = /^[A-Za-z0-9._:-]{1,32}$/;
 const DECIMAL = /^(\d+)(?:\.(\d+))?$/;
 
 const refuse = (what: string, problems: string[]): never => {
@@ -167,6 +169,12 @@ export async function readLedger(file: string, assets: Asset[]): Promise<Ledger>
     const [id, assetName, amountText] = f;
     if (id === "") {
       problems.push(`${at}: empty customer id`);
+      continue;
+    }
+    if (UNPRINTABLE.test(id)) {
+      problems.push(
+        `${at}: customer id ${quoted(id.slice(0, 40))} holds a control character (a terminal would act on it)`,
+      );
       continue;
     }
     if (id.includes('"')) {

@@ -6,10 +6,12 @@
  * help name what was changed.
  */
 import { UsageError } from "../errors/index.js";
+import { quoted, short as shown } from "../util/text.js";
 import { type Commitment, commitmentFaults, parseCommitment, type Total, totalOf } from "./commitment.js";
 import {
   AMOUNT_BYTES,
   CONSTRUCTION,
+  FORMAT_VERSION,
   getAmount,
   hex,
   leafHash,
@@ -21,14 +23,20 @@ import {
   tagOf,
 } from "./format.js";
 import type { ProofDocument } from "./proof.js";
+import { isObj, strictJsonDocuments, unknownMember } from "./read.js";
 
 export interface LiabilitiesVerdict {
   verdict: "holds" | "fails";
+  /** the id the proof is for */
   customer: string;
+  /** the id the customer said is theirs (`--customer`), when given */
+  expected_customer?: string;
   /** what the proof shows the customer holds in the committed liabilities */
   balances: Total[];
   root: string;
   label?: string;
+  /** the commitment's `created` (RFC 3339) */
+  created: string;
   /** the commitment's digest */
   commitment: string;
   /** what failed, most telling first; empty when the proof holds */
@@ -36,25 +44,49 @@ export interface LiabilitiesVerdict {
 }
 
 const HEX32 = /^[0-9a-f]{64}$/;
-const isObj = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
+const PROOF_MEMBERS = [
+  "format",
+  "version",
+  "construction",
+  "commitment",
+  "root",
+  "label",
+  "customer",
+  "secret",
+  "balances",
+  "leaves",
+] as const;
+const LEAF_MEMBERS = ["index", "part", "parts", "tag", "hash", "amounts", "path"] as const;
 
-/** Reads a proof document; UsageError (exit 2) when `text` is not one. Values are judged by the verifier. */
-export function parseProof(text: string, file: string): ProofDocument {
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch (e) {
-    throw new UsageError(`${file}: not JSON (${(e as Error).message})`);
-  }
+/**
+ * Reads one proof document (an object from {@link strictJsonDocuments}); UsageError (exit 2) when it is not
+ * one: a member the format does not have, another format, version or construction, a field of the wrong
+ * type. Values are judged by the verifier.
+ */
+function proofFrom(v: unknown, file: string): ProofDocument {
   const bad = (why: string): never => {
     throw new UsageError(`${file}: not a liabilities proof: ${why}`);
   };
   if (!isObj(v)) return bad("not a JSON object");
-  if (v.format !== PROOF_FORMAT) bad(`format is ${JSON.stringify(v.format)}, expected "${PROOF_FORMAT}"`);
-  for (const k of ["construction", "commitment", "root", "customer", "secret"])
+  if (v.format !== PROOF_FORMAT) bad(`format is ${shown(v.format)}, expected "${PROOF_FORMAT}"`);
+  const extra = unknownMember(v, PROOF_MEMBERS);
+  if (extra !== undefined) bad(`member ${quoted(extra)} is not part of the format`);
+  if (v.version !== FORMAT_VERSION) bad(`version ${shown(v.version)} (this chaingw reads ${FORMAT_VERSION})`);
+  if (v.construction !== CONSTRUCTION) bad(`construction ${shown(v.construction)}, expected ${CONSTRUCTION}`);
+  for (const k of ["commitment", "root", "customer", "secret"])
     if (typeof v[k] !== "string") bad(`${k} is not text`);
-  if (!Array.isArray(v.balances) || v.balances.some((b) => !isObj(b) || typeof b.asset !== "string"))
+  if (v.label !== undefined && typeof v.label !== "string") bad("label is not text");
+  if (
+    !Array.isArray(v.balances) ||
+    v.balances.some(
+      (b) =>
+        !isObj(b) ||
+        unknownMember(b, ["asset", "amount", "base_units"]) !== undefined ||
+        typeof b.asset !== "string" ||
+        typeof b.amount !== "string" ||
+        typeof b.base_units !== "string",
+    )
+  )
     bad("balances is not a list of {asset, amount, base_units}");
   if (!Array.isArray(v.leaves)) bad("leaves is not a list");
   for (const [i, l] of (v.leaves as unknown[]).entries()) {
@@ -62,8 +94,10 @@ export function parseProof(text: string, file: string): ProofDocument {
       bad(`leaves[${i}] is not an object`);
       continue;
     }
+    const extraLeaf = unknownMember(l, LEAF_MEMBERS);
+    if (extraLeaf !== undefined) bad(`leaves[${i}]: member ${quoted(extraLeaf)} is not part of the format`);
     for (const k of ["index", "part", "parts"])
-      if (!Number.isInteger(l[k])) bad(`leaves[${i}].${k} is not a whole number`);
+      if (!Number.isSafeInteger(l[k])) bad(`leaves[${i}].${k} is not a whole number`);
     for (const k of ["tag", "hash"]) if (typeof l[k] !== "string") bad(`leaves[${i}].${k} is not text`);
     if (!Array.isArray(l.amounts) || l.amounts.some((x) => typeof x !== "string"))
       bad(`leaves[${i}].amounts is not a list of decimal strings`);
@@ -71,6 +105,7 @@ export function parseProof(text: string, file: string): ProofDocument {
     (l.path as unknown[]).forEach((s, j) => {
       if (
         !isObj(s) ||
+        unknownMember(s, ["hash", "sums"]) !== undefined ||
         typeof s.hash !== "string" ||
         !Array.isArray(s.sums) ||
         s.sums.some((x) => typeof x !== "string")
@@ -81,6 +116,19 @@ export function parseProof(text: string, file: string): ProofDocument {
   return v as unknown as ProofDocument;
 }
 
+/** Reads a proof file: one proof, or JSON Lines of several (as `liabilities proof ID ID…` prints them). */
+export function parseProofs(text: string, file: string): ProofDocument[] {
+  const docs = strictJsonDocuments(text, file);
+  return docs.map((d) => proofFrom(d.value, docs.length > 1 ? `${file} line ${d.line}` : file));
+}
+
+/** Reads a file holding exactly one proof; UsageError (exit 2) when `text` is not one. */
+export function parseProof(text: string, file: string): ProofDocument {
+  const docs = parseProofs(text, file);
+  if (docs.length !== 1) throw new UsageError(`${file}: ${docs.length} proofs, expected one`);
+  return docs[0];
+}
+
 /** Base units from a proof's text: a fault (not an exception) when negative, malformed or past 128 bits. */
 function amount(text: string, where: string, faults: string[]): bigint | undefined {
   if (/^-\d+$/.test(text)) {
@@ -88,7 +136,7 @@ function amount(text: string, where: string, faults: string[]): bigint | undefin
     return undefined;
   }
   if (!/^\d{1,40}$/.test(text)) {
-    faults.push(`${where} is not a whole number of base units (${JSON.stringify(text.slice(0, 40))})`);
+    faults.push(`${where} is not a whole number of base units (${quoted(text.slice(0, 40))})`);
     return undefined;
   }
   const v = BigInt(text);
@@ -110,15 +158,29 @@ function record(hashHex: string, sums: bigint[]): Uint8Array {
 
 const short = (h: string) => `${h.slice(0, 12)}…`;
 
-/** Checks `proof` against `commitment`. */
-export function verifyLiabilityProof(proof: ProofDocument, commitment: Commitment): LiabilitiesVerdict {
+/**
+ * Checks `proof` against `commitment`; with `customer` (the id the customer knows as theirs), a proof for
+ * anyone else fails first of all, however well it verifies.
+ */
+export function verifyLiabilityProof(
+  proof: ProofDocument,
+  commitment: Commitment,
+  customer?: string,
+): LiabilitiesVerdict {
   const c = commitment;
   const A = c.assets.length;
-  const faults: string[] = [...commitmentFaults(c)];
+  const faults: string[] = [];
+  if (customer !== undefined && proof.customer !== customer)
+    faults.push(
+      `this proof is customer ${quoted(proof.customer)}'s, not ${quoted(customer)}'s: it says nothing of your balance`,
+    );
+  faults.push(...commitmentFaults(c));
   const id = Buffer.from(proof.customer, "utf8");
 
-  if (proof.construction !== CONSTRUCTION)
-    faults.push(`construction ${proof.construction}, not ${CONSTRUCTION}`);
+  if (proof.label !== c.label)
+    faults.push(
+      `the proof's label ${proof.label === undefined ? "is missing" : quoted(proof.label)}, the commitment's ${c.label === undefined ? "is missing" : quoted(c.label)}`,
+    );
   if (proof.commitment !== c.digest || proof.root !== c.root)
     faults.push(
       `the proof is for another build: root ${short(proof.root)} (commitment ${short(proof.commitment)}), this commitment's root is ${short(c.root)} (digest ${short(c.digest)})`,
@@ -173,7 +235,9 @@ export function verifyLiabilityProof(proof: ProofDocument, commitment: Commitmen
     // name the change the proof's own fields give away (the walk below decides)
     if (computed !== l.hash) {
       if (l.tag !== tagHex)
-        faults.push(`${at} is another customer's: its tag is not HMAC-SHA256(secret, "${proof.customer}")`);
+        faults.push(
+          `${at} is another customer's: its tag is not HMAC-SHA256(secret, ${quoted(proof.customer)})`,
+        );
       else
         faults.push(
           `${at}: the amounts (or the part) were edited: they do not hash to the leaf the path starts from`,
@@ -227,22 +291,42 @@ export function verifyLiabilityProof(proof: ProofDocument, commitment: Commitmen
   return {
     verdict: faults.length ? "fails" : "holds",
     customer: proof.customer,
+    ...(customer !== undefined ? { expected_customer: customer } : {}),
     balances,
     root: c.root,
     ...(c.label !== undefined ? { label: c.label } : {}),
+    created: c.created,
     commitment: c.digest,
     faults,
   };
 }
 
-/** Reads and checks: `proofText` from `proofFile`, `commitmentText` from `commitmentFile`. */
+/**
+ * Checks `proofs` against `commitment`. With `customer`, only that customer's proofs are checked, and a
+ * file holding none of theirs fails (a file of someone else's proof included).
+ */
+export function checkProofs(
+  proofs: ProofDocument[],
+  commitment: Commitment,
+  customer?: string,
+): LiabilitiesVerdict[] {
+  const theirs = customer === undefined ? proofs : proofs.filter((p) => p.customer === customer);
+  if (theirs.length) return theirs.map((p) => verifyLiabilityProof(p, commitment, customer));
+  // none of theirs: the first proof is checked, and fails on whose it is
+  const v = verifyLiabilityProof(proofs[0], commitment, customer);
+  if (proofs.length > 1)
+    v.faults.unshift(`the file holds ${proofs.length} proofs, none of them customer ${quoted(customer!)}'s`);
+  return [v];
+}
+
+/** Reads and checks: the proofs in `proofText` (one, or JSON Lines) against the commitment in `commitmentText`. */
 export function verifyLiabilities(
   proofText: string,
   proofFile: string,
   commitmentText: string,
   commitmentFile: string,
-): LiabilitiesVerdict {
+  customer?: string,
+): LiabilitiesVerdict[] {
   const commitment = parseCommitment(commitmentText, commitmentFile);
-  const proof = parseProof(proofText, proofFile);
-  return verifyLiabilityProof(proof, commitment);
+  return checkProofs(parseProofs(proofText, proofFile), commitment, customer);
 }

@@ -16,6 +16,7 @@ export function short(v: unknown, max = 60): string {
   } catch {
     s = Array.isArray(v) ? "an array" : typeof v === "object" ? "an object" : typeof v;
   }
+  s = escapeUnprintable(s);
   return s.length > max ? `${s.slice(0, max - 3)}...` : s;
 }
 
@@ -157,3 +158,18 @@ export function wrapWords(text: string, width: number, indent = ""): string {
   }
   return out.join("\n");
 }
+
+/**
+ * Characters that move the cursor, recolour or reorder a terminal's text: C0 and C1 controls, DEL, line and
+ * paragraph separators, bidirectional overrides and isolates. Text from a file shown with them raw can paint
+ * a different line ("\r" then "customer bob: 1 BTC included").
+ */
+export const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
+const UNPRINTABLE_ALL = new RegExp(UNPRINTABLE.source, "gu");
+
+/** Every {@link UNPRINTABLE} character of `s` as a JSON-style `\uXXXX` escape. */
+export const escapeUnprintable = (s: string): string =>
+  s.replace(UNPRINTABLE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+
+/** Text from a file, in double quotes, `"` and `\` and every {@link UNPRINTABLE} character escaped JSON-style. */
+export const quoted = (s: string): string => escapeUnprintable(JSON.stringify(s));

@@ -1,29 +1,58 @@
-/** `chaingw liabilities verify PROOF --commitment commitment.json`: a customer's offline check. */
+/** `chaingw liabilities verify PROOF --commitment commitment.json --customer ID`: a customer's offline check. */
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { UsageError } from "../../../errors/index.js";
 import type { LiabilitiesVerdict } from "../../../liabilities/verify.js";
+import { quoted } from "../../../util/text.js";
 import type { Run } from "../../run.js";
 
 export interface VerifyCommandOptions {
   proof: string;
   commitment: string;
+  /** the id the customer knows as theirs; a proof for anyone else fails */
+  customer?: string;
   json: boolean;
+  /** asks for the id when --customer is missing (a terminal's prompt); undefined: not asked */
+  ask?: () => Promise<string>;
 }
 
 export function declareVerify(parent: Command, run: Run): void {
   parent
     .command("verify")
     .description("check a customer's inclusion proof offline against the published commitment")
-    .argument("<proof>", "the proof file (- for stdin)")
+    .argument("<proof>", "the proof file (- for stdin); JSON Lines of several proofs are read too")
     .requiredOption("--commitment <file>", "the published commitment.json")
+    .option(
+      "--customer <id>",
+      "your customer id: a proof for anyone else fails (asked for on a terminal when missing)",
+    )
     .addHelpText(
       "after",
-      "\nExit 0 the proof holds; 1 it does not (what failed is named); 2 not a proof or commitment.",
+      "\nExit 0 the proof holds; 1 it does not (what failed is named), or it is someone else's; 2 not a proof or commitment.",
     )
-    .action(async (proof: string, o: { commitment: string }) =>
-      runVerify({ proof, commitment: o.commitment, json: run.machine }, run),
+    .action(async (proof: string, o: { commitment: string; customer?: string }) =>
+      runVerify(
+        {
+          proof,
+          commitment: o.commitment,
+          customer: o.customer,
+          json: run.machine,
+          ask: process.stdin.isTTY && proof !== "-" ? () => askId(run) : undefined,
+        },
+        run,
+      ),
     );
+}
+
+/** The customer id, asked on the terminal (stderr, so stdout stays the verdict). */
+async function askId(run: Pick<Run, "stderr">): Promise<string> {
+  const { createInterface } = await import("node:readline/promises");
+  const rl = createInterface({ input: process.stdin, output: run.stderr, terminal: true });
+  try {
+    return await rl.question("your customer id (as your account shows it): ");
+  } finally {
+    rl.close();
+  }
 }
 
 const read = (file: string, what: string): string => {
@@ -40,17 +69,38 @@ export async function runVerify(
 ): Promise<void> {
   const proofText = read(o.proof, "proof");
   const commitmentText = read(o.commitment, "--commitment");
-  const { verifyLiabilities } = await import("../../../liabilities/verify.js");
-  const v = verifyLiabilities(proofText, o.proof, commitmentText, o.commitment);
-  io.exitCode = v.verdict === "holds" ? 0 : 1;
-  io.out(o.json ? JSON.stringify(v, null, 2) : renderVerdict(v));
+  const { checkProofs, parseProofs } = await import("../../../liabilities/verify.js");
+  const { parseCommitment } = await import("../../../liabilities/commitment.js");
+  // both files read whole before the customer is asked: a file that is not one is refused first
+  const commitment = parseCommitment(commitmentText, o.commitment);
+  const proofs = parseProofs(proofText, o.proof);
+  let customer = o.customer;
+  if (customer === undefined && o.ask) {
+    customer = (await o.ask()).trim();
+    if (customer === "")
+      throw new UsageError("--customer: no id given (your customer id, as your account shows it)");
+  }
+  const verdicts = checkProofs(proofs, commitment, customer);
+  io.exitCode = verdicts.every((v) => v.verdict === "holds") ? 0 : 1;
+  if (o.json) io.out(verdicts.map((v) => JSON.stringify(v, null, verdicts.length > 1 ? 0 : 2)).join("\n"));
+  else io.out(verdicts.map(renderVerdict).join("\n"));
+  if (customer === undefined)
+    io.err(
+      `chaingw: no --customer given: this shows whose proof holds (${verdicts.map((v) => quoted(v.customer)).join(", ")}), not that it is yours`,
+    );
 }
 
-/** "customer 8812: 1.25 BTC and 310 USDT included in root 4f…, snapshot 2026-11-30" or what failed. */
+/**
+ * `customer "8812": 1.25 BTC and 310 USDT included in the liabilities committed as <digest> ("snapshot
+ * 2026-11-30", created 2026-11-30T00:00:00Z)`, or what failed. Every string from a file is escaped.
+ */
 export function renderVerdict(v: LiabilitiesVerdict): string {
   const held = v.balances.filter((b) => b.base_units !== "0").map((b) => `${b.amount} ${b.asset}`);
   const what = held.length ? held.join(held.length === 2 ? " and " : ", ") : "a zero balance";
-  const where = `root ${v.root.slice(0, 16)}…${v.label ? `, ${v.label}` : ""}`;
-  if (v.verdict === "holds") return `customer ${v.customer}: ${what} included in ${where}`;
-  return [`customer ${v.customer}: NOT proven in ${where}`, ...v.faults.map((f) => `  - ${f}`)].join("\n");
+  const where = `the liabilities committed as ${v.commitment} (${v.label !== undefined ? `${quoted(v.label)}, ` : ""}created ${quoted(v.created)})`;
+  if (v.verdict === "holds") return `customer ${quoted(v.customer)}: ${what} included in ${where}`;
+  return [
+    `customer ${quoted(v.expected_customer ?? v.customer)}: NOT proven in ${where}`,
+    ...v.faults.map((f) => `  - ${f}`),
+  ].join("\n");
 }
