@@ -11,6 +11,7 @@ import type { JsonRpcClient } from "../rpc/client.js";
 import { share, unitOf } from "./claims.js";
 import { formatCoins } from "./utxo/amount.js";
 import { combineVerdicts, counted, type Verdict } from "./verdict.js";
+import { verifyContext } from "./verifier.js";
 
 export interface Holding {
   address: string;
@@ -157,16 +158,16 @@ export async function verifyEntry(
   signal?: AbortSignal,
 ): Promise<ReportEntry & { verify: ProofCheck }> {
   if (r.evm) {
-    const { verifyEvmProof } = await import("./evm/balances-verify.js");
-    const v = await verifyEvmProof(client, r.evm, undefined, signal);
+    const { verify } = await import("./evm/balances-verify.js");
+    const v = await verify(verifyContext(client, { signal }), r.evm);
     // the proven share is the verifier's: signatures judged again, balances re-read
     const assets = r.entry.assets.map((a, k) =>
       a.proven_share === null ? a : { ...a, proven_share: v.ownership.proven[k]?.share ?? a.proven_share },
     );
     return { ...r.entry, assets, verify: { verdict: v.verdict, summary: v.summary } };
   }
-  const { verifyProof } = await import("./utxo/verify.js");
-  const v = await verifyProof(client, r.utxo as Proof, {}, () => {}, signal);
+  const { verify } = await import("./utxo/verify.js");
+  const v = await verify(verifyContext(client, { signal }), r.utxo as Proof);
   const total = BigInt((r.utxo as Proof).total.amount_sats);
   const assets = r.entry.assets.map((a) =>
     a.proven_share === null && v.ownership.proven_addresses === 0

@@ -133,14 +133,15 @@ export async function agreeOnEvmProof(
   onNote: (text: string) => void = () => {},
   signal?: AbortSignal,
 ): Promise<EvmProof> {
-  const { verifyEvmProof } = await import("./evm/balances-verify.js");
+  const { verify } = await import("./evm/balances-verify.js");
+  const { verifyContext } = await import("./verifier.js");
   const { digestOf } = await import("../proof/jcs.js");
   const nodes = await Promise.all(eps.map((ep) => describeEvmNode(client, ep, proof.block)));
   for (let i = 1; i < eps.length; i++) {
     onNote(
       `--quorum: reading the same ${proof.addresses.length} addresses again on ${nodeName(nodes[i]!, i)}`,
     );
-    const r = await verifyEvmProof(clientOn(client, eps[i]!), proof, undefined, signal);
+    const r = await verify(verifyContext(clientOn(client, eps[i]!), { signal }), proof);
     if (r.verdict === "fails") {
       const m = r.mismatches[0];
       throw new QuorumError(

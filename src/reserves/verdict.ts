@@ -70,13 +70,9 @@ export interface ChallengeCheck {
 
 /**
  * The proof's challenge against `required` (verify --challenge), for both proof formats: another text (or
- * none) is a failure, since signatures over another text prove nothing for this audit.
+ * none) is a failure (`challengeFindings`), since signatures over another text prove nothing for this audit.
  */
-export function checkChallenge(
-  text: string | null,
-  required: string | undefined,
-  f: Findings,
-): ChallengeCheck {
+export function checkChallenge(text: string | null, required: string | undefined): ChallengeCheck {
   const c: ChallengeCheck = {
     text,
     required: required ?? null,
@@ -88,9 +84,18 @@ export function checkChallenge(
   c.detail = c.ok
     ? `signatures are over the required challenge "${required}"`
     : `the proof's signatures are over ${text === null ? "no challenge" : `"${text}"`}, not the required "${required}"`;
-  if (!c.ok) f.failures.push(`challenge: ${c.detail}`);
   return c;
 }
+
+/** The challenge check as findings: a claim (the text signed over), or, when another was required, ok / fails. */
+export const challengeFindings = (c: ChallengeCheck): Finding[] => [
+  {
+    status: c.ok === null ? "claim" : c.ok ? "ok" : "fails",
+    step: "challenge",
+    at: "challenge",
+    text: c.ok === false ? `challenge: ${c.detail}` : c.detail,
+  },
+];
 
 /** The signature lines to judge: those given to verify, else the proof's own, numbered. */
 export const signatureLines = (

@@ -69,7 +69,7 @@ export async function runVerify(run: Run, file: string, flags: GlobalFlags, o: V
   const { readProof } = await import("../../../proof/document.js");
   const proof: Proof = await files.asUsage(file, () => readProof(text));
   const signatures = o.signatures === undefined ? undefined : await files.readSignatures(o.signatures);
-  const [{ contextFor }, { verifyProof }] = await Promise.all([
+  const [{ contextFor }, { verify }] = await Promise.all([
     import("../../context.js"),
     import("../../../reserves/utxo/verify.js"),
   ]);
@@ -77,17 +77,19 @@ export async function runVerify(run: Run, file: string, flags: GlobalFlags, o: V
   const { renderVerify } = await import("../../render/verify.js");
   await verifyAndPrint(run, ctx, k, renderVerify, async (bar) => {
     const once = (client: typeof ctx.client) =>
-      verifyProof(
-        client,
+      verify(
+        {
+          client,
+          options: { signatures, challenge: o.challenge },
+          onEvent: (e) =>
+            bar.update(
+              e.type === "walk"
+                ? `walking blocks ${e.height.toLocaleString("en")} of ${e.tip.toLocaleString("en")} for ${e.pending} output${e.pending === 1 ? "" : "s"} spent since the proof`
+                : e.text,
+            ),
+          signal: ctx.signal,
+        },
         proof,
-        { signatures, challenge: o.challenge },
-        (e) =>
-          bar.update(
-            e.type === "walk"
-              ? `walking blocks ${e.height.toLocaleString("en")} of ${e.tip.toLocaleString("en")} for ${e.pending} output${e.pending === 1 ? "" : "s"} spent since the proof`
-              : e.text,
-          ),
-        ctx.signal,
       );
     if (k === undefined) return { report: await once(ctx.client) };
     const { verifyOnQuorum, describeUtxoNode } = await import("../../../reserves/quorum.js");
@@ -114,7 +116,7 @@ async function verifyEvmFile(
     o.signatures === undefined
       ? undefined
       : await files.readAccountSignatures(o.signatures, chainOf(proof.chain.group));
-  const [{ contextFor }, { verifyEvmProof }] = await Promise.all([
+  const [{ contextFor }, { verify }] = await Promise.all([
     import("../../context.js"),
     import("../../../reserves/evm/balances-verify.js"),
   ]);
@@ -122,12 +124,15 @@ async function verifyEvmFile(
   const { renderEvmVerify } = await import("../../render/verify.js");
   await verifyAndPrint(run, ctx, k, renderEvmVerify, async (bar) => {
     const once = (client: typeof ctx.client) =>
-      verifyEvmProof(
-        client,
+      verify(
+        {
+          client,
+          options: { challenge: o.challenge, signatures },
+          onEvent: (e) =>
+            bar.update(e.type === "read" ? `re-reading balances: ${e.done} of ${e.total}` : e.text),
+          signal: ctx.signal,
+        },
         proof,
-        (e) => bar.update(e.type === "read" ? `re-reading balances: ${e.done} of ${e.total}` : e.text),
-        ctx.signal,
-        { challenge: o.challenge, signatures },
       );
     if (k === undefined) return { report: await once(ctx.client) };
     const { verifyOnQuorum, describeEvmNode } = await import("../../../reserves/quorum.js");
