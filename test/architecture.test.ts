@@ -34,7 +34,18 @@ describe("architecture", () => {
   it("workflows, rpc, methods and chains never import the command line", () => {
     const bad = sources
       .filter((s) =>
-        ["reserves", "batch", "evm", "rpc", "methods", "chains", "proof", "serve"].includes(folderOf(s.path)),
+        [
+          "reserves",
+          "batch",
+          "evm",
+          "rpc",
+          "methods",
+          "chains",
+          "proof",
+          "serve",
+          "exchange",
+          "formats",
+        ].includes(folderOf(s.path)),
       )
       .filter((s) => importsOf(s.text).some((i) => /(^|\/)cli\//.test(i)))
       .map((s) => s.path);

@@ -10,6 +10,8 @@
  * docs/exchange-proofs.md.
  */
 import { UsageError } from "../errors/index.js";
+import { OKX_V1 } from "./okx-v1.js";
+import { OKX_V2 } from "./okx-v2.js";
 
 /** reserves: who controls which addresses and what they hold; liabilities: a customer's share of the total */
 export type FormatKind = "reserves" | "liabilities";
@@ -33,17 +35,24 @@ export interface ProofFormat {
 }
 
 /** Every format, in the order detection tries them (most specific first). */
-export const FORMATS: readonly ProofFormat[] = [];
+export const FORMATS: readonly ProofFormat[] = [
+  // customers' inclusion proofs published by exchanges (src/exchange/liabilities/)
+  OKX_V1,
+  OKX_V2,
+];
 
 /** The formats of one kind (`reserves verify` takes reserves files, `liabilities verify` liabilities files). */
 export const formatsOf = (kind: FormatKind): ProofFormat[] => FORMATS.filter((f) => f.kind === kind);
 
-/** The format named by `--format`, or a usage error listing the names of that kind. */
-export function formatNamed(name: string, kind: FormatKind): ProofFormat {
+/**
+ * The format named by `--format`, or a usage error listing the names of that kind. `flag`: the option's
+ * spelling where the global --format (the output's) is taken (`liabilities verify --proof-format`).
+ */
+export function formatNamed(name: string, kind: FormatKind, flag = "--format"): ProofFormat {
   const f = formatsOf(kind).find((x) => x.name === name);
   if (f) return f;
   throw new UsageError(
-    `--format ${JSON.stringify(name)}: not a ${kind} format; one of ${formatsOf(kind)
+    `${flag} ${JSON.stringify(name)}: not a ${kind} format; one of ${formatsOf(kind)
       .map((x) => x.name)
       .join(", ")}`,
   );

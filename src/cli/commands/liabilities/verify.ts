@@ -5,32 +5,44 @@ import { UsageError } from "../../../errors/index.js";
 import type { LiabilitiesVerdict } from "../../../liabilities/verify.js";
 import { quoted } from "../../../util/text.js";
 import type { Run } from "../../run.js";
+import { declareExchangeOptions, type ExchangeVerifyOptions, exchangeOptionsOf } from "./verify-exchange.js";
 
 export interface VerifyCommandOptions {
   proof: string;
-  commitment: string;
+  /** chaingw's own proofs: the published commitment.json */
+  commitment?: string;
   /** the id the customer knows as theirs; a proof for anyone else fails */
   customer?: string;
   json: boolean;
   /** asks for the id when --customer is missing (a terminal's prompt); undefined: not asked */
   ask?: () => Promise<string>;
+  /** an exchange's inclusion proof (src/exchange/liabilities/): forced format, second file, root, secrets */
+  exchange?: ExchangeVerifyOptions;
 }
 
 export function declareVerify(parent: Command, run: Run): void {
-  parent
+  const cmd = parent
     .command("verify")
     .description("check a customer's inclusion proof offline against the published commitment")
     .argument("<proof>", "the proof file (- for stdin); JSON Lines of several proofs are read too")
-    .requiredOption("--commitment <file>", "the published commitment.json")
+    .argument("[tree]", "an exchange format's second file (OKX v2: the full tree)")
+    .option("--commitment <file>", "the published commitment.json (chaingw's own proofs)")
     .option(
       "--customer <id>",
       "your customer id: a proof for anyone else fails (asked for on a terminal when missing)",
     )
     .addHelpText(
       "after",
-      "\nExit 0 the proof holds; 1 it does not (what failed is named), or it is someone else's; 2 not a proof or commitment.",
-    )
-    .action(async (proof: string, o: { commitment: string; customer?: string }) =>
+      "\nExit 0 the proof holds; 1 it does not (what failed is named), or it is someone else's; 2 not a proof or commitment;" +
+        "\n3 cannot say (an exchange format's part chaingw cannot check).",
+    );
+  declareExchangeOptions(cmd);
+  cmd.action(
+    async (
+      proof: string,
+      tree: string | undefined,
+      o: { commitment?: string; customer?: string } & ExchangeVerifyOptions,
+    ) =>
       runVerify(
         {
           proof,
@@ -38,10 +50,11 @@ export function declareVerify(parent: Command, run: Run): void {
           customer: o.customer,
           json: run.machine,
           ask: process.stdin.isTTY && proof !== "-" ? () => askId(run) : undefined,
+          exchange: exchangeOptionsOf(tree, o),
         },
         run,
       ),
-    );
+  );
 }
 
 /** The customer id, asked on the terminal (stderr, so stdout stays the verdict). */
@@ -68,6 +81,13 @@ export async function runVerify(
   io: Pick<Run, "out" | "err" | "exitCode">,
 ): Promise<void> {
   const proofText = read(o.proof, "proof");
+  const { exchangeFormatOf, runExchangeVerify } = await import("./verify-exchange.js");
+  const format = await exchangeFormatOf(proofText, o.exchange, o.commitment !== undefined);
+  if (format) return runExchangeVerify(format, proofText, o, io);
+  if (o.commitment === undefined)
+    throw new UsageError(
+      "--commitment <file>: required for chaingw's own proofs (the published commitment.json)",
+    );
   const commitmentText = read(o.commitment, "--commitment");
   const { checkProofs, parseProofs } = await import("../../../liabilities/verify.js");
   const { parseCommitment } = await import("../../../liabilities/commitment.js");

@@ -1,0 +1,267 @@
+/**
+ * OKX's Merkle-sum liabilities proofs (2022-23): v1, a customer's leaf and the path of siblings to the root in
+ * one file; v2, the customer's leaves (a balance split over several) beside the full tree, every node of it.
+ *
+ *  - leaf (v1), user hash (v2): sha256(nonce ‖ {"BTC":"…","ETH":"…","USDT":"…"}), Go's JSON of the balances;
+ *  - v2 leaf i: sha256(userHash ‖ BTC_i ‖ ETH_i ‖ USDT_i);
+ *  - node: sha256(L ‖ R ‖ ΣBTC ‖ ΣETH ‖ ΣUSDT ‖ height), sums cut to 8 places without trailing zeros, height
+ *    the node's own (leaves are 1); an odd node is paired with a copy of itself holding zero.
+ */
+import { UsageError } from "../../errors/index.js";
+import {
+  type Amount,
+  amountsOf,
+  type Balance,
+  compareRoot,
+  compareTotals,
+  field,
+  finish,
+  type InclusionCheck,
+  type InclusionOptions,
+  isHex,
+  isObj,
+  type Obj,
+  readAmounts,
+  readJson,
+  refuseNegative,
+  refuseShortHash,
+  Steps,
+  type Sums,
+  sha256Hex,
+} from "./check.js";
+import { addDec, compareDec, type Dec, plainDec, strippedDec, truncateDec, ZERO } from "./decimal.js";
+
+/** Go's JSON of the balances, keys as the file orders them, values quoted. */
+const balancesJson = (a: Amount[]): string =>
+  `{${a.map((x) => `${JSON.stringify(x.asset)}:${JSON.stringify(x.text)}`).join(",")}}`;
+
+const sumText = (d: Dec): string => strippedDec(truncateDec(d, 8));
+
+const nodeHash = (l: string, r: string, assets: string[], sums: Sums, height: number): string =>
+  sha256Hex(`${l}${r}${assets.map((a) => sumText(sums.get(a) ?? ZERO)).join("")}${height}`);
+
+const toBalances = (a: Amount[]): Balance[] => a.map((x) => ({ asset: x.asset, amount: x.text }));
+
+const addInto = (sums: Sums, a: Iterable<[string, Dec]>): void => {
+  for (const [asset, d] of a) sums.set(asset, addDec(sums.get(asset) ?? ZERO, d));
+};
+
+const int = (o: Obj, key: string, at: string, file: string): number => {
+  const n = Number(field(o, key, at, file, "number"));
+  if (!Number.isSafeInteger(n)) throw new UsageError(`${file}: ${at}.${key} must be a whole number`);
+  return n;
+};
+
+/** OKX v1: `{"self":{nonce,hash,balances,type,height},"path":[{hash,balances,type,height}…, root]}`. */
+export function verifyV1(text: string, o: InclusionOptions): InclusionCheck {
+  const doc = readJson(text, o.file);
+  if (!isObj(doc)) throw new UsageError(`${o.file}: not an OKX v1 proof (an object with self and path)`);
+  const self = field(doc, "self", "", o.file, "object");
+  const path = field(doc, "path", "", o.file, "array");
+  if (path.length < 1) throw new UsageError(`${o.file}: path is empty (it ends with the root)`);
+  const nodes = path.map((n, i) => {
+    if (!isObj(n)) throw new UsageError(`${o.file}: path[${i}] must be an object`);
+    const at = `path[${i}]`;
+    return {
+      at,
+      hash: field(n, "hash", at, o.file, "string"),
+      type: int(n, "type", at, o.file),
+      height: int(n, "height", at, o.file),
+      balances: readAmounts(n.balances, `${at}.balances`, o.file),
+    };
+  });
+  const mine = readAmounts(self.balances, "self.balances", o.file);
+  const nonce = field(self, "nonce", "self", o.file, "string");
+  const claimed = field(self, "hash", "self", o.file, "string");
+  const assets = mine.map((a) => a.asset);
+
+  const s = new Steps();
+  refuseNegative(s, amountsOf(mine), "level 1 (self)", "the customer's leaf");
+  refuseShortHash(s, claimed, "level 1 (self)");
+  const leaf = sha256Hex(`${nonce}${balancesJson(mine)}`);
+  if (leaf === claimed.toLowerCase()) s.ok("leaf", `sha256(nonce ‖ balances) = ${leaf}`, "level 1 (self)");
+  else s.fail("leaf", `sha256(nonce ‖ balances) is ${leaf}, the file says ${claimed}`, "level 1 (self)");
+
+  const root = nodes.at(-1)!;
+  if (root.type !== 3) s.fail("path", `the last node has type ${root.type}, not 3 (the root)`, root.at);
+  let cur = leaf;
+  const sums: Sums = new Map(amountsOf(mine));
+  for (const [i, n] of nodes.slice(0, -1).entries()) {
+    const at = `level ${i + 1} (${n.at})`;
+    if (n.height !== i + 1) s.fail("path", `sibling of height ${n.height} where ${i + 1} belongs`, at);
+    refuseShortHash(s, n.hash, at);
+    if (!isHex(n.hash, 64)) s.fail("hash", `hash ${JSON.stringify(n.hash)} is not 64 hex digits`, at);
+    refuseNegative(s, amountsOf(n.balances), at, "the sibling");
+    if (n.type === 4 && (n.hash !== cur || n.balances.some((b) => b.value.units !== 0n)))
+      s.fail("path", `a padding sibling must copy the node it pads (${cur}) with zero balances`, at);
+    addInto(sums, amountsOf(n.balances));
+    const height = i + 2;
+    refuseNegative(s, sums, `level ${height}`, "the path's node");
+    cur =
+      n.type === 1
+        ? nodeHash(n.hash, cur, assets, sums, height)
+        : nodeHash(cur, n.hash, assets, sums, height);
+    if (n.type !== 1 && n.type !== 2 && n.type !== 4)
+      s.fail("path", `sibling of type ${n.type}: neither left (1), right (2) nor padding (4)`, at);
+  }
+  const rootAt = `level ${nodes.length} (root)`;
+  refuseShortHash(s, root.hash, rootAt);
+  refuseNegative(s, amountsOf(root.balances), rootAt, "the root");
+  if (root.height !== nodes.length)
+    s.fail("path", `the root has height ${root.height}; the path has ${nodes.length} levels`, rootAt);
+  if (compareTotals(s, sums, root.balances, rootAt, "the root's"))
+    s.ok("sums", `the path's sums equal the root's totals (${totalsText(root.balances)})`, rootAt);
+  if (cur === root.hash.toLowerCase()) s.ok("path", `${nodes.length - 1} siblings reach ${cur}`, rootAt);
+  compareRoot(s, cur, root.hash, o.root, rootAt);
+  return finish("okx-v1", s, cur, o.root, toBalances(mine));
+}
+
+const totalsText = (a: Amount[]): string => a.map((x) => `${x.text} ${x.asset}`).join(", ");
+
+interface TreeNode {
+  hash: string;
+  height: number;
+  balances: Amount[];
+  line: number;
+}
+
+/** The full tree file: `hash,height,{"BTC":"…","ETH":"…","USDT":"…"}` a line, root first. */
+function readTree(text: string, file: string): TreeNode[] {
+  const out: TreeNode[] = [];
+  for (const [i, raw] of text.split(/\r?\n/).entries()) {
+    if (!raw.trim()) continue;
+    const m = /^([^,]*),(\d+),(\{.*\})\s*$/.exec(raw);
+    if (!m) throw new UsageError(`${file} line ${i + 1}: not "hash,height,{balances}"`);
+    out.push({
+      hash: m[1] as string,
+      height: Number(m[2]),
+      balances: readAmounts(readJson(m[3] as string, `${file} line ${i + 1}`), `line ${i + 1}`, file),
+      line: i + 1,
+    });
+  }
+  if (!out.length) throw new UsageError(`${file}: no tree lines`);
+  return out;
+}
+
+/**
+ * OKX v2: the user info file (`{hash, nonce, totalBalances, nodes:[{hash, balances}]}`) and the full tree
+ * (--tree, or the second file). Every node of the tree is rebuilt from its children, not only the user's.
+ */
+export function verifyV2(text: string, o: InclusionOptions): InclusionCheck {
+  const doc = readJson(text, o.file);
+  if (!isObj(doc)) throw new UsageError(`${o.file}: not an OKX v2 user info file`);
+  const userHash = field(doc, "hash", "", o.file, "string");
+  const nonce = field(doc, "nonce", "", o.file, "string");
+  const total = readAmounts(doc.totalBalances, "totalBalances", o.file);
+  const leaves = field(doc, "nodes", "", o.file, "array").map((n, i) => {
+    if (!isObj(n)) throw new UsageError(`${o.file}: nodes[${i}] must be an object`);
+    return {
+      hash: field(n, "hash", `nodes[${i}]`, o.file, "string"),
+      balances: readAmounts(n.balances, `nodes[${i}].balances`, o.file),
+    };
+  });
+  const s = new Steps();
+  const assets = total.map((a) => a.asset);
+  refuseNegative(s, amountsOf(total), "user", "the customer's total");
+  const h = sha256Hex(`${nonce}${balancesJson(total)}`);
+  if (h === userHash.toLowerCase()) s.ok("leaf", `sha256(nonce ‖ totalBalances) = ${h}`, "user");
+  else s.fail("leaf", `sha256(nonce ‖ totalBalances) is ${h}, the file says ${userHash}`, "user");
+  const split: Sums = new Map();
+  for (const [i, l] of leaves.entries()) {
+    const at = `nodes[${i}]`;
+    refuseNegative(s, amountsOf(l.balances), at, "the customer's leaf");
+    addInto(split, amountsOf(l.balances));
+    const want = sha256Hex(
+      `${h}${assets.map((a) => l.balances.find((b) => b.asset === a)?.text ?? "0").join("")}`,
+    );
+    if (want === l.hash.toLowerCase()) s.ok("leaf", `leaf ${i + 1} = sha256(userHash ‖ its balances)`, at);
+    else s.fail("leaf", `sha256(userHash ‖ balances) is ${want}, the file says ${l.hash}`, at);
+  }
+  if (compareTotals(s, split, total, "user", "the customer's leaves"))
+    s.ok("sums", `the ${leaves.length} leaves add up to totalBalances`, "user");
+
+  if (!o.tree) {
+    s.cannot(
+      "tree",
+      "the full tree file was not given (--tree FILE, or a second file): the leaves cannot be followed to a root",
+    );
+    return finish("okx-v2", s, null, o.root, toBalances(total));
+  }
+  const tree = readTree(o.tree.text, o.tree.file);
+  const top = Math.max(...tree.map((n) => n.height));
+  const levels: TreeNode[][] = [];
+  for (let h = 1; h <= top; h++) levels[h] = tree.filter((n) => n.height === h).reverse(); // left to right
+  const where = (n: TreeNode) => `height ${n.height} (${o.tree!.file} line ${n.line})`;
+  for (const n of tree) {
+    refuseShortHash(s, n.hash, where(n));
+    refuseNegative(s, amountsOf(n.balances), where(n), "the node");
+  }
+  let broken = 0;
+  for (let h = 1; h < top; h++) {
+    const row = levels[h] ?? [];
+    const up = levels[h + 1] ?? [];
+    // an odd level ends (rightmost, so listed first) with a copy of its last node holding zero
+    const padded = up.length === row.length / 2 + 1 && up.length % 2 === 0;
+    if (row.length % 2 || (up.length !== row.length / 2 && !padded)) {
+      s.fail(
+        "tree",
+        `height ${h} has ${row.length} nodes and height ${h + 1} has ${up.length}`,
+        `height ${h}`,
+      );
+      broken++;
+      continue;
+    }
+    if (padded) {
+      const [last, pad] = [up.at(-2)!, up.at(-1)!];
+      if (pad.hash !== last.hash || pad.balances.some((b) => b.value.units !== 0n)) {
+        broken++;
+        s.fail("tree", `the padding node must copy ${last.hash} with zero balances`, where(pad));
+      }
+    }
+    for (let k = 0; k < row.length / 2; k++) {
+      const [l, r, p] = [row[2 * k]!, row[2 * k + 1]!, up[k]!];
+      const sums: Sums = new Map();
+      addInto(sums, amountsOf(l.balances));
+      addInto(sums, amountsOf(r.balances));
+      const want = nodeHash(l.hash, r.hash, assets, sums, h + 1);
+      if (want !== p.hash.toLowerCase()) {
+        broken++;
+        s.fail("tree", `the children's hash is ${want}, the line says ${p.hash}`, where(p));
+      }
+      for (const a of assets) {
+        const got = sumText(sums.get(a) ?? ZERO);
+        const said = p.balances.find((b) => b.asset === a)?.value ?? ZERO;
+        if (got !== sumText(said)) {
+          broken++;
+          s.fail("sums", `${a}: the children sum to ${got}, the line says ${plainDec(said)}`, where(p));
+        }
+      }
+    }
+  }
+  const roots = levels[top] ?? [];
+  const root = roots[0]!;
+  if (roots.length !== 1) s.fail("tree", `${roots.length} nodes at the top height ${top}`, `height ${top}`);
+  if (!broken)
+    s.ok("tree", `all ${tree.length - (levels[1]?.length ?? 0)} inner nodes rebuild from their children`);
+  const bottom = levels[1] ?? [];
+  for (const [i, l] of leaves.entries()) {
+    const found = bottom.find(
+      (n) =>
+        n.hash.toLowerCase() === l.hash.toLowerCase() &&
+        assets.every(
+          (a) =>
+            compareDec(
+              n.balances.find((b) => b.asset === a)?.value ?? ZERO,
+              l.balances.find((b) => b.asset === a)?.value ?? ZERO,
+            ) === 0,
+        ),
+    );
+    if (found)
+      s.ok("leaf", `leaf ${i + 1} is in the tree with its balances`, `nodes[${i}] = ${where(found)}`);
+    else s.fail("leaf", `leaf ${l.hash} is not among the tree's leaves with these balances`, `nodes[${i}]`);
+  }
+  if (!broken) compareRoot(s, root.hash, root.hash, o.root, where(root));
+  else if (o.root !== undefined)
+    s.fail("root", "the tree does not rebuild, so it reaches no root", where(root));
+  return finish("okx-v2", s, broken ? null : root.hash, o.root, toBalances(total));
+}

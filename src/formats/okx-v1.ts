@@ -1,0 +1,31 @@
+/** OKX's customer inclusion proof, v1 (Nov 2022 – Mar 2023): a leaf and its path in one file. */
+import type { ProofFormat } from "./registry.js";
+
+export const OKX_V1: ProofFormat = {
+  name: "okx-v1",
+  kind: "liabilities",
+  title: "OKX customer inclusion proof, v1 (merkle_proof_file.json, 2022-23)",
+  checks: [
+    "the leaf: sha256(nonce ‖ the balances as Go's JSON) against self.hash",
+    "every level: sha256(left ‖ right ‖ the sums ‖ height), the sums carried up the path",
+    "the sums at the top against the root's totals, the hash against the root (--root, else the file's)",
+    "no negative amount on any node of the path, no hash below 128 bits, heights 1…n in order",
+  ],
+  cannot: [
+    "that the root is the one OKX published for everyone, unless --root gives it",
+    "that no other leaf of the tree is negative: only the path is in the file",
+    "that the nonce is this customer's alone (the leaf holds no account id)",
+  ],
+  catches: [
+    "OKX's own verifier compares the path with the root inside the same file",
+    "a negative sibling sum is accepted by OKX's verifier; chaingw refuses it with its level",
+  ],
+  detect: (t) =>
+    /"self"\s*:/.test(t) &&
+    /"path"\s*:/.test(t) &&
+    /"nonce"\s*:/.test(t) &&
+    /"height"\s*:/.test(t) &&
+    /"hash"\s*:/.test(t) &&
+    !/"merkelLeaf"|"merkleLeaf"|"pathList"|"encryptUid"/.test(t),
+  load: () => import("../exchange/liabilities/okx.js").then((m) => ({ verify: m.verifyV1 })),
+};

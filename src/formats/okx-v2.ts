@@ -1,0 +1,24 @@
+/** OKX's customer inclusion proof, v2 (from Mar 2023): the user info file beside the full tree. */
+import type { ProofFormat } from "./registry.js";
+
+export const OKX_V2: ProofFormat = {
+  name: "okx-v2",
+  kind: "liabilities",
+  title: "OKX customer inclusion proof, v2 (user_info_file.json with the full tree file, 2023)",
+  checks: [
+    "the user hash: sha256(nonce ‖ totalBalances as Go's JSON)",
+    "each of the customer's leaves: sha256(userHash ‖ its balances), and that they add up to totalBalances",
+    "the full tree (--tree FILE or the second file): every inner node rebuilt from its children, hash and sums",
+    "the customer's leaves among the tree's leaves with the same balances; the padding nodes copies holding zero",
+    "no negative amount anywhere in the tree, no hash below 128 bits",
+  ],
+  cannot: [
+    "that the tree file is the one OKX published for everyone, unless --root gives its root",
+    "without the tree file, anything past the customer's own leaves (said as cannot say)",
+  ],
+  catches: [
+    "OKX's v2 validator never rebuilds inner nodes: it sums the height-1 lines and looks for the leaves, so a tree with the right leaves and any root passes it",
+  ],
+  detect: (t) => /"totalBalances"\s*:/.test(t) && /"nodes"\s*:/.test(t) && /"nonce"\s*:/.test(t),
+  load: () => import("../exchange/liabilities/okx.js").then((m) => ({ verify: m.verifyV2 })),
+};
