@@ -1,10 +1,10 @@
 /** An exchange's customer inclusion proof, judged: the format, the balances, each finding, the verdict. */
 import type { InclusionCheck } from "../../exchange/liabilities/check.js";
 import { VERDICT_WORDS } from "../../reserves/verdict.js";
+import { escapeUnprintable } from "../../util/text.js";
 
 /** Text from a file printed as data: control characters escaped, never passed to the terminal. */
-const safe = (s: string): string =>
-  s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+const safe = escapeUnprintable;
 
 const WORD = { ok: "ok", fails: "FAILS", "cannot-say": "CANNOT SAY", claim: "claim" } as const;
 
