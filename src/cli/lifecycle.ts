@@ -5,6 +5,7 @@
  */
 import { asChaingwError, EXIT, errorPayload, InterruptedError } from "../errors/index.js";
 import { formatFromArgv } from "../output/format.js";
+import { escapeJsonText } from "../util/escape.js";
 import { Run } from "./run.js";
 
 /** Prints an error in the run's format (the same facts either way) and returns its exit code. */
@@ -12,7 +13,7 @@ export function report(run: Run, err: unknown): number {
   const e = asChaingwError(err);
   if (run.machine) {
     const payload = errorPayload(e, true);
-    run.stderr.write(run.secrets.scrub(JSON.stringify({ error: payload })) + "\n");
+    run.stderr.write(escapeJsonText(run.secrets.scrub(JSON.stringify({ error: payload }))) + "\n");
   } else {
     run.err(`chaingw: ${e.message}`);
     for (const d of e.details ?? []) run.err(`  ${d}`);

@@ -6,6 +6,7 @@
  */
 import { setMaxListeners } from "node:events";
 import { type Format, isMachine } from "../output/format.js";
+import { escapeJsonText, escapeTerminal } from "../util/escape.js";
 import { Secrets } from "../util/redact.js";
 
 /** Where a run writes: the process's streams, or a test's (commands run in-process with injected streams). */
@@ -49,15 +50,25 @@ export class Run {
     return isMachine(this.format);
   }
 
-  /** A line of diagnostics on stderr, secrets scrubbed; a spinner on the same terminal is taken off first. */
+  /**
+   * A line of diagnostics on stderr, secrets scrubbed, control characters from files and nodes escaped
+   * (chaingw's own colours kept); a spinner on the same terminal is taken off first.
+   */
   err(text: string): void {
     this.clearProgress?.();
-    this.stderr.write(this.secrets.scrub(text) + "\n");
+    this.stderr.write(escapeTerminal(this.secrets.scrub(text)) + "\n");
   }
 
-  /** Data on stdout (a line), after any progress line is taken off the terminal. */
+  /**
+   * Data on stdout (a line), after any progress line is taken off the terminal. Whatever a renderer missed,
+   * no control character from a file or a node reaches the reader raw: JSON's strings get `\uXXXX` escapes
+   * for the characters JSON.stringify leaves (the same values), other text gets `\x1b`-style escapes with
+   * lines, tabs and chaingw's own colours kept.
+   */
   out(text: string): void {
     this.clearProgress?.();
-    this.stdout.write(text.endsWith("\n") ? text : text + "\n");
+    const safe =
+      this.format === "json" || this.format === "jsonl" ? escapeJsonText(text) : escapeTerminal(text);
+    this.stdout.write(safe.endsWith("\n") ? safe : safe + "\n");
   }
 }

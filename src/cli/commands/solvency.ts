@@ -7,6 +7,7 @@ import type { Command } from "commander";
 import type { GlobalFlags } from "../../config/config.js";
 import { UsageError } from "../../errors/index.js";
 import type { Backing, SolvencyReport } from "../../liabilities/solvency.js";
+import { escapeDeep } from "../../util/escape.js";
 import { collect } from "../options.js";
 import type { Run } from "../run.js";
 
@@ -111,7 +112,7 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
     const reservesReport = combine(proofs, o.verify, `chaingw solvency ${process.argv.slice(3).join(" ")}`);
     writeAtomic(o.html, reportHtml(reservesReport, new Date(), await solvencyHtml(report)), "--html");
   }
-  run.out(run.machine ? JSON.stringify(report, null, 2) : await renderSolvency(report));
+  run.out(run.machine ? JSON.stringify(report, null, 2) : await renderSolvency(escapeDeep(report)));
   if (o.html !== undefined && !run.machine) run.out(`report page written to ${o.html}`);
   const { exitCodeOfVerdict } = await import("../../reserves/verdict.js");
   const { SOLVENCY_VERDICT } = await import("../../liabilities/solvency.js");

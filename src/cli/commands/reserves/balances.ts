@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { chainOf, type GroupName } from "../../../chains/index.js";
 import { chainFromFlags, type GlobalFlags } from "../../../config/config.js";
 import { UsageError } from "../../../errors/index.js";
+import { escapeDeep } from "../../../util/escape.js";
 import { collect, QUORUM_READS_HELP } from "../../options.js";
 import type { Run } from "../../run.js";
 
@@ -142,7 +143,7 @@ export async function runBalances(run: Run, args: string[], flags: GlobalFlags, 
   if (o.proof === "-" || run.format === "json") run.out(text);
   else if (csvTo === "-") run.out(balancesCsv(proof));
   else {
-    run.out(balancesHuman(proof, ctx.color));
+    run.out(balancesHuman(escapeDeep(proof), ctx.color));
     if (result.duplicates)
       run.out(
         `(${result.duplicates} repeated address${result.duplicates === 1 ? "" : "es"} in the input counted once)`,

@@ -6,6 +6,7 @@
 import type { Command } from "commander";
 import type { GlobalFlags } from "../../../config/config.js";
 import { UsageError } from "../../../errors/index.js";
+import { escapeDeep } from "../../../util/escape.js";
 import { redactUrl } from "../../../util/redact.js";
 import { shellQuote } from "../../../util/text.js";
 import { collect } from "../../options.js";
@@ -61,7 +62,7 @@ export async function runReport(run: Run, files: string[], flags: GlobalFlags, o
   else
     run.out(
       renderReport(
-        report,
+        escapeDeep(report),
         !run.machine && Boolean(run.stdout.isTTY) && flags.color !== false && !run.env.NO_COLOR,
       ),
     );

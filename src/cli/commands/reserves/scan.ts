@@ -13,6 +13,7 @@ import type { Report } from "../../../reserves/utxo/report.js";
 import type { ReservesEvent } from "../../../reserves/utxo/run.js";
 import type { ScanState } from "../../../reserves/utxo/scan.js";
 import { writeAtomic } from "../../../util/atomic.js";
+import { escapeDeep } from "../../../util/escape.js";
 import { parseDuration, parseWhole } from "../../../util/text.js";
 import type { Context } from "../../context.js";
 import { collect, QUORUM_READS_HELP } from "../../options.js";
@@ -304,11 +305,13 @@ async function printScan(
               kept: { sats: BigInt(proof.total.amount_sats), outputs: proof.total.outputs },
               excluded: { sats: sum(proof.excluded ?? []), outputs: proof.excluded?.length ?? 0 },
             };
-      run.out(reportHuman(report, { color: ctx.color, proof: totals }));
+      run.out(reportHuman(escapeDeep(report), { color: ctx.color, proof: totals }));
       run.out(
         `proof written to ${o.proof}: ${proof.total.amount} in ${proof.total.outputs} outputs at height ${proof.height}, digest ${proof.digest}`,
       );
     }
   } else if (csvTo !== "-")
-    run.out(run.format === "json" ? reportJson(report) : reportHuman(report, { color: ctx.color }));
+    run.out(
+      run.format === "json" ? reportJson(report) : reportHuman(escapeDeep(report), { color: ctx.color }),
+    );
 }

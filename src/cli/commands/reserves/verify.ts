@@ -9,6 +9,7 @@ import { UsageError } from "../../../errors/index.js";
 import type { Proof, QuorumNode } from "../../../proof/document.js";
 import type { EvmVerifyReport } from "../../../reserves/evm/balances-verify.js";
 import type { VerifyReport } from "../../../reserves/utxo/verify.js";
+import { escapeDeep } from "../../../util/escape.js";
 import type { Run } from "../../run.js";
 
 export interface VerifyFlags {
@@ -176,6 +177,7 @@ async function verifyAndPrint<R extends VerifyReport | EvmVerifyReport>(
           quorum: { k: k as number, nodes: v.quorum.nodes },
         }
       : v.report;
-  run.out(run.machine ? JSON.stringify(report, null, 2) : render(report, ctx.color));
+  // every string of the proof and the node shown escaped among the renderer's own lines
+  run.out(run.machine ? JSON.stringify(report, null, 2) : render(escapeDeep(report), ctx.color));
   run.exitCode = exitCodeOfVerdict(report.verdict);
 }

@@ -1,0 +1,69 @@
+/**
+ * The one escape of text from files and nodes (proofs, signature files, node answers) on its way to a
+ * reader: a terminal (`escapeTerminal`, at the Run's stdout and stderr), a renderer's lines
+ * (`escapeControls`, `escapeDeep` over a report), an HTML page (html.ts's `esc`), JSON (`escapeJsonText`).
+ * No imports: the Run of every start-up loads it.
+ */
+/**
+ * Characters that never reach a terminal, a page or a JSON reader raw from a file or a node: the C0 controls
+ * (ESC starts the sequences that move the cursor and repaint the screen), DEL, the C1 controls (0x9b is a
+ * CSI on its own in some terminals), the bidirectional marks, embeddings, overrides and isolates (they
+ * reorder what is shown), and the line and paragraph separators.
+ */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+const hexOf = (ch: string): string => {
+  const n = ch.charCodeAt(0);
+  return n < 0x100 ? `\\x${n.toString(16).padStart(2, "0")}` : `\\u{${n.toString(16)}}`;
+};
+
+/** `s` with every control character shown as an escape (`\x1b`, `\n`, `\u{202e}`): one line, shown as is. */
+export function escapeControls(s: string): string {
+  return s.replace(CONTROL, (ch) => NAMED[ch] ?? hexOf(ch));
+}
+
+/** `"s"` with its control characters and its quotes escaped: a claim quoted on one line. */
+export function quoteText(s: string): string {
+  return `"${escapeControls(s).replace(/"/g, '\\"')}"`;
+}
+
+/**
+ * Every string of a report (values and keys, at any depth) through {@link escapeControls}, for a renderer
+ * that prints them among its own lines. Arrays and plain objects are copied; anything else (numbers,
+ * bigints, lossless number tokens, dates) is kept.
+ */
+export function escapeDeep<T>(v: T): T {
+  if (typeof v === "string") return escapeControls(v) as T;
+  if (Array.isArray(v)) return v.map(escapeDeep) as T;
+  if (v === null || typeof v !== "object") return v;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) out[escapeControls(k)] = escapeDeep(x);
+  return out as T;
+}
+
+/** The SGR sequences chaingw's own renderers colour with (cyan, dim, red, green, grey, their resets). */
+const OWN_SGR = /^\x1b\[(?:2|22|31|32|36|39|90)m$/;
+const TERMINAL =
+  /\x1b\[[0-9;]*m|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Text for a terminal: lines and tabs kept, chaingw's own colours kept, every other control character
+ * escaped — a forged escape sequence that slipped past the renderers cannot move the cursor, clear the
+ * screen, hide text or set a title.
+ */
+export function escapeTerminal(text: string): string {
+  return text.replace(TERMINAL, (m) => (OWN_SGR.test(m) ? m : escapeControls(m)));
+}
+
+const JSON_UNSAFE = /[\u001b\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * JSON text whose strings carry no raw DEL, C1, bidirectional or separator characters (JSON.stringify
+ * escapes only U+0000-U+001F): each becomes its `\uXXXX` escape, the same value to any JSON reader. These
+ * characters stand only inside strings in valid JSON, so the text outside them is untouched.
+ */
+export function escapeJsonText(text: string): string {
+  return text.replace(JSON_UNSAFE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
