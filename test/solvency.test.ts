@@ -1,10 +1,12 @@
 /**
  * `chaingw solvency`: liabilities built by `liabilities build` held against real reserve proofs — a UTXO
- * proof from litecoind -regtest (one address signs) and an EVM balances proof from anvil (a 6-decimals token):
- * covered, exactly at the limit and one base unit over it, uncovered, an output in two proofs counted once,
- * `--verify` catching a reserve proof the chain no longer backs, a node that cannot say, and the HTML page in
- * headless chromium.
+ * proof from litecoind -regtest (one of two addresses signs, litecoind's signmessage) and an EVM balances
+ * proof from anvil (a 6-decimals token; one of three holders signs, `cast wallet sign`): nothing proven
+ * without --verify, proven reserves covering (exactly at the limit, one base unit over it), covered only by
+ * claims, uncovered, an output in two proofs counted once and proven over the union, `--verify` catching a
+ * reserve proof the chain no longer backs, a node that cannot say, and the HTML page in headless chromium.
  */
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,7 +28,11 @@ let evmProof: string;
 let token: string;
 let ltcUrl: string;
 const CHALLENGE = "solvency audit";
-const holders = [1, 2, 3].map((i) => `0x${i.toString(16).padStart(40, "0")}`);
+const CAST = join(new URL("../", import.meta.url).pathname, "node_modules/.bin/cast");
+/** anvil's first dev key and its address: the one USDX holder that signs */
+const K0 = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
+const A0 = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266";
+const holders = [A0, ...[2, 3].map((i) => `0x${i.toString(16).padStart(40, "0")}`)];
 const amounts = [5_000_000n, 2_500_001n, 1n]; // 7.500002 USDX
 
 beforeAll(async () => {
@@ -52,8 +58,25 @@ beforeAll(async () => {
   token = await deployToken(anvil.rpc, "Token", { symbol: "USDX", decimals: 6 });
   await mint(anvil.rpc, token, holders, amounts);
   evmProof = join(dir, "evm.json");
+  const evmSig = execFileSync(CAST, ["wallet", "sign", "--private-key", K0, CHALLENGE], {
+    encoding: "utf8",
+  }).trim();
+  writeFileSync(join(dir, "evm-sigs.csv"), `${A0},${evmSig}\n`);
   const e = await runCli(
-    ["reserves", "balances", ...holders, "--native", "--token", token, "--proof", evmProof],
+    [
+      "reserves",
+      "balances",
+      ...holders,
+      "--native",
+      "--token",
+      token,
+      "--proof",
+      evmProof,
+      "--challenge",
+      CHALLENGE,
+      "--signatures",
+      join(dir, "evm-sigs.csv"),
+    ],
     {
       env: { CHAINGW_URL: anvil.url },
     },
@@ -103,81 +126,120 @@ const solvency = (commitment: string, ...args: string[]) =>
       `LTC=${ltcProof}`,
       "--reserves",
       `USDX=${evmProof}#${token}`,
+      ...BACKING(),
       ...args,
     ],
     { env: { CHAINGW_URL: "http://127.0.0.1:9/" } },
   );
+/** regtest and anvil back nothing by default: the test declares them */
+const BACKING = () => ["--backing", "LTC=litecoin-regtest", "--backing", `USDX=evm:31337:${token}`];
 const VERIFY = () => ["--verify", "--url-for", `utxo=${ltcUrl}`, "--url-for", `evm=${anvil.url}`];
 
 describe("solvency", () => {
-  it("covered: per asset liabilities, reserves, proven owned share and coverage; exit 0", async () => {
-    const c = await liabilities("covered", "1.5", "7");
+  it("without --verify nothing is proven: reserves that cover by their documents' word are NOT PROVEN SOLVENT, exit 1", async () => {
+    const c = await liabilities("claims", "1.5", "7");
     const r = await solvency(c);
     expect(r.stderr).toBe("");
-    expect(r.exitCode).toBe(0);
-    expect(r.stdout.split("\n")[0]).toMatch(/^SOLVENT: every asset covered \(2\)/);
-    expect(r.stdout).toMatch(/LTC .* 1\.5 .* 1\.73456789 .* 71\.17% .* 115\.64% .* covered/);
-    expect(r.stdout).toMatch(/USDX .* 7\.000001 .* 7\.500002 .* no signatures .* 107\.14% .* covered/);
-    const j = await runCli([
-      "--json",
-      "solvency",
-      "--liabilities",
-      c,
-      "--reserves",
-      `LTC=${ltcProof}`,
-      "--reserves",
-      `USDX=${evmProof}#${token}`,
-    ]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout.split("\n")[0]).toBe(
+      "NOT PROVEN SOLVENT: LTC covered only by claimed reserves: proven 0 of 1.5 LTC (0.00%); nothing is proven without --verify; USDX covered only by claimed reserves: proven 0 of 7.000001 USDX (0.00%); nothing is proven without --verify",
+    );
+    expect(r.stdout).toMatch(
+      /LTC .* 1\.5 .* 0 .* 1\.73456789 .* 0\.00% .* covered only by claims, short 1\.5/,
+    );
+    const j = await solvency(c, "--json");
     const doc = JSON.parse(j.stdout);
-    expect(doc.verdict).toBe("solvent");
+    expect(doc.verdict).toBe("unproven");
     expect(doc.assets[0]).toMatchObject({
       asset: "LTC",
-      reserves: { base_units: "173456789" },
+      claimed: { base_units: "173456789" },
+      proven: { base_units: "0" },
       liabilities: { base_units: "150000000" },
+      status: "claimed-only",
     });
   });
 
-  it("exactly at the limit holds; one base unit more fails naming the shortfall", async () => {
-    const at = await solvency(await liabilities("limit", "1.73456789", "7.500001"));
-    expect(at.exitCode, at.stdout).toBe(0);
-    expect(at.stdout).toMatch(/LTC .* 100\.00% .* covered/);
-    const over = await solvency(await liabilities("over", "1.7345679", "7.500001"));
+  it("--verify: proven reserves cover every asset (USDX exactly at the limit): SOLVENT, exit 0; one base unit more is not proven", async () => {
+    const ok = await solvency(await liabilities("proven", "1.2", "4.999999"), ...VERIFY());
+    expect(ok.exitCode, ok.stdout + ok.stderr).toBe(0);
+    expect(ok.stdout.split("\n")[0]).toMatch(
+      /^SOLVENT: every asset covered \(2\) by proven reserves: signed for, re-read on chain \(Litecoin regtest at height \d+; anvil \(chain id 31337\) at block \d+\)$/,
+    );
+    // the coverage is the proven share (1.23456789 / 1.2), not the claimed one (1.73456789 / 1.2 = 144.55%)
+    expect(ok.stdout).toMatch(/LTC .* 1\.2 .* 1\.23456789 .* 1\.73456789 .* 102\.88% .* covered \(proven\)/);
+    expect(ok.stdout).toMatch(/USDX .* 5 .* 5 .* 7\.500002 .* 100\.00% .* covered \(proven\)/);
+    const over = await solvency(await liabilities("over", "1.2", "5"), ...VERIFY());
     expect(over.exitCode).toBe(1);
-    expect(over.stdout.split("\n")[0]).toBe("NOT SOLVENT: LTC not covered: short 0.00000001 LTC");
-  });
+    expect(over.stdout.split("\n")[0]).toMatch(
+      /^NOT PROVEN SOLVENT: USDX covered only by claimed reserves: proven 5 of 5\.000001 USDX/,
+    );
+  }, 60_000);
+
+  it('--verify: "covered 115.64%" by claims is 82.30% proven, and says so (not SOLVENT)', async () => {
+    const c = await liabilities("share", "1.5", "1");
+    const r = await solvency(c, ...VERIFY());
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout.split("\n")[0]).toBe(
+      "NOT PROVEN SOLVENT: LTC covered only by claimed reserves: proven 1.23456789 of 1.5 LTC (82.30%)",
+    );
+    const j = JSON.parse((await solvency(c, ...VERIFY(), "--json")).stdout);
+    expect(j.assets[0]).toMatchObject({
+      coverage: "82.30%",
+      claimed_coverage: "115.64%",
+      proven_share: "71.17%",
+    });
+  }, 60_000);
 
   it("uncovered, and an asset with no reserves at all", async () => {
     const c = await liabilities("uncovered", "1", "100");
     const r = await solvency(c);
     expect(r.exitCode).toBe(1);
-    expect(r.stdout).toContain("USDX not covered: short 92.499999 USDX");
-    const none = await runCli(["solvency", "--liabilities", c, "--reserves", `LTC=${ltcProof}`]);
-    expect(none.exitCode).toBe(1);
-    expect(none.stdout).toContain("USDX not covered: short 100.000001 USDX (no reserves)");
-    expect(none.stdout).toContain("USDX: no reserve proof backs it");
-  });
-
-  it("an output in two proofs backing one asset counts once and is named", async () => {
-    const c = await liabilities("overlap", "1.7", "1");
-    const r = await runCli([
+    expect(r.stdout).toContain(
+      "USDX not covered: short 100.000001 USDX (claimed reserves 7.500002 of 100.000001)",
+    );
+    const none = await runCli([
       "solvency",
       "--liabilities",
       c,
       "--reserves",
       `LTC=${ltcProof}`,
+      ...BACKING(),
+    ]);
+    expect(none.exitCode).toBe(1);
+    expect(none.stdout).toContain("USDX not covered: short 100.000001 USDX (no reserves count for it)");
+    expect(none.stdout).toContain("USDX: no reserve proof backs it");
+  });
+
+  it("an output in two proofs counts once, and is proven over the union (the signed proof second)", async () => {
+    const c = await liabilities("overlap", "1.7", "1");
+    const args = (...more: string[]) => [
+      "solvency",
+      "--liabilities",
+      c,
       "--reserves",
       `LTC=${ltcProofA}`,
       "--reserves",
+      `LTC=${ltcProof}`,
+      "--reserves",
       `USDX=${evmProof}#${token}`,
-    ]);
-    expect(r.exitCode, r.stdout).toBe(0);
-    expect(r.stdout).toMatch(/LTC .* 1\.73456789 /);
-    expect(r.stdout).toMatch(
-      /LTC: overlap: [0-9a-f]{64}:\d+ is in .*ltc\.json and .*ltc-a\.json: counted once/,
+      ...BACKING(),
+      ...more,
+    ];
+    const r = await runCli(args(...VERIFY(), "--json"));
+    const doc = JSON.parse(r.stdout);
+    // a's outputs are in both; ltc-a.json has no signatures, ltc.json proves a: proven 1.23456789 of 1.73456789
+    expect(doc.assets[0]).toMatchObject({
+      claimed: { amount: "1.73456789" },
+      proven: { amount: "1.23456789" },
+      proven_share: "71.17%",
+    });
+    const h = await runCli(args(...VERIFY()));
+    expect(h.stdout).toMatch(
+      /LTC: overlap: Litecoin regtest [0-9a-f]{64}:\d+ is in .*ltc-a\.json and .*ltc\.json: counted once/,
     );
-  });
+  }, 60_000);
 
-  it("bad input exits 2: unknown asset, decimals that differ, no #ID for a proof of several assets", async () => {
+  it("bad input exits 2: unknown asset, decimals that differ, no #ID for a proof of several assets, bad --backing", async () => {
     const c = await liabilities("bad", "1", "1");
     const bad = async (args: string[], msg: string) => {
       const r = await runCli(["solvency", "--liabilities", c, ...args]);
@@ -188,13 +250,45 @@ describe("solvency", () => {
     await bad(["--reserves", `USDX=${ltcProof}`], "has 8 decimals, the liabilities' USDX 6");
     await bad(["--reserves", `USDX=${evmProof}`], "name one of the proof's assets with #ID: native");
     await bad(["--reserves", `LTC=${evmProof}#native`], "has 18 decimals, the liabilities' LTC 8");
+    await bad(
+      ["--reserves", `LTC=${ltcProof}`, "--backing", "LTC=litecoin-mainnet"],
+      '--backing "LTC=litecoin-mainnet": "litecoin-mainnet" is not a network',
+    );
+    await bad(
+      ["--reserves", `LTC=${ltcProof}`, "--backing", "LTC=litecoin:0x12"],
+      '--backing "LTC=litecoin:0x12": litecoin is a UTXO network: it has no tokens',
+    );
+    await bad(
+      ["--reserves", `LTC=${ltcProof}`, "--backing", "USDX=evm:1:0x12"],
+      '--backing "USDX=evm:1:0x12": "0x12" is not a token contract',
+    );
+    await bad(["--reserves", `LTC=${ltcProof}`, "--backing", "USDX=evm:0x1"], '"evm:0x1" is not a network');
+    await bad(
+      ["--reserves", `LTC=${ltcProof}`, "--backing", "BTC=bitcoin"],
+      "--backing BTC=bitcoin: the liabilities have no asset BTC",
+    );
+    await bad(
+      ["--reserves", `LTC=${ltcProof}`, "--backing", "USDX=tron:TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u"],
+      "not a valid TRON address (bad checksum)",
+    );
+    await bad(
+      [
+        "--reserves",
+        `LTC=${ltcProof}`,
+        "--backing",
+        "LTC=litecoin-regtest",
+        "--backing",
+        "USDX=litecoin-regtest",
+      ],
+      "--backing: coins of Litecoin regtest would back both LTC and USDX: one coin counts for one asset",
+    );
   });
 
   it("--verify: holds against the chains; a reserve proof the chain does not back fails; a dead node cannot say", async () => {
-    const c = await liabilities("verify", "1.5", "7");
+    const c = await liabilities("verify", "1.5", "5");
     const ok = await solvency(c, ...VERIFY());
-    expect(ok.exitCode, ok.stdout + ok.stderr).toBe(0);
-    expect(ok.stdout).toContain("reserves verified against their chains now");
+    expect(ok.exitCode, ok.stdout + ok.stderr).toBe(1);
+    expect(ok.stdout).toContain("LTC covered only by claimed reserves: proven 1.23456789 of 1.5 LTC");
     // a forged balance, re-digested so only the chain can tell
     const d = JSON.parse(readFileSync(evmProof, "utf8"));
     const usd = d.assets.find((a: { id: string }) => a.id === token);
@@ -205,7 +299,7 @@ describe("solvency", () => {
     d.digest = digestOf(d);
     const forged = join(dir, "forged.json");
     writeFileSync(forged, JSON.stringify(d));
-    const big = await liabilities("big", "1.5", "1000");
+    const big = await liabilities("big", "1.2", "1000");
     const offline = await runCli([
       "solvency",
       "--liabilities",
@@ -214,8 +308,10 @@ describe("solvency", () => {
       `LTC=${ltcProof}`,
       "--reserves",
       `USDX=${forged}#${token}`,
+      ...BACKING(),
     ]);
-    expect(offline.exitCode).toBe(0); // the document alone covers it
+    expect(offline.exitCode).toBe(1); // the document alone covers it, by its own word only
+    expect(offline.stdout).toContain("USDX covered only by claimed reserves: proven 0 of 1000.000001 USDX");
     const f = await runCli([
       "solvency",
       "--liabilities",
@@ -224,6 +320,7 @@ describe("solvency", () => {
       `LTC=${ltcProof}`,
       "--reserves",
       `USDX=${forged}#${token}`,
+      ...BACKING(),
       ...VERIFY(),
     ]);
     expect(f.exitCode).toBe(1);
@@ -270,8 +367,8 @@ describe("solvency", () => {
     );
     const dom = res.stdout;
     expect(dom).toContain('id="solvency-verdict" data-verdict="not-solvent"');
-    expect(dom).toMatch(/<tr data-asset="LTC" data-status="covered">.*1\.73456789.*115\.64%/);
-    expect(dom).toMatch(/<tr data-asset="USDX" data-status="not-covered">.*short 92\.499999/);
+    expect(dom).toMatch(/<tr data-asset="LTC" data-status="claimed-only">.*1\.73456789.*0\.00%/);
+    expect(dom).toMatch(/<tr data-asset="USDX" data-status="not-covered">.*short 100\.000001/);
     expect(dom).toContain('id="totals"');
     expect(dom.indexOf('id="solvency"')).toBeLessThan(dom.indexOf('id="totals"'));
   }, 90_000);

@@ -15,6 +15,8 @@ export interface ProofSetFlags {
   verify?: boolean;
   urlFor?: string[];
   html?: string;
+  /** solvency: the proofs are verified later (verifyReserveProofs), once they are known to fit together */
+  verifyLater?: boolean;
 }
 
 export async function loadReserveProofs(
@@ -33,7 +35,7 @@ export async function loadReserveProofs(
       );
     urlFor.set(parseChainName(m[1], "--url-for group") as GroupName, m[2] as string);
   }
-  if (urlFor.size && !o.verify)
+  if (urlFor.size && !o.verify && !o.verifyLater)
     throw new UsageError("--url-for names nodes to verify against: give --verify too");
   checkWritable(o.html, "--html");
   const { formatOf, EVM_PROOF_FORMAT, readEvmProof } = await import("../proof/evm-document.js");
@@ -51,18 +53,28 @@ export async function loadReserveProofs(
       read.push({ entry: utxoEntry(f, p), utxo: p });
     }
   }
-  let proofs: CombinedReport["proofs"] = read.map((r) => ({ ...r.entry }));
-  if (o.verify) {
-    const { verifyEntry } = await import("../reserves/combined.js");
-    proofs = [];
-    for (const r of read) {
-      const group: GroupName = r.evm ? r.evm.chain.group : "utxo";
-      const url = urlFor.get(group);
-      const ctx = contextFor(run, { ...flags, ...(url ? { url: [url] } : {}), chain: group }, group, {
-        pooled: true,
-      });
-      proofs.push(await verifyEntry(ctx.client, r, ctx.signal));
-    }
-  }
+  const proofs = o.verify
+    ? await verifyReserveProofs(run, read, flags, urlFor)
+    : read.map((r) => ({ ...r.entry }));
   return { read, proofs, urlFor };
+}
+
+/** Each proof read verified against its chain (--url-for names a node per group). */
+export async function verifyReserveProofs(
+  run: Run,
+  read: ReadProof[],
+  flags: GlobalFlags,
+  urlFor: Map<GroupName, string>,
+): Promise<CombinedReport["proofs"]> {
+  const { verifyEntry } = await import("../reserves/combined.js");
+  const proofs: CombinedReport["proofs"] = [];
+  for (const r of read) {
+    const group: GroupName = r.evm ? r.evm.chain.group : "utxo";
+    const url = urlFor.get(group);
+    const ctx = contextFor(run, { ...flags, ...(url ? { url: [url] } : {}), chain: group }, group, {
+      pooled: true,
+    });
+    proofs.push(await verifyEntry(ctx.client, r, ctx.signal));
+  }
+  return proofs;
 }

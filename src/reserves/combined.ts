@@ -4,6 +4,7 @@
  * signatures, and how the holdings spread over the addresses. Data out; the face renders text or HTML.
  * Digests are checked offline always; verification against the chains is the caller's (it needs clients).
  */
+import type { NetworkId } from "../chains/assets.js";
 import type { Proof } from "../proof/document.js";
 import type { EvmProof } from "../proof/evm-document.js";
 import { digestOf } from "../proof/jcs.js";
@@ -134,6 +135,15 @@ export function distribution(
 export interface ProofCheck {
   verdict: Verdict;
   summary: string;
+  /**
+   * What the verifier re-derived from the node, for solvency (never the document's own word): the network
+   * (a UTXO chain's genesis block hash once the proof's block is on the node's chain; an EVM chain id once
+   * eth_chainId matched), the node's tip, the addresses a signature proved owned, and each output spent
+   * since the proof's height with the height of the block that spent it.
+   */
+  chain: { network: NetworkId | null; tip: number | null; node: string };
+  owned: string[];
+  spent: Record<string, number>;
 }
 
 export interface CombinedReport {
@@ -164,7 +174,20 @@ export async function verifyEntry(
     const assets = r.entry.assets.map((a, k) =>
       a.proven_share === null ? a : { ...a, proven_share: v.ownership.proven[k]?.share ?? a.proven_share },
     );
-    return { ...r.entry, assets, verify: { verdict: v.verdict, summary: v.summary } };
+    const { chainOf } = await import("../chains/index.js");
+    const { readBlock } = await import("./evm/balances-read.js");
+    const head = v.chain.ok ? await readBlock(client, chainOf(r.evm.chain.group), "latest") : null;
+    const chain = {
+      network: v.chain.ok ? `evm:${r.evm.chain.chain_id}` : null,
+      tip: head?.number ?? null,
+      node: v.chain.detail,
+    };
+    const owned = v.ownership.addresses.filter((a) => a.ownership === "proven").map((a) => a.address);
+    return {
+      ...r.entry,
+      assets,
+      verify: { verdict: v.verdict, summary: v.summary, chain, owned, spent: {} },
+    };
   }
   const { verify } = await import("./utxo/verify.js");
   const v = await verify(verifyContext(client, { signal }), r.utxo as Proof);
@@ -174,7 +197,17 @@ export async function verifyEntry(
       ? a
       : { ...a, proven_share: share(BigInt(v.ownership.proven_sats), total) },
   );
-  return { ...r.entry, assets, verify: { verdict: v.verdict, summary: v.summary } };
+  const spent: Record<string, number> = {};
+  for (const o of v.outputs) if (o.spentAt !== undefined) spent[`${o.txid}:${o.vout}`] = o.spentAt;
+  const chain = { network: null as NetworkId | null, tip: v.node.tip, node: v.node.detail };
+  if (v.block.ok) {
+    // the proof's block is on this node's chain, so the node's genesis is the proof's network
+    const { readAll } = await import("./utxo/reads.js");
+    const [genesis] = await readAll(client, "getblockhash", [[0]]);
+    if (typeof genesis === "string") chain.network = `utxo:${genesis}`;
+  }
+  const owned = v.addresses.filter((a) => a.ownership === "proven").map((a) => a.address);
+  return { ...r.entry, assets, verify: { verdict: v.verdict, summary: v.summary, chain, owned, spent } };
 }
 
 /** The report's one verdict and summary line over its proofs (verified or not). */

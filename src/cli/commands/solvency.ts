@@ -6,7 +6,8 @@ import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import type { GlobalFlags } from "../../config/config.js";
 import { UsageError } from "../../errors/index.js";
-import type { Backing, SolvencyReport } from "../../liabilities/solvency.js";
+import type { Backing, SolvencyAsset, SolvencyReport } from "../../liabilities/solvency.js";
+import type { CombinedReport, ReadProof } from "../../reserves/combined.js";
 import { escapeDeep } from "../../util/escape.js";
 import { collect } from "../options.js";
 import type { Run } from "../run.js";
@@ -17,6 +18,8 @@ export interface SolvencyOptions {
   verify: boolean;
   urlFor: string[];
   html?: string;
+  /** `ASSET=NETWORK[:TOKEN]`, repeatable */
+  backing: string[];
 }
 
 export function declareSolvency(program: Command, run: Run): void {
@@ -29,12 +32,17 @@ export function declareSolvency(program: Command, run: Run): void {
       "a reserve proof backing a liability asset (repeatable); #id picks an EVM proof's asset: native or the token address",
       collect,
     )
-    .option("--verify", "re-check every reserve proof against its chain first")
+    .option(
+      "--backing <asset=network[:token]>",
+      "what backs a liabilities asset (repeatable): NETWORK a genesis block hash (64 hex), a name (bitcoin, litecoin, litecoin-regtest, …), evm:<chain id> or tron; TOKEN a contract address. Default: the well-known table (BTC, LTC, ETH, TRX, USDT, USDC, DAI on mainnets)",
+      collect,
+    )
+    .option("--verify", "re-check every reserve proof against its chain first (nothing is proven without it)")
     .option("--url-for <group=url>", "with --verify: the node for a chain group (repeatable)", collect)
     .option("--html <file>", "also write the self-contained report page with the solvency table")
     .addHelpText(
       "after",
-      "\nExit 0 every asset covered by reserves that hold; 1 an asset not covered (shortfall named) or a reserve proof that does not hold; 3 a node could not say; 2 bad input.",
+      "\nExit 0 every asset covered by proven reserves (--verify: signed for, re-read on chain); 1 an asset covered only by claimed reserves, not covered (shortfall named), or a reserve proof that does not hold; 3 a node could not say; 2 bad input.",
     )
     .action(async (o: Partial<SolvencyOptions>, command: Command) =>
       runSolvency(
@@ -44,6 +52,7 @@ export function declareSolvency(program: Command, run: Run): void {
           verify: Boolean(o.verify),
           urlFor: o.urlFor ?? [],
           html: o.html,
+          backing: o.backing ?? [],
         },
         run,
         command.optsWithGlobals() as GlobalFlags,
@@ -72,13 +81,51 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
       );
     return { asset, file: m[2], id: m[3]?.toLowerCase() };
   });
-  const { loadReserveProofs } = await import("../proofs.js");
+  const { backingRules } = await import("./solvency-backing.js");
+  const rules = backingRules(o.backing, commitment.assets);
+  const { loadReserveProofs, verifyReserveProofs } = await import("../proofs.js");
   const files = [...new Set(wanted.map((w) => w.file))];
-  const { proofs, read } = await loadReserveProofs(run, files, flags, o, "solvency");
-  const backings: Backing[] = wanted.map((w) => {
+  // every file read first; what cannot be joined refused before anything is sent; then verified
+  const loaded = await loadReserveProofs(
+    run,
+    files,
+    flags,
+    { ...o, verify: false, verifyLater: o.verify },
+    "solvency",
+  );
+  const { read } = loaded;
+  const { snapshotConflicts, solvency } = await import("../../liabilities/solvency.js");
+  const conflicts = snapshotConflicts(backingsOf(wanted, files, read, loaded.proofs), o.verify);
+  if (conflicts.length) throw new UsageError(`--reserves: ${conflicts[0]}`, { details: conflicts.slice(1) });
+  const proofs = o.verify ? await verifyReserveProofs(run, read, flags, loaded.urlFor) : loaded.proofs;
+  const report = solvency(commitment, backingsOf(wanted, files, read, proofs), o.verify, rules);
+  if (o.html !== undefined) {
+    const { combine } = await import("../../reserves/combined.js");
+    const { reportHtml } = await import("../render/html.js");
+    const { writeAtomic } = await import("../files.js");
+    const reservesReport = combine(proofs, o.verify, `chaingw solvency ${process.argv.slice(3).join(" ")}`);
+    writeAtomic(o.html, reportHtml(reservesReport, new Date(), await solvencyHtml(report)), "--html");
+  }
+  run.out(run.machine ? JSON.stringify(report, null, 2) : await renderSolvency(escapeDeep(report)));
+  if (o.html !== undefined && !run.machine) run.out(`report page written to ${o.html}`);
+  const { exitCodeOfVerdict } = await import("../../reserves/verdict.js");
+  const { SOLVENCY_VERDICT } = await import("../../liabilities/solvency.js");
+  run.exitCode = exitCodeOfVerdict(SOLVENCY_VERDICT[report.verdict]);
+}
+
+type Wanted = { asset: { asset: string; decimals: number }; file: string; id?: string };
+
+/** Each `--reserves` as a backing of its asset: the proof read (and its check); a wrong #ID or decimals: exit 2. */
+function backingsOf(
+  wanted: Wanted[],
+  files: string[],
+  read: ReadProof[],
+  proofs: CombinedReport["proofs"],
+): Backing[] {
+  return wanted.map((w) => {
     const i = files.indexOf(w.file);
-    const r = read[i];
-    const entry = proofs[i];
+    const r = read[i] as ReadProof;
+    const entry = proofs[i] as CombinedReport["proofs"][number];
     if (r.utxo) {
       if (w.id)
         throw new UsageError(
@@ -86,7 +133,7 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
         );
       if (w.asset.decimals !== 8)
         throw new UsageError(
-          `--reserves ${w.asset.asset}=${w.file}: the proof's ${entry.assets[0].symbol} has 8 decimals, the liabilities' ${w.asset.asset} ${w.asset.decimals}`,
+          `--reserves ${w.asset.asset}=${w.file}: the proof's ${entry.assets[0]?.symbol} has 8 decimals, the liabilities' ${w.asset.asset} ${w.asset.decimals}`,
         );
       return { asset: w.asset.asset, file: w.file, utxo: r.utxo, entry };
     }
@@ -103,55 +150,65 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
       );
     return { asset: w.asset.asset, file: w.file, id, evm: r.evm, entry };
   });
-  const { solvency } = await import("../../liabilities/solvency.js");
-  const report = solvency(commitment, backings, o.verify);
-  if (o.html !== undefined) {
-    const { combine } = await import("../../reserves/combined.js");
-    const { reportHtml } = await import("../render/html.js");
-    const { writeAtomic } = await import("../files.js");
-    const reservesReport = combine(proofs, o.verify, `chaingw solvency ${process.argv.slice(3).join(" ")}`);
-    writeAtomic(o.html, reportHtml(reservesReport, new Date(), await solvencyHtml(report)), "--html");
-  }
-  run.out(run.machine ? JSON.stringify(report, null, 2) : await renderSolvency(escapeDeep(report)));
-  if (o.html !== undefined && !run.machine) run.out(`report page written to ${o.html}`);
-  const { exitCodeOfVerdict } = await import("../../reserves/verdict.js");
-  const { SOLVENCY_VERDICT } = await import("../../liabilities/solvency.js");
-  run.exitCode = exitCodeOfVerdict(SOLVENCY_VERDICT[report.verdict]);
 }
 
 const WORD: Record<SolvencyReport["verdict"], string> = {
   solvent: "SOLVENT",
+  unproven: "NOT PROVEN SOLVENT",
   "not-solvent": "NOT SOLVENT",
   "cannot-say": "CANNOT SAY",
 };
 
+const STATUS_WORD: Record<SolvencyAsset["status"], string> = {
+  covered: "covered (proven)",
+  "claimed-only": "covered only by claims",
+  "not-covered": "not covered",
+  "reserves-fail": "a proof does not hold",
+  "cannot-say": "cannot say",
+};
+
+const assetRow = (a: SolvencyAsset) => [
+  a.asset,
+  a.liabilities.amount,
+  a.proven.amount,
+  a.claimed.amount,
+  a.coverage,
+  a.shortfall && a.status !== "covered"
+    ? `${STATUS_WORD[a.status]}, short ${a.shortfall}`
+    : STATUS_WORD[a.status],
+];
+const HEAD = ["asset", "liabilities", "proven", "claimed", "proven coverage", "status"];
+
+/** The lines under the table: per asset what backs it, each proof (counted or why not), the snapshot, overlaps. */
+function assetLines(a: SolvencyAsset): string[] {
+  const out = [
+    `${a.asset}: backed by ${a.backing.by.length ? a.backing.by.join(" or ") : "nothing"} (${a.backing.source === "declared" ? "--backing" : a.backing.source === "well-known" ? "well-known asset" : "not a well-known asset: declare it with --backing"})`,
+  ];
+  if (!a.proofs.length) out.push(`${a.asset}: no reserve proof backs it`);
+  for (const p of a.proofs) {
+    const name = `${p.file}${p.id ? `#${p.id}` : ""}`;
+    out.push(
+      p.counted
+        ? `${a.asset}: ${name}: ${p.is} at ${p.height}: claimed ${p.claimed}, proven ${p.proven} (${p.check})${p.summary ? `: ${p.summary}` : ""}`
+        : `${a.asset}: ${name}: NOT COUNTED: ${p.is}, ${p.why}`,
+    );
+  }
+  if (a.snapshots.length) out.push(`${a.asset}: judged at one snapshot per chain: ${a.snapshots.join("; ")}`);
+  if (a.spent_before_snapshot)
+    out.push(
+      `${a.asset}: ${a.spent_before_snapshot} outputs of lower proofs were spent by the joint height: not counted`,
+    );
+  for (const x of a.overlap) out.push(`${a.asset}: overlap: ${x}`);
+  return out;
+}
+
 export async function renderSolvency(r: SolvencyReport): Promise<string> {
   const { table } = await import("../../output/human.js");
   const out = [`${WORD[r.verdict]}: ${r.summary}`, ""];
+  out.push(table(HEAD, r.assets.map(assetRow), false), "");
+  for (const a of r.assets) out.push(...assetLines(a));
   out.push(
-    table(
-      ["asset", "liabilities", "reserves", "proven owned", "coverage", "status"],
-      r.assets.map((a) => [
-        a.asset,
-        a.liabilities.amount,
-        a.reserves.amount,
-        a.proven_owned ?? "no signatures",
-        a.coverage,
-        a.shortfall ? `short ${a.shortfall}` : a.status,
-      ]),
-      false,
-    ),
-    "",
-  );
-  for (const a of r.assets) {
-    if (!a.proofs.length) out.push(`${a.asset}: no reserve proof backs it`);
-    for (const p of a.proofs)
-      out.push(
-        `${a.asset}: ${p.file}${p.id ? `#${p.id}` : ""}: ${p.reserves} (${p.check})${p.summary ? `: ${p.summary}` : ""}`,
-      );
-    for (const x of a.overlap) out.push(`${a.asset}: overlap: ${x}`);
-  }
-  out.push(
+    `proven: held on chain under an address whose signature over the challenge was judged valid${r.verified ? "" : " (nothing is proven without --verify)"}; claimed: what the proofs state`,
     `liabilities: root ${r.commitment.root}${r.commitment.label ? `, ${r.commitment.label}` : ""}, digest ${r.commitment.digest_ok ? "matches" : "DOES NOT MATCH"}`,
   );
   return out.join("\n");
@@ -162,15 +219,21 @@ async function solvencyHtml(r: SolvencyReport): Promise<string> {
   const rows = r.assets
     .map(
       (a) =>
-        `<tr data-asset="${esc(a.asset)}" data-status="${esc(a.status)}"><td>${esc(a.asset)}</td><td class="num">${esc(a.liabilities.amount)}</td><td class="num">${esc(a.reserves.amount)}</td><td>${esc(a.proven_owned ?? "no signatures")}</td><td class="num">${esc(a.coverage)}</td><td>${esc(a.shortfall ? `short ${a.shortfall}` : a.status)}</td></tr>`,
+        `<tr data-asset="${esc(a.asset)}" data-status="${esc(a.status)}">${assetRow(a)
+          .map((x, i) => `<td${i > 0 && i < 5 ? ' class="num"' : ""}>${esc(x)}</td>`)
+          .join("")}</tr>`,
     )
     .join("\n");
   return `<h2>Solvency: ${esc(WORD[r.verdict])}</h2>
 <p id="solvency-verdict" data-verdict="${esc(r.verdict)}">${esc(WORD[r.verdict])}: ${esc(r.summary)}</p>
 <table id="solvency">
-<tr><th>asset</th><th>liabilities</th><th>reserves</th><th>proven owned</th><th>coverage</th><th>status</th></tr>
+<tr>${HEAD.map((h) => `<th>${esc(h)}</th>`).join("")}</tr>
 ${rows}
 </table>
+<ul class="muted">${r.assets
+    .flatMap(assetLines)
+    .map((l) => `<li>${esc(l)}</li>`)
+    .join("")}</ul>
 <p class="muted">Liabilities root <code>${esc(r.commitment.root)}</code>${r.commitment.label ? `, ${esc(r.commitment.label)}` : ""}; commitment digest <code>${esc(r.commitment.digest)}</code> ${r.commitment.digest_ok ? "matches" : "<b>DOES NOT MATCH</b>"}.</p>
 `;
 }
