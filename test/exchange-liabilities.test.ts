@@ -193,3 +193,131 @@ describe("the dispatch", () => {
     expect(r.stderr).toContain("no commitment file");
   });
 });
+
+const BITGET = "bitget-2025-11-merkel_tree_bg.json";
+const UZX = "uzx-merkel_tree_uzx.json";
+
+describe("the Bitget family: Java HashMap key order, each tool's number spelling, 64-bit hashes", () => {
+  it("the real Bitget Nov 2025 path reaches its root, and fails for its negative USDC and 64-bit hashes", async () => {
+    const r = await verify(fixture(BITGET), "--json");
+    expect(r.exitCode).toBe(1);
+    expect(r.json).toMatchObject({ format: "bitget", root: "8eac815c495e6a67", verdict: "fails" });
+    const ok = r.json.findings.filter((f: Finding) => f.status === "ok").map((f: Finding) => f.step);
+    expect(ok).toEqual(["leaf", "sums", "path"]);
+    const fails = failures(r.json);
+    expect(fails.filter((f: Finding) => f.step === "balances").map((f: Finding) => f.at)).toEqual([
+      "level 17 (path[10])",
+      "level 16",
+      "level 15",
+      "level 14",
+      "level 14 (path[13])",
+      "level 13",
+    ]);
+    expect(fails).toContainEqual(
+      expect.objectContaining({
+        step: "hash",
+        at: "level 27 (self) … level 1 (root)",
+        text: expect.stringContaining("every hash of the file (28) is cut to 64 bits"),
+      }),
+    );
+    expect(fails.map((f: Finding) => f.step)).not.toContain("root");
+  });
+
+  it("UZX (bare BigDecimal amounts, 0E-16 and 1.000000000E-7 spellings, 36 assets) and Bitget 2022 reach their roots", async () => {
+    for (const [file, root] of [
+      [UZX, "82a94a1524108aeb"],
+      ["bitget-2022-11-merkel_tree_bg.json", "ffedeaf82363b23c"],
+    ]) {
+      const r = await verify(fixture(file), "--json");
+      expect(r.json).toMatchObject({ format: "uzx", root });
+      expect(failures(r.json).map((f: Finding) => f.step)).toEqual(["hash"]);
+      expect(r.exitCode).toBe(1);
+    }
+  });
+
+  it("Bitunix (full SHA-256, amounts at each asset's precision) holds", async () => {
+    const r = await verify(fixture("bitunix-merkle_tree_bitunix.json"));
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain(
+      "18 siblings reach 7d409a80ebbbf4cef17f3f9c5f56f6e26040f1ca285395897cf695b21391679d",
+    );
+  });
+
+  it("a balance raised on the Bitget path (level 20's sibling): the root is missed, named at the root level", async () => {
+    const f = tampered(BITGET, (t) => t.replace('"USDT": "105.43324049"', '"USDT": "1105.43324049"'));
+    const r = await verify(f, "--json");
+    expect(failures(r.json)).toContainEqual(expect.objectContaining({ step: "root", at: "level 1 (root)" }));
+  });
+
+  it("a root from another file via --root: named", async () => {
+    const r = await verify(fixture(UZX), "--root", "8eac815c495e6a67", "--json");
+    expect(failures(r.json)).toContainEqual(
+      expect.objectContaining({
+        step: "root",
+        text: expect.stringContaining("not the given root 8eac815c495e6a67"),
+      }),
+    );
+  });
+
+  it("the key order matters: the customer's balances reordered in the file still hash in HashMap order", async () => {
+    const f = tampered(UZX, (t) =>
+      t.replace(
+        '"BTC": 0.0000122055400000,\r\n      "UZX": 4.5442095000000000,',
+        '"UZX": 4.5442095000000000,\r\n      "BTC": 0.0000122055400000,',
+      ),
+    );
+    const r = await verify(f, "--json");
+    expect(r.json.findings.filter((x: Finding) => x.step === "leaf")[0].status).toBe("ok");
+    expect(r.json.root).toBe("82a94a1524108aeb");
+  });
+});
+
+describe("MEXC and CoinEx", () => {
+  it("MEXC's sample reaches its root at 128 bits (not cut below), empty siblings included", async () => {
+    const r = await verify(fixture("mexc-merkle_proof.json"), "--json");
+    expect(r.exitCode).toBe(0);
+    expect(r.json).toMatchObject({
+      verdict: "holds",
+      format: "mexc",
+      root: "35d01ffef2beec3ff0166c03f3d9b0cc",
+      balances: [{ asset: "ETH", amount: "195462.73" }],
+    });
+  });
+
+  it("MEXC: a negative sibling, and an empty sibling holding balances, are named", async () => {
+    const f = tampered("mexc-merkle_proof.json", (t) =>
+      t
+        .replace('"BTC": "1523108.27"', '"BTC": "-1523108.27"')
+        .replace(
+          '"USDC": "0"\n      }\n    },\n    {\n      "level": 2',
+          '"USDC": "5"\n      }\n    },\n    {\n      "level": 2',
+        ),
+    );
+    const r = await verify(f, "--json");
+    expect(r.exitCode).toBe(1);
+    const at = failures(r.json).map((x: Finding) => `${x.step} ${x.at}`);
+    expect(at).toContain("path level 1 (pathList[0])");
+    expect(at).toContain("balances level 2 (pathList[1])");
+  });
+
+  it("CoinEx's example reaches its root by the rule its files use, and says its own verifier's rule would not", async () => {
+    const r = await verify(fixture("coinex-merkle_proof_file.json"), "--json");
+    expect(r.exitCode).toBe(0);
+    expect(r.json.root).toBe("b272a9a8142f3942dc640936d267ce785ae9d29aaf904c1ec1f0990242047569");
+    expect(r.json.findings).toContainEqual(
+      expect.objectContaining({
+        status: "claim",
+        text: expect.stringContaining("its own tool would reject this file"),
+      }),
+    );
+  });
+
+  it("CoinEx: the customer's balance raised misses the root (level 8)", async () => {
+    const f = tampered("coinex-merkle_proof_file.json", (t) =>
+      t.replace('"USDT": "374.250573"', '"USDT": "1374.250573"'),
+    );
+    const r = await verify(f, "--json");
+    expect(r.exitCode).toBe(1);
+    expect(failures(r.json).map((x: Finding) => `${x.step} ${x.at}`)).toContain("root level 8 (root)");
+  });
+});

@@ -10,8 +10,13 @@
  * docs/exchange-proofs.md.
  */
 import { UsageError } from "../errors/index.js";
+import { BITGET } from "./bitget.js";
+import { BITUNIX } from "./bitunix.js";
+import { COINEX } from "./coinex.js";
+import { MEXC } from "./mexc.js";
 import { OKX_V1 } from "./okx-v1.js";
 import { OKX_V2 } from "./okx-v2.js";
+import { UZX } from "./uzx.js";
 
 /** reserves: who controls which addresses and what they hold; liabilities: a customer's share of the total */
 export type FormatKind = "reserves" | "liabilities";
@@ -39,6 +44,11 @@ export const FORMATS: readonly ProofFormat[] = [
   // customers' inclusion proofs published by exchanges (src/exchange/liabilities/)
   OKX_V1,
   OKX_V2,
+  BITGET,
+  UZX,
+  BITUNIX,
+  MEXC,
+  COINEX,
 ];
 
 /** The formats of one kind (`reserves verify` takes reserves files, `liabilities verify` liabilities files). */

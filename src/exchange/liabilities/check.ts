@@ -47,6 +47,8 @@ export interface InclusionCheck {
 /** The findings of one verification, in order. */
 export class Steps {
   readonly findings: Finding[] = [];
+  /** every hash the file gives, with where: judged for length once the path is walked */
+  readonly hashes: { hash: string; at: string }[] = [];
   add(status: Finding["status"], step: string, text: string, at?: string): void {
     this.findings.push(at === undefined ? { status, step, text } : { status, step, at, text });
   }
@@ -143,15 +145,28 @@ export function refuseNegative(s: Steps, amounts: Iterable<[string, Dec]>, at: s
 
 export const amountsOf = (a: Amount[]): [string, Dec][] => a.map((x) => [x.asset, x.value]);
 
-/** A hash shorter than 128 bits (32 hex digits) can be forged by search: a failure naming where. */
+/**
+ * A hash shorter than 128 bits (32 hex digits) can be forged by search: a failure naming where. Noted here
+ * and said at the end: one finding when every hash of the file is cut alike (Bitget's 64 bits), else one
+ * per level.
+ */
 export function refuseShortHash(s: Steps, hash: string, at: string): void {
-  const bits = hash.length * 4;
-  if (hash.length > 0 && bits < 128)
+  s.hashes.push({ hash, at });
+}
+
+function shortHashFindings(s: Steps): void {
+  const short = s.hashes.filter((h) => h.hash.length > 0 && h.hash.length < 32);
+  const text = (bits: number, what: string) =>
+    `${what} cut to ${bits} bits (below 128): a different set of balances with the same hash can be searched for`;
+  const bits = new Set(short.map((h) => h.hash.length * 4));
+  if (short.length > 1 && short.length === s.hashes.length && bits.size === 1) {
+    const first = short[0]!;
     s.fail(
       "hash",
-      `hash ${hash} is cut to ${bits} bits (below 128): a second customer set with the same hash can be searched for`,
-      at,
+      text(first.hash.length * 4, `every hash of the file (${short.length}) is`),
+      `${first.at} … ${short.at(-1)!.at}`,
     );
+  } else for (const h of short) s.fail("hash", text(h.hash.length * 4, `hash ${h.hash} is`), h.at);
 }
 
 /** `h` is a lower- or upper-case hex string of `len` digits (any length when omitted). */
@@ -206,6 +221,7 @@ export function finish(
   given: string | undefined,
   balances: Balance[],
 ): InclusionCheck {
+  shortHashFindings(s);
   return {
     verdict: verdictOfFindings(s.findings),
     format,

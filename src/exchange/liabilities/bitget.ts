@@ -1,0 +1,197 @@
+/**
+ * The Bitget family's Merkle-sum proofs: Bitget (2022 and 2025 layouts), its fork UZX, and Bitunix.
+ *
+ *  - leaf: sha256(encryptUid "," nonce "," JSON(balances)), Bitget and UZX keeping the first 16 hex digits
+ *    (64 bits), Bitunix all 64;
+ *  - node: sha256(L R "," JSON(sums) "," level) cut the same way, level the parent's (the root is 1);
+ *  - JSON: the keys in Java HashMap's iteration order (not sorted, not the file's), the values as the tool
+ *    spells them — Bitget 2025 quoted `stripTrailingZeros().toPlainString()`, UZX and Bitget 2022 bare
+ *    `BigDecimal.toString()` with the scale kept (`0E-16`, `1.000000000E-7`), Bitunix quoted at each asset's
+ *    precision.
+ */
+import { UsageError } from "../../errors/index.js";
+import {
+  type Amount,
+  amountsOf,
+  type Balance,
+  compareRoot,
+  compareTotals,
+  field,
+  finish,
+  type InclusionCheck,
+  type InclusionOptions,
+  isObj,
+  type Obj,
+  readAmounts,
+  readJson,
+  refuseNegative,
+  refuseShortHash,
+  Steps,
+  type Sums,
+  sha256Hex,
+} from "./check.js";
+import { addDec, type Dec, javaDec, plainDec, strippedDec, truncateDec, ZERO } from "./decimal.js";
+
+/** Java's `String.hashCode` (UTF-16 code units, 32-bit wrap). */
+const javaHash = (s: string): number => {
+  let h = 0;
+  for (let i = 0; i < s.length; i++) h = (Math.imul(31, h) + s.charCodeAt(i)) | 0;
+  return h;
+};
+
+/**
+ * The order a `java.util.HashMap` of these keys (put in this order) iterates in: by bucket
+ * `(h ^ h>>>16) & (capacity−1)` at the capacity the map grew to (16, doubled past 3/4 full), ties in the
+ * order they were put (a resize keeps it).
+ */
+export function hashMapOrder(keys: readonly string[]): string[] {
+  let cap = 16;
+  while (keys.length > cap * 0.75) cap *= 2;
+  const bucket = (k: string) => {
+    const h = javaHash(k);
+    return (h ^ (h >>> 16)) & (cap - 1);
+  };
+  return keys
+    .map((k, i) => ({ k, i, b: bucket(k) }))
+    .sort((x, y) => x.b - y.b || x.i - y.i)
+    .map((x) => x.k);
+}
+
+type Spelling = "quoted-stripped" | "java" | "quoted-precision";
+
+interface Variant {
+  name: string;
+  /** hex digits kept of each hash */
+  cut: number;
+  spelling: Spelling;
+  /** the file's member names */
+  leafKey: "merkelLeaf" | "merkleLeaf";
+  levelKey: "level" | "height";
+  sideKey: "role" | "type";
+}
+
+const BITGET: Variant = {
+  name: "bitget",
+  cut: 16,
+  spelling: "quoted-stripped",
+  leafKey: "merkelLeaf",
+  levelKey: "level",
+  sideKey: "role",
+};
+const UZX: Variant = { ...BITGET, name: "uzx", spelling: "java" };
+const BITUNIX: Variant = {
+  name: "bitunix",
+  cut: 64,
+  spelling: "quoted-precision",
+  leafKey: "merkleLeaf",
+  levelKey: "height",
+  sideKey: "type",
+};
+
+const int = (o: Obj, key: string, at: string, file: string): number => {
+  const n = Number(field(o, key, at, file, "number"));
+  if (!Number.isSafeInteger(n)) throw new UsageError(`${file}: ${at}.${key} must be a whole number`);
+  return n;
+};
+
+interface Node {
+  at: string;
+  hash: string;
+  level: number;
+  side: number | undefined;
+  balances: Amount[];
+}
+
+function readNode(n: unknown, at: string, v: Variant, file: string): Node {
+  if (!isObj(n)) throw new UsageError(`${file}: ${at} must be an object`);
+  return {
+    at,
+    hash: field(n, v.leafKey, at, file, "string"),
+    level: int(n, v.levelKey, at, file),
+    side: n[v.sideKey] === undefined ? undefined : int(n, v.sideKey, at, file),
+    balances: readAmounts(n.balances, `${at}.balances`, file),
+  };
+}
+
+function verifyFamily(v: Variant, text: string, o: InclusionOptions): InclusionCheck {
+  const doc = readJson(text, o.file);
+  if (!isObj(doc)) throw new UsageError(`${o.file}: not a ${v.name} proof (an object with path and self)`);
+  const selfObj = field(doc, "self", "", o.file, "object");
+  const self = readNode(selfObj, "self", v, o.file);
+  const uid = field(selfObj, "encryptUid", "self", o.file, "string");
+  const nonce = field(selfObj, "nonce", "self", o.file, "string");
+  const path = field(doc, "path", "", o.file, "array").map((n, i) => readNode(n, `path[${i}]`, v, o.file));
+  if (!path.length) throw new UsageError(`${o.file}: path is empty (it ends with the root)`);
+  const precision = new Map<string, number>();
+  if (v.spelling === "quoted-precision") {
+    const p = selfObj.precisions;
+    if (!isObj(p)) throw new UsageError(`${o.file}: self.precisions must be an object (each asset's places)`);
+    for (const [asset, x] of Object.entries(p)) precision.set(asset, Number(String(x)));
+  }
+
+  /** the JSON the tool hashes: HashMap order, each value spelled as the tool does */
+  const json = (entries: [string, { raw?: string; value: Dec }][]): string => {
+    const byKey = new Map(entries);
+    return `{${hashMapOrder(entries.map(([k]) => k))
+      .map((k) => {
+        const x = byKey.get(k)!;
+        return `${JSON.stringify(k)}:${x.raw ?? spell(k, x.value)}`;
+      })
+      .join(",")}}`;
+  };
+  const spell = (asset: string, d: Dec): string =>
+    v.spelling === "java"
+      ? javaDec(d)
+      : v.spelling === "quoted-stripped"
+        ? JSON.stringify(strippedDec(d))
+        : JSON.stringify(plainDec(truncateDec(d, precision.get(asset) ?? d.scale)));
+  const cut = (h: string) => h.slice(0, v.cut);
+
+  const s = new Steps();
+  const leafAt = `level ${self.level} (self)`;
+  refuseNegative(s, amountsOf(self.balances), leafAt, "the customer's leaf");
+  refuseShortHash(s, self.hash, leafAt);
+  const leaf = cut(sha256Hex(`${uid},${nonce},${json(self.balances.map((a) => [a.asset, a]))}`));
+  if (leaf === self.hash.toLowerCase()) s.ok("leaf", `sha256(encryptUid, nonce, balances) = ${leaf}`, leafAt);
+  else s.fail("leaf", `sha256(encryptUid, nonce, balances) is ${leaf}, the file says ${self.hash}`, leafAt);
+
+  const root = path.at(-1)!;
+  let cur = leaf;
+  let level = self.level;
+  let sums: Sums = new Map(amountsOf(self.balances));
+  let mySide = self.side;
+  for (const n of path.slice(0, -1)) {
+    const at = `level ${n.level} (${n.at})`;
+    if (n.level !== level) s.fail("path", `a sibling at level ${n.level} where level ${level} belongs`, at);
+    refuseShortHash(s, n.hash, at);
+    refuseNegative(s, amountsOf(n.balances), at, "the sibling");
+    const left = n.side === 1 || (n.side === 0 && mySide === 2);
+    // the sum map: the left child's keys in its order, then the right child's new ones
+    const next: Sums = new Map();
+    for (const [asset, d] of left ? [...amountsOf(n.balances), ...sums] : [...sums, ...amountsOf(n.balances)])
+      next.set(asset, addDec(next.get(asset) ?? ZERO, d));
+    sums = next;
+    level -= 1;
+    const sumsJson = json([...sums].map(([k, d]) => [k, { value: d }]));
+    if (n.side !== 1 && n.side !== 2 && n.side !== 0)
+      s.fail("path", `sibling with ${v.sideKey} ${n.side}: neither left (1), right (2) nor padding (0)`, at);
+    cur = cut(sha256Hex(`${left ? n.hash + cur : cur + n.hash},${sumsJson},${level}`));
+    refuseNegative(s, sums, `level ${level}`, "the path's node");
+    mySide = undefined;
+  }
+  const rootAt = `level ${root.level} (root)`;
+  if (root.level !== level)
+    s.fail("path", `the root is at level ${root.level}; the path ends at ${level}`, rootAt);
+  refuseShortHash(s, root.hash, rootAt);
+  refuseNegative(s, amountsOf(root.balances), rootAt, "the root");
+  if (compareTotals(s, sums, root.balances, rootAt, "the root's"))
+    s.ok("sums", `the path's sums equal the root's ${root.balances.length} totals`, rootAt);
+  if (cur === root.hash.toLowerCase()) s.ok("path", `${path.length - 1} siblings reach ${cur}`, rootAt);
+  compareRoot(s, cur, root.hash, o.root, rootAt);
+  const balances: Balance[] = self.balances.map((a) => ({ asset: a.asset, amount: strippedDec(a.value) }));
+  return finish(v.name, s, cur, o.root, balances);
+}
+
+export const verifyBitget = (text: string, o: InclusionOptions) => verifyFamily(BITGET, text, o);
+export const verifyUzx = (text: string, o: InclusionOptions) => verifyFamily(UZX, text, o);
+export const verifyBitunix = (text: string, o: InclusionOptions) => verifyFamily(BITUNIX, text, o);

@@ -1,0 +1,23 @@
+/** Bitunix's customer inclusion proof (a Bitget-like tree with full SHA-256 and per-asset precisions). */
+import type { ProofFormat } from "./registry.js";
+
+export const BITUNIX: ProofFormat = {
+  name: "bitunix",
+  kind: "liabilities",
+  title: "Bitunix customer inclusion proof (merkle_tree_bitunix.json)",
+  checks: [
+    "the leaf: sha256(encryptUid, nonce, balances), keys in Java HashMap's order",
+    "every level: sha256(left right, the sums at each asset's precision, the height); the root's totals",
+    "no negative amount on the path, no hash below 128 bits",
+  ],
+  cannot: [
+    "that the root is the one Bitunix published for everyone, unless --root gives it",
+    "other leaves than the path's",
+  ],
+  catches: [
+    "negative subtotals, which Bitunix's verifier accepts",
+    "the root compared only with the file's own",
+  ],
+  detect: (t) => /"merkleLeaf"\s*:/.test(t) && /"encryptUid"\s*:/.test(t) && /"precisions"\s*:/.test(t),
+  load: () => import("../exchange/liabilities/bitget.js").then((m) => ({ verify: m.verifyBitunix })),
+};
