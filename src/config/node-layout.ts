@@ -6,10 +6,11 @@
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, join } from "node:path";
+import { COINS, type Coin, NETWORK_NAMES, type NetworkName } from "../chains/coins.js";
 import { UsageError } from "../errors/index.js";
 
-export const NETWORKS = ["main", "test", "regtest", "signet"] as const;
-export type Network = (typeof NETWORKS)[number];
+export const NETWORKS = NETWORK_NAMES;
+export type Network = NetworkName;
 
 interface Layout {
   name: string;
@@ -20,21 +21,24 @@ interface Layout {
   port: Record<Network, number>;
 }
 
-// chainparamsbase.cpp of each: the RPC ports and data subdirectories
-const BITCOIN: Layout = {
-  name: "Bitcoin Core",
-  conf: "bitcoin.conf",
-  home: ".bitcoin",
-  sub: { main: "", test: "testnet3", regtest: "regtest", signet: "signet" },
-  port: { main: 8332, test: 18332, regtest: 18443, signet: 38332 },
-};
-const LITECOIN: Layout = {
-  name: "Litecoin Core",
-  conf: "litecoin.conf",
-  home: ".litecoin",
-  sub: { main: "", test: "testnet4", regtest: "regtest", signet: "signet" },
-  port: { main: 9332, test: 19332, regtest: 19443, signet: 39332 },
-};
+/** A coin's node as the coin table describes it; only coins with all four networks have a local layout. */
+function layoutOf(coin: Coin): Layout {
+  const sub = {} as Record<Network, string>;
+  const port = {} as Record<Network, number>;
+  for (const n of NETWORKS) {
+    const params = coin.networks[n];
+    if (!params) throw new Error(`coins.ts: ${coin.name} has uses.localNode but no ${n} network`);
+    sub[n] = params.subdir;
+    port[n] = params.rpcPort;
+  }
+  return { ...coin.node, sub, port };
+}
+
+/** the nodes `--network` finds, Bitcoin Core's first (the default when nothing tells them apart) */
+const LAYOUTS: Layout[] = COINS.filter((c) => c.uses.localNode).map(layoutOf);
+const DEFAULT = LAYOUTS[0] as Layout;
+/** " (Bitcoin Core|Litecoin Core) version v": a node's start in its log names the node */
+const STARTED = new RegExp(` (${LAYOUTS.map((l) => l.name).join("|")}) version v`, "g");
 
 export function parseNetwork(v: string | undefined, from: string): Network | undefined {
   if (v === undefined) return undefined;
@@ -103,20 +107,20 @@ function lastStart(log: string): { layout?: Layout; port?: string } {
   } catch {
     return {};
   }
-  const starts = [...text.matchAll(/ (Bitcoin|Litecoin) Core version v/g)];
+  const starts = [...text.matchAll(STARTED)];
   const last = starts.at(-1);
   if (!last) return {};
   const since = text.slice(last.index);
   const port = /Command-line arg: rpcport="?(\d{1,5})"?/.exec(since)?.[1];
-  return { layout: last[1] === "Litecoin" ? LITECOIN : BITCOIN, port };
+  return { layout: LAYOUTS.find((l) => l.name === last[1]) ?? DEFAULT, port };
 }
 
 /** The node of `network` in `datadir` (or the usual home directories). */
 export function localNode(network: Network, datadir: string | undefined, env: NodeJS.ProcessEnv): LocalNode {
   const home = env.HOME || homedir();
-  const dirs = datadir ? [datadir] : [join(home, BITCOIN.home), join(home, LITECOIN.home)];
+  const dirs = datadir ? [datadir] : LAYOUTS.map((l) => join(home, l.home));
   const dir = dirs.find((d) => existsSync(d)) ?? dirs[0];
-  const layouts = [BITCOIN, LITECOIN];
+  const layouts = LAYOUTS;
   // the two nodes share the regtest and signet subdirectories: the network's own log says which one ran
   const logged = () => {
     for (const sub of new Set(layouts.map((l) => l.sub[network]))) {
@@ -126,30 +130,31 @@ export function localNode(network: Network, datadir: string | undefined, env: No
     return {};
   };
   const byConf = layouts.find((l) => existsSync(join(dir, l.conf)));
-  const byName = /litecoin/i.test(basename(dir)) ? LITECOIN : undefined;
+  // a directory named for a node other than the default one (".litecoin", "litecoin-regtest")
+  const byName = layouts.slice(1).find((l) => basename(dir).toLowerCase().includes(l.home.slice(1)));
   let log: { layout?: Layout; port?: string } | undefined;
   const logOnce = () => {
     log ??= logged();
     return log;
   };
   const bySubdir = network === "test" ? layouts.find((l) => existsSync(join(dir, l.sub.test))) : undefined;
-  const byHome =
-    dir === join(home, LITECOIN.home) ? LITECOIN : dir === join(home, BITCOIN.home) ? BITCOIN : undefined;
+  const byHome = layouts.find((l) => dir === join(home, l.home));
   const layout = byConf ?? byName ?? logOnce().layout ?? bySubdir ?? byHome;
   if (datadir !== undefined && !existsSync(datadir))
     throw new UsageError(`--datadir ${datadir}: no such directory`);
   if (!layout) {
     if (datadir !== undefined) {
-      const sub = BITCOIN.sub[network];
+      const sub = DEFAULT.sub[network];
+      const [first, ...others] = layouts.map((l) => `${l.name}'s`);
       throw new UsageError(
-        `--datadir ${datadir}: cannot tell Bitcoin Core's data directory from Litecoin Core's (no bitcoin.conf or litecoin.conf, no ${join(sub || ".", "debug.log")} naming the node)`,
+        `--datadir ${datadir}: cannot tell ${first} data directory from ${others.join(" or ")} (no ${layouts.map((l) => l.conf).join(" or ")}, no ${join(sub || ".", "debug.log")} naming the node)`,
         {
-          hint: `name the node: --url http://127.0.0.1:${BITCOIN.port[network]}/ (Bitcoin Core ${network}) or --url http://127.0.0.1:${LITECOIN.port[network]}/ (Litecoin Core ${network}), with --rpc-cookie ${join(datadir, sub, ".cookie")}`,
+          hint: `name the node: ${layouts.map((l) => `--url http://127.0.0.1:${l.port[network]}/ (${l.name} ${network})`).join(" or ")}, with --rpc-cookie ${join(datadir, sub, ".cookie")}`,
         },
       );
     }
   }
-  const chosen = layout ?? BITCOIN;
+  const chosen = layout ?? DEFAULT;
   // no rpcport in a config file: the port the node was started with, when its log names the same node
   return nodeOf(chosen, dir, network, () => (logOnce().layout === chosen ? logOnce().port : undefined));
 }

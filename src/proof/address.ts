@@ -1,15 +1,20 @@
 /**
- * Addresses of the chains whose signed messages chaingw verifies (Bitcoin and Litecoin, each on mainnet, testnet
- * and regtest), decoded to the script they pay and the networks that print them. Checksums and witness rules are
- * the reserves codec's; this adds what it leaves out on purpose: which prefixes belong to which network.
+ * Addresses of the coins whose signed messages chaingw verifies (the rows of `chains/coins.ts` with
+ * `uses.messages`: Bitcoin and Litecoin), decoded to the script they pay and the networks that print them.
+ * Checksums and witness rules are the one decoder's (`chains/address.ts`); this adds which coin and network
+ * a prefix belongs to, from the coin table.
  */
 import { OutScript } from "@scure/btc-signer";
-import { base58CheckDecode, bech32Decode, bech32Program } from "../chains/codec.js";
+import { checkAddress, type ParsedAddress } from "../chains/address.js";
+import { base58CheckDecode, bech32Program } from "../chains/codec.js";
+import { MESSAGE_COIN_NAMES, MESSAGE_COINS, networksOfPrefix } from "../chains/coins.js";
 import { ProofInputError } from "./errors.js";
 
-export type Chain = "bitcoin" | "litecoin";
+/** A coin's id in the coin table ("bitcoin", "litecoin"). */
+export type Chain = string;
 
 export interface Network {
+  /** the coin's id */
   chain: Chain;
   /** Bitcoin's "test" takes in signet and testnet4, which share testnet3's prefixes */
   net: "main" | "test" | "regtest";
@@ -25,43 +30,23 @@ export interface ProofAddress {
   hash: Uint8Array;
   /** -1 for base58 addresses */
   witnessVersion: number;
-  /** every network whose nodes print this address; more than one chain where the prefixes are shared */
+  /** every network whose nodes print this address; more than one coin where the prefixes are shared */
   networks: Network[];
   scriptPubKey: Uint8Array;
 }
 
-const net = (chain: Chain, n: Network["net"]): Network => ({ chain, net: n });
+const NO_NETWORK = `belongs to no ${MESSAGE_COIN_NAMES} network`;
 
-const HRP: Record<string, Network> = {
-  bc: net("bitcoin", "main"),
-  tb: net("bitcoin", "test"),
-  bcrt: net("bitcoin", "regtest"),
-  ltc: net("litecoin", "main"),
-  tltc: net("litecoin", "test"),
-  rltc: net("litecoin", "regtest"),
-};
-
-const TESTS: Network[] = [
-  net("bitcoin", "test"),
-  net("bitcoin", "regtest"),
-  net("litecoin", "test"),
-  net("litecoin", "regtest"),
-];
-
-/**
- * base58 version bytes (chainparams.cpp of each chain). Shared by both chains: 5 (Litecoin mainnet still accepts
- * the Bitcoin-style "3" P2SH next to its own "M"), 111 and 196 (the test networks of both). Litecoin's own:
- * 48 "L", 50 "M", 58 "Q" (test and regtest).
- */
-const BASE58: Record<number, { kind: "p2pkh" | "p2sh"; networks: Network[] }> = {
-  0: { kind: "p2pkh", networks: [net("bitcoin", "main")] },
-  5: { kind: "p2sh", networks: [net("bitcoin", "main"), net("litecoin", "main")] },
-  48: { kind: "p2pkh", networks: [net("litecoin", "main")] },
-  50: { kind: "p2sh", networks: [net("litecoin", "main")] },
-  111: { kind: "p2pkh", networks: TESTS },
-  196: { kind: "p2sh", networks: TESTS },
-  58: { kind: "p2sh", networks: [net("litecoin", "test"), net("litecoin", "regtest")] },
-};
+/** The message coins' networks of a prefix, signet counted as "test" (the same prefixes), each once. */
+function networksOf(prefix: string): Network[] {
+  const out: Network[] = [];
+  for (const n of networksOfPrefix(prefix)) {
+    if (!n.coin.uses.messages) continue;
+    const net = n.network === "signet" ? "test" : n.network;
+    if (!out.some((o) => o.chain === n.coin.id && o.net === net)) out.push({ chain: n.coin.id, net });
+  }
+  return out;
+}
 
 const bad = (why: string): never => {
   throw new ProofInputError("address", why);
@@ -69,28 +54,23 @@ const bad = (why: string): never => {
 
 /** Decodes `text`; throws ProofInputError("address") for anything that is not an address of a known network. */
 export function decodeProofAddress(text: string): ProofAddress {
-  if (text.length === 0) bad("empty");
-  if (text.length > 90 || /[^\x21-\x7e]/.test(text)) bad("not an address (too long, spaces or non-ASCII)");
-  const lower = text.toLowerCase();
-  const sep = lower.lastIndexOf("1");
-  const hrp = sep > 0 ? lower.slice(0, sep) : "";
-  if (hrp in HRP && (text === lower || text === text.toUpperCase())) return segwit(lower, hrp);
-  return legacy(text);
+  const r = checkAddress(text);
+  if (!r.ok) return bad(r.why);
+  const networks = networksOf(r.value.prefix);
+  if (r.value.witnessVersion >= 0) {
+    if (networks.length === 0)
+      bad(`neither bech32 of a known prefix (${r.value.prefix.slice(4)} ${NO_NETWORK}) nor base58`);
+    return segwit(r.value, networks);
+  }
+  if (networks.length === 0) bad(`base58 version ${r.value.prefix.slice(7)} ${NO_NETWORK}`);
+  return legacy(r.value, networks);
 }
 
-function segwit(s: string, hrp: string): ProofAddress {
-  const dec = bech32Decode(s, 90);
-  if (!dec) return bad("bad bech32/bech32m checksum or characters");
-  const version = dec.first;
-  const length = dec.restBytes;
-  if (version < 0 || version > 16) bad("bad witness version");
-  if (length === undefined || length < 2 || length > 40) bad("bad witness program length or padding");
-  if (version === 0 && dec.variant !== "bech32") bad("witness v0 address must use bech32, not bech32m");
-  if (version > 0 && dec.variant !== "bech32m") bad(`witness v${version} address must use bech32m (BIP350)`);
-  if (version === 0 && length !== 20 && length !== 32) bad(`witness v0 program of ${length} bytes`);
-  const program = bech32Program(s);
-  const networks = [HRP[hrp] as Network];
-  const base = { address: s, hash: program, witnessVersion: version, networks };
+function segwit(a: ParsedAddress, networks: Network[]): ProofAddress {
+  const version = a.witnessVersion;
+  const program = bech32Program(a.address);
+  const length = program.length;
+  const base = { address: a.address, hash: program, witnessVersion: version, networks };
   if (version === 0 && length === 20)
     return { ...base, kind: "p2wpkh", scriptPubKey: OutScript.encode({ type: "wpkh", hash: program }) };
   if (version === 0)
@@ -103,30 +83,22 @@ function segwit(s: string, hrp: string): ProofAddress {
   return { ...base, kind: "witness", scriptPubKey };
 }
 
-function legacy(text: string): ProofAddress {
-  const r = base58CheckDecode(text);
-  if (!r.ok)
-    return bad(
-      r.why === "checksum" ? "bad base58check checksum" : "neither bech32 of a known prefix nor base58",
-    );
+function legacy(a: ParsedAddress, networks: Network[]): ProofAddress {
+  const r = base58CheckDecode(a.address);
+  // checkAddress accepted it: a 21-byte payload behind a good checksum
+  if (!r.ok) return bad("bad base58check checksum");
   const p = r.payload;
-  if (p.length !== 21) bad(`base58 payload of ${p.length} bytes (21 expected: version + hash160)`);
-  const known = BASE58[p[0] as number];
-  if (!known) return bad(`base58 version ${p[0]} belongs to no Bitcoin or Litecoin network`);
+  const version = p[0] as number;
+  // the version is a P2PKH one on every network that prints it, or a P2SH one on every one (the table's test)
+  const first = networksOfPrefix(a.prefix).find((n) => n.coin.uses.messages);
+  const kind = first?.params.base58.p2pkh === version ? "p2pkh" : "p2sh";
   const hash = p.slice(1);
   const scriptPubKey =
-    known.kind === "p2pkh" ? OutScript.encode({ type: "pkh", hash }) : OutScript.encode({ type: "sh", hash });
-  return {
-    address: text,
-    kind: known.kind,
-    hash,
-    witnessVersion: -1,
-    networks: known.networks,
-    scriptPubKey,
-  };
+    kind === "p2pkh" ? OutScript.encode({ type: "pkh", hash }) : OutScript.encode({ type: "sh", hash });
+  return { address: a.address, kind, hash, witnessVersion: -1, networks, scriptPubKey };
 }
 
-/** The chains among `networks`, each once, Bitcoin first. */
+/** The coins among `networks`, each once, in the coin table's order (Bitcoin first). */
 export function chainsOf(networks: readonly Network[]): Chain[] {
-  return (["bitcoin", "litecoin"] as const).filter((c) => networks.some((n) => n.chain === c));
+  return MESSAGE_COINS.filter((c) => networks.some((n) => n.chain === c.id)).map((c) => c.id);
 }

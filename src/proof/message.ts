@@ -13,6 +13,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 import { base64 } from "@scure/base";
 import { OutScript, RawTx, RawWitness, Script, SigHash, Transaction } from "@scure/btc-signer";
+import { type Coin, coinOf } from "../chains/coins.js";
 import { accountFormatOf, verifyAccountMessage } from "./account-message.js";
 import { type Chain, chainsOf, decodeProofAddress, type ProofAddress } from "./address.js";
 import { ProofInputError } from "./errors.js";
@@ -40,11 +41,13 @@ export interface VerifyResult {
 
 export { ProofInputError } from "./errors.js";
 
-const CHAIN_NAME: Record<Chain, string> = { bitcoin: "Bitcoin", litecoin: "Litecoin" };
-const MAGIC: Record<Chain, string> = {
-  bitcoin: "Bitcoin Signed Message:\n",
-  litecoin: "Litecoin Signed Message:\n",
+/** a coin's name and message magic, from the coin table */
+const coinRow = (chain: Chain): Coin => {
+  const c = coinOf(chain);
+  if (!c) throw new ProofInputError("address", `no coin "${chain}" in the coin table`);
+  return c;
 };
+const coinName = (chain: Chain): string => coinRow(chain).name;
 
 /**
  * Verifies `signature` over `message` for `address`: Bitcoin and Litecoin addresses here, EVM (0x…) and TRON
@@ -152,7 +155,7 @@ function compactSize(n: number): Uint8Array {
 
 /** double-SHA256 of the CompactSize-prefixed magic and message (Bitcoin Core's MessageHash). */
 export function legacyMessageHash(chain: Chain, message: string): Uint8Array {
-  const magic = utf8ToBytes(MAGIC[chain]);
+  const magic = utf8ToBytes(coinRow(chain).magic);
   const m = utf8ToBytes(message);
   return sha256d(concatBytes(compactSize(magic.length), magic, compactSize(m.length), m));
 }
@@ -191,7 +194,7 @@ function verifyLegacy(addr: ProofAddress, sig: Uint8Array, message: string): Ver
 
   const tried: string[] = [];
   for (const chain of chains) {
-    tried.push(CHAIN_NAME[chain]);
+    tried.push(coinName(chain));
     let pub: Uint8Array;
     try {
       const s = secp256k1.Signature.fromBytes(sig.subarray(1), "compact").addRecoveryBit(recovery);
@@ -210,13 +213,13 @@ function verifyLegacy(addr: ProofAddress, sig: Uint8Array, message: string): Ver
         : "";
     const shared =
       chains.length > 1
-        ? `; the address prefix is shared by ${chains.map((c) => CHAIN_NAME[c]).join(" and ")}, the ${CHAIN_NAME[chain]} message magic verified`
+        ? `; the address prefix is shared by ${chains.map((c) => coinName(c)).join(" and ")}, the ${coinName(chain)} message magic verified`
         : "";
     return {
       valid: true,
       format: "legacy",
       chain,
-      detail: `legacy signed message, ${said}${electrum}, ${CHAIN_NAME[chain]} message magic${shared}`,
+      detail: `legacy signed message, ${said}${electrum}, ${coinName(chain)} message magic${shared}`,
     };
   }
   return fail(

@@ -3,6 +3,7 @@
  * made under, a share of a whole, the coin of a UTXO proof. A leaf: the verifiers, the quorum runner and the
  * reports all use it, and it uses none of them.
  */
+import { coinOf } from "../chains/coins.js";
 import { decodeProofAddress } from "../proof/address.js";
 import type { Proof, Quorum, QuorumNode } from "../proof/document.js";
 
@@ -25,8 +26,9 @@ export function share(part: bigint, whole: bigint): string {
 export function unitOf(proof: Proof): string {
   for (const a of proof.by_address) {
     try {
-      const chains = new Set(decodeProofAddress(a.address).networks.map((n) => n.chain));
-      if (chains.size === 1) return chains.has("litecoin") ? "LTC" : "BTC";
+      const coins = new Set(decodeProofAddress(a.address).networks.map((n) => n.chain));
+      const only = coins.size === 1 ? coinOf([...coins][0] as string) : undefined;
+      if (only) return only.ticker;
     } catch {
       // a descriptor: says nothing about the coin
     }

@@ -2,13 +2,14 @@
  * The scan plan: every address and descriptor the user named, checked locally, de-duplicated, and turned
  * into scantxoutset scan objects. Nothing is sent until the whole input is clean.
  */
+
+import { checkAddress, mixedFamilies, type ParsedAddress } from "../../chains/address.js";
 import { UsageError } from "../../errors/index.js";
 import { findMethod } from "../../methods/index.js";
 import { prepare } from "../../methods/prepare.js";
 import { parseRange } from "../../util/text.js";
 import { readAddressList } from "../address-list.js";
 import { DEFAULT_RANGE } from "../defaults.js";
-import { checkAddress, mixedFamilies, type ParsedAddress } from "./address.js";
 
 export type ScanObject = string | { desc: string; range: [number, number] };
 

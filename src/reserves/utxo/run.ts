@@ -10,6 +10,8 @@
  * An abort of the signal during a scan sends `abort` to the scanning node once, and the statement about
  * what the node did comes from the node: the `start` call's own answer, else `status`.
  */
+
+import { describePrefix } from "../../chains/address.js";
 import { chainOf, type GroupName } from "../../chains/index.js";
 import { IntegrityError, InterruptedError, TransportError, UsageError } from "../../errors/index.js";
 import type { JsonObject } from "../../json/lossless.js";
@@ -20,7 +22,6 @@ import { type Endpoint, sameNode } from "../../rpc/endpoint.js";
 import { sleep } from "../../util/sleep.js";
 import { nodeName } from "../claims.js";
 import { describeUtxoNode, QuorumError, quorumEndpoints } from "../quorum.js";
-import { describePrefix } from "./address.js";
 import { formatCoins } from "./amount.js";
 import { buildPlan, type Plan, type PlanInput, type ScanObject } from "./input.js";
 import {

@@ -29,6 +29,7 @@
  */
 
 import { bytesToHex } from "@noble/hashes/utils.js";
+import { coinOfSubversion, MESSAGE_COIN_NAMES } from "../../chains/coins.js";
 import { ChaingwError, RpcError } from "../../errors/index.js";
 import { JsonNumber, type JsonObject, type JsonValue } from "../../json/lossless.js";
 import { decodeProofAddress, type ProofAddress } from "../../proof/address.js";
@@ -174,8 +175,8 @@ type Ctx = VerifyContext<VerifyEvent>;
 interface State {
   proof: Proof;
   verdicts: OutputVerdict[];
-  /** the node's coin ("bitcoin" / "litecoin"), known after the node step */
-  coin?: "bitcoin" | "litecoin";
+  /** the node's coin (a coin table id whose messages are read: "bitcoin", "litecoin"), known after the node step */
+  coin?: string;
   tip: number;
   /** the node can check this proof (its kind, network, coin and height are right) */
   nodeOk: boolean;
@@ -306,7 +307,8 @@ async function checkNode(c: Ctx, s: State): Promise<Finding[]> {
   node.tip = tip ?? null;
   s.tip = tip ?? -1;
   const sub = String(obj(outcomeValue(netO[0]))?.subversion ?? "");
-  s.coin = /litecoin/i.test(sub) ? "litecoin" : /satoshi|bitcoin/i.test(sub) ? "bitcoin" : undefined;
+  const coin = coinOfSubversion(sub);
+  s.coin = coin?.uses.messages ? coin.id : undefined;
   node.coin = s.coin ?? null;
   if (node.chain !== proof.chain)
     return cannot(
@@ -314,7 +316,7 @@ async function checkNode(c: Ctx, s: State): Promise<Finding[]> {
     );
   if (s.coin === undefined)
     return cannot(
-      `the node calls itself "${sub || "nothing"}": not a Bitcoin or Litecoin node, whose addresses chaingw decodes`,
+      `the node calls itself "${sub || "nothing"}": not a ${MESSAGE_COIN_NAMES} node, whose addresses chaingw decodes`,
     );
   if (tip === undefined || tip < proof.height) {
     const behind = tip === undefined ? "" : ` (${counted(proof.height - tip, "block")} behind)`;

@@ -1,0 +1,290 @@
+/**
+ * The coins of the UTXO chain group, one row each: a coin is data (viem's `defineChain`), and code asks the
+ * row, never compares a coin's name. Its networks (genesis block, address versions, bech32 prefix, the node's
+ * RPC port and data subdirectory), its signed-message magic, ticker and decimals, and its node's data
+ * directory. The merged address decoder (`chains/address.ts`), the proof addresses, the ticker of a proof,
+ * the message magic and the local node's layout (`config/node-layout.ts`) all read this table.
+ *
+ * Adding a coin: one row here and its vectors in test/coins.test.ts (docs/architecture.md, "Where to add").
+ * Sources: each coin's chainparams.cpp and chainparamsbase.cpp; genesis hashes as `getblockhash 0` prints
+ * them (Litecoin's measured on litecoind 0.21.2.1 for all four networks).
+ */
+
+/** The networks of a coin, as bitcoind's `-chain=` names them ("test" is testnet3 on Bitcoin). */
+export const NETWORK_NAMES = ["main", "test", "regtest", "signet"] as const;
+export type NetworkName = (typeof NETWORK_NAMES)[number];
+
+export interface CoinNetwork {
+  /** `getblockhash 0` */
+  genesis: string;
+  /**
+   * base58check version bytes: P2PKH, P2SH (the coin's own first, then older ones its nodes still take, such
+   * as Litecoin's Bitcoin-style "3"), WIF private keys
+   */
+  base58: { p2pkh: number; p2sh: readonly number[]; wif: number };
+  /** the bech32 / bech32m human-readable part of segwit addresses; none where the coin has no segwit */
+  hrp?: string;
+  /** the CashAddr prefix (Bitcoin Cash); not decoded yet */
+  cashaddr?: string;
+  /** the node's default RPC port */
+  rpcPort: number;
+  /** the network's subdirectory of the node's data directory ("" for main) */
+  subdir: string;
+}
+
+export interface Coin {
+  /** the coin's id in proofs and code: lower case, no spaces */
+  id: string;
+  /** for people: "Bitcoin" */
+  name: string;
+  ticker: string;
+  /** digits after the point of one coin in the node's amounts (8: satoshis) */
+  decimals: number;
+  /** the legacy signed-message magic (Bitcoin Core's MessageHash prefix), without its length byte */
+  magic: string;
+  /**
+   * the reference node: its name in its own log ("Litecoin Core version v…"), data directory, config file,
+   * and what its `subversion` (getnetworkinfo, the P2P user agent) says: "/Satoshi:27.0.0/"
+   */
+  node: { name: string; home: string; conf: string; subversion: RegExp };
+  /**
+   * The address forms its nodes print. "cashaddr": legacy base58 addresses are byte-for-byte Bitcoin's, so
+   * an address in that form says nothing of this coin; its own form is CashAddr.
+   */
+  prints: "base58" | "cashaddr";
+  /**
+   * What chaingw does with the coin beyond naming it. `messages`: proof addresses and signed messages are
+   * read as this coin's (its magic is tried, its prefixes known). `localNode`: `--network` looks for its node's
+   * data directory. A coin without either is known to the prefix checks of address lists and to readers of
+   * exchanges' files; turning one on is a change of behaviour with its own vectors from a real node.
+   */
+  uses: { messages: boolean; localNode: boolean };
+  networks: Partial<Record<NetworkName, CoinNetwork>>;
+}
+
+const BITCOIN_TEST = { p2pkh: 111, p2sh: [196], wif: 239 } as const;
+
+export const COINS: readonly Coin[] = [
+  {
+    id: "bitcoin",
+    name: "Bitcoin",
+    ticker: "BTC",
+    decimals: 8,
+    magic: "Bitcoin Signed Message:\n",
+    node: { name: "Bitcoin Core", home: ".bitcoin", conf: "bitcoin.conf", subversion: /satoshi|bitcoin/i },
+    prints: "base58",
+    uses: { messages: true, localNode: true },
+    networks: {
+      main: {
+        genesis: "000000000019d6689c085ae165831e934ff763ae46a2a6c172b3f1b60a8ce26f",
+        base58: { p2pkh: 0, p2sh: [5], wif: 128 },
+        hrp: "bc",
+        rpcPort: 8332,
+        subdir: "",
+      },
+      test: {
+        genesis: "000000000933ea01ad0ee984209779baaec3ced90fa3f408719526f8d77f4943",
+        base58: BITCOIN_TEST,
+        hrp: "tb",
+        rpcPort: 18332,
+        subdir: "testnet3",
+      },
+      regtest: {
+        genesis: "0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206",
+        base58: BITCOIN_TEST,
+        hrp: "bcrt",
+        rpcPort: 18443,
+        subdir: "regtest",
+      },
+      signet: {
+        genesis: "00000008819873e925422c1ff0f99f7cc9bbb232af63a077a480a3633bee1ef6",
+        base58: BITCOIN_TEST,
+        hrp: "tb",
+        rpcPort: 38332,
+        subdir: "signet",
+      },
+    },
+  },
+  {
+    id: "litecoin",
+    name: "Litecoin",
+    ticker: "LTC",
+    decimals: 8,
+    magic: "Litecoin Signed Message:\n",
+    node: { name: "Litecoin Core", home: ".litecoin", conf: "litecoin.conf", subversion: /litecoin/i },
+    prints: "base58",
+    uses: { messages: true, localNode: true },
+    networks: {
+      main: {
+        genesis: "12a765e31ffd4059bada1e25190f6e98c99d9714d334efa41a195a7e7e04bfe2",
+        // "M", and Bitcoin's "3" that nodes still take
+        base58: { p2pkh: 48, p2sh: [50, 5], wif: 176 },
+        hrp: "ltc",
+        rpcPort: 9332,
+        subdir: "",
+      },
+      test: {
+        genesis: "4966625a4b2851d9fdee139e56211a0d88575f59ed816ff5e6a63deb4e3e29a0",
+        base58: { p2pkh: 111, p2sh: [58, 196], wif: 239 },
+        hrp: "tltc",
+        rpcPort: 19332,
+        subdir: "testnet4",
+      },
+      regtest: {
+        genesis: "530827f38f93b43ed12af0b3ad25a288dc02ed74d6d7857862df51fc56c416f9",
+        base58: { p2pkh: 111, p2sh: [58, 196], wif: 239 },
+        hrp: "rltc",
+        rpcPort: 19443,
+        subdir: "regtest",
+      },
+      // litecoind 0.21.2.1 -signet runs testnet's parameters (getblockchaininfo says "test", the genesis
+      // is testnet4's, tltc1… and m… addresses are valid) in a directory and on a port of its own
+      signet: {
+        genesis: "4966625a4b2851d9fdee139e56211a0d88575f59ed816ff5e6a63deb4e3e29a0",
+        base58: { p2pkh: 111, p2sh: [58, 196], wif: 239 },
+        hrp: "tltc",
+        rpcPort: 39332,
+        subdir: "signet",
+      },
+    },
+  },
+  {
+    id: "dogecoin",
+    name: "Dogecoin",
+    ticker: "DOGE",
+    decimals: 8,
+    magic: "Dogecoin Signed Message:\n",
+    node: {
+      name: "Dogecoin Core",
+      home: ".dogecoin",
+      conf: "dogecoin.conf",
+      subversion: /shibetoshi|dogecoin/i,
+    },
+    prints: "base58",
+    uses: { messages: false, localNode: false },
+    // Dogecoin Core 1.14: no segwit addresses, no signet
+    networks: {
+      main: {
+        genesis: "1a91e3dace36e2be3bf030a65679fe821aa1d6ef92e7c9902eb318182c355691",
+        base58: { p2pkh: 30, p2sh: [22], wif: 158 },
+        rpcPort: 22555,
+        subdir: "",
+      },
+      test: {
+        genesis: "bb0a78264637406b6360aad926284d544d7049f45189db5664f3c4d07350559e",
+        base58: { p2pkh: 113, p2sh: [196], wif: 241 },
+        rpcPort: 44555,
+        subdir: "testnet3",
+      },
+      regtest: {
+        genesis: "3d2160a3b5dc4a9d62e7e66a295f70313ac808440ef7400d6c0772171ce973a5",
+        base58: { p2pkh: 111, p2sh: [196], wif: 239 },
+        rpcPort: 18332,
+        subdir: "regtest",
+      },
+    },
+  },
+  {
+    id: "bitcoin-cash",
+    name: "Bitcoin Cash",
+    ticker: "BCH",
+    decimals: 8,
+    // Bitcoin Cash kept Bitcoin's magic (Bitcoin Cash Node's MESSAGE_MAGIC)
+    magic: "Bitcoin Signed Message:\n",
+    node: {
+      name: "Bitcoin Cash Node",
+      home: ".bitcoin",
+      conf: "bitcoin.conf",
+      // "/Bitcoin Cash Node:28.0.1(EB32.0)/", "/Bitcoin ABC:0.30.0(EB32.0)/": longer matches than Bitcoin's
+      subversion: /bitcoin cash|bitcoin abc|bchn|bch unlimited/i,
+    },
+    prints: "cashaddr",
+    uses: { messages: false, localNode: false },
+    // the chain split from Bitcoin at block 478,558: the genesis blocks are Bitcoin's
+    networks: {
+      main: {
+        genesis: "000000000019d6689c085ae165831e934ff763ae46a2a6c172b3f1b60a8ce26f",
+        base58: { p2pkh: 0, p2sh: [5], wif: 128 },
+        cashaddr: "bitcoincash",
+        rpcPort: 8332,
+        subdir: "",
+      },
+      test: {
+        genesis: "000000000933ea01ad0ee984209779baaec3ced90fa3f408719526f8d77f4943",
+        base58: BITCOIN_TEST,
+        cashaddr: "bchtest",
+        rpcPort: 18332,
+        subdir: "testnet3",
+      },
+      regtest: {
+        genesis: "0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206",
+        base58: BITCOIN_TEST,
+        cashaddr: "bchreg",
+        rpcPort: 18443,
+        subdir: "regtest",
+      },
+    },
+  },
+];
+
+/** The coins whose proof addresses and signed messages chaingw reads (`uses.messages`), in table order. */
+export const MESSAGE_COINS: readonly Coin[] = COINS.filter((c) => c.uses.messages);
+/** "Bitcoin or Litecoin", for messages that say which coins those are */
+export const MESSAGE_COIN_NAMES = MESSAGE_COINS.map((c) => c.name).join(" or ");
+
+/** The row of `id`; undefined for an id no row has. */
+export const coinOf = (id: string): Coin | undefined => COINS.find((c) => c.id === id);
+
+/**
+ * The coin a node's `subversion` names: the row whose pattern matches the most of it ("Bitcoin Cash" over
+ * "Bitcoin"), undefined when none does.
+ */
+export function coinOfSubversion(subversion: string): Coin | undefined {
+  let best: Coin | undefined;
+  let length = 0;
+  for (const c of COINS) {
+    const m = c.node.subversion.exec(subversion);
+    if (m && m[0].length > length) {
+      best = c;
+      length = m[0].length;
+    }
+  }
+  return best;
+}
+
+/** One network of one coin, as the prefix tables below and the address decoder name them. */
+export interface CoinNet {
+  coin: Coin;
+  network: NetworkName;
+  params: CoinNetwork;
+}
+
+/** Every (coin, network) of the table, in its order: coins as listed, networks in NETWORK_NAMES order. */
+export const COIN_NETWORKS: readonly CoinNet[] = COINS.flatMap((coin) =>
+  NETWORK_NAMES.flatMap((network) => {
+    const params = coin.networks[network];
+    return params ? [{ coin, network, params }] : [];
+  }),
+);
+
+/**
+ * The networks whose nodes print an address of `prefix` (`hrp:<hrp>` or `base58:<version>`, the decoder's
+ * prefix), in table order; empty for a prefix no row has.
+ */
+export function networksOfPrefix(prefix: string): CoinNet[] {
+  let found = PREFIX_INDEX.get(prefix);
+  if (!found) {
+    found = COIN_NETWORKS.filter((n) => prefixesOf(n).includes(prefix));
+    PREFIX_INDEX.set(prefix, found);
+  }
+  return found;
+}
+const PREFIX_INDEX = new Map<string, CoinNet[]>();
+
+/** The address prefixes a network's nodes print, in the decoder's form. */
+export function prefixesOf(n: CoinNet): string[] {
+  const own = n.params.hrp ? [`hrp:${n.params.hrp}`] : [];
+  if (n.coin.prints !== "base58") return own;
+  const b = n.params.base58;
+  return [...own, `base58:${b.p2pkh}`, ...b.p2sh.map((v) => `base58:${v}`)];
+}
