@@ -4,6 +4,7 @@
  * its root, and next to it tampered copies — a balance raised on the path, a negative sibling, a root from
  * another file via --root, a hash cut short — fail with the level named (exit 1).
  */
+import { createHash, createHmac } from "node:crypto";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -319,5 +320,99 @@ describe("MEXC and CoinEx", () => {
     const r = await verify(f, "--json");
     expect(r.exitCode).toBe(1);
     expect(failures(r.json).map((x: Finding) => `${x.step} ${x.at}`)).toContain("root level 8 (root)");
+  });
+});
+
+describe("BitMEX and River: the full tree, HMAC leaves", () => {
+  const le64 = (v: bigint) => {
+    const b = Buffer.alloc(8);
+    b.writeBigUInt64LE(v);
+    return b;
+  };
+  const sha = (...parts: Buffer[]) => createHash("sha256").update(Buffer.concat(parts)).digest();
+  /** a 4-leaf tree built by BitMEX's documented construction: account 7's two leaves among two others */
+  function bitmexTree(nonce: string, account: bigint, height: bigint, values: [bigint, boolean][]): string {
+    const sub = sha(Buffer.from(nonce, "hex"), le64(height), le64(account));
+    const leaves = values.map(([v, mine], j) => ({
+      hash: mine
+        ? createHmac("sha256", sub)
+            .update(Buffer.concat([le64(v), le64(BigInt(j))]))
+            .digest()
+        : sha(Buffer.from(`other ${j}`)),
+      value: v,
+    }));
+    const up = (a: typeof leaves) =>
+      Array.from({ length: a.length / 2 }, (_, i) => {
+        const [l, r] = [a[2 * i]!, a[2 * i + 1]!];
+        return { hash: sha(l.hash, le64(l.value), r.hash, le64(r.value)), value: l.value + r.value };
+      });
+    const mid = up(leaves);
+    const rows = [...up(mid), ...mid, ...leaves];
+    return (
+      [`block_height:${height}`, ...rows.map((r) => `${r.hash.toString("hex")},${r.value}`)].join("\n") + "\n"
+    );
+  }
+  const NONCE = "11".repeat(32);
+
+  it("the BitMEX README's demo tree: all 7 inner nodes rebuild; its own nonce opens none of its leaves", async () => {
+    const r = await verify(
+      fixture("bitmex-readme-demo-tree.csv"),
+      "--account",
+      "2",
+      "--nonce",
+      "b88860add96111d84d38a500266df715158f91375d9aaa98aa58356f9a872412",
+      "--json",
+    );
+    expect(r.exitCode).toBe(1);
+    expect(r.json.findings).toContainEqual(
+      expect.objectContaining({
+        status: "ok",
+        text: "all 7 inner nodes rebuild from their children; 8 leaves",
+      }),
+    );
+    expect(failures(r.json)).toEqual([
+      expect.objectContaining({ step: "leaf", text: expect.stringContaining("no leaf of the 8 opens") }),
+    ]);
+  });
+
+  it("the README's printed root is not its tree's root: --root 85b0a839… fails", async () => {
+    const r = await verify(
+      fixture("bitmex-readme-demo-tree.csv"),
+      "--root",
+      "85b0a83970a74a6ad0ee5d4bec5d3afe0048d18b8342e31e2d3a45e0f17879c7",
+      "--json",
+    );
+    expect(failures(r.json)).toEqual([expect.objectContaining({ step: "root", at: "node 0 (line 2)" })]);
+  });
+
+  it("River's test tree rebuilds; without a secret the customer's part cannot be said (exit 3)", async () => {
+    const r = await verify(fixture("river-test.csv"));
+    expect(r.exitCode).toBe(3);
+    expect(r.stdout).toContain("all 3 inner nodes rebuild from their children; 4 leaves");
+    expect(r.stdout).toContain("CANNOT SAY leaf");
+  });
+
+  it("a tree built the documented way: the account's leaves found and summed; a raised leaf and a negative value named", async () => {
+    const text = bitmexTree(NONCE, 7n, 800000n, [
+      [1500n, true],
+      [99n, false],
+      [7n, false],
+      [2500n, true],
+    ]);
+    const f = join(dir, "bitmex-built.csv");
+    writeFileSync(f, text);
+    const r = await verify(f, "--account", "7", "--nonce", NONCE, "--json");
+    expect(r.exitCode).toBe(0);
+    expect(r.json.balances).toEqual([{ asset: "BTC", amount: "0.00004" }]);
+    const lines = text.split("\n");
+    const raised = join(dir, "bitmex-raised.csv");
+    writeFileSync(raised, text.replace(`${lines[7]}`, `${lines[7]!.split(",")[0]},2600`));
+    const bad = await verify(raised, "--account", "7", "--nonce", NONCE, "--json");
+    expect(bad.exitCode).toBe(1);
+    expect(failures(bad.json).map((x: Finding) => `${x.step} ${x.at}`)).toContain("tree node 2 (line 4)");
+    const neg = join(dir, "bitmex-neg.csv");
+    writeFileSync(neg, text.replace(`${lines[5]}`, `${lines[5]!.split(",")[0]},-99`));
+    const n = await verify(neg, "--json");
+    expect(failures(n.json)[0]).toMatchObject({ step: "balances", at: "node 4 (line 6)" });
   });
 });

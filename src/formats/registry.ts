@@ -11,6 +11,7 @@
  */
 import { UsageError } from "../errors/index.js";
 import { BITGET } from "./bitget.js";
+import { BITMEX } from "./bitmex.js";
 import { BITUNIX } from "./bitunix.js";
 import { COINEX } from "./coinex.js";
 import { MEXC } from "./mexc.js";
@@ -49,6 +50,7 @@ export const FORMATS: readonly ProofFormat[] = [
   BITUNIX,
   MEXC,
   COINEX,
+  BITMEX,
 ];
 
 /** The formats of one kind (`reserves verify` takes reserves files, `liabilities verify` liabilities files). */
