@@ -14,6 +14,7 @@ import { BITGET } from "./bitget.js";
 import { BITMEX } from "./bitmex.js";
 import { BITUNIX } from "./bitunix.js";
 import { COINEX } from "./coinex.js";
+import { EXCHANGE_OWNERSHIP } from "./exchange-ownership.js";
 import { MEXC } from "./mexc.js";
 import { OKX_V1 } from "./okx-v1.js";
 import { OKX_V2 } from "./okx-v2.js";
@@ -42,6 +43,8 @@ export interface ProofFormat {
 
 /** Every format, in the order detection tries them (most specific first). */
 export const FORMATS: readonly ProofFormat[] = [
+  // exchanges' address/signature files (src/exchange/ownership/)
+  ...EXCHANGE_OWNERSHIP,
   // customers' inclusion proofs published by exchanges (src/exchange/liabilities/)
   OKX_V1,
   OKX_V2,

@@ -16,6 +16,9 @@ export interface VerifyFlags {
   signatures?: string;
   challenge?: string;
   quorum?: string;
+  /** an exchange's address file: force its layout; flag signatures reused from an older file */
+  proofFormat?: string;
+  previous?: string;
 }
 
 export function declareVerify(reserves: Command, run: Run): void {
@@ -37,9 +40,21 @@ export function declareVerify(reserves: Command, run: Run): void {
       "--quorum <k>",
       "verify on K distinct nodes (--url once per node): holds only when every node says it holds",
     )
+    .option(
+      "--proof-format <name>",
+      "an exchange's address file: its layout, when detection should not choose (okx-2022, okx-2024, okx-audit-2025, htx)",
+    )
+    .option(
+      "--previous <file>",
+      "an exchange's address file: an older one of the same exchange; a signature found in it fails the row (reused, not fresh)",
+    )
     .addHelpText(
       "after",
       [
+        "",
+        "Also reads exchanges' address/signature files (OKX, HTX; docs/exchange-proofs.md): every row's",
+        "signature judged, exit 0 only when every row with a balance is proven, 1 when a signature fails or",
+        "a row with a balance is unsigned, 3 when the only open rows are forms chaingw cannot judge.",
         "",
         "Exit codes: 0 the proof holds; 1 it does not (a check the chain answered went against it, each",
         "item named); 2 the file is not a proof (the field and why; nothing sent); 3 cannot say (the node is",
@@ -64,6 +79,16 @@ export async function runVerify(run: Run, file: string, flags: GlobalFlags, o: V
     import("../../../proof/evm-document.js"),
   ]);
   const text = files.readText(file, "reserves verify");
+  // an exchange's address file (src/formats/registry.ts): detected from the text, or forced
+  const { detectFormat, formatNamed } = await import("../../../formats/registry.js");
+  const exchange =
+    o.proofFormat !== undefined ? formatNamed(o.proofFormat, "reserves") : detectFormat(text, "reserves");
+  if (exchange) {
+    const { runExchangeOwnership } = await import("./verify-exchange.js");
+    return runExchangeOwnership(run, file, text, exchange.name as never, flags, o);
+  }
+  if (o.previous !== undefined)
+    throw new UsageError("--previous is for exchanges' address files; this is not one");
   const k = files.quorumOf(o.quorum);
   // the proof family's second format (EVM and EVM-compat balances) has its own reader and checks
   if (formatOf(text) === EVM_PROOF_FORMAT) return verifyEvmFile(run, file, text, flags, o, k);

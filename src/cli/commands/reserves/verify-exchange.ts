@@ -1,0 +1,69 @@
+/**
+ * `reserves verify FILE` for an exchange's address/signature file (OKX, HTX; src/exchange/ownership/): every
+ * row judged, the table and verdict printed, the verdict's exit code. `--previous OLD` flags signatures
+ * reused from an older file.
+ */
+import { basename } from "node:path";
+import type { GlobalFlags } from "../../../config/config.js";
+import { UsageError } from "../../../errors/index.js";
+import type { OwnershipFile, OwnershipLayout } from "../../../exchange/ownership/read.js";
+import type { Run } from "../../run.js";
+
+export interface ExchangeVerifyFlags {
+  previous?: string;
+  signatures?: string;
+  challenge?: string;
+  quorum?: string;
+}
+
+/** The file read in `layout` (detected when undefined), a bad line as a usage error naming the file. */
+async function readFile(path: string, text: string, layout?: OwnershipLayout): Promise<OwnershipFile> {
+  const { readOwnershipFile } = await import("../../../exchange/ownership/read.js");
+  try {
+    return readOwnershipFile(text, layout);
+  } catch (e) {
+    if (e instanceof UsageError) throw new UsageError(`${path}: ${e.message}`);
+    throw e;
+  }
+}
+
+export async function runExchangeOwnership(
+  run: Run,
+  file: string,
+  text: string,
+  layout: OwnershipLayout,
+  flags: GlobalFlags,
+  o: ExchangeVerifyFlags,
+): Promise<void> {
+  for (const [flag, v] of [
+    ["--signatures", o.signatures],
+    ["--challenge", o.challenge],
+    ["--quorum", o.quorum],
+  ] as const)
+    if (v !== undefined)
+      throw new UsageError(
+        `${flag} is for chaingw's own proofs; ${file} is an exchange's address file (${layout}), whose signatures are its own`,
+      );
+  const [files, verify, { exitCodeOfVerdict }] = await Promise.all([
+    import("../../files.js"),
+    import("../../../exchange/ownership/verify.js"),
+    import("../../../reserves/verdict.js"),
+  ]);
+  const owned = await readFile(file, text, layout);
+  let previous: Map<string, string> | undefined;
+  if (o.previous !== undefined) {
+    const old = await readFile(o.previous, files.readText(o.previous, "--previous"));
+    previous = verify.signaturesOf(old, basename(o.previous));
+  }
+  const report = await verify.verifyOwnership(owned, { previous });
+  const color = flags.color !== false && !run.env.NO_COLOR && !run.machine && Boolean(run.stdout.isTTY);
+  if (run.machine) run.out(JSON.stringify(report, null, 2));
+  else {
+    const [{ renderOwnership }, { escapeDeep }] = await Promise.all([
+      import("../../render/ownership.js"),
+      import("../../../util/escape.js"),
+    ]);
+    run.out(renderOwnership(escapeDeep(report), color));
+  }
+  run.exitCode = exitCodeOfVerdict(report.verdict);
+}

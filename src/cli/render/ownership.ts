@@ -1,0 +1,64 @@
+/** `reserves verify` of an exchange's address file: the rows as a table, the amounts per coin, the verdict. */
+import type { OwnershipReport, RowStatus } from "../../exchange/ownership/verify.js";
+import { style, table } from "../../output/human.js";
+import { renderFindings } from "./verdict.js";
+
+const WORD: Record<RowStatus, string> = {
+  proven: "proven",
+  failed: "FAILS",
+  unsigned: "unsigned",
+  unsupported: "not supported",
+  "cannot-say": "not checked",
+};
+
+/** `r` has been through escapeDeep (src/util/escape.ts): every string from the file is shown escaped. */
+export function renderOwnership(r: OwnershipReport, color: boolean): string {
+  const st = style(color);
+  const units =
+    r.units === "base" ? "amounts in base units" : r.units === "none" ? "no amounts" : "amounts in coins";
+  const lines = [`format     ${r.format} (${units})`];
+  for (const s of r.summary)
+    lines.push(`claim      ${s.coin}: ${s.amount}${s.height ? ` at height ${s.height}` : ""}`);
+  const word = (x: RowStatus) =>
+    x === "proven" ? st.good(WORD[x]) : x === "failed" || x === "unsigned" ? st.bad(WORD[x]) : WORD[x];
+  lines.push(
+    table(
+      ["line", "coin", "address", "amount", "result", "form"],
+      r.rows.map((x) => [
+        String(x.line),
+        x.coin,
+        x.address + (x.wallet ? ` (owner of line ${x.wallet})` : ""),
+        x.amount === null ? "-" : x.amount,
+        word(x.status),
+        x.form ?? "",
+      ]),
+      color,
+    ),
+  );
+  const coins = Object.entries(r.amounts);
+  if (coins.length)
+    lines.push(
+      table(
+        ["coin", "proven", "failed", "unsigned", "not supported", "not checked"],
+        coins.map(([c, a]) => [c, a.proven, a.failed, a.unsigned, a.unsupported, a["cannot-say"]]),
+        color,
+      ),
+    );
+  const c = r.counts;
+  lines.push(
+    `rows       ${c.rows}: ${c.proven} proven, ${c.failed} failed, ${c.unsigned} unsigned, ${c.unsupported} not supported, ${c.cannot_say} not checked`,
+  );
+  const at = (f: { at?: string; text: string }) => `${f.at ? `${f.at}: ` : ""}${f.text}`;
+  lines.push(
+    ...renderFindings(
+      {
+        verdict: r.verdict,
+        failures: r.findings.filter((f) => f.status === "fails").map(at),
+        cannot_say: r.findings.filter((f) => f.status === "cannot-say").map(at),
+        summary: r.summary_text,
+      },
+      color,
+    ),
+  );
+  return lines.join("\n");
+}

@@ -1,0 +1,208 @@
+/**
+ * The readers of exchanges' address/signature files: OKX (the 2022 layout, the 2024-26 layout with network,
+ * snapshot height and contract-wallet owners eoa1/eoa2, the 2025 audit layout) and HTX (a summary block,
+ * then rows; `-` for unsigned). Every layout is told by its header line; the columns are found by name, so a
+ * reordered or extra column reads the same. Nothing is judged here: `verify.ts` judges the rows.
+ */
+import { UsageError } from "../../errors/index.js";
+
+/** The layouts, by the name `--format` takes. */
+export type OwnershipLayout = "okx-2022" | "okx-2024" | "okx-audit-2025" | "htx";
+
+/** One line of the file's address table, as written (empty, "-" and "null" cells read as absent). */
+export interface OwnershipRow {
+  /** the line of the file, 1-based */
+  line: number;
+  coin: string;
+  /** the network column, or the part of the coin after its first "-" ("USDT-TRC20" → "TRC20") */
+  network: string;
+  address: string;
+  /** the amount as written (trimmed); absent in the audit layout and on HTX owner rows ("-") */
+  amount?: string;
+  height?: string;
+  /** OKX's staking file: "Non Staking", "Native ETH Staking", … */
+  type?: string;
+  message: string;
+  /** signature1 / signedMessage / signature, then signature2 / signedMessage2: the present ones, in order */
+  signatures: string[];
+  /** OKX's "redeem script/ public key" / "publicKey" column */
+  script?: string;
+  /** a contract wallet's owners (OKX eoa1/eoa2, owner1/owner2) */
+  owners: string[];
+  /** HTX: an owner row (no balance, a signature) under the wallet row at this line */
+  ownerOf?: number;
+}
+
+export interface SummaryLine {
+  line: number;
+  coin: string;
+  height?: string;
+  amount: string;
+}
+
+export interface OwnershipFile {
+  layout: OwnershipLayout;
+  /** whether the layout's amounts are in base units (OKX 2022: satoshis, wei, …) or whole coins */
+  units: "base" | "coin" | "none";
+  /** the file's own totals per coin (the block before the address table), as claimed */
+  summary: SummaryLine[];
+  rows: OwnershipRow[];
+}
+
+/** The header names each field may take, lower-cased, spaces collapsed. */
+const COLUMNS: Record<string, readonly string[]> = {
+  coin: ["coin", "digitalasset"],
+  network: ["network"],
+  height: ["snapshot height"],
+  address: ["address"],
+  amount: ["amount", "balance"],
+  message: ["message"],
+  sig1: ["signature1", "signedmessage", "signature"],
+  sig2: ["signature2", "signedmessage2"],
+  script: ["redeem script/ public key", "redeem script/public key", "publickey", "public key"],
+  owner1: ["eoa1", "owner1"],
+  owner2: ["eoa2", "owner2"],
+  type: ["type"],
+};
+
+const norm = (h: string) => h.trim().toLowerCase().replace(/\s+/g, " ");
+
+/** A CSV line's cells: commas split, double quotes honoured (none of the published files use them). */
+export function cells(line: string): string[] {
+  if (!line.includes('"')) return line.split(",");
+  const out: string[] = [];
+  let cur = "";
+  let q = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i] as string;
+    if (q) {
+      if (c === '"' && line[i + 1] === '"') {
+        cur += '"';
+        i++;
+      } else if (c === '"') q = false;
+      else cur += c;
+    } else if (c === '"') q = true;
+    else if (c === ",") {
+      out.push(cur);
+      cur = "";
+    } else cur += c;
+  }
+  out.push(cur);
+  return out;
+}
+
+const absent = (v: string | undefined): boolean => v === undefined || v === "" || v === "-" || v === "null";
+const cell = (v: string | undefined): string | undefined => {
+  const t = v?.trim();
+  return absent(t) ? undefined : t;
+};
+
+/** The layout of an address table's header line, or undefined. */
+export function layoutOfHeader(header: string): OwnershipLayout | undefined {
+  const h = cells(header.replace(/^\uFEFF/, "")).map(norm);
+  const has = (n: string) => h.includes(n);
+  if (has("digitalasset") && has("signedmessage") && has("address")) return "okx-audit-2025";
+  if (has("coin") && has("address") && has("balance") && has("signature") && has("snapshot height"))
+    return "htx";
+  if (has("coin") && has("address") && has("signature1") && has("network")) return "okx-2024";
+  if (has("coin") && has("address") && has("signature1") && has("amount")) return "okx-2022";
+  return undefined;
+}
+
+const SUMMARY = /^coin,snapshot height,(amount|balance)$/;
+
+/** The layout of a file's text (the first header line any layout knows), or undefined; cheap, never throws. */
+export function detectLayout(text: string): OwnershipLayout | undefined {
+  // the header is within the first lines: a summary block is a few dozen lines at most
+  const lines = text.slice(0, 20000).split(/\r?\n/, 200);
+  for (const l of lines) {
+    const layout = layoutOfHeader(l);
+    if (layout) return layout;
+  }
+  return undefined;
+}
+
+const bad = (line: number, why: string): never => {
+  throw new UsageError(`line ${line}: ${why}; nothing was checked`);
+};
+
+/**
+ * Reads a file of `layout` (detected when not given). Throws UsageError naming the line for a file that is
+ * not of the layout (no header, a row with too few cells, a row without an address).
+ */
+export function readOwnershipFile(text: string, layout?: OwnershipLayout): OwnershipFile {
+  const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
+  const summary: SummaryLine[] = [];
+  let i = 0;
+  // the summary block: "coin,snapshot height,amount" and its lines, up to a blank line
+  if (SUMMARY.test(norm(lines[0] ?? "").replace(/ ?, ?/g, ","))) {
+    for (i = 1; i < lines.length && (lines[i] as string).trim() !== ""; i++) {
+      const [coin, height, amount] = cells(lines[i] as string).map((c) => c.trim());
+      if (!coin || amount === undefined) bad(i + 1, "a summary line is coin,snapshot height,amount");
+      summary.push({ line: i + 1, coin: coin as string, height: cell(height), amount: amount as string });
+    }
+  }
+  while (i < lines.length && (lines[i] as string).trim() === "") i++;
+  const headerAt = i;
+  const found = layoutOfHeader(lines[headerAt] ?? "");
+  if (!found)
+    return bad(
+      headerAt + 1,
+      "no address table header (OKX: coin,address,amount,…; OKX 2024-26: coin,Network,Snapshot Height,address,…; OKX 2025 audit: digitalAsset,network,address,…; HTX: coin,address,snapshot height,balance,message,signature)",
+    );
+  const use = layout ?? found;
+  if (layout && layout !== found)
+    bad(headerAt + 1, `the header is ${found}'s, not ${layout}'s (--format ${layout})`);
+  const head = cells(lines[headerAt] as string).map(norm);
+  const col: Record<string, number> = {};
+  for (const [field, names] of Object.entries(COLUMNS)) {
+    const k = head.findIndex((h) => names.includes(h));
+    if (k >= 0) col[field] = k;
+  }
+  const rows: OwnershipRow[] = [];
+  let wallet: OwnershipRow | undefined;
+  for (let j = headerAt + 1; j < lines.length; j++) {
+    const raw = lines[j] as string;
+    if (raw.trim() === "") continue;
+    const c = cells(raw);
+    const get = (f: string) => (col[f] === undefined ? undefined : c[col[f] as number]);
+    const coin = cell(get("coin"));
+    const address = cell(get("address"));
+    if (!coin) bad(j + 1, "no coin");
+    if (!address) bad(j + 1, "no address");
+    if (c.length < (col.address as number) + 1) bad(j + 1, `${c.length} cells, fewer than the header's`);
+    const network = cell(get("network")) ?? (coin as string).split("-").slice(1).join("-");
+    const row: OwnershipRow = {
+      line: j + 1,
+      coin: coin as string,
+      network,
+      address: address as string,
+      message: get("message")?.trim() ?? "",
+      signatures: [cell(get("sig1")), cell(get("sig2"))].filter((s): s is string => s !== undefined),
+      owners: [cell(get("owner1")), cell(get("owner2"))].filter((s): s is string => s !== undefined),
+    };
+    const amount = cell(get("amount"));
+    if (amount !== undefined) row.amount = amount;
+    const height = cell(get("height"));
+    if (height !== undefined) row.height = height;
+    const script = cell(get("script"));
+    if (script !== undefined) row.script = script;
+    const type = cell(get("type"));
+    if (type !== undefined) row.type = type;
+    if (use === "htx") {
+      // HTX's contract wallets: the wallet's row (a balance, no signature), then its owners' rows (no
+      // balance, a signature), same coin; HTX's own tool does not link them
+      if (amount !== undefined) wallet = row.signatures.length === 0 ? row : undefined;
+      else if (wallet && wallet.coin === row.coin && row.signatures.length) row.ownerOf = wallet.line;
+      if (row.message === "-") row.message = "";
+    }
+    rows.push(row);
+  }
+  if (rows.length === 0) bad(headerAt + 1, "the address table has no rows");
+  return {
+    layout: use,
+    units: use === "okx-2022" ? "base" : use === "okx-audit-2025" ? "none" : "coin",
+    summary,
+    rows,
+  };
+}

@@ -1,0 +1,355 @@
+/**
+ * The verifier of exchanges' ownership files (OKX, HTX): every row judged offline (its signature forms,
+ * its address decoded, a multisig's distinct keys, a contract wallet's owners), signatures reused from an
+ * older file flagged, balances re-read at the snapshot where a node is given (`balances.ts`), and one verdict:
+ * holds only when every row with a balance is proven.
+ */
+import { type Finding, type Verdict, verdictOfFindings } from "../../reserves/verdict.js";
+import { utxoCoinOf } from "./coins.js";
+import type { OwnershipFile, OwnershipLayout, OwnershipRow, SummaryLine } from "./read.js";
+import {
+  type AccountDigest,
+  decodeUtxoAddress,
+  type Ed25519Body,
+  ed25519NetOf,
+  isEvmAddress,
+  isTronAddress,
+  type Judged,
+  judgeAccount,
+  judgeEd25519,
+  judgeUtxoScript,
+  judgeUtxoSingle,
+  unsupported,
+} from "./signatures.js";
+
+export type RowStatus = "proven" | "failed" | "unsigned" | "unsupported" | "cannot-say";
+
+export interface OwnerResult {
+  address: string;
+  proven: boolean;
+  reason: string;
+}
+
+export interface RowResult {
+  line: number;
+  coin: string;
+  network: string;
+  address: string;
+  /** the amount as the file claims it (OKX 2022: base units), null where the row has none */
+  amount: string | null;
+  height: string | null;
+  /** true: the signature (and, for a contract wallet, its owners and the chain) shows control; false: it
+   * does not (a failed or missing signature); null: chaingw cannot judge the form, or could not check */
+  proven: boolean | null;
+  status: RowStatus;
+  reason: string;
+  form?: string;
+  /** an owner row under a contract wallet: the wallet row's line */
+  wallet?: number;
+  /** a contract wallet's owners (OKX eoa1/eoa2; HTX's owner rows) */
+  owners?: OwnerResult[];
+  /** the balance re-read at the snapshot block, where a node was given */
+  balance?: { value: string; block: string; matches: boolean };
+}
+
+export interface Tally {
+  rows: number;
+  proven: number;
+  failed: number;
+  unsigned: number;
+  unsupported: number;
+  cannot_say: number;
+}
+
+export interface OwnershipReport {
+  format: OwnershipLayout;
+  verdict: Verdict;
+  holds: boolean;
+  units: OwnershipFile["units"];
+  counts: Tally;
+  /** per coin: the amounts the rows of each status claim (summed exactly, as written) */
+  amounts: Record<string, Record<Exclude<RowStatus, never>, string>>;
+  summary: SummaryLine[];
+  rows: RowResult[];
+  findings: Finding[];
+  summary_text: string;
+}
+
+/** Which digests each publisher signs accounts in (from their files and tools; docs/exchange-proofs.md). */
+const DIGESTS: Record<"okx" | "htx", { evm: AccountDigest[]; tron: AccountDigest[]; ed: Ed25519Body[] }> = {
+  okx: { evm: ["okx-evm", "okx-header"], tron: ["tron-v1", "tron-v2"], ed: ["okx-header"] },
+  htx: { evm: ["eip191", "raw-keccak"], tron: ["tron-v1", "tron-v1-raw"], ed: ["raw"] },
+};
+const publisherOf = (l: OwnershipLayout) => (l === "htx" ? "htx" : "okx");
+
+/** A file to check signatures against for reuse: signature text → where it was. */
+export type PreviousSignatures = Map<string, string>;
+
+/** A signature's text as compared for reuse (hex case and 0x ignored). */
+export const sigKey = (s: string): string => {
+  const hex = s.replace(/^0x/i, "");
+  return /^[0-9a-fA-F]+$/.test(hex) ? hex.toLowerCase() : s;
+};
+
+/** The signatures of a file, for `--previous`. */
+export function signaturesOf(file: OwnershipFile, name: string): PreviousSignatures {
+  const m: PreviousSignatures = new Map();
+  for (const r of file.rows)
+    for (const s of r.signatures) if (!m.has(sigKey(s))) m.set(sigKey(s), `${name} line ${r.line}`);
+  return m;
+}
+
+const isZero = (a: string) => /^0*(\.0*)?$/.test(a);
+
+/** The judged signature forms of one row, with no node (contract ownership is decided later). */
+export function judgeRow(row: OwnershipRow, layout: OwnershipLayout): Judged {
+  const pub = DIGESTS[publisherOf(layout)];
+  const [sig] = row.signatures;
+  if (!sig) return unsupported("none", "unsigned");
+  if (row.type && /staking/i.test(row.type) && !isEvmAddress(row.address))
+    return unsupported(
+      `${row.type}`,
+      `a staking validator key (${row.type}): its withdrawal credentials are on the beacon chain, which chaingw does not read`,
+    );
+  const base = row.coin.split("-")[0] as string;
+  if (isEvmAddress(row.address) || isTronAddress(row.address)) {
+    return judgeAccount(row.address, sig, row.message, isTronAddress(row.address) ? pub.tron : pub.evm);
+  }
+  const coin =
+    utxoCoinOf(row.network) ??
+    (row.network === "" || /^(BTC|LTC|DOGE)$/i.test(base) ? utxoCoinOf(base) : undefined);
+  if (coin) {
+    const addr = decodeUtxoAddress(coin, row.address);
+    if (typeof addr === "string")
+      return {
+        status: "failed",
+        form: `${coin.ticker} address`,
+        detail: `the address does not decode as ${coin.name}'s: ${addr}`,
+      };
+    if (row.script || row.signatures.length > 1) {
+      if (!row.script)
+        return {
+          status: "failed",
+          form: `${coin.ticker} script`,
+          detail: `${row.signatures.length} signatures and no script: which keys the address needs is not given`,
+        };
+      if (addr.kind === "p2pkh" || addr.kind === "p2wpkh")
+        return judgeUtxoSingle(coin, addr, sig, row.message);
+      return judgeUtxoScript(coin, addr, row.script, row.signatures, row.message);
+    }
+    return judgeUtxoSingle(coin, addr, sig, row.message);
+  }
+  const ed = ed25519NetOf(row.network) ?? ed25519NetOf(base);
+  if (ed) return judgeEd25519(ed, row.address, sig, row.script, row.message, pub.ed, row.owners[0]);
+  if (sig.startsWith("SIG_K1_"))
+    return unsupported(
+      "EOS SIG_K1",
+      `EOS-style signatures (account ${row.address}: its keys are on chain) are not supported`,
+    );
+  return unsupported(
+    `${row.network || row.coin}`,
+    `signatures of ${row.network || row.coin} addresses are not supported (address ${row.address})`,
+  );
+}
+
+export interface VerifyOptions {
+  previous?: PreviousSignatures;
+  /**
+   * On-chain checks where a node is given: a contract wallet's owners (true / false / why not), and the
+   * balance at the snapshot block. Absent: no node, said per row.
+   */
+  chain?: {
+    owners(row: OwnershipRow): Promise<{ controls: boolean | null; detail: string }>;
+  };
+}
+
+/** Verifies every row of `file`; the report's verdict: holds only when every row with a balance is proven. */
+export async function verifyOwnership(
+  file: OwnershipFile,
+  options: VerifyOptions = {},
+): Promise<OwnershipReport> {
+  const pub = DIGESTS[publisherOf(file.layout)];
+  const results: RowResult[] = [];
+  const ownersOf = new Map<number, OwnershipRow[]>();
+  for (const r of file.rows)
+    if (r.ownerOf !== undefined) ownersOf.set(r.ownerOf, [...(ownersOf.get(r.ownerOf) ?? []), r]);
+  // HTX lists a wallet's owners once, under one of its coins: the same contract's other unsigned rows have them too
+  const walletOwners = new Map<string, OwnershipRow[]>();
+  for (const r of file.rows) {
+    const o = ownersOf.get(r.line);
+    if (o) walletOwners.set(r.address.toLowerCase(), o);
+  }
+  for (const r of file.rows)
+    if (r.signatures.length === 0 && !ownersOf.has(r.line) && walletOwners.has(r.address.toLowerCase()))
+      ownersOf.set(r.line, walletOwners.get(r.address.toLowerCase()) as OwnershipRow[]);
+  for (const row of file.rows) {
+    const res: RowResult = {
+      line: row.line,
+      coin: row.coin,
+      network: row.network,
+      address: row.address,
+      amount: row.amount ?? null,
+      height: row.height ?? null,
+      proven: null,
+      status: "unsupported",
+      reason: "",
+    };
+    if (row.ownerOf !== undefined) res.wallet = row.ownerOf;
+    const reused = row.signatures.map((s) => options.previous?.get(sigKey(s))).find((x) => x !== undefined);
+    // owners of a contract wallet: OKX's eoa1/eoa2 of an EVM address, HTX's owner rows under it
+    const owners = isEvmAddress(row.address)
+      ? row.owners.length
+        ? row.owners
+        : (ownersOf.get(row.line) ?? []).map((o) => o.address)
+      : [];
+    if (reused) {
+      Object.assign(res, {
+        proven: false,
+        status: "failed",
+        reason: `signature reused from ${reused}: it shows control when that file was made, not at this snapshot`,
+      });
+    } else if (owners.length) {
+      await judgeWallet(row, res, owners, ownersOf.get(row.line), pub.evm, options);
+    } else if (row.signatures.length === 0) {
+      Object.assign(res, {
+        proven: false,
+        status: "unsigned",
+        reason: "unsigned: no signature for this address",
+      });
+    } else {
+      const j = judgeRow(row, file.layout);
+      res.form = j.form;
+      res.reason = j.detail;
+      res.status = j.status;
+      res.proven = j.status === "proven" ? true : j.status === "failed" ? false : null;
+    }
+    results.push(res);
+  }
+  return report(file, results);
+}
+
+/** A contract wallet: every owner's signature, then (with a node) that the owners control the contract. */
+async function judgeWallet(
+  row: OwnershipRow,
+  res: RowResult,
+  owners: string[],
+  ownerRows: OwnershipRow[] | undefined,
+  digests: AccountDigest[],
+  options: VerifyOptions,
+): Promise<void> {
+  res.form = "contract wallet, by its owners' signatures";
+  res.owners = owners.map((address, i) => {
+    // OKX: owner i signed signature i on the wallet's row; HTX: each owner's own row
+    const sig = ownerRows ? ownerRows[i]?.signatures[0] : row.signatures[i];
+    const message = ownerRows ? (ownerRows[i]?.message ?? "") : row.message;
+    if (!sig) return { address, proven: false, reason: "no signature by this owner" };
+    const j = judgeAccount(address, sig, message, ownerRows ? DIGESTS.htx.evm : digests);
+    return { address, proven: j.status === "proven", reason: `${j.form}: ${j.detail}` };
+  });
+  const bad = res.owners.find((o) => !o.proven);
+  if (bad) {
+    Object.assign(res, { proven: false, status: "failed", reason: `owner ${bad.address}: ${bad.reason}` });
+    return;
+  }
+  const names = owners.join(" and ");
+  if (!options.chain) {
+    Object.assign(res, {
+      proven: null,
+      status: "cannot-say",
+      reason: `owners ${names} signed; that they control the contract ${row.address} needs a node (--url), not checked`,
+    });
+    return;
+  }
+  const c = await options.chain.owners(row);
+  Object.assign(res, {
+    proven: c.controls,
+    status: c.controls === true ? "proven" : c.controls === false ? "failed" : "cannot-say",
+    reason: `owners ${names} signed; ${c.detail}`,
+  });
+}
+
+/** Exact decimal sums of amounts as written: the widest scale among them. */
+export function sumAmounts(xs: readonly string[]): string {
+  const scale = Math.max(0, ...xs.map((x) => (x.split(".")[1] ?? "").length));
+  let t = 0n;
+  for (const x of xs) {
+    const [w, f = ""] = x.split(".");
+    t += BigInt(w || "0") * 10n ** BigInt(scale) + BigInt(f.padEnd(scale, "0") || "0");
+  }
+  if (scale === 0) return t.toString();
+  const s = t.toString().padStart(scale + 1, "0");
+  return `${s.slice(0, -scale)}.${s.slice(-scale)}`.replace(/\.?0+$/, "");
+}
+
+const STATUSES: RowStatus[] = ["proven", "failed", "unsigned", "unsupported", "cannot-say"];
+
+function report(file: OwnershipFile, rows: RowResult[]): OwnershipReport {
+  const counts: Tally = {
+    rows: rows.length,
+    proven: 0,
+    failed: 0,
+    unsigned: 0,
+    unsupported: 0,
+    cannot_say: 0,
+  };
+  const per = new Map<string, Map<RowStatus, string[]>>();
+  const findings: Finding[] = [];
+  const everyRow = file.units === "none";
+  for (const r of rows) {
+    counts[r.status === "cannot-say" ? "cannot_say" : r.status]++;
+    if (r.amount !== null) {
+      if (!per.has(r.coin)) per.set(r.coin, new Map());
+      const m = per.get(r.coin) as Map<RowStatus, string[]>;
+      m.set(r.status, [...(m.get(r.status) ?? []), r.amount]);
+    }
+    const hasBalance = everyRow || (r.amount !== null && !isZero(r.amount));
+    const status: Finding["status"] =
+      r.status === "proven"
+        ? "ok"
+        : r.status === "failed"
+          ? "fails"
+          : r.status === "unsigned"
+            ? hasBalance
+              ? "fails"
+              : "claim"
+            : "cannot-say";
+    findings.push({
+      status,
+      step: "ownership",
+      at: `line ${r.line}`,
+      text: `${r.coin} ${r.address}: ${r.reason}`,
+    });
+  }
+  for (const s of file.summary)
+    findings.push({
+      status: "claim",
+      step: "summary",
+      at: `line ${s.line}`,
+      text: `${s.coin}: ${s.amount}${s.height ? ` at height ${s.height}` : ""}, as the file claims`,
+    });
+  const amounts: OwnershipReport["amounts"] = {};
+  for (const [coin, m] of per) {
+    amounts[coin] = {} as Record<RowStatus, string>;
+    for (const s of STATUSES) (amounts[coin] as Record<RowStatus, string>)[s] = sumAmounts(m.get(s) ?? []);
+  }
+  const verdict = verdictOfFindings(findings);
+  const open = counts.failed + counts.unsigned;
+  const summary_text =
+    verdict === "holds"
+      ? `every row${everyRow ? "" : " with a balance"} is proven (${counts.proven} of ${counts.rows} rows)`
+      : verdict === "fails"
+        ? `the file does not hold: ${open} row${open === 1 ? "" : "s"} failed or unsigned (${counts.failed} failed, ${counts.unsigned} unsigned), ${counts.proven} proven of ${counts.rows}`
+        : `cannot say: ${counts.unsupported + counts.cannot_say} row(s) chaingw could not judge (${counts.unsupported} unsupported, ${counts.cannot_say} not checked), ${counts.proven} proven of ${counts.rows}`;
+  return {
+    format: file.layout,
+    verdict,
+    holds: verdict === "holds",
+    units: file.units,
+    counts,
+    amounts,
+    summary: file.summary,
+    rows,
+    findings,
+    summary_text,
+  };
+}

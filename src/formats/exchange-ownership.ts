@@ -1,0 +1,58 @@
+/**
+ * The exchanges' address/signature files (`reserves verify`): OKX's three layouts and HTX's. Detection reads
+ * the header line of the address table (src/exchange/ownership/read.ts, cheap); the verifier is loaded on use.
+ */
+import { detectLayout, type OwnershipLayout } from "../exchange/ownership/read.js";
+import type { ProofFormat } from "./registry.js";
+
+const OKX_CHECKS = [
+  "every signature: Bitcoin-family signmessage with the coin's magic (BTC, LTC, DOGE), a 2-of-3 script hashing to its P2SH / P2SH-P2WSH / P2WSH address with m distinct keys of it, EVM personal_sign over keccak(message) or OKX's header digest, TRON v1 and v2, ed25519 over OKX's header (Solana, Polkadot, Cardano, Aptos, Sui keys derived to the address)",
+  "that every address decodes as its coin's",
+  "a contract wallet: both owners' signatures, and that they control the contract where a node is given",
+  "signatures reused from an older file (--previous)",
+];
+const OKX_CANNOT = [
+  "STARKNET, EOS, TON wallet contracts, Aptos rotated keys and staking validator rows: named as not supported",
+  "that the message is fresh: OKX's message is a fixed text, so a signature shows control at some time, not at the snapshot",
+  "balances, without a node: the amounts are shown as claimed",
+];
+const OKX_CATCHES = [
+  "OKX's tool reports success for a BTC-family address that does not decode; chaingw fails the row",
+  "OKX's tool accepts one signature given twice for a 2-of-3 and never reads the threshold; chaingw counts distinct keys of the script",
+  "OKX's tool accepts contract-wallet rows on the owners' signatures alone; chaingw needs the chain to say they own it",
+];
+
+const entry = (layout: OwnershipLayout, title: string, extra: Partial<ProofFormat> = {}): ProofFormat => ({
+  name: layout,
+  kind: "reserves",
+  title,
+  checks: OKX_CHECKS,
+  cannot: OKX_CANNOT,
+  catches: OKX_CATCHES,
+  detect: (text) => detectLayout(text) === layout,
+  load: () => import("../exchange/ownership/verify.js"),
+  ...extra,
+});
+
+export const EXCHANGE_OWNERSHIP: readonly ProofFormat[] = [
+  entry("okx-2022", "OKX address and signature file, 2022 layout (amounts in base units)"),
+  entry("okx-2024", "OKX address and signature file, 2024-26 layout (network, snapshot height, eoa1/eoa2)"),
+  entry("okx-audit-2025", "OKX address and signature file, 2025 audit layout (no amounts)"),
+  entry("htx", "HTX (Huobi) reserve snapshot: a summary block, then addresses with signatures", {
+    checks: [
+      "every signature: BTC signmessage, EVM EIP-191 or raw keccak(message), TRON v1 over keccak(message) or the message's bytes, ed25519 over the message (Solana, Algorand)",
+      "a contract wallet (a row with a balance and no signature, then its owners' rows): the owners' signatures, and that they control it where a node is given",
+      "every row with a balance is signed: an unsigned one fails the file",
+      "signatures reused from an older snapshot (--previous)",
+    ],
+    cannot: [
+      'that the message is fresh: HTX signs fixed texts ("huobi", "King will be back!") unchanged for years',
+      "balances, without a node: the amounts are shown as claimed",
+    ],
+    catches: [
+      "HTX's tool skips unsigned rows silently; chaingw fails every unsigned row with a balance and names it",
+      "HTX's tool does not link a contract wallet to its owners' rows; chaingw ties them and asks the chain",
+      "the same signature in an older snapshot shows nothing about this one: --previous names each reuse",
+    ],
+  }),
+];
