@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { esc } from "../src/cli/render/html.js";
 import { digestOf } from "../src/proof/jcs.js";
-import { escapeControls, escapeDeep, escapeJsonText, escapeTerminal } from "../src/util/escape.js";
+import { escapeDeep, escapeJsonText, escapeTerminal, escapeUnprintable } from "../src/util/escape.js";
 import { runCli } from "./helpers/cli.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
 import { trackDir } from "./helpers/procs.js";
@@ -93,11 +93,11 @@ const strings = (v: unknown): string[] =>
         : [];
 
 describe("the one escape: any control character in any string comes out escaped (property, 3,000 cases)", () => {
-  it("escapeControls, escapeDeep, the terminal, JSON and HTML", () => {
+  it("escapeUnprintable, escapeDeep, the terminal, JSON and HTML", () => {
     const r = rng(35);
     for (let i = 0; i < 3000; i++) {
       const s = randomString(r);
-      const shown = escapeControls(s);
+      const shown = escapeUnprintable(s);
       expect(RAW.test(shown), JSON.stringify(s)).toBe(false);
       // the terminal: no control but lines and tabs; no escape sequence at all from text that had none of ours
       const term = escapeTerminal(s.replace(/\x1b\[31m/g, ""));
@@ -123,7 +123,7 @@ describe("the one escape: any control character in any string comes out escaped 
     expect(escapeTerminal("a\x1b[8mb\x1b[2Jc\x1b[1;1Hd\u009b2Je")).toBe(
       "a\\x1b[8mb\\x1b[2Jc\\x1b[1;1Hd\\x9b2Je",
     );
-    expect(escapeControls("x\ny\u202ez")).toBe("x\\ny\\u{202e}z");
+    expect(escapeUnprintable("x\ny\u202ez")).toBe("x\\u000ay\\u202ez");
   });
 });
 
@@ -186,7 +186,7 @@ describe("proofs whose strings hold escape sequences (real litecoind)", () => {
         // JSON's own escapes: the same string back for a program
         const j = JSON.parse(v.stdout.trim() || "{}");
         expect(JSON.stringify(j)).toContain("\\u001b[2J");
-      } else expect(all).toContain("\\x1b[2J\\x1b[H\\x1b]0;audit-passed\\x07holds:1005LTC\\x1b[8m");
+      } else expect(all).toContain("\\u001b[2J\\u001b[H\\u001b]0;audit-passed\\u0007holds:1005LTC\\u001b[8m");
     }
   });
 
@@ -198,7 +198,7 @@ describe("proofs whose strings hold escape sequences (real litecoind)", () => {
     expect(v.exitCode, v.stdout).toBe(0);
     expect(RAW.test(v.stdout.replace(/\n/g, ""))).toBe(false);
     expect(v.stdout).not.toMatch(/^holds: 1005/m);
-    expect(v.stdout).toContain("\\x9b2J\\u{202e}CTL\\nholds: 1005 LTC");
+    expect(v.stdout).toContain("\\u009b2J\\u202eCTL\\u000aholds: 1005 LTC");
     const j = await verify(f, true);
     expect(RAW.test(j.stdout.replace(/\n/g, ""))).toBe(false);
     expect(JSON.parse(j.stdout).challenge.text).toBe("audit 2026\u009b2J\u202eCTL\nholds: 1005 LTC");

@@ -1,45 +1,40 @@
 /**
  * The one escape of text from files and nodes (proofs, signature files, node answers) on its way to a
  * reader: a terminal (`escapeTerminal`, at the Run's stdout and stderr), a renderer's lines
- * (`escapeControls`, `escapeDeep` over a report), an HTML page (html.ts's `esc`), JSON (`escapeJsonText`).
- * No imports: the Run of every start-up loads it.
+ * (`escapeUnprintable`, `quoted`, `escapeDeep` over a report), an HTML page (html.ts's `esc`), JSON
+ * (`escapeJsonText`). One notation, JSON's `\uXXXX`. No imports: the Run of every start-up loads it.
  */
+
 /**
  * Characters that never reach a terminal, a page or a JSON reader raw from a file or a node: the C0 controls
- * (ESC starts the sequences that move the cursor and repaint the screen), DEL, the C1 controls (0x9b is a
- * CSI on its own in some terminals), the bidirectional marks, embeddings, overrides and isolates (they
- * reorder what is shown), and the line and paragraph separators.
+ * (ESC starts the sequences that move the cursor and repaint the screen; "\r" then "customer bob: 1 BTC
+ * included" paints another line), DEL, the C1 controls (0x9b is a CSI on its own in some terminals), the
+ * bidirectional marks, embeddings, overrides and isolates (they reorder what is shown), and the line and
+ * paragraph separators.
  */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
-const hexOf = (ch: string): string => {
-  const n = ch.charCodeAt(0);
-  return n < 0x100 ? `\\x${n.toString(16).padStart(2, "0")}` : `\\u{${n.toString(16)}}`;
-};
+export const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
+const UNPRINTABLE_ALL = new RegExp(UNPRINTABLE.source, "gu");
 
-/** `s` with every control character shown as an escape (`\x1b`, `\n`, `\u{202e}`): one line, shown as is. */
-export function escapeControls(s: string): string {
-  return s.replace(CONTROL, (ch) => NAMED[ch] ?? hexOf(ch));
-}
+/** Every {@link UNPRINTABLE} character of `s` as a JSON-style `\uXXXX` escape (the output holds none). */
+export const escapeUnprintable = (s: string): string =>
+  s.replace(UNPRINTABLE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
-/** `"s"` with its control characters and its quotes escaped: a claim quoted on one line. */
-export function quoteText(s: string): string {
-  return `"${escapeControls(s).replace(/"/g, '\\"')}"`;
-}
+/** Text from a file, in double quotes, `"` and `\` and every {@link UNPRINTABLE} character escaped JSON-style. */
+export const quoted = (s: string): string => escapeUnprintable(JSON.stringify(s));
 
 /**
- * Every string of a report (values and keys, at any depth) through {@link escapeControls}, for a renderer
+ * Every string of a report (values and keys, at any depth) through {@link escapeUnprintable}, for a renderer
  * that prints them among its own lines. Arrays and plain objects are copied; anything else (numbers,
  * bigints, lossless number tokens, dates) is kept.
  */
 export function escapeDeep<T>(v: T): T {
-  if (typeof v === "string") return escapeControls(v) as T;
+  if (typeof v === "string") return escapeUnprintable(v) as T;
   if (Array.isArray(v)) return v.map(escapeDeep) as T;
   if (v === null || typeof v !== "object") return v;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return v;
   const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) out[escapeControls(k)] = escapeDeep(x);
+  for (const [k, x] of Object.entries(v)) out[escapeUnprintable(k)] = escapeDeep(x);
   return out as T;
 }
 
@@ -54,7 +49,7 @@ const TERMINAL =
  * screen, hide text or set a title.
  */
 export function escapeTerminal(text: string): string {
-  return text.replace(TERMINAL, (m) => (OWN_SGR.test(m) ? m : escapeControls(m)));
+  return text.replace(TERMINAL, (m) => (OWN_SGR.test(m) ? m : escapeUnprintable(m)));
 }
 
 const JSON_UNSAFE = /[\u001b\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;

@@ -4,6 +4,7 @@
  */
 import { UsageError } from "../errors/index.js";
 import { JsonNumber } from "../json/lossless.js";
+import { escapeUnprintable } from "./escape.js";
 
 /**
  * A value for a message: JSON text cut to `max` characters. Never throws: a value too deep for
@@ -159,17 +160,5 @@ export function wrapWords(text: string, width: number, indent = ""): string {
   return out.join("\n");
 }
 
-/**
- * Characters that move the cursor, recolour or reorder a terminal's text: C0 and C1 controls, DEL, line and
- * paragraph separators, bidirectional overrides and isolates. Text from a file shown with them raw can paint
- * a different line ("\r" then "customer bob: 1 BTC included").
- */
-export const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
-const UNPRINTABLE_ALL = new RegExp(UNPRINTABLE.source, "gu");
-
-/** Every {@link UNPRINTABLE} character of `s` as a JSON-style `\uXXXX` escape. */
-export const escapeUnprintable = (s: string): string =>
-  s.replace(UNPRINTABLE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-
-/** Text from a file, in double quotes, `"` and `\` and every {@link UNPRINTABLE} character escaped JSON-style. */
-export const quoted = (s: string): string => escapeUnprintable(JSON.stringify(s));
+/** The one escape of text from files and nodes lives in escape.ts; its two helpers are read here too. */
+export { escapeUnprintable, quoted, UNPRINTABLE } from "./escape.js";

@@ -7,12 +7,12 @@
 
 import type { CombinedReport } from "../../reserves/combined.js";
 import { distribution } from "../../reserves/combined.js";
-import { escapeControls } from "../../util/escape.js";
+import { escapeUnprintable } from "../../util/escape.js";
 import { groupDigits } from "../../util/units.js";
 
 /** Text for the page: control characters shown as escapes (util/escape.ts), then HTML's own five. */
 export const esc = (s: string) =>
-  escapeControls(s)
+  escapeUnprintable(s)
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
     .replace(/>/g, "&gt;")

@@ -1,7 +1,7 @@
 /** How every proof check prints its verdict: the proof's claims, each finding, and the verdict line. */
 import { style } from "../../output/human.js";
 import { VERDICT_WORDS, type Verdict } from "../../reserves/verdict.js";
-import { quoteText } from "../../util/escape.js";
+import { escapeUnprintable } from "../../util/escape.js";
 
 /** The findings and the verdict line, as every proof check prints them. */
 export function renderFindings(
@@ -22,7 +22,8 @@ export function renderFindings(
 export function renderClaims(claims: Record<string, string | number | null | undefined>): string[] {
   const rows = Object.entries(claims).filter(([, v]) => v !== undefined);
   return rows.map(
-    ([k, v]) => `claim      ${k}: ${v === null ? "none" : typeof v === "string" ? quoteText(v) : v}`,
+    ([k, v]) =>
+      `claim      ${k}: ${v === null ? "none" : typeof v === "string" ? `"${escapeUnprintable(v)}"` : v}`,
   );
 }
 
