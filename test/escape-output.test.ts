@@ -121,7 +121,7 @@ describe("the one escape: any control character in any string comes out escaped 
       "\x1b[32mholds\x1b[39m \x1b[2mdim\x1b[22m",
     );
     expect(escapeTerminal("a\x1b[8mb\x1b[2Jc\x1b[1;1Hd\u009b2Je")).toBe(
-      "a\\x1b[8mb\\x1b[2Jc\\x1b[1;1Hd\\x9b2Je",
+      "a\\u001b[8mb\\u001b[2Jc\\u001b[1;1Hd\\u009b2Je",
     );
     expect(escapeUnprintable("x\ny\u202ez")).toBe("x\\u000ay\\u202ez");
   });
