@@ -47,6 +47,14 @@ afterAll(async () => {
 });
 
 describe("npm pack, then install into an empty prefix, offline", () => {
+  it("is the install the README leads with (the registry's `chaingw` is not ours)", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const install = readme.slice(readme.indexOf("## Install"), readme.indexOf("## Five-minute tour"));
+    const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+    const commands = [...install.matchAll(/^(npm [^#\n]*?)\s*(#|$)/gm)].map((m) => m[1]);
+    expect(commands).toEqual(["npm ci && npm run build", "npm pack", `npm i -g ./chaingw-${version}.tgz`]);
+  });
+
   it("installs the package alone: no dependencies beside it", () => {
     const pkg = join(dir, "prefix", "lib", "node_modules", "chaingw");
     expect(existsSync(join(pkg, "node_modules"))).toBe(false);

@@ -5,7 +5,7 @@
  * descriptors, a Litecoin datadir without a config file, and the messages that said the wrong thing.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -203,18 +203,22 @@ describe("--network regtest --datadir DIR, no config file", () => {
     }
   }, 60_000);
 
-  it("a datadir that does not say which node it is: exit 2, naming both coins' ports, nothing sent", async () => {
+  it("a datadir that does not say which node it is: both coins' ports tried, each named", async () => {
     const d = join(dir, "unnamed");
     mkdirSync(join(d, "regtest"), { recursive: true });
     writeFileSync(join(d, "regtest", ".cookie"), "__cookie__:abc\n");
-    const r = await runCli(["--network", "regtest", "--datadir", d, "getblockcount"]);
-    expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain(
-      `chaingw: --datadir ${d}: cannot tell Bitcoin Core's data directory from Litecoin Core's`,
+    chmodSync(join(d, "regtest", ".cookie"), 0o600);
+    // before: exit 2, "cannot tell Bitcoin Core's data directory from Litecoin Core's" (issue 39 item 4:
+    // try what the datadir says, then both coins' defaults)
+    const r = await runCli(["--network", "regtest", "--datadir", d, "--retries", "0", "getblockcount"]);
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toContain("http://127.0.0.1:18443/: connection refused");
+    expect(r.stderr).toContain("http://127.0.0.1:19443/: connection refused");
+    const show = await runCli(["--network", "regtest", "--datadir", d, "config", "show"]);
+    expect(show.stdout).toContain(
+      "http://127.0.0.1:18443/ (with credentials), http://127.0.0.1:19443/ (with credentials)",
     );
-    expect(r.stderr).toContain(
-      "--url http://127.0.0.1:18443/ (Bitcoin Core regtest) or --url http://127.0.0.1:19443/ (Litecoin Core regtest)",
-    );
+    expect(show.stdout).toContain("trying each one's port");
     const none = await runCli(["--network", "regtest", "--datadir", join(d, "nope"), "getblockcount"]);
     expect(none.exitCode).toBe(2);
     expect(none.stderr).toBe(`chaingw: --datadir ${join(d, "nope")}: no such directory\n`);

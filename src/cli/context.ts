@@ -22,14 +22,15 @@ export function contextFor(
   run: Run,
   flags: GlobalFlags,
   group?: GroupName,
-  o: { pooled?: boolean; failFast?: boolean } = {},
+  o: { pooled?: boolean; failFast?: boolean; quiet?: boolean } = {},
 ): Context {
   const settings = resolveSettings(flags, run.env, group, run.secrets);
-  for (const w of settings.warnings) run.err(`chaingw: warning: ${w}`);
+  if (!o.quiet) for (const w of settings.warnings) run.err(`chaingw: warning: ${w}`);
   const client = new JsonRpcClient({
     endpoints: settings.endpoints,
     connectTimeoutMs: settings.connectTimeoutMs,
     requestTimeoutMs: settings.requestTimeoutMs,
+    heavyTimeoutMs: settings.heavyTimeoutMs,
     deadlineMs: settings.deadlineMs,
     retries: settings.retries,
     maxBodyBytes: settings.maxBodyBytes,

@@ -14,6 +14,7 @@ import { redactUrl, Secrets } from "../util/redact.js";
 import { checkConfigText } from "./check.js";
 import { localNode, type Network, parseNetwork } from "./node-layout.js";
 import {
+  DEFAULTS,
   given,
   givenFor,
   type ProfileNumbers,
@@ -21,6 +22,7 @@ import {
   SETTINGS,
   type Source,
   scalarSettings,
+  settingRow,
 } from "./settings.js";
 
 /** Global options as commander hands them over (all optional: absence means "not given"). */
@@ -83,6 +85,10 @@ export interface Settings extends ScalarSettings {
   endpointSource: "flag" | "env" | "profile" | "eth-env" | "default";
   /** the local node found for the default endpoint ("Litecoin Core regtest in /path") */
   localNode?: string;
+  /** the cookie file the credentials come from (read again by `--wait`: a starting node rewrites it) */
+  cookieFile?: string;
+  /** heavy methods' per-attempt timeout: --request-timeout when given, else bitcoin-cli's 900 s */
+  heavyTimeoutMs: number;
   chain?: Group;
   rateLimits: Record<string, number>;
   warnings: string[];
@@ -331,7 +337,13 @@ function resolveEndpoints(
   warnings: string[],
   secrets: Secrets,
   local: LocalChoice,
-): { endpoints: Endpoint[]; source: Settings["endpointSource"]; products: string[]; local?: string } {
+): {
+  endpoints: Endpoint[];
+  source: Settings["endpointSource"];
+  products: string[];
+  local?: string;
+  cookieFile?: string;
+} {
   const chosenAt = levels.findIndex((l) => l.urls || l.gateways);
   const chosen = chosenAt >= 0 ? levels[chosenAt] : undefined;
   // a cookie names one node: a profile's or env's cookie must not travel to URLs given at a higher level
@@ -353,7 +365,7 @@ function resolveEndpoints(
     if (!chain.cookieAuth)
       return { endpoints: [nodeEndpoint(chain.defaultUrl, undefined, secrets)], source: "default", products };
     // bitcoin-cli's way: the network's port and cookie in the data directory (~/.bitcoin, ~/.litecoin)
-    const node = localNode(local.network ?? "main", local.datadir, env);
+    const node = localNode(local.network, local.datadir, env);
     let cred: { user: string; password: string } | undefined;
     const cookie = cookiePath ?? node.cookie;
     if (cookie) {
@@ -368,10 +380,12 @@ function resolveEndpoints(
       secrets.add(node.password);
     }
     return {
-      endpoints: [nodeEndpoint(node.url, cred, secrets)],
+      endpoints: node.urls.map((u) => nodeEndpoint(u, cred, secrets)),
       source: "default",
       products,
       local: node.what,
+      // rpcuser/rpcpassword of the node's config file are not rewritten by the node; its cookie is
+      cookieFile: cred && cookie === undefined ? undefined : (cookiePath ?? node.cookiePath),
     };
   }
   const cookie = cookiePath ? readCookie(cookiePath, secrets) : undefined;
@@ -410,7 +424,7 @@ function resolveEndpoints(
         "no API key configured (CHAINGW_API_KEY, --api-key-file or the profile's apiKey); the gateway will likely refuse",
       );
   }
-  return { endpoints, source: chosen.src, products };
+  return { endpoints, source: chosen.src, products, cookieFile: cookiePath };
 }
 
 /** Step 4: only http(s); credentials over plain http only to loopback, unless --insecure. */
@@ -475,7 +489,7 @@ export function resolveSettings(
   ];
   // cast users' variable: an EVM node's URL, so never used for the UTXO group
   if (chainOf(group).evm && env.ETH_RPC_URL) levels.push({ src: "eth-env", urls: list(env.ETH_RPC_URL) });
-  const { endpoints, source, products, local } = resolveEndpoints(
+  const { endpoints, source, products, local, cookieFile } = resolveEndpoints(
     levels,
     group,
     apiKey,
@@ -485,6 +499,13 @@ export function resolveSettings(
     localChoice(flags, env, profile),
   );
   const scalars = scalarSettings(flags as Record<string, unknown>, env, profile as Record<string, unknown>);
+  const requestTimeoutGiven =
+    givenFor(
+      settingRow("request-timeout"),
+      flags as Record<string, unknown>,
+      env,
+      profile as Record<string, unknown>,
+    ).source !== "default";
   checkTransport(endpoints, scalars.insecure, warnings);
   const rateLimits: Record<string, number> = {};
   for (const p of products) Object.assign(rateLimits, profile.limits?.[p] ?? {});
@@ -492,8 +513,10 @@ export function resolveSettings(
     endpoints,
     endpointSource: source,
     localNode: local,
+    cookieFile,
     chain,
     ...scalars,
+    heavyTimeoutMs: requestTimeoutGiven ? scalars.requestTimeoutMs : DEFAULTS.heavyTimeoutS * 1000,
     rateLimits,
     warnings,
   };

@@ -76,12 +76,30 @@ function readConf(path: string, network: Network): { top: Map<string, string>; o
 }
 
 export interface LocalNode {
-  url: string;
+  /** where to ask, in order: what the data directory says, then (when it cannot tell) every coin's default */
+  urls: string[];
+  /** the cookie file, when it exists now */
   cookie?: string;
+  /** where the node writes its cookie (a starting node writes it late: `--wait` reads it again) */
+  cookiePath: string;
   user?: string;
   password?: string;
   /** for messages: "Litecoin Core regtest at /path" */
   what: string;
+}
+
+/**
+ * The network a node's config file selects, as the node reads it: `chain=NAME` or `regtest=1` /
+ * `testnet=1` / `signet=1` in the top section (undefined: main, or no file).
+ */
+function confNetwork(path: string): Network | undefined {
+  const { top } = readConf(path, "main");
+  const chain = top.get("chain");
+  if (chain !== undefined) return parseNetwork(chain === "testnet4" ? "test" : chain, `chain= in ${path}`);
+  if (top.get("regtest") === "1") return "regtest";
+  if (top.get("testnet") === "1") return "test";
+  if (top.get("signet") === "1") return "signet";
+  return undefined;
 }
 
 /** How much of a debug.log is read, from its end, looking for the node's last start. */
@@ -115,48 +133,57 @@ function lastStart(log: string): { layout?: Layout; port?: string } {
   return { layout: LAYOUTS.find((l) => l.name === last[1]) ?? DEFAULT, port };
 }
 
-/** The node of `network` in `datadir` (or the usual home directories). */
-export function localNode(network: Network, datadir: string | undefined, env: NodeJS.ProcessEnv): LocalNode {
+/**
+ * The node in `datadir` (or the usual home directories), on `given` — else the network the node's config
+ * file selects, else main. Which node it is comes from its config file, its log or the directory's place;
+ * when none says, every node's default port is tried in turn (the one the directory's name suggests first).
+ */
+export function localNode(
+  given: Network | undefined,
+  datadir: string | undefined,
+  env: NodeJS.ProcessEnv,
+): LocalNode {
   const home = env.HOME || homedir();
   const dirs = datadir ? [datadir] : LAYOUTS.map((l) => join(home, l.home));
   const dir = dirs.find((d) => existsSync(d)) ?? dirs[0];
-  const layouts = LAYOUTS;
-  // the two nodes share the regtest and signet subdirectories: the network's own log says which one ran
-  const logged = () => {
-    for (const sub of new Set(layouts.map((l) => l.sub[network]))) {
-      const found = lastStart(join(dir, sub, "debug.log"));
-      if (found.layout) return found;
-    }
-    return {};
-  };
-  const byConf = layouts.find((l) => existsSync(join(dir, l.conf)));
-  // a directory named for a node other than the default one (".litecoin", "litecoin-regtest")
-  const byName = layouts.slice(1).find((l) => basename(dir).toLowerCase().includes(l.home.slice(1)));
-  let log: { layout?: Layout; port?: string } | undefined;
-  const logOnce = () => {
-    log ??= logged();
-    return log;
-  };
-  const bySubdir = network === "test" ? layouts.find((l) => existsSync(join(dir, l.sub.test))) : undefined;
-  const byHome = layouts.find((l) => dir === join(home, l.home));
-  const layout = byConf ?? byName ?? logOnce().layout ?? bySubdir ?? byHome;
   if (datadir !== undefined && !existsSync(datadir))
     throw new UsageError(`--datadir ${datadir}: no such directory`);
-  if (!layout) {
-    if (datadir !== undefined) {
-      const sub = DEFAULT.sub[network];
-      const [first, ...others] = layouts.map((l) => `${l.name}'s`);
-      throw new UsageError(
-        `--datadir ${datadir}: cannot tell ${first} data directory from ${others.join(" or ")} (no ${layouts.map((l) => l.conf).join(" or ")}, no ${join(sub || ".", "debug.log")} naming the node)`,
-        {
-          hint: `name the node: ${layouts.map((l) => `--url http://127.0.0.1:${l.port[network]}/ (${l.name} ${network})`).join(" or ")}, with --rpc-cookie ${join(datadir, sub, ".cookie")}`,
-        },
-      );
+  const layouts = LAYOUTS;
+  const byConf = layouts.find((l) => existsSync(join(dir, l.conf)));
+  const network = given ?? (byConf && confNetwork(join(dir, byConf.conf))) ?? "main";
+  // the nodes share the regtest and signet subdirectories: the network's own log says which one ran
+  let log: { layout?: Layout; port?: string } | undefined;
+  const logged = () => {
+    if (log) return log;
+    log = {};
+    for (const sub of new Set(layouts.map((l) => l.sub[network]))) {
+      const found = lastStart(join(dir, sub, "debug.log"));
+      if (found.layout) {
+        log = found;
+        break;
+      }
     }
-  }
-  const chosen = layout ?? DEFAULT;
+    return log;
+  };
+  const byHome = layouts.find((l) => dir === join(home, l.home));
+  const known = byConf ?? logged().layout ?? byHome;
+  // a directory named for a node other than the default one (".litecoin", "litecoin-regtest")
+  const byName = layouts.slice(1).find((l) => basename(dir).toLowerCase().includes(l.home.slice(1)));
+  const bySubdir = network === "test" ? layouts.find((l) => existsSync(join(dir, l.sub.test))) : undefined;
+  const chosen = known ?? byName ?? bySubdir ?? DEFAULT;
   // no rpcport in a config file: the port the node was started with, when its log names the same node
-  return nodeOf(chosen, dir, network, () => (logOnce().layout === chosen ? logOnce().port : undefined));
+  const node = nodeOf(chosen, dir, network, () => (logged().layout === chosen ? logged().port : undefined));
+  if (known) return node;
+  // a guess: then every node's default, after what the guess found
+  const order = [chosen, ...layouts.filter((l) => l !== chosen)];
+  const defaults = order.map((l) => `http://127.0.0.1:${l.port[network]}/`);
+  const cookie = order.map((l) => join(dir, l.sub[network], ".cookie")).find((c) => existsSync(c));
+  return {
+    ...node,
+    urls: [...new Set([...node.urls, ...defaults])],
+    cookie: cookie ?? node.cookie,
+    what: `${layouts.map((l) => l.name).join(" or ")} ${network} in ${dir} (no ${layouts.map((l) => l.conf).join(" or ")}, no ${join(chosen.sub[network] || ".", "debug.log")} naming the node: trying each one's port)`,
+  };
 }
 
 function nodeOf(
@@ -167,7 +194,7 @@ function nodeOf(
 ): LocalNode {
   const { top, own } = readConf(join(dir, layout.conf), network);
   // rpcport is a network-only option: the top section sets it for main only (or the network it selects)
-  const selected = top.get(network === "test" ? "testnet" : network) === "1" || network === "main";
+  const selected = confNetwork(join(dir, layout.conf)) === network || network === "main";
   const port =
     own.get("rpcport") ??
     (selected ? top.get("rpcport") : undefined) ??
@@ -177,8 +204,9 @@ function nodeOf(
     throw new UsageError(`rpcport in ${join(dir, layout.conf)} is not a port: ${port}`);
   const cookie = join(dir, layout.sub[network], ".cookie");
   return {
-    url: `http://127.0.0.1:${port}/`,
+    urls: [`http://127.0.0.1:${port}/`],
     cookie: existsSync(cookie) ? cookie : undefined,
+    cookiePath: cookie,
     user: own.get("rpcuser") ?? top.get("rpcuser"),
     password: own.get("rpcpassword") ?? top.get("rpcpassword"),
     what: `${layout.name} ${network} in ${dir}`,

@@ -16,6 +16,8 @@ export const DEFAULTS = {
   retries: 2,
   timeoutS: 60,
   requestTimeoutS: 30,
+  /** heavy methods' per-attempt timeout when --request-timeout is not given: bitcoin-cli's -rpcclienttimeout */
+  heavyTimeoutS: 900,
   connectTimeoutS: 2,
   scanTimeoutS: 3600,
   /** a verbosity-2 block of a busy chain is tens of MB of JSON */
@@ -97,7 +99,7 @@ export const SETTINGS = [
     parse: (v) =>
       parseDuration("--request-timeout", v as string | number | undefined, DEFAULTS.requestTimeoutS),
     show: seconds,
-    help: `per-attempt timeout (default ${DEFAULTS.requestTimeoutS})`,
+    help: `per-attempt timeout (default ${DEFAULTS.requestTimeoutS}; heavy methods such as gettxoutsetinfo ${DEFAULTS.heavyTimeoutS}, as bitcoin-cli waits; 0 = none)`,
   }),
   row({
     setting: "connect-timeout",

@@ -87,6 +87,13 @@ export class TransportError extends ChaingwError {
   timedOut = false;
   /** every attempt was refused before anything was sent (connection refused, DNS, TLS) */
   neverSent = false;
+  /**
+   * every attempt was refused before the node did any work: not sent, or turned away (credentials, the
+   * node warming up or shutting down); what `--wait` waits through
+   */
+  notReady = false;
+  /** some attempt's credentials were refused (HTTP 401/403) */
+  authRefused = false;
 }
 
 /** The upstream refused our credentials (HTTP 401/403). */

@@ -24,6 +24,11 @@ export interface ClientOptions {
   endpoints: Endpoint[];
   connectTimeoutMs: number;
   requestTimeoutMs: number;
+  /**
+   * per-attempt timeout of heavy methods (gettxoutsetinfo walks the whole UTXO set: minutes on mainnet);
+   * their overall deadline is at least as long @default requestTimeoutMs
+   */
+  heavyTimeoutMs?: number;
   /** overall deadline for one call, all attempts and waits included (0 = none) */
   deadlineMs: number;
   /** extra passes over the endpoint list after the first @default 2 */
@@ -245,18 +250,25 @@ export class JsonRpcClient {
       e.neverSent = true;
       throw e;
     }
-    const deadlineMs = co.deadlineMs ?? o.deadlineMs;
+    const heavyMs = co.heavy ? o.heavyTimeoutMs : undefined;
+    const deadlineMs =
+      co.deadlineMs ??
+      (heavyMs === undefined || o.deadlineMs === 0
+        ? o.deadlineMs
+        : heavyMs && Math.max(o.deadlineMs, heavyMs));
     const deadline = deadlineMs > 0 ? Date.now() + deadlineMs : 0;
-    const timeoutMs = co.timeoutMs ?? o.requestTimeoutMs;
+    const timeoutMs = co.timeoutMs ?? heavyMs ?? o.requestTimeoutMs;
     const failures: string[] = [];
     let allAuth = true;
     let allUnsent = true;
+    let allRefused = true;
     let retryAfter: number | undefined;
     let list = co.pinned ? [co.pinned] : this.order.slice();
     /** endpoints that refused our credentials: asking again in a later pass cannot help */
     const refusedAuth = new Set<Endpoint>();
     const passes = co.pinned ? 1 : o.retries + 1;
-    const hedgeMs = co.idempotent && !co.pinned ? (o.hedgeMs ?? 0) : 0;
+    // a heavy call is never asked twice at once: the second copy would compute it again
+    const hedgeMs = co.idempotent && !co.heavy && !co.pinned ? (o.hedgeMs ?? 0) : 0;
 
     for (let pass = 0; pass < passes; pass++) {
       for (let i = 0; i < list.length; i++) {
@@ -272,16 +284,22 @@ export class JsonRpcClient {
           if (f.auth) refusedAuth.add(ep);
           else allAuth = false;
           if (!f.unsent) allUnsent = false;
+          if (f.kind !== "refused") allRefused = false;
           failures.push(`${ep.label}: ${f.why}`);
           retryAfter = f.retryAfterMs ?? retryAfter;
           if (!co.pinned) this.demote(ep);
-          const moveOn = f.kind === "refused" || co.idempotent;
+          // a heavy call that timed out is still being computed by the node: sending it again (here or
+          // elsewhere) only doubles the work, and times out the same way
+          const stillComputing = co.heavy && f.timedOut === true;
+          const moveOn = f.kind === "refused" || (co.idempotent && !stillComputing);
           o.verbose?.(
             `${x.label} → ${ep.label}: ${f.why} after ${ms} ms${moveOn ? (i + 1 < list.length ? "; trying the next endpoint" : "") : "; not retried"}`,
           );
           if (!moveOn) {
             const e = new TransportError(
-              `${ep.label}: ${f.why}; ${x.label} is not marked idempotent, so it was not retried on another upstream`,
+              stillComputing
+                ? `${ep.label}: ${f.why}; ${x.label} is a heavy call the node may still be computing, so it was not sent again (give it longer with --request-timeout SECONDS)`
+                : `${ep.label}: ${f.why}; ${x.label} is not marked idempotent, so it was not retried on another upstream`,
             );
             e.timedOut = f.timedOut === true;
             throw e;
@@ -316,6 +334,8 @@ export class JsonRpcClient {
     });
     if (err instanceof AuthError) throw err;
     err.neverSent = failures.length > 0 && allUnsent;
+    err.notReady = failures.length > 0 && allRefused;
+    err.authRefused = refusedAuth.size > 0;
     if (err.neverSent && o.failFast && !co.pinned) this.down = err;
     return Promise.reject(err);
   }

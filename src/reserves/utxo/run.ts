@@ -282,7 +282,7 @@ class ScanSession {
         `the chain kept moving: after ${MAX_ROUNDS} rounds, ${chunks.length} chunks still stand at another block; run again`,
       );
     const scan = mergeChunks([...settled.values()].flat(), eps.map((e) => e.label).join(", "));
-    const startedAt = this.starts.reduce((a, b) => (b < a ? b : a), new Date(t0));
+    const startedAt = new Date(Math.min(t0, ...this.starts.map((d) => d.getTime())));
     const several = scans > 1;
     return {
       scan,

@@ -4,7 +4,7 @@
  * Single calls print human text, the result's JSON as the node sent it, or that JSON on one line.
  */
 import { chainFromFlags, type GlobalFlags } from "../../../config/config.js";
-import { TransportError, UsageError } from "../../../errors/index.js";
+import { AuthError, TransportError, UsageError } from "../../../errors/index.js";
 import { type JsonValue, parseLossless, stringifyLossless } from "../../../json/lossless.js";
 import { definitions, findMethod, isMethodName } from "../../../methods/index.js";
 import { namedToPositional } from "../../../methods/params.js";
@@ -12,17 +12,23 @@ import { type Prepared, prepare, prepareRaw, type SendOptions, send } from "../.
 import type { MethodDef } from "../../../methods/types.js";
 import { renderValue } from "../../../output/human.js";
 import { withSpinner } from "../../../output/progress.js";
-import type { CallResult, JsonRpcClient } from "../../../rpc/client.js";
+import type { CallResult } from "../../../rpc/client.js";
 import { sleep } from "../../../util/sleep.js";
 import { parseDuration } from "../../../util/text.js";
 import { type Context, contextFor, type Run } from "../../context.js";
 import { refuseCsv } from "../../options.js";
 
-async function callAndPrint(run: Run, ctx: Context, req: Prepared, verify: boolean): Promise<void> {
+async function callAndPrint(
+  run: Run,
+  ctx: Context,
+  req: Prepared,
+  verify: boolean,
+  again: () => Context,
+): Promise<void> {
   if (req.long)
     run.interrupt.hint = `the node may still be running ${req.method}; \`chaingw reserves status\` shows it, \`chaingw reserves abort\` stops it`;
   const o = { scanTimeoutMs: ctx.settings.scanTimeoutMs, verify };
-  const work = run.wait ? sendWhenUp(run, ctx.client, req, o) : send(ctx.client, req, o);
+  const work = run.wait ? sendWhenUp(run, ctx, again, req, o) : send(ctx.client, req, o);
   const { result, raw } = await withSpinner(`${req.method} …`, work, !run.machine);
   if (ctx.format === "json") return run.out(raw);
   if (ctx.format === "jsonl") return run.out(stringifyLossless(parseLossless(raw)));
@@ -35,32 +41,47 @@ async function callAndPrint(run: Run, ctx: Context, req: Prepared, verify: boole
 }
 
 /**
- * `--wait` (bitcoin-cli -rpcwait): while no endpoint can be reached at all (connection refused, the node
- * warming up), try again every half second until --wait-timeout passes; then exit 3 saying so.
+ * Is this failure one `--wait` waits through? Nothing reached the node, or it turned the call away before
+ * doing any work (warming up); credentials refused only while they come from a cookie file, which a
+ * starting node writes (or rewrites) after chaingw first looked.
+ */
+const notUpYet = (e: unknown, ctx: Context): boolean =>
+  (e instanceof TransportError &&
+    (e.neverSent || (e.notReady && (!e.authRefused || !!ctx.settings.cookieFile)))) ||
+  (e instanceof AuthError && ctx.settings.cookieFile !== undefined);
+
+/**
+ * `--wait` (bitcoin-cli -rpcwait): while the node cannot be reached (connection refused) or turns calls
+ * away (warming up, a cookie not written yet), try again every half second until --wait-timeout passes;
+ * then exit 3 saying so (4 when the last refusal was of the credentials). Each try reads the settings
+ * again: a starting node writes its `.cookie` and its log (the port it listens on) after we first looked.
  */
 async function sendWhenUp(
   run: Run,
-  client: JsonRpcClient,
+  first: Context,
+  again: () => Context,
   req: Prepared,
   o: SendOptions,
 ): Promise<CallResult> {
   const limitMs = run.wait?.timeoutMs ?? 0;
   const started = Date.now();
+  let ctx = first;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await send(client, req, o);
+      return await send(ctx.client, req, o);
     } catch (e) {
-      if (!(e instanceof TransportError) || !e.neverSent || run.abort.signal.aborted) throw e;
+      if (!notUpYet(e, ctx) || run.abort.signal.aborted) throw e;
       const waited = Date.now() - started;
-      if (limitMs > 0 && waited + 500 > limitMs)
-        throw new TransportError(
-          `--wait: no answer within ${limitMs / 1000} s (${attempt} attempts): ${e.message}`,
-          {
-            cause: e,
-            details: e.details,
-          },
-        );
+      if (limitMs > 0 && waited + 500 > limitMs) {
+        const err = e as TransportError | AuthError;
+        const msg = `--wait: no answer within ${limitMs / 1000} s (${attempt} attempts): ${err.message}`;
+        const auth = err instanceof AuthError || (err as TransportError).authRefused;
+        throw auth
+          ? new AuthError(msg, { cause: err, details: err.details })
+          : new TransportError(msg, { cause: err, details: err.details });
+      }
       await sleep(500, run.abort.signal);
+      ctx = again();
     }
   }
 }
@@ -100,7 +121,8 @@ export async function runMethod(
   if (ctx.settings.chain && ctx.settings.chain !== def.group) def = findMethod(name, ctx.settings.chain);
   const params = flags.named ? namedToPositional(def, texts) : texts;
   const req = prepare(def, { params, fromText: true, options: opts });
-  await callAndPrint(run, ctx, req, opts.verify !== false);
+  const again = () => contextFor(run, flags, def.group, { quiet: true });
+  await callAndPrint(run, ctx, req, opts.verify !== false, again);
 }
 
 export function renderDefault(result: JsonValue, name: string, color: boolean): string {
@@ -154,5 +176,6 @@ export async function runRaw(run: Run, method: string, args: string[], flags: Gl
     ctx,
     { ...req, def: req.def && { ...req.def, verify: undefined, render: undefined } },
     false,
+    () => contextFor(run, flags, guess.chain.name, { quiet: true }),
   );
 }

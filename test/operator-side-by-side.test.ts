@@ -1,0 +1,183 @@
+/**
+ * The operator's day, round three (issue 39): what stopped or misled a user of litecoin-cli and cast when
+ * trying chaingw beside them on the same regtest node and anvil. Each case runs what the user ran, with
+ * litecoin-cli or cast beside chaingw where the item is about parity.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execa } from "execa";
+import { afterAll, describe, expect, it } from "vitest";
+import { rawServer, sendJson } from "./fixtures/forward.js";
+import { runCli } from "./helpers/cli.js";
+import { freePort } from "./helpers/ports.js";
+import { sleep, terminate, trackChild, trackDir } from "./helpers/procs.js";
+
+const REGTEST_FLAGS: string[] = JSON.parse(
+  readFileSync(new URL("../scripts/litecoind-regtest.json", import.meta.url), "utf8"),
+).flags;
+
+const started: ChildProcess[] = [];
+afterAll(async () => {
+  await Promise.all(started.map((c) => terminate(c, 5_000)));
+});
+
+const freshDir = (): string => {
+  const d = mkdtempSync(join(tmpdir(), "chaingw-op3-"));
+  trackDir(d);
+  return d;
+};
+
+/** litecoind on `datadir`, cookie auth, started after `delayMs` (the user typed both at once). */
+function startLater(datadir: string, port: number, delayMs: number): void {
+  const t = setTimeout(() => {
+    const child = spawn("litecoind", [...REGTEST_FLAGS, `-rpcport=${port}`, `-datadir=${datadir}`], {
+      stdio: "ignore",
+    });
+    trackChild(child);
+    started.push(child);
+  }, delayMs);
+  t.unref();
+}
+
+describe("--wait / -rpcwait on a node just started with cookie auth (item 1)", () => {
+  it("its config file names the network and port: litecoin-cli -rpcwait and chaingw -rpcwait both answer", async () => {
+    const d = freshDir();
+    const port = await freePort();
+    writeFileSync(join(d, "litecoin.conf"), `regtest=1\n[regtest]\nrpcport=${port}\n`);
+    startLater(d, port, 1_500);
+    // before: the .cookie read once, before the node wrote it; the node's 401 ended the run
+    const [ours, theirs] = await Promise.all([
+      runCli(["-rpcwait", `-datadir=${d}`, "getblockcount"]),
+      execa("litecoin-cli", ["-rpcwait", `-datadir=${d}`, "getblockcount"], { reject: false }),
+    ]);
+    expect(theirs.stdout.trim()).toBe("0");
+    expect(ours.stderr).toBe("");
+    expect(ours.exitCode).toBe(0);
+    expect(ours.stdout.trim()).toBe("0");
+  }, 60_000);
+
+  it("a datadir with no config file yet: chaingw -rpcwait -regtest waits, finds the node and its cookie", async () => {
+    const d = freshDir();
+    const port = await freePort();
+    startLater(d, port, 1_500);
+    // before: exit 2 at once ("cannot tell Bitcoin Core's data directory from Litecoin Core's")
+    const r = await runCli(["-rpcwait", `-datadir=${d}`, "-regtest", "getblockcount"]);
+    expect(r.stderr).toBe("");
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.trim()).toBe("0");
+  }, 60_000);
+
+  it("credentials the node will never take (a password, not a cookie): exit 4 at once, as the README says", async () => {
+    const d = freshDir();
+    const port = await freePort();
+    writeFileSync(
+      join(d, "litecoin.conf"),
+      `regtest=1\n[regtest]\nrpcport=${port}\nrpcuser=u\nrpcpassword=right\n`,
+    );
+    startLater(d, port, 0);
+    await sleep(1_500);
+    const r = await runCli(["--wait", "--url", `http://u:wrong@127.0.0.1:${port}/`, "getblockcount"]);
+    expect(r.exitCode).toBe(4);
+    expect(r.stderr).toMatch(/^chaingw: authentication refused: .*HTTP 401/);
+    expect(r.durationMs).toBeLessThan(10_000);
+    const cli = await execa(
+      "litecoin-cli",
+      ["-rpcwait", `-datadir=${d}`, "-rpcpassword=wrong", "getblockcount"],
+      {
+        reject: false,
+      },
+    );
+    expect(cli.exitCode).not.toBe(0);
+  }, 60_000);
+
+  it("--wait-timeout passes with the node never up: exit 3 naming --wait", async () => {
+    const port = await freePort();
+    const r = await runCli([
+      "--wait",
+      "--wait-timeout",
+      "1",
+      "--url",
+      `http://127.0.0.1:${port}/`,
+      "getblockcount",
+    ]);
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toMatch(/^chaingw: --wait: no answer within 1 s/);
+  }, 30_000);
+});
+
+describe("a heavy call is never sent again on a timeout (item 2)", () => {
+  const TXOUTSET = '{"height":0,"bestblock":"00","txouts":0,"total_amount":0.00000000}';
+  /** A node whose gettxoutsetinfo takes `ms`, as mainnet's does for minutes; it counts what it is sent. */
+  const slowNode = (ms: number) =>
+    rawServer(async (body, _req, res) => {
+      const { id } = JSON.parse(body.toString("utf8"));
+      await sleep(ms);
+      sendJson(res, 200, `{"result":${TXOUTSET},"error":null,"id":${id}}`);
+    });
+
+  it("longer than the default request timeout (30 s): answered, sent once, as litecoin-cli waits", async () => {
+    const node = await slowNode(33_000);
+    try {
+      const { port } = node;
+      const [ours, theirs] = await Promise.all([
+        runCli(["--url", `http://u:p@127.0.0.1:${port}/`, "--json", "gettxoutsetinfo"], {
+          timeoutMs: 60_000,
+        }),
+        execa(
+          "litecoin-cli",
+          ["-rpcconnect=127.0.0.1", `-rpcport=${port}`, "-rpcuser=u", "-rpcpassword=p", "gettxoutsetinfo"],
+          { reject: false },
+        ),
+      ]);
+      expect(theirs.exitCode).toBe(0);
+      expect(ours.stderr).toBe("");
+      expect(ours.exitCode).toBe(0);
+      expect(JSON.parse(ours.stdout)).toEqual(JSON.parse(theirs.stdout));
+      // one from each (before: chaingw sent it twice, a retry after the 30 s timeout, then exit 3)
+      expect(node.hits).toBe(2);
+    } finally {
+      await node.close();
+    }
+  }, 90_000);
+
+  it("past --request-timeout: exit 3 at once, sent once, the message names --request-timeout", async () => {
+    const node = await slowNode(4_000);
+    try {
+      const r = await runCli([
+        "--url",
+        node.url,
+        "--url",
+        node.url,
+        "--request-timeout",
+        "1",
+        "gettxoutsetinfo",
+      ]);
+      expect(r.exitCode).toBe(3);
+      expect(r.stderr).toContain(
+        "gettxoutsetinfo is a heavy call the node may still be computing, so it was not sent again",
+      );
+      expect(r.stderr).toContain("--request-timeout");
+      expect(node.hits).toBe(1);
+      expect(r.durationMs).toBeLessThan(3_500);
+    } finally {
+      await node.close();
+    }
+  }, 30_000);
+
+  it("an ordinary read that times out is still retried (idempotent, not heavy)", async () => {
+    const node = await rawServer(async (body, _req, res) => {
+      const { id } = JSON.parse(body.toString("utf8"));
+      if (node.hits === 1) await sleep(2_000);
+      sendJson(res, 200, `{"result":7,"error":null,"id":${id}}`);
+    });
+    try {
+      const r = await runCli(["--url", node.url, "--request-timeout", "1", "getblockcount"]);
+      expect(r.stdout.trim()).toBe("7");
+      expect(node.hits).toBe(2);
+    } finally {
+      await node.close();
+    }
+  }, 30_000);
+});
