@@ -416,3 +416,60 @@ describe("BitMEX and River: the full tree, HMAC leaves", () => {
     expect(failures(n.json)[0]).toMatchObject({ step: "balances", at: "node 4 (line 6)" });
   });
 });
+
+describe("the Binance family (Poseidon over BN254): read, checked where the file alone can be, the path not supported", () => {
+  it("Binance, Gate and HTX files: cannot say (exit 3), the path named not supported, never holds", async () => {
+    for (const [file, format] of [
+      ["binance-user_config.json", "binance"],
+      ["gate-user_config.json", "gate"],
+      ["htx-zk_user_config.json", "htx-zk"],
+    ]) {
+      const r = await verify(fixture(file), "--json");
+      expect(r.exitCode).toBe(3);
+      expect(r.json).toMatchObject({ verdict: "cannot-say", format });
+      expect(r.json.findings).toContainEqual(
+        expect.objectContaining({
+          status: "cannot-say",
+          step: "path",
+          text: expect.stringContaining("not supported"),
+        }),
+      );
+    }
+  });
+
+  it("the root given: another root fails (exit 1); the same root stays cannot say", async () => {
+    const other = await verify(
+      fixture("binance-user_config.json"),
+      "--root",
+      "2e7e01ad51d5c668e8d581be83fcfe806644b7c834876d540b188816a67778e6",
+      "--json",
+    );
+    expect(other.exitCode).toBe(1);
+    expect(failures(other.json)).toEqual([expect.objectContaining({ step: "root", at: "Root" })]);
+    const same = await verify(
+      fixture("binance-user_config.json"),
+      "--root",
+      "1a4940fecdbf2f7d8fe9c4f16083ceb587f69f0b9af0d02d528235757536668f",
+    );
+    expect(same.exitCode).toBe(3);
+  });
+
+  it("a negative amount, a sibling cut short, and a sibling outside the field are named", async () => {
+    const f = tampered("htx-zk_user_config.json", (t) =>
+      t
+        .replace('"Balance":32', '"Balance":-32')
+        .replace('"AbI0B5qWCG/+vTx4PdIK01tB6uLcn25+ptl21ErYztE="', '"AbI0B5qWCG/+vTx4"')
+        .replace(
+          '"BIZbR1X0Sm0XkYbfQHrWbytKlQ96R0MgP+jFJapCQpQ="',
+          '"//////////////////////////////////////////8="',
+        ),
+    );
+    const r = await verify(f, "--json");
+    expect(r.exitCode).toBe(1);
+    expect(failures(r.json).map((x: Finding) => `${x.step} ${x.at}`)).toEqual([
+      "balances Assets[0]",
+      "hash level 2 (Proof[1])",
+      "hash level 3 (Proof[2])",
+    ]);
+  });
+});

@@ -10,6 +10,7 @@
  * docs/exchange-proofs.md.
  */
 import { UsageError } from "../errors/index.js";
+import { BINANCE, GATE, HTX_ZK } from "./binance.js";
 import { BITGET } from "./bitget.js";
 import { BITMEX } from "./bitmex.js";
 import { BITUNIX } from "./bitunix.js";
@@ -54,6 +55,9 @@ export const FORMATS: readonly ProofFormat[] = [
   MEXC,
   COINEX,
   BITMEX,
+  BINANCE,
+  GATE,
+  HTX_ZK,
 ];
 
 /** The formats of one kind (`reserves verify` takes reserves files, `liabilities verify` liabilities files). */

@@ -1,0 +1,170 @@
+/**
+ * The Binance family's zk-SNARK user proofs (Binance's `user_config.json`, and its forks Gate and HTX v2):
+ * an account leaf Poseidon(AccountIdHash, TotalEquity, TotalDebt[, TotalCollateral], assets commitment) over
+ * the BN254 scalar field, 28 Poseidon siblings (base64) to the account tree root, the direction bits from the
+ * account index.
+ *
+ * The leaf and the path need the exact Poseidon of gnark-crypto's fork these tools use (its constants, its
+ * byte-to-element reading, its sponge over the asset elements); chaingw does not reproduce it, so the path is
+ * "cannot say: not supported", never valid. What the file alone shows is checked: its shape, every sibling
+ * and the root a BN254 field element, the index within the tree, the amounts whole and not negative, and the
+ * root against --root.
+ */
+import { UsageError } from "../../errors/index.js";
+import { JsonNumber, type JsonValue } from "../../json/value.js";
+import {
+  finish,
+  type InclusionCheck,
+  type InclusionOptions,
+  isObj,
+  type Obj,
+  readJson,
+  Steps,
+} from "./check.js";
+
+/** BN254's scalar field (gnark's fr): every sibling and root must be below it. */
+const FR = 0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001n;
+const DEPTH = 28;
+
+interface Variant {
+  name: string;
+  title: string;
+  index: string;
+  id: string;
+  totals: string[];
+  assets: string;
+  amounts: string[];
+  root: string;
+  proof: string;
+}
+
+const BINANCE: Variant = {
+  name: "binance",
+  title: "Binance",
+  index: "AccountIndex",
+  id: "AccountIdHash",
+  totals: ["TotalEquity", "TotalDebt", "TotalCollateral"],
+  assets: "Assets",
+  amounts: ["Equity", "Debt", "Loan", "Margin", "PortfolioMargin"],
+  root: "Root",
+  proof: "Proof",
+};
+const GATE: Variant = {
+  name: "gate",
+  title: "Gate",
+  index: "Arrangement",
+  id: "UniqueIdentification",
+  totals: ["TotalAssetEquity", "TotalAssetDebt"],
+  assets: "AssetDetails",
+  amounts: ["Equity", "Debt"],
+  root: "TreeRootHash",
+  proof: "MerkleProofEncode",
+};
+const HTX: Variant = {
+  name: "htx-zk",
+  title: "HTX",
+  index: "AccountIndex",
+  id: "AccountIdHash",
+  totals: ["TotalEquity", "TotalDebt"],
+  assets: "Assets",
+  amounts: ["Balance"],
+  root: "Root",
+  proof: "Proof",
+};
+
+/** A JSON whole number (any size), or a usage error naming the field; its sign kept for the finding. */
+function whole(v: JsonValue | undefined, at: string, file: string): bigint {
+  if (!(v instanceof JsonNumber) || !/^-?\d+$/.test(v.raw))
+    throw new UsageError(`${file}: ${at} must be a whole number`);
+  return BigInt(v.raw);
+}
+
+const hexField = (h: string): bigint | undefined =>
+  /^(0x)?[0-9a-fA-F]{1,64}$/.test(h) ? BigInt(`0x${h.replace(/^0x/, "")}`) : undefined;
+
+function verifyFamily(v: Variant, text: string, o: InclusionOptions): InclusionCheck {
+  const doc = readJson(text, o.file);
+  if (!isObj(doc)) throw new UsageError(`${o.file}: not a ${v.title} zk user proof (an object)`);
+  const s = new Steps();
+  const need = (key: string): JsonValue => {
+    if (!(key in doc)) throw new UsageError(`${o.file}: ${key} is missing`);
+    return doc[key] as JsonValue;
+  };
+  const index = whole(need(v.index), v.index, o.file);
+  if (index < 0n || index >= 1n << BigInt(DEPTH))
+    s.fail("path", `${v.index} ${index} is outside a tree of depth ${DEPTH}`, v.index);
+  const id = need(v.id);
+  if (typeof id !== "string" || hexField(id) === undefined)
+    throw new UsageError(`${o.file}: ${v.id} must be hex (32 bytes)`);
+  if ((hexField(id) as bigint) >= FR) s.fail("leaf", `${v.id} is not a BN254 field element`, v.id);
+  // the first two totals and amounts are in every version; Binance's later ones (collateral, loan, margin)
+  // only in files from 2024
+  for (const [i, t] of v.totals.entries()) {
+    if (i >= 2 && !(t in doc)) continue;
+    const x = whole(need(t), t, o.file);
+    if (x < 0n) s.fail("balances", `${t} is negative (${x})`, t);
+  }
+  const assets = need(v.assets);
+  if (!Array.isArray(assets)) throw new UsageError(`${o.file}: ${v.assets} must be an array`);
+  const balances: { asset: string; amount: string }[] = [];
+  let last = -1n;
+  for (const [i, a] of assets.entries()) {
+    const at = `${v.assets}[${i}]`;
+    if (!isObj(a)) throw new UsageError(`${o.file}: ${at} must be an object`);
+    const idx = whole((a as Obj).Index, `${at}.Index`, o.file);
+    if (idx <= last) s.fail("leaf", `asset index ${idx} after ${last}: the list must ascend`, at);
+    last = idx;
+    for (const [j, k] of v.amounts.entries()) {
+      if (j >= 2 && !(k in (a as Obj))) continue;
+      const x = whole((a as Obj)[k], `${at}.${k}`, o.file);
+      if (x < 0n) s.fail("balances", `asset #${idx} ${k} is negative (${x})`, at);
+      else if (x >= 1n << 64n) s.fail("balances", `asset #${idx} ${k} does not fit 64 bits (${x})`, at);
+      // the customer's balances: what they hold and owe (in the tool's base units); the rest is collateral
+      if (j === 0 || (j === 1 && x !== 0n))
+        balances.push({ asset: `#${idx} ${k.toLowerCase()}`, amount: x.toString() });
+    }
+  }
+  const root = need(v.root);
+  if (typeof root !== "string" || hexField(root) === undefined)
+    throw new UsageError(`${o.file}: ${v.root} must be hex (32 bytes)`);
+  if ((hexField(root) as bigint) >= FR) s.fail("root", `${v.root} is not a BN254 field element`, v.root);
+  const proof = need(v.proof);
+  if (!Array.isArray(proof) || proof.some((p) => typeof p !== "string"))
+    throw new UsageError(`${o.file}: ${v.proof} must be an array of base64 strings`);
+  if (proof.length !== DEPTH)
+    s.fail("path", `${proof.length} siblings; the account tree has depth ${DEPTH}`, v.proof);
+  for (const [i, p] of (proof as string[]).entries()) {
+    const at = `level ${i + 1} (${v.proof}[${i}])`;
+    const bytes = Buffer.from(p, "base64");
+    if (bytes.toString("base64") !== p || bytes.length !== 32) {
+      s.fail("hash", `sibling is not 32 bytes of base64 (${bytes.length} bytes)`, at);
+      continue;
+    }
+    if (BigInt(`0x${bytes.toString("hex")}`) >= FR)
+      s.fail("hash", "sibling is not a BN254 field element", at);
+  }
+  if (!s.failed())
+    s.ok(
+      "document",
+      `${DEPTH} siblings and the root are BN254 field elements; ${assets.length} assets, none negative`,
+    );
+  s.cannot(
+    "path",
+    `the leaf Poseidon(${v.id}, ${v.totals.join(", ")}, assets) and its ${DEPTH} Poseidon siblings over BN254 are not supported: chaingw does not reproduce the exact Poseidon of these tools (gnark-crypto's fork), so the path to the root is not checked`,
+  );
+  const r = (root as string).toLowerCase().replace(/^0x/, "");
+  if (o.root !== undefined) {
+    if (o.root.toLowerCase().replace(/^0x/, "") === r)
+      s.ok("root", `the file's root is the given root ${r}`, v.root);
+    else s.fail("root", `the file's proof is for root ${r}, not the given root ${o.root}`, v.root);
+  } else s.claim("root", `the file's root ${r} came from the file itself (--root HEX compares it)`, v.root);
+  s.claim(
+    "sums",
+    "non-negative balances and the totals are proven by the exchange's Groth16 batch proofs, which chaingw does not check",
+  );
+  return finish(v.name, s, r, o.root, balances);
+}
+
+export const verifyBinance = (t: string, o: InclusionOptions) => verifyFamily(BINANCE, t, o);
+export const verifyGate = (t: string, o: InclusionOptions) => verifyFamily(GATE, t, o);
+export const verifyHtx = (t: string, o: InclusionOptions) => verifyFamily(HTX, t, o);

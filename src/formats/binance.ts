@@ -1,0 +1,44 @@
+/** The Binance family's zk user proofs (user_config.json): Binance, Gate, HTX v2. */
+import type { ProofFormat } from "./registry.js";
+
+const CHECKS = [
+  "the file's shape: the account index within a tree of depth 28, 28 siblings of 32 bytes, every sibling and the root a BN254 field element",
+  "every amount whole, not negative and within 64 bits; the asset list ascending",
+  "the root against --root",
+];
+const CANNOT = [
+  "the leaf and the 28-level Poseidon path to the root: gnark-crypto's fork's Poseidon over BN254 is not reproduced (cannot say: not supported, never valid)",
+  "the Groth16 batch proofs that bind the totals and non-negativity",
+];
+const load = (f: "verifyBinance" | "verifyGate" | "verifyHtx") => () =>
+  import("../exchange/liabilities/zk.js").then((m) => ({ verify: m[f] }));
+
+export const BINANCE: ProofFormat = {
+  name: "binance",
+  kind: "liabilities",
+  title: "Binance zk-SNARK user proof (user_config.json)",
+  checks: CHECKS,
+  cannot: CANNOT,
+  detect: (t) => /"AccountIdHash"\s*:/.test(t) && /"Equity"\s*:/.test(t) && /"Proof"\s*:/.test(t),
+  load: load("verifyBinance"),
+};
+
+export const GATE: ProofFormat = {
+  name: "gate",
+  kind: "liabilities",
+  title: "Gate zk-SNARK user proof (user_config.json, a Binance fork)",
+  checks: CHECKS,
+  cannot: CANNOT,
+  detect: (t) => /"UniqueIdentification"\s*:/.test(t) && /"MerkleProofEncode"\s*:/.test(t),
+  load: load("verifyGate"),
+};
+
+export const HTX_ZK: ProofFormat = {
+  name: "htx-zk",
+  kind: "liabilities",
+  title: "HTX zk-SNARK user proof (user_config.json, a Binance fork)",
+  checks: CHECKS,
+  cannot: CANNOT,
+  detect: (t) => /"AccountIdHash"\s*:/.test(t) && /"Balance"\s*:/.test(t) && /"Proof"\s*:/.test(t),
+  load: load("verifyHtx"),
+};
