@@ -96,16 +96,58 @@ function grown<T extends Uint8Array | Uint32Array | Int32Array>(
   return b;
 }
 
+/** One balances line read: the customer's id, the asset's index in the table, the amount in base units. */
+interface LedgerLine {
+  id: string;
+  asset: number;
+  base: bigint;
+}
+
 /**
- * Reads the balances file (streamed) against the assets table. Refused, naming the lines: a malformed or
- * negative amount, non-zero digits beyond the asset's decimals, an unknown asset, an empty id, a customer id
- * given twice for one asset, an amount or total beyond 2^128 - 1 base units.
+ * Reads one balances line (trimmed, not blank or a comment) into `out`; returns the problem instead when the
+ * line is refused. `out` is reused line after line: no object per line.
  */
-export async function readLedger(file: string, assets: Asset[]): Promise<Ledger> {
-  const A = assets.length;
-  const assetIndex = new Map(assets.map((a, i) => [a.asset, i]));
-  const problems: string[] = [];
-  const totals = assets.map(() => 0n);
+function readLine(
+  t: string,
+  at: string,
+  assets: Asset[],
+  assetIndex: Map<string, number>,
+  out: LedgerLine,
+): string | undefined {
+  const f = fields(t);
+  if (f.length !== 3) return `${at}: expected 3 fields (customer_id,asset,amount), got ${f.length}`;
+  const [id, assetName, amountText] = f;
+  if (id === "") return `${at}: empty customer id`;
+  if (UNPRINTABLE.test(id))
+    return `${at}: customer id ${quoted(id.slice(0, 40))} holds a control character (a terminal would act on it)`;
+  if (id.includes('"'))
+    return `${at}: customer id ${JSON.stringify(id.slice(0, 40))}: quotes are not allowed (no CSV quoting)`;
+  const a = assetIndex.get(assetName);
+  if (a === undefined)
+    return `${at}: unknown asset ${JSON.stringify(assetName.slice(0, 40))} (not in the assets table)`;
+  const { decimals } = assets[a];
+  const m = DECIMAL.exec(amountText);
+  if (!m)
+    return amountText.startsWith("-")
+      ? `${at}: negative amount ${JSON.stringify(amountText.slice(0, 40))}`
+      : `${at}: malformed amount ${JSON.stringify(amountText.slice(0, 40))} (decimal text like 1.25)`;
+  const frac = (m[2] ?? "").replace(/0+$/, "");
+  if (frac.length > decimals)
+    return `${at}: ${amountText} ${assetName} has non-zero digits beyond the asset's ${decimals} decimals`;
+  if (m[1].length > 60) return `${at}: amount ${amountText.slice(0, 20)}… overflows 128 bits`;
+  const base = BigInt(m[1]) * 10n ** BigInt(decimals) + BigInt(frac.padEnd(decimals, "0") || "0");
+  if (base > MAX_AMOUNT) return `${at}: amount ${amountText} ${assetName} overflows 128 bits of base units`;
+  out.id = id;
+  out.asset = a;
+  out.base = base;
+  return undefined;
+}
+
+/**
+ * The customers of a ledger as it is read: ids in one byte arena, found by their FNV-1a hash in an
+ * open-addressing table, and per customer and asset a 16-byte amount and a "seen" mark. Grows by doubling.
+ */
+function customerTable(A: number) {
   let ids = new Uint8Array(1 << 16);
   let idBytes = 0;
   let idEnd = new Uint32Array(1024);
@@ -137,7 +179,52 @@ export async function readLedger(file: string, assets: Asset[]): Promise<Ledger>
       table[s] = c + 1;
     }
   };
+  return {
+    /** the customer of these id bytes, a new one at the end when not seen before */
+    customer(idb: Uint8Array): number {
+      const h = fnv1a(idb);
+      let c = find(idb, h);
+      if (c >= 0) return c;
+      c = count++;
+      ids = grown(ids, idBytes + idb.length, (k) => new Uint8Array(k));
+      ids.set(idb, idBytes);
+      idBytes += idb.length;
+      idEnd = grown(idEnd, count, (k) => new Uint32Array(k));
+      idEnd[c] = idBytes;
+      hashes = grown(hashes, count, (k) => new Uint32Array(k));
+      hashes[c] = h;
+      amounts = grown(amounts, count * A * AMOUNT_BYTES, (k) => new Uint8Array(k));
+      seen = grown(seen, count * A, (k) => new Uint8Array(k));
+      if (count * 2 > table.length) rehash();
+      else table[-1 - find(idb, h)] = c + 1;
+      return c;
+    },
+    /** marks customer c's asset a as given; false when it was already */
+    firstTime(c: number, a: number): boolean {
+      if (seen[c * A + a]) return false;
+      seen[c * A + a] = 1;
+      return true;
+    },
+    put(c: number, a: number, base: bigint): void {
+      putAmount(amounts, (c * A + a) * AMOUNT_BYTES, base);
+    },
+    get count() {
+      return count;
+    },
+    /** the arrays, cut to what was used */
+    result() {
+      return {
+        count,
+        ids: ids.subarray(0, idBytes),
+        idEnd: idEnd.subarray(0, count),
+        amounts: amounts.subarray(0, count * A * AMOUNT_BYTES),
+      };
+    },
+  };
+}
 
+/** The balances file as lines, or a usage error naming it when it cannot be opened. */
+async function ledgerLines(file: string) {
   let input: ReturnType<typeof createReadStream>;
   try {
     input = createReadStream(file);
@@ -145,9 +232,22 @@ export async function readLedger(file: string, assets: Asset[]): Promise<Ledger>
   } catch (e) {
     throw new UsageError(`--input ${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? e})`);
   }
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+  return createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+}
+
+/**
+ * Reads the balances file (streamed) against the assets table. Refused, naming the lines: a malformed or
+ * negative amount, non-zero digits beyond the asset's decimals, an unknown asset, an empty id, a customer id
+ * given twice for one asset, an amount or total beyond 2^128 - 1 base units.
+ */
+export async function readLedger(file: string, assets: Asset[]): Promise<Ledger> {
+  const assetIndex = new Map(assets.map((a, i) => [a.asset, i]));
+  const problems: string[] = [];
+  const totals = assets.map(() => 0n);
+  const customers = customerTable(assets.length);
+  const line: LedgerLine = { id: "", asset: 0, base: 0n };
   let n = 0;
-  for await (const raw of lines) {
+  for await (const raw of await ledgerLines(file)) {
     n++;
     if (problems.length >= MAX_PROBLEMS) continue;
     const at = `line ${n}`;
@@ -161,104 +261,32 @@ export async function readLedger(file: string, assets: Asset[]): Promise<Ledger>
     }
     const t = raw.trim();
     if (t === "" || t.startsWith("#")) continue;
-    const f = fields(t);
-    if (f.length !== 3) {
-      problems.push(`${at}: expected 3 fields (customer_id,asset,amount), got ${f.length}`);
+    const problem = readLine(t, at, assets, assetIndex, line);
+    if (problem !== undefined) {
+      problems.push(problem);
       continue;
     }
-    const [id, assetName, amountText] = f;
-    if (id === "") {
-      problems.push(`${at}: empty customer id`);
-      continue;
-    }
-    if (UNPRINTABLE.test(id)) {
-      problems.push(
-        `${at}: customer id ${quoted(id.slice(0, 40))} holds a control character (a terminal would act on it)`,
-      );
-      continue;
-    }
-    if (id.includes('"')) {
-      problems.push(
-        `${at}: customer id ${JSON.stringify(id.slice(0, 40))}: quotes are not allowed (no CSV quoting)`,
-      );
-      continue;
-    }
-    const a = assetIndex.get(assetName);
-    if (a === undefined) {
-      problems.push(
-        `${at}: unknown asset ${JSON.stringify(assetName.slice(0, 40))} (not in the assets table)`,
-      );
-      continue;
-    }
-    const { decimals } = assets[a];
-    const m = DECIMAL.exec(amountText);
-    if (!m) {
-      problems.push(
-        amountText.startsWith("-")
-          ? `${at}: negative amount ${JSON.stringify(amountText.slice(0, 40))}`
-          : `${at}: malformed amount ${JSON.stringify(amountText.slice(0, 40))} (decimal text like 1.25)`,
-      );
-      continue;
-    }
-    const frac = (m[2] ?? "").replace(/0+$/, "");
-    if (frac.length > decimals) {
-      problems.push(
-        `${at}: ${amountText} ${assetName} has non-zero digits beyond the asset's ${decimals} decimals`,
-      );
-      continue;
-    }
-    if (m[1].length > 60) {
-      problems.push(`${at}: amount ${amountText.slice(0, 20)}… overflows 128 bits`);
-      continue;
-    }
-    const base = BigInt(m[1]) * 10n ** BigInt(decimals) + BigInt(frac.padEnd(decimals, "0") || "0");
-    if (base > MAX_AMOUNT) {
-      problems.push(`${at}: amount ${amountText} ${assetName} overflows 128 bits of base units`);
-      continue;
-    }
+    const { id, asset: a, base } = line;
     const idb = Buffer.from(id, "utf8");
     if (idb.length > MAX_ID_BYTES) {
       problems.push(`${at}: customer id longer than ${MAX_ID_BYTES} bytes`);
       continue;
     }
-    const h = fnv1a(idb);
-    let c = find(idb, h);
-    if (c < 0) {
-      // a new customer
-      c = count++;
-      ids = grown(ids, idBytes + idb.length, (k) => new Uint8Array(k));
-      ids.set(idb, idBytes);
-      idBytes += idb.length;
-      idEnd = grown(idEnd, count, (k) => new Uint32Array(k));
-      idEnd[c] = idBytes;
-      hashes = grown(hashes, count, (k) => new Uint32Array(k));
-      hashes[c] = h;
-      amounts = grown(amounts, count * A * AMOUNT_BYTES, (k) => new Uint8Array(k));
-      seen = grown(seen, count * A, (k) => new Uint8Array(k));
-      if (count * 2 > table.length) rehash();
-      else table[-1 - find(idb, h)] = c + 1;
-    }
-    if (seen[c * A + a]) {
+    const c = customers.customer(idb);
+    const assetName = assets[a].asset;
+    if (!customers.firstTime(c, a)) {
       problems.push(`${at}: customer ${JSON.stringify(id.slice(0, 40))} has ${assetName} twice`);
       continue;
     }
-    seen[c * A + a] = 1;
     totals[a] += base;
     if (totals[a] > MAX_AMOUNT) {
       problems.push(`${at}: the ${assetName} total overflows 128 bits of base units`);
       continue;
     }
-    putAmount(amounts, (c * A + a) * AMOUNT_BYTES, base);
+    customers.put(c, a, base);
   }
   if (n === 0) problems.push("line 1: empty file (expected the header customer_id,asset,amount)");
-  else if (!problems.length && count === 0) problems.push("no customer (only the header)");
+  else if (!problems.length && customers.count === 0) problems.push("no customer (only the header)");
   if (problems.length) refuse(`--input ${file}`, problems);
-  return {
-    assets,
-    count,
-    ids: ids.subarray(0, idBytes),
-    idEnd: idEnd.subarray(0, count),
-    amounts: amounts.subarray(0, count * A * AMOUNT_BYTES),
-    totals,
-  };
+  return { assets, ...customers.result(), totals };
 }
