@@ -35,145 +35,180 @@ export interface PrimaryOptions {
   stop: AbortSignal;
 }
 
-/** The primary: forks, forwards, replaces; resolves with the exit code once every worker has stopped. */
-export async function runPrimary(o: PrimaryOptions): Promise<number> {
-  await o.check();
-  const { prom } = await import("./vendor.js");
-  const registry = new prom.Registry();
-  const alive = new prom.Gauge({
-    name: "chaingw_serve_workers",
-    help: "worker processes serving (serve --workers)",
-    registers: [registry],
-  });
-  const restarts = new prom.Counter({
-    name: "chaingw_serve_worker_restarts_total",
-    help: "workers that died and were replaced",
-    registers: [registry],
-  });
-  const shared = new MemoryState(0);
-  const slots = new Map<number, Worker>();
-  const ready = new Set<number>();
-  let stopping = false;
-  let listening = false;
-  let earlyDeaths = 0;
-  let failure: number | undefined;
-  let allExited: () => void = () => {};
-  const exited = new Promise<void>((r) => (allExited = r));
+type Prom = Awaited<typeof import("./vendor.js")>["prom"];
 
-  // the workers' metrics, gathered for one /metrics request
-  let seq = 0;
-  const gathering = new Map<number, { want: number; got: unknown[]; done: () => void }>();
-  const gather = async (): Promise<string> => {
-    const n = ++seq;
-    const list = [...slots.values()].filter((w) => w.isConnected());
-    const got: unknown[] = [await registry.getMetricsAsJSON()];
+/** The primary's own metrics, and the workers' gathered for one /metrics request. */
+class PrimaryMetrics {
+  private readonly registry: InstanceType<Prom["Registry"]>;
+  readonly alive: InstanceType<Prom["Gauge"]>;
+  readonly restarts: InstanceType<Prom["Counter"]>;
+  private seq = 0;
+  private readonly gathering = new Map<number, { want: number; got: unknown[]; done: () => void }>();
+
+  constructor(private readonly prom: Prom) {
+    this.registry = new prom.Registry();
+    this.alive = new prom.Gauge({
+      name: "chaingw_serve_workers",
+      help: "worker processes serving (serve --workers)",
+      registers: [this.registry],
+    });
+    this.restarts = new prom.Counter({
+      name: "chaingw_serve_worker_restarts_total",
+      help: "workers that died and were replaced",
+      registers: [this.registry],
+    });
+  }
+
+  /** Every connected worker's registry and the primary's, summed; a worker late past the deadline is left out. */
+  async gather(workers: Iterable<Worker>): Promise<string> {
+    const n = ++this.seq;
+    const list = [...workers].filter((w) => w.isConnected());
+    const got: unknown[] = [await this.registry.getMetricsAsJSON()];
     await new Promise<void>((done) => {
-      gathering.set(n, { want: list.length, got, done });
+      this.gathering.set(n, { want: list.length, got, done });
       for (const w of list) w.send({ chaingw: "metrics-get", n });
       setTimeout(done, METRICS_DEADLINE_MS).unref();
       if (list.length === 0) done();
     });
-    gathering.delete(n);
-    return prom.AggregatorRegistry.aggregate(
-      got as Parameters<typeof prom.AggregatorRegistry.aggregate>[0],
+    this.gathering.delete(n);
+    return this.prom.AggregatorRegistry.aggregate(
+      got as Parameters<Prom["AggregatorRegistry"]["aggregate"]>[0],
     ).metrics();
-  };
+  }
 
-  const answer = async (w: Worker, m: Msg): Promise<void> => {
+  /** A worker's registry, for the gathering numbered `n`. */
+  received(n: number, value: unknown): void {
+    const g = this.gathering.get(n);
+    if (!g) return;
+    g.got.push(value);
+    if (g.got.length > g.want) g.done();
+  }
+}
+
+/** The primary's workers: forked into slots, replaced when they die, stopped together. */
+class Workers {
+  readonly slots = new Map<number, Worker>();
+  private readonly ready = new Set<number>();
+  stopping = false;
+  private listening = false;
+  private earlyDeaths = 0;
+  failure: number | undefined;
+  private allExited: () => void = () => {};
+  readonly exited = new Promise<void>((r) => (this.allExited = r));
+
+  constructor(
+    private readonly o: PrimaryOptions,
+    private readonly metrics: PrimaryMetrics,
+    private readonly shared: SharedState,
+  ) {}
+
+  fork(slot: number): void {
+    const w = cluster.fork({ CHAINGW_WORKER: String(slot) });
+    this.slots.set(slot, w);
+    w.on("message", (m: Msg) => this.onMessage(slot, w, m));
+    w.on("exit", (code, signal) => this.onExit(slot, w, code, signal));
+  }
+
+  /** Sends every connected worker a message ("stop", "reload"). */
+  tell(chaingw: string): void {
+    for (const w of this.slots.values()) w.isConnected() && w.send({ chaingw });
+  }
+
+  private onMessage(slot: number, w: Worker, m: Msg): void {
+    if (typeof m?.chaingw !== "string") return;
+    if (m.chaingw !== "ready") {
+      void this.answer(w, m).catch((e: unknown) =>
+        this.o.note(`internal error: ${(e as Error)?.message ?? e}`),
+      );
+      return;
+    }
+    this.ready.add(slot);
+    this.earlyDeaths = 0;
+    this.metrics.alive.set(this.ready.size);
+    if (!this.listening && this.ready.size === this.o.workers) {
+      this.listening = true;
+      this.o.note(
+        `listening on ${m.url} (${this.o.workers} workers; products ${(m.products as string[]).join(", ")}; state ${m.state}); SIGHUP reloads, SIGTERM drains and stops`,
+      );
+    }
+  }
+
+  /** A worker's request to the primary: the shared limits and pins, the gateway's metrics. */
+  private async answer(w: Worker, m: Msg): Promise<void> {
     const reply = (value: unknown) => w.isConnected() && w.send({ chaingw: "re", n: m.n, value });
     switch (m.chaingw) {
       case "take":
-        return void reply(await shared.take(m.buckets as { key: string; bucket: Bucket }[]));
+        return void reply(await this.shared.take(m.buckets as { key: string; bucket: Bucket }[]));
       case "getPin":
-        return void reply((await shared.getPin(m.key as string)) ?? null);
+        return void reply((await this.shared.getPin(m.key as string)) ?? null);
       case "setPin":
-        await shared.setPin(m.key as string, m.value as string, m.ttlMs as number);
+        await this.shared.setPin(m.key as string, m.value as string, m.ttlMs as number);
         return void reply(null);
       case "metrics":
-        return void reply(await gather());
-      case "metrics-json": {
-        const g = gathering.get(m.n as number);
-        if (!g) return;
-        g.got.push(m.value);
-        if (g.got.length > g.want) g.done();
-        return;
-      }
+        return void reply(await this.metrics.gather(this.slots.values()));
+      case "metrics-json":
+        return this.metrics.received(m.n as number, m.value);
     }
-  };
+  }
 
-  const fork = (slot: number): void => {
-    const w = cluster.fork({ CHAINGW_WORKER: String(slot) });
-    slots.set(slot, w);
-    w.on("message", (m: Msg) => {
-      if (typeof m?.chaingw !== "string") return;
-      if (m.chaingw === "ready") {
-        ready.add(slot);
-        earlyDeaths = 0;
-        alive.set(ready.size);
-        if (!listening && ready.size === o.workers) {
-          listening = true;
-          o.note(
-            `listening on ${m.url} (${o.workers} workers; products ${(m.products as string[]).join(", ")}; state ${m.state}); SIGHUP reloads, SIGTERM drains and stops`,
-          );
-        }
+  /** A worker gone: replaced, unless the gateway is stopping or workers die before they are ready. */
+  private onExit(slot: number, w: Worker, code: number, signal: string): void {
+    const wasReady = this.ready.delete(slot);
+    this.metrics.alive.set(this.ready.size);
+    if (this.slots.get(slot) === w) this.slots.delete(slot);
+    if (!this.stopping && this.failure === undefined) {
+      if (!wasReady && ++this.earlyDeaths >= MAX_EARLY_DEATHS) {
+        this.o.note(`worker ${slot} died ${MAX_EARLY_DEATHS} times before it was ready; stopping`);
+        this.failure = 1;
+      } else if (!wasReady && !this.listening) {
+        // a worker that cannot start (Redis unreachable, ...) said why itself: the gateway does not start
+        this.failure = code || 1;
+      } else {
+        this.metrics.restarts.inc();
+        this.o.note(
+          `worker ${slot} (pid ${w.process.pid}) ${signal ? `killed by ${signal}` : `exited with code ${code}`}; starting another`,
+        );
+        this.fork(slot);
         return;
       }
-      void answer(w, m).catch((e: unknown) => o.note(`internal error: ${(e as Error)?.message ?? e}`));
-    });
-    w.on("exit", (code, signal) => {
-      const wasReady = ready.delete(slot);
-      alive.set(ready.size);
-      if (slots.get(slot) === w) slots.delete(slot);
-      if (!stopping && failure === undefined) {
-        if (!wasReady && ++earlyDeaths >= MAX_EARLY_DEATHS) {
-          o.note(`worker ${slot} died ${MAX_EARLY_DEATHS} times before it was ready; stopping`);
-          failure = 1;
-        } else if (!wasReady && !listening) {
-          // a worker that cannot start (Redis unreachable, ...) said why itself: the gateway does not start
-          failure = code || 1;
-        } else {
-          restarts.inc();
-          o.note(
-            `worker ${slot} (pid ${w.process.pid}) ${signal ? `killed by ${signal}` : `exited with code ${code}`}; starting another`,
-          );
-          fork(slot);
-          return;
-        }
-        stopping = true;
-        for (const other of slots.values()) other.isConnected() && other.send({ chaingw: "stop" });
-      }
-      if (slots.size === 0) allExited();
-    });
-  };
+      this.stopping = true;
+      this.tell("stop");
+    }
+    if (this.slots.size === 0) this.allExited();
+  }
+}
 
+/** The primary: forks, forwards, replaces; resolves with the exit code once every worker has stopped. */
+export async function runPrimary(o: PrimaryOptions): Promise<number> {
+  await o.check();
+  const { prom } = await import("./vendor.js");
+  const workers = new Workers(o, new PrimaryMetrics(prom), new MemoryState(0));
   const onHup = () => {
     o.checkReload().then(
-      () => {
-        for (const w of slots.values()) w.isConnected() && w.send({ chaingw: "reload" });
-      },
+      () => workers.tell("reload"),
       (e: unknown) => o.note(`reload failed, keeping the running config: ${(e as Error).message}`),
     );
   };
   process.on("SIGHUP", onHup);
   // a second signal ends the primary at once (the run's own handler): the workers go with it
   const killAll = () => {
-    for (const w of slots.values()) w.process.kill("SIGKILL");
+    for (const w of workers.slots.values()) w.process.kill("SIGKILL");
   };
   process.on("exit", killAll);
   o.stop.addEventListener(
     "abort",
     () => {
-      stopping = true;
-      o.note(`${String(o.stop.reason)}: draining requests in flight on ${slots.size} workers`);
-      for (const w of slots.values()) w.isConnected() && w.send({ chaingw: "stop" });
+      workers.stopping = true;
+      o.note(`${String(o.stop.reason)}: draining requests in flight on ${workers.slots.size} workers`);
+      workers.tell("stop");
     },
     { once: true },
   );
-  for (let i = 1; i <= o.workers; i++) fork(i);
-  await exited;
+  for (let i = 1; i <= o.workers; i++) workers.fork(i);
+  await workers.exited;
   process.off("SIGHUP", onHup);
   process.off("exit", killAll);
-  return failure ?? 0;
+  return workers.failure ?? 0;
 }
 
 /** This process is a worker of `serve --workers`: its slot (1..N). */
