@@ -1,11 +1,9 @@
 /**
- * The Bitcoin-family coins whose signed messages the exchanges' files carry: message magic and mainnet
- * address versions, by ticker. Sources: each coin's chainparams.cpp (base58 versions, bech32 prefix) and
- * its MessageHash magic (`strMessageMagic`). Dogecoin: 30 "D", 22 "9"/"A", "Dogecoin Signed Message:\n".
- *
- * floor-coins' coin table (src/chains/coins.ts, issue 36) is to hold these rows for every reader; until it is
- * on main this is the exchange readers' own short list.
+ * The Bitcoin-family coins of the exchanges' files, read from the one coin table (src/chains/coins.ts):
+ * the row's message magic and its mainnet address versions, found by ticker ("BTC", "DOGE").
  */
+import { COINS } from "../../chains/coins.js";
+
 export interface UtxoCoin {
   ticker: string;
   name: string;
@@ -13,21 +11,22 @@ export interface UtxoCoin {
   p2pkh: readonly number[];
   p2sh: readonly number[];
   hrp?: string;
+  /** the coin's own address form is CashAddr (Bitcoin Cash), which this reader does not decode */
+  cashaddr?: string;
 }
 
-const COINS: readonly UtxoCoin[] = [
-  { ticker: "BTC", name: "Bitcoin", magic: "Bitcoin Signed Message:\n", p2pkh: [0], p2sh: [5], hrp: "bc" },
-  {
-    ticker: "LTC",
-    name: "Litecoin",
-    magic: "Litecoin Signed Message:\n",
-    p2pkh: [48],
-    p2sh: [50, 5],
-    hrp: "ltc",
-  },
-  { ticker: "DOGE", name: "Dogecoin", magic: "Dogecoin Signed Message:\n", p2pkh: [30], p2sh: [22] },
-];
-
-/** The coin of a ticker ("BTC", "btc"), or undefined. */
-export const utxoCoinOf = (ticker: string): UtxoCoin | undefined =>
-  COINS.find((c) => c.ticker === ticker.toUpperCase());
+/** The mainnet coin of a ticker ("BTC", "btc"), or undefined. */
+export function utxoCoinOf(ticker: string): UtxoCoin | undefined {
+  const c = COINS.find((x) => x.ticker === ticker.toUpperCase());
+  const main = c?.networks.main;
+  if (!c || !main) return undefined;
+  return {
+    ticker: c.ticker,
+    name: c.name,
+    magic: c.magic,
+    p2pkh: [main.base58.p2pkh],
+    p2sh: main.base58.p2sh,
+    ...(main.hrp ? { hrp: main.hrp } : {}),
+    ...(main.cashaddr ? { cashaddr: main.cashaddr } : {}),
+  };
+}

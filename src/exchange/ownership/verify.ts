@@ -115,11 +115,14 @@ export function judgeRow(row: OwnershipRow, layout: OwnershipLayout): Judged {
   if (isEvmAddress(row.address) || isTronAddress(row.address)) {
     return judgeAccount(row.address, sig, row.message, isTronAddress(row.address) ? pub.tron : pub.evm);
   }
-  const coin =
-    utxoCoinOf(row.network) ??
-    (row.network === "" || /^(BTC|LTC|DOGE)$/i.test(base) ? utxoCoinOf(base) : undefined);
+  const coin = utxoCoinOf(row.network) ?? (row.network === "" ? utxoCoinOf(base) : undefined);
   if (coin) {
     const addr = decodeUtxoAddress(coin, row.address);
+    if (typeof addr === "string" && coin.cashaddr && !/^[13]/.test(row.address))
+      return unsupported(
+        `${coin.ticker} CashAddr`,
+        `${coin.name}'s CashAddr addresses are not decoded here (${addr})`,
+      );
     if (typeof addr === "string")
       return {
         status: "failed",
