@@ -97,7 +97,7 @@ describe("OKX", () => {
     const wallet = rowAt(report, 18);
     expect(wallet.owners?.map((o) => o.proven)).toEqual([true, true]);
     expect(wallet).toMatchObject({ proven: null, status: "cannot-say" });
-    expect(wallet.reason).toContain("needs a node (--url), not checked");
+    expect(wallet.reason).toContain("needs a node (--node NET=URL), not checked");
     expect(rowAt(report, 19).reason).toMatch(/signature verifies under key 6711ba8e.*TON/);
     expect(rowAt(report, 20).reason).toContain("rotated");
     expect(exitCode).toBe(3);

@@ -28,7 +28,8 @@ export function renderOwnership(r: OwnershipReport, color: boolean): string {
         String(x.line),
         x.coin,
         x.address + (x.wallet ? ` (owner of line ${x.wallet})` : ""),
-        x.amount === null ? "-" : x.amount,
+        (x.amount === null ? "-" : x.amount) +
+          (x.balance ? ` (${x.balance.value === null ? "not read" : `chain: ${x.balance.value}`})` : ""),
         word(x.status),
         x.form ?? "",
       ]),

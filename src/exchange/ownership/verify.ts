@@ -5,6 +5,7 @@
  * holds only when every row with a balance is proven.
  */
 import { type Finding, type Verdict, verdictOfFindings } from "../../reserves/verdict.js";
+import type { ChainChecks } from "./balances.js";
 import { utxoCoinOf } from "./coins.js";
 import type { OwnershipFile, OwnershipLayout, OwnershipRow, SummaryLine } from "./read.js";
 import {
@@ -49,7 +50,7 @@ export interface RowResult {
   /** a contract wallet's owners (OKX eoa1/eoa2; HTX's owner rows) */
   owners?: OwnerResult[];
   /** the balance re-read at the snapshot block, where a node was given */
-  balance?: { value: string; block: string; matches: boolean };
+  balance?: { value: string | null; block: string | null; holds: boolean | null; detail: string };
 }
 
 export interface Tally {
@@ -161,9 +162,7 @@ export interface VerifyOptions {
    * On-chain checks where a node is given: a contract wallet's owners (true / false / why not), and the
    * balance at the snapshot block. Absent: no node, said per row.
    */
-  chain?: {
-    owners(row: OwnershipRow): Promise<{ controls: boolean | null; detail: string }>;
-  };
+  chain?: ChainChecks;
 }
 
 /** Verifies every row of `file`; the report's verdict: holds only when every row with a balance is proven. */
@@ -226,6 +225,18 @@ export async function verifyOwnership(
       res.status = j.status;
       res.proven = j.status === "proven" ? true : j.status === "failed" ? false : null;
     }
+    if (options.chain && res.status !== "failed" && res.status !== "unsigned") {
+      const b = await options.chain.balance(row);
+      if (b) {
+        res.balance = { value: b.value ?? null, block: b.block ?? null, holds: b.holds, detail: b.detail };
+        if (b.holds === false)
+          Object.assign(res, {
+            proven: false,
+            status: "failed",
+            reason: `${res.reason}; but it ${b.detail}`,
+          });
+      }
+    }
     results.push(res);
   }
   return report(file, results);
@@ -259,11 +270,11 @@ async function judgeWallet(
     Object.assign(res, {
       proven: null,
       status: "cannot-say",
-      reason: `owners ${names} signed; that they control the contract ${row.address} needs a node (--url), not checked`,
+      reason: `owners ${names} signed; that they control the contract ${row.address} needs a node (--node NET=URL), not checked`,
     });
     return;
   }
-  const c = await options.chain.owners(row);
+  const c = await options.chain.owners(row, owners);
   Object.assign(res, {
     proven: c.controls,
     status: c.controls === true ? "proven" : c.controls === false ? "failed" : "cannot-say",

@@ -14,6 +14,19 @@ export interface ExchangeVerifyFlags {
   signatures?: string;
   challenge?: string;
   quorum?: string;
+  node?: string[];
+  token?: string[];
+}
+
+/** `NAME=VALUE` pairs of a repeatable flag, each checked, or a usage error naming the flag and the value. */
+function pairs(flag: string, list: string[] | undefined, check: RegExp, what: string): [string, string][] {
+  return (list ?? []).map((v) => {
+    const i = v.indexOf("=");
+    const [k, x] = [v.slice(0, i).trim(), v.slice(i + 1).trim()];
+    if (i < 1 || !check.test(x))
+      throw new UsageError(`${flag} ${JSON.stringify(v)}: expected ${what}; nothing was checked`);
+    return [k.toUpperCase(), x];
+  });
 }
 
 /** The file read in `layout` (detected when undefined), a bad line as a usage error naming the file. */
@@ -55,7 +68,27 @@ export async function runExchangeOwnership(
     const old = await readFile(o.previous, files.readText(o.previous, "--previous"));
     previous = verify.signaturesOf(old, basename(o.previous));
   }
-  const report = await verify.verifyOwnership(owned, { previous });
+  const nodes = pairs("--node", o.node, /^https?:\/\/\S+$/, "NET=http(s)://host:port");
+  const tokens = new Map(pairs("--token", o.token, /^0x[0-9a-fA-F]{40}$/, "SYMBOL=0x and 40 hex digits"));
+  let chain: import("../../../exchange/ownership/balances.js").ChainChecks | undefined;
+  if (nodes.length) {
+    const [{ contextFor }, { chainOf }, { chainChecks }] = await Promise.all([
+      import("../../context.js"),
+      import("../../../chains/index.js"),
+      import("../../../exchange/ownership/balances.js"),
+    ]);
+    const evm = chainOf("evm");
+    chain = chainChecks(owned, {
+      nodes: nodes.map(([network, url]) => ({
+        network,
+        chain: evm,
+        client: contextFor(run, { ...flags, url: [url] }, "evm", { pooled: true }).client,
+      })),
+      tokens,
+      signal: run.abort.signal,
+    });
+  }
+  const report = await verify.verifyOwnership(owned, { previous, chain });
   const color = flags.color !== false && !run.env.NO_COLOR && !run.machine && Boolean(run.stdout.isTTY);
   if (run.machine) run.out(JSON.stringify(report, null, 2));
   else {

@@ -10,6 +10,7 @@ import type { Proof, QuorumNode } from "../../../proof/document.js";
 import type { EvmVerifyReport } from "../../../reserves/evm/balances-verify.js";
 import type { VerifyReport } from "../../../reserves/utxo/verify.js";
 import { escapeDeep } from "../../../util/escape.js";
+import { collect } from "../../options.js";
 import type { Run } from "../../run.js";
 
 export interface VerifyFlags {
@@ -19,6 +20,8 @@ export interface VerifyFlags {
   /** an exchange's address file: force its layout; flag signatures reused from an older file */
   proofFormat?: string;
   previous?: string;
+  node?: string[];
+  token?: string[];
 }
 
 export function declareVerify(reserves: Command, run: Run): void {
@@ -47,6 +50,18 @@ export function declareVerify(reserves: Command, run: Run): void {
     .option(
       "--previous <file>",
       "an exchange's address file: an older one of the same exchange; a signature found in it fails the row (reused, not fresh)",
+    )
+    .option(
+      "--node <net=url>",
+      "an exchange's address file: a node for the rows of network NET (ETH, ARBITRUM, ERC20, …): balances at the snapshot block, contract wallets' owners (repeatable)",
+      collect,
+      [],
+    )
+    .option(
+      "--token <symbol=address>",
+      "an exchange's address file: the contract of a token the rows name by symbol (USDT=0x…), read with --node (repeatable)",
+      collect,
+      [],
     )
     .addHelpText(
       "after",
@@ -87,8 +102,8 @@ export async function runVerify(run: Run, file: string, flags: GlobalFlags, o: V
     const { runExchangeOwnership } = await import("./verify-exchange.js");
     return runExchangeOwnership(run, file, text, exchange.name as never, flags, o);
   }
-  if (o.previous !== undefined)
-    throw new UsageError("--previous is for exchanges' address files; this is not one");
+  if (o.previous !== undefined || o.node?.length || o.token?.length)
+    throw new UsageError("--previous, --node and --token are for exchanges' address files; this is not one");
   const k = files.quorumOf(o.quorum);
   // the proof family's second format (EVM and EVM-compat balances) has its own reader and checks
   if (formatOf(text) === EVM_PROOF_FORMAT) return verifyEvmFile(run, file, text, flags, o, k);
