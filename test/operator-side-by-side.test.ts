@@ -11,6 +11,7 @@ import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
 import { rawServer, sendJson } from "./fixtures/forward.js";
 import { runCli } from "./helpers/cli.js";
+import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
 import { freePort } from "./helpers/ports.js";
 import { sleep, terminate, trackChild, trackDir } from "./helpers/procs.js";
 
@@ -19,9 +20,46 @@ const REGTEST_FLAGS: string[] = JSON.parse(
 ).flags;
 
 const started: ChildProcess[] = [];
+let shared: LitecoinNode | undefined;
 afterAll(async () => {
-  await Promise.all(started.map((c) => terminate(c, 5_000)));
+  await Promise.all([...started.map((c) => terminate(c, 5_000)), shared?.stop()]);
 });
+
+/** One regtest node for the cases that only read (started on first use). */
+async function node(): Promise<LitecoinNode> {
+  shared ??= await startLitecoind({ blocks: 3 });
+  return shared;
+}
+
+/** litecoin-cli against `n`, its output parsed where it is JSON: the reference answer. */
+async function lcli(
+  n: LitecoinNode,
+  ...args: string[]
+): Promise<{ out: unknown; exitCode?: number; stderr: string }> {
+  const r = await execa(
+    "litecoin-cli",
+    ["-regtest", `-rpcport=${n.port}`, `-rpcuser=${n.user}`, `-rpcpassword=${n.password}`, ...args],
+    { reject: false, timeout: 20_000 },
+  );
+  let out: unknown = r.stdout.trim();
+  try {
+    out = JSON.parse(r.stdout);
+  } catch {}
+  return { out, exitCode: r.exitCode, stderr: String(r.stderr) };
+}
+
+/** chaingw --json against `n`, parsed. */
+async function cg(
+  n: LitecoinNode,
+  ...args: string[]
+): Promise<{ out: unknown; exitCode: number; stderr: string }> {
+  const r = await runCli(["--json", "--url", n.authUrl, ...args]);
+  let out: unknown = r.stdout;
+  try {
+    out = JSON.parse(r.stdout);
+  } catch {}
+  return { out, exitCode: r.exitCode, stderr: r.stderr };
+}
 
 const freshDir = (): string => {
   const d = mkdtempSync(join(tmpdir(), "chaingw-op3-"));
@@ -180,4 +218,32 @@ describe("a heavy call is never sent again on a timeout (item 2)", () => {
       await node.close();
     }
   }, 30_000);
+});
+
+describe("getblock as old scripts call it (item 5)", () => {
+  it("verbosity true/false (the node reads 1/0), 3, and -named verbose=: the same answers as litecoin-cli", async () => {
+    const n = await node();
+    const hash = (await lcli(n, "getblockhash", "1")).out as string;
+    for (const args of [
+      ["getblock", hash, "true"],
+      ["getblock", hash, "false"],
+      ["getblock", hash, "3"],
+      ["-named", "getblock", `blockhash=${hash}`, "verbose=false"],
+      ["-named", "getblock", `blockhash=${hash}`, "verbose=true"],
+    ]) {
+      const [ours, theirs] = await Promise.all([cg(n, ...args), lcli(n, ...args)]);
+      expect(theirs.exitCode, args.join(" ")).toBe(0);
+      expect(ours.stderr, args.join(" ")).toBe("");
+      expect(ours.out, args.join(" ")).toEqual(theirs.out);
+    }
+    // before: exit 2, "expected a whole number from 0 to 2, got true"; still refused: 4, and two names for one
+    const four = await cg(n, "getblock", hash, "4");
+    expect(four.exitCode).toBe(2);
+    expect(four.stderr).toContain(
+      "getblock: invalid verbosity: expected a verbosity 0 to 3, or true (1) / false (0), got 4",
+    );
+    const twice = await cg(n, "-named", "getblock", `blockhash=${hash}`, "verbose=0", "verbosity=1");
+    expect(twice.exitCode).toBe(2);
+    expect(twice.stderr).toContain("parameter verbosity given twice");
+  }, 60_000);
 });

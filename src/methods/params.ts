@@ -118,6 +118,25 @@ export const boolOrVerbosity = kind(
     return v === "true" ? true : v === "false" ? false : asInteger(t);
   },
 );
+/**
+ * getblock's verbosity: 0 to `hi`, or a boolean as scripts written for older Core send it (the node reads
+ * true as 1 and false as 0; sent as that number, the type the spec gives).
+ */
+export const verbosityOrBool = (hi: number): ParamKind => {
+  const expected = `a verbosity 0 to ${hi}, or true (1) / false (0)`;
+  return {
+    expected,
+    fromText: (t) => {
+      const v = t.trim().toLowerCase();
+      return v === "true" ? true : v === "false" ? false : asInteger(t);
+    },
+    check(value: unknown) {
+      if (typeof value === "boolean") return value ? 1 : 0;
+      if (!isInt(0, hi).test(value)) throw new ParamProblem(`expected ${expected}, got ${short(value)}`);
+      return value;
+    },
+  };
+};
 export const word = (expected: string) => kind(expected, matches(/^[A-Za-z0-9_]{1,64}$/), (t) => t.trim());
 export const nonEmptyText = (expected: string, max = 256) =>
   kind(expected, matches(/^\S+$/, 1, max), (t) => t.trim());
@@ -141,7 +160,7 @@ export function param(
   required: boolean,
   help: string,
   k: ParamKind,
-  extra: { default?: unknown } = {},
+  extra: { default?: unknown; aliases?: string[] } = {},
 ): ParamDef {
   return { name, type, required, help, ...k, ...extra };
 }
@@ -201,6 +220,10 @@ function unknownName(method: { name: string; params: ParamDef[] }, name: string)
  * name, or by name and position), is refused. Slots left empty stay undefined: buildParams sends null
  * for an optional one between given ones, and names a missing required one.
  */
+/** A param's position by its name or one of its aliases (getblock's `verbose` for `verbosity`, as Core). */
+const paramIndex = (method: { params: ParamDef[] }, name: string): number =>
+  method.params.findIndex((p) => p.name === name || p.aliases?.includes(name));
+
 export function namedToPositional(
   method: { name: string; params: ParamDef[] },
   texts: readonly string[],
@@ -217,7 +240,7 @@ export function namedToPositional(
       given.push(t);
       continue;
     }
-    const i = method.params.findIndex((p) => p.name === m[1]);
+    const i = paramIndex(method, m[1]);
     if (i < 0) throw unknownName(method, m[1]);
     named.push([i, m[1], m[2]]);
   }
@@ -239,7 +262,7 @@ export function paramsFromObject(
 ): unknown[] {
   const given: unknown[] = [];
   for (const [k, v] of Object.entries(obj)) {
-    const i = method.params.findIndex((p) => p.name === k);
+    const i = paramIndex(method, k);
     if (i < 0) throw unknownName(method, k);
     given[i] = v;
   }

@@ -31,6 +31,8 @@ export interface ParamDef extends ParamKind {
   help: string;
   /** sent when the user gives nothing (the spec's "always sent explicitly" cases) */
   default?: unknown;
+  /** other names the node takes for it with -named (Core's `verbosity|verbose`) */
+  aliases?: string[];
 }
 
 /** A named option that builds (part of) a positional param, e.g. `--to` for eth_call's callObject. */

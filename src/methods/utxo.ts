@@ -15,6 +15,7 @@ import {
   oneOf,
   oneOfAnyCase,
   param,
+  verbosityOrBool,
   word,
 } from "./params.js";
 import type { MethodDef } from "./types.js";
@@ -127,15 +128,17 @@ const specMethods: MethodDef[] = [
   utxo({
     name: "getblock",
     marks: { idempotent: true, heavy: false },
-    summary: "A block by hash: raw hex (verbosity 0), JSON with txids (1) or with full transactions (2).",
+    summary:
+      "A block by hash: raw hex (verbosity 0), JSON with txids (1), with full transactions (2) or with their prevouts too (3, Core 23+).",
     params: [
       param("blockhash", "STRING", true, "block hash, hex", hash64("block hash")),
       param(
         "verbosity",
         "NUMBER",
         false,
-        "0 raw hex; 1 JSON with txids; 2 JSON with full transactions",
-        intRange(0, 2),
+        "0 raw hex; 1 JSON with txids; 2 JSON with full transactions; 3 with prevouts (Core 23+); true = 1, false = 0 as older scripts send it; -named also as verbose=",
+        verbosityOrBool(3),
+        { aliases: ["verbose"] },
       ),
     ],
     result: "OBJECT (hash, height, tx) or STRING for verbosity 0",
