@@ -27,7 +27,7 @@ afterAll(async () => {
 
 /** One regtest node for the cases that only read (started on first use). */
 async function node(): Promise<LitecoinNode> {
-  shared ??= await startLitecoind({ blocks: 3 });
+  shared ??= await startLitecoind({ blocks: 110 });
   return shared;
 }
 
@@ -246,4 +246,43 @@ describe("getblock as old scripts call it (item 5)", () => {
     expect(twice.exitCode).toBe(2);
     expect(twice.stderr).toContain("parameter verbosity given twice");
   }, 60_000);
+});
+
+describe("reserves scan: what the proof counts, row by row (item 6)", () => {
+  it("--min-conf marks each output left out; --signatures says which checked out", async () => {
+    const n = await node();
+    const [a, b] = [
+      await n.rpc<string>("getnewaddress", ["", "legacy"]),
+      await n.rpc<string>("getnewaddress", ["", "legacy"]),
+    ];
+    const c = await n.newAddress();
+    await n.rpc("sendmany", ["", { [a]: 1, [b]: 0.5 }]);
+    await n.mine(3);
+    // the wallet must not spend a's and b's outputs for the next payment
+    const mine = await n.rpc<{ txid: string; vout: number; address: string }[]>("listunspent");
+    await n.rpc("lockunspent", [false, mine.filter((u) => u.address === a || u.address === b)]);
+    await n.rpc("sendtoaddress", [c, 0.25]);
+    await n.mine(1);
+    const d = freshDir();
+    const challenge = "chaingw operator 3";
+    const sigA = await n.rpc<string>("signmessage", [a, challenge]);
+    const sigB = await n.rpc<string>("signmessage", [b, "another message"]);
+    writeFileSync(join(d, "s.csv"), `${a},${sigA}\n${b},${sigB}\n`);
+    const args = ["reserves", "scan", a, b, c, "--proof", join(d, "p.json"), "--min-conf", "3"];
+    const r = await runCli([...args, "--challenge", challenge, "--signatures", join(d, "s.csv")], {
+      env: { CHAINGW_URL: n.authUrl },
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const row = (addr: string) => r.stdout.split("\n").find((l) => l.includes(addr)) ?? "";
+    // before: the table had no word of it; only the totals below it differed
+    expect(row(c)).toMatch(/│ not counted \(< 3 conf\) *│/);
+    expect(row(a)).toMatch(/│ counted *│/);
+    expect(r.stdout).toMatch(
+      /^ {2}signatures +1 of 2 check out over the challenge; they prove 1\.00000000 coins = 100000000 base units/m,
+    );
+    expect(r.stdout).toContain(`checks out  ${a} (legacy)`);
+    expect(r.stdout).toMatch(new RegExp(`does not  ${b}: `));
+    const doc = JSON.parse(readFileSync(join(d, "p.json"), "utf8"));
+    expect(doc.ownership.signatures.map((x: { valid: boolean }) => x.valid)).toEqual([true, false]);
+  }, 90_000);
 });

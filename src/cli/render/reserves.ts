@@ -96,11 +96,17 @@ function rowsTable(head: string[], rows: string[][], color: boolean): string {
   return [line(head), w.map((n) => "-".repeat(n)).join("  "), ...rows.map(line)].join("\n");
 }
 
-/** With --min-conf, what the proof carries beside the scan's total: its outputs and those left out. */
+/**
+ * What the proof carries beside the scan's total. With --min-conf: its outputs and those left out (each
+ * named `txid:vout`, marked in the table). With --signatures: each signature and whether it checked out.
+ */
 export interface ProofTotals {
-  minConf: number;
+  minConf?: number;
   kept: { sats: bigint; outputs: number };
-  excluded: { sats: bigint; outputs: number };
+  excluded: { sats: bigint; outputs: number; outpoints?: ReadonlySet<string> };
+  signatures?: { address: string; valid: boolean; format: string; detail: string }[];
+  /** base units held by addresses whose signature checked out */
+  provenSats?: bigint;
 }
 
 export function reportHuman(r: Report, opts: { color: boolean; proof?: ProofTotals }): string {
@@ -116,15 +122,25 @@ export function reportHuman(r: Report, opts: { color: boolean; proof?: ProofTota
       ),
     );
   } else if (s.unspents.length) {
+    // with --min-conf, an output the proof leaves out says so on its own row
+    const left = opts.proof?.minConf === undefined ? undefined : opts.proof.excluded.outpoints;
+    const head = ["txid:vout", "address or descriptor", "amount", "height"];
     out.push(
       rowsTable(
-        ["txid:vout", "address or descriptor", "amount", "height"],
-        s.unspents.map((u) => [
-          `${u.txid}:${u.vout}`,
-          u.address ?? u.desc,
-          u.amount,
-          u.height === null ? "" : String(u.height),
-        ]),
+        left ? [...head, "in the proof"] : head,
+        s.unspents.map((u) => {
+          const row = [
+            `${u.txid}:${u.vout}`,
+            u.address ?? u.desc,
+            u.amount,
+            u.height === null ? "" : String(u.height),
+          ];
+          if (left)
+            row.push(
+              left.has(`${u.txid}:${u.vout}`) ? `not counted (< ${opts.proof?.minConf} conf)` : "counted",
+            );
+          return row;
+        }),
         opts.color,
       ),
     );
@@ -146,6 +162,7 @@ export function reportHuman(r: Report, opts: { color: boolean; proof?: ProofTota
     ],
     ["node total_amount", `${s.nodeTotal} ${st.good("(equals the sum of the outputs)")}`],
     ...minConfRows(opts.proof),
+    ...signatureRows(opts.proof, st),
     ["at block", `${s.height} ${s.bestblock}`],
     ["chain", r.chain ?? "(not reported)"],
     ["endpoint", r.endpoint],
@@ -183,7 +200,7 @@ export function reportHuman(r: Report, opts: { color: boolean; proof?: ProofTota
 
 /** The proof's total under --min-conf, named as the one the proof carries, and what it leaves out. */
 function minConfRows(p: ProofTotals | undefined): [string, string][] {
-  if (!p) return [];
+  if (p?.minConf === undefined) return [];
   const outs = (n: number) => `${n} output${n === 1 ? "" : "s"}`;
   return [
     [
@@ -195,4 +212,25 @@ function minConfRows(p: ProofTotals | undefined): [string, string][] {
       `${formatCoins(p.excluded.sats)} coins in ${outs(p.excluded.outputs)} with fewer confirmations (listed in the proof's "excluded", not counted)`,
     ],
   ];
+}
+
+/** With --signatures: how many checked out, the total they prove, and each signature's word. */
+function signatureRows(p: ProofTotals | undefined, st: ReturnType<typeof style>): [string, string][] {
+  const sigs = p?.signatures;
+  if (!sigs) return [];
+  const good = sigs.filter((x) => x.valid).length;
+  const rows: [string, string][] = [
+    [
+      "signatures",
+      `${good} of ${sigs.length} check out over the challenge; they prove ${formatCoins(p.provenSats ?? 0n)} coins = ${p.provenSats ?? 0n} base units (the rest is claimed, not proven)`,
+    ],
+  ];
+  for (const x of sigs)
+    rows.push([
+      "",
+      x.valid
+        ? `${st.good("checks out")}  ${x.address} (${x.format})`
+        : `${st.bad("does not")}  ${x.address}: ${x.detail}`,
+    ]);
+  return rows;
 }

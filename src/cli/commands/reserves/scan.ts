@@ -298,12 +298,18 @@ async function printScan(
     if (!run.machine && o.proof !== "-") {
       const sum = (xs: { amount_sats: string }[]) => xs.reduce((t, x) => t + BigInt(x.amount_sats), 0n);
       const totals =
-        minConf === undefined
+        minConf === undefined && !proof.ownership
           ? undefined
           : {
               minConf,
               kept: { sats: BigInt(proof.total.amount_sats), outputs: proof.total.outputs },
-              excluded: { sats: sum(proof.excluded ?? []), outputs: proof.excluded?.length ?? 0 },
+              excluded: {
+                sats: sum(proof.excluded ?? []),
+                outputs: proof.excluded?.length ?? 0,
+                outpoints: new Set((proof.excluded ?? []).map((x) => `${x.txid}:${x.vout}`)),
+              },
+              signatures: proof.ownership?.signatures,
+              provenSats: proof.ownership && BigInt(proof.ownership.proven_sats),
             };
       run.out(reportHuman(escapeDeep(report), { color: ctx.color, proof: totals }));
       run.out(
