@@ -147,33 +147,10 @@ export class Transport {
     try {
       return await new Promise<HttpResult>((resolve, reject) => {
         let connected = false;
-        let settled = false;
         let req: ClientRequest | undefined;
-        const timers: NodeJS.Timeout[] = [];
-        const finish = (err: HttpFailure | null, res?: HttpResult) => {
-          if (settled) return;
-          settled = true;
-          for (const t of timers) clearTimeout(t);
-          opts.signal?.removeEventListener("abort", onAbort);
-          if (err) {
-            req?.destroy();
-            reject(err);
-          } else resolve(res!);
-        };
-        const onAbort = () => finish(new HttpFailure("interrupted", "maybe"));
-        if (opts.signal?.aborted) return onAbort();
-        opts.signal?.addEventListener("abort", onAbort, { once: true });
-        if (requestTimeoutMs > 0) {
-          timers.push(
-            setTimeout(
-              () =>
-                finish(
-                  new HttpFailure(`no complete answer within ${opts.requestTimeoutMs} ms`, "maybe", true),
-                ),
-              requestTimeoutMs,
-            ),
-          );
-        }
+        const end = requestEnd(opts, requestTimeoutMs, () => req?.destroy(), resolve, reject);
+        const finish = end.finish;
+        if (end.settled) return;
         req = mod.request(
           {
             protocol: u.protocol,
@@ -206,13 +183,9 @@ export class Transport {
             return;
           }
           const ev = https ? "secureConnect" : "connect";
-          if (opts.connectTimeoutMs > 0) {
-            timers.push(
-              setTimeout(() => {
-                if (!connected) finish(new HttpFailure("connect timed out", "unsent"));
-              }, opts.connectTimeoutMs),
-            );
-          }
+          end.timer(opts.connectTimeoutMs, () => {
+            if (!connected) finish(new HttpFailure("connect timed out", "unsent"));
+          });
           sock.once(ev, () => {
             connected = true;
           });
@@ -240,46 +213,76 @@ export class Transport {
  */
 function postOnce(pool: WirePool, body: string, opts: HttpOptions): Promise<HttpResult> {
   return new Promise<HttpResult>((resolve, reject) => {
-    const timers: NodeJS.Timeout[] = [];
-    let settled = false;
     let x: WireExchange | undefined;
-    const finish = (err: HttpFailure | null, res?: HttpResult) => {
-      if (settled) return;
-      settled = true;
-      for (const t of timers) clearTimeout(t);
-      opts.signal?.removeEventListener("abort", onAbort);
-      if (err) {
-        x?.destroy();
-        reject(err);
-      } else resolve(res!);
-    };
-    const onAbort = () => finish(new HttpFailure("interrupted", "maybe"));
-    if (opts.signal?.aborted) return onAbort();
+    const end = requestEnd(opts, opts.requestTimeoutMs, () => x?.destroy(), resolve, reject);
+    if (end.settled) return;
     x = pool.exchange(
       body,
       opts.maxBodyBytes,
       (f, r) =>
-        f
-          ? finish(new HttpFailure(f.message, f.unsent && UNSENT_CODES.has(f.code) ? "unsent" : "maybe"))
-          : finish(null, r),
+        end.finish(
+          f ? new HttpFailure(f.message, f.unsent && UNSENT_CODES.has(f.code) ? "unsent" : "maybe") : null,
+          r,
+        ),
       "--max-response",
     );
-    opts.signal?.addEventListener("abort", onAbort, { once: true });
-    if (opts.requestTimeoutMs > 0)
-      timers.push(
-        setTimeout(
-          () =>
-            finish(new HttpFailure(`no complete answer within ${opts.requestTimeoutMs} ms`, "maybe", true)),
-          opts.requestTimeoutMs,
-        ),
-      );
-    if (opts.connectTimeoutMs > 0)
-      timers.push(
-        setTimeout(() => {
-          if (!x?.connected()) finish(new HttpFailure("connect timed out", "unsent"));
-        }, opts.connectTimeoutMs),
-      );
+    end.timer(opts.connectTimeoutMs, () => {
+      if (!x?.connected()) end.finish(new HttpFailure("connect timed out", "unsent"));
+    });
   });
+}
+
+/** How one request ends, whichever client carries it. */
+interface RequestEnd {
+  /** the answer or the first failure, once: timers cleared, the interrupt's listener removed */
+  finish(err: HttpFailure | null, res?: HttpResult): void;
+  /** a timer (ms > 0) cleared when the request ends */
+  timer(ms: number, fn: () => void): void;
+  /** it ended already (interrupted before it started) */
+  readonly settled: boolean;
+}
+
+/**
+ * The one end of a request for both clients: the interrupt (`signal`) and the whole-request deadline
+ * (`requestTimeoutMs`, 0 = none) installed; on a failure the request is destroyed before the promise rejects.
+ */
+function requestEnd(
+  opts: HttpOptions,
+  requestTimeoutMs: number,
+  destroy: () => void,
+  resolve: (r: HttpResult) => void,
+  reject: (e: HttpFailure) => void,
+): RequestEnd {
+  const timers: NodeJS.Timeout[] = [];
+  let settled = false;
+  const finish = (err: HttpFailure | null, res?: HttpResult) => {
+    if (settled) return;
+    settled = true;
+    for (const t of timers) clearTimeout(t);
+    opts.signal?.removeEventListener("abort", onAbort);
+    if (err) {
+      destroy();
+      reject(err);
+    } else resolve(res!);
+  };
+  const onAbort = () => finish(new HttpFailure("interrupted", "maybe"));
+  const timer = (ms: number, fn: () => void) => {
+    if (ms > 0 && !settled) timers.push(setTimeout(fn, ms));
+  };
+  if (opts.signal?.aborted) onAbort();
+  else {
+    opts.signal?.addEventListener("abort", onAbort, { once: true });
+    timer(requestTimeoutMs, () =>
+      finish(new HttpFailure(`no complete answer within ${opts.requestTimeoutMs} ms`, "maybe", true)),
+    );
+  }
+  return {
+    finish,
+    timer,
+    get settled() {
+      return settled;
+    },
+  };
 }
 
 /** Retry-After in ms (seconds or an HTTP date), capped; undefined when absent or unreadable. */
