@@ -417,24 +417,66 @@ describe("BitMEX and River: the full tree, HMAC leaves", () => {
   });
 });
 
-describe("the Binance family (Poseidon over BN254): read, checked where the file alone can be, the path not supported", () => {
-  it("Binance, Gate and HTX files: cannot say (exit 3), the path named not supported, never holds", async () => {
-    for (const [file, format] of [
-      ["binance-user_config.json", "binance"],
-      ["gate-user_config.json", "gate"],
-      ["htx-zk_user_config.json", "htx-zk"],
+describe("the Binance family (Poseidon over BN254)", () => {
+  it("the Poseidon of bnb-chain's gnark-crypto fork (7c643ad1, pinned by HTX and Gate): its own test vectors", async () => {
+    const { poseidonHash } = await import("../src/exchange/liabilities/poseidon.js");
+    const seq = (n: number) => Array.from({ length: n }, (_, i) => BigInt(i + 1));
+    expect(poseidonHash([1n, 2n]).toString(16)).toBe(
+      "fca49b798923ab0239de1c9e7a4a9a2210312b6a2f616d18b5a87f9b628ae29",
+    );
+    expect(poseidonHash(seq(4)).toString(16)).toBe(
+      "1148aaef609aa338b27dafd89bb98862d8bb2b429aceac47d86206154ffe053d",
+    );
+    expect(poseidonHash(seq(24)).toString(16)).toBe(
+      "6c7676e83ef8cb9ef6c25746a5f6b2d39fba4548b4c29b3d41490bbf3c1108d",
+    );
+    expect(poseidonHash(seq(30)).toString(16)).toBe(
+      "2ff47ab8e9e9f6134600a8de8b8e99596e573620a7d8d39ed7b2c7cef9f105f1",
+    );
+  });
+
+  it("HTX's and Gate's files: the leaf and the 28-level Poseidon path reach their roots (168 and 800 asset slots found)", async () => {
+    for (const [file, format, slots] of [
+      ["htx-zk_user_config.json", "htx-zk", "168"],
+      ["gate-user_config.json", "gate", "800"],
     ]) {
       const r = await verify(fixture(file), "--json");
-      expect(r.exitCode).toBe(3);
-      expect(r.json).toMatchObject({ verdict: "cannot-say", format });
+      expect(r.exitCode).toBe(0);
+      expect(r.json).toMatchObject({ verdict: "holds", format });
       expect(r.json.findings).toContainEqual(
         expect.objectContaining({
-          status: "cannot-say",
+          status: "ok",
           step: "path",
-          text: expect.stringContaining("not supported"),
+          text: expect.stringContaining(`with ${slots} asset slots`),
         }),
       );
     }
+  });
+
+  it("a balance raised (HTX) and an equity raised (Gate): the path misses the root, named at level 28", async () => {
+    for (const [file, edit, slots] of [
+      ["htx-zk_user_config.json", (t: string) => t.replace('"Balance":32', '"Balance":33'), "168"],
+      ["gate-user_config.json", (t: string) => t.replace('"Equity":29774', '"Equity":29775'), "800"],
+    ] as const) {
+      const r = await verify(tampered(file, edit), "--asset-slots", slots, "--json");
+      expect(r.exitCode).toBe(1);
+      expect(failures(r.json)).toEqual([
+        expect.objectContaining({ step: "path", at: expect.stringMatching(/^level 28 /) }),
+      ]);
+    }
+  });
+
+  it("Binance's 2024 file: read, the path said not supported (cannot say, exit 3), never holds", async () => {
+    const r = await verify(fixture("binance-user_config.json"), "--json");
+    expect(r.exitCode).toBe(3);
+    expect(r.json).toMatchObject({ verdict: "cannot-say", format: "binance" });
+    expect(r.json.findings).toContainEqual(
+      expect.objectContaining({
+        status: "cannot-say",
+        step: "path",
+        text: expect.stringContaining("not supported"),
+      }),
+    );
   });
 
   it("the root given: another root fails (exit 1); the same root stays cannot say", async () => {

@@ -6,9 +6,11 @@ const CHECKS = [
   "every amount whole, not negative and within 64 bits; the asset list ascending",
   "the root against --root",
 ];
+const PATH = [
+  "the leaf Poseidon(id, equity, debt, assets commitment) and its 28 Poseidon siblings to the root, with the Poseidon of the bnb-chain gnark-crypto fork the tool pins (state[1] out, 12 inputs a block); the tool's number of asset slots found by trying (--asset-slots N gives it)",
+];
 const CANNOT = [
-  "the leaf and the 28-level Poseidon path to the root: gnark-crypto's fork's Poseidon over BN254 is not reproduced (cannot say: not supported, never valid)",
-  "the Groth16 batch proofs that bind the totals and non-negativity",
+  "the Groth16 batch proofs that bind the totals to the balances and every account's non-negativity",
 ];
 const load = (f: "verifyBinance" | "verifyGate" | "verifyHtx") => () =>
   import("../exchange/liabilities/zk.js").then((m) => ({ verify: m[f] }));
@@ -18,7 +20,10 @@ export const BINANCE: ProofFormat = {
   kind: "liabilities",
   title: "Binance zk-SNARK user proof (user_config.json)",
   checks: CHECKS,
-  cannot: CANNOT,
+  cannot: [
+    "the leaf and the 28-level Poseidon path: Binance's 2024 files pin a later gnark-crypto fork whose Poseidon is not reproduced (cannot say: not supported, never valid)",
+    ...CANNOT,
+  ],
   detect: (t) => /"AccountIdHash"\s*:/.test(t) && /"Equity"\s*:/.test(t) && /"Proof"\s*:/.test(t),
   load: load("verifyBinance"),
 };
@@ -27,7 +32,7 @@ export const GATE: ProofFormat = {
   name: "gate",
   kind: "liabilities",
   title: "Gate zk-SNARK user proof (user_config.json, a Binance fork)",
-  checks: CHECKS,
+  checks: [...CHECKS, ...PATH],
   cannot: CANNOT,
   detect: (t) => /"UniqueIdentification"\s*:/.test(t) && /"MerkleProofEncode"\s*:/.test(t),
   load: load("verifyGate"),
@@ -37,7 +42,7 @@ export const HTX_ZK: ProofFormat = {
   name: "htx-zk",
   kind: "liabilities",
   title: "HTX zk-SNARK user proof (user_config.json, a Binance fork)",
-  checks: CHECKS,
+  checks: [...CHECKS, ...PATH],
   cannot: CANNOT,
   detect: (t) => /"AccountIdHash"\s*:/.test(t) && /"Balance"\s*:/.test(t) && /"Proof"\s*:/.test(t),
   load: load("verifyHtx"),

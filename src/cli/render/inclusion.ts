@@ -1,7 +1,7 @@
 /** An exchange's customer inclusion proof, judged: the format, the balances, each finding, the verdict. */
 import type { InclusionCheck } from "../../exchange/liabilities/check.js";
 import { VERDICT_WORDS } from "../../reserves/verdict.js";
-import { escapeUnprintable } from "../../util/text.js";
+import { escapeUnprintable } from "../../util/escape.js";
 
 /** Text from a file printed as data: control characters escaped, never passed to the terminal. */
 const safe = escapeUnprintable;

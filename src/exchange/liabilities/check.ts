@@ -25,6 +25,8 @@ export interface InclusionOptions {
   nonce?: string;
   accountKey?: string;
   email?: string;
+  /** the Binance family: the tool's number of asset slots (else the known ones, then 1…1024, are tried) */
+  assetSlots?: number;
 }
 
 export interface Balance {
@@ -234,5 +236,5 @@ export function finish(
 
 /** A verifier module as the registry's `load()` gives it. */
 export interface InclusionVerifier {
-  verify(text: string, o: InclusionOptions): InclusionCheck;
+  verify(text: string, o: InclusionOptions): InclusionCheck | Promise<InclusionCheck>;
 }

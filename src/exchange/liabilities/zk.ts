@@ -4,11 +4,14 @@
  * the BN254 scalar field, 28 Poseidon siblings (base64) to the account tree root, the direction bits from the
  * account index.
  *
- * The leaf and the path need the exact Poseidon of gnark-crypto's fork these tools use (its constants, its
- * byte-to-element reading, its sponge over the asset elements); chaingw does not reproduce it, so the path is
- * "cannot say: not supported", never valid. What the file alone shows is checked: its shape, every sibling
- * and the root a BN254 field element, the index within the tree, the amounts whole and not negative, and the
- * root against --root.
+ * HTX's and Gate's leaves and paths are recomputed with the Poseidon of the bnb-chain gnark-crypto fork they
+ * pin (poseidon.ts): the leaf Poseidon(id, equity, debt, assets commitment), the commitment Poseidon over the
+ * assets (HTX: each asset's balance; Gate: equity and debt packed three to an element as a·2^128 + b·2^64 +
+ * c) for the tool's number of asset slots, which the file does not say: the counts the tools' histories used
+ * are tried first, then every count up to 1024, and the one that reaches the root is named. Binance's 2024
+ * files (with TotalCollateral) pin a later fork that is not at hand: their path is "cannot say: not
+ * supported", never valid. Always checked: the shape, every sibling and the root a BN254 field element, the
+ * index within the tree, the amounts whole and not negative, the root against --root.
  */
 import { UsageError } from "../../errors/index.js";
 import { JsonNumber, type JsonValue } from "../../json/value.js";
@@ -25,6 +28,8 @@ import {
 /** BN254's scalar field (gnark's fr): every sibling and root must be below it. */
 const FR = 0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001n;
 const DEPTH = 28;
+/** the largest number of asset slots tried when the file's is not among the known ones */
+const MAX_SLOTS = 1024;
 
 interface Variant {
   name: string;
@@ -36,6 +41,10 @@ interface Variant {
   amounts: string[];
   root: string;
   proof: string;
+  /** how the assets enter the leaf: HTX's balances one an element, Gate's equity/debt packed; none: not reproduced */
+  commitment?: "balances" | "packed-equity-debt";
+  /** asset slot counts the tool's published versions used, tried first */
+  knownSlots?: number[];
 }
 
 const BINANCE: Variant = {
@@ -59,6 +68,8 @@ const GATE: Variant = {
   amounts: ["Equity", "Debt"],
   root: "TreeRootHash",
   proof: "MerkleProofEncode",
+  commitment: "packed-equity-debt",
+  knownSlots: [800, 500, 350],
 };
 const HTX: Variant = {
   name: "htx-zk",
@@ -70,6 +81,8 @@ const HTX: Variant = {
   amounts: ["Balance"],
   root: "Root",
   proof: "Proof",
+  commitment: "balances",
+  knownSlots: [168, 174, 205],
 };
 
 /** A JSON whole number (any size), or a usage error naming the field; its sign kept for the finding. */
@@ -82,7 +95,7 @@ function whole(v: JsonValue | undefined, at: string, file: string): bigint {
 const hexField = (h: string): bigint | undefined =>
   /^(0x)?[0-9a-fA-F]{1,64}$/.test(h) ? BigInt(`0x${h.replace(/^0x/, "")}`) : undefined;
 
-function verifyFamily(v: Variant, text: string, o: InclusionOptions): InclusionCheck {
+async function verifyFamily(v: Variant, text: string, o: InclusionOptions): Promise<InclusionCheck> {
   const doc = readJson(text, o.file);
   if (!isObj(doc)) throw new UsageError(`${o.file}: not a ${v.title} zk user proof (an object)`);
   const s = new Steps();
@@ -91,6 +104,10 @@ function verifyFamily(v: Variant, text: string, o: InclusionOptions): InclusionC
     return doc[key] as JsonValue;
   };
   const index = whole(need(v.index), v.index, o.file);
+  for (const t of v.totals.slice(0, 2)) {
+    const x = whole(need(t), t, o.file);
+    if (x >= FR) s.fail("leaf", `${t} is not a BN254 field element`, t);
+  }
   if (index < 0n || index >= 1n << BigInt(DEPTH))
     s.fail("path", `${v.index} ${index} is outside a tree of depth ${DEPTH}`, v.index);
   const id = need(v.id);
@@ -148,10 +165,72 @@ function verifyFamily(v: Variant, text: string, o: InclusionOptions): InclusionC
       "document",
       `${DEPTH} siblings and the root are BN254 field elements; ${assets.length} assets, none negative`,
     );
-  s.cannot(
-    "path",
-    `the leaf Poseidon(${v.id}, ${v.totals.join(", ")}, assets) and its ${DEPTH} Poseidon siblings over BN254 are not supported: chaingw does not reproduce the exact Poseidon of these tools (gnark-crypto's fork), so the path to the root is not checked`,
-  );
+  if (v.commitment && !s.failed()) {
+    const { PoseidonChain, poseidonHash } = await import("./poseidon.js");
+    const amounts = assets.map((a) => ({
+      index: Number(whole((a as Obj).Index, "Index", o.file)),
+      values: v.amounts.slice(0, 2).map((k) => whole((a as Obj)[k], k, o.file)),
+    }));
+    const top = Math.max(-1, ...amounts.map((a) => a.index)) + 1;
+    const totals = v.totals.slice(0, 2).map((t) => whole(doc[t], t, o.file));
+    const idHash = hexField(id as string) as bigint;
+    const siblings = (proof as string[]).map((p) => BigInt(`0x${Buffer.from(p, "base64").toString("hex")}`));
+    const rootValue = hexField(root as string) as bigint;
+    // the asset elements for the largest count tried; a count takes a prefix of them
+    const flat = new Array<bigint>(MAX_SLOTS * 2).fill(0n);
+    for (const a of amounts)
+      if (v.commitment === "balances") flat[a.index] = a.values[0] as bigint;
+      else [flat[2 * a.index], flat[2 * a.index + 1]] = a.values as [bigint, bigint];
+    const elements =
+      v.commitment === "balances"
+        ? flat.slice(0, MAX_SLOTS)
+        : Array.from(
+            { length: Math.floor((MAX_SLOTS * 2 + 2) / 3) },
+            (_, i) =>
+              ((flat[3 * i] ?? 0n) << 128n) + ((flat[3 * i + 1] ?? 0n) << 64n) + (flat[3 * i + 2] ?? 0n),
+          );
+    const countOf = (slots: number) =>
+      v.commitment === "balances" ? slots : Math.floor((slots * 2 + 2) / 3);
+    const chain = new PoseidonChain(elements);
+    const reach = (slots: number): bigint => {
+      let node = poseidonHash([idHash, ...totals, chain.hashPrefix(countOf(slots))]);
+      for (let i = 0; i < DEPTH; i++)
+        node =
+          (index >> BigInt(i)) & 1n
+            ? poseidonHash([siblings[i] as bigint, node])
+            : poseidonHash([node, siblings[i] as bigint]);
+      return node;
+    };
+    const tries =
+      o.assetSlots !== undefined
+        ? [o.assetSlots]
+        : [
+            ...new Set([
+              ...(v.knownSlots ?? []).filter((n) => n >= top),
+              ...Array.from({ length: MAX_SLOTS }, (_, i) => i + 1).filter((n) => n >= Math.max(top, 1)),
+            ]),
+          ];
+    if (o.assetSlots !== undefined && o.assetSlots < top)
+      s.fail("leaf", `--asset-slots ${o.assetSlots}: the file holds asset #${top - 1}`, v.assets);
+    const slots = tries.find((n) => reach(n) === rootValue);
+    const rootAt = `level ${DEPTH} (${v.root})`;
+    if (slots !== undefined)
+      s.ok(
+        "path",
+        `the leaf Poseidon(${v.id}, ${v.totals.slice(0, 2).join(", ")}, assets) with ${slots} asset slots${o.assetSlots !== undefined ? " (--asset-slots)" : ""} and its ${DEPTH} Poseidon siblings reach the root`,
+        rootAt,
+      );
+    else
+      s.fail(
+        "path",
+        `the leaf and its ${DEPTH} Poseidon siblings reach the file's root for ${o.assetSlots !== undefined ? `${o.assetSlots} asset slots (--asset-slots)` : `no count of asset slots up to ${MAX_SLOTS}`}: a balance, a total, the index or a sibling is not the one the root was built from`,
+        rootAt,
+      );
+  } else if (!v.commitment)
+    s.cannot(
+      "path",
+      `the leaf Poseidon(${v.id}, ${v.totals.join(", ")}, assets) and its ${DEPTH} Poseidon siblings over BN254 are not supported for ${v.title}'s files: they pin a later gnark-crypto fork whose Poseidon chaingw does not reproduce, so the path to the root is not checked`,
+    );
   const r = (root as string).toLowerCase().replace(/^0x/, "");
   if (o.root !== undefined) {
     if (o.root.toLowerCase().replace(/^0x/, "") === r)
@@ -160,7 +239,7 @@ function verifyFamily(v: Variant, text: string, o: InclusionOptions): InclusionC
   } else s.claim("root", `the file's root ${r} came from the file itself (--root HEX compares it)`, v.root);
   s.claim(
     "sums",
-    "non-negative balances and the totals are proven by the exchange's Groth16 batch proofs, which chaingw does not check",
+    "the totals against the balances (at the exchange's prices) and every other account's non-negative balances are proven only by the exchange's Groth16 batch proofs, which chaingw does not check",
   );
   return finish(v.name, s, r, o.root, balances);
 }

@@ -20,6 +20,7 @@ export interface ExchangeVerifyOptions {
   nonce?: string;
   accountKey?: string;
   email?: string;
+  assetSlots?: string;
 }
 
 export function declareExchangeOptions(cmd: Command): void {
@@ -33,7 +34,11 @@ export function declareExchangeOptions(cmd: Command): void {
     .option("--account <id>", "BitMEX/River: your account number")
     .option("--nonce <hex>", "BitMEX: your account nonce")
     .option("--account-key <hex>", "River: your account key")
-    .option("--email <address>", "River: your account's e-mail");
+    .option("--email <address>", "River: your account's e-mail")
+    .option(
+      "--asset-slots <n>",
+      "HTX/Gate zk proofs: the tool's number of asset slots (else the known ones, then 1-1024, are tried)",
+    );
 }
 
 export function exchangeOptionsOf(tree: string | undefined, o: ExchangeVerifyOptions): ExchangeVerifyOptions {
@@ -42,7 +47,7 @@ export function exchangeOptionsOf(tree: string | undefined, o: ExchangeVerifyOpt
   return { ...o, tree: tree ?? o.tree };
 }
 
-const EXCHANGE_ONLY = ["tree", "root", "account", "nonce", "accountKey", "email"] as const;
+const EXCHANGE_ONLY = ["tree", "root", "account", "nonce", "accountKey", "email", "assetSlots"] as const;
 const flag = (k: string) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 /**
@@ -80,6 +85,8 @@ export async function runExchangeVerify(
   const x = o.exchange ?? {};
   if (x.root !== undefined && !/^(0x)?[0-9a-fA-F]+$/.test(x.root))
     throw new UsageError(`--root ${JSON.stringify(x.root)}: not hex`);
+  if (x.assetSlots !== undefined && !/^[1-9]\d{0,3}$/.test(x.assetSlots))
+    throw new UsageError(`--asset-slots ${JSON.stringify(x.assetSlots)}: a whole number 1-9999`);
   const { readText } = await import("../../files.js");
   const opts: InclusionOptions = {
     file: o.proof,
@@ -89,9 +96,10 @@ export async function runExchangeVerify(
     nonce: x.nonce,
     accountKey: x.accountKey,
     email: x.email,
+    assetSlots: x.assetSlots === undefined ? undefined : Number(x.assetSlots),
   };
   const verifier = (await format.load()) as InclusionVerifier;
-  const r = verifier.verify(text, opts);
+  const r = await verifier.verify(text, opts);
   io.exitCode = exitCodeOfVerdict(r.verdict);
   const { renderInclusion } = await import("../../render/inclusion.js");
   io.out(o.json ? JSON.stringify(r, null, 2) : renderInclusion(r, format.title));
