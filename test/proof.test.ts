@@ -190,7 +190,7 @@ describe("reserves verify", () => {
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(
       new RegExp(
-        `holds: 4\\.04927037 LTC in 5 outputs unspent at height ${proofHeight} \\(block [0-9a-f]{12}…\\), 2 of 6 addresses proven owned`,
+        `holds: proven owned [0-9.]+ LTC \\(2 of 6 addresses signed the challenge\\), claimed only [0-9.]+ LTC: 4\\.04927037 LTC in 5 outputs unspent at height ${proofHeight} \\(block [0-9a-f]{12}…\\)`,
       ),
     );
     const j = jsonOf((await runCli(["--url", url(), "--json", "reserves", "verify", proofFile])).stdout);

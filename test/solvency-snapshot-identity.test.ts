@@ -337,3 +337,41 @@ describe("solvency: an asset is backed by its own network and contract only", ()
     expect(honest.exitCode, honest.stdout + honest.stderr).toBe(0);
   }, 60_000);
 });
+
+describe("a proof verified long after its height says where it was judged and how old it is", () => {
+  it("300 blocks later: judged at its own height, 300+ blocks below the tip, never 'now'", async () => {
+    const before = await runCli([
+      "reserves",
+      "report",
+      "--verify",
+      "--url-for",
+      `utxo=${ltcUrl}`,
+      proof.R as string,
+    ]);
+    expect(before.exitCode, before.stdout + before.stderr).toBe(0);
+    await ltc.rpc("generatetoaddress", [300, await ltc.rpc<string>("getnewaddress", ["", "bech32"])]);
+    const r = await runCli([
+      "reserves",
+      "report",
+      "--verify",
+      "--url-for",
+      `utxo=${ltcUrl}`,
+      proof.R as string,
+    ]);
+    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+    const tip = await ltc.rpc<number>("getblockcount", []);
+    expect(first(r.stdout)).toMatch(
+      new RegExp(
+        `^HOLDS: the proof holds, each re-read at its own height, not now \\(.*R\\.json at height ${h}, ${(tip - h).toLocaleString("en")} blocks below the node's tip ${tip}, made \\S+ \\(\\d+ min ago\\)\\); proven owned \\(signed for, re-read\\): 0\\.30000000 of 0\\.30000000 LTC; the rest is claimed only$`,
+      ),
+    );
+    expect(r.stdout).not.toContain("now)");
+    // the verifier's own line leads with what is proven, then what is only claimed
+    const v = await runCli(["--url", ltcUrl, "reserves", "verify", proof.R as string]);
+    expect(v.stdout).toMatch(
+      new RegExp(
+        `holds: proven owned 0\\.30000000 LTC \\(1 of 1 address signed the challenge\\), claimed only 0\\.00000000 LTC: 0\\.30000000 LTC in 1 output unspent at height ${h}`,
+      ),
+    );
+  }, 120_000);
+});

@@ -341,13 +341,31 @@ describe("solvency", () => {
     expect(dead.stdout).not.toContain("SOLVENT");
   }, 60_000);
 
-  it("--html: the report page with the solvency table, in headless chromium", async () => {
+  it("--html: the page leads with solvency's verdict (the proofs hold, the liabilities are not covered) and says what each proof was judged on, in headless chromium", async () => {
     const chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find(existsSync);
     expect(chromium).toBeTruthy();
     const page = join(dir, "solvency.html");
-    const r = await solvency(await liabilities("html", "1.5", "100"), "--html", page);
+    const r = await solvency(await liabilities("html", "1.5", "100"), "--html", page, ...VERIFY());
     expect(r.exitCode).toBe(1);
     const html = readFileSync(page, "utf8");
+    // the one verdict banner is solvency's; the reserve proofs' own "holds" is a muted line under it
+    expect(html).toMatch(/<p class="verdict" id="verdict" data-verdict="not-solvent">NOT SOLVENT: /);
+    expect(html).not.toMatch(/class="verdict"[^>]*>HOLDS/);
+    expect(html).toContain('id="reserves-verdict" data-verdict="holds"');
+    expect(html.indexOf('id="verdict"')).toBeLessThan(html.indexOf('id="reserves-verdict"'));
+    // what each proof was judged on: height and distance from the tip, age, challenge, node, owned addresses
+    const ltcRow = /<tr data-file="[^"]*ltc\.json">(.*?)<\/tr>/s.exec(html)?.[1] ?? "";
+    expect(ltcRow).toMatch(/height \d+<br><small>\d+ below the node's tip \d+<\/small>/);
+    expect(ltcRow).toMatch(/\d+ min before this page/);
+    expect(ltcRow).toContain(`<code>${CHALLENGE}</code>`);
+    expect(ltcRow).toMatch(/LitecoinCore:[0-9.]+ on regtest, tip \d+/);
+    expect(ltcRow).toMatch(/1 proven owned<br><code>[mn][1-9A-HJ-NP-Za-km-z]{25,34}<\/code>/);
+    // the command to run again: the same files and nodes, no credentials
+    expect(html).toContain(
+      `chaingw solvency --verify --liabilities ${join(dir, "html", "commitment.json")} --reserves LTC=${ltcProof}`,
+    );
+    expect(html).toContain(`--url-for utxo=${ltc.url}`);
+    expect(html).not.toContain(ltc.password);
     expect(html).not.toMatch(/<script|<link|@import|url\(|src="http/i);
     const profile = mkdtempSync(join(tmpdir(), "chaingw-chromium-"));
     trackDir(profile);
@@ -367,8 +385,10 @@ describe("solvency", () => {
     );
     const dom = res.stdout;
     expect(dom).toContain('id="solvency-verdict" data-verdict="not-solvent"');
-    expect(dom).toMatch(/<tr data-asset="LTC" data-status="claimed-only">.*1\.73456789.*0\.00%/);
-    expect(dom).toMatch(/<tr data-asset="USDX" data-status="not-covered">.*short 100\.000001/);
+    expect(dom).toMatch(
+      /<tr data-asset="LTC" data-status="claimed-only">.*1\.23456789.*1\.73456789.*82\.30%/,
+    );
+    expect(dom).toMatch(/<tr data-asset="USDX" data-status="not-covered">.*short 95\.000001/);
     expect(dom).toContain('id="totals"');
     expect(dom.indexOf('id="solvency"')).toBeLessThan(dom.indexOf('id="totals"'));
   }, 90_000);

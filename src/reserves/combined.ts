@@ -31,6 +31,8 @@ export interface ReportAsset {
   holders: number;
   /** the share of the total held by addresses with a valid signature ("12.50%"), or null without signatures */
   proven_share: string | null;
+  /** that amount: the document's own figure until a verifier re-derives it (`verify` present on the entry) */
+  proven: string | null;
   /** every holding above zero, largest first */
   holdings: Holding[];
 }
@@ -46,6 +48,15 @@ export interface ReportEntry {
   digest: string;
   digest_ok: boolean;
   assets: ReportAsset[];
+  /** what the document states that no chain confirms: when it was made, the challenge, the cutoff, who signed */
+  claims: {
+    created_at: string;
+    challenge: string | null;
+    /** UTXO proofs made with --min-conf N */
+    min_conf?: number;
+    /** addresses whose signature the document records as valid (the verifier's own: `verify.owned`) */
+    signed: string[];
+  };
 }
 
 const byAmount = (a: Holding, b: Holding) => {
@@ -69,6 +80,12 @@ export function utxoEntry(file: string, p: Proof): ReportEntry {
     snapshot: "scan",
     digest: p.digest,
     digest_ok: digestOf(p) === p.digest,
+    claims: {
+      created_at: p.created_at,
+      challenge: p.challenge,
+      ...(p.min_conf === undefined ? {} : { min_conf: p.min_conf }),
+      signed: p.ownership?.signatures.filter((x) => x.valid).map((x) => x.address) ?? [],
+    },
     assets: [
       {
         symbol: unitOf(p),
@@ -78,6 +95,7 @@ export function utxoEntry(file: string, p: Proof): ReportEntry {
         addresses: p.by_address.length,
         holders: holdings.length,
         proven_share: p.ownership ? share(BigInt(p.ownership.proven_sats), total) : null,
+        proven: p.ownership ? formatCoins(BigInt(p.ownership.proven_sats)) : null,
         holdings,
       },
     ],
@@ -94,6 +112,11 @@ export function evmEntry(file: string, p: EvmProof): ReportEntry {
     snapshot: p.snapshot,
     digest: p.digest,
     digest_ok: digestOf(p) === p.digest,
+    claims: {
+      created_at: p.created_at,
+      challenge: p.challenge ?? null,
+      signed: p.ownership?.signatures.filter((x) => x.valid).map((x) => x.address) ?? [],
+    },
     assets: p.assets.map((a, k) => ({
       symbol: a.symbol ?? (a.id === "native" ? "native" : `token ${a.id.slice(0, 10)}…`),
       ...(a.id === "native" ? {} : { contract: a.id }),
@@ -105,6 +128,7 @@ export function evmEntry(file: string, p: EvmProof): ReportEntry {
       proven_share: p.ownership
         ? share(BigInt(p.ownership.proven[k]?.base_units ?? "0"), BigInt(a.total.base_units))
         : null,
+      proven: p.ownership ? (p.ownership.proven[k]?.amount ?? "0") : null,
       holdings: a.balances.filter((b) => b.base_units !== "0").sort(byAmount),
     })),
   };
@@ -172,7 +196,13 @@ export async function verifyEntry(
     const v = await verify(verifyContext(client, { signal }), r.evm);
     // the proven share is the verifier's: signatures judged again, balances re-read
     const assets = r.entry.assets.map((a, k) =>
-      a.proven_share === null ? a : { ...a, proven_share: v.ownership.proven[k]?.share ?? a.proven_share },
+      a.proven_share === null
+        ? a
+        : {
+            ...a,
+            proven_share: v.ownership.proven[k]?.share ?? a.proven_share,
+            proven: v.ownership.proven[k]?.amount ?? "0",
+          },
     );
     const { chainOf } = await import("../chains/index.js");
     const { readBlock } = await import("./evm/balances-read.js");
@@ -192,10 +222,17 @@ export async function verifyEntry(
   const { verify } = await import("./utxo/verify.js");
   const v = await verify(verifyContext(client, { signal }), r.utxo as Proof);
   const total = BigInt((r.utxo as Proof).total.amount_sats);
-  const assets = r.entry.assets.map((a) =>
+  // the coin the node is, where the addresses' form did not say
+  const symbol = v.node.coin === "litecoin" ? "LTC" : v.node.coin === "bitcoin" ? "BTC" : undefined;
+  const named = r.entry.assets.map((a) => (a.symbol === "coins" && symbol ? { ...a, symbol } : a));
+  const assets = named.map((a) =>
     a.proven_share === null && v.ownership.proven_addresses === 0
       ? a
-      : { ...a, proven_share: share(BigInt(v.ownership.proven_sats), total) },
+      : {
+          ...a,
+          proven_share: share(BigInt(v.ownership.proven_sats), total),
+          proven: formatCoins(BigInt(v.ownership.proven_sats)),
+        },
   );
   const spent: Record<string, number> = {};
   for (const o of v.outputs) if (o.spentAt !== undefined) spent[`${o.txid}:${o.vout}`] = o.spentAt;
@@ -210,11 +247,53 @@ export async function verifyEntry(
   return { ...r.entry, assets, verify: { verdict: v.verdict, summary: v.summary, chain, owned, spent } };
 }
 
+/** "3 h", "2 d": how long ago `then` was, roughly, for a verdict line (null when it is not a date). */
+export function ageOf(then: string, now: Date): string | null {
+  const ms = now.getTime() - Date.parse(then);
+  if (!Number.isFinite(ms)) return null;
+  const min = Math.max(0, Math.round(ms / 60_000));
+  return min < 120
+    ? `${min} min`
+    : min < 48 * 60
+      ? `${Math.round(min / 60)} h`
+      : `${Math.round(min / 1440)} d`;
+}
+
+/**
+ * Where and when one proof was judged: at its own height or block (never "now"), how far below the node's
+ * tip that is, and how long ago it was made (its own claim).
+ */
+export function judgedAt(p: CombinedReport["proofs"][number], now: Date): string {
+  const tip = p.verify?.chain.tip;
+  const below =
+    tip === null || tip === undefined
+      ? ""
+      : `, ${counted(tip - p.block, "block")} below the node's tip ${tip}`;
+  const age = ageOf(p.claims.created_at, now);
+  return `${p.file} at ${p.snapshot === "scan" ? "height" : "block"} ${p.block}${below}, made ${p.claims.created_at}${age ? ` (${age} ago)` : ""}`;
+}
+
+const JUDGED_NAMED = 3;
+
+/** "proven owned 1.5 of 2 LTC; 0 of 7 USDX (no signatures)": per proof and asset, the verifier's figures. */
+function provenLine(proofs: CombinedReport["proofs"]): string {
+  return proofs
+    .flatMap((p) =>
+      p.assets.map((a) =>
+        a.proven === null
+          ? `0 of ${a.total} ${a.symbol} (no signatures)`
+          : `${a.proven} of ${a.total} ${a.symbol}`,
+      ),
+    )
+    .join("; ");
+}
+
 /** The report's one verdict and summary line over its proofs (verified or not). */
 export function combine(
   proofs: CombinedReport["proofs"],
   verified: boolean,
   command: string,
+  now = new Date(),
 ): CombinedReport {
   const verdicts = proofs.map((p) => p.verify?.verdict).filter((v): v is Verdict => v !== undefined);
   const badDigests = proofs.filter((p) => !p.digest_ok).length;
@@ -225,13 +304,15 @@ export function combine(
     : combineVerdicts([...verdicts, ...(badDigests ? (["fails"] as const) : [])]);
   const n = proofs.length;
   const count = (v: Verdict) => verdicts.filter((x) => x === v).length;
+  const judged = proofs.slice(0, JUDGED_NAMED).map((p) => judgedAt(p, now));
+  if (n > JUDGED_NAMED) judged.push(`${n - JUDGED_NAMED} more`);
   const summary =
     verdict === "holds"
-      ? `all ${counted(n, "proof")} hold, verified against their chains now`
+      ? `${n === 1 ? "the proof holds" : `all ${counted(n, "proof")} hold`}, each re-read at its own height, not now (${judged.join("; ")}); proven owned (signed for, re-read): ${provenLine(proofs)}; the rest is claimed only`
       : verdict === "fails"
         ? `${Math.max(count("fails"), badDigests)} of ${counted(n, "proof")} do not hold${badDigests ? ` (${badDigests} edited since signing: digest mismatch)` : ""}`
         : verdict === "cannot-say"
           ? `cannot say whether ${count("cannot-say")} of ${counted(n, "proof")} hold (a node could not check them); none failed`
-          : `${counted(n, "proof")}, digests match; not verified against the chains (--verify does that)`;
+          : `${counted(n, "proof")}, digests match; not verified against the chains (--verify does that): nothing in them is proven, every figure is claimed`;
   return { verdict, summary, proofs, command };
 }

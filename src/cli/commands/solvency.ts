@@ -103,8 +103,24 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
     const { combine } = await import("../../reserves/combined.js");
     const { reportHtml } = await import("../render/html.js");
     const { writeAtomic } = await import("../files.js");
-    const reservesReport = combine(proofs, o.verify, `chaingw solvency ${process.argv.slice(3).join(" ")}`);
-    writeAtomic(o.html, reportHtml(reservesReport, new Date(), await solvencyHtml(report)), "--html");
+    const { redactUrl } = await import("../../util/redact.js");
+    const { shellQuote } = await import("../../util/text.js");
+    // the command another person runs to judge the same files against the same nodes (credentials masked)
+    const again = [
+      "chaingw solvency --verify --liabilities",
+      shellQuote(o.liabilities),
+      ...o.reserves.map((v) => `--reserves ${shellQuote(v)}`),
+      ...o.backing.map((v) => `--backing ${shellQuote(v)}`),
+      ...[...loaded.urlFor].map(([g, u]) => `--url-for ${shellQuote(`${g}=${redactUrl(u)}`)}`),
+    ].join(" ");
+    const reservesReport = combine(proofs, o.verify, again);
+    const lead = {
+      text: WORD[report.verdict],
+      verdict: report.verdict,
+      summary: report.summary,
+      tone: report.verdict === "solvent" ? "good" : report.verdict === "cannot-say" ? "unknown" : "bad",
+    } as const;
+    writeAtomic(o.html, reportHtml(reservesReport, new Date(), await solvencyHtml(report), lead), "--html");
   }
   run.out(run.machine ? JSON.stringify(report, null, 2) : await renderSolvency(escapeDeep(report)));
   if (o.html !== undefined && !run.machine) run.out(`report page written to ${o.html}`);

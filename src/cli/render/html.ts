@@ -6,9 +6,10 @@
  */
 
 import type { CombinedReport } from "../../reserves/combined.js";
-import { distribution } from "../../reserves/combined.js";
+import { ageOf, distribution } from "../../reserves/combined.js";
 import { escapeUnprintable } from "../../util/escape.js";
 import { groupDigits } from "../../util/units.js";
+import { provenCell } from "./report.js";
 
 /** Text for the page: control characters shown as escapes (util/escape.ts), then HTML's own five. */
 export const esc = (s: string) =>
@@ -66,14 +67,55 @@ function chart(a: CombinedReport["proofs"][number]["assets"][number]): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="distribution of ${esc(a.symbol)} over addresses" width="${W}" height="${rows.length * H}" viewBox="0 0 ${W} ${rows.length * H}">\n${bars}\n</svg>`;
 }
 
-/** The page; `extra` (trusted HTML, e.g. solvency's table) goes right under the verdict. */
-export function reportHtml(r: CombinedReport, at: Date, extra = ""): string {
-  const v = VERDICT[r.verdict];
+/** The verdict the page leads with, when it is not the reserves report's own (solvency's). */
+export interface Lead {
+  text: string;
+  verdict: string;
+  summary: string;
+  tone: "good" | "bad" | "unknown";
+}
+
+const TONE: Record<Lead["tone"], string> = { good: "#1a7f37", bad: "#cf222e", unknown: "#9a6700" };
+
+/** At most this many owned addresses listed per proof (the count is always given). */
+const OWNED_LISTED = 50;
+
+/**
+ * What each proof was judged on: its height and how far below the node's tip, its age, the challenge, the
+ * confirmation cutoff, the node that verified it, and the addresses proven owned (or, unverified, claimed).
+ */
+function judgedTable(r: CombinedReport, at: Date): string {
+  const rows = r.proofs.map((p) => {
+    const tip = p.verify?.chain.tip;
+    const age = ageOf(p.claims.created_at, at);
+    const owned = p.verify ? p.verify.owned : p.claims.signed;
+    const list = owned
+      .slice(0, OWNED_LISTED)
+      .map((a) => `<code>${esc(a)}</code>`)
+      .join("<br>");
+    const more = owned.length > OWNED_LISTED ? `<br>and ${owned.length - OWNED_LISTED} more` : "";
+    return `<tr data-file="${esc(p.file)}"><td>${esc(p.file)}</td><td class="num">${p.snapshot === "scan" ? "height" : "block"} ${p.block}${tip === null || tip === undefined ? "" : `<br><small>${tip - p.block} below the node's tip ${tip}</small>`}</td><td>${esc(p.claims.created_at)}${age ? `<br><small>${esc(age)} before this page</small>` : ""}</td><td>${p.claims.challenge === null ? "none" : `<code>${esc(p.claims.challenge)}</code>`}</td><td>${p.claims.min_conf === undefined ? "none" : `${p.claims.min_conf} confirmations`}</td><td>${p.verify ? esc(p.verify.chain.node || "(no answer)") : "not verified"}</td><td class="owned">${owned.length} ${p.verify ? "proven owned" : "signed, as the document claims (not verified)"}${owned.length ? `<br>${list}${more}` : ""}</td></tr>`;
+  });
+  return `<table id="judged">
+<tr><th>file</th><th>judged at</th><th>made (the proof's claim)</th><th>challenge</th><th>confirmation cutoff</th><th>verifying node</th><th>addresses</th></tr>
+${rows.join("\n")}
+</table>`;
+}
+
+/**
+ * The page; `extra` (trusted HTML, e.g. solvency's table) goes right under the verdict; `lead`, when given,
+ * is the verdict the page leads with (solvency's), so no reserves "HOLDS" stands above a "NOT SOLVENT".
+ */
+export function reportHtml(r: CombinedReport, at: Date, extra = "", lead?: Lead): string {
+  const own = VERDICT[r.verdict];
+  const v = lead
+    ? { text: lead.text, color: TONE[lead.tone], verdict: lead.verdict, summary: lead.summary }
+    : { ...own, verdict: r.verdict, summary: r.summary };
   const totals = r.proofs
     .flatMap((p) =>
       p.assets.map(
         (a) =>
-          `<tr><td>${esc(p.chain)}</td><td>${esc(a.symbol)}${a.contract ? `<br><small>${esc(a.contract)}</small>` : ""}</td><td class="num">${p.block}${p.snapshot === "latest-only" ? " (head)" : ""}</td><td class="num total" data-symbol="${esc(a.symbol)}" data-base-units="${esc(a.total_base_units)}">${esc(groupDigits(a.total))}</td><td class="num base">${esc(a.total_base_units)}</td><td class="num">${a.holders} of ${a.addresses}</td><td>${esc(a.proven_share ?? "no signatures")}</td><td>${esc(p.verify ? VERDICT[p.verify.verdict].text.toLowerCase() : p.digest_ok ? "digest ok" : "DIGEST FAILS")}</td></tr>`,
+          `<tr><td>${esc(p.chain)}</td><td>${esc(a.symbol)}${a.contract ? `<br><small>${esc(a.contract)}</small>` : ""}</td><td class="num">${p.block}${p.snapshot === "latest-only" ? " (head)" : ""}</td><td class="num total" data-symbol="${esc(a.symbol)}" data-base-units="${esc(a.total_base_units)}">${esc(groupDigits(a.total))}</td><td class="num base">${esc(a.total_base_units)}</td><td class="num">${a.holders} of ${a.addresses}</td><td>${esc(provenCell(a, p.verify !== undefined))}</td><td>${esc(p.verify ? VERDICT[p.verify.verdict].text.toLowerCase() : p.digest_ok ? "digest ok" : "DIGEST FAILS")}</td></tr>`,
       ),
     )
     .join("\n");
@@ -97,7 +139,7 @@ export function reportHtml(r: CombinedReport, at: Date, extra = ""): string {
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Reserves report: ${esc(v.text)}</title>
+<title>${lead ? "Solvency" : "Reserves report"}: ${esc(v.text)}</title>
 <style>
 body { font: 14px/1.45 system-ui, sans-serif; margin: 24px; color: #1f2328; max-width: 1200px; }
 .verdict { font-size: 22px; font-weight: 700; color: #fff; background: ${v.color}; padding: 12px 16px; border-radius: 6px; }
@@ -116,7 +158,8 @@ pre { background: #f6f8fa; padding: 8px; white-space: pre-wrap; overflow-wrap: a
 </style>
 </head>
 <body>
-<p class="verdict" id="verdict" data-verdict="${esc(r.verdict)}">${esc(v.text)}: ${esc(r.summary)}</p>
+<p class="verdict" id="verdict" data-verdict="${esc(v.verdict)}">${esc(v.text)}: ${esc(v.summary)}</p>
+${lead ? `<p class="muted" id="reserves-verdict" data-verdict="${esc(r.verdict)}">The reserve proofs themselves: ${esc(own.text.toLowerCase())}: ${esc(r.summary)}</p>\n` : ""}
 ${extra}<h2>Totals per asset</h2>
 <table id="totals">
 <tr><th>chain</th><th>asset</th><th>height / block</th><th>total</th><th>base units</th><th>holders</th><th>proven owned</th><th>verdict</th></tr>
@@ -124,6 +167,8 @@ ${totals}
 </table>
 <h2>Distribution of holdings</h2>
 ${charts}
+<h2>What each proof was judged on</h2>
+${judgedTable(r, at)}
 <h2>Proofs and digests</h2>
 <table id="digests">
 <tr><th>file</th><th>format</th><th>block hash</th><th>digest (SHA-256 of the RFC 8785 form)</th><th>digest</th></tr>

@@ -10,6 +10,17 @@ const VERDICT_TEXT: Record<CombinedReport["verdict"], string> = {
   "not-verified": "NOT VERIFIED",
 };
 
+/** The proven share: the verifier's, or marked as the document's own claim when nothing re-derived it. */
+export const provenCell = (
+  a: CombinedReport["proofs"][number]["assets"][number],
+  verified: boolean,
+): string =>
+  a.proven_share === null
+    ? "no signatures"
+    : verified
+      ? a.proven_share
+      : `${a.proven_share} (claimed, not verified)`;
+
 export function renderReport(r: CombinedReport, color: boolean): string {
   const st = style(color);
   const v = `${VERDICT_TEXT[r.verdict]}: ${r.summary}`;
@@ -21,7 +32,7 @@ export function renderReport(r: CombinedReport, color: boolean): string {
       `${p.block.toLocaleString("en")}${p.snapshot === "latest-only" ? " (head)" : ""}`,
       groupDigits(a.total),
       `${a.holders} of ${a.addresses}`,
-      a.proven_share ?? "no signatures",
+      provenCell(a, p.verify !== undefined),
       p.verify ? VERDICT_TEXT[p.verify.verdict].toLowerCase() : p.digest_ok ? "digest ok" : "DIGEST FAILS",
     ]),
   );

@@ -547,10 +547,14 @@ export async function verify(ctx: Ctx, proof: EvmProof): Promise<EvmVerifyReport
   const findings = await runSteps(ctx, s, STEPS);
   const n = proof.block.number;
   const outcome = outcomeOf(findings, () => {
+    // per asset the proven amount (a valid signature, the balance re-read) before the claimed total
     const totals = proof.assets
-      .map((a) => `${a.total.amount} ${a.symbol ?? a.id}${a.decimals === null ? " (base units)" : ""}`)
+      .map(
+        (a, k) =>
+          `${a.symbol ?? a.id}${a.decimals === null ? " (base units)" : ""} proven owned ${s.ownership.proven[k]?.amount ?? "0"} of ${a.total.amount}`,
+      )
       .join(", ");
-    return `${totals} held by ${counted(proof.addresses.length, "address")} at block ${n} (${proof.block.hash}), every balance re-read`;
+    return `${totals} (${s.ownership.proven_addresses} of ${counted(proof.addresses.length, "address")} signed the challenge; the rest claimed only), at block ${n} (${proof.block.hash}), every balance re-read`;
   });
   return {
     format: proof.format,

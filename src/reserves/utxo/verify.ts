@@ -840,11 +840,14 @@ function initialState(proof: Proof): State {
 export async function verify(ctx: Ctx, proof: Proof): Promise<VerifyReport> {
   const s = initialState(proof);
   const findings = await runSteps(ctx, s, STEPS);
-  const unit = unitOf(proof);
+  // the addresses' form names the coin where it can; else the node's own (shared test prefixes)
+  const named = unitOf(proof);
+  const unit = named !== "coins" ? named : s.coin === "litecoin" ? "LTC" : s.coin === "bitcoin" ? "BTC" : named;
   const outcome = outcomeOf(
     findings,
+    // proven (a valid signature, outputs re-read) before claimed (the rest), so neither reads as the other
     () =>
-      `${proof.total.amount} ${unit} in ${counted(proof.total.outputs, "output")} unspent at height ${proof.height.toLocaleString("en")} (block ${proof.block_hash.slice(0, 12)}…), ${s.ownership.proven_addresses} of ${counted(s.addresses.length, "address")} proven owned`,
+      `proven owned ${formatCoins(BigInt(s.ownership.proven_sats))} ${unit} (${s.ownership.proven_addresses} of ${counted(s.addresses.length, "address")} signed the challenge), claimed only ${formatCoins(BigInt(s.ownership.claimed_only_sats))} ${unit}: ${proof.total.amount} ${unit} in ${counted(proof.total.outputs, "output")} unspent at height ${proof.height.toLocaleString("en")} (block ${proof.block_hash.slice(0, 12)}…)`,
   );
   return {
     format: proof.format,
