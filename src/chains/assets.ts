@@ -5,6 +5,7 @@
  * the auditor's `--backing ASSET=NETWORK[:TOKEN]`, else the well-known table below. Test networks are named
  * here so that `--backing` can use them, and never back an asset by default.
  */
+import { MESSAGE_COINS, NETWORK_NAMES, type NetworkName } from "./coins.js";
 import { looksLikeTronBase58, tronToHex20 } from "./tron.js";
 
 /** A network as solvency identifies it: "utxo:<genesis block hash>" or "evm:<chain id>". */
@@ -20,12 +21,6 @@ export interface KnownNetwork {
   test: boolean;
 }
 
-const utxoNet = (name: string, genesis: string, label: string, test: boolean): KnownNetwork => ({
-  name,
-  id: `utxo:${genesis}`,
-  label,
-  test,
-});
 const evmNet = (name: string, chainId: number, label: string, test: boolean): KnownNetwork => ({
   name,
   id: `evm:${chainId}`,
@@ -33,46 +28,38 @@ const evmNet = (name: string, chainId: number, label: string, test: boolean): Kn
   test,
 });
 
-/** Genesis block hashes from each client's chainparams (Bitcoin Core, Litecoin Core); chain ids from their docs. */
+const NET_WORD: Record<NetworkName, string> = {
+  main: "",
+  test: "testnet",
+  regtest: "regtest",
+  signet: "signet",
+};
+
+/**
+ * The UTXO networks, from the coin table (src/chains/coins.ts: genesis hashes as `getblockhash 0` prints them)
+ * for the coins whose proofs chaingw verifies: "bitcoin", "litecoin-regtest", … A network whose genesis an
+ * earlier one of the coin already has (Litecoin's signet runs testnet's) is named once.
+ */
+const UTXO_NETWORKS: KnownNetwork[] = MESSAGE_COINS.flatMap((coin) => {
+  const seen = new Set<string>();
+  return NETWORK_NAMES.flatMap((net) => {
+    const params = coin.networks[net];
+    if (!params || seen.has(params.genesis)) return [];
+    seen.add(params.genesis);
+    return [
+      {
+        name: net === "main" ? coin.id : `${coin.id}-${NET_WORD[net]}`,
+        id: `utxo:${params.genesis}`,
+        label: net === "main" ? coin.name : `${coin.name} ${NET_WORD[net]}`,
+        test: net !== "main",
+      },
+    ];
+  });
+});
+
+/** Every network `--backing` names; EVM chain ids from each chain's own documentation (chainlist.org agrees). */
 export const KNOWN_NETWORKS: readonly KnownNetwork[] = [
-  utxoNet("bitcoin", "000000000019d6689c085ae165831e934ff763ae46a2a6c172b3f1b60a8ce26f", "Bitcoin", false),
-  utxoNet(
-    "bitcoin-testnet",
-    "000000000933ea01ad0ee984209779baaec3ced90fa3f408719526f8d77f4943",
-    "Bitcoin testnet3",
-    true,
-  ),
-  utxoNet(
-    "bitcoin-testnet4",
-    "00000000da84f2bafbbc53dee25a72ae507ff4914b867c565be350b0da8bf043",
-    "Bitcoin testnet4",
-    true,
-  ),
-  utxoNet(
-    "bitcoin-signet",
-    "00000008819873e925422c1ff0f99f7cc9bbb232af63a077a480a3633bee1ef6",
-    "Bitcoin signet",
-    true,
-  ),
-  utxoNet(
-    "bitcoin-regtest",
-    "0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206",
-    "Bitcoin regtest",
-    true,
-  ),
-  utxoNet("litecoin", "12a765e31ffd4059bada1e25190f6e98c99d9714d334efa41a195a7e7e04bfe2", "Litecoin", false),
-  utxoNet(
-    "litecoin-testnet",
-    "4966625a4b2851d9fdee139e56211a0d88575f59ed816ff5e6a63deb4e3e29a0",
-    "Litecoin testnet4",
-    true,
-  ),
-  utxoNet(
-    "litecoin-regtest",
-    "530827f38f93b43ed12af0b3ad25a288dc02ed74d6d7857862df51fc56c416f9",
-    "Litecoin regtest",
-    true,
-  ),
+  ...UTXO_NETWORKS,
   evmNet("ethereum", 1, "Ethereum", false),
   evmNet("sepolia", 11155111, "Ethereum Sepolia", true),
   evmNet("tron", 728126428, "TRON", false),

@@ -16,13 +16,8 @@
  * Data in, data out: the face reads the files and runs the verifiers (as `reserves report` does).
  */
 
-import {
-  type BackingRef,
-  type NetworkId,
-  networkLabel,
-  networkNamed,
-  wellKnownAt,
-} from "../chains/assets.js";
+import { type BackingRef, type NetworkId, networkLabel, wellKnownAt } from "../chains/assets.js";
+import { MESSAGE_COINS, type NetworkName } from "../chains/coins.js";
 import { formatUnits } from "../chains/units.js";
 import type { Proof } from "../proof/document.js";
 import type { EvmProof } from "../proof/evm-document.js";
@@ -141,20 +136,11 @@ const STATUS_RANK: Record<AssetStatus, number> = {
   "reserves-fail": 3,
 };
 
-/** The network a UTXO proof claims: its coin (from its addresses' form) and its `chain` field. */
+/** The network a UTXO proof claims: its coin (from its addresses' form) and its `chain` field, by the coin table. */
 function claimedUtxoNetwork(p: Proof): NetworkId | null {
-  const coin = unitOf(p);
-  const base = coin === "LTC" ? "litecoin" : coin === "BTC" ? "bitcoin" : undefined;
-  if (!base) return null;
-  const suffix: Record<string, string> = {
-    main: "",
-    test: "-testnet",
-    regtest: "-regtest",
-    signet: "-signet",
-    testnet4: "-testnet4",
-  };
-  const name = suffix[p.chain] === undefined ? undefined : `${base}${suffix[p.chain]}`;
-  return (name && networkNamed(name)?.id) ?? null;
+  const coin = MESSAGE_COINS.find((c) => c.ticker === unitOf(p));
+  const genesis = coin?.networks[p.chain as NetworkName]?.genesis;
+  return genesis ? `utxo:${genesis}` : null;
 }
 
 /** A backing's network: the verifier's, re-derived from the node, else what the document claims. */
