@@ -255,7 +255,7 @@ describe("messages", () => {
     writeFileSync(bom, `\uFEFF${readFileSync(proof, "utf8")}`);
     const b = await cli(["reserves", "verify", bom]);
     expect(b.exitCode, b.stderr).toBe(0);
-    expect(b.stdout).toMatch(/^holds: 0\.70000000 LTC in 2 outputs/m);
+    expect(b.stdout).toMatch(/^holds: proven owned .*: 0\.70000000 LTC in 2 outputs/m);
   }, 60_000);
 
   it("verify-message: a P2WPKH signature against a P2TR address is named as such", async () => {
