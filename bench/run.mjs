@@ -12,6 +12,7 @@ const scripts = [
   "failover.mjs",
   "reserves.mjs",
   "proof.mjs",
+  "exchange-sigs.mjs",
   "dead-endpoint.mjs",
   "logs.mjs",
   "evm-reserves.mjs",
