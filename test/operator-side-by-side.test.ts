@@ -286,3 +286,125 @@ describe("reserves scan: what the proof counts, row by row (item 6)", () => {
     expect(doc.ownership.signatures.map((x: { valid: boolean }) => x.valid)).toEqual([true, false]);
   }, 90_000);
 });
+
+describe("bitcoin-cli's flags (item 7)", () => {
+  it("-rpcport with -datadir keeps the cookie; -rpcconnect, -rpcuser/-rpcpassword, -chain: as litecoin-cli", async () => {
+    const c = await startLitecoind({ cookie: true, blocks: 2 });
+    try {
+      const here = ["-regtest", `-datadir=${c.datadir}`, `-rpcport=${c.port}`, "getblockcount"];
+      const [ours, theirs] = await Promise.all([
+        runCli(here),
+        execa("litecoin-cli", here, { reject: false }),
+      ]);
+      expect(theirs.stdout.trim()).toBe("2");
+      // before: "unknown option '-rpcport=…'", exit 2
+      expect(ours.stderr).toBe("");
+      expect(ours.stdout.trim()).toBe("2");
+      const chain = await runCli([
+        "-chain=regtest",
+        `-datadir=${c.datadir}`,
+        `-rpcport=${c.port}`,
+        "getblockcount",
+      ]);
+      expect(chain.stdout.trim()).toBe("2");
+    } finally {
+      await c.stop();
+    }
+    const n = await node();
+    const creds = [
+      "-rpcconnect=127.0.0.1",
+      `-rpcport=${n.port}`,
+      `-rpcuser=${n.user}`,
+      `-rpcpassword=${n.password}`,
+    ];
+    const [ours, theirs] = await Promise.all([
+      runCli([...creds, "getblockhash", "1"]),
+      execa("litecoin-cli", [...creds, "getblockhash", "1"], { reject: false }),
+    ]);
+    expect(ours.stderr).toBe("");
+    expect(ours.stdout).toBe(theirs.stdout + "\n");
+    // a password in the environment, not the process list
+    const env = await runCli(
+      ["-rpcconnect=127.0.0.1", `-rpcport=${n.port}`, `-rpcuser=${n.user}`, "getblockcount"],
+      {
+        env: { CHAINGW_RPC_PASSWORD: n.password },
+      },
+    );
+    expect(env.stdout.trim()).toBe((await lcli(n, "getblockcount")).out + "");
+    const none = await runCli([
+      "-rpcconnect=127.0.0.1",
+      `-rpcport=${n.port}`,
+      `-rpcuser=${n.user}`,
+      "getblockcount",
+    ]);
+    expect(none.exitCode).toBe(2);
+    expect(none.stderr).toContain("--rpc-user (-rpcuser) needs its password: CHAINGW_RPC_PASSWORD");
+  }, 90_000);
+
+  it("-rpcwallet=NAME reaches that wallet (<url>/wallet/NAME), as litecoin-cli", async () => {
+    const n = await node();
+    await n.rpc("createwallet", ["second"]).catch(() => undefined);
+    const creds = [
+      `-rpcport=${n.port}`,
+      `-rpcuser=${n.user}`,
+      `-rpcpassword=${n.password}`,
+      "-rpcwallet=second",
+    ];
+    const theirs = await lcli(n, "-rpcwallet=second", "getwalletinfo");
+    const ours = await runCli(["--json", ...creds, "rpc", "getwalletinfo"]);
+    expect(ours.stderr).toBe("");
+    expect((JSON.parse(ours.stdout) as { walletname: string }).walletname).toBe("second");
+    expect((theirs.out as { walletname: string }).walletname).toBe("second");
+    const gw = await runCli([
+      "--gateway",
+      "https://gw.example",
+      "--product",
+      "p",
+      "-rpcwallet=w",
+      "getblockcount",
+    ]);
+    expect(gw.exitCode).toBe(2);
+    expect(gw.stderr).toContain("--rpc-wallet (-rpcwallet) names a node's wallet");
+  }, 60_000);
+
+  it("-rpcclienttimeout=N is --request-timeout N; -version works; -conf= and -stdinrpcpass say what to use", async () => {
+    const slow = await rawServer(async (body, _req, res) => {
+      const { id } = JSON.parse(body.toString("utf8"));
+      await sleep(3_000);
+      sendJson(res, 200, `{"result":1,"error":null,"id":${id}}`);
+    });
+    try {
+      const r = await runCli(["--url", slow.url, "-rpcclienttimeout=1", "gettxoutsetinfo"]);
+      expect(r.exitCode).toBe(3);
+      expect(r.stderr).toContain("no complete answer within 1000 ms");
+      expect(slow.hits).toBe(1);
+    } finally {
+      await slow.close();
+    }
+    const v = await runCli(["-version"]);
+    // before: "unknown option '-ersion'"
+    expect(v.exitCode).toBe(0);
+    expect(v.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    expect((await execa("litecoin-cli", ["-version"], { reject: false })).exitCode).toBe(0);
+    const conf = await runCli(["-conf=/etc/litecoin.conf", "getblockcount"]);
+    expect(conf.exitCode).toBe(2);
+    expect(conf.stderr).toMatch(
+      /^chaingw: bitcoin-cli's -conf: chaingw reads the node's own config file .* in --datadir/,
+    );
+    const pass = await runCli(["-stdinrpcpass", "getblockcount"], { input: "secret\n" });
+    expect(pass.exitCode).toBe(2);
+    expect(pass.stderr).toContain(
+      "bitcoin-cli's -stdinrpcpass: chaingw does not read the password from stdin",
+    );
+  }, 30_000);
+
+  it("a node error: exit 1 (litecoin-cli exits with its code), and --json carries the node's code", async () => {
+    const n = await node();
+    const zero = "0".repeat(64);
+    const theirs = await lcli(n, "getblock", zero);
+    expect(theirs.exitCode).toBe(5);
+    const ours = await cg(n, "getblock", zero);
+    expect(ours.exitCode).toBe(1);
+    expect(JSON.parse(ours.stderr)).toMatchObject({ error: { code: -5, message: "Block not found" } });
+  }, 30_000);
+});

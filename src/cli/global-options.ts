@@ -82,6 +82,24 @@ export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
     flags: "--datadir <dir>",
     help: "the local node's data directory (default ~/.bitcoin, else ~/.litecoin; env CHAINGW_DATADIR)",
   },
+  {
+    flags: "--rpc-port <port>",
+    help: "the local node's RPC port, its cookie still found (bitcoin-cli -rpcport)",
+  },
+  { flags: "--rpc-host <host>", help: "the local node's host (bitcoin-cli -rpcconnect; default 127.0.0.1)" },
+  {
+    flags: "--rpc-user <user>",
+    help: "the node's rpcuser (bitcoin-cli -rpcuser), with --rpc-password or CHAINGW_RPC_PASSWORD",
+  },
+  {
+    flags: "--rpc-password <password>",
+    help: "the node's rpcpassword on the command line (visible in the process list; prefer CHAINGW_RPC_PASSWORD, the cookie or a profile)",
+    hidden: true,
+  },
+  {
+    flags: "--rpc-wallet <name>",
+    help: "a node wallet's endpoint: <url>/wallet/<name> (bitcoin-cli -rpcwallet)",
+  },
 ];
 
 /** How argv names an option, and where its value goes (commander's camelCase key). */

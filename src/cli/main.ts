@@ -8,7 +8,7 @@ import { EXIT, UsageError } from "../errors/index.js";
 import { methodNames } from "../methods/index.js";
 import { redactUrl } from "../util/redact.js";
 import { shellQuote, suggest, wrapWords } from "../util/text.js";
-import { bitcoinCliArgs } from "./argv.js";
+import { bitcoinCliArgs, bitcoinCliRefusal } from "./argv.js";
 import { COMMAND_NAMES, COMMANDS } from "./commands/index.js";
 import { declareMethodCommands } from "./commands/method/declare.js";
 import type { Run } from "./context.js";
@@ -134,6 +134,8 @@ function reportAny(run: Run, err: unknown, argv: string[]): number {
 export async function main(args: string[], started?: Run): Promise<number> {
   const argv = bitcoinCliArgs(args);
   const run = started ?? startRun(argv);
+  const refused = bitcoinCliRefusal(args);
+  if (refused) return report(run, new UsageError(refused));
   try {
     await buildProgram(argv, run).parseAsync(argv, { from: "user" });
     // commands that finish with a status of their own (batch) set it on the run

@@ -56,6 +56,12 @@ export interface GlobalFlags {
   waitTimeout?: string;
   network?: string;
   datadir?: string;
+  /** bitcoin-cli's -rpcport, -rpcconnect, -rpcuser, -rpcpassword, -rpcwallet */
+  rpcPort?: string;
+  rpcHost?: string;
+  rpcUser?: string;
+  rpcPassword?: string;
+  rpcWallet?: string;
 }
 
 /** A profile of the config file: endpoints, the chain, the key, the node's place; the numbers are the settings table's. */
@@ -316,6 +322,11 @@ interface LocalChoice {
   datadir?: string;
   /** the option that asked for it, for messages; undefined when nothing did */
   given?: string;
+  /** bitcoin-cli's -rpcport / -rpcconnect / -rpcuser and its password: the local node's, not a URL's */
+  port?: string;
+  host?: string;
+  user?: string;
+  password?: string;
 }
 
 function localChoice(flags: GlobalFlags, env: NodeJS.ProcessEnv, profile: Profile): LocalChoice {
@@ -325,7 +336,45 @@ function localChoice(flags: GlobalFlags, env: NodeJS.ProcessEnv, profile: Profil
     parseNetwork(profile.network, "profile network");
   const datadir = flags.datadir ?? env.CHAINGW_DATADIR ?? profile.datadir;
   const given = network !== undefined ? "--network" : datadir !== undefined ? "--datadir" : undefined;
-  return { network, datadir, given };
+  if (flags.rpcPort !== undefined && !/^\d{1,5}$/.test(flags.rpcPort))
+    throw new UsageError(`invalid --rpc-port: expected a port number, got ${JSON.stringify(flags.rpcPort)}`);
+  const password = flags.rpcPassword ?? env.CHAINGW_RPC_PASSWORD;
+  if (flags.rpcUser !== undefined && password === undefined)
+    throw new UsageError(
+      "--rpc-user (-rpcuser) needs its password: CHAINGW_RPC_PASSWORD, or --rpc-password (-rpcpassword)",
+    );
+  return { network, datadir, given, port: flags.rpcPort, host: flags.rpcHost, user: flags.rpcUser, password };
+}
+
+/** `--rpc-port`, `--rpc-host`: the local node's place, its cookie still the one of its data directory. */
+function placed(urls: string[], local: LocalChoice): string[] {
+  if (local.port === undefined && local.host === undefined) return urls;
+  const host = local.host?.includes(":") && !local.host.startsWith("[") ? `[${local.host}]` : local.host;
+  const out = urls.map((u) => {
+    const url = new URL(u);
+    if (host !== undefined) {
+      url.hostname = host;
+      if (url.hostname !== host.toLowerCase())
+        throw new UsageError(`invalid --rpc-host: ${JSON.stringify(local.host)} is not a host name`);
+    }
+    if (local.port !== undefined) url.port = local.port;
+    return url.toString();
+  });
+  return [...new Set(out)];
+}
+
+/** `--rpc-wallet NAME` (bitcoin-cli -rpcwallet): every node endpoint's wallet path, `<url>/wallet/NAME`. */
+function walletOf(endpoints: Endpoint[], name: string | undefined): Endpoint[] {
+  if (name === undefined) return endpoints;
+  return endpoints.map((ep) => {
+    if (ep.kind !== "node")
+      throw new UsageError(
+        `--rpc-wallet (-rpcwallet) names a node's wallet; ${ep.label} is a gateway, whose product names the node`,
+      );
+    const u = new URL(ep.url);
+    u.pathname = `${u.pathname.replace(/\/+$/, "")}/wallet/${encodeURIComponent(name)}`;
+    return { ...ep, url: u.toString(), label: redactUrl(u.toString()) };
+  });
 }
 
 /** Step 3: the endpoints, from the first level that names any, else the group's default. */
@@ -367,7 +416,11 @@ function resolveEndpoints(
     // bitcoin-cli's way: the network's port and cookie in the data directory (~/.bitcoin, ~/.litecoin)
     const node = localNode(local.network, local.datadir, env);
     let cred: { user: string; password: string } | undefined;
-    const cookie = cookiePath ?? node.cookie;
+    if (local.user !== undefined && local.password !== undefined) {
+      cred = { user: local.user, password: local.password };
+      secrets.add(local.password);
+    }
+    const cookie = cred ? undefined : (cookiePath ?? node.cookie);
     if (cookie) {
       try {
         cred = readCookie(cookie, secrets);
@@ -380,14 +433,23 @@ function resolveEndpoints(
       secrets.add(node.password);
     }
     return {
-      endpoints: node.urls.map((u) => nodeEndpoint(u, cred, secrets)),
+      endpoints: placed(node.urls, local).map((u) => nodeEndpoint(u, cred, secrets)),
       source: "default",
       products,
       local: node.what,
       // rpcuser/rpcpassword of the node's config file are not rewritten by the node; its cookie is
-      cookieFile: cred && cookie === undefined ? undefined : (cookiePath ?? node.cookiePath),
+      cookieFile: cred && !cookie ? undefined : (cookiePath ?? node.cookiePath),
     };
   }
+  const localOnly = [
+    ["--rpc-port", local.port],
+    ["--rpc-host", local.host],
+    ["--rpc-user", local.user],
+  ].find(([, v]) => v !== undefined)?.[0];
+  if (localOnly)
+    throw new UsageError(
+      `${localOnly} places the local node (bitcoin-cli's way); ${sourceName(chosen.src, chosen.urls ? "url" : "gateway")} already names the endpoint: put the host, port or user in that URL, or leave it out`,
+    );
   const cookie = cookiePath ? readCookie(cookiePath, secrets) : undefined;
   for (const u of chosen.urls ?? []) {
     const ep = nodeUrl(u, chosen.src, secrets, cookie);
@@ -489,7 +551,12 @@ export function resolveSettings(
   ];
   // cast users' variable: an EVM node's URL, so never used for the UTXO group
   if (chainOf(group).evm && env.ETH_RPC_URL) levels.push({ src: "eth-env", urls: list(env.ETH_RPC_URL) });
-  const { endpoints, source, products, local, cookieFile } = resolveEndpoints(
+  // a person at a terminal can change the habit; scripts ported from bitcoin-cli are not nagged on every call
+  if (flags.rpcPassword !== undefined && process.stderr.isTTY)
+    warnings.push(
+      "--rpc-password (-rpcpassword) puts the password in the process list and shell history; prefer CHAINGW_RPC_PASSWORD or the node's cookie",
+    );
+  const resolved = resolveEndpoints(
     levels,
     group,
     apiKey,
@@ -498,6 +565,8 @@ export function resolveSettings(
     secrets,
     localChoice(flags, env, profile),
   );
+  const { source, products, local, cookieFile } = resolved;
+  const endpoints = walletOf(resolved.endpoints, flags.rpcWallet);
   const scalars = scalarSettings(flags as Record<string, unknown>, env, profile as Record<string, unknown>);
   const requestTimeoutGiven =
     givenFor(
