@@ -7,9 +7,10 @@
 import { JsonNumber, type JsonValue } from "../json/lossless.js";
 import { type Annotate, renderValue, scalarText, style, table } from "../output/human.js";
 import { isJsonObject } from "../util/text.js";
+import { formatUnits } from "../util/units.js";
 import { HEX_QTY } from "./evm-values.js";
 import type { RenderCtx } from "./types.js";
-import { baseUnit, coinUnit, formatUnits, unitOf } from "./units.js";
+import { baseUnit, coinUnit, unitOf } from "./units.js";
 
 type Obj = { [key: string]: JsonValue };
 

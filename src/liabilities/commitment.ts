@@ -1,8 +1,9 @@
 /** commitment.json: the published part of a liabilities build, and its checks when read back. */
-import { formatUnits, parseUnits } from "../chains/units.js";
+
 import { UsageError } from "../errors/index.js";
 import { digestOf } from "../proof/jcs.js";
 import { quoted, short } from "../util/text.js";
+import { formatUnits, parseUnits } from "../util/units.js";
 import { COMMITMENT_FORMAT, CONSTRUCTION, FORMAT_VERSION, MAX_AMOUNT } from "./format.js";
 import { ASSET_NAME, type Asset, MAX_DECIMALS } from "./input.js";
 import { isObj, isRfc3339, strictJson, unknownMember } from "./read.js";

@@ -18,12 +18,12 @@
 
 import { type BackingRef, type NetworkId, networkLabel, wellKnownAt } from "../chains/assets.js";
 import { MESSAGE_COINS, type NetworkName } from "../chains/coins.js";
-import { formatUnits } from "../chains/units.js";
 import type { Proof } from "../proof/document.js";
 import type { EvmProof } from "../proof/evm-document.js";
 import { share, unitOf } from "../reserves/claims.js";
 import type { ProofCheck, ReportEntry } from "../reserves/combined.js";
 import type { Verdict } from "../reserves/verdict.js";
+import { formatUnits } from "../util/units.js";
 import { type Commitment, commitmentFaults } from "./commitment.js";
 
 /** One `--reserves ASSET=PROOF[#ID]`, read (and verified when asked). */

@@ -1,8 +1,10 @@
 /**
  * Token and coin amounts between integer base units and exact decimal text: no floats anywhere. A token
  * with 18 decimals holding 2^128 base units is 340282366920938463463.374607431768211456 whole units,
- * which no double can hold.
+ * which no double can hold. The one units module: the chains' unit names (wei/gwei/ether, sun/trx) are in
+ * chains/units.ts, which converts with these.
  */
+import { ParamProblem } from "../errors/index.js";
 
 /** Base units → the shortest exact decimal text in whole units (`1500000, 6` → `"1.5"`, `0, 18` → `"0"`). */
 export function formatUnits(base: bigint, decimals: number): string {
@@ -14,13 +16,25 @@ export function formatUnits(base: bigint, decimals: number): string {
   return `${neg ? "-" : ""}${a / unit}${frac ? `.${frac}` : ""}`;
 }
 
-/** Decimal text in whole units → base units; undefined when it has more places than `decimals` or is not decimal. */
-export function parseUnits(text: string, decimals: number): bigint | undefined {
-  const m = /^(0|[1-9][0-9]*)(?:\.([0-9]+))?$/.exec(text);
-  if (!m) return undefined;
+const DECIMAL = /^(\d+)(?:\.(\d+))?$/;
+
+/**
+ * Decimal text in whole units ("1.5", "1_000", " 2.50 ") → base units. More significant fraction digits than
+ * the unit has is refused, not rounded; so is anything but plain decimal text. `unitName` names the unit in
+ * the refusal (a ParamProblem: the caller says which parameter).
+ */
+export function parseUnits(text: string, decimals: number, unitName = ""): bigint {
+  const t = text.trim().replace(/_/g, "");
+  const m = DECIMAL.exec(t);
+  if (!m || t.length > 100)
+    throw new ParamProblem(`expected a decimal amount like 1.5, got ${JSON.stringify(text.slice(0, 40))}`);
   const frac = m[2] ?? "";
-  if (frac.length > decimals) return undefined;
-  return BigInt(m[1] as string) * 10n ** BigInt(decimals) + BigInt(frac.padEnd(decimals, "0") || "0");
+  const significant = frac.replace(/0+$/, "");
+  if (significant.length > decimals)
+    throw new ParamProblem(
+      `${t}${unitName ? ` ${unitName}` : ""} has more decimals than the unit allows (${decimals}): not a whole number of base units`,
+    );
+  return BigInt(m[1] as string) * 10n ** BigInt(decimals) + BigInt(significant.padEnd(decimals, "0") || "0");
 }
 
 /** `1234567` → `"1,234,567"`: digits grouped for reading, exact for any size. */

@@ -3,10 +3,11 @@
  * from a signature or an ABI file, encoding, the call through the registry, decoded values printed.
  * Imported when one of these commands runs.
  */
-import { amountWithUnit, formatUnits, type Unit } from "../../../chains/units.js";
+import { amountWithUnit, type Unit } from "../../../chains/units.js";
 import { IntegrityError, UsageError } from "../../../errors/index.js";
 import * as abi from "../../../evm/abi.js";
 import { evmCall } from "../../../evm/call.js";
+import { formatUnits } from "../../../util/units.js";
 import { refuseCsv } from "../../options.js";
 import type { Run } from "../../run.js";
 import { definitionAndContext, displayUnit, paramUsage } from "./common.js";

@@ -1,7 +1,8 @@
 /** `chaingw from-wei AMOUNT [UNIT]`: base units (wei; sun) → an amount in a unit, exactly. */
 import type { Command } from "commander";
-import { baseUnit, coinUnit, formatUnits, unitOf } from "../../../chains/units.js";
+import { baseUnit, coinUnit, unitOf } from "../../../chains/units.js";
 import { UsageError } from "../../../errors/index.js";
+import { formatUnits } from "../../../util/units.js";
 import { refuseCsv } from "../../options.js";
 import type { Run } from "../../run.js";
 import { offlineChain, paramUsage } from "./common.js";

@@ -1,6 +1,7 @@
 /** `chaingw to-wei AMOUNT [UNIT]`: an amount in a unit → base units (wei; sun), exactly. */
 import type { Command } from "commander";
-import { coinUnit, parseUnits, unitOf } from "../../../chains/units.js";
+import { coinUnit, unitOf } from "../../../chains/units.js";
+import { parseUnits } from "../../../util/units.js";
 import { refuseCsv } from "../../options.js";
 import type { Run } from "../../run.js";
 import { offlineChain, paramUsage } from "./common.js";
