@@ -11,6 +11,7 @@ import {
   type JsonObject,
   type JsonValue,
   parseLossless,
+  plainOf,
   stringifyLossless,
 } from "../json/lossless.js";
 import { definitions, isMethodName, pickDefinition } from "../methods/index.js";
@@ -28,14 +29,6 @@ export interface Item {
   followUp?: (hash: JsonValue) => Prepared;
   /** the method's result check (MethodDef.verify), unless --no-verify */
   verify?: MethodDef["verify"];
-}
-
-/** JsonNumber → number for schema checks (registry params are small numbers; unknown methods keep tokens). */
-function plain(v: JsonValue): unknown {
-  if (v instanceof JsonNumber) return Number(v.raw);
-  if (Array.isArray(v)) return v.map(plain);
-  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
-  return v;
 }
 
 /**
@@ -120,7 +113,7 @@ export function parseLine(text: string, lineNo: number, chain: GroupName | undef
     // not in the registry: sent verbatim, with no marks
     return { id, entry: prepareRaw(v.method, params, chain) };
   }
-  return fromDefinition(def, (params as JsonValue[]).map(plain), id, lineNo, false);
+  return fromDefinition(def, (params as JsonValue[]).map(plainOf), id, lineNo, false);
 }
 
 /** `"params": {"name": value}` of a registry method, in its positions; undefined when params is no object. */

@@ -1,6 +1,6 @@
 /** The chain's tip height, so a `--range` never walks past it. */
 import { chainOf, type GroupName } from "../chains/index.js";
-import { JsonNumber } from "../json/lossless.js";
+import { quantityOf } from "../json/lossless.js";
 import type { JsonRpcClient } from "../rpc/client.js";
 
 /** The tip height as the group's node reports it; undefined when the group has no tip method. */
@@ -8,11 +8,6 @@ export async function chainTip(client: JsonRpcClient, group: GroupName): Promise
   const tip = chainOf(group).tip;
   if (!tip) return undefined;
   const { result } = await client.call(tip.method, [], { idempotent: true, heavy: false });
-  const n =
-    result instanceof JsonNumber
-      ? Number(result.raw)
-      : typeof result === "string"
-        ? Number(BigInt(result))
-        : Number.NaN;
-  return Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+  const n = quantityOf(result);
+  return n !== undefined && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
 }

@@ -1,7 +1,8 @@
 /**
  * The JSON module, whose parts the rest of chaingw imports through here: values (value.ts), the lossless
- * parser (parse.ts), the printer (print.ts), the span scanner (scan.ts). A number token is never lost.
+ * parser (parse.ts), the printer (print.ts), the span scanner (scan.ts), numbers as JS numbers (numbers.ts). A number token is never lost.
  */
+export { numberOf, plainOf, quantityOf } from "./numbers.js";
 export { type ParseOptions, parseLossless, rawMember } from "./parse.js";
 export { stringifyLossless } from "./print.js";
 export { isJsonValueText, scanObject, scanObjectArray } from "./scan.js";

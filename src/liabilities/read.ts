@@ -5,22 +5,13 @@
  * outside the format refused, and timestamps held to RFC 3339.
  */
 import { UsageError } from "../errors/index.js";
-import { JsonDuplicateMember, JsonNumber, type JsonValue, parseLossless } from "../json/lossless.js";
+import { JsonDuplicateMember, parseLossless, plainOf } from "../json/lossless.js";
 import { quoted } from "../util/text.js";
-
-/** Plain values from the lossless ones: a number token becomes a Number (the formats' numbers are small). */
-function plain(v: JsonValue): unknown {
-  if (v instanceof JsonNumber) return Number(v.raw);
-  if (Array.isArray(v)) return v.map(plain);
-  if (v !== null && typeof v === "object")
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
-  return v;
-}
 
 /** `text` as JSON, a repeated member name refused naming its path; UsageError (exit 2) naming `file`. */
 export function strictJson(text: string, file: string): unknown {
   try {
-    return plain(parseLossless(text, { duplicates: "reject" }));
+    return plainOf(parseLossless(text, { duplicates: "reject" }));
   } catch (e) {
     if (e instanceof JsonDuplicateMember)
       throw new UsageError(

@@ -5,13 +5,14 @@
  */
 import { chainOf } from "../chains/index.js";
 import { UsageError } from "../errors/index.js";
+import { plainOf } from "../json/lossless.js";
 import { definitions, methodNames, UNKNOWN_MARKS } from "../methods/index.js";
 import { type Prepared, prepare, prepareRaw } from "../methods/prepare.js";
 import type { MethodDef } from "../methods/types.js";
 import { isJsonObject } from "../util/text.js";
 import { type CachePlan, cachePlan } from "./cache.js";
 import type { GatewayConfig, Limits, ProductConfig } from "./config.js";
-import { type Answer, type Call, envelopeOk, gatewayAnswer, plain } from "./envelope.js";
+import { type Answer, type Call, envelopeOk, gatewayAnswer } from "./envelope.js";
 import { GatewayError } from "./errors.js";
 import type { Metrics } from "./metrics.js";
 import type { SharedState } from "./state.js";
@@ -58,7 +59,7 @@ export function admit(gw: GatewayParts, call: Call, ctx: Ctx): Admitted | Promis
   if (def) {
     try {
       // the span reader's params are plain values already; the full parser's numbers are made numbers
-      p = prepare(def, { params: call.paramsText !== undefined ? call.params : call.params.map(plain) });
+      p = prepare(def, { params: call.paramsText !== undefined ? call.params : call.params.map(plainOf) });
     } catch (e) {
       if (e instanceof UsageError) return fail(new GatewayError("invalidParams", e.message));
       throw e;

@@ -4,7 +4,7 @@
  * is stored: a verbose UTXO header or block carries `confirmations`, which is left out of the stored
  * bytes' meaning — it is recomputed from the gateway's tip each time the answer is served.
  */
-import { JsonNumber, type JsonValue, parseLossless } from "../json/lossless.js";
+import { type JsonValue, parseLossless, quantityOf } from "../json/lossless.js";
 import { isJsonObject } from "../util/text.js";
 
 export interface CachePlan {
@@ -14,12 +14,6 @@ export interface CachePlan {
   /** the stored answer as served now (confirmations brought up to the tip) */
   serve(raw: Buffer, best: number | undefined): Buffer | undefined;
 }
-
-const asHeight = (v: JsonValue | undefined): number | undefined => {
-  if (v instanceof JsonNumber) return Number(v.raw);
-  if (typeof v === "string" && /^0x[0-9a-fA-F]{1,15}$/.test(v)) return Number.parseInt(v, 16);
-  return undefined;
-};
 
 const deep = (h: number | undefined, best: number | undefined, depth: number) =>
   h !== undefined && best !== undefined && h <= best - depth;
@@ -65,12 +59,12 @@ export function cachePlan(
     (heightOf: (o: Record<string, JsonValue>) => JsonValue | undefined) =>
     (raw: string, best: number | undefined) => {
       const v = parse(raw);
-      return isJsonObject(v) && deep(asHeight(heightOf(v)), best, depth);
+      return isJsonObject(v) && deep(quantityOf(heightOf(v)), best, depth);
     };
   switch (method) {
     case "getblockhash": {
       // outside the registry, its params arrive as parsed (lossless numbers)
-      const h = asHeight(params[0] as JsonValue) ?? (typeof params[0] === "number" ? params[0] : undefined);
+      const h = quantityOf(params[0] as JsonValue) ?? (typeof params[0] === "number" ? params[0] : undefined);
       return { key, storable: (raw, best) => deep(h, best, depth) && raw.startsWith('"'), serve: asIs };
     }
     case "getblockheader":

@@ -55,15 +55,6 @@ function idText(v: JsonValue | undefined): string | undefined | GatewayError {
   return new GatewayError("invalidRequest", "id must be a string, a number or null");
 }
 
-/** JsonNumber → number for the registry's checks (its params are small numbers and hex strings). */
-export function plain(v: JsonValue): unknown {
-  if (v instanceof JsonNumber) return Number(v.raw);
-  if (Array.isArray(v)) return v.map(plain);
-  if (isJsonObject(v))
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x as JsonValue)]));
-  return v;
-}
-
 /** A request object read as a call, or the error that refuses it. */
 export function readCall(v: JsonValue): Call | GatewayError {
   if (!isJsonObject(v)) return new GatewayError("invalidRequest", "expected a request object");

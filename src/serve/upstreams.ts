@@ -8,7 +8,7 @@
 
 import { chainOf } from "../chains/index.js";
 import { TransportError } from "../errors/index.js";
-import { JsonNumber } from "../json/lossless.js";
+import { quantityOf } from "../json/lossless.js";
 import { type Attempted, JsonRpcClient } from "../rpc/client.js";
 import type { Endpoint } from "../rpc/endpoint.js";
 import { HttpFailure, type HttpOptions, type HttpResult, JSON_HEADERS, Transport } from "../rpc/http.js";
@@ -381,14 +381,9 @@ export class Pool {
               heavy: false,
               pinned: u.endpoint,
             });
-            const v = r.result;
-            const h =
-              v instanceof JsonNumber
-                ? Number(v.raw)
-                : typeof v === "string"
-                  ? Number(BigInt(v))
-                  : Number.NaN;
-            if (!Number.isSafeInteger(h)) throw new Error(`${tip.method} answered ${r.raw.slice(0, 40)}`);
+            const h = quantityOf(r.result);
+            if (h === undefined || !Number.isSafeInteger(h))
+              throw new Error(`${tip.method} answered ${r.raw.slice(0, 40)}`);
             u.height = h;
             u.lastProblem = undefined;
             u.reached = true;

@@ -6,7 +6,7 @@
 
 import { InterruptedError, RpcError, TransportError } from "../../errors/index.js";
 import type { JsonObject, JsonValue } from "../../json/lossless.js";
-import { JsonNumber } from "../../json/lossless.js";
+import { numberOf } from "../../json/lossless.js";
 import { findMethod } from "../../methods/index.js";
 import { prepare, send } from "../../methods/prepare.js";
 import type { JsonRpcClient } from "../../rpc/client.js";
@@ -29,7 +29,7 @@ export async function scanStatus(client: JsonRpcClient, ep: Endpoint): Promise<S
   const { result } = await client.call("scantxoutset", ["status"], { ...scanDef().marks, pinned: ep });
   if (result === null) return { running: false, progress: null };
   const p = (result as JsonObject)?.progress;
-  return { running: true, progress: p instanceof JsonNumber ? Number(p.raw) : 0 };
+  return { running: true, progress: numberOf(p) ?? 0 };
 }
 
 /** `abort`: true when a scan was running and was told to stop. */

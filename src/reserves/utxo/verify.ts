@@ -31,7 +31,7 @@
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { coinOfSubversion, MESSAGE_COIN_NAMES } from "../../chains/coins.js";
 import { ChaingwError, RpcError } from "../../errors/index.js";
-import { JsonNumber, type JsonObject, type JsonValue } from "../../json/lossless.js";
+import { type JsonObject, type JsonValue, numberOf } from "../../json/lossless.js";
 import { decodeProofAddress, type ProofAddress } from "../../proof/address.js";
 import type { Proof, ProofOutput, ScanObject } from "../../proof/document.js";
 import { ProofInputError } from "../../proof/errors.js";
@@ -143,9 +143,6 @@ const DERIVE_CHUNK = 10_000;
 /** Node answers that mean "this node cannot tell", not "the chain says otherwise". */
 const CANNOT_TELL =
   /prun|not available|not found on disk|block data|not in main chain|Method not found|not supported|disabled/i;
-
-const num = (v: JsonValue | undefined): number | undefined =>
-  v instanceof JsonNumber ? Number(v.raw) : typeof v === "number" ? v : undefined;
 
 /** A node's JSON object, or undefined: the typed guard of every answer read below. */
 const obj = (v: JsonValue | RpcError | undefined): JsonObject | undefined =>
@@ -303,7 +300,7 @@ async function checkNode(c: Ctx, s: State): Promise<Finding[]> {
   const i = obj(info);
   if (!i || typeof i.chain !== "string") return wrongKind("its getblockchaininfo has no chain name");
   node.chain = i.chain;
-  const tip = num(i.blocks);
+  const tip = numberOf(i.blocks);
   node.tip = tip ?? null;
   s.tip = tip ?? -1;
   const sub = String(obj(outcomeValue(netO[0]))?.subversion ?? "");
@@ -337,14 +334,14 @@ async function partingPoint(c: Ctx, s: State, nodeHash: JsonValue | RpcError): P
   let cur = obj(await readOne(client, "getblockheader", [proof.block_hash, true]));
   if (cur) {
     // the node knows the proof's block on a branch that is not active: walk back to the active chain
-    for (let i = 0; i < 100_000 && num(cur.confirmations) === -1; i++) {
+    for (let i = 0; i < 100_000 && numberOf(cur.confirmations) === -1; i++) {
       const prev = cur.previousblockhash;
       if (typeof prev !== "string") break;
       const v = obj(await readOne(client, "getblockheader", [prev, true]));
       if (!v) break;
       cur = v;
     }
-    const common = num(cur.height);
+    const common = numberOf(cur.height);
     return `the node's active chain has ${String(nodeHash)} at height ${proof.height}; the proof's block is on a branch that parts from it above height ${common} (block ${String(cur.hash)})`;
   }
   // unknown block: narrow the parting with the outputs' own blocks, highest first
@@ -560,7 +557,7 @@ async function checkExistence(c: Ctx, s: State): Promise<Finding[]> {
       else failOutput(s, i, `the transaction is not in block ${x.block_hash} (${tx.rpcMessage})`);
       continue;
     }
-    const vout = list(obj(tx)?.vout).find((v) => num(obj(v)?.n) === x.vout);
+    const vout = list(obj(tx)?.vout).find((v) => numberOf(obj(v)?.n) === x.vout);
     const why = outputMismatch(x, obj(vout));
     if (why) failOutput(s, i, why);
   }
@@ -636,7 +633,7 @@ async function checkUnspent(c: Ctx, s: State): Promise<Finding[]> {
           for (const vin of list(obj(tx)?.vin)) {
             const input = obj(vin);
             if (!input) continue;
-            const key = `${String(input.txid)}:${num(input.vout)}`;
+            const key = `${String(input.txid)}:${numberOf(input.vout)}`;
             const i = pending.get(key);
             const v = i === undefined ? undefined : s.verdicts[i];
             if (!v) continue;
