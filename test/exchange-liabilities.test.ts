@@ -236,6 +236,17 @@ describe("the Bitget family: Java HashMap key order, each tool's number spelling
     }
   });
 
+  it("files issue 37 does not name: Bitget's Mar 2023 proof reaches its root; its Aug 2025 example reproduces neither its leaf nor its root totals", async () => {
+    const old = await verify(fixture("bitget-2023-03-merkel_tree_bg.json"), "--json");
+    expect(old.json).toMatchObject({ root: "fc76a155015f04ee" });
+    expect(failures(old.json).map((f: Finding) => f.step)).toEqual(["hash"]);
+    const edited = await verify(fixture("bitget-2025-08-merkel_tree_bg.json"), "--json");
+    expect(edited.exitCode).toBe(1);
+    const steps = failures(edited.json).map((f: Finding) => `${f.step} ${f.at}`);
+    expect(steps).toContain("leaf level 27 (self)");
+    expect(steps).toContain("sums level 1 (root)");
+  });
+
   it("Bitunix (full SHA-256, amounts at each asset's precision) holds", async () => {
     const r = await verify(fixture("bitunix-merkle_tree_bitunix.json"));
     expect(r.exitCode).toBe(0);

@@ -20,8 +20,8 @@ import {
   finish,
   type InclusionCheck,
   type InclusionOptions,
+  int,
   isObj,
-  type Obj,
   readAmounts,
   readJson,
   refuseNegative,
@@ -86,12 +86,6 @@ const BITUNIX: Variant = {
   leafKey: "merkleLeaf",
   levelKey: "height",
   sideKey: "type",
-};
-
-const int = (o: Obj, key: string, at: string, file: string): number => {
-  const n = Number(field(o, key, at, file, "number"));
-  if (!Number.isSafeInteger(n)) throw new UsageError(`${file}: ${at}.${key} must be a whole number`);
-  return n;
 };
 
 interface Node {

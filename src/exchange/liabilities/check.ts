@@ -109,6 +109,17 @@ export function field(
   return kind === "number" ? (v as JsonNumber).raw : v;
 }
 
+/** The member `key` of `o` as a whole number (a level, a type), or a usage error naming the field. */
+export function int(o: Obj, key: string, at: string, file: string): number {
+  const n = Number(field(o, key, at, file, "number"));
+  if (!Number.isSafeInteger(n)) throw new UsageError(`${file}: ${at}.${key} must be a whole number`);
+  return n;
+}
+
+/** Entries in Java TreeMap's / Go's sorted-map order of their keys (UTF-16 code units, as both compare). */
+export const sortedByKey = <T>(entries: Iterable<[string, T]>): [string, T][] =>
+  [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+
 /** One asset's amount as the file spells it (the text hashed) and its value. */
 export interface Amount {
   asset: string;

@@ -28,12 +28,12 @@ import {
   Steps,
   type Sums,
   sha256Hex,
+  sortedByKey,
 } from "./check.js";
 import { addDec, strippedDec, ZERO } from "./decimal.js";
 
 const goJson = (m: Sums): string =>
-  `{${[...m]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  `{${sortedByKey(m)
     .map(([k, d]) => `${JSON.stringify(k)}:${JSON.stringify(strippedDec(d))}`)
     .join(",")}}`;
 

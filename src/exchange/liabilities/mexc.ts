@@ -26,13 +26,13 @@ import {
   Steps,
   type Sums,
   sha256Hex,
+  sortedByKey,
 } from "./check.js";
 import { addDec, type Dec, strippedDec, ZERO } from "./decimal.js";
 
 const FILLED = ["BTC", "USDT", "ETH", "USDC"];
 const kv = (m: Iterable<[string, Dec]>): string =>
-  [...m]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  sortedByKey(m)
     .map(([k, d]) => `${k}:${strippedDec(d)}`)
     .join(",");
 

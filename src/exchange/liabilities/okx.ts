@@ -18,9 +18,9 @@ import {
   finish,
   type InclusionCheck,
   type InclusionOptions,
+  int,
   isHex,
   isObj,
-  type Obj,
   readAmounts,
   readJson,
   refuseNegative,
@@ -44,12 +44,6 @@ const toBalances = (a: Amount[]): Balance[] => a.map((x) => ({ asset: x.asset, a
 
 const addInto = (sums: Sums, a: Iterable<[string, Dec]>): void => {
   for (const [asset, d] of a) sums.set(asset, addDec(sums.get(asset) ?? ZERO, d));
-};
-
-const int = (o: Obj, key: string, at: string, file: string): number => {
-  const n = Number(field(o, key, at, file, "number"));
-  if (!Number.isSafeInteger(n)) throw new UsageError(`${file}: ${at}.${key} must be a whole number`);
-  return n;
 };
 
 /** OKX v1: `{"self":{nonce,hash,balances,type,height},"path":[{hash,balances,type,height}…, root]}`. */
