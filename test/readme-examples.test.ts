@@ -186,6 +186,9 @@ beforeAll(async () => {
   const evmHead = Number(await anvil.rpc("eth_blockNumber", []));
   copyFileSync(TOKEN_ABI_PATH, join(cwd, "Token.json"));
   file("custody.txt", `${ALICE}\n${BOB}\n`);
+  // the exchanges' published address files the README's examples read
+  for (const f of ["huobi_por_2023-08.csv", "huobi_por_2026-02.csv", "okx_por_example_2022-11.csv"])
+    copyFileSync(join(ROOT, "test", "fixtures", "exchange", "ownership", f), join(cwd, f));
 
   tron = await startTronFixture();
   const t = tron.data;
