@@ -34,6 +34,8 @@ export interface ClientOptions {
   /** extra passes over the endpoint list after the first @default 2 */
   retries: number;
   maxBodyBytes: number;
+  /** the cap's name in a refusal (HttpOptions.capName) @default "--max-response" */
+  capName?: string;
   verifyTls: boolean;
   /** calls per second allowed for each heavy method (0 = unlimited) */
   heavyRate: number;
@@ -161,6 +163,7 @@ export class JsonRpcClient {
       connectTimeoutMs: this.opts.connectTimeoutMs,
       requestTimeoutMs: t,
       maxBodyBytes: this.opts.maxBodyBytes,
+      capName: this.opts.capName,
       verifyTls: this.opts.verifyTls,
       signal: this.opts.signal,
       fresh,

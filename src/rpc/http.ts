@@ -14,7 +14,7 @@ import type { Socket } from "node:net";
 import { describeNetError, type HttpResult, UNSENT_CODES, WireResult } from "./answer.js";
 import { HttpFailure } from "./failure.js";
 import { Slots } from "./slots.js";
-import { type WireExchange, WirePool } from "./wire.js";
+import { type WireExchange, type WireFailure, WirePool } from "./wire.js";
 
 export { describeNetError, type HttpResult, rawHeader, UNSENT_CODES, WireResult } from "./answer.js";
 export { HttpFailure } from "./failure.js";
@@ -24,6 +24,8 @@ export interface HttpOptions {
   /** whole request deadline, headers and body (0 = none): a slow-drip body cannot hold us */
   requestTimeoutMs: number;
   maxBodyBytes: number;
+  /** the cap's name in a refusal, in the words of the front end the user reads @default "--max-response" */
+  capName?: string;
   /** verify TLS certificates (off only with --insecure) */
   verifyTls: boolean;
   signal?: AbortSignal;
@@ -37,6 +39,9 @@ export interface HttpOptions {
    */
   fresh?: boolean;
 }
+
+/** The answer cap as the CLI's user sets it. */
+const CLI_CAP = "--max-response";
 
 /** What every JSON-RPC request says of its body and the answer it takes (node's client and serve's own). */
 export const JSON_HEADERS: Readonly<Record<string, string>> = {
@@ -167,12 +172,12 @@ export class Transport {
             if (declared > opts.maxBodyBytes) {
               return finish(
                 new HttpFailure(
-                  `response of ${declared} bytes exceeds the ${opts.maxBodyBytes}-byte cap (--max-response)`,
+                  `response of ${declared} bytes exceeds the ${opts.maxBodyBytes}-byte cap (${opts.capName ?? CLI_CAP})`,
                   "maybe",
                 ),
               );
             }
-            readAnswer(res, opts.maxBodyBytes, "--max-response", finish);
+            readAnswer(res, opts.maxBodyBytes, opts.capName ?? CLI_CAP, finish);
           },
         );
         req.on("socket", (sock) => {
@@ -192,7 +197,7 @@ export class Transport {
         });
         req.on("error", (e) => {
           const d = describeNetError(e);
-          finish(new HttpFailure(d.msg, !connected && UNSENT_CODES.has(d.code) ? "unsent" : "maybe"));
+          finish(failureOf(d.msg, d.code, !connected));
         });
         req.end(body);
       });
@@ -219,18 +224,27 @@ function postOnce(pool: WirePool, body: string, opts: HttpOptions): Promise<Http
     x = pool.exchange(
       body,
       opts.maxBodyBytes,
-      (f, r) =>
-        end.finish(
-          f ? new HttpFailure(f.message, f.unsent && UNSENT_CODES.has(f.code) ? "unsent" : "maybe") : null,
-          r,
-        ),
-      "--max-response",
+      (f, r) => end.finish(f ? wireFailure(f) : null, r),
+      opts.capName ?? CLI_CAP,
     );
     end.timer(opts.connectTimeoutMs, () => {
       if (!x?.connected()) end.finish(new HttpFailure("connect timed out", "unsent"));
     });
   });
 }
+
+/**
+ * The one rule of both HTTP paths (node's client here, wire.ts's exchanges for a one-call process and for
+ * serve's quick path) for whether a request provably never left: its socket never connected, and the error
+ * is one that says so (refused, DNS, unreachable, TLS: UNSENT_CODES). Anything else "maybe" did work. A
+ * gateway takes an upstream out of the rotation on "unsent" only, so both paths must say it alike.
+ */
+export function failureOf(message: string, code: string, neverConnected: boolean): HttpFailure {
+  return new HttpFailure(message, neverConnected && UNSENT_CODES.has(code) ? "unsent" : "maybe");
+}
+
+/** A wire exchange's failure as the one failure type, by the rule of {@link failureOf}. */
+export const wireFailure = (f: WireFailure): HttpFailure => failureOf(f.message, f.code, f.unsent);
 
 /** How one request ends, whichever client carries it. */
 interface RequestEnd {

@@ -39,6 +39,9 @@ function headerFields(head: string, from: number): string[] | undefined {
   return out;
 }
 
+/** The answer cap in the gateway's words (its users set no --max-response): serve's both paths name it so. */
+export const GATEWAY_CAP = "the gateway's answer cap";
+
 const CRLF2 = Buffer.from("\r\n\r\n");
 const STATUS = /^HTTP\/1\.([01]) ([1-9][0-9]{2})(?: [^\r\n]*)?\r\n/;
 /** characters no header value of ours may hold (the request is written as text) */
@@ -419,7 +422,7 @@ export class WirePool {
     body: string,
     maxBytes: number,
     done: (f: WireFailure | null, r?: WireResult) => void,
-    capName = "the gateway's answer cap",
+    capName = GATEWAY_CAP,
   ): WireExchange {
     return new Exchange(
       this,

@@ -11,9 +11,16 @@ import { TransportError } from "../errors/index.js";
 import { quantityOf } from "../json/lossless.js";
 import { type Attempted, JsonRpcClient } from "../rpc/client.js";
 import type { Endpoint } from "../rpc/endpoint.js";
-import { HttpFailure, type HttpOptions, type HttpResult, JSON_HEADERS, Transport } from "../rpc/http.js";
+import {
+  HttpFailure,
+  type HttpOptions,
+  type HttpResult,
+  JSON_HEADERS,
+  Transport,
+  wireFailure,
+} from "../rpc/http.js";
 import { Slots } from "../rpc/slots.js";
-import { type WireExchange, WirePool } from "../rpc/wire.js";
+import { GATEWAY_CAP, type WireExchange, WirePool } from "../rpc/wire.js";
 import type { GatewayConfig, ProductConfig } from "./config.js";
 import type { Metrics, TimingCell } from "./metrics.js";
 
@@ -187,10 +194,8 @@ export class GatewayTransport extends Transport {
     }
     watched.add(w);
     sweeper ??= setInterval(sweep, 50).unref();
-    w.x = wire.exchange(body, MAX_ANSWER_BYTES, (f, r) =>
-      // a refusal can only come before anything was sent on a fresh connection
-      finish(f ? new HttpFailure(f.message, f.unsent ? "unsent" : "maybe") : null, r),
-    );
+    // never left: rpc/http.ts's one rule, as node's client decides it for the other attempts
+    w.x = wire.exchange(body, MAX_ANSWER_BYTES, (f, r) => finish(f ? wireFailure(f) : null, r));
   }
 }
 
@@ -348,6 +353,8 @@ export class Pool {
       deadlineMs: timeout,
       retries: o.retries ?? 0,
       maxBodyBytes: MAX_ANSWER_BYTES,
+      // the gateway's users set no --max-response: the refusal names the gateway's own cap, as the quick path's
+      capName: GATEWAY_CAP,
       verifyTls: true,
       heavyRate: 0,
       pooled: true,
