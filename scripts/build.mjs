@@ -113,6 +113,8 @@ await build({
   ],
 });
 await build({ ...cli, entryPoints: ["src/cli/main.ts"], outfile: "dist/cli.cjs" });
+// the streamed liabilities build's worker thread (src/liabilities/worker.ts), started by `liabilities build`
+await build({ ...cli, entryPoints: ["src/liabilities/worker.ts"], outfile: "dist/liabilities-worker.cjs" });
 for (const [name, file] of Object.entries(VENDOR))
   await build({
     // an ES module's default export is the file's export (import() of a CommonJS file in Node mode

@@ -119,4 +119,50 @@ describe("liabilities test vector", () => {
     expect(v.levels.at(-1)![0].hash).toBe(v.root);
     expect(v.levels.at(-1)![0].sums).toEqual(["175000000", "310000000"]);
   });
+
+  it("the secrets, the split and the leaf order follow from the seed as documented (keyed derivation)", () => {
+    const v: Vector = JSON.parse(readFileSync(VECTOR, "utf8"));
+    const u32 = (n: number) => {
+      const b = Buffer.alloc(4);
+      b.writeUInt32BE(n);
+      return b;
+    };
+    // the build key: the first 32 bytes the seeded source gives
+    const K = sha(Buffer.from(SEED, "utf8"), u32(0));
+    const block = (seed: Buffer, i: number) => sha(seed, u32(i));
+    const hmac = (key: Buffer, ...m: Buffer[]) => createHmac("sha256", key).update(Buffer.concat(m)).digest();
+    const rows = new Map<string, bigint[]>([
+      ["8812", [125000000n, 310000000n]],
+      ["alice", [50000000n, 0n]],
+      ["zero", [0n, 0n]],
+    ]);
+    const placed: { key: Buffer; leaf: string }[] = [];
+    for (const c of v.customers) {
+      const seed = hmac(K, Buffer.from([0]), Buffer.from(c.id, "utf8"));
+      expect(block(seed, 0).toString("hex")).toBe(c.secret);
+      let next = 1;
+      rows.get(c.id)!.forEach((x, a) => {
+        if (x === 0n) return;
+        const cut = BigInt(`0x${block(seed, next++).toString("hex")}`) % (x + 1n);
+        expect([v.levels[0][c.leaves[0]].sums[a], v.levels[0][c.leaves[1]].sums[a]]).toEqual([
+          cut.toString(),
+          (x - cut).toString(),
+        ]);
+      });
+      const keys = block(seed, next);
+      c.leaves.forEach((index, part) => {
+        placed.push({ key: keys.subarray(16 * part, 16 * part + 16), leaf: v.levels[0][index].hash });
+      });
+    }
+    for (let p = 0; placed.length < v.levels[0].length; p++) {
+      const n = Buffer.alloc(8);
+      n.writeUInt32BE(p, 4);
+      const seed = hmac(K, Buffer.from([1]), n);
+      const head = Buffer.concat([u32(0), u32(2)]);
+      const leaf = sha(Buffer.from([0]), block(seed, 0), head, u128("0"), u128("0")).toString("hex");
+      placed.push({ key: block(seed, 1).subarray(0, 16), leaf });
+    }
+    placed.sort((a, b) => Buffer.compare(a.key, b.key));
+    expect(placed.map((x) => x.leaf)).toEqual(v.levels[0].map((l) => l.hash));
+  });
 });

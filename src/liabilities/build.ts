@@ -12,23 +12,23 @@
  *    written under temporary names and renamed only when all are complete.
  */
 
-import { createHash, createHmac } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { UsageError } from "../errors/index.js";
 import { type Commitment, makeCommitment } from "./commitment.js";
+import { compareKeys, KEY_BYTES } from "./derive.js";
 import {
   AMOUNT_BYTES,
   addAmount,
   getAmount,
-  LEAF_PREFIX,
   MAX_SPLIT,
   NODE_PREFIX,
-  putAmount,
   recordBytes,
+  sha256Native,
 } from "./format.js";
 import { type Ledger, readAssets, readLedger } from "./input.js";
-import { below, cryptoRandom, type RandomSource, upTo } from "./random.js";
+import { LeafMaker } from "./leaves.js";
+import { cryptoRandom, type RandomSource } from "./random.js";
 import {
   COMMITMENT_FILE,
   CUSTOMERS_FILE,
@@ -81,45 +81,38 @@ export async function buildLiabilities(o: BuildOptions): Promise<BuildResult> {
   if (height > 31) throw new UsageError(`${ledger.count} customers × ${k} leaves: more than 2^31 leaves`);
   const L = 2 ** height;
 
-  // 2. slot s < real is customer ⌊s/k⌋'s part s mod k; slots past real are padding. perm[s] is its leaf.
-  const perm = new Uint32Array(L);
-  for (let i = 0; i < L; i++) perm[i] = i;
-  for (let i = L - 1; i > 0; i--) {
-    const j = below(random, i + 1);
-    const t = perm[i];
-    perm[i] = perm[j];
-    perm[j] = t;
-  }
-
-  // 3. the leaves
-  const leaves = new Uint8Array(L * R);
+  // 2-3. slot s < real is customer ⌊s/k⌋'s part s mod k; slots past real are padding. Each slot's leaf record
+  // and place key come from the build key (derive.ts); sorting the keys places the leaves.
+  const buildKey = new Uint8Array(32);
+  random(buildKey);
+  const maker = new LeafMaker(A, k, buildKey);
+  const keys = new Uint8Array(L * KEY_BYTES);
+  const slots = new Uint8Array(L * R);
   const secrets = new Uint8Array(ledger.count * 32);
-  const input = new Uint8Array(1 + 32 + 8 + A * AMOUNT_BYTES);
-  const view = new DataView(input.buffer);
-  input[0] = LEAF_PREFIX;
-  const hashLeaf = (leaf: number, tag: Uint8Array, part: number) => {
-    const at = leaf * R;
-    input.set(tag, 1);
-    view.setUint32(33, part);
-    view.setUint32(37, k);
-    input.set(leaves.subarray(at + 32, at + R), 41);
-    leaves.set(createHash("sha256").update(input).digest(), at);
-  };
-  const cuts: bigint[] = new Array(k);
   for (let c = 0; c < ledger.count; c++) {
-    const secret = secrets.subarray(c * 32, c * 32 + 32);
-    random(secret);
-    // HMAC-SHA256(secret, id) (tagOf), natively: the build makes a million of them
-    const tag = createHmac("sha256", secret)
-      .update(ledger.ids.subarray(c === 0 ? 0 : ledger.idEnd[c - 1], ledger.idEnd[c]))
-      .digest();
-    for (let a = 0; a < A; a++) splitInto(ledger, c, a, k, perm, leaves, R, random, cuts);
-    for (let j = 0; j < k; j++) hashLeaf(perm[c * k + j], tag, j);
+    maker.customer(
+      ledger.ids.subarray(c === 0 ? 0 : ledger.idEnd[c - 1], ledger.idEnd[c]),
+      ledger.amounts,
+      c * A * AMOUNT_BYTES,
+    );
+    secrets.set(maker.secret, c * 32);
+    keys.set(maker.keys, c * k * KEY_BYTES);
+    slots.set(maker.records, c * k * R);
   }
-  const padTag = new Uint8Array(32);
   for (let s = real; s < L; s++) {
-    random(padTag);
-    hashLeaf(perm[s], padTag, 0);
+    maker.padding(s - real);
+    keys.set(maker.keys.subarray(0, KEY_BYTES), s * KEY_BYTES);
+    slots.set(maker.records.subarray(0, R), s * R);
+  }
+  const order = new Uint32Array(L);
+  for (let i = 0; i < L; i++) order[i] = i;
+  order.sort((a, b) => compareKeys(keys, a * KEY_BYTES, keys, b * KEY_BYTES));
+  // perm[s]: slot s's leaf index
+  const perm = new Uint32Array(L);
+  const leaves = new Uint8Array(L * R);
+  for (let i = 0; i < L; i++) {
+    perm[order[i]] = i;
+    leaves.set(slots.subarray(order[i] * R, order[i] * R + R), i * R);
   }
 
   // 4. the tree file: header, then level 0 (the leaves) up to the root
@@ -143,7 +136,7 @@ export async function buildLiabilities(o: BuildOptions): Promise<BuildResult> {
         for (let p = 0; p < m; p++) {
           const l = 2 * p * R;
           node.set(level.subarray(l, l + 2 * R), 1);
-          up.set(createHash("sha256").update(node).digest(), p * R);
+          up.set(sha256Native(node), p * R);
           for (let a = 0; a < A; a++) {
             const at = 32 + a * AMOUNT_BYTES;
             // the totals were checked below 2^128 on input: no inner sum can exceed them
@@ -202,40 +195,6 @@ function writeAll(fd: number, b: Uint8Array): number {
   let at = 0;
   while (at < b.length) at += writeSync(fd, b, at, Math.min(b.length - at, 1 << 24));
   return b.length;
-}
-
-/** Customer c's amount of asset a split at random across its k leaves (k - 1 uniform cut points in [0, x]). */
-function splitInto(
-  ledger: Ledger,
-  c: number,
-  a: number,
-  k: number,
-  perm: Uint32Array,
-  leaves: Uint8Array,
-  R: number,
-  random: RandomSource,
-  cuts: bigint[],
-): void {
-  const A = ledger.assets.length;
-  const src = (c * A + a) * AMOUNT_BYTES;
-  const off = 32 + a * AMOUNT_BYTES;
-  let zero = true;
-  for (let i = 0; i < AMOUNT_BYTES; i++) if (ledger.amounts[src + i] !== 0) zero = false;
-  if (zero) return; // leaves start zeroed
-  if (k === 1) {
-    leaves.set(ledger.amounts.subarray(src, src + AMOUNT_BYTES), perm[c * k] * R + off);
-    return;
-  }
-  const x = getAmount(ledger.amounts, src);
-  for (let j = 0; j < k - 1; j++) cuts[j] = upTo(random, x);
-  cuts[k - 1] = x;
-  const sorted = cuts.slice(0, k - 1).sort((p, q) => (p < q ? -1 : p > q ? 1 : 0));
-  sorted.push(x);
-  let prev = 0n;
-  for (let j = 0; j < k; j++) {
-    putAmount(leaves, perm[c * k + j] * R + off, sorted[j] - prev);
-    prev = sorted[j];
-  }
 }
 
 /** The private customers file: a header, then `id,secret,leaf leaf…` per customer; returns each line's offset. */

@@ -5,6 +5,7 @@
  * SHA-256(0x01 ‖ left record ‖ right record), so it commits to both children's hashes and both children's
  * sums separately, and its own sums are left + right, checked against overflow.
  */
+import { hash } from "node:crypto";
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 
@@ -25,6 +26,29 @@ export const recordBytes = (assets: number): number => 32 + assets * AMOUNT_BYTE
 
 /** HMAC-SHA256(secret, UTF-8 id): the tag a leaf carries instead of the id. */
 export const tagOf = (secret: Uint8Array, id: Uint8Array): Uint8Array => hmac(sha256, secret, id);
+
+/**
+ * SHA-256 natively, one shot: node:crypto's hash() is ~2× createHash().update().digest() per call (measured
+ * on this VM), and the build makes millions of calls over short messages.
+ */
+export const sha256Native = (data: Uint8Array): Buffer => hash("sha256", data, "buffer");
+
+const IPAD = new Uint8Array(64);
+const OPAD = new Uint8Array(96);
+
+/** HMAC-SHA256 with a key of at most 64 bytes, as two native one-shot hashes (~1.5× createHmac's speed). */
+export function hmacNative(key: Uint8Array, message: Uint8Array): Buffer {
+  for (let i = 0; i < 64; i++) {
+    const k = i < key.length ? key[i] : 0;
+    IPAD[i] = k ^ 0x36;
+    OPAD[i] = k ^ 0x5c;
+  }
+  const inner = Buffer.allocUnsafe(64 + message.length);
+  inner.set(IPAD, 0);
+  inner.set(message, 64);
+  OPAD.set(sha256Native(inner), 64);
+  return sha256Native(OPAD);
+}
 
 /** Writes the 16-byte big-endian form of `v` (0 ≤ v < 2^128) at `out[at..]`. */
 export function putAmount(out: Uint8Array, at: number, v: bigint): void {

@@ -96,24 +96,45 @@ function grown<T extends Uint8Array | Uint32Array | Int32Array>(
   return b;
 }
 
-/** One balances line read: the customer's id, the asset's index in the table, the amount in base units. */
-interface LedgerLine {
+/** The balances file's lines, streamed; UsageError when it cannot be opened. */
+export async function balanceLines(file: string): Promise<AsyncIterable<string>> {
+  let input: ReturnType<typeof createReadStream>;
+  try {
+    input = createReadStream(file);
+    await new Promise<void>((ok, fail) => input.once("open", () => ok()).once("error", fail));
+  } catch (e) {
+    throw new UsageError(`--input ${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? e})`);
+  }
+  return createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+}
+
+/** One row of the balances file, read: the id (text and UTF-8 bytes), the asset's index, base units. */
+export interface BalanceRow {
   id: string;
-  asset: number;
+  idb: Buffer;
+  a: number;
   base: bigint;
 }
 
 /**
- * Reads one balances line (trimmed, not blank or a comment) into `out`; returns the problem instead when the
- * line is refused. `out` is reused line after line: no object per line.
+ * Line `n` (1 = the header) of the balances file: a row, undefined for the header, a blank or a comment
+ * line, or the problem with it (naming the line).
  */
-function readLine(
-  t: string,
-  at: string,
+export function balanceRow(
+  raw: string,
+  n: number,
   assets: Asset[],
   assetIndex: Map<string, number>,
-  out: LedgerLine,
-): string | undefined {
+): BalanceRow | string | undefined {
+  const at = `line ${n}`;
+  if (n === 1) {
+    const header = fields(raw.replace(/^\uFEFF/, "")).join(",");
+    return header === "customer_id,asset,amount"
+      ? undefined
+      : `${at}: expected the header customer_id,asset,amount, got ${JSON.stringify(raw.slice(0, 60))}`;
+  }
+  const t = raw.trim();
+  if (t === "" || t.startsWith("#")) return undefined;
   const f = fields(t);
   if (f.length !== 3) return `${at}: expected 3 fields (customer_id,asset,amount), got ${f.length}`;
   const [id, assetName, amountText] = f;
@@ -137,156 +158,129 @@ function readLine(
   if (m[1].length > 60) return `${at}: amount ${amountText.slice(0, 20)}… overflows 128 bits`;
   const base = BigInt(m[1]) * 10n ** BigInt(decimals) + BigInt(frac.padEnd(decimals, "0") || "0");
   if (base > MAX_AMOUNT) return `${at}: amount ${amountText} ${assetName} overflows 128 bits of base units`;
-  out.id = id;
-  out.asset = a;
-  out.base = base;
-  return undefined;
+  const idb = Buffer.from(id, "utf8");
+  if (idb.length > MAX_ID_BYTES) return `${at}: customer id longer than ${MAX_ID_BYTES} bytes`;
+  return { id, idb, a, base };
 }
 
 /**
- * The customers of a ledger as it is read: ids in one byte arena, found by their FNV-1a hash in an
- * open-addressing table, and per customer and asset a 16-byte amount and a "seen" mark. Grows by doubling.
+ * Customers aggregated from rows, in order of first appearance: typed arrays, an open-addressing table over
+ * the ids' FNV-1a hashes. The in-memory build feeds it every row; the streamed build one bucket of rows at a
+ * time (a customer's rows all land in one bucket).
  */
-function customerTable(A: number) {
-  let ids = new Uint8Array(1 << 16);
-  let idBytes = 0;
-  let idEnd = new Uint32Array(1024);
-  let amounts = new Uint8Array(1024 * A * AMOUNT_BYTES);
-  let seen = new Uint8Array(1024 * A);
-  let count = 0;
-  // open addressing: customer index + 1 per slot, the slot chosen by the id's FNV-1a hash
-  let table = new Int32Array(1 << 12);
-  let hashes = new Uint32Array(1024);
+export class LedgerBuilder {
+  count = 0;
+  readonly totals: bigint[];
+  private ids = new Uint8Array(1 << 16);
+  private idBytes = 0;
+  private idEnd = new Uint32Array(1024);
+  private amounts: Uint8Array;
+  private seen: Uint8Array;
+  // customer index + 1 per slot, the slot chosen by the id's FNV-1a hash
+  private table = new Int32Array(1 << 12);
+  private hashes = new Uint32Array(1024);
 
-  const idAt = (i: number) => (i === 0 ? 0 : idEnd[i - 1]);
-  const find = (id: Uint8Array, h: number): number => {
+  constructor(readonly assets: Asset[]) {
+    this.totals = assets.map(() => 0n);
+    this.amounts = new Uint8Array(1024 * assets.length * AMOUNT_BYTES);
+    this.seen = new Uint8Array(1024 * assets.length);
+  }
+
+  private find(id: Uint8Array, h: number): number {
+    const { table, hashes, ids, idEnd } = this;
     const mask = table.length - 1;
     for (let s = h & mask; ; s = (s + 1) & mask) {
       const c = table[s] - 1;
       if (c < 0) return -1 - s;
       if (hashes[c] !== h) continue;
-      const start = idAt(c);
+      const start = c === 0 ? 0 : idEnd[c - 1];
       const end = idEnd[c];
       if (end - start === id.length && Buffer.compare(id, ids.subarray(start, end)) === 0) return c;
     }
-  };
-  const rehash = () => {
-    table = new Int32Array(table.length * 2);
-    const mask = table.length - 1;
-    for (let c = 0; c < count; c++) {
-      let s = hashes[c] & mask;
-      while (table[s] !== 0) s = (s + 1) & mask;
-      table[s] = c + 1;
-    }
-  };
-  return {
-    /** the customer of these id bytes, a new one at the end when not seen before */
-    customer(idb: Uint8Array): number {
-      const h = fnv1a(idb);
-      let c = find(idb, h);
-      if (c >= 0) return c;
-      c = count++;
-      ids = grown(ids, idBytes + idb.length, (k) => new Uint8Array(k));
-      ids.set(idb, idBytes);
-      idBytes += idb.length;
-      idEnd = grown(idEnd, count, (k) => new Uint32Array(k));
-      idEnd[c] = idBytes;
-      hashes = grown(hashes, count, (k) => new Uint32Array(k));
-      hashes[c] = h;
-      amounts = grown(amounts, count * A * AMOUNT_BYTES, (k) => new Uint8Array(k));
-      seen = grown(seen, count * A, (k) => new Uint8Array(k));
-      if (count * 2 > table.length) rehash();
-      else table[-1 - find(idb, h)] = c + 1;
-      return c;
-    },
-    /** marks customer c's asset a as given; false when it was already */
-    firstTime(c: number, a: number): boolean {
-      if (seen[c * A + a]) return false;
-      seen[c * A + a] = 1;
-      return true;
-    },
-    put(c: number, a: number, base: bigint): void {
-      putAmount(amounts, (c * A + a) * AMOUNT_BYTES, base);
-    },
-    get count() {
-      return count;
-    },
-    /** the arrays, cut to what was used */
-    result() {
-      return {
-        count,
-        ids: ids.subarray(0, idBytes),
-        idEnd: idEnd.subarray(0, count),
-        amounts: amounts.subarray(0, count * A * AMOUNT_BYTES),
-      };
-    },
-  };
-}
-
-/** The balances file as lines, or a usage error naming it when it cannot be opened. */
-async function ledgerLines(file: string) {
-  let input: ReturnType<typeof createReadStream>;
-  try {
-    input = createReadStream(file);
-    await new Promise<void>((ok, fail) => input.once("open", () => ok()).once("error", fail));
-  } catch (e) {
-    throw new UsageError(`--input ${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? e})`);
   }
-  return createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+
+  private rehash(): void {
+    this.table = new Int32Array(this.table.length * 2);
+    const mask = this.table.length - 1;
+    for (let c = 0; c < this.count; c++) {
+      let s = this.hashes[c] & mask;
+      while (this.table[s] !== 0) s = (s + 1) & mask;
+      this.table[s] = c + 1;
+    }
+  }
+
+  /** Adds a row read from line `n`; the problem (naming the line) when the customer has the asset already. */
+  add(idb: Uint8Array, a: number, base: bigint, n: number): string | undefined {
+    const A = this.assets.length;
+    const h = fnv1a(idb);
+    let c = this.find(idb, h);
+    if (c < 0) {
+      // a new customer
+      c = this.count++;
+      this.ids = grown(this.ids, this.idBytes + idb.length, (k) => new Uint8Array(k));
+      this.ids.set(idb, this.idBytes);
+      this.idBytes += idb.length;
+      this.idEnd = grown(this.idEnd, this.count, (k) => new Uint32Array(k));
+      this.idEnd[c] = this.idBytes;
+      this.hashes = grown(this.hashes, this.count, (k) => new Uint32Array(k));
+      this.hashes[c] = h;
+      this.amounts = grown(this.amounts, this.count * A * AMOUNT_BYTES, (k) => new Uint8Array(k));
+      this.seen = grown(this.seen, this.count * A, (k) => new Uint8Array(k));
+      if (this.count * 2 > this.table.length) this.rehash();
+      else this.table[-1 - this.find(idb, h)] = c + 1;
+    }
+    const assetName = this.assets[a].asset;
+    if (this.seen[c * A + a]) {
+      const id = Buffer.from(idb).toString("utf8");
+      return `line ${n}: customer ${JSON.stringify(id.slice(0, 40))} has ${assetName} twice`;
+    }
+    this.seen[c * A + a] = 1;
+    this.totals[a] += base;
+    if (this.totals[a] > MAX_AMOUNT)
+      return `line ${n}: the ${assetName} total overflows 128 bits of base units`;
+    putAmount(this.amounts, (c * A + a) * AMOUNT_BYTES, base);
+    return undefined;
+  }
+
+  ledger(): Ledger {
+    const A = this.assets.length;
+    return {
+      assets: this.assets,
+      count: this.count,
+      ids: this.ids.subarray(0, this.idBytes),
+      idEnd: this.idEnd.subarray(0, this.count),
+      amounts: this.amounts.subarray(0, this.count * A * AMOUNT_BYTES),
+      totals: this.totals,
+    };
+  }
 }
 
 /**
  * Reads the balances file (streamed) against the assets table. Refused, naming the lines: a malformed or
- * negative amount, non-zero digits beyond the asset's decimals, an unknown asset, an empty id, a customer id
- * given twice for one asset, an amount or total beyond 2^128 - 1 base units.
+ * negative amount, non-zero digits beyond the asset's decimals, an unknown asset, an empty id or one with
+ * a control character, a customer id given twice for one asset, an amount or total beyond 2^128 - 1 base
+ * units.
  */
 export async function readLedger(file: string, assets: Asset[]): Promise<Ledger> {
   const assetIndex = new Map(assets.map((a, i) => [a.asset, i]));
   const problems: string[] = [];
-  const totals = assets.map(() => 0n);
-  const customers = customerTable(assets.length);
-  const line: LedgerLine = { id: "", asset: 0, base: 0n };
+  const ledger = new LedgerBuilder(assets);
   let n = 0;
-  for await (const raw of await ledgerLines(file)) {
+  for await (const raw of await balanceLines(file)) {
     n++;
     if (problems.length >= MAX_PROBLEMS) continue;
-    const at = `line ${n}`;
-    if (n === 1) {
-      const header = fields(raw.replace(/^\uFEFF/, "")).join(",");
-      if (header !== "customer_id,asset,amount")
-        problems.push(
-          `${at}: expected the header customer_id,asset,amount, got ${JSON.stringify(raw.slice(0, 60))}`,
-        );
-      continue;
-    }
-    const t = raw.trim();
-    if (t === "" || t.startsWith("#")) continue;
-    const problem = readLine(t, at, assets, assetIndex, line);
-    if (problem !== undefined) {
-      problems.push(problem);
-      continue;
-    }
-    const { id, asset: a, base } = line;
-    const idb = Buffer.from(id, "utf8");
-    if (idb.length > MAX_ID_BYTES) {
-      problems.push(`${at}: customer id longer than ${MAX_ID_BYTES} bytes`);
-      continue;
-    }
-    const c = customers.customer(idb);
-    const assetName = assets[a].asset;
-    if (!customers.firstTime(c, a)) {
-      problems.push(`${at}: customer ${JSON.stringify(id.slice(0, 40))} has ${assetName} twice`);
-      continue;
-    }
-    totals[a] += base;
-    if (totals[a] > MAX_AMOUNT) {
-      problems.push(`${at}: the ${assetName} total overflows 128 bits of base units`);
-      continue;
-    }
-    customers.put(c, a, base);
+    const row = balanceRow(raw, n, assets, assetIndex);
+    if (row === undefined) continue;
+    const problem = typeof row === "string" ? row : ledger.add(row.idb, row.a, row.base, n);
+    if (problem) problems.push(problem);
   }
-  if (n === 0) problems.push("line 1: empty file (expected the header customer_id,asset,amount)");
-  else if (!problems.length && customers.count === 0) problems.push("no customer (only the header)");
+  refuseEmpty(file, n, ledger.count, problems);
+  return ledger.ledger();
+}
+
+/** The refusal of a balances file with problems, or with no customer at all. */
+export function refuseEmpty(file: string, lines: number, customers: number, problems: string[]): void {
+  if (lines === 0) problems.push("line 1: empty file (expected the header customer_id,asset,amount)");
+  else if (!problems.length && customers === 0) problems.push("no customer (only the header)");
   if (problems.length) refuse(`--input ${file}`, problems);
-  return { assets, ...customers.result(), totals };
 }

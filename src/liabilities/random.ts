@@ -49,17 +49,6 @@ export function seededRandom(seed: string): RandomSource {
   };
 }
 
-/** A uniform integer in [0, bound) (bound ≤ 2^32), by rejection. */
-export function below(random: RandomSource, bound: number): number {
-  const b = new Uint8Array(4);
-  const limit = Math.floor(2 ** 32 / bound) * bound;
-  for (;;) {
-    random(b);
-    const v = ((b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3]) >>> 0;
-    if (v < limit) return v % bound;
-  }
-}
-
 /** A uniform integer in [0, x] for 0 ≤ x < 2^128: 32 random bytes reduced mod x + 1 (bias below 2^-128). */
 export function upTo(random: RandomSource, x: bigint): bigint {
   const b = new Uint8Array(32);

@@ -1,6 +1,7 @@
 /** `chaingw liabilities build --input balances.csv --assets assets.csv --out DIR`: commit the liabilities. */
 import type { Command } from "commander";
 import { UsageError } from "../../../errors/index.js";
+import { parseWhole } from "../../../util/text.js";
 import type { Run } from "../../run.js";
 
 export interface BuildCommandOptions {
@@ -9,6 +10,7 @@ export interface BuildCommandOptions {
   out: string;
   split?: string;
   label?: string;
+  memory?: string;
   json: boolean;
 }
 
@@ -21,6 +23,7 @@ export function declareBuild(parent: Command, run: Run): void {
     .requiredOption("--out <dir>", "directory to write the build to (created; must not hold a build)")
     .option("--split <k>", "leaves per customer, each balance split at random across them (default 2)")
     .option("--label <text>", 'published with the commitment, e.g. "snapshot 2026-11-30"')
+    .option("--memory <MB>", "the memory the build may use, whatever the number of customers (default 2048)")
     .addHelpText(
       "after",
       "\nWrites commitment.json (publish it), customers.csv (PRIVATE: every customer's secret), customers.idx and tree.bin.\nBad input: exit 2 naming the line, nothing written.",
@@ -35,8 +38,17 @@ export async function runBuild(o: BuildCommandOptions, io: Pick<Run, "out" | "er
       throw new UsageError(`--split ${o.split}: a whole number of leaves per customer`);
     split = Number(o.split);
   }
-  const { buildLiabilities } = await import("../../../liabilities/build.js");
-  const r = await buildLiabilities({ input: o.input, assets: o.assets, out: o.out, split, label: o.label });
+  const memory =
+    o.memory === undefined ? undefined : parseWhole("--memory", o.memory, 0, 64, 1 << 20) * 1024 ** 2;
+  const { buildStreamed } = await import("../../../liabilities/stream.js");
+  const r = await buildStreamed({
+    input: o.input,
+    assets: o.assets,
+    out: o.out,
+    split,
+    label: o.label,
+    memory,
+  });
   const c = r.commitment;
   if (o.json) {
     io.out(

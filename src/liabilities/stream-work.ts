@@ -1,0 +1,214 @@
+/**
+ * The streamed build's work, done in worker threads (worker.ts) or in-process: one worker's state across
+ * its tasks. A task never holds more than one bucket.
+ *
+ * Files in the work directory (all removed when the build ends):
+ *   in-B.bin        rows of input bucket B: u32be line ‖ u8 asset ‖ u8 0 ‖ u16be id bytes ‖ u128 amount ‖ id
+ *   place-W-B.bin   leaves worker W placed in place bucket B (the key's top bits):
+ *                   key (16) ‖ u8 W (255: padding) ‖ u8 part ‖ u16 0 ‖ u32be customer number in W ‖ record
+ *   cust-W.bin      worker W's customers in number order: u16be id bytes ‖ id ‖ secret (32)
+ *   slot-T-W-Q.bin  leaf indices subtree worker T found for worker W's customers Q·range…: u32be number ‖
+ *                   u32be part ‖ u32be leaf index
+ */
+import { closeSync, openSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { KEY_BYTES } from "./derive.js";
+import { recordBytes } from "./format.js";
+import type { Asset } from "./input.js";
+import { LedgerBuilder } from "./input.js";
+import { LeafMaker } from "./leaves.js";
+import { BucketWriter, LevelWriter, readAll, writeAll } from "./spill.js";
+
+export const IN_HEAD = 24;
+export const PLACE_HEAD = 24;
+export const PADDING_WORKER = 255;
+export const TREE_HEADER = 32;
+/** Customer number ranges of the slot files: 2^20 customers (× k × 4 bytes of leaf indices in memory). */
+export const SLOT_RANGE = 1 << 20;
+
+export interface WorkSetup {
+  dir: string;
+  /** this worker's number */
+  w: number;
+  assets: Asset[];
+  k: number;
+  key: Uint8Array;
+  /** place buckets: the key's top placeBits bits */
+  placeBits: number;
+}
+
+export const inFile = (dir: string, b: number) => join(dir, `in-${b}.bin`);
+export const placeFile = (dir: string, w: number, b: number) => join(dir, `place-${w}-${b}.bin`);
+export const custFile = (dir: string, w: number) => join(dir, `cust-${w}.bin`);
+export const slotFile = (dir: string, t: number, w: number, q: number) =>
+  join(dir, `slot-${t}-${w}-${q}.bin`);
+
+/** Place bucket of the key at `buf[at..]`. */
+export const placeBucket = (buf: Uint8Array, at: number, bits: number): number =>
+  bits === 0 ? 0 : ((buf[at] << 24) | (buf[at + 1] << 16) | (buf[at + 2] << 8) | buf[at + 3]) >>> (32 - bits);
+
+/** One worker's part of phases B (customers' leaves) and B' (padding leaves). */
+export class LeafWork {
+  private readonly maker: LeafMaker;
+  private readonly place: BucketWriter;
+  private readonly cust: number;
+  private readonly R: number;
+  /** customers numbered so far */
+  customers = 0;
+
+  constructor(private readonly s: WorkSetup) {
+    this.maker = new LeafMaker(s.assets.length, s.k, s.key);
+    this.R = recordBytes(s.assets.length);
+    this.place = new BucketWriter(2 ** s.placeBits, (b) => placeFile(s.dir, s.w, b));
+    this.cust = openSync(custFile(s.dir, s.w), "a", 0o600);
+  }
+
+  private emit(w: number, j: number, q: number, key: Uint8Array, ko: number, rec: Uint8Array, ro: number) {
+    const E = PLACE_HEAD + this.R;
+    const [b, at] = this.place.reserve(placeBucket(key, ko, this.s.placeBits), E);
+    b.set(key.subarray(ko, ko + KEY_BYTES), at);
+    b[at + 16] = w;
+    b[at + 17] = j;
+    b.writeUInt16BE(0, at + 18);
+    b.writeUInt32BE(q, at + 20);
+    b.set(rec.subarray(ro, ro + this.R), at + PLACE_HEAD);
+  }
+
+  /** Input bucket `b`: its customers aggregated, their leaves placed; the problems found (line, text). */
+  aggregate(b: number): { problems: [number, string][]; customers: number } {
+    const rows = readAll([inFile(this.s.dir, b)]);
+    rmSync(inFile(this.s.dir, b), { force: true });
+    const ledger = new LedgerBuilder(this.s.assets);
+    const problems: [number, string][] = [];
+    for (let at = 0; at < rows.length; ) {
+      const line = rows.readUInt32BE(at);
+      const a = rows[at + 4];
+      const idLen = rows.readUInt16BE(at + 6);
+      const id = rows.subarray(at + IN_HEAD, at + IN_HEAD + idLen);
+      const base = BigInt(`0x${rows.toString("hex", at + 8, at + 24)}`);
+      const problem = ledger.add(id, a, base, line);
+      if (problem) problems.push([line, problem]);
+      at += IN_HEAD + idLen;
+    }
+    if (problems.length) return { problems, customers: 0 };
+    const l = ledger.ledger();
+    const A = this.s.assets.length;
+    const { k } = this.s;
+    const out = Buffer.allocUnsafe(1 << 20);
+    let used = 0;
+    for (let c = 0; c < l.count; c++) {
+      const id = l.ids.subarray(c === 0 ? 0 : l.idEnd[c - 1], l.idEnd[c]);
+      this.maker.customer(id, l.amounts, c * A * 16);
+      const q = this.customers++;
+      for (let j = 0; j < k; j++)
+        this.emit(this.s.w, j, q, this.maker.keys, j * KEY_BYTES, this.maker.records, j * this.R);
+      if (used + 2 + id.length + 32 > out.length) {
+        writeAll(this.cust, out.subarray(0, used), -1);
+        used = 0;
+      }
+      out.writeUInt16BE(id.length, used);
+      out.set(id, used + 2);
+      out.set(this.maker.secret, used + 2 + id.length);
+      used += 2 + id.length + 32;
+    }
+    writeAll(this.cust, out.subarray(0, used), -1);
+    return { problems: [], customers: l.count };
+  }
+
+  /** Padding leaves from..to-1. */
+  padding(from: number, to: number): void {
+    for (let p = from; p < to; p++) {
+      this.maker.padding(p);
+      this.emit(PADDING_WORKER, 0, p, this.maker.keys, 0, this.maker.records, 0);
+    }
+  }
+
+  /** Writes what is buffered; bytes per place bucket. */
+  finish(): Float64Array {
+    this.place.close();
+    closeSync(this.cust);
+    return this.place.bytes;
+  }
+}
+
+export interface SubtreeTask {
+  dir: string;
+  tree: string;
+  /** this subtree worker's number, of `T` (a power of two) */
+  t: number;
+  T: number;
+  /** leaf-building workers (place-W-B files for W < W) */
+  W: number;
+  A: number;
+  L: number;
+  height: number;
+  placeBits: number;
+  /** first leaf index and entry count of each place bucket */
+  bases: number[];
+  counts: number[];
+  /** slot files per leaf worker */
+  slotRanges: number;
+}
+
+/** Subtree `t` of `T`: its place buckets sorted by key, its leaves and every level above them written. */
+export function buildSubtree(o: SubtreeTask): Uint8Array {
+  const R = recordBytes(o.A);
+  const E = PLACE_HEAD + R;
+  const span = o.L / o.T;
+  const lo = o.t * span;
+  const hi = lo + span;
+  const sh = Math.log2(span);
+  const fd = openSync(o.tree, "r+");
+  const levelOffset = (l: number) => TREE_HEADER + R * (2 * o.L - 2 * (o.L / 2 ** l)) + (lo / 2 ** l) * R;
+  const levels = new LevelWriter(fd, R, o.A, sh, levelOffset);
+  const slots = new BucketWriter(o.W * o.slotRanges, (i) =>
+    slotFile(o.dir, o.t, Math.floor(i / o.slotRanges), i % o.slotRanges),
+  );
+  try {
+    for (let b = 0; b < o.bases.length; b++) {
+      const first = o.bases[b];
+      const n = o.counts[b];
+      if (first + n <= lo || first >= hi || n === 0) continue;
+      const all = readAll(Array.from({ length: o.W }, (_, w) => placeFile(o.dir, w, b)));
+      if (all.length !== n * E)
+        throw new Error(`place bucket ${b}: ${all.length / E} entries, expected ${n}`);
+      // a bucket wholly inside this half is read by no one else
+      if (first >= lo && first + n <= hi)
+        for (let w = 0; w < o.W; w++) rmSync(placeFile(o.dir, w, b), { force: true });
+      const order = sortByKey(all, n, E);
+      for (let r = Math.max(0, lo - first); r < n && first + r < hi; r++) {
+        const e = order[r] * E;
+        levels.push(all.subarray(e + PLACE_HEAD, e + E));
+        const w = all[e + 16];
+        if (w === PADDING_WORKER) continue;
+        const q = all.readUInt32BE(e + 20);
+        const [buf, at] = slots.reserve(w * o.slotRanges + Math.floor(q / SLOT_RANGE), 12);
+        buf.writeUInt32BE(q, at);
+        buf.writeUInt32BE(all[e + 17], at + 4);
+        buf.writeUInt32BE(first + r, at + 8);
+      }
+    }
+    return levels.finish();
+  } finally {
+    slots.close();
+    closeSync(fd);
+  }
+}
+
+/** Entry numbers 0..n-1 of `buf` (entries of E bytes, a 16-byte key first) in key order; ties keep order. */
+function sortByKey(buf: Buffer, n: number, E: number): Uint32Array {
+  // 53 + 43 + 32 bits of the key as three exact doubles: the comparator reads no bytes
+  const k0 = new Float64Array(n);
+  const k1 = new Float64Array(n);
+  const k2 = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const at = i * E;
+    const w1 = buf.readUInt32BE(at + 4);
+    k0[i] = buf.readUInt32BE(at) * 2 ** 21 + (w1 >>> 11);
+    k1[i] = (w1 & 0x7ff) * 2 ** 32 + buf.readUInt32BE(at + 8);
+    k2[i] = buf.readUInt32BE(at + 12);
+  }
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  return order.sort((a, b) => k0[a] - k0[b] || k1[a] - k1[b] || k2[a] - k2[b]);
+}

@@ -1,0 +1,514 @@
+/**
+ * `liabilities build`, streamed: memory bounded by a setting, not by the number of customers; both cores
+ * used; the same tree as the in-memory build (build.ts) from the same build key. Options in, data out; it
+ * never prints.
+ *
+ * A. main thread: the balances file read line by line (refused with line numbers as build.ts does), each
+ *    row spilled to an input bucket chosen by the id's hash (a customer's rows all land in one bucket);
+ * B. workers: a bucket at a time, customers aggregated, each one's secret, split and k leaves made
+ *    (leaves.ts), each leaf spilled to a place bucket by its place key's top bits; then the padding leaves;
+ * C. workers, one subtree each (T = 2: the two halves of the leaf range): the place buckets that hold the
+ *    subtree's leaves read in key order, sorted (so leaf index = bucket's first index + rank), and every
+ *    level of the subtree written to tree.bin as it is made (spill.ts LevelWriter); the main thread hashes
+ *    the subtrees' roots into the root;
+ * D. main thread: the customers file from each worker's customers and the leaf indices the subtrees found,
+ *    and the hashed index built bucket by bucket (entries sorted by home slot, placed by linear probing);
+ * E. the commitment; every file renamed into place only when all are complete.
+ */
+
+import {
+  closeSync,
+  existsSync,
+  ftruncateSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from "node:fs";
+import { availableParallelism } from "node:os";
+import { basename, dirname, join, resolve } from "node:path";
+import { Worker } from "node:worker_threads";
+import { UsageError } from "../errors/index.js";
+import type { BuildOptions, BuildResult } from "./build.js";
+import { makeCommitment } from "./commitment.js";
+import {
+  AMOUNT_BYTES,
+  fnv1a,
+  getAmount,
+  hex,
+  MAX_AMOUNT,
+  MAX_SPLIT,
+  parentOf,
+  recordBytes,
+} from "./format.js";
+import { type Asset, balanceLines, balanceRow, readAssets, refuseEmpty } from "./input.js";
+import { cryptoRandom } from "./random.js";
+import { BucketWriter, readAll, writeAll } from "./spill.js";
+import { COMMITMENT_FILE, CUSTOMERS_FILE, INDEX_FILE, TREE_FILE, writeTreeHeader } from "./store.js";
+import {
+  custFile,
+  IN_HEAD,
+  inFile,
+  PLACE_HEAD,
+  SLOT_RANGE,
+  type SubtreeTask,
+  slotFile,
+  TREE_HEADER,
+} from "./stream-work.js";
+import type { WorkerTask } from "./worker.js";
+
+export interface StreamOptions extends BuildOptions {
+  /** the memory the build may use, bytes @default 2 GiB */
+  memory?: number;
+  /** worker threads @default 2 (1 on a one-core machine) */
+  threads?: number;
+  /** the worker's script @default dist/liabilities-worker.cjs beside the running bundle */
+  workerFile?: string;
+  /** each phase as it ends, with the milliseconds since the build started */
+  onPhase?: (e: { phase: string; ms: number }) => void;
+}
+
+export const DEFAULT_MEMORY = 2 * 1024 ** 3;
+/** what the processes hold whatever the size (V8 heaps, code, buffers): measured ~150-250 MB */
+const BASELINE = 256 * 1024 ** 2;
+const MAX_PROBLEMS = 10;
+const MAX_HEIGHT = 31;
+
+const pow2Bits = (x: number) => Math.max(0, Math.ceil(Math.log2(Math.max(1, x))));
+
+/** A worker thread, one task at a time. */
+class Pool {
+  private readonly workers: Worker[];
+  constructor(n: number, file: string) {
+    this.workers = Array.from({ length: n }, () => new Worker(file));
+  }
+  get size(): number {
+    return this.workers.length;
+  }
+  run(i: number, task: WorkerTask): Promise<unknown> {
+    const w = this.workers[i];
+    return new Promise((ok, fail) => {
+      const onError = (e: Error) => fail(e);
+      w.once("error", onError);
+      w.once("message", (m: { ok?: unknown; error?: string }) => {
+        w.off("error", onError);
+        if (m.error !== undefined) fail(new Error(`liabilities worker: ${m.error}`));
+        else ok(m.ok);
+      });
+      w.postMessage(task);
+    });
+  }
+  /** Tasks 0..n-1 spread over the workers as each becomes free. */
+  async each(
+    n: number,
+    task: (i: number) => WorkerTask,
+    done: (r: unknown, worker: number) => void,
+  ): Promise<void> {
+    let next = 0;
+    await Promise.all(
+      this.workers.map(async (_, w) => {
+        while (next < n) done(await this.run(w, task(next++)), w);
+      }),
+    );
+  }
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+}
+
+function workerScript(o: StreamOptions): string {
+  const candidates = o.workerFile
+    ? [o.workerFile]
+    : [
+        join(__dirname, "liabilities-worker.cjs"),
+        join(__dirname, "..", "..", "dist", "liabilities-worker.cjs"),
+      ];
+  const f = candidates.find((c) => existsSync(c));
+  if (!f) throw new Error(`the liabilities worker is missing (${candidates.join(", ")}): run npm run build`);
+  return f;
+}
+
+export async function buildStreamed(o: StreamOptions): Promise<BuildResult> {
+  const k = o.split ?? 2;
+  if (!Number.isInteger(k) || k < 1 || k > MAX_SPLIT)
+    throw new UsageError(`--split ${o.split}: a whole number of leaves per customer from 1 to ${MAX_SPLIT}`);
+  if (existsSync(join(o.out, COMMITMENT_FILE)))
+    throw new UsageError(`--out ${o.out} already holds a build (${COMMITMENT_FILE}): name a new directory`);
+  const memory = o.memory ?? DEFAULT_MEMORY;
+  const data = Math.max(4 * 1024 ** 2, memory - BASELINE);
+  const assets = readAssets(o.assets);
+  const A = assets.length;
+  const R = recordBytes(A);
+  const random = o.random ?? cryptoRandom();
+  const file = workerScript(o);
+  let inputBytes: number;
+  try {
+    inputBytes = statSync(o.input).size;
+  } catch (e) {
+    throw new UsageError(`--input ${o.input}: cannot read it (${(e as NodeJS.ErrnoException).code ?? e})`);
+  }
+  const T = Math.max(1, Math.min(o.threads ?? 2, availableParallelism() >= 2 ? 2 : 1));
+
+  // the work directory beside --out (the same file system, so the files are renamed into place); --out
+  // itself is made only once the input is known good
+  const out = resolve(o.out);
+  const work = mkdtempSync(join(dirname(out), `.${basename(out)}.build-`));
+  const pool = new Pool(T, file);
+  const t0 = performance.now();
+  const phase = (name: string) => o.onPhase?.({ phase: name, ms: Math.round(performance.now() - t0) });
+  try {
+    // A. rows to input buckets: a bucket aggregated takes ~4× its CSV bytes, one bucket per worker at a time
+    const inBits = Math.min(16, pow2Bits((inputBytes * 4 * T) / data));
+    const rowsIn = await spillRows(o.input, assets, inBits, work);
+    phase("rows read and spilled");
+    // B. customers' leaves to place buckets; an entry and its sort keys take ~(E + 28) × 1.5 bytes in C
+    const E = PLACE_HEAD + R;
+    const leavesMax = 2 ** pow2Bits(Math.max(2, rowsIn.rows * k));
+    const placeBits = Math.min(20, pow2Bits((leavesMax * (E + 28) * 1.5 * T) / data));
+    const buildKey = new Uint8Array(32);
+    random(buildKey);
+    for (let w = 0; w < T; w++)
+      await pool.run(w, { op: "init", setup: { dir: work, w, assets, k, key: buildKey, placeBits } });
+    const perWorker = new Array<number>(T).fill(0);
+    const problems: [number, string][] = [];
+    await pool.each(
+      2 ** inBits,
+      (b) => ({ op: "aggregate", bucket: b }),
+      (r, w) => {
+        const { problems: p, customers } = r as { problems: [number, string][]; customers: number };
+        problems.push(...p);
+        perWorker[w] += customers;
+      },
+    );
+    const count = perWorker.reduce((s, x) => s + x, 0);
+    phase("customers' leaves made");
+    if (problems.length) {
+      problems.sort((p, q) => p[0] - q[0]);
+      refuseEmpty(
+        o.input,
+        rowsIn.lines,
+        count,
+        problems.slice(0, MAX_PROBLEMS).map((p) => p[1]),
+      );
+    }
+    refuseEmpty(o.input, rowsIn.lines, count, []);
+    const real = count * k;
+    let height = 1;
+    while (2 ** height < real) height++;
+    if (height > MAX_HEIGHT) throw new UsageError(`${count} customers × ${k} leaves: more than 2^31 leaves`);
+    const L = 2 ** height;
+    // B'. the padding leaves, split between the workers
+    const pad = L - real;
+    await Promise.all(
+      Array.from({ length: T }, (_, w) =>
+        pool.run(w, {
+          op: "padding",
+          from: Math.floor((pad * w) / T),
+          to: Math.floor((pad * (w + 1)) / T),
+        }),
+      ),
+    );
+    const counts = new Array<number>(2 ** placeBits).fill(0);
+    for (let w = 0; w < T; w++) {
+      const bytes = (await pool.run(w, { op: "finish" })) as number[];
+      bytes.forEach((x, b) => {
+        counts[b] += x / E;
+      });
+    }
+    phase("padding leaves made");
+    const bases: number[] = [];
+    counts.reduce((s, x) => {
+      bases.push(s);
+      return s + x;
+    }, 0);
+
+    // C. the tree: each worker a subtree (a half), the main thread the root above them
+    const tree = join(work, TREE_FILE);
+    const treeBytes = TREE_HEADER + R * (2 * L - 1);
+    const fd = openSync(tree, "w", 0o644);
+    try {
+      writeSync(fd, writeTreeHeader(A, height), 0, TREE_HEADER, 0);
+      ftruncateSync(fd, treeBytes);
+    } finally {
+      closeSync(fd);
+    }
+    const Tt = L >= T ? T : 1;
+    const slotRanges = Math.max(1, Math.ceil(Math.max(...perWorker) / SLOT_RANGE));
+    const tops: Uint8Array[] = [];
+    await Promise.all(
+      Array.from({ length: Tt }, async (_, t) => {
+        const task: SubtreeTask = {
+          dir: work,
+          tree,
+          t,
+          T: Tt,
+          W: T,
+          A,
+          L,
+          height,
+          placeBits,
+          bases,
+          counts,
+          slotRanges,
+        };
+        tops[t] = (await pool.run(t, { op: "subtree", task })) as Uint8Array;
+      }),
+    );
+    let root = tops[0];
+    if (Tt === 2) {
+      root = parentOf(tops[0], tops[1], A)!;
+      const fdr = openSync(tree, "r+");
+      writeAll(fdr, root, TREE_HEADER + R * (2 * L - 2));
+      closeSync(fdr);
+    }
+    phase("tree hashed");
+    for (let a = 0; a < A; a++)
+      if (getAmount(root, 32 + a * AMOUNT_BYTES) !== rowsIn.totals[a]) throw new Error("root sum ≠ total");
+
+    // D. the customers file and its index
+    const customers = join(work, CUSTOMERS_FILE);
+    const index = join(work, INDEX_FILE);
+    writeCustomersStreamed({ work, customers, index, perWorker, T: Tt, W: T, k, slotRanges, data });
+
+    phase("customers file and index written");
+    // E. the commitment, then everything into place
+    const commitment = makeCommitment({
+      assets,
+      totals: rowsIn.totals,
+      leaves: L,
+      height,
+      root: hex(root.subarray(0, 32)),
+      created: o.now ?? new Date(),
+      label: o.label,
+    });
+    const cfile = join(work, COMMITMENT_FILE);
+    const fdc = openSync(cfile, "w");
+    writeSync(fdc, JSON.stringify(commitment, null, 2) + "\n");
+    closeSync(fdc);
+    mkdirSync(out, { recursive: true });
+    for (const f of [TREE_FILE, CUSTOMERS_FILE, INDEX_FILE, COMMITMENT_FILE])
+      renameSync(join(work, f), join(out, f));
+    return {
+      commitment,
+      customers: count,
+      realLeaves: real,
+      files: {
+        commitment: join(o.out, COMMITMENT_FILE),
+        customers: join(o.out, CUSTOMERS_FILE),
+        index: join(o.out, INDEX_FILE),
+        tree: join(o.out, TREE_FILE),
+      },
+      treeBytes,
+    };
+  } finally {
+    await pool.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** Phase A: the balances file's rows, checked, to input buckets by the id's FNV-1a top bits. */
+async function spillRows(input: string, assets: Asset[], bits: number, work: string) {
+  const assetIndex = new Map(assets.map((a, i) => [a.asset, i]));
+  const totals = assets.map(() => 0n);
+  const problems: string[] = [];
+  const out = new BucketWriter(2 ** bits, (b) => inFile(work, b), 1 << 16);
+  let lines = 0;
+  let rows = 0;
+  try {
+    for await (const raw of await balanceLines(input)) {
+      lines++;
+      if (problems.length >= MAX_PROBLEMS) continue;
+      const row = balanceRow(raw, lines, assets, assetIndex);
+      if (row === undefined) continue;
+      if (typeof row === "string") {
+        problems.push(row);
+        continue;
+      }
+      totals[row.a] += row.base;
+      if (totals[row.a] > MAX_AMOUNT) {
+        problems.push(`line ${lines}: the ${assets[row.a].asset} total overflows 128 bits of base units`);
+        continue;
+      }
+      rows++;
+      const h = fnv1a(row.idb);
+      const [b, at] = out.reserve(bits === 0 ? 0 : h >>> (32 - bits), IN_HEAD + row.idb.length);
+      b.writeUInt32BE(lines, at);
+      b[at + 4] = row.a;
+      b[at + 5] = 0;
+      b.writeUInt16BE(row.idb.length, at + 6);
+      const hexAmount = row.base.toString(16).padStart(32, "0");
+      b.write(hexAmount, at + 8, "hex");
+      b.set(row.idb, at + IN_HEAD);
+    }
+  } finally {
+    out.close();
+  }
+  refuseEmpty(input, lines, rows, problems);
+  return { lines, rows, totals };
+}
+
+/** Phase D: customers.csv (worker by worker, in each worker's numbering) and customers.idx. */
+function writeCustomersStreamed(o: {
+  work: string;
+  customers: string;
+  index: string;
+  perWorker: number[];
+  T: number;
+  W: number;
+  k: number;
+  slotRanges: number;
+  data: number;
+}): void {
+  const n = o.perWorker.reduce((s, x) => s + x, 0);
+  let slots = 2;
+  while (slots < n * 2) slots *= 2;
+  const slotBits = Math.log2(slots);
+  // index entries: (hash, offset + 1), 12 bytes, to buckets of home slots; a bucket sorted takes ~40 bytes an entry
+  const idxBits = Math.min(slotBits, pow2Bits((n * 40) / (o.data / 2)));
+  const idx = new BucketWriter(2 ** idxBits, (b) => join(o.work, `idx-${b}.bin`));
+  const fd = openSync(o.customers, "w", 0o600);
+  try {
+    let pos = 0;
+    let chunk = "customer_id,secret,leaves\n";
+    let chunkBytes = Buffer.byteLength(chunk);
+    const flush = () => {
+      pos += writeSync(fd, chunk);
+      chunk = "";
+      chunkBytes = 0;
+    };
+    const leaves = new Uint32Array(SLOT_RANGE * o.k);
+    for (let w = 0; w < o.W; w++) {
+      const cust = readStream(custFile(o.work, w));
+      for (let r = 0; r * SLOT_RANGE < o.perWorker[w]; r++) {
+        const slotsIn = readAll(Array.from({ length: o.T }, (_, t) => slotFile(o.work, t, w, r)));
+        for (let at = 0; at < slotsIn.length; at += 12)
+          leaves[(slotsIn.readUInt32BE(at) - r * SLOT_RANGE) * o.k + slotsIn.readUInt32BE(at + 4)] =
+            slotsIn.readUInt32BE(at + 8);
+        const upTo = Math.min(o.perWorker[w], (r + 1) * SLOT_RANGE);
+        for (let q = r * SLOT_RANGE; q < upTo; q++) {
+          const { id, secret } = cust.next();
+          const offset = pos + chunkBytes;
+          let line = `${id.toString("utf8")},${secret.toString("hex")},`;
+          for (let j = 0; j < o.k; j++) line += (j ? " " : "") + leaves[(q - r * SLOT_RANGE) * o.k + j];
+          line += "\n";
+          chunk += line;
+          chunkBytes += Buffer.byteLength(line);
+          if (chunkBytes > 1 << 20) flush();
+          const h = fnv1a(id);
+          const home = h & (slots - 1);
+          const [b, at] = idx.reserve(idxBits === 0 ? 0 : home >>> (slotBits - idxBits), 12);
+          b.writeUInt32BE(h, at);
+          b.writeUInt32BE(Math.floor((offset + 1) / 2 ** 32), at + 4);
+          b.writeUInt32BE((offset + 1) % 2 ** 32, at + 8);
+        }
+      }
+      cust.close();
+    }
+    flush();
+  } finally {
+    closeSync(fd);
+    idx.close();
+  }
+  writeIndexStreamed(o.index, o.work, n, slots, idxBits);
+}
+
+/** Records of a cust-W file, read in order through a 4 MiB window. */
+function readStream(file: string) {
+  const fd = openSync(file, "r");
+  let buf = Buffer.alloc(0);
+  let at = 0;
+  let filePos = 0;
+  const fill = (need: number) => {
+    if (buf.length - at >= need) return;
+    const rest = buf.subarray(at);
+    const next = Buffer.allocUnsafe(Math.max(4 << 20, need));
+    rest.copy(next, 0);
+    const got = readSync(fd, next, rest.length, next.length - rest.length, filePos);
+    filePos += got;
+    buf = next.subarray(0, rest.length + got);
+    at = 0;
+  };
+  return {
+    next(): { id: Buffer; secret: Buffer } {
+      fill(2);
+      const len = buf.readUInt16BE(at);
+      fill(2 + len + 32);
+      const id = Buffer.from(buf.subarray(at + 2, at + 2 + len));
+      const secret = Buffer.from(buf.subarray(at + 2 + len, at + 2 + len + 32));
+      at += 2 + len + 32;
+      return { id, secret };
+    },
+    close: () => closeSync(fd),
+  };
+}
+
+/**
+ * customers.idx, the same format as the in-memory build's (store.ts): entries sorted by home slot, each
+ * placed at the first free slot from its home on (linear probing), bucket after bucket in slot order, a
+ * run past the last slot wrapping to the first free slots from 0.
+ */
+function writeIndexStreamed(file: string, work: string, n: number, slots: number, idxBits: number): void {
+  const SLOT = 12;
+  // read back too: the run that wraps past the last slot looks for free slots from 0
+  const fd = openSync(file, "w+", 0o600);
+  try {
+    const head = Buffer.alloc(16);
+    head.write("CGWLIDX1", 0, "latin1");
+    head.writeUInt32BE(slots, 8);
+    head.writeUInt32BE(n, 12);
+    writeAll(fd, head, 0);
+    ftruncateSync(fd, 16 + slots * SLOT);
+    let next = 0; // the first slot not yet taken by an earlier entry
+    const wrapped: Buffer[] = [];
+    const mask = slots - 1;
+    for (let b = 0; b < 2 ** idxBits; b++) {
+      const e = readAll([join(work, `idx-${b}.bin`)]);
+      const m = e.length / SLOT;
+      if (!m) continue;
+      const home = new Float64Array(m);
+      for (let i = 0; i < m; i++) home[i] = e.readUInt32BE(i * SLOT) & mask;
+      const order = new Uint32Array(m);
+      for (let i = 0; i < m; i++) order[i] = i;
+      order.sort((x, y) => home[x] - home[y]);
+      // a run of slots from `start`, written at once
+      let start = -1;
+      let run = Buffer.allocUnsafe(0);
+      let used = 0;
+      const put = (slot: number, entry: Buffer) => {
+        if (start < 0 || slot !== start + used / SLOT || used + SLOT > run.length) {
+          if (used) writeAll(fd, run.subarray(0, used), 16 + start * SLOT);
+          if (run.length < 1 << 20) run = Buffer.allocUnsafe(1 << 20);
+          start = slot;
+          used = 0;
+        }
+        entry.copy(run, used);
+        used += SLOT;
+      };
+      for (const i of order) {
+        const slot = Math.max(home[i], next);
+        const entry = e.subarray(i * SLOT, i * SLOT + SLOT);
+        if (slot >= slots) wrapped.push(Buffer.from(entry));
+        else put(slot, entry);
+        next = slot + 1;
+      }
+      if (used) writeAll(fd, run.subarray(0, used), 16 + start * SLOT);
+    }
+    // the run that went past the last slot continues at slot 0 (free slots there, the load is ≤ 1/2)
+    const probe = Buffer.alloc(SLOT);
+    let s = 0;
+    for (const entry of wrapped) {
+      for (; ; s++) {
+        readSync(fd, probe, 0, SLOT, 16 + s * SLOT);
+        if (probe.readUInt32BE(4) === 0 && probe.readUInt32BE(8) === 0) break;
+      }
+      writeAll(fd, entry, 16 + s * SLOT);
+      s++;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * The streamed build's worker thread (bundled apart as dist/liabilities-worker.cjs): one LeafWork across
+ * its tasks, and subtrees. Messages in: {op, …}; out: {ok: result} or {error: message}.
+ */
+import { parentPort } from "node:worker_threads";
+import { buildSubtree, LeafWork, type SubtreeTask, type WorkSetup } from "./stream-work.js";
+
+export type WorkerTask =
+  | { op: "init"; setup: WorkSetup }
+  | { op: "aggregate"; bucket: number }
+  | { op: "padding"; from: number; to: number }
+  | { op: "finish" }
+  | { op: "subtree"; task: SubtreeTask };
+
+let work: LeafWork | undefined;
+
+export function runTask(m: WorkerTask): unknown {
+  switch (m.op) {
+    case "init":
+      work = new LeafWork(m.setup);
+      return null;
+    case "aggregate":
+      return work!.aggregate(m.bucket);
+    case "padding":
+      work!.padding(m.from, m.to);
+      return null;
+    case "finish":
+      return Array.from(work!.finish());
+    case "subtree":
+      return buildSubtree(m.task);
+  }
+}
+
+parentPort?.on("message", (m: WorkerTask) => {
+  try {
+    parentPort!.postMessage({ ok: runTask(m) });
+  } catch (e) {
+    parentPort!.postMessage({ error: (e as Error).stack ?? String(e) });
+  }
+});
