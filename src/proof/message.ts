@@ -146,8 +146,8 @@ const sha256d = (b: Uint8Array): Uint8Array => sha256(sha256(b));
 const equal = (a: Uint8Array, b: Uint8Array): boolean =>
   a.length === b.length && a.every((x, i) => x === b[i]);
 
-/** Bitcoin's CompactSize, as the signed-message serialization uses it for both strings. */
-function compactSize(n: number): Uint8Array {
+/** Bitcoin's CompactSize, as the signed-message serialization uses it for both strings (and OKX's header). */
+export function compactSize(n: number): Uint8Array {
   if (n < 0xfd) return Uint8Array.of(n);
   if (n <= 0xffff) return Uint8Array.of(0xfd, n & 0xff, n >>> 8);
   return Uint8Array.of(0xfe, n & 0xff, (n >>> 8) & 0xff, (n >>> 16) & 0xff, n >>> 24);

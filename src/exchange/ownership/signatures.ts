@@ -17,6 +17,7 @@ import { base32nopad, base58, base64, bech32 } from "@scure/base";
 import { OutScript } from "@scure/btc-signer";
 import { base58CheckDecode, bech32Decode, bech32Program } from "../../chains/codec.js";
 import { hex20ToTron, looksLikeTronBase58, tronToHex20 } from "../../chains/tron.js";
+import { compactSize } from "../../proof/message.js";
 import type { UtxoCoin } from "./coins.js";
 
 /** What one signature (or a row's set of them) showed. */
@@ -40,12 +41,6 @@ const sha256d = (b: Uint8Array): Uint8Array => sha256(sha256(b));
 const equal = (a: Uint8Array, b: Uint8Array): boolean =>
   a.length === b.length && a.every((x, i) => x === b[i]);
 
-/** Bitcoin's CompactSize length prefix. */
-function compactSize(n: number): Uint8Array {
-  if (n < 0xfd) return Uint8Array.of(n);
-  if (n <= 0xffff) return Uint8Array.of(0xfd, n & 0xff, n >>> 8);
-  return Uint8Array.of(0xfe, n & 0xff, (n >>> 8) & 0xff, (n >>> 16) & 0xff, n >>> 24);
-}
 /** a CompactSize-prefixed string (Bitcoin's and OKX's "varstr") */
 const varstr = (s: string | Uint8Array): Uint8Array => {
   const b = typeof s === "string" ? utf8ToBytes(s) : s;
