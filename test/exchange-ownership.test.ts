@@ -207,6 +207,22 @@ describe("tampered copies fail, naming the row", () => {
     );
   });
 
+  it("an EVM or TRON address cut short fails as undecodable, not as a form chaingw does not know", async () => {
+    const okx = "okx_por_example_2022-11.csv";
+    const { exitCode, report } = await verify(
+      tampered(okx, (t) =>
+        t
+          .replace("0xe7d5f0677dbc8f27fe57bc8289c0450abd198533", "0xe7d5f0677dbc8f27fe57bc8289c0450abd19853")
+          .replace("TJTc3g4AuDoPxCFmTbcTJEmQwhFrTnJGNR", "TJTc3g4AuDoPxCFmTbcTJEmQwhFrTnJGN"),
+      ),
+    );
+    expect(exitCode).toBe(1);
+    expect(rowAt(report, 20)).toMatchObject({ proven: false, status: "failed" });
+    expect(rowAt(report, 20).reason).toContain("not an EVM address");
+    expect(rowAt(report, 16)).toMatchObject({ proven: false, status: "failed" });
+    expect(rowAt(report, 16).reason).toContain("not a TRON base58 address");
+  });
+
   it("a contract wallet whose owner's signature is another key's fails", async () => {
     const f = "okx_por_example_2026.csv";
     const { exitCode, report } = await verify(

@@ -144,6 +144,20 @@ export function judgeRow(row: OwnershipRow, layout: OwnershipLayout): Judged {
     return judgeUtxoSingle(coin, addr, sig, row.message);
   }
   const ed = ed25519NetOf(row.network) ?? ed25519NetOf(base);
+  const net = (row.network || base).toUpperCase();
+  // an account network's address in no form of it: a failure, never a form chaingw "does not support"
+  if (!ed && /^(TRON|TRC20|TRX)$/.test(net))
+    return {
+      status: "failed",
+      form: "TRON address",
+      detail: "the address does not decode: not a TRON base58 address (T + 33 characters)",
+    };
+  if (!ed && row.address.startsWith("0x") && net !== "STARKNET" && !sig.startsWith("SIG_K1_"))
+    return {
+      status: "failed",
+      form: "EVM address",
+      detail: `the address does not decode: ${row.address.length - 2} hex digits, not an EVM address (0x + 40)`,
+    };
   if (ed) return judgeEd25519(ed, row.address, sig, row.script, row.message, pub.ed, row.owners[0]);
   if (sig.startsWith("SIG_K1_"))
     return unsupported(
