@@ -10,10 +10,12 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
 import { rawServer, sendJson } from "./fixtures/forward.js";
+import { startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
 import { freePort } from "./helpers/ports.js";
 import { sleep, terminate, trackChild, trackDir } from "./helpers/procs.js";
+import { startServe } from "./helpers/serve.js";
 
 const REGTEST_FLAGS: string[] = JSON.parse(
   readFileSync(new URL("../scripts/litecoind-regtest.json", import.meta.url), "utf8"),
@@ -407,4 +409,55 @@ describe("bitcoin-cli's flags (item 7)", () => {
     expect(ours.exitCode).toBe(1);
     expect(JSON.parse(ours.stderr)).toMatchObject({ error: { code: -5, message: "Block not found" } });
   }, 30_000);
+});
+
+describe("a gateway, from chaingw and from other clients (item 12)", () => {
+  it("cast --rpc-headers and curl send the key as docs/serve.md shows; a 403 says the key may not use the product", async () => {
+    const [n, anvil] = await Promise.all([node(), startAnvil()]);
+    const gw = await startServe(
+      {
+        products: {
+          ltc: { chain: "utxo", upstreams: [n.authUrl] },
+          evm: { chain: "evm", upstreams: [anvil.url] },
+        },
+      },
+      { keys: [["evm"]] },
+    );
+    try {
+      const key = gw.keys[0] as string;
+      const cast = await execa(
+        join(process.cwd(), "node_modules", ".bin", "cast"),
+        ["block-number", "--rpc-url", `${gw.url}/v1/evm`, "--rpc-headers", `X-API-Key: ${key}`],
+        { reject: false },
+      );
+      expect(cast.stderr).toBe("");
+      expect(cast.stdout.trim()).toBe("0");
+      const curl = await execa("curl", [
+        "-s",
+        "-H",
+        `X-API-Key: ${key}`,
+        "-H",
+        "content-type: application/json",
+        "-d",
+        '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}',
+        `${gw.url}/v1/evm`,
+      ]);
+      expect(JSON.parse(curl.stdout)).toMatchObject({ result: "0x7a69" });
+      // the key is good, the product is not its: before, "credentials refused (check the API key)"
+      const r = await runCli(["--gateway", gw.url, "--product", "ltc", "getblockcount"], {
+        env: { CHAINGW_API_KEY: key },
+      });
+      expect(r.exitCode).toBe(4);
+      expect(r.stderr).toContain(
+        'HTTP 403: forbidden: this API key may not use the product: "ltc" (a known key, not allowed this product: check --product',
+      );
+      const bad = await runCli(["--gateway", gw.url, "--product", "evm", "eth_blockNumber"], {
+        env: { CHAINGW_API_KEY: "not-a-key" },
+      });
+      expect(bad.exitCode).toBe(4);
+      expect(bad.stderr).toContain("HTTP 401: unauthorized: unknown API key (check the API key)");
+    } finally {
+      await Promise.all([gw.stop(), anvil.stop()]);
+    }
+  }, 60_000);
 });

@@ -43,11 +43,7 @@ const NOT_READY_CODES = new Set([-28, -9, -10]);
 export function refusedOutright(http: HttpResult, ep: Endpoint): Failure | undefined {
   const { status } = http;
   if (status === 401 || status === 403) {
-    return {
-      kind: "refused",
-      auth: true,
-      why: `HTTP ${status}: credentials refused${ep.kind === "gateway" ? " (check the API key)" : " (check user/password or the cookie)"}`,
-    };
+    return { kind: "refused", auth: true, why: authRefusal(status, ep, http.text) };
   }
   if (status >= 300 && status < 400) {
     return {
@@ -56,6 +52,22 @@ export function refusedOutright(http: HttpResult, ep: Endpoint): Failure | undef
     };
   }
   return undefined;
+}
+
+/**
+ * What a 401/403 says: a gateway's 403 is a valid key on a product it may not use (the spec's forbidden),
+ * not a wrong key; the gateway's own words, when its body has them, follow.
+ */
+function authRefusal(status: number, ep: Endpoint, text: string): string {
+  let said = "";
+  try {
+    const m = (parseLossless(text) as { error?: { message?: unknown } })?.error?.message;
+    if (typeof m === "string") said = `: ${m.slice(0, 120)}`;
+  } catch {}
+  if (ep.kind === "node") return `HTTP ${status}: credentials refused (check user/password or the cookie)`;
+  if (status === 403)
+    return `HTTP 403${said || ": the API key may not use this product"} (a known key, not allowed this product: check --product, or have the key allowed it)`;
+  return `HTTP 401${said} (check the API key)`;
 }
 
 export function classify(http: HttpResult, id: number, ep: Endpoint): Outcome {
