@@ -280,7 +280,7 @@ describe("reserves scan: what the proof counts, row by row (item 6)", () => {
     expect(row(c)).toMatch(/│ not counted \(< 3 conf\) *│/);
     expect(row(a)).toMatch(/│ counted *│/);
     expect(r.stdout).toMatch(
-      /^ {2}signatures +1 of 2 check out over the challenge; they prove 1\.00000000 coins = 100000000 base units/m,
+      /^ {2}signatures +1 of 2 check out over the challenge; they prove 1\.00000000 LTC = 100000000 base units/m,
     );
     expect(r.stdout).toContain(`checks out  ${a} (legacy)`);
     expect(r.stdout).toMatch(new RegExp(`does not  ${b}: `));
@@ -460,4 +460,38 @@ describe("a gateway, from chaingw and from other clients (item 12)", () => {
       await Promise.all([gw.stop(), anvil.stop()]);
     }
   }, 60_000);
+});
+
+describe("rough edges (item 13)", () => {
+  it("an empty object and a one-item list show as such, not a blank line or a bare value", async () => {
+    const node = await rawServer((body, _req, res) => {
+      const { id, method } = JSON.parse(body.toString("utf8"));
+      const result = method === "getmempoolinfo" ? "{}" : '{"warnings":["one"],"softforks":{}}';
+      sendJson(res, 200, `{"result":${result},"error":null,"id":${id}}`);
+    });
+    try {
+      const empty = await runCli(["--url", node.url, "getmempoolinfo"]);
+      expect(empty.stdout).toBe("(empty object)\n");
+      const one = await runCli(["--url", node.url, "rpc", "getblockchaininfo"]);
+      expect(one.stdout).toMatch(/^warnings +\[one\]$/m);
+      expect(one.stdout).toMatch(/^softforks +\{\}$/m);
+    } finally {
+      await node.close();
+    }
+  });
+
+  it("config init's starter pairs no mainnet with a testnet node as failovers; the package has its LICENSE", async () => {
+    const d = freshDir();
+    const r = await runCli(["config", "init", "--path", join(d, "c.json")]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const text = readFileSync(join(d, "c.json"), "utf8");
+    const profiles = JSON.parse(text).profiles as Record<string, { url?: string | string[] }>;
+    for (const p of Object.values(profiles)) {
+      const ports = new Set([p.url ?? []].flat().map((u) => new URL(u).port));
+      expect(ports.size).toBeLessThanOrEqual(1);
+    }
+    const license = readFileSync(new URL("../LICENSE", import.meta.url), "utf8");
+    expect(license).toMatch(/^MIT License/);
+    expect(JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).license).toBe("MIT");
+  });
 });

@@ -96,11 +96,11 @@ describe("reserves scan --min-conf", () => {
     const doc = JSON.parse(readFileSync(proof, "utf8"));
     expect(doc.total.amount).toBe("1.25000000");
     // before: "total  1.75000000" alone, while the proof holds 1.25
-    expect(r.stdout).toMatch(/^ {2}total found +1\.75000000 coins = 175000000 base units/m);
+    expect(r.stdout).toMatch(/^ {2}total found +1\.75000000 LTC = 175000000 base units/m);
     expect(r.stdout).toMatch(
-      /^ {2}total in the proof +1\.25000000 coins = 125000000 base units in 1 output with at least 3 confirmations \(--min-conf 3\): the total the proof carries$/m,
+      /^ {2}total in the proof +1\.25000000 LTC = 125000000 base units in 1 output with at least 3 confirmations \(--min-conf 3\): the total the proof carries$/m,
     );
-    expect(r.stdout).toMatch(/^ {2}left out +0\.50000000 coins in 1 output with fewer confirmations/m);
+    expect(r.stdout).toMatch(/^ {2}left out +0\.50000000 LTC in 1 output with fewer confirmations/m);
     expect(r.stdout).toMatch(/proof written to .*: 1\.25000000 in 1 outputs/);
   }, 60_000);
 });

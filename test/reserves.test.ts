@@ -213,7 +213,7 @@ describe("reserves scan against the node", () => {
     for (const op of own.outpoints) expect(r.stdout).toContain(op);
     expect(r.stdout).toMatch(/addresses asked\s+20\n/);
     expect(r.stdout).toMatch(new RegExp(`addresses with funds\\s+${20 - SPENT}\\n`));
-    expect(r.stdout).toContain(`${own.total} coins = ${sats(own.total)} base units`);
+    expect(r.stdout).toContain(`${own.total} LTC = ${sats(own.total)} base units`);
     expect(r.stdout).toMatch(/mempool not included/);
     expect(r.stdout).toContain(`endpoint              ${ltc.url}`);
 
@@ -240,7 +240,7 @@ describe("reserves scan against the node", () => {
         .map((l) => l.split(/\s+/)[0])
         .sort(),
     ).toEqual([...own.outpoints].sort());
-    expect(r.stdout).toContain(`${own.total} coins = ${sats(own.total)} base units`);
+    expect(r.stdout).toContain(`${own.total} LTC = ${sats(own.total)} base units`);
   });
 
   it("--csv writes one row per unspent; its sats add up to the total", async () => {

@@ -93,7 +93,9 @@ export function renderValue(v: JsonValue, color: boolean, annotate?: Annotate): 
         if (e.length === 0) lines.push(`${indent}${label}  ${st.dim("[]")}`);
         else if (e.every(isScalar)) {
           const joined = e.map(scalarText).join(", ");
-          if (joined.length <= 100) lines.push(`${indent}${label}  ${joined}`);
+          // one item in brackets: a list of one is not the bare value
+          if (e.length === 1) lines.push(`${indent}${label}  [${joined}]`);
+          else if (joined.length <= 100) lines.push(`${indent}${label}  ${joined}`);
           else {
             lines.push(`${indent}${label}  ${st.dim(`(${e.length})`)}`);
             for (const x of e) lines.push(`${indent}  ${scalarText(x)}`);
@@ -107,12 +109,14 @@ export function renderValue(v: JsonValue, color: boolean, annotate?: Annotate): 
             } else lines.push(`${indent}  ${compact(x)}`);
           }
         }
-      } else {
+      } else if (Object.keys(e as object).length === 0) lines.push(`${indent}${label}  ${st.dim("{}")}`);
+      else {
         lines.push(`${indent}${label}`);
         walk(e as Record<string, JsonValue>, indent + "  ");
       }
     }
   };
+  if (Object.keys(v as object).length === 0) return st.dim("(empty object)");
   walk(v as Record<string, JsonValue>, "");
   return lines.join("\n");
 }

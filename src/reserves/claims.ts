@@ -24,9 +24,14 @@ export function share(part: bigint, whole: bigint): string {
 
 /** The coin's ticker for the summary line, from the addresses' own form where it says. */
 export function unitOf(proof: Proof): string {
-  for (const a of proof.by_address) {
+  return unitOfAddresses(proof.by_address.map((a) => a.address));
+}
+
+/** The coin's ticker of the first address whose form names one coin, else "coins". */
+export function unitOfAddresses(addresses: Iterable<string>): string {
+  for (const address of addresses) {
     try {
-      const coins = new Set(decodeProofAddress(a.address).networks.map((n) => n.chain));
+      const coins = new Set(decodeProofAddress(address).networks.map((n) => n.chain));
       const only = coins.size === 1 ? coinOf([...coins][0] as string) : undefined;
       if (only) return only.ticker;
     } catch {

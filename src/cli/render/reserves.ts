@@ -109,8 +109,10 @@ export interface ProofTotals {
   provenSats?: bigint;
 }
 
-export function reportHuman(r: Report, opts: { color: boolean; proof?: ProofTotals }): string {
+export function reportHuman(r: Report, opts: { color: boolean; proof?: ProofTotals; unit?: string }): string {
   const st = style(opts.color);
+  // the coin's ticker where the addresses say which coin it is
+  const unit = opts.unit ?? "coins";
   const s = r.scan;
   const out: string[] = [];
   if (r.holdings) {
@@ -158,11 +160,11 @@ export function reportHuman(r: Report, opts: { color: boolean; proof?: ProofTota
     ["unspent outputs", String(s.unspents.length)],
     [
       opts.proof ? "total found" : "total",
-      `${formatCoins(s.totalSats)} coins = ${s.totalSats} base units${opts.proof ? " (every output the scan found)" : ""}`,
+      `${formatCoins(s.totalSats)} ${unit} = ${s.totalSats} base units${opts.proof ? " (every output the scan found)" : ""}`,
     ],
     ["node total_amount", `${s.nodeTotal} ${st.good("(equals the sum of the outputs)")}`],
-    ...minConfRows(opts.proof),
-    ...signatureRows(opts.proof, st),
+    ...minConfRows(opts.proof, unit),
+    ...signatureRows(opts.proof, st, unit),
     ["at block", `${s.height} ${s.bestblock}`],
     ["chain", r.chain ?? "(not reported)"],
     ["endpoint", r.endpoint],
@@ -199,30 +201,34 @@ export function reportHuman(r: Report, opts: { color: boolean; proof?: ProofTota
 }
 
 /** The proof's total under --min-conf, named as the one the proof carries, and what it leaves out. */
-function minConfRows(p: ProofTotals | undefined): [string, string][] {
+function minConfRows(p: ProofTotals | undefined, unit: string): [string, string][] {
   if (p?.minConf === undefined) return [];
   const outs = (n: number) => `${n} output${n === 1 ? "" : "s"}`;
   return [
     [
       "total in the proof",
-      `${formatCoins(p.kept.sats)} coins = ${p.kept.sats} base units in ${outs(p.kept.outputs)} with at least ${p.minConf} confirmations (--min-conf ${p.minConf}): the total the proof carries`,
+      `${formatCoins(p.kept.sats)} ${unit} = ${p.kept.sats} base units in ${outs(p.kept.outputs)} with at least ${p.minConf} confirmations (--min-conf ${p.minConf}): the total the proof carries`,
     ],
     [
       "left out",
-      `${formatCoins(p.excluded.sats)} coins in ${outs(p.excluded.outputs)} with fewer confirmations (listed in the proof's "excluded", not counted)`,
+      `${formatCoins(p.excluded.sats)} ${unit} in ${outs(p.excluded.outputs)} with fewer confirmations (listed in the proof's "excluded", not counted)`,
     ],
   ];
 }
 
 /** With --signatures: how many checked out, the total they prove, and each signature's word. */
-function signatureRows(p: ProofTotals | undefined, st: ReturnType<typeof style>): [string, string][] {
+function signatureRows(
+  p: ProofTotals | undefined,
+  st: ReturnType<typeof style>,
+  unit: string,
+): [string, string][] {
   const sigs = p?.signatures;
   if (!sigs) return [];
   const good = sigs.filter((x) => x.valid).length;
   const rows: [string, string][] = [
     [
       "signatures",
-      `${good} of ${sigs.length} check out over the challenge; they prove ${formatCoins(p.provenSats ?? 0n)} coins = ${p.provenSats ?? 0n} base units (the rest is claimed, not proven)`,
+      `${good} of ${sigs.length} check out over the challenge; they prove ${formatCoins(p.provenSats ?? 0n)} ${unit} = ${p.provenSats ?? 0n} base units (the rest is claimed, not proven)`,
     ],
   ];
   for (const x of sigs)

@@ -19,13 +19,18 @@ const STARTER = `{
     "node": {
       "//": "A node by URL. rpcCookie: its cookie file; a user:pass@ in the url works too (then chmod 600 this file).",
       "chain": "utxo",
-      "url": ["http://127.0.0.1:8332/", "http://127.0.0.1:18332/"],
+      "url": "http://127.0.0.1:8332/",
       "rpcCookie": "/home/me/.bitcoin/.cookie",
       "retries": 2,
       "timeout": 60,
       "requestTimeout": 30,
       "connectTimeout": 2,
       "scanTimeout": 3600
+    },
+    "nodes": {
+      "//": "Several nodes in failover order: the same chain and network each (a mainnet and a testnet node answer different chains, so a failover between them would change the answer).",
+      "chain": "utxo",
+      "url": ["https://node-a.example:8332/", "https://node-b.example:8332/"]
     },
     "eth": {
       "//": "An EVM node.",

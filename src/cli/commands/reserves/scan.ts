@@ -273,6 +273,8 @@ async function printScan(
 ): Promise<void> {
   const { minConf, signatures } = p;
   const { reportCsv, reportHuman, reportJson } = await import("../../render/reserves.js");
+  const { unitOfAddresses } = await import("../../../reserves/claims.js");
+  const unit = unitOfAddresses(report.scan.unspents.flatMap((u) => (u.address ? [u.address] : [])));
   const csvTo = run.format === "csv" ? "-" : o.csv;
   if (csvTo !== undefined) {
     const csv = reportCsv(report);
@@ -311,13 +313,15 @@ async function printScan(
               signatures: proof.ownership?.signatures,
               provenSats: proof.ownership && BigInt(proof.ownership.proven_sats),
             };
-      run.out(reportHuman(escapeDeep(report), { color: ctx.color, proof: totals }));
+      run.out(reportHuman(escapeDeep(report), { color: ctx.color, proof: totals, unit }));
       run.out(
         `proof written to ${o.proof}: ${proof.total.amount} in ${proof.total.outputs} outputs at height ${proof.height}, digest ${proof.digest}`,
       );
     }
   } else if (csvTo !== "-")
     run.out(
-      run.format === "json" ? reportJson(report) : reportHuman(escapeDeep(report), { color: ctx.color }),
+      run.format === "json"
+        ? reportJson(report)
+        : reportHuman(escapeDeep(report), { color: ctx.color, unit }),
     );
 }
