@@ -179,7 +179,10 @@ describe("bad input never reaches the wire (exit 2, parameter named, zero hits)"
     [["scantxoutset", "start", "addr(x)"], /invalid scanobjects: expected a JSON array/],
     [["getblockstats", "100", '["txs","bad name"]'], /invalid stats/],
     [["getblockstats", "100", "txs"], /invalid stats/],
-    [["getblock", "ab".repeat(32), "7"], /invalid verbosity: expected a whole number from 0 to 2/],
+    [
+      ["getblock", "ab".repeat(32), "7"],
+      /invalid verbosity: expected a verbosity 0 to 3, or true \(1\) \/ false \(0\), got 7/,
+    ],
     [["getblockchaininfo", "extra"], /too many arguments/],
     [["gettxoutsetinfo", "x y"], /invalid hash_type/],
     [["validateaddress", ""], /invalid address/],
