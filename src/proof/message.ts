@@ -13,7 +13,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 import { base64 } from "@scure/base";
 import { OutScript, RawTx, RawWitness, Script, SigHash, Transaction } from "@scure/btc-signer";
-import { type Coin, coinOf } from "../chains/coins.js";
+import { type Coin, coinOf, MESSAGE_COINS } from "../chains/coins.js";
 import { accountFormatOf, verifyAccountMessage } from "./account-message.js";
 import { type Chain, chainsOf, decodeProofAddress, type ProofAddress } from "./address.js";
 import { ProofInputError } from "./errors.js";
@@ -37,6 +37,22 @@ export interface VerifyResult {
   signer?: string;
   /** one sentence on what was checked and why it passed or failed */
   detail: string;
+  /**
+   * A form chaingw cannot judge (BIP-322 for a script other than single keys and standard multisig,
+   * proof-of-funds, taproot script paths): the signature may well be correct, so a verifier says "cannot
+   * say", never "does not hold". `valid` is false.
+   */
+  cannotJudge?: true;
+}
+
+/** What the caller knows besides the address: the coin of the node the proof was read from. */
+export interface VerifyContext {
+  /**
+   * The coin whose message magic a legacy signature must use (a coin table id). Where an address's prefix is
+   * shared (Bitcoin's and Litecoin's test networks), a signature made with another coin's magic proves
+   * nothing for this one and is refused, saying so.
+   */
+  coin?: Chain;
 }
 
 export { ProofInputError } from "./errors.js";
@@ -55,15 +71,20 @@ const coinName = (chain: Chain): string => coinRow(chain).name;
  * address of Bitcoin or Litecoin) or "signature" (empty, not base64, or neither a 65-byte legacy signature nor a
  * witness stack).
  */
-export function verifyMessage(address: string, signature: string, message: string): VerifyResult {
+export function verifyMessage(
+  address: string,
+  signature: string,
+  message: string,
+  context: VerifyContext = {},
+): VerifyResult {
   if (accountFormatOf(address)) return verifyAccountMessage(address, signature, message);
   const addr = decodeProofAddress(address);
   const sig = readSignature(signature);
   const chains = chainsOf(addr.networks);
-  const chain = chains.length === 1 ? chains[0] : undefined;
+  const chain = chains.length === 1 ? chains[0] : context.coin;
   switch (sig.form) {
     case "legacy":
-      return verifyLegacy(addr, sig.bytes, message);
+      return verifyLegacy(addr, sig.bytes, message, context.coin);
     case "bip322-full":
       return { ...verifyFull(addr, sig.tx, message), chain };
     case "bip322-pof":
@@ -71,6 +92,7 @@ export function verifyMessage(address: string, signature: string, message: strin
         valid: false,
         format: sig.form,
         chain,
+        cannotJudge: true,
         detail: `BIP-322 proof-of-funds signatures ("pof" prefix) are not supported; "simple" ones, and "full" ones for standard multisig`,
       };
     default:
@@ -168,13 +190,34 @@ const HEADER_NAME: Record<HeaderKind, string> = {
   p2wpkh: "P2WPKH",
 };
 
-function verifyLegacy(addr: ProofAddress, sig: Uint8Array, message: string): VerifyResult {
+/** The key a legacy signature yields over `message` with `chain`'s magic, if any, as the address's hash form. */
+function legacyTarget(
+  addr: ProofAddress,
+  sig: Uint8Array,
+  message: string,
+  chain: Chain,
+  kind: HeaderKind,
+): Uint8Array | undefined {
+  const recovery = ((sig[0] as number) - 27) & 3;
+  try {
+    const s = secp256k1.Signature.fromBytes(sig.subarray(1), "compact").addRecoveryBit(recovery);
+    const pub = s.recoverPublicKey(legacyMessageHash(chain, message)).toBytes(kind !== "p2pkh-uncompressed");
+    const keyHash = hash160(pub);
+    return addr.kind === "p2sh" ? hash160(OutScript.encode({ type: "wpkh", hash: keyHash })) : keyHash;
+  } catch {
+    // no key for this hash: the signature is broken, or made over another message or magic
+    return undefined;
+  }
+}
+
+function verifyLegacy(addr: ProofAddress, sig: Uint8Array, message: string, coin?: Chain): VerifyResult {
   const header = sig[0] as number;
   // BIP-137: 27-30 uncompressed P2PKH, 31-34 compressed P2PKH, 35-38 P2SH-P2WPKH, 39-42 P2WPKH; recid in the low bits
   const kind: HeaderKind =
     header < 31 ? "p2pkh-uncompressed" : header < 35 ? "p2pkh" : header < 39 ? "p2sh-p2wpkh" : "p2wpkh";
-  const recovery = (header - 27) & 3;
-  const chains = chainsOf(addr.networks);
+  const shares = chainsOf(addr.networks);
+  // the node's coin, when known, is the only magic that proves anything for its addresses
+  const chains = coin !== undefined && shares.includes(coin) ? [coin] : shares;
   const only = chains.length === 1 ? chains[0] : undefined;
   const said = `header ${header} (${HEADER_NAME[kind]})`;
   const fail = (detail: string): VerifyResult => ({ valid: false, format: "legacy", chain: only, detail });
@@ -195,18 +238,8 @@ function verifyLegacy(addr: ProofAddress, sig: Uint8Array, message: string): Ver
   const tried: string[] = [];
   for (const chain of chains) {
     tried.push(coinName(chain));
-    let pub: Uint8Array;
-    try {
-      const s = secp256k1.Signature.fromBytes(sig.subarray(1), "compact").addRecoveryBit(recovery);
-      pub = s.recoverPublicKey(legacyMessageHash(chain, message)).toBytes(kind !== "p2pkh-uncompressed");
-    } catch {
-      // no key for this hash: the signature is broken, or made over another message or magic
-      continue;
-    }
-    const keyHash = hash160(pub);
-    const target =
-      addr.kind === "p2sh" ? hash160(OutScript.encode({ type: "wpkh", hash: keyHash })) : keyHash;
-    if (!equal(target, addr.hash)) continue;
+    const target = legacyTarget(addr, sig, message, chain, kind);
+    if (!target || !equal(target, addr.hash)) continue;
     const electrum =
       kind === "p2pkh" && addr.kind !== "p2pkh"
         ? ", the compressed-P2PKH header Electrum uses for segwit addresses"
@@ -221,6 +254,16 @@ function verifyLegacy(addr: ProofAddress, sig: Uint8Array, message: string): Ver
       chain,
       detail: `legacy signed message, ${said}${electrum}, ${coinName(chain)} message magic${shared}`,
     };
+  }
+  // made with another coin's magic by the address's key: named, and refused — it proves nothing for this coin
+  const own = new Set(chains.map((c) => coinRow(c).magic));
+  for (const other of MESSAGE_COINS) {
+    if (own.has(other.magic)) continue;
+    const target = legacyTarget(addr, sig, message, other.id, kind);
+    if (target && equal(target, addr.hash))
+      return fail(
+        `legacy signature, ${said}: made with the ${other.name} message magic by this address's key; it proves nothing for a ${tried.join(" or ")} address (${tried.join(" and ")} message magic expected)`,
+      );
   }
   return fail(
     `legacy signature, ${said}: the key it yields over this message (${tried.join(" and ")} message magic) is not the address's`,
@@ -287,7 +330,12 @@ interface SpendShape {
  */
 function verifyFull(addr: ProofAddress, bytes: Uint8Array, message: string): Omit<VerifyResult, "chain"> {
   const form = 'BIP-322 full signature ("ful")';
-  const fail = (why: string) => ({ valid: false, format: "bip322-full" as const, detail: `${form}: ${why}` });
+  const fail = (why: string, cannotJudge?: true) => ({
+    valid: false,
+    format: "bip322-full" as const,
+    detail: `${form}: ${why}`,
+    ...(cannotJudge ? { cannotJudge } : {}),
+  });
   let tx: ReturnType<typeof RawTx.decode>;
   try {
     tx = RawTx.decode(bytes);
@@ -320,7 +368,7 @@ function verifyFull(addr: ProofAddress, bytes: Uint8Array, message: string): Omi
   });
   return "valid" in why
     ? { ...why, format: "bip322-full", detail: `${form}, ${why.detail}` }
-    : fail(why.fail);
+    : fail(why.fail, why.cannotJudge);
 }
 
 /**
@@ -333,15 +381,17 @@ function verifyMultisig(
   addr: ProofAddress,
   message: string,
   shape: SpendShape,
-): { valid: true; detail: string } | { fail: string } {
+): { valid: true; detail: string } | { fail: string; cannotJudge?: true } {
   const { toSpendId } = bip322Transactions(addr.scriptPubKey, message);
   const txid = hexToBytes(toSpendId);
   const opReturn = Script.encode(["RETURN"]);
   const { witness, scriptSig } = shape;
+  // a form BIP-322 defines that chaingw does not evaluate: the signature may be right (cannot judge)
+  const unjudged = (fail: string) => ({ fail, cannotJudge: true as const });
   if (addr.kind !== "p2wsh" && addr.kind !== "p2sh")
-    return {
-      fail: `only standard multisig (P2WSH, P2SH-P2WSH, P2SH) is supported in this form; a ${addr.kind.toUpperCase()} address is signed with the simple or legacy format`,
-    };
+    return unjudged(
+      `only standard multisig (P2WSH, P2SH-P2WSH, P2SH) is judged in this form; a ${addr.kind.toUpperCase()} address is signed with the simple or legacy format`,
+    );
   const pushed = Script.decode(scriptSig);
   const pushes = pushed.every((x) => x instanceof Uint8Array || x === 0 || x === "OP_0")
     ? pushed.map((x) => (x instanceof Uint8Array ? x : new Uint8Array()))
@@ -360,14 +410,10 @@ function verifyMultisig(
       return { fail: "the scriptSig does not push the redeem script of this address" };
     kind = "P2SH-P2WSH";
     witnessScript = witness[witness.length - 1];
-    if (
-      program.length !== 34 ||
-      program[0] !== 0 ||
-      program[1] !== 32 ||
-      !witnessScript ||
-      !equal(sha256(witnessScript), program.subarray(2))
-    )
-      return { fail: "P2SH scripts other than P2SH-P2WSH multisig and P2SH multisig are not supported" };
+    if (program.length !== 34 || program[0] !== 0 || program[1] !== 32)
+      return unjudged("P2SH scripts other than P2SH-P2WSH multisig and P2SH multisig are not supported");
+    if (!witnessScript || !equal(sha256(witnessScript), program.subarray(2)))
+      return { fail: "the witness script is not the script of this address" };
   }
   const done = (ms: { m: number; pubkeys: Uint8Array[] }, k: string, why: string | undefined) =>
     why
@@ -378,7 +424,7 @@ function verifyMultisig(
         };
   if (witnessScript) {
     const ms = multisigOf(witnessScript);
-    if (!ms) return { fail: `${kind} scripts other than standard k-of-n multisig are not supported` };
+    if (!ms) return unjudged(`${kind} scripts other than standard k-of-n multisig are not supported`);
     const items = witness.slice(0, -1);
     if ((items[0]?.length ?? -1) !== 0)
       return { fail: "the first witness item must be empty (the dummy of OP_CHECKMULTISIG, NULLDUMMY)" };
@@ -404,7 +450,7 @@ function verifyMultisig(
   if (!pushes || !redeem || !equal(hash160(redeem), addr.hash))
     return { fail: "the scriptSig does not end with the redeem script of this address" };
   const ms = multisigOf(redeem);
-  if (!ms) return { fail: "P2SH scripts other than standard k-of-n multisig are not supported" };
+  if (!ms) return unjudged("P2SH scripts other than standard k-of-n multisig are not supported");
   if ((pushes[0]?.length ?? -1) !== 0)
     return { fail: "the scriptSig must start with OP_0 (the dummy of OP_CHECKMULTISIG, NULLDUMMY)" };
   // the legacy sighash: to_sign with the script code in the input's place, the sighash type appended
@@ -460,10 +506,11 @@ function verifySimple(
   prefixed: boolean,
 ): Omit<VerifyResult, "chain"> {
   const form = prefixed ? 'BIP-322 simple signature ("smp")' : "BIP-322 simple signature (unprefixed)";
-  const fail = (why: string) => ({
+  const fail = (why: string, cannotJudge?: true) => ({
     valid: false,
     format: "bip322-simple" as const,
     detail: `${form}: ${why}`,
+    ...(cannotJudge ? { cannotJudge } : {}),
   });
   if (addr.kind === "p2pkh" || addr.kind === "p2sh")
     return fail(
@@ -480,10 +527,10 @@ function verifySimple(
     });
     return "valid" in r
       ? { valid: true, format: "bip322-simple", detail: `${form}, ${r.detail}` }
-      : fail(r.fail);
+      : fail(r.fail, r.cannotJudge);
   }
   if (addr.kind === "witness")
-    return fail(`witness version ${addr.witnessVersion} outputs are not supported`);
+    return fail(`witness version ${addr.witnessVersion} outputs are not supported`, true);
   if (witness.length === 0) return fail("empty witness stack");
   const { toSign } = bip322Transactions(addr.scriptPubKey, message);
 
@@ -523,13 +570,13 @@ function verifySimple(
   // P2TR: a key-path spend is one item, the 64-byte signature (SIGHASH_DEFAULT) or 65 with SIGHASH_ALL
   const last = witness[witness.length - 1] as Uint8Array;
   if (witness.length >= 2 && last[0] === 0x50)
-    return fail("witnesses with a taproot annex are not supported");
+    return fail("witnesses with a taproot annex are not supported", true);
   // a signature and a compressed key: a P2WPKH signature, not a taproot spend of any kind
   if (witness.length === 2 && witness[1]?.length === 33 && (witness[1][0] === 2 || witness[1][0] === 3))
     return fail(
       "a P2WPKH signature (a signature and a public key) made for a native segwit v0 address; a P2TR address is signed with one 64- or 65-byte Schnorr signature",
     );
-  if (witness.length !== 1) return fail("taproot script-path spends are not supported (key path only)");
+  if (witness.length !== 1) return fail("taproot script-path spends are not supported (key path only)", true);
   const sig = witness[0] as Uint8Array;
   if (sig.length !== 64 && sig.length !== 65)
     return fail(`a ${sig.length}-byte taproot signature (64 or 65 expected)`);

@@ -63,7 +63,9 @@ export function renderVerify(
         ? st.good("proven owned")
         : a.ownership === "unproven"
           ? st.bad("signature FAILS")
-          : "claimed only",
+          : a.ownership === "cannot-say"
+            ? "CANNOT SAY"
+            : "claimed only",
     ]);
     if (arows.length) lines.push(table(["address", "amount", "outputs", "ownership"], arows, color), "");
   }

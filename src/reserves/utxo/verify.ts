@@ -92,7 +92,7 @@ export interface AddressVerdict {
   /** of those, how many failed a check */
   outputs_failed: number;
   outputs_ok: boolean;
-  ownership: "proven" | "unproven" | "claimed-only";
+  ownership: "proven" | "unproven" | "claimed-only" | "cannot-say";
   detail?: string;
 }
 
@@ -690,7 +690,7 @@ function checkOwnership(c: Ctx, s: State): Finding[] {
   const out: Finding[] = challengeFindings(challenge).filter((f) => f.status === "fails");
   const lines = signatureLines(o.signatures, proof.ownership?.signatures);
   const credited = new Set(proof.by_address.map((a) => a.address));
-  const sigBy = new Map<string, { valid: boolean; detail: string }>();
+  const sigBy = new Map<string, { valid: boolean; detail: string; cannotJudge?: true }>();
   for (const l of lines) {
     if (challenge.ok === false) {
       // one failure above says why; none of these signatures proves anything for this audit
@@ -707,17 +707,27 @@ function checkOwnership(c: Ctx, s: State): Finding[] {
       );
       continue;
     }
-    let r: { valid: boolean; detail: string };
+    let r: { valid: boolean; detail: string; cannotJudge?: true };
     const a = s.nodeOk ? chainAddress(s, l.address) : undefined;
     if (a && "why" in a) r = { valid: false, detail: a.why };
     else
       try {
-        r = verifyMessage(l.address, l.signature, proof.challenge);
+        // the node's coin decides the message magic (a shared test-network prefix does not)
+        r = verifyMessage(l.address, l.signature, proof.challenge, { coin: s.coin });
       } catch (e) {
         r = { valid: false, detail: (e as Error).message };
       }
     sigBy.set(l.address, r);
-    if (!r.valid)
+    if (r.cannotJudge && credited.has(l.address))
+      out.push(
+        cannotSay(
+          "ownership",
+          `signature for ${l.address}: a form chaingw cannot judge: ${r.detail}`,
+          l.address,
+        ),
+      );
+    else if (r.cannotJudge) sigBy.delete(l.address);
+    else if (!r.valid)
       out.push(
         fails(
           "ownership",
@@ -733,7 +743,7 @@ function checkOwnership(c: Ctx, s: State): Finding[] {
     const claimed = claimedValidity(proof.ownership?.signatures, o.signatures);
     for (const [address, was] of claimed) {
       const now = sigBy.get(address);
-      const f = now && claimedMismatch(address, was, now.valid);
+      const f = now && !now.cannotJudge && claimedMismatch(address, was, now.valid);
       if (f) out.push(f);
     }
   }
@@ -749,7 +759,14 @@ function checkOwnership(c: Ctx, s: State): Finding[] {
       outputs: a.outputs,
       outputs_failed: failed,
       outputs_ok: failed === 0,
-      ownership: sig === undefined ? "claimed-only" : sig.valid ? "proven" : "unproven",
+      ownership:
+        sig === undefined
+          ? "claimed-only"
+          : sig.valid
+            ? "proven"
+            : sig.cannotJudge
+              ? "cannot-say"
+              : "unproven",
       ...(sig ? { detail: sig.detail } : {}),
     };
   });
