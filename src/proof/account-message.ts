@@ -3,7 +3,8 @@
  * MetaMask and ethers' signMessage make) and TRON's TIP-191 form (TronWeb's `signMessageV2`, the
  * "\x19TRON Signed Message:\n" prefix) for base58 `T...` addresses. Both are a 65-byte r‖s‖v secp256k1
  * signature in hex over keccak256(prefix ‖ decimal byte length ‖ message); the signer is the key recovered
- * from it. Nothing here talks to a node: contract wallets (EIP-1271) are judged by src/proof/eip1271.ts.
+ * from it. Nothing here talks to a node: contract wallets (EIP-1271, asked of a node) are judged by
+ * src/reserves/evm/ownership.ts.
  *
  * Not supported, said plainly: EIP-712 typed data, the older TRON `signMessage` (V1, over hex data), and
  * signatures over raw bytes (a message is UTF-8 text, as the challenge is).

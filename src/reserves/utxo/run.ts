@@ -1,6 +1,6 @@
 /**
  * `reserves scan|status|abort` as a workflow: typed options in, data out, progress as events, interrupts
- * as an AbortSignal. Nothing here prints or knows the command line (src/cli/reserves.ts is the face).
+ * as an AbortSignal. Nothing here prints or knows the command line (src/cli/commands/reserves/scan.ts is the face).
  * Steps of a scan:
  *  1. read and check the input locally (nothing is sent while anything is wrong);
  *  2. pick a live endpoint (getblockchaininfo, with the client's failover) and ask it about one address of
