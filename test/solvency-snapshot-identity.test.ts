@@ -175,7 +175,7 @@ describe("solvency: one snapshot per chain, each coin once", () => {
       "NOT SOLVENT: LTC not covered: short 0.601 LTC (claimed reserves 0.699 of 1.3)",
     );
     expect(forged.stdout).toContain(
-      `LTC: judged at one snapshot per chain: Litecoin regtest at height ${h + 1}`,
+      `LTC: judged at one snapshot per chain: Litecoin regtest at height ${h + 1} (0 blocks below the node's tip)`,
     );
     expect(forged.stdout).toContain(
       "LTC: 1 outputs of lower proofs were spent by the joint height: not counted",
@@ -335,6 +335,25 @@ describe("solvency: an asset is backed by its own network and contract only", ()
       ...VERIFY(),
     );
     expect(honest.exitCode, honest.stdout + honest.stderr).toBe(0);
+  }, 60_000);
+});
+
+describe("solvency --challenge: signatures over another text prove nothing for this audit", () => {
+  it("a proof signed over another challenge does not hold; the audit's own is SOLVENT", async () => {
+    const c = await owed({ LTC: "0.3" });
+    const args = ["--reserves", `LTC=${proof.R}`, "--backing", "LTC=litecoin-regtest", ...VERIFY()];
+    const other = await solvency(c, ...args, "--challenge", "audit 2027-01 for Example Exchange");
+    expect(other.exitCode).toBe(1);
+    expect(first(other.stdout)).toBe("NOT SOLVENT: LTC: a reserve proof does not hold");
+    expect(other.stdout).toContain(`signatures over "${CHALLENGE}": ${proof.R}`);
+    expect(other.stdout).toContain('required challenge (--challenge): "audit 2027-01 for Example Exchange"');
+    const own = await solvency(c, ...args, "--challenge", CHALLENGE);
+    expect(own.exitCode, own.stdout + own.stderr).toBe(0);
+    const bad = await solvency(c, "--reserves", `LTC=${proof.R}`, "--challenge", CHALLENGE);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain(
+      "--challenge is checked against each proof's signatures by --verify: give --verify too",
+    );
   }, 60_000);
 });
 

@@ -163,7 +163,7 @@ describe("solvency", () => {
     const ok = await solvency(await liabilities("proven", "1.2", "4.999999"), ...VERIFY());
     expect(ok.exitCode, ok.stdout + ok.stderr).toBe(0);
     expect(ok.stdout.split("\n")[0]).toMatch(
-      /^SOLVENT: every asset covered \(2\) by proven reserves: signed for, re-read on chain \(Litecoin regtest at height \d+; anvil \(chain id 31337\) at block \d+\)$/,
+      /^SOLVENT: every asset covered \(2\) by proven reserves: signed for, re-read on chain \(Litecoin regtest at height \d+ \(0 blocks below the node's tip\); anvil \(chain id 31337\) at block \d+ \(0 blocks below the node's tip\)\)$/,
     );
     // the coverage is the proven share (1.23456789 / 1.2), not the claimed one (1.73456789 / 1.2 = 144.55%)
     expect(ok.stdout).toMatch(/LTC .* 1\.2 .* 1\.23456789 .* 1\.73456789 .* 102\.88% .* covered \(proven\)/);

@@ -65,6 +65,8 @@ export async function verifyReserveProofs(
   read: ReadProof[],
   flags: GlobalFlags,
   urlFor: Map<GroupName, string>,
+  /** solvency --challenge: the text every proof's signatures must be over */
+  challenge?: string,
 ): Promise<CombinedReport["proofs"]> {
   const { verifyEntry } = await import("../reserves/combined.js");
   const proofs: CombinedReport["proofs"] = [];
@@ -74,7 +76,7 @@ export async function verifyReserveProofs(
     const ctx = contextFor(run, { ...flags, ...(url ? { url: [url] } : {}), chain: group }, group, {
       pooled: true,
     });
-    proofs.push(await verifyEntry(ctx.client, r, ctx.signal));
+    proofs.push(await verifyEntry(ctx.client, r, ctx.signal, challenge === undefined ? {} : { challenge }));
   }
   return proofs;
 }

@@ -22,7 +22,7 @@ import type { Proof } from "../proof/document.js";
 import type { EvmProof } from "../proof/evm-document.js";
 import { share, unitOf } from "../reserves/claims.js";
 import type { ProofCheck, ReportEntry } from "../reserves/combined.js";
-import type { Verdict } from "../reserves/verdict.js";
+import { counted, type Verdict } from "../reserves/verdict.js";
 import { formatUnits } from "../util/units.js";
 import { type Commitment, commitmentFaults } from "./commitment.js";
 
@@ -124,6 +124,12 @@ export interface SolvencyReport {
   verdict: SolvencyVerdict;
   summary: string;
   verified: boolean;
+  /**
+   * The texts the proofs' signatures are over (null: a proof without one), each with its files, and the one
+   * `--challenge` required (a proof over another text does not hold), or null when none was.
+   */
+  challenges: { text: string | null; files: string[] }[];
+  challenge_required: string | null;
   commitment: { root: string; digest: string; label?: string; digest_ok: boolean };
   assets: SolvencyAsset[];
 }
@@ -326,9 +332,14 @@ function judgeAsset(
     shortfall: proven >= liab ? null : fmt(liab - proven),
     status,
     proofs,
-    snapshots: [...joint].map(
-      ([n, h]) => `${networkLabel(n)} at ${n.startsWith("utxo:") ? "height" : "block"} ${h}`,
-    ),
+    snapshots: [...joint].map(([n, h]) => {
+      // how far below the verifying node's tip the joint height is: the reserves are as of then, not now
+      const tips = placed.flatMap((p) =>
+        p.network === n && p.b.entry.verify?.chain.tip ? [p.b.entry.verify.chain.tip] : [],
+      );
+      const below = tips.length ? ` (${counted(Math.max(...tips) - h, "block")} below the node's tip)` : "";
+      return `${networkLabel(n)} at ${n.startsWith("utxo:") ? "height" : "block"} ${h}${below}`;
+    }),
     overlap: t.overlap,
     spent_before_snapshot: t.spentBefore,
   };
@@ -349,11 +360,22 @@ function assetLine(a: SolvencyAsset, verified: boolean): string {
   }
 }
 
+/** The proofs' challenges, each with the files signed over it, in the order first met. */
+function challengesOf(backings: Backing[]): SolvencyReport["challenges"] {
+  const by = new Map<string | null, Set<string>>();
+  for (const b of backings) {
+    const t = b.entry.claims.challenge;
+    by.set(t, (by.get(t) ?? new Set()).add(b.file));
+  }
+  return [...by].map(([text, files]) => ({ text, files: [...files] }));
+}
+
 export function solvency(
   c: Commitment,
   backings: Backing[],
   verified: boolean,
   rules: Map<string, AssetRule>,
+  challenge?: string,
 ): SolvencyReport {
   const digestOk = commitmentFaults(c).length === 0;
   const assets = c.assets.map((asset, i) =>
@@ -380,6 +402,8 @@ export function solvency(
     verdict,
     summary,
     verified,
+    challenges: challengesOf(backings),
+    challenge_required: challenge ?? null,
     commitment: {
       root: c.root,
       digest: c.digest,

@@ -12,7 +12,7 @@ import type { JsonRpcClient } from "../rpc/client.js";
 import { share, unitOf } from "./claims.js";
 import { formatCoins } from "./utxo/amount.js";
 import { combineVerdicts, counted, type Verdict } from "./verdict.js";
-import { verifyContext } from "./verifier.js";
+import { type VerifyOptions, verifyContext } from "./verifier.js";
 
 export interface Holding {
   address: string;
@@ -190,10 +190,11 @@ export async function verifyEntry(
   client: JsonRpcClient,
   r: ReadProof,
   signal?: AbortSignal,
+  options: VerifyOptions = {},
 ): Promise<ReportEntry & { verify: ProofCheck }> {
   if (r.evm) {
     const { verify } = await import("./evm/balances-verify.js");
-    const v = await verify(verifyContext(client, { signal }), r.evm);
+    const v = await verify(verifyContext(client, { signal, options }), r.evm);
     // the proven share is the verifier's: signatures judged again, balances re-read
     const assets = r.entry.assets.map((a, k) =>
       a.proven_share === null
@@ -220,7 +221,7 @@ export async function verifyEntry(
     };
   }
   const { verify } = await import("./utxo/verify.js");
-  const v = await verify(verifyContext(client, { signal }), r.utxo as Proof);
+  const v = await verify(verifyContext(client, { signal, options }), r.utxo as Proof);
   const total = BigInt((r.utxo as Proof).total.amount_sats);
   // the coin the node is, where the addresses' form did not say
   const symbol = v.node.coin === "litecoin" ? "LTC" : v.node.coin === "bitcoin" ? "BTC" : undefined;

@@ -20,6 +20,8 @@ export interface SolvencyOptions {
   html?: string;
   /** `ASSET=NETWORK[:TOKEN]`, repeatable */
   backing: string[];
+  /** the audit's challenge: every proof's signatures must be over it (with --verify) */
+  challenge?: string;
 }
 
 export function declareSolvency(program: Command, run: Run): void {
@@ -38,6 +40,10 @@ export function declareSolvency(program: Command, run: Run): void {
       collect,
     )
     .option("--verify", "re-check every reserve proof against its chain first (nothing is proven without it)")
+    .option(
+      "--challenge <text>",
+      "with --verify: the audit's challenge; a proof whose signatures are over another text does not hold",
+    )
     .option("--url-for <group=url>", "with --verify: the node for a chain group (repeatable)", collect)
     .option("--html <file>", "also write the self-contained report page with the solvency table")
     .addHelpText(
@@ -53,6 +59,7 @@ export function declareSolvency(program: Command, run: Run): void {
           urlFor: o.urlFor ?? [],
           html: o.html,
           backing: o.backing ?? [],
+          challenge: o.challenge,
         },
         run,
         command.optsWithGlobals() as GlobalFlags,
@@ -97,8 +104,15 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
   const { snapshotConflicts, solvency } = await import("../../liabilities/solvency.js");
   const conflicts = snapshotConflicts(backingsOf(wanted, files, read, loaded.proofs), o.verify);
   if (conflicts.length) throw new UsageError(`--reserves: ${conflicts[0]}`, { details: conflicts.slice(1) });
-  const proofs = o.verify ? await verifyReserveProofs(run, read, flags, loaded.urlFor) : loaded.proofs;
-  const report = solvency(commitment, backingsOf(wanted, files, read, proofs), o.verify, rules);
+  if (o.challenge !== undefined && !o.verify)
+    throw new UsageError(
+      "--challenge is checked against each proof's signatures by --verify: give --verify too",
+    );
+  if (o.challenge === "") throw new UsageError("--challenge: empty; give the audit's challenge text");
+  const proofs = o.verify
+    ? await verifyReserveProofs(run, read, flags, loaded.urlFor, o.challenge)
+    : loaded.proofs;
+  const report = solvency(commitment, backingsOf(wanted, files, read, proofs), o.verify, rules, o.challenge);
   if (o.html !== undefined) {
     const { combine } = await import("../../reserves/combined.js");
     const { reportHtml } = await import("../render/html.js");
@@ -111,6 +125,7 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
       shellQuote(o.liabilities),
       ...o.reserves.map((v) => `--reserves ${shellQuote(v)}`),
       ...o.backing.map((v) => `--backing ${shellQuote(v)}`),
+      ...(o.challenge === undefined ? [] : [`--challenge ${shellQuote(o.challenge)}`]),
       ...[...loaded.urlFor].map(([g, u]) => `--url-for ${shellQuote(`${g}=${redactUrl(u)}`)}`),
     ].join(" ");
     const reservesReport = combine(proofs, o.verify, again);
@@ -218,11 +233,27 @@ function assetLines(a: SolvencyAsset): string[] {
   return out;
 }
 
+/** Which texts the signatures are over, and whether the audit's was required. */
+function challengeLines(r: SolvencyReport): string[] {
+  const out = r.challenges.map(
+    (c) =>
+      `signatures over ${c.text === null ? "no challenge" : JSON.stringify(c.text)}: ${c.files.join(", ")}`,
+  );
+  if (r.challenge_required !== null)
+    out.push(
+      `required challenge (--challenge): ${JSON.stringify(r.challenge_required)}: a proof over another does not hold`,
+    );
+  else if (r.challenges.length > 1)
+    out.push("the proofs are signed over different challenges: --challenge requires the audit's own");
+  return out;
+}
+
 export async function renderSolvency(r: SolvencyReport): Promise<string> {
   const { table } = await import("../../output/human.js");
   const out = [`${WORD[r.verdict]}: ${r.summary}`, ""];
   out.push(table(HEAD, r.assets.map(assetRow), false), "");
   for (const a of r.assets) out.push(...assetLines(a));
+  out.push(...challengeLines(r));
   out.push(
     `proven: held on chain under an address whose signature over the challenge was judged valid${r.verified ? "" : " (nothing is proven without --verify)"}; claimed: what the proofs state`,
     `liabilities: root ${r.commitment.root}${r.commitment.label ? `, ${r.commitment.label}` : ""}, digest ${r.commitment.digest_ok ? "matches" : "DOES NOT MATCH"}`,
@@ -246,8 +277,7 @@ async function solvencyHtml(r: SolvencyReport): Promise<string> {
 <tr>${HEAD.map((h) => `<th>${esc(h)}</th>`).join("")}</tr>
 ${rows}
 </table>
-<ul class="muted">${r.assets
-    .flatMap(assetLines)
+<ul class="muted">${[...r.assets.flatMap(assetLines), ...challengeLines(r)]
     .map((l) => `<li>${esc(l)}</li>`)
     .join("")}</ul>
 <p class="muted">Liabilities root <code>${esc(r.commitment.root)}</code>${r.commitment.label ? `, ${esc(r.commitment.label)}` : ""}; commitment digest <code>${esc(r.commitment.digest)}</code> ${r.commitment.digest_ok ? "matches" : "<b>DOES NOT MATCH</b>"}.</p>
