@@ -4,8 +4,12 @@
  * named by `--token SYMBOL=ADDRESS`), and a contract wallet's owners and threshold (a Safe's getOwners() and
  * getThreshold()) at that block. Rows of networks without a node keep their amounts as claimed.
  */
+
+import { bytesToHex } from "@noble/hashes/utils.js";
+import type { NetworkName } from "../../chains/coins.js";
 import type { Chain } from "../../chains/index.js";
 import { ChaingwError } from "../../errors/index.js";
+import { JsonNumber } from "../../json/lossless.js";
 import type { Prepared } from "../../methods/prepare.js";
 import {
   prepareRead,
@@ -14,10 +18,12 @@ import {
   readMany,
   readTokenMeta,
 } from "../../reserves/evm/balances-read.js";
+import { startScan } from "../../reserves/utxo/scan.js";
 import type { JsonRpcClient } from "../../rpc/client.js";
 import { formatUnits, parseUnits } from "../../util/units.js";
+import { type UtxoCoin, utxoCoinOf } from "./coins.js";
 import type { OwnershipFile, OwnershipRow } from "./read.js";
-import { isEvmAddress } from "./signatures.js";
+import { decodeUtxoAddress, isEvmAddress, scriptOf } from "./signatures.js";
 
 export interface ChainNode {
   /** the network it answers for, as the file names it ("ETH", "ARBITRUM", "ERC20") */
@@ -28,6 +34,8 @@ export interface ChainNode {
 
 export interface ChainOptions {
   nodes: ChainNode[];
+  /** the network of the file's Bitcoin-family addresses */
+  network?: NetworkName;
   /** token contracts by symbol ("USDT" → 0x…), for the rows of that coin */
   tokens: Map<string, string>;
   signal?: AbortSignal;
@@ -78,10 +86,82 @@ const hexWords = (hex: string): bigint[] => {
 /** The chain's checks of a file's rows, through the nodes given. */
 export function chainChecks(file: OwnershipFile, o: ChainOptions): ChainChecks {
   const nodeOf = (row: OwnershipRow) => o.nodes.find((n) => n.network.toUpperCase() === networkOf(row));
+  /** one scantxoutset per node for all its rows: the UTXO set's height and each script's total */
+  const scans = new Map<ChainNode, Promise<{ height: number; by: Map<string, bigint> } | string>>();
+  const scan = (node: ChainNode, coin: UtxoCoin) => {
+    let p = scans.get(node);
+    if (!p) {
+      p = (async () => {
+        const addresses = new Set<string>();
+        for (const r of file.rows) {
+          if (nodeOf(r) !== node) continue;
+          if (typeof decodeUtxoAddress(coin, r.address) !== "string") addresses.add(r.address);
+        }
+        try {
+          const { result } = await startScan({
+            client: node.client,
+            endpoint: node.client.endpoints[0] as (typeof node.client.endpoints)[number],
+            objects: [...addresses].map((a) => `addr(${a})`),
+            scanTimeoutMs: 0,
+            wait: false,
+            pollMs: 1000,
+            signal: o.signal,
+          });
+          const r = result as { height?: unknown; unspents?: { scriptPubKey?: unknown; amount?: unknown }[] };
+          const by = new Map<string, bigint>();
+          for (const u of r.unspents ?? []) {
+            const raw = u.amount instanceof JsonNumber ? u.amount.raw : String(u.amount);
+            const sats = parseUnits(raw, coin.decimals) ?? 0n;
+            const key = String(u.scriptPubKey).toLowerCase();
+            by.set(key, (by.get(key) ?? 0n) + sats);
+          }
+          return { height: Number(r.height instanceof JsonNumber ? r.height.raw : r.height), by };
+        } catch (e) {
+          if (e instanceof ChaingwError) return e.message;
+          throw e;
+        }
+      })();
+      scans.set(node, p);
+    }
+    return p;
+  };
+  const utxoBalance = async (node: ChainNode, row: OwnershipRow, coin: UtxoCoin): Promise<BalanceCheck> => {
+    const addr = decodeUtxoAddress(coin, row.address);
+    const block = blockOf(file, row);
+    if (typeof addr === "string" || !block)
+      return { holds: null, detail: "no address or snapshot height to scan" };
+    const s = await scan(node, coin);
+    if (typeof s === "string") return { holds: null, detail: `scantxoutset: ${s}` };
+    const want = Number(BigInt(block));
+    if (s.height !== want)
+      return {
+        holds: null,
+        detail: `the node's UTXO set is at height ${s.height}, the snapshot's is ${want}: scantxoutset answers for the tip only`,
+      };
+    const value = s.by.get(bytesToHex(scriptOf(addr))) ?? 0n;
+    const claimed = parseUnits(row.amount as string, file.units === "base" ? 0 : coin.decimals);
+    if (claimed === undefined)
+      return {
+        holds: null,
+        detail: `the claimed amount ${row.amount} has more places than ${coin.decimals}`,
+      };
+    const shown = file.units === "base" ? value.toString() : formatUnits(value, coin.decimals);
+    const at = `height ${want}`;
+    return value >= claimed
+      ? { value: shown, block: at, holds: true, detail: `holds ${shown} at ${at} (scantxoutset)` }
+      : {
+          value: shown,
+          block: at,
+          holds: false,
+          detail: `holds ${shown} at ${at} (scantxoutset), less than the ${row.amount} claimed`,
+        };
+  };
   return {
     async balance(row: OwnershipRow): Promise<BalanceCheck | undefined> {
       const node = nodeOf(row);
       if (!node || row.amount === undefined) return undefined;
+      const coin = utxoCoinOf(networkOf(row), o.network);
+      if (coin) return utxoBalance(node, row, coin);
       if (!isEvmAddress(row.address))
         return { holds: null, detail: `balances of ${row.address} are not read (EVM addresses only)` };
       const block = blockOf(file, row);

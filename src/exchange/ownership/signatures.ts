@@ -85,6 +85,22 @@ export function decodeUtxoAddress(coin: UtxoCoin, text: string): UtxoAddress | s
   return `base58 version ${v} is not a ${coin.name} mainnet address`;
 }
 
+/** The output script an address pays to. */
+export function scriptOf(a: UtxoAddress): Uint8Array {
+  switch (a.kind) {
+    case "p2pkh":
+      return OutScript.encode({ type: "pkh", hash: a.hash });
+    case "p2sh":
+      return OutScript.encode({ type: "sh", hash: a.hash });
+    case "p2wpkh":
+      return OutScript.encode({ type: "wpkh", hash: a.hash });
+    case "p2wsh":
+      return OutScript.encode({ type: "wsh", hash: a.hash });
+    case "p2tr":
+      return OutScript.encode({ type: "tr", pubkey: a.hash });
+  }
+}
+
 /** Bitcoin Core's MessageHash with `magic`: double SHA-256 of varstr(magic) ‖ varstr(message). */
 export const signmessageDigest = (magic: string, message: string): Uint8Array =>
   sha256d(concatBytes(varstr(magic), varstr(message)));

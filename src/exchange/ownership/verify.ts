@@ -4,6 +4,8 @@
  * older file flagged, balances re-read at the snapshot where a node is given (`balances.ts`), and one verdict:
  * holds only when every row with a balance is proven.
  */
+
+import type { NetworkName } from "../../chains/coins.js";
 import { type Finding, type Verdict, verdictOfFindings } from "../../reserves/verdict.js";
 import type { ChainChecks } from "./balances.js";
 import { utxoCoinOf } from "./coins.js";
@@ -103,7 +105,7 @@ export function signaturesOf(file: OwnershipFile, name: string): PreviousSignatu
 const isZero = (a: string) => /^0*(\.0*)?$/.test(a);
 
 /** The judged signature forms of one row, with no node (contract ownership is decided later). */
-export function judgeRow(row: OwnershipRow, layout: OwnershipLayout): Judged {
+export function judgeRow(row: OwnershipRow, layout: OwnershipLayout, network: NetworkName = "main"): Judged {
   const pub = DIGESTS[publisherOf(layout)];
   const [sig] = row.signatures;
   if (!sig) return unsupported("none", "unsigned");
@@ -116,7 +118,8 @@ export function judgeRow(row: OwnershipRow, layout: OwnershipLayout): Judged {
   if (isEvmAddress(row.address) || isTronAddress(row.address)) {
     return judgeAccount(row.address, sig, row.message, isTronAddress(row.address) ? pub.tron : pub.evm);
   }
-  const coin = utxoCoinOf(row.network) ?? (row.network === "" ? utxoCoinOf(base) : undefined);
+  const coin =
+    utxoCoinOf(row.network, network) ?? (row.network === "" ? utxoCoinOf(base, network) : undefined);
   if (coin) {
     const addr = decodeUtxoAddress(coin, row.address);
     if (typeof addr === "string" && coin.cashaddr && !/^[13]/.test(row.address))
@@ -172,6 +175,8 @@ export function judgeRow(row: OwnershipRow, layout: OwnershipLayout): Judged {
 
 export interface VerifyOptions {
   previous?: PreviousSignatures;
+  /** the network of the file's Bitcoin-family addresses (exchanges publish mainnet's) */
+  network?: NetworkName;
   /**
    * On-chain checks where a node is given: a contract wallet's owners (true / false / why not), and the
    * balance at the snapshot block. Absent: no node, said per row.
@@ -233,7 +238,7 @@ export async function verifyOwnership(
         reason: "unsigned: no signature for this address",
       });
     } else {
-      const j = judgeRow(row, file.layout);
+      const j = judgeRow(row, file.layout, options.network);
       res.form = j.form;
       res.reason = j.detail;
       res.status = j.status;

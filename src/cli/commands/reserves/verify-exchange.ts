@@ -70,25 +70,34 @@ export async function runExchangeOwnership(
   }
   const nodes = pairs("--node", o.node, /^https?:\/\/\S+$/, "NET=http(s)://host:port");
   const tokens = new Map(pairs("--token", o.token, /^0x[0-9a-fA-F]{40}$/, "SYMBOL=0x and 40 hex digits"));
+  // the network of the file's Bitcoin-family addresses: mainnet's, unless --network names a test network
+  const { NETWORK_NAMES } = await import("../../../chains/coins.js");
+  const network = NETWORK_NAMES.find((n) => n === flags.network) ?? "main";
   let chain: import("../../../exchange/ownership/balances.js").ChainChecks | undefined;
   if (nodes.length) {
-    const [{ contextFor }, { chainOf }, { chainChecks }] = await Promise.all([
+    const [{ contextFor }, { chainOf }, { chainChecks }, { utxoCoinOf }] = await Promise.all([
       import("../../context.js"),
       import("../../../chains/index.js"),
       import("../../../exchange/ownership/balances.js"),
+      import("../../../exchange/ownership/coins.js"),
     ]);
-    const evm = chainOf("evm");
     chain = chainChecks(owned, {
-      nodes: nodes.map(([network, url]) => ({
-        network,
-        chain: evm,
-        client: contextFor(run, { ...flags, url: [url] }, "evm", { pooled: true }).client,
-      })),
+      nodes: nodes.map(([net, url]) => {
+        // a Bitcoin-family network's node is scanned (scantxoutset), any other read as an EVM node
+        const group = utxoCoinOf(net, network) ? "utxo" : "evm";
+        const { url: _, network: __, ...rest } = flags;
+        return {
+          network: net,
+          chain: chainOf(group),
+          client: contextFor(run, { ...rest, url: [url] }, group, { pooled: true }).client,
+        };
+      }),
       tokens,
+      network,
       signal: run.abort.signal,
     });
   }
-  const report = await verify.verifyOwnership(owned, { previous, chain });
+  const report = await verify.verifyOwnership(owned, { previous, chain, network });
   const color = flags.color !== false && !run.env.NO_COLOR && !run.machine && Boolean(run.stdout.isTTY);
   if (run.machine) run.out(JSON.stringify(report, null, 2));
   else {

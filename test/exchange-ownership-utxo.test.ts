@@ -1,0 +1,86 @@
+/**
+ * `reserves verify` of an exchange's address file with a Bitcoin-family node: each row's balance scanned
+ * (scantxoutset) where the node's UTXO set is at the snapshot height. Real litecoind -regtest; a file in
+ * HTX's layout (`--network regtest`: the file's addresses are regtest's) whose signatures are litecoind's own
+ * `signmessage` (Litecoin's magic). A balance above what the chain holds fails; a node whose tip moved past
+ * the snapshot cannot say.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "./helpers/cli.js";
+import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
+import { trackDir } from "./helpers/procs.js";
+
+let ltc: LitecoinNode;
+let dir: string;
+let addr: string;
+let sig: string;
+let height: number;
+
+const file = (name: string, amount: string, at = height) => {
+  const p = join(dir, name);
+  writeFileSync(
+    p,
+    `coin,snapshot height,balance\nLTC(ALL),-,${amount}\n\ncoin,address,snapshot height,balance,message,signature\nLTC,${addr},${at},${amount},huobi,${sig}\n`,
+  );
+  return p;
+};
+const verify = async (path: string) => {
+  const r = await runCli([
+    "--network",
+    "regtest",
+    "reserves",
+    "verify",
+    path,
+    "--json",
+    "--node",
+    `LTC=${ltc.authUrl}`,
+  ]);
+  return { ...r, report: JSON.parse(r.stdout) };
+};
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "chaingw-exchange-utxo-"));
+  trackDir(dir);
+  ltc = await startLitecoind({ blocks: 101 });
+  addr = await ltc.rpc<string>("getnewaddress", ["", "legacy"]);
+  sig = await ltc.rpc<string>("signmessage", [addr, "huobi"]);
+  await ltc.rpc("sendtoaddress", [addr, 1.5]);
+  await ltc.mine(1);
+  height = await ltc.rpc<number>("getblockcount");
+}, 120_000);
+
+afterAll(async () => {
+  await ltc?.stop();
+});
+
+describe("an HTX-layout file scanned on litecoind", () => {
+  it("holds: litecoind's signmessage verifies and the address holds the claimed 1.5 LTC at the snapshot height", async () => {
+    const { exitCode, report, stderr } = await verify(file("honest.csv", "1.5"));
+    expect(stderr).toBe("");
+    expect(report.rows[0]).toMatchObject({ proven: true, status: "proven", form: "LTC signmessage, P2PKH" });
+    expect(report.rows[0].balance).toMatchObject({ holds: true, value: "1.5" });
+    expect(exitCode).toBe(0);
+  });
+
+  it("fails: a balance above the chain's, naming the row", async () => {
+    const { exitCode, report } = await verify(file("raised.csv", "2"));
+    expect(report.rows[0]).toMatchObject({ proven: false, status: "failed" });
+    expect(report.rows[0].reason).toContain(
+      `holds 1.5 at height ${height} (scantxoutset), less than the 2 claimed`,
+    );
+    expect(exitCode).toBe(1);
+  });
+
+  it("a snapshot below the node's tip: the balance is not read, said so, and the amount stays as claimed", async () => {
+    const { exitCode, report } = await verify(file("older.csv", "1.5", height - 1));
+    expect(report.rows[0].balance.holds).toBe(null);
+    expect(report.rows[0].balance.detail).toContain(
+      `the node's UTXO set is at height ${height}, the snapshot's is ${height - 1}`,
+    );
+    expect(report.rows[0].status).toBe("proven");
+    expect(exitCode).toBe(0);
+  });
+});
