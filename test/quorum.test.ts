@@ -152,8 +152,9 @@ describe("UTXO: two litecoind nodes, one reorganised away", () => {
     ]);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(
-      /the nodes disagree about the chain: node 1 \(\/LitecoinCore:[^)]*\) scanned at block 111 [0-9a-f]{64}, node 2 \(\/LitecoinCore:[^)]*\) at 111 [0-9a-f]{64}/,
+      /the nodes disagree about the chain: node 1 at http:\/\/127\.0\.0\.1:\d+\/ \(\/LitecoinCore:[^)]*\) scanned at block 111 [0-9a-f]{64}, node 2 at http:\/\/127\.0\.0\.1:\d+\/ \(\/LitecoinCore:[^)]*\) at 111 [0-9a-f]{64}/,
     );
+    expect(r.stderr).toContain(`node 2 at ${b.url} (`);
     expect(r.stderr).not.toContain(b.password);
     const v = await runCli([
       "--url",
@@ -170,9 +171,39 @@ describe("UTXO: two litecoind nodes, one reorganised away", () => {
     expect(v.exitCode).toBe(1);
     const j = JSON.parse(v.stdout);
     expect(j.verdict).toBe("fails");
+    // each node by URL (credentials stripped) and by what it says of itself, with its own verdict
+    expect(j.failures.join("\n")).toContain(`the nodes disagree: node 1 at ${a.url} (/LitecoinCore:`);
     expect(j.failures.join("\n")).toMatch(
-      /the nodes disagree: node 1 .* says the proof holds, node 2 .* says it does not/,
+      /node 1 at [^ ]+ \([^)]*\) says it holds; node 2 at [^ ]+ \([^)]*\) says it does not hold/,
     );
+    expect(j.quorum.nodes.map((n: any) => [n.url, n.verdict])).toEqual([
+      [a.url, "holds"],
+      [b.url, "fails"],
+    ]);
+    expect(v.stdout).not.toContain(b.password);
+    expect(j.summary).not.toMatch(/\(2 nodes agree\)/);
+    // the failing node first: its verdict is the first report's, and the summary still does not say "agree"
+    // (it said "(2 nodes agree)" before)
+    const w = await runCli([
+      "--url",
+      b.authUrl,
+      "--url",
+      a.authUrl,
+      "reserves",
+      "verify",
+      proof,
+      "--quorum",
+      "2",
+    ]);
+    expect(w.exitCode).toBe(1);
+    expect(w.stdout).not.toMatch(/\(2 nodes agree\)/);
+    expect(w.stdout).toMatch(
+      /the proof does not hold: \d+ failing items? \(the nodes disagree: node 1 at [^ ]+ \([^)]*\) says it does not hold; node 2 at [^ ]+ \([^)]*\) says it holds\)/,
+    );
+    expect(w.stdout).toMatch(
+      /quorum\s+FAILS\s+checked on 2 nodes: node 1 at http:\/\/127\.0\.0\.1:\d+\/ \([^)]*\): does not hold; node 2 at [^ ]+ \([^)]*\): holds/,
+    );
+    expect(w.stdout + w.stderr).not.toContain(a.password);
   }, 120_000);
 });
 
@@ -241,7 +272,10 @@ describe("EVM: two anvil nodes sharing a genesis block, one balance changed", ()
       join(dir, "evm-disputed.json"),
     ]);
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toContain(`the balance of ${holders[1]} is 1000000000000000000 on node 1 (anvil/`);
-    expect(r.stderr).toMatch(/and 2000000000000000000 on node 2 \(anvil\/[^)]*chain 31337/);
+    expect(r.stderr).toContain(
+      `the balance of ${holders[1]} is 1000000000000000000 on node 1 at ${a.url} (anvil/`,
+    );
+    expect(r.stderr).toContain(`and 2000000000000000000 on node 2 at ${b.url} (anvil/`);
+    expect(r.stderr).toMatch(/and 2000000000000000000 on node 2 at [^ ]+ \(anvil\/[^)]*chain 31337/);
   }, 60_000);
 });

@@ -7,9 +7,13 @@ import { coinOf } from "../chains/coins.js";
 import { decodeProofAddress } from "../proof/address.js";
 import type { Proof, Quorum, QuorumNode } from "../proof/document.js";
 
-/** "Litecoin Core /LitecoinCore:0.21.4/ (regtest, tip 110 3f2a…)": a node named without its URL. */
-export const nodeName = (n: QuorumNode, i: number): string =>
-  `node ${i + 1} (${n.client}, chain ${n.chain}, tip ${n.height} ${n.block_hash.slice(0, 18)}…)`;
+/**
+ * "node 2 at http://10.0.0.5:9332/ (/LitecoinCore:0.21.4/, chain regtest, tip 110 3f2a…)": a node named by
+ * what it says of itself and, where the run knows it, by its URL with credentials stripped (an endpoint's
+ * `label`). A proof records no URL (it may hold credentials, and means nothing to another auditor).
+ */
+export const nodeName = (n: QuorumNode, i: number, url?: string): string =>
+  `node ${i + 1}${url ? ` at ${url}` : ""} (${n.client}, chain ${n.chain}, tip ${n.height} ${n.block_hash.slice(0, 18)}…)`;
 
 /** The proof's quorum as a claim: "2 nodes agreed: node 1 (…), node 2 (…)", or null. */
 export const quorumClaim = (q: Quorum | undefined): string | null =>

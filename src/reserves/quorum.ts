@@ -1,8 +1,8 @@
 /**
  * k-of-n agreement (`--quorum K`): every read that enters a proof is answered by K distinct nodes at the
- * same block, and the answers must be equal; a disagreement stops the run (exit 1) naming the nodes as they
- * describe themselves (client version, chain, tip — never a URL, which may hold credentials) and both
- * answers. What the quorum protects against and what it does not: docs/proofs.md, "Quorum".
+ * same block, and the answers must be equal; a disagreement stops the run (exit 1) naming the nodes by URL
+ * (credentials stripped: the endpoint's label) and as they describe themselves (client version, chain, tip),
+ * with each node's answer. A proof records the nodes without URLs. What the quorum protects against and what it does not: docs/proofs.md, "Quorum".
  */
 import { IntegrityError, TransportError, UsageError } from "../errors/index.js";
 import type { QuorumNode } from "../proof/document.js";
@@ -76,17 +76,27 @@ export async function describeEvmNode(
   };
 }
 
+/** One node's verdict in a quorum run: who (URL without credentials, what it says of itself) and what it said. */
+export type QuorumVerdict = QuorumNode & { url: string; verdict: Verdict; summary: string };
+
+const SAYS: Record<Verdict, string> = {
+  holds: "says it holds",
+  fails: "says it does not hold",
+  "cannot-say": "cannot say",
+};
+
 /**
- * One verifier run on each of K nodes: the same verdict everywhere is the verdict; "holds" on one node and
- * "fails" on another is a disagreement (fails, naming both and the first item of the one that failed);
- * a node that cannot say leaves the quorum unmet ("cannot say").
+ * One verifier run on each of K nodes. The same verdict everywhere is the verdict, and only then does the
+ * summary say the nodes agree. Otherwise each node's verdict is named (by URL, credentials stripped, and by
+ * what it says of itself): "holds" on one node and "fails" on another is a failure (the disagreement, each
+ * node's answer, and the failing node's items); a node that cannot say leaves the quorum unmet (cannot say).
  */
 export async function verifyOnQuorum<R extends Findings & { verdict: Verdict; summary: string }>(
   client: JsonRpcClient,
   k: number,
   describe: (c: JsonRpcClient, ep: Endpoint) => Promise<QuorumNode>,
   verify: (c: JsonRpcClient) => Promise<R>,
-): Promise<{ report: R; nodes: QuorumNode[] }> {
+): Promise<{ report: R; nodes: QuorumVerdict[] }> {
   const eps = quorumEndpoints(client, k, "reserves verify");
   const runs = await Promise.all(
     eps.map(async (ep) => {
@@ -94,30 +104,37 @@ export async function verifyOnQuorum<R extends Findings & { verdict: Verdict; su
       return { report: await verify(c), node: await describe(client, ep) };
     }),
   );
-  const nodes = runs.map((r) => r.node);
+  const nodes = runs.map((r, i) => ({
+    ...r.node,
+    url: eps[i]!.label,
+    verdict: r.report.verdict,
+    summary: r.report.summary,
+  }));
+  const named = (i: number) => nodeName(nodes[i]!, i, nodes[i]!.url);
   const report = runs[0]!.report;
   const failures = [...report.failures];
   const cannot = [...report.cannot_say];
-  const held = runs.findIndex((r) => r.report.verdict === "holds");
+  const agree = runs.every((r) => r.report.verdict === report.verdict);
+  // where they differ, each node's answer
+  const each = `the nodes disagree: ${runs.map((r, i) => `${named(i)} ${SAYS[r.report.verdict]}`).join("; ")}`;
+  const held = runs.some((r) => r.report.verdict === "holds");
   const failed = runs.findIndex((r) => r.report.verdict === "fails");
-  if (held >= 0 && failed >= 0)
-    failures.push(
-      `the nodes disagree: ${nodeName(nodes[held]!, held)} says the proof holds, ${nodeName(nodes[failed]!, failed)} says it does not: ${runs[failed]!.report.failures[0] ?? ""}`,
-    );
+  if (!agree && held && failed >= 0)
+    failures.push(`${each}; ${named(failed)}: ${runs[failed]!.report.failures[0] ?? ""}`);
+  else if (!agree) cannot.push(each);
   runs.forEach((r, i) => {
     if (i === 0) return;
-    for (const f of r.report.failures)
-      if (!failures.includes(f)) failures.push(`${nodeName(nodes[i]!, i)}: ${f}`);
-    for (const c of r.report.cannot_say)
-      if (!cannot.includes(c)) cannot.push(`${nodeName(nodes[i]!, i)}: ${c}`);
+    for (const f of r.report.failures) if (!failures.includes(f)) failures.push(`${named(i)}: ${f}`);
+    for (const c of r.report.cannot_say) if (!cannot.includes(c)) cannot.push(`${named(i)}: ${c}`);
   });
   const verdict = verdictOf({ failures, cannot_say: cannot });
-  const summary =
-    verdict === report.verdict
-      ? `${report.summary} (${nodes.length} nodes agree)`
-      : verdict === "fails"
-        ? `the proof does not hold: ${failures.length} failing item${failures.length === 1 ? "" : "s"}${held >= 0 ? " (the nodes disagree)" : ""}`
-        : `cannot say whether the proof holds: ${cannot[0]}`;
+  const summary = agree
+    ? `${report.summary} (${nodes.length} nodes agree)`
+    : verdict === "fails"
+      ? `the proof does not hold: ${failures.length} failing item${failures.length === 1 ? "" : "s"} (${each})`
+      : verdict === "cannot-say"
+        ? `cannot say whether the proof holds: ${each}`
+        : report.summary;
   return { report: { ...report, verdict, failures, cannot_say: cannot, summary }, nodes };
 }
 
@@ -139,21 +156,21 @@ export async function agreeOnEvmProof(
   const nodes = await Promise.all(eps.map((ep) => describeEvmNode(client, ep, proof.block)));
   for (let i = 1; i < eps.length; i++) {
     onNote(
-      `--quorum: reading the same ${proof.addresses.length} addresses again on ${nodeName(nodes[i]!, i)}`,
+      `--quorum: reading the same ${proof.addresses.length} addresses again on ${nodeName(nodes[i]!, i, eps[i]!.label)}`,
     );
     const r = await verify(verifyContext(clientOn(client, eps[i]!), { signal }), proof);
     if (r.verdict === "fails") {
       const m = r.mismatches[0];
       throw new QuorumError(
         m
-          ? `the nodes disagree at block ${proof.block.number} ${proof.block.hash}: ${m.asset === "native" ? "the balance" : `token ${m.asset}'s balance`} of ${m.address} is ${m.proof} on ${nodeName(nodes[0]!, 0)} and ${m.node} on ${nodeName(nodes[i]!, i)}; not a proof`
-          : `the nodes disagree at block ${proof.block.number}: ${nodeName(nodes[i]!, i)}: ${r.failures[0]}; not a proof`,
+          ? `the nodes disagree at block ${proof.block.number} ${proof.block.hash}: ${m.asset === "native" ? "the balance" : `token ${m.asset}'s balance`} of ${m.address} is ${m.proof} on ${nodeName(nodes[0]!, 0, eps[0]!.label)} and ${m.node} on ${nodeName(nodes[i]!, i, eps[i]!.label)}; not a proof`
+          : `the nodes disagree at block ${proof.block.number}: ${nodeName(nodes[0]!, 0, eps[0]!.label)} reads it as the proof says; ${nodeName(nodes[i]!, i, eps[i]!.label)}: ${r.failures[0]}; not a proof`,
         { details: r.failures.slice(0, 20) },
       );
     }
     if (r.verdict === "cannot-say")
       throw new QuorumUnmetError(
-        `--quorum: ${nodeName(nodes[i]!, i)} cannot answer the reads at block ${proof.block.number}: ${r.cannot_say[0]}`,
+        `--quorum: ${nodeName(nodes[i]!, i, eps[i]!.label)} cannot answer the reads at block ${proof.block.number}: ${r.cannot_say[0]}`,
       );
   }
   const { digest: _, ...doc } = proof;

@@ -31,16 +31,21 @@ export function renderClaims(claims: Record<string, string | number | null | und
 export function renderQuorum(
   r: {
     verdict: string;
-    quorum?: { k: number; nodes: { client: string; chain: string; height: number; block_hash: string }[] };
+    quorum?: {
+      k: number;
+      nodes: { client: string; chain: string; height: number; url?: string; verdict?: Verdict }[];
+    };
   },
   color: boolean,
 ): string[] {
   if (!r.quorum) return [];
   const st = style(color);
+  // each node by URL (credentials stripped) and what it says of itself, and what it said of the proof
   const names = r.quorum.nodes.map(
-    (n, i) => `node ${i + 1} (${n.client}, chain ${n.chain}, tip ${n.height})`,
+    (n, i) =>
+      `node ${i + 1}${n.url ? ` at ${n.url}` : ""} (${n.client}, chain ${n.chain}, tip ${n.height})${n.verdict ? `: ${VERDICT_WORDS[n.verdict]}` : ""}`,
   );
   return [
-    `quorum     ${r.verdict === "fails" ? st.bad("FAILS") : st.good("ok")}  checked on ${r.quorum.k} nodes: ${names.join("; ")}`,
+    `quorum     ${r.verdict === "fails" ? st.bad("FAILS") : r.verdict === "cannot-say" ? "CANNOT SAY" : st.good("ok")}  checked on ${r.quorum.k} nodes: ${names.join("; ")}`,
   ];
 }

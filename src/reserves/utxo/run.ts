@@ -317,13 +317,13 @@ class ScanSession {
           const diff = unspentDiff(first, runs[i]!.scan);
           if (diff)
             throw new QuorumError(
-              `the nodes disagree at block ${first.height} ${first.bestblock}: ${nodeName(nodes[0]!, 0)} answers ${diff.here}; ${nodeName(nodes[i]!, i)} answers ${diff.there}; not a proof`,
+              `the nodes disagree at block ${first.height} ${first.bestblock}: ${nodeName(nodes[0]!, 0, eps[0]!.label)} answers ${diff.here}; ${nodeName(nodes[i]!, i, eps[i]!.label)} answers ${diff.there}; not a proof`,
               { details: diff.lines },
             );
         }
         return { primary: runs[0]!, quorum: { k: eps.length, nodes } };
       }
-      last = `${nodeName(nodes[0]!, 0)} scanned at block ${first.height} ${first.bestblock}, ${nodeName(nodes[other]!, other)} at ${runs[other]!.scan.height} ${runs[other]!.scan.bestblock}`;
+      last = `${nodeName(nodes[0]!, 0, eps[0]!.label)} scanned at block ${first.height} ${first.bestblock}, ${nodeName(nodes[other]!, other, eps[other]!.label)} at ${runs[other]!.scan.height} ${runs[other]!.scan.bestblock}`;
       if (attempt < QUORUM_ATTEMPTS)
         this.onEvent({ type: "note", text: `--quorum: ${last}; scanning again (attempt ${attempt + 1})` });
     }
