@@ -526,3 +526,27 @@ describe("the Binance family (Poseidon over BN254)", () => {
     ]);
   });
 });
+
+describe("bad input: exit 2 naming the field, nothing judged", () => {
+  it("an amount that is not a decimal, a missing member, a tree line that is not hash,height,{…}", async () => {
+    const amount = await verify(
+      tampered(BITGET, (t) => t.replace('"USDT": "0.00000067"', '"USDT": "0.0x67"')),
+    );
+    expect(amount.exitCode).toBe(2);
+    expect(amount.stderr).toContain("path[1].balances.USDT must be a decimal amount");
+    const missing = await verify(
+      tampered(OKX_V1, (t) => t.replace('"nonce":"580c5e814d', '"nonse":"580c5e814d')),
+    );
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toContain("self.nonce must be a string");
+    const line = await verify(
+      fixture(OKX_V2),
+      tampered(OKX_V2_TREE, (t) =>
+        t.replace("ff321ea11b6e08ac289f10d6b199a762894f0742e208c45537e72e700f196d0b,4,", "ff321ea1,four,"),
+      ),
+    );
+    expect(line.exitCode).toBe(2);
+    expect(line.stderr).toMatch(/line 4: not "hash,height,\{balances\}"/);
+    expect(line.stdout).toBe("");
+  });
+});

@@ -86,7 +86,7 @@ export async function runVerify(
   if (format) return runExchangeVerify(format, proofText, o, io);
   if (o.commitment === undefined)
     throw new UsageError(
-      "--commitment <file>: required for chaingw's own proofs (the published commitment.json)",
+      "--commitment <file>: required for chaingw's own proofs (the published commitment.json); the file is not an exchange's inclusion proof chaingw knows either (docs/exchange-proofs.md)",
     );
   const commitmentText = read(o.commitment, "--commitment");
   const { checkProofs, parseProofs } = await import("../../../liabilities/verify.js");
