@@ -16,6 +16,7 @@ import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
 import { freePort } from "./helpers/ports.js";
 import { sleep, terminate, trackChild, trackDir } from "./helpers/procs.js";
 import { startServe } from "./helpers/serve.js";
+import { ALICE, BOB, deployToken } from "./helpers/token.js";
 
 const REGTEST_FLAGS: string[] = JSON.parse(
   readFileSync(new URL("../scripts/litecoind-regtest.json", import.meta.url), "utf8"),
@@ -494,4 +495,37 @@ describe("rough edges (item 13)", () => {
     expect(license).toMatch(/^MIT License/);
     expect(JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).license).toBe("MIT");
   });
+});
+
+describe("beside cast (item 11)", () => {
+  const CAST = join(process.cwd(), "node_modules", ".bin", "cast");
+  it("--json call: a uint8 is 18 and a wide uint256 a string, as cast; eth_getBalance --ether as cast balance --ether", async () => {
+    const anvil = await startAnvil();
+    try {
+      const token = await deployToken(anvil.rpc, 10n ** 24n);
+      for (const [sig, arg] of [
+        ["decimals()(uint8)", undefined],
+        ["totalSupply()(uint256)", undefined],
+        ["balanceOf(address)(uint256)", BOB],
+        ["symbol()(string)", undefined],
+      ] as const) {
+        const extra = arg ? [arg] : [];
+        const [ours, theirs] = await Promise.all([
+          runCli(["--json", "--url", anvil.url, "call", token, sig, ...extra]),
+          execa(CAST, ["call", "--json", "--rpc-url", anvil.url, token, sig, ...extra], { reject: false }),
+        ]);
+        expect(ours.stderr, sig).toBe("");
+        // before: ["18"] where cast gives [18]
+        expect(JSON.parse(ours.stdout), sig).toEqual(JSON.parse(theirs.stdout));
+      }
+      const [ours, theirs] = await Promise.all([
+        runCli(["--url", anvil.url, "eth_getBalance", ALICE, "--ether"]),
+        execa(CAST, ["balance", "--ether", "--rpc-url", anvil.url, ALICE], { reject: false }),
+      ]);
+      expect(ours.stderr).toBe("");
+      expect(ours.stdout).toBe(`${theirs.stdout.trim()}\n`);
+    } finally {
+      await anvil.stop();
+    }
+  }, 60_000);
 });

@@ -13,6 +13,8 @@ export interface RenderCtx {
   chain: Chain;
   /** the method whose result this is */
   method: string;
+  /** the command's own options (eth_getBalance --ether) */
+  options?: Record<string, unknown>;
 }
 
 /** What the EVM-style groups have in common, and where they differ. */

@@ -10,6 +10,7 @@ import type { Chain } from "../chains/index.js";
 import type { CustomErrorDecoder } from "../chains/revert.js";
 import { amountWithUnit } from "../chains/units.js";
 import { ParamProblem, UsageError } from "../errors/index.js";
+import { JsonNumber, type JsonValue } from "../json/lossless.js";
 import { AbiError, AbiEvent, AbiFunction, AbiParameters } from "../util/ox.js";
 import { isJsonObject } from "../util/text.js";
 
@@ -284,6 +285,31 @@ export function plain(p: Param, v: unknown): Plain {
   if (typeof v === "bigint") return v.toString(10);
   if (typeof v === "boolean") return v;
   return String(v);
+}
+
+const U64_MAX = 2n ** 64n - 1n;
+const I64_MIN = -(2n ** 63n);
+
+/**
+ * A decoded value for `--json`, as cast prints it: an integer that fits 64 bits as a JSON number (a uint8
+ * is 18, not "18"), a wider one as its exact decimal string; the rest as {@link plain} has it.
+ */
+export function jsonOf(p: Param, v: Plain): JsonValue {
+  const arr = /^(.*)\[(\d*)\]$/.exec(p.type);
+  if (arr && Array.isArray(v)) return v.map((x) => jsonOf({ ...p, type: arr[1] } as Param, x));
+  if (p.type === "tuple") {
+    const comps = (p as { components?: readonly Param[] }).components ?? [];
+    if (Array.isArray(v)) return v.map((x, i) => jsonOf(comps[i] ?? p, x));
+    if (typeof v === "object")
+      return Object.fromEntries(
+        comps.map((c) => [c.name as string, jsonOf(c, (v as Record<string, Plain>)[c.name ?? ""])]),
+      );
+  }
+  if (typeof v === "string" && /^u?int\d*$/.test(p.type) && /^-?\d+$/.test(v)) {
+    const n = BigInt(v);
+    if (n >= I64_MIN && n <= U64_MAX) return new JsonNumber(v);
+  }
+  return v as JsonValue;
 }
 
 /** Decodes ABI data against a parameter list; a UsageError says the data does not fit. */

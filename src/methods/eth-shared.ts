@@ -12,7 +12,10 @@ import {
   renderTransaction,
 } from "../chains/evm-render.js";
 import { quantity } from "../chains/evm-values.js";
-import type { Chain } from "../chains/index.js";
+import type { Chain, RenderCtx } from "../chains/index.js";
+import { coinUnit } from "../chains/units.js";
+import type { JsonValue } from "../json/lossless.js";
+import { renderValue } from "../output/human.js";
 import {
   addressKind,
   blockNumberKind,
@@ -111,6 +114,15 @@ const ownRead = (chain: Chain, m: Omit<MethodDef, "group" | "marks" | "spec">): 
   spec: false,
 });
 const baseUnit = (ctx: { chain: Chain }) => ctx.chain.evm?.baseUnit ?? "";
+
+/** A quantity in the coin's unit with all its decimals, as cast prints `balance --ether` (10000.000000000000000000). */
+function inCoinUnit(result: JsonValue, ctx: RenderCtx): string {
+  if (typeof result !== "string" || !/^0x[0-9a-f]+$/i.test(result)) return renderValue(result, ctx.color);
+  const { decimals } = coinUnit(ctx.chain);
+  const v = BigInt(result);
+  const unit = 10n ** BigInt(decimals);
+  return decimals ? `${v / unit}.${(v % unit).toString().padStart(decimals, "0")}` : String(v);
+}
 export const addressParam = (chain: Chain): ParamDef =>
   param("address", "DATA(20 bytes)", true, "account or contract address", addressKind(chain));
 
@@ -157,10 +169,18 @@ export const ethStandardReads = (chain: Chain): MethodDef[] => [
   }),
   ownRead(chain, {
     name: "eth_getBalance",
-    summary: "An account's balance in the base unit (wei; sun on TRON).",
+    summary: "An account's balance in the base unit (wei; sun on TRON); --ether: in the coin's unit.",
     params: [addressParam(chain), stateBlockParam(chain)],
     result: "QUANTITY: the balance",
-    render: renderNumber(baseUnit),
+    options: [
+      {
+        flags: "--ether",
+        help: "print the balance in the coin's unit (ether; TRX on TRON), exact, as `cast balance --ether`",
+      },
+    ],
+    fromOptions: (_opts, params) => params,
+    render: (result, ctx) =>
+      ctx.options?.ether ? inCoinUnit(result, ctx) : renderNumber(baseUnit)(result, ctx),
   }),
   ownRead(chain, {
     name: "eth_getCode",

@@ -7,6 +7,7 @@ import { amountWithUnit, type Unit } from "../../../chains/units.js";
 import { IntegrityError, UsageError } from "../../../errors/index.js";
 import * as abi from "../../../evm/abi.js";
 import { evmCall } from "../../../evm/call.js";
+import { stringifyLossless } from "../../../json/lossless.js";
 import { formatUnits } from "../../../util/units.js";
 import { refuseCsv } from "../../options.js";
 import type { Run } from "../../run.js";
@@ -37,7 +38,7 @@ export function functionOf(cmd: string, sig: string, argc: number, flags: EvmFla
 /** Decoded values as the run prints them: a JSON array for machines, one value a line for people. */
 export function printValues(run: Run, params: readonly abi.Param[], values: abi.Plain[], unit?: Unit): void {
   if (run.machine) {
-    run.out(JSON.stringify(values));
+    run.out(stringifyLossless(values.map((v, i) => abi.jsonOf(params[i], v))));
     return;
   }
   const lines = values.map((v, i) => {

@@ -24,6 +24,7 @@ async function callAndPrint(
   req: Prepared,
   verify: boolean,
   again: () => Context,
+  options: Record<string, unknown> = {},
 ): Promise<void> {
   if (req.long)
     run.interrupt.hint = `the node may still be running ${req.method}; \`chaingw reserves status\` shows it, \`chaingw reserves abort\` stops it`;
@@ -35,7 +36,7 @@ async function callAndPrint(
   const def = req.def;
   run.out(
     def?.render
-      ? def.render(result, { color: ctx.color, chain: req.chain, method: req.method })
+      ? def.render(result, { color: ctx.color, chain: req.chain, method: req.method, options })
       : renderDefault(result, req.method, ctx.color),
   );
 }
@@ -122,7 +123,7 @@ export async function runMethod(
   const params = flags.named ? namedToPositional(def, texts) : texts;
   const req = prepare(def, { params, fromText: true, options: opts });
   const again = () => contextFor(run, flags, def.group, { quiet: true });
-  await callAndPrint(run, ctx, req, opts.verify !== false, again);
+  await callAndPrint(run, ctx, req, opts.verify !== false, again, opts);
 }
 
 export function renderDefault(result: JsonValue, name: string, color: boolean): string {
