@@ -11,11 +11,11 @@ import { MESSAGE_COIN_NAMES, MESSAGE_COINS, networksOfPrefix } from "../chains/c
 import { ProofInputError } from "./errors.js";
 
 /** A coin's id in the coin table ("bitcoin", "litecoin"). */
-export type Chain = string;
+export type CoinId = string;
 
 export interface Network {
-  /** the coin's id */
-  chain: Chain;
+  /** the coin's id (the field's name is older than the word "coin") */
+  chain: CoinId;
   /** Bitcoin's "test" takes in signet and testnet4, which share testnet3's prefixes */
   net: "main" | "test" | "regtest";
 }
@@ -99,6 +99,6 @@ function legacy(a: ParsedAddress, networks: Network[]): ProofAddress {
 }
 
 /** The coins among `networks`, each once, in the coin table's order (Bitcoin first). */
-export function chainsOf(networks: readonly Network[]): Chain[] {
+export function coinsOf(networks: readonly Network[]): CoinId[] {
   return MESSAGE_COINS.filter((c) => networks.some((n) => n.chain === c.id)).map((c) => c.id);
 }

@@ -15,7 +15,7 @@ import { base64 } from "@scure/base";
 import { OutScript, RawTx, RawWitness, Script, SigHash, Transaction } from "@scure/btc-signer";
 import { type Coin, coinOf, MESSAGE_COINS } from "../chains/coins.js";
 import { accountFormatOf, verifyAccountMessage } from "./account-message.js";
-import { type Chain, chainsOf, decodeProofAddress, type ProofAddress } from "./address.js";
+import { type CoinId, coinsOf, decodeProofAddress, type ProofAddress } from "./address.js";
 import { ProofInputError } from "./errors.js";
 
 export type SignatureFormat =
@@ -31,8 +31,8 @@ export interface VerifyResult {
   valid: boolean;
   /** "bip322-full" / "bip322-pof" are recognised by their prefix and reported as not supported */
   format: SignatureFormat;
-  /** the chain the address (or, where its prefix is shared, the verifying message magic) belongs to */
-  chain?: Chain;
+  /** the coin the address (or, where its prefix is shared, the verifying message magic) belongs to */
+  chain?: CoinId;
   /** EVM and TRON forms: the address whose key made the signature */
   signer?: string;
   /** one sentence on what was checked and why it passed or failed */
@@ -52,18 +52,18 @@ export interface VerifyContext {
    * shared (Bitcoin's and Litecoin's test networks), a signature made with another coin's magic proves
    * nothing for this one and is refused, saying so.
    */
-  coin?: Chain;
+  coin?: CoinId;
 }
 
 export { ProofInputError } from "./errors.js";
 
 /** a coin's name and message magic, from the coin table */
-const coinRow = (chain: Chain): Coin => {
+const coinRow = (chain: CoinId): Coin => {
   const c = coinOf(chain);
   if (!c) throw new ProofInputError("address", `no coin "${chain}" in the coin table`);
   return c;
 };
-const coinName = (chain: Chain): string => coinRow(chain).name;
+const coinName = (chain: CoinId): string => coinRow(chain).name;
 
 /**
  * Verifies `signature` over `message` for `address`: Bitcoin and Litecoin addresses here, EVM (0x…) and TRON
@@ -80,7 +80,7 @@ export function verifyMessage(
   if (accountFormatOf(address)) return verifyAccountMessage(address, signature, message);
   const addr = decodeProofAddress(address);
   const sig = readSignature(signature);
-  const chains = chainsOf(addr.networks);
+  const chains = coinsOf(addr.networks);
   const chain = chains.length === 1 ? chains[0] : context.coin;
   switch (sig.form) {
     case "legacy":
@@ -176,7 +176,7 @@ export function compactSize(n: number): Uint8Array {
 }
 
 /** double-SHA256 of the CompactSize-prefixed magic and message (Bitcoin Core's MessageHash). */
-export function legacyMessageHash(chain: Chain, message: string): Uint8Array {
+export function legacyMessageHash(chain: CoinId, message: string): Uint8Array {
   const magic = utf8ToBytes(coinRow(chain).magic);
   const m = utf8ToBytes(message);
   return sha256d(concatBytes(compactSize(magic.length), magic, compactSize(m.length), m));
@@ -195,7 +195,7 @@ function legacyTarget(
   addr: ProofAddress,
   sig: Uint8Array,
   message: string,
-  chain: Chain,
+  chain: CoinId,
   kind: HeaderKind,
 ): Uint8Array | undefined {
   const recovery = ((sig[0] as number) - 27) & 3;
@@ -210,12 +210,12 @@ function legacyTarget(
   }
 }
 
-function verifyLegacy(addr: ProofAddress, sig: Uint8Array, message: string, coin?: Chain): VerifyResult {
+function verifyLegacy(addr: ProofAddress, sig: Uint8Array, message: string, coin?: CoinId): VerifyResult {
   const header = sig[0] as number;
   // BIP-137: 27-30 uncompressed P2PKH, 31-34 compressed P2PKH, 35-38 P2SH-P2WPKH, 39-42 P2WPKH; recid in the low bits
   const kind: HeaderKind =
     header < 31 ? "p2pkh-uncompressed" : header < 35 ? "p2pkh" : header < 39 ? "p2sh-p2wpkh" : "p2wpkh";
-  const shares = chainsOf(addr.networks);
+  const shares = coinsOf(addr.networks);
   // the node's coin, when known, is the only magic that proves anything for its addresses
   const chains = coin !== undefined && shares.includes(coin) ? [coin] : shares;
   const only = chains.length === 1 ? chains[0] : undefined;
