@@ -192,6 +192,9 @@ describe("the dispatch", () => {
     const r = await verify(fixture(OKX_V1), "--commitment", f);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain("no commitment file");
+    const c = await verify(fixture(OKX_V1), "--customer", "5");
+    expect(c.exitCode).toBe(2);
+    expect(c.stderr).toContain("--customer: OKX customer inclusion proof");
   });
 });
 

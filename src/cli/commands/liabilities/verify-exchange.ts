@@ -79,10 +79,14 @@ export async function exchangeFormatOf(
 export async function runExchangeVerify(
   format: ProofFormat,
   text: string,
-  o: { proof: string; json: boolean; exchange?: ExchangeVerifyOptions },
+  o: { proof: string; json: boolean; customer?: string; exchange?: ExchangeVerifyOptions },
   io: Pick<Run, "out" | "err" | "exitCode">,
 ): Promise<void> {
   const x = o.exchange ?? {};
+  if (o.customer !== undefined)
+    throw new UsageError(
+      `--customer: ${format.title} names no customer id chaingw can compare (BitMEX/River: --account)`,
+    );
   if (x.root !== undefined && !/^(0x)?[0-9a-fA-F]+$/.test(x.root))
     throw new UsageError(`--root ${JSON.stringify(x.root)}: not hex`);
   if (x.assetSlots !== undefined && !/^[1-9]\d{0,3}$/.test(x.assetSlots))

@@ -23,7 +23,9 @@ export interface VerifyCommandOptions {
 export function declareVerify(parent: Command, run: Run): void {
   const cmd = parent
     .command("verify")
-    .description("check a customer's inclusion proof offline against the published commitment")
+    .description(
+      "check a customer's inclusion proof offline: chaingw's own against the published commitment, or an exchange's (OKX, Bitget, MEXC, CoinEx, BitMEX, HTX, Gate…)",
+    )
     .argument("<proof>", "the proof file (- for stdin); JSON Lines of several proofs are read too")
     .argument("[tree]", "an exchange format's second file (OKX v2: the full tree)")
     .option("--commitment <file>", "the published commitment.json (chaingw's own proofs)")
