@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { digestOf } from "../src/proof/jcs.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
+import { buildCommitment } from "./helpers/liabilities.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
 import { trackDir } from "./helpers/procs.js";
 import { deployToken, mint, move } from "./helpers/tokens.js";
@@ -134,22 +135,11 @@ afterAll(async () => {
 let built = 0;
 /** a commitment whose customers owe these totals (assets not named: zero) */
 async function owed(totals: Record<string, string>): Promise<string> {
-  const name = `l${built++}`;
-  const rows = ["customer_id,asset,amount", ...Object.entries(totals).map(([a, v], i) => `c${i},${a},${v}`)];
-  writeFileSync(join(dir, `${name}.csv`), rows.join("\n"));
-  const out = join(dir, name);
-  const r = await runCli([
-    "liabilities",
-    "build",
-    "--input",
-    join(dir, `${name}.csv`),
-    "--assets",
-    join(dir, "assets.csv"),
-    "--out",
-    out,
-  ]);
-  expect(r.exitCode, r.stderr).toBe(0);
-  return join(out, "commitment.json");
+  return buildCommitment(
+    dir,
+    `l${built++}`,
+    Object.entries(totals).map(([a, v], i) => `c${i},${a},${v}`),
+  );
 }
 
 const VERIFY = () => ["--verify", "--url-for", `utxo=${ltcUrl}`, "--url-for", `evm=${anvil.url}`];
@@ -359,24 +349,12 @@ describe("solvency --challenge: signatures over another text prove nothing for t
 
 describe("a proof verified long after its height says where it was judged and how old it is", () => {
   it("300 blocks later: judged at its own height, 300+ blocks below the tip, never 'now'", async () => {
-    const before = await runCli([
-      "reserves",
-      "report",
-      "--verify",
-      "--url-for",
-      `utxo=${ltcUrl}`,
-      proof.R as string,
-    ]);
+    const report = () =>
+      runCli(["reserves", "report", "--verify", "--url-for", `utxo=${ltcUrl}`, proof.R as string]);
+    const before = await report();
     expect(before.exitCode, before.stdout + before.stderr).toBe(0);
     await ltc.rpc("generatetoaddress", [300, await ltc.rpc<string>("getnewaddress", ["", "bech32"])]);
-    const r = await runCli([
-      "reserves",
-      "report",
-      "--verify",
-      "--url-for",
-      `utxo=${ltcUrl}`,
-      proof.R as string,
-    ]);
+    const r = await report();
     expect(r.exitCode, r.stdout + r.stderr).toBe(0);
     const tip = await ltc.rpc<number>("getblockcount", []);
     expect(first(r.stdout)).toMatch(

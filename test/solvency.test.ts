@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { digestOf } from "../src/proof/jcs.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
+import { buildCommitment } from "./helpers/liabilities.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
 import { trackDir } from "./helpers/procs.js";
 import { deployToken, mint } from "./helpers/tokens.js";
@@ -91,29 +92,12 @@ afterAll(async () => {
 
 /** liabilities: LTC and USDX totals spread over a few customers */
 async function liabilities(name: string, ltcTotal: string, usdx: string): Promise<string> {
-  const rows = [
-    "customer_id,asset,amount",
+  return buildCommitment(dir, name, [
     `c1,LTC,${ltcTotal}`,
     "c2,USDX,0.000001",
     `c3,USDX,${usdx}`,
     "c4,LTC,0",
-  ];
-  writeFileSync(join(dir, `${name}.csv`), rows.join("\n"));
-  const out = join(dir, name);
-  const r = await runCli([
-    "liabilities",
-    "build",
-    "--input",
-    join(dir, `${name}.csv`),
-    "--assets",
-    join(dir, "assets.csv"),
-    "--out",
-    out,
-    "--label",
-    name,
   ]);
-  expect(r.exitCode, r.stderr).toBe(0);
-  return join(out, "commitment.json");
 }
 
 const solvency = (commitment: string, ...args: string[]) =>
