@@ -21,12 +21,12 @@ export function readText(path: string, what: string): string {
 }
 
 /** A proof library's refusal as a usage error naming the file and the field. */
-export async function asUsage<T>(file: string, read: () => Promise<T> | T): Promise<T> {
+export async function asUsage<T>(file: string, read: () => Promise<T> | T, hint?: string): Promise<T> {
   try {
     return await read();
   } catch (e) {
     if (e instanceof ProofInputError)
-      throw new UsageError(`${file}: ${e.field}: ${e.reason}; nothing was sent`);
+      throw new UsageError(`${file}: ${e.field}: ${e.reason}; nothing was sent`, hint ? { hint } : {});
     throw e;
   }
 }

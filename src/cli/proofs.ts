@@ -38,20 +38,18 @@ export async function loadReserveProofs(
   if (urlFor.size && !o.verify && !o.verifyLater)
     throw new UsageError("--url-for names nodes to verify against: give --verify too");
   checkWritable(o.html, "--html");
-  const { formatOf, EVM_PROOF_FORMAT, readEvmProof } = await import("../proof/evm-document.js");
-  const { readProof } = await import("../proof/document.js");
-  const { evmEntry, utxoEntry } = await import("../reserves/combined.js");
-  // every file is read and checked before anything is sent
+  const { detectFormat, formatList, OWN_RESERVES } = await import("../formats/registry.js");
+  // every file is read and checked before anything is sent, by the reader of its format
   const read: ReadProof[] = [];
   for (const f of files) {
     const text = readText(f, command);
-    if (formatOf(text) === EVM_PROOF_FORMAT) {
-      const p = await asUsage(f, () => readEvmProof(text));
-      read.push({ entry: evmEntry(f, p), evm: p });
-    } else {
-      const p = await asUsage(f, () => readProof(text));
-      read.push({ entry: utxoEntry(f, p), utxo: p });
-    }
+    // a file none of the formats recognises is read as the first: its refusal names the field, the hint
+    // what the command reads
+    const detected = detectFormat(text, "reserves");
+    const found = OWN_RESERVES.find((x) => x === detected);
+    const m = await (found ?? (OWN_RESERVES[0] as (typeof OWN_RESERVES)[number])).load();
+    const hint = found ? undefined : `${command} reads ${formatList(OWN_RESERVES)}`;
+    read.push(await asUsage(f, () => m.read(f, text), hint));
   }
   const proofs = o.verify
     ? await verifyReserveProofs(run, read, flags, urlFor)
@@ -68,15 +66,17 @@ export async function verifyReserveProofs(
   /** solvency --challenge: the text every proof's signatures must be over */
   challenge?: string,
 ): Promise<CombinedReport["proofs"]> {
-  const { verifyEntry } = await import("../reserves/combined.js");
+  const { OWN_RESERVES } = await import("../formats/registry.js");
   const proofs: CombinedReport["proofs"] = [];
   for (const r of read) {
-    const group: GroupName = r.evm ? r.evm.chain.group : "utxo";
+    // the module of the format that read it verifies it
+    const m = await (OWN_RESERVES.find((f) => f.name === r.format) as (typeof OWN_RESERVES)[number]).load();
+    const group = m.group(r);
     const url = urlFor.get(group);
     const ctx = contextFor(run, { ...flags, ...(url ? { url: [url] } : {}), chain: group }, group, {
       pooled: true,
     });
-    proofs.push(await verifyEntry(ctx.client, r, ctx.signal, challenge === undefined ? {} : { challenge }));
+    proofs.push(await m.verifyEntry(ctx.client, r, ctx.signal, challenge === undefined ? {} : { challenge }));
   }
   return proofs;
 }

@@ -4,16 +4,26 @@
  * format is and what chaingw can and cannot check in it, and decides from the text alone (cheaply: no heavy
  * import) whether a file is of its format; the reader, verifier and renderer are loaded on use.
  *
- * `detectFormat` is the one place that decides what a file is; `--format NAME` forces an entry by name.
+ * `detectFormat` is the one place that decides what a file is; `--proof-format NAME` (the global `--format`
+ * is the output's) forces an entry by name (`formatNamed`).
  * Adding a format: a descriptor file `src/formats/<name>.ts` exporting one ProofFormat (cheap: no heavy
  * import at its top; `load()` imports the reader/verifier), one line in FORMATS below, a row in
- * docs/exchange-proofs.md.
+ * docs/exchange-proofs.md. `load()` resolves to whatever the command that runs the format needs: chaingw's
+ * own reserves proofs resolve to a `ReservesModule` (below: `reserves verify`, `reserves report` and
+ * `solvency` read them through it); an exchange's format to its own module type, named in its descriptor as
+ * `ProofFormat<ItsModule>`, so the command that runs it needs no cast.
  */
+import type { GroupName } from "../chains/index.js";
 import { UsageError } from "../errors/index.js";
+import type { ProofCheck, ReadProof, ReportEntry } from "../reserves/combined.js";
+import type { VerifyOptions } from "../reserves/verifier.js";
+import type { JsonRpcClient } from "../rpc/client.js";
 import { BINANCE, GATE, HTX_ZK } from "./binance.js";
 import { BITGET } from "./bitget.js";
 import { BITMEX } from "./bitmex.js";
 import { BITUNIX } from "./bitunix.js";
+import { CHAINGW_LIABILITIES, CHAINGW_LIABILITIES_PROOF } from "./chaingw-liabilities.js";
+import { CHAINGW_EVM, CHAINGW_UTXO } from "./chaingw-reserves.js";
 import { COINEX } from "./coinex.js";
 import { EXCHANGE_OWNERSHIP } from "./exchange-ownership.js";
 import { MEXC } from "./mexc.js";
@@ -24,8 +34,8 @@ import { UZX } from "./uzx.js";
 /** reserves: who controls which addresses and what they hold; liabilities: a customer's share of the total */
 export type FormatKind = "reserves" | "liabilities";
 
-export interface ProofFormat {
-  /** the name `--format` takes, lower-case words joined by `-` ("chaingw-utxo", "okx-2024", "htx") */
+export interface ProofFormat<M = unknown> {
+  /** the name `--proof-format` takes, lower-case words joined by `-` ("chaingw-utxo", "okx-2024", "htx") */
   name: string;
   kind: FormatKind;
   /** who publishes it, in words ("OKX address and signature file, 2024-26 layout") */
@@ -38,12 +48,37 @@ export interface ProofFormat {
   catches?: readonly string[];
   /** whether `text` (a file's whole content) is of this format; cheap, never throws */
   detect(text: string): boolean;
-  /** the module that reads, verifies and renders it, loaded on use */
-  load(): Promise<unknown>;
+  /** the module that reads, verifies and renders it, loaded on use (`M`: its type, for the command that runs it) */
+  load(): Promise<M>;
 }
+
+/**
+ * What `load()` of chaingw's own reserves proofs resolves to: the commands that read several proof files
+ * (`reserves report`, `solvency`) and `reserves verify` go through it, never through the format's name.
+ */
+export interface ReservesModule {
+  /** the file read by its strict reader (a ProofInputError naming the field: exit 2), with its report entry */
+  read(file: string, text: string): ReadProof;
+  /** the chain group of the node that verifies it */
+  group(r: ReadProof): GroupName;
+  /** verified against its chain (the one verifier shape): the entry with the verdict and the proven shares */
+  verifyEntry(
+    client: JsonRpcClient,
+    r: ReadProof,
+    signal?: AbortSignal,
+    options?: VerifyOptions,
+  ): Promise<ReportEntry & { verify: ProofCheck }>;
+}
+
+/** chaingw's own reserves proofs, in detection order: what `reserves report` and `solvency` read. */
+export const OWN_RESERVES: readonly ProofFormat<ReservesModule>[] = [CHAINGW_UTXO, CHAINGW_EVM];
 
 /** Every format, in the order detection tries them (most specific first). */
 export const FORMATS: readonly ProofFormat[] = [
+  // chaingw's own files: detected by their top-level "format" member (formats/sniff.ts)
+  ...OWN_RESERVES,
+  CHAINGW_LIABILITIES_PROOF,
+  CHAINGW_LIABILITIES,
   // exchanges' address/signature files (src/exchange/ownership/)
   ...EXCHANGE_OWNERSHIP,
   // customers' inclusion proofs published by exchanges (src/exchange/liabilities/)
@@ -80,3 +115,10 @@ export function formatNamed(name: string, kind: FormatKind, flag = "--format"): 
 /** The format of a file's text: the first entry of that kind that recognises it, else undefined. */
 export const detectFormat = (text: string, kind: FormatKind): ProofFormat | undefined =>
   formatsOf(kind).find((f) => f.detect(text));
+
+/** The formats of a kind as a usage message lists them: "chaingw-utxo (chaingw's UTXO reserve proof, …), …". */
+export const formatList = (formats: readonly ProofFormat[]): string =>
+  formats.map((f) => `${f.name} (${f.title})`).join("; ");
+
+/** Whether a format is one of chaingw's own (its files made by chaingw), not an exchange's. */
+export const isOwnFormat = (f: ProofFormat): boolean => f.name.startsWith("chaingw-");

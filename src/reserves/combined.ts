@@ -179,50 +179,27 @@ export interface CombinedReport {
   command: string;
 }
 
-/** A proof as read for the report: its entry, and the proof itself for verification. */
-export type ReadProof = { entry: ReportEntry; utxo?: Proof; evm?: EvmProof };
+/**
+ * A proof as read for the report: its format's name in the registry (formats/registry.ts, whose module
+ * verifies it), its entry, and the proof itself for verification.
+ */
+export type ReadProof = { format: string; entry: ReportEntry; utxo?: Proof; evm?: EvmProof };
 
 /**
- * Verifies one proof of the report against its chain with the one verifier of its format. With --verify the
- * proven share shown is the verifier's (signatures re-checked, subtotals re-derived), not the document's.
+ * Verifies one UTXO proof of the report against its chain. With --verify the proven share shown is the
+ * verifier's (signatures re-checked, subtotals re-derived), not the document's. Which function verifies a
+ * file is its format's (formats/chaingw-reserves-module.ts), never decided here.
  */
-export async function verifyEntry(
+export async function verifyUtxoEntry(
   client: JsonRpcClient,
   r: ReadProof,
   signal?: AbortSignal,
   options: VerifyOptions = {},
 ): Promise<ReportEntry & { verify: ProofCheck }> {
-  if (r.evm) {
-    const { verify } = await import("./evm/balances-verify.js");
-    const v = await verify(verifyContext(client, { signal, options }), r.evm);
-    // the proven share is the verifier's: signatures judged again, balances re-read
-    const assets = r.entry.assets.map((a, k) =>
-      a.proven_share === null
-        ? a
-        : {
-            ...a,
-            proven_share: v.ownership.proven[k]?.share ?? a.proven_share,
-            proven: v.ownership.proven[k]?.amount ?? "0",
-          },
-    );
-    const { chainOf } = await import("../chains/index.js");
-    const { readBlock } = await import("./evm/balances-read.js");
-    const head = v.chain.ok ? await readBlock(client, chainOf(r.evm.chain.group), "latest") : null;
-    const chain = {
-      network: v.chain.ok ? `evm:${r.evm.chain.chain_id}` : null,
-      tip: head?.number ?? null,
-      node: v.chain.detail,
-    };
-    const owned = v.ownership.addresses.filter((a) => a.ownership === "proven").map((a) => a.address);
-    return {
-      ...r.entry,
-      assets,
-      verify: { verdict: v.verdict, summary: v.summary, chain, owned, spent: {} },
-    };
-  }
+  const proof = r.utxo as Proof;
   const { verify } = await import("./utxo/verify.js");
-  const v = await verify(verifyContext(client, { signal, options }), r.utxo as Proof);
-  const total = BigInt((r.utxo as Proof).total.amount_sats);
+  const v = await verify(verifyContext(client, { signal, options }), proof);
+  const total = BigInt(proof.total.amount_sats);
   // the coin the node is, where the addresses' form did not say
   const symbol = v.node.coin === "litecoin" ? "LTC" : v.node.coin === "bitcoin" ? "BTC" : undefined;
   const named = r.entry.assets.map((a) => (a.symbol === "coins" && symbol ? { ...a, symbol } : a));
@@ -246,6 +223,42 @@ export async function verifyEntry(
   }
   const owned = v.addresses.filter((a) => a.ownership === "proven").map((a) => a.address);
   return { ...r.entry, assets, verify: { verdict: v.verdict, summary: v.summary, chain, owned, spent } };
+}
+
+/** Verifies one EVM balances proof of the report against its chain (the proven shares are the verifier's). */
+export async function verifyEvmEntry(
+  client: JsonRpcClient,
+  r: ReadProof,
+  signal?: AbortSignal,
+  options: VerifyOptions = {},
+): Promise<ReportEntry & { verify: ProofCheck }> {
+  const proof = r.evm as EvmProof;
+  const { verify } = await import("./evm/balances-verify.js");
+  const v = await verify(verifyContext(client, { signal, options }), proof);
+  // the proven share is the verifier's: signatures judged again, balances re-read
+  const assets = r.entry.assets.map((a, k) =>
+    a.proven_share === null
+      ? a
+      : {
+          ...a,
+          proven_share: v.ownership.proven[k]?.share ?? a.proven_share,
+          proven: v.ownership.proven[k]?.amount ?? "0",
+        },
+  );
+  const { chainOf } = await import("../chains/index.js");
+  const { readBlock } = await import("./evm/balances-read.js");
+  const head = v.chain.ok ? await readBlock(client, chainOf(proof.chain.group), "latest") : null;
+  const chain = {
+    network: v.chain.ok ? `evm:${proof.chain.chain_id}` : null,
+    tip: head?.number ?? null,
+    node: v.chain.detail,
+  };
+  const owned = v.ownership.addresses.filter((a) => a.ownership === "proven").map((a) => a.address);
+  return {
+    ...r.entry,
+    assets,
+    verify: { verdict: v.verdict, summary: v.summary, chain, owned, spent: {} },
+  };
 }
 
 /** "3 h", "2 d": how long ago `then` was, roughly, for a verdict line (null when it is not a date). */

@@ -144,9 +144,12 @@ const DERIVE_CHUNK = 10_000;
 const CANNOT_TELL =
   /prun|not available|not found on disk|block data|not in main chain|Method not found|not supported|disabled/i;
 
-/** A node's JSON object, or undefined: the typed guard of every answer read below. */
+/**
+ * A node's JSON object, or undefined: the typed guard of every answer read below. A node's error is not an
+ * object of the answer (an unknown block's getblockheader error was once read as the header).
+ */
 const obj = (v: JsonValue | RpcError | undefined): JsonObject | undefined =>
-  isJsonObject(v) ? (v as JsonObject) : undefined;
+  v instanceof RpcError || !isJsonObject(v) ? undefined : (v as JsonObject);
 /** A member that is an array, or none. */
 const list = (v: JsonValue | undefined): JsonValue[] => (Array.isArray(v) ? v : []);
 

@@ -59,11 +59,13 @@ export async function exchangeFormatOf(
   o: ExchangeVerifyOptions | undefined,
   commitment: boolean,
 ): Promise<ProofFormat | undefined> {
-  const { detectFormat, formatNamed } = await import("../../../formats/registry.js");
-  const format =
+  const { detectFormat, formatNamed, isOwnFormat } = await import("../../../formats/registry.js");
+  const named =
     o?.proofFormat !== undefined
       ? formatNamed(o.proofFormat, "liabilities", "--proof-format")
       : detectFormat(text, "liabilities");
+  // chaingw's own proofs (registry entries too) take the commitment path
+  const format = named && isOwnFormat(named) ? undefined : named;
   if (format && commitment)
     throw new UsageError(`--commitment: this is ${format.title}, which has no commitment file; leave it out`);
   if (!format) {

@@ -17,7 +17,8 @@ export interface VerifyFlags {
   signatures?: string;
   challenge?: string;
   quorum?: string;
-  /** an exchange's address file: force its layout; flag signatures reused from an older file */
+  /** the file's format by name (formats/registry.ts), instead of detecting it; `previous`: an exchange's
+   * address file's older one, whose signatures are flagged as reused */
   proofFormat?: string;
   previous?: string;
   node?: string[];
@@ -45,7 +46,7 @@ export function declareVerify(reserves: Command, run: Run): void {
     )
     .option(
       "--proof-format <name>",
-      "an exchange's address file: its layout, when detection should not choose (okx-2022, okx-2024, okx-audit-2025, htx)",
+      "the file's format by name, when detection should not choose (chaingw-utxo, chaingw-evm; an exchange's address file: okx-2022, okx-2024, okx-audit-2025, htx)",
     )
     .option(
       "--previous <file>",
@@ -76,7 +77,7 @@ export function declareVerify(reserves: Command, run: Run): void {
         "behind the proof, of another kind or network, lacks the data, or did not answer).",
         "The proof's own claims (created_at, the challenge) are printed as claims; --challenge requires one.",
         "Works on any node of the chain, without -txindex; blocks above the proof's height are walked only for",
-        "outputs spent since.",
+        "outputs spent since. The file's format is detected from its text (--proof-format NAME forces one).",
       ].join("\n"),
     )
     .action(async (file: string, _o: unknown, command: Command) => {
@@ -89,26 +90,65 @@ export async function runVerify(run: Run, file: string, flags: GlobalFlags, o: V
     throw new UsageError("--format csv is not available for reserves verify (human or json)");
   if (o.challenge !== undefined && o.challenge.trim() === "")
     throw new UsageError("--challenge: empty; give the text the signatures must be over");
-  const [files, { formatOf, EVM_PROOF_FORMAT }] = await Promise.all([
+  const [files, registry] = await Promise.all([
     import("../../files.js"),
-    import("../../../proof/evm-document.js"),
+    import("../../../formats/registry.js"),
   ]);
   const text = files.readText(file, "reserves verify");
-  // an exchange's address file (src/formats/registry.ts): detected from the text, or forced
-  const { detectFormat, formatNamed } = await import("../../../formats/registry.js");
-  const exchange =
-    o.proofFormat !== undefined ? formatNamed(o.proofFormat, "reserves") : detectFormat(text, "reserves");
-  if (exchange) {
+  // what the file is: --proof-format names it, else the registry detects it
+  const format =
+    o.proofFormat !== undefined
+      ? registry.formatNamed(o.proofFormat, "reserves", "--proof-format")
+      : registry.detectFormat(text, "reserves");
+  if (format && !registry.isOwnFormat(format)) {
+    // an exchange's address file (src/exchange/ownership/)
     const { runExchangeOwnership } = await import("./verify-exchange.js");
-    return runExchangeOwnership(run, file, text, exchange.name as never, flags, o);
+    return runExchangeOwnership(run, file, text, format.name as never, flags, o);
   }
   if (o.previous !== undefined || o.node?.length || o.token?.length)
     throw new UsageError("--previous, --node and --token are for exchanges' address files; this is not one");
   const k = files.quorumOf(o.quorum);
-  // the proof family's second format (EVM and EVM-compat balances) has its own reader and checks
-  if (formatOf(text) === EVM_PROOF_FORMAT) return verifyEvmFile(run, file, text, flags, o, k);
+  if (format === undefined) {
+    // a file no format recognises: read as chaingw's UTXO proof, whose refusal names the field; the hint
+    // says what reserves verify reads
+    const hint = `reserves verify reads ${registry.formatList(registry.formatsOf("reserves"))}`;
+    return verifyUtxoFile(run, file, text, flags, o, k, hint);
+  }
+  const runFormat = RUNS[format.name];
+  if (!runFormat)
+    throw new UsageError(`${file}: ${format.title}: reserves verify does not check this format yet`);
+  return runFormat(run, file, text, flags, o, k);
+}
+
+/** How `reserves verify` runs each format it checks, by the format's name in the registry. */
+const RUNS: Record<
+  string,
+  (
+    run: Run,
+    file: string,
+    text: string,
+    flags: GlobalFlags,
+    o: VerifyFlags,
+    k: number | undefined,
+  ) => Promise<void>
+> = {
+  "chaingw-utxo": (...a) => verifyUtxoFile(...a),
+  "chaingw-evm": (...a) => verifyEvmFile(...a),
+};
+
+/** `reserves verify FILE` for a UTXO reserve proof: every output re-derived at the proof's height. */
+async function verifyUtxoFile(
+  run: Run,
+  file: string,
+  text: string,
+  flags: GlobalFlags,
+  o: VerifyFlags,
+  k: number | undefined,
+  hint?: string,
+): Promise<void> {
+  const files = await import("../../files.js");
   const { readProof } = await import("../../../proof/document.js");
-  const proof: Proof = await files.asUsage(file, () => readProof(text));
+  const proof: Proof = await files.asUsage(file, () => readProof(text), hint);
   const signatures = o.signatures === undefined ? undefined : await files.readSignatures(o.signatures);
   const [{ contextFor }, { verify }] = await Promise.all([
     import("../../context.js"),

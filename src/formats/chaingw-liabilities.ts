@@ -1,0 +1,38 @@
+/**
+ * chaingw's own liabilities files: the published commitment (`liabilities build`) and a customer's inclusion
+ * proof (`liabilities proof`; several as JSON Lines). Detected by the top-level `format` member (of the first
+ * line for JSON Lines); `load()` brings the liabilities reader and verifier (liabilities/verify.ts).
+ */
+import type { ProofFormat } from "./registry.js";
+import { formatMember } from "./sniff.js";
+
+/** the `format` member of each file (liabilities/format.ts PROOF_FORMAT and COMMITMENT_FORMAT) */
+export const LIABILITIES_PROOF_MEMBER = "chaingw-liabilities-proof";
+export const LIABILITIES_COMMITMENT_MEMBER = "chaingw-liabilities";
+
+export const CHAINGW_LIABILITIES_PROOF: ProofFormat = {
+  name: "chaingw-liabilities-proof",
+  kind: "liabilities",
+  title: `chaingw's customer inclusion proof ("${LIABILITIES_PROOF_MEMBER}", liabilities proof)`,
+  checks: [
+    "the leaf from the customer's id, secret and amounts; every level of the Merkle-sum path up to the root",
+    "the root and the totals against the published commitment (--commitment)",
+    "that the proof is the customer's (--customer ID)",
+  ],
+  cannot: [
+    "that the commitment is the one published for every customer",
+    "that other customers' leaves are not negative or left out: only this path is in the file",
+  ],
+  detect: (t) => formatMember(t) === LIABILITIES_PROOF_MEMBER,
+  load: () => import("../liabilities/verify.js"),
+};
+
+export const CHAINGW_LIABILITIES: ProofFormat = {
+  name: "chaingw-liabilities",
+  kind: "liabilities",
+  title: `chaingw's liabilities commitment ("${LIABILITIES_COMMITMENT_MEMBER}", liabilities build)`,
+  checks: ["its form: the root, the height, the totals per asset (exact, within 128 bits)"],
+  cannot: ["any customer's inclusion: a proof file, checked against it, does that"],
+  detect: (t) => formatMember(t) === LIABILITIES_COMMITMENT_MEMBER,
+  load: () => import("../liabilities/commitment.js"),
+};

@@ -1,0 +1,432 @@
+/**
+ * The verifiers' named steps called in-process (from src/, as vitest runs TypeScript) against a scripted
+ * node: a real HTTP server on loopback answering JSON-RPC (single requests and batch arrays) from a script
+ * of methods. Each row changes one answer of an honest node, or one field of an honest proof (kept
+ * self-consistent: subtotals and digest recomputed, as a forger would), and names the step, the status and
+ * the field or row the finding must carry. An honest control holds with every step's `ok`.
+ *
+ * The end-to-end tests on real nodes (proof.test.ts, verify-soundness.test.ts, evm-reserves.test.ts) stay;
+ * these see an edit to src/ without a build, and reach the answers a real node rarely gives (pruned blocks,
+ * a node behind, a branch that parts).
+ */
+import { secp256k1 } from "@noble/curves/secp256k1.js";
+import { ripemd160 } from "@noble/hashes/legacy.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex, concatBytes } from "@noble/hashes/utils.js";
+import { base58check, base64 } from "@scure/base";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  CHAINGW_LIABILITIES,
+  CHAINGW_LIABILITIES_PROOF,
+  LIABILITIES_COMMITMENT_MEMBER,
+  LIABILITIES_PROOF_MEMBER,
+} from "../src/formats/chaingw-liabilities.js";
+import {
+  CHAINGW_EVM,
+  CHAINGW_UTXO,
+  EVM_FORMAT_MEMBER,
+  UTXO_FORMAT_MEMBER,
+} from "../src/formats/chaingw-reserves.js";
+import { detectFormat, FORMATS, formatNamed } from "../src/formats/registry.js";
+import { COMMITMENT_FORMAT, PROOF_FORMAT as LIABILITIES_PROOF_FORMAT } from "../src/liabilities/format.js";
+import { PROOF_FORMAT, type Proof, readProof } from "../src/proof/document.js";
+import { EVM_PROOF_FORMAT } from "../src/proof/evm-document.js";
+import { digestOf } from "../src/proof/jcs.js";
+import { legacyMessageHash } from "../src/proof/message.js";
+import { type VerifyReport, verify } from "../src/reserves/utxo/verify.js";
+import type { Finding } from "../src/reserves/verdict.js";
+import { JsonRpcClient } from "../src/rpc/client.js";
+import { nodeEndpoint } from "../src/rpc/endpoint.js";
+import { type RawServer, rawServer, sendJson } from "./fixtures/forward.js";
+
+// ---------------------------------------------------------------------------------------------------------
+// the scripted node
+
+/** A node error, as bitcoind words it. */
+class NodeError {
+  constructor(
+    readonly code: number,
+    readonly message: string,
+  ) {}
+}
+type Method = (params: unknown[]) => unknown;
+type Script = Record<string, Method>;
+
+/** The script the server answers from; each test sets it (the server is one for the file). */
+let script: Script = {};
+let node: RawServer;
+
+function answerEntry(e: { id: unknown; method: string; params?: unknown[] }) {
+  const m = script[e.method];
+  if (!m) return { jsonrpc: "2.0", id: e.id, error: { code: -32601, message: "Method not found" } };
+  try {
+    return { jsonrpc: "2.0", id: e.id, result: m(e.params ?? []) ?? null };
+  } catch (x) {
+    if (!(x instanceof NodeError)) throw x;
+    return { jsonrpc: "2.0", id: e.id, error: { code: x.code, message: x.message } };
+  }
+}
+
+beforeAll(async () => {
+  node = await rawServer((body, _req, res) => {
+    const req = JSON.parse(body.toString("utf8"));
+    sendJson(res, 200, JSON.stringify(Array.isArray(req) ? req.map(answerEntry) : answerEntry(req)));
+  });
+});
+afterAll(async () => {
+  await node?.close();
+});
+
+const client = () =>
+  new JsonRpcClient({
+    endpoints: [nodeEndpoint(node.url)],
+    connectTimeoutMs: 2000,
+    requestTimeoutMs: 10_000,
+    deadlineMs: 20_000,
+    retries: 0,
+    maxBodyBytes: 16 * 1024 * 1024,
+    verifyTls: true,
+    heavyRate: 0,
+  });
+
+// ---------------------------------------------------------------------------------------------------------
+// an honest Litecoin regtest world: one key, one P2PKH output at height 150, the proof at height 200
+
+const hex32 = (n: number) => bytesToHex(sha256(Uint8Array.of(n >> 8, n & 255)));
+const hash160 = (b: Uint8Array) => ripemd160(sha256(b));
+const priv = sha256(new TextEncoder().encode("verify-steps test key"));
+const pub = secp256k1.getPublicKey(priv, true);
+const ADDRESS = base58check(sha256).encode(concatBytes(Uint8Array.of(0x6f), hash160(pub)));
+const SCRIPT = `76a914${bytesToHex(hash160(pub))}88ac`;
+const OTHER_SCRIPT = `76a914${"11".repeat(20)}88ac`;
+const CHALLENGE = "chaingw audit 2026-11-25";
+const TIP = 205;
+const TXID = hex32(9001);
+const SPENDER = hex32(9002);
+
+/** A legacy signed message (Bitcoin Core's signmessage form: compressed P2PKH header 31 + recovery id). */
+function signLegacy(message: string): string {
+  const sig = secp256k1.sign(legacyMessageHash("litecoin", message), priv, {
+    prehash: false,
+    format: "recovered",
+  });
+  // noble's recovered form is recovery ‖ r ‖ s
+  return base64.encode(concatBytes(Uint8Array.of(31 + (sig[0] as number)), sig.slice(1)));
+}
+
+/** The honest proof, made self-consistent again after `edit` (subtotals, total, digest recomputed). */
+function proofWith(edit: (d: Proof) => void = () => {}): Proof {
+  const d: Proof = {
+    format: PROOF_FORMAT,
+    chain: "regtest",
+    height: 200,
+    block_hash: hex32(200),
+    created_at: "2026-11-25T23:00:00Z",
+    challenge: CHALLENGE,
+    scan_objects: [ADDRESS],
+    outputs: [
+      {
+        txid: TXID,
+        vout: 0,
+        amount: "1.50000000",
+        amount_sats: "150000000",
+        script_pubkey: SCRIPT,
+        matched: ADDRESS,
+        height: 150,
+        block_hash: hex32(150),
+      },
+    ],
+    by_address: [],
+    total: { amount: "0", amount_sats: "0", outputs: 0 },
+    ownership: {
+      signatures: [
+        {
+          address: ADDRESS,
+          signature: signLegacy(CHALLENGE),
+          valid: true,
+          format: "legacy",
+          detail: "signed",
+        },
+      ],
+      proven_sats: "0",
+      claimed_only_sats: "0",
+    },
+    digest: "",
+  };
+  edit(d);
+  const sats = d.outputs.reduce((s, o) => s + BigInt(o.amount_sats), 0n);
+  const amount = `${sats / 100_000_000n}.${(sats % 100_000_000n).toString().padStart(8, "0")}`;
+  d.by_address = [{ address: ADDRESS, amount, amount_sats: sats.toString(), outputs: d.outputs.length }];
+  d.total = { amount, amount_sats: sats.toString(), outputs: d.outputs.length };
+  if (d.ownership) {
+    const proven = d.ownership.signatures.some((s) => s.valid) ? sats : 0n;
+    d.ownership.proven_sats = proven.toString();
+    d.ownership.claimed_only_sats = (sats - proven).toString();
+  }
+  const { digest: _, ...body } = d;
+  d.digest = digestOf(body);
+  // the strict reader takes it: the rows below test the verifier, not a malformed file
+  return readProof(JSON.stringify(d));
+}
+
+/** The honest node's script; `edit` replaces methods. */
+function honestNode(edit: Partial<Script> = {}): Script {
+  const tx = {
+    txid: TXID,
+    vout: [{ n: 0, value: 1.5, scriptPubKey: { hex: SCRIPT } }],
+  };
+  const base: Script = {
+    getblockchaininfo: () => ({ chain: "regtest", blocks: TIP }),
+    getnetworkinfo: () => ({ subversion: "/LitecoinCore:0.21.4/" }),
+    getblockhash: ([h]) => {
+      if (typeof h !== "number" || h > TIP) throw new NodeError(-8, "Block height out of range");
+      return hex32(h);
+    },
+    getrawtransaction: ([txid, , block]) => {
+      if (txid === TXID && block === hex32(150)) return tx;
+      throw new NodeError(-5, "No such transaction found in the provided block");
+    },
+    gettxout: ([txid, vout]) => (txid === TXID && vout === 0 ? { value: 1.5 } : null),
+    getblock: ([hash]) => ({ hash, tx: [] }),
+    getblockheader: () => {
+      throw new NodeError(-5, "Block not found");
+    },
+  };
+  return { ...base, ...edit } as Script;
+}
+
+/** Spent in block 203: gettxout answers null, the block's transaction spends it. */
+const spentIn =
+  (height: number): Method =>
+  ([hash]) => ({
+    hash,
+    tx: hash === hex32(height) ? [{ txid: SPENDER, vin: [{ txid: TXID, vout: 0 }] }] : [],
+  });
+
+async function run(nodeScript: Script, proof = proofWith(), options = {}): Promise<VerifyReport> {
+  script = nodeScript;
+  return verify({ client: client(), options, onEvent: () => {} }, proof);
+}
+
+const findingsOf = (r: VerifyReport, step: string) => r.findings.filter((f: Finding) => f.step === step);
+
+// ---------------------------------------------------------------------------------------------------------
+
+describe("UTXO proof steps, in-process against a scripted node", () => {
+  it("the honest control holds, every step ok, and the report's lists are derived from the findings", async () => {
+    const r = await run(honestNode());
+    expect(r.cannot_say).toEqual([]);
+    expect(r.failures).toEqual([]);
+    expect(r.verdict).toBe("holds");
+    for (const step of ["document", "node", "block", "attribution", "outputs", "ownership"])
+      expect(
+        findingsOf(r, step).map((f) => f.status),
+        step,
+      ).toEqual(["ok"]);
+    expect(r.ownership.proven_sats).toBe("150000000");
+    expect(r.summary).toMatch(/^1\.50000000 coins in 1 output unspent at height 200/);
+  });
+
+  type Row = {
+    name: string;
+    node?: Partial<Script>;
+    proof?: (d: Proof) => void;
+    options?: object;
+    step: string;
+    status: Finding["status"];
+    at?: string;
+    text: RegExp;
+    verdict: VerifyReport["verdict"];
+  };
+  const rows: Row[] = [
+    {
+      name: "another network",
+      node: { getblockchaininfo: () => ({ chain: "main", blocks: TIP }) },
+      step: "node",
+      status: "cannot-say",
+      at: "chain",
+      text: /on the "main" network, the proof on "regtest"/,
+      verdict: "cannot-say",
+    },
+    {
+      name: "a node behind the proof",
+      node: { getblockchaininfo: () => ({ chain: "regtest", blocks: 190 }) },
+      step: "node",
+      status: "cannot-say",
+      text: /tip is at height 190, below the proof's height 200 \(10 blocks behind\)/,
+      verdict: "cannot-say",
+    },
+    {
+      name: "an EVM node (no getblockchaininfo)",
+      node: { getblockchaininfo: undefined as unknown as Method },
+      step: "node",
+      status: "cannot-say",
+      text: /not a bitcoind-family node .*Method not found.*an EVM node/,
+      verdict: "cannot-say",
+    },
+    {
+      name: "the proof's block replaced on the node's chain",
+      node: { getblockhash: ([h]) => (h === 200 ? hex32(7200) : hex32(h as number)) },
+      step: "block",
+      status: "fails",
+      at: "block_hash",
+      text: /does not know the proof's block .* so the chains part above height 150/,
+      verdict: "fails",
+    },
+    {
+      name: "an output attributed to the address but of another script (digest recomputed)",
+      proof: (d) => {
+        (d.outputs[0] as Proof["outputs"][number]).script_pubkey = OTHER_SCRIPT;
+      },
+      step: "outputs",
+      status: "fails",
+      at: `output ${TXID}:0`,
+      text: /is not the script of .*: the output is not that address's/,
+      verdict: "fails",
+    },
+    {
+      name: "an output amount the block does not hold (digest recomputed)",
+      proof: (d) => {
+        const o = d.outputs[0] as Proof["outputs"][number];
+        o.amount = "15.00000000";
+        o.amount_sats = "1500000000";
+      },
+      step: "outputs",
+      status: "fails",
+      text: /the output holds 1\.50000000, the proof says 15\.00000000/,
+      verdict: "fails",
+    },
+    {
+      name: "the output's block is pruned",
+      node: {
+        getrawtransaction: () => {
+          throw new NodeError(-1, "Block not available (pruned data)");
+        },
+      },
+      step: "outputs",
+      status: "cannot-say",
+      text: /the node cannot read block .*pruned data/,
+      verdict: "cannot-say",
+    },
+    {
+      name: "spent and in no block above the proof: spent before it",
+      node: { gettxout: () => null },
+      step: "outputs",
+      status: "fails",
+      text: /spent, and not in any block above the proof's height \(up to 205\)/,
+      verdict: "fails",
+    },
+    {
+      name: "spent since, and the blocks above are pruned",
+      node: {
+        gettxout: () => null,
+        getblock: () => {
+          throw new NodeError(-1, "Block not available (pruned data)");
+        },
+      },
+      step: "outputs",
+      status: "cannot-say",
+      text: /cannot read the blocks above the proof to say when \(block 201: Block not available/,
+      verdict: "cannot-say",
+    },
+    {
+      name: "a signature over another text, claimed valid (digest recomputed)",
+      proof: (d) => {
+        const s = d.ownership?.signatures[0];
+        if (s) s.signature = signLegacy("another text");
+      },
+      step: "ownership",
+      status: "fails",
+      at: ADDRESS,
+      text: /signature for .* does not verify over the challenge/,
+      verdict: "fails",
+    },
+    {
+      name: "--challenge other than the proof's",
+      options: { challenge: "audit 2027" },
+      step: "challenge",
+      status: "fails",
+      at: "challenge",
+      text: /the proof's signatures are over "chaingw audit 2026-11-25", not the required "audit 2027"/,
+      verdict: "fails",
+    },
+  ];
+
+  for (const row of rows)
+    it(`${row.name}: ${row.step} ${row.status}`, async () => {
+      const r = await run(honestNode(row.node), proofWith(row.proof), row.options);
+      const hit = r.findings.find(
+        (f) => f.step === row.step && f.status === row.status && row.text.test(f.text),
+      );
+      expect(hit, JSON.stringify(r.findings, null, 1)).toBeDefined();
+      if (row.at) expect(hit?.at).toBe(row.at);
+      expect(r.verdict).toBe(row.verdict);
+      // the lists every --json user reads are the findings' texts
+      const list = row.status === "fails" ? r.failures : r.cannot_say;
+      expect(list).toContain(hit?.text);
+    });
+
+  it("spent above the proof's height: the walk finds the spender and the proof holds", async () => {
+    const r = await run(honestNode({ gettxout: () => null, getblock: spentIn(203) }));
+    expect(r.verdict).toBe("holds");
+    expect(r.outputs[0]).toMatchObject({ state: "spent-after", spentAt: 203 });
+    expect(r.walked).toMatchObject({ from: 201, to: 205 });
+  });
+
+  it("a node that cannot check the proof is asked nothing beyond what it is", async () => {
+    const asked: string[] = [];
+    const s = honestNode({ getblockchaininfo: () => ({ chain: "regtest", blocks: 10 }) });
+    const counting = Object.fromEntries(
+      Object.entries(s).map(([k, f]) => [
+        k,
+        (p: unknown[]) => {
+          asked.push(k);
+          return f(p);
+        },
+      ]),
+    );
+    const r = await run(counting);
+    expect(r.verdict).toBe("cannot-say");
+    expect([...new Set(asked)].sort()).toEqual(["getblockchaininfo", "getnetworkinfo"]);
+    expect(findingsOf(r, "block")).toEqual([]);
+  });
+});
+
+describe("the format registry: our own formats", () => {
+  it("each descriptor's format member is the reader's own constant", () => {
+    expect(UTXO_FORMAT_MEMBER).toBe(PROOF_FORMAT);
+    expect(EVM_FORMAT_MEMBER).toBe(EVM_PROOF_FORMAT);
+    expect(LIABILITIES_PROOF_MEMBER).toBe(LIABILITIES_PROOF_FORMAT);
+    expect(LIABILITIES_COMMITMENT_MEMBER).toBe(COMMITMENT_FORMAT);
+  });
+
+  it("detects each from the top-level format member only, and names are unique", () => {
+    const utxo = JSON.stringify(proofWith());
+    expect(detectFormat(utxo, "reserves")).toBe(CHAINGW_UTXO);
+    expect(detectFormat(utxo, "liabilities")).toBeUndefined();
+    expect(detectFormat(`{"format":"${EVM_PROOF_FORMAT}"}`, "reserves")).toBe(CHAINGW_EVM);
+    // a nested format member is not the document's
+    expect(detectFormat(`{"x":{"format":"${EVM_PROOF_FORMAT}"}}`, "reserves")).toBeUndefined();
+    expect(detectFormat(`{"format":"${COMMITMENT_FORMAT}"}`, "liabilities")).toBe(CHAINGW_LIABILITIES);
+    // JSON Lines of several proofs: the first line's
+    const line = `{"format":"${LIABILITIES_PROOF_FORMAT}"}`;
+    expect(detectFormat(`${line}\n${line}\n`, "liabilities")).toBe(CHAINGW_LIABILITIES_PROOF);
+    expect(detectFormat("not json {", "reserves")).toBeUndefined();
+    const names = FORMATS.map((f) => f.name);
+    expect(new Set(names).size).toBe(names.length);
+    expect(formatNamed("chaingw-evm", "reserves")).toBe(CHAINGW_EVM);
+    expect(() => formatNamed("chaingw-evm", "liabilities", "--proof-format")).toThrow(
+      /--proof-format "chaingw-evm": not a liabilities format; one of chaingw-liabilities-proof, chaingw-liabilities/,
+    );
+  });
+
+  it("load() of our reserves formats reads the file with its report entry", async () => {
+    const m = await CHAINGW_UTXO.load();
+    const r = m.read("p.json", JSON.stringify(proofWith()));
+    expect(m.group(r)).toBe("utxo");
+    expect(r.format).toBe(CHAINGW_UTXO.name);
+    const e = await CHAINGW_EVM.load();
+    expect(() => e.read("p.json", "{}")).toThrow(/format/);
+    expect(r.entry.assets[0]?.total_base_units).toBe("150000000");
+  });
+});
