@@ -224,7 +224,7 @@ describe("UTXO proof steps, in-process against a scripted node", () => {
         step,
       ).toEqual(["ok"]);
     expect(r.ownership.proven_sats).toBe("150000000");
-    expect(r.summary).toMatch(/^1\.50000000 coins in 1 output unspent at height 200/);
+    expect(r.summary).toMatch(/1\.50000000 LTC in 1 output unspent at height 200/);
   });
 
   type Row = {
