@@ -131,6 +131,10 @@ describe("signature forms judged against the node's coin (real litecoind)", () =
     expect(offline.stderr).toContain("Bitcoin message magic");
     const proof = join(dir, "btc-magic.json");
     expect((await scan([p2pkh], sigs("btc.csv", [[p2pkh, btc]]), proof)).exitCode).toBe(0);
+    // the scan judged it against its node's coin too: recorded not valid, with the reason
+    const recorded = JSON.parse(readFileSync(proof, "utf8")).ownership.signatures[0];
+    expect(recorded.valid).toBe(false);
+    expect(recorded.detail).toContain("made with the Bitcoin message magic");
     const v = await verify(proof);
     expect(v.exitCode, v.stdout).toBe(1);
     const j = JSON.parse(v.stdout);

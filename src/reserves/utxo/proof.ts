@@ -5,7 +5,9 @@
  * each unspent's height but not its block hash (Core 28 adds `blockhash`): the hashes are asked for, one
  * getblockhash per distinct height, in batch arrays.
  */
+import { coinOfSubversion } from "../../chains/coins.js";
 import { IntegrityError, UsageError } from "../../errors/index.js";
+import { marksOf } from "../../methods/prepare.js";
 import type {
   AddressTotal,
   ExcludedOutput,
@@ -38,6 +40,13 @@ export interface ProofOptions {
   createdAt: Date;
 }
 
+/** The node's coin (a coin table id whose messages chaingw reads), from its subversion; undefined if unknown. */
+async function nodeCoin(client: JsonRpcClient): Promise<string | undefined> {
+  const net = await client.call("getnetworkinfo", [], marksOf("getnetworkinfo", "utxo"));
+  const c = coinOfSubversion(String((net.result as { subversion?: unknown } | null)?.subversion ?? ""));
+  return c?.uses.messages ? c.id : undefined;
+}
+
 /** Block hashes of the heights given (getblockhash, batched), by height. */
 export async function blockHashes(
   client: JsonRpcClient,
@@ -64,9 +73,11 @@ export function ownershipOf(
   challenge: string,
   byAddress: AddressTotal[],
   totalSats: bigint,
+  coin?: string,
 ): Ownership {
   const signatures = lines.map((l) => {
-    const r = verifyMessage(l.address, l.signature, challenge);
+    // the node's coin decides the message magic, as verify will judge it
+    const r = verifyMessage(l.address, l.signature, challenge, { coin });
     return { address: l.address, signature: l.signature, valid: r.valid, format: r.format, detail: r.detail };
   });
   const proven = new Set(signatures.filter((s) => s.valid).map((s) => s.address));
@@ -154,7 +165,7 @@ export async function buildProof(
       throw new UsageError(
         "--signatures needs --challenge: the signatures are checked over the challenge text",
       );
-    doc.ownership = ownershipOf(o.signatures, challenge, byAddress, totalSats);
+    doc.ownership = ownershipOf(o.signatures, challenge, byAddress, totalSats, await nodeCoin(client));
   }
   if (o.quorum) doc.quorum = o.quorum;
   return { ...doc, digest: digestOf(doc) } as Proof;
