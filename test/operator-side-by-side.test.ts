@@ -529,3 +529,25 @@ describe("beside cast (item 11)", () => {
     }
   }, 60_000);
 });
+
+describe("help (item 8)", () => {
+  it("--help leads with the usage and the workflows, methods grouped after; chaingw alone: the short usage", async () => {
+    const top = await runCli(["--help"], { env: { COLUMNS: "80" } });
+    const at = (re: RegExp) => top.stdout.search(re);
+    expect(at(/^Usage: chaingw/m)).toBe(0);
+    expect(at(/^Workflows:$/m)).toBeLessThan(at(/^Options:$/m));
+    expect(at(/^Options:$/m)).toBeLessThan(at(/^Commands:$/m));
+    expect(at(/^Commands:$/m)).toBeLessThan(at(/^Methods /m));
+    // before: 256 lines, 62 methods before reserves, call and serve
+    expect(at(/^ {2}reserves /m)).toBeLessThan(at(/^ {2}utxo: /m));
+    expect(top.stdout).toMatch(/^ {2}utxo: scantxoutset, gettxout,/m);
+    expect(top.stdout.split("\n").length).toBeLessThan(170);
+    const alone = await runCli([], { env: { COLUMNS: "80" } });
+    expect(alone.exitCode).toBe(2);
+    expect(alone.stdout).toBe("");
+    expect(alone.stderr).toMatch(
+      /^Usage: chaingw \[options\] <command\|method> \[params\.\.\.\]\n\nWorkflows:\n/,
+    );
+    expect(alone.stderr.split("\n").length).toBeLessThan(16);
+  });
+});

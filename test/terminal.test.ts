@@ -57,7 +57,7 @@ describe("help fits the terminal", () => {
   it("a long command signature sits on its own line, its description under it", async () => {
     const r = await runCli(["--help"], { env: { COLUMNS: "80" } });
     expect(r.stdout).toMatch(
-      /^ {2}eth_getBlockTransactionCountByNumber <blockNumber>\n {30}Number of transactions/m,
+      /^ {2}verify-message <address> <signature> <message>\n {30}check a signed message/m,
     );
     // the option column is narrow: descriptions start at column 30, not 65
     expect(r.stdout).toMatch(/^ {2}--url <url> {17}JSON-RPC node URL/m);

@@ -4,6 +4,7 @@
  * their own, the description under them.
  */
 import type { Command, Help, HelpConfiguration } from "commander";
+import { registry } from "../methods/index.js";
 import { wrapWords } from "../util/text.js";
 
 /** Columns of the stream's terminal, else $COLUMNS, else 80. */
@@ -16,7 +17,15 @@ export function helpWidth(stream: { isTTY?: boolean; columns?: number }, env: No
 const MAX_TERM = 26;
 const INDENT = 2;
 
+const isMethod = (name: string): boolean => registry.some((m) => m.name === name);
+
 export const HELP: HelpConfiguration = {
+  // the top page lists the workflow commands; the registry's methods follow it grouped (methodsByGroup)
+  visibleCommands(cmd: Command): Command[] {
+    const Base = Object.getPrototypeOf(this) as Help;
+    const all = Base.visibleCommands.call(this, cmd);
+    return cmd.parent ? all : all.filter((c) => !isMethod(c.name()));
+  },
   padWidth(cmd: Command, helper: Help): number {
     const longest = Math.max(
       helper.longestOptionTermLength(cmd, helper),
@@ -40,7 +49,9 @@ export const HELP: HelpConfiguration = {
   formatHelp(cmd: Command, helper: Help): string {
     // commander's own layout, then a last pass: any line still too wide (usage, description) is wrapped
     const Base = Object.getPrototypeOf(helper) as Help;
-    const text = Base.formatHelp.call(helper, cmd, helper);
+    let text = Base.formatHelp.call(helper, cmd, helper);
+    // the top page: the usual calls right after the usage and what chaingw is
+    if (!cmd.parent) text = text.replace(/\n\n(?=Options:\n)/, `\n\n${WORKFLOWS}\n\n`);
     return fitWidth(text, helper.helpWidth ?? 80);
   },
 };
@@ -76,3 +87,29 @@ export const fitWidth = (text: string, width: number): string => {
 /** Said once under each command's help, instead of repeating every global option there. */
 export const GLOBAL_NOTE =
   "Global options (--url, --gateway, --product, --chain, --profile, --json, --format, --named, --stdin, --wait, --network, --datadir, timeouts, ...) work with every command: see `chaingw --help`.";
+
+/** What the top page and `chaingw` alone lead with: the usual calls, one a line. */
+export const WORKFLOWS = `Workflows:
+  $ chaingw getblockcount                    a node method, as bitcoin-cli
+  $ chaingw -regtest -rpcwait getblockcount  bitcoin-cli's flags work
+  $ chaingw --gateway URL --product ID info  the same through a gateway
+  $ chaingw reserves scan ADDR... --proof p.json
+  $ chaingw reserves verify p.json           prove reserves; check a proof
+  $ chaingw call TOKEN "decimals()(uint8)"   a contract read, as cast call
+  $ chaingw liabilities build; chaingw solvency
+  $ chaingw serve --config gateway.json      the gateway for your nodes
+  $ chaingw methods                          every method, by chain group`;
+
+/** The registry's methods, grouped by chain group, wrapped to `width`: the top page's last section. */
+export function methodsByGroup(width: number): string {
+  const groups = new Map<string, string[]>();
+  for (const m of registry) {
+    const list = groups.get(m.group) ?? [];
+    if (!list.includes(m.name)) list.push(m.name);
+    groups.set(m.group, list);
+  }
+  const out = ["Methods (`chaingw methods`: the table; `chaingw METHOD --help`: its params):"];
+  for (const [group, names] of groups)
+    out.push(`  ${wrapWords(`${group}: ${names.join(", ")}`, width - 2, "  ").replace(/\n/g, "\n  ")}`);
+  return out.join("\n");
+}

@@ -13,7 +13,7 @@ import { COMMAND_NAMES, COMMANDS } from "./commands/index.js";
 import { declareMethodCommands } from "./commands/method/declare.js";
 import type { Run } from "./context.js";
 import { GLOBAL_OPTIONS } from "./global-options.js";
-import { fitWidth, HELP, helpWidth } from "./help.js";
+import { fitWidth, HELP, helpWidth, methodsByGroup, WORKFLOWS } from "./help.js";
 import { report, startRun } from "./lifecycle.js";
 import { collect } from "./options.js";
 
@@ -75,14 +75,14 @@ export function buildProgram(argv: string[], run: Run): Command {
       getErrHelpWidth: () => helpWidth(run.stderr, run.env),
     })
     .configureHelp(HELP)
-    .addHelpText(
-      "after",
-      () =>
-        `\n${wrapWords(
-          "Exit codes: 0 ok (null is ok), 1 node error, 2 bad usage (nothing sent), 3 no endpoint answered, 4 auth refused, 130 interrupted.\nRun `chaingw methods` for the method table, `chaingw <method> --help` for its params.",
-          helpWidth(run.stdout, run.env),
-        )}`,
-    );
+    .addHelpText("after", () => {
+      const width = helpWidth(run.stdout, run.env);
+      return `\n${methodsByGroup(width)}\n\n${wrapWords(
+        "Exit codes: 0 ok (null is ok), 1 node error, 2 bad usage (nothing sent), 3 no endpoint answered, 4 auth refused, 130 interrupted.",
+        width,
+      )}`;
+    });
+
   globalOptions(program);
 
   const toBuild = methodsToBuild(argv, program);
@@ -136,6 +136,13 @@ export async function main(args: string[], started?: Run): Promise<number> {
   const run = started ?? startRun(argv);
   const refused = bitcoinCliRefusal(args);
   if (refused) return report(run, new UsageError(refused));
+  if (args.length === 0) {
+    // `chaingw` alone: the short usage, not every option and method (a script that forgot the method notices)
+    run.stderr.write(
+      `${fitWidth(`Usage: chaingw [options] <command|method> [params...]\n\n${WORKFLOWS}\n\n\`chaingw --help\`: every option and command; \`chaingw methods\`: every method.`, helpWidth(run.stderr, run.env))}\n`,
+    );
+    return EXIT.usage;
+  }
   try {
     await buildProgram(argv, run).parseAsync(argv, { from: "user" });
     // commands that finish with a status of their own (batch) set it on the run
