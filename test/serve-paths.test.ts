@@ -26,6 +26,8 @@ let key: string;
 const servers = new Map<string, FaultServer>();
 /** an upstream that answers the health check and declares a 300 MB answer to anything else */
 let huge: Server;
+/** two upstreams on which gettxoutsetinfo (heavy, idempotent) hangs */
+const slow: FaultServer[] = [];
 const hugeSockets = new Set<Socket>();
 
 const product = (f: FaultName, p: PathName) => `${f}${p}`;
@@ -36,6 +38,11 @@ beforeAll(async () => {
   for (const f of FAULTS)
     for (const p of Object.keys(PATHS) as PathName[])
       servers.set(product(f, p), await startFaultServer({ upstream: up }));
+  for (let i = 0; i < 2; i++) {
+    const s = await startFaultServer({ upstream: up });
+    s.setMethodFault("gettxoutsetinfo", { kind: "hang" });
+    slow.push(s);
+  }
   huge = createServer((req, res) => {
     let body = "";
     req.on("data", (c: Buffer) => (body += c.toString()));
@@ -56,7 +63,10 @@ beforeAll(async () => {
   });
   await new Promise<void>((ok) => huge.listen(0, "127.0.0.1", ok));
   const hugeUrl = `http://127.0.0.1:${(huge.address() as AddressInfo).port}/`;
-  const products: Record<string, unknown> = { huge: { chain: "utxo", upstreams: [hugeUrl] } };
+  const products: Record<string, unknown> = {
+    huge: { chain: "utxo", upstreams: [hugeUrl] },
+    slow: { chain: "utxo", upstreams: slow.map((s) => s.url) },
+  };
   for (const [name, s] of servers) products[name] = { chain: "utxo", upstreams: [s.url] };
   gw = await startServe(
     { products, requestTimeout: 1.5, health: { interval: 600, timeout: 2 } },
@@ -69,12 +79,12 @@ afterAll(async () => {
   await gw?.stop();
   for (const s of hugeSockets) s.destroy();
   await new Promise((ok) => huge?.close(ok));
-  await Promise.all([...servers.values()].map((s) => s.stop()));
+  await Promise.all([...servers.values(), ...slow].map((s) => s.stop()));
   await node?.stop();
 });
 
-async function call(productName: string, path: PathName) {
-  const [method, params] = PATHS[path];
+async function call(productName: string, path: PathName | [string, readonly unknown[]]) {
+  const [method, params] = typeof path === "string" ? PATHS[path] : path;
   const r = await postRaw(
     `${gw.url}/v1/${productName}`,
     JSON.stringify({ jsonrpc: "2.0", id: 9, method, params }),
@@ -125,5 +135,14 @@ describe("the gateway's answer cap", () => {
       );
       expect(r.message, path).not.toMatch(/--max-response/);
     }
+  }, 30_000);
+});
+
+describe("the gateway's timeouts", () => {
+  it("a heavy call that timed out on both upstreams is told in the gateway's words, not the CLI's flags", async () => {
+    const r = await call("slow", ["gettxoutsetinfo", []]);
+    expect(r.message).toMatch(/heavy call the node may still be computing/);
+    expect(r.message).toMatch(/the gateway's request timeout/);
+    expect(r.message).not.toMatch(/--(request-)?timeout/);
   }, 30_000);
 });

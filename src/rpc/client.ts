@@ -34,8 +34,8 @@ export interface ClientOptions {
   /** extra passes over the endpoint list after the first @default 2 */
   retries: number;
   maxBodyBytes: number;
-  /** the cap's name in a refusal (HttpOptions.capName) @default "--max-response" */
-  capName?: string;
+  /** how the front end's user names the limits in an error @default CLI_WORDS (the CLI's flags) */
+  words?: FrontWords;
   verifyTls: boolean;
   /** calls per second allowed for each heavy method (0 = unlimited) */
   heavyRate: number;
@@ -163,7 +163,7 @@ export class JsonRpcClient {
       connectTimeoutMs: this.opts.connectTimeoutMs,
       requestTimeoutMs: t,
       maxBodyBytes: this.opts.maxBodyBytes,
-      capName: this.opts.capName,
+      capName: (this.opts.words ?? CLI_WORDS).cap,
       verifyTls: this.opts.verifyTls,
       signal: this.opts.signal,
       fresh,
@@ -301,7 +301,7 @@ export class JsonRpcClient {
           if (!moveOn) {
             const e = new TransportError(
               stillComputing
-                ? `${ep.label}: ${f.why}; ${x.label} is a heavy call the node may still be computing, so it was not sent again (give it longer with --request-timeout SECONDS)`
+                ? `${ep.label}: ${f.why}; ${x.label} is a heavy call the node may still be computing, so it was not sent again (${(o.words ?? CLI_WORDS).longer})`
                 : `${ep.label}: ${f.why}; ${x.label} is not marked idempotent, so it was not retried on another upstream`,
             );
             e.timedOut = f.timedOut === true;
@@ -334,6 +334,7 @@ export class JsonRpcClient {
       allAuth,
       several: list.length > 1,
       deadlineReached: deadline > 0 && Date.now() >= deadline,
+      words: o.words,
     });
     if (err instanceof AuthError) throw err;
     err.neverSent = failures.length > 0 && allUnsent;
@@ -370,6 +371,25 @@ export interface BatchEntry {
 }
 
 /**
+ * The limits named in an error in the words of the front end whose user reads it: the CLI's flags, or the
+ * gateway's own words (its users set no --max-response, --timeout or --request-timeout).
+ */
+export interface FrontWords {
+  /** the answer cap */
+  cap: string;
+  /** how to give a heavy call longer */
+  longer: string;
+  /** the overall deadline of one call */
+  deadline: string;
+}
+
+export const CLI_WORDS: FrontWords = {
+  cap: "--max-response",
+  longer: "give it longer with --request-timeout SECONDS",
+  deadline: "overall --timeout",
+};
+
+/**
  * The error of a call no attempt answered: every endpoint refused our credentials (auth), or the last
  * distinct failures ("label: why") under "no endpoint could answer X" / "X failed". One wording for the
  * client's loop and for serve's quick path, which makes a first attempt of its own.
@@ -377,7 +397,7 @@ export interface BatchEntry {
 export function exhausted(
   label: string,
   failures: string[],
-  o: { allAuth: boolean; several: boolean; deadlineReached: boolean },
+  o: { allAuth: boolean; several: boolean; deadlineReached: boolean; words?: FrontWords },
 ): TransportError | AuthError {
   const distinct = [...new Set(failures)];
   const detail = distinct.length
@@ -385,5 +405,6 @@ export function exhausted(
     : "overall deadline reached before any attempt";
   if (failures.length && o.allAuth) return new AuthError(`authentication refused: ${detail}`);
   const what = o.several ? `no endpoint could answer ${label}` : `${label} failed`;
-  return new TransportError(`${what}: ${detail}${o.deadlineReached ? " (overall --timeout reached)" : ""}`);
+  const deadline = o.deadlineReached ? ` (${(o.words ?? CLI_WORDS).deadline} reached)` : "";
+  return new TransportError(`${what}: ${detail}${deadline}`);
 }

@@ -9,7 +9,7 @@
 import { chainOf } from "../chains/index.js";
 import { TransportError } from "../errors/index.js";
 import { quantityOf } from "../json/lossless.js";
-import { type Attempted, JsonRpcClient } from "../rpc/client.js";
+import { type Attempted, type FrontWords, JsonRpcClient } from "../rpc/client.js";
 import type { Endpoint } from "../rpc/endpoint.js";
 import {
   HttpFailure,
@@ -217,6 +217,13 @@ class MoveCounter {
   };
 }
 
+/** The gateway's limits in its own words: its users set none of the CLI's flags. */
+const GATEWAY_WORDS: FrontWords = {
+  cap: GATEWAY_CAP,
+  longer: "the gateway's request timeout bounds it",
+  deadline: "the gateway's request timeout",
+};
+
 /** An answer larger than this is refused (as the client's maxBodyBytes for the gateway). */
 const MAX_ANSWER_BYTES = 256 * 1024 * 1024;
 
@@ -353,8 +360,8 @@ export class Pool {
       deadlineMs: timeout,
       retries: o.retries ?? 0,
       maxBodyBytes: MAX_ANSWER_BYTES,
-      // the gateway's users set no --max-response: the refusal names the gateway's own cap, as the quick path's
-      capName: GATEWAY_CAP,
+      // the gateway's users set none of the CLI's flags: its limits in its own words, as the quick path's
+      words: GATEWAY_WORDS,
       verifyTls: true,
       heavyRate: 0,
       pooled: true,
