@@ -38,6 +38,7 @@ import type { Finding } from "../src/reserves/verdict.js";
 import { JsonRpcClient } from "../src/rpc/client.js";
 import { nodeEndpoint } from "../src/rpc/endpoint.js";
 import { type RawServer, rawServer, sendJson } from "./fixtures/forward.js";
+import { staleBuild } from "./setup.global.js";
 
 // ---------------------------------------------------------------------------------------------------------
 // the scripted node
@@ -389,6 +390,12 @@ describe("UTXO proof steps, in-process against a scripted node", () => {
     expect(r.verdict).toBe("cannot-say");
     expect([...new Set(asked)].sort()).toEqual(["getblockchaininfo", "getnetworkinfo"]);
     expect(findingsOf(r, "block")).toEqual([]);
+  });
+});
+
+describe("the suite sees the source", () => {
+  it("dist/ is not older than src/ once the global setup ran (it rebuilds a stale one)", () => {
+    expect(staleBuild()).toBeUndefined();
   });
 });
 
