@@ -16,7 +16,7 @@ import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
 import { freePort } from "./helpers/ports.js";
 import { sleep, terminate, trackChild, trackDir } from "./helpers/procs.js";
 import { startServe } from "./helpers/serve.js";
-import { ALICE, BOB, deployToken } from "./helpers/token.js";
+import { ALICE, BOB, deployToken, SEL, send, word } from "./helpers/token.js";
 
 const REGTEST_FLAGS: string[] = JSON.parse(
   readFileSync(new URL("../scripts/litecoind-regtest.json", import.meta.url), "utf8"),
@@ -550,4 +550,27 @@ describe("help (item 8)", () => {
     );
     expect(alone.stderr.split("\n").length).toBeLessThan(16);
   });
+});
+
+describe("logs with an event signature that marks nothing indexed (item 11)", () => {
+  it("the logs print undecoded, and a hint says to mark the indexed arguments", async () => {
+    const anvil = await startAnvil();
+    try {
+      const token = await deployToken(anvil.rpc, 10n ** 24n);
+      await send(anvil.rpc, { from: ALICE, to: token, data: SEL.transfer + word(BOB) + word(5n) });
+      const args = ["--url", anvil.url, "logs", "--address", token, "--from-block", "0"];
+      const bare = await runCli([...args, "Transfer(address from,address to,uint256 value)"]);
+      expect(bare.exitCode, bare.stderr).toBe(0);
+      expect(bare.stdout).toContain("undecoded: topics");
+      // before: nothing on stderr
+      expect(bare.stderr).toMatch(
+        /^chaingw: hint: 2 logs did not decode: they carry 2 indexed arguments, the signature declares 0; mark them `indexed`/,
+      );
+      const good = await runCli([...args, "Transfer(address indexed from,address indexed to,uint256 value)"]);
+      expect(good.stderr).toBe("");
+      expect(good.stdout).not.toContain("undecoded");
+    } finally {
+      await anvil.stop();
+    }
+  }, 60_000);
 });

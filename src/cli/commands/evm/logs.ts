@@ -84,6 +84,9 @@ export async function runLogs(
   );
   const show = chain.evm?.displayAddress;
   const inputOf = new Map(ev.inputs.map((p, i) => [p.name || String(i), p as Param]));
+  // logs whose topics do not match the signature's indexed arguments: said once, at the end
+  const indexed = abi.indexedInputs(ev).length;
+  const mismatched = { logs: 0, topics: new Set<number>() };
   await streamToStdout(run, ctx, "logs", o, (log) => {
     const l = (isJsonObject(log) ? log : {}) as Record<string, JsonValue>;
     const topicsOf = Array.isArray(l.topics) ? (l.topics as string[]) : [];
@@ -97,6 +100,10 @@ export async function runLogs(
       args: args ?? null,
     };
     if (!args) Object.assign(line, { topics: l.topics, data: l.data });
+    if (!args && topicsOf.length !== indexed + 1) {
+      mismatched.logs++;
+      mismatched.topics.add(topicsOf.length - 1);
+    }
     const addr = typeof l.address === "string" ? l.address : "";
     const own = show?.(addr);
     const argText = args
@@ -109,4 +116,10 @@ export async function runLogs(
       human: `${num(l.blockNumber)}  ${num(l.logIndex)}  ${String(l.transactionHash)}  ${addr}${own ? ` (${own})` : ""}  ${ev.name}(${argText})`,
     };
   });
+  if (mismatched.logs) {
+    const carried = [...mismatched.topics].join(" or ");
+    run.err(
+      `chaingw: hint: ${mismatched.logs} log${mismatched.logs === 1 ? "" : "s"} did not decode: ${mismatched.logs === 1 ? "it carries" : "they carry"} ${carried} indexed argument${carried === "1" ? "" : "s"}, the signature declares ${indexed}; mark them \`indexed\` as the contract does, e.g. "Transfer(address indexed from,address indexed to,uint256 value)" (or give --abi)`,
+    );
+  }
 }
