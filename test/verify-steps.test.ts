@@ -437,3 +437,140 @@ describe("the format registry: our own formats", () => {
     expect(r.entry.assets[0]?.total_base_units).toBe("150000000");
   });
 });
+
+// ---------------------------------------------------------------------------------------------------------
+// an honest EVM world: chain id 31337, head 105, two addresses' native balances; the proof made by the real
+// builder (readBalancesProof) against the same scripted node, pinned at block 100
+
+const HEAD = 105;
+const HOLDERS = ["0x1000000000000000000000000000000000000001", "0x2000000000000000000000000000000000000002"];
+const WEI: Record<string, bigint> = {
+  [HOLDERS[0] as string]: 1_500_000_000_000_000_000n,
+  [HOLDERS[1] as string]: 7n,
+};
+const blockHash = (n: number) => `0x${hex32(50_000 + n)}`;
+
+function honestEvm(edit: Partial<Script> = {}): Script {
+  const base: Script = {
+    eth_chainId: () => "0x7a69",
+    eth_getBlockByNumber: ([ref]) => {
+      const n = ref === "latest" ? HEAD : Number(BigInt(ref as string));
+      return n > HEAD ? null : { number: `0x${n.toString(16)}`, hash: blockHash(n) };
+    },
+    eth_getBalance: ([a]) => `0x${(WEI[a as string] ?? 0n).toString(16)}`,
+  };
+  return { ...base, ...edit } as Script;
+}
+
+async function evmProof() {
+  script = honestEvm();
+  const { readBalancesProof } = await import("../src/reserves/evm/balances.js");
+  const { chainOf } = await import("../src/chains/index.js");
+  const r = await readBalancesProof(client(), {
+    chain: chainOf("evm"),
+    args: HOLDERS,
+    tokens: [],
+    native: true,
+    block: "100",
+    createdAt: new Date("2026-11-25T23:00:00Z"),
+  });
+  return r.proof;
+}
+
+describe("EVM balances proof steps, in-process against a scripted node", () => {
+  type Row = {
+    name: string;
+    node: Partial<Script>;
+    step: string;
+    status: Finding["status"];
+    text: RegExp;
+    verdict: string;
+  };
+  const rows: Row[] = [
+    {
+      name: "a node on another chain id",
+      node: { eth_chainId: () => "0x1" },
+      step: "chain",
+      status: "cannot-say",
+      text: /the node is on chain id 1, the proof on 31337/,
+      verdict: "cannot-say",
+    },
+    {
+      name: "a node behind the proof's block",
+      node: {
+        eth_getBlockByNumber: ([ref]) => {
+          const n = ref === "latest" ? 90 : Number(BigInt(ref as string));
+          return n > 90 ? null : { number: `0x${n.toString(16)}`, hash: blockHash(n) };
+        },
+      },
+      step: "block",
+      status: "cannot-say",
+      text: /head is block 90, 10 blocks behind the proof's block 100/,
+      verdict: "cannot-say",
+    },
+    {
+      name: "the proof's block replaced",
+      node: {
+        eth_getBlockByNumber: ([ref]) => {
+          const n = ref === "latest" ? HEAD : Number(BigInt(ref as string));
+          return { number: `0x${n.toString(16)}`, hash: n === 100 ? blockHash(7100) : blockHash(n) };
+        },
+      },
+      step: "block",
+      status: "fails",
+      text: /block 100 is now .*no longer canonical/,
+      verdict: "fails",
+    },
+    {
+      name: "a balance the chain does not hold at the block",
+      node: {
+        eth_getBalance: ([a]) => (a === HOLDERS[1] ? "0x8" : `0x${(WEI[a as string] ?? 0n).toString(16)}`),
+      },
+      step: "balances",
+      status: "fails",
+      text: /of 0x2000000000000000000000000000000000000002: the proof says 7, the node 8 base units at block 100/,
+      verdict: "fails",
+    },
+    {
+      name: "no state at the block (not an archive node)",
+      node: {
+        eth_getBalance: () => {
+          throw new NodeError(-32000, "missing trie node 0123 (path ) state is not available");
+        },
+      },
+      step: "balances",
+      status: "cannot-say",
+      text: /missing trie node|state/,
+      verdict: "cannot-say",
+    },
+  ];
+
+  it("the honest control holds, every chain step ok", async () => {
+    const proof = await evmProof();
+    script = honestEvm();
+    const { verify: verifyEvm } = await import("../src/reserves/evm/balances-verify.js");
+    const r = await verifyEvm({ client: client(), options: {}, onEvent: () => {} }, proof);
+    expect(r.failures).toEqual([]);
+    expect(r.cannot_say).toEqual([]);
+    expect(r.verdict).toBe("holds");
+    for (const step of ["document", "inputs", "chain", "block", "balances"])
+      expect(
+        r.findings.filter((f) => f.step === step).map((f) => f.status),
+        step,
+      ).toEqual(["ok"]);
+  });
+
+  for (const row of rows)
+    it(`${row.name}: ${row.step} ${row.status}`, async () => {
+      const proof = await evmProof();
+      script = honestEvm(row.node);
+      const { verify: verifyEvm } = await import("../src/reserves/evm/balances-verify.js");
+      const r = await verifyEvm({ client: client(), options: {}, onEvent: () => {} }, proof);
+      const hit = r.findings.find(
+        (f) => f.step === row.step && f.status === row.status && row.text.test(f.text),
+      );
+      expect(hit, JSON.stringify(r.findings, null, 1)).toBeDefined();
+      expect(r.verdict).toBe(row.verdict);
+      expect(row.status === "fails" ? r.failures : r.cannot_say).toContain(hit?.text);
+    });
+});
