@@ -233,7 +233,8 @@ function tallyProof(
       t.coins.set(k, { amount, file: b.file, proven: isProven });
       return;
     }
-    first.proven ||= isProven;
+    // proven at the amount a holding proof re-read on the chain, never at an earlier document's word for it
+    if (isProven && !first.proven) Object.assign(first, { amount, proven: true });
     if (t.overlaps++ < OVERLAP_NAMED) t.overlap.push(`${k} is in ${first.file} and ${b.file}: counted once`);
   };
   if (b.utxo) {
