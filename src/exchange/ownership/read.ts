@@ -5,6 +5,7 @@
  * reordered or extra column reads the same. Nothing is judged here: `verify.ts` judges the rows.
  */
 import { UsageError } from "../../errors/index.js";
+import { quoted } from "../../util/escape.js";
 
 /** The layouts, by the name `--format` takes. */
 export type OwnershipLayout = "okx-2022" | "okx-2024" | "okx-audit-2025" | "htx";
@@ -122,6 +123,22 @@ export function detectLayout(text: string): OwnershipLayout | undefined {
   return undefined;
 }
 
+/** Amounts as the layouts write them: whole base units (OKX 2022), or a plain decimal of coins. */
+const AMOUNT = { base: /^\d+$/, coin: /^\d+(\.\d+)?$/ } as const;
+
+/**
+ * The amount cell, refused unless plain: a sign, an exponent, hex or (in base units) a fraction would be read
+ * as another number than the one an auditor sees, or not at all.
+ */
+function plainAmount(amount: string, units: "base" | "coin", line: number): string {
+  if (!AMOUNT[units].test(amount))
+    bad(
+      line,
+      `the amount ${quoted(amount)} is not ${units === "base" ? "a whole number of base units" : "a plain decimal"} (no sign, exponent, hex${units === "base" ? " or fraction" : ""})`,
+    );
+  return amount;
+}
+
 const bad = (line: number, why: string): never => {
   throw new UsageError(`line ${line}: ${why}; nothing was checked`);
 };
@@ -139,7 +156,12 @@ export function readOwnershipFile(text: string, layout?: OwnershipLayout): Owner
     for (i = 1; i < lines.length && (lines[i] as string).trim() !== ""; i++) {
       const [coin, height, amount] = cells(lines[i] as string).map((c) => c.trim());
       if (!coin || amount === undefined) bad(i + 1, "a summary line is coin,snapshot height,amount");
-      summary.push({ line: i + 1, coin: coin as string, height: cell(height), amount: amount as string });
+      summary.push({
+        line: i + 1,
+        coin: coin as string,
+        height: cell(height),
+        amount: plainAmount(amount as string, "coin", i + 1),
+      });
     }
   }
   while (i < lines.length && (lines[i] as string).trim() === "") i++;
@@ -182,7 +204,7 @@ export function readOwnershipFile(text: string, layout?: OwnershipLayout): Owner
       owners: [cell(get("owner1")), cell(get("owner2"))].filter((s): s is string => s !== undefined),
     };
     const amount = cell(get("amount"));
-    if (amount !== undefined) row.amount = amount;
+    if (amount !== undefined) row.amount = plainAmount(amount, use === "okx-2022" ? "base" : "coin", j + 1);
     const height = cell(get("height"));
     if (height !== undefined) row.height = height;
     const script = cell(get("script"));

@@ -127,6 +127,15 @@ export function recoverSignmessageKey(
   }
 }
 
+/** A public key's point, compressed, as hex (the bytes as given where they are not a point). */
+const pointOf = (pub: Uint8Array): string => {
+  try {
+    return secp256k1.Point.fromBytes(pub).toHex(true);
+  } catch {
+    return bytesToHex(pub);
+  }
+};
+
 /** A single-key address proven by one signmessage signature. */
 export function judgeUtxoSingle(
   coin: UtxoCoin,
@@ -202,23 +211,27 @@ export function judgeUtxoScript(
   if (!bound)
     return failed(form, `the script given does not hash to this ${addr.kind.toUpperCase()} address`);
   const digest = signmessageDigest(coin.magic, message);
-  const used = new Map<number, number>();
+  // keys are told apart by their point: one key written compressed and uncompressed is one key, however
+  // often the script lists it
+  const points = ms.pubkeys.map(pointOf);
+  const used = new Map<string, number>();
   for (const [i, sig] of signatures.entries()) {
     const key = recoverSignmessageKey(sig, digest);
     if (typeof key === "string") return failed(form, `signature ${i + 1}: ${key}`);
+    const point = pointOf(key.pub);
     const k = ms.pubkeys.findIndex((p) => equal(p, key.pub));
     if (k < 0)
       return failed(
         form,
         `signature ${i + 1} is by a key that is not in the script (another key, or another message)`,
       );
-    const before = used.get(k);
+    const before = used.get(point);
     if (before !== undefined)
       return failed(
         form,
-        `signatures ${before + 1} and ${i + 1} are by the same key (key ${k + 1} of the script): a multisig signed twice by one key`,
+        `signatures ${before + 1} and ${i + 1} are by the same key (key ${points.indexOf(point) + 1} of the script${points.filter((p) => p === point).length > 1 ? ", which lists it more than once" : ""}): a multisig signed twice by one key`,
       );
-    used.set(k, i);
+    used.set(point, i);
   }
   if (used.size < ms.m)
     return failed(

@@ -8,7 +8,7 @@
 import type { NetworkName } from "../../chains/coins.js";
 import { type Finding, type Verdict, verdictOfFindings } from "../../reserves/verdict.js";
 import type { ChainChecks } from "./balances.js";
-import { utxoCoinOf } from "./coins.js";
+import { type UtxoCoin, utxoCoinOf } from "./coins.js";
 import type { OwnershipFile, OwnershipLayout, OwnershipRow, SummaryLine } from "./read.js";
 import {
   type AccountDigest,
@@ -104,6 +104,25 @@ export function signaturesOf(file: OwnershipFile, name: string): PreviousSignatu
 
 const isZero = (a: string) => /^0*(\.0*)?$/.test(a);
 
+/**
+ * The Bitcoin-family coin a row is of: its network's, or (no network) its coin's. A row whose coin is one
+ * Bitcoin-family coin and whose network another is neither: `mismatch` says so.
+ */
+export function utxoCoinOfRow(
+  row: OwnershipRow,
+  network: NetworkName = "main",
+): { coin?: UtxoCoin; mismatch?: string } {
+  const base = row.coin.split("-")[0] as string;
+  const ofBase = utxoCoinOf(base, network);
+  const ofNetwork = row.network === "" ? undefined : utxoCoinOf(row.network, network);
+  if (ofBase && ofNetwork && ofBase.ticker !== ofNetwork.ticker)
+    return {
+      mismatch: `the row's coin ${base} is ${ofBase.name}'s, its network ${row.network} ${ofNetwork.name}'s: its amount would count as ${ofBase.name} on another coin's signature`,
+    };
+  const coin = ofNetwork ?? (row.network === "" ? ofBase : undefined);
+  return coin ? { coin } : {};
+}
+
 /** The judged signature forms of one row, with no node (contract ownership is decided later). */
 export function judgeRow(row: OwnershipRow, layout: OwnershipLayout, network: NetworkName = "main"): Judged {
   const pub = DIGESTS[publisherOf(layout)];
@@ -115,11 +134,12 @@ export function judgeRow(row: OwnershipRow, layout: OwnershipLayout, network: Ne
       `a staking validator key (${row.type}): its withdrawal credentials are on the beacon chain, which chaingw does not read`,
     );
   const base = row.coin.split("-")[0] as string;
-  if (isEvmAddress(row.address) || isTronAddress(row.address)) {
+  // a Bitcoin-family row's address must be its coin's: an EVM or TRON key's signature proves no bitcoin
+  const { coin, mismatch } = utxoCoinOfRow(row, network);
+  if (mismatch) return { status: "failed", form: `${row.coin} on ${row.network}`, detail: mismatch };
+  if (!coin && (isEvmAddress(row.address) || isTronAddress(row.address))) {
     return judgeAccount(row.address, sig, row.message, isTronAddress(row.address) ? pub.tron : pub.evm);
   }
-  const coin =
-    utxoCoinOf(row.network, network) ?? (row.network === "" ? utxoCoinOf(base, network) : undefined);
   if (coin) {
     const addr = decodeUtxoAddress(coin, row.address);
     if (typeof addr === "string" && coin.cashaddr && !/^[13]/.test(row.address))
@@ -203,6 +223,16 @@ export async function verifyOwnership(
   for (const r of file.rows)
     if (r.signatures.length === 0 && !ownersOf.has(r.line) && walletOwners.has(r.address.toLowerCase()))
       ownersOf.set(r.line, walletOwners.get(r.address.toLowerCase()) as OwnershipRow[]);
+  // one address of one coin is one balance: a second row of it with an amount would be summed again
+  const firstLine = new Map<string, number>();
+  const repeated = (row: OwnershipRow): number | undefined => {
+    if (row.amount === undefined) return undefined;
+    const a = row.address;
+    const key = `${row.coin.toUpperCase()}|${row.network.toUpperCase()}|${isEvmAddress(a) || a === a.toUpperCase() ? a.toLowerCase() : a}`;
+    const first = firstLine.get(key);
+    if (first === undefined) firstLine.set(key, row.line);
+    return first;
+  };
   for (const row of file.rows) {
     const res: RowResult = {
       line: row.line,
@@ -218,12 +248,22 @@ export async function verifyOwnership(
     if (row.ownerOf !== undefined) res.wallet = row.ownerOf;
     const reused = row.signatures.map((s) => options.previous?.get(sigKey(s))).find((x) => x !== undefined);
     // owners of a contract wallet: OKX's eoa1/eoa2 of an EVM address, HTX's owner rows under it
-    const owners = isEvmAddress(row.address)
-      ? row.owners.length
-        ? row.owners
-        : (ownersOf.get(row.line) ?? []).map((o) => o.address)
-      : [];
-    if (reused) {
+    const owners =
+      isEvmAddress(row.address) &&
+      !utxoCoinOfRow(row, options.network).coin &&
+      !utxoCoinOfRow(row, options.network).mismatch
+        ? row.owners.length
+          ? row.owners
+          : (ownersOf.get(row.line) ?? []).map((o) => o.address)
+        : [];
+    const again = repeated(row);
+    if (again !== undefined) {
+      Object.assign(res, {
+        proven: false,
+        status: "failed",
+        reason: `the same ${row.coin} address as line ${again}, listed again with an amount: its balance would count twice`,
+      });
+    } else if (reused) {
       Object.assign(res, {
         proven: false,
         status: "failed",

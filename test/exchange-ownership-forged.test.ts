@@ -1,0 +1,141 @@
+/**
+ * A forger's review of `reserves verify` on exchanges' ownership files: each way found to get a row called
+ * proven (or a balance counted) when nothing shows control, built from the real published files and their
+ * real signatures (test/fixtures/exchange/ownership/SOURCES.md), each next to the honest row that holds.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { secp256k1 } from "@noble/curves/secp256k1.js";
+import { ripemd160 } from "@noble/hashes/legacy.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { concatBytes, hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js";
+import { base58check, base64 } from "@scure/base";
+import { describe, expect, it } from "vitest";
+import { runCli } from "./helpers/cli.js";
+
+const DIR = join(__dirname, "fixtures", "exchange", "ownership");
+const text = (name: string) => readFileSync(join(DIR, name), "utf8");
+const tmp = mkdtempSync(join(tmpdir(), "chaingw-forged-"));
+let n = 0;
+const write = (t: string): string => {
+  const path = join(tmp, `forged-${n++}.csv`);
+  writeFileSync(path, t);
+  return path;
+};
+interface Row {
+  line: number;
+  coin: string;
+  proven: boolean | null;
+  status: string;
+  reason: string;
+}
+async function verify(file: string) {
+  const r = await runCli(["reserves", "verify", file, "--json"]);
+  const report = r.exitCode === 2 ? undefined : JSON.parse(r.stdout);
+  return { ...r, report } as typeof r & {
+    report: { rows: Row[]; counts: Record<string, number>; amounts: Record<string, Record<string, string>> };
+  };
+}
+const rowAt = (rows: Row[], line: number) => rows.find((x) => x.line === line) as Row;
+const lines = (name: string) => text(name).split("\n");
+
+describe("a row whose coin is not its address's", () => {
+  it("an EVM address signed by its key, relabelled BTC, fails (it would count as bitcoin); the ETH row holds", async () => {
+    const f = "huobi_por_2023-08.csv";
+    const honest = await verify(join(DIR, f));
+    expect(rowAt(honest.report.rows, 61)).toMatchObject({ coin: "ETH", proven: true });
+    const ls = lines(f);
+    ls[60] = (ls[60] as string).replace(/^ETH,/, "BTC,");
+    const forged = await verify(write(ls.join("\n")));
+    expect(rowAt(forged.report.rows, 61)).toMatchObject({ coin: "BTC", proven: false, status: "failed" });
+    expect(rowAt(forged.report.rows, 61).reason).toContain("does not decode as Bitcoin's");
+    expect(forged.report.amounts.BTC?.proven).toBe(honest.report.amounts.BTC?.proven);
+    expect(forged.exitCode).toBe(1);
+  });
+
+  it("a DOGE address with its real DOGE signature, relabelled BTC, fails naming both coins", async () => {
+    const f = "okx_OKC_DTT_AUP2025.csv";
+    const honest = await verify(join(DIR, f));
+    expect(rowAt(honest.report.rows, 7)).toMatchObject({ coin: "DOGE", proven: true });
+    const ls = lines(f);
+    ls[6] = (ls[6] as string).replace(/^DOGE,DOGE,/, "BTC,DOGE,");
+    const forged = await verify(write(ls.join("\n")));
+    expect(rowAt(forged.report.rows, 7)).toMatchObject({ coin: "BTC", proven: false, status: "failed" });
+    expect(rowAt(forged.report.rows, 7).reason).toContain("Dogecoin");
+    expect(forged.exitCode).toBe(1);
+  });
+});
+
+describe("an m-of-n whose keys are one key", () => {
+  it("2-of-2 of one key in compressed and uncompressed form, signed by OKX's real signature and its header flipped, fails; the real 2-of-3 holds", async () => {
+    const f = "okx_por_example_2022-11.csv";
+    const honest = await verify(join(DIR, f));
+    expect(rowAt(honest.report.rows, 19)).toMatchObject({ proven: true });
+    const c = (lines(f)[18] as string).split(",");
+    const sig = c[4] as string;
+    // the key OKX's first signature yields over its message (Bitcoin's magic), in both of its forms
+    const magic = "\x18Bitcoin Signed Message:\n";
+    const m = utf8ToBytes(c[3] as string);
+    const digest = sha256(sha256(concatBytes(utf8ToBytes(magic), Uint8Array.of(m.length), m)));
+    const bytes = base64.decode(sig);
+    const header = bytes[0] as number;
+    expect(header).toBeGreaterThanOrEqual(31);
+    const point = secp256k1.Signature.fromBytes(bytes.subarray(1), "compact")
+      .addRecoveryBit((header - 27) & 3)
+      .recoverPublicKey(digest);
+    const [kc, ku] = [point.toBytes(true), point.toBytes(false)];
+    const script = concatBytes(Uint8Array.of(0x52, 33), kc, Uint8Array.of(65), ku, Uint8Array.of(0x52, 0xae));
+    const address = base58check(sha256).encode(concatBytes(Uint8Array.of(5), ripemd160(sha256(script))));
+    const flipped = base64.encode(concatBytes(Uint8Array.of(header - 4), bytes.subarray(1)));
+    const hex = Array.from(script, (b) => b.toString(16).padStart(2, "0")).join("");
+    c[1] = address;
+    c[5] = flipped;
+    c[6] = hex;
+    const ls = lines(f);
+    ls[18] = c.join(",");
+    const forged = await verify(write(ls.join("\n")));
+    expect(rowAt(forged.report.rows, 19)).toMatchObject({ proven: false, status: "failed" });
+    expect(rowAt(forged.report.rows, 19).reason).toContain("the same key");
+    expect(forged.exitCode).toBe(1);
+    expect(hexToBytes(hex)).toEqual(script);
+  });
+});
+
+describe("one address counted twice", () => {
+  it("a proven BTC row repeated with its amount fails the repeat; the proven BTC total is the honest one", async () => {
+    const f = "okx_por_example_2022-11.csv";
+    const honest = await verify(join(DIR, f));
+    expect(honest.exitCode).toBe(0);
+    const forged = await verify(write(`${text(f).trimEnd()}\n${lines(f)[18]}\n`));
+    const last = forged.report.rows.at(-1) as Row;
+    expect(last).toMatchObject({ proven: false, status: "failed" });
+    expect(last.reason).toContain("line 19");
+    expect(forged.report.amounts.BTC?.proven).toBe(honest.report.amounts.BTC?.proven);
+    expect(forged.exitCode).toBe(1);
+    // a bech32 address written again in capitals is the same address
+    const bech = (lines(f)[38] as string).split(",");
+    expect(bech[1]).toMatch(/^bc1/);
+    bech[1] = (bech[1] as string).toUpperCase();
+    const upper = await verify(write(`${text(f).trimEnd()}\n${bech.join(",")}\n`));
+    expect(upper.report.rows.at(-1)).toMatchObject({ proven: false, status: "failed" });
+    expect((upper.report.rows.at(-1) as Row).reason).toContain("line 39");
+  });
+});
+
+describe("amounts that are not plain decimals", () => {
+  it.each(["1e9", "+17263933", "-17263933", "0x10", "17263933.5"])(
+    "%s: exit 2 naming the line and the amount, nothing checked; the honest file holds",
+    async (amount) => {
+      const f = "okx_por_example_2022-11.csv";
+      const ls = lines(f);
+      const c = (ls[18] as string).split(",");
+      c[2] = amount;
+      ls[18] = c.join(",");
+      const r = await runCli(["reserves", "verify", write(ls.join("\n"))]);
+      expect(r.stderr).toContain("line 19");
+      expect(r.stderr).toContain("amount");
+      expect(r.exitCode).toBe(2);
+    },
+  );
+});
