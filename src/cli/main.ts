@@ -139,7 +139,7 @@ export async function main(args: string[], started?: Run): Promise<number> {
   if (args.length === 0) {
     // `chaingw` alone: the short usage, not every option and method (a script that forgot the method notices)
     run.stderr.write(
-      `${fitWidth(`Usage: chaingw [options] <command|method> [params...]\n\n${WORKFLOWS}\n\n\`chaingw --help\`: every option and command; \`chaingw methods\`: every method.`, helpWidth(run.stderr, run.env))}\n`,
+      `${fitWidth(`Usage: chaingw [options] [command]\n\n${WORKFLOWS}\n\n\`chaingw --help\`: every option and command; \`chaingw methods\`: every method.`, helpWidth(run.stderr, run.env))}\n`,
     );
     return EXIT.usage;
   }

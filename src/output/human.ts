@@ -41,12 +41,44 @@ function compact(v: JsonValue): string {
     .join(",")}}`;
 }
 
-export function table(head: string[], rows: string[][], color: boolean): string {
+/** The terminal's columns (stdout a TTY, else $COLUMNS); undefined: no limit (a pipe keeps whole lines to grep). */
+export function terminalWidth(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const c = process.stdout.isTTY ? process.stdout.columns : Number(env.COLUMNS);
+  return Number.isFinite(c) && c >= 40 ? c : undefined;
+}
+
+const ANSI = /\u001b\[[0-9;]*m/g;
+const cellWidth = (t: string) =>
+  Math.max(
+    ...t
+      .replace(ANSI, "")
+      .split("\n")
+      .map((l) => l.length),
+  );
+
+/**
+ * Column widths (padding included) that fit `budget`: the widest columns are cut first, down to one cap
+ * that every column under it keeps whole (a txid column is cut before a vout column).
+ */
+function fitColumns(natural: number[], budget: number): number[] {
+  const sum = (cap: number) => natural.reduce((t, w) => t + Math.min(w, cap), 0);
+  let cap = Math.max(...natural);
+  while (cap > 6 && sum(cap) > budget) cap--;
+  return natural.map((w) => Math.min(w, cap));
+}
+
+/** A boxed table, as wide as its cells or, on a narrower terminal, wrapped within it. */
+export function table(head: string[], rows: string[][], color: boolean, width = terminalWidth()): string {
   const Table = require("cli-table3") as typeof import("cli-table3");
+  const natural = head.map((h, i) => Math.max(cellWidth(h), ...rows.map((r) => cellWidth(r[i] ?? ""))) + 2);
+  const borders = head.length + 1;
+  const fit = width !== undefined && natural.reduce((a, b) => a + b, 0) + borders > width;
   const t = new Table({
     head,
     style: { head: color ? ["cyan"] : [], border: color ? ["grey"] : [] },
-    wordWrap: false,
+    ...(fit
+      ? { colWidths: fitColumns(natural, width - borders), wordWrap: true, wrapOnWordBoundary: false }
+      : { wordWrap: false }),
   });
   for (const r of rows) t.push(r);
   return t.toString();
