@@ -119,6 +119,22 @@ describe("solvency: an output two proofs name is proven only at the amount a hol
         expect(r.stdout).toMatch(/LTC +│ 100 +│ 0\.3 +│ 0\.3 +│ 0\.30%/);
         expect(r.stdout).toContain(`${forged}: NOT COUNTED: a proof whose network could not be told`);
       }
+    // the page and --json say what the text and the exit code say
+    const page = join(dir, "forged.html");
+    const both = ["--reserves", `LTC=${above}`, "--reserves", `LTC=${honest}`];
+    const h = await solvency(c, ...both, "--html", page);
+    expect(h.exitCode).toBe(1);
+    expect(readFileSync(page, "utf8")).toContain(
+      '<p id="solvency-verdict" data-verdict="not-solvent">NOT SOLVENT: LTC not covered: short 99.7 LTC',
+    );
+    const j = await solvency(c, ...both, "--json");
+    expect(j.exitCode).toBe(1);
+    const report = JSON.parse(j.stdout);
+    expect([report.verdict, report.assets[0].proven.base_units, report.assets[0].status]).toEqual([
+      "not-solvent",
+      "30000000",
+      "not-covered",
+    ]);
     // honest control: the real 0.3 LTC covers 0.3 exactly, and not one satoshi more
     const exact = await solvency(await owed("0.3"), "--reserves", `LTC=${honest}`);
     expect(exact.exitCode, exact.stdout + exact.stderr).toBe(0);
