@@ -1,33 +1,32 @@
-// liabilities at scale (issue 24): build N customers × 3 assets (default split 2) and hold its time against
-// the floor — the same number of SHA-256 calls over same-sized inputs in a bare Node loop (node:crypto) —
-// with peak memory, the tree file's size, one `liabilities proof ID`, `--all` per 1,000 proofs, and one
-// `liabilities verify` beside `node -e 0`. LIAB_N (default 1,000,000), LIAB_ALL_N (default 100,000: the
-// build --all is timed on).
+// liabilities at scale (issues 24, 38): builds of N customers × 3 assets (split 2), each side by side with
+// the floor it is held against — the machine's SHA-256 over the same messages on all cores — and its peak
+// memory (RSS of the whole process, worker threads included). Two floors, both for the exact messages a
+// build hashes (counted below from N, the leaf count and the construction; docs/liabilities.md):
+//   native:  `openssl speed -evp sha256 -multi CORES -bytes S` per message size S (OpenSSL's own loop, no
+//            JavaScript), the time = Σ count(S) / rate(S);
+//   node:    node:crypto's one-shot hash() over the same number of same-sized messages in CORES worker
+//            threads (what a Node program can reach: the per-call cost included).
+// Then, on the first build: one `liabilities proof ID`, one `liabilities verify` beside `node -e 0`, and
+// `--all` per 1,000 proofs on a build of LIAB_ALL_N. LIAB_N: a comma-separated list (default
+// 1000000,10000000), LIAB_ALL_N (default 100,000), LIAB_MEMORY (--memory MB, default the build's 2048).
 import { spawnSync } from "node:child_process";
 import { createWriteStream, mkdtempSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  banner,
-  CHAINGW,
-  dur,
-  loadNote,
-  NODE,
-  peakRss,
-  ratio,
-  runOnce,
-  table,
-  timeInterleaved,
-} from "./lib.mjs";
+import { banner, CHAINGW, dur, loadNote, NODE, ratio, runOnce, table, timeInterleaved } from "./lib.mjs";
 
-const N = Number(process.env.LIAB_N ?? 1_000_000);
+const SIZES = (process.env.LIAB_N ?? "1000000,10000000").split(",").map(Number);
 const ALL_N = Number(process.env.LIAB_ALL_N ?? 100_000);
+const MEMORY = process.env.LIAB_MEMORY;
+const CORES = availableParallelism();
 const env = { ...process.env };
 delete env.NODE_EXTRA_CA_CERTS;
 const dir = mkdtempSync(join(tmpdir(), "chaingw-bench-liab-"));
-const opts = { env, timeoutMs: 3_600_000 };
+const opts = { env, timeoutMs: 6 * 3_600_000 };
 
-banner(`liabilities: ${N.toLocaleString("en")} customers × 3 assets, split 2`);
+banner(
+  `liabilities: ${SIZES.map((n) => n.toLocaleString("en")).join(" and ")} customers × 3 assets, split 2`,
+);
 
 async function balances(file, n) {
   const out = createWriteStream(file);
@@ -45,36 +44,145 @@ async function balances(file, n) {
   await new Promise((ok) => out.once("finish", ok));
 }
 
+/**
+ * The messages a build of n customers (ids "cust-<c>", every amount non-zero: 3 cut values each) into L
+ * leaves hashes, by size in bytes: HMAC-SHA256 is two hashes (inner 64 + message, outer 64 + 32).
+ */
+function messages(n, L) {
+  const pad = L - 2 * n;
+  const count = new Map();
+  const add = (size, k) => count.set(size, (count.get(size) ?? 0) + k);
+  let idBytes = 0;
+  for (let d = 1, lo = 0; lo < n; d++, lo = 10 ** (d - 1)) idBytes += (Math.min(n, 10 ** d) - lo) * (5 + d);
+  const avgId = Math.round(idBytes / n);
+  add(64 + 1 + avgId, n); // the customer's seed: HMAC(K, 0x00 ‖ id), inner
+  add(64 + avgId, n); // the tag: HMAC(secret, id), inner
+  add(96, 2 * n + pad); // the outer hashes of both, and of the padding seed
+  add(36, 5 * n + 2 * pad); // seed stream blocks: secret, 3 cuts, 2 place keys (one block); padding: r, key
+  add(73, pad); // the padding seed: HMAC(K, 0x01 ‖ u64 p), inner
+  add(89, L); // leaves: 0x00 ‖ tag ‖ part ‖ parts ‖ 3 × u128
+  add(161, L - 1); // inner nodes: 0x01 ‖ two records of 80 bytes
+  return count;
+}
+
+/** openssl speed's messages per second at `size` bytes over all cores. */
+const opensslRate = new Map();
+function nativeRate(size) {
+  if (!opensslRate.has(size)) {
+    const r = spawnSync(
+      "openssl",
+      ["speed", "-evp", "sha256", "-multi", String(CORES), "-bytes", String(size), "-seconds", "2"],
+      { encoding: "utf8" },
+    );
+    const m = /^sha256\s+([\d.]+)k\s*$/m.exec(r.stdout ?? "");
+    opensslRate.set(size, m ? (Number(m[1]) * 1000) / size : Number.NaN);
+  }
+  return opensslRate.get(size);
+}
+const nativeFloor = (count) => [...count].reduce((ms, [size, k]) => ms + (k / nativeRate(size)) * 1000, 0);
+
+/** node:crypto's hash() over the same messages, the work split across CORES worker threads. */
+function nodeFloor(count) {
+  const work = JSON.stringify([...count]);
+  const script = `
+const { Worker } = require("node:worker_threads");
+const T = ${CORES}, count = ${work};
+const body = \`const { hash } = require("node:crypto"); const { workerData: w, parentPort } = require("node:worker_threads");
+for (const [size, k] of w) { const m = Buffer.alloc(size, 7); for (let i = 0; i < k; i++) hash("sha256", m, "buffer"); }
+parentPort.postMessage(0);\`;
+const t0 = process.hrtime.bigint();
+const c0 = process.cpuUsage();
+let left = T;
+for (let t = 0; t < T; t++) {
+  const share = count.map(([size, k]) => [size, Math.floor(k / T) + (t < k % T ? 1 : 0)]);
+  new Worker(body, { eval: true, workerData: share }).once("message", () => {
+    if (--left !== 0) return;
+    const c = process.cpuUsage(c0);
+    console.log(JSON.stringify({ ms: Number(process.hrtime.bigint() - t0) / 1e6, cpuMs: (c.user + c.system) / 1e3 }));
+  });
+}`;
+  return JSON.parse(String(runOnce([NODE, "-e", script], { ...opts, capture: true }).stdout));
+}
+
+/** One run under /usr/bin/time: wall ms, CPU ms (user + system, all threads), peak RSS MB. */
+function timed(argv) {
+  const r = runOnce(["/usr/bin/time", "-f", "%U %S %M", ...argv], opts);
+  const [u, sys, kb] = r.stderr.trim().split("\n").at(-1).split(" ").map(Number);
+  return { ms: r.ms, cpuMs: (u + sys) * 1000, mb: kb / 1024 };
+}
+
 const assets = join(dir, "assets.csv");
 spawnSync("sh", ["-c", `printf 'asset,decimals\\nBTC,8\\nUSDT,6\\nETH,18\\n' > ${assets}`]);
-const input = join(dir, "balances.csv");
-await balances(input, N);
-const out = join(dir, "build");
-const build = await peakRss(
-  [...CHAINGW, "liabilities", "build", "--input", input, "--assets", assets, "--out", out],
-  opts,
+const rows = [];
+let first;
+for (const N of SIZES) {
+  const input = join(dir, `balances-${N}.csv`);
+  await balances(input, N);
+  const inputBytes = statSync(input).size;
+  const out = join(dir, `build-${N}`);
+  const build = timed([
+    ...CHAINGW,
+    "liabilities",
+    "build",
+    "--input",
+    input,
+    "--assets",
+    assets,
+    "--out",
+    out,
+    ...(MEMORY ? ["--memory", MEMORY] : []),
+  ]);
+  rmSync(input);
+  const commitment = JSON.parse(
+    spawnSync("cat", [join(out, "commitment.json")], { encoding: "utf8" }).stdout,
+  );
+  const L = commitment.leaves;
+  const count = messages(N, L);
+  const native = nativeFloor(count);
+  const node = nodeFloor(count);
+  // CPU time, which the other sessions on this host do not inflate as they do wall time: the build's (all
+  // threads) against the native floor's CPU time (openssl speed counts CPU time; its -multi rate is CORES ×)
+  const nativeCpu = native * CORES;
+  const hashes = [...count.values()].reduce((a, b) => a + b, 0);
+  rows.push([
+    N.toLocaleString("en"),
+    `${(inputBytes / 1e6).toFixed(0)} MB`,
+    `${L.toLocaleString("en")} (h ${commitment.height})`,
+    `${(hashes / 1e6).toFixed(1)} M`,
+    dur(build.ms),
+    dur(build.cpuMs),
+    `${build.mb.toFixed(0)} MB`,
+    dur(native),
+    ratio(build.cpuMs, nativeCpu),
+    `${dur(node.ms)} (CPU ${dur(node.cpuMs)})`,
+    ratio(build.cpuMs, node.cpuMs),
+    `${(statSync(join(out, "tree.bin")).size / 1e9).toFixed(2)} GB`,
+  ]);
+  if (first === undefined) first = { N, out };
+  else rmSync(out, { recursive: true, force: true });
+}
+table(
+  [
+    "customers",
+    "input CSV",
+    "leaves",
+    "SHA-256 messages",
+    "build (wall)",
+    "build (CPU)",
+    "peak RSS",
+    "native floor (openssl, wall on all cores)",
+    "build ÷ native (CPU)",
+    "node floor (hash() in workers)",
+    "build ÷ node (CPU)",
+    "tree.bin",
+  ],
+  rows,
 );
-const commitment = JSON.parse(spawnSync("cat", [join(out, "commitment.json")], { encoding: "utf8" }).stdout);
-const L = commitment.leaves;
-const inputBytes = statSync(input).size;
-rmSync(input);
+console.log(
+  `openssl speed -evp sha256 -multi ${CORES}, messages/s by size: ${[...opensslRate].map(([s, r]) => `${s} B ${(r / 1e6).toFixed(2)} M`).join(", ")}`,
+);
 
-// the floor: the build's SHA-256 calls over same-sized inputs: HMAC per customer (2 compressions' worth:
-// inner 64+id, outer 64+32), one per leaf (41 + 48 bytes), one per inner node (1 + 2 × 80 bytes)
-const floorScript = `
-const { createHash } = require("node:crypto");
-const n = ${N}, L = ${L};
-const id = Buffer.alloc(12, 1), k = Buffer.alloc(64, 2), h = Buffer.alloc(32, 3);
-const leaf = Buffer.alloc(89, 4), node = Buffer.alloc(161, 5);
-const t0 = process.hrtime.bigint();
-for (let i = 0; i < n; i++) { const a = createHash("sha256").update(k).update(id).digest(); createHash("sha256").update(k).update(a).digest(); }
-for (let i = 0; i < L; i++) createHash("sha256").update(leaf).digest();
-for (let i = 1; i < L; i++) createHash("sha256").update(node).digest();
-console.log(Number(process.hrtime.bigint() - t0) / 1e6);`;
-const floorRun = runOnce([NODE, "-e", floorScript], { ...opts, capture: true });
-const floorMs = Number(String(floorRun.stdout).trim());
-
-const tree = statSync(join(out, "tree.bin")).size;
+const { N, out } = first;
 const proofOut = join(dir, "p.json");
 const pr = spawnSync(
   CHAINGW[0],
@@ -95,7 +203,16 @@ const t = timeInterleaved(
     },
     {
       name: "verify",
-      argv: [...CHAINGW, "liabilities", "verify", proofOut, "--commitment", join(out, "commitment.json")],
+      argv: [
+        ...CHAINGW,
+        "liabilities",
+        "verify",
+        proofOut,
+        "--commitment",
+        join(out, "commitment.json"),
+        "--customer",
+        `cust-${Math.floor(N / 2)}`,
+      ],
       opts,
     },
   ],
@@ -112,15 +229,8 @@ const all = runOnce([...CHAINGW, "liabilities", "proof", "--out", allOut, "--all
 table(
   ["measure", "value"],
   [
-    ["input", `${N.toLocaleString("en")} customers, ${(inputBytes / 1e6).toFixed(0)} MB CSV`],
-    ["leaves (padded), height", `${L.toLocaleString("en")}, ${commitment.height}`],
-    ["build", dur(build.ms)],
-    ["SHA-256 floor (node:crypto, same calls)", dur(floorMs)],
-    ["build ÷ floor", ratio(build.ms, floorMs)],
-    ["peak RSS of build", `${build.mb.toFixed(0)} MB (${build.how})`],
-    ["tree.bin", `${(tree / 1e6).toFixed(0)} MB`],
     ["node -e 0 (median)", dur(t.get("node -e 0").median)],
-    ["proof ID (median)", dur(t.get("proof ID").median)],
+    [`proof ID on the ${N.toLocaleString("en")} build (median)`, dur(t.get("proof ID").median)],
     ["verify (median)", dur(t.get("verify").median)],
     [`--all on ${ALL_N.toLocaleString("en")}: per 1,000 proofs`, dur((all.ms / ALL_N) * 1000)],
   ],
