@@ -158,6 +158,7 @@ for (const N of SIZES) {
     ratio(build.cpuMs, node.cpuMs),
     `${(statSync(join(out, "tree.bin")).size / 1e9).toFixed(2)} GB`,
   ]);
+  console.log(`done: ${rows.at(-1).join(" | ")}`); // as it comes: a long run stopped later keeps it
   if (first === undefined) first = { N, out };
   else rmSync(out, { recursive: true, force: true });
 }

@@ -73,7 +73,10 @@ export function readAll(files: string[]): Buffer {
  * level.
  */
 export class LevelWriter {
-  private readonly pending: (Uint8Array | undefined)[];
+  /** per level: a record waiting for its right sibling (has[l]), and scratch for the parent made from it */
+  private readonly pending: Uint8Array[];
+  private readonly has: Uint8Array;
+  private readonly ups: Uint8Array[];
   private readonly bufs: Buffer[];
   private readonly used: Uint32Array;
   private readonly pos: Float64Array;
@@ -89,7 +92,9 @@ export class LevelWriter {
     offset: (level: number) => number,
     bufferRecords = 4096,
   ) {
-    this.pending = new Array(height + 1);
+    this.pending = Array.from({ length: height + 1 }, () => new Uint8Array(R));
+    this.has = new Uint8Array(height + 1);
+    this.ups = Array.from({ length: height + 2 }, () => new Uint8Array(R));
     this.bufs = Array.from({ length: height + 1 }, (_, l) =>
       Buffer.allocUnsafe(R * Math.max(1, Math.min(bufferRecords, 2 ** (height - l)))),
     );
@@ -112,15 +117,17 @@ export class LevelWriter {
       return;
     }
     const left = this.pending[level];
-    if (!left) {
-      this.pending[level] = Uint8Array.from(mine);
+    if (!this.has[level]) {
+      left.set(mine);
+      this.has[level] = 1;
       return;
     }
-    this.pending[level] = undefined;
+    this.has[level] = 0;
     const node = this.node;
     node.set(left, 1);
     node.set(mine, 1 + R);
-    const up = new Uint8Array(R);
+    // the parent is copied into level + 1's buffer at once: one scratch record per level will do
+    const up = this.ups[level + 1];
     up.set(sha256Native(node), 0);
     for (let a = 0; a < this.assets; a++) {
       const at = 32 + a * AMOUNT_BYTES;
