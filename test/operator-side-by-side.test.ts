@@ -595,3 +595,32 @@ describe("tables fit the terminal (item 10)", () => {
     }
   }, 60_000);
 });
+
+describe("completion knows the context (item 9)", () => {
+  it("bash: files after reserves verify and --abi; each command only its own flags (and the global ones)", async () => {
+    const d = freshDir();
+    writeFileSync(join(d, "p.json"), "{}");
+    const script = (await runCli(["completion", "bash"])).stdout;
+    writeFileSync(join(d, "c.bash"), script);
+    const complete = async (...words: string[]) => {
+      const r = await execa(
+        "bash",
+        [
+          "-c",
+          'source c.bash; COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); _chaingw; echo "${COMPREPLY[*]}"',
+          "bash",
+          ...words,
+        ],
+        { cwd: d },
+      );
+      return r.stdout.trim().split(/\s+/);
+    };
+    // before: command names after reserves verify and --abi; every command's flags after any command
+    expect(await complete("chaingw", "reserves", "verify", "")).toContain("p.json");
+    expect(await complete("chaingw", "call", "--abi", "")).toContain("p.json");
+    expect(await complete("chaingw", "reserves", "scan", "--ch")).toContain("--chunk");
+    expect(await complete("chaingw", "reserves", "verify", "--ch")).not.toContain("--chunk");
+    expect(await complete("chaingw", "reserves", "verify", "--u")).toContain("--url");
+    expect(await complete("chaingw", "--url", "http://x", "reserves", "")).toContain("verify");
+  }, 30_000);
+});

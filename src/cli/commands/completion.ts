@@ -43,11 +43,28 @@ export function completionWords(program: Command) {
       all.flatMap((c) => c.options.filter((o) => o.required || o.optional).map((o) => o.long as string)),
     ),
   ];
-  return { commands, subcommands, flags, methodFlags, valued };
+  // context: the flags whose value is a file or a directory, the commands whose arguments are files, and
+  // each command's own flags (keyed by its path: "reserves verify")
+  const fileFlags = [
+    ...new Set(
+      all.flatMap((c) =>
+        c.options.filter((o) => /<(file|path|dir)\w*>/i.test(o.flags)).map((o) => o.long as string),
+      ),
+    ),
+  ];
+  const pathOf = (c: Command): string =>
+    (c.parent && c.parent !== program ? `${pathOf(c.parent)} ` : "") + c.name();
+  const fileCommands = all
+    .filter((c) => c !== program && c.registeredArguments.some((a) => /file|proof/i.test(a.name())))
+    .map(pathOf);
+  const own: Record<string, string[]> = {};
+  for (const c of all)
+    if (c !== program && !methodNames().includes(c.name())) own[pathOf(c)] = [...longs(c), "--help"];
+  return { commands, subcommands, flags, methodFlags, valued, fileFlags, fileCommands, own };
 }
 
 function words(program: Command) {
-  return completionWords(program);
+  return { ...completionWords(program), globalFlags: [...longs(program), "--help"] };
 }
 
 export function completionScript(shell: string, program: Command): string {
@@ -65,14 +82,34 @@ _chaingw() {
     --network) COMPREPLY=($(compgen -W "${nets}" -- "$cur")); return ;;
     --format) COMPREPLY=($(compgen -W "human json jsonl csv" -- "$cur")); return ;;
     --profile) COMPREPLY=($(compgen -W "$(chaingw config profiles 2>/dev/null)" -- "$cur")); return ;;
-    --rpc-cookie|--api-key-file|--datadir|--file|-f) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    ${[...new Set(["--rpc-cookie", "--api-key-file", "--datadir", "--file", "-f", ...w.fileFlags])].join("|")}) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 ${Object.entries(w.subcommands)
   .map(([c, subs]) => `    ${c}) COMPREPLY=($(compgen -W "${subs.join(" ")}" -- "$cur")); return ;;\n`)
   .join("")}  esac
+  # the command path so far: the words before the cursor that are not flags (nor a flag's value)
+  local path="" w i
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    w="\${COMP_WORDS[i]}"
+    case "$w" in
+      -*) ;;
+      *) case "\${COMP_WORDS[i-1]}" in ${w.valued.join("|")}) ;; *) path="\${path:+$path }$w" ;; esac ;;
+    esac
+  done
   if [[ "$cur" == -* ]]; then
+    case "$path" in
+${Object.entries(w.own)
+  .map(
+    ([c, f]) =>
+      `      "${c}") COMPREPLY=($(compgen -W "${f.join(" ")} ${w.globalFlags.join(" ")}" -- "$cur")); return ;;\n`,
+  )
+  .join("")}    esac
     COMPREPLY=($(compgen -W "${w.flags.join(" ")} ${w.methodFlags.join(" ")}" -- "$cur"))
-  else
+  elif [[ -z "$path" ]]; then
     COMPREPLY=($(compgen -W "${w.commands.join(" ")}" -- "$cur"))
+  else
+    case "$path" in
+      ${w.fileCommands.map((c) => `"${c}"`).join("|") || '""'}) COMPREPLY=($(compgen -f -- "$cur")) ;;
+    esac
   fi
 }
 complete -o default -F _chaingw chaingw
