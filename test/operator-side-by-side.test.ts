@@ -607,7 +607,8 @@ describe("completion knows the context (item 9)", () => {
         "bash",
         [
           "-c",
-          'source c.bash; COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); _chaingw; echo "${COMPREPLY[*]}"',
+          // a shell line, not a template: $((…)) and \${…} are bash's
+          `source c.bash; COMP_WORDS=("$@"); COMP_CWORD=$((\${#COMP_WORDS[@]}-1)); _chaingw; echo "\${COMPREPLY[*]}"`,
           "bash",
           ...words,
         ],
