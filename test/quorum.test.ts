@@ -182,6 +182,20 @@ describe("UTXO: two litecoind nodes, one reorganised away", () => {
     ]);
     expect(v.stdout).not.toContain(b.password);
     expect(j.summary).not.toMatch(/\(2 nodes agree\)/);
+    // findings[] carry each node's (they held only node 1's, which holds: no failing finding at all)
+    const fs = j.findings as { status: string; step: string; text: string }[];
+    const node2 = fs.filter((f) => f.text.startsWith(`node 2 at ${b.url} (`));
+    expect(node2.filter((f) => f.status === "fails").length).toBeGreaterThan(0);
+    for (const f of j.failures.filter((x: string) => x.startsWith("node 2 at ")))
+      expect(fs.some((g) => g.status === "fails" && g.text === f)).toBe(true);
+    expect(fs.filter((f) => f.step === "quorum" && f.status === "fails").map((f) => f.text)).toEqual([
+      j.failures.find((x: string) => x.startsWith("the nodes disagree")),
+    ]);
+    // node 1's own findings stay unprefixed, and none of them fails
+    expect(
+      fs.filter((f) => !f.text.startsWith("node ") && f.step !== "quorum" && f.status === "fails"),
+    ).toEqual([]);
+    expect(fs.some((f) => f.status === "ok" && !f.text.startsWith("node "))).toBe(true);
     // the failing node first: its verdict is the first report's, and the summary still does not say "agree"
     // (it said "(2 nodes agree)" before)
     const w = await runCli([

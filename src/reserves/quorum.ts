@@ -10,7 +10,7 @@ import type { EvmProof } from "../proof/evm-document.js";
 import { JsonRpcClient } from "../rpc/client.js";
 import { type Endpoint, sameNode } from "../rpc/endpoint.js";
 import { nodeName } from "./claims.js";
-import { type Findings, type Verdict, verdictOf } from "./verdict.js";
+import { type Finding, type Findings, type Verdict, verdictOf } from "./verdict.js";
 
 /** The nodes disagree: exit 1, each node named by what it says of itself, with both answers. */
 export class QuorumError extends IntegrityError {}
@@ -90,8 +90,12 @@ const SAYS: Record<Verdict, string> = {
  * summary say the nodes agree. Otherwise each node's verdict is named (by URL, credentials stripped, and by
  * what it says of itself): "holds" on one node and "fails" on another is a failure (the disagreement, each
  * node's answer, and the failing node's items); a node that cannot say leaves the quorum unmet (cannot say).
+ * `findings` are merged as `failures` and `cannot_say` are: the first node's, then each other node's that the
+ * first did not make, its text prefixed with the node's name; the disagreement itself is a finding too.
  */
-export async function verifyOnQuorum<R extends Findings & { verdict: Verdict; summary: string }>(
+export async function verifyOnQuorum<
+  R extends Findings & { verdict: Verdict; summary: string; findings?: Finding[] },
+>(
   client: JsonRpcClient,
   k: number,
   describe: (c: JsonRpcClient, ep: Endpoint) => Promise<QuorumNode>,
@@ -114,18 +118,29 @@ export async function verifyOnQuorum<R extends Findings & { verdict: Verdict; su
   const report = runs[0]!.report;
   const failures = [...report.failures];
   const cannot = [...report.cannot_say];
+  const findings = report.findings === undefined ? undefined : [...report.findings];
+  const same = (a: Finding, b: Finding) =>
+    a.status === b.status && a.step === b.step && a.at === b.at && a.text === b.text;
   const agree = runs.every((r) => r.report.verdict === report.verdict);
   // where they differ, each node's answer
   const each = `the nodes disagree: ${runs.map((r, i) => `${named(i)} ${SAYS[r.report.verdict]}`).join("; ")}`;
   const held = runs.some((r) => r.report.verdict === "holds");
   const failed = runs.findIndex((r) => r.report.verdict === "fails");
-  if (!agree && held && failed >= 0)
-    failures.push(`${each}; ${named(failed)}: ${runs[failed]!.report.failures[0] ?? ""}`);
-  else if (!agree) cannot.push(each);
+  if (!agree && held && failed >= 0) {
+    const text = `${each}; ${named(failed)}: ${runs[failed]!.report.failures[0] ?? ""}`;
+    failures.push(text);
+    findings?.push({ status: "fails", step: "quorum", text });
+  } else if (!agree) {
+    cannot.push(each);
+    findings?.push({ status: "cannot-say", step: "quorum", text: each });
+  }
   runs.forEach((r, i) => {
     if (i === 0) return;
     for (const f of r.report.failures) if (!failures.includes(f)) failures.push(`${named(i)}: ${f}`);
     for (const c of r.report.cannot_say) if (!cannot.includes(c)) cannot.push(`${named(i)}: ${c}`);
+    for (const f of r.report.findings ?? [])
+      if (findings !== undefined && !report.findings?.some((g) => same(f, g)))
+        findings.push({ ...f, text: `${named(i)}: ${f.text}` });
   });
   const verdict = verdictOf({ failures, cannot_say: cannot });
   const summary = agree
@@ -135,7 +150,10 @@ export async function verifyOnQuorum<R extends Findings & { verdict: Verdict; su
       : verdict === "cannot-say"
         ? `cannot say whether the proof holds: ${each}`
         : report.summary;
-  return { report: { ...report, verdict, failures, cannot_say: cannot, summary }, nodes };
+  return {
+    report: { ...report, verdict, failures, cannot_say: cannot, summary, ...(findings && { findings }) },
+    nodes,
+  };
 }
 
 /**
