@@ -3,6 +3,7 @@
  * proven (or a balance counted) when nothing shows control, built from the real published files and their
  * real signatures (test/fixtures/exchange/ownership/SOURCES.md), each next to the honest row that holds.
  */
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -138,4 +139,67 @@ describe("amounts that are not plain decimals", () => {
       expect(r.exitCode).toBe(2);
     },
   );
+});
+
+const CAST = join(__dirname, "..", "node_modules", ".bin", "cast");
+const cast = (...args: string[]) => execFileSync(CAST, args, { encoding: "utf8" }).trim();
+/** anvil's first well-known key: a real key the test signs with, owning nothing */
+const KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
+
+describe("a signature over an empty message", () => {
+  it("an ETH row signed (cast wallet sign, EIP-191) over nothing fails; the same key over HTX's message holds", async () => {
+    const f = "huobi_por_2023-08.csv";
+    const address = cast("wallet", "address", "--private-key", KEY);
+    const row = (message: string) =>
+      `ETH,${address},17814043,10.5,${message},${cast("wallet", "sign", "--private-key", KEY, message)}`;
+    const honest = await verify(write(`${text(f).trimEnd()}\n${row("huobi")}\n`));
+    expect(honest.report.rows.at(-1)).toMatchObject({ proven: true });
+    const empty = await verify(write(`${text(f).trimEnd()}\n${row("")}\n`));
+    const last = empty.report.rows.at(-1) as Row;
+    expect(last).toMatchObject({ proven: false, status: "failed" });
+    expect(last.reason).toContain("empty message");
+    expect(empty.exitCode).toBe(1);
+  });
+});
+
+describe("rows that shift or hide", () => {
+  const f = "okx_por_example_2022-11.csv";
+  const withLine = (at: number, edit: (l: string) => string) => {
+    const ls = lines(f);
+    ls[at - 1] = edit(ls[at - 1] as string);
+    return write(ls.join("\n"));
+  };
+  it.each([
+    ["the header repeated mid-file", (l: string) => `${lines(f)[14]}\n${l}`, "line 19", "header"],
+    ["a row with more cells than the header", (l: string) => `${l},extra`, "line 19", "cells"],
+    [
+      "a quoted field left open (a quoted newline)",
+      (l: string) => l.replace(",I am", ',"I am'),
+      "line 19",
+      "quote",
+    ],
+    [
+      "a right-to-left override in the coin",
+      (l: string) => l.replace(/^BTC,/, "\u202eBTC,"),
+      "line 19",
+      "coin",
+    ],
+    [
+      "a zero-width space in the address",
+      (l: string) => l.replace("3QVtn", "3QV\u200btn"),
+      "line 19",
+      "address",
+    ],
+    [
+      "an escape sequence in the network",
+      (l: string) => l.replace(/^BTC,/, "BTC\u001b[2K,"),
+      "line 19",
+      "coin",
+    ],
+  ])("%s: exit 2 naming the line, nothing checked", async (_what, edit, line, field) => {
+    const r = await runCli(["reserves", "verify", withLine(19, edit)]);
+    expect(r.stderr).toContain(line);
+    expect(r.stderr).toContain(field);
+    expect(r.exitCode).toBe(2);
+  });
 });

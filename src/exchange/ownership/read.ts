@@ -186,13 +186,24 @@ export function readOwnershipFile(text: string, layout?: OwnershipLayout): Owner
   for (let j = headerAt + 1; j < lines.length; j++) {
     const raw = lines[j] as string;
     if (raw.trim() === "") continue;
+    // rows that would be read under other columns than the header's: refused, never re-aligned
+    if (layoutOfHeader(raw)) bad(j + 1, "a header line again inside the address table");
+    if ((raw.match(/"/g)?.length ?? 0) % 2 === 1)
+      bad(j + 1, "a quote left open (a quoted field cannot hold a line break here)");
     const c = cells(raw);
+    if (c.length > head.length) bad(j + 1, `${c.length} cells, more than the header's ${head.length}`);
     const get = (f: string) => (col[f] === undefined ? undefined : c[col[f] as number]);
     const coin = cell(get("coin"));
     const address = cell(get("address"));
     if (!coin) bad(j + 1, "no coin");
     if (!address) bad(j + 1, "no address");
     if (c.length < (col.address as number) + 1) bad(j + 1, `${c.length} cells, fewer than the header's`);
+    for (const f of ["coin", "network", "address"]) {
+      const v = cell(get(f));
+      // what sums and decodes is plain text: an invisible or control character would make two coins look one
+      if (v !== undefined && !/^[\x20-\x7e]+$/.test(v))
+        bad(j + 1, `the ${f} ${quoted(v)} holds a character other than printable ASCII`);
+    }
     const network = cell(get("network")) ?? (coin as string).split("-").slice(1).join("-");
     const row: OwnershipRow = {
       line: j + 1,

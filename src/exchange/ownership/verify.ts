@@ -263,6 +263,8 @@ export async function verifyOwnership(
         status: "failed",
         reason: `the same ${row.coin} address as line ${again}, listed again with an amount: its balance would count twice`,
       });
+    } else if (row.signatures.length && row.message.trim() === "") {
+      Object.assign(res, { proven: false, status: "failed", reason: EMPTY_MESSAGE });
     } else if (reused) {
       Object.assign(res, {
         proven: false,
@@ -301,6 +303,9 @@ export async function verifyOwnership(
   return report(file, results);
 }
 
+const EMPTY_MESSAGE =
+  "signed an empty message: a signature over nothing names no exchange and no date, and may be any old one";
+
 /** A contract wallet: every owner's signature, then (with a node) that the owners control the contract. */
 async function judgeWallet(
   row: OwnershipRow,
@@ -316,6 +321,7 @@ async function judgeWallet(
     const sig = ownerRows ? ownerRows[i]?.signatures[0] : row.signatures[i];
     const message = ownerRows ? (ownerRows[i]?.message ?? "") : row.message;
     if (!sig) return { address, proven: false, reason: "no signature by this owner" };
+    if (message.trim() === "") return { address, proven: false, reason: EMPTY_MESSAGE };
     const j = judgeAccount(address, sig, message, ownerRows ? DIGESTS.htx.evm : digests);
     return { address, proven: j.status === "proven", reason: `${j.form}: ${j.detail}` };
   });
