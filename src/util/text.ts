@@ -21,9 +21,17 @@ export function short(v: unknown, max = 60): string {
   return s.length > max ? `${s.slice(0, max - 3)}...` : s;
 }
 
-/** A JSON object: not null, not an array, not a lossless number token. */
+/**
+ * A JSON object: not null, not an array, not a lossless number token, and not an error (a node's error
+ * answer, an RpcError in a batch's outcomes, is no object of the answer: getblockheader's error for an
+ * unknown block was once read as the header).
+ */
 export const isJsonObject = (v: unknown): v is Record<string, never> =>
-  typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof JsonNumber);
+  typeof v === "object" &&
+  v !== null &&
+  !Array.isArray(v) &&
+  !(v instanceof JsonNumber) &&
+  !(v instanceof Error);
 
 /** Node's timers hold at most 2^31-1 ms (24.8 days); a longer one fires at once (TimeoutOverflowWarning). */
 export const MAX_TIMER_MS = 2 ** 31 - 1;

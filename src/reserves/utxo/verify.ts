@@ -149,7 +149,7 @@ const CANNOT_TELL =
  * object of the answer (an unknown block's getblockheader error was once read as the header).
  */
 const obj = (v: JsonValue | RpcError | undefined): JsonObject | undefined =>
-  v instanceof RpcError || !isJsonObject(v) ? undefined : (v as JsonObject);
+  isJsonObject(v) ? (v as JsonObject) : undefined;
 /** A member that is an array, or none. */
 const list = (v: JsonValue | undefined): JsonValue[] => (Array.isArray(v) ? v : []);
 
