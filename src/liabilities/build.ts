@@ -30,6 +30,7 @@ import { type Ledger, readAssets, readLedger } from "./input.js";
 import { LeafMaker } from "./leaves.js";
 import { cryptoRandom, type RandomSource } from "./random.js";
 import {
+  buildFiles,
   COMMITMENT_FILE,
   CUSTOMERS_FILE,
   INDEX_FILE,
@@ -177,12 +178,7 @@ export async function buildLiabilities(o: BuildOptions): Promise<BuildResult> {
       commitment,
       customers: ledger.count,
       realLeaves: real,
-      files: {
-        commitment: join(o.out, COMMITMENT_FILE),
-        customers: join(o.out, CUSTOMERS_FILE),
-        index: join(o.out, INDEX_FILE),
-        tree: join(o.out, TREE_FILE),
-      },
+      files: buildFiles(o.out),
       treeBytes,
     };
   } catch (e) {

@@ -19,6 +19,13 @@ export const COMMITMENT_FILE = "commitment.json";
 export const CUSTOMERS_FILE = "customers.csv";
 export const INDEX_FILE = "customers.idx";
 export const TREE_FILE = "tree.bin";
+/** The four files of a build in `dir`. */
+export const buildFiles = (dir: string) => ({
+  commitment: join(dir, COMMITMENT_FILE),
+  customers: join(dir, CUSTOMERS_FILE),
+  index: join(dir, INDEX_FILE),
+  tree: join(dir, TREE_FILE),
+});
 const TREE_MAGIC = "CGWLTREE";
 const INDEX_MAGIC = "CGWLIDX1";
 const HEADER = 32;

@@ -48,7 +48,14 @@ import {
 import { type Asset, balanceLines, balanceRow, readAssets, refuseEmpty } from "./input.js";
 import { cryptoRandom } from "./random.js";
 import { BucketWriter, readAll, writeAll } from "./spill.js";
-import { COMMITMENT_FILE, CUSTOMERS_FILE, INDEX_FILE, TREE_FILE, writeTreeHeader } from "./store.js";
+import {
+  buildFiles,
+  COMMITMENT_FILE,
+  CUSTOMERS_FILE,
+  INDEX_FILE,
+  TREE_FILE,
+  writeTreeHeader,
+} from "./store.js";
 import {
   custFile,
   IN_HEAD,
@@ -296,12 +303,7 @@ export async function buildStreamed(o: StreamOptions): Promise<BuildResult> {
       commitment,
       customers: count,
       realLeaves: real,
-      files: {
-        commitment: join(o.out, COMMITMENT_FILE),
-        customers: join(o.out, CUSTOMERS_FILE),
-        index: join(o.out, INDEX_FILE),
-        tree: join(o.out, TREE_FILE),
-      },
+      files: buildFiles(o.out),
       treeBytes,
     };
   } finally {
