@@ -9,6 +9,10 @@
  * these see an edit to src/ without a build, and reach the answers a real node rarely gives (pruned blocks,
  * a node behind, a branch that parts).
  */
+
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { ripemd160 } from "@noble/hashes/legacy.js";
 import { sha256 } from "@noble/hashes/sha2.js";
@@ -38,6 +42,8 @@ import type { Finding } from "../src/reserves/verdict.js";
 import { JsonRpcClient } from "../src/rpc/client.js";
 import { nodeEndpoint } from "../src/rpc/endpoint.js";
 import { type RawServer, rawServer, sendJson } from "./fixtures/forward.js";
+import { runCli } from "./helpers/cli.js";
+import { trackDir } from "./helpers/procs.js";
 import { staleBuild } from "./setup.global.js";
 
 // ---------------------------------------------------------------------------------------------------------
@@ -390,6 +396,23 @@ describe("UTXO proof steps, in-process against a scripted node", () => {
     expect(r.verdict).toBe("cannot-say");
     expect([...new Set(asked)].sort()).toEqual(["getblockchaininfo", "getnetworkinfo"]);
     expect(findingsOf(r, "block")).toEqual([]);
+  });
+
+  it("through the CLI: the node's error to getblockheader is not read as a header (exit 1, the parting height named)", async () => {
+    script = honestNode({ getblockhash: ([h]) => (h === 200 ? hex32(7200) : hex32(h as number)) });
+    const dir = mkdtempSync(join(tmpdir(), "chaingw-verify-steps-"));
+    trackDir(dir);
+    const file = join(dir, "replaced.json");
+    writeFileSync(file, JSON.stringify(proofWith()));
+    const r = await runCli(["--url", node.url, "--json", "reserves", "verify", file]);
+    expect(r.exitCode, r.stderr).toBe(1);
+    const j = JSON.parse(r.stdout);
+    expect(j.verdict).toBe("fails");
+    expect(j.failures.join("\n")).toMatch(
+      /does not know the proof's block .* so the chains part above height 150/,
+    );
+    // the old guard took the error for the header: "above height undefined (block undefined)"
+    expect(r.stdout).not.toContain("undefined");
   });
 });
 
