@@ -371,7 +371,7 @@ describe("unknown methods, config", () => {
     expect(a.exitCode).toBe(0);
     expect(a.stdout).toBe(`wrote ${f}\n`);
     expect((await import("node:fs")).statSync(f).mode & 0o777).toBe(0o600);
-    expect((await runCli(["config", "check"], { env: e })).stdout).toContain("ok (4 profiles");
+    expect((await runCli(["config", "check"], { env: e })).stdout).toContain("ok (5 profiles");
     const again = await runCli(["config", "init"], { env: e });
     expect(again.exitCode).toBe(2);
     expect(again.stderr).toContain("exists; not overwriting it");
