@@ -163,9 +163,9 @@ function witnessOf(bytes: Uint8Array): Uint8Array[] {
   }
 }
 
-const hash160 = (b: Uint8Array): Uint8Array => ripemd160(sha256(b));
-const sha256d = (b: Uint8Array): Uint8Array => sha256(sha256(b));
-const equal = (a: Uint8Array, b: Uint8Array): boolean =>
+export const hash160 = (b: Uint8Array): Uint8Array => ripemd160(sha256(b));
+export const sha256d = (b: Uint8Array): Uint8Array => sha256(sha256(b));
+export const equal = (a: Uint8Array, b: Uint8Array): boolean =>
   a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** Bitcoin's CompactSize, as the signed-message serialization uses it for both strings (and OKX's header). */

@@ -9,7 +9,6 @@
 import { ed25519 } from "@noble/curves/ed25519.js";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { blake2b } from "@noble/hashes/blake2.js";
-import { ripemd160 } from "@noble/hashes/legacy.js";
 import { sha256, sha512_256 } from "@noble/hashes/sha2.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js";
@@ -17,7 +16,7 @@ import { base32nopad, base58, base64, bech32 } from "@scure/base";
 import { OutScript } from "@scure/btc-signer";
 import { base58CheckDecode, bech32Decode, bech32Program } from "../../chains/codec.js";
 import { hex20ToTron, looksLikeTronBase58, tronToHex20 } from "../../chains/tron.js";
-import { compactSize } from "../../proof/message.js";
+import { compactSize, equal, hash160, sha256d } from "../../proof/message.js";
 import type { UtxoCoin } from "./coins.js";
 
 /** What one signature (or a row's set of them) showed. */
@@ -35,11 +34,6 @@ export const unsupported = (form: string, detail: string): Judged => ({
   form,
   detail,
 });
-
-const hash160 = (b: Uint8Array): Uint8Array => ripemd160(sha256(b));
-const sha256d = (b: Uint8Array): Uint8Array => sha256(sha256(b));
-const equal = (a: Uint8Array, b: Uint8Array): boolean =>
-  a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** a CompactSize-prefixed string (Bitcoin's and OKX's "varstr") */
 const varstr = (s: string | Uint8Array): Uint8Array => {
