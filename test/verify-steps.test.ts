@@ -488,9 +488,9 @@ function honestEvm(edit: Partial<Script> = {}): Script {
 async function evmProof() {
   script = honestEvm();
   const { readBalancesProof } = await import("../src/reserves/evm/balances.js");
-  const { chainOf } = await import("../src/chains/index.js");
+  const { groupOf } = await import("../src/chains/index.js");
   const r = await readBalancesProof(client(), {
-    chain: chainOf("evm"),
+    chain: groupOf("evm"),
     args: HOLDERS,
     tokens: [],
     native: true,

@@ -4,7 +4,7 @@
  */
 import { closeSync, createReadStream, fstatSync, openSync, readSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
-import { chainOf, type GroupName } from "../chains/index.js";
+import { type GroupName, groupOf } from "../chains/index.js";
 import { type ChaingwError, UsageError } from "../errors/index.js";
 import {
   JsonNumber,
@@ -238,7 +238,7 @@ export async function* itemsFromRange(
   verify: boolean,
 ): AsyncIterable<Item[]> {
   const r = def.range!;
-  const chain = chainOf(def.group);
+  const chain = groupOf(def.group);
   const viaMarks = "via" in r ? marksOf(r.via, def.group) : undefined;
   const step = from <= to ? 1 : -1;
   let block: Item[] = [];

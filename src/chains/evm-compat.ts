@@ -13,7 +13,7 @@ import * as tronCodec from "./tron.js";
 // tron.ts loads its base58/sha256 code on first use itself: importing it costs nothing at start-up
 const tron = () => tronCodec;
 
-import type { Chain } from "./types.js";
+import type { ChainGroup } from "./types.js";
 
 const asString = (v: JsonValue | undefined): string | undefined => (typeof v === "string" ? v : undefined);
 
@@ -70,7 +70,7 @@ const TRON_NETWORKS: Record<string, { name: string }> = {
   "2494104990": { name: "tron-shasta" },
 };
 
-export const evmCompatChain: Chain = Object.freeze({
+export const evmCompatChain: ChainGroup = Object.freeze({
   name: "evm-compat",
   title: "EVM-compat chain (TRON's JSON-RPC)",
   cookieAuth: false,

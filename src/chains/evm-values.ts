@@ -6,10 +6,10 @@
  */
 import { ParamProblem } from "../errors/index.js";
 import { isJsonObject, short as shortText } from "../util/text.js";
-import type { Chain, EvmTraits } from "./types.js";
+import type { ChainGroup, EvmTraits } from "./types.js";
 
 /** The traits of an EVM-style group (a programming error to ask for them of the UTXO group). */
-export function evmTraits(chain: Chain): EvmTraits {
+export function evmTraits(chain: ChainGroup): EvmTraits {
   if (!chain.evm) throw new Error(`${chain.name} is not an EVM-style group`);
   return chain.evm;
 }
@@ -38,7 +38,12 @@ export function quantity(v: unknown, path = ""): string {
 }
 
 /** A block number (hex or decimal) or a tag the group accepts. */
-export function blockRef(chain: Chain, v: unknown, path = "", tags = evmTraits(chain).blockTags): string {
+export function blockRef(
+  chain: ChainGroup,
+  v: unknown,
+  path = "",
+  tags = evmTraits(chain).blockTags,
+): string {
   if (typeof v === "string") {
     const t = v.trim().toLowerCase();
     if (tags.includes(t)) return t;
@@ -62,7 +67,7 @@ export function blockRef(chain: Chain, v: unknown, path = "", tags = evmTraits(c
  * A block for eth_call: a number, a tag, or a block hash, sent as the EIP-1898 object
  * {"blockHash": "0x.."} where the chain's nodes take it (a hash cannot be a QUANTITY).
  */
-export function blockRefOrHash(chain: Chain, v: unknown, path = ""): string | { blockHash: string } {
+export function blockRefOrHash(chain: ChainGroup, v: unknown, path = ""): string | { blockHash: string } {
   if (typeof v === "string" && /^0x[0-9a-fA-F]{64}$/.test(v.trim())) {
     if (!evmTraits(chain).eip1898)
       throw at(path, `the ${chain.name} chain does not take a block hash here; give a number or a tag`);
@@ -95,7 +100,7 @@ export function hash32(v: unknown, path = "", what = "hash"): string {
  * A 20-byte address. On the EVM-compat chain also `T...` base58check and the 21-byte `41...` hex form,
  * both converted to the 20-byte hex every java-tron method accepts (eth_getLogs takes nothing else).
  */
-export function address(chain: Chain, v: unknown, path = ""): string {
+export function address(chain: ChainGroup, v: unknown, path = ""): string {
   const traits = evmTraits(chain);
   if (typeof v === "string") {
     const t = v.trim();
@@ -138,7 +143,7 @@ export function topicEntry(v: unknown, path: string): string | string[] | null {
 const FILTER_KEYS = ["fromBlock", "toBlock", "address", "topics", "blockHash"] as const;
 
 /** eth_getLogs filter object, normalised. */
-export function logFilter(chain: Chain, v: unknown): Record<string, unknown> {
+export function logFilter(chain: ChainGroup, v: unknown): Record<string, unknown> {
   if (!isObject(v)) throw new ParamProblem(`expected a JSON filter object, got ${short(v)}`);
   onlyKeys(v, FILTER_KEYS, "filter");
   const out: Record<string, unknown> = {};
@@ -190,7 +195,7 @@ const CALL_QTY = [
  * eth_call / eth_estimateGas call object, normalised. Unknown fields are refused: a typo such as
  * "date" for "data" would otherwise run a different call and answer without complaint.
  */
-export function callObject(chain: Chain, v: unknown): Record<string, unknown> {
+export function callObject(chain: ChainGroup, v: unknown): Record<string, unknown> {
   if (!isObject(v))
     throw new ParamProblem(`expected a JSON call object like {"to":"0x..","data":"0x.."}, got ${short(v)}`);
   onlyKeys(v, CALL_KEYS, "callObject");

@@ -1,5 +1,5 @@
 import type { RpcError } from "../errors/index.js";
-import type { Chain } from "./types.js";
+import type { ChainGroup } from "./types.js";
 
 /** Chain ids (EIP-155) a proof names by name; the coin where it is not ETH. Others are shown by number. */
 const EVM_NETWORKS: Record<string, { name: string; symbol?: string }> = {
@@ -16,7 +16,7 @@ const EVM_NETWORKS: Record<string, { name: string; symbol?: string }> = {
 };
 
 /** Ethereum-style nodes (geth, erigon, reth, anvil, ...): EIP-1474 errors, the usual block tags. */
-export const evmChain: Chain = Object.freeze({
+export const evmChain: ChainGroup = Object.freeze({
   name: "evm",
   title: "EVM chain",
   defaultUrl: "http://127.0.0.1:8545/",

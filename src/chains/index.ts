@@ -2,19 +2,19 @@
 import { UsageError } from "../errors/index.js";
 import { evmChain } from "./evm.js";
 import { evmCompatChain } from "./evm-compat.js";
-import type { Chain, GroupName } from "./types.js";
+import type { ChainGroup, GroupName } from "./types.js";
 import { utxoChain } from "./utxo.js";
 
-export type { Chain, EvmTraits, GroupName, RenderCtx } from "./types.js";
+export type { ChainGroup, EvmTraits, GroupName, RenderCtx } from "./types.js";
 
-const CHAINS: Record<GroupName, Chain> = {
+const CHAINS: Record<GroupName, ChainGroup> = {
   utxo: utxoChain,
   evm: evmChain,
   "evm-compat": evmCompatChain,
 };
 export const CHAIN_NAMES = Object.keys(CHAINS) as GroupName[];
 
-export const chainOf = (name: GroupName): Chain => CHAINS[name];
+export const groupOf = (name: GroupName): ChainGroup => CHAINS[name];
 
 /** A group name from a flag, the environment or a config file; a usage error names where it came from. */
 export function parseChainName(v: string | undefined, from: string): GroupName | undefined {
@@ -31,7 +31,7 @@ const EVM_NAMESPACE =
  * The group a method name suggests when nothing else says: EVM namespaces mean the EVM group (its default
  * endpoint, its rules), anything else the UTXO group.
  */
-export const chainForMethodName = (method: string): Chain =>
+export const chainForMethodName = (method: string): ChainGroup =>
   EVM_NAMESPACE.test(method) ? evmChain : utxoChain;
 
 export const utxo = utxoChain;

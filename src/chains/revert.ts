@@ -8,7 +8,7 @@
 
 import { RpcError } from "../errors/index.js";
 import { evmTraits, HEX_DATA } from "./evm-values.js";
-import type { Chain } from "./types.js";
+import type { ChainGroup } from "./types.js";
 
 const ERROR_STRING = "08c379a0"; // Error(string)
 const PANIC = "4e487b71"; // Panic(uint256)
@@ -62,7 +62,11 @@ function decodeRevertData(hex: unknown, custom?: CustomErrorDecoder): string | u
  * The same error with a human message naming the revert reason, or undefined when `e` is no revert.
  * The node's code, message and data stay as they were (`--json` prints those).
  */
-export function explainRevert(e: RpcError, chain: Chain, custom?: CustomErrorDecoder): RpcError | undefined {
+export function explainRevert(
+  e: RpcError,
+  chain: ChainGroup,
+  custom?: CustomErrorDecoder,
+): RpcError | undefined {
   if (!chain.evm || !evmTraits(chain).isRevert(e)) return undefined;
   let reason = decodeRevertData(e.data, custom);
   if (reason === undefined) {
@@ -85,7 +89,7 @@ export function explainRevert(e: RpcError, chain: Chain, custom?: CustomErrorDec
 }
 
 /** A revert explained again with a custom-error decoder (the node's own error is the explained one's cause). */
-export function explainRevertWith(e: unknown, chain: Chain, custom: CustomErrorDecoder): unknown {
+export function explainRevertWith(e: unknown, chain: ChainGroup, custom: CustomErrorDecoder): unknown {
   if (!(e instanceof RpcError)) return e;
   const original = e.cause instanceof RpcError ? e.cause : e;
   return explainRevert(original, chain, custom) ?? e;

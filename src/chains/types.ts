@@ -10,7 +10,7 @@ export type GroupName = "utxo" | "evm" | "evm-compat";
 
 export interface RenderCtx {
   color: boolean;
-  chain: Chain;
+  chain: ChainGroup;
   /** the method whose result this is */
   method: string;
   /** the command's own options (eth_getBalance --ether) */
@@ -69,7 +69,7 @@ export interface EvmTraits {
   verifyBlock?(result: JsonValue, asked: unknown, by: "number" | "hash", method: string): void;
 }
 
-export interface Chain {
+export interface ChainGroup {
   name: GroupName;
   /** one line for help texts */
   title: string;

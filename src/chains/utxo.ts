@@ -1,7 +1,7 @@
-import type { Chain } from "./types.js";
+import type { ChainGroup } from "./types.js";
 
 /** bitcoind-family nodes (Bitcoin Core, Litecoin Core, ...) and gateways in front of them. */
-export const utxoChain: Chain = Object.freeze({
+export const utxoChain: ChainGroup = Object.freeze({
   name: "utxo",
   title: "UTXO chain (bitcoind-style methods)",
   defaultUrl: "http://127.0.0.1:8332/",

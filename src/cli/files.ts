@@ -5,7 +5,7 @@
  */
 import { accessSync, constants, existsSync, readFileSync, statSync } from "node:fs";
 import { dirname } from "node:path";
-import type { Chain } from "../chains/index.js";
+import type { ChainGroup } from "../chains/index.js";
 import { UsageError } from "../errors/index.js";
 import type { SignatureLine } from "../proof/document.js";
 import { ProofInputError } from "../proof/errors.js";
@@ -37,7 +37,7 @@ export async function readSignatures(path: string): Promise<SignatureLine[]> {
 }
 
 /** A signature file for an account chain: every address of this chain's forms (else exit 2 naming the line). */
-export async function readAccountSignatures(path: string, chain: Chain): Promise<SignatureLine[]> {
+export async function readAccountSignatures(path: string, chain: ChainGroup): Promise<SignatureLine[]> {
   const lines = await readSignatures(path);
   const { accountOf } = await import("../reserves/evm/ownership.js");
   for (const l of lines)

@@ -6,7 +6,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { chainOf, type GroupName as Group, parseChainName } from "../chains/index.js";
+import { type GroupName as Group, groupOf, parseChainName } from "../chains/index.js";
 import { UsageError } from "../errors/index.js";
 import { parseLossless } from "../json/lossless.js";
 import { type Endpoint, gatewayEndpoint, isLoopback, nodeEndpoint } from "../rpc/endpoint.js";
@@ -402,7 +402,7 @@ function resolveEndpoints(
   const products = levels.find((l) => l.products)?.products ?? [];
   const endpoints: Endpoint[] = [];
   if (!chosen) {
-    const chain = chainOf(group);
+    const chain = groupOf(group);
     if (local.given && !chain.cookieAuth)
       throw new UsageError(
         `${local.given} finds a local bitcoind-family node; the ${chain.name} group has none: give --url`,
@@ -550,7 +550,7 @@ export function resolveSettings(
     },
   ];
   // cast users' variable: an EVM node's URL, so never used for the UTXO group
-  if (chainOf(group).evm && env.ETH_RPC_URL) levels.push({ src: "eth-env", urls: list(env.ETH_RPC_URL) });
+  if (groupOf(group).evm && env.ETH_RPC_URL) levels.push({ src: "eth-env", urls: list(env.ETH_RPC_URL) });
   // a person at a terminal can change the habit; scripts ported from bitcoin-cli are not nagged on every call
   if (flags.rpcPassword !== undefined && process.stderr.isTTY)
     warnings.push(

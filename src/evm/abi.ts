@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { address as evmAddress } from "../chains/evm-values.js";
-import type { Chain } from "../chains/index.js";
+import type { ChainGroup } from "../chains/index.js";
 import type { CustomErrorDecoder } from "../chains/revert.js";
 import { amountWithUnit } from "../chains/units.js";
 import { ParamProblem, UsageError } from "../errors/index.js";
@@ -179,7 +179,7 @@ const unquote = (s: string) =>
 const INT = /^(u?)int(\d*)$/;
 
 /** One argument's text as the value ox encodes; throws ParamProblem saying what is wrong. */
-export function argFromText(p: Param, text: string, chain: Chain, inList = false): unknown {
+export function argFromText(p: Param, text: string, chain: ChainGroup, inList = false): unknown {
   const t = p.type;
   const arr = /^(.*)\[(\d*)\]$/.exec(t);
   if (arr) {
@@ -242,7 +242,7 @@ export function argsFromText(
   cmd: string,
   params: readonly Param[],
   texts: readonly string[],
-  chain: Chain,
+  chain: ChainGroup,
 ): unknown[] {
   if (texts.length !== params.length)
     throw new UsageError(
@@ -260,7 +260,7 @@ export function argsFromText(
 export const selectorOf = (fn: Fn): string => AbiFunction.getSelector(fn).toLowerCase();
 
 /** Calldata: selector + encoded arguments. */
-export function encodeCall(cmd: string, fn: Fn, texts: readonly string[], chain: Chain): string {
+export function encodeCall(cmd: string, fn: Fn, texts: readonly string[], chain: ChainGroup): string {
   const args = argsFromText(cmd, fn.inputs, texts, chain);
   try {
     return AbiFunction.encodeData(fn, args as never);
@@ -373,7 +373,11 @@ export const indexedInputs = (e: Event): Param[] =>
  * The topics filter of an event: topic0, then one position per indexed argument given. A text of "",
  * "*" or "null" matches any value; "a|b" matches either (ox encodes strings and bytes as their hash).
  */
-export function eventTopics(e: Event, texts: readonly string[], chain: Chain): (string | string[] | null)[] {
+export function eventTopics(
+  e: Event,
+  texts: readonly string[],
+  chain: ChainGroup,
+): (string | string[] | null)[] {
   const idx = indexedInputs(e);
   if (texts.length > idx.length)
     throw new UsageError(

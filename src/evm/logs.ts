@@ -5,7 +5,7 @@
  * memory holds one answer at a time however many logs the range has. An interrupt stops between windows
  * (or aborts the one in flight) and the summary says where to resume.
  */
-import type { Chain } from "../chains/index.js";
+import type { ChainGroup } from "../chains/index.js";
 import { IntegrityError, InterruptedError, RpcError } from "../errors/index.js";
 import { type JsonValue, parseLossless } from "../json/lossless.js";
 import { prepare, prepareRaw, send } from "../methods/prepare.js";
@@ -62,7 +62,7 @@ const hex = (n: bigint) => `0x${n.toString(16)}`;
 /** A block tag or number → a number, asking the node for tags. */
 async function blockNumberOf(
   client: JsonRpcClient,
-  chain: Chain,
+  chain: ChainGroup,
   v: string,
   o: LogsOptions,
 ): Promise<bigint> {

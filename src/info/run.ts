@@ -3,7 +3,7 @@
  * parallel. A UTXO node: chain, blocks and headers, verification progress, connections, version, relay
  * fee, mempool. An EVM-style node: chain id, head, syncing, gas price, client. Data out, never printed.
  */
-import type { Chain } from "../chains/index.js";
+import type { ChainGroup } from "../chains/index.js";
 import { RpcError } from "../errors/index.js";
 import { type JsonValue, parseLossless } from "../json/lossless.js";
 import { findMethod } from "../methods/index.js";
@@ -27,7 +27,7 @@ const EVM_CALLS = ["eth_blockNumber", "eth_chainId", "eth_syncing", "eth_gasPric
 
 export async function nodeInfo(
   client: JsonRpcClient,
-  chain: Chain,
+  chain: ChainGroup,
   scanTimeoutMs: number,
 ): Promise<NodeInfo> {
   const calls = chain.evm ? EVM_CALLS : UTXO_CALLS;
@@ -88,7 +88,7 @@ export async function nodeInfo(
  * The node does not know the first call (-32601): when it answers the other kind's first call, the
  * error says which kind of node it is and the --chain to name.
  */
-async function otherKind(client: JsonRpcClient, chain: Chain, e: unknown, scanTimeoutMs: number) {
+async function otherKind(client: JsonRpcClient, chain: ChainGroup, e: unknown, scanTimeoutMs: number) {
   if (!(e instanceof RpcError) || e.code !== -32601) return e;
   const probe = chain.evm
     ? prepareRaw("getblockchaininfo", [], "utxo")

@@ -16,7 +16,7 @@ import {
   quantity,
   topicEntry,
 } from "../chains/evm-values.js";
-import type { Chain } from "../chains/index.js";
+import type { ChainGroup } from "../chains/index.js";
 import { ParamProblem, UsageError } from "../errors/index.js";
 import { short } from "../util/text.js";
 import { asJson, asUsage, bool, param } from "./params.js";
@@ -24,7 +24,7 @@ import type { OptionDef, ParamDef, ParamKind } from "./types.js";
 
 const trim = (t: string) => t.trim();
 
-export function blockNumberKind(chain: Chain, tags = evmTraits(chain).blockTags): ParamKind {
+export function blockNumberKind(chain: ChainGroup, tags = evmTraits(chain).blockTags): ParamKind {
   return {
     expected: `a block number (0x hex or decimal) or ${tags.join(", ")}`,
     fromText: trim,
@@ -33,7 +33,7 @@ export function blockNumberKind(chain: Chain, tags = evmTraits(chain).blockTags)
 }
 
 /** eth_call's block: a number, a tag, or a block hash (EIP-1898 where the chain takes it). */
-export function blockOrHashKind(chain: Chain): ParamKind {
+export function blockOrHashKind(chain: ChainGroup): ParamKind {
   const tags = evmTraits(chain).blockTags;
   return {
     expected: `a block number (0x hex or decimal), ${tags.join(", ")}${evmTraits(chain).eip1898 ? ", or a 32-byte block hash" : ""}`,
@@ -53,7 +53,7 @@ export const hashKind = (what: string): ParamKind => ({
   check: (v) => hash32(v, "", what),
 });
 
-export function filterKind(chain: Chain): ParamKind {
+export function filterKind(chain: ChainGroup): ParamKind {
   return {
     expected: `a JSON filter object {fromBlock, toBlock, address, topics, blockHash}`,
     fromText: asJson,
@@ -67,7 +67,7 @@ const OVERRIDE_KEYS = ["balance", "nonce", "code", "state", "stateDiff", "movePr
  * eth_call's and eth_estimateGas's state override set (geth, anvil, erigon, reth, most providers): an
  * object from addresses to {balance, nonce, code, state | stateDiff}. Checked for shape, sent as given.
  */
-export function stateOverrideKind(chain: Chain): ParamKind {
+export function stateOverrideKind(chain: ChainGroup): ParamKind {
   return {
     expected: 'a JSON state override {"0x<address>": {"balance": "0x..", "code": "0x..", "state": {..}}}',
     fromText: asJson,
@@ -91,7 +91,7 @@ export function stateOverrideKind(chain: Chain): ParamKind {
   };
 }
 
-export function callKind(chain: Chain): ParamKind {
+export function callKind(chain: ChainGroup): ParamKind {
   return {
     expected: 'a JSON call object like {"to":"0x..","data":"0x.."}',
     fromText: asJson,
@@ -122,7 +122,7 @@ export const CALL_OPTIONS: OptionDef[] = [
 /** Folds --from/--to/--data/--value into params[0] (options win over the JSON's fields). */
 export function callFromOptions(
   method: string,
-  chain: Chain,
+  chain: ChainGroup,
   opts: Record<string, unknown>,
   params: unknown[],
 ) {
@@ -173,7 +173,7 @@ function topicFromText(t: string, i: number): string | string[] | null {
 }
 
 /** Folds the log options into params[0]; options win over the JSON's fields. */
-export function logsFromOptions(chain: Chain, opts: Record<string, unknown>, params: unknown[]) {
+export function logsFromOptions(chain: ChainGroup, opts: Record<string, unknown>, params: unknown[]) {
   const f = { ...(params[0] as Record<string, unknown>) };
   if (opts.fromBlock !== undefined) f.fromBlock = opts.fromBlock;
   if (opts.toBlock !== undefined) f.toBlock = opts.toBlock;
@@ -186,7 +186,7 @@ export function logsFromOptions(chain: Chain, opts: Record<string, unknown>, par
   return out;
 }
 
-export function addressKind(chain: Chain): ParamKind {
+export function addressKind(chain: ChainGroup): ParamKind {
   return {
     expected: `an address (${evmTraits(chain).addressForms})`,
     fromText: trim,
@@ -195,7 +195,7 @@ export function addressKind(chain: Chain): ParamKind {
 }
 
 /** The block at which account state is read: what the chain allows (TRON: only latest). */
-export function stateBlockKind(chain: Chain): ParamKind {
+export function stateBlockKind(chain: ChainGroup): ParamKind {
   const only = evmTraits(chain).stateTags;
   // a number, a tag, or (EIP-1898) a block hash / {"blockHash": …, "requireCanonical": …} / {"blockNumber": …}
   if (!only) return blockOrHashKind(chain);
@@ -212,7 +212,7 @@ export function stateBlockKind(chain: Chain): ParamKind {
   };
 }
 
-export const stateBlockParam = (chain: Chain): ParamDef =>
+export const stateBlockParam = (chain: ChainGroup): ParamDef =>
   param(
     "blockNumber",
     "QUANTITY or TAG",

@@ -12,7 +12,7 @@ import {
   renderTransaction,
 } from "../chains/evm-render.js";
 import { quantity } from "../chains/evm-values.js";
-import type { Chain, RenderCtx } from "../chains/index.js";
+import type { ChainGroup, RenderCtx } from "../chains/index.js";
 import { coinUnit } from "../chains/units.js";
 import type { JsonValue } from "../json/lossless.js";
 import { renderValue } from "../output/human.js";
@@ -31,7 +31,7 @@ import {
 import { param } from "./params.js";
 import type { Marks, MethodDef, ParamDef } from "./types.js";
 
-export const ethGetLogs = (chain: Chain, marks: Marks, filterHelp: string): MethodDef => ({
+export const ethGetLogs = (chain: ChainGroup, marks: Marks, filterHelp: string): MethodDef => ({
   name: "eth_getLogs",
   group: chain.name,
   marks,
@@ -44,7 +44,7 @@ export const ethGetLogs = (chain: Chain, marks: Marks, filterHelp: string): Meth
   render: renderLogs,
 });
 
-export const ethGetTransactionByHash = (chain: Chain, marks: Marks, summary: string): MethodDef => ({
+export const ethGetTransactionByHash = (chain: ChainGroup, marks: Marks, summary: string): MethodDef => ({
   name: "eth_getTransactionByHash",
   group: chain.name,
   marks,
@@ -55,7 +55,7 @@ export const ethGetTransactionByHash = (chain: Chain, marks: Marks, summary: str
 });
 
 export const ethGetBlockByNumber = (
-  chain: Chain,
+  chain: ChainGroup,
   marks: Marks,
   blockHelp: string,
   extra: Pick<MethodDef, "result"> & Partial<MethodDef>,
@@ -73,7 +73,11 @@ export const ethGetBlockByNumber = (
   ...extra,
 });
 
-export const ethGetBlockByHash = (chain: Chain, marks: Marks, extra: Partial<MethodDef> = {}): MethodDef => ({
+export const ethGetBlockByHash = (
+  chain: ChainGroup,
+  marks: Marks,
+  extra: Partial<MethodDef> = {},
+): MethodDef => ({
   name: "eth_getBlockByHash",
   group: chain.name,
   marks,
@@ -88,7 +92,7 @@ export const ethGetBlockByHash = (chain: Chain, marks: Marks, extra: Partial<Met
 });
 
 export const ethGetTransactionReceipt = (
-  chain: Chain,
+  chain: ChainGroup,
   marks: Marks,
   extra: Partial<MethodDef> = {},
 ): MethodDef => ({
@@ -107,13 +111,13 @@ export const ethGetTransactionReceipt = (
  * chaingw's own marks (reads: idempotent, not heavy), `spec: false`. `group` makes one per chain.
  */
 const READ: Marks = Object.freeze({ idempotent: true, heavy: false });
-const ownRead = (chain: Chain, m: Omit<MethodDef, "group" | "marks" | "spec">): MethodDef => ({
+const ownRead = (chain: ChainGroup, m: Omit<MethodDef, "group" | "marks" | "spec">): MethodDef => ({
   ...m,
   group: chain.name,
   marks: READ,
   spec: false,
 });
-const baseUnit = (ctx: { chain: Chain }) => ctx.chain.evm?.baseUnit ?? "";
+const baseUnit = (ctx: { chain: ChainGroup }) => ctx.chain.evm?.baseUnit ?? "";
 
 /** A quantity in the coin's unit with all its decimals, as cast prints `balance --ether` (10000.000000000000000000). */
 function inCoinUnit(result: JsonValue, ctx: RenderCtx): string {
@@ -123,11 +127,11 @@ function inCoinUnit(result: JsonValue, ctx: RenderCtx): string {
   const unit = 10n ** BigInt(decimals);
   return decimals ? `${v / unit}.${(v % unit).toString().padStart(decimals, "0")}` : String(v);
 }
-export const addressParam = (chain: Chain): ParamDef =>
+export const addressParam = (chain: ChainGroup): ParamDef =>
   param("address", "DATA(20 bytes)", true, "account or contract address", addressKind(chain));
 
 /** The reads both EVM-style groups have. */
-export const ethStandardReads = (chain: Chain): MethodDef[] => [
+export const ethStandardReads = (chain: ChainGroup): MethodDef[] => [
   ownRead(chain, {
     name: "eth_blockNumber",
     summary: "Number of the most recent block.",

@@ -4,7 +4,7 @@
  * the workflows — so param coercion, named options, cross-param rules, the long-running mark, the
  * definition's clearer errors and its result checks are applied in one place.
  */
-import { type Chain, chainForMethodName, chainOf, type GroupName } from "../chains/index.js";
+import { type ChainGroup, chainForMethodName, type GroupName, groupOf } from "../chains/index.js";
 import { RpcError } from "../errors/index.js";
 import type { BatchEntry, CallOptions, CallResult, JsonRpcClient } from "../rpc/client.js";
 import { definitions, UNKNOWN_MARKS } from "./index.js";
@@ -14,7 +14,7 @@ import type { MethodDef } from "./types.js";
 /** A request ready to send (also a batch entry). */
 export interface Prepared extends BatchEntry {
   /** the group whose rules apply to the answer */
-  chain: Chain;
+  chain: ChainGroup;
   /** the registry's definition, when the method is in it */
   def?: MethodDef;
 }
@@ -40,7 +40,7 @@ export function prepare(def: MethodDef, input: PrepareInput): Prepared {
     marks: def.marks,
     long: def.longRunning?.(params) ?? false,
     plain: input.plain,
-    chain: chainOf(def.group),
+    chain: groupOf(def.group),
     def,
   };
 }
@@ -60,7 +60,7 @@ export function prepareRangeRest(def: MethodDef, texts: readonly string[]): unkn
  */
 export function prepareRaw(method: string, params: unknown[], group?: GroupName): Prepared {
   const def = definitions(method).find((d) => !group || d.group === group);
-  const chain = group ? chainOf(group) : def ? chainOf(def.group) : chainForMethodName(method);
+  const chain = group ? groupOf(group) : def ? groupOf(def.group) : chainForMethodName(method);
   return {
     method,
     params,

@@ -1,4 +1,4 @@
-import type { Chain, GroupName, RenderCtx } from "../chains/index.js";
+import type { ChainGroup, GroupName, RenderCtx } from "../chains/index.js";
 import type { RpcError } from "../errors/index.js";
 import type { JsonValue } from "../json/lossless.js";
 
@@ -76,5 +76,5 @@ export interface MethodDef {
   /** checks a chain guarantees about a result (EVM-compat hash prefix); throws IntegrityError */
   verify?(result: JsonValue, params: unknown[]): void;
   /** a clearer error for a node error this method knows (a revert's decoded reason); undefined keeps `e` */
-  explainError?(e: RpcError, chain: Chain): RpcError | undefined;
+  explainError?(e: RpcError, chain: ChainGroup): RpcError | undefined;
 }

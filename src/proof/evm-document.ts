@@ -6,7 +6,7 @@
  * Every amount is a string: base units as a decimal integer (up to 2^256 - 1) and whole units as the
  * shortest exact decimal text. Small integers (block number, decimals, counts) are numbers.
  */
-import { CHAIN_NAMES, chainOf, type GroupName } from "../chains/index.js";
+import { CHAIN_NAMES, type GroupName, groupOf } from "../chains/index.js";
 import { type JsonObject, type JsonValue, parseLossless } from "../json/lossless.js";
 import { formatUnits } from "../util/units.js";
 import {
@@ -137,10 +137,10 @@ export function readEvmProof(text: string): EvmProof {
 
   const c = members(doc.chain, "chain", ["group", "chain_id", "network"], []);
   const group = string(c.group, "chain.group") as GroupName;
-  if (!CHAIN_NAMES.includes(group) || !chainOf(group).evm)
+  if (!CHAIN_NAMES.includes(group) || !groupOf(group).evm)
     fail(
       "chain.group",
-      `"${group}" is not an EVM-style group (${CHAIN_NAMES.filter((n) => chainOf(n).evm).join(", ")})`,
+      `"${group}" is not an EVM-style group (${CHAIN_NAMES.filter((n) => groupOf(n).evm).join(", ")})`,
     );
   const chain_id = string(c.chain_id, "chain.chain_id");
   if (!BASE.test(chain_id)) fail("chain.chain_id", `"${chain_id}" is not a decimal chain id`);
@@ -149,7 +149,7 @@ export function readEvmProof(text: string): EvmProof {
   const snapshot = string(doc.snapshot, "snapshot") as SnapshotKind;
   if (snapshot !== "pinned" && snapshot !== "latest-only")
     fail("snapshot", `"${snapshot}" is neither "pinned" nor "latest-only"`);
-  if (snapshot === "pinned" && !chainOf(group).evm?.pinnedStateReads)
+  if (snapshot === "pinned" && !groupOf(group).evm?.pinnedStateReads)
     fail("snapshot", `"pinned", but the ${group} chain serves state reads at the latest block only`);
 
   const b = members(doc.block, "block", ["number", "hash"], []);

@@ -245,9 +245,9 @@ export async function verifyEvmEntry(
           proven: v.ownership.proven[k]?.amount ?? "0",
         },
   );
-  const { chainOf } = await import("../chains/index.js");
+  const { groupOf } = await import("../chains/index.js");
   const { readBlock } = await import("./evm/balances-read.js");
-  const head = v.chain.ok ? await readBlock(client, chainOf(proof.chain.group), "latest") : null;
+  const head = v.chain.ok ? await readBlock(client, groupOf(proof.chain.group), "latest") : null;
   const chain = {
     network: v.chain.ok ? `evm:${proof.chain.chain_id}` : null,
     tip: head?.number ?? null,

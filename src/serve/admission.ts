@@ -3,7 +3,7 @@
  * the product's group of the registry or its allow list (-32601), the registry's param checks (-32602), the
  * eth_getLogs range cap, the rate limits of heavy methods (429), the cache (a hit answers here).
  */
-import { chainOf } from "../chains/index.js";
+import { groupOf } from "../chains/index.js";
 import { UsageError } from "../errors/index.js";
 import { plainOf } from "../json/lossless.js";
 import { definitions, methodNames, UNKNOWN_MARKS } from "../methods/index.js";
@@ -158,7 +158,7 @@ async function limitAndCache(
  */
 export function extraMethods(p: ProductConfig): Map<string, { idempotent: boolean; heavy: boolean }> {
   const m = new Map<string, { idempotent: boolean; heavy: boolean }>();
-  const chain = chainOf(p.chain);
+  const chain = groupOf(p.chain);
   if (chain.tip) m.set(chain.tip.method, { idempotent: true, heavy: false });
   for (const name of methodNames()) {
     const def = definitions(name).find((d) => d.group === p.chain);

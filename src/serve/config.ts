@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { CHAIN_NAMES, chainOf, type GroupName } from "../chains/index.js";
+import { CHAIN_NAMES, type GroupName, groupOf } from "../chains/index.js";
 import { readCookie } from "../config/config.js";
 import { UsageError } from "../errors/index.js";
 import { type Endpoint, nodeEndpoint } from "../rpc/endpoint.js";
@@ -238,7 +238,7 @@ export function loadGatewayConfig(
       allow: p.allow ?? [],
       limits: { ...own, methods },
       maxLogsRange: p.maxLogsRange ?? SERVE_DEFAULTS.maxLogsRange,
-      maxLag: p.maxLag ?? chainOf(p.chain).maxLag,
+      maxLag: p.maxLag ?? groupOf(p.chain).maxLag,
     });
   }
   return {

@@ -5,7 +5,7 @@
  * node a key's scan runs on.
  */
 import { isDeepStrictEqual } from "node:util";
-import { chainOf } from "../chains/index.js";
+import { groupOf } from "../chains/index.js";
 import { ChaingwError, RpcError, TransportError } from "../errors/index.js";
 import { type JsonValue, parseLossless, rawMember, stringifyLossless } from "../json/lossless.js";
 import type { Prepared } from "../methods/prepare.js";
@@ -77,7 +77,7 @@ export class Forwarder {
 
   /** scantxoutset: the upstream a key's scan runs on, so `status` and `abort` reach the same node. */
   private async scanTarget(p: Prepared, ctx: Ctx): Promise<Endpoint | undefined | GatewayError> {
-    if (!chainOf(ctx.product.cfg.chain).utxoScan || p.method !== "scantxoutset") return undefined;
+    if (!groupOf(ctx.product.cfg.chain).utxoScan || p.method !== "scantxoutset") return undefined;
     const pool = ctx.product.pool;
     const pinKey = `scan:${ctx.product.cfg.name}:${ctx.keyId}`;
     if (p.long) {
@@ -316,7 +316,7 @@ export class Forwarder {
               const outcomes = await callBatch(
                 client,
                 part.map(({ f }) => f.p),
-                { fresh: chainOf(ctx.product.cfg.chain).freshConnectionsForArrays },
+                { fresh: groupOf(ctx.product.cfg.chain).freshConnectionsForArrays },
               );
               if (moves.moved) this.gw.metrics?.failovers.inc({ product: ctx.product.cfg.name }, moves.moved);
               return Promise.all(

@@ -6,7 +6,7 @@
  * (src/rpc/client.ts), so the gateway and the CLI move or keep a call by the same marks.
  */
 
-import { chainOf } from "../chains/index.js";
+import { groupOf } from "../chains/index.js";
 import { TransportError } from "../errors/index.js";
 import { quantityOf } from "../json/lossless.js";
 import { type Attempted, type FrontWords, JsonRpcClient } from "../rpc/client.js";
@@ -382,7 +382,7 @@ export class Pool {
   /** One round of health checks: every upstream's tip, then who lags. */
   check(): Promise<void> {
     this.checking ??= (async () => {
-      const tip = chainOf(this.product.chain).tip;
+      const tip = groupOf(this.product.chain).tip;
       await Promise.all(
         this.upstreams.map(async (u) => {
           if (!tip) {

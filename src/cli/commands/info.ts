@@ -14,13 +14,13 @@ export function declareInfo(program: Command, run: Run): void {
       const flags = command.optsWithGlobals() as GlobalFlags;
       if (run.format === "csv")
         throw new UsageError("--format csv is not available for info (json, jsonl or human)");
-      const { chainOf } = await import("../../chains/index.js");
+      const { groupOf } = await import("../../chains/index.js");
       const { nodeInfo } = await import("../../info/run.js");
       const { contextFor } = await import("../context.js");
       const { stringifyLossless } = await import("../../json/lossless.js");
       const given = chainFromFlags(flags, run.env);
       const ctx = contextFor(run, flags, given ?? "utxo");
-      const chain = chainOf(ctx.settings.chain ?? given ?? "utxo");
+      const chain = groupOf(ctx.settings.chain ?? given ?? "utxo");
       const info = await nodeInfo(ctx.client, chain, ctx.settings.scanTimeoutMs);
       if (run.machine) {
         const out = info.errors.length ? { ...info.fields, errors: info.errors } : info.fields;

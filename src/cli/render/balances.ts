@@ -1,5 +1,5 @@
 /** `reserves balances`' proof as people read it (a table per asset, the totals) and as CSV rows. */
-import { chainOf } from "../../chains/index.js";
+import { groupOf } from "../../chains/index.js";
 import { csvField } from "../../output/csv.js";
 import { style, table } from "../../output/human.js";
 import type { EvmProof } from "../../proof/evm-document.js";
@@ -7,7 +7,7 @@ import { groupDigits } from "../../util/units.js";
 
 /** The chain's display of an address beside the hex (TRON's T-form), else the hex. */
 function shown(proof: EvmProof, hex: string): string {
-  const t = chainOf(proof.chain.group).evm?.displayAddress?.(hex);
+  const t = groupOf(proof.chain.group).evm?.displayAddress?.(hex);
   return t ? `${t} (${hex})` : hex;
 }
 

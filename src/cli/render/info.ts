@@ -1,5 +1,5 @@
 /** Human lines of `chaingw info`: labels like bitcoin-cli -getinfo's, decimals beside hex QUANTITYs. */
-import type { Chain } from "../../chains/index.js";
+import type { ChainGroup } from "../../chains/index.js";
 import { JsonNumber, type JsonValue } from "../../json/lossless.js";
 import { renderValue, scalarText, style } from "../../output/human.js";
 
@@ -29,7 +29,7 @@ const LABELS: Record<string, string> = {
 const hexDecimal = (v: JsonValue): string | undefined =>
   typeof v === "string" && /^0x[0-9a-fA-F]{1,64}$/.test(v) ? BigInt(v).toString(10) : undefined;
 
-export function renderInfo(fields: Record<string, JsonValue>, chain: Chain, color: boolean): string {
+export function renderInfo(fields: Record<string, JsonValue>, chain: ChainGroup, color: boolean): string {
   const st = style(color);
   const width = Math.max(
     ...Object.keys(fields).map((k) => (Object.hasOwn(LABELS, k) ? LABELS[k] : k).length),

@@ -7,7 +7,7 @@
 
 import { bytesToHex } from "@noble/hashes/utils.js";
 import type { NetworkName } from "../../chains/coins.js";
-import type { Chain } from "../../chains/index.js";
+import type { ChainGroup } from "../../chains/index.js";
 import { ChaingwError } from "../../errors/index.js";
 import { JsonNumber } from "../../json/lossless.js";
 import type { Prepared } from "../../methods/prepare.js";
@@ -29,7 +29,7 @@ export interface ChainNode {
   /** the network it answers for, as the file names it ("ETH", "ARBITRUM", "ERC20") */
   network: string;
   client: JsonRpcClient;
-  chain: Chain;
+  chain: ChainGroup;
 }
 
 export interface ChainOptions {

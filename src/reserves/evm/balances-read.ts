@@ -4,7 +4,7 @@
  * each token's metadata (code, decimals(), symbol()), in batch arrays through the client's batch path.
  * ABI encoding and decoding come from `ox`, loaded when a read needs it.
  */
-import type { Chain } from "../../chains/index.js";
+import type { ChainGroup } from "../../chains/index.js";
 import { ChaingwError, IntegrityError, RpcError, TransportError } from "../../errors/index.js";
 import type { JsonObject, JsonValue } from "../../json/lossless.js";
 import { explainError, type Prepared, prepareRaw } from "../../methods/prepare.js";
@@ -22,7 +22,7 @@ const IN_FLIGHT = 4;
 /** A read of chaingw's own while the registry has no definition of it: a state read at one block is idempotent. */
 const READ_MARKS = Object.freeze({ idempotent: true, heavy: false });
 
-export function prepareRead(chain: Chain, method: string, params: unknown[]): Prepared {
+export function prepareRead(chain: ChainGroup, method: string, params: unknown[]): Prepared {
   const p = prepareRaw(method, params, chain.name);
   return p.def ? p : { ...p, marks: READ_MARKS };
 }
@@ -34,7 +34,7 @@ const NO_STATE =
 /** Many requests in arrays, a few arrays in flight; outcomes in request order. */
 export async function readMany(
   client: JsonRpcClient,
-  chain: Chain,
+  chain: ChainGroup,
   entries: Prepared[],
   onProgress?: (done: number, total: number) => void,
   signal?: AbortSignal,
@@ -103,7 +103,7 @@ const SIGS = {
  */
 export async function readTokenMeta(
   client: JsonRpcClient,
-  chain: Chain,
+  chain: ChainGroup,
   tokens: string[],
   block: string,
   signal?: AbortSignal,
@@ -198,7 +198,7 @@ export type AssetId = string;
  */
 export async function readBalances(
   client: JsonRpcClient,
-  chain: Chain,
+  chain: ChainGroup,
   assets: AssetId[],
   addresses: string[],
   block: string,
@@ -246,7 +246,7 @@ export async function readBalances(
 /** A block as the node states it: number and hash, or null when the node has none at that number. */
 export async function readBlock(
   client: JsonRpcClient,
-  chain: Chain,
+  chain: ChainGroup,
   ref: string,
 ): Promise<{ number: number; hash: string } | null> {
   const p = prepareRead(chain, "eth_getBlockByNumber", [ref, false]);
@@ -269,7 +269,7 @@ export async function readBlock(
 }
 
 /** The chain id (eth_chainId), decimal. */
-export async function readChainId(client: JsonRpcClient, chain: Chain): Promise<bigint> {
+export async function readChainId(client: JsonRpcClient, chain: ChainGroup): Promise<bigint> {
   const [o] = await callBatch(client, [prepareRead(chain, "eth_chainId", [])]);
   if (o instanceof ChaingwError) throw o;
   return quantityOf(o!.result, "eth_chainId");

@@ -20,8 +20,8 @@
  * snapshot can be re-read only while the head is still the proof's block; otherwise verify says it cannot.
  */
 
-import { chainOf } from "../../chains/index.js";
-import type { Chain } from "../../chains/types.js";
+import { groupOf } from "../../chains/index.js";
+import type { ChainGroup } from "../../chains/types.js";
 import { ChaingwError, RpcError } from "../../errors/index.js";
 import { type AccountFormat, verifyAccountSignature } from "../../proof/account-message.js";
 import type { SignatureLine } from "../../proof/document.js";
@@ -121,7 +121,7 @@ type Ctx = VerifyContext<EvmVerifyEvent>;
 /** What the steps learn and fill in: the chain, the block tag to re-read at, and the report's sections. */
 interface State {
   proof: EvmProof;
-  chain: Chain;
+  chain: ChainGroup;
   digest: EvmVerifyReport["digest"];
   inputs: EvmVerifyReport["inputs"];
   chainCheck: EvmVerifyReport["chain"];
@@ -230,7 +230,7 @@ async function checkChain(c: Ctx, s: State): Promise<Finding[]> {
     s.chainCheck = { ok: null, detail };
     return [cannotSay("chain", `chain: ${detail}`, "chain.chain_id")];
   }
-  const traits = chain.evm as NonNullable<Chain["evm"]>;
+  const traits = chain.evm as NonNullable<ChainGroup["evm"]>;
   const network = traits.network(id);
   const problems: Finding[] = [];
   if ((network?.name ?? null) !== proof.chain.network)
@@ -516,7 +516,7 @@ export const STEPS: readonly VerifyStep<Ctx, State>[] = [
 function initialState(proof: EvmProof): State {
   return {
     proof,
-    chain: chainOf(proof.chain.group),
+    chain: groupOf(proof.chain.group),
     digest: { ok: false, claimed: proof.digest, computed: "" },
     inputs: { ok: false, detail: "" },
     chainCheck: { ok: null, detail: "" },

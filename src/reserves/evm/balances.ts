@@ -10,7 +10,7 @@
  *     that moved means the reads may mix two states, and they run again, a bounded number of times.
  */
 import { address as evmAddress, evmTraits } from "../../chains/evm-values.js";
-import type { Chain } from "../../chains/index.js";
+import type { ChainGroup } from "../../chains/index.js";
 import { IntegrityError, UsageError } from "../../errors/index.js";
 import type { SignatureLine } from "../../proof/document.js";
 import type { EvmAsset, EvmProof } from "../../proof/evm-document.js";
@@ -23,7 +23,7 @@ import { readBalances, readBlock, readChainId, readTokenMeta } from "./balances-
 import { judgeSignatures, ownershipSection } from "./ownership.js";
 
 export interface BalancesOptions {
-  chain: Chain;
+  chain: ChainGroup;
   /** addresses as arguments */
   args: string[];
   /** a list file, "-" for stdin */

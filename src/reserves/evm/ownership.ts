@@ -6,7 +6,7 @@
  * challenge, the digest a wallet's owners sign). A node that cannot read the wallet's state at that block
  * leaves the address "cannot say", never "not proven".
  */
-import type { Chain } from "../../chains/index.js";
+import type { ChainGroup } from "../../chains/index.js";
 import { ChaingwError, RpcError } from "../../errors/index.js";
 import {
   type AccountFormat,
@@ -27,7 +27,7 @@ export const EIP1271_MAGIC = "0x1626ba7e";
 export type SignatureJudgement = Omit<EvmSignature, "signature"> & { cannotSay?: boolean };
 
 /** 0x + lowercase hex of the address of a signature line, as the chain's nodes take it. */
-export function accountOf(chain: Chain, text: string): string {
+export function accountOf(chain: ChainGroup, text: string): string {
   const own = chain.evm?.normaliseAddress?.(text);
   if (own !== undefined) return own.toLowerCase();
   if (/^0x[0-9a-fA-F]{40}$/.test(text)) return text.toLowerCase();
@@ -41,7 +41,7 @@ export function accountOf(chain: Chain, text: string): string {
  */
 export async function judgeSignatures(
   client: JsonRpcClient,
-  chain: Chain,
+  chain: ChainGroup,
   lines: SignatureLine[],
   challenge: string,
   block: string,
@@ -134,7 +134,7 @@ const randomHex = (n: number): string =>
   `0x${Buffer.from(crypto.getRandomValues(new Uint8Array(n))).toString("hex")}`;
 
 function answerOf(
-  chain: Chain,
+  chain: ChainGroup,
   call: ReturnType<typeof prepareRead>,
   a: Awaited<ReturnType<typeof readMany>>[number],
   what: string,

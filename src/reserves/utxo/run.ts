@@ -12,7 +12,7 @@
  */
 
 import { describePrefix } from "../../chains/address.js";
-import { chainOf, type GroupName } from "../../chains/index.js";
+import { type GroupName, groupOf } from "../../chains/index.js";
 import { IntegrityError, InterruptedError, TransportError, UsageError } from "../../errors/index.js";
 import type { JsonObject } from "../../json/lossless.js";
 import { marksOf } from "../../methods/prepare.js";
@@ -90,7 +90,7 @@ const busyHint = (ep: Endpoint) =>
 
 /** Scans need a group with a UTXO set. */
 function checkGroup(group: GroupName | undefined): void {
-  if (group && !chainOf(group).utxoScan)
+  if (group && !groupOf(group).utxoScan)
     throw new UsageError(`reserves works on the utxo group (scantxoutset), not on ${group}`);
 }
 

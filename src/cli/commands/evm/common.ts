@@ -3,7 +3,7 @@
  * the registry's definition and a client for one that does, a parameter problem as a usage error, the
  * display unit of integer results.
  */
-import { type Chain, chainOf } from "../../../chains/index.js";
+import { type ChainGroup, groupOf } from "../../../chains/index.js";
 import { coinUnit, type Unit, unitOf } from "../../../chains/units.js";
 import { chainFromFlags } from "../../../config/config.js";
 import { ParamProblem, UsageError } from "../../../errors/index.js";
@@ -14,8 +14,8 @@ import type { Run } from "../../run.js";
 import type { EvmFlags } from "./options.js";
 
 /** The EVM-style group the flags (or env) name, for commands that ask no node; evm by default. */
-export function offlineChain(run: Run, flags: EvmFlags, cmd: string): Chain {
-  const chain = chainOf(chainFromFlags(flags, run.env) ?? "evm");
+export function offlineChain(run: Run, flags: EvmFlags, cmd: string): ChainGroup {
+  const chain = groupOf(chainFromFlags(flags, run.env) ?? "evm");
   if (!chain.evm) throw new UsageError(`${cmd} is for the EVM groups: --chain evm or evm-compat`);
   return chain;
 }
@@ -30,7 +30,7 @@ export function definitionAndContext(
   let def: MethodDef = findMethod(method, chainFromFlags(flags, run.env) ?? "evm");
   const ctx = contextFor(run, flags, def.group, o);
   if (ctx.settings.chain && ctx.settings.chain !== def.group) def = findMethod(method, ctx.settings.chain);
-  return { def, ctx, chain: chainOf(def.group) };
+  return { def, ctx, chain: groupOf(def.group) };
 }
 
 export const paramUsage = <T>(what: string, f: () => T): T => {
@@ -43,7 +43,7 @@ export const paramUsage = <T>(what: string, f: () => T): T => {
 };
 
 /** The unit integer results are also shown in (--unit, --ether, --gwei), if any. */
-export function displayUnit(flags: EvmFlags, chain: Chain, cmd: string): Unit | undefined {
+export function displayUnit(flags: EvmFlags, chain: ChainGroup, cmd: string): Unit | undefined {
   const name = flags.unit ?? (flags.ether ? coinUnit(chain).name : flags.gwei ? "gwei" : undefined);
   return name === undefined ? undefined : paramUsage(`${cmd}: --unit`, () => unitOf(chain, name));
 }

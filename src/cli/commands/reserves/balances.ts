@@ -1,6 +1,6 @@
 /** `chaingw reserves balances`: EVM and EVM-compat holdings of addresses at one pinned block, as a proof. */
 import type { Command } from "commander";
-import { chainOf, type GroupName } from "../../../chains/index.js";
+import { type GroupName, groupOf } from "../../../chains/index.js";
 import { chainFromFlags, type GlobalFlags } from "../../../config/config.js";
 import { UsageError } from "../../../errors/index.js";
 import { escapeDeep } from "../../../util/escape.js";
@@ -21,8 +21,8 @@ export interface BalancesFlags {
 
 /** The group of a balances run: --chain / env / profile, else evm; a group without EVM traits is exit 2. */
 export function evmGroupOf(group: GroupName | undefined): GroupName {
-  const g = group ?? chainOf("evm").name;
-  if (!chainOf(g).evm)
+  const g = group ?? groupOf("evm").name;
+  if (!groupOf(g).evm)
     throw new UsageError(
       `reserves balances reads EVM-style chains (--chain evm or evm-compat), not ${g}; use reserves scan`,
     );
@@ -73,7 +73,7 @@ export async function runBalances(run: Run, args: string[], flags: GlobalFlags, 
   if (o.proof === "-" && (run.format === "csv" || o.csv === "-"))
     throw new UsageError("--proof - and CSV on stdout both want stdout; give one a file");
   const group = evmGroupOf(chainFromFlags(flags, run.env));
-  const chain = chainOf(group);
+  const chain = groupOf(group);
   const [{ progress }, { contextFor }, files, { planBalances, readBalancesProof }, render] =
     await Promise.all([
       import("../../../output/progress.js"),

@@ -75,7 +75,7 @@ export async function runExchangeOwnership(
   const network = NETWORK_NAMES.find((n) => n === flags.network) ?? "main";
   let chain: import("../../../exchange/ownership/balances.js").ChainChecks | undefined;
   if (nodes.length) {
-    const [{ contextFor }, { chainOf }, { chainChecks }, { utxoCoinOf }] = await Promise.all([
+    const [{ contextFor }, { groupOf }, { chainChecks }, { utxoCoinOf }] = await Promise.all([
       import("../../context.js"),
       import("../../../chains/index.js"),
       import("../../../exchange/ownership/balances.js"),
@@ -88,7 +88,7 @@ export async function runExchangeOwnership(
         const { url: _, network: __, ...rest } = flags;
         return {
           network: net,
-          chain: chainOf(group),
+          chain: groupOf(group),
           client: contextFor(run, { ...rest, url: [url] }, group, { pooled: true }).client,
         };
       }),

@@ -187,7 +187,7 @@ async function verifyEvmFile(
   o: VerifyFlags,
   k: number | undefined,
 ): Promise<void> {
-  const [files, { readEvmProof }, { chainOf }] = await Promise.all([
+  const [files, { readEvmProof }, { groupOf }] = await Promise.all([
     import("../../files.js"),
     import("../../../proof/evm-document.js"),
     import("../../../chains/index.js"),
@@ -196,7 +196,7 @@ async function verifyEvmFile(
   const signatures =
     o.signatures === undefined
       ? undefined
-      : await files.readAccountSignatures(o.signatures, chainOf(proof.chain.group));
+      : await files.readAccountSignatures(o.signatures, groupOf(proof.chain.group));
   const [{ contextFor }, { verify }] = await Promise.all([
     import("../../context.js"),
     import("../../../reserves/evm/balances-verify.js"),
