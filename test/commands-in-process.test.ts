@@ -96,10 +96,10 @@ describe("commands in-process, injected streams", () => {
   it("methods, completion, help and version write to the run's streams", async () => {
     const rows = JSON.parse((await inProcess(["--json", "methods"])).stdout) as { method: string }[];
     expect(rows.map((r) => r.method)).toContain("getblock");
-    const fish = await inProcess(["completion", "fish"]);
+    const fish = await inProcess(["completion", "fish", "--words", "--", ""]);
     expect(fish.exitCode).toBe(0);
     for (const w of ["reserves", "serve", "liabilities", "solvency", "to-wei", "verify-message"])
-      expect(fish.stdout).toContain(w);
+      expect(fish.stdout.split("\n")).toContain(w);
     const help = await inProcess(["reserves", "--help"], { COLUMNS: "100" });
     expect(help.exitCode).toBe(0);
     for (const sub of ["scan", "verify", "balances", "report", "status", "abort"])

@@ -602,13 +602,15 @@ describe("completion knows the context (item 9)", () => {
     writeFileSync(join(d, "p.json"), "{}");
     const script = (await runCli(["completion", "bash"])).stdout;
     writeFileSync(join(d, "c.bash"), script);
+    // the script asks \`chaingw completion bash --words\`: the bin under test stands in for chaingw on PATH
+    const BIN = new URL("../bin/chaingw", import.meta.url).pathname;
     const complete = async (...words: string[]) => {
       const r = await execa(
         "bash",
         [
           "-c",
           // a shell line, not a template: $((…)) and \${…} are bash's
-          `source c.bash; COMP_WORDS=("$@"); COMP_CWORD=$((\${#COMP_WORDS[@]}-1)); _chaingw; echo "\${COMPREPLY[*]}"`,
+          `chaingw() { node ${BIN} "$@"; }; source c.bash; COMP_WORDS=("$@"); COMP_CWORD=$((\${#COMP_WORDS[@]}-1)); _chaingw; echo "\${COMPREPLY[*]}"`,
           "bash",
           ...words,
         ],
@@ -623,5 +625,8 @@ describe("completion knows the context (item 9)", () => {
     expect(await complete("chaingw", "reserves", "verify", "--ch")).not.toContain("--chunk");
     expect(await complete("chaingw", "reserves", "verify", "--u")).toContain("--url");
     expect(await complete("chaingw", "--url", "http://x", "reserves", "")).toContain("verify");
+    // bash splits --chain=ev at the "="; the values still complete
+    expect(await complete("chaingw", "--chain", "=", "ev")).toEqual(["evm", "evm-compat"]);
+    expect(await complete("chaingw", "eth_getBalance", "0x1", "--e")).toEqual(["--ether"]);
   }, 30_000);
 });

@@ -10,12 +10,17 @@ export function declareProfiles(config: Command, run: Run): void {
     .action(() => runProfiles(run));
 }
 
-export function runProfiles(run: Run): void {
+/** The config file's profile names; none when there is no file or it cannot be read. */
+export function listProfiles(env: NodeJS.ProcessEnv): string[] {
   try {
-    const { file } = loadConfig(run.env);
-    const names = Object.keys(file?.profiles ?? {});
-    if (names.length) run.out(names.join("\n"));
+    return Object.keys(loadConfig(env).file?.profiles ?? {});
   } catch {
     // completion asks this on every <TAB>: a broken file lists nothing, silently
+    return [];
   }
+}
+
+export function runProfiles(run: Run): void {
+  const names = listProfiles(run.env);
+  if (names.length) run.out(names.join("\n"));
 }
