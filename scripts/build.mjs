@@ -5,8 +5,9 @@
 // ran. In one CommonJS file, code that only some commands use (reserves, batch, tables, spinners,
 // codecs) is still not run at start-up: esbuild wraps modules reached through import() or require()
 // in functions that run on first use; V8 only pre-parses them.
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
 import { build } from "esbuild";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
@@ -166,20 +167,32 @@ await build({
 });
 
 // V8 code cache for bin/chaingw: compiled while running what scripts run in a loop, a plain method call
-// (the fast path: argv, the registry, settings, the client, an error report; here against a port that
-// refuses at once), written when it exits.
-// It exits 3 (nothing listens there); the cache is written either way.
+// (the fast path: argv, the registry, settings, the client, the answer read and rendered), written when it
+// exits. The call goes to a loopback stand-in that answers as litecoind does, so the functions of a call that
+// succeeds — the wire client's framing, the answer's reading, the renderer, the output — are in the cache too
+// (warmed against a port that refused, they were compiled on every run instead: ~2 % of a call's CPU).
 const { CHAINGW_CONFIG: _, ...env } = process.env;
-spawnSync(
-  process.execPath,
-  ["bin/chaingw", "--url", "http://127.0.0.1:9/", "--retries", "0", "getblockcount"],
-  {
-    env: { ...env, CHAINGW_WRITE_CODE_CACHE: "1", XDG_CONFIG_HOME: "/nonexistent/chaingw-build" },
-    stdio: "ignore",
-  },
-);
-// and the command tree's (dist/cli.cjs.cache): --help builds every command's declaration
-spawnSync(process.execPath, ["bin/chaingw", "--help"], {
-  env: { ...env, CHAINGW_WRITE_CODE_CACHE: "1", XDG_CONFIG_HOME: "/nonexistent/chaingw-build" },
-  stdio: "ignore",
+const warmEnv = { ...env, CHAINGW_WRITE_CODE_CACHE: "1", XDG_CONFIG_HOME: "/nonexistent/chaingw-build" };
+const WARM_ANSWER = readFileSync("scripts/warm-answer.json", "utf8").trim();
+const standIn = createServer((req, res) => {
+  const parts = [];
+  req.on("data", (c) => parts.push(c));
+  req.on("end", () => {
+    const { id } = JSON.parse(Buffer.concat(parts).toString("utf8"));
+    res.setHeader("Content-Type", "application/json");
+    res.end(`{"result":${WARM_ANSWER},"error":null,"id":${JSON.stringify(id)}}\n`);
+  });
 });
+await new Promise((resolve) => standIn.listen(0, "127.0.0.1", resolve));
+const warmUrl = `http://127.0.0.1:${standIn.address().port}/`;
+await new Promise((resolve) =>
+  execFile(
+    process.execPath,
+    ["bin/chaingw", "--url", warmUrl, "--retries", "0", "getblockchaininfo"],
+    { env: warmEnv },
+    resolve,
+  ),
+);
+standIn.close();
+// and the command tree's (dist/cli.cjs.cache): --help builds every command's declaration
+spawnSync(process.execPath, ["bin/chaingw", "--help"], { env: warmEnv, stdio: "ignore" });
