@@ -10,7 +10,7 @@
  * a node behind, a branch that parts).
  */
 
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
@@ -596,4 +596,186 @@ describe("EVM balances proof steps, in-process against a scripted node", () => {
       expect(r.verdict).toBe(row.verdict);
       expect(row.status === "fails" ? r.failures : r.cannot_say).toContain(hit?.text);
     });
+});
+
+describe("liabilities proof steps, in-process (chaingw's own Merkle-sum proofs)", () => {
+  // a real build by the CLI (3 customers, 2 assets), then the steps of src/liabilities/verify.ts called here
+  let commitmentText: string;
+  let proofLines: Record<string, any>[];
+  beforeAll(async () => {
+    const dir = mkdtempSync(join(tmpdir(), "chaingw-liab-steps-"));
+    writeFileSync(join(dir, "assets.csv"), "asset,decimals\nBTC,8\nUSDT,6\n");
+    const { buildCommitment } = await import("./helpers/liabilities.js");
+    const { runCli } = await import("./helpers/cli.js");
+    const rows = ["alice,BTC,1.5", "alice,USDT,20", "bob,BTC,0.25", "carol,USDT,7.000001"];
+    const c = await buildCommitment(dir, "steps", rows);
+    commitmentText = readFileSync(c, "utf8");
+    const all = await runCli(["liabilities", "proof", "--out", join(dir, "steps"), "--all"]);
+    expect(all.exitCode, all.stderr).toBe(0);
+    proofLines = all.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+  }, 60_000);
+
+  const proofOf = (id: string) => structuredClone(proofLines.find((p) => p.customer === id)!);
+  async function check(edit: (p: any, c: any) => void = () => {}, options: { customer?: string } = {}) {
+    const [{ parseCommitment }, { parseProof, verifyLiabilityProof }] = await Promise.all([
+      import("../src/liabilities/commitment.js"),
+      import("../src/liabilities/verify.js"),
+    ]);
+    const p = proofOf("alice");
+    const c = JSON.parse(commitmentText);
+    edit(p, c);
+    return verifyLiabilityProof(
+      parseProof(JSON.stringify(p), "p.json"),
+      parseCommitment(JSON.stringify(c), "c.json"),
+      options,
+    );
+  }
+
+  it("the honest control holds: no step fails, the path and balances steps say ok", async () => {
+    const v = await check(undefined, { customer: "alice" });
+    expect(v.faults).toEqual([]);
+    expect(v.verdict).toBe("holds");
+    const by = (step: string) => v.findings.filter((f) => f.step === step).map((f) => f.status);
+    expect(by("customer")).toEqual(["ok"]);
+    expect(by("commitment")).toEqual(["ok"]);
+    expect(by("path")).toEqual(["ok", "ok"]); // alice's two leaves (parts), each to the root
+    expect(by("balances")).toEqual(["ok"]);
+    expect(v.findings.every((f) => f.status === "ok" || f.status === "claim")).toBe(true);
+  });
+
+  const rows: {
+    name: string;
+    edit?: (p: any, c: any) => void;
+    customer?: string;
+    step: string;
+    at: string | RegExp;
+    text: RegExp;
+  }[] = [
+    {
+      name: "someone else's id given as --customer",
+      customer: "bob",
+      step: "customer",
+      at: "customer",
+      text: /this proof is customer "alice"'s, not "bob"'s/,
+    },
+    {
+      name: "the commitment's total lowered, digest left",
+      edit: (_, c) => {
+        c.totals[0].base_units = (BigInt(c.totals[0].base_units) - 1n).toString();
+        c.totals[0].amount = (Number(c.totals[0].base_units) / 1e8).toFixed(8).replace(/0+$/, "");
+      },
+      step: "commitment",
+      at: "digest",
+      text: /the commitment was edited/,
+    },
+    {
+      name: "the commitment's total lowered, digest recomputed (the forger's own commitment)",
+      edit: (p, c) => {
+        c.totals[0].base_units = (BigInt(c.totals[0].base_units) - 1n).toString();
+        c.totals[0].amount = (Number(c.totals[0].base_units) / 1e8).toFixed(8).replace(/0+$/, "");
+        const { digest: _, ...body } = c;
+        c.digest = digestOf(body);
+        p.commitment = c.digest;
+      },
+      step: "path",
+      at: /^leaves\[\d\]\.path\[\d+\]$/,
+      text: /the path's BTC sums add up to .* the commitment's total is .*: a sum does not add up/,
+    },
+    {
+      name: "the label changed",
+      edit: (p) => {
+        p.label = "another snapshot";
+      },
+      step: "build",
+      at: "label",
+      text: /the proof's label "another snapshot", the commitment's "steps"/,
+    },
+    {
+      name: "the secret cut short",
+      edit: (p) => {
+        p.secret = p.secret.slice(2);
+      },
+      step: "secret",
+      at: "secret",
+      text: /the secret is not 64 hex digits/,
+    },
+    {
+      name: "a part dropped",
+      edit: (p) => {
+        p.leaves = p.leaves.slice(1);
+      },
+      step: "leaves",
+      at: "leaves",
+      text: /part 0 of 2 is missing/,
+    },
+    {
+      name: "a leaf's amount lowered, the path left",
+      edit: (p) => {
+        const l = p.leaves.find((x: any) => x.amounts[0] !== "0");
+        l.amounts[0] = "1";
+      },
+      step: "path",
+      at: /^leaves\[\d\]$/,
+      text: /the amounts \(or the part\) were edited/,
+    },
+    {
+      name: "a sibling's sum made negative",
+      edit: (p) => {
+        p.leaves[0].path[1].sums[1] = "-5";
+      },
+      step: "path",
+      at: "leaves[0].path[1].sums[1]",
+      text: /the sibling's USDT sum at level 1 is negative \(-5\)/,
+    },
+    {
+      name: "the stated balance lowered, the leaves left",
+      edit: (p) => {
+        p.balances[0].amount = "0";
+      },
+      step: "balances",
+      at: "balances[0]",
+      text: /the BTC balance says 0, the leaves add up to 1\.5/,
+    },
+  ];
+
+  for (const row of rows)
+    it(`${row.name}: ${row.step} fails`, async () => {
+      const v = await check(row.edit, row.customer === undefined ? {} : { customer: row.customer });
+      const hit = v.findings.find(
+        (f) => f.step === row.step && f.status === "fails" && row.text.test(f.text),
+      );
+      expect(hit, JSON.stringify(v.findings, null, 1)).toBeDefined();
+      if (typeof row.at === "string") expect(hit?.at).toBe(row.at);
+      else expect(hit?.at).toMatch(row.at);
+      expect(v.verdict).toBe("fails");
+      // the faults every user reads are the failing findings' texts
+      expect(v.faults).toContain(hit?.text);
+    });
+
+  it("through the registry: the module the entry loads verifies the file, the forged next to the honest", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "chaingw-liab-module-"));
+    writeFileSync(join(dir, "c.json"), commitmentText);
+    const input = (customer?: string) => ({
+      file: "p.json",
+      commitment: join(dir, "c.json"),
+      customer,
+      readFile: (f: string) => readFileSync(f, "utf8"),
+    });
+    const honest = JSON.stringify(proofOf("alice"));
+    expect(detectFormat(honest, "liabilities")).toBe(CHAINGW_LIABILITIES_PROOF);
+    const m = await CHAINGW_LIABILITIES_PROOF.load();
+    const good = await m.verify(honest, input("alice"), CHAINGW_LIABILITIES_PROOF);
+    expect([good.kind, good.verdict, good.notes]).toEqual(["chaingw", "holds", []]);
+    const forged = proofOf("alice");
+    forged.balances[1].amount = "2";
+    const bad = await m.verify(JSON.stringify(forged), input(), CHAINGW_LIABILITIES_PROOF);
+    expect(bad.verdict).toBe("fails");
+    expect(bad.notes[0]).toContain("no --customer given");
+    await expect(
+      m.verify(honest, { ...input(), commitment: undefined }, CHAINGW_LIABILITIES_PROOF),
+    ).rejects.toThrow(/--commitment <file>: required/);
+  });
 });

@@ -1,5 +1,6 @@
 /** The Binance family's zk user proofs (user_config.json): Binance, Gate, HTX v2. */
-import type { ProofFormat } from "./registry.js";
+import { inclusionModule } from "./inclusion.js";
+import type { LiabilitiesModule, ProofFormat } from "./registry.js";
 
 const CHECKS = [
   "the file's shape: the account index within a tree of depth 28, 28 siblings of 32 bytes, every sibling and the root a BN254 field element",
@@ -12,10 +13,10 @@ const PATH = [
 const CANNOT = [
   "the Groth16 batch proofs that bind the totals to the balances and every account's non-negativity",
 ];
-const load = (f: "verifyBinance" | "verifyGate" | "verifyHtx") => () =>
-  import("../exchange/liabilities/zk.js").then((m) => ({ verify: m[f] }));
+const load = (f: "verifyBinance" | "verifyGate" | "verifyHtx") =>
+  inclusionModule(() => import("../exchange/liabilities/zk.js").then((m) => m[f]));
 
-export const BINANCE: ProofFormat = {
+export const BINANCE: ProofFormat<LiabilitiesModule> = {
   name: "binance",
   kind: "liabilities",
   title: "Binance zk-SNARK user proof (user_config.json)",
@@ -28,7 +29,7 @@ export const BINANCE: ProofFormat = {
   load: load("verifyBinance"),
 };
 
-export const GATE: ProofFormat = {
+export const GATE: ProofFormat<LiabilitiesModule> = {
   name: "gate",
   kind: "liabilities",
   title: "Gate zk-SNARK user proof (user_config.json, a Binance fork)",
@@ -38,7 +39,7 @@ export const GATE: ProofFormat = {
   load: load("verifyGate"),
 };
 
-export const HTX_ZK: ProofFormat = {
+export const HTX_ZK: ProofFormat<LiabilitiesModule> = {
   name: "htx-zk",
   kind: "liabilities",
   title: "HTX zk-SNARK user proof (user_config.json, a Binance fork)",

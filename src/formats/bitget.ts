@@ -1,7 +1,8 @@
 /** Bitget's customer inclusion proof (merkel_tree_bg.json), 2025 layout: quoted amounts. */
-import type { ProofFormat } from "./registry.js";
+import { inclusionModule } from "./inclusion.js";
+import type { LiabilitiesModule, ProofFormat } from "./registry.js";
 
-export const BITGET: ProofFormat = {
+export const BITGET: ProofFormat<LiabilitiesModule> = {
   name: "bitget",
   kind: "liabilities",
   title: "Bitget customer inclusion proof (merkel_tree_bg.json, quoted amounts, 2023-)",
@@ -24,5 +25,5 @@ export const BITGET: ProofFormat = {
     /"merkelLeaf"\s*:/.test(t) &&
     /"encryptUid"\s*:/.test(t) &&
     /"balances"\s*:\s*\{\s*"[^"]*"\s*:\s*"/.test(t),
-  load: () => import("../exchange/liabilities/bitget.js").then((m) => ({ verify: m.verifyBitget })),
+  load: inclusionModule(() => import("../exchange/liabilities/bitget.js").then((m) => m.verifyBitget)),
 };

@@ -1,7 +1,8 @@
 /** BitMEX's and River's full liabilities tree (block_height:N, then hash,value lines, root first). */
-import type { ProofFormat } from "./registry.js";
+import { inclusionModule } from "./inclusion.js";
+import type { LiabilitiesModule, ProofFormat } from "./registry.js";
 
-export const BITMEX: ProofFormat = {
+export const BITMEX: ProofFormat<LiabilitiesModule> = {
   name: "bitmex",
   kind: "liabilities",
   title: "BitMEX / River full liabilities tree (block_height:N, hash,value lines; HMAC leaves)",
@@ -18,5 +19,5 @@ export const BITMEX: ProofFormat = {
     "the root compared with the file's own: BitMEX's README prints root 85b0a839… for a tree whose root line is ceb08dfd…, and its demo nonces open none of the demo tree's leaves",
   ],
   detect: (t) => /^block_height:\d+\r?\n[0-9a-fA-F]+,-?\d+/.test(t),
-  load: () => import("../exchange/liabilities/bitmex.js"),
+  load: inclusionModule(() => import("../exchange/liabilities/bitmex.js").then((m) => m.verify)),
 };

@@ -1,7 +1,8 @@
 /** Bitunix's customer inclusion proof (a Bitget-like tree with full SHA-256 and per-asset precisions). */
-import type { ProofFormat } from "./registry.js";
+import { inclusionModule } from "./inclusion.js";
+import type { LiabilitiesModule, ProofFormat } from "./registry.js";
 
-export const BITUNIX: ProofFormat = {
+export const BITUNIX: ProofFormat<LiabilitiesModule> = {
   name: "bitunix",
   kind: "liabilities",
   title: "Bitunix customer inclusion proof (merkle_tree_bitunix.json)",
@@ -19,5 +20,5 @@ export const BITUNIX: ProofFormat = {
     "the root compared only with the file's own",
   ],
   detect: (t) => /"merkleLeaf"\s*:/.test(t) && /"encryptUid"\s*:/.test(t) && /"precisions"\s*:/.test(t),
-  load: () => import("../exchange/liabilities/bitget.js").then((m) => ({ verify: m.verifyBitunix })),
+  load: inclusionModule(() => import("../exchange/liabilities/bitget.js").then((m) => m.verifyBitunix)),
 };

@@ -1,7 +1,8 @@
 /** CoinEx's customer inclusion proof (merkle_proof_file.json: root, self, path with pos). */
-import type { ProofFormat } from "./registry.js";
+import { inclusionModule } from "./inclusion.js";
+import type { LiabilitiesModule, ProofFormat } from "./registry.js";
 
-export const COINEX: ProofFormat = {
+export const COINEX: ProofFormat<LiabilitiesModule> = {
   name: "coinex",
   kind: "liabilities",
   title: "CoinEx customer inclusion proof (merkle_proof_file.json)",
@@ -19,5 +20,5 @@ export const COINEX: ProofFormat = {
     "negative amounts, which CoinEx's verifier accepts; the root compared only with the file's own",
   ],
   detect: (t) => /"root"\s*:\s*\{/.test(t) && /"self"\s*:/.test(t) && /"pos"\s*:/.test(t),
-  load: () => import("../exchange/liabilities/coinex.js"),
+  load: inclusionModule(() => import("../exchange/liabilities/coinex.js").then((m) => m.verify)),
 };

@@ -1,7 +1,8 @@
 /** MEXC's customer inclusion proof (merkle_proof.json: pathList and self). */
-import type { ProofFormat } from "./registry.js";
+import { inclusionModule } from "./inclusion.js";
+import type { LiabilitiesModule, ProofFormat } from "./registry.js";
 
-export const MEXC: ProofFormat = {
+export const MEXC: ProofFormat<LiabilitiesModule> = {
   name: "mexc",
   kind: "liabilities",
   title: "MEXC customer inclusion proof (merkle_proof.json)",
@@ -19,5 +20,5 @@ export const MEXC: ProofFormat = {
     "it compares with the root inside the same file",
   ],
   detect: (t) => /"pathList"\s*:/.test(t) && /"proofId"\s*:/.test(t),
-  load: () => import("../exchange/liabilities/mexc.js"),
+  load: inclusionModule(() => import("../exchange/liabilities/mexc.js").then((m) => m.verify)),
 };

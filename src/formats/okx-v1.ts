@@ -1,7 +1,8 @@
 /** OKX's customer inclusion proof, v1 (Nov 2022 – Mar 2023): a leaf and its path in one file. */
-import type { ProofFormat } from "./registry.js";
+import { inclusionModule } from "./inclusion.js";
+import type { LiabilitiesModule, ProofFormat } from "./registry.js";
 
-export const OKX_V1: ProofFormat = {
+export const OKX_V1: ProofFormat<LiabilitiesModule> = {
   name: "okx-v1",
   kind: "liabilities",
   title: "OKX customer inclusion proof, v1 (merkle_proof_file.json, 2022-23)",
@@ -27,5 +28,5 @@ export const OKX_V1: ProofFormat = {
     /"height"\s*:/.test(t) &&
     /"hash"\s*:/.test(t) &&
     !/"merkelLeaf"|"merkleLeaf"|"pathList"|"encryptUid"/.test(t),
-  load: () => import("../exchange/liabilities/okx.js").then((m) => ({ verify: m.verifyV1 })),
+  load: inclusionModule(() => import("../exchange/liabilities/okx.js").then((m) => m.verifyV1)),
 };

@@ -1,7 +1,8 @@
 /** OKX's customer inclusion proof, v2 (from Mar 2023): the user info file beside the full tree. */
-import type { ProofFormat } from "./registry.js";
+import { inclusionModule } from "./inclusion.js";
+import type { LiabilitiesModule, ProofFormat } from "./registry.js";
 
-export const OKX_V2: ProofFormat = {
+export const OKX_V2: ProofFormat<LiabilitiesModule> = {
   name: "okx-v2",
   kind: "liabilities",
   title: "OKX customer inclusion proof, v2 (user_info_file.json with the full tree file, 2023)",
@@ -20,5 +21,5 @@ export const OKX_V2: ProofFormat = {
     "OKX's v2 validator never rebuilds inner nodes: it sums the height-1 lines and looks for the leaves, so a tree with the right leaves and any root passes it",
   ],
   detect: (t) => /"totalBalances"\s*:/.test(t) && /"nodes"\s*:/.test(t) && /"nonce"\s*:/.test(t),
-  load: () => import("../exchange/liabilities/okx.js").then((m) => ({ verify: m.verifyV2 })),
+  load: inclusionModule(() => import("../exchange/liabilities/okx.js").then((m) => m.verifyV2)),
 };

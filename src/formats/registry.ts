@@ -15,7 +15,10 @@
  */
 import type { GroupName } from "../chains/index.js";
 import { UsageError } from "../errors/index.js";
+import type { InclusionCheck } from "../exchange/liabilities/check.js";
+import type { LiabilitiesVerdict } from "../liabilities/verify.js";
 import type { ProofCheck, ReadProof, ReportEntry } from "../reserves/combined.js";
+import type { Verdict } from "../reserves/verdict.js";
 import type { VerifyOptions } from "../reserves/verifier.js";
 import type { JsonRpcClient } from "../rpc/client.js";
 import { BINANCE, GATE, HTX_ZK } from "./binance.js";
@@ -70,6 +73,50 @@ export interface ReservesModule {
   ): Promise<ReportEntry & { verify: ProofCheck }>;
 }
 
+/**
+ * What `liabilities verify` gives every liabilities format's module: the proof file's name, the flags as
+ * given (each module refuses, exit 2, those its format does not take), and the one reader of the other
+ * files the flags name.
+ */
+export interface LiabilitiesInput {
+  /** the proof file's name, for messages */
+  file: string;
+  /** reads a file a flag names (--commitment, --tree); one that cannot be read is a usage error naming `what` */
+  readFile(file: string, what: string): string;
+  /** chaingw's own proofs: the published commitment.json */
+  commitment?: string;
+  /** the id the customer knows as theirs */
+  customer?: string;
+  /** asks for the id when --customer is missing (a terminal's prompt); undefined: not asked */
+  ask?: () => Promise<string>;
+  /** an exchange's second file (OKX v2: the full tree) */
+  tree?: string;
+  /** the root the exchange published (hex) */
+  root?: string;
+  /** BitMEX/River: the account number and its secrets */
+  account?: string;
+  nonce?: string;
+  accountKey?: string;
+  email?: string;
+  /** the Binance family: the tool's number of asset slots, as typed */
+  assetSlots?: string;
+}
+
+/**
+ * A liabilities format's verification, as its renderer takes it: chaingw's own proofs' verdicts (one per proof
+ * of the file), or an exchange's inclusion check; `notes`: lines for stderr (what the verdict does not say).
+ */
+export type LiabilitiesReport = { verdict: Verdict; notes: string[] } & (
+  | { kind: "chaingw"; verdicts: LiabilitiesVerdict[] }
+  | { kind: "inclusion"; check: InclusionCheck }
+);
+
+/** What `load()` of every liabilities format resolves to: `liabilities verify` runs each through it alone. */
+export interface LiabilitiesModule {
+  /** the file's text read and verified (the one verifier shape: named steps, `Finding`s); bad input exit 2 */
+  verify(text: string, input: LiabilitiesInput, format: ProofFormat): Promise<LiabilitiesReport>;
+}
+
 /** chaingw's own reserves proofs, in detection order: what `reserves report` and `solvency` read. */
 export const OWN_RESERVES: readonly ProofFormat<ReservesModule>[] = [CHAINGW_UTXO, CHAINGW_EVM];
 
@@ -94,6 +141,18 @@ export const FORMATS: readonly ProofFormat[] = [
   GATE,
   HTX_ZK,
 ];
+
+/**
+ * The format a file no entry recognises is read as: chaingw's own (the UTXO proof, the customer's liabilities
+ * proof), whose strict reader's refusal names the field that is wrong.
+ */
+export const FALLBACK: {
+  reserves: ProofFormat<ReservesModule>;
+  liabilities: ProofFormat<LiabilitiesModule>;
+} = {
+  reserves: CHAINGW_UTXO,
+  liabilities: CHAINGW_LIABILITIES_PROOF,
+};
 
 /** The formats of one kind (`reserves verify` takes reserves files, `liabilities verify` liabilities files). */
 export const formatsOf = (kind: FormatKind): ProofFormat[] => FORMATS.filter((f) => f.kind === kind);

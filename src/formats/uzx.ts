@@ -1,7 +1,8 @@
 /** UZX's customer inclusion proof (a Bitget fork), and Bitget's 2022 layout: bare numbers, scale kept. */
-import type { ProofFormat } from "./registry.js";
+import { inclusionModule } from "./inclusion.js";
+import type { LiabilitiesModule, ProofFormat } from "./registry.js";
 
-export const UZX: ProofFormat = {
+export const UZX: ProofFormat<LiabilitiesModule> = {
   name: "uzx",
   kind: "liabilities",
   title: "UZX customer inclusion proof (merkel_tree_uzx.json), and Bitget's 2022 layout: bare amounts",
@@ -19,5 +20,5 @@ export const UZX: ProofFormat = {
     /"merkelLeaf"\s*:/.test(t) &&
     /"encryptUid"\s*:/.test(t) &&
     /"balances"\s*:\s*\{\s*"[^"]*"\s*:\s*-?\d/.test(t),
-  load: () => import("../exchange/liabilities/bitget.js").then((m) => ({ verify: m.verifyUzx })),
+  load: inclusionModule(() => import("../exchange/liabilities/bitget.js").then((m) => m.verifyUzx)),
 };

@@ -6,6 +6,8 @@
  * help name what was changed.
  */
 import { UsageError } from "../errors/index.js";
+import { type Finding, verdictOfFindings } from "../reserves/verdict.js";
+import { claim, fails, ok, type VerifyStep } from "../reserves/verifier.js";
 import { quoted, short as shown } from "../util/text.js";
 import { type Commitment, commitmentFaults, parseCommitment, type Total, totalOf } from "./commitment.js";
 import {
@@ -22,7 +24,7 @@ import {
   recordBytes,
   tagOf,
 } from "./format.js";
-import type { ProofDocument } from "./proof.js";
+import type { ProofDocument, ProofLeaf } from "./proof.js";
 import { isObj, strictJsonDocuments, unknownMember } from "./read.js";
 
 export interface LiabilitiesVerdict {
@@ -39,8 +41,10 @@ export interface LiabilitiesVerdict {
   created: string;
   /** the commitment's digest */
   commitment: string;
-  /** what failed, most telling first; empty when the proof holds */
+  /** what failed, most telling first; empty when the proof holds (the failing findings' texts) */
   faults: string[];
+  /** every step's findings, in order (claim / ok / fails, with the field or leaf they concern) */
+  findings: Finding[];
 }
 
 const HEX32 = /^[0-9a-f]{64}$/;
@@ -129,22 +133,17 @@ export function parseProof(text: string, file: string): ProofDocument {
   return docs[0];
 }
 
-/** Base units from a proof's text: a fault (not an exception) when negative, malformed or past 128 bits. */
-function amount(text: string, where: string, faults: string[]): bigint | undefined {
-  if (/^-\d+$/.test(text)) {
-    faults.push(`${where} is negative (${text})`);
+/** Base units from a proof's text, or a failing finding (not an exception): negative, malformed, past 128 bits. */
+function amount(text: string, where: string, at: string, out: Finding[]): bigint | undefined {
+  const bad = (why: string) => {
+    out.push(fails("path", `${where} ${why}`, at));
     return undefined;
-  }
-  if (!/^\d{1,40}$/.test(text)) {
-    faults.push(`${where} is not a whole number of base units (${quoted(text.slice(0, 40))})`);
-    return undefined;
-  }
+  };
+  if (/^-\d+$/.test(text)) return bad(`is negative (${text})`);
+  if (!/^\d{1,40}$/.test(text))
+    return bad(`is not a whole number of base units (${quoted(text.slice(0, 40))})`);
   const v = BigInt(text);
-  if (v > MAX_AMOUNT) {
-    faults.push(`${where} overflows 128 bits (${text})`);
-    return undefined;
-  }
-  return v;
+  return v > MAX_AMOUNT ? bad(`overflows 128 bits (${text})`) : v;
 }
 
 function record(hashHex: string, sums: bigint[]): Uint8Array {
@@ -158,164 +157,299 @@ function record(hashHex: string, sums: bigint[]): Uint8Array {
 
 const short = (h: string) => `${h.slice(0, 12)}…`;
 
+/** The options of `liabilities verify` on chaingw's own proofs. */
+export interface LiabilitiesOptions {
+  /** the id the customer knows as theirs (`--customer`): a proof for anyone else fails first of all */
+  customer?: string;
+}
+
+/** What every step of one proof's check runs with: the commitment it is checked against, the options. */
+export interface LiabilitiesContext {
+  commitment: Commitment;
+  options: LiabilitiesOptions;
+}
+
+/** What the steps learn as they go: the customer's tag (from the secret) and the amounts the leaves add up to. */
+export interface LiabilitiesState {
+  proof: ProofDocument;
+  tag: Uint8Array;
+  /** per asset of the commitment, the sum of the leaves' amounts */
+  sum: bigint[];
+}
+
+/** A step of the one verifier shape (reserves/verifier.ts `VerifyStep`), synchronous: the check is offline. */
+interface Step extends VerifyStep<LiabilitiesContext, LiabilitiesState> {
+  run(ctx: LiabilitiesContext, st: LiabilitiesState): Finding[];
+}
+
+/** The proof is the customer's own (`--customer`): anyone else's says nothing of their balance. */
+const customerStep: Step = {
+  name: "customer",
+  run: ({ options: { customer } }, { proof }) =>
+    customer === undefined
+      ? [claim("customer", `the proof is customer ${quoted(proof.customer)}'s`, "customer")]
+      : proof.customer === customer
+        ? [ok("customer", `the proof is customer ${quoted(customer)}'s, as --customer says`, "customer")]
+        : [
+            fails(
+              "customer",
+              `this proof is customer ${quoted(proof.customer)}'s, not ${quoted(customer)}'s: it says nothing of your balance`,
+              "customer",
+            ),
+          ],
+};
+
+/** The commitment's digest still matches its content. */
+const commitmentStep: Step = {
+  name: "commitment",
+  run: ({ commitment: c }) => {
+    const bad = commitmentFaults(c);
+    return bad.length
+      ? bad.map((t) => fails("commitment", t, "digest"))
+      : [ok("commitment", `the commitment's content hashes to its digest ${short(c.digest)}`, "digest")];
+  },
+};
+
+/** The proof names this build: its label, its commitment digest and root. */
+const buildStep: Step = {
+  name: "build",
+  run: ({ commitment: c }, { proof }) => {
+    const out: Finding[] = [];
+    if (proof.label !== c.label)
+      out.push(
+        fails(
+          "build",
+          `the proof's label ${proof.label === undefined ? "is missing" : quoted(proof.label)}, the commitment's ${c.label === undefined ? "is missing" : quoted(c.label)}`,
+          "label",
+        ),
+      );
+    if (proof.commitment !== c.digest || proof.root !== c.root)
+      out.push(
+        fails(
+          "build",
+          `the proof is for another build: root ${short(proof.root)} (commitment ${short(proof.commitment)}), this commitment's root is ${short(c.root)} (digest ${short(c.digest)})`,
+          "root",
+        ),
+      );
+    return out;
+  },
+};
+
+/** The secret, from which the customer's tag is HMAC-SHA256(secret, id). */
+const secretStep: Step = {
+  name: "secret",
+  run: (_, st) => {
+    const good = /^[0-9a-f]{64}$/.test(st.proof.secret);
+    st.tag = tagOf(
+      good ? Buffer.from(st.proof.secret, "hex") : new Uint8Array(32),
+      Buffer.from(st.proof.customer, "utf8"),
+    );
+    return good ? [] : [fails("secret", "the secret is not 64 hex digits", "secret")];
+  },
+};
+
+/** The leaves: all of the customer's parts, once each, inside the tree. */
+const leavesStep: Step = {
+  name: "leaves",
+  run: ({ commitment: c }, { proof: { leaves } }) => {
+    const out: Finding[] = [];
+    const bad = (text: string, at = "leaves") => out.push(fails("leaves", text, at));
+    if (!leaves.length) bad("the proof carries no leaf: the customer is not shown in the tree");
+    const parts = leaves[0]?.parts ?? 0;
+    const present = new Set<number>();
+    const indices = new Set<number>();
+    for (const [k, l] of leaves.entries()) {
+      const at = `leaves[${k}]`;
+      if (l.parts !== parts) bad(`leaf ${l.index} says ${l.parts} parts, another says ${parts}`, at);
+      if (l.part < 0 || l.part >= parts || present.has(l.part))
+        bad(`leaf ${l.index}: part ${l.part} of ${parts} is out of place or given twice`, at);
+      present.add(l.part);
+      if (indices.has(l.index)) bad(`leaf ${l.index} is given twice`, at);
+      indices.add(l.index);
+      if (l.index < 0 || l.index >= c.leaves)
+        bad(`leaf index ${l.index} is outside the tree (${c.leaves} leaves)`, at);
+    }
+    for (let p = 0; p < parts; p++)
+      if (!present.has(p))
+        bad(`part ${p} of ${parts} is missing: the proof does not carry all of this customer's leaves`);
+    return out;
+  },
+};
+
 /**
- * Checks `proof` against `commitment`; with `customer` (the id the customer knows as theirs), a proof for
- * anyone else fails first of all, however well it verifies.
+ * Each leaf recomputed from the tag, its part and its amounts, and walked to the root with every sum checked
+ * (no negative, no overflow, parent = left + right); the root and its sums against the commitment. The
+ * carried tag and leaf hash only help name what was changed.
+ */
+const pathStep: Step = {
+  name: "path",
+  run: ({ commitment: c }, st) => {
+    const out: Finding[] = [];
+    for (const [k, l] of st.proof.leaves.entries()) out.push(...walkLeaf(c, st, l, `leaves[${k}]`));
+    return out;
+  },
+};
+
+function walkLeaf(c: Commitment, st: LiabilitiesState, l: ProofLeaf, where: string): Finding[] {
+  const A = c.assets.length;
+  const out: Finding[] = [];
+  const at = `leaf ${l.index}`;
+  const bad = (text: string, field = where) => out.push(fails("path", text, field));
+  if (l.amounts.length !== A) {
+    bad(`${at} has ${l.amounts.length} amounts, the commitment ${A} assets`, `${where}.amounts`);
+    return out;
+  }
+  const amounts = l.amounts.map((x, a) =>
+    amount(x, `${at}: the ${c.assets[a].asset} amount`, `${where}.amounts[${a}]`, out),
+  );
+  if (amounts.some((x) => x === undefined)) return out;
+  amounts.forEach((x, a) => {
+    st.sum[a] += x!;
+  });
+  if (l.path.length !== c.height) {
+    bad(`${at}: the path has ${l.path.length} steps, the tree is ${c.height} high`, `${where}.path`);
+    return out;
+  }
+  const own = new Uint8Array(A * AMOUNT_BYTES);
+  amounts.forEach((x, a) => {
+    putAmount(own, a * AMOUNT_BYTES, x!);
+  });
+  const computed = hex(leafHash(st.tag, l.part, l.parts, own));
+  // name the change the proof's own fields give away (the walk below decides)
+  if (computed !== l.hash) {
+    if (l.tag !== hex(st.tag))
+      bad(`${at} is another customer's: its tag is not HMAC-SHA256(secret, ${quoted(st.proof.customer)})`);
+    else
+      bad(`${at}: the amounts (or the part) were edited: they do not hash to the leaf the path starts from`);
+  }
+  let node: Uint8Array | undefined = record(computed, amounts as bigint[]);
+  let i = l.index;
+  for (let level = 0; level < c.height; level++) {
+    const step = l.path[level];
+    const stepAt = `${where}.path[${level}]`;
+    if (!HEX32.test(step.hash) || step.sums.length !== A) {
+      bad(`${at}: path step ${level} is not a 32-byte hash with ${A} sums`, stepAt);
+      return out;
+    }
+    const sums = step.sums.map((x, a) =>
+      amount(
+        x,
+        `${at}: the sibling's ${c.assets[a].asset} sum at level ${level}`,
+        `${stepAt}.sums[${a}]`,
+        out,
+      ),
+    );
+    if (sums.some((x) => x === undefined)) return out;
+    const sib = record(step.hash, sums as bigint[]);
+    node = i & 1 ? parentOf(sib, node, A) : parentOf(node, sib, A);
+    if (!node) {
+      bad(`${at}: a sum overflows 128 bits at level ${level + 1}: it does not add up`, stepAt);
+      return out;
+    }
+    i >>= 1;
+  }
+  const rootHex = hex(node.subarray(0, 32));
+  const top = `${where}.path[${c.height - 1}]`;
+  if (rootHex !== c.root)
+    bad(`${at}: the path leads to ${short(rootHex)}, not to the committed root ${short(c.root)}`, top);
+  let added = true;
+  c.assets.forEach((asset, a) => {
+    const got = getAmount(node!, 32 + a * AMOUNT_BYTES);
+    if (got.toString() !== c.totals[a].base_units) {
+      added = false;
+      bad(
+        `${at}: the path's ${asset.asset} sums add up to ${got} base units at the root, the commitment's total is ${c.totals[a].base_units}: a sum does not add up`,
+        top,
+      );
+    }
+  });
+  if (rootHex === c.root && added)
+    out.push(ok("path", `${at} reaches the committed root ${short(c.root)} with its totals`, where));
+  return out;
+}
+
+/** The balances the proof states are what the leaves add up to. */
+const balancesStep: Step = {
+  name: "balances",
+  run: ({ commitment: c }, { proof, sum }) => {
+    const A = c.assets.length;
+    if (proof.balances.length !== A || proof.balances.some((b, i) => b.asset !== c.assets[i].asset))
+      return [fails("balances", "the balances do not list the commitment's assets in its order", "balances")];
+    const out: Finding[] = [];
+    proof.balances.forEach((b, i) => {
+      const t = totalOf(c.assets[i], sum[i]);
+      if (b.base_units !== t.base_units || b.amount !== t.amount)
+        out.push(
+          fails(
+            "balances",
+            `the ${b.asset} balance says ${b.amount}, the leaves add up to ${t.amount}: an amount was edited`,
+            `balances[${i}]`,
+          ),
+        );
+    });
+    return out.length ? out : [ok("balances", "the balances are what the leaves add up to", "balances")];
+  },
+};
+
+/** The steps of one proof's check, in the order they depend on one another (the secret before the path). */
+export const STEPS: readonly Step[] = [
+  customerStep,
+  commitmentStep,
+  buildStep,
+  secretStep,
+  leavesStep,
+  pathStep,
+  balancesStep,
+];
+
+/**
+ * Checks `proof` against `commitment` (the one verifier shape: named steps over one context, each returning
+ * findings); with `options.customer` (the id the customer knows as theirs), a proof for anyone else fails
+ * first of all, however well it verifies.
  */
 export function verifyLiabilityProof(
   proof: ProofDocument,
   commitment: Commitment,
-  customer?: string,
+  options: LiabilitiesOptions = {},
 ): LiabilitiesVerdict {
   const c = commitment;
-  const A = c.assets.length;
-  const faults: string[] = [];
-  if (customer !== undefined && proof.customer !== customer)
-    faults.push(
-      `this proof is customer ${quoted(proof.customer)}'s, not ${quoted(customer)}'s: it says nothing of your balance`,
-    );
-  faults.push(...commitmentFaults(c));
-  const id = Buffer.from(proof.customer, "utf8");
-
-  if (proof.label !== c.label)
-    faults.push(
-      `the proof's label ${proof.label === undefined ? "is missing" : quoted(proof.label)}, the commitment's ${c.label === undefined ? "is missing" : quoted(c.label)}`,
-    );
-  if (proof.commitment !== c.digest || proof.root !== c.root)
-    faults.push(
-      `the proof is for another build: root ${short(proof.root)} (commitment ${short(proof.commitment)}), this commitment's root is ${short(c.root)} (digest ${short(c.digest)})`,
-    );
-  const secretOk = /^[0-9a-f]{64}$/.test(proof.secret);
-  if (!secretOk) faults.push("the secret is not 64 hex digits");
-  const secret = secretOk ? Buffer.from(proof.secret, "hex") : new Uint8Array(32);
-  const tag = tagOf(secret, id);
-  const tagHex = hex(tag);
-
-  // the leaves: all of the customer's parts, once each
-  const leaves = proof.leaves;
-  if (!leaves.length) faults.push("the proof carries no leaf: the customer is not shown in the tree");
-  const parts = leaves[0]?.parts ?? 0;
-  const present = new Set<number>();
-  const indices = new Set<number>();
-  for (const l of leaves) {
-    if (l.parts !== parts) faults.push(`leaf ${l.index} says ${l.parts} parts, another says ${parts}`);
-    if (l.part < 0 || l.part >= parts || present.has(l.part))
-      faults.push(`leaf ${l.index}: part ${l.part} of ${parts} is out of place or given twice`);
-    present.add(l.part);
-    if (indices.has(l.index)) faults.push(`leaf ${l.index} is given twice`);
-    indices.add(l.index);
-    if (l.index < 0 || l.index >= c.leaves)
-      faults.push(`leaf index ${l.index} is outside the tree (${c.leaves} leaves)`);
-  }
-  for (let p = 0; p < parts; p++)
-    if (!present.has(p))
-      faults.push(`part ${p} of ${parts} is missing: the proof does not carry all of this customer's leaves`);
-
-  const sum = c.assets.map(() => 0n);
-  for (const l of leaves) {
-    const at = `leaf ${l.index}`;
-    if (l.amounts.length !== A) {
-      faults.push(`${at} has ${l.amounts.length} amounts, the commitment ${A} assets`);
-      continue;
-    }
-    const amounts = l.amounts.map((x, a) => amount(x, `${at}: the ${c.assets[a].asset} amount`, faults));
-    if (amounts.some((x) => x === undefined)) continue;
-    amounts.forEach((x, a) => {
-      sum[a] += x!;
-    });
-    if (l.path.length !== c.height) {
-      faults.push(`${at}: the path has ${l.path.length} steps, the tree is ${c.height} high`);
-      continue;
-    }
-    const own = new Uint8Array(A * AMOUNT_BYTES);
-    amounts.forEach((x, a) => {
-      putAmount(own, a * AMOUNT_BYTES, x!);
-    });
-    const computed = hex(leafHash(tag, l.part, l.parts, own));
-    // name the change the proof's own fields give away (the walk below decides)
-    if (computed !== l.hash) {
-      if (l.tag !== tagHex)
-        faults.push(
-          `${at} is another customer's: its tag is not HMAC-SHA256(secret, ${quoted(proof.customer)})`,
-        );
-      else
-        faults.push(
-          `${at}: the amounts (or the part) were edited: they do not hash to the leaf the path starts from`,
-        );
-    }
-    let node: Uint8Array | undefined = record(computed, amounts as bigint[]);
-    let i = l.index;
-    for (let level = 0; level < c.height && node; level++) {
-      const step = l.path[level];
-      if (!HEX32.test(step.hash) || step.sums.length !== A) {
-        faults.push(`${at}: path step ${level} is not a 32-byte hash with ${A} sums`);
-        node = undefined;
-        break;
-      }
-      const sums = step.sums.map((x, a) =>
-        amount(x, `${at}: the sibling's ${c.assets[a].asset} sum at level ${level}`, faults),
-      );
-      if (sums.some((x) => x === undefined)) {
-        node = undefined;
-        break;
-      }
-      const sib = record(step.hash, sums as bigint[]);
-      node = i & 1 ? parentOf(sib, node, A) : parentOf(node, sib, A);
-      if (!node) faults.push(`${at}: a sum overflows 128 bits at level ${level + 1}: it does not add up`);
-      i >>= 1;
-    }
-    if (!node) continue;
-    const rootHex = hex(node.subarray(0, 32));
-    if (rootHex !== c.root)
-      faults.push(`${at}: the path leads to ${short(rootHex)}, not to the committed root ${short(c.root)}`);
-    c.assets.forEach((asset, a) => {
-      const got = getAmount(node!, 32 + a * AMOUNT_BYTES);
-      if (got.toString() !== c.totals[a].base_units)
-        faults.push(
-          `${at}: the path's ${asset.asset} sums add up to ${got} base units at the root, the commitment's total is ${c.totals[a].base_units}: a sum does not add up`,
-        );
-    });
-  }
-
-  // the balances the proof states are what the leaves add up to
-  const balances = c.assets.map((a, i) => totalOf(a, sum[i]));
-  if (proof.balances.length !== A || proof.balances.some((b, i) => b.asset !== c.assets[i].asset))
-    faults.push("the balances do not list the commitment's assets in its order");
-  else
-    proof.balances.forEach((b, i) => {
-      if (b.base_units !== balances[i].base_units || b.amount !== balances[i].amount)
-        faults.push(
-          `the ${b.asset} balance says ${b.amount}, the leaves add up to ${balances[i].amount}: an amount was edited`,
-        );
-    });
+  const ctx: LiabilitiesContext = { commitment: c, options };
+  const st: LiabilitiesState = { proof, tag: new Uint8Array(32), sum: c.assets.map(() => 0n) };
+  const findings = STEPS.flatMap((s) => s.run(ctx, st));
+  const { customer } = options;
   return {
-    verdict: faults.length ? "fails" : "holds",
+    verdict: verdictOfFindings(findings) === "holds" ? "holds" : "fails",
     customer: proof.customer,
     ...(customer !== undefined ? { expected_customer: customer } : {}),
-    balances,
+    balances: c.assets.map((a, i) => totalOf(a, st.sum[i])),
     root: c.root,
     ...(c.label !== undefined ? { label: c.label } : {}),
     created: c.created,
     commitment: c.digest,
-    faults,
+    faults: findings.filter((f) => f.status === "fails").map((f) => f.text),
+    findings,
   };
 }
 
 /**
- * Checks `proofs` against `commitment`. With `customer`, only that customer's proofs are checked, and a
- * file holding none of theirs fails (a file of someone else's proof included).
+ * Checks `proofs` against `commitment`. With `options.customer`, only that customer's proofs are checked,
+ * and a file holding none of theirs fails (a file of someone else's proof included).
  */
 export function checkProofs(
   proofs: ProofDocument[],
   commitment: Commitment,
-  customer?: string,
+  options: LiabilitiesOptions = {},
 ): LiabilitiesVerdict[] {
+  const { customer } = options;
   const theirs = customer === undefined ? proofs : proofs.filter((p) => p.customer === customer);
-  if (theirs.length) return theirs.map((p) => verifyLiabilityProof(p, commitment, customer));
+  if (theirs.length) return theirs.map((p) => verifyLiabilityProof(p, commitment, options));
   // none of theirs: the first proof is checked, and fails on whose it is
-  const v = verifyLiabilityProof(proofs[0], commitment, customer);
-  if (proofs.length > 1)
-    v.faults.unshift(`the file holds ${proofs.length} proofs, none of them customer ${quoted(customer!)}'s`);
+  const v = verifyLiabilityProof(proofs[0], commitment, options);
+  if (proofs.length > 1) {
+    const text = `the file holds ${proofs.length} proofs, none of them customer ${quoted(customer!)}'s`;
+    v.faults.unshift(text);
+    v.findings.unshift(fails("customer", text, "customer"));
+  }
   return [v];
 }
 
@@ -325,8 +459,8 @@ export function verifyLiabilities(
   proofFile: string,
   commitmentText: string,
   commitmentFile: string,
-  customer?: string,
+  options: LiabilitiesOptions = {},
 ): LiabilitiesVerdict[] {
   const commitment = parseCommitment(commitmentText, commitmentFile);
-  return checkProofs(parseProofs(proofText, proofFile), commitment, customer);
+  return checkProofs(parseProofs(proofText, proofFile), commitment, options);
 }

@@ -244,8 +244,3 @@ export function finish(
     findings: s.findings,
   };
 }
-
-/** A verifier module as the registry's `load()` gives it. */
-export interface InclusionVerifier {
-  verify(text: string, o: InclusionOptions): InclusionCheck | Promise<InclusionCheck>;
-}

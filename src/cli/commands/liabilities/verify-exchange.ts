@@ -1,27 +1,18 @@
 /**
- * `liabilities verify` on an exchange's customer inclusion proof (OKX, Bitget, MEXC, CoinEx, BitMEX, Binance
- * and their kin): the format from the registry (detected from the text, or --format), its verifier loaded on
- * use, the verdict printed. Declaring the options is light; the registry and the verifiers come by import().
+ * `liabilities verify`'s flags for exchanges' customer inclusion proofs (OKX, Bitget, MEXC, CoinEx, BitMEX,
+ * Binance and their kin). Declaring them is light; each format's module (src/formats/inclusion.ts) refuses
+ * the flags its format does not take.
  */
 import type { Command } from "commander";
 import { UsageError } from "../../../errors/index.js";
-import type { InclusionOptions, InclusionVerifier } from "../../../exchange/liabilities/check.js";
-import type { ProofFormat } from "../../../formats/registry.js";
-import { exitCodeOfVerdict } from "../../../reserves/verdict.js";
-import type { Run } from "../../run.js";
+import type { EXCHANGE_FLAGS } from "../../../formats/inclusion.js";
+import type { LiabilitiesInput } from "../../../formats/registry.js";
 
-export interface ExchangeVerifyOptions {
+/** The exchange formats' flags (`LiabilitiesInput`'s, as typed) and --proof-format. */
+export type ExchangeVerifyOptions = Partial<Pick<LiabilitiesInput, keyof typeof EXCHANGE_FLAGS>> & {
   /** --proof-format: the registry name (the global --format is the output format) */
   proofFormat?: string;
-  /** the second file: positional, or --tree */
-  tree?: string;
-  root?: string;
-  account?: string;
-  nonce?: string;
-  accountKey?: string;
-  email?: string;
-  assetSlots?: string;
-}
+};
 
 export function declareExchangeOptions(cmd: Command): void {
   cmd
@@ -45,68 +36,4 @@ export function exchangeOptionsOf(tree: string | undefined, o: ExchangeVerifyOpt
   if (tree !== undefined && o.tree !== undefined)
     throw new UsageError("the tree file given twice (a second file and --tree): give one");
   return { ...o, tree: tree ?? o.tree };
-}
-
-const EXCHANGE_ONLY = ["tree", "root", "account", "nonce", "accountKey", "email", "assetSlots"] as const;
-const flag = (k: string) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
-
-/**
- * The exchange format of a file (forced by --format, else detected), or undefined for chaingw's own proofs.
- * An exchange's options on one of chaingw's proofs are a usage error, not ignored.
- */
-export async function exchangeFormatOf(
-  text: string,
-  o: ExchangeVerifyOptions | undefined,
-  commitment: boolean,
-): Promise<ProofFormat | undefined> {
-  const { detectFormat, formatNamed, isOwnFormat } = await import("../../../formats/registry.js");
-  const named =
-    o?.proofFormat !== undefined
-      ? formatNamed(o.proofFormat, "liabilities", "--proof-format")
-      : detectFormat(text, "liabilities");
-  // chaingw's own proofs (registry entries too) take the commitment path
-  const format = named && isOwnFormat(named) ? undefined : named;
-  if (format && commitment)
-    throw new UsageError(`--commitment: this is ${format.title}, which has no commitment file; leave it out`);
-  if (!format) {
-    const stray = EXCHANGE_ONLY.filter((k) => o?.[k] !== undefined);
-    if (stray.length && !commitment)
-      throw new UsageError(
-        `${flag(stray[0] as string)}: the file is not an exchange's inclusion proof chaingw knows (--proof-format NAME forces one)`,
-      );
-  }
-  return format;
-}
-
-export async function runExchangeVerify(
-  format: ProofFormat,
-  text: string,
-  o: { proof: string; json: boolean; customer?: string; exchange?: ExchangeVerifyOptions },
-  io: Pick<Run, "out" | "err" | "exitCode">,
-): Promise<void> {
-  const x = o.exchange ?? {};
-  if (o.customer !== undefined)
-    throw new UsageError(
-      `--customer: ${format.title} names no customer id chaingw can compare (BitMEX/River: --account)`,
-    );
-  if (x.root !== undefined && !/^(0x)?[0-9a-fA-F]+$/.test(x.root))
-    throw new UsageError(`--root ${JSON.stringify(x.root)}: not hex`);
-  if (x.assetSlots !== undefined && !/^[1-9]\d{0,3}$/.test(x.assetSlots))
-    throw new UsageError(`--asset-slots ${JSON.stringify(x.assetSlots)}: a whole number 1-9999`);
-  const { readText } = await import("../../files.js");
-  const opts: InclusionOptions = {
-    file: o.proof,
-    root: x.root,
-    tree: x.tree === undefined ? undefined : { text: readText(x.tree, "tree"), file: x.tree },
-    account: x.account,
-    nonce: x.nonce,
-    accountKey: x.accountKey,
-    email: x.email,
-    assetSlots: x.assetSlots === undefined ? undefined : Number(x.assetSlots),
-  };
-  const verifier = (await format.load()) as InclusionVerifier;
-  const r = await verifier.verify(text, opts);
-  io.exitCode = exitCodeOfVerdict(r.verdict);
-  const { renderInclusion } = await import("../../render/inclusion.js");
-  io.out(o.json ? JSON.stringify(r, null, 2) : renderInclusion(r, format.title));
 }

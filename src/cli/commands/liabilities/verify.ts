@@ -2,8 +2,7 @@
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { UsageError } from "../../../errors/index.js";
-import type { LiabilitiesVerdict } from "../../../liabilities/verify.js";
-import { quoted } from "../../../util/text.js";
+import type { LiabilitiesModule, ProofFormat } from "../../../formats/registry.js";
 import type { Run } from "../../run.js";
 import { declareExchangeOptions, type ExchangeVerifyOptions, exchangeOptionsOf } from "./verify-exchange.js";
 
@@ -78,51 +77,42 @@ const read = (file: string, what: string): string => {
   }
 };
 
+/**
+ * The one path of every liabilities format: the registry says what the file is (detected, or
+ * --proof-format; a file no entry recognises is read as chaingw's own proof, whose reader names what is
+ * wrong), its module (loaded on use) takes the flags and verifies, the report is printed, exit by verdict.
+ */
 export async function runVerify(
   o: VerifyCommandOptions,
   io: Pick<Run, "out" | "err" | "exitCode">,
 ): Promise<void> {
-  const proofText = read(o.proof, "proof");
-  const { exchangeFormatOf, runExchangeVerify } = await import("./verify-exchange.js");
-  const format = await exchangeFormatOf(proofText, o.exchange, o.commitment !== undefined);
-  if (format) return runExchangeVerify(format, proofText, o, io);
-  if (o.commitment === undefined)
-    throw new UsageError(
-      "--commitment <file>: required for chaingw's own proofs (the published commitment.json); the file is not an exchange's inclusion proof chaingw knows either (docs/exchange-proofs.md)",
-    );
-  const commitmentText = read(o.commitment, "--commitment");
-  const { checkProofs, parseProofs } = await import("../../../liabilities/verify.js");
-  const { parseCommitment } = await import("../../../liabilities/commitment.js");
-  // both files read whole before the customer is asked: a file that is not one is refused first
-  const commitment = parseCommitment(commitmentText, o.commitment);
-  const proofs = parseProofs(proofText, o.proof);
-  let customer = o.customer;
-  if (customer === undefined && o.ask) {
-    customer = (await o.ask()).trim();
-    if (customer === "")
-      throw new UsageError("--customer: no id given (your customer id, as your account shows it)");
-  }
-  const verdicts = checkProofs(proofs, commitment, customer);
-  io.exitCode = verdicts.every((v) => v.verdict === "holds") ? 0 : 1;
-  if (o.json) io.out(verdicts.map((v) => JSON.stringify(v, null, verdicts.length > 1 ? 0 : 2)).join("\n"));
-  else io.out(verdicts.map(renderVerdict).join("\n"));
-  if (customer === undefined)
-    io.err(
-      `chaingw: no --customer given: this shows whose proof holds (${verdicts.map((v) => quoted(v.customer)).join(", ")}), not that it is yours`,
-    );
-}
-
-/**
- * `customer "8812": 1.25 BTC and 310 USDT included in the liabilities committed as <digest> ("snapshot
- * 2026-11-30", created 2026-11-30T00:00:00Z)`, or what failed. Every string from a file is escaped.
- */
-export function renderVerdict(v: LiabilitiesVerdict): string {
-  const held = v.balances.filter((b) => b.base_units !== "0").map((b) => `${b.amount} ${b.asset}`);
-  const what = held.length ? held.join(held.length === 2 ? " and " : ", ") : "a zero balance";
-  const where = `the liabilities committed as ${v.commitment} (${v.label !== undefined ? `${quoted(v.label)}, ` : ""}created ${quoted(v.created)})`;
-  if (v.verdict === "holds") return `customer ${quoted(v.customer)}: ${what} included in ${where}`;
-  return [
-    `customer ${quoted(v.expected_customer ?? v.customer)}: NOT proven in ${where}`,
-    ...v.faults.map((f) => `  - ${f}`),
-  ].join("\n");
+  const text = read(o.proof, "proof");
+  const [{ detectFormat, formatNamed, FALLBACK }, { exitCodeOfVerdict }, { renderLiabilities }] =
+    await Promise.all([
+      import("../../../formats/registry.js"),
+      import("../../../reserves/verdict.js"),
+      import("../../render/liabilities.js"),
+    ]);
+  const { proofFormat, ...exchange } = o.exchange ?? {};
+  const format =
+    proofFormat !== undefined
+      ? (formatNamed(proofFormat, "liabilities", "--proof-format") as ProofFormat<LiabilitiesModule>)
+      : ((detectFormat(text, "liabilities") as ProofFormat<LiabilitiesModule> | undefined) ??
+        FALLBACK.liabilities);
+  const m = await format.load();
+  const r = await m.verify(
+    text,
+    {
+      ...exchange,
+      file: o.proof,
+      readFile: read,
+      commitment: o.commitment,
+      customer: o.customer,
+      ask: o.ask,
+    },
+    format,
+  );
+  io.exitCode = exitCodeOfVerdict(r.verdict);
+  io.out(renderLiabilities(r, format.title, o.json));
+  for (const note of r.notes) io.err(note);
 }

@@ -1,0 +1,29 @@
+/** `liabilities verify`'s report, whatever the format: chaingw's own proofs' verdicts, or an exchange's check. */
+
+import type { LiabilitiesReport } from "../../formats/registry.js";
+import type { LiabilitiesVerdict } from "../../liabilities/verify.js";
+import { quoted } from "../../util/text.js";
+import { renderInclusion } from "./inclusion.js";
+
+/** The report as `--json` prints it (JSON Lines for several proofs) or as text; `title`: the format's. */
+export function renderLiabilities(r: LiabilitiesReport, title: string, json: boolean): string {
+  if (r.kind === "inclusion")
+    return json ? JSON.stringify(r.check, null, 2) : renderInclusion(r.check, title);
+  const n = r.verdicts.length;
+  return r.verdicts.map((v) => (json ? JSON.stringify(v, null, n > 1 ? 0 : 2) : renderVerdict(v))).join("\n");
+}
+
+/**
+ * `customer "8812": 1.25 BTC and 310 USDT included in the liabilities committed as <digest> ("snapshot
+ * 2026-11-30", created 2026-11-30T00:00:00Z)`, or what failed. Every string from a file is escaped.
+ */
+export function renderVerdict(v: LiabilitiesVerdict): string {
+  const held = v.balances.filter((b) => b.base_units !== "0").map((b) => `${b.amount} ${b.asset}`);
+  const what = held.length ? held.join(held.length === 2 ? " and " : ", ") : "a zero balance";
+  const where = `the liabilities committed as ${v.commitment} (${v.label !== undefined ? `${quoted(v.label)}, ` : ""}created ${quoted(v.created)})`;
+  if (v.verdict === "holds") return `customer ${quoted(v.customer)}: ${what} included in ${where}`;
+  return [
+    `customer ${quoted(v.expected_customer ?? v.customer)}: NOT proven in ${where}`,
+    ...v.faults.map((f) => `  - ${f}`),
+  ].join("\n");
+}

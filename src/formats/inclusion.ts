@@ -1,0 +1,53 @@
+/**
+ * An exchange's inclusion verifier (src/exchange/liabilities/) as the `LiabilitiesModule` `liabilities
+ * verify` runs: the flags its formats do not take refused (exit 2, nothing judged), --root and --asset-slots
+ * checked, the second file read, then the verifier. The descriptors' `load()` wrap their verifier with it.
+ */
+import { UsageError } from "../errors/index.js";
+import type { InclusionCheck, InclusionOptions } from "../exchange/liabilities/check.js";
+import type { LiabilitiesModule } from "./registry.js";
+
+/** The flags of `LiabilitiesInput` that only exchanges' formats take, as the command line spells them. */
+export const EXCHANGE_FLAGS = {
+  tree: "--tree",
+  root: "--root",
+  account: "--account",
+  nonce: "--nonce",
+  accountKey: "--account-key",
+  email: "--email",
+  assetSlots: "--asset-slots",
+} as const;
+
+type Verify = (text: string, o: InclusionOptions) => InclusionCheck | Promise<InclusionCheck>;
+
+/** The module of an exchange's format whose verifier `get` loads (on use). */
+export const inclusionModule = (get: () => Promise<Verify>) => async (): Promise<LiabilitiesModule> => {
+  const verify = await get();
+  return {
+    async verify(text, x, format) {
+      if (x.commitment !== undefined)
+        throw new UsageError(
+          `--commitment: this is ${format.title}, which has no commitment file; leave it out`,
+        );
+      if (x.customer !== undefined)
+        throw new UsageError(
+          `--customer: ${format.title} names no customer id chaingw can compare (BitMEX/River: --account)`,
+        );
+      if (x.root !== undefined && !/^(0x)?[0-9a-fA-F]+$/.test(x.root))
+        throw new UsageError(`--root ${JSON.stringify(x.root)}: not hex`);
+      if (x.assetSlots !== undefined && !/^[1-9]\d{0,3}$/.test(x.assetSlots))
+        throw new UsageError(`--asset-slots ${JSON.stringify(x.assetSlots)}: a whole number 1-9999`);
+      const check = await verify(text, {
+        file: x.file,
+        root: x.root,
+        tree: x.tree === undefined ? undefined : { text: x.readFile(x.tree, "tree"), file: x.tree },
+        account: x.account,
+        nonce: x.nonce,
+        accountKey: x.accountKey,
+        email: x.email,
+        assetSlots: x.assetSlots === undefined ? undefined : Number(x.assetSlots),
+      });
+      return { kind: "inclusion", verdict: check.verdict, check, notes: [] };
+    },
+  };
+};
