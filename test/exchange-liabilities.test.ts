@@ -480,20 +480,50 @@ describe("the Binance family (Poseidon over BN254)", () => {
     }
   });
 
-  it("Binance's 2024 file: read, the path said not supported (cannot say, exit 3), never holds", async () => {
+  it("Binance's 2024 sample: the leaf (with TotalCollateral, five amounts a slot) and the path reach its root with 350 slots", async () => {
     const r = await verify(fixture("binance-user_config.json"), "--json");
-    expect(r.exitCode).toBe(3);
-    expect(r.json).toMatchObject({ verdict: "cannot-say", format: "binance" });
+    expect(r.exitCode).toBe(0);
+    expect(r.json).toMatchObject({ verdict: "holds", format: "binance" });
     expect(r.json.findings).toContainEqual(
       expect.objectContaining({
-        status: "cannot-say",
+        status: "ok",
         step: "path",
-        text: expect.stringContaining("not supported"),
+        at: "level 28 (Root)",
+        text: expect.stringContaining("TotalCollateral, assets) with 350 asset slots"),
       }),
     );
   });
 
-  it("the root given: another root fails (exit 1); the same root stays cannot say", async () => {
+  it("Binance: an equity, a margin or the collateral raised, or a sibling swapped, misses the root (exit 1, level 28)", async () => {
+    const edits: ((t: string) => string)[] = [
+      (t) => t.replace('"Equity": 25100', '"Equity": 25101'),
+      (t) => t.replace('"Margin": 6275', '"Margin": 6276'),
+      (t) =>
+        t.replace('"TotalCollateral": 4861152676874104600000', '"TotalCollateral": 4861152676874104600001'),
+      (t) =>
+        t
+          .replace('"EerEdgizAIY2QB/1c7e3vogBKXoD3Q3WN+wDO/hx/HY="', '"TMP"')
+          .replace(
+            '"Kj6yinCJObEjIDqK3KPiXqGUetaaHdYoP6WRVWRyubE="',
+            '"EerEdgizAIY2QB/1c7e3vogBKXoD3Q3WN+wDO/hx/HY="',
+          )
+          .replace('"TMP"', '"Kj6yinCJObEjIDqK3KPiXqGUetaaHdYoP6WRVWRyubE="'),
+    ];
+    for (const edit of edits) {
+      const r = await verify(tampered("binance-user_config.json", edit), "--asset-slots", "350", "--json");
+      expect(r.exitCode).toBe(1);
+      expect(r.json.verdict).toBe("fails");
+      expect(failures(r.json)).toEqual([
+        expect.objectContaining({
+          step: "path",
+          at: "level 28 (Root)",
+          text: expect.stringContaining("miss the file's root with 350 asset slots"),
+        }),
+      ]);
+    }
+  });
+
+  it("the root given: another root fails (exit 1); the same root holds", async () => {
     const other = await verify(
       fixture("binance-user_config.json"),
       "--root",
@@ -507,7 +537,7 @@ describe("the Binance family (Poseidon over BN254)", () => {
       "--root",
       "1a4940fecdbf2f7d8fe9c4f16083ceb587f69f0b9af0d02d528235757536668f",
     );
-    expect(same.exitCode).toBe(3);
+    expect(same.exitCode).toBe(0);
   });
 
   it("a negative amount, a sibling cut short, and a sibling outside the field are named", async () => {

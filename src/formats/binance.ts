@@ -20,11 +20,11 @@ export const BINANCE: ProofFormat<LiabilitiesModule> = {
   name: "binance",
   kind: "liabilities",
   title: "Binance zk-SNARK user proof (user_config.json)",
-  checks: CHECKS,
-  cannot: [
-    "the leaf and the 28-level Poseidon path: Binance's 2024 files pin a later gnark-crypto fork whose Poseidon is not reproduced (cannot say: not supported, never valid)",
-    ...CANNOT,
+  checks: [
+    ...CHECKS,
+    "the leaf Poseidon(id, equity, debt, collateral, assets commitment) and its 28 Poseidon siblings to the root: five amounts a slot packed three to an element with the fork's Poseidon of 12 inputs a block (the published sample's form, 350 slots), else Binance's numbered 50/500-slot form of Sep 2024 with 16 a block; --asset-slots N gives the count",
   ],
+  cannot: CANNOT,
   detect: (t) => /"AccountIdHash"\s*:/.test(t) && /"Equity"\s*:/.test(t) && /"Proof"\s*:/.test(t),
   load: load("verifyBinance"),
 };

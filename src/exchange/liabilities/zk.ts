@@ -9,9 +9,12 @@
  * assets (HTX: each asset's balance; Gate: equity and debt packed three to an element as a·2^128 + b·2^64 +
  * c) for the tool's number of asset slots, which the file does not say: the counts the tools' histories used
  * are tried first, then every count up to 1024, and the one that reaches the root is named. Binance's 2024
- * files (with TotalCollateral) pin a later fork that is not at hand: their path is "cannot say: not
- * supported", never valid. Always checked: the shape, every sibling and the root a BN254 field element, the
- * index within the tree, the amounts whole and not negative, the root against --root.
+ * files add TotalCollateral to the leaf and pack five amounts a slot (Equity, Debt, Loan, Margin,
+ * PortfolioMargin) as Gate packs two — the form its published sample reaches its root with, 350 slots —; its
+ * code since Sep 2024 (5d26d4f) hashes another form, tried next: each slot [Index, Equity, Debt, Loan, Margin,
+ * PortfolioMargin] with the slots it pads numbered, 50 or 500 slots, and the Poseidon of the later fork (16
+ * inputs a block). Always checked: the shape, every sibling and the root a BN254 field element, the index
+ * within the tree, the amounts whole and not negative, the root against --root.
  */
 import { UsageError } from "../../errors/index.js";
 import { JsonNumber, type JsonValue } from "../../json/value.js";
@@ -41,10 +44,12 @@ interface Variant {
   amounts: string[];
   root: string;
   proof: string;
-  /** how the assets enter the leaf: HTX's balances one an element, Gate's equity/debt packed; none: not reproduced */
-  commitment?: "balances" | "packed-equity-debt";
+  /** how the assets enter the leaf: HTX's balances one an element; Gate's and Binance's amounts packed three to an element */
+  commitment: "balances" | "packed";
   /** asset slot counts the tool's published versions used, tried first */
   knownSlots?: number[];
+  /** Binance's code since Sep 2024: slot counts of its numbered-slot commitment, tried when no count reaches */
+  indexedTiers?: number[];
 }
 
 const BINANCE: Variant = {
@@ -57,6 +62,9 @@ const BINANCE: Variant = {
   amounts: ["Equity", "Debt", "Loan", "Margin", "PortfolioMargin"],
   root: "Root",
   proof: "Proof",
+  commitment: "packed",
+  knownSlots: [350, 500, 50],
+  indexedTiers: [50, 500],
 };
 const GATE: Variant = {
   name: "gate",
@@ -68,7 +76,7 @@ const GATE: Variant = {
   amounts: ["Equity", "Debt"],
   root: "TreeRootHash",
   proof: "MerkleProofEncode",
-  commitment: "packed-equity-debt",
+  commitment: "packed",
   knownSlots: [800, 500, 350],
 };
 const HTX: Variant = {
@@ -104,7 +112,7 @@ async function verifyFamily(v: Variant, text: string, o: InclusionOptions): Prom
     return doc[key] as JsonValue;
   };
   const index = whole(need(v.index), v.index, o.file);
-  for (const t of v.totals.slice(0, 2)) {
+  for (const t of v.totals.filter((t, i) => i < 2 || t in doc)) {
     const x = whole(need(t), t, o.file);
     if (x >= FR) s.fail("leaf", `${t} is not a BN254 field element`, t);
   }
@@ -165,35 +173,33 @@ async function verifyFamily(v: Variant, text: string, o: InclusionOptions): Prom
       "document",
       `${DEPTH} siblings and the root are BN254 field elements; ${assets.length} assets, none negative`,
     );
-  if (v.commitment && !s.failed()) {
+  if (!s.failed()) {
     const { PoseidonChain, poseidonHash } = await import("./poseidon.js");
+    // every amount the variant hashes; a later one (Binance's Loan, Margin…) absent from a file counts 0
+    const fields = v.amounts.length;
     const amounts = assets.map((a) => ({
       index: Number(whole((a as Obj).Index, "Index", o.file)),
-      values: v.amounts.slice(0, 2).map((k) => whole((a as Obj)[k], k, o.file)),
+      values: v.amounts.map((k) => (k in (a as Obj) ? whole((a as Obj)[k], k, o.file) : 0n)),
     }));
     const top = Math.max(-1, ...amounts.map((a) => a.index)) + 1;
-    const totals = v.totals.slice(0, 2).map((t) => whole(doc[t], t, o.file));
+    const leafTotals = v.totals.filter((t, i) => i < 2 || t in doc);
+    const totals = leafTotals.map((t) => whole(doc[t], t, o.file));
     const idHash = hexField(id as string) as bigint;
     const siblings = (proof as string[]).map((p) => BigInt(`0x${Buffer.from(p, "base64").toString("hex")}`));
     const rootValue = hexField(root as string) as bigint;
-    // the asset elements for the largest count tried; a count takes a prefix of them
-    const flat = new Array<bigint>(MAX_SLOTS * 2).fill(0n);
-    for (const a of amounts)
-      if (v.commitment === "balances") flat[a.index] = a.values[0] as bigint;
-      else [flat[2 * a.index], flat[2 * a.index + 1]] = a.values as [bigint, bigint];
-    const elements =
-      v.commitment === "balances"
-        ? flat.slice(0, MAX_SLOTS)
-        : Array.from(
-            { length: Math.floor((MAX_SLOTS * 2 + 2) / 3) },
-            (_, i) =>
-              ((flat[3 * i] ?? 0n) << 128n) + ((flat[3 * i + 1] ?? 0n) << 64n) + (flat[3 * i + 2] ?? 0n),
-          );
-    const countOf = (slots: number) =>
-      v.commitment === "balances" ? slots : Math.floor((slots * 2 + 2) / 3);
-    const chain = new PoseidonChain(elements);
-    const reach = (slots: number): bigint => {
-      let node = poseidonHash([idHash, ...totals, chain.hashPrefix(countOf(slots))]);
+    const pack3 = (flat: bigint[], n: number) =>
+      Array.from(
+        { length: n },
+        (_, i) => ((flat[3 * i] ?? 0n) << 128n) + ((flat[3 * i + 1] ?? 0n) << 64n) + (flat[3 * i + 2] ?? 0n),
+      );
+    // the asset elements for the largest count tried, asset #i at slot i; a count takes a prefix of them
+    const flat = new Array<bigint>(MAX_SLOTS * fields).fill(0n);
+    for (const a of amounts) for (const [j, x] of a.values.entries()) flat[fields * a.index + j] = x;
+    const packed = v.commitment === "packed";
+    const countOf = (slots: number) => (packed ? Math.floor((slots * fields + 2) / 3) : slots);
+    const chain = new PoseidonChain(packed ? pack3(flat, countOf(MAX_SLOTS)) : flat);
+    const reach = (commitment: bigint): bigint => {
+      let node = poseidonHash([idHash, ...totals, commitment]);
       for (let i = 0; i < DEPTH; i++)
         node =
           (index >> BigInt(i)) & 1n
@@ -212,25 +218,44 @@ async function verifyFamily(v: Variant, text: string, o: InclusionOptions): Prom
           ];
     if (o.assetSlots !== undefined && o.assetSlots < top)
       s.fail("leaf", `--asset-slots ${o.assetSlots}: the file holds asset #${top - 1}`, v.assets);
-    const slots = tries.find((n) => reach(n) === rootValue);
-    const rootAt = `level ${DEPTH} (${v.root})`;
+    const leafText = `the leaf Poseidon(${v.id}, ${leafTotals.join(", ")}, assets)`;
+    let reached: string | undefined;
+    const slots = tries.find((n) => reach(chain.hashPrefix(countOf(n))) === rootValue);
     if (slots !== undefined)
-      s.ok(
-        "path",
-        `the leaf Poseidon(${v.id}, ${v.totals.slice(0, 2).join(", ")}, assets) with ${slots} asset slots${o.assetSlots !== undefined ? " (--asset-slots)" : ""} and its ${DEPTH} Poseidon siblings reach the root`,
-        rootAt,
-      );
+      reached = `${leafText} with ${slots} asset slots${o.assetSlots !== undefined ? " (--asset-slots)" : ""}`;
+    else if (v.indexedTiers) {
+      // Binance's code since Sep 2024: each slot [Index, amounts…], the padding slots numbered too, the
+      // smallest tier that holds the list, and the later fork's Poseidon (16 inputs a block)
+      const tier = o.assetSlots ?? v.indexedTiers.find((t) => t >= assets.length);
+      if (tier !== undefined && tier >= assets.length) {
+        const w = fields + 1;
+        const slotted = new Array<bigint>(tier * w).fill(0n);
+        let at = 0;
+        let next = 0;
+        let padded = 0;
+        for (const a of amounts) {
+          for (let j = next; j < a.index && padded < tier - assets.length; j++, padded++)
+            slotted[w * at++] = BigInt(j);
+          slotted[w * at] = BigInt(a.index);
+          for (const [k, x] of a.values.entries()) slotted[w * at + 1 + k] = x;
+          at++;
+          next = a.index + 1;
+        }
+        for (; at < tier; at++) slotted[w * at] = BigInt(next++);
+        if (reach(poseidonHash(pack3(slotted, Math.floor((tier * w + 2) / 3)), 16)) === rootValue)
+          reached = `${leafText} with ${tier} numbered asset slots (Binance's code since Sep 2024)`;
+      }
+    }
+    const rootAt = `level ${DEPTH} (${v.root})`;
+    if (reached !== undefined)
+      s.ok("path", `${reached} and its ${DEPTH} Poseidon siblings reach the root`, rootAt);
     else
       s.fail(
         "path",
-        `the leaf and its ${DEPTH} Poseidon siblings reach the file's root for ${o.assetSlots !== undefined ? `${o.assetSlots} asset slots (--asset-slots)` : `no count of asset slots up to ${MAX_SLOTS}`}: a balance, a total, the index or a sibling is not the one the root was built from`,
+        `the leaf and its ${DEPTH} Poseidon siblings ${o.assetSlots !== undefined ? `miss the file's root with ${o.assetSlots} asset slots (--asset-slots)` : `reach the file's root with no count of asset slots up to ${MAX_SLOTS}`}${v.indexedTiers ? `, nor with the numbered slots of Binance's code since Sep 2024 (${o.assetSlots ?? v.indexedTiers.join(" or ")} slots)` : ""}: a balance, a total, the index or a sibling is not the one the root was built from`,
         rootAt,
       );
-  } else if (!v.commitment)
-    s.cannot(
-      "path",
-      `the leaf Poseidon(${v.id}, ${v.totals.join(", ")}, assets) and its ${DEPTH} Poseidon siblings over BN254 are not supported for ${v.title}'s files: they pin a later gnark-crypto fork whose Poseidon chaingw does not reproduce, so the path to the root is not checked`,
-    );
+  }
   const r = (root as string).toLowerCase().replace(/^0x/, "");
   if (o.root !== undefined) {
     if (o.root.toLowerCase().replace(/^0x/, "") === r)
