@@ -530,6 +530,58 @@ describe("beside cast (item 11)", () => {
   }, 60_000);
 });
 
+describe("a unit flag in --json: the node's bytes as result, the exact amount beside it (issue 39, round 2)", () => {
+  const CAST = join(process.cwd(), "node_modules", ".bin", "cast");
+  it("eth_getBalance --ether --json and call --ether --json beside cast balance --ether / cast call / from-wei", async () => {
+    const anvil = await startAnvil();
+    try {
+      const carol = "0x000000000000000000000000000000000000c0de";
+      // 1.5 ether and 1 wei: no float holds it
+      await anvil.rpc("anvil_setBalance", [carol, `0x${(15n * 10n ** 17n + 1n).toString(16)}`]);
+      const [json, jsonl, plain, theirs] = await Promise.all([
+        runCli(["--json", "--url", anvil.url, "eth_getBalance", carol, "--ether"]),
+        runCli(["--format", "jsonl", "--url", anvil.url, "eth_getBalance", carol, "--ether"]),
+        runCli(["--json", "--url", anvil.url, "eth_getBalance", carol]),
+        execa(CAST, ["balance", "--ether", "--rpc-url", anvil.url, carol], { reject: false }),
+      ]);
+      expect(json.stderr).toBe("");
+      // before: --ether was ignored under --json ("0x14d1120d7b160001" alone)
+      expect(json.stdout).toBe('{"result":"0x14d1120d7b160001","ether":"1.500000000000000001"}\n');
+      expect(jsonl.stdout).toBe(json.stdout);
+      expect(plain.stdout).toBe('"0x14d1120d7b160001"\n');
+      expect(theirs.stdout.trim()).toBe("1.500000000000000001");
+      // a contract's integers: the array cast prints as result, each integer in the unit beside it
+      const token = await deployToken(anvil.rpc, 10n ** 24n + 1n);
+      const sig = "totalSupply()(uint256)";
+      const [ours, castCall, castWei] = await Promise.all([
+        runCli(["--json", "--url", anvil.url, "call", token, sig, "--ether"]),
+        execa(CAST, ["call", "--json", "--rpc-url", anvil.url, token, sig], { reject: false }),
+        execa(CAST, ["from-wei", (10n ** 24n + 1n).toString()], { reject: false }),
+      ]);
+      expect(ours.stderr).toBe("");
+      const got = JSON.parse(ours.stdout) as { result: unknown; ether: string[] };
+      expect(got.result).toEqual(JSON.parse(castCall.stdout));
+      expect(got.ether).toEqual([castWei.stdout.trim()]);
+      expect(got.ether).toEqual(["1000000.000000000000000001"]);
+      // decode, no node: a non-integer is null in the unit's array
+      const word = (n: bigint) => n.toString(16).padStart(64, "0");
+      const decoded = await runCli([
+        "--json",
+        "decode",
+        "f()(uint256,address)",
+        `0x${word(15n * 10n ** 8n)}${word(5n)}`,
+        "--gwei",
+      ]);
+      expect(JSON.parse(decoded.stdout)).toEqual({
+        result: [1500000000, "0x0000000000000000000000000000000000000005"],
+        gwei: ["1.5", null],
+      });
+    } finally {
+      await anvil.stop();
+    }
+  }, 60_000);
+});
+
 describe("help (item 8)", () => {
   it("--help leads with the usage and the workflows, methods grouped after; chaingw alone: the short usage", async () => {
     const top = await runCli(["--help"], { env: { COLUMNS: "80" } });

@@ -16,6 +16,7 @@ import type { ChainGroup, RenderCtx } from "../chains/index.js";
 import { coinUnit } from "../chains/units.js";
 import type { JsonValue } from "../json/lossless.js";
 import { renderValue } from "../output/human.js";
+import { formatUnits } from "../util/units.js";
 import {
   addressKind,
   blockNumberKind,
@@ -185,6 +186,12 @@ export const ethStandardReads = (chain: ChainGroup): MethodDef[] => [
     fromOptions: (_opts, params) => params,
     render: (result, ctx) =>
       ctx.options?.ether ? inCoinUnit(result, ctx) : renderNumber(baseUnit)(result, ctx),
+    inUnits: (result, ctx) => {
+      if (!ctx.options?.ether || typeof result !== "string" || !/^0x[0-9a-f]+$/i.test(result))
+        return undefined;
+      const unit = coinUnit(ctx.chain);
+      return { [unit.name]: formatUnits(BigInt(result), unit.decimals) };
+    },
   }),
   ownRead(chain, {
     name: "eth_getCode",

@@ -68,6 +68,12 @@ export interface MethodDef {
   /** human rendering; the default renderer is used when absent */
   render?(result: JsonValue, ctx: RenderCtx): string;
   /**
+   * The result in the unit a flag of the call asks for (`--ether`), as exact decimal text keyed by the unit's
+   * name (`{ ether: "1.5" }`); undefined without the flag. `--json` then prints an object: `result`, the
+   * node's bytes as they came, beside it (README, "--json").
+   */
+  inUnits?(result: JsonValue, ctx: RenderCtx): Record<string, string> | undefined;
+  /**
    * `--range a..b` support: the first param is a height/number. `via` names the registry method of the same
    * group that turns the height into what the first param needs (getblockhash; its marks come from its own
    * definition); else `toParam` converts it.

@@ -36,16 +36,27 @@ export function functionOf(cmd: string, sig: string, argc: number, flags: EvmFla
 }
 
 /** Decoded values as the run prints them: a JSON array for machines, one value a line for people. */
+/**
+ * Decoded values as the run prints them: a JSON array for machines, one value a line for people. With a unit
+ * (--ether, --gwei, --unit U) each integer also in that unit, exact: beside the value for people; for
+ * machines an object, `{"result": [the array], "ether": [exact decimal text, or null where not an integer]}`.
+ */
 export function printValues(run: Run, params: readonly abi.Param[], values: abi.Plain[], unit?: Unit): void {
+  const inUnit = (v: abi.Plain, i: number): string | undefined =>
+    unit && typeof v === "string" && /^u?int\d*$/.test(params[i].type) && /^-?\d+$/.test(v)
+      ? formatUnits(BigInt(v), unit.decimals)
+      : undefined;
   if (run.machine) {
-    run.out(stringifyLossless(values.map((v, i) => abi.jsonOf(params[i], v))));
+    const result = values.map((v, i) => abi.jsonOf(params[i], v));
+    run.out(
+      stringifyLossless(unit ? { result, [unit.name]: values.map((v, i) => inUnit(v, i) ?? null) } : result),
+    );
     return;
   }
   const lines = values.map((v, i) => {
     const text = abi.valueText(params[i], v);
-    if (unit && typeof v === "string" && /^u?int\d*$/.test(params[i].type) && /^-?\d+$/.test(v))
-      return `${text}  (${formatUnits(BigInt(v), unit.decimals)} ${unit.name})`;
-    return text;
+    const u = inUnit(v, i);
+    return u === undefined ? text : `${text}  (${u} ${unit?.name})`;
   });
   run.out(lines.join("\n"));
 }

@@ -31,14 +31,18 @@ async function callAndPrint(
   const o = { scanTimeoutMs: ctx.settings.scanTimeoutMs, verify };
   const work = run.wait ? sendWhenUp(run, ctx, again, req, o) : send(ctx.client, req, o);
   const { result, raw } = await withSpinner(`${req.method} …`, work, !run.machine);
-  if (ctx.format === "json") return run.out(raw);
-  if (ctx.format === "jsonl") return run.out(stringifyLossless(parseLossless(raw)));
   const def = req.def;
-  run.out(
-    def?.render
-      ? def.render(result, { color: ctx.color, chain: req.chain, method: req.method, options })
-      : renderDefault(result, req.method, ctx.color),
-  );
+  const rctx = { color: ctx.color, chain: req.chain, method: req.method, options };
+  // a unit flag (--ether): the node's bytes as `result`, the same amount in the unit beside it
+  const units = run.machine ? def?.inUnits?.(result, rctx) : undefined;
+  const text = units
+    ? `{"result":${raw}${Object.entries(units)
+        .map(([k, v]) => `,${JSON.stringify(k)}:${JSON.stringify(v)}`)
+        .join("")}}`
+    : raw;
+  if (ctx.format === "json") return run.out(text);
+  if (ctx.format === "jsonl") return run.out(stringifyLossless(parseLossless(text)));
+  run.out(def?.render ? def.render(result, rctx) : renderDefault(result, req.method, ctx.color));
 }
 
 /**
