@@ -2,18 +2,23 @@
  * What the chain says about an exchange's rows where a node is given (`--node NET=URL`): each EVM row's
  * balance re-read at its snapshot block (eth_getBalance for the network's own coin, balanceOf for a token
  * named by `--token SYMBOL=ADDRESS`), and a contract wallet's owners and threshold (a Safe's getOwners() and
- * getThreshold()) at that block. Rows of networks without a node keep their amounts as claimed.
+ * getThreshold()) at that block. TRON rows are read at the head (java-tron's JSON-RPC serves no other
+ * block): a balance at the snapshot only when the head is the snapshot's block, else the head's, shown and
+ * never taken for the snapshot's. Rows of networks without a node keep their amounts as claimed.
  */
 
 import { bytesToHex } from "@noble/hashes/utils.js";
+import { networkNamed, tokenHex, wellKnownBackings } from "../../chains/assets.js";
 import type { NetworkName } from "../../chains/coins.js";
 import type { ChainGroup } from "../../chains/index.js";
+import { tronToHex20 } from "../../chains/tron.js";
 import { ChaingwError } from "../../errors/index.js";
 import { JsonNumber } from "../../json/lossless.js";
 import type { Prepared } from "../../methods/prepare.js";
 import {
   prepareRead,
   readBalances,
+  readBlock,
   readFailure,
   readMany,
   readTokenMeta,
@@ -23,7 +28,7 @@ import type { JsonRpcClient } from "../../rpc/client.js";
 import { formatUnits, parseUnits } from "../../util/units.js";
 import { type UtxoCoin, utxoCoinOf } from "./coins.js";
 import type { OwnershipFile, OwnershipRow } from "./read.js";
-import { decodeUtxoAddress, isEvmAddress, scriptOf } from "./signatures.js";
+import { decodeUtxoAddress, isEvmAddress, isTronAddress, scriptOf } from "./signatures.js";
 
 export interface ChainNode {
   /** the network it answers for, as the file names it ("ETH", "ARBITRUM", "ERC20") */
@@ -36,8 +41,10 @@ export interface ChainOptions {
   nodes: ChainNode[];
   /** the network of the file's Bitcoin-family addresses */
   network?: NetworkName;
-  /** token contracts by symbol ("USDT" → 0x…), for the rows of that coin */
+  /** token contracts by symbol ("USDT" → 0x…), for the EVM rows of that coin */
   tokens: Map<string, string>;
+  /** TRC-20 contracts by symbol ("USDT" → T…), for the TRON rows of that coin; else the well-known ones */
+  tronTokens?: Map<string, string>;
   signal?: AbortSignal;
 }
 
@@ -46,7 +53,13 @@ const NATIVE = new Set(["ETH", "BNB", "AVAX", "POL", "MATIC", "ETC", "OKT", "FTM
 
 /** The network a row is on, as `--node` names it: its network column, else the part after its coin's "-". */
 export const networkOf = (row: OwnershipRow): string =>
-  (row.network || (row.coin.split("-")[0] as string)).toUpperCase();
+  (row.network || (row.coin.split("-").at(-1) as string)).toUpperCase();
+
+/** The names files give TRON ("TRX", "USDT-TRC20", a network column "TRON"): one network for `--node`. */
+const TRON_NAMES = new Set(["TRON", "TRC20", "TRX"]);
+const isTronRow = (row: OwnershipRow): boolean =>
+  TRON_NAMES.has(networkOf(row)) || isTronAddress(row.address);
+const nodeName = (n: string): string => (TRON_NAMES.has(n.toUpperCase()) ? "TRON" : n.toUpperCase());
 
 export interface BalanceCheck {
   /** the chain's balance in the row's units, as text */
@@ -85,7 +98,8 @@ const hexWords = (hex: string): bigint[] => {
 
 /** The chain's checks of a file's rows, through the nodes given. */
 export function chainChecks(file: OwnershipFile, o: ChainOptions): ChainChecks {
-  const nodeOf = (row: OwnershipRow) => o.nodes.find((n) => n.network.toUpperCase() === networkOf(row));
+  const nodeOf = (row: OwnershipRow) =>
+    o.nodes.find((n) => nodeName(n.network) === (isTronRow(row) ? "TRON" : networkOf(row)));
   /** one scantxoutset per node for all its rows: the UTXO set's height and each script's total */
   const scans = new Map<ChainNode, Promise<{ height: number; by: Map<string, bigint> } | string>>();
   const scan = (node: ChainNode, coin: UtxoCoin) => {
@@ -156,10 +170,85 @@ export function chainChecks(file: OwnershipFile, o: ChainOptions): ChainChecks {
           detail: `holds ${shown} at ${at} (scantxoutset), less than the ${row.amount} claimed`,
         };
   };
+  const tronBalance = async (node: ChainNode, row: OwnershipRow): Promise<BalanceCheck> => {
+    const symbol = (row.coin.split("-")[0] as string).toUpperCase();
+    const tron = networkNamed("tron")?.id;
+    const token =
+      symbol === "TRX"
+        ? undefined
+        : (o.tronTokens?.get(symbol) ??
+          wellKnownBackings(symbol)?.backings.find((b) => b.network === tron)?.token);
+    if (symbol !== "TRX" && !token)
+      return {
+        holds: null,
+        detail: `${symbol} is a TRC-20 token whose contract the file does not name (--token ${symbol}=T…)`,
+      };
+    const h = row.height ?? file.summary.find((s) => s.coin === row.coin)?.height;
+    const snapshot = h && /^\d+$/.test(h) ? Number(h) : undefined;
+    try {
+      const before = await readBlock(node.client, node.chain, "latest");
+      if (!before) return { holds: null, detail: "the node has no latest block" };
+      const decimals = token
+        ? (await readTokenMeta(node.client, node.chain, [tokenHex(token)], "latest", o.signal))[0]?.decimals
+        : 6;
+      if (decimals === null || decimals === undefined)
+        return { holds: null, detail: `token ${token}: decimals() unknown` };
+      const [[value]] = (await readBalances(
+        node.client,
+        node.chain,
+        [token ? tokenHex(token) : "native"],
+        [tronToHex20(row.address)],
+        "latest",
+        undefined,
+        o.signal,
+      )) as [[bigint]];
+      const after = await readBlock(node.client, node.chain, "latest");
+      const units = file.units === "base" ? 0 : decimals;
+      const claimed = parseUnits(row.amount as string, units);
+      if (claimed === undefined)
+        return { holds: null, detail: `the claimed amount ${row.amount} has more places than ${decimals}` };
+      const shown = units === 0 ? value.toString() : formatUnits(value, units);
+      const less = value < claimed ? `, less than the ${row.amount} claimed` : "";
+      if (!after || after.hash !== before.hash)
+        return {
+          value: shown,
+          holds: null,
+          detail: `holds ${shown} at the head, which moved from block ${before.number} to ${after?.number ?? "none"} during the read${less}: not a balance at the snapshot`,
+        };
+      // java-tron reads state at the head only: the snapshot's balance when the head is the snapshot's block
+      if (snapshot !== undefined && before.number === snapshot) {
+        const at = `block ${snapshot}`;
+        return value >= claimed
+          ? {
+              value: shown,
+              block: at,
+              holds: true,
+              detail: `holds ${shown} at ${at} (the head, the snapshot's block)`,
+            }
+          : {
+              value: shown,
+              block: at,
+              holds: false,
+              detail: `holds ${shown} at ${at} (the head, the snapshot's block), less than the ${row.amount} claimed`,
+            };
+      }
+      return {
+        value: shown,
+        block: `head ${before.number}`,
+        holds: null,
+        detail: `holds ${shown} at the head block ${before.number}${less}; the snapshot is ${snapshot === undefined ? "not given" : `block ${snapshot}`} and java-tron's JSON-RPC reads state at the head only, so the amount at the snapshot is as claimed, not read`,
+      };
+    } catch (e) {
+      if (e instanceof ChaingwError) return { holds: null, detail: e.message };
+      if (e instanceof Error && /TRON address/.test(e.message)) return { holds: null, detail: e.message };
+      throw e;
+    }
+  };
   return {
     async balance(row: OwnershipRow): Promise<BalanceCheck | undefined> {
       const node = nodeOf(row);
       if (!node || row.amount === undefined) return undefined;
+      if (isTronRow(row)) return tronBalance(node, row);
       const coin = utxoCoinOf(networkOf(row), o.network);
       if (coin) return utxoBalance(node, row, coin);
       if (!isEvmAddress(row.address))

@@ -69,7 +69,24 @@ export async function runExchangeOwnership(
     previous = verify.signaturesOf(old, basename(o.previous));
   }
   const nodes = pairs("--node", o.node, /^https?:\/\/\S+$/, "NET=http(s)://host:port");
-  const tokens = new Map(pairs("--token", o.token, /^0x[0-9a-fA-F]{40}$/, "SYMBOL=0x and 40 hex digits"));
+  // a token's contract: 0x… for the EVM rows of that symbol, T… (a TRC-20) for its TRON rows
+  const tokenPairs = pairs(
+    "--token",
+    o.token,
+    /^(0x[0-9a-fA-F]{40}|T[1-9A-HJ-NP-Za-km-z]{33})$/,
+    "SYMBOL=0x and 40 hex digits, or SYMBOL=T and a TRON address",
+  );
+  const tokens = new Map(tokenPairs.filter(([, a]) => a.startsWith("0x")));
+  const tronTokens = new Map(tokenPairs.filter(([, a]) => a.startsWith("T")));
+  if (tronTokens.size) {
+    const { tronToHex20 } = await import("../../../chains/tron.js");
+    for (const [k, a] of tronTokens)
+      try {
+        tronToHex20(a);
+      } catch (e) {
+        throw new UsageError(`--token ${k}=${a}: ${(e as Error).message}; nothing was checked`);
+      }
+  }
   // the network of the file's Bitcoin-family addresses: mainnet's, unless --network names a test network
   const { NETWORK_NAMES } = await import("../../../chains/coins.js");
   const network = NETWORK_NAMES.find((n) => n === flags.network) ?? "main";
@@ -83,8 +100,13 @@ export async function runExchangeOwnership(
     ]);
     chain = chainChecks(owned, {
       nodes: nodes.map(([net, url]) => {
-        // a Bitcoin-family network's node is scanned (scantxoutset), any other read as an EVM node
-        const group = utxoCoinOf(net, network) ? "utxo" : "evm";
+        // a Bitcoin-family network's node is scanned (scantxoutset), TRON's read as java-tron's JSON-RPC,
+        // any other as an EVM node
+        const group = utxoCoinOf(net, network)
+          ? "utxo"
+          : /^(TRON|TRC20|TRX)$/.test(net)
+            ? "evm-compat"
+            : "evm";
         const { url: _, network: __, ...rest } = flags;
         return {
           network: net,
@@ -93,6 +115,7 @@ export async function runExchangeOwnership(
         };
       }),
       tokens,
+      tronTokens,
       network,
       signal: run.abort.signal,
     });

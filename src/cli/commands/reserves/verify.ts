@@ -60,7 +60,7 @@ export function declareVerify(reserves: Command, run: Run): void {
     )
     .option(
       "--token <symbol=address>",
-      "an exchange's address file: the contract of a token the rows name by symbol (USDT=0x…), read with --node (repeatable)",
+      "an exchange's address file: the contract of a token the rows name by symbol (USDT=0x…; a TRC-20 USDT=T…), read with --node (repeatable)",
       collect,
       [],
     )
