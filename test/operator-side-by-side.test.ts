@@ -290,6 +290,32 @@ describe("reserves scan: what the proof counts, row by row (item 6)", () => {
   }, 90_000);
 });
 
+describe("the coin by its name where it is known (issue 39 item 13, round 2)", () => {
+  it("a scan of legacy test addresses and of a descriptor says LTC (the node's coin), not coins", async () => {
+    const n = await node();
+    // a legacy regtest address: its base58 prefix is Bitcoin's testnet one too, so its form names no coin
+    const a = await n.rpc<string>("getnewaddress", ["", "legacy"]);
+    await n.rpc("sendtoaddress", [a, 0.75]);
+    await n.mine(1);
+    const d = freshDir();
+    for (const target of [
+      [a, "--proof", join(d, "p.json")],
+      ["-d", `addr(${a})`],
+    ]) {
+      const r = await runCli(["reserves", "scan", ...target], { env: { CHAINGW_URL: n.authUrl } });
+      expect(r.exitCode, r.stderr).toBe(0);
+      // before: "total  0.75000000 coins = 75000000 base units"
+      expect(r.stdout).toMatch(/^ {2}total +0\.75000000 LTC = 75000000 base units$/m);
+      expect(r.stdout).not.toMatch(/\bcoins\b/);
+      expect(r.stdout).toMatch(/^ {2}outputs the node walked +\d+ \(its whole set of unspent outputs\)$/m);
+    }
+    const v = await runCli(["reserves", "verify", join(d, "p.json")], { env: { CHAINGW_URL: n.authUrl } });
+    expect(v.exitCode, v.stderr).toBe(0);
+    expect(v.stdout).toMatch(/0\.75000000 LTC in 1 output unspent/);
+    expect(v.stdout).not.toMatch(/\bcoins\b/);
+  }, 90_000);
+});
+
 describe("bitcoin-cli's flags (item 7)", () => {
   it("-rpcport with -datadir keeps the cookie; -rpcconnect, -rpcuser/-rpcpassword, -chain: as litecoin-cli", async () => {
     const c = await startLitecoind({ cookie: true, blocks: 2 });

@@ -19,6 +19,8 @@ export interface KnownNetwork {
   label: string;
   /** a test network: never backs an asset unless the auditor declares it */
   test: boolean;
+  /** a UTXO network's coin's ticker (LTC, BTC) */
+  ticker?: string;
 }
 
 const evmNet = (name: string, chainId: number, label: string, test: boolean): KnownNetwork => ({
@@ -52,6 +54,7 @@ const UTXO_NETWORKS: KnownNetwork[] = MESSAGE_COINS.flatMap((coin) => {
         id: `utxo:${params.genesis}`,
         label: net === "main" ? coin.name : `${coin.name} ${NET_WORD[net]}`,
         test: net !== "main",
+        ticker: coin.ticker,
       },
     ];
   });
@@ -137,6 +140,12 @@ export const networkOf = (id: NetworkId): KnownNetwork | undefined => KNOWN_NETW
 
 /** "Litecoin regtest", or the id itself for a network the table does not know ("evm:8453"). */
 export const networkLabel = (id: NetworkId): string => networkOf(id)?.label ?? id;
+/** The network's own coin as a verdict names it: "LTC on Litecoin regtest", "the native coin of anvil (…)". */
+export const nativeCoinLabel = (id: NetworkId): string => {
+  const ticker = networkOf(id)?.ticker;
+  if (ticker) return `${ticker} on ${networkLabel(id)}`;
+  return `${id.startsWith("utxo:") ? "the coin" : "the native coin"} of ${networkLabel(id)}`;
+};
 
 /** A token contract as the proofs hold it: 0x + 40 lowercase hex (a TRON T-address converted). */
 export const tokenHex = (t: string): string => (looksLikeTronBase58(t) ? tronToHex20(t) : t.toLowerCase());

@@ -26,13 +26,19 @@ export function share(part: bigint, whole: bigint): string {
   return `${bp / 100n}.${(bp % 100n).toString().padStart(2, "0")}%`;
 }
 
-/** The coin's ticker for the summary line, from the addresses' own form where it says. */
-export function unitOf(proof: Proof): string {
-  return unitOfAddresses(proof.by_address.map((a) => a.address));
+/** The coin's ticker for the summary line, from the addresses' own form where it says, else the node's coin. */
+export function unitOf(proof: Proof, nodeCoin?: string | null): string {
+  return unitOfAddresses(
+    proof.by_address.map((a) => a.address),
+    nodeCoin,
+  );
 }
 
-/** The coin's ticker of the first address whose form names one coin, else "coins". */
-export function unitOfAddresses(addresses: Iterable<string>): string {
+/**
+ * The coin's ticker of the first address whose form names one coin; else the node's coin's (a coin id, as
+ * its `subversion` names it: test networks share base58 prefixes, descriptors name no coin); else "coins".
+ */
+export function unitOfAddresses(addresses: Iterable<string>, nodeCoin?: string | null): string {
   for (const address of addresses) {
     try {
       const coins = new Set(decodeProofAddress(address).networks.map((n) => n.chain));
@@ -42,5 +48,5 @@ export function unitOfAddresses(addresses: Iterable<string>): string {
       // a descriptor: says nothing about the coin
     }
   }
-  return "coins";
+  return (nodeCoin ? coinOf(nodeCoin)?.ticker : undefined) ?? "coins";
 }

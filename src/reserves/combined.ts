@@ -5,6 +5,7 @@
  * Digests are checked offline always; verification against the chains is the caller's (it needs clients).
  */
 import type { NetworkId } from "../chains/assets.js";
+import { coinOf } from "../chains/coins.js";
 import type { Proof } from "../proof/document.js";
 import type { EvmProof } from "../proof/evm-document.js";
 import { digestOf } from "../proof/jcs.js";
@@ -201,7 +202,7 @@ export async function verifyUtxoEntry(
   const v = await verify(verifyContext(client, { signal, options }), proof);
   const total = BigInt(proof.total.amount_sats);
   // the coin the node is, where the addresses' form did not say
-  const symbol = v.node.coin === "litecoin" ? "LTC" : v.node.coin === "bitcoin" ? "BTC" : undefined;
+  const symbol = v.node.coin ? coinOf(v.node.coin)?.ticker : undefined;
   const named = r.entry.assets.map((a) => (a.symbol === "coins" && symbol ? { ...a, symbol } : a));
   const assets = named.map((a) =>
     a.proven_share === null && v.ownership.proven_addresses === 0

@@ -6,6 +6,7 @@
 import {
   type BackingRef,
   KNOWN_NETWORKS,
+  nativeCoinLabel,
   networkLabel,
   networkNamed,
   tokenHex,
@@ -55,7 +56,7 @@ export function parseBacking(v: string): { asset: string; ref: BackingRef } {
     wellKnownAt(network, token)?.label ??
     (token
       ? `the token at ${token} on ${networkLabel(network)}`
-      : `${network.startsWith("utxo:") ? "coins" : "the native coin"} of ${networkLabel(network)}`);
+      : nativeCoinLabel(network));
   return { asset: m[1] as string, ref: { network, ...(token ? { token } : {}), label } };
 }
 

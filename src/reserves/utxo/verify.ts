@@ -858,9 +858,7 @@ export async function verify(ctx: Ctx, proof: Proof): Promise<VerifyReport> {
   const s = initialState(proof);
   const findings = await runSteps(ctx, s, STEPS);
   // the addresses' form names the coin where it can; else the node's own (shared test prefixes)
-  const named = unitOf(proof);
-  const unit =
-    named !== "coins" ? named : s.coin === "litecoin" ? "LTC" : s.coin === "bitcoin" ? "BTC" : named;
+  const unit = unitOf(proof, s.coin);
   const outcome = outcomeOf(
     findings,
     // proven (a valid signature, outputs re-read) before claimed (the rest), so neither reads as the other

@@ -274,7 +274,10 @@ async function printScan(
   const { minConf, signatures } = p;
   const { reportCsv, reportHuman, reportJson } = await import("../../render/reserves.js");
   const { unitOfAddresses } = await import("../../../reserves/claims.js");
-  const unit = unitOfAddresses(report.scan.unspents.flatMap((u) => (u.address ? [u.address] : [])));
+  const addrs = report.scan.unspents.flatMap((u) => (u.address ? [u.address] : []));
+  let unit = unitOfAddresses(addrs);
+  // descriptors and test networks' shared prefixes name no coin: the node's subversion does (people only)
+  if (unit === "coins" && !run.machine) unit = unitOfAddresses(addrs, await nodeCoinOf(ctx));
   const csvTo = run.format === "csv" ? "-" : o.csv;
   if (csvTo !== undefined) {
     const csv = reportCsv(report);
@@ -324,4 +327,17 @@ async function printScan(
         ? reportJson(report)
         : reportHuman(escapeDeep(report), { color: ctx.color, unit }),
     );
+}
+
+/** The coin the scanning node says it is (`getnetworkinfo`'s subversion), if it says; never fails the scan. */
+async function nodeCoinOf(ctx: Context): Promise<string | undefined> {
+  try {
+    const { coinOfSubversion } = await import("../../../chains/coins.js");
+    const { marksOf } = await import("../../../methods/prepare.js");
+    const net = (await ctx.client.call("getnetworkinfo", [], marksOf("getnetworkinfo", "utxo"))).result;
+    const sub = (net as { subversion?: unknown } | null)?.subversion;
+    return typeof sub === "string" ? coinOfSubversion(sub)?.id : undefined;
+  } catch {
+    return undefined;
+  }
 }
