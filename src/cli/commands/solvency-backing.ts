@@ -54,9 +54,7 @@ export function parseBacking(v: string): { asset: string; ref: BackingRef } {
   const token = m[3] === undefined ? undefined : parseToken(m[3], flag);
   const label =
     wellKnownAt(network, token)?.label ??
-    (token
-      ? `the token at ${token} on ${networkLabel(network)}`
-      : nativeCoinLabel(network));
+    (token ? `the token at ${token} on ${networkLabel(network)}` : nativeCoinLabel(network));
   return { asset: m[1] as string, ref: { network, ...(token ? { token } : {}), label } };
 }
 

@@ -171,7 +171,8 @@ export function reportHuman(r: Report, opts: { color: boolean; proof?: ProofTota
     ["started", r.startedAt.toISOString()],
     ["duration", `${(r.durationMs / 1000).toFixed(2)} s`],
   );
-  if (s.txouts !== null) lines.push(["outputs the node walked", `${s.txouts} (its whole set of unspent outputs)`]);
+  if (s.txouts !== null)
+    lines.push(["outputs the node walked", `${s.txouts} (its whole set of unspent outputs)`]);
   if (r.chunks > 1) lines.push(["chunks", `${r.chunks}: ${r.chunkNote ?? ""}`]);
   if (r.crossCheck) {
     const c = r.crossCheck;
