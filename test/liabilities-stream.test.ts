@@ -5,7 +5,7 @@
  * leaves, the same proofs — under a memory bound small enough that every phase runs in many buckets, with
  * the input's rows shuffled so that a customer's rows are far apart. The worker is dist/'s (npm run build).
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createWriteStream, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -13,6 +13,7 @@ import { buildLiabilities } from "../src/liabilities/build.js";
 import { ProofSource } from "../src/liabilities/proof.js";
 import { seededRandom } from "../src/liabilities/random.js";
 import { buildStreamed } from "../src/liabilities/stream.js";
+import { runCli } from "./helpers/cli.js";
 
 const N = Number(process.env.LIAB_STREAM_N ?? 60_000);
 const dir = mkdtempSync(join(tmpdir(), "chaingw-liab-stream-"));
@@ -92,4 +93,67 @@ describe("the streamed build agrees with the in-memory build", () => {
       pm.close();
     }
   }, 240_000);
+});
+
+describe("liabilities build: memory a bound, disk as the files are used", () => {
+  // big enough that --memory 400 sizes every phase in several buckets (the rows ~25 MB × 4 × 2 workers
+  // against ~80 MB of bucket budget), small enough to run in seconds
+  const M = 250_000;
+  const big = join(dir, "big.csv");
+  const out = join(dir, "bounded");
+
+  beforeAll(async () => {
+    const w = createWriteStream(big);
+    let x = 12345;
+    let chunk = "customer_id,asset,amount\n";
+    for (let c = 0; c < M; c++) {
+      x = (x * 1103515245 + 12345) % 2 ** 31;
+      chunk += `cust-${c},BTC,${x % 1000}.${x % 1e8}\ncust-${c},USDT,${x % 100000}.${x % 1000}\ncust-${c},ETH,${x}.1\n`;
+      if (chunk.length > 1 << 20) {
+        w.write(chunk);
+        chunk = "";
+      }
+    }
+    w.end(chunk);
+    await new Promise<void>((ok) => w.once("finish", () => ok()));
+  }, 60_000);
+
+  it("--memory 400: the peak RSS (main thread and workers) stays under it; work files deleted as they are used", async () => {
+    const r = await runCli(
+      ["liabilities", "build", "--input", big, "--assets", ASSETS, "--out", out, "--memory", "400", "--json"],
+      { timeoutMs: 200_000 },
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    const j = JSON.parse(r.stdout);
+    expect(j.customers).toBe(M);
+    expect(j.peak_rss_bytes).toBeGreaterThan(50 * 2 ** 20);
+    expect(j.peak_rss_bytes).toBeLessThan(400 * 2 ** 20);
+    // the most the work directory held is the output files themselves, give or take a bucket: every work
+    // file (rows, leaves, customers, leaf indices, index entries) deleted once read — kept, they would add
+    // ~20 % (the customers' and the leaf-index files alone)
+    const outputs = readdirSync(out).reduce((s, f) => s + statSync(join(out, f)).blocks * 512, 0);
+    expect(j.peak_work_bytes).toBeGreaterThanOrEqual(outputs * 0.95);
+    expect(j.peak_work_bytes).toBeLessThan(outputs * 1.05);
+    // nothing left beside --out
+    expect(readdirSync(dir).filter((f) => f.startsWith(".bounded.build-"))).toEqual([]);
+  }, 240_000);
+
+  it("--memory below what the processes alone take: exit 2 naming it, nothing written", async () => {
+    const r = await runCli([
+      "liabilities",
+      "build",
+      "--input",
+      big,
+      "--assets",
+      ASSETS,
+      "--out",
+      join(dir, "never"),
+      "--memory",
+      "399",
+    ]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain("--memory");
+    expect(r.stderr).toContain("from 400");
+    expect(readdirSync(dir).filter((f) => f.includes("never"))).toEqual([]);
+  });
 });

@@ -242,6 +242,20 @@ export class LedgerBuilder {
     return undefined;
   }
 
+  /**
+   * Empty again, its arrays kept at their size: the streamed build aggregates bucket after bucket in one
+   * builder, so the arrays grow once, not once a bucket with the old ones left to the garbage collector.
+   */
+  reset(): void {
+    const A = this.assets.length;
+    this.amounts.fill(0, 0, this.count * A * AMOUNT_BYTES);
+    this.seen.fill(0, 0, this.count * A);
+    this.table.fill(0);
+    this.totals.fill(0n);
+    this.count = 0;
+    this.idBytes = 0;
+  }
+
   ledger(): Ledger {
     const A = this.assets.length;
     return {

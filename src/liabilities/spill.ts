@@ -4,7 +4,7 @@
  * leaves in order and writes every level of a subtree to tree.bin as it goes (one pending record per
  * level, one write buffer per level).
  */
-import { closeSync, existsSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, existsSync, openSync, readSync, rmSync, statSync, writeSync } from "node:fs";
 import { AMOUNT_BYTES, addAmount, NODE_PREFIX, sha256Native } from "./format.js";
 
 /** Appends to `count` files named by `name(i)`, each through a buffer of `bufferBytes`. */
@@ -62,9 +62,46 @@ export function writeAll(fd: number, b: Uint8Array, position: number): void {
   }
 }
 
-/** The whole of each file that exists, one after another. */
-export function readAll(files: string[]): Buffer {
-  return Buffer.concat(files.filter((f) => existsSync(f)).map((f) => readFileSync(f)));
+/**
+ * Reads buckets whole, one at a time, into one buffer it keeps and reuses (grown by an eighth when a bucket
+ * is larger): a bucket's bytes are held once, not a second time in a concatenation, and the last bucket's
+ * buffer is not left for the garbage collector while the next one is read — measured, those two put the
+ * RSS 8-24 % over `--memory`. A buffer returned is valid until the next {@link read}.
+ */
+export class BucketReader {
+  private buf: Buffer = Buffer.alloc(0);
+
+  /** The whole of each file that exists, one after another; with `remove`, each file deleted once read. */
+  read(files: string[], remove = false): Buffer {
+    const sizes = files.map((f) => (existsSync(f) ? statSync(f).size : -1));
+    const total = sizes.reduce((s, x) => s + Math.max(0, x), 0);
+    if (total > this.buf.length) {
+      this.buf = Buffer.alloc(0); // the old one is garbage before the new one is made
+      this.buf = Buffer.allocUnsafe(Math.ceil(total * 1.125));
+    }
+    let at = 0;
+    files.forEach((f, i) => {
+      if (sizes[i] < 0) return;
+      const fd = openSync(f, "r");
+      try {
+        for (let got = 0; got < sizes[i]; ) {
+          const n = readSync(fd, this.buf, at + got, sizes[i] - got, got);
+          if (n === 0) throw new Error(`${f}: shorter than its size`);
+          got += n;
+        }
+      } finally {
+        closeSync(fd);
+      }
+      at += sizes[i];
+      if (remove) rmSync(f, { force: true });
+    });
+    return this.buf.subarray(0, total);
+  }
+
+  /** Lets the buffer go (a phase's last bucket read). */
+  release(): void {
+    this.buf = Buffer.alloc(0);
+  }
 }
 
 /**

@@ -10,14 +10,14 @@
  *   slot-T-W-Q.bin  leaf indices subtree worker T found for worker W's customers Q·range…: u32be number ‖
  *                   u32be part ‖ u32be leaf index
  */
-import { closeSync, openSync, rmSync } from "node:fs";
+import { closeSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { KEY_BYTES } from "./derive.js";
 import { recordBytes } from "./format.js";
 import type { Asset } from "./input.js";
 import { LedgerBuilder } from "./input.js";
 import { LeafMaker } from "./leaves.js";
-import { BucketWriter, LevelWriter, readAll, writeAll } from "./spill.js";
+import { BucketReader, BucketWriter, LevelWriter, writeAll } from "./spill.js";
 
 export const IN_HEAD = 24;
 export const PLACE_HEAD = 24;
@@ -53,6 +53,8 @@ export class LeafWork {
   private readonly place: BucketWriter;
   private readonly cust: number;
   private readonly R: number;
+  private readonly reader = new BucketReader();
+  private ledger: LedgerBuilder;
   /** customers numbered so far */
   customers = 0;
 
@@ -61,6 +63,7 @@ export class LeafWork {
     this.R = recordBytes(s.assets.length);
     this.place = new BucketWriter(2 ** s.placeBits, (b) => placeFile(s.dir, s.w, b));
     this.cust = openSync(custFile(s.dir, s.w), "a", 0o600);
+    this.ledger = new LedgerBuilder(s.assets);
   }
 
   private emit(w: number, j: number, q: number, key: Uint8Array, ko: number, rec: Uint8Array, ro: number) {
@@ -76,9 +79,10 @@ export class LeafWork {
 
   /** Input bucket `b`: its customers aggregated, their leaves placed; the problems found (line, text). */
   aggregate(b: number): { problems: [number, string][]; customers: number } {
-    const rows = readAll([inFile(this.s.dir, b)]);
-    rmSync(inFile(this.s.dir, b), { force: true });
-    const ledger = new LedgerBuilder(this.s.assets);
+    // the bucket's file deleted once read: the disk holds the rows or their leaves, not both
+    const rows = this.reader.read([inFile(this.s.dir, b)], true);
+    const ledger = this.ledger;
+    ledger.reset();
     const problems: [number, string][] = [];
     for (let at = 0; at < rows.length; ) {
       const line = rows.readUInt32BE(at);
@@ -125,6 +129,9 @@ export class LeafWork {
 
   /** Writes what is buffered; bytes per place bucket. */
   finish(): Float64Array {
+    // phase B's buffers let go before the subtree's (the same worker)
+    this.reader.release();
+    this.ledger = new LedgerBuilder(this.s.assets);
     this.place.close();
     closeSync(this.cust);
     return this.place.bytes;
@@ -164,18 +171,22 @@ export function buildSubtree(o: SubtreeTask): Uint8Array {
   const slots = new BucketWriter(o.W * o.slotRanges, (i) =>
     slotFile(o.dir, o.t, Math.floor(i / o.slotRanges), i % o.slotRanges),
   );
+  const reader = new BucketReader();
+  const keys = new SortKeys();
   try {
     for (let b = 0; b < o.bases.length; b++) {
       const first = o.bases[b];
       const n = o.counts[b];
       if (first + n <= lo || first >= hi || n === 0) continue;
-      const all = readAll(Array.from({ length: o.W }, (_, w) => placeFile(o.dir, w, b)));
+      // a bucket wholly inside this half is read by no one else: deleted once read (the one across the
+      // halves' boundary, by the main thread once both are done)
+      const all = reader.read(
+        Array.from({ length: o.W }, (_, w) => placeFile(o.dir, w, b)),
+        first >= lo && first + n <= hi,
+      );
       if (all.length !== n * E)
         throw new Error(`place bucket ${b}: ${all.length / E} entries, expected ${n}`);
-      // a bucket wholly inside this half is read by no one else
-      if (first >= lo && first + n <= hi)
-        for (let w = 0; w < o.W; w++) rmSync(placeFile(o.dir, w, b), { force: true });
-      const order = sortByKey(all, n, E);
+      const order = keys.sort(all, n, E);
       for (let r = Math.max(0, lo - first); r < n && first + r < hi; r++) {
         const e = order[r] * E;
         levels.push(all.subarray(e + PLACE_HEAD, e + E));
@@ -195,20 +206,39 @@ export function buildSubtree(o: SubtreeTask): Uint8Array {
   }
 }
 
-/** Entry numbers 0..n-1 of `buf` (entries of E bytes, a 16-byte key first) in key order; ties keep order. */
-function sortByKey(buf: Buffer, n: number, E: number): Uint32Array {
-  // 53 + 43 + 32 bits of the key as three exact doubles: the comparator reads no bytes
-  const k0 = new Float64Array(n);
-  const k1 = new Float64Array(n);
-  const k2 = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const at = i * E;
-    const w1 = buf.readUInt32BE(at + 4);
-    k0[i] = buf.readUInt32BE(at) * 2 ** 21 + (w1 >>> 11);
-    k1[i] = (w1 & 0x7ff) * 2 ** 32 + buf.readUInt32BE(at + 8);
-    k2[i] = buf.readUInt32BE(at + 12);
+/**
+ * Entry numbers 0..n-1 of a bucket (entries of E bytes, a 16-byte key first) in key order, ties in entry
+ * order; the key arrays kept from bucket to bucket (grown by an eighth when one is larger).
+ */
+class SortKeys {
+  private k0 = new Float64Array(0);
+  private k1 = new Float64Array(0);
+  private k2 = new Float64Array(0);
+  private order = new Uint32Array(0);
+
+  sort(buf: Buffer, n: number, E: number): Uint32Array {
+    if (n > this.order.length) {
+      const m = Math.ceil(n * 1.125);
+      this.k0 = this.k1 = this.k2 = new Float64Array(0);
+      this.order = new Uint32Array(0);
+      [this.k0, this.k1, this.k2, this.order] = [
+        new Float64Array(m),
+        new Float64Array(m),
+        new Float64Array(m),
+        new Uint32Array(m),
+      ];
+    }
+    // 53 + 43 + 32 bits of the key as three exact doubles: the comparator reads no bytes
+    const { k0, k1, k2 } = this;
+    for (let i = 0; i < n; i++) {
+      const at = i * E;
+      const w1 = buf.readUInt32BE(at + 4);
+      k0[i] = buf.readUInt32BE(at) * 2 ** 21 + (w1 >>> 11);
+      k1[i] = (w1 & 0x7ff) * 2 ** 32 + buf.readUInt32BE(at + 8);
+      k2[i] = buf.readUInt32BE(at + 12);
+    }
+    const order = this.order.subarray(0, n);
+    for (let i = 0; i < n; i++) order[i] = i;
+    return order.sort((a, b) => k0[a] - k0[b] || k1[a] - k1[b] || k2[a] - k2[b]);
   }
-  const order = new Uint32Array(n);
-  for (let i = 0; i < n; i++) order[i] = i;
-  return order.sort((a, b) => k0[a] - k0[b] || k1[a] - k1[b] || k2[a] - k2[b]);
 }

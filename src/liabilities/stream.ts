@@ -23,6 +23,7 @@ import {
   mkdirSync,
   mkdtempSync,
   openSync,
+  readdirSync,
   readSync,
   renameSync,
   rmSync,
@@ -47,7 +48,7 @@ import {
 } from "./format.js";
 import { type Asset, balanceLines, balanceRow, readAssets, refuseEmpty } from "./input.js";
 import { cryptoRandom } from "./random.js";
-import { BucketWriter, readAll, writeAll } from "./spill.js";
+import { BucketReader, BucketWriter, writeAll } from "./spill.js";
 import {
   buildFiles,
   COMMITMENT_FILE,
@@ -61,6 +62,7 @@ import {
   IN_HEAD,
   inFile,
   PLACE_HEAD,
+  placeFile,
   SLOT_RANGE,
   type SubtreeTask,
   slotFile,
@@ -75,13 +77,25 @@ export interface StreamOptions extends BuildOptions {
   threads?: number;
   /** the worker's script @default dist/liabilities-worker.cjs beside the running bundle */
   workerFile?: string;
-  /** each phase as it ends, with the milliseconds since the build started */
-  onPhase?: (e: { phase: string; ms: number }) => void;
+  /** each phase as it ends: the milliseconds since the build started, the work directory's bytes on disk */
+  onPhase?: (e: { phase: string; ms: number; workBytes: number }) => void;
+}
+
+export interface StreamResult extends BuildResult {
+  /** the most the work directory held on disk (allocated blocks), sampled at each phase's end and before each deletion of a phase's leftovers */
+  peakWorkBytes: number;
 }
 
 export const DEFAULT_MEMORY = 2 * 1024 ** 3;
-/** what the processes hold whatever the size (V8 heaps, code, buffers): measured ~150-250 MB */
-const BASELINE = 256 * 1024 ** 2;
+/**
+ * What the process holds beside the buckets, whatever the size: V8 heaps and code of the main thread and
+ * the two workers (~100 MB measured on a 1,000-customer build) and, while the workers make leaves, the
+ * hashes' and BigInts' garbage between collections (up to ~190 MB more, measured at 1 M customers with
+ * one-bucket-of-4-MB sizing). Below BASELINE + a little, `--memory` cannot be kept (the command refuses it).
+ */
+export const BASELINE = 320 * 1024 ** 2;
+/** the smallest `--memory` the command accepts, MB */
+export const MIN_MEMORY_MB = 400;
 const MAX_PROBLEMS = 10;
 const MAX_HEIGHT = 31;
 
@@ -139,7 +153,20 @@ function workerScript(o: StreamOptions): string {
   return f;
 }
 
-export async function buildStreamed(o: StreamOptions): Promise<BuildResult> {
+/** Bytes a directory's files take on disk (allocated blocks: tree.bin is sparse until written). */
+function diskBytes(dir: string): number {
+  let sum = 0;
+  for (const f of readdirSync(dir)) {
+    try {
+      sum += statSync(join(dir, f)).blocks * 512;
+    } catch {
+      // deleted meanwhile by a worker
+    }
+  }
+  return sum;
+}
+
+export async function buildStreamed(o: StreamOptions): Promise<StreamResult> {
   const k = o.split ?? 2;
   if (!Number.isInteger(k) || k < 1 || k > MAX_SPLIT)
     throw new UsageError(`--split ${o.split}: a whole number of leaves per customer from 1 to ${MAX_SPLIT}`);
@@ -166,7 +193,16 @@ export async function buildStreamed(o: StreamOptions): Promise<BuildResult> {
   const work = mkdtempSync(join(dirname(out), `.${basename(out)}.build-`));
   const pool = new Pool(T, file);
   const t0 = performance.now();
-  const phase = (name: string) => o.onPhase?.({ phase: name, ms: Math.round(performance.now() - t0) });
+  let peakWork = 0;
+  const sample = () => {
+    const bytes = diskBytes(work);
+    peakWork = Math.max(peakWork, bytes);
+    return bytes;
+  };
+  const phase = (name: string) => {
+    const workBytes = sample();
+    o.onPhase?.({ phase: name, ms: Math.round(performance.now() - t0), workBytes });
+  };
   try {
     // A. rows to input buckets: a bucket aggregated takes ~4× its CSV bytes, one bucket per worker at a time
     const inBits = Math.min(16, pow2Bits((inputBytes * 4 * T) / data));
@@ -272,6 +308,10 @@ export async function buildStreamed(o: StreamOptions): Promise<BuildResult> {
       writeAll(fdr, root, TREE_HEADER + R * (2 * L - 2));
       closeSync(fdr);
     }
+    // the place bucket across the halves' boundary (each half deleted the buckets only it read)
+    sample();
+    for (let b = 0; b < 2 ** placeBits; b++)
+      for (let w = 0; w < T; w++) rmSync(placeFile(work, w, b), { force: true });
     phase("tree hashed");
     for (let a = 0; a < A; a++)
       if (getAmount(root, 32 + a * AMOUNT_BYTES) !== rowsIn.totals[a]) throw new Error("root sum ≠ total");
@@ -279,7 +319,7 @@ export async function buildStreamed(o: StreamOptions): Promise<BuildResult> {
     // D. the customers file and its index
     const customers = join(work, CUSTOMERS_FILE);
     const index = join(work, INDEX_FILE);
-    writeCustomersStreamed({ work, customers, index, perWorker, T: Tt, W: T, k, slotRanges, data });
+    writeCustomersStreamed({ work, customers, index, perWorker, T: Tt, W: T, k, slotRanges, data, sample });
 
     phase("customers file and index written");
     // E. the commitment, then everything into place
@@ -305,6 +345,7 @@ export async function buildStreamed(o: StreamOptions): Promise<BuildResult> {
       realLeaves: real,
       files: buildFiles(o.out),
       treeBytes,
+      peakWorkBytes: peakWork,
     };
   } finally {
     await pool.close();
@@ -364,6 +405,8 @@ function writeCustomersStreamed(o: {
   k: number;
   slotRanges: number;
   data: number;
+  /** the work directory's size noted (before a file is deleted) */
+  sample: () => void;
 }): void {
   const n = o.perWorker.reduce((s, x) => s + x, 0);
   let slots = 2;
@@ -373,6 +416,7 @@ function writeCustomersStreamed(o: {
   const idxBits = Math.min(slotBits, pow2Bits((n * 40) / (o.data / 2)));
   const idx = new BucketWriter(2 ** idxBits, (b) => join(o.work, `idx-${b}.bin`));
   const fd = openSync(o.customers, "w", 0o600);
+  const reader = new BucketReader();
   try {
     let pos = 0;
     let chunk = "customer_id,secret,leaves\n";
@@ -386,7 +430,10 @@ function writeCustomersStreamed(o: {
     for (let w = 0; w < o.W; w++) {
       const cust = readStream(custFile(o.work, w));
       for (let r = 0; r * SLOT_RANGE < o.perWorker[w]; r++) {
-        const slotsIn = readAll(Array.from({ length: o.T }, (_, t) => slotFile(o.work, t, w, r)));
+        const slotsIn = reader.read(
+          Array.from({ length: o.T }, (_, t) => slotFile(o.work, t, w, r)),
+          true,
+        );
         for (let at = 0; at < slotsIn.length; at += 12)
           leaves[(slotsIn.readUInt32BE(at) - r * SLOT_RANGE) * o.k + slotsIn.readUInt32BE(at + 4)] =
             slotsIn.readUInt32BE(at + 8);
@@ -409,11 +456,14 @@ function writeCustomersStreamed(o: {
         }
       }
       cust.close();
+      o.sample();
+      rmSync(custFile(o.work, w), { force: true });
     }
     flush();
   } finally {
     closeSync(fd);
     idx.close();
+    reader.release();
   }
   writeIndexStreamed(o.index, o.work, n, slots, idxBits);
 }
@@ -467,8 +517,9 @@ function writeIndexStreamed(file: string, work: string, n: number, slots: number
     let next = 0; // the first slot not yet taken by an earlier entry
     const wrapped: Buffer[] = [];
     const mask = slots - 1;
+    const reader = new BucketReader();
     for (let b = 0; b < 2 ** idxBits; b++) {
-      const e = readAll([join(work, `idx-${b}.bin`)]);
+      const e = reader.read([join(work, `idx-${b}.bin`)], true);
       const m = e.length / SLOT;
       if (!m) continue;
       const home = new Float64Array(m);

@@ -11,6 +11,8 @@ export interface BuildCommandOptions {
   split?: string;
   label?: string;
   memory?: string;
+  /** without a TTY, a line on stderr as each phase ends (on a TTY a spinner says the phase) */
+  progress?: boolean;
   json: boolean;
 }
 
@@ -23,37 +25,65 @@ export function declareBuild(parent: Command, run: Run): void {
     .requiredOption("--out <dir>", "directory to write the build to (created; must not hold a build)")
     .option("--split <k>", "leaves per customer, each balance split at random across them (default 2)")
     .option("--label <text>", 'published with the commitment, e.g. "snapshot 2026-11-30"')
-    .option("--memory <MB>", "the memory the build may use, whatever the number of customers (default 2048)")
+    .option(
+      "--memory <MB>",
+      "the memory the build may use, whatever the number of customers (default 2048, at least 400)",
+    )
+    .option("--progress", "without a TTY: a line on stderr as each phase ends (time, memory, work files)")
     .addHelpText(
       "after",
-      "\nWrites commitment.json (publish it), customers.csv (PRIVATE: every customer's secret), customers.idx and tree.bin.\nBad input: exit 2 naming the line, nothing written.",
+      "\nWrites commitment.json (publish it), customers.csv (PRIVATE: every customer's secret), customers.idx and tree.bin.\nBad input: exit 2 naming the line, nothing written. Disk: see docs/liabilities.md (~56 GB at 100 M customers × 3 assets).",
     )
     .action(async (o: Omit<BuildCommandOptions, "json">) => runBuild({ ...o, json: run.machine }, run));
 }
 
 export async function runBuild(o: BuildCommandOptions, io: Pick<Run, "out" | "err">): Promise<void> {
+  const { buildStreamed, DEFAULT_MEMORY, MIN_MEMORY_MB } = await import("../../../liabilities/stream.js");
   let split: number | undefined;
   if (o.split !== undefined) {
     if (!/^\d+$/.test(o.split))
       throw new UsageError(`--split ${o.split}: a whole number of leaves per customer`);
     split = Number(o.split);
   }
+  // below it the processes' own share (~320 MB: V8 heaps, code, garbage between collections) leaves the
+  // buckets nothing, and the bound would be a wish
   const memory =
-    o.memory === undefined ? undefined : parseWhole("--memory", o.memory, 0, 64, 1 << 20) * 1024 ** 2;
-  const { buildStreamed } = await import("../../../liabilities/stream.js");
-  const r = await buildStreamed({
-    input: o.input,
-    assets: o.assets,
-    out: o.out,
-    split,
-    label: o.label,
-    memory,
-  });
+    o.memory === undefined
+      ? undefined
+      : parseWhole("--memory", o.memory, 0, MIN_MEMORY_MB, 1 << 20) * 1024 ** 2;
+  const { progress } = await import("../../../output/progress.js");
+  const bar = o.json ? undefined : progress({ plainEveryMs: o.progress ? 0 : undefined });
+  bar?.update("liabilities build: reading the balances");
+  let r: Awaited<ReturnType<typeof buildStreamed>>;
+  try {
+    r = await buildStreamed({
+      input: o.input,
+      assets: o.assets,
+      out: o.out,
+      split,
+      label: o.label,
+      memory,
+      onPhase: (e) =>
+        bar?.update(
+          `liabilities build: ${e.phase} at ${(e.ms / 1000).toFixed(1)} s, peak memory ${mb(peakRss())}, work files ${mb(e.workBytes)}`,
+        ),
+    });
+  } finally {
+    bar?.stop();
+  }
   const c = r.commitment;
+  const peak = peakRss();
   if (o.json) {
     io.out(
       JSON.stringify(
-        { commitment: c, customers: r.customers, files: r.files, tree_bytes: r.treeBytes },
+        {
+          commitment: c,
+          customers: r.customers,
+          files: r.files,
+          tree_bytes: r.treeBytes,
+          peak_rss_bytes: peak,
+          peak_work_bytes: r.peakWorkBytes,
+        },
         null,
         2,
       ),
@@ -66,6 +96,11 @@ export async function runBuild(o: BuildCommandOptions, io: Pick<Run, "out" | "er
       `root ${c.root}`,
       ...c.totals.map((t) => `  ${t.asset} ${t.amount}`),
       `wrote ${r.files.commitment} (publish it), ${r.files.customers} (private: secrets), ${r.files.index}, ${r.files.tree}`,
+      `peak memory ${mb(peak)} (--memory ${mb(memory ?? DEFAULT_MEMORY)}), peak disk ${mb(r.peakWorkBytes ?? 0)} of work and output files`,
     ].join("\n"),
   );
 }
+
+/** The process's peak resident memory so far, bytes (the worker threads are in it). */
+const peakRss = () => process.resourceUsage().maxRSS * 1024;
+const mb = (bytes: number) => `${Math.round(bytes / 1024 ** 2)} MB`;
