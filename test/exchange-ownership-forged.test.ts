@@ -162,6 +162,51 @@ describe("a signature over an empty message", () => {
   });
 });
 
+describe("the message signed", () => {
+  const okx = "okx_por_example_2022-11.csv";
+  const OKX_MESSAGE = "I am an OKX address";
+  /** OKX's EVM form: personal_sign over keccak256(message), made by cast */
+  const okxRow = (message: string) =>
+    `ETH,${cast("wallet", "address", "--private-key", KEY)},1000,${message},${cast("wallet", "sign", "--private-key", KEY, cast("keccak", message))},,`;
+  const run = async (file: string, ...more: string[]) => {
+    const r = await runCli(["reserves", "verify", file, "--json", ...more]);
+    return { ...r, report: JSON.parse(r.stdout) as { rows: Row[]; verdict: string } };
+  };
+
+  it("a valid signature over another exchange's message, added to OKX's file: cannot say by default, fails under --challenge; the same key over OKX's message holds", async () => {
+    const honest = write(`${text(okx).trimEnd()}\n${okxRow(OKX_MESSAGE)}\n`);
+    const forged = write(`${text(okx).trimEnd()}\n${okxRow("I am a Binance address")}\n`);
+    for (const more of [[], ["--challenge", OKX_MESSAGE]]) {
+      const ok = await run(honest, ...more);
+      expect(ok.exitCode).toBe(0);
+      expect(ok.report.rows.at(-1)).toMatchObject({ proven: true, status: "proven" });
+    }
+    const bare = await run(forged);
+    expect(bare.exitCode).toBe(3);
+    expect(bare.report.rows.at(-1)).toMatchObject({ proven: null, status: "cannot-say" });
+    expect(bare.report.rows.at(-1)?.reason).toContain(
+      'but signed over "I am a Binance address", none of the messages okx-2022 files sign ("I am an OKX address")',
+    );
+    const required = await run(forged, "--challenge", OKX_MESSAGE);
+    expect(required.exitCode).toBe(1);
+    expect(required.report.rows.at(-1)).toMatchObject({ proven: false, status: "failed" });
+    expect(required.report.rows.at(-1)?.reason).toContain(
+      'signed over "I am a Binance address", not the required message "I am an OKX address" (--challenge)',
+    );
+    expect(required.report.rows.filter((r) => r.status === "failed")).toHaveLength(1);
+  });
+
+  it("--challenge another text than the real file signed: every one of OKX's 33 real rows fails, named", async () => {
+    const r = await run(join(DIR, okx), "--challenge", "OKX reserves 2026-11-26");
+    expect(r.exitCode).toBe(1);
+    expect(r.report.rows).toHaveLength(33);
+    for (const row of r.report.rows) {
+      expect(row.status).toBe("failed");
+      expect(row.reason).toContain('not the required message "OKX reserves 2026-11-26"');
+    }
+  });
+});
+
 describe("rows that shift or hide", () => {
   const f = "okx_por_example_2022-11.csv";
   const withLine = (at: number, edit: (l: string) => string) => {

@@ -85,6 +85,52 @@ const DIGESTS: Record<"okx" | "htx", { evm: AccountDigest[]; tron: AccountDigest
 };
 const publisherOf = (l: OwnershipLayout) => (l === "htx" ? "htx" : "okx");
 
+/**
+ * The messages each layout's rows sign (every real file's): OKX "I am an OKX address", its 2025 audit the
+ * audit's code, HTX its name or its slogan. None carries a snapshot date or height, so none shows control at
+ * the snapshot; `--challenge TEXT` requires one exact message instead.
+ */
+const MESSAGES: Record<OwnershipLayout, { text: string; test: (m: string) => boolean }> = {
+  "okx-2022": { text: '"I am an OKX address"', test: (m) => m === "I am an OKX address" },
+  "okx-2024": { text: '"I am an OKX address"', test: (m) => m === "I am an OKX address" },
+  "okx-audit-2025": { text: '"OKC_DTT_AUP" and a year', test: (m) => /^OKC_DTT_AUP\d{4}$/.test(m) },
+  htx: {
+    text: '"huobi", "htx" or "King will be back!"',
+    test: (m) => ["huobi", "htx", "King will be back!"].includes(m),
+  },
+};
+
+/** A message shown in a reason: quoted, cut at 60 characters. */
+const quoted = (m: string) => JSON.stringify(m.length > 60 ? `${m.slice(0, 60)}…` : m);
+
+/**
+ * A signed row's messages against the one `--challenge` requires (another fails) or, without it, the ones
+ * its layout's publisher signs (another: cannot say whose claim the signature makes). Proven rows only are
+ * downgraded to cannot-say; a required message not signed fails any signed row.
+ */
+function judgeMessages(res: RowResult, messages: string[], layout: OwnershipLayout, required?: string): void {
+  const signed = messages.filter((m) => m.trim() !== "");
+  if (signed.length === 0 || res.status === "failed" || res.status === "unsigned") return;
+  if (required !== undefined) {
+    const other = signed.find((m) => m !== required);
+    if (other !== undefined)
+      Object.assign(res, {
+        proven: false,
+        status: "failed",
+        reason: `signed over ${quoted(other)}, not the required message ${quoted(required)} (--challenge): a signature over another text shows nothing for this file`,
+      });
+    return;
+  }
+  const known = MESSAGES[layout];
+  const other = signed.find((m) => !known.test(m));
+  if (other !== undefined && (res.status === "proven" || res.status === "cannot-say"))
+    Object.assign(res, {
+      proven: null,
+      status: "cannot-say",
+      reason: `${res.reason}; but signed over ${quoted(other)}, none of the messages ${layout} files sign (${known.text}): whose claim the signature makes cannot be told (--challenge TEXT requires the one you expect)`,
+    });
+}
+
 /** A file to check signatures against for reuse: signature text → where it was. */
 export type PreviousSignatures = Map<string, string>;
 
@@ -195,6 +241,8 @@ export function judgeRow(row: OwnershipRow, layout: OwnershipLayout, network: Ne
 
 export interface VerifyOptions {
   previous?: PreviousSignatures;
+  /** the exact message every signed row must be over (`--challenge`); else the layout's own messages */
+  message?: string;
   /** the network of the file's Bitcoin-family addresses (exchanges publish mainnet's) */
   network?: NetworkName;
   /**
@@ -286,6 +334,15 @@ export async function verifyOwnership(
       res.status = j.status;
       res.proven = j.status === "proven" ? true : j.status === "failed" ? false : null;
     }
+    if (again === undefined && !reused)
+      judgeMessages(
+        res,
+        owners.length && ownersOf.get(row.line)
+          ? (ownersOf.get(row.line) as OwnershipRow[]).map((o) => o.message)
+          : [row.message],
+        file.layout,
+        options.message,
+      );
     if (options.chain && res.status !== "failed" && res.status !== "unsigned") {
       const b = await options.chain.balance(row);
       if (b) {

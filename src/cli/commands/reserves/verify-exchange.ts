@@ -1,7 +1,7 @@
 /**
  * `reserves verify FILE` for an exchange's address/signature file (OKX, HTX; src/exchange/ownership/): every
  * row judged, the table and verdict printed, the verdict's exit code. `--previous OLD` flags signatures
- * reused from an older file.
+ * reused from an older file; `--challenge TEXT` the message every signed row must be over.
  */
 import { basename } from "node:path";
 import type { GlobalFlags } from "../../../config/config.js";
@@ -50,7 +50,6 @@ export async function runExchangeOwnership(
 ): Promise<void> {
   for (const [flag, v] of [
     ["--signatures", o.signatures],
-    ["--challenge", o.challenge],
     ["--quorum", o.quorum],
   ] as const)
     if (v !== undefined)
@@ -120,7 +119,8 @@ export async function runExchangeOwnership(
       signal: run.abort.signal,
     });
   }
-  const report = await verify.verifyOwnership(owned, { previous, chain, network });
+  // --challenge: the exact message every signed row must be over (else the layout's own messages)
+  const report = await verify.verifyOwnership(owned, { previous, chain, network, message: o.challenge });
   const color = flags.color !== false && !run.env.NO_COLOR && !run.machine && Boolean(run.stdout.isTTY);
   if (run.machine) run.out(JSON.stringify(report, null, 2));
   else {

@@ -38,7 +38,7 @@ export function declareVerify(reserves: Command, run: Run): void {
     )
     .option(
       "--challenge <text>",
-      "the challenge the signatures must be over: a proof signed over another text does not hold",
+      "the challenge the signatures must be over: a proof signed over another text does not hold (an exchange's address file: the message every signed row must be over)",
     )
     .option(
       "--quorum <k>",
