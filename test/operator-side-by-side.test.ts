@@ -493,7 +493,14 @@ describe("rough edges (item 13)", () => {
   it("an empty object and a one-item list show as such, not a blank line or a bare value", async () => {
     const node = await rawServer((body, _req, res) => {
       const { id, method } = JSON.parse(body.toString("utf8"));
-      const result = method === "getmempoolinfo" ? "{}" : '{"warnings":["one"],"softforks":{}}';
+      const result =
+        method === "getmempoolinfo"
+          ? "{}"
+          : method === "getrawmempool"
+            ? '["ab12"]'
+            : method === "getnetworkinfo"
+              ? '{"localaddresses":[{"address":"::1"},{}],"n":1}'
+              : '{"warnings":["one"],"softforks":{}}';
       sendJson(res, 200, `{"result":${result},"error":null,"id":${id}}`);
     });
     try {
@@ -502,6 +509,12 @@ describe("rough edges (item 13)", () => {
       const one = await runCli(["--url", node.url, "rpc", "getblockchaininfo"]);
       expect(one.stdout).toMatch(/^warnings +\[one\]$/m);
       expect(one.stdout).toMatch(/^softforks +\{\}$/m);
+      // the top-level list of one (before: "ab12" alone, read as the value itself)
+      expect((await runCli(["--url", node.url, "getrawmempool"])).stdout).toBe("[ab12]\n");
+      expect((await runCli(["--json", "--url", node.url, "getrawmempool"])).stdout).toBe('["ab12"]\n');
+      // an empty object in a list: {} on its line (before: a blank line)
+      const nested = await runCli(["--url", node.url, "getnetworkinfo"]);
+      expect(nested.stdout).toMatch(/^localaddresses +\(2\)\n {2}address +::1\n\n {2}\{\}\n/m);
     } finally {
       await node.close();
     }
@@ -672,6 +685,37 @@ describe("tables fit the terminal (item 10)", () => {
       await anvil.stop();
     }
   }, 60_000);
+});
+
+describe("a scan of more than 100 outputs: plain columns within $COLUMNS (issue 39 round 2)", () => {
+  it("each row within 80 columns under COLUMNS=80, cut across lines; piped, one line a row for grep", async () => {
+    const n = await node();
+    // one at a time: the node's RPC work queue (16) refuses a burst
+    const addrs: string[] = [];
+    for (let i = 0; i < 101; i++) addrs.push(await n.newAddress());
+    await n.rpc("sendmany", ["", Object.fromEntries(addrs.map((a) => [a, 0.001]))]);
+    await n.mine(1);
+    const d = freshDir();
+    writeFileSync(join(d, "a.txt"), `${addrs.join("\n")}\n`);
+    const args = ["reserves", "scan", "-f", join(d, "a.txt")];
+    // one after the other: a node runs one scan at a time
+    const piped = await runCli(args, { env: { CHAINGW_URL: n.authUrl } });
+    const narrow = await runCli(args, { env: { CHAINGW_URL: n.authUrl, COLUMNS: "80" } });
+    expect(piped.exitCode, piped.stderr).toBe(0);
+    expect(narrow.exitCode, narrow.stderr).toBe(0);
+    const table = (t: string) => t.split("\nProof of reserves")[0]?.split("\n") ?? [];
+    // piped: 101 rows, header and rule, each row whole (txid:vout, address, amount, height)
+    expect(table(piped.stdout).filter((l) => /^[0-9a-f]{64}:\d+ +rltc1/.test(l))).toHaveLength(101);
+    // before: every row ~130 columns whatever the terminal
+    const rows = table(narrow.stdout);
+    expect(Math.max(...rows.map((l) => l.length))).toBeLessThanOrEqual(80);
+    expect(rows.length).toBeGreaterThan(2 * 101);
+    // nothing lost: every address is still there, cut across lines in its column
+    const col = (rows.find((l) => /^-+ {2}-+/.test(l)) ?? "").split("  ");
+    const start = (col[0]?.length ?? 0) + 2;
+    const down = rows.map((l) => l.slice(start, start + (col[1]?.length ?? 0)).trim()).join("");
+    for (const a of addrs) expect(down).toContain(a);
+  }, 90_000);
 });
 
 describe("completion knows the context (item 9)", () => {

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { base58CheckDecode, bech32Decode } from "../src/chains/codec.js";
 import { reportHuman } from "../src/cli/render/reserves.js";
 import { JsonNumber } from "../src/json/lossless.js";
+import { plainColumns } from "../src/output/human.js";
 import { readAddressList } from "../src/reserves/address-list.js";
 import { checkAddress, mixedFamilies } from "../src/reserves/utxo/address.js";
 import { formatCoins, toSats } from "../src/reserves/utxo/amount.js";
@@ -255,6 +256,32 @@ describe("input lines and ranges", () => {
     expect(lines[2]).toMatch(/^0{64}:0 {2}rltc1q0 +0\.00010000 {2}1$/);
     expect(lines[150_001]).toMatch(/^0{59}249ef:2 {2}rltc1q149999 +0\.00010000 {2}500$/);
     expect(text).toContain("15.00000000 coins = 1500000000 base units");
+  });
+
+  it("plain columns fit a terminal's width: the widest cut first, cells continued below; a pipe keeps one line a row", () => {
+    const rows = Array.from({ length: 3 }, (_, i) => [
+      `${String(i).repeat(64)}:${i}`,
+      `rltc1q${"x".repeat(56)}${i}`,
+      "50.00000000",
+      String(100 + i),
+    ]);
+    const head = ["txid:vout", "address or descriptor", "amount", "height"];
+    for (const width of [80, 100, 60]) {
+      const text = plainColumns(head, rows, width);
+      for (const l of text.split("\n")) expect(l.length, `${width}: ${l}`).toBeLessThanOrEqual(width);
+      // every txid and address still whole when its pieces are read down the column
+      const lines = text.split("\n");
+      const sep = lines.findIndex((l) => /^-+( {2}-+)+$/.test(l));
+      const col = lines[sep]?.split("  ")[0]?.length as number;
+      const firstCol = lines
+        .slice(sep + 1)
+        .map((l) => l.slice(0, col).trim())
+        .join("");
+      expect(firstCol).toBe(rows.map((r) => r[0]).join(""));
+    }
+    const piped = plainColumns(head, rows, undefined).split("\n");
+    expect(piped).toHaveLength(5);
+    expect(piped[2]).toBe(`${"0".repeat(64)}:0  rltc1q${"x".repeat(56)}0  50.00000000  100`);
   });
 
   it("parses ranges like the node counts them", () => {

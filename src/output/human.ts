@@ -67,6 +67,32 @@ function fitColumns(natural: number[], budget: number): number[] {
   return natural.map((w) => Math.min(w, cap));
 }
 
+/**
+ * Plain aligned columns (no box: a few µs a row, for reports of thousands of rows), one line per row; on a
+ * terminal narrower than the rows (`width`), the widest columns are cut as the boxed table cuts them and their
+ * cells continue on the next lines, within the column. Without a width (a pipe) every row stays one line for grep.
+ */
+export function plainColumns(head: string[], rows: string[][], width = terminalWidth()): string {
+  // widths by loop: Math.max(...rows) overflows the stack past ~120,000 rows
+  const w = head.map((h) => h.length);
+  for (const r of rows)
+    for (let i = 0; i < w.length; i++) w[i] = Math.max(w[i] as number, (r[i] ?? "").length);
+  const gaps = 2 * (w.length - 1);
+  const total = w.reduce((a, b) => a + b, 0) + gaps;
+  const cols = width !== undefined && total > width ? fitColumns(w, width - gaps) : w;
+  const line = (r: string[]) =>
+    r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(cols[i] as number))).join("  ");
+  const wrapped = (r: string[]): string => {
+    if (r.every((c, i) => c.length <= (cols[i] as number))) return line(r);
+    const pieces = r.map((c, i) => c.match(new RegExp(`.{1,${cols[i]}}`, "g")) ?? [""]);
+    const n = Math.max(...pieces.map((p) => p.length));
+    const out: string[] = [];
+    for (let k = 0; k < n; k++) out.push(line(pieces.map((p) => p[k] ?? "")).trimEnd());
+    return out.join("\n");
+  };
+  return [wrapped(head), cols.map((n) => "-".repeat(n)).join("  "), ...rows.map(wrapped)].join("\n");
+}
+
 /** A boxed table, as wide as its cells or, on a narrower terminal, wrapped within it. */
 export function table(head: string[], rows: string[][], color: boolean, width = terminalWidth()): string {
   const Table = require("cli-table3") as typeof import("cli-table3");
@@ -104,7 +130,9 @@ export function renderValue(v: JsonValue, color: boolean, annotate?: Annotate): 
   if (isScalar(v)) return scalarText(v);
   if (Array.isArray(v)) {
     if (v.length === 0) return st.dim("(empty list)");
-    if (v.every(isScalar)) return v.map(scalarText).join("\n");
+    // one a line; a list of one in brackets, as in an object: not to be read as the bare value
+    if (v.every(isScalar))
+      return v.length === 1 ? `[${scalarText(v[0] as JsonValue)}]` : v.map(scalarText).join("\n");
     if (
       v.every((e) => e !== null && typeof e === "object" && !Array.isArray(e) && !(e instanceof JsonNumber))
     ) {
@@ -136,7 +164,9 @@ export function renderValue(v: JsonValue, color: boolean, annotate?: Annotate): 
           lines.push(`${indent}${label}  ${st.dim(`(${e.length})`)}`);
           for (const x of e) {
             if (x !== null && typeof x === "object" && !Array.isArray(x) && !(x instanceof JsonNumber)) {
-              walk(x as Record<string, JsonValue>, indent + "  ");
+              // an empty object is `{}`, not a blank line
+              if (Object.keys(x).length === 0) lines.push(`${indent}  ${st.dim("{}")}`);
+              else walk(x as Record<string, JsonValue>, indent + "  ");
               lines.push("");
             } else lines.push(`${indent}  ${compact(x)}`);
           }

@@ -1,7 +1,7 @@
 /** Renderers of a reserves report: human (table + summary), JSON (one stable shape), CSV. */
 
 import { csvField } from "../../output/csv.js";
-import { style, table } from "../../output/human.js";
+import { plainColumns, style, table } from "../../output/human.js";
 import { nodeName } from "../../reserves/claims.js";
 import { formatCoins } from "../../reserves/utxo/amount.js";
 import type { Report } from "../../reserves/utxo/report.js";
@@ -87,13 +87,7 @@ export function reportCsv(r: Report): string {
 const BOXED_ROWS_MAX = 100;
 
 function rowsTable(head: string[], rows: string[][], color: boolean): string {
-  if (rows.length <= BOXED_ROWS_MAX) return table(head, rows, color);
-  // widths by loop: Math.max(...rows) overflows the stack past ~120,000 rows
-  const w = head.map((h) => h.length);
-  for (const r of rows)
-    for (let i = 0; i < w.length; i++) w[i] = Math.max(w[i] as number, (r[i] as string).length);
-  const line = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(w[i]))).join("  ");
-  return [line(head), w.map((n) => "-".repeat(n)).join("  "), ...rows.map(line)].join("\n");
+  return rows.length <= BOXED_ROWS_MAX ? table(head, rows, color) : plainColumns(head, rows);
 }
 
 /**
