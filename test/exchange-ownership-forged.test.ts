@@ -141,6 +141,43 @@ describe("amounts that are not plain decimals", () => {
   );
 });
 
+describe("amounts finer than the coin's smallest unit", () => {
+  const f = "huobi_por_2026-02.csv";
+  /** the file with line `line`'s balance (the 4th cell) replaced */
+  const withAmount = (line: number, amount: string) => {
+    const ls = lines(f);
+    const c = (ls[line - 1] as string).split(",");
+    c[3] = amount;
+    ls[line - 1] = c.join(",");
+    return write(ls.join("\n"));
+  };
+
+  it.each([
+    [41, "6983.700000001", "BTC has 8"],
+    [52, "1082073166.3500001", "TRX has 6"],
+  ])(
+    "line %i, %s: exit 2 naming the line and the coin's places, nothing sent",
+    async (line, amount, says) => {
+      const r = await runCli(["reserves", "verify", withAmount(line, amount)]);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain(`line ${line}: the amount ${amount} has`);
+      expect(r.stderr).toContain(says);
+    },
+  );
+
+  it("the same places with trailing zeros read (6983.700000000 is 8 places of bitcoin); a coin no table knows keeps its text, said once", async () => {
+    const ok = await verify(withAmount(41, "6983.700000000"));
+    expect(ok.exitCode).toBe(1); // the file's unsigned rows, as before
+    expect(ok.report.rows.find((r) => r.line === 41)).toMatchObject({ proven: true });
+    const xrp = await runCli(["reserves", "verify", withAmount(108, "1.123456789012345678901"), "--json"]);
+    expect(xrp.exitCode).toBe(1);
+    const claim = (JSON.parse(xrp.stdout).findings as { step: string; text: string }[]).find(
+      (x) => x.step === "decimals",
+    );
+    expect(claim?.text).toMatch(/^decimal places not checked for .*XRP \(lines 108, 109\)/);
+  });
+});
+
 const CAST = join(__dirname, "..", "node_modules", ".bin", "cast");
 const cast = (...args: string[]) => execFileSync(CAST, args, { encoding: "utf8" }).trim();
 /** anvil's first well-known key: a real key the test signs with, owning nothing */

@@ -2,6 +2,7 @@
  * The Bitcoin-family coins of the exchanges' files, read from the one coin table (src/chains/coins.ts):
  * the row's message magic and its mainnet address versions, found by ticker ("BTC", "DOGE").
  */
+import { networkOf, wellKnownBackings } from "../../chains/assets.js";
 import { COINS, type NetworkName } from "../../chains/coins.js";
 
 export interface UtxoCoin {
@@ -34,4 +35,43 @@ export function utxoCoinOf(ticker: string, network: NetworkName = "main"): UtxoC
     ...(main.hrp ? { hrp: main.hrp } : {}),
     ...(main.cashaddr ? { cashaddr: main.cashaddr } : {}),
   };
+}
+
+/** The account chains' native coins, with the networks a file names them on (18 places, TRX 6). */
+const NATIVES: readonly { ticker: string; decimals: number; networks: readonly string[] }[] = [
+  {
+    ticker: "ETH",
+    decimals: 18,
+    networks: ["ETH", "ERC20", "ARBITRUM", "OPTIMISM", "BASE", "LINEA", "ZKSYNC", "ZKSYNC ERA", "STARKNET"],
+  },
+  { ticker: "TRX", decimals: 6, networks: ["TRON", "TRX", "TRC20"] },
+  { ticker: "BNB", decimals: 18, networks: ["BSC", "BEP20", "BNB"] },
+  { ticker: "POL", decimals: 18, networks: ["POLYGON", "POLY", "MATIC"] },
+  { ticker: "MATIC", decimals: 18, networks: ["POLYGON", "POLY", "MATIC"] },
+  { ticker: "AVAX", decimals: 18, networks: ["AVAXC", "AVAX", "AVALANCHE"] },
+];
+
+/** The networks of the well-known tokens' table (src/chains/assets.ts) as files name them. */
+const TOKEN_NETWORKS: Record<string, readonly string[]> = {
+  ethereum: ["ETH", "ERC20"],
+  tron: ["TRON", "TRC20"],
+};
+
+/**
+ * The decimal places of a row's coin on its network ("" when the file gives none: the coin's own chain), or
+ * undefined when chaingw's tables do not know it: the Bitcoin-family coin table, the account chains' natives,
+ * and the well-known tokens of src/chains/assets.ts on the networks that table names (USDT on BSC has 18
+ * places, on Ethereum 6: a token is known only where its contract is).
+ */
+export function decimalsOf(coin: string, network: string): number | undefined {
+  const ticker = (coin.split("-")[0] as string).toUpperCase();
+  const net = network.toUpperCase();
+  const utxo = COINS.find((x) => x.ticker === ticker);
+  if (utxo && (net === "" || net === ticker)) return utxo.decimals;
+  const native = NATIVES.find((n) => n.ticker === ticker);
+  if (native && (net === "" || native.networks.includes(net))) return native.decimals;
+  const known = wellKnownBackings(ticker);
+  if (known?.backings.some((b) => b.token && TOKEN_NETWORKS[networkOf(b.network)?.name ?? ""]?.includes(net)))
+    return known.decimals;
+  return undefined;
 }

@@ -8,7 +8,7 @@
 import type { NetworkName } from "../../chains/coins.js";
 import { type Finding, type Verdict, verdictOfFindings } from "../../reserves/verdict.js";
 import type { ChainChecks } from "./balances.js";
-import { type UtxoCoin, utxoCoinOf } from "./coins.js";
+import { decimalsOf, type UtxoCoin, utxoCoinOf } from "./coins.js";
 import type { OwnershipFile, OwnershipLayout, OwnershipRow, SummaryLine } from "./read.js";
 import {
   type AccountDigest,
@@ -456,6 +456,17 @@ function report(file: OwnershipFile, rows: RowResult[]): OwnershipReport {
       text: `${r.coin} ${r.address}: ${r.reason}`,
     });
   }
+  // the coins whose decimal places no table of chaingw's gives: their amounts are kept as written
+  const unknown = new Map<string, number[]>();
+  for (const r of rows)
+    if (r.amount !== null && file.units === "coin" && decimalsOf(r.coin, r.network) === undefined)
+      unknown.set(r.coin, [...(unknown.get(r.coin) ?? []), r.line]);
+  if (unknown.size)
+    findings.push({
+      status: "claim",
+      step: "decimals",
+      text: `decimal places not checked for ${[...unknown].map(([c, ls]) => `${c} (line${ls.length === 1 ? "" : "s"} ${ls.join(", ")})`).join(", ")}: chaingw's coin tables do not know ${unknown.size === 1 ? "that coin" : "those coins"} on ${unknown.size === 1 ? "its network" : "their networks"}; the amounts are as written`,
+    });
   for (const s of file.summary)
     findings.push({
       status: "claim",
