@@ -15,6 +15,7 @@ import { runCli } from "./helpers/cli.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
 import { freePort } from "./helpers/ports.js";
 import { sleep, terminate, trackChild, trackDir } from "./helpers/procs.js";
+import { spawnPty } from "./helpers/pty.js";
 import { startServe } from "./helpers/serve.js";
 import { ALICE, BOB, deployToken, SEL, send, word } from "./helpers/token.js";
 
@@ -509,8 +510,12 @@ describe("rough edges (item 13)", () => {
       const one = await runCli(["--url", node.url, "rpc", "getblockchaininfo"]);
       expect(one.stdout).toMatch(/^warnings +\[one\]$/m);
       expect(one.stdout).toMatch(/^softforks +\{\}$/m);
-      // the top-level list of one (before: "ab12" alone, read as the value itself)
-      expect((await runCli(["--url", node.url, "getrawmempool"])).stdout).toBe("[ab12]\n");
+      // the top-level list of one on a terminal (before: "ab12" alone, read as the value itself); piped, the
+      // item alone, so that `getrawmempool | head -1 | getmempoolentry --stdin` works with one transaction
+      const tty = spawnPty(["--url", node.url, "getrawmempool"]);
+      expect((await tty.done).code).toBe(0);
+      expect(tty.screen()).toContain("[ab12]");
+      expect((await runCli(["--url", node.url, "getrawmempool"])).stdout).toBe("ab12\n");
       expect((await runCli(["--json", "--url", node.url, "getrawmempool"])).stdout).toBe('["ab12"]\n');
       // an empty object in a list: {} on its line (before: a blank line)
       const nested = await runCli(["--url", node.url, "getnetworkinfo"]);

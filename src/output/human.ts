@@ -130,9 +130,12 @@ export function renderValue(v: JsonValue, color: boolean, annotate?: Annotate): 
   if (isScalar(v)) return scalarText(v);
   if (Array.isArray(v)) {
     if (v.length === 0) return st.dim("(empty list)");
-    // one a line; a list of one in brackets, as in an object: not to be read as the bare value
+    // one a line; on a terminal a list of one in brackets, as in an object: not to be read as the bare value
+    // (piped, the item alone: `getrawmempool | head -1 | …` works with one transaction as with three)
     if (v.every(isScalar))
-      return v.length === 1 ? `[${scalarText(v[0] as JsonValue)}]` : v.map(scalarText).join("\n");
+      return v.length === 1 && process.stdout.isTTY
+        ? `[${scalarText(v[0] as JsonValue)}]`
+        : v.map(scalarText).join("\n");
     if (
       v.every((e) => e !== null && typeof e === "object" && !Array.isArray(e) && !(e instanceof JsonNumber))
     ) {
