@@ -8,9 +8,23 @@
 //            threads (what a Node program can reach: the per-call cost included).
 // Then, on the first build: one `liabilities proof ID`, one `liabilities verify` beside `node -e 0`, and
 // `--all` per 1,000 proofs on a build of LIAB_ALL_N. LIAB_N: a comma-separated list (default
-// 1000000,10000000), LIAB_ALL_N (default 100,000), LIAB_MEMORY (--memory MB, default the build's 2048).
-import { spawnSync } from "node:child_process";
-import { createWriteStream, mkdtempSync, rmSync, statSync } from "node:fs";
+// 1000000,10000000), LIAB_ALL_N (default 100,000), LIAB_MEMORY (--memory MB, default the build's 2048),
+// LIAB_MIN_FREE_GB (default 8): the build is stopped when the file system's free space drops below it.
+// Disk: the build's own peak (its work and output files, sampled by it) and this script's `du` of the
+// build's directories every 10 s; the input CSV is unlinked once the build has it open (its blocks are freed
+// when phase A closes it), so that a 100 M build's 10 GB input is not on disk beside its 56 GB of outputs.
+// The build runs with --progress: its phase lines go to this script's output as they come (a long run
+// stopped later says how far it came).
+import { spawn, spawnSync } from "node:child_process";
+import {
+  createWriteStream,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statfsSync,
+  statSync,
+} from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { banner, CHAINGW, dur, loadNote, NODE, ratio, runOnce, table, timeInterleaved } from "./lib.mjs";
@@ -18,6 +32,9 @@ import { banner, CHAINGW, dur, loadNote, NODE, ratio, runOnce, table, timeInterl
 const SIZES = (process.env.LIAB_N ?? "1000000,10000000").split(",").map(Number);
 const ALL_N = Number(process.env.LIAB_ALL_N ?? 100_000);
 const MEMORY = process.env.LIAB_MEMORY;
+const MIN_FREE = Number(process.env.LIAB_MIN_FREE_GB ?? 8) * 1024 ** 3;
+/** node's hash() floor is measured on at most this many messages and scaled (it is linear in the count) */
+const NODE_FLOOR_MAX = 200e6;
 const CORES = availableParallelism();
 const env = { ...process.env };
 delete env.NODE_EXTRA_CA_CERTS;
@@ -82,7 +99,11 @@ function nativeRate(size) {
 const nativeFloor = (count) => [...count].reduce((ms, [size, k]) => ms + (k / nativeRate(size)) * 1000, 0);
 
 /** node:crypto's hash() over the same messages, the work split across CORES worker threads. */
-function nodeFloor(count) {
+function nodeFloor(all) {
+  // a share of every size, scaled back: the floor is linear in the count
+  const total = [...all.values()].reduce((a, b) => a + b, 0);
+  const f = Math.min(1, NODE_FLOOR_MAX / total);
+  const count = new Map([...all].map(([size, k]) => [size, Math.round(k * f)]));
   const work = JSON.stringify([...count]);
   const script = `
 const { Worker } = require("node:worker_threads");
@@ -101,14 +122,76 @@ for (let t = 0; t < T; t++) {
     console.log(JSON.stringify({ ms: Number(process.hrtime.bigint() - t0) / 1e6, cpuMs: (c.user + c.system) / 1e3 }));
   });
 }`;
-  return JSON.parse(String(runOnce([NODE, "-e", script], { ...opts, capture: true }).stdout));
+  const r = JSON.parse(String(runOnce([NODE, "-e", script], { ...opts, capture: true }).stdout));
+  return { ms: r.ms / f, cpuMs: r.cpuMs / f, scaled: f < 1 ? f : undefined };
 }
 
-/** One run under /usr/bin/time: wall ms, CPU ms (user + system, all threads), peak RSS MB. */
-function timed(argv) {
-  const r = runOnce(["/usr/bin/time", "-f", "%U %S %M", ...argv], opts);
-  const [u, sys, kb] = r.stderr.trim().split("\n").at(-1).split(" ").map(Number);
-  return { ms: r.ms, cpuMs: (u + sys) * 1000, mb: kb / 1024 };
+const freeBytes = () => {
+  const f = statfsSync(dir);
+  return f.bavail * f.bsize;
+};
+/** Allocated bytes under `path` (du), 0 when it is gone. */
+function du(path) {
+  const r = spawnSync("du", ["-s", "-B1", path], { encoding: "utf8" });
+  return Number(/^(\d+)/.exec(r.stdout ?? "")?.[1] ?? 0);
+}
+
+/**
+ * The build under /usr/bin/time: wall ms, CPU ms (user + system, all threads), peak RSS MB, its --json
+ * answer; its stderr (--progress lines) passed through as it comes. Every 10 s: du of the build's
+ * directories (the peak kept), the input unlinked once the build has opened it, and the build stopped when
+ * free space drops below LIAB_MIN_FREE_GB.
+ */
+async function timedBuild(argv, input, out) {
+  const timeFile = join(dir, "time.txt");
+  const t0 = process.hrtime.bigint();
+  const child = spawn("/usr/bin/time", ["-f", "%U %S %M", "-o", timeFile, ...argv], {
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  let stdout = "";
+  child.stdout.on("data", (d) => {
+    stdout += d;
+  });
+  child.stderr.on("data", (d) =>
+    process.stdout.write(`  | ${String(d).trimEnd().replaceAll("\n", "\n  | ")}\n`),
+  );
+  let peakDu = 0;
+  let minFree = freeBytes();
+  let stopped;
+  const watch = setInterval(() => {
+    // the build's work directory is ".<out>.build-…" beside out
+    const works = readdirSync(dir).filter((f) => f.startsWith(`.build-`));
+    if (existsSync(input) && works.some((w) => readdirSync(join(dir, w)).some((f) => f.startsWith("in-")))) {
+      rmSync(input);
+      console.log(
+        `  (input unlinked at ${dur(Number(process.hrtime.bigint() - t0) / 1e6)}: the build holds it open)`,
+      );
+    }
+    const used = works.reduce((s, w) => s + du(join(dir, w)), 0) + du(out);
+    peakDu = Math.max(peakDu, used);
+    const free = freeBytes();
+    minFree = Math.min(minFree, free);
+    if (free < MIN_FREE && !stopped) {
+      stopped = `free space ${(free / 1e9).toFixed(1)} GB < ${(MIN_FREE / 1e9).toFixed(0)} GB`;
+      console.log(`  STOPPING the build: ${stopped}`);
+      process.kill(-child.pid, "SIGTERM");
+    }
+  }, 10_000);
+  const code = await new Promise((ok) => child.once("exit", (c) => ok(c)));
+  clearInterval(watch);
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (stopped || code !== 0)
+    throw new Error(`the build ${stopped ? `was stopped: ${stopped}` : `exited ${code}`}`);
+  const [u, sys, kb] = spawnSync("cat", [timeFile], { encoding: "utf8" })
+    .stdout.trim()
+    .split("\n")
+    .at(-1)
+    .split(" ")
+    .map(Number);
+  const j = JSON.parse(stdout);
+  return { ms, cpuMs: (u + sys) * 1000, mb: kb / 1024, json: j, peakDu, minFree };
 }
 
 const assets = join(dir, "assets.csv");
@@ -120,19 +203,31 @@ for (const N of SIZES) {
   await balances(input, N);
   const inputBytes = statSync(input).size;
   const out = join(dir, `build-${N}`);
-  const build = timed([
-    ...CHAINGW,
-    "liabilities",
-    "build",
-    "--input",
+  console.log(
+    `${N.toLocaleString("en")}: input ${(inputBytes / 1e9).toFixed(2)} GB written; free ${(freeBytes() / 1e9).toFixed(1)} GB; building`,
+  );
+  const build = await timedBuild(
+    [
+      ...CHAINGW,
+      "liabilities",
+      "build",
+      "--input",
+      input,
+      "--assets",
+      assets,
+      "--out",
+      out,
+      "--progress",
+      "--json",
+      ...(MEMORY ? ["--memory", MEMORY] : []),
+    ],
     input,
-    "--assets",
-    assets,
-    "--out",
     out,
-    ...(MEMORY ? ["--memory", MEMORY] : []),
-  ]);
-  rmSync(input);
+  );
+  rmSync(input, { force: true });
+  console.log(
+    `  build: peak RSS ${build.mb.toFixed(0)} MB (the build's own: ${(build.json.peak_rss_bytes / 2 ** 20).toFixed(0)} MB); peak disk ${(build.json.peak_work_bytes / 1e9).toFixed(2)} GB (the build's samples), ${(build.peakDu / 1e9).toFixed(2)} GB (du every 10 s); outputs ${(du(out) / 1e9).toFixed(2)} GB; least free space ${(build.minFree / 1e9).toFixed(1)} GB`,
+  );
   const commitment = JSON.parse(
     spawnSync("cat", [join(out, "commitment.json")], { encoding: "utf8" }).stdout,
   );
@@ -152,9 +247,10 @@ for (const N of SIZES) {
     dur(build.ms),
     dur(build.cpuMs),
     `${build.mb.toFixed(0)} MB`,
+    `${(build.json.peak_work_bytes / 1e9).toFixed(1)} GB`,
     dur(native),
     ratio(build.cpuMs, nativeCpu),
-    `${dur(node.ms)} (CPU ${dur(node.cpuMs)})`,
+    `${dur(node.ms)} (CPU ${dur(node.cpuMs)})${node.scaled ? ` (measured on ${(node.scaled * 100).toFixed(0)} %, scaled)` : ""}`,
     ratio(build.cpuMs, node.cpuMs),
     `${(statSync(join(out, "tree.bin")).size / 1e9).toFixed(2)} GB`,
   ]);
@@ -171,6 +267,7 @@ table(
     "build (wall)",
     "build (CPU)",
     "peak RSS",
+    "peak disk",
     "native floor (openssl, wall on all cores)",
     "build ÷ native (CPU)",
     "node floor (hash() in workers)",

@@ -120,11 +120,29 @@ describe("liabilities build: memory a bound, disk as the files are used", () => 
 
   it("--memory 400: the peak RSS (main thread and workers) stays under it; work files deleted as they are used", async () => {
     const r = await runCli(
-      ["liabilities", "build", "--input", big, "--assets", ASSETS, "--out", out, "--memory", "400", "--json"],
+      [
+        "liabilities",
+        "build",
+        "--input",
+        big,
+        "--assets",
+        ASSETS,
+        "--out",
+        out,
+        "--memory",
+        "400",
+        "--json",
+        "--progress",
+      ],
       { timeoutMs: 200_000 },
     );
     expect(r.exitCode, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout);
+    // --progress: each phase's line on stderr, the JSON alone on stdout
+    expect(r.stderr).toMatch(
+      /liabilities build: customers' leaves made at [\d.]+ s, peak memory \d+ MB, work files \d+ MB/,
+    );
+    expect(r.stderr).toContain("liabilities build: customers file and index written at");
     expect(j.customers).toBe(M);
     expect(j.peak_rss_bytes).toBeGreaterThan(50 * 2 ** 20);
     expect(j.peak_rss_bytes).toBeLessThan(400 * 2 ** 20);

@@ -79,6 +79,13 @@ export interface StreamOptions extends BuildOptions {
   workerFile?: string;
   /** each phase as it ends: the milliseconds since the build started, the work directory's bytes on disk */
   onPhase?: (e: { phase: string; ms: number; workBytes: number }) => void;
+  /**
+   * every `tickMs` while the build runs (not while the main thread itself works through phase D): the work
+   * directory's bytes and its files by kind (`in`, `place`, `cust`, `slot`, `idx`: how far a phase has come)
+   */
+  onTick?: (e: { ms: number; workBytes: number; files: Record<string, number> }) => void;
+  /** @default 60 s */
+  tickMs?: number;
 }
 
 export interface StreamResult extends BuildResult {
@@ -154,13 +161,17 @@ function workerScript(o: StreamOptions): string {
 }
 
 /** Bytes a directory's files take on disk (allocated blocks: tree.bin is sparse until written). */
-function diskBytes(dir: string): number {
+function diskBytes(dir: string, files?: Record<string, number>): number {
   let sum = 0;
   for (const f of readdirSync(dir)) {
     try {
       sum += statSync(join(dir, f)).blocks * 512;
     } catch {
       // deleted meanwhile by a worker
+    }
+    if (files) {
+      const kind = /^[a-z]+/.exec(f)?.[0] ?? f;
+      files[kind] = (files[kind] ?? 0) + 1;
     }
   }
   return sum;
@@ -203,6 +214,13 @@ export async function buildStreamed(o: StreamOptions): Promise<StreamResult> {
     const workBytes = sample();
     o.onPhase?.({ phase: name, ms: Math.round(performance.now() - t0), workBytes });
   };
+  const ticks = setInterval(() => {
+    const files: Record<string, number> = {};
+    const workBytes = diskBytes(work, files);
+    peakWork = Math.max(peakWork, workBytes);
+    o.onTick?.({ ms: Math.round(performance.now() - t0), workBytes, files });
+  }, o.tickMs ?? 60_000);
+  ticks.unref();
   try {
     // A. rows to input buckets: a bucket aggregated takes ~4× its CSV bytes, one bucket per worker at a time
     const inBits = Math.min(16, pow2Bits((inputBytes * 4 * T) / data));
@@ -348,6 +366,7 @@ export async function buildStreamed(o: StreamOptions): Promise<StreamResult> {
       peakWorkBytes: peakWork,
     };
   } finally {
+    clearInterval(ticks);
     await pool.close();
     rmSync(work, { recursive: true, force: true });
   }

@@ -52,7 +52,8 @@ export async function runBuild(o: BuildCommandOptions, io: Pick<Run, "out" | "er
       ? undefined
       : parseWhole("--memory", o.memory, 0, MIN_MEMORY_MB, 1 << 20) * 1024 ** 2;
   const { progress } = await import("../../../output/progress.js");
-  const bar = o.json ? undefined : progress({ plainEveryMs: o.progress ? 0 : undefined });
+  // --json keeps stderr quiet unless --progress asks for the lines
+  const bar = o.json && !o.progress ? undefined : progress({ plainEveryMs: o.progress ? 0 : undefined });
   bar?.update("liabilities build: reading the balances");
   let r: Awaited<ReturnType<typeof buildStreamed>>;
   try {
@@ -66,6 +67,15 @@ export async function runBuild(o: BuildCommandOptions, io: Pick<Run, "out" | "er
       onPhase: (e) =>
         bar?.update(
           `liabilities build: ${e.phase} at ${(e.ms / 1000).toFixed(1)} s, peak memory ${mb(peakRss())}, work files ${mb(e.workBytes)}`,
+        ),
+      // how far a long phase has come: the buckets still on disk
+      onTick: (e) =>
+        bar?.update(
+          `liabilities build: at ${(e.ms / 1000).toFixed(0)} s, peak memory ${mb(peakRss())}, work files ${mb(e.workBytes)}: ${Object.entries(
+            e.files,
+          )
+            .map(([kind, n]) => `${n} ${kind}`)
+            .join(", ")}`,
         ),
     });
   } finally {
