@@ -31,7 +31,13 @@ import {
   EVM_FORMAT_MEMBER,
   UTXO_FORMAT_MEMBER,
 } from "../src/formats/chaingw-reserves.js";
-import { detectFormat, FORMATS, formatNamed } from "../src/formats/registry.js";
+import {
+  detectFormat,
+  FORMATS,
+  formatNamed,
+  type LiabilitiesModule,
+  type ProofFormat,
+} from "../src/formats/registry.js";
 import { COMMITMENT_FORMAT, PROOF_FORMAT as LIABILITIES_PROOF_FORMAT } from "../src/liabilities/format.js";
 import { PROOF_FORMAT, type Proof, readProof } from "../src/proof/document.js";
 import { EVM_PROOF_FORMAT } from "../src/proof/evm-document.js";
@@ -778,4 +784,111 @@ describe("liabilities proof steps, in-process (chaingw's own Merkle-sum proofs)"
       m.verify(honest, { ...input(), commitment: undefined }, CHAINGW_LIABILITIES_PROOF),
     ).rejects.toThrow(/--commitment <file>: required/);
   });
+});
+
+describe("exchanges' inclusion steps, in-process through the registry (the real published files)", () => {
+  const FIX = join(__dirname, "fixtures", "exchange", "liabilities");
+  async function run(name: string, file: string, edit: (t: string) => string = (t) => t, root?: string) {
+    const format = formatNamed(name, "liabilities") as ProofFormat<LiabilitiesModule>;
+    const m = await format.load();
+    const text = readFileSync(join(FIX, file), "utf8");
+    const forged = edit(text);
+    const r = await m.verify(forged, { file, root, readFile: (f) => readFileSync(f, "utf8") }, format);
+    if (r.kind !== "inclusion") throw new Error(`${name}: not an inclusion report`);
+    return r.check;
+  }
+  const statuses = (c: { findings: Finding[] }) => c.findings.map((f) => `${f.step}:${f.status}`);
+
+  it("the honest controls hold, each step in its order (leaf, the root's totals, the reach, the root)", async () => {
+    expect(statuses(await run("okx-v1", "okx-v1-merkle_proof_file.json"))).toEqual([
+      "leaf:ok",
+      "sums:ok",
+      "path:ok",
+      "root:claim",
+    ]);
+    expect(statuses(await run("mexc", "mexc-merkle_proof.json"))).toEqual([
+      "leaf:ok",
+      "sums:ok",
+      "path:ok",
+      "root:claim",
+    ]);
+    const coinex = await run("coinex", "coinex-merkle_proof_file.json");
+    expect([coinex.verdict, ...statuses(coinex)]).toEqual([
+      "holds",
+      "leaf:claim",
+      "sums:ok",
+      "path:ok",
+      "path:claim",
+      "root:claim",
+    ]);
+    const gate = await run("gate", "gate-user_config.json");
+    expect([gate.verdict, ...statuses(gate)]).toEqual([
+      "holds",
+      "document:ok",
+      "path:ok",
+      "root:claim",
+      "sums:claim",
+    ]);
+  });
+
+  const rows: {
+    name: string;
+    format: string;
+    file: string;
+    edit?: (t: string) => string;
+    root?: string;
+    step: string;
+    at: string;
+    text: RegExp;
+  }[] = [
+    {
+      name: "OKX v1: a sibling made negative (every hash above it the forger's)",
+      format: "okx-v1",
+      file: "okx-v1-merkle_proof_file.json",
+      edit: (t) => t.replace('"USDT":"0.00403715"', '"USDT":"-5.00403715"'),
+      step: "balances",
+      at: "level 2 (path[1])",
+      text: /the sibling holds a negative USDT amount \(-5\.00403715\)/,
+    },
+    {
+      name: "MEXC: the customer's leaf raised",
+      format: "mexc",
+      file: "mexc-merkle_proof.json",
+      edit: (t) => t.replace('"ETH": "195462.73"', '"ETH": "295462.73"'),
+      step: "leaf",
+      at: "level 0 (self)",
+      text: /sha256\(proofId, accountId, balances\) is [0-9a-f]{32}, the file says 8c288ee0/,
+    },
+    {
+      name: "CoinEx: another root given as --root",
+      format: "coinex",
+      file: "coinex-merkle_proof_file.json",
+      root: "ab".repeat(32),
+      step: "root",
+      at: "level 8 (root)",
+      text: /not the given root abab/,
+    },
+    {
+      name: "Gate: the customer's equity lowered (the Poseidon path misses the root)",
+      format: "gate",
+      file: "gate-user_config.json",
+      edit: (t) => t.replace('"Equity":29774', '"Equity":29773'),
+      step: "path",
+      at: "level 28 (TreeRootHash)",
+      text: /Poseidon siblings reach the file's root with no count of asset slots/,
+    },
+  ];
+
+  for (const row of rows)
+    it(`${row.name}: ${row.step} fails`, async () => {
+      const honest = await run(row.format, row.file);
+      expect(honest.verdict, "the control").toBe("holds");
+      const c = await run(row.format, row.file, row.edit, row.root);
+      const hit = c.findings.find(
+        (f) => f.step === row.step && f.status === "fails" && row.text.test(f.text),
+      );
+      expect(hit, JSON.stringify(c.findings, null, 1)).toBeDefined();
+      expect(hit?.at).toBe(row.at);
+      expect(c.verdict).toBe("fails");
+    });
 });

@@ -13,22 +13,19 @@ import { UsageError } from "../../errors/index.js";
 import {
   type Amount,
   amountsOf,
-  type Balance,
-  compareRoot,
-  compareTotals,
   field,
-  finish,
-  type InclusionCheck,
   type InclusionOptions,
   int,
   isObj,
+  leafStep,
+  pathVerifier,
   readAmounts,
   readJson,
   refuseNegative,
   refuseShortHash,
-  Steps,
   type Sums,
   sha256Hex,
+  step,
 } from "./check.js";
 import { addDec, type Dec, javaDec, plainDec, strippedDec, truncateDec, ZERO } from "./decimal.js";
 
@@ -107,13 +104,20 @@ function readNode(n: unknown, at: string, v: Variant, file: string): Node {
   };
 }
 
-function verifyFamily(v: Variant, text: string, o: InclusionOptions): InclusionCheck {
+interface Doc {
+  v: Variant;
+  self: Node;
+  uid: string;
+  nonce: string;
+  path: Node[];
+  /** Bitunix: each asset's places */
+  precision: Map<string, number>;
+}
+
+function readFamily(v: Variant, text: string, o: InclusionOptions): Doc {
   const doc = readJson(text, o.file);
   if (!isObj(doc)) throw new UsageError(`${o.file}: not a ${v.name} proof (an object with path and self)`);
   const selfObj = field(doc, "self", "", o.file, "object");
-  const self = readNode(selfObj, "self", v, o.file);
-  const uid = field(selfObj, "encryptUid", "self", o.file, "string");
-  const nonce = field(selfObj, "nonce", "self", o.file, "string");
   const path = field(doc, "path", "", o.file, "array").map((n, i) => readNode(n, `path[${i}]`, v, o.file));
   if (!path.length) throw new UsageError(`${o.file}: path is empty (it ends with the root)`);
   const precision = new Map<string, number>();
@@ -122,39 +126,63 @@ function verifyFamily(v: Variant, text: string, o: InclusionOptions): InclusionC
     if (!isObj(p)) throw new UsageError(`${o.file}: self.precisions must be an object (each asset's places)`);
     for (const [asset, x] of Object.entries(p)) precision.set(asset, Number(String(x)));
   }
-
-  /** the JSON the tool hashes: HashMap order, each value spelled as the tool does */
-  const json = (entries: [string, { raw?: string; value: Dec }][]): string => {
-    const byKey = new Map(entries);
-    return `{${hashMapOrder(entries.map(([k]) => k))
-      .map((k) => {
-        const x = byKey.get(k)!;
-        return `${JSON.stringify(k)}:${x.raw ?? spell(k, x.value)}`;
-      })
-      .join(",")}}`;
+  return {
+    v,
+    self: readNode(selfObj, "self", v, o.file),
+    uid: field(selfObj, "encryptUid", "self", o.file, "string"),
+    nonce: field(selfObj, "nonce", "self", o.file, "string"),
+    path,
+    precision,
   };
-  const spell = (asset: string, d: Dec): string =>
-    v.spelling === "java"
-      ? javaDec(d)
-      : v.spelling === "quoted-stripped"
-        ? JSON.stringify(strippedDec(d))
-        : JSON.stringify(plainDec(truncateDec(d, precision.get(asset) ?? d.scale)));
-  const cut = (h: string) => h.slice(0, v.cut);
+}
 
-  const s = new Steps();
-  const leafAt = `level ${self.level} (self)`;
-  refuseNegative(s, amountsOf(self.balances), leafAt, "the customer's leaf");
-  refuseShortHash(s, self.hash, leafAt);
-  const leaf = cut(sha256Hex(`${uid},${nonce},${json(self.balances.map((a) => [a.asset, a]))}`));
-  if (leaf === self.hash.toLowerCase()) s.ok("leaf", `sha256(encryptUid, nonce, balances) = ${leaf}`, leafAt);
-  else s.fail("leaf", `sha256(encryptUid, nonce, balances) is ${leaf}, the file says ${self.hash}`, leafAt);
+/** The JSON the tool hashes: HashMap order, each value spelled as the tool does. */
+function json(d: Doc, entries: [string, { raw?: string; value: Dec }][]): string {
+  const byKey = new Map(entries);
+  const spell = (asset: string, x: Dec): string =>
+    d.v.spelling === "java"
+      ? javaDec(x)
+      : d.v.spelling === "quoted-stripped"
+        ? JSON.stringify(strippedDec(x))
+        : JSON.stringify(plainDec(truncateDec(x, d.precision.get(asset) ?? x.scale)));
+  return `{${hashMapOrder(entries.map(([k]) => k))
+    .map((k) => {
+      const x = byKey.get(k)!;
+      return `${JSON.stringify(k)}:${x.raw ?? spell(k, x.value)}`;
+    })
+    .join(",")}}`;
+}
 
-  const root = path.at(-1)!;
-  let cur = leaf;
-  let level = self.level;
-  let sums: Sums = new Map(amountsOf(self.balances));
-  let mySide = self.side;
-  for (const n of path.slice(0, -1)) {
+const cut = (d: Doc, h: string) => h.slice(0, d.v.cut);
+const leafOf = (d: Doc) =>
+  cut(
+    d,
+    sha256Hex(
+      `${d.uid},${d.nonce},${json(
+        d,
+        d.self.balances.map((a) => [a.asset, a]),
+      )}`,
+    ),
+  );
+
+/** The leaf: sha256(encryptUid, nonce, balances), cut to the family's width, against the file's. */
+const leaf = leafStep<Doc>((d) => ({
+  at: `level ${d.self.level} (self)`,
+  balances: d.self.balances,
+  claimed: d.self.hash,
+  computed: leafOf(d),
+  formula: "sha256(encryptUid, nonce, balances)",
+}));
+
+/** Every sibling up to the root: its level and side, the sums in HashMap order, the parent's hash. */
+const pathStep = step<Doc>("path", (ctx, s) => {
+  const d = ctx.doc;
+  const root = d.path.at(-1)!;
+  let cur = leafOf(d);
+  let level = d.self.level;
+  let sums: Sums = new Map(amountsOf(d.self.balances));
+  let mySide = d.self.side;
+  for (const n of d.path.slice(0, -1)) {
     const at = `level ${n.level} (${n.at})`;
     if (n.level !== level) s.fail("path", `a sibling at level ${n.level} where level ${level} belongs`, at);
     refuseShortHash(s, n.hash, at);
@@ -162,30 +190,46 @@ function verifyFamily(v: Variant, text: string, o: InclusionOptions): InclusionC
     const left = n.side === 1 || (n.side === 0 && mySide === 2);
     // the sum map: the left child's keys in its order, then the right child's new ones
     const next: Sums = new Map();
-    for (const [asset, d] of left ? [...amountsOf(n.balances), ...sums] : [...sums, ...amountsOf(n.balances)])
-      next.set(asset, addDec(next.get(asset) ?? ZERO, d));
+    for (const [asset, x] of left ? [...amountsOf(n.balances), ...sums] : [...sums, ...amountsOf(n.balances)])
+      next.set(asset, addDec(next.get(asset) ?? ZERO, x));
     sums = next;
     level -= 1;
-    const sumsJson = json([...sums].map(([k, d]) => [k, { value: d }]));
+    const sumsJson = json(
+      d,
+      [...sums].map(([k, x]) => [k, { value: x }]),
+    );
     if (n.side !== 1 && n.side !== 2 && n.side !== 0)
-      s.fail("path", `sibling with ${v.sideKey} ${n.side}: neither left (1), right (2) nor padding (0)`, at);
-    cur = cut(sha256Hex(`${left ? n.hash + cur : cur + n.hash},${sumsJson},${level}`));
+      s.fail(
+        "path",
+        `sibling with ${d.v.sideKey} ${n.side}: neither left (1), right (2) nor padding (0)`,
+        at,
+      );
+    cur = cut(d, sha256Hex(`${left ? n.hash + cur : cur + n.hash},${sumsJson},${level}`));
     refuseNegative(s, sums, `level ${level}`, "the path's node");
     mySide = undefined;
   }
   const rootAt = `level ${root.level} (root)`;
   if (root.level !== level)
     s.fail("path", `the root is at level ${root.level}; the path ends at ${level}`, rootAt);
-  refuseShortHash(s, root.hash, rootAt);
-  refuseNegative(s, amountsOf(root.balances), rootAt, "the root");
-  if (compareTotals(s, sums, root.balances, rootAt, "the root's"))
-    s.ok("sums", `the path's sums equal the root's ${root.balances.length} totals`, rootAt);
-  if (cur === root.hash.toLowerCase()) s.ok("path", `${path.length - 1} siblings reach ${cur}`, rootAt);
-  compareRoot(s, cur, root.hash, o.root, rootAt);
-  const balances: Balance[] = self.balances.map((a) => ({ asset: a.asset, amount: strippedDec(a.value) }));
-  return finish(v.name, s, cur, o.root, balances);
-}
+  Object.assign(ctx, {
+    reached: cur,
+    fileRoot: root.hash,
+    rootAt,
+    sums,
+    rootTotals: root.balances,
+    walked: `${d.path.length - 1} siblings`,
+  });
+});
 
-export const verifyBitget = (text: string, o: InclusionOptions) => verifyFamily(BITGET, text, o);
-export const verifyUzx = (text: string, o: InclusionOptions) => verifyFamily(UZX, text, o);
-export const verifyBitunix = (text: string, o: InclusionOptions) => verifyFamily(BITUNIX, text, o);
+const family = (v: Variant) =>
+  pathVerifier<Doc>({
+    name: v.name,
+    read: (text, o) => readFamily(v, text, o),
+    balances: (d) => d.self.balances.map((a) => ({ asset: a.asset, amount: strippedDec(a.value) })),
+    leaf,
+    path: pathStep,
+  });
+
+export const verifyBitget = family(BITGET);
+export const verifyUzx = family(UZX);
+export const verifyBitunix = family(BITUNIX);

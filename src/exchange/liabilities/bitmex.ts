@@ -14,7 +14,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 import { UsageError } from "../../errors/index.js";
 import { formatUnits } from "../../util/units.js";
-import { compareRoot, finish, type InclusionCheck, type InclusionOptions, isHex, Steps } from "./check.js";
+import { type InclusionOptions, isHex, rootStep, step, verifierOf } from "./check.js";
 
 const U64 = (1n << 64n) - 1n;
 const le64 = (v: bigint): Uint8Array => {
@@ -61,51 +61,66 @@ function keyOf(o: InclusionOptions, height: bigint): Uint8Array | undefined {
   return sha256(concatBytes(secret, le64(height), le64(id)));
 }
 
-export function verify(text: string, o: InclusionOptions): InclusionCheck {
-  const { height, rows } = readTree(text, o.file);
-  const s = new Steps();
-  const at = (i: number) => `node ${i} (line ${rows[i]!.line})`;
+interface Doc {
+  height: bigint;
+  rows: Row[];
+}
+
+const at = (d: Doc, i: number) => `node ${i} (line ${d.rows[i]!.line})`;
+const firstLeaf = (d: Doc) => (d.rows.length - 1) >> 1;
+const shaped = (d: Doc) => ((d.rows.length + 1) & d.rows.length) === 0;
+
+/** The tree: a full binary tree, every value within 64 bits, every hash 32 bytes, every inner node rebuilt. */
+const treeStep = step<Doc>("tree", (ctx, s) => {
+  const d = ctx.doc;
+  const { rows } = d;
   const n = rows.length;
-  const shaped = ((n + 1) & n) === 0;
-  if (!shaped) s.fail("tree", `${n} nodes: a full binary tree has 2^k − 1`, `line ${rows.at(-1)!.line}`);
+  if (!shaped(d)) s.fail("tree", `${n} nodes: a full binary tree has 2^k − 1`, `line ${rows.at(-1)!.line}`);
   let good = true;
   for (const [i, r] of rows.entries()) {
     if (r.value < 0n) {
       good = false;
-      s.fail("balances", `a negative value (${r.value})`, at(i));
+      s.fail("balances", `a negative value (${r.value})`, at(d, i));
     } else if (r.value > U64) {
       good = false;
-      s.fail("balances", `a value above 2^64 − 1 (${r.value})`, at(i));
+      s.fail("balances", `a value above 2^64 − 1 (${r.value})`, at(d, i));
     }
-    s.hashes.push({ hash: r.hash, at: at(i) });
+    s.hashes.push({ hash: r.hash, at: at(d, i) });
     if (!isHex(r.hash, 64)) {
       good = false;
-      if (r.hash.length >= 32) s.fail("hash", `hash ${r.hash} is not 32 bytes`, at(i));
+      if (r.hash.length >= 32) s.fail("hash", `hash ${r.hash} is not 32 bytes`, at(d, i));
     }
   }
-  const firstLeaf = (n - 1) >> 1;
   let broken = 0;
-  if (shaped && good)
-    for (let i = 0; i < firstLeaf; i++) {
+  if (shaped(d) && good)
+    for (let i = 0; i < firstLeaf(d); i++) {
       const [l, r] = [rows[2 * i + 1]!, rows[2 * i + 2]!];
       const want = bytesToHex(
         sha256(concatBytes(hexToBytes(l.hash), le64(l.value), hexToBytes(r.hash), le64(r.value))),
       );
       if (want !== rows[i]!.hash) {
         broken++;
-        s.fail("tree", `the children's hash is ${want}, the line says ${rows[i]!.hash}`, at(i));
+        s.fail("tree", `the children's hash is ${want}, the line says ${rows[i]!.hash}`, at(d, i));
       }
       if (l.value + r.value !== rows[i]!.value) {
         broken++;
-        s.fail("sums", `the children sum to ${l.value + r.value}, the line says ${rows[i]!.value}`, at(i));
+        s.fail("sums", `the children sum to ${l.value + r.value}, the line says ${rows[i]!.value}`, at(d, i));
       }
     }
-  const whole = shaped && good && !broken;
+  const whole = shaped(d) && good && !broken;
+  // the root step compares a tree that rebuilds; one that does not reaches no root
+  Object.assign(ctx, { reached: whole ? rows[0]!.hash : null, fileRoot: rows[0]!.hash, rootAt: at(d, 0) });
   if (whole)
-    s.ok("tree", `all ${firstLeaf} inner nodes rebuild from their children; ${n - firstLeaf} leaves`);
-  else if (o.root !== undefined) s.fail("root", "the tree does not rebuild, so it reaches no root", at(0));
+    s.ok("tree", `all ${firstLeaf(d)} inner nodes rebuild from their children; ${n - firstLeaf(d)} leaves`);
+  else if (ctx.options.root !== undefined)
+    s.fail("root", "the tree does not rebuild, so it reaches no root", at(d, 0));
+});
 
-  const key = keyOf(o, height);
+/** The customer's leaves: those their key (--account with --nonce, or --account-key) opens. */
+const leafStep = step<Doc>("leaf", (ctx, s) => {
+  const d = ctx.doc;
+  const o = ctx.options;
+  const key = keyOf(o, d.height);
   let mine = 0n;
   let found = 0;
   if (key === undefined)
@@ -113,32 +128,35 @@ export function verify(text: string, o: InclusionOptions): InclusionCheck {
       "leaf",
       "your leaves are found with your secret: --account N and --nonce HEX (BitMEX) or --account-key HEX [--email] (River)",
     );
-  else if (shaped) {
-    for (let j = 0; firstLeaf + j < n; j++) {
-      const r = rows[firstLeaf + j]!;
+  else if (shaped(d)) {
+    for (let j = 0; firstLeaf(d) + j < d.rows.length; j++) {
+      const r = d.rows[firstLeaf(d) + j]!;
       if (r.value < 0n || r.value > U64) continue;
       if (bytesToHex(hmac(sha256, key, concatBytes(le64(r.value), le64(BigInt(j))))) === r.hash) {
         found++;
         mine += r.value;
-        s.ok("leaf", `leaf ${j} is yours: ${r.value} sat`, at(firstLeaf + j));
+        s.ok("leaf", `leaf ${j} is yours: ${r.value} sat`, at(d, firstLeaf(d) + j));
       }
     }
     if (!found)
       s.fail(
         "leaf",
-        `no leaf of the ${n - firstLeaf} opens with account ${o.account}'s key at block height ${height}: your balance is not in this tree (or the secret is not the one for it)`,
+        `no leaf of the ${d.rows.length - firstLeaf(d)} opens with account ${o.account}'s key at block height ${d.height}: your balance is not in this tree (or the secret is not the one for it)`,
       );
   }
-  if (whole) compareRoot(s, rows[0]!.hash, rows[0]!.hash, o.root, at(0));
+  ctx.balances = found ? [{ asset: "BTC", amount: formatUnits(mine, 8) }] : [];
+});
+
+/** The tree's total, as the file says it: a claim (only the customer's own leaves are theirs to check). */
+const totalStep = step<Doc>("tree", ({ doc: { rows, height } }, s) => {
   s.claim(
     "tree",
     `block height ${height}; total liabilities ${formatUnits(rows[0]!.value, 8)} BTC (${rows[0]!.value} sat)`,
   );
-  return finish(
-    "bitmex",
-    s,
-    whole ? rows[0]!.hash : null,
-    o.root,
-    found ? [{ asset: "BTC", amount: formatUnits(mine, 8) }] : [],
-  );
-}
+});
+
+export const verify = verifierOf<Doc>({
+  name: "bitmex",
+  read: (text, o) => readTree(text, o.file),
+  steps: [treeStep, leafStep, rootStep, totalStep],
+});

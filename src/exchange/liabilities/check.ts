@@ -46,11 +46,58 @@ export interface InclusionCheck {
   findings: Finding[];
 }
 
-/** The findings of one verification, in order. */
+/**
+ * What every step of an inclusion verifier runs over (the one verifier shape, reserves/verifier.ts: named
+ * steps over one context, each returning `Finding`s): the file as its reader read it, the options, and what
+ * the steps learn for the ones after them and for the shared steps below (`rootTotalsStep`, `reachStep`,
+ * `rootStep`, and the hash-width check every verifier ends with).
+ */
+export interface InclusionContext<D> {
+  doc: D;
+  options: InclusionOptions;
+  /** the findings of the steps run so far */
+  findings: Finding[];
+  /** every hash the file gives, with where: judged for width once every step ran */
+  hashes: { hash: string; at: string }[];
+  /** the customer's balances, as the report prints them */
+  balances: Balance[];
+  /** the root the path reached (null: none reached) */
+  reached: string | null;
+  /** the root the file states (null: it states none), and where it stands ("level 24 (root)") */
+  fileRoot: string | null;
+  rootAt: string;
+  /** Merkle-sum paths: the sums carried to the top, the root's stated totals, what was walked ("23 siblings") */
+  sums?: Sums;
+  rootTotals?: Amount[];
+  walked?: string;
+}
+
+/** One named check of an inclusion verifier: what it found (and what it learnt, on the context). */
+export interface InclusionStep<D> {
+  name: string;
+  run(ctx: InclusionContext<D>): Finding[] | Promise<Finding[]>;
+}
+
+/** An exchange's format as its verifier: its strict reader (bad input: exit 2) and its steps, in order. */
+export interface InclusionFormat<D> {
+  /** the registry's name */
+  name: string;
+  read(text: string, o: InclusionOptions): D;
+  /** the balances known from the file alone (a step may set others) */
+  balances?(doc: D): Balance[];
+  steps: readonly InclusionStep<D>[];
+}
+
+/**
+ * The findings of one step, built in order: `new Steps(ctx)` inside a step (see `step`); the hashes it notes
+ * go on the context, `failed()` sees the steps before it too.
+ */
 export class Steps {
   readonly findings: Finding[] = [];
-  /** every hash the file gives, with where: judged for length once the path is walked */
-  readonly hashes: { hash: string; at: string }[] = [];
+  constructor(private readonly ctx: Pick<InclusionContext<unknown>, "findings" | "hashes">) {}
+  get hashes(): { hash: string; at: string }[] {
+    return this.ctx.hashes;
+  }
   add(status: Finding["status"], step: string, text: string, at?: string): void {
     this.findings.push(at === undefined ? { status, step, text } : { status, step, at, text });
   }
@@ -66,8 +113,55 @@ export class Steps {
   claim(step: string, text: string, at?: string): void {
     this.add("claim", step, text, at);
   }
-  failed = (): boolean => this.findings.some((f) => f.status === "fails");
+  failed = (): boolean => [...this.ctx.findings, ...this.findings].some((f) => f.status === "fails");
 }
+
+/** A step written as a body adding to its `Steps`: `step("leaf", (ctx, s) => { … s.fail(…) … })`. */
+export const step = <D>(
+  name: string,
+  body: (ctx: InclusionContext<D>, s: Steps) => void | Promise<void>,
+): InclusionStep<D> => ({
+  name,
+  run: async (ctx) => {
+    const s = new Steps(ctx);
+    await body(ctx, s);
+    return s.findings;
+  },
+});
+
+/** Runs a format's verifier on a file: read (usage errors first), every step in order, the hash widths. */
+export async function verifyInclusion<D>(
+  f: InclusionFormat<D>,
+  text: string,
+  o: InclusionOptions,
+): Promise<InclusionCheck> {
+  const doc = f.read(text, o);
+  const ctx: InclusionContext<D> = {
+    doc,
+    options: o,
+    findings: [],
+    hashes: [],
+    balances: f.balances?.(doc) ?? [],
+    reached: null,
+    fileRoot: null,
+    rootAt: "root",
+  };
+  for (const st of [...f.steps, hashStep]) ctx.findings.push(...(await st.run(ctx)));
+  return {
+    verdict: verdictOfFindings(ctx.findings),
+    format: f.name,
+    root: ctx.reached,
+    root_source: o.root === undefined ? "file" : "given",
+    balances: ctx.balances,
+    findings: ctx.findings,
+  };
+}
+
+/** A format's verifier as the registry's modules call it: `(text, options) → InclusionCheck`. */
+export const verifierOf =
+  <D>(f: InclusionFormat<D>) =>
+  (text: string, o: InclusionOptions): Promise<InclusionCheck> =>
+    verifyInclusion(f, text, o);
 
 export const sha256Hex = (text: string): string => bytesToHex(sha256(utf8ToBytes(text)));
 
@@ -167,12 +261,13 @@ export function refuseShortHash(s: Steps, hash: string, at: string): void {
   s.hashes.push({ hash, at });
 }
 
-function shortHashFindings(s: Steps): void {
-  const short = s.hashes.filter((h) => h.hash.length > 0 && h.hash.length < 32);
+/** Hash width, every verifier's last step: one finding when every hash is cut alike (Bitget's 64 bits), else one per level. */
+const hashStep: InclusionStep<unknown> = step("hash", (ctx, s) => {
+  const short = ctx.hashes.filter((h) => h.hash.length > 0 && h.hash.length < 32);
   const text = (bits: number, what: string) =>
     `${what} cut to ${bits} bits (below 128): a different set of balances with the same hash can be searched for`;
   const bits = new Set(short.map((h) => h.hash.length * 4));
-  if (short.length > 1 && short.length === s.hashes.length && bits.size === 1) {
+  if (short.length > 1 && short.length === ctx.hashes.length && bits.size === 1) {
     const first = short[0]!;
     s.fail(
       "hash",
@@ -180,7 +275,7 @@ function shortHashFindings(s: Steps): void {
       `${first.at} … ${short.at(-1)!.at}`,
     );
   } else for (const h of short) s.fail("hash", text(h.hash.length * 4, `hash ${h.hash} is`), h.at);
-}
+});
 
 /** `h` is a lower- or upper-case hex string of `len` digits (any length when omitted). */
 export const isHex = (h: string, len?: number): boolean =>
@@ -227,20 +322,65 @@ export function compareTotals(s: Steps, got: Sums, want: Amount[], at: string, w
   return same;
 }
 
-export function finish(
-  format: string,
-  s: Steps,
-  root: string | null,
-  given: string | undefined,
-  balances: Balance[],
-): InclusionCheck {
-  shortHashFindings(s);
-  return {
-    verdict: verdictOfFindings(s.findings),
-    format,
-    root,
-    root_source: given === undefined ? "file" : "given",
-    balances,
-    findings: s.findings,
-  };
+/** A leaf as a path format gives it: where, its balances, the hash the file says, the one recomputed, how. */
+export interface LeafClaim {
+  at: string;
+  balances: Amount[];
+  claimed: string;
+  computed: string;
+  /** the formula in words: "sha256(nonce ‖ balances)" */
+  formula: string;
 }
+
+/** The customer's leaf: no negative amount, its hash's width, recomputed against the file's. */
+export const leafStep = <D>(leaf: (doc: D) => LeafClaim): InclusionStep<D> =>
+  step<D>("leaf", ({ doc }, s) => {
+    const { at, balances, claimed, computed, formula } = leaf(doc);
+    refuseNegative(s, amountsOf(balances), at, "the customer's leaf");
+    refuseShortHash(s, claimed, at);
+    if (computed === claimed.toLowerCase()) s.ok("leaf", `${formula} = ${computed}`, at);
+    else s.fail("leaf", `${formula} is ${computed}, the file says ${claimed}`, at);
+  });
+
+/**
+ * Merkle-sum paths (OKX v1, MEXC, the Bitget family, CoinEx): the root the file states, its hash's width, no
+ * negative total, and the sums the path carried up (`ctx.sums`) equal to its totals (`ctx.rootTotals`).
+ */
+export const rootTotalsStep: InclusionStep<unknown> = step("sums", (ctx, s) => {
+  const totals = ctx.rootTotals ?? [];
+  if (ctx.fileRoot !== null) refuseShortHash(s, ctx.fileRoot, ctx.rootAt);
+  refuseNegative(s, amountsOf(totals), ctx.rootAt, "the root");
+  if (compareTotals(s, ctx.sums ?? new Map(), totals, ctx.rootAt, "the root's"))
+    s.ok("sums", `the path's sums equal the root's ${totals.length} totals`, ctx.rootAt);
+});
+
+/** The path reached the file's root: said once (`ctx.walked`: "23 siblings", "8 levels"). */
+export const reachStep: InclusionStep<unknown> = step("path", (ctx, s) => {
+  if (ctx.reached !== null && ctx.reached === ctx.fileRoot?.toLowerCase())
+    s.ok("path", `${ctx.walked} reach ${ctx.reached}`, ctx.rootAt);
+});
+
+/** The root reached against `--root`, else against the file's own root (and said so): `compareRoot`. */
+export const rootStep: InclusionStep<unknown> = step("root", (ctx, s) => {
+  compareRoot(s, ctx.reached, ctx.fileRoot, ctx.options.root, ctx.rootAt);
+});
+
+/**
+ * The verifier of a Merkle-sum path format (OKX v1, MEXC, the Bitget family, CoinEx): its reader, its own
+ * leaf and path steps (the path step sets `reached`, `fileRoot`, `rootAt`, `sums`, `rootTotals`, `walked`),
+ * then the shared root totals, the reach (or the format's own) and the root against --root.
+ */
+export const pathVerifier = <D>(f: {
+  name: string;
+  read: InclusionFormat<D>["read"];
+  balances: NonNullable<InclusionFormat<D>["balances"]>;
+  leaf: InclusionStep<D>;
+  path: InclusionStep<D>;
+  reach?: InclusionStep<D>;
+}) =>
+  verifierOf<D>({
+    name: f.name,
+    read: f.read,
+    balances: f.balances,
+    steps: [f.leaf, f.path, rootTotalsStep, f.reach ?? reachStep, rootStep],
+  });

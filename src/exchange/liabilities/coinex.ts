@@ -14,21 +14,18 @@ import { UsageError } from "../../errors/index.js";
 import {
   type Amount,
   amountsOf,
-  compareRoot,
-  compareTotals,
   field,
-  finish,
-  type InclusionCheck,
   type InclusionOptions,
   isObj,
+  pathVerifier,
   readAmounts,
   readJson,
   refuseNegative,
   refuseShortHash,
-  Steps,
   type Sums,
   sha256Hex,
   sortedByKey,
+  step,
 } from "./check.js";
 import { addDec, strippedDec, ZERO } from "./decimal.js";
 
@@ -66,15 +63,19 @@ function walk(leaf: string, mine: Sums, path: (Sibling | null)[], emptyRule: "no
   return { h, sums };
 }
 
-export function verify(text: string, o: InclusionOptions): InclusionCheck {
+interface Doc {
+  rootHash: string;
+  rootBalances: Amount[];
+  nonce: string;
+  mine: Amount[];
+  path: (Sibling | null)[];
+}
+
+function read(text: string, o: InclusionOptions): Doc {
   const doc = readJson(text, o.file);
   if (!isObj(doc)) throw new UsageError(`${o.file}: not a CoinEx proof (an object with root, self and path)`);
   const rootObj = field(doc, "root", "", o.file, "object");
   const selfObj = field(doc, "self", "", o.file, "object");
-  const rootHash = field(rootObj, "hash", "root", o.file, "string");
-  const rootBalances = readAmounts(rootObj.balances, "root.balances", o.file);
-  const nonce = field(selfObj, "nonce", "self", o.file, "string");
-  const mine = readAmounts(selfObj.balances, "self.balances", o.file);
   const path = field(doc, "path", "", o.file, "array").map((n, i): Sibling | null => {
     const at = `path[${i}]`;
     if (!isObj(n)) throw new UsageError(`${o.file}: ${at} must be an object`);
@@ -89,22 +90,37 @@ export function verify(text: string, o: InclusionOptions): InclusionCheck {
       balances: readAmounts(n.balances, `${at}.balances`, o.file),
     };
   });
+  return {
+    rootHash: field(rootObj, "hash", "root", o.file, "string"),
+    rootBalances: readAmounts(rootObj.balances, "root.balances", o.file),
+    nonce: field(selfObj, "nonce", "self", o.file, "string"),
+    mine: readAmounts(selfObj.balances, "self.balances", o.file),
+    path,
+  };
+}
 
-  const s = new Steps();
-  refuseNegative(s, amountsOf(mine), "level 0 (self)", "the customer's leaf");
-  const leaf = sha256Hex(`${nonce}${goJson(new Map(amountsOf(mine)))}`);
+const leafOf = (d: Doc) => sha256Hex(`${d.nonce}${goJson(new Map(amountsOf(d.mine)))}`);
+
+/** The leaf: sha256(nonce ‖ balances), a claim: the file gives no leaf hash, the path decides. */
+const leafStep = step<Doc>("leaf", ({ doc }, s) => {
+  refuseNegative(s, amountsOf(doc.mine), "level 0 (self)", "the customer's leaf");
   s.claim(
     "leaf",
-    `sha256(nonce ‖ balances) = ${leaf} (the file gives no leaf hash to compare; the path decides)`,
+    `sha256(nonce ‖ balances) = ${leafOf(doc)} (the file gives no leaf hash to compare; the path decides)`,
     "level 0 (self)",
   );
+});
+
+/** Every sibling's width and sums, the path walked (a missing sibling hashed as h ‖ sums), every subtotal. */
+const pathStep = step<Doc>("path", (ctx, s) => {
+  const { path, mine, rootHash, rootBalances } = ctx.doc;
   for (const [i, sib] of path.entries()) {
     if (!sib) continue;
     const at = `level ${i + 1} (${sib.at})`;
     refuseShortHash(s, sib.hash, at);
     refuseNegative(s, amountsOf(sib.balances), at, "the sibling");
   }
-  const own = walk(leaf, new Map(amountsOf(mine)), path, "none");
+  const own = walk(leafOf(ctx.doc), new Map(amountsOf(mine)), path, "none");
   // the sums at every level, for negative subtotals
   let sums: Sums = new Map(amountsOf(mine));
   for (const [i, sib] of path.entries()) {
@@ -114,37 +130,49 @@ export function verify(text: string, o: InclusionOptions): InclusionCheck {
     sums = next;
     refuseNegative(s, sums, `level ${i + 1}`, "the path's node");
   }
-  const rootAt = `level ${path.length} (root)`;
-  refuseShortHash(s, rootHash, rootAt);
-  refuseNegative(s, amountsOf(rootBalances), rootAt, "the root");
-  if (compareTotals(s, own.sums, rootBalances, rootAt, "the root's"))
-    s.ok("sums", `the path's sums equal the root's ${rootBalances.length} totals`, rootAt);
-  let reached = own.h;
-  if (own.h === rootHash.toLowerCase()) {
-    s.ok("path", `${path.length} levels reach ${own.h} (a missing sibling hashed as h ‖ sums)`, rootAt);
-    if (path.some((p) => p === null) && walk(leaf, new Map(amountsOf(mine)), path, "self").h !== own.h)
+  Object.assign(ctx, {
+    reached: own.h,
+    fileRoot: rootHash,
+    rootAt: `level ${path.length} (root)`,
+    sums: own.sums,
+    rootTotals: rootBalances,
+  });
+});
+
+/**
+ * The root reached by the rule the published files are built with; else, with a missing sibling, by CoinEx's
+ * committed verifier's rule (h ‖ h ‖ sums), said which.
+ */
+const reachCoinex = step<Doc>("path", (ctx, s) => {
+  const { path, mine, rootHash } = ctx.doc;
+  const theirs = () => walk(leafOf(ctx.doc), new Map(amountsOf(mine)), path, "self").h;
+  const own = ctx.reached!;
+  if (own === rootHash.toLowerCase()) {
+    s.ok("path", `${path.length} levels reach ${own} (a missing sibling hashed as h ‖ sums)`, ctx.rootAt);
+    if (path.some((p) => p === null) && theirs() !== own)
       s.claim(
         "path",
         "CoinEx's committed verifier hashes a missing sibling as h ‖ h ‖ sums, which does not reach this root: its own tool would reject this file",
-        rootAt,
+        ctx.rootAt,
       );
   } else if (path.some((p) => p === null)) {
-    const theirs = walk(leaf, new Map(amountsOf(mine)), path, "self");
-    if (theirs.h === rootHash.toLowerCase()) {
-      reached = theirs.h;
+    const h = theirs();
+    if (h === rootHash.toLowerCase()) {
+      ctx.reached = h;
       s.ok(
         "path",
-        `${path.length} levels reach ${theirs.h} with a missing sibling hashed as h ‖ h ‖ sums`,
-        rootAt,
+        `${path.length} levels reach ${h} with a missing sibling hashed as h ‖ h ‖ sums`,
+        ctx.rootAt,
       );
     }
   }
-  compareRoot(s, reached, rootHash, o.root, rootAt);
-  return finish(
-    "coinex",
-    s,
-    reached,
-    o.root,
-    mine.map((a) => ({ asset: a.asset, amount: strippedDec(a.value) })),
-  );
-}
+});
+
+export const verify = pathVerifier<Doc>({
+  name: "coinex",
+  read,
+  balances: (d) => d.mine.map((a) => ({ asset: a.asset, amount: strippedDec(a.value) })),
+  leaf: leafStep,
+  path: pathStep,
+  reach: reachCoinex,
+});

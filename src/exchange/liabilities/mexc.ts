@@ -12,21 +12,19 @@ import { UsageError } from "../../errors/index.js";
 import {
   type Amount,
   amountsOf,
-  compareRoot,
-  compareTotals,
   field,
-  finish,
-  type InclusionCheck,
   type InclusionOptions,
   isObj,
+  leafStep,
+  pathVerifier,
   readAmounts,
   readJson,
   refuseNegative,
   refuseShortHash,
-  Steps,
   type Sums,
   sha256Hex,
   sortedByKey,
+  step,
 } from "./check.js";
 import { addDec, type Dec, strippedDec, ZERO } from "./decimal.js";
 
@@ -44,11 +42,18 @@ interface Node {
   balances: Amount[];
 }
 
-export function verify(text: string, o: InclusionOptions): InclusionCheck {
+interface Doc {
+  self: Node;
+  proofId: string;
+  accountId: string;
+  path: Node[];
+}
+
+function read(text: string, o: InclusionOptions): Doc {
   const doc = readJson(text, o.file);
   if (!isObj(doc)) throw new UsageError(`${o.file}: not a MEXC proof (an object with pathList and self)`);
   const selfObj = field(doc, "self", "", o.file, "object");
-  const read = (n: unknown, at: string): Node => {
+  const node = (n: unknown, at: string): Node => {
     if (!isObj(n)) throw new UsageError(`${o.file}: ${at} must be an object`);
     const level = Number(field(n, "level", at, o.file, "number"));
     const type = Number(field(n, "type", at, o.file, "number"));
@@ -62,29 +67,40 @@ export function verify(text: string, o: InclusionOptions): InclusionCheck {
       balances: readAmounts(n.balances, `${at}.balances`, o.file),
     };
   };
-  const self = read(selfObj, "self");
-  const proofId = field(selfObj, "proofId", "self", o.file, "string");
-  const accountId = field(selfObj, "accountId", "self", o.file, "string");
-  const path = field(doc, "pathList", "", o.file, "array").map((n, i) => read(n, `pathList[${i}]`));
+  const path = field(doc, "pathList", "", o.file, "array").map((n, i) => node(n, `pathList[${i}]`));
   if (!path.length) throw new UsageError(`${o.file}: pathList is empty (it ends with the root)`);
+  return {
+    self: node(selfObj, "self"),
+    proofId: field(selfObj, "proofId", "self", o.file, "string"),
+    accountId: field(selfObj, "accountId", "self", o.file, "string"),
+    path,
+  };
+}
+
+const LEAF_AT = "level 0 (self)";
+const leafOf = (d: Doc) =>
+  sha256Hex(`${d.proofId},${d.accountId},${kv(amountsOf(d.self.balances))}`).slice(0, 32);
+
+/** The leaf: sha256(proofId, accountId, balances) cut to 128 bits, against the file's. */
+const leaf = leafStep<Doc>((d) => ({
+  at: LEAF_AT,
+  balances: d.self.balances,
+  claimed: d.self.hash,
+  computed: leafOf(d),
+  formula: "sha256(proofId, accountId, balances)",
+}));
+
+/** Every level up to the root's: the sibling of that level (or an empty one), the sums, the node's hash. */
+const pathStep = step<Doc>("path", (ctx, s) => {
+  const { self, path } = ctx.doc;
   const root = path.at(-1)!;
-
-  const s = new Steps();
-  const leafAt = "level 0 (self)";
-  refuseNegative(s, amountsOf(self.balances), leafAt, "the customer's leaf");
-  refuseShortHash(s, self.hash, leafAt);
-  const leaf = sha256Hex(`${proofId},${accountId},${kv(amountsOf(self.balances))}`).slice(0, 32);
-  if (leaf === self.hash.toLowerCase())
-    s.ok("leaf", `sha256(proofId, accountId, balances) = ${leaf}`, leafAt);
-  else s.fail("leaf", `sha256(proofId, accountId, balances) is ${leaf}, the file says ${self.hash}`, leafAt);
-
   const byLevel = new Map<number, Node>();
   for (const n of path) {
     if (byLevel.has(n.level)) s.fail("path", `level ${n.level} appears twice in the path`, n.at);
     byLevel.set(n.level, n);
   }
   if (root.type !== 3) s.fail("path", `the last entry has type ${root.type}, not 3 (the root)`, root.at);
-  let cur = leaf;
+  let cur = leafOf(ctx.doc);
   let sums: Sums = new Map(amountsOf(self.balances));
   let curLeft = self.type !== 2;
   for (let level = 0; level < root.level; level++) {
@@ -115,18 +131,20 @@ export function verify(text: string, o: InclusionOptions): InclusionCheck {
     const up = byLevel.get(level + 1);
     curLeft = up?.type !== 1;
   }
-  const rootAt = `level ${root.level} (root)`;
-  refuseShortHash(s, root.hash, rootAt);
-  refuseNegative(s, amountsOf(root.balances), rootAt, "the root");
-  if (compareTotals(s, sums, root.balances, rootAt, "the root's"))
-    s.ok("sums", `the path's sums equal the root's ${root.balances.length} totals`, rootAt);
-  if (cur === root.hash.toLowerCase()) s.ok("path", `${root.level} levels reach ${cur}`, rootAt);
-  compareRoot(s, cur, root.hash, o.root, rootAt);
-  return finish(
-    "mexc",
-    s,
-    cur,
-    o.root,
-    self.balances.map((a) => ({ asset: a.asset, amount: strippedDec(a.value) })),
-  );
-}
+  Object.assign(ctx, {
+    reached: cur,
+    fileRoot: root.hash,
+    rootAt: `level ${root.level} (root)`,
+    sums,
+    rootTotals: root.balances,
+    walked: `${root.level} levels`,
+  });
+});
+
+export const verify = pathVerifier<Doc>({
+  name: "mexc",
+  read,
+  balances: (d) => d.self.balances.map((a) => ({ asset: a.asset, amount: strippedDec(a.value) })),
+  leaf,
+  path: pathStep,
+});

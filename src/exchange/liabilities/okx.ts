@@ -12,22 +12,24 @@ import {
   type Amount,
   amountsOf,
   type Balance,
-  compareRoot,
   compareTotals,
   field,
-  finish,
-  type InclusionCheck,
+  type InclusionFormat,
   type InclusionOptions,
   int,
   isHex,
   isObj,
+  leafStep,
+  pathVerifier,
   readAmounts,
   readJson,
   refuseNegative,
   refuseShortHash,
-  Steps,
+  rootStep,
   type Sums,
   sha256Hex,
+  step,
+  verifierOf,
 } from "./check.js";
 import { addDec, compareDec, type Dec, plainDec, strippedDec, truncateDec, ZERO } from "./decimal.js";
 
@@ -46,8 +48,13 @@ const addInto = (sums: Sums, a: Iterable<[string, Dec]>): void => {
   for (const [asset, d] of a) sums.set(asset, addDec(sums.get(asset) ?? ZERO, d));
 };
 
+interface V1 {
+  self: { nonce: string; hash: string; balances: Amount[] };
+  nodes: { at: string; hash: string; type: number; height: number; balances: Amount[] }[];
+}
+
 /** OKX v1: `{"self":{nonce,hash,balances,type,height},"path":[{hash,balances,type,height}…, root]}`. */
-export function verifyV1(text: string, o: InclusionOptions): InclusionCheck {
+function readV1(text: string, o: InclusionOptions): V1 {
   const doc = readJson(text, o.file);
   if (!isObj(doc)) throw new UsageError(`${o.file}: not an OKX v1 proof (an object with self and path)`);
   const self = field(doc, "self", "", o.file, "object");
@@ -64,22 +71,36 @@ export function verifyV1(text: string, o: InclusionOptions): InclusionCheck {
       balances: readAmounts(n.balances, `${at}.balances`, o.file),
     };
   });
-  const mine = readAmounts(self.balances, "self.balances", o.file);
-  const nonce = field(self, "nonce", "self", o.file, "string");
-  const claimed = field(self, "hash", "self", o.file, "string");
-  const assets = mine.map((a) => a.asset);
+  return {
+    self: {
+      balances: readAmounts(self.balances, "self.balances", o.file),
+      nonce: field(self, "nonce", "self", o.file, "string"),
+      hash: field(self, "hash", "self", o.file, "string"),
+    },
+    nodes,
+  };
+}
 
-  const s = new Steps();
-  refuseNegative(s, amountsOf(mine), "level 1 (self)", "the customer's leaf");
-  refuseShortHash(s, claimed, "level 1 (self)");
-  const leaf = sha256Hex(`${nonce}${balancesJson(mine)}`);
-  if (leaf === claimed.toLowerCase()) s.ok("leaf", `sha256(nonce ‖ balances) = ${leaf}`, "level 1 (self)");
-  else s.fail("leaf", `sha256(nonce ‖ balances) is ${leaf}, the file says ${claimed}`, "level 1 (self)");
+const V1_LEAF = "level 1 (self)";
 
+/** The leaf: sha256(nonce ‖ the balances as Go's JSON) against the file's. */
+const leafV1 = leafStep<V1>(({ self }) => ({
+  at: V1_LEAF,
+  balances: self.balances,
+  claimed: self.hash,
+  computed: sha256Hex(`${self.nonce}${balancesJson(self.balances)}`),
+  formula: "sha256(nonce ‖ balances)",
+}));
+
+/** Every level: the sibling's place, height and width, its sums added, the node hashed with its height. */
+const pathV1 = step<V1>("path", (ctx, s) => {
+  const { self, nodes } = ctx.doc;
+  const assets = self.balances.map((a) => a.asset);
   const root = nodes.at(-1)!;
+  ctx.rootAt = `level ${nodes.length} (root)`;
   if (root.type !== 3) s.fail("path", `the last node has type ${root.type}, not 3 (the root)`, root.at);
-  let cur = leaf;
-  const sums: Sums = new Map(amountsOf(mine));
+  let cur = sha256Hex(`${self.nonce}${balancesJson(self.balances)}`);
+  const sums: Sums = new Map(amountsOf(self.balances));
   for (const [i, n] of nodes.slice(0, -1).entries()) {
     const at = `level ${i + 1} (${n.at})`;
     if (n.height !== i + 1) s.fail("path", `sibling of height ${n.height} where ${i + 1} belongs`, at);
@@ -98,19 +119,24 @@ export function verifyV1(text: string, o: InclusionOptions): InclusionCheck {
     if (n.type !== 1 && n.type !== 2 && n.type !== 4)
       s.fail("path", `sibling of type ${n.type}: neither left (1), right (2) nor padding (4)`, at);
   }
-  const rootAt = `level ${nodes.length} (root)`;
-  refuseShortHash(s, root.hash, rootAt);
-  refuseNegative(s, amountsOf(root.balances), rootAt, "the root");
   if (root.height !== nodes.length)
-    s.fail("path", `the root has height ${root.height}; the path has ${nodes.length} levels`, rootAt);
-  if (compareTotals(s, sums, root.balances, rootAt, "the root's"))
-    s.ok("sums", `the path's sums equal the root's totals (${totalsText(root.balances)})`, rootAt);
-  if (cur === root.hash.toLowerCase()) s.ok("path", `${nodes.length - 1} siblings reach ${cur}`, rootAt);
-  compareRoot(s, cur, root.hash, o.root, rootAt);
-  return finish("okx-v1", s, cur, o.root, toBalances(mine));
-}
+    s.fail("path", `the root has height ${root.height}; the path has ${nodes.length} levels`, ctx.rootAt);
+  Object.assign(ctx, {
+    reached: cur,
+    fileRoot: root.hash,
+    sums,
+    rootTotals: root.balances,
+    walked: `${nodes.length - 1} siblings`,
+  });
+});
 
-const totalsText = (a: Amount[]): string => a.map((x) => `${x.text} ${x.asset}`).join(", ");
+export const verifyV1 = pathVerifier<V1>({
+  name: "okx-v1",
+  read: readV1,
+  balances: (d) => toBalances(d.self.balances),
+  leaf: leafV1,
+  path: pathV1,
+});
 
 interface TreeNode {
   hash: string;
@@ -137,27 +163,39 @@ function readTree(text: string, file: string): TreeNode[] {
   return out;
 }
 
-/**
- * OKX v2: the user info file (`{hash, nonce, totalBalances, nodes:[{hash, balances}]}`) and the full tree
- * (--tree, or the second file). Every node of the tree is rebuilt from its children, not only the user's.
- */
-export function verifyV2(text: string, o: InclusionOptions): InclusionCheck {
+interface V2 {
+  userHash: string;
+  nonce: string;
+  total: Amount[];
+  leaves: { hash: string; balances: Amount[] }[];
+}
+
+/** OKX v2's user info file: `{hash, nonce, totalBalances, nodes:[{hash, balances}]}`. */
+function readV2(text: string, o: InclusionOptions): V2 {
   const doc = readJson(text, o.file);
   if (!isObj(doc)) throw new UsageError(`${o.file}: not an OKX v2 user info file`);
-  const userHash = field(doc, "hash", "", o.file, "string");
-  const nonce = field(doc, "nonce", "", o.file, "string");
-  const total = readAmounts(doc.totalBalances, "totalBalances", o.file);
-  const leaves = field(doc, "nodes", "", o.file, "array").map((n, i) => {
-    if (!isObj(n)) throw new UsageError(`${o.file}: nodes[${i}] must be an object`);
-    return {
-      hash: field(n, "hash", `nodes[${i}]`, o.file, "string"),
-      balances: readAmounts(n.balances, `nodes[${i}].balances`, o.file),
-    };
-  });
-  const s = new Steps();
+  return {
+    userHash: field(doc, "hash", "", o.file, "string"),
+    nonce: field(doc, "nonce", "", o.file, "string"),
+    total: readAmounts(doc.totalBalances, "totalBalances", o.file),
+    leaves: field(doc, "nodes", "", o.file, "array").map((n, i) => {
+      if (!isObj(n)) throw new UsageError(`${o.file}: nodes[${i}] must be an object`);
+      return {
+        hash: field(n, "hash", `nodes[${i}]`, o.file, "string"),
+        balances: readAmounts(n.balances, `nodes[${i}].balances`, o.file),
+      };
+    }),
+  };
+}
+
+const userHashOf = (d: V2): string => sha256Hex(`${d.nonce}${balancesJson(d.total)}`);
+
+/** The user hash, each of the customer's leaves from it, and the leaves adding up to the total. */
+const leavesV2 = step<V2>("leaf", ({ doc }, s) => {
+  const { total, leaves, userHash } = doc;
   const assets = total.map((a) => a.asset);
   refuseNegative(s, amountsOf(total), "user", "the customer's total");
-  const h = sha256Hex(`${nonce}${balancesJson(total)}`);
+  const h = userHashOf(doc);
   if (h === userHash.toLowerCase()) s.ok("leaf", `sha256(nonce ‖ totalBalances) = ${h}`, "user");
   else s.fail("leaf", `sha256(nonce ‖ totalBalances) is ${h}, the file says ${userHash}`, "user");
   const split: Sums = new Map();
@@ -173,13 +211,22 @@ export function verifyV2(text: string, o: InclusionOptions): InclusionCheck {
   }
   if (compareTotals(s, split, total, "user", "the customer's leaves"))
     s.ok("sums", `the ${leaves.length} leaves add up to totalBalances`, "user");
+});
 
+/**
+ * The full tree (--tree, or the second file): every inner node rebuilt from its children, not only the
+ * user's; the customer's leaves found among its leaves with their balances.
+ */
+const treeV2 = step<V2>("tree", (ctx, s) => {
+  const o = ctx.options;
+  const { total, leaves } = ctx.doc;
+  const assets = total.map((a) => a.asset);
   if (!o.tree) {
     s.cannot(
       "tree",
       "the full tree file was not given (--tree FILE, or a second file): the leaves cannot be followed to a root",
     );
-    return finish("okx-v2", s, null, o.root, toBalances(total));
+    return;
   }
   const tree = readTree(o.tree.text, o.tree.file);
   const top = Math.max(...tree.map((n) => n.height));
@@ -254,8 +301,18 @@ export function verifyV2(text: string, o: InclusionOptions): InclusionCheck {
       s.ok("leaf", `leaf ${i + 1} is in the tree with its balances`, `nodes[${i}] = ${where(found)}`);
     else s.fail("leaf", `leaf ${l.hash} is not among the tree's leaves with these balances`, `nodes[${i}]`);
   }
-  if (!broken) compareRoot(s, root.hash, root.hash, o.root, where(root));
-  else if (o.root !== undefined)
+  // the root step compares a tree that rebuilds; one that does not reaches no root
+  Object.assign(ctx, { reached: broken ? null : root.hash, fileRoot: root.hash, rootAt: where(root) });
+  if (broken && o.root !== undefined)
     s.fail("root", "the tree does not rebuild, so it reaches no root", where(root));
-  return finish("okx-v2", s, broken ? null : root.hash, o.root, toBalances(total));
-}
+});
+
+const V2_FORMAT: InclusionFormat<V2> = {
+  name: "okx-v2",
+  read: readV2,
+  balances: (d) => toBalances(d.total),
+  steps: [leavesV2, treeV2, rootStep],
+};
+
+/** OKX v2: the user info file and the full tree (--tree, or the second file). */
+export const verifyV2 = verifierOf(V2_FORMAT);

@@ -19,13 +19,13 @@
 import { UsageError } from "../../errors/index.js";
 import { JsonNumber, type JsonValue } from "../../json/value.js";
 import {
-  finish,
-  type InclusionCheck,
+  type InclusionFormat,
   type InclusionOptions,
   isObj,
   type Obj,
   readJson,
-  Steps,
+  step,
+  verifierOf,
 } from "./check.js";
 
 /** BN254's scalar field (gnark's fr): every sibling and root must be below it. */
@@ -103,45 +103,72 @@ function whole(v: JsonValue | undefined, at: string, file: string): bigint {
 const hexField = (h: string): bigint | undefined =>
   /^(0x)?[0-9a-fA-F]{1,64}$/.test(h) ? BigInt(`0x${h.replace(/^0x/, "")}`) : undefined;
 
-async function verifyFamily(v: Variant, text: string, o: InclusionOptions): Promise<InclusionCheck> {
+/** A file of the family as read: every member the checks need, of its type (else exit 2, naming it). */
+interface Doc {
+  v: Variant;
+  doc: Obj;
+  index: bigint;
+  id: string;
+  assets: Obj[];
+  root: string;
+  proof: string[];
+}
+
+function read(v: Variant, text: string, o: InclusionOptions): Doc {
   const doc = readJson(text, o.file);
   if (!isObj(doc)) throw new UsageError(`${o.file}: not a ${v.title} zk user proof (an object)`);
-  const s = new Steps();
   const need = (key: string): JsonValue => {
     if (!(key in doc)) throw new UsageError(`${o.file}: ${key} is missing`);
     return doc[key] as JsonValue;
   };
   const index = whole(need(v.index), v.index, o.file);
-  for (const t of v.totals.filter((t, i) => i < 2 || t in doc)) {
-    const x = whole(need(t), t, o.file);
-    if (x >= FR) s.fail("leaf", `${t} is not a BN254 field element`, t);
-  }
-  if (index < 0n || index >= 1n << BigInt(DEPTH))
-    s.fail("path", `${v.index} ${index} is outside a tree of depth ${DEPTH}`, v.index);
+  for (const t of v.totals.filter((t, i) => i < 2 || t in doc)) whole(need(t), t, o.file);
   const id = need(v.id);
   if (typeof id !== "string" || hexField(id) === undefined)
     throw new UsageError(`${o.file}: ${v.id} must be hex (32 bytes)`);
+  const assets = need(v.assets);
+  if (!Array.isArray(assets)) throw new UsageError(`${o.file}: ${v.assets} must be an array`);
+  for (const [i, a] of assets.entries()) {
+    const at = `${v.assets}[${i}]`;
+    if (!isObj(a)) throw new UsageError(`${o.file}: ${at} must be an object`);
+    whole(a.Index, `${at}.Index`, o.file);
+    for (const [j, k] of v.amounts.entries()) if (j < 2 || k in a) whole(a[k], `${at}.${k}`, o.file);
+  }
+  const root = need(v.root);
+  if (typeof root !== "string" || hexField(root) === undefined)
+    throw new UsageError(`${o.file}: ${v.root} must be hex (32 bytes)`);
+  const proof = need(v.proof);
+  if (!Array.isArray(proof) || proof.some((p) => typeof p !== "string"))
+    throw new UsageError(`${o.file}: ${v.proof} must be an array of base64 strings`);
+  return { v, doc, index, id, assets: assets as Obj[], root, proof: proof as string[] };
+}
+
+/** The document: every field element of BN254, the index within the tree, no negative amount, assets ascending. */
+const documentStep = step<Doc>("document", (ctx, s) => {
+  const { v, doc, index, id, assets, root, proof } = ctx.doc;
+  const file = ctx.options.file;
+  for (const t of v.totals.filter((t, i) => i < 2 || t in doc))
+    if (whole(doc[t], t, file) >= FR) s.fail("leaf", `${t} is not a BN254 field element`, t);
+  if (index < 0n || index >= 1n << BigInt(DEPTH))
+    s.fail("path", `${v.index} ${index} is outside a tree of depth ${DEPTH}`, v.index);
   if ((hexField(id) as bigint) >= FR) s.fail("leaf", `${v.id} is not a BN254 field element`, v.id);
   // the first two totals and amounts are in every version; Binance's later ones (collateral, loan, margin)
   // only in files from 2024
   for (const [i, t] of v.totals.entries()) {
     if (i >= 2 && !(t in doc)) continue;
-    const x = whole(need(t), t, o.file);
+    const x = whole(doc[t], t, file);
     if (x < 0n) s.fail("balances", `${t} is negative (${x})`, t);
   }
-  const assets = need(v.assets);
-  if (!Array.isArray(assets)) throw new UsageError(`${o.file}: ${v.assets} must be an array`);
   const balances: { asset: string; amount: string }[] = [];
   let last = -1n;
   for (const [i, a] of assets.entries()) {
     const at = `${v.assets}[${i}]`;
-    if (!isObj(a)) throw new UsageError(`${o.file}: ${at} must be an object`);
-    const idx = whole((a as Obj).Index, `${at}.Index`, o.file);
+    const idx = whole(a.Index, `${at}.Index`, file);
     if (idx <= last) s.fail("leaf", `asset index ${idx} after ${last}: the list must ascend`, at);
     last = idx;
     for (const [j, k] of v.amounts.entries()) {
-      if (j >= 2 && !(k in (a as Obj))) continue;
-      const x = whole((a as Obj)[k], `${at}.${k}`, o.file);
+      if (j >= 2 && !(k in a)) continue;
+      const x = whole(a[k], `${at}.${k}`, file);
       if (x < 0n) s.fail("balances", `asset #${idx} ${k} is negative (${x})`, at);
       else if (x >= 1n << 64n) s.fail("balances", `asset #${idx} ${k} does not fit 64 bits (${x})`, at);
       // the customer's balances: what they hold and owe (in the tool's base units); the rest is collateral
@@ -149,16 +176,11 @@ async function verifyFamily(v: Variant, text: string, o: InclusionOptions): Prom
         balances.push({ asset: `#${idx} ${k.toLowerCase()}`, amount: x.toString() });
     }
   }
-  const root = need(v.root);
-  if (typeof root !== "string" || hexField(root) === undefined)
-    throw new UsageError(`${o.file}: ${v.root} must be hex (32 bytes)`);
+  ctx.balances = balances;
   if ((hexField(root) as bigint) >= FR) s.fail("root", `${v.root} is not a BN254 field element`, v.root);
-  const proof = need(v.proof);
-  if (!Array.isArray(proof) || proof.some((p) => typeof p !== "string"))
-    throw new UsageError(`${o.file}: ${v.proof} must be an array of base64 strings`);
   if (proof.length !== DEPTH)
     s.fail("path", `${proof.length} siblings; the account tree has depth ${DEPTH}`, v.proof);
-  for (const [i, p] of (proof as string[]).entries()) {
+  for (const [i, p] of proof.entries()) {
     const at = `level ${i + 1} (${v.proof}[${i}])`;
     const bytes = Buffer.from(p, "base64");
     if (bytes.toString("base64") !== p || bytes.length !== 32) {
@@ -173,6 +195,15 @@ async function verifyFamily(v: Variant, text: string, o: InclusionOptions): Prom
       "document",
       `${DEPTH} siblings and the root are BN254 field elements; ${assets.length} assets, none negative`,
     );
+});
+
+/**
+ * The path (when the document holds): the leaf Poseidon(id, totals, assets commitment) for the tool's number
+ * of asset slots (tried, or --asset-slots), and its 28 Poseidon siblings, against the file's root.
+ */
+const pathStep = step<Doc>("path", async (ctx, s) => {
+  const { v, doc, index, id, assets, root, proof } = ctx.doc;
+  const o = ctx.options;
   if (!s.failed()) {
     const { PoseidonChain, poseidonHash } = await import("./poseidon.js");
     // every amount the variant hashes; a later one (Binance's Loan, Margin…) absent from a file counts 0
@@ -256,19 +287,35 @@ async function verifyFamily(v: Variant, text: string, o: InclusionOptions): Prom
         rootAt,
       );
   }
-  const r = (root as string).toLowerCase().replace(/^0x/, "");
+});
+
+/** The file's root against --root, else said to come from the file itself. */
+const rootZk = step<Doc>("root", (ctx, s) => {
+  const { v, root } = ctx.doc;
+  const o = ctx.options;
+  const r = root.toLowerCase().replace(/^0x/, "");
+  ctx.reached = r;
   if (o.root !== undefined) {
     if (o.root.toLowerCase().replace(/^0x/, "") === r)
       s.ok("root", `the file's root is the given root ${r}`, v.root);
     else s.fail("root", `the file's proof is for root ${r}, not the given root ${o.root}`, v.root);
   } else s.claim("root", `the file's root ${r} came from the file itself (--root HEX compares it)`, v.root);
+});
+
+/** What the file cannot show: the totals and every other account, proven only by the Groth16 batch proofs. */
+const sumsClaim = step<Doc>("sums", (_, s) => {
   s.claim(
     "sums",
     "the totals against the balances (at the exchange's prices) and every other account's non-negative balances are proven only by the exchange's Groth16 batch proofs, which chaingw does not check",
   );
-  return finish(v.name, s, r, o.root, balances);
-}
+});
 
-export const verifyBinance = (t: string, o: InclusionOptions) => verifyFamily(BINANCE, t, o);
-export const verifyGate = (t: string, o: InclusionOptions) => verifyFamily(GATE, t, o);
-export const verifyHtx = (t: string, o: InclusionOptions) => verifyFamily(HTX, t, o);
+const family = (v: Variant): InclusionFormat<Doc> => ({
+  name: v.name,
+  read: (text, o) => read(v, text, o),
+  steps: [documentStep, pathStep, rootZk, sumsClaim],
+});
+
+export const verifyBinance = verifierOf(family(BINANCE));
+export const verifyGate = verifierOf(family(GATE));
+export const verifyHtx = verifierOf(family(HTX));
