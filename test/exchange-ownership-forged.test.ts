@@ -68,6 +68,44 @@ describe("a row whose coin is not its address's", () => {
   });
 });
 
+describe("a row whose network is not its address's", () => {
+  const f = "huobi_por_2023-08.csv";
+  const relabel = (line: number, from: RegExp, to: string) => {
+    const ls = lines(f);
+    ls[line - 1] = (ls[line - 1] as string).replace(from, to);
+    return write(ls.join("\n"));
+  };
+
+  it.each([
+    // (6 places: TRX has no finer unit)
+    [
+      61,
+      /^ETH,(.*?),58\.46942368,/,
+      "TRX,$1,58.469423,",
+      "the row is on TRON (coin TRX), but its address is an EVM address",
+    ],
+    [61, /^ETH,/, "SOL,", "the row is on SOL (coin SOL), but its address is an EVM address"],
+    [
+      61,
+      /^ETH,(.*?),58\.46942368,/,
+      "USDT-TRC20,$1,58.469423,",
+      "the row is on TRON (network TRC20), but its address is an EVM address",
+    ],
+    [41, /^TRX,/, "ETH,", "the row is on ETH (coin ETH), but its address is a TRON address"],
+    [41, /^TRX,/, "USDT-ERC20,", "the row is on ERC20 (network ERC20), but its address is a TRON address"],
+  ])(
+    "line %i relabelled %s → %s: its real signature still verifies, the row fails naming both",
+    async (line, from, to, says) => {
+      const honest = await verify(join(DIR, f));
+      expect(rowAt(honest.report.rows, line)).toMatchObject({ proven: true, status: "proven" });
+      const forged = await verify(relabel(line, from, to));
+      expect(rowAt(forged.report.rows, line)).toMatchObject({ proven: false, status: "failed" });
+      expect(rowAt(forged.report.rows, line).reason).toContain(says);
+      expect(forged.exitCode).toBe(1);
+    },
+  );
+});
+
 describe("an m-of-n whose keys are one key", () => {
   it("2-of-2 of one key in compressed and uncompressed form, signed by OKX's real signature and its header flipped, fails; the real 2-of-3 holds", async () => {
     const f = "okx_por_example_2022-11.csv";

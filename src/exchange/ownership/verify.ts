@@ -169,6 +169,51 @@ export function utxoCoinOfRow(
   return coin ? { coin } : {};
 }
 
+/** The EVM networks as the files name them (a network column, or the part of a coin after its "-"). */
+const EVM_NETWORKS = new Set([
+  "ETH",
+  "ERC20",
+  "ARBITRUM",
+  "OPTIMISM",
+  "BASE",
+  "LINEA",
+  "ZKSYNC",
+  "BSC",
+  "BEP20",
+  "BNB",
+  "POLY",
+  "POLYGON",
+  "MATIC",
+  "AVAXC",
+  "AVAX",
+  "AVALANCHE C-CHAIN",
+  "OKC",
+  "HECO",
+  "BTTC",
+  "FTM",
+  "FANTOM",
+  "ETC",
+]);
+const TRON_NETWORKS = new Set(["TRON", "TRC20", "TRX"]);
+
+/**
+ * The account chain a row is on, from its network (else its coin, when the coin is a chain's own): EVM,
+ * TRON or an ed25519 chain, or undefined when the name is none chaingw knows. `strict`: a network column
+ * that names an EVM chain, whose address must then be an EVM one (a coin such as ETC with no network may
+ * be listed with another chain's address form).
+ */
+function accountFamilyOf(
+  row: OwnershipRow,
+): { kind: "hex" | "tron" | "ed25519"; name: string; strict: boolean } | undefined {
+  const base = (row.coin.split("-")[0] as string).toUpperCase();
+  const net = (row.network || base).toUpperCase();
+  if (ed25519NetOf(net) ?? (row.network === "" ? ed25519NetOf(base) : undefined))
+    return { kind: "ed25519", name: net, strict: false };
+  if (TRON_NETWORKS.has(net)) return { kind: "tron", name: "TRON", strict: true };
+  if (EVM_NETWORKS.has(net)) return { kind: "hex", name: net, strict: row.network !== "" };
+  return undefined;
+}
+
 /** The judged signature forms of one row, with no node (contract ownership is decided later). */
 export function judgeRow(row: OwnershipRow, layout: OwnershipLayout, network: NetworkName = "main"): Judged {
   const pub = DIGESTS[publisherOf(layout)];
@@ -183,9 +228,23 @@ export function judgeRow(row: OwnershipRow, layout: OwnershipLayout, network: Ne
   // a Bitcoin-family row's address must be its coin's: an EVM or TRON key's signature proves no bitcoin
   const { coin, mismatch } = utxoCoinOfRow(row, network);
   if (mismatch) return { status: "failed", form: `${row.coin} on ${row.network}`, detail: mismatch };
-  if (!coin && (isEvmAddress(row.address) || isTronAddress(row.address))) {
-    return judgeAccount(row.address, sig, row.message, isTronAddress(row.address) ? pub.tron : pub.evm);
-  }
+  const family = coin ? undefined : accountFamilyOf(row);
+  const kind = isEvmAddress(row.address) ? "hex" : isTronAddress(row.address) ? "tron" : undefined;
+  // an account network's row must carry that network's address: an EVM key's signature proves no TRX,
+  // no SOL; a TRON key's none on Ethereum
+  if (family && kind && family.kind !== kind)
+    return {
+      status: "failed",
+      form: `${family.name} address`,
+      detail: `the row is on ${family.name} (${row.network ? `network ${row.network}` : `coin ${row.coin}`}), but its address is ${kind === "hex" ? "an EVM" : "a TRON"} address: its amount would count on ${family.name} on another chain's key`,
+    };
+  if (!coin && kind) return judgeAccount(row.address, sig, row.message, kind === "tron" ? pub.tron : pub.evm);
+  if (family?.kind === "hex" && family.strict)
+    return {
+      status: "failed",
+      form: "EVM address",
+      detail: `the address does not decode: the row is on ${family.name}, and ${row.address.startsWith("0x") ? `${row.address.length - 2} hex digits are` : "it is"} not an EVM address (0x + 40 hex digits)`,
+    };
   if (coin) {
     const addr = decodeUtxoAddress(coin, row.address);
     if (typeof addr === "string" && coin.cashaddr && !/^[13]/.test(row.address))
