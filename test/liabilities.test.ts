@@ -4,7 +4,7 @@
  * and checked, and the forger's edits — each must exit 1 naming the fault. Bad input exits 2 naming the line
  * and writes nothing.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
@@ -138,6 +138,73 @@ describe("liabilities build", () => {
     expect(z.stdout).toContain("a zero balance included");
     const j = await cli("--json", "liabilities", "verify", "-", "--commitment", COMMITMENT());
     expect(j.exitCode).toBe(2);
+  });
+
+  it("proof --all --dir: one file per customer, each the proof --all streams; an earlier run's directory refused", async () => {
+    const d = join(dir, "proofs");
+    const r = await cli("liabilities", "proof", "--out", A, "--all", "--dir", d);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe(
+      `wrote 300 proofs to ${d} (one file per customer, private: each holds the customer's secret)\n`,
+    );
+    expect(readdirSync(d).length).toBe(300);
+    for (const p of proofs) {
+      const f = join(d, p.customer === "ünïcode id" ? "%C3%BCn%C3%AFcode%20id.json" : `${p.customer}.json`);
+      expect(JSON.parse(readFileSync(f, "utf8"))).toEqual(p);
+    }
+    expect(statSync(join(d, "cust-0.json")).mode & 0o777).toBe(0o600);
+    // the same directory again: exit 2 before any proof is made, the files as they were
+    const again = await cli("liabilities", "proof", "--out", A, "cust-1", "--dir", d);
+    expect(again.exitCode).toBe(2);
+    expect(again.stderr).toContain(`--dir ${d}: holds files already`);
+    expect(readdirSync(d).length).toBe(300);
+    // ids: one missing exits 1 naming it, the others written; --json says how many
+    const some = join(dir, "some");
+    const j = await cli("--json", "liabilities", "proof", "--out", A, "cust-2", "nobody", "--dir", some);
+    expect(j.exitCode).toBe(1);
+    expect(JSON.parse(j.stdout)).toEqual({ dir: some, proofs: 1 });
+    expect(j.stderr).toContain('customer "nobody" is not in the build');
+    expect(readdirSync(some)).toEqual(["cust-2.json"]);
+  });
+
+  it("proof --dir: ids that are paths, dots or long name files inside the directory, escaped, never outside", async () => {
+    const ids = [
+      "../evil",
+      "a/b\\c",
+      "..",
+      ".",
+      ".hidden",
+      "%41",
+      "A",
+      "x".repeat(250),
+      `${"é".repeat(100)}z`,
+    ];
+    const f = join(dir, "paths.csv");
+    writeFileSync(f, `customer_id,asset,amount\n${ids.map((id) => `${id},BTC,1`).join("\n")}\n`);
+    const out = join(dir, "paths-out");
+    expect((await build(out, f)).exitCode).toBe(0);
+    const d = join(dir, "paths-proofs");
+    const r = await cli("liabilities", "proof", "--out", out, "--all", "--dir", d);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const names = readdirSync(d).sort();
+    expect(names.length).toBe(ids.length);
+    expect(names).toContain("..%2Fevil.json".replace("..", "%2E%2E"));
+    expect(names).toContain("a%2Fb%5Cc.json");
+    expect(names).toContain("%2E%2E.json");
+    expect(names).toContain("%2E.json");
+    expect(names).toContain("%2Ehidden.json");
+    expect(names).toContain("%2541.json");
+    expect(names).toContain("A.json");
+    expect(existsSync(join(dir, "evil.json"))).toBe(false);
+    for (const n of names) {
+      expect(n).toMatch(/^[A-Za-z0-9_%~-]+\.json$/);
+      expect(Buffer.byteLength(n)).toBeLessThanOrEqual(160 + 17 + 5);
+      const p = JSON.parse(readFileSync(join(d, n), "utf8"));
+      // a short name decodes back to its id; a long one is its id's escaped start and a hash
+      if (!n.includes("~")) expect(decodeURIComponent(n.slice(0, -5))).toBe(p.customer);
+      else expect(p.customer.length).toBeGreaterThan(50);
+    }
+    expect(names.filter((n) => n.includes("~")).length).toBe(2);
   });
 
   it("several ids print JSON Lines; an unknown id exits 1 naming it", async () => {

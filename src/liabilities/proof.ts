@@ -7,7 +7,16 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { UsageError } from "../errors/index.js";
 import { type Commitment, parseCommitment, type Total, totalOf } from "./commitment.js";
-import { AMOUNT_BYTES, CONSTRUCTION, FORMAT_VERSION, getAmount, hex, PROOF_FORMAT, tagOf } from "./format.js";
+import {
+  AMOUNT_BYTES,
+  CONSTRUCTION,
+  FORMAT_VERSION,
+  getAmount,
+  hex,
+  PROOF_FORMAT,
+  sha256Native,
+  tagOf,
+} from "./format.js";
 import { BuildStore, COMMITMENT_FILE, type CustomerEntry } from "./store.js";
 
 export interface PathStep {
@@ -119,4 +128,29 @@ export class ProofSource {
   close(): void {
     this.store.close();
   }
+}
+
+/** the longest escaped id kept whole in a file name (file systems allow 255 bytes) */
+const NAME_MAX = 160;
+
+/**
+ * The file a customer's proof is written to under `proof --dir`, for any id: ASCII letters, digits, `_` and
+ * `-` kept, every other byte of the UTF-8 id written `%XX` (so `.`, `/`, `\`, `..`, control characters and
+ * a leading dot never reach the file system as themselves, and the name decodes back to the id); an
+ * escaped id longer than 160 bytes is cut there and `~` and the first 16 hex digits of the id's SHA-256
+ * added. Upper case is kept: on a case-insensitive file system two ids differing only in case name one
+ * file, which the exclusive write then refuses rather than replace.
+ */
+export function proofFileName(id: string): string {
+  let name = "";
+  for (const b of Buffer.from(id, "utf8")) {
+    const c = String.fromCharCode(b);
+    name += /[A-Za-z0-9_-]/.test(c) ? c : `%${b.toString(16).toUpperCase().padStart(2, "0")}`;
+  }
+  if (name.length > NAME_MAX) {
+    // not inside a %XX
+    const cut = name.lastIndexOf("%", NAME_MAX) > NAME_MAX - 3 ? name.lastIndexOf("%", NAME_MAX) : NAME_MAX;
+    name = `${name.slice(0, cut)}~${hex(sha256Native(Buffer.from(id, "utf8"))).slice(0, 16)}`;
+  }
+  return `${name}.json`;
 }

@@ -1,12 +1,17 @@
 /** `chaingw liabilities proof --out DIR ID... | --all`: customers' inclusion proofs from a build. */
+import { mkdirSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
 import type { Command } from "commander";
-import { UsageError } from "../../../errors/index.js";
+import { ChaingwError, UsageError } from "../../../errors/index.js";
 import type { Run } from "../../run.js";
 
 export interface ProofCommandOptions {
   out: string;
   ids: string[];
   all: boolean;
+  /** one file per customer in this directory (new or empty) instead of stdout */
+  dir?: string;
+  json?: boolean;
 }
 
 export function declareProof(parent: Command, run: Run): void {
@@ -16,12 +21,16 @@ export function declareProof(parent: Command, run: Run): void {
     .argument("[id...]", "customer ids")
     .requiredOption("--out <dir>", "the build's directory (as given to liabilities build)")
     .option("--all", "every customer's proof, streamed as JSON Lines")
+    .option(
+      "--dir <dir>",
+      "write one file per customer there instead (a new or empty directory; names from the ids, escaped)",
+    )
     .addHelpText(
       "after",
-      "\nExit 0; 1 when a customer id is not in the build (the others are printed); 2 bad usage.",
+      "\nExit 0; 1 when a customer id is not in the build (the others are printed); 2 bad usage.\nWith --dir: DIR/<id>.json per customer (letters, digits, _ and - kept, other bytes %XX; mode 600: a proof holds the customer's secret), each written whole or not at all.",
     )
-    .action(async (ids: string[], o: { out: string; all?: boolean }) =>
-      runProof({ out: o.out, ids, all: Boolean(o.all) }, run),
+    .action(async (ids: string[], o: { out: string; all?: boolean; dir?: string }) =>
+      runProof({ out: o.out, ids, all: Boolean(o.all), dir: o.dir, json: run.machine }, run),
     );
 }
 
@@ -30,8 +39,16 @@ export async function runProof(
   io: Pick<Run, "out" | "err" | "exitCode">,
 ): Promise<void> {
   if (o.all === o.ids.length > 0) throw new UsageError("name customer ids or --all (one of them)");
-  const { ProofSource } = await import("../../../liabilities/proof.js");
+  const { ProofSource, proofFileName } = await import("../../../liabilities/proof.js");
   const src = new ProofSource(o.out);
+  if (o.dir !== undefined) {
+    try {
+      await toFiles(o, src, proofFileName, io);
+    } finally {
+      src.close();
+    }
+    return;
+  }
   try {
     if (o.all) {
       let batch: string[] = [];
@@ -56,4 +73,60 @@ export async function runProof(
   } finally {
     src.close();
   }
+}
+
+/** `--dir`: each proof to its own file, whole or not at all; a summary on stdout. */
+async function toFiles(
+  o: ProofCommandOptions,
+  src: import("../../../liabilities/proof.js").ProofSource,
+  nameOf: (id: string) => string,
+  io: Pick<Run, "out" | "err" | "exitCode">,
+): Promise<void> {
+  const dir = o.dir!;
+  // checked before any proof is made: a run into a directory of an earlier one would mix two builds' proofs
+  let held: string[] = [];
+  try {
+    if (!statSync(dir).isDirectory()) throw new UsageError(`--dir ${dir}: not a directory`);
+    held = readdirSync(dir);
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT")
+      throw new UsageError(`--dir ${dir}: cannot read it (${(e as NodeJS.ErrnoException).code ?? e})`);
+  }
+  if (held.length) throw new UsageError(`--dir ${dir}: holds files already; name a new or empty directory`);
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (e) {
+    throw new UsageError(`--dir ${dir}: cannot make it (${(e as NodeJS.ErrnoException).code ?? e})`);
+  }
+  const { writeAtomic } = await import("../../files.js");
+  let written = 0;
+  const write = (p: import("../../../liabilities/proof.js").ProofDocument) => {
+    const path = join(dir, nameOf(p.customer));
+    try {
+      writeAtomic(path, `${JSON.stringify(p, null, 2)}\n`, "--dir", { exclusive: true, mode: 0o600 });
+    } catch (e) {
+      const code = ((e as Error).cause as NodeJS.ErrnoException | undefined)?.code;
+      if (code !== "EEXIST") throw e;
+      throw new ChaingwError(
+        `--dir: customer ${JSON.stringify(p.customer)}'s proof would be ${path}, which another customer's proof took (ids differing only in case, on a case-insensitive file system); ${written} proofs written`,
+      );
+    }
+    written++;
+  };
+  const missing: string[] = [];
+  if (o.all) for await (const p of src.all()) write(p);
+  else
+    for (const id of o.ids) {
+      const p = src.proofOf(id);
+      if (p) write(p);
+      else missing.push(id);
+    }
+  for (const id of missing) io.err(`chaingw: customer ${JSON.stringify(id)} is not in the build ${o.out}`);
+  if (missing.length) io.exitCode = 1;
+  io.out(
+    o.json
+      ? JSON.stringify({ dir, proofs: written })
+      : `wrote ${written} proof${written === 1 ? "" : "s"} to ${dir} (one file per customer, private: each holds the customer's secret)`,
+  );
 }
