@@ -237,6 +237,43 @@ describe("a signature over an empty message", () => {
   });
 });
 
+describe("rows of forms chaingw cannot judge", () => {
+  const f = "okx_por_example_2022-11.csv";
+  /** an EOS account's row (EOS signatures are not supported) with `amount` base units */
+  const eos = (amount: string) =>
+    write(
+      `${text(f).trimEnd()}\nEOS,okxreserves1,${amount},I am an OKX address,SIG_K1_KfQ57wLFFbVDQ5WzHBoyY1V1TvkQoVS7XjWBHb4aLE6LMo7SWsXWsTVVwDNTQrNLA4bAFAi6sLDKFMiSsBZTmLC4Gn3xSF,,\n`,
+    );
+
+  it("with no balance: not counted, the file holds (exit 0), the row still named unsupported", async () => {
+    const r = await verify(eos("0"));
+    expect(r.exitCode).toBe(0);
+    expect(r.report.rows.at(-1)).toMatchObject({ status: "unsupported", proven: null });
+    const j = JSON.parse((await runCli(["reserves", "verify", eos("0"), "--json"])).stdout);
+    expect(j.findings).toContainEqual(
+      expect.objectContaining({
+        status: "claim",
+        at: `line ${j.rows.at(-1).line}`,
+        text: expect.stringContaining("(no balance: not counted toward the verdict)"),
+      }),
+    );
+  });
+
+  it("with a balance: the only open row, cannot say (exit 3); beside a failing row, does not hold (exit 1)", async () => {
+    const r = await verify(eos("5"));
+    expect(r.exitCode).toBe(3);
+    expect(r.report.rows.at(-1)).toMatchObject({ status: "unsupported" });
+    const ls = text(f).trimEnd().split("\n");
+    const last = ls.length;
+    const withBad = write(
+      `${text(f).trimEnd()}\nEOS,okxreserves1,5,I am an OKX address,SIG_K1_KfQ57wLFFbVDQ5WzHBoyY1V1TvkQoVS7XjWBHb4aLE6LMo7SWsXWsTVVwDNTQrNLA4bAFAi6sLDKFMiSsBZTmLC4Gn3xSF,,\nBTC,1HckjUpRGcrrRAtFaaCAUaGjsPx9oYmLaZ,5,I am an OKX address,,,\n`,
+    );
+    const bad = await verify(withBad);
+    expect(bad.exitCode).toBe(1);
+    expect(rowAt(bad.report.rows, last + 2)).toMatchObject({ status: "unsigned" });
+  });
+});
+
 describe("the message signed", () => {
   const okx = "okx_por_example_2022-11.csv";
   const OKX_MESSAGE = "I am an OKX address";
