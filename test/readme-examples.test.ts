@@ -303,6 +303,12 @@ describe("the README's examples", () => {
         failures.push(
           `README line ${e.line}: ${command}\n  exit ${r.exitCode} (expected ${want}): ${stderr.trim().slice(0, 400)}`,
         );
+      // a verdict the comment names (solvency's "NOT PROVEN SOLVENT") is the one printed, not another exit 1
+      const verdict = /\b(NOT PROVEN SOLVENT|NOT SOLVENT|SOLVENT|CANNOT SAY)\b/.exec(e.comment)?.[1];
+      if (verdict && !new RegExp(`(?<!NOT |PROVEN )${verdict}\\b`).test(String(r.stdout)))
+        failures.push(
+          `README line ${e.line}: ${command}\n  no "${verdict}" in: ${String(r.stdout).slice(0, 400)}`,
+        );
     }
     expect(failures).toEqual([]);
     // the gateway examples went through the gateway, to both products

@@ -4,9 +4,16 @@
  * method: idempotent (getblockheader), unmarked (getblockstats) and scantxoutset start (heavy, never moved).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TransportError } from "../src/errors/index.js";
+import { findMethod } from "../src/methods/index.js";
+import { prepare, send } from "../src/methods/prepare.js";
+import { JsonRpcClient } from "../src/rpc/client.js";
+import { nodeEndpoint } from "../src/rpc/endpoint.js";
 import { type Fault, type FaultServer, refusedUrl, startFaultServer } from "./fixtures/faults.js";
+import { rawServer, sendJson } from "./fixtures/forward.js";
 import { runCli } from "./helpers/cli.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
+import { sleep } from "./helpers/procs.js";
 
 let ltc: LitecoinNode;
 let bad: FaultServer; // first endpoint, misbehaving
@@ -382,5 +389,48 @@ describe("fixes from review: long scans, deterministic limits, balancer errors, 
     expect(r.exitCode).toBe(3);
     expect(r.stderr).not.toContain("top,secret");
     expect(r.stderr).not.toContain("secret");
+  });
+});
+
+describe("which calls wait the heavy timeout: one registry fact, MethodDef.slow (issue 39, round 2)", () => {
+  it("gettxoutsetinfo waits past the request timeout; eth_getLogs, heavy too, does not; each sent once", async () => {
+    const hits: Record<string, number> = {};
+    const node = await rawServer(async (body, _req, res) => {
+      const { id, method } = JSON.parse(body.toString("utf8"));
+      hits[method] = (hits[method] ?? 0) + 1;
+      // as a node working through a whole UTXO set, or a large log range
+      await sleep(800);
+      sendJson(res, 200, `{"jsonrpc":"2.0","result":[],"id":${id}}`);
+    });
+    try {
+      const client = new JsonRpcClient({
+        endpoints: [nodeEndpoint(node.url)],
+        connectTimeoutMs: 2000,
+        requestTimeoutMs: 300,
+        heavyTimeoutMs: 5000,
+        deadlineMs: 10_000,
+        retries: 2,
+        maxBodyBytes: 1 << 20,
+        verifyTls: true,
+        heavyRate: 0,
+      });
+      const slow = findMethod("gettxoutsetinfo", "utxo");
+      const logs = findMethod("eth_getLogs", "evm");
+      expect([slow.slow, logs.slow, logs.marks.heavy]).toEqual([true, undefined, true]);
+      const answered = await send(client, prepare(slow, { params: [] }), { scanTimeoutMs: 0 });
+      expect(answered.raw).toBe("[]");
+      const t0 = Date.now();
+      const refused = await send(client, prepare(logs, { params: [{ fromBlock: "0x0" }] }), {
+        scanTimeoutMs: 0,
+      }).catch((e: Error) => e);
+      // before: eth_getLogs waited the 900 s of gettxoutsetinfo
+      expect(refused).toBeInstanceOf(TransportError);
+      expect(Date.now() - t0).toBeLessThan(2000);
+      expect((refused as Error).message).toContain("--request-timeout");
+      // heavy: a timed-out log query is not sent again (the node may still be computing it)
+      expect(hits).toEqual({ gettxoutsetinfo: 1, eth_getLogs: 1 });
+    } finally {
+      await node.close();
+    }
   });
 });

@@ -99,7 +99,7 @@ export const SETTINGS = [
     parse: (v) =>
       parseDuration("--request-timeout", v as string | number | undefined, DEFAULTS.requestTimeoutS),
     show: seconds,
-    help: `per-attempt timeout (default ${DEFAULTS.requestTimeoutS}; heavy methods such as gettxoutsetinfo ${DEFAULTS.heavyTimeoutS}, as bitcoin-cli waits; 0 = none)`,
+    help: `per-attempt timeout (default ${DEFAULTS.requestTimeoutS}; methods the node computes for minutes, gettxoutsetinfo, ${DEFAULTS.heavyTimeoutS}, as bitcoin-cli waits; 0 = none)`,
   }),
   row({
     setting: "connect-timeout",

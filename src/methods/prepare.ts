@@ -38,6 +38,7 @@ export function prepare(def: MethodDef, input: PrepareInput): Prepared {
     method: def.name,
     params,
     marks: def.marks,
+    ...(def.slow ? { slow: true } : {}),
     long: def.longRunning?.(params) ?? false,
     plain: input.plain,
     chain: groupOf(def.group),
@@ -65,6 +66,7 @@ export function prepareRaw(method: string, params: unknown[], group?: GroupName)
     method,
     params,
     marks: def?.marks ?? UNKNOWN_MARKS,
+    ...(def?.slow ? { slow: true } : {}),
     long: def?.longRunning?.(params) ?? false,
     chain,
     def,
@@ -80,7 +82,7 @@ export function callOptionsOf(
   scanTimeoutMs: number,
   extra: Partial<CallOptions> = {},
 ): CallOptions {
-  const base: CallOptions = { ...p.marks, ...extra };
+  const base: CallOptions = { ...p.marks, ...(p.slow ? { slow: true } : {}), ...extra };
   return p.long ? { ...base, timeoutMs: scanTimeoutMs, deadlineMs: 0 } : base;
 }
 

@@ -60,6 +60,13 @@ export interface MethodDef {
    * request timeout and the overall deadline.
    */
   longRunning?(params: unknown[]): boolean;
+  /**
+   * The node computes the answer for minutes (gettxoutsetinfo walks the whole UTXO set): the heavy timeout
+   * (900 s, as bitcoin-cli waits; --request-timeout sets both). Not every heavy method is slow: eth_getLogs is
+   * heavy (rate-limited) but providers answer a range they will not serve at once, and the `logs` command
+   * splits ranges, so it waits the request timeout like any read (docs/reliability.md).
+   */
+  slow?: true;
   /** cross-parameter rules (e.g. scanobjects required when action is start); throws UsageError */
   refine?(params: unknown[]): void;
   /** named options and how they fold into the positional params */

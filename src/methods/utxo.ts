@@ -91,6 +91,7 @@ const specMethods: MethodDef[] = [
   utxo({
     name: "gettxoutsetinfo",
     marks: { idempotent: true, heavy: true },
+    slow: true,
     summary:
       "Aggregate UTXO-set statistics at the current height (needs a full pass; may be unavailable on pruned nodes).",
     params: [

@@ -25,7 +25,8 @@ export interface ClientOptions {
   connectTimeoutMs: number;
   requestTimeoutMs: number;
   /**
-   * per-attempt timeout of heavy methods (gettxoutsetinfo walks the whole UTXO set: minutes on mainnet);
+   * per-attempt timeout of slow methods (CallOptions.slow: gettxoutsetinfo walks the whole UTXO set, minutes
+   * on mainnet);
    * their overall deadline is at least as long @default requestTimeoutMs
    */
   heavyTimeoutMs?: number;
@@ -74,6 +75,8 @@ export interface Attempted {
 export interface CallOptions {
   idempotent: boolean;
   heavy: boolean;
+  /** the node computes for minutes (MethodDef.slow): the heavy timeout instead of the request timeout */
+  slow?: boolean;
   /** per-attempt timeout override (scans); 0 = none */
   timeoutMs?: number;
   /** overall deadline override (scans); 0 = none */
@@ -253,7 +256,7 @@ export class JsonRpcClient {
       e.neverSent = true;
       throw e;
     }
-    const heavyMs = co.heavy ? o.heavyTimeoutMs : undefined;
+    const heavyMs = co.slow ? o.heavyTimeoutMs : undefined;
     const deadlineMs =
       co.deadlineMs ??
       (heavyMs === undefined || o.deadlineMs === 0
@@ -364,6 +367,8 @@ export interface BatchEntry {
   method: string;
   params: unknown[];
   marks: { idempotent: boolean; heavy: boolean };
+  /** the node computes for minutes (MethodDef.slow): the heavy timeout */
+  slow?: boolean;
   /** params hold plain JS values only (no JsonNumber): the native JSON.stringify is enough */
   plain?: boolean;
   /** runs for minutes (scantxoutset start): --scan-timeout, no overall deadline (MethodDef.longRunning) */
