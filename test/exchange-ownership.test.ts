@@ -167,6 +167,25 @@ describe("HTX", () => {
   });
 });
 
+describe("HTX's other snapshots (all 33 of its repository read; docs/exchange-proofs.md)", () => {
+  it("2024-07: the USDT-Omni row is a Bitcoin signmessage on its Bitcoin address and holds; one byte of it changed fails; the USDT-TRC20 address listed twice fails the repeat", async () => {
+    const f = "huobi_por_2024-07.csv";
+    const { exitCode, report } = await verify(fixture(f));
+    expect(rowAt(report, 78)).toMatchObject({
+      coin: "USDT-Omni",
+      proven: true,
+      form: "BTC signmessage, P2PKH",
+    });
+    expect(rowAt(report, 70)).toMatchObject({ status: "failed" });
+    expect(rowAt(report, 70).reason).toContain("the same USDT-TRC20 address as line 61");
+    expect(report.counts).toMatchObject({ rows: 56, failed: 1, unsigned: 6 });
+    expect(exitCode).toBe(1);
+    const t = await verify(tampered(f, (x) => x.replace("IMsrJEm070N33agIx", "IMsrJEm070N33agIy")));
+    expect(rowAt(t.report, 78)).toMatchObject({ proven: false, status: "failed" });
+    expect(t.report.counts.failed).toBe(2);
+  });
+});
+
 describe("tampered copies fail, naming the row", () => {
   it("one byte of a signature changed (EVM, TRON, BTC multisig, ed25519)", async () => {
     const okx = "okx_por_example_2022-11.csv";

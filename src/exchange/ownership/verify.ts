@@ -160,7 +160,9 @@ export function utxoCoinOfRow(
 ): { coin?: UtxoCoin; mismatch?: string } {
   const base = row.coin.split("-")[0] as string;
   const ofBase = utxoCoinOf(base, network);
-  const ofNetwork = row.network === "" ? undefined : utxoCoinOf(row.network, network);
+  // Omni Layer tokens (USDT-Omni) live on Bitcoin addresses and sign with Bitcoin's message magic
+  const ofNetwork =
+    row.network === "" ? undefined : utxoCoinOf(/^omni$/i.test(row.network) ? "BTC" : row.network, network);
   if (ofBase && ofNetwork && ofBase.ticker !== ofNetwork.ticker)
     return {
       mismatch: `the row's coin ${base} is ${ofBase.name}'s, its network ${row.network} ${ofNetwork.name}'s: its amount would count as ${ofBase.name} on another coin's signature`,
