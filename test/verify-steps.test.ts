@@ -465,6 +465,25 @@ describe("the format registry: our own formats", () => {
     expect(() => e.read("p.json", "{}")).toThrow(/format/);
     expect(r.entry.assets[0]?.total_base_units).toBe("150000000");
   });
+
+  it("reserves verify's one path: the module's report is the verifier's, against the node, honest and forged", async () => {
+    const m = await CHAINGW_UTXO.load();
+    expect(m.namesGroup).toBe(false);
+    const lines: string[] = [];
+    const ctx = { client: client(), options: {}, onEvent: (l: string) => lines.push(l) };
+    script = honestNode();
+    const good = await m.report(ctx, m.read("p.json", JSON.stringify(proofWith())));
+    expect([good.verdict, good.failures]).toEqual(["holds", []]);
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.every((l) => typeof l === "string" && l.length > 0)).toBe(true);
+    const forged = proofWith((d) => {
+      d.outputs[0]!.amount = "15.00000000";
+      d.outputs[0]!.amount_sats = "1500000000";
+    });
+    const bad = await m.report(ctx, m.read("p.json", JSON.stringify(forged)));
+    expect(bad.verdict).toBe("fails");
+    expect(bad.failures.join("\n")).toMatch(/the output holds 1\.50000000, the proof says 15\.00000000/);
+  });
 });
 
 // ---------------------------------------------------------------------------------------------------------

@@ -17,10 +17,14 @@ import type { GroupName } from "../chains/index.js";
 import { UsageError } from "../errors/index.js";
 import type { InclusionCheck } from "../exchange/liabilities/check.js";
 import type { LiabilitiesVerdict } from "../liabilities/verify.js";
+import type { QuorumNode } from "../proof/document.js";
 import type { ProofCheck, ReadProof, ReportEntry } from "../reserves/combined.js";
+import type { EvmVerifyReport } from "../reserves/evm/balances-verify.js";
+import type { VerifyReport } from "../reserves/utxo/verify.js";
 import type { Verdict } from "../reserves/verdict.js";
-import type { VerifyOptions } from "../reserves/verifier.js";
+import type { VerifyContext, VerifyOptions } from "../reserves/verifier.js";
 import type { JsonRpcClient } from "../rpc/client.js";
+import type { Endpoint } from "../rpc/endpoint.js";
 import { BINANCE, GATE, HTX_ZK } from "./binance.js";
 import { BITGET } from "./bitget.js";
 import { BITMEX } from "./bitmex.js";
@@ -71,7 +75,23 @@ export interface ReservesModule {
     signal?: AbortSignal,
     options?: VerifyOptions,
   ): Promise<ReportEntry & { verify: ProofCheck }>;
+  /**
+   * `reserves verify`'s run of the file (its one generic path reads these): the verifier's own report (the one
+   * shape: `verify(ctx, proof)`), its progress as lines of text on `ctx.onEvent`.
+   */
+  report(ctx: VerifyContext<string>, r: ReadProof): Promise<ProofReport>;
+  /** what a node of a --quorum says it is (pinned to `ep`), for the quorum's report */
+  describeNode(client: JsonRpcClient, ep: Endpoint, r: ReadProof): Promise<QuorumNode>;
+  /**
+   * Whether the proof names its own chain group (EVM proofs: `chain.group`), which then overrides --chain for
+   * the node that verifies it and decides the address forms of --signatures lines; else (UTXO proofs) the
+   * node is the run's own and the lines are the UTXO coins' addresses.
+   */
+  namesGroup: boolean;
 }
+
+/** A reserves verifier's report: the UTXO proof's or the EVM balances proof's (reserves/verifier.ts's shape). */
+export type ProofReport = VerifyReport | EvmVerifyReport;
 
 /**
  * What `liabilities verify` gives every liabilities format's module: the proof file's name, the flags as

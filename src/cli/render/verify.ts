@@ -1,10 +1,17 @@
 /** `reserves verify`'s verdicts as people read them: the UTXO proof's checks and the EVM proof's. */
+import type { ProofReport } from "../../formats/registry.js";
 import { style, table } from "../../output/human.js";
 import type { QuorumNode } from "../../proof/document.js";
 import type { EvmVerifyReport } from "../../reserves/evm/balances-verify.js";
 import type { VerifyReport } from "../../reserves/utxo/verify.js";
 import { groupDigits } from "../../util/units.js";
 import { renderClaims, renderFindings, renderQuorum } from "./verdict.js";
+
+/** A reserves verifier's report, whichever proof it is of (the UTXO proof's lists outputs). */
+export const renderProofReport = (
+  r: ProofReport & { quorum?: { k: number; nodes: QuorumNode[] } },
+  color: boolean,
+): string => ("outputs" in r ? renderVerify(r, color) : renderEvmVerify(r, color));
 
 export function renderVerify(
   r: VerifyReport & { quorum?: { k: number; nodes: QuorumNode[] } },

@@ -6,9 +6,8 @@
 import type { Command } from "commander";
 import type { GlobalFlags } from "../../../config/config.js";
 import { UsageError } from "../../../errors/index.js";
-import type { Proof, QuorumNode } from "../../../proof/document.js";
-import type { EvmVerifyReport } from "../../../reserves/evm/balances-verify.js";
-import type { VerifyReport } from "../../../reserves/utxo/verify.js";
+import type { ProofFormat, ProofReport, ReservesModule } from "../../../formats/registry.js";
+import type { QuorumNode } from "../../../proof/document.js";
 import { escapeDeep } from "../../../util/escape.js";
 import { collect } from "../../options.js";
 import type { Run } from "../../run.js";
@@ -108,117 +107,61 @@ export async function runVerify(run: Run, file: string, flags: GlobalFlags, o: V
   if (o.previous !== undefined || o.node?.length || o.token?.length)
     throw new UsageError("--previous, --node and --token are for exchanges' address files; this is not one");
   const k = files.quorumOf(o.quorum);
-  if (format === undefined) {
-    // a file no format recognises: read as chaingw's UTXO proof, whose refusal names the field; the hint
-    // says what reserves verify reads
-    const hint = `reserves verify reads ${registry.formatList(registry.formatsOf("reserves"))}`;
-    return verifyUtxoFile(run, file, text, flags, o, k, hint);
-  }
-  const runFormat = RUNS[format.name];
-  if (!runFormat)
-    throw new UsageError(`${file}: ${format.title}: reserves verify does not check this format yet`);
-  return runFormat(run, file, text, flags, o, k);
+  // a file no format recognises is read as chaingw's UTXO proof, whose refusal names the field; the hint
+  // says what reserves verify reads
+  const hint =
+    format === undefined
+      ? `reserves verify reads ${registry.formatList(registry.formatsOf("reserves"))}`
+      : undefined;
+  const own = (format ?? registry.FALLBACK.reserves) as ProofFormat<ReservesModule>;
+  return verifyOwnFile(run, file, text, flags, o, k, await own.load(), hint);
 }
 
-/** How `reserves verify` runs each format it checks, by the format's name in the registry. */
-const RUNS: Record<
-  string,
-  (
-    run: Run,
-    file: string,
-    text: string,
-    flags: GlobalFlags,
-    o: VerifyFlags,
-    k: number | undefined,
-  ) => Promise<void>
-> = {
-  "chaingw-utxo": (...a) => verifyUtxoFile(...a),
-  "chaingw-evm": (...a) => verifyEvmFile(...a),
-};
-
-/** `reserves verify FILE` for a UTXO reserve proof: every output re-derived at the proof's height. */
-async function verifyUtxoFile(
+/**
+ * `reserves verify FILE` for chaingw's own proofs, one path for every format: the registry entry's module
+ * reads the file (a refusal names the field: exit 2, nothing sent), its report is the verifier's (the UTXO
+ * proof: every output re-derived at the proof's height; the EVM proof: every balance re-read at its block),
+ * on one node or K (--quorum).
+ */
+async function verifyOwnFile(
   run: Run,
   file: string,
   text: string,
   flags: GlobalFlags,
   o: VerifyFlags,
   k: number | undefined,
+  m: ReservesModule,
   hint?: string,
 ): Promise<void> {
-  const files = await import("../../files.js");
-  const { readProof } = await import("../../../proof/document.js");
-  const proof: Proof = await files.asUsage(file, () => readProof(text), hint);
-  const signatures = o.signatures === undefined ? undefined : await files.readSignatures(o.signatures);
-  const [{ contextFor }, { verify }] = await Promise.all([
-    import("../../context.js"),
-    import("../../../reserves/utxo/verify.js"),
-  ]);
-  const ctx = contextFor(run, flags, "utxo", { pooled: true });
-  const { renderVerify } = await import("../../render/verify.js");
-  await verifyAndPrint(run, ctx, k, renderVerify, async (bar) => {
-    const once = (client: typeof ctx.client) =>
-      verify(
-        {
-          client,
-          options: { signatures, challenge: o.challenge },
-          onEvent: (e) =>
-            bar.update(
-              e.type === "walk"
-                ? `walking blocks ${e.height.toLocaleString("en")} of ${e.tip.toLocaleString("en")} for ${e.pending} output${e.pending === 1 ? "" : "s"} spent since the proof`
-                : e.text,
-            ),
-          signal: ctx.signal,
-        },
-        proof,
-      );
-    if (k === undefined) return { report: await once(ctx.client) };
-    const { verifyOnQuorum, describeUtxoNode } = await import("../../../reserves/quorum.js");
-    return { quorum: await verifyOnQuorum(ctx.client, k, describeUtxoNode, once) };
-  });
-}
-
-/** `reserves verify FILE` for an EVM balances proof: every balance re-read at the proof's block. */
-async function verifyEvmFile(
-  run: Run,
-  file: string,
-  text: string,
-  flags: GlobalFlags,
-  o: VerifyFlags,
-  k: number | undefined,
-): Promise<void> {
-  const [files, { readEvmProof }, { groupOf }] = await Promise.all([
+  const [files, { contextFor }, { groupOf }] = await Promise.all([
     import("../../files.js"),
-    import("../../../proof/evm-document.js"),
+    import("../../context.js"),
     import("../../../chains/index.js"),
   ]);
-  const proof = await files.asUsage(file, () => readEvmProof(text));
+  const r = await files.asUsage(file, () => m.read(file, text), hint);
+  const group = m.group(r);
   const signatures =
     o.signatures === undefined
       ? undefined
-      : await files.readAccountSignatures(o.signatures, groupOf(proof.chain.group));
-  const [{ contextFor }, { verify }] = await Promise.all([
-    import("../../context.js"),
-    import("../../../reserves/evm/balances-verify.js"),
-  ]);
-  const ctx = contextFor(run, { ...flags, chain: proof.chain.group }, proof.chain.group, { pooled: true });
-  const { renderEvmVerify } = await import("../../render/verify.js");
-  await verifyAndPrint(run, ctx, k, renderEvmVerify, async (bar) => {
+      : m.namesGroup
+        ? await files.readAccountSignatures(o.signatures, groupOf(group))
+        : await files.readSignatures(o.signatures);
+  const ctx = contextFor(run, m.namesGroup ? { ...flags, chain: group } : flags, group, { pooled: true });
+  const { renderProofReport } = await import("../../render/verify.js");
+  await verifyAndPrint(run, ctx, k, renderProofReport, async (bar) => {
     const once = (client: typeof ctx.client) =>
-      verify(
+      m.report(
         {
           client,
-          options: { challenge: o.challenge, signatures },
-          onEvent: (e) =>
-            bar.update(e.type === "read" ? `re-reading balances: ${e.done} of ${e.total}` : e.text),
+          options: { signatures, challenge: o.challenge },
+          onEvent: (line) => bar.update(line),
           signal: ctx.signal,
         },
-        proof,
+        r,
       );
     if (k === undefined) return { report: await once(ctx.client) };
-    const { verifyOnQuorum, describeEvmNode } = await import("../../../reserves/quorum.js");
-    const quorum = await verifyOnQuorum(ctx.client, k, (c, ep) => describeEvmNode(c, ep, proof.block), once);
-    return { quorum };
+    const { verifyOnQuorum } = await import("../../../reserves/quorum.js");
+    return { quorum: await verifyOnQuorum(ctx.client, k, (c, ep) => m.describeNode(c, ep, r), once) };
   });
 }
 
@@ -229,7 +172,7 @@ type Verified<R> = { report: R } | { quorum: { report: R; nodes: QuorumNode[] } 
  * What both formats do around their checks: a progress line while they run; the report (with the quorum's
  * nodes when K nodes verified it) printed as JSON or rendered; the verdict's exit code.
  */
-async function verifyAndPrint<R extends VerifyReport | EvmVerifyReport>(
+async function verifyAndPrint<R extends ProofReport>(
   run: Run,
   ctx: { color: boolean },
   k: number | undefined,
