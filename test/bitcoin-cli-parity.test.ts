@@ -312,7 +312,9 @@ describe("unknown methods, config", () => {
     expect(eth.stderr).toContain("did you mean eth_blockNumber?");
     const other = await runCli(["--url", "http://u:pw@127.0.0.1:1/", "getwalletinfo", "a b", "3"], { env });
     expect(other.exitCode).toBe(2);
-    expect(other.stderr).toContain("  chaingw --url http://127.0.0.1:1/ rpc getwalletinfo 'a b' 3\n");
+    // the credentials masked in place: the line says where they go (before: dropped, so the line ran into a 401)
+    expect(other.stderr).toContain("  chaingw --url 'http://***@127.0.0.1:1/' rpc getwalletinfo 'a b' 3\n");
+    expect(other.stderr).toContain("(*** stands for the credentials you gave)");
     expect(other.stderr).not.toContain("pw");
     const j = await runCli(["--json", "listunspent"], { env });
     expect(JSON.parse(j.stderr).error.hint).toContain("chaingw --json rpc listunspent");

@@ -626,6 +626,84 @@ describe("a unit flag in --json: the node's bytes as result, the exact amount be
   }, 60_000);
 });
 
+describe("the side-by-side pass, round 2: commands the issue did not try (issue 39 item 7)", () => {
+  it("sendrawtransaction: not a typo of getrawtransaction — the rpc line, credentials masked in place; it sends as litecoin-cli does", async () => {
+    const n = await node();
+    const txid = await n.rpc<string>("sendtoaddress", [await n.newAddress(), 0.1]);
+    const hex = await n.rpc<string>("getrawtransaction", [txid]);
+    const r = await runCli(["--url", n.authUrl, "sendrawtransaction", hex]);
+    expect(r.exitCode).toBe(2);
+    // before: only "did you mean getrawtransaction, decoderawtransaction?"
+    expect(r.stderr).toContain("did you mean getrawtransaction");
+    const line = `chaingw --url 'http://***@127.0.0.1:${n.port}/' rpc sendrawtransaction ${hex}`;
+    expect(r.stderr).toContain(line);
+    expect(r.stderr).not.toContain(n.password);
+    // the line, with the credentials put back, does what litecoin-cli does: the same txid (in the mempool)
+    const [ours, theirs] = [
+      await cg(n, "rpc", "sendrawtransaction", hex),
+      await lcli(n, "sendrawtransaction", hex),
+    ];
+    expect(ours.out).toBe(txid);
+    expect(theirs.out).toBe(txid);
+    // a typo still gets did-you-mean alone
+    const typo = await runCli(["--url", n.authUrl, "getblok", "1"]);
+    expect(typo.stderr).toBe("chaingw: unknown command 'getblok'\ndid you mean getblock?\n");
+  }, 60_000);
+
+  it("getblockheader HEIGHT: refused as litecoin-cli does, and the hash named how to get", async () => {
+    const n = await node();
+    const [ours, theirs] = [
+      await runCli(["--url", n.authUrl, "getblockheader", "102"]),
+      await lcli(n, "getblockheader", "102"),
+    ];
+    expect(theirs.stderr).toContain("hash must be of length 64");
+    expect(ours.exitCode).toBe(2);
+    expect(ours.stderr).toContain("(a height: `chaingw getblockhash 102` gives its hash)");
+    const hash = (await cg(n, "getblockhash", "102")).out as string;
+    expect((await cg(n, "getblockheader", hash)).out).toEqual((await lcli(n, "getblockheader", hash)).out);
+  }, 60_000);
+
+  it("cast's names for reads (nonce, block, balance, chain-id, …) say chaingw's; ENS names say they are not resolved", async () => {
+    const CAST = join(process.cwd(), "node_modules", ".bin", "cast");
+    const anvil = await startAnvil();
+    try {
+      const nonce = await runCli(["--url", anvil.url, "nonce", ALICE]);
+      expect(nonce.exitCode).toBe(2);
+      // before: "not a method chaingw knows … chaingw rpc nonce" — no node has such a method
+      expect(nonce.stderr).toBe(
+        "chaingw: unknown command 'nonce'\ncast's `nonce` is `chaingw eth_getTransactionCount ADDRESS [BLOCK]`\n",
+      );
+      const [ours, theirs] = await Promise.all([
+        runCli(["--url", anvil.url, "eth_getTransactionCount", ALICE]),
+        execa(CAST, ["nonce", "--rpc-url", anvil.url, ALICE], { reject: false }),
+      ]);
+      expect(ours.stdout).toContain(`(${theirs.stdout.trim()})`);
+      const chain = await runCli(["--url", anvil.url, "chain-id"]);
+      expect(chain.stderr).toContain("`chaingw eth_chainId`");
+      // every row names a command chaingw has
+      const { CAST_NAMES } = await import("../src/cli/cast-names.js");
+      const methods = new Set(
+        (JSON.parse((await runCli(["methods", "--json"])).stdout) as { method: string }[]).map(
+          (m) => m.method,
+        ),
+      );
+      for (const [name, ours] of Object.entries(CAST_NAMES)) {
+        const first = ours.split(" ")[0] as string;
+        if (first.startsWith("(")) continue;
+        expect(methods.has(first) || ["decode", "rpc", "from-wei"].includes(first), `${name} → ${ours}`).toBe(
+          true,
+        );
+      }
+      // an ENS name: cast resolves it (and fails on anvil, which has no registry); chaingw says it sends addresses
+      const ens = await runCli(["--url", anvil.url, "eth_getBalance", "vitalik.eth"]);
+      expect(ens.exitCode).toBe(2);
+      expect(ens.stderr).toContain("chaingw resolves no ENS names: give the 0x address");
+    } finally {
+      await anvil.stop();
+    }
+  }, 60_000);
+});
+
 describe("help (item 8)", () => {
   it("--help leads with the usage and the workflows, methods grouped after; chaingw alone: the short usage", async () => {
     const top = await runCli(["--help"], { env: { COLUMNS: "80" } });

@@ -113,7 +113,12 @@ export function address(chain: ChainGroup, v: unknown, path = ""): string {
     }
     if (own !== undefined) return own;
   }
-  throw at(path, `expected an address (${traits.addressForms}), got ${short(v)}`);
+  // an ENS name (cast resolves them on mainnet): chaingw sends addresses only
+  const ens = typeof v === "string" && /^[^\s/]+\.(eth|xyz|box|id)$/i.test(v.trim());
+  throw at(
+    path,
+    `expected an address (${traits.addressForms}), got ${short(v)}${ens ? " (chaingw resolves no ENS names: give the 0x address, e.g. from `cast resolve-name`)" : ""}`,
+  );
 }
 
 /** DATA of any length: 0x + an even number of hex digits. */

@@ -7,8 +7,9 @@ import { Command, CommanderError, Option } from "commander";
 import { EXIT, UsageError } from "../errors/index.js";
 import { methodNames } from "../methods/index.js";
 import { redactUrl } from "../util/redact.js";
-import { shellQuote, suggest, wrapWords } from "../util/text.js";
+import { distance, shellQuote, suggest, wrapWords } from "../util/text.js";
 import { bitcoinCliArgs, bitcoinCliRefusal } from "./argv.js";
+import { CAST_NAMES } from "./cast-names.js";
 import { COMMAND_NAMES, COMMANDS } from "./commands/index.js";
 import { declareMethodCommands } from "./commands/method/declare.js";
 import type { Run } from "./context.js";
@@ -94,26 +95,45 @@ export function buildProgram(argv: string[], run: Run): Command {
 }
 
 /**
- * An unknown command: a near miss gets "did you mean"; anything else, the `chaingw rpc` line that sends
- * it verbatim (secrets in the arguments masked). Nothing is sent.
+ * An unknown command: cast's name for a read gets chaingw's (`nonce` → eth_getTransactionCount); a typo (at
+ * most two letters off) gets "did you mean"; any other name, the `chaingw rpc` line that sends it verbatim
+ * (credentials in the arguments masked), after the near names if there are any (`sendrawtransaction` is not
+ * a typo of getrawtransaction). Nothing is sent.
  */
 function unknownCommand(name: string, argv: string[]): UsageError {
-  const near = suggest(name, [...methodNames(), ...COMMAND_NAMES.filter((c) => c !== "help")]);
-  if (near.length)
+  const cast = Object.hasOwn(CAST_NAMES, name) ? CAST_NAMES[name] : undefined;
+  if (cast)
+    return new UsageError(`unknown command '${name}'`, {
+      hint: `cast's \`${name}\` is \`chaingw ${cast}\``,
+    });
+  const known = [...methodNames(), ...COMMAND_NAMES.filter((c) => c !== "help")];
+  const near = suggest(name, known);
+  const typo = near.some((c) => distance(name.toLowerCase(), c.toLowerCase()) <= 2);
+  if (near.length && typo)
     return new UsageError(`unknown command '${name}'`, {
       hint: `did you mean ${near.join(", ")}?`,
     });
   const at = argv.indexOf(name);
   let secret = false;
+  let masked = false;
   const shown = argv.map((a) => {
     const hide = secret;
     secret = a === "--api-key";
-    return hide ? "***" : shellQuote(a.includes("@") ? redactUrl(a) : a);
+    if (hide || (a.includes("@") && redactUrl(a) !== a)) masked = true;
+    return hide ? "***" : shellQuote(a.includes("@") ? maskUrl(a) : a);
   });
   shown.splice(at, 1, "rpc", shellQuote(name));
   return new UsageError(`unknown command '${name}': not a method chaingw knows`, {
-    hint: `to send it to the node as it is:\n  chaingw ${shown.join(" ")}\n(\`chaingw methods\` lists the methods chaingw knows)`,
+    hint: `${near.length ? `did you mean ${near.join(", ")}?\nor, ` : ""}to send it to the node as it is:\n  chaingw ${shown.join(" ")}${masked ? "\n(*** stands for the credentials you gave)" : ""}\n(\`chaingw methods\` lists the methods chaingw knows)`,
   });
+}
+
+/** A URL with its credentials as `***@` (kept in place: the line still says where they go). */
+function maskUrl(a: string): string {
+  const r = redactUrl(a);
+  if (r === a) return a;
+  const m = /^([a-z][a-z0-9+.-]*:\/\/)/i.exec(r);
+  return m && /\/\/[^/]*@/.test(a) ? `${m[1]}***@${r.slice(m[1].length)}` : r;
 }
 
 /** Commander's errors as chaingw's; then the one report of src/cli/lifecycle.ts. */

@@ -88,8 +88,24 @@ const asBool = (t: string): unknown => {
 const HEX64 = /^[0-9a-fA-F]{64}$/;
 const UINT = isInt(0, 2 ** 31 - 1);
 
-export const hash64 = (what: string) =>
-  kind(`a ${what} of 64 hex characters`, matches(HEX64), (t) => t.trim());
+export const hash64 = (what: string): ParamKind => {
+  const k = kind(`a ${what} of 64 hex characters`, matches(HEX64), (t) => t.trim());
+  return {
+    ...k,
+    check(value: unknown) {
+      try {
+        return k.check(value);
+      } catch (e) {
+        // a height where a block hash goes (`getblockheader 102`): say how to get the hash
+        if (what === "block hash" && typeof value === "string" && /^\d{1,10}$/.test(value))
+          throw new ParamProblem(
+            `${(e as Error).message} (a height: \`chaingw getblockhash ${value}\` gives its hash)`,
+          );
+        throw e;
+      }
+    },
+  };
+};
 export const nonNegInt = (what = "a whole number >= 0") => kind(what, UINT, asInteger);
 export const intRange = (lo: number, hi: number) =>
   kind(`a whole number from ${lo} to ${hi}`, isInt(lo, hi), asInteger);

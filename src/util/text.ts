@@ -104,7 +104,7 @@ export function parseRange(
 }
 
 /** Edit distance (insert, delete, substitute, swap of neighbours), for did-you-mean. */
-function distance(a: string, b: string): number {
+export function distance(a: string, b: string): number {
   const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i]);
   for (let j = 1; j <= b.length; j++) d[0][j] = j;
   for (let i = 1; i <= a.length; i++)
