@@ -7,33 +7,8 @@
 import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { main } from "../src/cli/main.js";
-import { Run } from "../src/cli/run.js";
-import { formatFromArgv } from "../src/output/format.js";
-
-class Capture extends Writable {
-  text = "";
-  override _write(chunk: Buffer | string, _enc: BufferEncoding, done: () => void): void {
-    this.text += chunk.toString();
-    done();
-  }
-}
-
-/** One command in-process: its exit code and what it wrote, each stream on its own. */
-async function inProcess(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const stdout = new Capture();
-  const stderr = new Capture();
-  const run = new Run(
-    formatFromArgv(args),
-    { PATH: process.env.PATH, HOME: tmpdir(), ...env },
-    stdout,
-    stderr,
-  );
-  const exitCode = await main(args, run);
-  return { exitCode, stdout: stdout.text, stderr: stderr.text };
-}
+import { inProcess } from "./helpers/in-process.js";
 
 // BIP-322's published vector: "Hello World" signed for this P2WPKH address
 const BIP322_ADDRESS = "bc1q9vza2e8x573nczrlzms0wvx3gsqjx7vavgkx0l";

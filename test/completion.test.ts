@@ -9,27 +9,9 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { main } from "../src/cli/main.js";
-import { Run } from "../src/cli/run.js";
-import { formatFromArgv } from "../src/output/format.js";
 import { runCli } from "./helpers/cli.js";
-
-class Capture extends Writable {
-  text = "";
-  override _write(chunk: Buffer | string, _enc: BufferEncoding, done: () => void): void {
-    this.text += chunk.toString();
-    done();
-  }
-}
-
-async function inProcess(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const stdout = new Capture();
-  const run = new Run(formatFromArgv(args), { HOME: tmpdir(), ...env }, stdout, new Capture());
-  const exitCode = await main(args, run);
-  return { exitCode, stdout: stdout.text };
-}
+import { inProcess } from "./helpers/in-process.js";
 
 /** What the entry point answers for the words (the last one under the cursor): its kind and candidates. */
 async function complete(shell: string, words: string[], env: NodeJS.ProcessEnv = {}) {
