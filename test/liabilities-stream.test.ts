@@ -175,3 +175,70 @@ describe("liabilities build: memory a bound, disk as the files are used", () => 
     expect(readdirSync(dir).filter((f) => f.includes("never"))).toEqual([]);
   });
 });
+
+describe("the input read in parts by the workers (a file from 1 MiB on), lines counted as readline counts them", () => {
+  const common = { assets: ASSETS, split: 2, now };
+  // ~2.4 MB: several parts; \r\n, lone \r and \n breaks, blanks and comments, no break after the last line
+  const rows = (M: number, extra: (c: number) => string = () => "") => {
+    let text = "customer_id,asset,amount\r\n# a comment\r\n";
+    const breaks = ["\n", "\r\n", "\r"];
+    for (let c = 0; c < M; c++) {
+      text += `p${c},BTC,${(c * 7919) % 1000}.${c % 100}${breaks[c % 3]}`;
+      text += `p${c},ETH,${c}.5${breaks[(c + 1) % 3]}${c % 97 === 0 ? `\r\n${breaks[c % 3]}` : ""}${extra(c)}`;
+    }
+    return `${text}p${M},USDT,1`;
+  };
+  const both = async (name: string, text: string) => {
+    const f = join(dir, `${name}.csv`);
+    writeFileSync(f, text);
+    const refusal = async (p: Promise<unknown>) =>
+      p.then(
+        () => undefined,
+        (e: Error) => e.message + JSON.stringify((e as { details?: unknown }).details ?? ""),
+      );
+    const mem = buildLiabilities({
+      ...common,
+      input: f,
+      out: join(dir, `${name}-m`),
+      random: seededRandom(SEED),
+    });
+    const str = buildStreamed({
+      ...common,
+      input: f,
+      out: join(dir, `${name}-s`),
+      random: seededRandom(SEED),
+      memory: 12 * 2 ** 20,
+    });
+    return {
+      mem: await mem.catch(() => undefined),
+      str: await str.catch(() => undefined),
+      memErr: await refusal(mem),
+      strErr: await refusal(str),
+    };
+  };
+
+  it("mixed line breaks: the same commitment as the in-memory build (readline's lines)", async () => {
+    const r = await both("breaks", rows(40_000));
+    expect(r.strErr).toBeUndefined();
+    expect(r.str!.commitment).toEqual(r.mem!.commitment);
+    expect(r.str!.customers).toBe(40_001);
+  }, 120_000);
+
+  it("a customer's asset twice, the second far down (another part): the same line named as the in-memory build names", async () => {
+    const r = await both(
+      "twice",
+      rows(40_000, (c) => (c === 31_000 ? "p17,BTC,1\n" : "")),
+    );
+    expect(r.memErr).toMatch(/line \d+: customer "p17" has BTC twice/);
+    expect(r.strErr).toBe(r.memErr);
+  }, 120_000);
+
+  it("a refused line far down: the same refusals, in the same words and lines", async () => {
+    const r = await both(
+      "refused",
+      rows(40_000, (c) => (c === 35_000 ? "p1,DOGE,1\np2,BTC,-1\r" : "")),
+    );
+    expect(r.memErr).toMatch(/line \d+: unknown asset .*line \d+: negative amount/);
+    expect(r.strErr).toBe(r.memErr);
+  }, 120_000);
+});

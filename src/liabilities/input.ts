@@ -125,9 +125,11 @@ export function balanceRow(
   n: number,
   assets: Asset[],
   assetIndex: Map<string, number>,
+  /** the file's first line (a worker reading a later part numbers its lines from 1 too) */
+  header = n === 1,
 ): BalanceRow | string | undefined {
   const at = `line ${n}`;
-  if (n === 1) {
+  if (header) {
     const header = fields(raw.replace(/^\uFEFF/, "")).join(",");
     return header === "customer_id,asset,amount"
       ? undefined

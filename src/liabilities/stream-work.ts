@@ -3,19 +3,20 @@
  * its tasks. A task never holds more than one bucket.
  *
  * Files in the work directory (all removed when the build ends):
- *   in-B.bin        rows of input bucket B: u32be line ‖ u8 asset ‖ u8 0 ‖ u16be id bytes ‖ u128 amount ‖ id
+ *   in-P-B.bin      rows of the input's part P in input bucket B: u32be line in the part ‖ u8 asset ‖ u8 P ‖
+ *                   u16be id bytes ‖ u128 amount ‖ id (one part, P = 0, when the main thread reads the input)
  *   place-W-B.bin   leaves worker W placed in place bucket B (the key's top bits):
  *                   key (16) ‖ u8 W (255: padding) ‖ u8 part ‖ u16 0 ‖ u32be customer number in W ‖ record
  *   cust-W.bin      worker W's customers in number order: u16be id bytes ‖ id ‖ secret (32)
  *   slot-T-W-Q.bin  leaf indices subtree worker T found for worker W's customers Q·range…: u32be number ‖
  *                   u32be part ‖ u32be leaf index
  */
-import { closeSync, openSync } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { KEY_BYTES } from "./derive.js";
-import { recordBytes } from "./format.js";
+import { fnv1a, recordBytes } from "./format.js";
 import type { Asset } from "./input.js";
-import { LedgerBuilder } from "./input.js";
+import { balanceRow, LedgerBuilder } from "./input.js";
 import { LeafMaker } from "./leaves.js";
 import { BucketReader, BucketWriter, LevelWriter, writeAll } from "./spill.js";
 
@@ -35,9 +36,11 @@ export interface WorkSetup {
   key: Uint8Array;
   /** place buckets: the key's top placeBits bits */
   placeBits: number;
+  /** per part of the input: the lines before it (a row's line = its part's base + its line in the part) */
+  lineBase: number[];
 }
 
-export const inFile = (dir: string, b: number) => join(dir, `in-${b}.bin`);
+export const inFile = (dir: string, part: number, b: number) => join(dir, `in-${part}-${b}.bin`);
 export const placeFile = (dir: string, w: number, b: number) => join(dir, `place-${w}-${b}.bin`);
 export const custFile = (dir: string, w: number) => join(dir, `cust-${w}.bin`);
 export const slotFile = (dir: string, t: number, w: number, q: number) =>
@@ -79,13 +82,18 @@ export class LeafWork {
 
   /** Input bucket `b`: its customers aggregated, their leaves placed; the problems found (line, text). */
   aggregate(b: number): { problems: [number, string][]; customers: number } {
-    // the bucket's file deleted once read: the disk holds the rows or their leaves, not both
-    const rows = this.reader.read([inFile(this.s.dir, b)], true);
+    // the bucket's files (one a part of the input, in the input's order) deleted once read: the disk holds
+    // the rows or their leaves, not both
+    const { lineBase } = this.s;
+    const rows = this.reader.read(
+      lineBase.map((_, part) => inFile(this.s.dir, part, b)),
+      true,
+    );
     const ledger = this.ledger;
     ledger.reset();
     const problems: [number, string][] = [];
     for (let at = 0; at < rows.length; ) {
-      const line = rows.readUInt32BE(at);
+      const line = lineBase[rows[at + 5]] + rows.readUInt32BE(at);
       const a = rows[at + 4];
       const idLen = rows.readUInt16BE(at + 6);
       const id = rows.subarray(at + IN_HEAD, at + IN_HEAD + idLen);
@@ -241,4 +249,120 @@ class SortKeys {
     for (let i = 0; i < n; i++) order[i] = i;
     return order.sort((a, b) => k0[a] - k0[b] || k1[a] - k1[b] || k2[a] - k2[b]);
   }
+}
+
+export interface RowsTask {
+  dir: string;
+  input: string;
+  assets: Asset[];
+  /** this part of the input: bytes [from, to), starting at a line's start */
+  part: number;
+  from: number;
+  to: number;
+  /** input buckets: the id's FNV-1a top inBits bits */
+  inBits: number;
+}
+
+export interface RowsResult {
+  part: number;
+  /** lines in the part, counted as node's readline counts them (\r\n, \r and \n each end one) */
+  lines: number;
+  rows: number;
+  /** base units per asset in the part's rows */
+  totals: bigint[];
+  /** some line of the part is refused (the main thread then reads the input itself, for the exact messages) */
+  refused: boolean;
+}
+
+/** Spills one row to its input bucket (the main thread's reader and the workers' alike). */
+export function spillRow(
+  out: BucketWriter,
+  bits: number,
+  line: number,
+  part: number,
+  row: { idb: Buffer; a: number; base: bigint },
+): void {
+  const h = fnv1a(row.idb);
+  const [b, at] = out.reserve(bits === 0 ? 0 : h >>> (32 - bits), IN_HEAD + row.idb.length);
+  b.writeUInt32BE(line, at);
+  b[at + 4] = row.a;
+  b[at + 5] = part;
+  b.writeUInt16BE(row.idb.length, at + 6);
+  b.write(row.base.toString(16).padStart(32, "0"), at + 8, "hex");
+  b.set(row.idb, at + IN_HEAD);
+}
+
+/**
+ * Phase A in a worker: one part of the balances file read, its lines split as readline splits them
+ * (`\r\n`, a lone `\r`, `\n`; no line after a final break), each checked by the one row reader and
+ * spilled to in-P-B files. The first refusal ends the part: the main thread reads the whole input again
+ * itself so that the refusals are those (and in the order) of the serial reader.
+ */
+export function readPart(o: RowsTask): RowsResult {
+  const assetIndex = new Map(o.assets.map((a, i) => [a.asset, i]));
+  const totals = o.assets.map(() => 0n);
+  const out = new BucketWriter(2 ** o.inBits, (b) => inFile(o.dir, o.part, b), 1 << 16);
+  const fd = openSync(o.input, "r");
+  const buf = Buffer.allocUnsafe(4 << 20);
+  let lines = 0;
+  let rows = 0;
+  let refused = false;
+  // one line's text: the header only at the file's first line
+  const take = (bytes: Buffer, start: number, end: number): boolean => {
+    lines++;
+    const row = balanceRow(
+      bytes.toString("utf8", start, end),
+      lines,
+      o.assets,
+      assetIndex,
+      o.from === 0 && lines === 1,
+    );
+    if (row === undefined) return true;
+    if (typeof row === "string") return false;
+    totals[row.a] += row.base;
+    rows++;
+    spillRow(out, o.inBits, lines, o.part, row);
+    return true;
+  };
+  try {
+    let carry = Buffer.alloc(0);
+    // a \r ending the last chunk: its line is taken, and a \n opening the next chunk is part of that break
+    let afterCr = false;
+    for (let pos = o.from; pos < o.to && !refused; ) {
+      const got = readSync(fd, buf, 0, Math.min(buf.length, o.to - pos), pos);
+      if (got === 0) break;
+      pos += got;
+      const chunk = carry.length ? Buffer.concat([carry, buf.subarray(0, got)]) : buf.subarray(0, got);
+      let start = 0;
+      if (afterCr && chunk[0] === 10) start = 1;
+      afterCr = false;
+      // most files have no \r: then the breaks are found by indexOf, not byte by byte
+      const crs = chunk.indexOf(13, start) !== -1;
+      for (let i = nextBreak(chunk, start, crs); i !== -1; i = nextBreak(chunk, start, crs)) {
+        const c = chunk[i];
+        if (!take(chunk, start, i)) {
+          refused = true;
+          break;
+        }
+        if (c === 13) {
+          if (i + 1 === chunk.length) afterCr = true;
+          else if (chunk[i + 1] === 10) i++;
+        }
+        start = i + 1;
+      }
+      carry = Buffer.from(chunk.subarray(start));
+    }
+    // the file's last line, without a break after it
+    if (!refused && carry.length && !take(carry, 0, carry.length)) refused = true;
+  } finally {
+    closeSync(fd);
+    out.close();
+  }
+  return { part: o.part, lines, rows, totals, refused };
+}
+
+function nextBreak(chunk: Buffer, from: number, crs: boolean): number {
+  if (!crs) return chunk.indexOf(10, from);
+  for (let i = from; i < chunk.length; i++) if (chunk[i] === 10 || chunk[i] === 13) return i;
+  return -1;
 }

@@ -59,13 +59,14 @@ import {
 } from "./store.js";
 import {
   custFile,
-  IN_HEAD,
   inFile,
   PLACE_HEAD,
   placeFile,
+  type RowsResult,
   SLOT_RANGE,
   type SubtreeTask,
   slotFile,
+  spillRow,
   TREE_HEADER,
 } from "./stream-work.js";
 import type { WorkerTask } from "./worker.js";
@@ -224,7 +225,9 @@ export async function buildStreamed(o: StreamOptions): Promise<StreamResult> {
   try {
     // A. rows to input buckets: a bucket aggregated takes ~4× its CSV bytes, one bucket per worker at a time
     const inBits = Math.min(16, pow2Bits((inputBytes * 4 * T) / data));
-    const rowsIn = await spillRows(o.input, assets, inBits, work);
+    const rowsIn =
+      (await readParts(pool, o.input, inputBytes, assets, inBits, work)) ??
+      (await spillRows(o.input, assets, inBits, work));
     phase("rows read and spilled");
     // B. customers' leaves to place buckets; an entry and its sort keys take ~(E + 28) × 1.5 bytes in C
     const E = PLACE_HEAD + R;
@@ -233,7 +236,10 @@ export async function buildStreamed(o: StreamOptions): Promise<StreamResult> {
     const buildKey = new Uint8Array(32);
     random(buildKey);
     for (let w = 0; w < T; w++)
-      await pool.run(w, { op: "init", setup: { dir: work, w, assets, k, key: buildKey, placeBits } });
+      await pool.run(w, {
+        op: "init",
+        setup: { dir: work, w, assets, k, key: buildKey, placeBits, lineBase: rowsIn.lineBase },
+      });
     const perWorker = new Array<number>(T).fill(0);
     const problems: [number, string][] = [];
     await pool.each(
@@ -372,12 +378,85 @@ export async function buildStreamed(o: StreamOptions): Promise<StreamResult> {
   }
 }
 
+/** the input is read in parts by the workers from this size on (a smaller one is read faster than they start) */
+const PARALLEL_FROM = 1 << 20;
+/** parts of the input: ~32 MiB each, at least 2 per worker (a part is a task: the workers balance), at most 64 */
+const PART_BYTES = 32 * 2 ** 20;
+const MAX_PARTS = 64;
+
+/**
+ * Phase A in the workers: a regular file cut into parts at line starts (just after a \n), each read by a
+ * worker (stream-work.ts readPart) into its own in-P-B files, so a bucket's rows are read back in the
+ * file's order and every customer is numbered as the serial reader numbers them. Undefined when the
+ * input is small or not a regular file, or when a line is refused or a total overflows: the caller then
+ * reads it itself (the refusals named exactly as it names them).
+ */
+async function readParts(
+  pool: Pool,
+  input: string,
+  size: number,
+  assets: Asset[],
+  inBits: number,
+  work: string,
+): Promise<{ lines: number; rows: number; totals: bigint[]; lineBase: number[] } | undefined> {
+  if (size < PARALLEL_FROM || !statSync(input).isFile()) return undefined;
+  const P = Math.max(1, Math.min(MAX_PARTS, Math.max(2 * pool.size, Math.ceil(size / PART_BYTES))));
+  const cuts = [0];
+  const fd = openSync(input, "r");
+  try {
+    const window = Buffer.allocUnsafe(1 << 16);
+    for (let p = 1; p < P; p++) {
+      // the first \n at or after the nominal cut (and after the last cut): the next part starts past it
+      let at = Math.max(Math.floor((size * p) / P), cuts.at(-1)!);
+      let cut = -1;
+      while (at < size && cut < 0) {
+        const got = readSync(fd, window, 0, window.length, at);
+        if (got === 0) break;
+        const i = window.subarray(0, got).indexOf(10);
+        if (i >= 0) cut = at + i + 1;
+        else at += got;
+      }
+      if (cut < 0 || cut >= size) break;
+      if (cut > cuts.at(-1)!) cuts.push(cut);
+    }
+  } finally {
+    closeSync(fd);
+  }
+  cuts.push(size);
+  const parts: RowsResult[] = new Array(cuts.length - 1);
+  await pool.each(
+    cuts.length - 1,
+    (part) => ({
+      op: "rows",
+      task: { dir: work, input, assets, part, from: cuts[part], to: cuts[part + 1], inBits },
+    }),
+    (r) => {
+      const res = r as RowsResult;
+      parts[res.part] = res;
+    },
+  );
+  const totals = assets.map((_, a) => parts.reduce((t, x) => t + x.totals[a], 0n));
+  if (parts.some((x) => x.refused) || totals.some((t) => t > MAX_AMOUNT)) {
+    for (const f of readdirSync(work)) if (f.startsWith("in-")) rmSync(join(work, f), { force: true });
+    return undefined;
+  }
+  const lineBase: number[] = [];
+  let lines = 0;
+  for (const x of parts) {
+    lineBase.push(lines);
+    lines += x.lines;
+  }
+  const rows = parts.reduce((s, x) => s + x.rows, 0);
+  refuseEmpty(input, lines, rows, []);
+  return { lines, rows, totals, lineBase };
+}
+
 /** Phase A: the balances file's rows, checked, to input buckets by the id's FNV-1a top bits. */
 async function spillRows(input: string, assets: Asset[], bits: number, work: string) {
   const assetIndex = new Map(assets.map((a, i) => [a.asset, i]));
   const totals = assets.map(() => 0n);
   const problems: string[] = [];
-  const out = new BucketWriter(2 ** bits, (b) => inFile(work, b), 1 << 16);
+  const out = new BucketWriter(2 ** bits, (b) => inFile(work, 0, b), 1 << 16);
   let lines = 0;
   let rows = 0;
   try {
@@ -396,21 +475,13 @@ async function spillRows(input: string, assets: Asset[], bits: number, work: str
         continue;
       }
       rows++;
-      const h = fnv1a(row.idb);
-      const [b, at] = out.reserve(bits === 0 ? 0 : h >>> (32 - bits), IN_HEAD + row.idb.length);
-      b.writeUInt32BE(lines, at);
-      b[at + 4] = row.a;
-      b[at + 5] = 0;
-      b.writeUInt16BE(row.idb.length, at + 6);
-      const hexAmount = row.base.toString(16).padStart(32, "0");
-      b.write(hexAmount, at + 8, "hex");
-      b.set(row.idb, at + IN_HEAD);
+      spillRow(out, bits, lines, 0, row);
     }
   } finally {
     out.close();
   }
   refuseEmpty(input, lines, rows, problems);
-  return { lines, rows, totals };
+  return { lines, rows, totals, lineBase: [0] };
 }
 
 /** Phase D: customers.csv (worker by worker, in each worker's numbering) and customers.idx. */

@@ -3,9 +3,17 @@
  * its tasks, and subtrees. Messages in: {op, …}; out: {ok: result} or {error: message}.
  */
 import { parentPort } from "node:worker_threads";
-import { buildSubtree, LeafWork, type SubtreeTask, type WorkSetup } from "./stream-work.js";
+import {
+  buildSubtree,
+  LeafWork,
+  type RowsTask,
+  readPart,
+  type SubtreeTask,
+  type WorkSetup,
+} from "./stream-work.js";
 
 export type WorkerTask =
+  | { op: "rows"; task: RowsTask }
   | { op: "init"; setup: WorkSetup }
   | { op: "aggregate"; bucket: number }
   | { op: "padding"; from: number; to: number }
@@ -16,6 +24,8 @@ let work: LeafWork | undefined;
 
 export function runTask(m: WorkerTask): unknown {
   switch (m.op) {
+    case "rows":
+      return readPart(m.task);
     case "init":
       work = new LeafWork(m.setup);
       return null;
