@@ -9,7 +9,8 @@
 // Then, on the first build: one `liabilities proof ID`, one `liabilities verify` beside `node -e 0`, and
 // `--all` per 1,000 proofs on a build of LIAB_ALL_N. LIAB_N: a comma-separated list (default
 // 1000000,10000000), LIAB_ALL_N (default 100,000), LIAB_MEMORY (--memory MB, default the build's 2048),
-// LIAB_MIN_FREE_GB (default 8): the build is stopped when the file system's free space drops below it.
+// LIAB_MIN_FREE_GB (default 8): the build is stopped when the file system's free space drops below it;
+// LIAB_INPUT: a balances file this script wrote before for the one size in LIAB_N (moved in, not rewritten).
 // Disk: the build's own peak (its work and output files, sampled by it) and this script's `du` of the
 // build's directories every 10 s; the input CSV is unlinked once the build has it open (its blocks are freed
 // when phase A closes it), so that a 100 M build's 10 GB input is not on disk beside its 56 GB of outputs.
@@ -21,6 +22,7 @@ import {
   existsSync,
   mkdtempSync,
   readdirSync,
+  renameSync,
   rmSync,
   statfsSync,
   statSync,
@@ -200,7 +202,8 @@ const rows = [];
 let first;
 for (const N of SIZES) {
   const input = join(dir, `balances-${N}.csv`);
-  await balances(input, N);
+  if (process.env.LIAB_INPUT && SIZES.length === 1) renameSync(process.env.LIAB_INPUT, input);
+  else await balances(input, N);
   const inputBytes = statSync(input).size;
   const out = join(dir, `build-${N}`);
   console.log(
