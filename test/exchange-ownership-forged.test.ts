@@ -93,6 +93,9 @@ describe("a row whose network is not its address's", () => {
     ],
     [41, /^TRX,/, "ETH,", "the row is on ETH (coin ETH), but its address is a TRON address"],
     [41, /^TRX,/, "USDT-ERC20,", "the row is on ERC20 (network ERC20), but its address is a TRON address"],
+    // HTX also writes the chain first ("SOL-USDC", "BEP20-USDC", "ERC20-USDC"): the part after the "-" is the token
+    [61, /^ETH,/, "SOL-USDC,", "the row is on SOL (coin SOL-USDC), but its address is an EVM address"],
+    [41, /^TRX,/, "BEP20-USDC,", "the row is on BEP20 (coin BEP20-USDC), but its address is a TRON address"],
   ])(
     "line %i relabelled %s → %s: its real signature still verifies, the row fails naming both",
     async (line, from, to, says) => {

@@ -206,13 +206,20 @@ const TRON_NETWORKS = new Set(["TRON", "TRC20", "TRX"]);
  */
 function accountFamilyOf(
   row: OwnershipRow,
-): { kind: "hex" | "tron" | "ed25519"; name: string; strict: boolean } | undefined {
+): { kind: "hex" | "tron" | "ed25519"; name: string; strict: boolean; byCoin?: boolean } | undefined {
   const base = (row.coin.split("-")[0] as string).toUpperCase();
   const net = (row.network || base).toUpperCase();
   if (ed25519NetOf(net) ?? (row.network === "" ? ed25519NetOf(base) : undefined))
     return { kind: "ed25519", name: net, strict: false };
   if (TRON_NETWORKS.has(net)) return { kind: "tron", name: "TRON", strict: true };
   if (EVM_NETWORKS.has(net)) return { kind: "hex", name: net, strict: row.network !== "" };
+  // HTX also writes the chain before the token ("SOL-USDC", "BEP20-USDC"): its network cell is then the
+  // token's name, and the chain is the coin's first part
+  if (row.network !== "" && row.coin.includes("-")) {
+    if (ed25519NetOf(base)) return { kind: "ed25519", name: base, strict: false, byCoin: true };
+    if (TRON_NETWORKS.has(base)) return { kind: "tron", name: "TRON", strict: false, byCoin: true };
+    if (EVM_NETWORKS.has(base)) return { kind: "hex", name: base, strict: false, byCoin: true };
+  }
   return undefined;
 }
 
@@ -238,7 +245,7 @@ export function judgeRow(row: OwnershipRow, layout: OwnershipLayout, network: Ne
     return {
       status: "failed",
       form: `${family.name} address`,
-      detail: `the row is on ${family.name} (${row.network ? `network ${row.network}` : `coin ${row.coin}`}), but its address is ${kind === "hex" ? "an EVM" : "a TRON"} address: its amount would count on ${family.name} on another chain's key`,
+      detail: `the row is on ${family.name} (${row.network && !family.byCoin ? `network ${row.network}` : `coin ${row.coin}`}), but its address is ${kind === "hex" ? "an EVM" : "a TRON"} address: its amount would count on ${family.name} on another chain's key`,
     };
   if (!coin && kind) return judgeAccount(row.address, sig, row.message, kind === "tron" ? pub.tron : pub.evm);
   if (family?.kind === "hex" && family.strict)
