@@ -694,6 +694,43 @@ describe("the side-by-side pass, round 2: commands the issue did not try (issue 
           true,
         );
       }
+      // logs over a reversed range, or one past the head: before, nothing printed and exit 0
+      const token = await deployToken(anvil.rpc, 10n ** 24n);
+      const sig = "Transfer(address indexed from,address indexed to,uint256 value)";
+      const logs = (...range: string[]) =>
+        runCli(["--url", anvil.url, "logs", "--address", token, ...range, sig]);
+      const reversed = await logs("--from-block", "10", "--to-block", "2");
+      expect(reversed.exitCode).toBe(2);
+      expect(reversed.stderr).toContain("--from-block 10 is after --to-block 2: no block to read");
+      const past = await logs("--from-block", "1000");
+      expect(past.exitCode).toBe(2);
+      expect(past.stderr).toMatch(/--from-block 1000 is after --to-block latest \(block \d+\)/);
+      const split = await runCli([
+        "--url",
+        anvil.url,
+        "eth_getLogs",
+        "--split",
+        "--from-block",
+        "10",
+        "--to-block",
+        "2",
+      ]);
+      expect(split.exitCode).toBe(2);
+      // the honest control: the same range the right way round prints the mint as cast does
+      const [good, castLogs] = await Promise.all([
+        logs("--from-block", "0", "--to-block", "latest"),
+        execa(
+          CAST,
+          ["logs", "--json", "--rpc-url", anvil.url, "--from-block", "0", "--address", token, sig],
+          {
+            reject: false,
+          },
+        ),
+      ]);
+      expect(good.exitCode, good.stderr).toBe(0);
+      const castJson = JSON.parse(castLogs.stdout) as { transactionHash: string }[];
+      expect(castJson.length).toBeGreaterThan(0);
+      for (const l of castJson) expect(good.stdout).toContain(l.transactionHash);
       // an ENS name: cast resolves it (and fails on anvil, which has no registry); chaingw says it sends addresses
       const ens = await runCli(["--url", anvil.url, "eth_getBalance", "vitalik.eth"]);
       expect(ens.exitCode).toBe(2);

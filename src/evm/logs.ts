@@ -6,7 +6,7 @@
  * (or aborts the one in flight) and the summary says where to resume.
  */
 import type { ChainGroup } from "../chains/index.js";
-import { IntegrityError, InterruptedError, RpcError } from "../errors/index.js";
+import { IntegrityError, InterruptedError, RpcError, UsageError } from "../errors/index.js";
 import { type JsonValue, parseLossless } from "../json/lossless.js";
 import { prepare, prepareRaw, send } from "../methods/prepare.js";
 import type { MethodDef } from "../methods/types.js";
@@ -93,16 +93,35 @@ export async function streamLogs(
   signal?: AbortSignal,
 ): Promise<LogsSummary> {
   const chain = prepare(o.def, { params: [{}] }).chain;
+  // two numbers the wrong way round: refused before anything is sent
+  const numbered = /^0x[0-9a-f]+$/i.test(o.fromBlock) && /^0x[0-9a-f]+$/i.test(o.toBlock);
+  if (numbered && BigInt(o.fromBlock) > BigInt(o.toBlock))
+    throw new UsageError(
+      `${o.def.name}: --from-block ${BigInt(o.fromBlock)} is after --to-block ${BigInt(o.toBlock)}: no block to read`,
+      { hint: "give the lower block first: --from-block LOW --to-block HIGH" },
+    );
   const from = await blockNumberOf(client, chain, o.fromBlock, o);
   let to = await blockNumberOf(client, chain, o.toBlock, o);
+  let clamped = false;
   // a number past the head: nodes refuse the windows beyond it (anvil: BlockOutOfRangeError) where one
   // eth_getLogs over the same range answers every log there is; the range ends at the head read now
   if (/^0x[0-9a-f]+$/i.test(o.toBlock)) {
     const head = await blockNumberOf(client, chain, "latest", o);
     if (to > head) {
-      onEvent({ kind: "clamp", asked: to, head });
+      if (from <= head) onEvent({ kind: "clamp", asked: to, head });
+      clamped = true;
       to = head;
     }
+  }
+  // a range that starts past the head (or past what a tag names) has no block to read: say so (it printed
+  // nothing, exit 0)
+  if (from > to) {
+    const named = (flag: string, v: string, n: bigint) =>
+      `${flag} ${/^0x/i.test(v) ? n : `${v} (block ${n})`}`;
+    throw new UsageError(
+      `${o.def.name}: ${named("--from-block", o.fromBlock, from)} is after ${clamped ? `the head (block ${to})` : named("--to-block", o.toBlock, to)}: no block to read`,
+      { hint: `the chain's head is block ${to}: give an earlier --from-block` },
+    );
   }
   const s: LogsSummary = { from, to, logs: 0, requests: 0, splits: 0, next: from, interrupted: false };
   onEvent({ kind: "range", from, to });
