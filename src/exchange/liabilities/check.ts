@@ -10,6 +10,7 @@ import { UsageError } from "../../errors/index.js";
 import { type JsonValue, parseLossless } from "../../json/lossless.js";
 import { JsonNumber } from "../../json/value.js";
 import { type Finding, type Verdict, verdictOfFindings } from "../../reserves/verdict.js";
+import { cannotSay, claim, fails, ok } from "../../reserves/verifier.js";
 import { compareDec, type Dec, parseDec, plainDec } from "./decimal.js";
 
 /** What the command gives a verifier beside the file's text. */
@@ -98,20 +99,17 @@ export class Steps {
   get hashes(): { hash: string; at: string }[] {
     return this.ctx.hashes;
   }
-  add(status: Finding["status"], step: string, text: string, at?: string): void {
-    this.findings.push(at === undefined ? { status, step, text } : { status, step, at, text });
-  }
   ok(step: string, text: string, at?: string): void {
-    this.add("ok", step, text, at);
+    this.findings.push(ok(step, text, at));
   }
   fail(step: string, text: string, at?: string): void {
-    this.add("fails", step, text, at);
+    this.findings.push(fails(step, text, at));
   }
   cannot(step: string, text: string, at?: string): void {
-    this.add("cannot-say", step, text, at);
+    this.findings.push(cannotSay(step, text, at));
   }
   claim(step: string, text: string, at?: string): void {
-    this.add("claim", step, text, at);
+    this.findings.push(claim(step, text, at));
   }
   failed = (): boolean => [...this.ctx.findings, ...this.findings].some((f) => f.status === "fails");
 }
