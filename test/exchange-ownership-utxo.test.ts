@@ -84,3 +84,19 @@ describe("an HTX-layout file scanned on litecoind", () => {
     expect(exitCode).toBe(0);
   });
 });
+
+describe("a token row on a Bitcoin-family address (the forger's relabel)", () => {
+  it("USDT-LTC on the LTC row's address and signature: the signature proves the address, but the LTC it holds is not read as USDT; the LTC row still holds", async () => {
+    const p = join(dir, "token.csv");
+    writeFileSync(
+      p,
+      `coin,snapshot height,balance\nLTC(ALL),-,1.5\n\ncoin,address,snapshot height,balance,message,signature\nLTC,${addr},${height},1.5,huobi,${sig}\nUSDT-LTC,${addr},${height},1.5,huobi,${sig}\n`,
+    );
+    const { report } = await verify(p);
+    expect(report.rows[0]).toMatchObject({ coin: "LTC", status: "proven" });
+    expect(report.rows[0].balance).toMatchObject({ holds: true, value: "1.5" });
+    expect(report.rows[1]).toMatchObject({ coin: "USDT-LTC", status: "proven" });
+    expect(report.rows[1].balance.holds).toBe(null);
+    expect(report.rows[1].balance.detail).toContain("USDT is not LTC");
+  });
+});

@@ -250,6 +250,13 @@ export function chainChecks(file: OwnershipFile, o: ChainOptions): ChainChecks {
       if (!node || row.amount === undefined) return undefined;
       if (isTronRow(row)) return tronBalance(node, row);
       const coin = utxoCoinOf(networkOf(row), o.network);
+      // scantxoutset sees the coin only: a token on its addresses (USDT-BTC, Omni) is not the coin it holds
+      const ticker = (row.coin.split("-")[0] as string).toUpperCase();
+      if (coin && ticker !== coin.ticker)
+        return {
+          holds: null,
+          detail: `${ticker} is not ${coin.ticker}: the ${coin.ticker} the address holds is not read as its balance (scantxoutset sees ${coin.ticker} only); the amount is as claimed`,
+        };
       if (coin) return utxoBalance(node, row, coin);
       if (!isEvmAddress(row.address))
         return { holds: null, detail: `balances of ${row.address} are not read (EVM addresses only)` };
