@@ -140,6 +140,15 @@ describe("an OKX-layout file checked against anvil", () => {
     expect(exitCode).toBe(1);
   });
 
+  it("a coin that is not the network's own (BNB on ETH, the forger's relabel of an ETH row): its ether is not read as BNB; the ETH row holds", async () => {
+    const file = okxFile("native.csv", [eoaRow("ETH", A0, "1", K0), eoaRow("BNB", A0, "1", K0)]);
+    const { report } = await verify(file);
+    expect(report.rows[0]).toMatchObject({ status: "proven", balance: { holds: true } });
+    expect(report.rows[1]?.balance).toMatchObject({ holds: null });
+    expect(report.rows[1]?.reason ?? "").not.toContain("less than");
+    expect(JSON.stringify(report.rows[1]?.balance)).toContain("BNB is not ETH's own coin");
+  });
+
   it("cannot say: a token row whose contract is not given; the same wallet without a node", async () => {
     const file = okxFile("token.csv", [eoaRow("USDT", A0, "100", K0)]);
     const { report } = await verify(file);

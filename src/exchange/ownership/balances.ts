@@ -26,7 +26,7 @@ import {
 import { startScan } from "../../reserves/utxo/scan.js";
 import type { JsonRpcClient } from "../../rpc/client.js";
 import { formatUnits, parseUnits } from "../../util/units.js";
-import { type UtxoCoin, utxoCoinOf } from "./coins.js";
+import { nativeOn, type UtxoCoin, utxoCoinOf } from "./coins.js";
 import type { OwnershipFile, OwnershipRow } from "./read.js";
 import { decodeUtxoAddress, isEvmAddress, isTronAddress, scriptOf } from "./signatures.js";
 
@@ -264,6 +264,12 @@ export function chainChecks(file: OwnershipFile, o: ChainOptions): ChainChecks {
       if (!block) return { holds: null, detail: "the row has no snapshot height to read its balance at" };
       const symbol = (row.coin.split("-")[0] as string).toUpperCase();
       const token = o.tokens.get(symbol);
+      // a native coin only on its own network: BNB's row on ETH is not the ether its address holds
+      if (!token && NATIVE.has(symbol) && nativeOn(symbol, networkOf(row)) === false)
+        return {
+          holds: null,
+          detail: `${symbol} is not ${networkOf(row)}'s own coin: the address's ${networkOf(row)} balance is not read as ${symbol} (--token ${symbol}=0x… names a contract on ${networkOf(row)}); the amount is as claimed`,
+        };
       if (!token && !NATIVE.has(symbol))
         return {
           holds: null,

@@ -51,6 +51,18 @@ const NATIVES: readonly { ticker: string; decimals: number; networks: readonly s
   { ticker: "AVAX", decimals: 18, networks: ["AVAXC", "AVAX", "AVALANCHE"] },
 ];
 
+/**
+ * Whether `ticker` is `network`'s own coin (read by eth_getBalance there): true or false where the natives'
+ * table knows the coin or the network ("BNB" on "ETH": false), undefined where it knows neither.
+ */
+export function nativeOn(ticker: string, network: string): boolean | undefined {
+  const t = ticker.toUpperCase();
+  const net = network.toUpperCase();
+  const mine = NATIVES.filter((n) => n.ticker === t);
+  if (mine.length) return mine.some((n) => n.networks.includes(net));
+  return NATIVES.some((n) => n.networks.includes(net)) ? false : undefined;
+}
+
 /** The networks of the well-known tokens' table (src/chains/assets.ts) as files name them. */
 const TOKEN_NETWORKS: Record<string, readonly string[]> = {
   ethereum: ["ETH", "ERC20"],
