@@ -129,6 +129,30 @@ describe("TRON rows with --node TRON=URL", () => {
     expect(b?.detail).not.toContain(`at block ${h}`);
   });
 
+  it("a head that moves while the balance is read (at the snapshot's block when the read began): not called the snapshot's balance", async () => {
+    const moving = await startTronFixture({ headMoves: 3 });
+    try {
+      const h = moving.head();
+      const trx0 = fixtureBalances(hex20(A0)).trx;
+      const r = await runCli([
+        "reserves",
+        "verify",
+        file(h, [row("TRX", h, A0, six(trx0), K0)]),
+        "--json",
+        "--node",
+        `TRON=${moving.url}`,
+      ]);
+      const report = JSON.parse(r.stdout) as Report;
+      expect(r.exitCode).toBe(0);
+      expect(report.rows[0]?.balance).toMatchObject({ holds: null, value: six(trx0) });
+      expect(report.rows[0]?.balance?.detail).toContain(
+        `which moved from block ${h} to ${h + 1} during the read`,
+      );
+    } finally {
+      await moving.stop();
+    }
+  });
+
   it("a TRC-20 whose contract is neither given nor well known is not read, said on the row", async () => {
     const h = tron.head();
     const r = await runCli([
