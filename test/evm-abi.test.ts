@@ -196,6 +196,10 @@ describe("reverts decoded", () => {
     expect(s.stderr.toLowerCase()).toContain(named.toLowerCase());
     const none = await cg(["call", ...args]);
     expect(none.stderr).toMatch(/execution reverted: custom error 0xdb42144d \(96 bytes of arguments\)/);
+    // unnamed: the message says how to name it; the reason fact stays the selector alone
+    expect(none.stderr).toContain('`call … --error-sig "Name(types)"` or `--abi FILE` names it');
+    const unnamed = await cg(["--json", "call", ...args]);
+    expect(JSON.parse(unnamed.stderr).error.reason).toBe("custom error 0xdb42144d (96 bytes of arguments)");
     // machines get the same reason as a fact
     const j = await cg(["--json", "call", "--abi", TOKEN_ABI_PATH, ...args]);
     expect(JSON.parse(j.stderr).error.reason.toLowerCase()).toBe(named.toLowerCase());

@@ -79,7 +79,12 @@ export function explainRevert(
     e.rpcMessage,
     e.data,
     e.endpoint,
-    `execution reverted${reason ? `: ${reason}` : " (no reason given)"}`,
+    `execution reverted${reason ? `: ${reason}` : " (no reason given)"}${
+      // unnamed (cast prints the selector and the bytes alone): say how to name it
+      reason?.startsWith("custom error 0x")
+        ? `; \`call … --error-sig "Name(types)"\` or \`--abi FILE\` names it`
+        : ""
+    }`,
   );
   err.hint = `(${e.endpoint}: error ${e.code}: ${e.rpcMessage}${typeof e.data === "string" && e.data.startsWith("0x") ? `; data ${e.data.length > 80 ? `${e.data.slice(0, 77)}...` : e.data}` : ""})`;
   err.cause = e;
