@@ -163,6 +163,21 @@ describe("one address counted twice", () => {
     expect(upper.report.rows.at(-1)).toMatchObject({ proven: false, status: "failed" });
     expect((upper.report.rows.at(-1) as Row).reason).toContain("line 39");
   });
+
+  it("HTX's USDT-ETH row repeated as USDT-ERC20 (one token on one chain, spelt two ways) fails the repeat; the honest file's row is proven", async () => {
+    const f = "huobi_por_2026-02.csv";
+    const row = lines(f)[93] as string;
+    expect(row).toMatch(/^USDT-ETH,0xa03400e098f4421b34a3a44a1b4e571419517687,/);
+    const honest = await verify(join(DIR, f));
+    expect(rowAt(honest.report.rows, 94)).toMatchObject({ proven: true, status: "proven" });
+    for (const coin of ["USDT-ERC20", "ERC20-USDT"]) {
+      const forged = await verify(write(`${text(f).trimEnd()}\n${row.replace(/^USDT-ETH,/, `${coin},`)}\n`));
+      const last = forged.report.rows.at(-1) as Row;
+      expect(last).toMatchObject({ coin, proven: false, status: "failed" });
+      expect(last.reason).toContain("line 94");
+      expect(forged.exitCode).toBe(1);
+    }
+  });
 });
 
 describe("amounts that are not plain decimals", () => {

@@ -223,6 +223,35 @@ function accountFamilyOf(
   return undefined;
 }
 
+/** One chain's names in the files, as one: HTX's USDT-ETH and USDT-ERC20 are one token on one chain. */
+const CHAIN_ALIASES: Record<string, string> = {
+  ERC20: "ETH",
+  BEP20: "BSC",
+  BNB: "BSC",
+  POLY: "POLYGON",
+  MATIC: "POLYGON",
+  AVAX: "AVAXC",
+  "AVALANCHE C-CHAIN": "AVAXC",
+  TRC20: "TRON",
+  TRX: "TRON",
+};
+
+/**
+ * What a row's amount is of, whatever its spelling: the coin's and the network's names, each chain's aliases
+ * as one, in any order ("USDT-ETH", "USDT-ERC20", "ERC20-USDT" and USDT on network ERC20 are one asset).
+ */
+const assetKey = (row: OwnershipRow): string =>
+  [
+    ...new Set(
+      [...row.coin.split("-"), row.network]
+        .map((x) => x.trim().toUpperCase())
+        .filter((x) => x !== "")
+        .map((x) => CHAIN_ALIASES[x] ?? x),
+    ),
+  ]
+    .sort()
+    .join("+");
+
 /** The judged signature forms of one row, with no node (contract ownership is decided later). */
 export function judgeRow(row: OwnershipRow, layout: OwnershipLayout, network: NetworkName = "main"): Judged {
   const pub = DIGESTS[publisherOf(layout)];
@@ -344,7 +373,7 @@ export async function verifyOwnership(
   const repeated = (row: OwnershipRow): number | undefined => {
     if (row.amount === undefined) return undefined;
     const a = row.address;
-    const key = `${row.coin.toUpperCase()}|${row.network.toUpperCase()}|${isEvmAddress(a) || a === a.toUpperCase() ? a.toLowerCase() : a}`;
+    const key = `${assetKey(row)}|${isEvmAddress(a) || a === a.toUpperCase() ? a.toLowerCase() : a}`;
     const first = firstLine.get(key);
     if (first === undefined) firstLine.set(key, row.line);
     return first;
