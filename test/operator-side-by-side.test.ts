@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { rawServer, sendJson } from "./fixtures/forward.js";
 import { startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
@@ -374,6 +374,10 @@ describe("bitcoin-cli's flags (item 7)", () => {
   it("-rpcwallet=NAME reaches that wallet (<url>/wallet/NAME), as litecoin-cli", async () => {
     const n = await node();
     await n.rpc("createwallet", ["second"]).catch(() => undefined);
+    // the shared node's later wallet calls name no wallet: "second" is unloaded when this test ends
+    onTestFinished(async () => {
+      await n.rpc("unloadwallet", ["second"]).catch(() => undefined);
+    });
     const creds = [
       `-rpcport=${n.port}`,
       `-rpcuser=${n.user}`,
