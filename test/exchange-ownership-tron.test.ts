@@ -127,6 +127,24 @@ describe("TRON rows with --node TRON=URL", () => {
       `the snapshot is block ${h} and java-tron's JSON-RPC reads state at the head only`,
     );
     expect(b?.detail).not.toContain(`at block ${h}`);
+    // the table says so too: the head's amount, not the snapshot's
+    const human = await runCli([
+      "reserves",
+      "verify",
+      file(h, [row("TRX", h, A1, six(trx1 + 1n), K1)]),
+      "--node",
+      `TRON=${tron.url}`,
+    ]);
+    expect(human.stdout).toContain(`${six(trx1 + 1n)} (head: ${six(trx1)}, not the snapshot's)`);
+    const at = tron.head();
+    const snap = await runCli([
+      "reserves",
+      "verify",
+      file(at, [row("TRX", at, A1, six(trx1), K1)]),
+      "--node",
+      `TRON=${tron.url}`,
+    ]);
+    expect(snap.stdout).toContain(`${six(trx1)} (chain: ${six(trx1)} at block ${at})`);
   });
 
   it("a head that moves while the balance is read (at the snapshot's block when the read began): not called the snapshot's balance", async () => {

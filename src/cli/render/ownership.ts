@@ -11,6 +11,16 @@ const WORD: Record<RowStatus, string> = {
   "cannot-say": "not checked",
 };
 
+/**
+ * What the chain said of a row's balance: at the snapshot's block, or (TRON's head-only reads) the head's,
+ * which is never shown as the snapshot's.
+ */
+function chainAmount(b: NonNullable<OwnershipReport["rows"][number]["balance"]>): string {
+  if (b.value === null) return "not read";
+  if (b.holds === null && !b.block?.startsWith("block")) return `head: ${b.value}, not the snapshot's`;
+  return `chain: ${b.value}${b.block ? ` at ${b.block}` : ""}`;
+}
+
 /** `r` has been through escapeDeep (src/util/escape.ts): every string from the file is shown escaped. */
 export function renderOwnership(r: OwnershipReport, color: boolean): string {
   const st = style(color);
@@ -28,8 +38,7 @@ export function renderOwnership(r: OwnershipReport, color: boolean): string {
         String(x.line),
         x.coin,
         x.address + (x.wallet ? ` (owner of line ${x.wallet})` : ""),
-        (x.amount === null ? "-" : x.amount) +
-          (x.balance ? ` (${x.balance.value === null ? "not read" : `chain: ${x.balance.value}`})` : ""),
+        (x.amount === null ? "-" : x.amount) + (x.balance ? ` (${chainAmount(x.balance)})` : ""),
         word(x.status),
         x.form ?? "",
       ]),
