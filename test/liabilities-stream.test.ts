@@ -5,7 +5,15 @@
  * leaves, the same proofs — under a memory bound small enough that every phase runs in many buckets, with
  * the input's rows shuffled so that a customer's rows are far apart. The worker is dist/'s (npm run build).
  */
-import { createWriteStream, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  createWriteStream,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -224,6 +232,36 @@ describe("the input read in parts by the workers (a file from 1 MiB on), lines c
     expect(r.str!.customers).toBe(40_001);
   }, 120_000);
 
+  it("the input removed while its parts are read (as the bench does): every part read from the file opened", async () => {
+    const f = join(dir, "gone.csv");
+    const text = rows(40_000);
+    writeFileSync(f, text);
+    let removed = false;
+    const str = await buildStreamed({
+      ...common,
+      input: f,
+      out: join(dir, "gone-s"),
+      random: seededRandom(SEED),
+      memory: 12 * 2 ** 20,
+      tickMs: 1,
+      onTick: (e) => {
+        if (!removed && e.files.in) {
+          rmSync(f);
+          removed = true;
+        }
+      },
+    });
+    expect(removed).toBe(true);
+    writeFileSync(f, text);
+    const mem = await buildLiabilities({
+      ...common,
+      input: f,
+      out: join(dir, "gone-m"),
+      random: seededRandom(SEED),
+    });
+    expect(str.commitment).toEqual(mem.commitment);
+  }, 120_000);
+
   it("a customer's asset twice, the second far down (another part): the same line named as the in-memory build names", async () => {
     const r = await both(
       "twice",
@@ -240,5 +278,29 @@ describe("the input read in parts by the workers (a file from 1 MiB on), lines c
     );
     expect(r.memErr).toMatch(/line \d+: unknown asset .*line \d+: negative amount/);
     expect(r.strErr).toBe(r.memErr);
+  }, 120_000);
+});
+
+describe("liabilities build: the disk it needs, checked before the tree", () => {
+  it("a file system that cannot hold the tree and the customers file: refused before phase C, nothing left", async () => {
+    const out = join(dir, "nodisk");
+    // the free space the work directory's file system reports, as statfs would on a nearly full disk
+    const err = await buildStreamed({
+      input: BALANCES,
+      assets: ASSETS,
+      out,
+      random: seededRandom(SEED),
+      free: () => 1_000_000,
+    }).catch((e: Error) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).message).toMatch(
+      /^liabilities build: not enough disk — the build needs [\d.]+ GB more, [\d.]+ GB at its peak \(tree\.bin [\d.]+ GB, customers\.csv ~[\d.]+ GB, customers\.idx [\d.]+ GB\), the file system holds 0\.001 GB free; nothing was written$/,
+    );
+    expect(readdirSync(dir).filter((f) => f.includes("nodisk"))).toEqual([]);
+    // the estimate holds what the build then writes: the same input, enough room
+    const needs = Number(/([\d.]+) GB at its peak/.exec((err as Error).message)![1]) * 1e9;
+    const ok = await buildStreamed({ input: BALANCES, assets: ASSETS, out, random: seededRandom(SEED) });
+    expect(ok.peakWorkBytes).toBeLessThanOrEqual(needs * 1.05);
+    expect(ok.peakWorkBytes).toBeGreaterThan(needs * 0.7);
   }, 120_000);
 });

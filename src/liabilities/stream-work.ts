@@ -253,7 +253,11 @@ class SortKeys {
 
 export interface RowsTask {
   dir: string;
-  input: string;
+  /**
+   * the input, opened once by the main thread (a descriptor is the process's, the workers' too): every part
+   * read from the one file that was opened, even if its name is replaced or removed meanwhile
+   */
+  fd: number;
   assets: Asset[];
   /** this part of the input: bytes [from, to), starting at a line's start */
   part: number;
@@ -302,7 +306,7 @@ export function readPart(o: RowsTask): RowsResult {
   const assetIndex = new Map(o.assets.map((a, i) => [a.asset, i]));
   const totals = o.assets.map(() => 0n);
   const out = new BucketWriter(2 ** o.inBits, (b) => inFile(o.dir, o.part, b), 1 << 16);
-  const fd = openSync(o.input, "r");
+  const { fd } = o;
   const buf = Buffer.allocUnsafe(4 << 20);
   let lines = 0;
   let rows = 0;
@@ -355,7 +359,6 @@ export function readPart(o: RowsTask): RowsResult {
     // the file's last line, without a break after it
     if (!refused && carry.length && !take(carry, 0, carry.length)) refused = true;
   } finally {
-    closeSync(fd);
     out.close();
   }
   return { part: o.part, lines, rows, totals, refused };

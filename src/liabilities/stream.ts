@@ -27,13 +27,14 @@ import {
   readSync,
   renameSync,
   rmSync,
+  statfsSync,
   statSync,
   writeSync,
 } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { Worker } from "node:worker_threads";
-import { UsageError } from "../errors/index.js";
+import { ChaingwError, UsageError } from "../errors/index.js";
 import type { BuildOptions, BuildResult } from "./build.js";
 import { makeCommitment } from "./commitment.js";
 import {
@@ -87,6 +88,8 @@ export interface StreamOptions extends BuildOptions {
   onTick?: (e: { ms: number; workBytes: number; files: Record<string, number> }) => void;
   /** @default 60 s */
   tickMs?: number;
+  /** the free bytes of the file system holding `dir` @default statfs's (for the user: blocks available) */
+  free?: (dir: string) => number;
 }
 
 export interface StreamResult extends BuildResult {
@@ -160,6 +163,52 @@ function workerScript(o: StreamOptions): string {
   if (!f) throw new Error(`the liabilities worker is missing (${candidates.join(", ")}): run npm run build`);
   return f;
 }
+
+const freeBytes = (dir: string): number => {
+  const f = statfsSync(dir);
+  return f.bavail * f.bsize;
+};
+
+/**
+ * Before the tree (phases C and D: the outputs are written), with the leaf and customer counts known: the
+ * most the work directory will grow from here, against the file system's free space. Refused (nothing
+ * left behind) when it cannot fit, rather than failing with ENOSPC after the tree's hours.
+ */
+function checkDisk(
+  work: string,
+  free: (dir: string) => number,
+  o: { treeBytes: number; customers: number; k: number; placeBucket: number },
+): void {
+  const now = diskBytes(work);
+  const files: Record<string, number> = {};
+  for (const f of readdirSync(work)) {
+    const kind = /^[a-z]+/.exec(f)?.[0] ?? f;
+    files[kind] = (files[kind] ?? 0) + statSync(join(work, f)).size;
+  }
+  const cust = files.cust ?? 0;
+  const n = o.customers;
+  let slots = 2;
+  while (slots < n * 2) slots *= 2;
+  // customers.csv: the id and secret of each customer (the cust files less their 2-byte lengths, the secret
+  // in hex) and k leaf indices of at most 10 digits, with separators
+  const csv = cust + n * (32 - 2 + 3) + n * o.k * 11;
+  const index = 16 + 12 * slots;
+  // C's end: the tree, the customers, the leaf indices, one place bucket; D's end: the outputs, the index
+  // entries and one worker's customers (each deleted once read)
+  const peak = Math.max(
+    o.treeBytes + cust + 12 * n * o.k + o.placeBucket,
+    o.treeBytes + csv + index + 12 * n + cust,
+  );
+  // the leaves' buckets on disk now are deleted as the tree grows over them: the growth is peak − now
+  const more = peak - now;
+  const avail = free(work);
+  if (more > avail)
+    throw new ChaingwError(
+      `liabilities build: not enough disk — the build needs ${gb(more)} more, ${gb(peak)} at its peak (tree.bin ${gb(o.treeBytes)}, customers.csv ~${gb(csv)}, customers.idx ${gb(index)}), the file system holds ${gb(avail)} free; nothing was written`,
+      { hint: "free some space or give --out on a larger file system (the work files are made beside it)" },
+    );
+}
+const gb = (b: number) => `${(b / 1e9).toFixed(b < 1e9 ? 3 : 1)} GB`;
 
 /** Bytes a directory's files take on disk (allocated blocks: tree.bin is sparse until written). */
 function diskBytes(dir: string, files?: Record<string, number>): number {
@@ -294,8 +343,14 @@ export async function buildStreamed(o: StreamOptions): Promise<StreamResult> {
     }, 0);
 
     // C. the tree: each worker a subtree (a half), the main thread the root above them
-    const tree = join(work, TREE_FILE);
     const treeBytes = TREE_HEADER + R * (2 * L - 1);
+    checkDisk(work, o.free ?? freeBytes, {
+      treeBytes,
+      customers: count,
+      k,
+      placeBucket: Math.max(...counts) * E,
+    });
+    const tree = join(work, TREE_FILE);
     const fd = openSync(tree, "w", 0o644);
     try {
       writeSync(fd, writeTreeHeader(A, height), 0, TREE_HEADER, 0);
@@ -401,9 +456,12 @@ async function readParts(
 ): Promise<{ lines: number; rows: number; totals: bigint[]; lineBase: number[] } | undefined> {
   if (size < PARALLEL_FROM || !statSync(input).isFile()) return undefined;
   const P = Math.max(1, Math.min(MAX_PARTS, Math.max(2 * pool.size, Math.ceil(size / PART_BYTES))));
-  const cuts = [0];
+  // one descriptor for the cuts and every part (the workers read through it): the file that was opened is
+  // the file read, whatever happens to its name meanwhile
   const fd = openSync(input, "r");
+  const parts: RowsResult[] = [];
   try {
+    const cuts = [0];
     const window = Buffer.allocUnsafe(1 << 16);
     for (let p = 1; p < P; p++) {
       // the first \n at or after the nominal cut (and after the last cut): the next part starts past it
@@ -419,22 +477,21 @@ async function readParts(
       if (cut < 0 || cut >= size) break;
       if (cut > cuts.at(-1)!) cuts.push(cut);
     }
+    cuts.push(size);
+    await pool.each(
+      cuts.length - 1,
+      (part) => ({
+        op: "rows",
+        task: { dir: work, fd, assets, part, from: cuts[part], to: cuts[part + 1], inBits },
+      }),
+      (r) => {
+        const res = r as RowsResult;
+        parts[res.part] = res;
+      },
+    );
   } finally {
     closeSync(fd);
   }
-  cuts.push(size);
-  const parts: RowsResult[] = new Array(cuts.length - 1);
-  await pool.each(
-    cuts.length - 1,
-    (part) => ({
-      op: "rows",
-      task: { dir: work, input, assets, part, from: cuts[part], to: cuts[part + 1], inBits },
-    }),
-    (r) => {
-      const res = r as RowsResult;
-      parts[res.part] = res;
-    },
-  );
   const totals = assets.map((_, a) => parts.reduce((t, x) => t + x.totals[a], 0n));
   if (parts.some((x) => x.refused) || totals.some((t) => t > MAX_AMOUNT)) {
     for (const f of readdirSync(work)) if (f.startsWith("in-")) rmSync(join(work, f), { force: true });
