@@ -32,7 +32,7 @@ fi
 
 case "$what" in
   demo) need="litecoind" ;;
-  test) need="litecoind redis-server chromium" ;;
+  test) need="litecoind redis-server chromium zsh fish" ;;
   bench) need="litecoind nginx" ;;
   *)
     echo "setup: usage: scripts/setup.sh demo|test|bench" >&2
