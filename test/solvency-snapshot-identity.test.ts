@@ -171,7 +171,7 @@ describe("solvency: one snapshot per chain, each coin once", () => {
       "LTC: 1 outputs of lower proofs were spent by the joint height: not counted",
     );
     // each proof alone holds: the double count was only in the sum
-    expect(forged.stdout).toMatch(/P\.json: coins of Litecoin regtest at \d+: claimed 0, proven 0 \(holds\)/);
+    expect(forged.stdout).toMatch(/P\.json: LTC on Litecoin regtest at \d+: claimed 0, proven 0 \(holds\)/);
     // honest control: a coin that stayed put at h counts beside Q at h+1
     const c2 = await owed({ LTC: "0.999" });
     const honest = await solvency(
@@ -238,12 +238,12 @@ describe("solvency: an asset is backed by its own network and contract only", ()
     expect(btc.exitCode).toBe(1);
     expect(first(btc.stdout)).toBe("NOT SOLVENT: BTC not covered: short 0.1 BTC (no reserves count for it)");
     expect(btc.stdout).toMatch(
-      /BTC: .*R\.json: NOT COUNTED: coins of Litecoin regtest, not bitcoin on Bitcoin/,
+      /BTC: .*R\.json: NOT COUNTED: LTC on Litecoin regtest, not bitcoin on Bitcoin/,
     );
     const c = await owed({ LTC: "0.1" });
     const ltcDefault = await solvency(c, "--reserves", `LTC=${proof.R}`, ...VERIFY());
     expect(ltcDefault.exitCode).toBe(1);
-    expect(ltcDefault.stdout).toMatch(/NOT COUNTED: coins of Litecoin regtest, not litecoin on Litecoin/);
+    expect(ltcDefault.stdout).toMatch(/NOT COUNTED: LTC on Litecoin regtest, not litecoin on Litecoin/);
     const declared = await solvency(
       c,
       "--reserves",

@@ -264,7 +264,7 @@ describe("solvency", () => {
         "--backing",
         "USDX=litecoin-regtest",
       ],
-      "--backing: coins of Litecoin regtest would back both LTC and USDX: one coin counts for one asset",
+      "--backing: LTC on Litecoin regtest would back both LTC and USDX: one coin counts for one asset",
     );
   });
 

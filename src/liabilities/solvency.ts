@@ -16,7 +16,7 @@
  * Data in, data out: the face reads the files and runs the verifiers (as `reserves report` does).
  */
 
-import { type BackingRef, type NetworkId, networkLabel, wellKnownAt } from "../chains/assets.js";
+import { type BackingRef, type NetworkId, nativeCoinLabel, networkLabel, wellKnownAt } from "../chains/assets.js";
 import { MESSAGE_COINS, type NetworkName } from "../chains/coins.js";
 import type { Proof } from "../proof/document.js";
 import type { EvmProof } from "../proof/evm-document.js";
@@ -159,7 +159,7 @@ export function networkOfBacking(b: Backing): { network: NetworkId | null; reder
 const tokenOf = (b: Backing): string | undefined => (b.evm && b.id !== "native" ? b.id : undefined);
 const heightOf = (b: Backing): number => (b.utxo ? b.utxo.height : b.evm!.block.number);
 
-/** "Tether's USDT on Ethereum", or "a token named USDT at 0x…, on anvil (chain id 31337)", or "coins of Litecoin regtest". */
+/** "Tether's USDT on Ethereum", or "a token named USDT at 0x…, on anvil (chain id 31337)", or "LTC on Litecoin regtest". */
 export function whatIs(b: Backing, network: NetworkId | null): string {
   if (network === null)
     return b.entry.verify
@@ -169,7 +169,7 @@ export function whatIs(b: Backing, network: NetworkId | null): string {
   const known = wellKnownAt(network, token);
   if (known) return known.label;
   const on = networkLabel(network);
-  if (!token) return b.utxo ? `coins of ${on}` : `the native coin of ${on}`;
+  if (!token) return b.utxo ? nativeCoinLabel(network) : `the native coin of ${on}`;
   const sym = b.evm!.assets.find((a) => a.id === token)?.symbol;
   return `a token${sym ? ` named ${sym}` : ""} at ${token} on ${on}`;
 }
