@@ -215,7 +215,13 @@ describe("reserves scan against the node", () => {
     expect(r.stdout).toMatch(new RegExp(`addresses with funds\\s+${20 - SPENT}\\n`));
     expect(r.stdout).toContain(`${own.total} LTC = ${sats(own.total)} base units`);
     expect(r.stdout).toMatch(/mempool not included/);
-    expect(r.stdout.split("\n").find((l) => /^\s*endpoint\s/.test(l))?.trim().split(/\s+/)[1]).toBe(ltc.url);
+    expect(
+      r.stdout
+        .split("\n")
+        .find((l) => /^\s*endpoint\s/.test(l))
+        ?.trim()
+        .split(/\s+/)[1],
+    ).toBe(ltc.url);
 
     const b = await runCli(["--url", nodeUrl(), "reserves", "scan", "--by-address", ...addrs.slice(0, 20)]);
     expect(b.exitCode).toBe(0);

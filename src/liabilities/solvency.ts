@@ -16,7 +16,13 @@
  * Data in, data out: the face reads the files and runs the verifiers (as `reserves report` does).
  */
 
-import { type BackingRef, type NetworkId, nativeCoinLabel, networkLabel, wellKnownAt } from "../chains/assets.js";
+import {
+  type BackingRef,
+  type NetworkId,
+  nativeCoinLabel,
+  networkLabel,
+  wellKnownAt,
+} from "../chains/assets.js";
 import { MESSAGE_COINS, type NetworkName } from "../chains/coins.js";
 import type { Proof } from "../proof/document.js";
 import type { EvmProof } from "../proof/evm-document.js";
