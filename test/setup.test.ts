@@ -64,7 +64,7 @@ describe("scripts/setup.sh installs what the command needs, quietly", () => {
     expect(again.stdout + again.stderr).toBe("");
   });
 
-  it("the tests install litecoind, redis-server and chromium, one line each", () => {
+  it("the tests install litecoind, redis-server, chromium, zsh and fish, one line each", () => {
     const m = fakeMachine();
     const r = m.run("test");
     expect(r.status, r.stderr).toBe(0);
@@ -72,8 +72,10 @@ describe("scripts/setup.sh installs what the command needs, quietly", () => {
       "setup: installing litecoind (Debian, apt-get)",
       "setup: installing redis-server (Debian, apt-get)",
       "setup: installing chromium (Debian, apt-get)",
+      "setup: installing zsh (Debian, apt-get)",
+      "setup: installing fish (Debian, apt-get)",
     ]);
-    expect(m.apt()).toContain("install -y -qq litecoind redis-server chromium");
+    expect(m.apt()).toContain("install -y -qq litecoind redis-server chromium zsh fish");
   });
 
   it("a failing apt-get: its output is shown, and what failed", () => {
