@@ -2,6 +2,7 @@ import { EXIT } from "../errors/index.js";
 import { bitcoinCliArgs } from "./argv.js";
 import { plainCall, runPlain } from "./fast.js";
 import { report, startRun } from "./lifecycle.js";
+import { VERSION } from "./version.js";
 
 /**
  * Exit as soon as the answer is out: keep-alive sockets and timers would otherwise keep the process
@@ -20,6 +21,11 @@ const flushed = (s: NodeJS.WriteStream) =>
  * loaded, the bundle evaluates them only when imported (esbuild wraps modules reached by import()).
  */
 async function run(args: string[]): Promise<number> {
+  // `--version` alone: the same line commander prints, without loading the tree
+  if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
+    process.stdout.write(`${VERSION}\n`);
+    return EXIT.ok;
+  }
   const argv = bitcoinCliArgs(args);
   const call = plainCall(argv);
   const r = startRun(argv);

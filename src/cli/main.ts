@@ -17,9 +17,7 @@ import { GLOBAL_OPTIONS } from "./global-options.js";
 import { fitWidth, HELP, helpWidth, methodsByGroup, WORKFLOWS } from "./help.js";
 import { report, startRun } from "./lifecycle.js";
 import { collect } from "./options.js";
-
-declare const __VERSION__: string;
-const VERSION = typeof __VERSION__ === "string" ? __VERSION__ : "0.0.0-dev";
+import { VERSION } from "./version.js";
 
 function globalOptions(cmd: Command): Command {
   for (const o of GLOBAL_OPTIONS) {
