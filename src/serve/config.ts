@@ -186,19 +186,24 @@ interface RawGateway {
   products: Record<string, RawProduct>;
 }
 
-/** Reads and checks a gateway config file; relative paths in it are relative to the file. */
-export function loadGatewayConfig(
-  file: string,
-  over: { listen?: string } = {},
-  secrets: Secrets = new Secrets(),
-): GatewayConfig {
+/** A gateway config file's JSON, checked against its shape (a refusal names the file and the field). */
+function readGatewayFile(file: string): RawGateway {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
   } catch (e) {
     throw new UsageError(`cannot read gateway config ${file}: ${(e as NodeJS.ErrnoException)?.code ?? e}`);
   }
-  const raw = checkJson<RawGateway>(text, file, GATEWAY_SHAPE);
+  return checkJson<RawGateway>(text, file, GATEWAY_SHAPE);
+}
+
+/** Reads and checks a gateway config file; relative paths in it are relative to the file. */
+export function loadGatewayConfig(
+  file: string,
+  over: { listen?: string } = {},
+  secrets: Secrets = new Secrets(),
+): GatewayConfig {
+  const raw = readGatewayFile(file);
   const dir = dirname(resolve(file));
   const listen = over.listen ?? raw.listen ?? SERVE_DEFAULTS.listen;
   const m = /^\[?([^\]]*)\]?:(\d+)$/.exec(listen);
@@ -263,13 +268,7 @@ export function loadGatewayConfig(
 
 /** The key file a gateway config names (relative to it), read without touching its upstreams. */
 export function keysFileOf(file: string): { keysFile: string; products: string[] } {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (e) {
-    throw new UsageError(`cannot read gateway config ${file}: ${(e as NodeJS.ErrnoException)?.code ?? e}`);
-  }
-  const raw = checkJson<RawGateway>(text, file, GATEWAY_SHAPE);
+  const raw = readGatewayFile(file);
   return {
     keysFile: resolve(dirname(resolve(file)), raw.keys ?? "keys.json"),
     products: Object.keys(raw.products),
