@@ -19,6 +19,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, concatBytes } from "@noble/hashes/utils.js";
 import { base58check, base64 } from "@scure/base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { VerifyOptions as OwnershipOptions } from "../src/exchange/ownership/verify.js";
 import {
   CHAINGW_LIABILITIES,
   CHAINGW_LIABILITIES_PROOF,
@@ -922,5 +923,166 @@ describe("exchanges' inclusion steps, in-process through the registry (the real 
       expect(hit, JSON.stringify(c.findings, null, 1)).toBeDefined();
       expect(hit?.at).toBe(row.at);
       expect(c.verdict).toBe("fails");
+    });
+});
+
+describe("exchanges' ownership steps, in-process (OKX's real 2022 address file)", () => {
+  const text = readFileSync(
+    join(__dirname, "fixtures", "exchange", "ownership", "okx_por_example_2022-11.csv"),
+    "utf8",
+  );
+  /** line 19: BTC 3QVtn…, a 2-of-3 P2SH signed twice, 17,263,933 sat at the summary's height 763861 */
+  const L = 19;
+  const BTC = "3QVtn5nHRxBXX7C7sKw2qdkoGqMMwFUgwF";
+  const at = `line ${L}`;
+  /** the file with line `L`'s cell `k` (0 coin, 1 address, 2 amount, 3 message, 4 signature1) replaced */
+  const withCell = (k: number, v: (old: string) => string) => {
+    const lines = text.split("\n");
+    const cells = (lines[L - 1] as string).split(",");
+    cells[k] = v(cells[k] as string);
+    lines[L - 1] = cells.join(",");
+    return lines.join("\n");
+  };
+  const run = async (t: string, options: OwnershipOptions = {}) => {
+    const { readOwnershipFile } = await import("../src/exchange/ownership/read.js");
+    const { verifyOwnership } = await import("../src/exchange/ownership/verify.js");
+    return verifyOwnership(readOwnershipFile(t), options);
+  };
+  const findingAt = (r: { findings: Finding[] }, where: string) => r.findings.filter((f) => f.at === where);
+
+  /**
+   * A node for the BTC rows (scantxoutset on the scripted node) whose UTXO set holds every BTC row's claim,
+   * and 3QVtn… `sats`.
+   */
+  async function btcNode(sats: bigint): Promise<OwnershipOptions> {
+    const [
+      { chainChecks },
+      { decodeUtxoAddress, scriptOf },
+      { utxoCoinOf },
+      { groupOf },
+      { readOwnershipFile },
+    ] = await Promise.all([
+      import("../src/exchange/ownership/balances.js"),
+      import("../src/exchange/ownership/signatures.js"),
+      import("../src/exchange/ownership/coins.js"),
+      import("../src/chains/index.js"),
+      import("../src/exchange/ownership/read.js"),
+    ]);
+    const coin = utxoCoinOf("BTC", "main");
+    if (!coin) throw new Error("no BTC");
+    const file = readOwnershipFile(text);
+    const unspents = file.rows.flatMap((r) => {
+      const addr = decodeUtxoAddress(coin, r.address);
+      if (r.coin !== "BTC" || typeof addr === "string") return [];
+      const amount = r.address === BTC ? sats : BigInt(r.amount as string);
+      // the node's amount as bitcoind prints it: BTC with 8 places
+      const btc = `${amount / 100_000_000n}.${(amount % 100_000_000n).toString().padStart(8, "0")}`;
+      return [{ scriptPubKey: bytesToHex(scriptOf(addr)), amount: btc, height: 700000 }];
+    });
+    expect(unspents.length).toBeGreaterThan(1);
+    script = { scantxoutset: () => ({ success: true, height: 763861, unspents }) };
+    return {
+      chain: chainChecks(file, {
+        nodes: [{ network: "BTC", chain: groupOf("utxo"), client: client() }],
+        tokens: new Map(),
+        network: "main",
+      }),
+    };
+  }
+
+  it("the honest control holds: every row judged by the ownership step; the file's totals are claims", async () => {
+    const r = await run(text);
+    expect(r.verdict).toBe("holds");
+    expect(findingAt(r, at)).toEqual([
+      expect.objectContaining({ status: "ok", step: "ownership", text: expect.stringContaining(BTC) }),
+    ]);
+    const rows = r.findings.filter((f) => f.step !== "summary" && f.step !== "decimals");
+    expect(rows.map((f) => f.at)).toEqual(r.rows.map((x) => `line ${x.line}`));
+    expect(new Set(rows.map((f) => f.step))).toEqual(new Set(["ownership"]));
+    expect(r.findings.filter((f) => f.step === "summary").every((f) => f.status === "claim")).toBe(true);
+  });
+
+  const rows: {
+    name: string;
+    step: string;
+    /** the forged file and options, and the honest ones beside them */
+    forged: () => Promise<[string, OwnershipOptions]>;
+    honest: () => Promise<[string, OwnershipOptions]>;
+    /** where the forged finding is (default: line L) */
+    where?: string;
+    text: RegExp;
+  }[] = [
+    {
+      name: "the BTC row listed again with its amount at the file's end",
+      step: "repeats",
+      forged: async () => [`${text.trimEnd()}\n${text.split("\n")[L - 1]}\n`, {}],
+      honest: async () => [text, {}],
+      where: "line 49",
+      text: /the same BTC address as line 19, listed again with an amount/,
+    },
+    {
+      name: "its message cell emptied (the signatures kept)",
+      step: "empty-message",
+      forged: async () => [withCell(3, () => ""), {}],
+      honest: async () => [text, {}],
+      text: /signed an empty message/,
+    },
+    {
+      name: "its signatures found in an older file (--previous)",
+      step: "reuse",
+      forged: async () => {
+        const [{ readOwnershipFile }, { signaturesOf }] = await Promise.all([
+          import("../src/exchange/ownership/read.js"),
+          import("../src/exchange/ownership/verify.js"),
+        ]);
+        return [text, { previous: signaturesOf(readOwnershipFile(text), "old.csv") }];
+      },
+      honest: async () => [text, { previous: new Map() }],
+      text: /signature reused from old\.csv line 19/,
+    },
+    {
+      name: "one character of its first signature changed",
+      step: "ownership",
+      forged: async () => [
+        withCell(4, (s) => `${s.slice(0, 10)}${s[10] === "A" ? "B" : "A"}${s.slice(11)}`),
+        {},
+      ],
+      honest: async () => [text, {}],
+      text: /3QVtn/,
+    },
+    {
+      name: "--challenge names another text than the one signed",
+      step: "message",
+      forged: async () => [text, { message: "OKX reserves 2022-11-22" }],
+      honest: async () => [text, { message: "I am an OKX address" }],
+      text: /signed over "I am an OKX address", not the required message "OKX reserves 2022-11-22"/,
+    },
+    {
+      name: "the node's UTXO set holds one satoshi less than the claim",
+      step: "balances",
+      forged: async () => [text, await btcNode(17263932n)],
+      honest: async () => [text, await btcNode(17263933n)],
+      text: /holds 17263932 at height 763861 \(scantxoutset\), less than the 17263933 claimed/,
+    },
+  ];
+  for (const row of rows)
+    it(`${row.name}: ${row.step} fails at that row; the honest row beside it is proven`, async () => {
+      const where = row.where ?? at;
+      const [ft, fo] = await row.forged();
+      const bad = await run(ft, fo);
+      const hit = findingAt(bad, where);
+      expect(hit, JSON.stringify(bad.findings, null, 1)).toEqual([
+        expect.objectContaining({ status: "fails", step: row.step, text: expect.stringMatching(row.text) }),
+      ]);
+      expect(bad.verdict).toBe("fails");
+      const [ht, ho] = await row.honest();
+      const good = await run(ht, ho);
+      expect(findingAt(good, at)).toEqual([expect.objectContaining({ status: "ok", step: "ownership" })]);
+      expect(good.verdict).toBe("holds");
+      if (row.step === "balances")
+        expect(good.rows.find((x) => x.line === L)?.balance).toMatchObject({
+          holds: true,
+          value: "17263933",
+        });
     });
 });

@@ -7,6 +7,7 @@
 
 import type { NetworkName } from "../../chains/coins.js";
 import { type Finding, type Verdict, verdictOfFindings } from "../../reserves/verdict.js";
+import { claim, runSteps, type VerifyStep } from "../../reserves/verifier.js";
 import type { ChainChecks } from "./balances.js";
 import { decimalsOf, type UtxoCoin, utxoCoinOf } from "./coins.js";
 import type { OwnershipFile, OwnershipLayout, OwnershipRow, SummaryLine } from "./read.js";
@@ -106,29 +107,35 @@ const quoted = (m: string) => JSON.stringify(m.length > 60 ? `${m.slice(0, 60)}â
 /**
  * A signed row's messages against the one `--challenge` requires (another fails) or, without it, the ones
  * its layout's publisher signs (another: cannot say whose claim the signature makes). Proven rows only are
- * downgraded to cannot-say; a required message not signed fails any signed row.
+ * downgraded to cannot-say; a required message not signed fails any signed row. The row's new judgment, or
+ * undefined when the messages leave it as it is.
  */
-function judgeMessages(res: RowResult, messages: string[], layout: OwnershipLayout, required?: string): void {
+function judgeMessages(
+  res: RowResult,
+  messages: string[],
+  layout: OwnershipLayout,
+  required?: string,
+): Partial<RowResult> | undefined {
   const signed = messages.filter((m) => m.trim() !== "");
-  if (signed.length === 0 || res.status === "failed" || res.status === "unsigned") return;
+  if (signed.length === 0 || res.status === "failed" || res.status === "unsigned") return undefined;
   if (required !== undefined) {
     const other = signed.find((m) => m !== required);
-    if (other !== undefined)
-      Object.assign(res, {
-        proven: false,
-        status: "failed",
-        reason: `signed over ${quoted(other)}, not the required message ${quoted(required)} (--challenge): a signature over another text shows nothing for this file`,
-      });
-    return;
+    return other === undefined
+      ? undefined
+      : {
+          proven: false,
+          status: "failed",
+          reason: `signed over ${quoted(other)}, not the required message ${quoted(required)} (--challenge): a signature over another text shows nothing for this file`,
+        };
   }
   const known = MESSAGES[layout];
   const other = signed.find((m) => !known.test(m));
-  if (other !== undefined && (res.status === "proven" || res.status === "cannot-say"))
-    Object.assign(res, {
-      proven: null,
-      status: "cannot-say",
-      reason: `${res.reason}; but signed over ${quoted(other)}, none of the messages ${layout} files sign (${known.text}): whose claim the signature makes cannot be told (--challenge TEXT requires the one you expect)`,
-    });
+  if (other === undefined || (res.status !== "proven" && res.status !== "cannot-say")) return undefined;
+  return {
+    proven: null,
+    status: "cannot-say",
+    reason: `${res.reason}; but signed over ${quoted(other)}, none of the messages ${layout} files sign (${known.text}): whose claim the signature makes cannot be told (--challenge TEXT requires the one you expect)`,
+  };
 }
 
 /** A file to check signatures against for reuse: signature text â†’ where it was. */
@@ -254,7 +261,6 @@ const assetKey = (row: OwnershipRow): string =>
 
 /** The judged signature forms of one row, with no node (contract ownership is decided later). */
 export function judgeRow(row: OwnershipRow, layout: OwnershipLayout, network: NetworkName = "main"): Judged {
-  const pub = DIGESTS[publisherOf(layout)];
   const [sig] = row.signatures;
   if (!sig) return unsupported("none", "unsigned");
   if (row.type && /staking/i.test(row.type) && !isEvmAddress(row.address))
@@ -262,11 +268,50 @@ export function judgeRow(row: OwnershipRow, layout: OwnershipLayout, network: Ne
       `${row.type}`,
       `a staking validator key (${row.type}): its withdrawal credentials are on the beacon chain, which chaingw does not read`,
     );
-  const base = row.coin.split("-")[0] as string;
   // a Bitcoin-family row's address must be its coin's: an EVM or TRON key's signature proves no bitcoin
   const { coin, mismatch } = utxoCoinOfRow(row, network);
   if (mismatch) return { status: "failed", form: `${row.coin} on ${row.network}`, detail: mismatch };
-  const family = coin ? undefined : accountFamilyOf(row);
+  return coin ? judgeUtxoRow(coin, row, sig) : judgeAccountRow(row, sig, DIGESTS[publisherOf(layout)]);
+}
+
+/** A Bitcoin-family row: its address decoded as its coin's, then signmessage (or a multisig's script). */
+function judgeUtxoRow(coin: UtxoCoin, row: OwnershipRow, sig: string): Judged {
+  const addr = decodeUtxoAddress(coin, row.address);
+  if (typeof addr === "string" && coin.cashaddr && !/^[13]/.test(row.address))
+    return unsupported(
+      `${coin.ticker} CashAddr`,
+      `${coin.name}'s CashAddr addresses are not decoded here (${addr})`,
+    );
+  if (typeof addr === "string")
+    return {
+      status: "failed",
+      form: `${coin.ticker} address`,
+      detail: `the address does not decode as ${coin.name}'s: ${addr}`,
+    };
+  if (row.script || row.signatures.length > 1) {
+    if (!row.script)
+      return {
+        status: "failed",
+        form: `${coin.ticker} script`,
+        detail: `${row.signatures.length} signatures and no script: which keys the address needs is not given`,
+      };
+    if (addr.kind === "p2pkh" || addr.kind === "p2wpkh") return judgeUtxoSingle(coin, addr, sig, row.message);
+    return judgeUtxoScript(coin, addr, row.script, row.signatures, row.message);
+  }
+  return judgeUtxoSingle(coin, addr, sig, row.message);
+}
+
+/**
+ * An account chain's row (EVM, TRON, the ed25519 chains): its address must be its network's form, then the
+ * signature in one of the digests its publisher signs.
+ */
+function judgeAccountRow(
+  row: OwnershipRow,
+  sig: string,
+  pub: { evm: AccountDigest[]; tron: AccountDigest[]; ed: Ed25519Body[] },
+): Judged {
+  const base = row.coin.split("-")[0] as string;
+  const family = accountFamilyOf(row);
   const kind = isEvmAddress(row.address) ? "hex" : isTronAddress(row.address) ? "tron" : undefined;
   // an account network's row must carry that network's address: an EVM key's signature proves no TRX,
   // no SOL; a TRON key's none on Ethereum
@@ -276,39 +321,13 @@ export function judgeRow(row: OwnershipRow, layout: OwnershipLayout, network: Ne
       form: `${family.name} address`,
       detail: `the row is on ${family.name} (${row.network && !family.byCoin ? `network ${row.network}` : `coin ${row.coin}`}), but its address is ${kind === "hex" ? "an EVM" : "a TRON"} address: its amount would count on ${family.name} on another chain's key`,
     };
-  if (!coin && kind) return judgeAccount(row.address, sig, row.message, kind === "tron" ? pub.tron : pub.evm);
+  if (kind) return judgeAccount(row.address, sig, row.message, kind === "tron" ? pub.tron : pub.evm);
   if (family?.kind === "hex" && family.strict)
     return {
       status: "failed",
       form: "EVM address",
       detail: `the address does not decode: the row is on ${family.name}, and ${row.address.startsWith("0x") ? `${row.address.length - 2} hex digits are` : "it is"} not an EVM address (0x + 40 hex digits)`,
     };
-  if (coin) {
-    const addr = decodeUtxoAddress(coin, row.address);
-    if (typeof addr === "string" && coin.cashaddr && !/^[13]/.test(row.address))
-      return unsupported(
-        `${coin.ticker} CashAddr`,
-        `${coin.name}'s CashAddr addresses are not decoded here (${addr})`,
-      );
-    if (typeof addr === "string")
-      return {
-        status: "failed",
-        form: `${coin.ticker} address`,
-        detail: `the address does not decode as ${coin.name}'s: ${addr}`,
-      };
-    if (row.script || row.signatures.length > 1) {
-      if (!row.script)
-        return {
-          status: "failed",
-          form: `${coin.ticker} script`,
-          detail: `${row.signatures.length} signatures and no script: which keys the address needs is not given`,
-        };
-      if (addr.kind === "p2pkh" || addr.kind === "p2wpkh")
-        return judgeUtxoSingle(coin, addr, sig, row.message);
-      return judgeUtxoScript(coin, addr, row.script, row.signatures, row.message);
-    }
-    return judgeUtxoSingle(coin, addr, sig, row.message);
-  }
   const ed = ed25519NetOf(row.network) ?? ed25519NetOf(base);
   const net = (row.network || base).toUpperCase();
   // an account network's address in no form of it: a failure, never a form chaingw "does not support"
@@ -349,13 +368,260 @@ export interface VerifyOptions {
   chain?: ChainChecks;
 }
 
-/** Verifies every row of `file`; the report's verdict: holds only when every row with a balance is proven. */
-export async function verifyOwnership(
-  file: OwnershipFile,
-  options: VerifyOptions = {},
-): Promise<OwnershipReport> {
-  const pub = DIGESTS[publisherOf(file.layout)];
-  const results: RowResult[] = [];
+/** What every step of the ownership verifier runs with: the file as read, `reserves verify`'s options. */
+export interface OwnershipContext {
+  file: OwnershipFile;
+  options: VerifyOptions;
+  signal?: AbortSignal;
+}
+
+/** What the steps learn, row by row. */
+export interface OwnershipState {
+  /** each row's judgment so far, in the file's order (the report's rows) */
+  rows: RowResult[];
+  /** the step that last judged each row (undefined: none yet) */
+  by: (string | undefined)[];
+  /** a contract wallet's owner rows, by the wallet row's line (HTX lists them under it) */
+  ownersOf: Map<number, OwnershipRow[]>;
+  /** each row's contract-wallet owners (OKX eoa1/eoa2, HTX's owner rows): empty for any other row */
+  owners: string[][];
+}
+
+type Step = VerifyStep<OwnershipContext, OwnershipState>;
+
+/** A row's finding as a step leaves it: what its status means for the verdict, the row's reason. */
+function rowFinding(step: string, file: OwnershipFile, r: RowResult): Finding {
+  // an unsigned row, or one chaingw cannot judge, counts only with a balance: exit 0 needs every row with a
+  // balance proven (the audit layout has no amounts: every row counts)
+  const hasBalance = file.units === "none" || (r.amount !== null && !isZero(r.amount));
+  const status: Finding["status"] =
+    r.status === "proven"
+      ? "ok"
+      : r.status === "failed"
+        ? "fails"
+        : hasBalance
+          ? r.status === "unsigned"
+            ? "fails"
+            : "cannot-say"
+          : "claim";
+  const uncounted = !hasBalance && (r.status === "unsupported" || r.status === "cannot-say");
+  return {
+    status,
+    step,
+    at: `line ${r.line}`,
+    text: `${r.coin} ${r.address}: ${r.reason}${uncounted ? " (no balance: not counted toward the verdict)" : ""}`,
+  };
+}
+
+/** A row judged by `step` (what `patch` changes), and its finding as the report will show it. */
+function judge(ctx: OwnershipContext, s: OwnershipState, i: number, step: string, patch: Partial<RowResult>) {
+  Object.assign(s.rows[i] as RowResult, patch);
+  s.by[i] = step;
+  return rowFinding(step, ctx.file, s.rows[i] as RowResult);
+}
+
+/** The rows a step may still change: judged neither failed nor unsigned. */
+const open = (s: OwnershipState): number[] =>
+  s.rows.flatMap((r, i) => (r.status === "failed" || r.status === "unsigned" ? [] : [i]));
+
+/** The rows no step has judged yet. */
+const unjudged = (s: OwnershipState): number[] => s.by.flatMap((b, i) => (b === undefined ? [i] : []));
+
+/** One address of one asset is one balance: a second row of it with an amount would be summed again. */
+const repeats: Step = {
+  name: "repeats",
+  run(ctx, s) {
+    const firstLine = new Map<string, number>();
+    const out: Finding[] = [];
+    for (const [i, row] of ctx.file.rows.entries()) {
+      if (row.amount === undefined) continue;
+      const a = row.address;
+      const key = `${assetKey(row)}|${isEvmAddress(a) || a === a.toUpperCase() ? a.toLowerCase() : a}`;
+      const first = firstLine.get(key);
+      if (first === undefined) firstLine.set(key, row.line);
+      else
+        out.push(
+          judge(ctx, s, i, "repeats", {
+            proven: false,
+            status: "failed",
+            reason: `the same ${row.coin} address as line ${first}, listed again with an amount: its balance would count twice`,
+          }),
+        );
+    }
+    return out;
+  },
+};
+
+const EMPTY_MESSAGE =
+  "signed an empty message: a signature over nothing names no exchange and no date, and may be any old one";
+
+/** A signature over an empty message: it names no exchange and no date. */
+const emptyMessage: Step = {
+  name: "empty-message",
+  run: (ctx, s) =>
+    unjudged(s)
+      .filter((i) => {
+        const row = ctx.file.rows[i] as OwnershipRow;
+        return row.signatures.length > 0 && row.message.trim() === "";
+      })
+      .map((i) =>
+        judge(ctx, s, i, "empty-message", { proven: false, status: "failed", reason: EMPTY_MESSAGE }),
+      ),
+};
+
+/** A signature found in an older file of the exchange (`--previous`): control then, not at this snapshot. */
+const reuse: Step = {
+  name: "reuse",
+  run(ctx, s) {
+    const previous = ctx.options.previous;
+    if (!previous) return [];
+    return unjudged(s).flatMap((i) => {
+      const row = ctx.file.rows[i] as OwnershipRow;
+      const reused = row.signatures.map((x) => previous.get(sigKey(x))).find((x) => x !== undefined);
+      return reused === undefined
+        ? []
+        : [
+            judge(ctx, s, i, "reuse", {
+              proven: false,
+              status: "failed",
+              reason: `signature reused from ${reused}: it shows control when that file was made, not at this snapshot`,
+            }),
+          ];
+    });
+  },
+};
+
+/**
+ * Every row left: a contract wallet by its owners' signatures (and, with a node, that they control it), an
+ * unsigned row, or the row's own signature in its forms (`judgeRow`).
+ */
+const ownership: Step = {
+  name: "ownership",
+  async run(ctx, s) {
+    const out: Finding[] = [];
+    for (const i of unjudged(s)) {
+      const row = ctx.file.rows[i] as OwnershipRow;
+      const owners = s.owners[i] as string[];
+      if (owners.length) {
+        const patch = await judgeWallet(row, owners, s.ownersOf.get(row.line), ctx);
+        out.push(judge(ctx, s, i, "ownership", patch));
+      } else if (row.signatures.length === 0) {
+        out.push(
+          judge(ctx, s, i, "ownership", {
+            proven: false,
+            status: "unsigned",
+            reason: "unsigned: no signature for this address",
+          }),
+        );
+      } else {
+        const j = judgeRow(row, ctx.file.layout, ctx.options.network);
+        out.push(
+          judge(ctx, s, i, "ownership", {
+            form: j.form,
+            reason: j.detail,
+            status: j.status,
+            proven: j.status === "proven" ? true : j.status === "failed" ? false : null,
+          }),
+        );
+      }
+    }
+    return out;
+  },
+};
+
+/**
+ * The messages signed: the one `--challenge` requires, else one of those the layout's publisher signs (a
+ * contract wallet's: its owners' rows' messages).
+ */
+const message: Step = {
+  name: "message",
+  run: (ctx, s) =>
+    open(s).flatMap((i) => {
+      const row = ctx.file.rows[i] as OwnershipRow;
+      const ownerRows = (s.owners[i] as string[]).length ? s.ownersOf.get(row.line) : undefined;
+      const messages = ownerRows ? ownerRows.map((o) => o.message) : [row.message];
+      const patch = judgeMessages(s.rows[i] as RowResult, messages, ctx.file.layout, ctx.options.message);
+      return patch ? [judge(ctx, s, i, "message", patch)] : [];
+    }),
+};
+
+/** With a node: every row's balance re-read at the snapshot block; less than the claim fails the row. */
+const balances: Step = {
+  name: "balances",
+  async run(ctx, s) {
+    const chain = ctx.options.chain;
+    if (!chain) return [];
+    const out: Finding[] = [];
+    for (const i of open(s)) {
+      const res = s.rows[i] as RowResult;
+      const b = await chain.balance(ctx.file.rows[i] as OwnershipRow);
+      if (!b) continue;
+      res.balance = { value: b.value ?? null, block: b.block ?? null, holds: b.holds, detail: b.detail };
+      if (b.holds === false)
+        out.push(
+          judge(ctx, s, i, "balances", {
+            proven: false,
+            status: "failed",
+            reason: `${res.reason}; but it ${b.detail}`,
+          }),
+        );
+    }
+    return out;
+  },
+};
+
+/** The coins whose decimal places no table of chaingw's gives: their amounts are kept as written (a claim). */
+const decimals: Step = {
+  name: "decimals",
+  run(ctx) {
+    const unknown = new Map<string, number[]>();
+    for (const r of ctx.file.rows)
+      if (r.amount !== undefined && ctx.file.units === "coin" && decimalsOf(r.coin, r.network) === undefined)
+        unknown.set(r.coin, [...(unknown.get(r.coin) ?? []), r.line]);
+    if (!unknown.size) return [];
+    return [
+      claim(
+        "decimals",
+        `decimal places not checked for ${[...unknown].map(([c, ls]) => `${c} (line${ls.length === 1 ? "" : "s"} ${ls.join(", ")})`).join(", ")}: chaingw's coin tables do not know ${unknown.size === 1 ? "that coin" : "those coins"} on ${unknown.size === 1 ? "its network" : "their networks"}; the amounts are as written`,
+      ),
+    ];
+  },
+};
+
+/** The file's own totals per coin (the block before the address table): claims, as the file makes them. */
+const summary: Step = {
+  name: "summary",
+  run: (ctx) =>
+    ctx.file.summary.map((s) =>
+      claim(
+        "summary",
+        `${s.coin}: ${s.amount}${s.height ? ` at height ${s.height}` : ""}, as the file claims`,
+        `line ${s.line}`,
+      ),
+    ),
+};
+
+/**
+ * The verifier's steps, in order. A row is judged by the first of `repeats`, `empty-message`, `reuse` and
+ * `ownership` that says something of it (every row by the last); `message` and `balances` may then change an
+ * open row's judgment (proven, not supported, not checked): a row's finding is the last step's that judged it.
+ */
+export const STEPS: readonly Step[] = [
+  repeats,
+  emptyMessage,
+  reuse,
+  ownership,
+  message,
+  balances,
+  decimals,
+  summary,
+];
+
+/** The steps' names whose findings are a row's judgment (one standing finding per row). */
+const ROW_STEPS = new Set(["repeats", "empty-message", "reuse", "ownership", "message", "balances"]);
+
+/** The state before any step: each row as read, its contract wallet's owners found. */
+function initialState(file: OwnershipFile, network: NetworkName | undefined): OwnershipState {
   const ownersOf = new Map<number, OwnershipRow[]>();
   for (const r of file.rows)
     if (r.ownerOf !== undefined) ownersOf.set(r.ownerOf, [...(ownersOf.get(r.ownerOf) ?? []), r]);
@@ -368,17 +634,7 @@ export async function verifyOwnership(
   for (const r of file.rows)
     if (r.signatures.length === 0 && !ownersOf.has(r.line) && walletOwners.has(r.address.toLowerCase()))
       ownersOf.set(r.line, walletOwners.get(r.address.toLowerCase()) as OwnershipRow[]);
-  // one address of one coin is one balance: a second row of it with an amount would be summed again
-  const firstLine = new Map<string, number>();
-  const repeated = (row: OwnershipRow): number | undefined => {
-    if (row.amount === undefined) return undefined;
-    const a = row.address;
-    const key = `${assetKey(row)}|${isEvmAddress(a) || a === a.toUpperCase() ? a.toLowerCase() : a}`;
-    const first = firstLine.get(key);
-    if (first === undefined) firstLine.set(key, row.line);
-    return first;
-  };
-  for (const row of file.rows) {
+  const rows = file.rows.map((row) => {
     const res: RowResult = {
       line: row.line,
       coin: row.coin,
@@ -391,86 +647,48 @@ export async function verifyOwnership(
       reason: "",
     };
     if (row.ownerOf !== undefined) res.wallet = row.ownerOf;
-    const reused = row.signatures.map((s) => options.previous?.get(sigKey(s))).find((x) => x !== undefined);
-    // owners of a contract wallet: OKX's eoa1/eoa2 of an EVM address, HTX's owner rows under it
-    const owners =
-      isEvmAddress(row.address) &&
-      !utxoCoinOfRow(row, options.network).coin &&
-      !utxoCoinOfRow(row, options.network).mismatch
-        ? row.owners.length
-          ? row.owners
-          : (ownersOf.get(row.line) ?? []).map((o) => o.address)
-        : [];
-    const again = repeated(row);
-    if (again !== undefined) {
-      Object.assign(res, {
-        proven: false,
-        status: "failed",
-        reason: `the same ${row.coin} address as line ${again}, listed again with an amount: its balance would count twice`,
-      });
-    } else if (row.signatures.length && row.message.trim() === "") {
-      Object.assign(res, { proven: false, status: "failed", reason: EMPTY_MESSAGE });
-    } else if (reused) {
-      Object.assign(res, {
-        proven: false,
-        status: "failed",
-        reason: `signature reused from ${reused}: it shows control when that file was made, not at this snapshot`,
-      });
-    } else if (owners.length) {
-      await judgeWallet(row, res, owners, ownersOf.get(row.line), pub.evm, options);
-    } else if (row.signatures.length === 0) {
-      Object.assign(res, {
-        proven: false,
-        status: "unsigned",
-        reason: "unsigned: no signature for this address",
-      });
-    } else {
-      const j = judgeRow(row, file.layout, options.network);
-      res.form = j.form;
-      res.reason = j.detail;
-      res.status = j.status;
-      res.proven = j.status === "proven" ? true : j.status === "failed" ? false : null;
-    }
-    if (again === undefined && !reused)
-      judgeMessages(
-        res,
-        owners.length && ownersOf.get(row.line)
-          ? (ownersOf.get(row.line) as OwnershipRow[]).map((o) => o.message)
-          : [row.message],
-        file.layout,
-        options.message,
-      );
-    if (options.chain && res.status !== "failed" && res.status !== "unsigned") {
-      const b = await options.chain.balance(row);
-      if (b) {
-        res.balance = { value: b.value ?? null, block: b.block ?? null, holds: b.holds, detail: b.detail };
-        if (b.holds === false)
-          Object.assign(res, {
-            proven: false,
-            status: "failed",
-            reason: `${res.reason}; but it ${b.detail}`,
-          });
-      }
-    }
-    results.push(res);
-  }
-  return report(file, results);
+    return res;
+  });
+  // owners of a contract wallet: OKX's eoa1/eoa2 of an EVM address, HTX's owner rows under it
+  const owners = file.rows.map((row) => {
+    const u = utxoCoinOfRow(row, network);
+    if (!isEvmAddress(row.address) || u.coin || u.mismatch) return [];
+    return row.owners.length ? row.owners : (ownersOf.get(row.line) ?? []).map((o) => o.address);
+  });
+  return { rows, by: rows.map(() => undefined), ownersOf, owners };
 }
 
-const EMPTY_MESSAGE =
-  "signed an empty message: a signature over nothing names no exchange and no date, and may be any old one";
+/**
+ * Verifies every row of `file` through `STEPS`; the report's verdict is its findings' (reserves/verdict.ts):
+ * holds only when every row with a balance is proven.
+ */
+export async function verifyOwnership(
+  file: OwnershipFile,
+  options: VerifyOptions = {},
+  signal?: AbortSignal,
+): Promise<OwnershipReport> {
+  const state = initialState(file, options.network);
+  const all = await runSteps({ file, options, signal }, state, STEPS);
+  // one standing finding per row (the last step's that judged it), in the file's order; then the file's own
+  const byRow = new Map<string, Finding>();
+  for (const f of all) if (ROW_STEPS.has(f.step)) byRow.set(f.at as string, f);
+  const findings = [
+    ...state.rows.map((r) => byRow.get(`line ${r.line}`) as Finding),
+    ...all.filter((f) => !ROW_STEPS.has(f.step)),
+  ];
+  return report(file, state.rows, findings);
+}
 
 /** A contract wallet: every owner's signature, then (with a node) that the owners control the contract. */
 async function judgeWallet(
   row: OwnershipRow,
-  res: RowResult,
   owners: string[],
   ownerRows: OwnershipRow[] | undefined,
-  digests: AccountDigest[],
-  options: VerifyOptions,
-): Promise<void> {
-  res.form = "contract wallet, by its owners' signatures";
-  res.owners = owners.map((address, i) => {
+  ctx: OwnershipContext,
+): Promise<Partial<RowResult>> {
+  const form = "contract wallet, by its owners' signatures";
+  const digests = DIGESTS[publisherOf(ctx.file.layout)].evm;
+  const results = owners.map((address, i): OwnerResult => {
     // OKX: owner i signed signature i on the wallet's row; HTX: each owner's own row
     const sig = ownerRows ? ownerRows[i]?.signatures[0] : row.signatures[i];
     const message = ownerRows ? (ownerRows[i]?.message ?? "") : row.message;
@@ -479,26 +697,25 @@ async function judgeWallet(
     const j = judgeAccount(address, sig, message, ownerRows ? DIGESTS.htx.evm : digests);
     return { address, proven: j.status === "proven", reason: `${j.form}: ${j.detail}` };
   });
-  const bad = res.owners.find((o) => !o.proven);
-  if (bad) {
-    Object.assign(res, { proven: false, status: "failed", reason: `owner ${bad.address}: ${bad.reason}` });
-    return;
-  }
+  const judged = { form, owners: results };
+  const bad = results.find((o) => !o.proven);
+  if (bad)
+    return { ...judged, proven: false, status: "failed", reason: `owner ${bad.address}: ${bad.reason}` };
   const names = owners.join(" and ");
-  if (!options.chain) {
-    Object.assign(res, {
+  if (!ctx.options.chain)
+    return {
+      ...judged,
       proven: null,
       status: "cannot-say",
       reason: `owners ${names} signed; that they control the contract ${row.address} needs a node (--node NET=URL), not checked`,
-    });
-    return;
-  }
-  const c = await options.chain.owners(row, owners);
-  Object.assign(res, {
+    };
+  const c = await ctx.options.chain.owners(row, owners);
+  return {
+    ...judged,
     proven: c.controls,
     status: c.controls === true ? "proven" : c.controls === false ? "failed" : "cannot-say",
     reason: `owners ${names} signed; ${c.detail}`,
-  });
+  };
 }
 
 /** Exact decimal sums of amounts as written: the widest scale among them. */
@@ -516,7 +733,8 @@ export function sumAmounts(xs: readonly string[]): string {
 
 const STATUSES: RowStatus[] = ["proven", "failed", "unsigned", "unsupported", "cannot-say"];
 
-function report(file: OwnershipFile, rows: RowResult[]): OwnershipReport {
+/** The report of the judged rows: counts and amounts per status, the verdict and summary of the findings. */
+function report(file: OwnershipFile, rows: RowResult[], findings: Finding[]): OwnershipReport {
   const counts: Tally = {
     rows: rows.length,
     proven: 0,
@@ -526,8 +744,6 @@ function report(file: OwnershipFile, rows: RowResult[]): OwnershipReport {
     cannot_say: 0,
   };
   const per = new Map<string, Map<RowStatus, string[]>>();
-  const findings: Finding[] = [];
-  const everyRow = file.units === "none";
   for (const r of rows) {
     counts[r.status === "cannot-say" ? "cannot_say" : r.status]++;
     if (r.amount !== null) {
@@ -535,44 +751,7 @@ function report(file: OwnershipFile, rows: RowResult[]): OwnershipReport {
       const m = per.get(r.coin) as Map<RowStatus, string[]>;
       m.set(r.status, [...(m.get(r.status) ?? []), r.amount]);
     }
-    const hasBalance = everyRow || (r.amount !== null && !isZero(r.amount));
-    const status: Finding["status"] =
-      r.status === "proven"
-        ? "ok"
-        : r.status === "failed"
-          ? "fails"
-          : // an unsigned row, or one chaingw cannot judge, counts only with a balance: exit 0 needs every
-            // row with a balance proven (the audit layout has no amounts: every row counts)
-            hasBalance
-            ? r.status === "unsigned"
-              ? "fails"
-              : "cannot-say"
-            : "claim";
-    findings.push({
-      status,
-      step: "ownership",
-      at: `line ${r.line}`,
-      text: `${r.coin} ${r.address}: ${r.reason}${!hasBalance && (r.status === "unsupported" || r.status === "cannot-say") ? " (no balance: not counted toward the verdict)" : ""}`,
-    });
   }
-  // the coins whose decimal places no table of chaingw's gives: their amounts are kept as written
-  const unknown = new Map<string, number[]>();
-  for (const r of rows)
-    if (r.amount !== null && file.units === "coin" && decimalsOf(r.coin, r.network) === undefined)
-      unknown.set(r.coin, [...(unknown.get(r.coin) ?? []), r.line]);
-  if (unknown.size)
-    findings.push({
-      status: "claim",
-      step: "decimals",
-      text: `decimal places not checked for ${[...unknown].map(([c, ls]) => `${c} (line${ls.length === 1 ? "" : "s"} ${ls.join(", ")})`).join(", ")}: chaingw's coin tables do not know ${unknown.size === 1 ? "that coin" : "those coins"} on ${unknown.size === 1 ? "its network" : "their networks"}; the amounts are as written`,
-    });
-  for (const s of file.summary)
-    findings.push({
-      status: "claim",
-      step: "summary",
-      at: `line ${s.line}`,
-      text: `${s.coin}: ${s.amount}${s.height ? ` at height ${s.height}` : ""}, as the file claims`,
-    });
   const amounts: OwnershipReport["amounts"] = {};
   for (const [coin, m] of per) {
     amounts[coin] = {} as Record<RowStatus, string>;
@@ -582,7 +761,7 @@ function report(file: OwnershipFile, rows: RowResult[]): OwnershipReport {
   const open = counts.failed + counts.unsigned;
   const summary_text =
     verdict === "holds"
-      ? `every row${everyRow ? "" : " with a balance"} is proven (${counts.proven} of ${counts.rows} rows)`
+      ? `every row${file.units === "none" ? "" : " with a balance"} is proven (${counts.proven} of ${counts.rows} rows)`
       : verdict === "fails"
         ? `the file does not hold: ${open} row${open === 1 ? "" : "s"} failed or unsigned (${counts.failed} failed, ${counts.unsigned} unsigned), ${counts.proven} proven of ${counts.rows}`
         : `cannot say: ${counts.unsupported + counts.cannot_say} row(s) chaingw could not judge (${counts.unsupported} unsupported, ${counts.cannot_say} not checked), ${counts.proven} proven of ${counts.rows}`;

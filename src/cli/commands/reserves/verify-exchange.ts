@@ -120,7 +120,11 @@ export async function runExchangeOwnership(
     });
   }
   // --challenge: the exact message every signed row must be over (else the layout's own messages)
-  const report = await verify.verifyOwnership(owned, { previous, chain, network, message: o.challenge });
+  const report = await verify.verifyOwnership(
+    owned,
+    { previous, chain, network, message: o.challenge },
+    run.abort.signal,
+  );
   const color = flags.color !== false && !run.env.NO_COLOR && !run.machine && Boolean(run.stdout.isTTY);
   if (run.machine) run.out(JSON.stringify(report, null, 2));
   else {
