@@ -278,7 +278,7 @@ describe("bad input", () => {
       "okx-2022",
     ]);
     expect(wrong.exitCode).toBe(2);
-    expect(wrong.stderr).toContain("the header is htx's, not okx-2022's");
+    expect(wrong.stderr).toContain("the header is htx's, not okx-2022's (--proof-format okx-2022)");
     const unknown = await runCli(["reserves", "verify", junk, "--proof-format", "nope"]);
     expect(unknown.exitCode).toBe(2);
     expect(unknown.stderr).toContain("okx-2022, okx-2024, okx-audit-2025, htx");

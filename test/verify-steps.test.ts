@@ -32,13 +32,7 @@ import {
   EVM_FORMAT_MEMBER,
   UTXO_FORMAT_MEMBER,
 } from "../src/formats/chaingw-reserves.js";
-import {
-  detectFormat,
-  FORMATS,
-  formatNamed,
-  type LiabilitiesModule,
-  type ProofFormat,
-} from "../src/formats/registry.js";
+import { detectFormat, FORMATS, formatNamed, formatsOf } from "../src/formats/registry.js";
 import { COMMITMENT_FORMAT, PROOF_FORMAT as LIABILITIES_PROOF_FORMAT } from "../src/liabilities/format.js";
 import { PROOF_FORMAT, type Proof, readProof } from "../src/proof/document.js";
 import { EVM_PROOF_FORMAT } from "../src/proof/evm-document.js";
@@ -815,7 +809,7 @@ describe("exchanges' inclusion steps, in-process through the registry (the real 
     root?: string,
     assetSlots?: string,
   ) {
-    const format = formatNamed(name, "liabilities") as ProofFormat<LiabilitiesModule>;
+    const format = formatNamed(name, "liabilities");
     const m = await format.load();
     const text = readFileSync(join(FIX, file), "utf8");
     const forged = edit(text);
@@ -943,10 +937,11 @@ describe("exchanges' ownership steps, in-process (OKX's real 2022 address file)"
     lines[L - 1] = cells.join(",");
     return lines.join("\n");
   };
+  /** the file through the registry: the okx-2022 entry's module reads it and judges every row */
   const run = async (t: string, options: OwnershipOptions = {}) => {
-    const { readOwnershipFile } = await import("../src/exchange/ownership/read.js");
-    const { verifyOwnership } = await import("../src/exchange/ownership/verify.js");
-    return verifyOwnership(readOwnershipFile(t), options);
+    const m = await formatNamed("okx-2022", "reserves").load();
+    if (m.kind !== "address-file") throw new Error("okx-2022: not an address file's module");
+    return m.verify(m.read(t), options);
   };
   const findingAt = (r: { findings: Finding[] }, where: string) => r.findings.filter((f) => f.at === where);
 
@@ -989,6 +984,21 @@ describe("exchanges' ownership steps, in-process (OKX's real 2022 address file)"
       }),
     };
   }
+
+  it("the registry: each kind's formats are of that kind; an address file's entry loads its layout's module", async () => {
+    for (const kind of ["reserves", "liabilities"] as const)
+      for (const f of formatsOf(kind)) expect(f.kind, f.name).toBe(kind);
+    expect(detectFormat(text, "reserves")?.name).toBe("okx-2022");
+    for (const name of ["okx-2022", "okx-2024", "okx-audit-2025", "htx"]) {
+      const m = await formatNamed(name, "reserves").load();
+      expect(m).toMatchObject({ kind: "address-file", layout: name });
+    }
+    expect(await CHAINGW_UTXO.load()).toMatchObject({ kind: "proof" });
+    // the entry's reader is its layout's: OKX's 2022 file is no HTX file
+    const htx = await formatNamed("htx", "reserves").load();
+    if (htx.kind !== "address-file") throw new Error("htx: not an address file's module");
+    expect(() => htx.read(text)).toThrow();
+  });
 
   it("the honest control holds: every row judged by the ownership step; the file's totals are claims", async () => {
     const r = await run(text);

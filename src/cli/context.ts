@@ -43,6 +43,9 @@ export function contextFor(
     pooled: o.pooled,
     failFast: o.failFast,
   });
-  const color = flags.color !== false && !run.env.NO_COLOR && !run.machine && Boolean(run.stdout.isTTY);
-  return { settings, client, signal: run.abort.signal, format: run.format, color };
+  return { settings, client, signal: run.abort.signal, format: run.format, color: colorOf(run, flags) };
 }
+
+/** Colour on stdout: a human format on a TTY, unless --no-color or NO_COLOR. */
+export const colorOf = (run: Run, flags: GlobalFlags): boolean =>
+  flags.color !== false && !run.env.NO_COLOR && !run.machine && Boolean(run.stdout.isTTY);

@@ -31,6 +31,7 @@ function withEntry<T extends object>(r: T, make: () => ReportEntry): T & { reado
 }
 
 export const UTXO_MODULE: ReservesModule = {
+  kind: "proof",
   read: (file, text) => {
     const utxo = readProof(text);
     return withEntry({ format: "chaingw-utxo" as const, utxo }, () => utxoEntry(file, utxo));
@@ -57,6 +58,7 @@ export const UTXO_MODULE: ReservesModule = {
 };
 
 export const EVM_MODULE: ReservesModule = {
+  kind: "proof",
   read: (file, text) => {
     const evm = readEvmProof(text);
     return withEntry({ format: "chaingw-evm" as const, evm }, () => evmEntry(file, evm));

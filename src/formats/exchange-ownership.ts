@@ -1,9 +1,10 @@
 /**
  * The exchanges' address/signature files (`reserves verify`): OKX's three layouts and HTX's. Detection reads
- * the header line of the address table (src/exchange/ownership/read.ts, cheap); the verifier is loaded on use.
+ * the header line of the address table (src/exchange/ownership/read.ts, cheap); `load()` resolves to the layout's
+ * `AddressFileModule` (exchange-ownership-module.ts: the reader and the verifier, loaded on use).
  */
 import { detectLayout, type OwnershipLayout } from "../exchange/ownership/read.js";
-import type { ProofFormat } from "./registry.js";
+import type { AddressFileModule, ProofFormat } from "./registry.js";
 
 const OKX_CHECKS = [
   "every signature: Bitcoin-family signmessage with the coin's magic (BTC, LTC, DOGE), a 2-of-3 script hashing to its P2SH / P2SH-P2WSH / P2WSH address with m distinct keys of it, EVM personal_sign over keccak(message) or OKX's header digest, TRON v1 and v2, ed25519 over OKX's header (Solana, Polkadot, Cardano, Aptos, Sui keys derived to the address)",
@@ -22,7 +23,11 @@ const OKX_CATCHES = [
   "OKX's tool accepts contract-wallet rows on the owners' signatures alone; chaingw needs the chain to say they own it",
 ];
 
-const entry = (layout: OwnershipLayout, title: string, extra: Partial<ProofFormat> = {}): ProofFormat => ({
+const entry = (
+  layout: OwnershipLayout,
+  title: string,
+  extra: Partial<ProofFormat<AddressFileModule>> = {},
+): ProofFormat<AddressFileModule> => ({
   name: layout,
   kind: "reserves",
   title,
@@ -30,11 +35,11 @@ const entry = (layout: OwnershipLayout, title: string, extra: Partial<ProofForma
   cannot: OKX_CANNOT,
   catches: OKX_CATCHES,
   detect: (text) => detectLayout(text) === layout,
-  load: () => import("../exchange/ownership/verify.js"),
+  load: () => import("./exchange-ownership-module.js").then((m) => m.addressFileModule(layout)),
   ...extra,
 });
 
-export const EXCHANGE_OWNERSHIP: readonly ProofFormat[] = [
+export const EXCHANGE_OWNERSHIP: readonly ProofFormat<AddressFileModule>[] = [
   entry("okx-2022", "OKX address and signature file, 2022 layout (amounts in base units)"),
   entry("okx-2024", "OKX address and signature file, 2024-26 layout (network, snapshot height, eoa1/eoa2)"),
   entry("okx-audit-2025", "OKX address and signature file, 2025 audit layout (no amounts)"),

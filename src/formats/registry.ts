@@ -7,15 +7,22 @@
  * `detectFormat` is the one place that decides what a file is; `--proof-format NAME` (the global `--format`
  * is the output's) forces an entry by name (`formatNamed`).
  * Adding a format: a descriptor file `src/formats/<name>.ts` exporting one ProofFormat (cheap: no heavy
- * import at its top; `load()` imports the reader/verifier), one line in FORMATS below, a row in
- * docs/exchange-proofs.md. `load()` resolves to whatever the command that runs the format needs: chaingw's
+ * import at its top; `load()` imports the reader/verifier), one line in its kind's list below (`RESERVES` or
+ * `LIABILITIES`), a row in docs/exchange-proofs.md. `load()` resolves to whatever the command that runs the format needs: chaingw's
  * own reserves proofs resolve to a `ReservesModule` (below: `reserves verify`, `reserves report` and
- * `solvency` read them through it); an exchange's format to its own module type, named in its descriptor as
- * `ProofFormat<ItsModule>`, so the command that runs it needs no cast.
+ * `solvency` read them through it), an exchange's address file to an `AddressFileModule`, every liabilities
+ * format to a `LiabilitiesModule`; each kind's list below is typed by it (`formatsOf`, `formatNamed`,
+ * `detectFormat` give the kind's type), so the command that runs a format needs no cast and no branch by name.
  */
 import type { GroupName } from "../chains/index.js";
 import { UsageError } from "../errors/index.js";
 import type { InclusionCheck } from "../exchange/liabilities/check.js";
+import type { OwnershipFile, OwnershipLayout } from "../exchange/ownership/read.js";
+import type {
+  VerifyOptions as OwnershipOptions,
+  OwnershipReport,
+  PreviousSignatures,
+} from "../exchange/ownership/verify.js";
 import type { LiabilitiesVerdict } from "../liabilities/verify.js";
 import type { QuorumNode } from "../proof/document.js";
 import type { ProofCheck, ReadProof, ReportEntry } from "../reserves/combined.js";
@@ -64,6 +71,7 @@ export interface ProofFormat<M = unknown> {
  * (`reserves report`, `solvency`) and `reserves verify` go through it, never through the format's name.
  */
 export interface ReservesModule {
+  kind: "proof";
   /** the file read by its strict reader (a ProofInputError naming the field: exit 2), with its report entry */
   read(file: string, text: string): ReadProof;
   /** the chain group of the node that verifies it */
@@ -89,6 +97,24 @@ export interface ReservesModule {
    */
   namesGroup: boolean;
 }
+
+/**
+ * What `load()` of an exchange's address/signature file (OKX's layouts, HTX's) resolves to: `reserves verify`
+ * reads the file in its layout and judges every row (src/exchange/ownership/).
+ */
+export interface AddressFileModule {
+  kind: "address-file";
+  layout: OwnershipLayout;
+  /** the file read in this layout; a bad line is a UsageError naming it (exit 2, nothing judged) */
+  read(text: string): OwnershipFile;
+  /** an older file of the same exchange (`--previous`, any layout): its signatures, each named `name` line N */
+  previous(text: string, name: string): PreviousSignatures;
+  /** every row judged (the one verifier shape: named steps, `Finding`s) */
+  verify(file: OwnershipFile, options: OwnershipOptions, signal?: AbortSignal): Promise<OwnershipReport>;
+}
+
+/** What `load()` of every reserves format resolves to: `reserves verify` runs either through its `kind`. */
+export type ReservesFileModule = ReservesModule | AddressFileModule;
 
 /** A reserves verifier's report: the UTXO proof's or the EVM balances proof's (reserves/verifier.ts's shape). */
 export type ProofReport = VerifyReport | EvmVerifyReport;
@@ -140,14 +166,19 @@ export interface LiabilitiesModule {
 /** chaingw's own reserves proofs, in detection order: what `reserves report` and `solvency` read. */
 export const OWN_RESERVES: readonly ProofFormat<ReservesModule>[] = [CHAINGW_UTXO, CHAINGW_EVM];
 
-/** Every format, in the order detection tries them (most specific first). */
-export const FORMATS: readonly ProofFormat[] = [
-  // chaingw's own files: detected by their top-level "format" member (formats/sniff.ts)
+/** The reserves formats (`reserves verify`), in the order detection tries them (most specific first). */
+const RESERVES: readonly ProofFormat<ReservesFileModule>[] = [
+  // chaingw's own proofs: detected by their top-level "format" member (formats/sniff.ts)
   ...OWN_RESERVES,
-  CHAINGW_LIABILITIES_PROOF,
-  CHAINGW_LIABILITIES,
   // exchanges' address/signature files (src/exchange/ownership/)
   ...EXCHANGE_OWNERSHIP,
+];
+
+/** The liabilities formats (`liabilities verify`), in the order detection tries them. */
+const LIABILITIES: readonly ProofFormat<LiabilitiesModule>[] = [
+  // chaingw's own files: detected by their top-level "format" member
+  CHAINGW_LIABILITIES_PROOF,
+  CHAINGW_LIABILITIES,
   // customers' inclusion proofs published by exchanges (src/exchange/liabilities/)
   OKX_V1,
   OKX_V2,
@@ -162,6 +193,19 @@ export const FORMATS: readonly ProofFormat[] = [
   HTX_ZK,
 ];
 
+/** The formats of each kind, typed by what their `load()` resolves to (the command that runs them needs no cast). */
+export interface FormatOfKind {
+  reserves: ProofFormat<ReservesFileModule>;
+  liabilities: ProofFormat<LiabilitiesModule>;
+}
+const OF_KIND: { [K in FormatKind]: readonly FormatOfKind[K][] } = {
+  reserves: RESERVES,
+  liabilities: LIABILITIES,
+};
+
+/** Every format: each kind's in its detection order. */
+export const FORMATS: readonly ProofFormat[] = [...RESERVES, ...LIABILITIES];
+
 /**
  * The format a file no entry recognises is read as: chaingw's own (the UTXO proof, the customer's liabilities
  * proof), whose strict reader's refusal names the field that is wrong.
@@ -175,13 +219,13 @@ export const FALLBACK: {
 };
 
 /** The formats of one kind (`reserves verify` takes reserves files, `liabilities verify` liabilities files). */
-export const formatsOf = (kind: FormatKind): ProofFormat[] => FORMATS.filter((f) => f.kind === kind);
+export const formatsOf = <K extends FormatKind>(kind: K): readonly FormatOfKind[K][] => OF_KIND[kind];
 
 /**
  * The format named by `--format`, or a usage error listing the names of that kind. `flag`: the option's
  * spelling where the global --format (the output's) is taken (`liabilities verify --proof-format`).
  */
-export function formatNamed(name: string, kind: FormatKind, flag = "--format"): ProofFormat {
+export function formatNamed<K extends FormatKind>(name: string, kind: K, flag = "--format"): FormatOfKind[K] {
   const f = formatsOf(kind).find((x) => x.name === name);
   if (f) return f;
   throw new UsageError(
@@ -192,12 +236,9 @@ export function formatNamed(name: string, kind: FormatKind, flag = "--format"): 
 }
 
 /** The format of a file's text: the first entry of that kind that recognises it, else undefined. */
-export const detectFormat = (text: string, kind: FormatKind): ProofFormat | undefined =>
+export const detectFormat = <K extends FormatKind>(text: string, kind: K): FormatOfKind[K] | undefined =>
   formatsOf(kind).find((f) => f.detect(text));
 
 /** The formats of a kind as a usage message lists them: "chaingw-utxo (chaingw's UTXO reserve proof, …), …". */
 export const formatList = (formats: readonly ProofFormat[]): string =>
   formats.map((f) => `${f.name} (${f.title})`).join("; ");
-
-/** Whether a format is one of chaingw's own (its files made by chaingw), not an exchange's. */
-export const isOwnFormat = (f: ProofFormat): boolean => f.name.startsWith("chaingw-");

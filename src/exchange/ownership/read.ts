@@ -8,7 +8,7 @@ import { UsageError } from "../../errors/index.js";
 import { quoted } from "../../util/escape.js";
 import { decimalsOf } from "./coins.js";
 
-/** The layouts, by the name `--format` takes. */
+/** The layouts, by the name `--proof-format` takes. */
 export type OwnershipLayout = "okx-2022" | "okx-2024" | "okx-audit-2025" | "htx";
 
 /** One line of the file's address table, as written (empty, "-" and "null" cells read as absent). */
@@ -175,7 +175,7 @@ export function readOwnershipFile(text: string, layout?: OwnershipLayout): Owner
     );
   const use = layout ?? found;
   if (layout && layout !== found)
-    bad(headerAt + 1, `the header is ${found}'s, not ${layout}'s (--format ${layout})`);
+    bad(headerAt + 1, `the header is ${found}'s, not ${layout}'s (--proof-format ${layout})`);
   const head = cells(lines[headerAt] as string).map(norm);
   const col: Record<string, number> = {};
   for (const [field, names] of Object.entries(COLUMNS)) {

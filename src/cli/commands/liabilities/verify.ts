@@ -2,7 +2,6 @@
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { UsageError } from "../../../errors/index.js";
-import type { LiabilitiesModule, ProofFormat } from "../../../formats/registry.js";
 import type { Run } from "../../run.js";
 import { declareExchangeOptions, type ExchangeVerifyOptions, exchangeOptionsOf } from "./verify-exchange.js";
 
@@ -96,9 +95,8 @@ export async function runVerify(
   const { proofFormat, ...exchange } = o.exchange ?? {};
   const format =
     proofFormat !== undefined
-      ? (formatNamed(proofFormat, "liabilities", "--proof-format") as ProofFormat<LiabilitiesModule>)
-      : ((detectFormat(text, "liabilities") as ProofFormat<LiabilitiesModule> | undefined) ??
-        FALLBACK.liabilities);
+      ? formatNamed(proofFormat, "liabilities", "--proof-format")
+      : (detectFormat(text, "liabilities") ?? FALLBACK.liabilities);
   const m = await format.load();
   const r = await m.verify(
     text,

@@ -1,12 +1,14 @@
 /**
- * `reserves verify FILE` for an exchange's address/signature file (OKX, HTX; src/exchange/ownership/): every
- * row judged, the table and verdict printed, the verdict's exit code. `--previous OLD` flags signatures
- * reused from an older file; `--challenge TEXT` the message every signed row must be over.
+ * `reserves verify FILE` for an exchange's address/signature file (OKX, HTX; src/exchange/ownership/): the
+ * flags turned into the verifier's options, every row judged by the registry entry's `AddressFileModule`;
+ * verify.ts prints the report as it prints our own proofs'. `--previous OLD` flags signatures reused from an
+ * older file; `--challenge TEXT` the message every signed row must be over; `--node NET=URL` reads balances.
  */
 import { basename } from "node:path";
 import type { GlobalFlags } from "../../../config/config.js";
 import { UsageError } from "../../../errors/index.js";
-import type { OwnershipFile, OwnershipLayout } from "../../../exchange/ownership/read.js";
+import type { OwnershipReport } from "../../../exchange/ownership/verify.js";
+import type { AddressFileModule } from "../../../formats/registry.js";
 import type { Run } from "../../run.js";
 
 export interface ExchangeVerifyFlags {
@@ -29,43 +31,40 @@ function pairs(flag: string, list: string[] | undefined, check: RegExp, what: st
   });
 }
 
-/** The file read in `layout` (detected when undefined), a bad line as a usage error naming the file. */
-async function readFile(path: string, text: string, layout?: OwnershipLayout): Promise<OwnershipFile> {
-  const { readOwnershipFile } = await import("../../../exchange/ownership/read.js");
+/** A file read by `read`, a bad line as a usage error naming the file. */
+function readFile<T>(path: string, read: () => T): T {
   try {
-    return readOwnershipFile(text, layout);
+    return read();
   } catch (e) {
     if (e instanceof UsageError) throw new UsageError(`${path}: ${e.message}`);
     throw e;
   }
 }
 
-export async function runExchangeOwnership(
+/** The address file `file` (its `text`) judged by its layout's module, with the flags' older file and nodes. */
+export async function addressFileReport(
   run: Run,
   file: string,
   text: string,
-  layout: OwnershipLayout,
+  m: AddressFileModule,
   flags: GlobalFlags,
   o: ExchangeVerifyFlags,
-): Promise<void> {
+): Promise<OwnershipReport> {
   for (const [flag, v] of [
     ["--signatures", o.signatures],
     ["--quorum", o.quorum],
   ] as const)
     if (v !== undefined)
       throw new UsageError(
-        `${flag} is for chaingw's own proofs; ${file} is an exchange's address file (${layout}), whose signatures are its own`,
+        `${flag} is for chaingw's own proofs; ${file} is an exchange's address file (${m.layout}), whose signatures are its own`,
       );
-  const [files, verify, { exitCodeOfVerdict }] = await Promise.all([
-    import("../../files.js"),
-    import("../../../exchange/ownership/verify.js"),
-    import("../../../reserves/verdict.js"),
-  ]);
-  const owned = await readFile(file, text, layout);
+  const files = await import("../../files.js");
+  const owned = readFile(file, () => m.read(text));
   let previous: Map<string, string> | undefined;
-  if (o.previous !== undefined) {
-    const old = await readFile(o.previous, files.readText(o.previous, "--previous"));
-    previous = verify.signaturesOf(old, basename(o.previous));
+  const older = o.previous;
+  if (older !== undefined) {
+    const old = files.readText(older, "--previous");
+    previous = readFile(older, () => m.previous(old, basename(older)));
   }
   const nodes = pairs("--node", o.node, /^https?:\/\/\S+$/, "NET=http(s)://host:port");
   // a token's contract: 0x… for the EVM rows of that symbol, T… (a TRC-20) for its TRON rows
@@ -120,19 +119,5 @@ export async function runExchangeOwnership(
     });
   }
   // --challenge: the exact message every signed row must be over (else the layout's own messages)
-  const report = await verify.verifyOwnership(
-    owned,
-    { previous, chain, network, message: o.challenge },
-    run.abort.signal,
-  );
-  const color = flags.color !== false && !run.env.NO_COLOR && !run.machine && Boolean(run.stdout.isTTY);
-  if (run.machine) run.out(JSON.stringify(report, null, 2));
-  else {
-    const [{ renderOwnership }, { escapeDeep }] = await Promise.all([
-      import("../../render/ownership.js"),
-      import("../../../util/escape.js"),
-    ]);
-    run.out(renderOwnership(escapeDeep(report), color));
-  }
-  run.exitCode = exitCodeOfVerdict(report.verdict);
+  return m.verify(owned, { previous, chain, network, message: o.challenge }, run.abort.signal);
 }

@@ -6,8 +6,9 @@
 import type { Command } from "commander";
 import type { GlobalFlags } from "../../../config/config.js";
 import { UsageError } from "../../../errors/index.js";
-import type { ProofFormat, ProofReport, ReservesModule } from "../../../formats/registry.js";
+import type { ProofReport, ReservesModule } from "../../../formats/registry.js";
 import type { QuorumNode } from "../../../proof/document.js";
+import type { Verdict } from "../../../reserves/verdict.js";
 import { escapeDeep } from "../../../util/escape.js";
 import { collect } from "../../options.js";
 import type { Run } from "../../run.js";
@@ -94,27 +95,30 @@ export async function runVerify(run: Run, file: string, flags: GlobalFlags, o: V
     import("../../../formats/registry.js"),
   ]);
   const text = files.readText(file, "reserves verify");
-  // what the file is: --proof-format names it, else the registry detects it
+  // what the file is: --proof-format names it, else the registry detects it; a file no format recognises is
+  // read as chaingw's UTXO proof, whose refusal names the field (the hint says what reserves verify reads)
   const format =
     o.proofFormat !== undefined
       ? registry.formatNamed(o.proofFormat, "reserves", "--proof-format")
       : registry.detectFormat(text, "reserves");
-  if (format && !registry.isOwnFormat(format)) {
-    // an exchange's address file (src/exchange/ownership/)
-    const { runExchangeOwnership } = await import("./verify-exchange.js");
-    return runExchangeOwnership(run, file, text, format.name as never, flags, o);
-  }
-  if (o.previous !== undefined || o.node?.length || o.token?.length)
-    throw new UsageError("--previous, --node and --token are for exchanges' address files; this is not one");
-  const k = files.quorumOf(o.quorum);
-  // a file no format recognises is read as chaingw's UTXO proof, whose refusal names the field; the hint
-  // says what reserves verify reads
   const hint =
     format === undefined
       ? `reserves verify reads ${registry.formatList(registry.formatsOf("reserves"))}`
       : undefined;
-  const own = (format ?? registry.FALLBACK.reserves) as ProofFormat<ReservesModule>;
-  return verifyOwnFile(run, file, text, flags, o, k, await own.load(), hint);
+  const m = await (format ?? registry.FALLBACK.reserves).load();
+  if (m.kind === "address-file") {
+    // an exchange's address file (src/exchange/ownership/): every row judged
+    const [{ addressFileReport }, { renderOwnership }, { colorOf }] = await Promise.all([
+      import("./verify-exchange.js"),
+      import("../../render/ownership.js"),
+      import("../../context.js"),
+    ]);
+    const report = await addressFileReport(run, file, text, m, flags, o);
+    return printReport(run, report, colorOf(run, flags), renderOwnership);
+  }
+  if (o.previous !== undefined || o.node?.length || o.token?.length)
+    throw new UsageError("--previous, --node and --token are for exchanges' address files; this is not one");
+  return verifyOwnFile(run, file, text, flags, o, files.quorumOf(o.quorum), m, hint);
 }
 
 /**
@@ -170,7 +174,7 @@ type Verified<R> = { report: R } | { quorum: { report: R; nodes: QuorumNode[] } 
 
 /**
  * What both formats do around their checks: a progress line while they run; the report (with the quorum's
- * nodes when K nodes verified it) printed as JSON or rendered; the verdict's exit code.
+ * nodes when K nodes verified it) printed as `printReport` prints it.
  */
 async function verifyAndPrint<R extends ProofReport>(
   run: Run,
@@ -179,10 +183,7 @@ async function verifyAndPrint<R extends ProofReport>(
   render: (r: R & { quorum?: { k: number; nodes: QuorumNode[] } }, color: boolean) => string,
   work: (bar: { update(text: string): void }) => Promise<Verified<R>>,
 ): Promise<void> {
-  const [{ progress }, { exitCodeOfVerdict }] = await Promise.all([
-    import("../../../output/progress.js"),
-    import("../../../reserves/verdict.js"),
-  ]);
+  const { progress } = await import("../../../output/progress.js");
   const bar = progress({ plainEveryMs: undefined });
   run.clearProgress = () => bar.clear();
   let v: Verified<R>;
@@ -200,7 +201,21 @@ async function verifyAndPrint<R extends ProofReport>(
           quorum: { k: k as number, nodes: v.quorum.nodes },
         }
       : v.report;
-  // every string of the proof and the node shown escaped among the renderer's own lines
-  run.out(run.machine ? JSON.stringify(report, null, 2) : render(escapeDeep(report), ctx.color));
+  await printReport(run, report, ctx.color, render);
+}
+
+/**
+ * The tail of every `reserves verify` path (chaingw's own proofs, an exchange's address file): the report as
+ * JSON, or rendered with every string of the file and the node escaped among the renderer's own lines; the
+ * verdict's exit code (0 holds, 1 does not hold, 3 cannot say).
+ */
+async function printReport<R extends { verdict: Verdict }>(
+  run: Run,
+  report: R,
+  color: boolean,
+  render: (r: R, color: boolean) => string,
+): Promise<void> {
+  const { exitCodeOfVerdict } = await import("../../../reserves/verdict.js");
+  run.out(run.machine ? JSON.stringify(report, null, 2) : render(escapeDeep(report), color));
   run.exitCode = exitCodeOfVerdict(report.verdict);
 }
