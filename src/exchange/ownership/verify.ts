@@ -1,30 +1,20 @@
 /**
- * The verifier of exchanges' ownership files (OKX, HTX): every row judged offline (its signature forms,
- * its address decoded, a multisig's distinct keys, a contract wallet's owners), signatures reused from an
- * older file flagged, balances re-read at the snapshot where a node is given (`balances.ts`), and one verdict:
- * holds only when every row with a balance is proven.
+ * The verifier of exchanges' ownership files (OKX, HTX), in the one verifier shape (reserves/verifier.ts):
+ * `STEPS` over one `OwnershipContext` — a row listed again, a signature over nothing, signatures reused from
+ * an older file, every row's signature forms offline (`judge.ts`: its address decoded, a multisig's distinct
+ * keys) and a contract wallet's owners, the messages signed, balances re-read at the snapshot where a node is
+ * given (`balances.ts`) — each returning `Finding`s, and one verdict: holds only when every row with a
+ * balance is proven.
  */
 
 import type { NetworkName } from "../../chains/coins.js";
 import { type Finding, type Verdict, verdictOfFindings } from "../../reserves/verdict.js";
 import { claim, runSteps, type VerifyStep } from "../../reserves/verifier.js";
 import type { ChainChecks } from "./balances.js";
-import { decimalsOf, type UtxoCoin, utxoCoinOf } from "./coins.js";
+import { decimalsOf } from "./coins.js";
+import { DIGESTS, judgeRow, publisherOf, utxoCoinOfRow } from "./judge.js";
 import type { OwnershipFile, OwnershipLayout, OwnershipRow, SummaryLine } from "./read.js";
-import {
-  type AccountDigest,
-  decodeUtxoAddress,
-  type Ed25519Body,
-  ed25519NetOf,
-  isEvmAddress,
-  isTronAddress,
-  type Judged,
-  judgeAccount,
-  judgeEd25519,
-  judgeUtxoScript,
-  judgeUtxoSingle,
-  unsupported,
-} from "./signatures.js";
+import { isEvmAddress, judgeAccount } from "./signatures.js";
 
 export type RowStatus = "proven" | "failed" | "unsigned" | "unsupported" | "cannot-say";
 
@@ -78,13 +68,6 @@ export interface OwnershipReport {
   findings: Finding[];
   summary_text: string;
 }
-
-/** Which digests each publisher signs accounts in (from their files and tools; docs/exchange-proofs.md). */
-const DIGESTS: Record<"okx" | "htx", { evm: AccountDigest[]; tron: AccountDigest[]; ed: Ed25519Body[] }> = {
-  okx: { evm: ["okx-evm", "okx-header"], tron: ["tron-v1", "tron-v2"], ed: ["okx-header"] },
-  htx: { evm: ["eip191", "raw-keccak"], tron: ["tron-v1", "tron-v1-raw"], ed: ["raw"] },
-};
-const publisherOf = (l: OwnershipLayout) => (l === "htx" ? "htx" : "okx");
 
 /**
  * The messages each layout's rows sign (every real file's): OKX "I am an OKX address", its 2025 audit the
@@ -157,79 +140,6 @@ export function signaturesOf(file: OwnershipFile, name: string): PreviousSignatu
 
 const isZero = (a: string) => /^0*(\.0*)?$/.test(a);
 
-/**
- * The Bitcoin-family coin a row is of: its network's, or (no network) its coin's. A row whose coin is one
- * Bitcoin-family coin and whose network another is neither: `mismatch` says so.
- */
-export function utxoCoinOfRow(
-  row: OwnershipRow,
-  network: NetworkName = "main",
-): { coin?: UtxoCoin; mismatch?: string } {
-  const base = row.coin.split("-")[0] as string;
-  const ofBase = utxoCoinOf(base, network);
-  // Omni Layer tokens (USDT-Omni) live on Bitcoin addresses and sign with Bitcoin's message magic
-  const ofNetwork =
-    row.network === "" ? undefined : utxoCoinOf(/^omni$/i.test(row.network) ? "BTC" : row.network, network);
-  if (ofBase && ofNetwork && ofBase.ticker !== ofNetwork.ticker)
-    return {
-      mismatch: `the row's coin ${base} is ${ofBase.name}'s, its network ${row.network} ${ofNetwork.name}'s: its amount would count as ${ofBase.name} on another coin's signature`,
-    };
-  const coin = ofNetwork ?? (row.network === "" ? ofBase : undefined);
-  return coin ? { coin } : {};
-}
-
-/** The EVM networks as the files name them (a network column, or the part of a coin after its "-"). */
-const EVM_NETWORKS = new Set([
-  "ETH",
-  "ERC20",
-  "ARBITRUM",
-  "OPTIMISM",
-  "BASE",
-  "LINEA",
-  "ZKSYNC",
-  "BSC",
-  "BEP20",
-  "BNB",
-  "POLY",
-  "POLYGON",
-  "MATIC",
-  "AVAXC",
-  "AVAX",
-  "AVALANCHE C-CHAIN",
-  "OKC",
-  "HECO",
-  "BTTC",
-  "FTM",
-  "FANTOM",
-  "ETC",
-]);
-const TRON_NETWORKS = new Set(["TRON", "TRC20", "TRX"]);
-
-/**
- * The account chain a row is on, from its network (else its coin, when the coin is a chain's own): EVM,
- * TRON or an ed25519 chain, or undefined when the name is none chaingw knows. `strict`: a network column
- * that names an EVM chain, whose address must then be an EVM one (a coin such as ETC with no network may
- * be listed with another chain's address form).
- */
-function accountFamilyOf(
-  row: OwnershipRow,
-): { kind: "hex" | "tron" | "ed25519"; name: string; strict: boolean; byCoin?: boolean } | undefined {
-  const base = (row.coin.split("-")[0] as string).toUpperCase();
-  const net = (row.network || base).toUpperCase();
-  if (ed25519NetOf(net) ?? (row.network === "" ? ed25519NetOf(base) : undefined))
-    return { kind: "ed25519", name: net, strict: false };
-  if (TRON_NETWORKS.has(net)) return { kind: "tron", name: "TRON", strict: true };
-  if (EVM_NETWORKS.has(net)) return { kind: "hex", name: net, strict: row.network !== "" };
-  // HTX also writes the chain before the token ("SOL-USDC", "BEP20-USDC"): its network cell is then the
-  // token's name, and the chain is the coin's first part
-  if (row.network !== "" && row.coin.includes("-")) {
-    if (ed25519NetOf(base)) return { kind: "ed25519", name: base, strict: false, byCoin: true };
-    if (TRON_NETWORKS.has(base)) return { kind: "tron", name: "TRON", strict: false, byCoin: true };
-    if (EVM_NETWORKS.has(base)) return { kind: "hex", name: base, strict: false, byCoin: true };
-  }
-  return undefined;
-}
-
 /** One chain's names in the files, as one: HTX's USDT-ETH and USDT-ERC20 are one token on one chain. */
 const CHAIN_ALIASES: Record<string, string> = {
   ERC20: "ETH",
@@ -258,102 +168,6 @@ const assetKey = (row: OwnershipRow): string =>
   ]
     .sort()
     .join("+");
-
-/** The judged signature forms of one row, with no node (contract ownership is decided later). */
-export function judgeRow(row: OwnershipRow, layout: OwnershipLayout, network: NetworkName = "main"): Judged {
-  const [sig] = row.signatures;
-  if (!sig) return unsupported("none", "unsigned");
-  if (row.type && /staking/i.test(row.type) && !isEvmAddress(row.address))
-    return unsupported(
-      `${row.type}`,
-      `a staking validator key (${row.type}): its withdrawal credentials are on the beacon chain, which chaingw does not read`,
-    );
-  // a Bitcoin-family row's address must be its coin's: an EVM or TRON key's signature proves no bitcoin
-  const { coin, mismatch } = utxoCoinOfRow(row, network);
-  if (mismatch) return { status: "failed", form: `${row.coin} on ${row.network}`, detail: mismatch };
-  return coin ? judgeUtxoRow(coin, row, sig) : judgeAccountRow(row, sig, DIGESTS[publisherOf(layout)]);
-}
-
-/** A Bitcoin-family row: its address decoded as its coin's, then signmessage (or a multisig's script). */
-function judgeUtxoRow(coin: UtxoCoin, row: OwnershipRow, sig: string): Judged {
-  const addr = decodeUtxoAddress(coin, row.address);
-  if (typeof addr === "string" && coin.cashaddr && !/^[13]/.test(row.address))
-    return unsupported(
-      `${coin.ticker} CashAddr`,
-      `${coin.name}'s CashAddr addresses are not decoded here (${addr})`,
-    );
-  if (typeof addr === "string")
-    return {
-      status: "failed",
-      form: `${coin.ticker} address`,
-      detail: `the address does not decode as ${coin.name}'s: ${addr}`,
-    };
-  if (row.script || row.signatures.length > 1) {
-    if (!row.script)
-      return {
-        status: "failed",
-        form: `${coin.ticker} script`,
-        detail: `${row.signatures.length} signatures and no script: which keys the address needs is not given`,
-      };
-    if (addr.kind === "p2pkh" || addr.kind === "p2wpkh") return judgeUtxoSingle(coin, addr, sig, row.message);
-    return judgeUtxoScript(coin, addr, row.script, row.signatures, row.message);
-  }
-  return judgeUtxoSingle(coin, addr, sig, row.message);
-}
-
-/**
- * An account chain's row (EVM, TRON, the ed25519 chains): its address must be its network's form, then the
- * signature in one of the digests its publisher signs.
- */
-function judgeAccountRow(
-  row: OwnershipRow,
-  sig: string,
-  pub: { evm: AccountDigest[]; tron: AccountDigest[]; ed: Ed25519Body[] },
-): Judged {
-  const base = row.coin.split("-")[0] as string;
-  const family = accountFamilyOf(row);
-  const kind = isEvmAddress(row.address) ? "hex" : isTronAddress(row.address) ? "tron" : undefined;
-  // an account network's row must carry that network's address: an EVM key's signature proves no TRX,
-  // no SOL; a TRON key's none on Ethereum
-  if (family && kind && family.kind !== kind)
-    return {
-      status: "failed",
-      form: `${family.name} address`,
-      detail: `the row is on ${family.name} (${row.network && !family.byCoin ? `network ${row.network}` : `coin ${row.coin}`}), but its address is ${kind === "hex" ? "an EVM" : "a TRON"} address: its amount would count on ${family.name} on another chain's key`,
-    };
-  if (kind) return judgeAccount(row.address, sig, row.message, kind === "tron" ? pub.tron : pub.evm);
-  if (family?.kind === "hex" && family.strict)
-    return {
-      status: "failed",
-      form: "EVM address",
-      detail: `the address does not decode: the row is on ${family.name}, and ${row.address.startsWith("0x") ? `${row.address.length - 2} hex digits are` : "it is"} not an EVM address (0x + 40 hex digits)`,
-    };
-  const ed = ed25519NetOf(row.network) ?? ed25519NetOf(base);
-  const net = (row.network || base).toUpperCase();
-  // an account network's address in no form of it: a failure, never a form chaingw "does not support"
-  if (!ed && /^(TRON|TRC20|TRX)$/.test(net))
-    return {
-      status: "failed",
-      form: "TRON address",
-      detail: "the address does not decode: not a TRON base58 address (T + 33 characters)",
-    };
-  if (!ed && row.address.startsWith("0x") && net !== "STARKNET" && !sig.startsWith("SIG_K1_"))
-    return {
-      status: "failed",
-      form: "EVM address",
-      detail: `the address does not decode: ${row.address.length - 2} hex digits, not an EVM address (0x + 40)`,
-    };
-  if (ed) return judgeEd25519(ed, row.address, sig, row.script, row.message, pub.ed, row.owners[0]);
-  if (sig.startsWith("SIG_K1_"))
-    return unsupported(
-      "EOS SIG_K1",
-      `EOS-style signatures (account ${row.address}: its keys are on chain) are not supported`,
-    );
-  return unsupported(
-    `${row.network || row.coin}`,
-    `signatures of ${row.network || row.coin} addresses are not supported (address ${row.address})`,
-  );
-}
 
 export interface VerifyOptions {
   previous?: PreviousSignatures;
