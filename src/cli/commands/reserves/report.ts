@@ -59,13 +59,10 @@ export async function runReport(run: Run, files: string[], flags: GlobalFlags, o
     writeAtomic(o.html, reportHtml(report, new Date()), "--html");
   }
   if (run.machine) run.out(JSON.stringify(report, null, 2));
-  else
-    run.out(
-      renderReport(
-        escapeDeep(report),
-        !run.machine && Boolean(run.stdout.isTTY) && flags.color !== false && !run.env.NO_COLOR,
-      ),
-    );
+  else {
+    const { colorOf } = await import("../../context.js");
+    run.out(renderReport(escapeDeep(report), colorOf(run, flags)));
+  }
   if (o.html !== undefined && !run.machine) run.out(`report page written to ${o.html}`);
   if (verdict !== "not-verified") run.exitCode = exitCodeOfVerdict(verdict);
 }
