@@ -1,6 +1,7 @@
 /**
- * `chaingw --version` (and `-V`) alone answers from the fast bundle: the line commander's tree prints, exit
- * 0, without the command tree (dist/cli.cjs) being read — shown by a copy of the package without that file.
+ * `chaingw --version` (and `-V`) alone: the launcher answers from package.json before reading any bundle, and
+ * the fast bundle answers the same line when the launcher cannot (a copy without package.json), neither
+ * reading the command tree (dist/cli.cjs): the line commander's tree prints, exit 0.
  */
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
