@@ -117,19 +117,29 @@ let names: Map<string, OptionRead> | undefined;
 export function optionNamed(arg: string): OptionRead | undefined {
   if (!names) {
     names = new Map();
+    // "[-x, ]--[no-]name[ <value>]", read with string operations: a plain call builds this once per process,
+    // and a regular expression's first run (compiled then, never cached) cost more than the rest of it
     for (const o of GLOBAL_OPTIONS) {
-      const m = /^(?:(-\w), )?--(no-)?([\w-]+)( <[^>]+>)?$/.exec(o.flags);
-      if (!m) continue;
-      const key = m[3].replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+      let f = o.flags;
+      let short: string | undefined;
+      if (f[1] !== "-") {
+        short = f.slice(0, f.indexOf(","));
+        f = f.slice(short.length + 2);
+      }
+      const space = f.indexOf(" ");
+      const long = space < 0 ? f : f.slice(0, space);
+      const negate = long.startsWith("--no-");
+      const parts = long.slice(negate ? 5 : 2).split("-");
+      const key = parts[0] + parts.slice(1).map((w) => w[0].toUpperCase() + w.slice(1)).join("");
       const read = {
         key,
-        takesValue: Boolean(m[4]),
+        takesValue: space >= 0,
         repeatable: o.repeatable === true,
-        negate: Boolean(m[2]),
+        negate,
         choices: o.choices,
       };
-      names.set(`--${m[2] ?? ""}${m[3]}`, read);
-      if (m[1]) names.set(m[1], read);
+      names.set(long, read);
+      if (short) names.set(short, read);
     }
   }
   return names.get(arg);
