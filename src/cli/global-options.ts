@@ -130,7 +130,12 @@ export function optionNamed(arg: string): OptionRead | undefined {
       const long = space < 0 ? f : f.slice(0, space);
       const negate = long.startsWith("--no-");
       const parts = long.slice(negate ? 5 : 2).split("-");
-      const key = parts[0] + parts.slice(1).map((w) => w[0].toUpperCase() + w.slice(1)).join("");
+      const key =
+        parts[0] +
+        parts
+          .slice(1)
+          .map((w) => w[0].toUpperCase() + w.slice(1))
+          .join("");
       const read = {
         key,
         takesValue: space >= 0,
