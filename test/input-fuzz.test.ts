@@ -157,7 +157,7 @@ function prepare(def: MethodDef, texts: string[]): unknown[] {
 const paramNames = (def: MethodDef) => def.params.map((p) => p.name);
 
 describe("in process: buildParams over every method and param position", () => {
-  for (const def of registry) {
+  for (const def of registry()) {
     const valid = validTexts(def);
     for (const [i, p] of def.params.entries()) {
       it(`${def.group} ${def.name} ${p.name}: accepted, or a one-line UsageError naming it`, () => {
@@ -198,7 +198,7 @@ describe("in process: buildParams over every method and param position", () => {
       fc.integer({ min: 1, max: 63 }).map((n) => JSON.parse("[".repeat(n) + "]".repeat(n))),
       hostile({ huge: false, nul: true }),
     );
-    for (const def of registry) {
+    for (const def of registry()) {
       fc.assert(
         fc.property(fc.array(value, { maxLength: def.params.length + 1 }), fc.nat(1000), (params, line) => {
           stats.batchValues++;
@@ -290,7 +290,7 @@ describe("through the CLI: invalid ⇒ exit 2 and nothing sent; never a crash", 
   it("every subcommand, every param position, hostile values (2 processes at a time)", async () => {
     const perPosition = 12;
     const jobs: { def: MethodDef; texts: string[]; i: number }[] = [];
-    for (const def of registry) {
+    for (const def of registry()) {
       const valid = validTexts(def);
       for (const [i] of def.params.entries()) {
         const samples = fc.sample(hostile({ huge: true, nul: false }), {
@@ -305,7 +305,7 @@ describe("through the CLI: invalid ⇒ exit 2 and nothing sent; never a crash", 
       }
     }
     // bare subcommands with junk options or too many params
-    for (const def of registry)
+    for (const def of registry())
       for (const s of fc.sample(hostile({ huge: false, nul: false }), { numRuns: 3, seed: 5 }))
         jobs.push({ def, texts: [...validTexts(def), s], i: def.params.length });
 

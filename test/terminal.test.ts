@@ -80,7 +80,7 @@ describe("chaingw methods", () => {
     );
     const j = await runCli(["methods", "--json"]);
     const rows = JSON.parse(j.stdout) as { method: string; group: string; inSpec: boolean }[];
-    expect(rows).toHaveLength(registry.length);
+    expect(rows).toHaveLength(registry().length);
     expect(rows.find((r) => r.method === "eth_getBlockByHash" && r.group === "evm-compat")?.inSpec).toBe(
       true,
     );

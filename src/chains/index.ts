@@ -32,6 +32,9 @@ const EVM_NAMESPACE =
  * endpoint, its rules), anything else the UTXO group.
  */
 export const chainForMethodName = (method: string): ChainGroup =>
-  EVM_NAMESPACE.test(method) ? evmChain : utxoChain;
+  inEvmNamespace(method) ? evmChain : utxoChain;
+
+/** The name is in an EVM client's namespace (`eth_`, `net_`, …); bitcoind's names are in none. */
+export const inEvmNamespace = (method: string): boolean => EVM_NAMESPACE.test(method);
 
 export const utxo = utxoChain;

@@ -17,7 +17,7 @@ export function helpWidth(stream: { isTTY?: boolean; columns?: number }, env: No
 const MAX_TERM = 26;
 const INDENT = 2;
 
-const isMethod = (name: string): boolean => registry.some((m) => m.name === name);
+const isMethod = (name: string): boolean => registry().some((m) => m.name === name);
 
 export const HELP: HelpConfiguration = {
   // the top page lists the workflow commands; the registry's methods follow it grouped (methodsByGroup)
@@ -103,7 +103,7 @@ export const WORKFLOWS = `Workflows:
 /** The registry's methods, grouped by chain group, wrapped to `width`: the top page's last section. */
 export function methodsByGroup(width: number): string {
   const groups = new Map<string, string[]>();
-  for (const m of registry) {
+  for (const m of registry()) {
     const list = groups.get(m.group) ?? [];
     if (!list.includes(m.name)) list.push(m.name);
     groups.set(m.group, list);

@@ -2,33 +2,43 @@
  * The method registry: the single source of truth for subcommands, validation, retry marks, `--help`
  * and the README's method table.
  */
-import { chainForMethodName } from "../chains/index.js";
+import { chainForMethodName, inEvmNamespace } from "../chains/index.js";
 import { UsageError } from "../errors/index.js";
 import { evmMethods } from "./evm.js";
 import type { Group, Marks, MethodDef } from "./types.js";
 import { utxoMethods } from "./utxo.js";
 
-export const registry: readonly MethodDef[] = [...utxoMethods, ...evmMethods];
+let all: readonly MethodDef[] | undefined;
+/** Every group's methods, registry order (the EVM groups' made on first use: methods/evm.ts). */
+export const registry = (): readonly MethodDef[] => (all ??= [...utxoMethods, ...evmMethods()]);
 
 /** Distinct method names, registry order. */
 export function methodNames(): string[] {
-  return [...new Set(registry.map((m) => m.name))];
+  return [...new Set(registry().map((m) => m.name))];
 }
 
-let byName: Map<string, readonly MethodDef[]> | undefined;
-/** Every group's definition of `name` (a batch looks one up per input line: a map, not a scan). */
+/** name → every group's definition of it: [bitcoind's names, EVM namespaces' names], each made on first use */
+const byName: (Map<string, readonly MethodDef[]> | undefined)[] = [undefined, undefined];
+/**
+ * Every group's definition of `name` (a batch looks one up per input line: a map, not a scan). The UTXO
+ * group's names are in no EVM namespace and the EVM groups' all are (test/methods-registry checks it), so a
+ * UTXO name is looked up without the EVM groups' definitions being made.
+ */
 export function definitions(name: string): readonly MethodDef[] {
-  if (!byName) {
+  const side = inEvmNamespace(name) ? 1 : 0;
+  let map = byName[side];
+  if (!map) {
     const lists = new Map<string, MethodDef[]>();
-    for (const m of registry) {
+    for (const m of side ? evmMethods() : utxoMethods) {
       const list = lists.get(m.name);
       if (list) list.push(m);
       else lists.set(m.name, [m]);
     }
     // shared between callers: frozen, so none can change another's answer
-    byName = new Map([...lists].map(([k, v]) => [k, Object.freeze(v)]));
+    map = new Map([...lists].map(([k, v]) => [k, Object.freeze(v)]));
+    byName[side] = map;
   }
-  return byName.get(name) ?? NONE;
+  return map.get(name) ?? NONE;
 }
 const NONE: readonly MethodDef[] = Object.freeze([]);
 
@@ -118,7 +128,7 @@ export interface MethodRow {
 }
 
 export function methodRows(): MethodRow[] {
-  return registry.map((m) => ({
+  return registry().map((m) => ({
     group: m.group,
     method: m.name,
     inSpec: m.spec !== false,
