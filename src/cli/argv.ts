@@ -44,7 +44,8 @@ export function bitcoinCliArgs(argv: string[]): string[] {
       out.push(...argv.slice(i));
       break;
     }
-    const m = /^-(\w+)=(.*)$/s.exec(a);
+    // only a single-dash word with "=" can be one (`-rpcport=N`): most arguments never meet the expression
+    const m = a[0] === "-" && a[1] !== "-" && a.includes("=") ? /^-(\w+)=(.*)$/s.exec(a) : null;
     // own keys only: "__proto__" or "constructor" as a param is a param
     if (m && Object.hasOwn(WITH_VALUE, m[1])) out.push(WITH_VALUE[m[1]], m[2]);
     else out.push(...(Object.hasOwn(BITCOIN_CLI, a) ? BITCOIN_CLI[a] : [a]));

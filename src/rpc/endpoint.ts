@@ -45,7 +45,7 @@ export function gatewayEndpoint(base: string, product: string, apiKey: string | 
 
 export function isLoopback(url: string): boolean {
   const h = new URL(url).hostname.replace(/^\[|\]$/g, "");
-  return h === "localhost" || h === "::1" || /^127\./.test(h);
+  return h === "localhost" || h === "::1" || h.startsWith("127.");
 }
 
 /** The host:port/path a URL reaches, with every loopback name read as one host. */
