@@ -287,6 +287,21 @@ interface Level {
   cookie?: string;
 }
 
+/**
+ * `scheme://` at the start (RFC 3986: a letter, then letters, digits, "+", "." or "-"), read with string
+ * operations: every plain call asks once, and a regular expression's first run is compiled then.
+ */
+function hasScheme(u: string): boolean {
+  const end = u.indexOf("://");
+  if (end < 1) return false;
+  for (let i = 0; i < end; i++) {
+    const c = u.charCodeAt(i) | 0x20; // lower case for letters
+    const letter = c >= 0x61 && c <= 0x7a;
+    if (i === 0 ? !letter : !(letter || "0123456789+.-".includes(u[i] as string))) return false;
+  }
+  return true;
+}
+
 /** A node URL, or a usage error that says what would be one (`127.0.0.1:8332` → `http://127.0.0.1:8332/`). */
 function nodeUrl(
   u: string,
@@ -295,7 +310,7 @@ function nodeUrl(
   cookie?: { user: string; password: string },
 ) {
   const what = sourceName(src, "url");
-  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(u.trim())) {
+  if (!hasScheme(u.trim())) {
     throw new UsageError(
       `invalid ${what}: ${JSON.stringify(redactUrl(u))} is not a URL (no scheme); did you mean ${JSON.stringify(`http://${redactUrl(u.trim()).replace(/^\/+/, "")}`)}?`,
     );
