@@ -12,12 +12,12 @@ const WORD: Record<RowStatus, string> = {
 };
 
 /**
- * What the chain said of a row's balance: at the snapshot's block, or (TRON's head-only reads) the head's,
- * which is never shown as the snapshot's.
+ * What the chain said of a row's balance: at the snapshot's block, or (a value that judges nothing: TRON's
+ * head-only reads) the head's, which is never shown as the snapshot's.
  */
 function chainAmount(b: NonNullable<OwnershipReport["rows"][number]["balance"]>): string {
   if (b.value === null) return "not read";
-  if (b.holds === null && !b.block?.startsWith("block")) return `head: ${b.value}, not the snapshot's`;
+  if (b.holds === null) return `head: ${b.value}, not the snapshot's`;
   return `chain: ${b.value}${b.block ? ` at ${b.block}` : ""}`;
 }
 

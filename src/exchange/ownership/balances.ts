@@ -26,7 +26,7 @@ import {
 import { startScan } from "../../reserves/utxo/scan.js";
 import type { JsonRpcClient } from "../../rpc/client.js";
 import { formatUnits, parseUnits } from "../../util/units.js";
-import { nativeOn, type UtxoCoin, utxoCoinOf } from "./coins.js";
+import { isTronNetwork, nativeOn, type UtxoCoin, utxoCoinOf } from "./coins.js";
 import type { OwnershipFile, OwnershipRow } from "./read.js";
 import { decodeUtxoAddress, isEvmAddress, isTronAddress, scriptOf } from "./signatures.js";
 
@@ -55,17 +55,18 @@ const NATIVE = new Set(["ETH", "BNB", "AVAX", "POL", "MATIC", "ETC", "OKT", "FTM
 export const networkOf = (row: OwnershipRow): string =>
   (row.network || (row.coin.split("-").at(-1) as string)).toUpperCase();
 
-/** The names files give TRON ("TRX", "USDT-TRC20", a network column "TRON"): one network for `--node`. */
-const TRON_NAMES = new Set(["TRON", "TRC20", "TRX"]);
-const isTronRow = (row: OwnershipRow): boolean =>
-  TRON_NAMES.has(networkOf(row)) || isTronAddress(row.address);
-const nodeName = (n: string): string => (TRON_NAMES.has(n.toUpperCase()) ? "TRON" : n.toUpperCase());
+/** TRON's names in the files ("TRX", "USDT-TRC20", a network column "TRON") are one network for `--node`. */
+const isTronRow = (row: OwnershipRow): boolean => isTronNetwork(networkOf(row)) || isTronAddress(row.address);
+const nodeName = (n: string): string => (isTronNetwork(n) ? "TRON" : n.toUpperCase());
 
 export interface BalanceCheck {
   /** the chain's balance in the row's units, as text */
   value?: string;
   block?: string;
-  /** true: at least the claimed amount; false: less; null: not read (why in detail) */
+  /**
+   * true: at least the claimed amount; false: less; null: not judged at the snapshot (why in detail) — not
+   * read, or (`value` given) read at a head that is not the snapshot's block
+   */
   holds: boolean | null;
   detail: string;
 }

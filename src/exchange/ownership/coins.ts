@@ -37,6 +37,12 @@ export function utxoCoinOf(ticker: string, network: NetworkName = "main"): UtxoC
   };
 }
 
+/** The names files give TRON: a network column ("TRON"), a coin ("TRX"), a token's standard ("USDT-TRC20"). */
+const TRON_NAMES: readonly string[] = ["TRON", "TRX", "TRC20"];
+
+/** Whether a file's network (or coin) name is TRON's, in any case. */
+export const isTronNetwork = (name: string): boolean => TRON_NAMES.includes(name.toUpperCase());
+
 /** The account chains' native coins, with the networks a file names them on (18 places, TRX 6). */
 const NATIVES: readonly { ticker: string; decimals: number; networks: readonly string[] }[] = [
   {
@@ -44,7 +50,7 @@ const NATIVES: readonly { ticker: string; decimals: number; networks: readonly s
     decimals: 18,
     networks: ["ETH", "ERC20", "ARBITRUM", "OPTIMISM", "BASE", "LINEA", "ZKSYNC", "ZKSYNC ERA", "STARKNET"],
   },
-  { ticker: "TRX", decimals: 6, networks: ["TRON", "TRX", "TRC20"] },
+  { ticker: "TRX", decimals: 6, networks: TRON_NAMES },
   { ticker: "BNB", decimals: 18, networks: ["BSC", "BEP20", "BNB"] },
   { ticker: "POL", decimals: 18, networks: ["POLYGON", "POLY", "MATIC"] },
   { ticker: "MATIC", decimals: 18, networks: ["POLYGON", "POLY", "MATIC"] },

@@ -4,7 +4,7 @@
  * `ownership` step (`verify.ts`) judges every row it reaches with `judgeRow`.
  */
 import type { NetworkName } from "../../chains/coins.js";
-import { type UtxoCoin, utxoCoinOf } from "./coins.js";
+import { isTronNetwork, type UtxoCoin, utxoCoinOf } from "./coins.js";
 import type { OwnershipLayout, OwnershipRow } from "./read.js";
 import {
   type AccountDigest,
@@ -77,7 +77,6 @@ const EVM_NETWORKS = new Set([
   "FANTOM",
   "ETC",
 ]);
-const TRON_NETWORKS = new Set(["TRON", "TRC20", "TRX"]);
 
 /**
  * The account chain a row is on, from its network (else its coin, when the coin is a chain's own): EVM,
@@ -92,13 +91,13 @@ function accountFamilyOf(
   const net = (row.network || base).toUpperCase();
   if (ed25519NetOf(net) ?? (row.network === "" ? ed25519NetOf(base) : undefined))
     return { kind: "ed25519", name: net, strict: false };
-  if (TRON_NETWORKS.has(net)) return { kind: "tron", name: "TRON", strict: true };
+  if (isTronNetwork(net)) return { kind: "tron", name: "TRON", strict: true };
   if (EVM_NETWORKS.has(net)) return { kind: "hex", name: net, strict: row.network !== "" };
   // HTX also writes the chain before the token ("SOL-USDC", "BEP20-USDC"): its network cell is then the
   // token's name, and the chain is the coin's first part
   if (row.network !== "" && row.coin.includes("-")) {
     if (ed25519NetOf(base)) return { kind: "ed25519", name: base, strict: false, byCoin: true };
-    if (TRON_NETWORKS.has(base)) return { kind: "tron", name: "TRON", strict: false, byCoin: true };
+    if (isTronNetwork(base)) return { kind: "tron", name: "TRON", strict: false, byCoin: true };
     if (EVM_NETWORKS.has(base)) return { kind: "hex", name: base, strict: false, byCoin: true };
   }
   return undefined;
@@ -176,7 +175,7 @@ function judgeAccountRow(
   const ed = ed25519NetOf(row.network) ?? ed25519NetOf(base);
   const net = (row.network || base).toUpperCase();
   // an account network's address in no form of it: a failure, never a form chaingw "does not support"
-  if (!ed && /^(TRON|TRC20|TRX)$/.test(net))
+  if (!ed && isTronNetwork(net))
     return {
       status: "failed",
       form: "TRON address",

@@ -62,7 +62,7 @@ export interface OwnershipReport {
   units: OwnershipFile["units"];
   counts: Tally;
   /** per coin: the amounts the rows of each status claim (summed exactly, as written) */
-  amounts: Record<string, Record<Exclude<RowStatus, never>, string>>;
+  amounts: Record<string, Record<RowStatus, string>>;
   summary: SummaryLine[];
   rows: RowResult[];
   findings: Finding[];
@@ -420,19 +420,11 @@ const summary: Step = {
  * `ownership` that says something of it (every row by the last); `message` and `balances` may then change an
  * open row's judgment (proven, not supported, not checked): a row's finding is the last step's that judged it.
  */
-export const STEPS: readonly Step[] = [
-  repeats,
-  emptyMessage,
-  reuse,
-  ownership,
-  message,
-  balances,
-  decimals,
-  summary,
-];
+const ROW_JUDGES: readonly Step[] = [repeats, emptyMessage, reuse, ownership, message, balances];
+export const STEPS: readonly Step[] = [...ROW_JUDGES, decimals, summary];
 
 /** The steps' names whose findings are a row's judgment (one standing finding per row). */
-const ROW_STEPS = new Set(["repeats", "empty-message", "reuse", "ownership", "message", "balances"]);
+const ROW_STEPS = new Set(ROW_JUDGES.map((x) => x.name));
 
 /** The state before any step: each row as read, its contract wallet's owners found. */
 function initialState(file: OwnershipFile, network: NetworkName | undefined): OwnershipState {

@@ -90,7 +90,7 @@ export async function addressFileReport(
   const network = NETWORK_NAMES.find((n) => n === flags.network) ?? "main";
   let chain: import("../../../exchange/ownership/balances.js").ChainChecks | undefined;
   if (nodes.length) {
-    const [{ contextFor }, { groupOf }, { chainChecks }, { utxoCoinOf }] = await Promise.all([
+    const [{ contextFor }, { groupOf }, { chainChecks }, { utxoCoinOf, isTronNetwork }] = await Promise.all([
       import("../../context.js"),
       import("../../../chains/index.js"),
       import("../../../exchange/ownership/balances.js"),
@@ -100,11 +100,7 @@ export async function addressFileReport(
       nodes: nodes.map(([net, url]) => {
         // a Bitcoin-family network's node is scanned (scantxoutset), TRON's read as java-tron's JSON-RPC,
         // any other as an EVM node
-        const group = utxoCoinOf(net, network)
-          ? "utxo"
-          : /^(TRON|TRC20|TRX)$/.test(net)
-            ? "evm-compat"
-            : "evm";
+        const group = utxoCoinOf(net, network) ? "utxo" : isTronNetwork(net) ? "evm-compat" : "evm";
         const { url: _, network: __, ...rest } = flags;
         return {
           network: net,
