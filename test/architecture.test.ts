@@ -19,6 +19,48 @@ const importsOf = (text: string) =>
   [...text.matchAll(/(?:from\s+|import\(\s*|require\(\s*)"([^"]+)"/g)].map((m) => m[1]);
 const FACE = new Set(["cli", "output"]);
 
+/**
+ * What each folder may import (docs/architecture.md's "may import" column says the same, checked below);
+ * `exchange/` is two folders. Type-only imports count: they are what a reader follows.
+ */
+const BASE = ["errors", "json", "util"];
+const WORKFLOW = [...BASE, "chains", "rpc", "methods"];
+const MAY_IMPORT: Record<string, string[] | "everything"> = {
+  errors: [],
+  json: ["errors"],
+  util: ["errors", "json"],
+  output: ["json", "util"],
+  chains: [...BASE, "output"],
+  rpc: BASE,
+  methods: [...BASE, "chains", "rpc", "output"],
+  config: [...BASE, "chains", "rpc"],
+  batch: WORKFLOW,
+  info: WORKFLOW,
+  evm: WORKFLOW,
+  proof: [...BASE, "chains"],
+  reserves: [...WORKFLOW, "proof"],
+  liabilities: [...WORKFLOW, "proof", "reserves"],
+  formats: [
+    ...BASE,
+    "chains",
+    "rpc",
+    "proof",
+    "reserves",
+    "liabilities",
+    "exchange/liabilities",
+    "exchange/ownership",
+  ],
+  "exchange/liabilities": [...BASE, "reserves"],
+  "exchange/ownership": [...WORKFLOW, "proof", "reserves"],
+  serve: [...WORKFLOW, "config"],
+  cli: "everything",
+};
+/** a file's folder in MAY_IMPORT's sense: src/X/, or src/exchange/X/ */
+const unitOf = (p: string) => {
+  const parts = p.split("/");
+  return parts[0] === "exchange" ? parts.slice(0, 2).join("/") : parts[0];
+};
+
 describe("architecture", () => {
   it("only src/cli/ and src/output/ import commander, ora or chalk, or write to stdout/stderr", () => {
     const bad: string[] = [];
@@ -31,25 +73,46 @@ describe("architecture", () => {
     expect(bad).toEqual([]);
   });
 
-  it("workflows, rpc, methods and chains never import the command line", () => {
-    const bad = sources
-      .filter((s) =>
-        [
-          "reserves",
-          "batch",
-          "evm",
-          "rpc",
-          "methods",
-          "chains",
-          "proof",
-          "serve",
-          "exchange",
-          "formats",
-        ].includes(folderOf(s.path)),
-      )
-      .filter((s) => importsOf(s.text).some((i) => /(^|\/)cli\//.test(i)))
-      .map((s) => s.path);
+  it("every folder imports only what its row of MAY_IMPORT allows", () => {
+    const bad: string[] = [];
+    for (const s of sources) {
+      const from = unitOf(s.path);
+      const may = MAY_IMPORT[from];
+      if (may === undefined) {
+        bad.push(`${s.path}: folder ${from} has no row in MAY_IMPORT (nor in docs/architecture.md)`);
+        continue;
+      }
+      if (may === "everything") continue;
+      for (const i of importsOf(s.text)) {
+        if (!i.startsWith(".")) continue;
+        const to = unitOf(join(s.path, "..", i));
+        if (to !== from && !may.includes(to)) bad.push(`${s.path} imports ${to} (${i})`);
+      }
+    }
     expect(bad).toEqual([]);
+  });
+
+  it("docs/architecture.md's 'may import' column says what MAY_IMPORT says, a row for every folder", () => {
+    const doc = readFileSync(join(__dirname, "..", "docs", "architecture.md"), "utf8");
+    const documented: Record<string, string[] | "everything"> = {};
+    for (const line of doc.split("\n")) {
+      if (!line.startsWith("| `src/")) continue;
+      const cells = line.split(" | ");
+      const may = cells[cells.length - 1]
+        .replace(/\s*\|$/, "")
+        .replace(/\([^)]*\)/g, "")
+        .trim();
+      const list =
+        may === "everything" ? "everything" : may === "nothing" ? [] : may.split(",").map((x) => x.trim());
+      for (const m of cells[0].matchAll(/`src\/([a-z/-]+)\/`/g)) documented[m[1]] = list;
+    }
+    const sorted = (r: Record<string, string[] | "everything">) =>
+      Object.fromEntries(
+        Object.entries(r)
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([k, v]) => [k, v === "everything" ? v : [...v].sort()]),
+      );
+    expect(sorted(documented)).toEqual(sorted(MAY_IMPORT));
   });
 
   it("no import cycles between folders", () => {
