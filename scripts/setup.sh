@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the command being run needs on a fresh machine, and nothing else:
 #   scripts/setup.sh demo   npm packages and litecoind (the demo's node)
-#   scripts/setup.sh test   the same, and redis-server (serve --state redis://) and chromium (the reserves
-#                           report page is opened in a real headless browser)
+#   scripts/setup.sh test   the same, and redis-server (serve --state redis://), chromium (the reserves
+#                           report page is opened in a real headless browser) and Debian's python3-requests
+#                           (serve's client tests run a requests-based client with /usr/bin/python3)
 #   scripts/setup.sh bench  litecoind, and nginx (bench/serve.mjs measures serve beside nginx proxy_pass)
 # One line per thing it installs; the installers' own output only when they fail. On a ready machine it
 # prints nothing and does nothing.
@@ -43,6 +44,12 @@ missing=""
 for cmd in $need; do
   command -v "$cmd" >/dev/null 2>&1 || missing="$missing $cmd"
 done
+# python modules the tests import, checked with Debian's own python (the one the tests run; a pyenv python3
+# on PATH has its own modules), named by their Debian package
+py="${CHAINGW_SETUP_PYTHON:-/usr/bin/python3}"
+if [ "$what" = test ] && ! "$py" -c 'import requests' >/dev/null 2>&1; then
+  missing="$missing python3-requests"
+fi
 [ -z "$missing" ] && exit 0
 
 if [ "$(id -u)" != "0" ] || ! command -v apt-get >/dev/null 2>&1; then

@@ -34,16 +34,17 @@ describe("#1 install: package.json and the lock agree (no network)", () => {
   const entries: Record<string, { version?: string; optionalDependencies?: Record<string, string> }> =
     lock.packages;
 
-  /** Does `version` meet `range`? The forms package.json and npm's optional pins use: exact, ^, ~. */
+  /** Does `version` meet `range`? The forms package.json and npm's optional pins use: exact, ^, ~, with
+   * the minor and patch left out as bunyan's optional pins do (`~0.8`, `~2`: that part is any) */
   const satisfies = (version: string, range: string): boolean => {
-    const m = /^([~^]?)(\d+)\.(\d+)\.(\d+)$/.exec(range.trim());
+    const m = /^([~^]?)(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(range.trim());
     const v = /^(\d+)\.(\d+)\.(\d+)$/.exec(version);
     if (!m || !v) return version === range;
-    const [a, b, c] = [Number(m[2]), Number(m[3]), Number(m[4])];
+    const [a, b, c] = [Number(m[2]), Number(m[3] ?? 0), Number(m[4] ?? 0)];
     const [x, y, z] = [Number(v[1]), Number(v[2]), Number(v[3])];
     const atLeast = x > a || (x === a && (y > b || (y === b && z >= c)));
-    if (m[1] === "") return x === a && y === b && z === c;
-    if (m[1] === "~") return atLeast && x === a && y === b;
+    if (m[1] === "") return x === a && (m[3] === undefined || y === b) && (m[4] === undefined || z === c);
+    if (m[1] === "~") return atLeast && x === a && (m[3] === undefined || y === b);
     return atLeast && (a > 0 ? x === a : b > 0 ? x === 0 && y === b : y === 0 && z === c);
   };
 
