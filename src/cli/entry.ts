@@ -2,6 +2,7 @@ import { EXIT } from "../errors/index.js";
 import { bitcoinCliArgs } from "./argv.js";
 import { plainCall, runPlain } from "./fast.js";
 import { report, startRun } from "./lifecycle.js";
+import type { OutStream, Run } from "./run.js";
 import { VERSION } from "./version.js";
 
 /**
@@ -10,7 +11,7 @@ import { VERSION } from "./version.js";
  * writes asynchronously, and exiting with them queued cut a large block's JSON at 64 KB. A write callback
  * runs once everything before it has been handed to the OS (or the stream failed: EPIPE).
  */
-const flushed = (s: NodeJS.WriteStream) =>
+const flushed = (s: OutStream & { destroyed?: boolean; writableLength?: number }) =>
   new Promise<void>((resolve) => {
     if (s.destroyed || s.writableLength === 0) return resolve();
     s.write("", () => resolve());
@@ -20,15 +21,13 @@ const flushed = (s: NodeJS.WriteStream) =>
  * A plain method call takes the fast path (src/cli/fast.ts): commander and the command tree are not
  * loaded, the bundle evaluates them only when imported (esbuild wraps modules reached by import()).
  */
-async function run(args: string[]): Promise<number> {
+async function run(args: string[], argv: string[], r: Run): Promise<number> {
   // `--version` alone: the same line commander prints, without loading the tree
   if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
-    process.stdout.write(`${VERSION}\n`);
+    r.stdout.write(`${VERSION}\n`);
     return EXIT.ok;
   }
-  const argv = bitcoinCliArgs(args);
   const call = plainCall(argv);
-  const r = startRun(argv);
   if (!call) return (await import("./main.js")).main(args, r);
   try {
     await runPlain(r, call);
@@ -38,8 +37,13 @@ async function run(args: string[]): Promise<number> {
   }
 }
 
+const args = process.argv.slice(2);
+const argv = bitcoinCliArgs(args);
+const r = startRun(argv);
 // no top-level await: the bundle is CommonJS (see scripts/build.mjs)
-void run(process.argv.slice(2)).then(async (code) => {
-  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+void run(args, argv, r).then(async (code) => {
+  await Promise.all([flushed(r.stdout), flushed(process.stderr)]);
+  // a failed write's "error" comes a tick after its callback: it reaches lifecycle's handler (exit 1) first
+  await new Promise(setImmediate);
   process.exit(code);
 });

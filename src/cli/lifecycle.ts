@@ -3,7 +3,7 @@
  * once (the output format chosen before anything can fail), the signal and stream handlers, and the one
  * report of an error (one line plus details and hint, or one JSON object) with its exit code.
  */
-import { asChaingwError, EXIT, errorPayload, InterruptedError } from "../errors/index.js";
+import { asChaingwError, EXIT, errorPayload, InterruptedError, writeFailed } from "../errors/index.js";
 import { formatFromArgv } from "../output/format.js";
 import { escapeJsonText } from "../util/escape.js";
 import { Run } from "./run.js";
@@ -69,9 +69,13 @@ export function startRun(argv: string[]): Run {
     const code = report(run, err);
     process.exit(code === EXIT.ok ? EXIT.rpc : code);
   });
-  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
-    // `chaingw ... | head -1`: the reader left; nothing more to say
+  // every write to stdout of every command ends here when it fails (the one output path: a run's data,
+  // progress aside, goes through this stream): `chaingw ... | head -1` is the reader leaving, nothing more
+  // to say; anything else (ENOSPC on a full disk, EFBIG past `ulimit -f`, EIO) is the run failing, said in
+  // one line naming the stream, at once (what follows would be lost the same way)
+  run.stdout.on("error", (e: NodeJS.ErrnoException) => {
     if (e.code === "EPIPE") process.exit(EXIT.ok);
+    process.exit(report(run, writeFailed("stdout", e)));
   });
   // `2>&1 | head`: a closed stderr must not turn a diagnostic into a crash; the exit code still tells
   process.stderr.on("error", () => {});

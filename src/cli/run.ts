@@ -5,12 +5,38 @@
  * come from context.ts, loaded when a command runs.
  */
 import { setMaxListeners } from "node:events";
+import { writeSync } from "node:fs";
+import { Writable } from "node:stream";
 import { type Format, isMachine } from "../output/format.js";
 import { escapeJsonText, escapeTerminal } from "../util/escape.js";
 import { Secrets } from "../util/redact.js";
 
 /** Where a run writes: the process's streams, or a test's (commands run in-process with injected streams). */
 export type OutStream = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+
+/**
+ * The process's stdout. Redirected to a file (`> report.json`, /dev/full), node's stream writes each chunk
+ * with one write(2) and ignores a short one: on a disk that fills up, or past `ulimit -f`, the output was cut
+ * and the run exited 0. This one writes until all is out or the system says why not (ENOSPC, EFBIG, EIO),
+ * which reaches the stream's "error" handler of lifecycle.ts. A pipe and a terminal keep node's stream
+ * (libuv finishes short writes itself).
+ */
+export function processStdout(): OutStream {
+  const s = process.stdout as OutStream & { _type?: string; fd?: number };
+  if (s._type !== "fs") return s;
+  const fd = s.fd ?? 1;
+  return new Writable({
+    decodeStrings: true,
+    write(chunk: Buffer, _enc, cb) {
+      try {
+        for (let at = 0; at < chunk.length; ) at += writeSync(fd, chunk, at, chunk.length - at);
+      } catch (e) {
+        return cb(e as Error);
+      }
+      cb();
+    },
+  });
+}
 
 export class Run {
   /** aborted on SIGINT/SIGTERM; the reason is the signal's name */
@@ -39,7 +65,7 @@ export class Run {
   constructor(
     readonly format: Format,
     readonly env: NodeJS.ProcessEnv = process.env,
-    readonly stdout: OutStream = process.stdout,
+    readonly stdout: OutStream = processStdout(),
     readonly stderr: OutStream = process.stderr,
   ) {
     // every request in flight listens on it: a batch with --concurrency 16 is not a listener leak

@@ -101,6 +101,27 @@ export class AuthError extends ChaingwError {
   override code: number | string = "auth";
 }
 
+/**
+ * A write chaingw could not make: stdout (a full disk, an I/O error, a file-size limit) or a file it
+ * writes. Exit 1. A closed pipe on stdout is not one: the reader left (exit 0, quietly).
+ */
+export class WriteError extends ChaingwError {
+  override code: number | string = "write";
+}
+
+/**
+ * A write that failed, in one line: `what` names the stream or the file (`stdout`, `--proof: p.json`),
+ * then the system's code and its words (`ENOSPC (no space left on device)`).
+ */
+export function writeFailed(what: string, e: unknown): WriteError {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  const msg = String((e as Error)?.message ?? e);
+  // node's "ENOSPC: no space left on device, write" → "no space left on device"
+  const words =
+    code && msg.startsWith(`${code}: `) ? msg.slice(code.length + 2).replace(/, \w+( .*)?$/, "") : "";
+  return new WriteError(`cannot write ${what}: ${code ?? msg}${words ? ` (${words})` : ""}`, { cause: e });
+}
+
 export class InterruptedError extends ChaingwError {
   override code: number | string = "interrupted";
 }

@@ -7,7 +7,7 @@
  */
 import { closeSync, fsyncSync, linkSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { ChaingwError } from "../errors/index.js";
+import { WriteError } from "../errors/index.js";
 
 export interface AtomicOptions {
   /** the new file's permissions (the temporary file is made with them, so no moment is more open) */
@@ -43,7 +43,7 @@ export function writeAtomic(
     else renameSync(tmp, path);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new ChaingwError(`${what}: cannot write ${path}: ${code ?? e}`, { cause: e });
+    throw new WriteError(`${what}: cannot write ${path}: ${code ?? e}`, { cause: e });
   } finally {
     if (fd !== undefined) closeSync(fd);
     // after a rename the temporary name is gone already; after a link or a failure it is removed here
