@@ -571,7 +571,9 @@ describe("bad input: exit 2 naming the field, nothing judged", () => {
       tampered(OKX_V1, (t) => t.replace('"nonce":"580c5e814d', '"nonse":"580c5e814d')),
     );
     expect(missing.exitCode).toBe(2);
-    expect(missing.stderr).toContain("self.nonce must be a string");
+    expect(missing.stderr).toMatch(
+      /okx-v1-merkle_proof_file\.json:1: self\.nonse: not a member of OKX's v1 proof/,
+    );
     const line = await verify(
       fixture(OKX_V2),
       tampered(OKX_V2_TREE, (t) =>
@@ -581,5 +583,138 @@ describe("bad input: exit 2 naming the field, nothing judged", () => {
     expect(line.exitCode).toBe(2);
     expect(line.stderr).toMatch(/line 4: not "hash,height,\{balances\}"/);
     expect(line.stdout).toBe("");
+  });
+});
+
+describe("every version read strictly: a member no version has is refused by name and line, never read as 0", () => {
+  const top = (name: string) => tampered(name, (t) => t.replace("{", '{\n  "Extra": "0",'));
+  it.each([
+    [OKX_V1, "OKX's v1 proof"],
+    [OKX_V2, "OKX's v2 user info file"],
+    ["bitget-2025-11-merkel_tree_bg.json", "Bitget's proof"],
+    ["uzx-merkel_tree_uzx.json", "UZX's proof"],
+    ["bitunix-merkle_tree_bitunix.json", "Bitunix's proof"],
+    ["mexc-merkle_proof.json", "MEXC's proof"],
+    ["coinex-merkle_proof_file.json", "CoinEx's proof"],
+    ["binance-user_config.json", "Binance's user proof of 2024-09"],
+    ["gate-user_config.json", "Gate's user proof"],
+    ["htx-zk_user_config.json", "HTX's user proof"],
+  ])("%s: a member added at the top is named with its line (exit 2, nothing judged)", async (name, what) => {
+    const r = await verify(top(name));
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(
+      new RegExp(`${name.replace(/\./g, "\\.")}:[23]: Extra: not a member of ${what}`),
+    );
+  });
+
+  it("nested members too: a sibling's extra member (Bitget), an asset's renamed amount (HTX)", async () => {
+    const bitget = await verify(
+      tampered("bitget-2025-11-merkel_tree_bg.json", (t) => t.replace('"level"', '"lvl": 3, "level"')),
+    );
+    expect(bitget.exitCode).toBe(2);
+    expect(bitget.stderr).toMatch(/:\d+: (self|path\[0\])\.lvl: not a member of Bitget's proof/);
+    const htx = await verify(
+      tampered("htx-zk_user_config.json", (t) => t.replace('"Balance"', '"Balanse"')),
+      "--proof-format",
+      "htx-zk",
+    );
+    expect(htx.exitCode).toBe(2);
+    expect(htx.stderr).toMatch(
+      /:\d+: Assets\[0\]\.Balanse: not a member of HTX's user proof of 2023 \(bc0adce\)/,
+    );
+  });
+
+  it("Binance's Jul 2024 file (its loan named VipLoan, as cf2a676 did) reaches its root; an unknown name is refused", async () => {
+    const r = await verify(fixture("binance-2024-07-user_config.json"), "--json");
+    expect(r.exitCode).toBe(0);
+    expect(r.json.findings).toContainEqual(
+      expect.objectContaining({
+        status: "ok",
+        step: "path",
+        text: expect.stringContaining("with 350 asset slots"),
+      }),
+    );
+    // the same amounts under the later name Loan reach the same root (the Sep 2024 version)
+    const renamed = await verify(
+      tampered("binance-2024-07-user_config.json", (t) => t.replaceAll('"VipLoan"', '"Loan"')),
+    );
+    expect(renamed.exitCode).toBe(0);
+    const unknown = await verify(
+      tampered("binance-2024-07-user_config.json", (t) => t.replace('"VipLoan"', '"VipLoan2"')),
+    );
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr).toMatch(
+      /binance-2024-07-user_config\.json:12: Assets\[0\]\.VipLoan2: not a member of Binance's user proof of 2024-07 \(cf2a676\)/,
+    );
+    // a version's member missing: named, not counted as 0
+    const missing = await verify(
+      tampered("binance-2024-07-user_config.json", (t) => t.replace(/"Margin": \d+,\n\s*/, "")),
+    );
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toContain(
+      "Assets[0].Margin is missing (Binance's user proof of 2024-07 (cf2a676) has it)",
+    );
+  });
+
+  it("Binance's Dec 2022 sample (Equity and Debt, c1884aa) is read as its version; it reaches no root at 350 slots and says --asset-slots, at once", async () => {
+    const r = await verify(fixture("binance-2022-12-user_config.json"), "--json");
+    expect(r.exitCode).toBe(1);
+    expect(failures(r.json)).toEqual([
+      expect.objectContaining({
+        step: "path",
+        text: expect.stringMatching(
+          /at the asset slot counts Binance's code of 2022-12 used \(350\).*--asset-slots N tries N/,
+        ),
+      }),
+    ]);
+  });
+
+  it("a forged Binance-family file that reaches no root is tried at the known counts only (45.7): the failure names them and --asset-slots", async () => {
+    const r = await verify(
+      tampered("gate-user_config.json", (t) => t.replace('"Equity":29774', '"Equity":29775')),
+      "--json",
+    );
+    expect(r.exitCode).toBe(1);
+    expect(failures(r.json)[0]!.text).toContain("(800, 500, 350)");
+    expect(failures(r.json)[0]!.text).toContain("--asset-slots N tries N");
+  });
+
+  it("MEXC's Dec 2022 proof (amounts under balance, as its validator of 98868b6 read them): read, and it does not hold — negative sums on its path", async () => {
+    const r = await verify(fixture("mexc-2022-12-merkle_proof.json"), "--json");
+    expect(r.exitCode).toBe(1);
+    const f = failures(r.json);
+    expect(f.every((x) => x.step === "balances")).toBe(true);
+    expect(new Set(f.map((x) => x.at))).toEqual(
+      new Set([
+        "level 0 (pathList[0])",
+        "level 1",
+        "level 11 (pathList[5])",
+        "level 12",
+        "level 13",
+        "level 13 (pathList[6])",
+        "level 14",
+        "level 15",
+        "level 15 (pathList[7])",
+        "level 16",
+        "level 16 (pathList[8])",
+        "level 17",
+        "level 17 (root)",
+      ]),
+    );
+    expect(r.json.findings).toContainEqual(expect.objectContaining({ status: "ok", step: "leaf" }));
+    expect(r.json.findings).toContainEqual(expect.objectContaining({ status: "ok", step: "path" }));
+    // the Jan 2023 copy (balances) is the same tree: the same verdict
+    const jan = await verify(fixture("mexc-2023-01-merkle_proof.json"), "--json");
+    expect(jan.exitCode).toBe(1);
+    expect(jan.json.root).toBe(r.json.root);
+    // one node under the other version's key: refused by name and line
+    const mixed = await verify(
+      tampered("mexc-2022-12-merkle_proof.json", (t) => t.replace('"balance"', '"balances"')),
+    );
+    expect(mixed.exitCode).toBe(2);
+    expect(mixed.stderr).toMatch(
+      /mexc-2022-12-merkle_proof\.json:7: pathList\[0\]\.balances: not a member of MEXC's proof \(merkle_proof\.json\), the Dec 2022 version/,
+    );
   });
 });

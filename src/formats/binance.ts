@@ -8,7 +8,7 @@ const CHECKS = [
   "the root against --root",
 ];
 const PATH = [
-  "the leaf Poseidon(id, equity, debt, assets commitment) and its 28 Poseidon siblings to the root, with the Poseidon of the bnb-chain gnark-crypto fork the tool pins (state[1] out, 12 inputs a block); the tool's number of asset slots found by trying (--asset-slots N gives it)",
+  "the leaf Poseidon(id, equity, debt, assets commitment) and its 28 Poseidon siblings to the root, with the Poseidon of the bnb-chain gnark-crypto fork the tool pins (state[1] out, 12 inputs a block); at the asset slot counts the tool's versions used and no others (--asset-slots N tries another)",
 ];
 const CANNOT = [
   "the Groth16 batch proofs that bind the totals to the balances and every account's non-negativity",
@@ -22,7 +22,7 @@ export const BINANCE: ProofFormat<LiabilitiesModule> = {
   title: "Binance zk-SNARK user proof (user_config.json)",
   checks: [
     ...CHECKS,
-    "the leaf Poseidon(id, equity, debt, collateral, assets commitment) and its 28 Poseidon siblings to the root: five amounts a slot packed three to an element with the fork's Poseidon of 12 inputs a block (the published sample's form, 350 slots), else Binance's numbered 50/500-slot form of Sep 2024 with 16 a block; --asset-slots N gives the count",
+    "the leaf Poseidon(id, equity, debt, collateral, assets commitment) and its 28 Poseidon siblings to the root: five amounts a slot packed three to an element with the fork's Poseidon of 12 inputs a block (the published sample's form, 350 slots), else Binance's numbered 50/500-slot form of Sep 2024 with 16 a block; each version (Dec 2022, Jul 2024's VipLoan, Sep 2024's Loan) told apart by its members; --asset-slots N tries another count",
   ],
   cannot: CANNOT,
   detect: (t) => /"AccountIdHash"\s*:/.test(t) && /"Equity"\s*:/.test(t) && /"Proof"\s*:/.test(t),

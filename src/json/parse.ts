@@ -18,7 +18,15 @@ export interface ParseOptions {
    * @default "last" (the last one wins, as JSON.parse)
    */
   duplicates?: "last" | "reject";
+  /** Keep the line (1-based) each member name stands on, for {@link memberLine}. @default false */
+  lines?: boolean;
 }
+
+/** The line each member name of an object stands on, when parsed with `lines: true`. */
+const keyLines = new WeakMap<object, Record<string, number>>();
+
+/** The line (1-based) of the member `key` of `obj` in the text {@link parseLossless} read it from (`lines: true`). */
+export const memberLine = (obj: object, key: string): number | undefined => keyLines.get(obj)?.[key];
 
 const NUMBER_RE = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
@@ -27,6 +35,13 @@ export function parseLossless(text: string, opts: ParseOptions = {}): JsonValue 
   const n = text.length;
   // the path to the value being read, kept only when repeated names are refused
   const trail: (string | number)[] | undefined = opts.duplicates === "reject" ? [] : undefined;
+  // lines counted forward as member names are met (they come in text order): O(n) over the whole text
+  let linePos = 0;
+  let line = 1;
+  const lineAt = (pos: number): number => {
+    for (; linePos < pos; linePos++) if (text.charCodeAt(linePos) === 10) line++;
+    return line;
+  };
   const pathOf = (t: (string | number)[]) =>
     t.map((x, i) => (typeof x === "number" ? `[${x}]` : i ? `.${x}` : x)).join("");
 
@@ -102,11 +117,13 @@ export function parseLossless(text: string, opts: ParseOptions = {}): JsonValue 
     if (c === 123 /* { */) {
       const obj: JsonObject = {};
       const record: Record<string, [number, number]> | undefined = depth === 0 ? {} : undefined;
+      const lines: Record<string, number> | undefined = opts.lines ? {} : undefined;
       if (!cur.open(depth, 125)) {
         do {
           cur.key();
           const at = cur.pos;
           const key = parseString();
+          if (lines) lines[key] = lineAt(at);
           cur.colon();
           const start = cur.pos;
           if (trail && Object.hasOwn(obj, key))
@@ -121,6 +138,7 @@ export function parseLossless(text: string, opts: ParseOptions = {}): JsonValue 
         } while (cur.more(125));
       }
       if (record) spans.set(obj, record);
+      if (lines) keyLines.set(obj, lines);
       return obj;
     }
     if (c === 91 /* [ */) {

@@ -18,6 +18,7 @@ import {
   int,
   isObj,
   leafStep,
+  onlyMembers,
   pathVerifier,
   readAmounts,
   readJson,
@@ -65,6 +66,10 @@ interface Variant {
   leafKey: "merkelLeaf" | "merkleLeaf";
   levelKey: "level" | "height";
   sideKey: "role" | "type";
+  /** every member a node of the tool's files has (beside `precisions` of Bitunix's self) */
+  members: readonly string[];
+  /** the tool's files, in words */
+  what: string;
 }
 
 const BITGET: Variant = {
@@ -74,8 +79,10 @@ const BITGET: Variant = {
   leafKey: "merkelLeaf",
   levelKey: "level",
   sideKey: "role",
+  members: ["auditId", "balances", "encryptUid", "level", "merkelLeaf", "nonce", "role"],
+  what: "Bitget's proof (merkel_tree_bg.json)",
 };
-const UZX: Variant = { ...BITGET, name: "uzx", spelling: "java" };
+const UZX: Variant = { ...BITGET, name: "uzx", spelling: "java", what: "UZX's proof (merkel_tree_uzx.json)" };
 const BITUNIX: Variant = {
   name: "bitunix",
   cut: 64,
@@ -83,6 +90,8 @@ const BITUNIX: Variant = {
   leafKey: "merkleLeaf",
   levelKey: "height",
   sideKey: "type",
+  members: ["balances", "encryptUid", "height", "merkleLeaf", "nonce", "type"],
+  what: "Bitunix's proof (merkle_tree_bitunix.json)",
 };
 
 interface Node {
@@ -95,6 +104,8 @@ interface Node {
 
 function readNode(n: unknown, at: string, v: Variant, file: string): Node {
   if (!isObj(n)) throw new UsageError(`${file}: ${at} must be an object`);
+  const extra = at === "self" && v.spelling === "quoted-precision" ? ["precisions"] : [];
+  onlyMembers(n, [...v.members, ...extra], at, file, v.what);
   return {
     at,
     hash: field(n, v.leafKey, at, file, "string"),
@@ -117,6 +128,7 @@ interface Doc {
 function readFamily(v: Variant, text: string, o: InclusionOptions): Doc {
   const doc = readJson(text, o.file);
   if (!isObj(doc)) throw new UsageError(`${o.file}: not a ${v.name} proof (an object with path and self)`);
+  onlyMembers(doc, ["path", "self"], "", o.file, v.what);
   const selfObj = field(doc, "self", "", o.file, "object");
   const path = field(doc, "path", "", o.file, "array").map((n, i) => readNode(n, `path[${i}]`, v, o.file));
   if (!path.length) throw new UsageError(`${o.file}: path is empty (it ends with the root)`);
@@ -124,7 +136,7 @@ function readFamily(v: Variant, text: string, o: InclusionOptions): Doc {
   if (v.spelling === "quoted-precision") {
     const p = selfObj.precisions;
     if (!isObj(p)) throw new UsageError(`${o.file}: self.precisions must be an object (each asset's places)`);
-    for (const [asset, x] of Object.entries(p)) precision.set(asset, Number(String(x)));
+    for (const asset of Object.keys(p)) precision.set(asset, int(p, asset, "self.precisions", o.file));
   }
   return {
     v,

@@ -7,7 +7,7 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import { UsageError } from "../../errors/index.js";
-import { type JsonValue, parseLossless } from "../../json/lossless.js";
+import { type JsonValue, memberLine, parseLossless } from "../../json/lossless.js";
 import { JsonNumber } from "../../json/value.js";
 import { type Finding, type Verdict, verdictOfFindings } from "../../reserves/verdict.js";
 import { cannotSay, claim, fails, ok } from "../../reserves/verifier.js";
@@ -166,7 +166,7 @@ export const sha256Hex = (text: string): string => bytesToHex(sha256(utf8ToBytes
 /** A file's JSON read losslessly (numbers keep their spelling); a file that is not JSON is a usage error. */
 export function readJson(text: string, file: string): JsonValue {
   try {
-    return parseLossless(text.replace(/^\uFEFF/, ""), { duplicates: "reject" });
+    return parseLossless(text.replace(/^\uFEFF/, ""), { duplicates: "reject", lines: true });
   } catch (e) {
     throw new UsageError(`${file}: not JSON (${(e as Error).message})`);
   }
@@ -175,6 +175,25 @@ export function readJson(text: string, file: string): JsonValue {
 export type Obj = { [key: string]: JsonValue };
 export const isObj = (v: unknown): v is Obj =>
   typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof JsonNumber);
+
+/** `file:line` of the member `key` of `o` (an object read by `readJson`), or the file's name alone. */
+export const whereIs = (o: Obj, key: string, file: string): string => {
+  const line = memberLine(o, key);
+  return line === undefined ? file : `${file}:${line}`;
+};
+
+/**
+ * Every member of `o` one its format knows, else a usage error naming the member and its line: a member no
+ * version of the format has is refused, never read as absent (a renamed amount read as zero would make an
+ * honest proof fail and look like the exchange's fault). `what`: the format's files, in words.
+ */
+export function onlyMembers(o: Obj, known: readonly string[], at: string, file: string, what: string): void {
+  for (const k of Object.keys(o))
+    if (!known.includes(k))
+      throw new UsageError(
+        `${whereIs(o, k, file)}: ${at ? `${at}.` : ""}${k}: not a member of ${what} (${at || "the top level"} has ${known.join(", ")}); chaingw reads no member it does not know`,
+      );
+}
 
 /** The member `key` of `o` as an object / array / string / number text, or a usage error naming the field. */
 export function field(o: Obj, key: string, at: string, file: string, kind: "object"): Obj;

@@ -17,6 +17,7 @@ import {
   field,
   type InclusionOptions,
   isObj,
+  onlyMembers,
   pathVerifier,
   readAmounts,
   readJson,
@@ -74,12 +75,17 @@ interface Doc {
 function read(text: string, o: InclusionOptions): Doc {
   const doc = readJson(text, o.file);
   if (!isObj(doc)) throw new UsageError(`${o.file}: not a CoinEx proof (an object with root, self and path)`);
+  const what = "CoinEx's proof (merkle_proof_file.json)";
+  onlyMembers(doc, ["root", "self", "path"], "", o.file, what);
   const rootObj = field(doc, "root", "", o.file, "object");
+  onlyMembers(rootObj, ["hash", "balances"], "root", o.file, what);
   const selfObj = field(doc, "self", "", o.file, "object");
+  onlyMembers(selfObj, ["nonce", "balances"], "self", o.file, what);
   const path = field(doc, "path", "", o.file, "array").map((n, i): Sibling | null => {
     const at = `path[${i}]`;
     if (!isObj(n)) throw new UsageError(`${o.file}: ${at} must be an object`);
     if (!Object.keys(n).length) return null;
+    onlyMembers(n, ["hash", "pos", "balances"], at, o.file, what);
     const pos = field(n, "pos", at, o.file, "string");
     if (pos !== "left" && pos !== "right")
       throw new UsageError(`${o.file}: ${at}.pos must be "left" or "right"`);

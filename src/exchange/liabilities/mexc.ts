@@ -16,6 +16,7 @@ import {
   type InclusionOptions,
   isObj,
   leafStep,
+  onlyMembers,
   pathVerifier,
   readAmounts,
   readJson,
@@ -49,12 +50,30 @@ interface Doc {
   path: Node[];
 }
 
+const WHAT = "MEXC's proof (merkle_proof.json)";
+/** MEXC's versions, told apart by the member holding a node's amounts */
+const VERSION = {
+  balance: "the Dec 2022 version (amounts under balance)",
+  balances: "the version of Jan 2023 on (amounts under balances)",
+};
+
 function read(text: string, o: InclusionOptions): Doc {
   const doc = readJson(text, o.file);
   if (!isObj(doc)) throw new UsageError(`${o.file}: not a MEXC proof (an object with pathList and self)`);
+  onlyMembers(doc, ["pathList", "self"], "", o.file, WHAT);
   const selfObj = field(doc, "self", "", o.file, "object");
+  // the version: MEXC's validator of Dec 2022 read each node's amounts under `balance`, from Jan 2023 `balances`
+  const key = "balance" in selfObj && !("balances" in selfObj) ? "balance" : "balances";
+  const members = ["level", "type", "hash", key];
   const node = (n: unknown, at: string): Node => {
     if (!isObj(n)) throw new UsageError(`${o.file}: ${at} must be an object`);
+    onlyMembers(
+      n,
+      at === "self" ? [...members, "proofId", "accountId"] : members,
+      at,
+      o.file,
+      `${WHAT}, ${VERSION[key]}`,
+    );
     const level = Number(field(n, "level", at, o.file, "number"));
     const type = Number(field(n, "type", at, o.file, "number"));
     if (!Number.isSafeInteger(level) || level < 0 || level > 256)
@@ -64,7 +83,7 @@ function read(text: string, o: InclusionOptions): Doc {
       level,
       type,
       hash: field(n, "hash", at, o.file, "string"),
-      balances: readAmounts(n.balances, `${at}.balances`, o.file),
+      balances: readAmounts(n[key], `${at}.${key}`, o.file),
     };
   };
   const path = field(doc, "pathList", "", o.file, "array").map((n, i) => node(n, `pathList[${i}]`));

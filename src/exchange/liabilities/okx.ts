@@ -20,6 +20,7 @@ import {
   isHex,
   isObj,
   leafStep,
+  onlyMembers,
   pathVerifier,
   readAmounts,
   readJson,
@@ -53,16 +54,23 @@ interface V1 {
   nodes: { at: string; hash: string; type: number; height: number; balances: Amount[] }[];
 }
 
+const V1_WHAT = "OKX's v1 proof (merkle_proof_file.json, 2022-23)";
+/** every member a node of OKX v1 has (the path's nodes carry `nonce` too, empty) */
+const V1_NODE = ["auditId", "balances", "hash", "height", "nonce", "type"];
+
 /** OKX v1: `{"self":{nonce,hash,balances,type,height},"path":[{hash,balances,type,height}…, root]}`. */
 function readV1(text: string, o: InclusionOptions): V1 {
   const doc = readJson(text, o.file);
   if (!isObj(doc)) throw new UsageError(`${o.file}: not an OKX v1 proof (an object with self and path)`);
+  onlyMembers(doc, ["self", "path"], "", o.file, V1_WHAT);
   const self = field(doc, "self", "", o.file, "object");
+  onlyMembers(self, V1_NODE, "self", o.file, V1_WHAT);
   const path = field(doc, "path", "", o.file, "array");
   if (path.length < 1) throw new UsageError(`${o.file}: path is empty (it ends with the root)`);
   const nodes = path.map((n, i) => {
     if (!isObj(n)) throw new UsageError(`${o.file}: path[${i}] must be an object`);
     const at = `path[${i}]`;
+    onlyMembers(n, V1_NODE, at, o.file, V1_WHAT);
     return {
       at,
       hash: field(n, "hash", at, o.file, "string"),
@@ -174,12 +182,15 @@ interface V2 {
 function readV2(text: string, o: InclusionOptions): V2 {
   const doc = readJson(text, o.file);
   if (!isObj(doc)) throw new UsageError(`${o.file}: not an OKX v2 user info file`);
+  const what = "OKX's v2 user info file (user_info_file.json)";
+  onlyMembers(doc, ["hash", "nonce", "totalBalances", "nodes"], "", o.file, what);
   return {
     userHash: field(doc, "hash", "", o.file, "string"),
     nonce: field(doc, "nonce", "", o.file, "string"),
     total: readAmounts(doc.totalBalances, "totalBalances", o.file),
     leaves: field(doc, "nodes", "", o.file, "array").map((n, i) => {
       if (!isObj(n)) throw new UsageError(`${o.file}: nodes[${i}] must be an object`);
+      onlyMembers(n, ["hash", "balances"], `nodes[${i}]`, o.file, what);
       return {
         hash: field(n, "hash", `nodes[${i}]`, o.file, "string"),
         balances: readAmounts(n.balances, `nodes[${i}].balances`, o.file),

@@ -7,8 +7,11 @@
  * HTX's and Gate's leaves and paths are recomputed with the Poseidon of the bnb-chain gnark-crypto fork they
  * pin (poseidon.ts): the leaf Poseidon(id, equity, debt, assets commitment), the commitment Poseidon over the
  * assets (HTX: each asset's balance; Gate: equity and debt packed three to an element as a·2^128 + b·2^64 +
- * c) for the tool's number of asset slots, which the file does not say: the counts the tools' histories used
- * are tried first, then every count up to 1024, and the one that reaches the root is named. Binance's 2024
+ * c) for the tool's number of asset slots, which the file does not say: the counts the version's code used
+ * are tried, no others (a file that reaches no root there names `--asset-slots N`, which tries N), and the one
+ * that reaches the root is named. Each version is told apart by its members (`ZkVersion`: Binance's of Dec
+ * 2022 packs Equity and Debt as Gate does; of Jul 2024 names the loan `VipLoan`, of Sep 2024 `Loan`); a member
+ * no version has is refused by name. Binance's 2024
  * files add TotalCollateral to the leaf and pack five amounts a slot (Equity, Debt, Loan, Margin,
  * PortfolioMargin) as Gate packs two — the form its published sample reaches its root with, 350 slots —; its
  * code since Sep 2024 (5d26d4f) hashes another form, tried next: each slot [Index, Equity, Debt, Loan, Margin,
@@ -23,6 +26,7 @@ import {
   type InclusionOptions,
   isObj,
   type Obj,
+  onlyMembers,
   readJson,
   step,
   verifierOf,
@@ -31,25 +35,35 @@ import {
 /** BN254's scalar field (gnark's fr): every sibling and root must be below it. */
 const FR = 0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001n;
 const DEPTH = 28;
-/** the largest number of asset slots tried when the file's is not among the known ones */
-const MAX_SLOTS = 1024;
+
+/**
+ * One version of a tool's user proof, told apart by its members: the totals in the leaf and each asset's
+ * amounts (in the order the tool packs them, as this version's files name them), the asset slot counts its
+ * code used (tried in that order, and no others: a file that reaches no root at them names --asset-slots N).
+ */
+export interface ZkVersion {
+  /** "2022-12", and the publisher's commit that defines it */
+  label: string;
+  commit: string;
+  totals: readonly string[];
+  amounts: readonly string[];
+  knownSlots: readonly number[];
+  /** Binance's code since Sep 2024: slot counts of its numbered-slot commitment, tried when no count reaches */
+  indexedTiers?: readonly number[];
+}
 
 interface Variant {
   name: string;
   title: string;
   index: string;
   id: string;
-  totals: string[];
   assets: string;
-  amounts: string[];
   root: string;
   proof: string;
   /** how the assets enter the leaf: HTX's balances one an element; Gate's and Binance's amounts packed three to an element */
   commitment: "balances" | "packed";
-  /** asset slot counts the tool's published versions used, tried first */
-  knownSlots?: number[];
-  /** Binance's code since Sep 2024: slot counts of its numbered-slot commitment, tried when no count reaches */
-  indexedTiers?: number[];
+  /** the versions its publisher's history shows, oldest first */
+  versions: readonly ZkVersion[];
 }
 
 const BINANCE: Variant = {
@@ -57,41 +71,78 @@ const BINANCE: Variant = {
   title: "Binance",
   index: "AccountIndex",
   id: "AccountIdHash",
-  totals: ["TotalEquity", "TotalDebt", "TotalCollateral"],
   assets: "Assets",
-  amounts: ["Equity", "Debt", "Loan", "Margin", "PortfolioMargin"],
   root: "Root",
   proof: "Proof",
   commitment: "packed",
-  knownSlots: [350, 500, 50],
-  indexedTiers: [50, 500],
+  versions: [
+    {
+      label: "2022-12",
+      commit: "c1884aa",
+      totals: ["TotalEquity", "TotalDebt"],
+      amounts: ["Equity", "Debt"],
+      knownSlots: [350],
+    },
+    {
+      label: "2024-07",
+      commit: "cf2a676",
+      totals: ["TotalEquity", "TotalDebt", "TotalCollateral"],
+      amounts: ["Equity", "Debt", "VipLoan", "Margin", "PortfolioMargin"],
+      knownSlots: [350],
+    },
+    {
+      label: "2024-09",
+      commit: "49843ea",
+      totals: ["TotalEquity", "TotalDebt", "TotalCollateral"],
+      amounts: ["Equity", "Debt", "Loan", "Margin", "PortfolioMargin"],
+      knownSlots: [350, 500, 50],
+      indexedTiers: [50, 500],
+    },
+  ],
 };
 const GATE: Variant = {
   name: "gate",
   title: "Gate",
   index: "Arrangement",
   id: "UniqueIdentification",
-  totals: ["TotalAssetEquity", "TotalAssetDebt"],
   assets: "AssetDetails",
-  amounts: ["Equity", "Debt"],
   root: "TreeRootHash",
   proof: "MerkleProofEncode",
   commitment: "packed",
-  knownSlots: [800, 500, 350],
+  versions: [
+    {
+      label: "2023",
+      commit: "87db18d",
+      totals: ["TotalAssetEquity", "TotalAssetDebt"],
+      amounts: ["Equity", "Debt"],
+      knownSlots: [800, 500, 350],
+    },
+  ],
 };
 const HTX: Variant = {
   name: "htx-zk",
   title: "HTX",
   index: "AccountIndex",
   id: "AccountIdHash",
-  totals: ["TotalEquity", "TotalDebt"],
   assets: "Assets",
-  amounts: ["Balance"],
   root: "Root",
   proof: "Proof",
   commitment: "balances",
-  knownSlots: [168, 174, 205],
+  versions: [
+    {
+      label: "2023",
+      commit: "bc0adce",
+      totals: ["TotalEquity", "TotalDebt"],
+      amounts: ["Balance"],
+      knownSlots: [168, 174, 205],
+    },
+  ],
 };
+
+/** Every version of the family's formats, for docs and tests: the format's name beside each. */
+export const ZK_VERSIONS: readonly { format: string; version: ZkVersion }[] = [BINANCE, GATE, HTX].flatMap(
+  (v) => v.versions.map((version) => ({ format: v.name, version })),
+);
 
 /** A JSON whole number (any size), or a usage error naming the field; its sign kept for the finding. */
 function whole(v: JsonValue | undefined, at: string, file: string): bigint {
@@ -106,6 +157,7 @@ const hexField = (h: string): bigint | undefined =>
 /** A file of the family as read: every member the checks need, of its type (else exit 2, naming it). */
 interface Doc {
   v: Variant;
+  version: ZkVersion;
   doc: Obj;
   index: bigint;
   id: string;
@@ -114,48 +166,82 @@ interface Doc {
   proof: string[];
 }
 
+/**
+ * The version whose members are exactly the file's (top level and every asset), else a usage error naming the
+ * member the closest version does not have (with its line), or the one it lacks.
+ */
+function versionOf(v: Variant, doc: Obj, assets: JsonValue[], file: string): ZkVersion {
+  const what = (x: ZkVersion) => `${v.title}'s user proof of ${x.label} (${x.commit})`;
+  const problems = v.versions.map((x) => {
+    const out: { n: number; first?: () => never } = { n: 0 };
+    const note = (f: () => never) => {
+      out.n++;
+      out.first ??= f;
+    };
+    const top = [v.index, v.id, ...x.totals, v.assets, v.root, v.proof];
+    for (const k of Object.keys(doc))
+      if (!top.includes(k)) note(() => onlyMembers(doc, top, "", file, what(x)) as never);
+    for (const k of top)
+      if (!(k in doc))
+        note(() => {
+          throw new UsageError(`${file}: ${k} is missing (${what(x)} has it)`);
+        });
+    const slot = ["Index", ...x.amounts];
+    for (const [i, a] of assets.entries()) {
+      if (!isObj(a)) continue;
+      const at = `${v.assets}[${i}]`;
+      for (const k of Object.keys(a))
+        if (!slot.includes(k)) note(() => onlyMembers(a, slot, at, file, what(x)) as never);
+      for (const k of slot)
+        if (!(k in a))
+          note(() => {
+            throw new UsageError(`${file}: ${at}.${k} is missing (${what(x)} has it)`);
+          });
+    }
+    return out;
+  });
+  const exact = v.versions.find((_, i) => problems[i]!.n === 0);
+  if (exact) return exact;
+  const closest = problems.reduce((a, b) => (b.n < a.n ? b : a));
+  return closest.first!();
+}
+
 function read(v: Variant, text: string, o: InclusionOptions): Doc {
   const doc = readJson(text, o.file);
   if (!isObj(doc)) throw new UsageError(`${o.file}: not a ${v.title} zk user proof (an object)`);
-  const need = (key: string): JsonValue => {
-    if (!(key in doc)) throw new UsageError(`${o.file}: ${key} is missing`);
-    return doc[key] as JsonValue;
-  };
-  const index = whole(need(v.index), v.index, o.file);
-  for (const t of v.totals.filter((t, i) => i < 2 || t in doc)) whole(need(t), t, o.file);
-  const id = need(v.id);
+  const assets = doc[v.assets];
+  if (!Array.isArray(assets)) throw new UsageError(`${o.file}: ${v.assets} must be an array`);
+  const version = versionOf(v, doc, assets, o.file);
+  const index = whole(doc[v.index], v.index, o.file);
+  for (const t of version.totals) whole(doc[t], t, o.file);
+  const id = doc[v.id];
   if (typeof id !== "string" || hexField(id) === undefined)
     throw new UsageError(`${o.file}: ${v.id} must be hex (32 bytes)`);
-  const assets = need(v.assets);
-  if (!Array.isArray(assets)) throw new UsageError(`${o.file}: ${v.assets} must be an array`);
   for (const [i, a] of assets.entries()) {
     const at = `${v.assets}[${i}]`;
     if (!isObj(a)) throw new UsageError(`${o.file}: ${at} must be an object`);
     whole(a.Index, `${at}.Index`, o.file);
-    for (const [j, k] of v.amounts.entries()) if (j < 2 || k in a) whole(a[k], `${at}.${k}`, o.file);
+    for (const k of version.amounts) whole(a[k], `${at}.${k}`, o.file);
   }
-  const root = need(v.root);
+  const root = doc[v.root];
   if (typeof root !== "string" || hexField(root) === undefined)
     throw new UsageError(`${o.file}: ${v.root} must be hex (32 bytes)`);
-  const proof = need(v.proof);
+  const proof = doc[v.proof];
   if (!Array.isArray(proof) || proof.some((p) => typeof p !== "string"))
     throw new UsageError(`${o.file}: ${v.proof} must be an array of base64 strings`);
-  return { v, doc, index, id, assets: assets as Obj[], root, proof: proof as string[] };
+  return { v, version, doc, index, id, assets: assets as Obj[], root, proof: proof as string[] };
 }
 
 /** The document: every field element of BN254, the index within the tree, no negative amount, assets ascending. */
 const documentStep = step<Doc>("document", (ctx, s) => {
-  const { v, doc, index, id, assets, root, proof } = ctx.doc;
+  const { v, version, doc, index, id, assets, root, proof } = ctx.doc;
   const file = ctx.options.file;
-  for (const t of v.totals.filter((t, i) => i < 2 || t in doc))
+  for (const t of version.totals)
     if (whole(doc[t], t, file) >= FR) s.fail("leaf", `${t} is not a BN254 field element`, t);
   if (index < 0n || index >= 1n << BigInt(DEPTH))
     s.fail("path", `${v.index} ${index} is outside a tree of depth ${DEPTH}`, v.index);
   if ((hexField(id) as bigint) >= FR) s.fail("leaf", `${v.id} is not a BN254 field element`, v.id);
-  // the first two totals and amounts are in every version; Binance's later ones (collateral, loan, margin)
-  // only in files from 2024
-  for (const [i, t] of v.totals.entries()) {
-    if (i >= 2 && !(t in doc)) continue;
+  for (const t of version.totals) {
     const x = whole(doc[t], t, file);
     if (x < 0n) s.fail("balances", `${t} is negative (${x})`, t);
   }
@@ -166,8 +252,7 @@ const documentStep = step<Doc>("document", (ctx, s) => {
     const idx = whole(a.Index, `${at}.Index`, file);
     if (idx <= last) s.fail("leaf", `asset index ${idx} after ${last}: the list must ascend`, at);
     last = idx;
-    for (const [j, k] of v.amounts.entries()) {
-      if (j >= 2 && !(k in a)) continue;
+    for (const [j, k] of version.amounts.entries()) {
       const x = whole(a[k], `${at}.${k}`, file);
       if (x < 0n) s.fail("balances", `asset #${idx} ${k} is negative (${x})`, at);
       else if (x >= 1n << 64n) s.fail("balances", `asset #${idx} ${k} does not fit 64 bits (${x})`, at);
@@ -202,18 +287,18 @@ const documentStep = step<Doc>("document", (ctx, s) => {
  * of asset slots (tried, or --asset-slots), and its 28 Poseidon siblings, against the file's root.
  */
 const pathStep = step<Doc>("path", async (ctx, s) => {
-  const { v, doc, index, id, assets, root, proof } = ctx.doc;
+  const { v, version, doc, index, id, assets, root, proof } = ctx.doc;
   const o = ctx.options;
   if (!s.failed()) {
     const { PoseidonChain, poseidonHash } = await import("./poseidon.js");
-    // every amount the variant hashes; a later one (Binance's Loan, Margin…) absent from a file counts 0
-    const fields = v.amounts.length;
+    // every amount this version hashes (each read: the reader refused a file lacking one)
+    const fields = version.amounts.length;
     const amounts = assets.map((a) => ({
       index: Number(whole((a as Obj).Index, "Index", o.file)),
-      values: v.amounts.map((k) => (k in (a as Obj) ? whole((a as Obj)[k], k, o.file) : 0n)),
+      values: version.amounts.map((k) => whole((a as Obj)[k], k, o.file)),
     }));
     const top = Math.max(-1, ...amounts.map((a) => a.index)) + 1;
-    const leafTotals = v.totals.filter((t, i) => i < 2 || t in doc);
+    const leafTotals = version.totals;
     const totals = leafTotals.map((t) => whole(doc[t], t, o.file));
     const idHash = hexField(id as string) as bigint;
     const siblings = (proof as string[]).map((p) => BigInt(`0x${Buffer.from(p, "base64").toString("hex")}`));
@@ -223,12 +308,20 @@ const pathStep = step<Doc>("path", async (ctx, s) => {
         { length: n },
         (_, i) => ((flat[3 * i] ?? 0n) << 128n) + ((flat[3 * i + 1] ?? 0n) << 64n) + (flat[3 * i + 2] ?? 0n),
       );
+    // the counts tried: --asset-slots N, else the ones this version's code used, and no search beyond them
+    // (a forged file must not make chaingw hash for seconds): the work is bounded by the file's asset list
+    const tries =
+      o.assetSlots !== undefined ? [o.assetSlots] : version.knownSlots.filter((n) => n >= Math.max(top, 1));
+    if (o.assetSlots !== undefined && o.assetSlots < top)
+      s.fail("leaf", `--asset-slots ${o.assetSlots}: the file holds asset #${top - 1}`, v.assets);
+    const most = Math.max(0, ...tries);
     // the asset elements for the largest count tried, asset #i at slot i; a count takes a prefix of them
-    const flat = new Array<bigint>(MAX_SLOTS * fields).fill(0n);
-    for (const a of amounts) for (const [j, x] of a.values.entries()) flat[fields * a.index + j] = x;
+    const flat = new Array<bigint>(most * fields).fill(0n);
+    for (const a of amounts)
+      if (a.index < most) for (const [j, x] of a.values.entries()) flat[fields * a.index + j] = x;
     const packed = v.commitment === "packed";
     const countOf = (slots: number) => (packed ? Math.floor((slots * fields + 2) / 3) : slots);
-    const chain = new PoseidonChain(packed ? pack3(flat, countOf(MAX_SLOTS)) : flat);
+    const chain = new PoseidonChain(packed ? pack3(flat, countOf(most)) : flat);
     const reach = (commitment: bigint): bigint => {
       let node = poseidonHash([idHash, ...totals, commitment]);
       for (let i = 0; i < DEPTH; i++)
@@ -238,26 +331,15 @@ const pathStep = step<Doc>("path", async (ctx, s) => {
             : poseidonHash([node, siblings[i] as bigint]);
       return node;
     };
-    const tries =
-      o.assetSlots !== undefined
-        ? [o.assetSlots]
-        : [
-            ...new Set([
-              ...(v.knownSlots ?? []).filter((n) => n >= top),
-              ...Array.from({ length: MAX_SLOTS }, (_, i) => i + 1).filter((n) => n >= Math.max(top, 1)),
-            ]),
-          ];
-    if (o.assetSlots !== undefined && o.assetSlots < top)
-      s.fail("leaf", `--asset-slots ${o.assetSlots}: the file holds asset #${top - 1}`, v.assets);
     const leafText = `the leaf Poseidon(${v.id}, ${leafTotals.join(", ")}, assets)`;
     let reached: string | undefined;
     const slots = tries.find((n) => reach(chain.hashPrefix(countOf(n))) === rootValue);
     if (slots !== undefined)
       reached = `${leafText} with ${slots} asset slots${o.assetSlots !== undefined ? " (--asset-slots)" : ""}`;
-    else if (v.indexedTiers) {
+    else if (version.indexedTiers) {
       // Binance's code since Sep 2024: each slot [Index, amounts…], the padding slots numbered too, the
       // smallest tier that holds the list, and the later fork's Poseidon (16 inputs a block)
-      const tier = o.assetSlots ?? v.indexedTiers.find((t) => t >= assets.length);
+      const tier = o.assetSlots ?? version.indexedTiers.find((t) => t >= assets.length);
       if (tier !== undefined && tier >= assets.length) {
         const w = fields + 1;
         const slotted = new Array<bigint>(tier * w).fill(0n);
@@ -283,7 +365,7 @@ const pathStep = step<Doc>("path", async (ctx, s) => {
     else
       s.fail(
         "path",
-        `the leaf and its ${DEPTH} Poseidon siblings ${o.assetSlots !== undefined ? `miss the file's root with ${o.assetSlots} asset slots (--asset-slots)` : `reach the file's root with no count of asset slots up to ${MAX_SLOTS}`}${v.indexedTiers ? `, nor with the numbered slots of Binance's code since Sep 2024 (${o.assetSlots ?? v.indexedTiers.join(" or ")} slots)` : ""}: a balance, a total, the index or a sibling is not the one the root was built from`,
+        `the leaf and its ${DEPTH} Poseidon siblings ${o.assetSlots !== undefined ? `miss the file's root with ${o.assetSlots} asset slots (--asset-slots)` : `miss the file's root at the asset slot counts ${v.title}'s code of ${version.label} used (${version.knownSlots.join(", ")})`}${version.indexedTiers ? `, and with the numbered slots of Binance's code since Sep 2024 (${o.assetSlots ?? version.indexedTiers.join(" or ")} slots)` : ""}: a balance, a total, the index or a sibling is not the one the root was built from${o.assetSlots === undefined ? " — or the tool used another count: --asset-slots N tries N" : ""}`,
         rootAt,
       );
   }
