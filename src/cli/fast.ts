@@ -37,6 +37,8 @@ export function plainCall(argv: readonly string[]): FastCall | undefined {
       const v = eq > 0 ? a.slice(eq + 1) : argv[++i];
       if (v === undefined || (eq < 0 && v.startsWith("-"))) return undefined;
       if (o.choices && !o.choices.includes(v)) return undefined;
+      // a second value of a one-value option: the tree refuses it, naming both (src/cli/options.ts)
+      if (!o.repeatable && o.key in flags) return undefined;
       flags[o.key] = o.repeatable ? [...((flags[o.key] as string[]) ?? []), v] : v;
       continue;
     }

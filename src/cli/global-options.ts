@@ -29,7 +29,7 @@ export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
   },
   {
     flags: "--rpc-url <url>",
-    help: "the same as --url (cast's name; env ETH_RPC_URL for EVM groups)",
+    help: "the same as --url, repeatable (cast's name; env ETH_RPC_URL for EVM groups)",
     repeatable: true,
   },
   { flags: "--rpc-cookie <file>", help: "read Basic-auth credentials from a node cookie file" },
@@ -40,7 +40,7 @@ export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
   },
   {
     flags: "--product <id>",
-    help: "gateway product id, one for all gateways or one per gateway (env CHAINGW_PRODUCT)",
+    help: "gateway product id, repeatable: one for all gateways or one per gateway, in order (env CHAINGW_PRODUCT)",
     repeatable: true,
   },
   { flags: "--api-key-file <path>", help: "file holding the gateway API key (env CHAINGW_API_KEY)" },

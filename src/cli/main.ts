@@ -16,7 +16,7 @@ import type { Run } from "./context.js";
 import { GLOBAL_OPTIONS } from "./global-options.js";
 import { fitWidth, HELP, helpWidth, methodsByGroup, WORKFLOWS } from "./help.js";
 import { report, startRun } from "./lifecycle.js";
-import { collect } from "./options.js";
+import { collect, refuseRepeats } from "./options.js";
 import { VERSION } from "./version.js";
 
 function globalOptions(cmd: Command): Command {
@@ -88,6 +88,8 @@ export function buildProgram(argv: string[], run: Run): Command {
   declareMethodCommands(program, run, argv, toBuild);
   // a call of one registry method needs none of the other commands (their options cost start-up)
   if (toBuild.length !== 1) for (const c of COMMANDS) c.declare(program, run);
+  // one value per option unless it says "repeatable": checked here, for every command however declared
+  refuseRepeats(program);
 
   return program;
 }

@@ -1,9 +1,65 @@
 /** Option parsers and checks shared by the command modules (kept tiny: loaded at start-up). */
+import type { EventEmitter } from "node:events";
+import type { Command, Option } from "commander";
 import { UsageError } from "../errors/index.js";
 import type { Format } from "../output/format.js";
+import { redactUrl } from "../util/redact.js";
+import { quoted } from "../util/text.js";
 
-/** A repeatable option: every value, in order. */
+/** A repeatable option: every value, in order. Its help says "repeatable" (test/repeated-options.test.ts). */
 export const collect = (v: string, prev: string[] | undefined): string[] => [...(prev ?? []), v];
+
+/** An option's value as a message shows it: a hidden option's (a key, a password) as ***, a URL's credentials cut. */
+const shownValue = (o: Option, v: unknown): string =>
+  o.hidden ? "***" : typeof v === "string" ? quoted(v.includes("//") ? redactUrl(v) : v) : "(no value)";
+
+/**
+ * No silent last-wins: every option of the tree under `cmd` that takes one value (not {@link collect}'s, not
+ * variadic) refuses a second one, naming both — `--challenge A --challenge B` is exit 2, nothing sent. Run once
+ * on the built tree (src/cli/main.ts), so every command's options follow whoever declared them. A value from
+ * env or a profile is not the command line's: one flag given once still overrides it.
+ */
+export function refuseRepeats(cmd: Command): void {
+  for (const o of cmd.options) {
+    if (!(o.required || o.optional) || o.variadic || o.parseArg === collect) continue;
+    const key = o.attributeName();
+    let first: unknown;
+    // before commander's own listener (it stores the value): the source still says whether one came before
+    (cmd as unknown as EventEmitter).prependListener(`option:${o.name()}`, (v: unknown) => {
+      if (cmd.getOptionValueSource(key) !== "cli") {
+        first = v;
+        return;
+      }
+      const flag = o.long ?? o.short;
+      throw new UsageError(
+        `${flag} given twice (${shownValue(o, first)}, then ${shownValue(o, v)}): it takes one value`,
+        { hint: `give ${flag} once; the options that add up say "repeatable" in --help` },
+      );
+    });
+  }
+  for (const sub of cmd.commands) refuseRepeats(sub);
+}
+
+/**
+ * A repeatable KEY=VALUE option's pairs, one value per key: `--node ETH=a --node ETH=b` is refused naming both
+ * (which node would answer for ETH is not for chaingw to pick). `key` is what must not repeat (default the KEY).
+ */
+export function onePerKey<T extends readonly [string, string]>(
+  flag: string,
+  pairs: readonly T[],
+  key: (p: T) => string = (p) => p[0],
+): T[] {
+  const seen = new Map<string, T>();
+  for (const p of pairs) {
+    const before = seen.get(key(p));
+    if (before)
+      throw new UsageError(
+        `${flag} names ${quoted(p[0])} twice (${quoted(redactUrl(before[1]))}, then ${quoted(redactUrl(p[1]))}): one value each`,
+      );
+    seen.set(key(p), p);
+  }
+  return [...pairs];
+}
 
 /** Commands that print one answer (a method's result, an EVM command's values) have no CSV form. */
 export function refuseCsv(run: { format: Format }, what: string): void {

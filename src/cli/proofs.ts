@@ -9,6 +9,7 @@ import { UsageError } from "../errors/index.js";
 import type { CombinedReport, ReadProof } from "../reserves/combined.js";
 import { contextFor, type Run } from "./context.js";
 import { asUsage, checkWritable, readText } from "./files.js";
+import { onePerKey } from "./options.js";
 
 /** The flags `reserves report` and `solvency` share. */
 export interface ProofSetFlags {
@@ -26,15 +27,15 @@ export async function loadReserveProofs(
   o: ProofSetFlags,
   command: string,
 ): Promise<{ read: ReadProof[]; proofs: CombinedReport["proofs"]; urlFor: Map<GroupName, string> }> {
-  const urlFor = new Map<GroupName, string>();
-  for (const v of o.urlFor ?? []) {
+  const pairs = (o.urlFor ?? []).map((v): [GroupName, string] => {
     const m = /^([a-z-]+)=(.+)$/.exec(v);
     if (!m)
       throw new UsageError(
         `--url-for ${JSON.stringify(v)}: expected group=url, like evm=http://127.0.0.1:8545/`,
       );
-    urlFor.set(parseChainName(m[1], "--url-for group") as GroupName, m[2] as string);
-  }
+    return [parseChainName(m[1], "--url-for group") as GroupName, m[2] as string];
+  });
+  const urlFor = new Map<GroupName, string>(onePerKey("--url-for", pairs));
   if (urlFor.size && !o.verify && !o.verifyLater)
     throw new UsageError("--url-for names nodes to verify against: give --verify too");
   checkWritable(o.html, "--html");

@@ -150,12 +150,12 @@ export const LOG_OPTIONS: OptionDef[] = [
   { flags: "--to-block <block>", help: "filter.toBlock: block number (hex or decimal) or tag" },
   {
     flags: "--address <address>",
-    help: "filter.address; repeat for several (any of)",
+    help: "filter.address; repeatable: several are any of",
     repeatable: true,
   },
   {
     flags: "--topic <topic>",
-    help: 'filter.topics, one per position in order: a 32-byte topic, "a,b" for any of several, "" or null for any',
+    help: 'filter.topics, repeatable: one per position in order, a 32-byte topic, "a,b" for any of several, "" or null for any',
     repeatable: true,
   },
   {

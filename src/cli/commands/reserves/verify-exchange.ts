@@ -9,6 +9,7 @@ import type { GlobalFlags } from "../../../config/config.js";
 import { UsageError } from "../../../errors/index.js";
 import type { OwnershipReport } from "../../../exchange/ownership/verify.js";
 import type { AddressFileModule } from "../../../formats/registry.js";
+import { onePerKey } from "../../options.js";
 import type { Run } from "../../run.js";
 
 export interface ExchangeVerifyFlags {
@@ -66,13 +67,17 @@ export async function addressFileReport(
     const old = files.readText(older, "--previous");
     previous = readFile(older, () => m.previous(old, basename(older)));
   }
-  const nodes = pairs("--node", o.node, /^https?:\/\/\S+$/, "NET=http(s)://host:port");
-  // a token's contract: 0x… for the EVM rows of that symbol, T… (a TRC-20) for its TRON rows
-  const tokenPairs = pairs(
+  const nodes = onePerKey("--node", pairs("--node", o.node, /^https?:\/\/\S+$/, "NET=http(s)://host:port"));
+  // a token's contract: 0x… for the EVM rows of that symbol, T… (a TRC-20) for its TRON rows: one of each
+  const tokenPairs = onePerKey(
     "--token",
-    o.token,
-    /^(0x[0-9a-fA-F]{40}|T[1-9A-HJ-NP-Za-km-z]{33})$/,
-    "SYMBOL=0x and 40 hex digits, or SYMBOL=T and a TRON address",
+    pairs(
+      "--token",
+      o.token,
+      /^(0x[0-9a-fA-F]{40}|T[1-9A-HJ-NP-Za-km-z]{33})$/,
+      "SYMBOL=0x and 40 hex digits, or SYMBOL=T and a TRON address",
+    ),
+    ([k, a]) => `${k} ${a[0]}`,
   );
   const tokens = new Map(tokenPairs.filter(([, a]) => a.startsWith("0x")));
   const tronTokens = new Map(tokenPairs.filter(([, a]) => a.startsWith("T")));
