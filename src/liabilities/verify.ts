@@ -9,7 +9,7 @@ import { UsageError } from "../errors/index.js";
 import { type Finding, verdictOfFindings } from "../reserves/verdict.js";
 import { claim, fails, ok, type VerifyStep } from "../reserves/verifier.js";
 import { quoted, short as shown } from "../util/text.js";
-import { type Commitment, commitmentFaults, parseCommitment, type Total, totalOf } from "./commitment.js";
+import { type Commitment, commitmentFaults, type Total, totalOf } from "./commitment.js";
 import {
   AMOUNT_BYTES,
   CONSTRUCTION,
@@ -451,16 +451,4 @@ export function checkProofs(
     v.findings.unshift(fails("customer", text, "customer"));
   }
   return [v];
-}
-
-/** Reads and checks: the proofs in `proofText` (one, or JSON Lines) against the commitment in `commitmentText`. */
-export function verifyLiabilities(
-  proofText: string,
-  proofFile: string,
-  commitmentText: string,
-  commitmentFile: string,
-  options: LiabilitiesOptions = {},
-): LiabilitiesVerdict[] {
-  const commitment = parseCommitment(commitmentText, commitmentFile);
-  return checkProofs(parseProofs(proofText, proofFile), commitment, options);
 }

@@ -7,7 +7,7 @@
  * shortest exact decimal text. Small integers (block number, decimals, counts) are numbers.
  */
 import { CHAIN_NAMES, type GroupName, groupOf } from "../chains/index.js";
-import { type JsonObject, type JsonValue, parseLossless } from "../json/lossless.js";
+import type { JsonObject, JsonValue } from "../json/lossless.js";
 import { formatUnits } from "../util/units.js";
 import {
   array,
@@ -104,17 +104,6 @@ const HEX20 = /^0x[0-9a-f]{40}$/;
 const BASE = /^(0|[1-9][0-9]*)$/;
 const MAX_UINT256 = 2n ** 256n - 1n;
 const SOURCES: readonly SymbolSource[] = ["chain", "string", "bytes32", "none"];
-
-/** The format of a proof document's text, without judging the rest ("" when it has none). */
-export function formatOf(text: string): string {
-  try {
-    const v = parseLossless(text);
-    const f = v && typeof v === "object" && !Array.isArray(v) ? (v as JsonObject).format : undefined;
-    return typeof f === "string" ? f : "";
-  } catch {
-    return "";
-  }
-}
 
 /**
  * Parses and checks an EVM balances proof. Throws ProofInputError naming the JSON path of the first bad field

@@ -27,7 +27,6 @@ import { type AccountFormat, verifyAccountSignature } from "../../proof/account-
 import type { SignatureLine } from "../../proof/document.js";
 import type { EvmProof } from "../../proof/evm-document.js";
 import { digestOf } from "../../proof/jcs.js";
-import { formatUnits } from "../../util/units.js";
 import { quorumClaim, share } from "../claims.js";
 import {
   type ChallengeCheck,
@@ -48,7 +47,6 @@ import {
   outcomeOf,
   runSteps,
   type VerifyContext,
-  type VerifyOptions,
   type VerifyStep,
 } from "../verifier.js";
 import { planBalances } from "./balances.js";
@@ -60,9 +58,6 @@ import {
   StateUnavailableError,
 } from "./balances-read.js";
 import { judgeSignatures, provenTotals, type SignatureJudgement } from "./ownership.js";
-
-/** @deprecated the one verdict type is `Verdict` (reserves/verdict.ts) */
-export type EvmVerdict = Verdict;
 
 export interface EvmAssetVerdict {
   id: string;
@@ -112,9 +107,6 @@ export interface EvmVerifyReport extends Findings {
 }
 
 export type EvmVerifyEvent = { type: "read"; done: number; total: number } | { type: "step"; text: string };
-
-/** @deprecated the one options type is `VerifyOptions` (reserves/verifier.ts) */
-export type EvmVerifyOptions = VerifyOptions;
 
 type Ctx = VerifyContext<EvmVerifyEvent>;
 
@@ -577,6 +569,3 @@ export async function verify(ctx: Ctx, proof: EvmProof): Promise<EvmVerifyReport
     findings,
   };
 }
-
-/** Whole units of a base amount for a message, with the asset's decimals (base units when unknown). */
-export const wholeUnits = (base: string, decimals: number | null) => formatUnits(BigInt(base), decimals ?? 0);
