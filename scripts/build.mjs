@@ -9,9 +9,12 @@ import { execFile, spawnSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import { build } from "esbuild";
+import { genHelp } from "./gen-help.mjs";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 rmSync("dist", { recursive: true, force: true });
+// help texts' lists from the tables, before any bundle takes src/cli/help-lists.ts
+await genHelp();
 /** Packages bundled apart, each into its own file in dist/ (see "vendor-apart"). */
 const VENDOR = {
   chalk: "chalk.cjs",

@@ -5,71 +5,20 @@
  * the auditor's `--backing ASSET=NETWORK[:TOKEN]`, else the well-known table below. Test networks are named
  * here so that `--backing` can use them, and never back an asset by default.
  */
-import { MESSAGE_COINS, NETWORK_NAMES, type NetworkName } from "./coins.js";
+import { type Network, type NetworkId, networks } from "./networks.js";
 import { looksLikeTronBase58, tronToHex20 } from "./tron.js";
 
-/** A network as solvency identifies it: "utxo:<genesis block hash>" or "evm:<chain id>". */
-export type NetworkId = string;
-
-export interface KnownNetwork {
-  /** the name `--backing` takes */
-  name: string;
-  id: NetworkId;
-  /** how a verdict names it */
-  label: string;
-  /** a test network: never backs an asset unless the auditor declares it */
-  test: boolean;
-  /** a UTXO network's coin's ticker (LTC, BTC) */
-  ticker?: string;
-}
-
-const evmNet = (name: string, chainId: number, label: string, test: boolean): KnownNetwork => ({
-  name,
-  id: `evm:${chainId}`,
-  label,
-  test,
-});
-
-const NET_WORD: Record<NetworkName, string> = {
-  main: "",
-  test: "testnet",
-  regtest: "regtest",
-  signet: "signet",
-};
+export type { NetworkId } from "./networks.js";
+/** A network `--backing` names: a row of the one network table (src/chains/networks.ts). */
+export type KnownNetwork = Network;
 
 /**
- * The UTXO networks, from the coin table (src/chains/coins.ts: genesis hashes as `getblockhash 0` prints them)
- * for the coins whose proofs chaingw verifies: "bitcoin", "litecoin-regtest", … A network whose genesis an
- * earlier one of the coin already has (Litecoin's signet runs testnet's) is named once.
+ * Every network `--backing` names: the account chains, and the UTXO networks of the coins whose proofs
+ * chaingw verifies ("bitcoin", "litecoin-regtest", …).
  */
-const UTXO_NETWORKS: KnownNetwork[] = MESSAGE_COINS.flatMap((coin) => {
-  const seen = new Set<string>();
-  return NETWORK_NAMES.flatMap((net) => {
-    const params = coin.networks[net];
-    if (!params || seen.has(params.genesis)) return [];
-    seen.add(params.genesis);
-    return [
-      {
-        name: net === "main" ? coin.id : `${coin.id}-${NET_WORD[net]}`,
-        id: `utxo:${params.genesis}`,
-        label: net === "main" ? coin.name : `${coin.name} ${NET_WORD[net]}`,
-        test: net !== "main",
-        ticker: coin.ticker,
-      },
-    ];
-  });
-});
-
-/** Every network `--backing` names; EVM chain ids from each chain's own documentation (chainlist.org agrees). */
-export const KNOWN_NETWORKS: readonly KnownNetwork[] = [
-  ...UTXO_NETWORKS,
-  evmNet("ethereum", 1, "Ethereum", false),
-  evmNet("sepolia", 11155111, "Ethereum Sepolia", true),
-  evmNet("tron", 728126428, "TRON", false),
-  evmNet("tron-nile", 3448148188, "TRON Nile", true),
-  evmNet("tron-shasta", 2494104990, "TRON Shasta", true),
-  evmNet("anvil", 31337, "anvil (chain id 31337)", true),
-];
+export const KNOWN_NETWORKS: readonly KnownNetwork[] = networks().filter(
+  (n) => !n.coin || n.coin.uses.messages,
+);
 
 /** One network and, for a token, one contract (0x + 40 lowercase hex) that back an asset. */
 export interface BackingRef {
@@ -92,10 +41,18 @@ interface WellKnown {
  * Contracts: the issuers' own lists (tether.to/en/supported-protocols, circle.com USDC contract addresses).
  */
 const WELL_KNOWN: readonly WellKnown[] = [
-  { asset: "BTC", decimals: 8, backings: [{ network: "bitcoin", label: "bitcoin on Bitcoin" }] },
-  { asset: "LTC", decimals: 8, backings: [{ network: "litecoin", label: "litecoin on Litecoin" }] },
-  { asset: "ETH", decimals: 18, backings: [{ network: "ethereum", label: "ether on Ethereum" }] },
-  { asset: "TRX", decimals: 6, backings: [{ network: "tron", label: "TRX on TRON" }] },
+  // the native coins of the mainnets that back one by default (the table's `backs`): "litecoin on Litecoin"
+  ...KNOWN_NETWORKS.flatMap((n) =>
+    n.backs
+      ? [
+          {
+            asset: n.backs,
+            decimals: n.native.decimals,
+            backings: [{ network: n.name, label: `${n.native.name} on ${n.label}` }],
+          },
+        ]
+      : [],
+  ),
   {
     asset: "USDT",
     decimals: 6,
@@ -105,7 +62,11 @@ const WELL_KNOWN: readonly WellKnown[] = [
         token: "0xdac17f958d2ee523a2206206994597c13d831ec7",
         label: "Tether's USDT on Ethereum",
       },
-      { network: "tron", token: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", label: "Tether's USDT on TRON" },
+      {
+        network: "tron-mainnet",
+        token: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
+        label: "Tether's USDT on TRON",
+      },
     ],
   },
   {
@@ -117,7 +78,11 @@ const WELL_KNOWN: readonly WellKnown[] = [
         token: "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48",
         label: "Circle's USDC on Ethereum",
       },
-      { network: "tron", token: "TEkxiTehnzSmSe2XqrBj4w32RUN966rdz8", label: "Circle's USDC on TRON" },
+      {
+        network: "tron-mainnet",
+        token: "TEkxiTehnzSmSe2XqrBj4w32RUN966rdz8",
+        label: "Circle's USDC on TRON",
+      },
     ],
   },
   {
@@ -133,8 +98,12 @@ const WELL_KNOWN: readonly WellKnown[] = [
   },
 ];
 
+/** The assets the table backs by default, in its order. */
+export const WELL_KNOWN_ASSETS: readonly string[] = WELL_KNOWN.map((w) => w.asset);
+
+/** The network of a name or an older spelling of it ("tron" for tron-mainnet). */
 export const networkNamed = (name: string): KnownNetwork | undefined =>
-  KNOWN_NETWORKS.find((n) => n.name === name);
+  KNOWN_NETWORKS.find((n) => n.name === name || n.aliases?.includes(name));
 
 export const networkOf = (id: NetworkId): KnownNetwork | undefined => KNOWN_NETWORKS.find((n) => n.id === id);
 
@@ -142,7 +111,8 @@ export const networkOf = (id: NetworkId): KnownNetwork | undefined => KNOWN_NETW
 export const networkLabel = (id: NetworkId): string => networkOf(id)?.label ?? id;
 /** The network's own coin as a verdict names it: "LTC on Litecoin regtest", "the native coin of anvil (…)". */
 export const nativeCoinLabel = (id: NetworkId): string => {
-  const ticker = networkOf(id)?.ticker;
+  const n = networkOf(id);
+  const ticker = n?.coin ? n.native.symbol : undefined;
   if (ticker) return `${ticker} on ${networkLabel(id)}`;
   return `${id.startsWith("utxo:") ? "the coin" : "the native coin"} of ${networkLabel(id)}`;
 };

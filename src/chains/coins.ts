@@ -229,8 +229,25 @@ export const COINS: readonly Coin[] = [
 
 /** The coins whose proof addresses and signed messages chaingw reads (`uses.messages`), in table order. */
 export const MESSAGE_COINS: readonly Coin[] = COINS.filter((c) => c.uses.messages);
+/** "Bitcoin, Litecoin or Dash": a list joined as a sentence says it, the last two by `word` */
+export const sentenceList = (items: readonly string[], word = "or"): string =>
+  items.length < 2 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} ${word} ${items[items.length - 1]}`;
+
 /** "Bitcoin or Litecoin", for messages that say which coins those are */
-export const MESSAGE_COIN_NAMES = MESSAGE_COINS.map((c) => c.name).join(" or ");
+export const MESSAGE_COIN_NAMES = sentenceList(MESSAGE_COINS.map((c) => c.name));
+
+/** How a network is named after its coin's name: "" for main, "testnet", "regtest", "signet". */
+const NETWORK_WORDS: Record<NetworkName, string> = {
+  main: "",
+  test: "testnet",
+  regtest: "regtest",
+  signet: "signet",
+};
+export const networkWord = (network: NetworkName): string => NETWORK_WORDS[network];
+
+/** The one name of a coin's network in messages and verdicts: "Litecoin", "Dash testnet", "Bitcoin regtest". */
+export const coinNetworkLabel = (coin: Coin, network: NetworkName): string =>
+  network === "main" ? coin.name : `${coin.name} ${networkWord(network)}`;
 
 /** The row of `id`; undefined for an id no row has. */
 export const coinOf = (id: string): Coin | undefined => COINS.find((c) => c.id === id);

@@ -13,6 +13,7 @@ import * as tronCodec from "./tron.js";
 // tron.ts loads its base58/sha256 code on first use itself: importing it costs nothing at start-up
 const tron = () => tronCodec;
 
+import { accountNetwork } from "./networks.js";
 import type { ChainGroup } from "./types.js";
 
 const asString = (v: JsonValue | undefined): string | undefined => (typeof v === "string" ? v : undefined);
@@ -63,13 +64,6 @@ function displayAddress(v: string): string | undefined {
   }
 }
 
-/** eth_chainId of TRON's networks: the last 4 bytes of each genesis block id. */
-const TRON_NETWORKS: Record<string, { name: string }> = {
-  "728126428": { name: "tron-mainnet" },
-  "3448148188": { name: "tron-nile" },
-  "2494104990": { name: "tron-shasta" },
-};
-
 export const evmCompatChain: ChainGroup = Object.freeze({
   name: "evm-compat",
   title: "EVM-compat chain (TRON's JSON-RPC)",
@@ -103,7 +97,7 @@ export const evmCompatChain: ChainGroup = Object.freeze({
     eip55: false,
     // gateways in front of java-tron cap arrays at 100 entries (the fixture does the same)
     maxBatch: 100,
-    network: (id: bigint) => TRON_NETWORKS[id.toString()],
+    network: (id: bigint) => accountNetwork("evm-compat", id),
     isRevert: (e: RpcError) => e.code === -32000 && /revert/i.test(e.rpcMessage),
     verifyBlock: verifyTronBlock,
   }),

@@ -61,7 +61,7 @@ export interface EvmTraits {
   eip55: boolean;
   /** the largest batch array its nodes and gateways take, when lower than chaingw's own arrays */
   maxBatch?: number;
-  /** the network a chain id names (`eth_chainId`, decimal), with its coin where it is not the group's */
+  /** the network a chain id names (`eth_chainId`, decimal) in the one network table, with its coin */
   network(chainId: bigint): { name: string; symbol?: string } | undefined;
   /** whether a node error is an execution revert (the shapes differ: EIP-1474 code 3 vs java-tron -32000) */
   isRevert(e: RpcError): boolean;

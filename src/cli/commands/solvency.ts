@@ -9,6 +9,7 @@ import { UsageError } from "../../errors/index.js";
 import type { Backing, SolvencyAsset, SolvencyReport } from "../../liabilities/solvency.js";
 import type { CombinedReport, ReadProof } from "../../reserves/combined.js";
 import { escapeDeep } from "../../util/escape.js";
+import { BACKING_ALIASES, BACKING_NETWORKS, WELL_KNOWN_ASSETS } from "../help-lists.js";
 import { collect } from "../options.js";
 import type { Run } from "../run.js";
 
@@ -36,7 +37,7 @@ export function declareSolvency(program: Command, run: Run): void {
     )
     .option(
       "--backing <asset=network[:token]>",
-      "what backs a liabilities asset (repeatable): NETWORK a genesis block hash (64 hex), a name (bitcoin, litecoin, litecoin-regtest, …), evm:<chain id> or tron; TOKEN a contract address. Default: the well-known table (BTC, LTC, ETH, TRX, USDT, USDC, DAI on mainnets)",
+      `what backs a liabilities asset (repeatable): NETWORK a genesis block hash (64 hex), evm:<chain id>, or one of ${BACKING_NETWORKS} (${BACKING_ALIASES} too); TOKEN a contract address. Default: the well-known table (${WELL_KNOWN_ASSETS} on mainnets)`,
       collect,
     )
     .option("--verify", "re-check every reserve proof against its chain first (nothing is proven without it)")

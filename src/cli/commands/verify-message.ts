@@ -1,5 +1,6 @@
 /** `chaingw verify-message ADDRESS SIGNATURE MESSAGE`: a signed message checked offline, on every chain. */
 import type { Command } from "commander";
+import { MESSAGE_COINS, MESSAGE_COINS_SLASH } from "../help-lists.js";
 import type { Run } from "../run.js";
 
 export function declareVerifyMessage(program: Command, run: Run): void {
@@ -8,10 +9,10 @@ export function declareVerifyMessage(program: Command, run: Run): void {
     .description(
       "check a signed message offline: legacy (BIP-137 and Electrum/Trezor segwit), BIP-322 simple or multisig full, EIP-191 (EVM), TIP-191 (TRON signMessageV2)",
     )
-    .argument("<address>", "Bitcoin or Litecoin address (the network comes from its form), 0x… or T…")
+    .argument("<address>", `${MESSAGE_COINS} address (the network comes from its form), 0x… or T…`)
     .argument(
       "<signature>",
-      "base64 for Bitcoin/Litecoin (BIP-322: smp or ful prefix), 0x + 130 hex digits for EVM and TRON",
+      `base64 for ${MESSAGE_COINS_SLASH} (BIP-322: smp or ful prefix), 0x + 130 hex digits for EVM and TRON`,
     )
     .argument("<message>", "the signed text")
     .addHelpText(

@@ -72,7 +72,7 @@ export function nativeOn(ticker: string, network: string): boolean | undefined {
 /** The networks of the well-known tokens' table (src/chains/assets.ts) as files name them. */
 const TOKEN_NETWORKS: Record<string, readonly string[]> = {
   ethereum: ["ETH", "ERC20"],
-  tron: ["TRON", "TRC20"],
+  "tron-mainnet": ["TRON", "TRC20"],
 };
 
 /**

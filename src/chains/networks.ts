@@ -1,0 +1,159 @@
+/**
+ * Every network chaingw knows, one row each: a UTXO network by its genesis block hash (`getblockhash 0`),
+ * an account chain (EVM, TRON's JSON-RPC) by its chain id (`eth_chainId`). A row has the one name proofs
+ * and `--backing` use, the label verdicts print, whether it is a test network, and its native coin. The EVM
+ * and TRON groups' chain-id lookups, solvency's networks (src/chains/assets.ts) and the default backings of
+ * the native assets are read from here; the UTXO rows come from the coin table (src/chains/coins.ts).
+ *
+ * Adding an account chain: one row of ACCOUNT_NETWORKS (its chain id from the chain's own documentation;
+ * chainlist.org agrees for every row below). Adding a UTXO network: its coin's row in coins.ts.
+ */
+import { COINS, type Coin, coinNetworkLabel, type NetworkName, networkWord } from "./coins.js";
+
+/** A network as solvency identifies it: "utxo:<genesis block hash>" or "evm:<chain id>". */
+export type NetworkId = string;
+
+export interface Network {
+  /** the one name: an EVM proof's `chain.network`, what `--backing` takes */
+  name: string;
+  /** older spellings a person may still type (`--backing`); never written */
+  aliases?: readonly string[];
+  id: NetworkId;
+  /** how a verdict names it: "Litecoin regtest", "TRON Nile" */
+  label: string;
+  /** a test network: never backs an asset unless the auditor declares it */
+  test: boolean;
+  /** the network's own coin: its ticker, decimals, and how a verdict names the coin ("ether") */
+  native: { symbol: string; decimals: number; name: string };
+  /** the asset its native coin backs when the auditor names none (mainnets of well-known coins) */
+  backs?: string;
+  /** a UTXO network's coin row and network key */
+  coin?: Coin;
+  coinNetwork?: NetworkName;
+  /** an account chain's group: the chain-id lookup of that group finds only its own rows */
+  group?: "evm" | "evm-compat";
+}
+
+const ETH = { symbol: "ETH", decimals: 18, name: "ether" } as const;
+const TRX = { symbol: "TRX", decimals: 6, name: "TRX" } as const;
+
+interface AccountRow {
+  name: string;
+  aliases?: readonly string[];
+  chainId: number;
+  label: string;
+  test: boolean;
+  native: Network["native"];
+  backs?: string;
+  group: "evm" | "evm-compat";
+}
+
+/** The account chains: EVM chain ids (EIP-155) and TRON's (the last 4 bytes of each genesis block id). */
+const ACCOUNT_NETWORKS: readonly AccountRow[] = [
+  { name: "ethereum", chainId: 1, label: "Ethereum", test: false, native: ETH, backs: "ETH", group: "evm" },
+  { name: "optimism", chainId: 10, label: "OP Mainnet", test: false, native: ETH, group: "evm" },
+  {
+    name: "bnb-smart-chain",
+    chainId: 56,
+    label: "BNB Smart Chain",
+    test: false,
+    native: { symbol: "BNB", decimals: 18, name: "BNB" },
+    group: "evm",
+  },
+  {
+    name: "polygon",
+    chainId: 137,
+    label: "Polygon",
+    test: false,
+    native: { symbol: "POL", decimals: 18, name: "POL" },
+    group: "evm",
+  },
+  { name: "base", chainId: 8453, label: "Base", test: false, native: ETH, group: "evm" },
+  { name: "arbitrum-one", chainId: 42161, label: "Arbitrum One", test: false, native: ETH, group: "evm" },
+  {
+    name: "avalanche-c",
+    chainId: 43114,
+    label: "Avalanche C-Chain",
+    test: false,
+    native: { symbol: "AVAX", decimals: 18, name: "AVAX" },
+    group: "evm",
+  },
+  { name: "holesky", chainId: 17000, label: "Ethereum Holesky", test: true, native: ETH, group: "evm" },
+  { name: "sepolia", chainId: 11155111, label: "Ethereum Sepolia", test: true, native: ETH, group: "evm" },
+  { name: "anvil", chainId: 31337, label: "anvil (chain id 31337)", test: true, native: ETH, group: "evm" },
+  {
+    name: "tron-mainnet",
+    // `--backing` took "tron" before the one table; proofs always said "tron-mainnet"
+    aliases: ["tron"],
+    chainId: 728126428,
+    label: "TRON",
+    test: false,
+    native: TRX,
+    backs: "TRX",
+    group: "evm-compat",
+  },
+  {
+    name: "tron-nile",
+    chainId: 3448148188,
+    label: "TRON Nile",
+    test: true,
+    native: TRX,
+    group: "evm-compat",
+  },
+  {
+    name: "tron-shasta",
+    chainId: 2494104990,
+    label: "TRON Shasta",
+    test: true,
+    native: TRX,
+    group: "evm-compat",
+  },
+];
+
+/** The account chain `group` names `chainId` (decimal), or undefined. */
+export function accountNetwork(
+  group: "evm" | "evm-compat",
+  chainId: bigint,
+): { name: string; symbol: string } | undefined {
+  const id = Number(chainId);
+  const row = ACCOUNT_NETWORKS.find((r) => r.chainId === id && r.group === group);
+  return row && BigInt(row.chainId) === chainId ? { name: row.name, symbol: row.native.symbol } : undefined;
+}
+
+/**
+ * The UTXO networks of the coin table: "bitcoin", "litecoin-regtest", "dogecoin-testnet"… A network whose
+ * genesis an earlier one of the same coin already has (Litecoin's signet runs testnet's) is named once.
+ * Bitcoin Cash's rows share Bitcoin's genesis hashes: the user-agent tells those apart, not the id.
+ */
+function utxoNetworks(): Network[] {
+  return COINS.flatMap((coin) => {
+    const seen = new Set<string>();
+    return Object.entries(coin.networks).flatMap(([net, params]) => {
+      if (!params || seen.has(params.genesis)) return [];
+      seen.add(params.genesis);
+      const main = net === "main";
+      return [
+        {
+          name: main ? coin.id : `${coin.id}-${networkWord(net as NetworkName)}`,
+          id: `utxo:${params.genesis}`,
+          label: coinNetworkLabel(coin, net as NetworkName),
+          test: !main,
+          native: { symbol: coin.ticker, decimals: coin.decimals, name: coin.id },
+          ...(main && coin.uses.messages ? { backs: coin.ticker } : {}),
+          coin,
+          coinNetwork: net as NetworkName,
+        },
+      ];
+    });
+  });
+}
+
+let all: readonly Network[] | undefined;
+/** Every network of the table: the coin table's UTXO networks in its order, then the account chains. */
+export function networks(): readonly Network[] {
+  all ??= [
+    ...utxoNetworks(),
+    ...ACCOUNT_NETWORKS.map(({ chainId, ...r }): Network => ({ ...r, id: `evm:${chainId}` })),
+  ];
+  return all;
+}

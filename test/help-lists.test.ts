@@ -1,0 +1,36 @@
+/**
+ * Help texts that name table rows read them from the tables at build time (scripts/gen-help.mjs writes
+ * src/cli/help-lists.ts from src/cli/help-lists-of.ts): the written file is the tables' today, and every
+ * row shows in the help a person reads (the built bin's --help).
+ */
+import { describe, expect, it } from "vitest";
+import { KNOWN_NETWORKS, WELL_KNOWN_ASSETS } from "../src/chains/assets.js";
+import { MESSAGE_COINS } from "../src/chains/coins.js";
+import * as written from "../src/cli/help-lists.js";
+import { helpListsOf } from "../src/cli/help-lists-of.js";
+import { runCli } from "./helpers/cli.js";
+
+/** commander wraps help at the terminal's width: words are compared with the line breaks taken out */
+const unwrapped = (s: string) => s.replace(/\s+/g, " ");
+
+describe("help lists from the tables", () => {
+  it("src/cli/help-lists.ts is what the tables give (npm run build rewrites it)", () => {
+    expect({ ...written }).toEqual(helpListsOf());
+  });
+
+  it("solvency --help names every network --backing takes and every well-known asset", async () => {
+    const r = await runCli(["solvency", "--help"]);
+    expect(r.exitCode).toBe(0);
+    const help = unwrapped(r.stdout);
+    for (const n of KNOWN_NETWORKS) expect(help, n.name).toMatch(new RegExp(`[ (]${n.name}[,;) ]`));
+    for (const a of WELL_KNOWN_ASSETS) expect(help, a).toContain(a);
+    expect(help).toContain("(tron too)");
+  });
+
+  it("verify-message --help names every coin whose messages chaingw verifies", async () => {
+    const r = await runCli(["verify-message", "--help"]);
+    expect(r.exitCode).toBe(0);
+    for (const c of MESSAGE_COINS) expect(unwrapped(r.stdout), c.name).toContain(c.name);
+    expect(unwrapped(r.stdout)).toContain("Bitcoin or Litecoin address");
+  });
+});
