@@ -181,9 +181,14 @@ describe("bitcoin-cli habits", () => {
       // an optional param skipped by name is sent as null (the node's "use the default")
       await runCli(["--url", rec.url, "-named", "getrawtransaction", `txid=${h}`, `blockhash=${h}`]);
       expect(rec.bodies.at(-1)).toEqual({ method: "getrawtransaction", params: [h, null, h] });
-      // a method outside the registry goes by name, as JSON-RPC allows
+      // a method outside the registry goes by name, as JSON-RPC allows, typed as bitcoin-cli types it: a
+      // name outside its list of JSON params is text (issue 49); --json-params reads it as JSON
       await runCli(["--url", rec.url, "-named", "rpc", "getwalletinfo", "verbose=true"]);
+      expect(rec.bodies.at(-1)).toEqual({ method: "getwalletinfo", params: { verbose: "true" } });
+      await runCli(["--url", rec.url, "-named", "rpc", "--json-params", "getwalletinfo", "verbose=true"]);
       expect(rec.bodies.at(-1)).toEqual({ method: "getwalletinfo", params: { verbose: true } });
+      await runCli(["--url", rec.url, "-named", "rpc", "listtransactions", "count=5", "label=7"]);
+      expect(rec.bodies.at(-1)).toEqual({ method: "listtransactions", params: { count: 5, label: "7" } });
 
       const n = rec.bodies.length;
       const bad: [string[], RegExp][] = [

@@ -3,13 +3,15 @@
  * pipefail`, its output redirected to files, /dev/full, a full tmpfs, past `ulimit -f`, into pipes that
  * close early, in `env -i` — beside litecoin-cli on the same litecoind where it has the same command.
  */
-import { execSync } from "node:child_process";
+import { execFile, execSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync } from "node:fs";
+import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliJsonParams } from "../src/methods/raw-params.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
 import { trackDir } from "./helpers/procs.js";
 
@@ -157,5 +159,151 @@ describe("item 1: every write to stdout is checked; a closed pipe is a quiet suc
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout.trim()).toBe("102");
     expect(readFileSync(join(dir, "all.jsonl"), "utf8").split("\n").length).toBe(103);
+  }, 120_000);
+});
+
+/**
+ * A recording stand-in for a node on loopback: answers every call `null` (as bitcoind's JSON-RPC 1.0
+ * envelope) and keeps the params of the last request, so litecoin-cli's and chaingw's can be compared.
+ */
+async function recorder(): Promise<{ url: string; port: number; last: () => unknown; close: () => void }> {
+  let last: unknown;
+  const server: Server = createServer((q, r) => {
+    let body = "";
+    q.on("data", (c) => {
+      body += c;
+    });
+    q.on("end", () => {
+      const req = JSON.parse(body);
+      last = req.params;
+      r.setHeader("content-type", "application/json");
+      r.end(JSON.stringify({ result: null, error: null, id: req.id }));
+    });
+  });
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  const port = (server.address() as { port: number }).port;
+  return {
+    url: `http://u:p@127.0.0.1:${port}/`,
+    port,
+    last: () => last,
+    close: () => server.close(),
+  };
+}
+
+/** litecoin-cli against the recorder: the params it sent. */
+const cliSent = (port: number, args: string[]) =>
+  new Promise<void>((ok) =>
+    execFile("litecoin-cli", ["-regtest", `-rpcport=${port}`, "-rpcuser=u", "-rpcpassword=p", ...args], () =>
+      ok(),
+    ),
+  );
+
+/** Hidden methods litecoind's `help` does not list, whose params bitcoin-cli still converts. */
+const HIDDEN = [
+  "setmocktime",
+  "mockscheduler",
+  "waitforblockheight",
+  "waitforblock",
+  "waitfornewblock",
+  "estimaterawfee",
+  "addpeeraddress",
+  "echojson",
+];
+
+describe("item 2: rpc types params as litecoin-cli does", () => {
+  it("our table of JSON params is litecoin-cli 0.21's, method by method, by position and by name", async () => {
+    const rec = await recorder();
+    try {
+      const help = await sh("litecoin-cli $LTC help");
+      const methods = [
+        ...help.stdout
+          .split("\n")
+          .filter((l) => /^[a-z]/.test(l))
+          .map((l) => l.split(" ")[0]),
+        ...HIDDEN,
+      ];
+      expect(methods.length).toBeGreaterThan(130);
+      const table = cliJsonParams();
+      const seen = new Set<string>();
+      for (const m of methods) {
+        // twelve params of text "1": the ones it reads as JSON go out as the number 1
+        await cliSent(rec.port, [m, ...Array(12).fill("1")]);
+        const sent = rec.last() as unknown[];
+        const json = sent.flatMap((v, i) => (v === 1 ? [i] : []));
+        expect(json, m).toEqual([...(table.get(m)?.positions ?? [])].sort((a, b) => a - b));
+        if (json.length) seen.add(m);
+        const names = [...(table.get(m)?.names ?? [])];
+        if (!names.length) continue;
+        // -named: the table's names as JSON, another name as the text
+        await cliSent(rec.port, ["-named", m, ...names.map((n) => `${n}=1`), "other_name=1"]);
+        const byName = rec.last() as Record<string, unknown>;
+        for (const n of names) expect(byName[n], `${m} ${n}`).toBe(1);
+        expect(byName.other_name).toBe("1");
+      }
+      // every entry of the table was met among the node's methods
+      expect([...table.keys()].filter((m) => !seen.has(m))).toEqual([]);
+    } finally {
+      rec.close();
+    }
+  }, 300_000);
+
+  it("chaingw rpc sends what litecoin-cli sends, for methods outside the registry (a recording node)", async () => {
+    const rec = await recorder();
+    try {
+      const cases: string[][] = [
+        ["getaddressesbylabel", "123"],
+        ["setlabel", "rltc1qd776qpzepf72n4jv8gww25ychu8jzjd00v9awp", "007"],
+        ["signmessage", "addr", "true"],
+        ["sendtoaddress", "addr", "0.1", "1", "2", "true", "false", "6", "economical", "true"],
+        ["listunspent", "0", "9999999", '["a","b"]', "true", '{"minimumAmount":0.005}'],
+        ["createwallet", "123", "true", "false", "", "false", "true"],
+        ["listtransactions", "*", "10", "0", "true"],
+        ["lockunspent", "true", '[{"txid":"aa","vout":1}]'],
+        ["settxfee", "0.00001000"],
+        ["walletpassphrase", "secret 1", "60"],
+        ["echojson", "1", "[2]", '{"a":3}', "null"],
+      ];
+      for (const c of cases) {
+        await cliSent(rec.port, c);
+        const theirs = rec.last();
+        const ours = await sh(`chaingw --url ${rec.url} rpc ${c.map((a) => `'${a}'`).join(" ")}`);
+        expect(ours.exitCode, `${c[0]}: ${ours.stderr}`).toBe(0);
+        expect(rec.last(), c.join(" ")).toEqual(theirs);
+        // -named the same
+        if (c[0] === "listtransactions") {
+          await cliSent(rec.port, ["-named", c[0], "label=7", "count=5"]);
+          const named = rec.last();
+          await sh(`chaingw --url ${rec.url} rpc --named listtransactions label=7 count=5`);
+          expect(rec.last()).toEqual(named);
+        }
+      }
+      // text where bitcoin-cli wants JSON: refused before sending, naming the param (litecoin-cli exits 1)
+      const bad = await sh(`chaingw --url ${rec.url} rpc listunspent x`);
+      expect(bad.exitCode).toBe(2);
+      expect(bad.stderr).toContain(
+        'rpc listunspent: param 1 is JSON (a number, true/false, an array or an object), got "x"',
+      );
+      // --json-params: chaingw's guessing, for those who want it
+      await sh(`chaingw --url ${rec.url} rpc getaddressesbylabel 123 --json-params`);
+      expect(rec.last()).toEqual([123]);
+    } finally {
+      rec.close();
+    }
+  }, 120_000);
+
+  it("on the real node: `rpc getaddressesbylabel 123` finds the label beside litecoin-cli; registry methods typed by the registry", async () => {
+    const addr = await node.newAddress();
+    await node.rpc("setlabel", [addr, "123"]);
+    const theirs = await sh("litecoin-cli $LTC getaddressesbylabel 123");
+    expect(theirs.exitCode, theirs.stderr).toBe(0);
+    const ours = await sh("chaingw --json rpc getaddressesbylabel 123");
+    expect(ours.exitCode, ours.stderr).toBe(0);
+    expect(JSON.parse(ours.stdout)).toEqual(JSON.parse(theirs.stdout));
+    expect(Object.keys(JSON.parse(ours.stdout))).toContain(addr);
+    // a registry method: its height is a number, as the registry says
+    const h = await sh("chaingw rpc getblockhash 1; litecoin-cli $LTC getblockhash 1");
+    const [a, b] = h.stdout.trim().split("\n");
+    expect(a).toMatch(/^[0-9a-f]{64}$/);
+    expect(a).toBe(b);
   }, 120_000);
 });

@@ -67,6 +67,7 @@ function displayAddress(v: string): string | undefined {
 export const evmCompatChain: ChainGroup = Object.freeze({
   name: "evm-compat",
   title: "EVM-compat chain (TRON's JSON-RPC)",
+  rawParams: "cast",
   cookieAuth: false,
   freshConnectionsForArrays: false,
   tip: { method: "eth_blockNumber" },

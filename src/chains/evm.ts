@@ -7,6 +7,7 @@ export const evmChain: ChainGroup = Object.freeze({
   name: "evm",
   title: "EVM chain",
   defaultUrl: "http://127.0.0.1:8545/",
+  rawParams: "cast",
   cookieAuth: false,
   freshConnectionsForArrays: false,
   tip: { method: "eth_blockNumber" },

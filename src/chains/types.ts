@@ -91,6 +91,12 @@ export interface ChainGroup {
    * (`chaingw serve`): dshackle's thresholds, 2 for Bitcoin-family chains (10-minute blocks), 6 for EVM.
    */
   maxLag: number;
+  /**
+   * How `chaingw rpc` types the params of a method outside the registry (src/methods/raw-params.ts):
+   * `bitcoin-cli`, as bitcoin-cli does (its list of JSON params, every other one a string); `cast`, as
+   * `cast rpc` does (JSON where it parses, else a string)
+   */
+  rawParams: "bitcoin-cli" | "cast";
   /** present on the EVM-style groups */
   evm?: EvmTraits;
 }

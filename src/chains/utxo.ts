@@ -5,6 +5,7 @@ export const utxoChain: ChainGroup = Object.freeze({
   name: "utxo",
   title: "UTXO chain (bitcoind-style methods)",
   defaultUrl: "http://127.0.0.1:8332/",
+  rawParams: "bitcoin-cli",
   cookieAuth: true,
   freshConnectionsForArrays: true,
   tip: { method: "getblockcount" },

@@ -3,10 +3,11 @@
  * params prepared through the registry, the call, the result printed as the node sent it or rendered.
  * Single calls print human text, the result's JSON as the node sent it, or that JSON on one line.
  */
+import { groupOf } from "../../../chains/index.js";
 import { chainFromFlags, type GlobalFlags } from "../../../config/config.js";
 import { AuthError, TransportError, UsageError } from "../../../errors/index.js";
 import { type JsonValue, parseLossless, stringifyLossless } from "../../../json/lossless.js";
-import { definitions, findMethod, isMethodName } from "../../../methods/index.js";
+import { findMethod, isMethodName } from "../../../methods/index.js";
 import { namedToPositional } from "../../../methods/params.js";
 import { type Prepared, prepare, prepareRaw, type SendOptions, send } from "../../../methods/prepare.js";
 import type { MethodDef } from "../../../methods/types.js";
@@ -135,46 +136,34 @@ export function renderDefault(result: JsonValue, name: string, color: boolean): 
   return renderValue(result, color);
 }
 
-/** `chaingw rpc <method> [params...]`: any method, params as JSON where they parse, else strings. */
-export async function runRaw(run: Run, method: string, args: string[], flags: GlobalFlags): Promise<void> {
+/**
+ * `chaingw rpc <method> [params...]`: any method, its params typed as litecoin-cli types them (a registry
+ * method's by the registry, any other's by bitcoin-cli's list of JSON params, or as cast for EVM-style
+ * groups: src/methods/raw-params.ts); `--json-params`: JSON where it parses, for every param.
+ */
+export async function runRaw(
+  run: Run,
+  method: string,
+  args: string[],
+  flags: GlobalFlags & { jsonParams?: boolean },
+): Promise<void> {
   refuseCsv(run, "rpc");
   if (!isMethodName(method))
     throw new UsageError(`rpc: invalid method name ${JSON.stringify(method.slice(0, 40))}`);
   run.wait = waitOf(flags);
   const texts = await paramTexts(args, flags);
-  const asValue = (t: unknown) => {
-    if (typeof t !== "string") return t;
-    try {
-      return parseLossless(t);
-    } catch {
-      return t;
-    }
-  };
-  let params: unknown[];
-  if (flags.named) {
-    // a method chaingw knows: names become its positions; any other goes by name (JSON-RPC 2.0 §4.2)
-    const def = definitions(method)[0];
-    if (def) params = namedToPositional(def, texts).map(asValue);
-    else {
-      const obj: Record<string, unknown> = {};
-      for (const t of texts) {
-        const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(t);
-        if (!m)
-          throw new UsageError(
-            `rpc --named: ${method} is not a method chaingw knows, so every param must be name=value (got ${JSON.stringify(t.slice(0, 40))})`,
-          );
-        if (Object.hasOwn(obj, m[1])) throw new UsageError(`rpc: parameter ${m[1]} given twice`);
-        obj[m[1]] = asValue(m[2]);
-      }
-      // by-name params: the envelope serialises the object as it is
-      params = obj as unknown as unknown[];
-    }
-  } else params = texts.map(asValue);
   const given = chainFromFlags(flags, run.env);
   // the group decides the default endpoint: a registered method's, else what its namespace suggests
-  const guess = prepareRaw(method, params, given);
+  const guess = prepareRaw(method, [], given);
   const ctx = contextFor(run, flags, guess.chain.name);
-  const req = prepareRaw(method, params, ctx.settings.chain ?? guess.chain.name);
+  const group = ctx.settings.chain ?? guess.chain.name;
+  const { rawParams } = await import("../../../methods/raw-params.js");
+  // by-name params of a method chaingw does not know: the envelope serialises the object as it is
+  const params = rawParams(method, texts, groupOf(group), {
+    named: flags.named,
+    jsonParams: flags.jsonParams,
+  }) as unknown[];
+  const req = prepareRaw(method, params, group);
   // verbatim: no result checks of a registry definition (`rpc` is the way around them)
   await callAndPrint(
     run,
