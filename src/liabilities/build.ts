@@ -15,6 +15,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { UsageError } from "../errors/index.js";
+import { formulaSafe } from "../util/csv.js";
 import { type Commitment, makeCommitment } from "./commitment.js";
 import { compareKeys, KEY_BYTES } from "./derive.js";
 import {
@@ -210,7 +211,7 @@ function writeCustomers(file: string, ledger: Ledger, secrets: Uint8Array, perm:
       const id = Buffer.from(
         ledger.ids.subarray(c === 0 ? 0 : ledger.idEnd[c - 1], ledger.idEnd[c]),
       ).toString("utf8");
-      let line = `${id},${Buffer.from(secrets.subarray(c * 32, c * 32 + 32)).toString("hex")},`;
+      let line = `${formulaSafe(id)},${Buffer.from(secrets.subarray(c * 32, c * 32 + 32)).toString("hex")},`;
       for (let j = 0; j < k; j++) line += (j ? " " : "") + perm[c * k + j];
       line += "\n";
       chunk += line;

@@ -12,6 +12,7 @@ import { closeSync, createReadStream, openSync, readSync, writeSync } from "node
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { UsageError } from "../errors/index.js";
+import { fromFormulaSafe } from "../util/csv.js";
 import { FORMAT_VERSION, fnv1a, recordBytes } from "./format.js";
 import type { Ledger } from "./input.js";
 
@@ -82,7 +83,7 @@ export function parseCustomerLine(line: string): CustomerEntry {
   const c2 = line.lastIndexOf(",");
   const c1 = line.lastIndexOf(",", c2 - 1);
   return {
-    id: line.slice(0, c1),
+    id: fromFormulaSafe(line.slice(0, c1)),
     secret: Buffer.from(line.slice(c1 + 1, c2), "hex"),
     leaves: line
       .slice(c2 + 1)

@@ -35,6 +35,7 @@ import { availableParallelism } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { Worker } from "node:worker_threads";
 import { ChaingwError, UsageError } from "../errors/index.js";
+import { formulaSafe } from "../util/csv.js";
 import type { BuildOptions, BuildResult } from "./build.js";
 import { makeCommitment } from "./commitment.js";
 import {
@@ -588,7 +589,7 @@ function writeCustomersStreamed(o: {
         for (let q = r * SLOT_RANGE; q < upTo; q++) {
           const { id, secret } = cust.next();
           const offset = pos + chunkBytes;
-          let line = `${id.toString("utf8")},${secret.toString("hex")},`;
+          let line = `${formulaSafe(id.toString("utf8"))},${secret.toString("hex")},`;
           for (let j = 0; j < o.k; j++) line += (j ? " " : "") + leaves[(q - r * SLOT_RANGE) * o.k + j];
           line += "\n";
           chunk += line;

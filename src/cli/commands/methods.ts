@@ -1,7 +1,7 @@
 /** `chaingw methods`: the registry as a table (human), markdown (--markdown) or JSON (--json, jsonl). */
 import type { Command } from "commander";
 import { methodRows, methodTableMarkdown } from "../../methods/index.js";
-import { csvField } from "../../output/csv.js";
+import { csvField } from "../../util/csv.js";
 import type { Run } from "../context.js";
 import { helpWidth } from "../help.js";
 

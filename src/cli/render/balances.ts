@@ -1,8 +1,8 @@
 /** `reserves balances`' proof as people read it (a table per asset, the totals) and as CSV rows. */
 import { groupOf } from "../../chains/index.js";
-import { csvField } from "../../output/csv.js";
 import { style, table } from "../../output/human.js";
 import type { EvmProof } from "../../proof/evm-document.js";
+import { csvField } from "../../util/csv.js";
 import { groupDigits } from "../../util/units.js";
 
 /** The chain's display of an address beside the hex (TRON's T-form), else the hex. */

@@ -1,10 +1,10 @@
 /** Renderers of a reserves report: human (table + summary), JSON (one stable shape), CSV. */
 
-import { csvField } from "../../output/csv.js";
 import { plainColumns, style, table } from "../../output/human.js";
 import { nodeName } from "../../reserves/claims.js";
 import { formatCoins } from "../../reserves/utxo/amount.js";
 import type { Report } from "../../reserves/utxo/report.js";
+import { csvField } from "../../util/csv.js";
 
 const ZERO_COINS = formatCoins(0n);
 
