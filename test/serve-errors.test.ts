@@ -81,10 +81,11 @@ describe("every row of the error table", () => {
       ['{"jsonrpc":"2.0","id":1,"method":"getblockcount","params":{}}', GATEWAY_ERRORS.invalidParams],
     ] as const) {
       const r = await raw(body);
-      expect([r.status, errorOf(r.text).code]).toEqual([row.status, row.code]);
+      // JSON-RPC-level errors come in a 200 to a 2.0 request (ethers and web3.py read no other body)
+      expect([r.status, errorOf(r.text).code]).toEqual([200, row.code]);
     }
     const get = await fetch(`${gw.url}/v1/ltc`, { headers: { "x-api-key": key } });
-    expect(get.status).toBe(GATEWAY_ERRORS.notPost.status);
+    expect(get.status).toBe(GATEWAY_ERRORS.notPost.http);
     expect(get.headers.get("allow")).toBe("POST");
   });
 
@@ -133,7 +134,7 @@ describe("every row of the error table", () => {
     expect(b.stdout.trim().split("\n")).toHaveLength(30);
   });
 
-  it("method not found: 404 -32601, exit 1 with the message (the fixture passes the node's own -32601: exit 1)", async () => {
+  it("method not found: 200 -32601, exit 1 with the message (the fixture passes the node's own -32601: exit 1)", async () => {
     const r = await serveCli(["rpc", "stop"]);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(/-32601: method not found: stop is not a method of the utxo group/);
@@ -141,7 +142,7 @@ describe("every row of the error table", () => {
     expect((await fixtureCli(["rpc", "nosuchmethod"])).exitCode).toBe(1);
   });
 
-  it("invalid params: 400 -32602 naming the parameter, exit 1 (the fixture: the node's -8, exit 1)", async () => {
+  it("invalid params: 200 -32602 naming the parameter, exit 1 (the fixture: the node's -8, exit 1)", async () => {
     const r = await serveCli(["rpc", "getblock", "zz"]);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(/-32602: invalid params: getblock: invalid blockhash/);
@@ -168,13 +169,15 @@ describe("every row of the error table", () => {
     expect(waited.durationMs).toBeGreaterThan(900);
   });
 
-  it("no healthy upstream: 503 -32011 with Retry-After; exit 3", async () => {
+  it("no healthy upstream: 200 -32011 with Retry-After; exit 3", async () => {
     const r = await serveCli(["getblockchaininfo"], { product: "dead" });
     expect(r.exitCode).toBe(3);
-    expect(r.stderr).toMatch(/HTTP 503: -32011: no healthy upstream/);
+    expect(r.stderr).toMatch(/HTTP 200: -32011: no healthy upstream/);
+    const a = await raw('{"jsonrpc":"2.0","id":7,"method":"getblockcount","params":[]}', { product: "dead" });
+    expect([a.status, Number(a.headers["retry-after"]), JSON.parse(a.text).id]).toEqual([200, 1, 7]);
   });
 
-  it("upstream failed: 502 -32010; a non-idempotent call reached the node once, exit 3 not retried", async () => {
+  it("upstream failed: 200 -32010; a non-idempotent call reached the node once, exit 3 not retried", async () => {
     proxy.setMethodFault("getblockstats", { kind: "reset" });
     try {
       const before = proxy.hitsByMethod.getblockstats ?? 0;
@@ -182,7 +185,7 @@ describe("every row of the error table", () => {
         env: { CHAINGW_API_KEY: key },
       });
       expect(r.exitCode).toBe(3);
-      expect(r.stderr).toMatch(/HTTP 502: -32010: upstream failed/);
+      expect(r.stderr).toMatch(/HTTP 200: -32010: upstream failed/);
       expect(r.stderr).toContain("not marked idempotent");
       expect((proxy.hitsByMethod.getblockstats ?? 0) - before).toBe(1);
     } finally {
@@ -190,18 +193,29 @@ describe("every row of the error table", () => {
     }
   });
 
-  it("timeout: 504 -32015 after requestTimeout; exit 3", async () => {
+  it("timeout: 200 -32015 after requestTimeout; exit 3", async () => {
     proxy.setMethodFault("getblock", { kind: "hang" });
     try {
       const r = await serveCli(["getblock", hash]);
       expect(r.exitCode).toBe(3);
-      expect(r.stderr).toMatch(/HTTP 504: -32015: upstream timed out/);
+      expect(r.stderr).toMatch(/HTTP 200: -32015: upstream timed out/);
     } finally {
       proxy.setMethodFault("getblock", null);
     }
   });
 
-  it("the node's own error: its status and object, exit 1 (the fixture alike)", async () => {
+  it("the node's own error: its object in a 200 (litecoind's 500 to 1.0-style requests), exit 1 (the fixture alike)", async () => {
+    const body = (v: string) => `{${v}"id":3,"method":"getblock","params":["${"11".repeat(32)}"]}`;
+    const two = await raw(body('"jsonrpc":"2.0",'));
+    expect([two.status, JSON.parse(two.text)]).toEqual([
+      200,
+      { jsonrpc: "2.0", id: 3, error: { code: -5, message: "Block not found" } },
+    ]);
+    const one = await raw(body('"jsonrpc":"1.0",'));
+    expect([one.status, JSON.parse(one.text)]).toEqual([
+      500,
+      { result: null, error: { code: -5, message: "Block not found" }, id: 3 },
+    ]);
     const unknown = "11".repeat(32);
     for (const r of [await serveCli(["getblock", unknown]), await fixtureCli(["getblock", unknown])]) {
       expect(r.exitCode).toBe(1);

@@ -129,7 +129,7 @@ describe("requests the first gateway mangled", () => {
         Buffer.from('","method":"getblockcount","params":[]}'),
       ]);
       const r = await postRaw(`${gw.url}/v1/ltc`, bad, { headers: { "x-api-key": key } });
-      expect(r.status).toBe(400);
+      expect(r.status).toBe(200);
       const e = JSON.parse(r.text);
       expect(e).toMatchObject({ id: null, error: { code: -32700 } });
       expect(e.error.message).toContain("not UTF-8");
@@ -237,7 +237,7 @@ describe("a hung upstream beside a healthy one", () => {
 });
 
 describe("two hung upstreams", () => {
-  it("the request timeout bounds the whole call, the quick path's attempt included: 504 at requestTimeout", async () => {
+  it("the request timeout bounds the whole call, the quick path's attempt included: -32015 (HTTP 200) at requestTimeout", async () => {
     const gw = await startServe(
       {
         products: { ltc: { chain: "utxo", upstreams: [a.url, b.url] } },
@@ -257,7 +257,7 @@ describe("two hung upstreams", () => {
         { headers: { "x-api-key": gw.keys[0] as string } },
       );
       const ms = Date.now() - t0;
-      expect(r.status).toBe(504);
+      expect([r.status, JSON.parse(r.text).error.code]).toEqual([200, -32015]);
       // 1.5 s on the first node, what is left of the 2 s on the second (was 1.5 + 1.5 = 3 s)
       expect(ms).toBeGreaterThanOrEqual(1900);
       expect(ms).toBeLessThan(2700);

@@ -2,7 +2,7 @@
  * `serve`'s quick path speaks HTTP/1.1 on kept-alive sockets of its own (src/rpc/wire.ts), not through
  * node's client. A raw TCP node here answers each way HTTP allows an answer to be framed and each way a
  * broken one breaks: the gateway must pass the exact result, reuse connections only when it may, and treat
- * anything it cannot read as a failed attempt (another upstream for an idempotent read, else 502).
+ * anything it cannot read as a failed attempt (another upstream for an idempotent read, else -32010).
  */
 import { createServer, type Server, type Socket } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
@@ -195,7 +195,7 @@ describe("serve's quick path on its own HTTP/1.1 connections", () => {
     expect(ns[0]?.callConnections.size).toBe(3);
   });
 
-  it("an answer it cannot read fails the attempt: 502 naming the upstream alone, another upstream when there is one", async () => {
+  it("an answer it cannot read fails the attempt: -32010 naming the upstream alone, another upstream when there is one", async () => {
     const broken: [string, Shape][] = [
       ["not HTTP", () => ["SSH-2.0-OpenSSH_9.2\r\n\r\n"]],
       // in the same write as the answer: an answer followed by bytes nobody asked for is not trusted
@@ -218,7 +218,7 @@ describe("serve's quick path on its own HTTP/1.1 connections", () => {
     for (const [what, shape] of broken) {
       (alone.ns[0] as RawNode).shape = shape;
       const r = await call(alone.gw);
-      expect(r.status, what).toBe(502);
+      expect([r.status, JSON.parse(r.text).error.code], what).toEqual([200, -32010]);
       expect(JSON.parse(r.text).error.message, what).toMatch(/127\.0\.0\.1/);
       (pair.ns[0] as RawNode).shape = shape;
       const before = pair.ns[1]?.calls ?? 0;
@@ -230,7 +230,7 @@ describe("serve's quick path on its own HTTP/1.1 connections", () => {
     expectHash(await call(alone.gw));
     (alone.ns[0] as RawNode).shape = () => ["HTTP/1.1 100 Continue\r\n\r\n", END];
     const calls = alone.ns[0]?.calls ?? 0;
-    expect((await call(alone.gw)).status).toBe(502);
+    expect(JSON.parse((await call(alone.gw)).text).error.code).toBe(-32010);
     expect(alone.ns[0]?.calls).toBe(calls + 1);
     // and a sound answer on the same upstream afterwards: nothing of the broken one was kept
     (alone.ns[0] as RawNode).shape = withLength;

@@ -131,7 +131,7 @@ describe("the endpoint", () => {
     expect(n.text).toBe("");
   });
 
-  it("a node's error is an answer: HTTP 500 and the error object passed through unchanged, not failed over", async () => {
+  it("a node's error is an answer: the error object passed through unchanged, not failed over; HTTP 200 to a 2.0 request, litecoind's 500 to its own dialect", async () => {
     const unknown = "00".repeat(32);
     const direct = await a.rawCall(
       JSON.stringify({ jsonrpc: "2.0", id: 5, method: "getblockheader", params: [unknown] }),
@@ -142,8 +142,8 @@ describe("the endpoint", () => {
       JSON.stringify({ jsonrpc: "2.0", id: 5, method: "getblockheader", params: [unknown] }),
       ltcKey,
     );
-    expect(r.status).toBe(direct.status);
-    expect(r.status).toBe(500);
+    expect(direct.status).toBe(500);
+    expect(r.status).toBe(200);
     expect(JSON.parse(r.text).error).toEqual(JSON.parse(direct.text).error);
     expect(hits() - before).toBe(1);
     const c = await cli("ltc", ltcKey, "getblockheader", unknown);
@@ -222,35 +222,37 @@ describe("params reach the node as the client wrote them", () => {
 
 describe("nothing bad reaches a node", () => {
   const cases: [string, string, number, number, RegExp][] = [
-    ["malformed JSON", '{"jsonrpc":"2.0",', 400, -32700, /parse error/],
-    ["not a request", '{"jsonrpc":"2.0","id":1}', 400, -32600, /method/],
-    ["jsonrpc 1.0", '{"jsonrpc":"1.0","id":1,"method":"getblockcount","params":[]}', 400, -32600, /2\.0/],
-    ["empty batch", "[]", 400, -32600, /empty batch/],
+    // JSON-RPC-level errors in a 200 (ethers and web3.py read no other body); 1.0-style requests are
+    // served on the utxo group (test/serve-clients.test.ts), another version is not
+    ["malformed JSON", '{"jsonrpc":"2.0",', 200, -32700, /parse error/],
+    ["not a request", '{"jsonrpc":"2.0","id":1}', 200, -32600, /method/],
+    ["jsonrpc 3.0", '{"jsonrpc":"3.0","id":1,"method":"getblockcount","params":[]}', 200, -32600, /2\.0/],
+    ["empty batch", "[]", 200, -32600, /empty batch/],
     [
       "method outside the group",
       '{"jsonrpc":"2.0","id":1,"method":"stop","params":[]}',
-      404,
+      200,
       -32601,
       /stop is not a method of the utxo group/,
     ],
     [
       "an EVM method on a UTXO product",
       '{"jsonrpc":"2.0","id":1,"method":"eth_call","params":[]}',
-      404,
+      200,
       -32601,
       /it is in evm/,
     ],
     [
       "bad params, named",
       '{"jsonrpc":"2.0","id":1,"method":"getblock","params":["zz"]}',
-      400,
+      200,
       -32602,
       /invalid blockhash/,
     ],
     [
       "too many params",
       '{"jsonrpc":"2.0","id":1,"method":"getblockchaininfo","params":[1]}',
-      400,
+      200,
       -32602,
       /too many parameters/,
     ],
@@ -283,7 +285,7 @@ describe("nothing bad reaches a node", () => {
       }),
       ethKey,
     );
-    expect(r.status).toBe(400);
+    expect(r.status).toBe(200);
     expect(JSON.parse(r.text).error.message).toMatch(/block range of 4097 blocks exceeds the limit of 100/);
   });
 });
@@ -389,5 +391,63 @@ describe("operations", () => {
     expect(line).toMatchObject({ product: "ltc", method: "getblockheader", status: 200, outcome: "ok" });
     expect(typeof line.ms).toBe("number");
     expect(line.upstream).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+  });
+});
+
+describe("JSON-RPC 1.0-style requests (issue 48): served on the utxo group, answered as litecoind answers them", () => {
+  // each body sent straight to litecoind and through serve: the same status and the same bytes
+  const same: [string, string][] = [
+    [
+      "Bitcoin Core's curl examples",
+      '{"jsonrpc":"1.0","id":"curltest","method":"getblockhash","params":[1]}',
+    ],
+    ["python-bitcoinrpc", '{"version":"1.1","id":1,"method":"getblockhash","params":[2]}'],
+    ["the bitcoin-core npm client", '{"id":"1764336000000","method":"getblockhash","params":[3]}'],
+    ["no id: answered with id null (1.0 has no notifications)", '{"method":"getblockhash","params":[4]}'],
+    ["the node's error: 500", '{"jsonrpc":"1.0","id":2,"method":"getblockhash","params":[99999]}'],
+    [
+      "a batch of both dialects and an error",
+      '[{"id":1,"method":"getblockhash","params":[1]},{"jsonrpc":"2.0","id":2,"method":"getblockhash","params":[2]},{"jsonrpc":"1.0","id":[3],"method":"getblockhash","params":[99999]}]',
+    ],
+  ];
+  it.each(same)("%s", async (_what, body) => {
+    const direct = await a.rawCall(body);
+    const r = await post("ltc", body, ltcKey);
+    if (body.includes(`"id":[3]`)) {
+      // an id that is no JSON-RPC id (an array): the gateway refuses that entry itself, before the node
+      expect(r.status).toBe(200);
+      const list = JSON.parse(r.text);
+      const node = JSON.parse(direct.text);
+      expect(list[0]).toEqual(node[0]);
+      // a 2.0 entry answered in 2.0 (as Bitcoin Core 28 does; Litecoin Core 0.21 answers every entry in 1.0)
+      expect(list[1]).toEqual({ jsonrpc: "2.0", id: 2, result: node[1].result });
+      expect(list[2]).toMatchObject({ error: { code: -32600 } });
+      return;
+    }
+    expect([r.status, r.text]).toEqual([direct.status, direct.text.trimEnd()]);
+  });
+
+  it("the gateway's own refusals in the caller's dialect, the id echoed; 2.0 only on the evm group", async () => {
+    const nf = await post("ltc", '{"jsonrpc":"1.0","id":"q","method":"nosuch","params":[]}', ltcKey);
+    const direct = await a.rawCall('{"jsonrpc":"1.0","id":"q","method":"nosuch","params":[]}');
+    expect([nf.status, direct.status]).toEqual([404, 404]);
+    expect(JSON.parse(nf.text)).toMatchObject({ result: null, error: { code: -32601 }, id: "q" });
+    expect(Object.keys(JSON.parse(nf.text))).toEqual(["result", "error", "id"]);
+    const bad = await post("ltc", '{"id":7,"method":"getblock","params":["zz"]}', ltcKey);
+    expect(bad.status).toBe(500);
+    expect(JSON.parse(bad.text)).toMatchObject({ result: null, error: { code: -32602 }, id: 7 });
+    const evm = await post("eth", '{"jsonrpc":"1.0","id":9,"method":"eth_chainId","params":[]}', ethKey);
+    expect(evm.status).toBe(200);
+    expect(JSON.parse(evm.text)).toEqual({
+      jsonrpc: "2.0",
+      id: 9,
+      error: {
+        code: -32600,
+        message:
+          'invalid request: jsonrpc must be "2.0" (JSON-RPC 1.0-style requests are served on the utxo group only)',
+      },
+    });
+    const v = await post("ltc", '{"version":"9","id":5,"method":"getblockcount","params":[]}', ltcKey);
+    expect(JSON.parse(v.text)).toMatchObject({ id: 5, error: { code: -32600 } });
   });
 });

@@ -72,6 +72,7 @@ export const evmCompatChain: ChainGroup = Object.freeze({
   freshConnectionsForArrays: false,
   tip: { method: "eth_blockNumber" },
   utxoScan: false,
+  legacyEnvelopes: false,
   maxLag: 6,
   evm: Object.freeze({
     blockTags: ["latest", "earliest", "finalized"],

@@ -12,6 +12,7 @@ export const evmChain: ChainGroup = Object.freeze({
   freshConnectionsForArrays: false,
   tip: { method: "eth_blockNumber" },
   utxoScan: false,
+  legacyEnvelopes: false,
   maxLag: 6,
   evm: Object.freeze({
     blockTags: ["latest", "earliest", "pending", "safe", "finalized"],

@@ -84,6 +84,11 @@ export interface ChainGroup {
   freshConnectionsForArrays: boolean;
   /** the UTXO set can be scanned (scantxoutset): reserves scans run here */
   utxoScan: boolean;
+  /**
+   * Its nodes also answer JSON-RPC 1.0-style requests (`"jsonrpc":"1.0"`, `"version":"1.1"`, or no version
+   * member) in bitcoind's shape, `{"result","error","id"}`: `chaingw serve` takes them on this group too.
+   */
+  legacyEnvelopes: boolean;
   /** the call that answers the tip's height (a number, or a hex QUANTITY) */
   tip?: { method: string };
   /**

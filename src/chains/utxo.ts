@@ -10,5 +10,6 @@ export const utxoChain: ChainGroup = Object.freeze({
   freshConnectionsForArrays: true,
   tip: { method: "getblockcount" },
   utxoScan: true,
+  legacyEnvelopes: true,
   maxLag: 2,
 });

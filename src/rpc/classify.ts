@@ -38,6 +38,12 @@ const TRANSIENT_CODES = new Set([-32016, -32007, 429]);
 const DETERMINISTIC_CODES = new Set([-1, -3, -5, -8, -32600, -32601, -32602, 3]);
 /** Node-state codes (warming up, shutting down, initial download): refused before any work was done. */
 const NOT_READY_CODES = new Set([-28, -9, -10]);
+/**
+ * A gateway's own codes for trouble behind it (proxyd's, which `chaingw serve` uses): upstream failed, no
+ * healthy upstream, upstream timed out. About that hop, not the request, whatever the HTTP status: serve
+ * answers them in a 200 (what ethers and web3.py read), other gateways with 502-504.
+ */
+const HOP_CODES = new Set([-32010, -32011, -32015]);
 
 /** Answers that refuse the request before the body matters: credentials refused, a redirect. */
 export function refusedOutright(http: HttpResult, ep: Endpoint): Failure | undefined {
@@ -222,8 +228,12 @@ export function classifyError(
   if ((status === 404 || status === 405) && !DETERMINISTIC_CODES.has(code))
     return { kind: "refused", why: `HTTP ${status}: ${code}: ${message} (wrong URL or product?)` };
   if (NOT_READY_CODES.has(code)) return { kind: "refused", why: `node not ready (${code}: ${message})` };
-  // a balancer's own error on 502-504 ("no healthy upstream") is about that hop, not the request
-  if (status >= 502 && status <= 504 && !DETERMINISTIC_CODES.has(code)) {
+  // a balancer's own error on 502-504 ("no healthy upstream"), or a gateway's hop code in any status, is
+  // about that hop, not the request
+  if (
+    (status >= 502 && status <= 504 && !DETERMINISTIC_CODES.has(code)) ||
+    (ep.kind === "gateway" && HOP_CODES.has(code))
+  ) {
     return { kind: "maybe", why: `HTTP ${status}: ${code}: ${message}`, retryAfterMs: ra };
   }
   return {

@@ -53,7 +53,7 @@ export type Admitted = Answer | { p: Prepared; plan?: CachePlan };
 export function admit(gw: GatewayParts, call: Call, ctx: Ctx): Admitted | Promise<Admitted> {
   const { product } = ctx;
   const id = call.id ?? "null";
-  const fail = (e: GatewayError) => gatewayAnswer(e, id);
+  const fail = (e: GatewayError) => gatewayAnswer(e, id, call.legacy);
   const def: MethodDef | undefined = definitions(call.method).find((d) => d.group === product.cfg.chain);
   let p: Prepared;
   if (def) {
@@ -100,7 +100,7 @@ export function admit(gw: GatewayParts, call: Call, ctx: Ctx): Admitted | Promis
     (p.marks.heavy && (def?.longRunning ? p.long : true) ? product.cfg.limits : undefined);
   // no limit to take from and no cache configured: nothing to wait for
   if (!limited && gw.cfg.cache.maxBytes <= 0) return { p };
-  return limitAndCache(gw, p, limited, ctx, id);
+  return limitAndCache(gw, p, limited, ctx, id, call.legacy);
 }
 
 /** The heavy-method buckets (429), then the cache (a hit answers here). */
@@ -110,9 +110,10 @@ async function limitAndCache(
   limited: Limits | undefined,
   ctx: Ctx,
   id: string,
+  legacy: boolean | undefined,
 ): Promise<Admitted> {
   const { product } = ctx;
-  const fail = (e: GatewayError) => gatewayAnswer(e, id);
+  const fail = (e: GatewayError) => gatewayAnswer(e, id, legacy);
   if (limited) {
     const name = product.cfg.name;
     const r = await gw.state.take([
@@ -144,7 +145,7 @@ async function limitAndCache(
     const served = hit && plan.serve(hit, product.pool.bestHeight);
     if (served) {
       gw.metrics?.cacheHits.inc({ product: product.cfg.name, method: p.method });
-      return { status: 200, body: envelopeOk(id, served), outcome: "cached" };
+      return { status: 200, body: envelopeOk(id, served, legacy), outcome: "cached" };
     }
     gw.metrics?.cacheMisses.inc({ product: product.cfg.name, method: p.method });
   }

@@ -8,7 +8,7 @@ import { JsonNumber, type JsonValue, stringifyLossless } from "../json/lossless.
 import { scanObject } from "../json/scan.js";
 import { isMethodName } from "../methods/index.js";
 import { isJsonObject } from "../util/text.js";
-import { GatewayError } from "./errors.js";
+import { errorStatus, GatewayError } from "./errors.js";
 
 /** One call of a request (a single request, or one entry of a batch). */
 export interface Call {
@@ -19,6 +19,11 @@ export interface Call {
   params: JsonValue[];
   /** the params' JSON text as the client sent it: forwarded unchanged when the checks change nothing */
   paramsText?: string;
+  /**
+   * a JSON-RPC 1.0-style request (`"jsonrpc":"1.0"`, `"version":"1.1"`, no version member; UTXO group
+   * only): answered as bitcoind answers it, `{"result","error","id"}` with bitcoind's HTTP statuses
+   */
+  legacy?: boolean;
 }
 
 /** What became of a call: a result's bytes, or an error object, with the HTTP status it carries alone. */
@@ -32,17 +37,26 @@ export interface Answer {
 }
 
 export const J = (v: unknown) => JSON.stringify(v);
-export const envelopeOk = (id: string, raw: string | Buffer): Buffer | string =>
-  typeof raw === "string"
-    ? `{"jsonrpc":"2.0","id":${id},"result":${raw}}`
-    : Buffer.concat([Buffer.from(`{"jsonrpc":"2.0","id":${id},"result":`), raw, Buffer.from("}")]);
-export const envelopeErr = (id: string, errorJson: string) =>
-  `{"jsonrpc":"2.0","id":${id},"error":${errorJson}}`;
+/** A result's answer in the caller's dialect: JSON-RPC 2.0, or bitcoind's 1.0 shape (`legacy`). */
+export const envelopeOk = (id: string, raw: string | Buffer, legacy?: boolean): Buffer | string =>
+  legacy
+    ? typeof raw === "string"
+      ? `{"result":${raw},"error":null,"id":${id}}`
+      : Buffer.concat([Buffer.from('{"result":'), raw, Buffer.from(`,"error":null,"id":${id}}`)])
+    : typeof raw === "string"
+      ? `{"jsonrpc":"2.0","id":${id},"result":${raw}}`
+      : Buffer.concat([Buffer.from(`{"jsonrpc":"2.0","id":${id},"result":`), raw, Buffer.from("}")]);
+/** An error's answer in the caller's dialect. */
+export const envelopeErr = (id: string, errorJson: string, legacy?: boolean) =>
+  legacy
+    ? `{"result":null,"error":${errorJson},"id":${id}}`
+    : `{"jsonrpc":"2.0","id":${id},"error":${errorJson}}`;
 
-export function gatewayAnswer(e: GatewayError, id = "null"): Answer {
+export function gatewayAnswer(e: GatewayError, id = "null", legacy?: boolean): Answer {
+  const lg = e.legacy ?? legacy;
   return {
-    status: e.status,
-    body: envelopeErr(e.requestId ?? id, J({ code: e.code, message: e.message })),
+    status: e.row.http ?? errorStatus(e.code, lg),
+    body: envelopeErr(e.requestId ?? id, J({ code: e.code, message: e.message }), lg),
     outcome: e.kind,
     retryAfterS: e.retryAfterS,
   };
@@ -55,32 +69,69 @@ function idText(v: JsonValue | undefined): string | undefined | GatewayError {
   return new GatewayError("invalidRequest", "id must be a string, a number or null");
 }
 
-/** A request object read as a call, or the error that refuses it. */
-export function readCall(v: JsonValue): Call | GatewayError {
+/** JSON-RPC 1.1's version member, as python-bitcoinrpc sends it ("1.1"); bitcoind ignores it. */
+const VERSION_MEMBER = new Set(["1.0", "1.1"]);
+
+/**
+ * A request's dialect: 2.0 (`"jsonrpc":"2.0"`), or 1.0-style (`"jsonrpc":"1.0"`, a `version` member, or
+ * neither: what bitcoind takes besides 2.0) where the group's nodes take it; else the refusal.
+ */
+function dialect(o: Record<string, JsonValue>, legacyOk: boolean): boolean | GatewayError {
+  const jv = o.jsonrpc;
+  if (o.version !== undefined && !(typeof o.version === "string" && VERSION_MEMBER.has(o.version)))
+    return new GatewayError("invalidRequest", 'version must be "1.1" or "1.0" when given');
+  if (jv === "2.0" && o.version === undefined) return false;
+  if (jv === undefined || jv === "1.0") {
+    if (jv === undefined && o.version === undefined && !legacyOk)
+      return new GatewayError("invalidRequest", 'jsonrpc must be "2.0"');
+    if (legacyOk) return true;
+    return new GatewayError(
+      "invalidRequest",
+      'jsonrpc must be "2.0" (JSON-RPC 1.0-style requests are served on the utxo group only)',
+    );
+  }
+  return new GatewayError(
+    "invalidRequest",
+    jv === "2.0" ? "a version member beside jsonrpc" : `jsonrpc must be "2.0"${legacyOk ? ' or "1.0"' : ""}`,
+  );
+}
+
+/**
+ * A request object read as a call, or the error that refuses it — carrying the request's id whenever it
+ * could be read. `legacyOk`: the product's group takes 1.0-style requests (bitcoind's), answered alike.
+ */
+export function readCall(v: JsonValue, legacyOk = false): Call | GatewayError {
   if (!isJsonObject(v)) return new GatewayError("invalidRequest", "expected a request object");
   const o = v as Record<string, JsonValue>;
-  if (o.jsonrpc !== "2.0") return new GatewayError("invalidRequest", 'jsonrpc must be "2.0"');
   const id = idText(o.id);
   if (id instanceof GatewayError) return id;
-  if (typeof o.method !== "string" || !isMethodName(o.method))
-    return new GatewayError("invalidRequest", "method missing or not a method name");
-  const params = o.params ?? [];
-  if (isJsonObject(params)) {
-    // JSON-RPC 2.0 allows named params; the registry checks (and the CLI sends) positional ones
-    const e = new GatewayError(
-      "invalidParams",
-      `named params (an object) are not taken: give ${o.method}'s params as an array, in order`,
-    );
-    e.requestId = id ?? "null";
+  const legacy = dialect(o, legacyOk);
+  const refuse = (e: GatewayError): GatewayError => {
+    // a 1.0-style request has no notifications: bitcoind answers one without an id with id null
+    if (id !== undefined || legacy === true) e.requestId = id ?? "null";
+    if (legacy === true) e.legacy = true;
     return e;
-  }
+  };
+  if (legacy instanceof GatewayError) return refuse(legacy);
+  if (typeof o.method !== "string" || !isMethodName(o.method))
+    return refuse(new GatewayError("invalidRequest", "method missing or not a method name"));
+  const params = o.params ?? [];
+  if (isJsonObject(params))
+    // JSON-RPC 2.0 allows named params; the registry checks (and the CLI sends) positional ones
+    return refuse(
+      new GatewayError(
+        "invalidParams",
+        `named params (an object) are not taken: give ${o.method}'s params as an array, in order`,
+      ),
+    );
   if (!Array.isArray(params))
-    return new GatewayError("invalidRequest", "params must be an array (positional)");
+    return refuse(new GatewayError("invalidRequest", "params must be an array (positional)"));
   for (const k of Object.keys(o))
-    if (!["jsonrpc", "id", "method", "params"].includes(k))
-      return new GatewayError("invalidRequest", `unknown member ${J(k)}`);
+    if (!MEMBERS.has(k)) return refuse(new GatewayError("invalidRequest", `unknown member ${J(k)}`));
+  if (legacy) return { id: id ?? "null", method: o.method, params, legacy: true };
   return { id, method: o.method, params };
 }
+const MEMBERS = new Set(["jsonrpc", "version", "id", "method", "params"]);
 
 /**
  * A single request read by the span scanner, without building a lossless tree: the common request
@@ -115,14 +166,19 @@ export function readCallText(text: string): Call | undefined {
 /** A JSON string token with no escape: its text is what JSON.stringify would write for its value. */
 const plainString = (t: string) => t.charCodeAt(0) === 34 && !t.includes("\\");
 
-/** A batch entry gets an answer unless it was a well-formed notification (no id). */
+/**
+ * A batch entry gets an answer unless it was a well-formed 2.0 notification (no id); a 1.0-style request
+ * has no notifications (bitcoind answers every one).
+ */
 export function isAnswered(list: JsonValue[], i: number): boolean {
   const e = list[i];
-  return !(isJsonObject(e) && !("id" in e) && typeof (e as Record<string, JsonValue>).method === "string");
+  if (!isJsonObject(e)) return true;
+  const o = e as Record<string, JsonValue>;
+  return "id" in o || typeof o.method !== "string" || o.jsonrpc !== "2.0";
 }
 
 /** An upstream's answer to one forwarded call: the result's bytes, or the node's error object as it sent it. */
-export type Forwarded = { status: number; raw?: string; error?: string };
+export type Forwarded = { status: number; raw?: string; error?: string; code?: number };
 
 /** A failure of the upstreams, as the gateway's answer: 504 for a timeout, else 502. */
 export function upstreamError(e: unknown): GatewayError {

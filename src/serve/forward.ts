@@ -26,7 +26,7 @@ import {
   J,
   upstreamError,
 } from "./envelope.js";
-import { GatewayError } from "./errors.js";
+import { errorStatus, GatewayError } from "./errors.js";
 import { moveCounter } from "./upstreams.js";
 
 /**
@@ -122,21 +122,22 @@ export class Forwarder {
     settle(
       this.scanTarget(p, ctx).then((pinned) =>
         pinned instanceof GatewayError
-          ? gatewayAnswer(pinned, call.id ?? "null")
+          ? gatewayAnswer(pinned, call.id ?? "null", call.legacy)
           : new Promise<Answer>((resolve) => this.send(call, p, plan, ctx, pinned, resolve)),
       ),
     );
   }
 
   /** No upstream of the product in the rotation: 503, retry after the next health check. */
-  private noUpstream(ctx: Ctx, id: string): Answer {
+  private noUpstream(ctx: Ctx, call: Call): Answer {
     return gatewayAnswer(
       new GatewayError(
         "noUpstream",
         `product ${ctx.product.cfg.name}`,
         Math.max(1, Math.ceil(this.gw.cfg.healthIntervalMs / 1000)),
       ),
-      id,
+      call.id ?? "null",
+      call.legacy,
     );
   }
 
@@ -153,7 +154,7 @@ export class Forwarder {
     const pool = ctx.product.pool;
     const endpoints = pinned ? [pinned] : pool.rotation();
     if (endpoints.length === 0) {
-      settle(this.noUpstream(ctx, id));
+      settle(this.noUpstream(ctx, call));
       return;
     }
     const timeoutMs = p.long ? this.gw.cfg.scanTimeoutMs : this.gw.cfg.requestTimeoutMs;
@@ -192,7 +193,7 @@ export class Forwarder {
         const out: Outcome<Forwarded> = f
           ? { kind: f.phase === "unsent" ? "refused" : "maybe", why: f.message, timedOut: f.timedOut }
           : this.interpret(http as HttpResult, reqId, first);
-        if (out.kind === "ok") return settle(this.forwarded(out.value, first, id, plan, ctx));
+        if (out.kind === "ok") return settle(this.forwarded(out.value, first, call, plan, ctx));
         const failed = out as Failure;
         if (endpoints.length > 1) return settle(this.failover(sent, endpoints.slice(1), 1));
         // what the client's loop says of one endpoint that failed
@@ -202,7 +203,7 @@ export class Forwarder {
           deadlineReached: false,
         });
         if (err instanceof TransportError) err.timedOut = failed.timedOut === true;
-        settle(gatewayAnswer(upstreamError(err), id));
+        settle(gatewayAnswer(upstreamError(err), id, call.legacy));
       } catch (e) {
         settle(Promise.reject(e));
       }
@@ -221,6 +222,7 @@ export class Forwarder {
         kind: "ok",
         value: {
           status: http.status,
+          code: out.error instanceof RpcError ? out.error.code : undefined,
           error: rawMember(http.text, v, "error") ?? J({ code: -32603, message: out.error.message }),
         },
       };
@@ -249,9 +251,9 @@ export class Forwarder {
         co: { ...p.marks, pinned, timeoutMs: Math.min(s.attemptMs, left), deadlineMs: left },
         interpret: (http, ep) => this.interpret(http, s.reqId, ep),
       });
-      return await this.forwarded(value, endpoint, s.id, s.plan, ctx);
+      return await this.forwarded(value, endpoint, s.call, s.plan, ctx);
     } catch (e) {
-      return gatewayAnswer(upstreamError(e), s.id);
+      return gatewayAnswer(upstreamError(e), s.id, s.call.legacy);
     } finally {
       const moved = quickMoved + moves.moved;
       if (moved) this.gw.metrics?.failovers.inc({ product: ctx.product.cfg.name }, moved);
@@ -270,22 +272,23 @@ export class Forwarder {
   private forwarded(
     value: Forwarded,
     endpoint: Endpoint,
-    id: string,
+    call: Call,
     plan: CachePlan | undefined,
     ctx: Ctx,
   ): Answer | Promise<Answer> {
     const pool = ctx.product.pool;
+    const id = call.id ?? "null";
     if (value.error !== undefined)
       return {
-        status: value.status,
-        body: envelopeErr(id, value.error),
+        status: errorStatus(value.code ?? -32603, call.legacy),
+        body: envelopeErr(id, value.error, call.legacy),
         outcome: "node_error",
         upstream: endpoint.label,
       };
     const raw = value.raw ?? "null";
     const ok = (body: string | Buffer): Answer => ({
       status: 200,
-      body: envelopeOk(id, body),
+      body: envelopeOk(id, body, call.legacy),
       outcome: "ok",
       upstream: endpoint.label,
     });
@@ -309,7 +312,7 @@ export class Forwarder {
       const part = rest.slice(s, s + CHUNK);
       const settled: Promise<Answer[]> =
         endpoints.length === 0
-          ? Promise.resolve(part.map(({ f }) => this.noUpstream(ctx, f.call.id ?? "null")))
+          ? Promise.resolve(part.map(({ f }) => this.noUpstream(ctx, f.call)))
           : (async () => {
               const moves = moveCounter();
               const client = pool.client({ endpoints, signal: ctx.signal, onAttempt: moves.onAttempt });
@@ -326,7 +329,7 @@ export class Forwarder {
                   if (o instanceof ChaingwError) {
                     if (o instanceof RpcError)
                       return {
-                        status: 200,
+                        status: errorStatus(o.code, f.call.legacy),
                         body: envelopeErr(
                           id,
                           stringifyLossless({
@@ -334,11 +337,12 @@ export class Forwarder {
                             message: o.rpcMessage,
                             ...(o.data !== null && o.data !== undefined ? { data: o.data } : {}),
                           }),
+                          f.call.legacy,
                         ),
                         outcome: "node_error",
                         upstream: o.endpoint,
                       };
-                    return gatewayAnswer(upstreamError(o), id);
+                    return gatewayAnswer(upstreamError(o), id, f.call.legacy);
                   }
                   const raw = o.rawBytes ? Buffer.from(o.rawBytes) : Buffer.from(o.raw, "utf8");
                   let served: Buffer | undefined;
@@ -351,7 +355,7 @@ export class Forwarder {
                   }
                   return {
                     status: 200,
-                    body: envelopeOk(id, served ?? raw),
+                    body: envelopeOk(id, served ?? raw, f.call.legacy),
                     outcome: "ok",
                     upstream: o.endpoint.label,
                   };

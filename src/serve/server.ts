@@ -12,6 +12,7 @@
 import { isUtf8 } from "node:buffer";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { groupOf } from "../chains/index.js";
 import { UsageError } from "../errors/index.js";
 import { type JsonValue, parseLossless } from "../json/lossless.js";
 import type { Prepared } from "../methods/prepare.js";
@@ -288,7 +289,7 @@ export class Gateway implements GatewayParts {
     const parsed = parseRequest(text);
     if (parsed instanceof GatewayError) return gatewayAnswer(parsed);
     if (Array.isArray(parsed)) return this.answerBatch(parsed, ctx, log);
-    const call = readCall(parsed);
+    const call = readCall(parsed, legacyOk(ctx));
     if (call instanceof GatewayError) return gatewayAnswer(call);
     const label = methodLabel(ctx.product, call.method);
     log.method = label;
@@ -362,7 +363,8 @@ export class Gateway implements GatewayParts {
   }
 
   private async batch(list: JsonValue[], ctx: Ctx): Promise<Answer[]> {
-    const calls = list.map((e) => readCall(e));
+    const lg = legacyOk(ctx);
+    const calls = list.map((e) => readCall(e, lg));
     const good = calls.filter((c): c is Call => !(c instanceof GatewayError));
     const answers = await this.run(good, ctx);
     let j = 0;
@@ -423,7 +425,10 @@ export class Gateway implements GatewayParts {
    * upstream failure that pages people.
    */
   private counted(a: Answer, label: string, ctx: Ctx): Answer {
-    const b = ctx.signal.aborted && a.status >= 500 ? { ...a, status: 499, outcome: "client_closed" } : a;
+    const b =
+      ctx.signal.aborted && (a.status >= 500 || FAILURES.has(a.outcome))
+        ? { ...a, status: 499, outcome: "client_closed" }
+        : a;
     this.metrics?.requests.inc({ product: ctx.product.cfg.name, method: label, outcome: b.outcome });
     return b;
   }
@@ -471,6 +476,12 @@ export class Gateway implements GatewayParts {
     res.end(text);
   }
 }
+
+/** The outcomes of a failure of the gateway or its upstreams (answered in a 200 to a 2.0 request). */
+const FAILURES = new Set(["upstreamFailed", "timeout", "noUpstream", "internal"]);
+
+/** The product's group takes JSON-RPC 1.0-style requests (bitcoind's), as its nodes do. */
+const legacyOk = (ctx: Ctx): boolean => groupOf(ctx.product.cfg.chain).legacyEnvelopes;
 
 /** A notification's answer: nothing (204), whatever became of the call. */
 const notified = (a: Answer): Answer => ({ ...a, status: 204, body: "" });
