@@ -59,7 +59,7 @@ const HEADER =
   "coin,Network,Snapshot Height,address,amount,message,signature1,signature2,redeem script/ public key, eoa1, eoa2";
 function okxFile(name: string, rows: string[]): string {
   const p = join(dir, name);
-  writeFileSync(p, `coin,snapshot height,amount\nETH,${height},9002\n\n${HEADER}\n${rows.join("\n")}\n`);
+  writeFileSync(p, `coin,snapshot height,amount\nETH(ALL),${height},9002\n\n${HEADER}\n${rows.join("\n")}\n`);
   return p;
 }
 const eoaRow = (coin: string, address: string, amount: string, key: string) =>

@@ -28,6 +28,7 @@ interface Row {
   line: number;
   coin: string;
   proven: boolean | null;
+  signed?: boolean;
   status: string;
   reason: string;
 }
@@ -45,20 +46,20 @@ describe("a row whose coin is not its address's", () => {
   it("an EVM address signed by its key, relabelled BTC, fails (it would count as bitcoin); the ETH row holds", async () => {
     const f = "huobi_por_2023-08.csv";
     const honest = await verify(join(DIR, f));
-    expect(rowAt(honest.report.rows, 61)).toMatchObject({ coin: "ETH", proven: true });
+    expect(rowAt(honest.report.rows, 61)).toMatchObject({ coin: "ETH", signed: true });
     const ls = lines(f);
     ls[60] = (ls[60] as string).replace(/^ETH,/, "BTC,");
     const forged = await verify(write(ls.join("\n")));
     expect(rowAt(forged.report.rows, 61)).toMatchObject({ coin: "BTC", proven: false, status: "failed" });
     expect(rowAt(forged.report.rows, 61).reason).toContain("does not decode as Bitcoin's");
-    expect(forged.report.amounts.BTC?.proven).toBe(honest.report.amounts.BTC?.proven);
+    expect(forged.report.amounts.BTC?.signed).toBe(honest.report.amounts.BTC?.signed);
     expect(forged.exitCode).toBe(1);
   });
 
   it("a DOGE address with its real DOGE signature, relabelled BTC, fails naming both coins", async () => {
     const f = "okx_OKC_DTT_AUP2025.csv";
     const honest = await verify(join(DIR, f));
-    expect(rowAt(honest.report.rows, 7)).toMatchObject({ coin: "DOGE", proven: true });
+    expect(rowAt(honest.report.rows, 7)).toMatchObject({ coin: "DOGE", signed: true });
     const ls = lines(f);
     ls[6] = (ls[6] as string).replace(/^DOGE,DOGE,/, "BTC,DOGE,");
     const forged = await verify(write(ls.join("\n")));
@@ -100,7 +101,7 @@ describe("a row whose network is not its address's", () => {
     "line %i relabelled %s → %s: its real signature still verifies, the row fails naming both",
     async (line, from, to, says) => {
       const honest = await verify(join(DIR, f));
-      expect(rowAt(honest.report.rows, line)).toMatchObject({ proven: true, status: "proven" });
+      expect(rowAt(honest.report.rows, line)).toMatchObject({ signed: true, status: "signed" });
       const forged = await verify(relabel(line, from, to));
       expect(rowAt(forged.report.rows, line)).toMatchObject({ proven: false, status: "failed" });
       expect(rowAt(forged.report.rows, line).reason).toContain(says);
@@ -113,7 +114,7 @@ describe("an m-of-n whose keys are one key", () => {
   it("2-of-2 of one key in compressed and uncompressed form, signed by OKX's real signature and its header flipped, fails; the real 2-of-3 holds", async () => {
     const f = "okx_por_example_2022-11.csv";
     const honest = await verify(join(DIR, f));
-    expect(rowAt(honest.report.rows, 19)).toMatchObject({ proven: true });
+    expect(rowAt(honest.report.rows, 19)).toMatchObject({ signed: true });
     const c = (lines(f)[18] as string).split(",");
     const sig = c[4] as string;
     // the key OKX's first signature yields over its message (Bitcoin's magic), in both of its forms
@@ -148,12 +149,13 @@ describe("one address counted twice", () => {
   it("a proven BTC row repeated with its amount fails the repeat; the proven BTC total is the honest one", async () => {
     const f = "okx_por_example_2022-11.csv";
     const honest = await verify(join(DIR, f));
-    expect(honest.exitCode).toBe(0);
+    // every row signed, the amounts claimed (no node): exit 3
+    expect(honest.exitCode).toBe(3);
     const forged = await verify(write(`${text(f).trimEnd()}\n${lines(f)[18]}\n`));
     const last = forged.report.rows.at(-1) as Row;
     expect(last).toMatchObject({ proven: false, status: "failed" });
     expect(last.reason).toContain("line 19");
-    expect(forged.report.amounts.BTC?.proven).toBe(honest.report.amounts.BTC?.proven);
+    expect(forged.report.amounts.BTC?.signed).toBe(honest.report.amounts.BTC?.signed);
     expect(forged.exitCode).toBe(1);
     // a bech32 address written again in capitals is the same address
     const bech = (lines(f)[38] as string).split(",");
@@ -169,7 +171,7 @@ describe("one address counted twice", () => {
     const row = lines(f)[93] as string;
     expect(row).toMatch(/^USDT-ETH,0xa03400e098f4421b34a3a44a1b4e571419517687,/);
     const honest = await verify(join(DIR, f));
-    expect(rowAt(honest.report.rows, 94)).toMatchObject({ proven: true, status: "proven" });
+    expect(rowAt(honest.report.rows, 94)).toMatchObject({ signed: true, status: "signed" });
     for (const coin of ["USDT-ERC20", "ERC20-USDT"]) {
       const forged = await verify(write(`${text(f).trimEnd()}\n${row.replace(/^USDT-ETH,/, `${coin},`)}\n`));
       const last = forged.report.rows.at(-1) as Row;
@@ -224,7 +226,7 @@ describe("amounts finer than the coin's smallest unit", () => {
   it("the same places with trailing zeros read (6983.700000000 is 8 places of bitcoin); a coin no table knows keeps its text, said once", async () => {
     const ok = await verify(withAmount(41, "6983.700000000"));
     expect(ok.exitCode).toBe(1); // the file's unsigned rows, as before
-    expect(ok.report.rows.find((r) => r.line === 41)).toMatchObject({ proven: true });
+    expect(ok.report.rows.find((r) => r.line === 41)).toMatchObject({ signed: true });
     const xrp = await runCli(["reserves", "verify", withAmount(108, "1.123456789012345678901"), "--json"]);
     expect(xrp.exitCode).toBe(1);
     const claim = (JSON.parse(xrp.stdout).findings as { step: string; text: string }[]).find(
@@ -246,7 +248,7 @@ describe("a signature over an empty message", () => {
     const row = (message: string) =>
       `ETH,${address},17814043,10.5,${message},${cast("wallet", "sign", "--private-key", KEY, message)}`;
     const honest = await verify(write(`${text(f).trimEnd()}\n${row("huobi")}\n`));
-    expect(honest.report.rows.at(-1)).toMatchObject({ proven: true });
+    expect(honest.report.rows.at(-1)).toMatchObject({ signed: true });
     const empty = await verify(write(`${text(f).trimEnd()}\n${row("")}\n`));
     const last = empty.report.rows.at(-1) as Row;
     expect(last).toMatchObject({ proven: false, status: "failed" });
@@ -263,9 +265,10 @@ describe("rows of forms chaingw cannot judge", () => {
       `${text(f).trimEnd()}\nEOS,okxreserves1,${amount},I am an OKX address,SIG_K1_KfQ57wLFFbVDQ5WzHBoyY1V1TvkQoVS7XjWBHb4aLE6LMo7SWsXWsTVVwDNTQrNLA4bAFAi6sLDKFMiSsBZTmLC4Gn3xSF,,\n`,
     );
 
-  it("with no balance: not counted, the file holds (exit 0), the row still named unsupported", async () => {
+  it("with no balance: not counted, the file's verdict its other rows' (signed, claimed: exit 3), the row still named unsupported", async () => {
     const r = await verify(eos("0"));
-    expect(r.exitCode).toBe(0);
+    expect(r.exitCode).toBe(3);
+    expect(r.report.counts).toMatchObject({ signed: 33, unsupported: 1 });
     expect(r.report.rows.at(-1)).toMatchObject({ status: "unsupported", proven: null });
     const j = JSON.parse((await runCli(["reserves", "verify", eos("0"), "--json"])).stdout);
     expect(j.findings).toContainEqual(
@@ -308,8 +311,9 @@ describe("the message signed", () => {
     const forged = write(`${text(okx).trimEnd()}\n${okxRow("I am a Binance address")}\n`);
     for (const more of [[], ["--challenge", OKX_MESSAGE]]) {
       const ok = await run(honest, ...more);
-      expect(ok.exitCode).toBe(0);
-      expect(ok.report.rows.at(-1)).toMatchObject({ proven: true, status: "proven" });
+      // signed, the amounts claimed (no node): exit 3, nothing failed
+      expect(ok.exitCode).toBe(3);
+      expect(ok.report.rows.at(-1)).toMatchObject({ signed: true, status: "signed" });
     }
     const bare = await run(forged);
     expect(bare.exitCode).toBe(3);
@@ -376,5 +380,50 @@ describe("rows that shift or hide", () => {
     expect(r.stderr).toContain(line);
     expect(r.stderr).toContain(field);
     expect(r.exitCode).toBe(2);
+  });
+});
+
+describe("proven means signed and read (issue 45, item 5)", () => {
+  const okx = "okx_por_example_2022-11.csv";
+  const MESSAGE = "I am an OKX address";
+  /** a row of `coin` signed by cast's key over OKX's message, in OKX's EVM form */
+  const signedRow = (coin: string) =>
+    `${coin},${cast("wallet", "address", "--private-key", KEY)},1000000,${MESSAGE},${cast("wallet", "sign", "--private-key", KEY, cast("keccak", MESSAGE))},,`;
+
+  it("a fresh key's row on a network chaingw cannot name (USDT-FOO) is cannot say, never proven; the same key on USDT-ERC20 is signed", async () => {
+    const foo = await verify(write(`${text(okx).trimEnd()}\n${signedRow("USDT-FOO")}\n`));
+    const erc = await verify(write(`${text(okx).trimEnd()}\n${signedRow("USDT-ERC20")}\n`));
+    expect(erc.report.rows.at(-1)).toMatchObject({ coin: "USDT-ERC20", status: "signed", signed: true });
+    expect(foo.report.rows.at(-1)).toMatchObject({ coin: "USDT-FOO", status: "cannot-say", proven: null });
+    expect(foo.report.rows.at(-1)?.reason).toContain(
+      '"FOO" is no network chaingw knows: which chain holds the amount cannot be told, so the signature proves no balance',
+    );
+    expect(foo.report.amounts["USDT-FOO"]).toMatchObject({
+      proven: "0",
+      signed: "0",
+      "cannot-say": "1000000",
+    });
+    expect(foo.exitCode).toBe(3);
+  });
+
+  it("an ETH row's amount raised 10^9-fold with no node: in the signed (claimed) column, never proven; the file's summary line disagrees, exit 1", async () => {
+    const honest = await verify(join(DIR, okx));
+    const forged = await verify(
+      write(text(okx).replace(",58300000000000000,", ",58300000000000000000000000,")),
+    );
+    expect(honest.report.amounts.ETH?.proven).toBe("0");
+    expect(forged.report.amounts.ETH?.proven).toBe("0");
+    expect(BigInt(forged.report.amounts.ETH?.signed as string)).toBeGreaterThan(10n ** 25n);
+    expect(honest.exitCode).toBe(3);
+    expect(forged.exitCode).toBe(1);
+    const r = await runCli([
+      "reserves",
+      "verify",
+      write(text(okx).replace(",58300000000000000,", ",58300000000000000000000000,")),
+    ]);
+    expect(r.stdout).toContain(
+      "FAILS: line 5: ETH: the file's summary says 5.2834, its 6 rows sum to 58300005.22514825830217276: the file does not agree with itself",
+    );
+    expect(r.stdout).toMatch(/coin +│ proven +│ signed, claimed/);
   });
 });

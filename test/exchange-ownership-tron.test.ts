@@ -40,7 +40,7 @@ const A1 = tronAddress(K1);
 
 function file(height: number, rows: string[]): string {
   const p = join(dir, `${n++}.csv`);
-  writeFileSync(p, `coin,snapshot height,amount\nTRX,${height},1\n\n${HEADER}\n${rows.join("\n")}\n`);
+  writeFileSync(p, `coin,snapshot height,amount\nTRX(ALL),${height},1\n\n${HEADER}\n${rows.join("\n")}\n`);
   return p;
 }
 const row = (coin: string, height: number, address: string, amount: string, key: string) =>
@@ -118,9 +118,11 @@ describe("TRON rows with --node TRON=URL", () => {
     const h = tron.head() - 5;
     const trx1 = fixtureBalances(hex20(A1)).trx;
     const r = await verify(file(h, [row("TRX", h, A1, six(trx1 + 1n), K1)]));
-    expect(r.exitCode).toBe(0);
+    // signed, the amount claimed: not read at the snapshot, so not proven (exit 3)
+    expect(r.exitCode).toBe(3);
     const b = r.report.rows[0]?.balance;
-    expect(r.report.rows[0]?.status).toBe("proven");
+    expect(r.report.rows[0]?.status).toBe("signed");
+    expect(r.report.rows[0]?.reason).toContain("signed, amount claimed");
     expect(b).toMatchObject({ holds: null, value: six(trx1), block: `head ${tron.head()}` });
     expect(b?.detail).toContain(`less than the ${six(trx1 + 1n)} claimed`);
     expect(b?.detail).toContain(
@@ -161,7 +163,8 @@ describe("TRON rows with --node TRON=URL", () => {
         `TRON=${moving.url}`,
       ]);
       const report = JSON.parse(r.stdout) as Report;
-      expect(r.exitCode).toBe(0);
+      expect(r.exitCode).toBe(3);
+      expect(report.rows[0]?.status).toBe("signed");
       expect(report.rows[0]?.balance).toMatchObject({ holds: null, value: six(trx0) });
       expect(report.rows[0]?.balance?.detail).toContain(
         `which moved from block ${h} to ${h + 1} during the read`,
@@ -182,7 +185,8 @@ describe("TRON rows with --node TRON=URL", () => {
       `TRON=${tron.url}`,
     ]);
     const report = JSON.parse(r.stdout) as Report;
-    expect(r.exitCode).toBe(0);
+    expect(r.exitCode).toBe(3);
+    expect(report.rows[0]?.status).toBe("signed");
     expect(report.rows[0]?.balance?.detail).toContain(
       "JST is a TRC-20 token whose contract the file does not name (--token JST=T…)",
     );

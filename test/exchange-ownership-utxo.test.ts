@@ -80,8 +80,9 @@ describe("an HTX-layout file scanned on litecoind", () => {
     expect(report.rows[0].balance.detail).toContain(
       `the node's UTXO set is at height ${height}, the snapshot's is ${height - 1}`,
     );
-    expect(report.rows[0].status).toBe("proven");
-    expect(exitCode).toBe(0);
+    // signed, the amount claimed: a balance not read at the snapshot proves nothing (exit 3)
+    expect(report.rows[0].status).toBe("signed");
+    expect(exitCode).toBe(3);
   });
 });
 
@@ -95,7 +96,8 @@ describe("a token row on a Bitcoin-family address (the forger's relabel)", () =>
     const { report } = await verify(p);
     expect(report.rows[0]).toMatchObject({ coin: "LTC", status: "proven" });
     expect(report.rows[0].balance).toMatchObject({ holds: true, value: "1.5" });
-    expect(report.rows[1]).toMatchObject({ coin: "USDT-LTC", status: "proven" });
+    // the signature proves the address; the USDT it claims is not read: signed, amount claimed
+    expect(report.rows[1]).toMatchObject({ coin: "USDT-LTC", status: "signed", signed: true });
     expect(report.rows[1].balance.holds).toBe(null);
     expect(report.rows[1].balance.detail).toContain("USDT is not LTC");
   });

@@ -31,6 +31,7 @@ interface Row {
   address: string;
   amount: string | null;
   proven: boolean | null;
+  signed?: boolean;
   status: string;
   reason: string;
   form?: string;
@@ -40,6 +41,7 @@ interface Row {
 interface Report {
   format: string;
   verdict: string;
+  findings: { status: string; step: string; at?: string; text: string }[];
   counts: Record<string, number>;
   amounts: Record<string, Record<string, string>>;
   rows: Row[];
@@ -52,27 +54,48 @@ async function verify(file: string, ...args: string[]) {
 const rowAt = (r: Report, line: number) => r.rows.find((x) => x.line === line) as Row;
 
 describe("OKX", () => {
-  it("2022 layout: all 33 real signatures hold (9 BTC 2-of-3 P2SH/P2WSH, 17 EVM, 7 TRON v1), exit 0", async () => {
+  it("2022 layout: all 33 real signatures hold (9 BTC 2-of-3 P2SH/P2WSH, 17 EVM, 7 TRON v1); with no node every amount is claimed, none proven: exit 3", async () => {
     const { exitCode, report } = await verify(fixture("okx_por_example_2022-11.csv"));
     expect(report.format).toBe("okx-2022");
-    expect(report.counts).toMatchObject({ rows: 33, proven: 33, failed: 0, unsigned: 0, unsupported: 0 });
-    expect(report.verdict).toBe("holds");
-    expect(exitCode).toBe(0);
+    // a key signing shows control of a key, not a balance: signed, amount claimed
+    expect(report.counts).toMatchObject({
+      rows: 33,
+      proven: 0,
+      signed: 33,
+      failed: 0,
+      unsigned: 0,
+      unsupported: 0,
+    });
+    expect(report.rows.every((r) => r.signed === true && r.proven === null)).toBe(true);
+    expect(report.verdict).toBe("cannot-say");
+    expect(exitCode).toBe(3);
     expect(report.rows.filter((r) => /2-of-3/.test(r.form ?? ""))).toHaveLength(9);
     expect(rowAt(report, 16).form).toBe("TRON TRON v1 signMessage over keccak256(message)");
     expect(rowAt(report, 19).form).toBe("BTC signmessage, P2SH 2-of-3");
     expect(rowAt(report, 39).form).toBe("BTC signmessage, P2WSH 2-of-3");
     // amounts in base units, summed exactly: 449.5140 BTC in satoshis, as the file's own total says
-    expect(report.amounts.BTC?.proven).toBe("44951400581");
+    expect(report.amounts.BTC?.signed).toBe("44951400581");
+    expect(report.amounts.BTC?.proven).toBe("0");
+    // every summary line agrees with its rows (base units read in the coin's places), or is not compared
+    const sums = report.findings.filter((f) => f.step === "summary");
+    expect(sums.filter((f) => f.status === "fails")).toEqual([]);
+    expect(sums.find((f) => f.at === "line 5")).toMatchObject({
+      status: "ok",
+      text: "ETH: 5.2834 at height 16005122, as the file claims; its 6 rows sum to 5.28344825830217276 (base units, in coins)",
+    });
   });
 
   it("the human table names each row and the verdict", async () => {
     const r = await runCli(["reserves", "verify", fixture("okx_por_example_2022-11.csv")]);
-    expect(r.exitCode).toBe(0);
+    expect(r.exitCode).toBe(3);
     expect(r.stdout).toContain("format     okx-2022 (amounts in base units)");
     expect(r.stdout).toContain("claim      BTC: 449.5140 at height 763861");
-    expect(r.stdout).toMatch(/3QVtn5nHRxBXX7C7sKw2qdkoGqMMwFUgwF.*proven.*BTC signmessage, P2SH 2-of-3/);
-    expect(r.stdout).toContain("holds: every row with a balance is proven (33 of 33 rows)");
+    expect(r.stdout).toMatch(
+      /3QVtn5nHRxBXX7C7sKw2qdkoGqMMwFUgwF.*signed, amount claimed.*BTC signmessage, P2SH 2-of-3/,
+    );
+    expect(r.stdout).toContain(
+      "33 row(s) not proven (33 signed with the amount claimed, not re-read on chain",
+    );
   });
 
   it("2025 audit layout: BTC and DOGE 2-of-3, DOT and ADA ed25519, OKC header digest, TRON v2 hold; STARKNET and EOS named as not supported, exit 3", async () => {
@@ -100,7 +123,14 @@ describe("OKX", () => {
     expect(wallet.reason).toContain("needs a node (--node NET=URL), not checked");
     expect(rowAt(report, 19).reason).toMatch(/signature verifies under key 6711ba8e.*TON/);
     expect(rowAt(report, 20).reason).toContain("rotated");
-    expect(exitCode).toBe(3);
+    // the example's summary block is 2022's: its ETH line is not what its rows hold, a finding
+    expect(report.findings).toContainEqual({
+      status: "fails",
+      step: "summary",
+      at: "line 5",
+      text: "ETH: the file's summary says 5.2834, its 3 rows sum to 0.356881257500858402: the file does not agree with itself (the summary 4.926518742499141598 more)",
+    });
+    expect(exitCode).toBe(1);
   });
 });
 
@@ -109,8 +139,20 @@ describe("HTX", () => {
     const { exitCode, report } = await verify(fixture("huobi_por_2023-08.csv"));
     expect(report.format).toBe("htx");
     // 3: one contract wallet without a node; 2 (ALGO, SOL): signatures that verify over "6DcZbFpug1664269042",
-    // none of HTX's messages
-    expect(report.counts).toMatchObject({ rows: 73, proven: 68, failed: 0, unsigned: 0, cannot_say: 5 });
+    // none of HTX's messages; 2 stETH rows on no network named (an EVM key, on which chain?); with no node
+    // the 60 signed rows' amounts are claimed, the 6 proven ones owner rows (no amount)
+    expect(report.counts).toMatchObject({
+      rows: 73,
+      proven: 6,
+      signed: 60,
+      failed: 0,
+      unsigned: 0,
+      cannot_say: 7,
+    });
+    for (const line of [84, 85])
+      expect(rowAt(report, line).reason).toContain(
+        '"stETH" is no network chaingw knows: which chain holds the amount cannot be told',
+      );
     for (const line of [95, 96])
       expect(rowAt(report, line).reason).toMatch(
         /signed .*; but signed over "6DcZbFpug1664269042", none of the messages htx files sign/,
@@ -126,7 +168,7 @@ describe("HTX", () => {
       "ALGO ed25519, over the message's bytes",
     ])
       expect(forms).toContain(f);
-    expect(rowAt(report, 34)).toMatchObject({ wallet: 33, proven: true });
+    expect(rowAt(report, 34)).toMatchObject({ wallet: 33, proven: true, signed: true });
     expect(rowAt(report, 33).owners?.map((o) => o.address)).toEqual([
       "0x6b2286fc3a9265bab3f064808022aca54de4b6ce",
       "0x3d655889d197125fb90dcb72e4a287a8410ed1b9",
@@ -157,13 +199,15 @@ describe("HTX", () => {
     );
     expect(reused.length).toBeGreaterThan(10);
     expect(reused.every((r) => r.proven === false && r.status === "failed")).toBe(true);
-    // control: the OKX file shares no signature with HTX's, and holds with --previous given
+    // control: the OKX file shares no signature with HTX's: with --previous given, every row still signed
+    // (amounts claimed: no node, exit 3), none failed
     const honest = await verify(
       fixture("okx_por_example_2022-11.csv"),
       "--previous",
       fixture("huobi_por_2023-08.csv"),
     );
-    expect(honest.exitCode).toBe(0);
+    expect(honest.report.counts).toMatchObject({ signed: 33, failed: 0 });
+    expect(honest.exitCode).toBe(3);
   });
 });
 
@@ -173,9 +217,21 @@ describe("HTX's other snapshots (all 33 of its repository read; docs/exchange-pr
     const { exitCode, report } = await verify(fixture(f));
     expect(rowAt(report, 78)).toMatchObject({
       coin: "USDT-Omni",
-      proven: true,
+      signed: true,
+      status: "signed",
       form: "BTC signmessage, P2PKH",
     });
+    // the summary against the rows: USDT-TRC20's rows hold jUSDT's 31,700,532.98 too (no jUSDT row)
+    expect(report.findings).toContainEqual(
+      expect.objectContaining({
+        status: "fails",
+        step: "summary",
+        at: "line 18",
+        text: expect.stringContaining(
+          "USDT-TRC20: the file's summary says 19199381.01, its 5 rows sum to 50899913.99",
+        ),
+      }),
+    );
     expect(rowAt(report, 70)).toMatchObject({ status: "failed" });
     expect(rowAt(report, 70).reason).toContain("the same USDT-TRC20 address as line 61");
     expect(report.counts).toMatchObject({ rows: 56, failed: 1, unsigned: 6 });

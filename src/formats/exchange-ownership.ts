@@ -15,7 +15,7 @@ const OKX_CHECKS = [
 const OKX_CANNOT = [
   "STARKNET, EOS, TON wallet contracts, Aptos rotated keys and staking validator rows: named as not supported",
   "that the message is fresh: OKX's message is a fixed text, so a signature shows control at some time, not at the snapshot",
-  "balances, without a node: the amounts are shown as claimed",
+  "balances, without a node: the rows are signed with the amount claimed, never proven",
 ];
 const OKX_CATCHES = [
   "OKX's tool reports success for a BTC-family address that does not decode; chaingw fails the row",
@@ -52,7 +52,7 @@ export const EXCHANGE_OWNERSHIP: readonly ProofFormat<AddressFileModule>[] = [
     ],
     cannot: [
       'that the message is fresh: HTX signs fixed texts ("huobi", "King will be back!") unchanged for years',
-      "balances, without a node: the amounts are shown as claimed",
+      "balances, without a node: the rows are signed with the amount claimed, never proven",
     ],
     catches: [
       "HTX's tool skips unsigned rows silently; chaingw fails every unsigned row with a balance and names it",

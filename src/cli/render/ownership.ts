@@ -5,6 +5,7 @@ import { renderFindings } from "./verdict.js";
 
 const WORD: Record<RowStatus, string> = {
   proven: "proven",
+  signed: "signed, amount claimed",
   failed: "FAILS",
   unsigned: "unsigned",
   unsupported: "not supported",
@@ -49,14 +50,14 @@ export function renderOwnership(r: OwnershipReport, color: boolean): string {
   if (coins.length)
     lines.push(
       table(
-        ["coin", "proven", "failed", "unsigned", "not supported", "not checked"],
-        coins.map(([c, a]) => [c, a.proven, a.failed, a.unsigned, a.unsupported, a["cannot-say"]]),
+        ["coin", "proven", "signed, claimed", "failed", "unsigned", "not supported", "not checked"],
+        coins.map(([c, a]) => [c, a.proven, a.signed, a.failed, a.unsigned, a.unsupported, a["cannot-say"]]),
         color,
       ),
     );
   const c = r.counts;
   lines.push(
-    `rows       ${c.rows}: ${c.proven} proven, ${c.failed} failed, ${c.unsigned} unsigned, ${c.unsupported} not supported, ${c.cannot_say} not checked`,
+    `rows       ${c.rows}: ${c.proven} proven (signed; a claimed balance re-read), ${c.signed} signed with the amount claimed, ${c.failed} failed, ${c.unsigned} unsigned, ${c.unsupported} not supported, ${c.cannot_say} not checked`,
   );
   const at = (f: { at?: string; text: string }) => `${f.at ? `${f.at}: ` : ""}${f.text}`;
   lines.push(

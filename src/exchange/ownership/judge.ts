@@ -104,7 +104,14 @@ function accountFamilyOf(
 }
 
 /** The judged signature forms of one row, with no node (contract ownership is decided later). */
-export function judgeRow(row: OwnershipRow, layout: OwnershipLayout, network: NetworkName = "main"): Judged {
+/** A row's judgment: a signature's (`Judged`), or cannot-say for a key on a network chaingw cannot name. */
+export type RowJudged = Omit<Judged, "status"> & { status: Judged["status"] | "cannot-say" };
+
+export function judgeRow(
+  row: OwnershipRow,
+  layout: OwnershipLayout,
+  network: NetworkName = "main",
+): RowJudged {
   const [sig] = row.signatures;
   if (!sig) return unsupported("none", "unsigned");
   if (row.type && /staking/i.test(row.type) && !isEvmAddress(row.address))
@@ -153,7 +160,7 @@ function judgeAccountRow(
   row: OwnershipRow,
   sig: string,
   pub: { evm: AccountDigest[]; tron: AccountDigest[]; ed: Ed25519Body[] },
-): Judged {
+): RowJudged {
   const base = row.coin.split("-")[0] as string;
   const family = accountFamilyOf(row);
   const kind = isEvmAddress(row.address) ? "hex" : isTronAddress(row.address) ? "tron" : undefined;
@@ -165,7 +172,18 @@ function judgeAccountRow(
       form: `${family.name} address`,
       detail: `the row is on ${family.name} (${row.network && !family.byCoin ? `network ${row.network}` : `coin ${row.coin}`}), but its address is ${kind === "hex" ? "an EVM" : "a TRON"} address: its amount would count on ${family.name} on another chain's key`,
     };
-  if (kind) return judgeAccount(row.address, sig, row.message, kind === "tron" ? pub.tron : pub.evm);
+  if (kind) {
+    const j = judgeAccount(row.address, sig, row.message, kind === "tron" ? pub.tron : pub.evm);
+    // a key's signature on a network chaingw cannot name: control of a key, on no chain it can read
+    // (a TRON address is TRON's by its form; an EVM address may be any EVM chain's)
+    if (family || kind === "tron" || j.status !== "proven") return j;
+    const net = row.network || row.coin;
+    return {
+      ...j,
+      status: "cannot-say",
+      detail: `${j.detail}; but ${JSON.stringify(net)} is no network chaingw knows: which chain holds the amount cannot be told, so the signature proves no balance`,
+    };
+  }
   if (family?.kind === "hex" && family.strict)
     return {
       status: "failed",

@@ -8,15 +8,20 @@
  */
 
 import type { NetworkName } from "../../chains/coins.js";
-import { type Finding, type Verdict, verdictOfFindings } from "../../reserves/verdict.js";
-import { claim, runSteps, type VerifyStep } from "../../reserves/verifier.js";
+import { counted, type Finding, type Verdict, verdictOfFindings } from "../../reserves/verdict.js";
+import { claim, fails, ok, runSteps, type VerifyStep } from "../../reserves/verifier.js";
 import type { ChainChecks } from "./balances.js";
 import { decimalsOf } from "./coins.js";
 import { DIGESTS, judgeRow, publisherOf, utxoCoinOfRow } from "./judge.js";
 import type { OwnershipFile, OwnershipLayout, OwnershipRow, SummaryLine } from "./read.js";
 import { isEvmAddress, judgeAccount } from "./signatures.js";
 
-export type RowStatus = "proven" | "failed" | "unsigned" | "unsupported" | "cannot-say";
+/**
+ * proven: its key signed and its balance was re-read on chain at the snapshot (a row with no amount: its key
+ * signed); signed: its key signed, its amount is as claimed (not read: no node, or the node could not say);
+ * failed, unsigned; unsupported: a form chaingw cannot judge; cannot-say: a check could not be made.
+ */
+export type RowStatus = "proven" | "signed" | "failed" | "unsigned" | "unsupported" | "cannot-say";
 
 export interface OwnerResult {
   address: string;
@@ -32,9 +37,15 @@ export interface RowResult {
   /** the amount as the file claims it (OKX 2022: base units), null where the row has none */
   amount: string | null;
   height: string | null;
-  /** true: the signature (and, for a contract wallet, its owners and the chain) shows control; false: it
-   * does not (a failed or missing signature); null: chaingw cannot judge the form, or could not check */
+  /**
+   * true: the signature (and, for a contract wallet, its owners and the chain) shows control, and the
+   * balance was re-read at the snapshot (or the row claims none); false: it does not (a failed or missing
+   * signature, less on chain than claimed); null: not shown (signed with the amount claimed, a form chaingw
+   * cannot judge, a check not made)
+   */
   proven: boolean | null;
+  /** the key signed (a contract wallet: its owners, who control it): control shown, whatever the balance */
+  signed?: boolean;
   status: RowStatus;
   reason: string;
   form?: string;
@@ -49,6 +60,8 @@ export interface RowResult {
 export interface Tally {
   rows: number;
   proven: number;
+  /** signed, the amount claimed (not re-read on chain) */
+  signed: number;
   failed: number;
   unsigned: number;
   unsupported: number;
@@ -359,19 +372,26 @@ const message: Step = {
     }),
 };
 
-/** With a node: every row's balance re-read at the snapshot block; less than the claim fails the row. */
+/** What a row names as its network for `--node` (its network column, else its coin). */
+const nodeNameOf = (row: OwnershipRow): string => (row.network || row.coin).toUpperCase();
+
+/**
+ * Every signed row's balance re-read at the snapshot block where a node is given: less than the claim fails
+ * the row; at least the claim proves it; not read (no node, or the node could not say) leaves it *signed,
+ * amount claimed*: a key signing shows control of a key, not a balance.
+ */
 const balances: Step = {
   name: "balances",
   async run(ctx, s) {
     const chain = ctx.options.chain;
-    if (!chain) return [];
     const out: Finding[] = [];
     for (const i of open(s)) {
       const res = s.rows[i] as RowResult;
-      const b = await chain.balance(ctx.file.rows[i] as OwnershipRow);
-      if (!b) continue;
-      res.balance = { value: b.value ?? null, block: b.block ?? null, holds: b.holds, detail: b.detail };
-      if (b.holds === false)
+      const row = ctx.file.rows[i] as OwnershipRow;
+      const b = chain ? await chain.balance(row) : undefined;
+      if (b)
+        res.balance = { value: b.value ?? null, block: b.block ?? null, holds: b.holds, detail: b.detail };
+      if (b?.holds === false) {
         out.push(
           judge(ctx, s, i, "balances", {
             proven: false,
@@ -379,6 +399,27 @@ const balances: Step = {
             reason: `${res.reason}; but it ${b.detail}`,
           }),
         );
+        continue;
+      }
+      if (res.status !== "proven") continue;
+      res.signed = true;
+      if (row.amount === undefined || isZero(row.amount)) continue;
+      if (b?.holds === true) {
+        out.push(judge(ctx, s, i, "balances", { reason: `${res.reason}; it ${b.detail}` }));
+        continue;
+      }
+      const why = b
+        ? b.detail
+        : chain
+          ? `no node reads ${nodeNameOf(row)} (--node ${nodeNameOf(row)}=URL)`
+          : `no node given (--node ${nodeNameOf(row)}=URL)`;
+      out.push(
+        judge(ctx, s, i, "balances", {
+          proven: null,
+          status: "signed",
+          reason: `${res.reason}; signed, amount claimed: ${row.amount} not re-read on chain at the snapshot (${why})`,
+        }),
+      );
     }
     return out;
   },
@@ -402,17 +443,83 @@ const decimals: Step = {
   },
 };
 
-/** The file's own totals per coin (the block before the address table): claims, as the file makes them. */
+/** A plain decimal's digits after the point. */
+const placesOf = (x: string): number => (x.split(".")[1] ?? "").length;
+
+/** A plain decimal (or base units, `shift` places) as an integer at `scale` places. */
+const atScale = (x: string, scale: number, shift = 0): bigint => {
+  const [w, f = ""] = x.split(".");
+  const places = f.length + shift;
+  return BigInt(`${w}${f}` || "0") * 10n ** BigInt(scale - places);
+};
+
+/** An integer at `scale` places as a plain decimal. */
+const decimalText = (v: bigint, scale: number): string => {
+  if (scale === 0) return v.toString();
+  const t = v.toString().padStart(scale + 1, "0");
+  return `${t.slice(0, -scale)}.${t.slice(-scale)}`.replace(/\.?0+$/, "");
+};
+
+/**
+ * One summary line of the file against its own rows: the rows of its asset (whatever their spelling: the
+ * summary's USDT-ERC20 is the rows' ERC20-USDT) summed exactly, and equal to the line within the places the
+ * line and the rows are written to (9185.95 against eight rows of two places each summing to 9185.94 agrees;
+ * 12124.63 against 12119.81 does not). A total over a coin's variants ("BTC(ALL)") is shown, not compared:
+ * which rows it covers the file does not say.
+ */
+function summaryFinding(file: OwnershipFile, s: SummaryLine): Finding {
+  const at = `line ${s.line}`;
+  const claimed = `${s.coin}: ${s.amount}${s.height ? ` at height ${s.height}` : ""}, as the file claims`;
+  if (/\(all\)$/i.test(s.coin))
+    return claim("summary", `${claimed} (a total over the coin's variants: not compared with the rows)`, at);
+  // the summary's coin read as the reader reads a row's: its network the part after its first "-"
+  const key = assetKey({ coin: s.coin, network: s.coin.split("-").slice(1).join("-") } as OwnershipRow);
+  const rows = file.rows.filter((r) => r.amount !== undefined && assetKey(r) === key);
+  const shifts = rows.map((r) => (file.units === "base" ? decimalsOf(r.coin, r.network) : 0));
+  if (shifts.some((d) => d === undefined))
+    return claim(
+      "summary",
+      `${claimed}; not compared with its rows: chaingw's coin tables do not know the decimal places of its base units`,
+      at,
+    );
+  if (rows.length === 0 && !isZero(s.amount))
+    return claim(
+      "summary",
+      `${claimed}; no row of the file holds ${s.coin}: a claim the file's rows do not show, counted nowhere`,
+      at,
+    );
+  // one place more than any written, so that half a unit of a row's last place is whole
+  const scale =
+    1 +
+    Math.max(placesOf(s.amount), ...rows.map((r, i) => placesOf(r.amount as string) + (shifts[i] as number)));
+  let sum = 0n;
+  // within one unit of the summary's last place, and half a unit of each row's (base units are exact)
+  let slack = 10n ** BigInt(scale - placesOf(s.amount));
+  for (const [i, r] of rows.entries()) {
+    sum += atScale(r.amount as string, scale, shifts[i] as number);
+    if (file.units !== "base") slack += 10n ** BigInt(scale - placesOf(r.amount as string)) / 2n;
+  }
+  const stated = atScale(s.amount, scale);
+  const diff = sum > stated ? sum - stated : stated - sum;
+  const rowsText = `${rows.length} row${rows.length === 1 ? "" : "s"}`;
+  const total = decimalText(sum, scale);
+  if (diff < slack)
+    return ok(
+      "summary",
+      `${claimed}; its ${rowsText} sum to ${total}${rows.length && file.units === "base" ? " (base units, in coins)" : ""}`,
+      at,
+    );
+  return fails(
+    "summary",
+    `${s.coin}: the file's summary says ${s.amount}, its ${rowsText} sum to ${total}: the file does not agree with itself (${sum > stated ? "the rows" : "the summary"} ${decimalText(diff, scale)} more)`,
+    at,
+  );
+}
+
+/** The file's own totals per coin (the block before the address table), each against the rows that make it. */
 const summary: Step = {
   name: "summary",
-  run: (ctx) =>
-    ctx.file.summary.map((s) =>
-      claim(
-        "summary",
-        `${s.coin}: ${s.amount}${s.height ? ` at height ${s.height}` : ""}, as the file claims`,
-        `line ${s.line}`,
-      ),
-    ),
+  run: (ctx) => ctx.file.summary.map((s) => summaryFinding(ctx.file, s)),
 };
 
 /**
@@ -537,13 +644,14 @@ export function sumAmounts(xs: readonly string[]): string {
   return `${s.slice(0, -scale)}.${s.slice(-scale)}`.replace(/\.?0+$/, "");
 }
 
-const STATUSES: RowStatus[] = ["proven", "failed", "unsigned", "unsupported", "cannot-say"];
+const STATUSES: RowStatus[] = ["proven", "signed", "failed", "unsigned", "unsupported", "cannot-say"];
 
 /** The report of the judged rows: counts and amounts per status, the verdict and summary of the findings. */
 function report(file: OwnershipFile, rows: RowResult[], findings: Finding[]): OwnershipReport {
   const counts: Tally = {
     rows: rows.length,
     proven: 0,
+    signed: 0,
     failed: 0,
     unsigned: 0,
     unsupported: 0,
@@ -565,12 +673,24 @@ function report(file: OwnershipFile, rows: RowResult[], findings: Finding[]): Ow
   }
   const verdict = verdictOfFindings(findings);
   const open = counts.failed + counts.unsigned;
+  const disagree = findings.filter((f) => f.step === "summary" && f.status === "fails").length;
+  const why = [
+    ...(open
+      ? [
+          `${open} row${open === 1 ? "" : "s"} failed or unsigned (${counts.failed} failed, ${counts.unsigned} unsigned)`,
+        ]
+      : []),
+    ...(disagree ? [`${counted(disagree, "summary line")} disagreeing with the rows`] : []),
+  ];
+  const signed = counts.signed
+    ? `, ${counts.signed} signed with the amount claimed (not re-read on chain)`
+    : "";
   const summary_text =
     verdict === "holds"
-      ? `every row${file.units === "none" ? "" : " with a balance"} is proven (${counts.proven} of ${counts.rows} rows)`
+      ? `every row${file.units === "none" ? "" : " with a balance"} is proven (${counts.proven} of ${counts.rows} rows${file.units === "none" ? "" : ": signed, and the balance re-read on chain"})`
       : verdict === "fails"
-        ? `the file does not hold: ${open} row${open === 1 ? "" : "s"} failed or unsigned (${counts.failed} failed, ${counts.unsigned} unsigned), ${counts.proven} proven of ${counts.rows}`
-        : `cannot say: ${counts.unsupported + counts.cannot_say} row(s) chaingw could not judge (${counts.unsupported} unsupported, ${counts.cannot_say} not checked), ${counts.proven} proven of ${counts.rows}`;
+        ? `the file does not hold: ${why.join("; ")}; ${counts.proven} proven of ${counts.rows}${signed}`
+        : `cannot say: ${counts.signed + counts.unsupported + counts.cannot_say} row(s) not proven (${counts.signed} signed with the amount claimed, not re-read on chain; ${counts.unsupported} unsupported; ${counts.cannot_say} not checked), ${counts.proven} proven of ${counts.rows}`;
   return {
     format: file.layout,
     verdict,
