@@ -99,3 +99,62 @@ describe("an output created after the proof's height (real litecoind)", () => {
     expect(j.failures.join("\n")).toContain(`the transaction is not in block ${p.block_hash}`);
   });
 });
+
+/**
+ * Issue 45, item 8: a pre-BIP34 coinbase mined twice has one txid in two blocks; the UTXO set holds the later
+ * twin only, the first having been spent before it. A proof may name the first (spent) copy at its height —
+ * the transaction is in that block, amount and script agree — while gettxout answers for the twin. Regtest
+ * cannot mine a duplicate txid, so a loopback proxy in front of the real litecoind answers gettxout for the
+ * proof's output as such a node would (confirmations counting from 2 blocks later), everything else
+ * forwarded: the check itself is what is tested, beside the honest control on the node itself.
+ */
+describe("an output's creation height against gettxout's confirmations (duplicated coinbase txid)", () => {
+  /** A proxy that answers gettxout for `txid` as if its unspent output were created `later` blocks up. */
+  async function twinProxy(txid: string, later: number, header?: "error") {
+    const { entryProxy } = await import("./fixtures/forward.js");
+    return entryProxy(async (e) => {
+      const answer = JSON.parse((await node.rawCall(JSON.stringify(e))).text);
+      if (e.method === "gettxout" && e.params?.[0] === txid && answer.result)
+        answer.result.confirmations -= later;
+      if (e.method === "getblockheader" && header === "error")
+        return { jsonrpc: "2.0", id: e.id, result: null, error: { code: -1, message: "Block not found" } };
+      return answer;
+    });
+  }
+
+  it("confirmations that put it 2 blocks above the proof's height: does not hold, both heights named; control holds", async () => {
+    const p = JSON.parse(readFileSync(proof, "utf8"));
+    const out = p.outputs[0];
+    const honest = await runCli(["--url", node.authUrl, "--json", "reserves", "verify", proof]);
+    expect(honest.exitCode, honest.stdout + honest.stderr).toBe(0);
+    const proxy = await twinProxy(out.txid, 2);
+    try {
+      const v = await runCli(["--url", proxy.url, "--json", "reserves", "verify", proof]);
+      expect(v.exitCode, v.stdout + v.stderr).toBe(1);
+      const j = JSON.parse(v.stdout);
+      expect(j.failures.join("\n")).toContain(
+        `the node's unspent ${out.txid}:${out.vout} was created at height ${out.height + 2}`,
+      );
+      expect(j.failures.join("\n")).toContain(`not at the proof's height ${out.height}`);
+      // the human verdict says so too
+      const h = await runCli(["--url", proxy.url, "reserves", "verify", proof]);
+      expect(h.exitCode).toBe(1);
+      expect(h.stdout).toMatch(/does not hold/i);
+      expect(h.stdout).toContain(`created at height ${out.height + 2}`);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("a node that cannot say at which height its best block is: cannot say (exit 3), not holds", async () => {
+    const p = JSON.parse(readFileSync(proof, "utf8"));
+    const proxy = await twinProxy(p.outputs[0].txid, 0, "error");
+    try {
+      const v = await runCli(["--url", proxy.url, "--json", "reserves", "verify", proof]);
+      expect(v.exitCode, v.stdout + v.stderr).toBe(3);
+      expect(JSON.parse(v.stdout).cannot_say.join("\n")).toContain("do not say where it was created");
+    } finally {
+      await proxy.close();
+    }
+  });
+});

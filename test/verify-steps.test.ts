@@ -194,9 +194,15 @@ function honestNode(edit: Partial<Script> = {}): Script {
       if (txid === TXID && block === hex32(150)) return tx;
       throw new NodeError(-5, "No such transaction found in the provided block");
     },
-    gettxout: ([txid, vout]) => (txid === TXID && vout === 0 ? { value: 1.5 } : null),
+    // as litecoind answers: confirmations counted at the best block (created at 150, the tip at TIP)
+    gettxout: ([txid, vout]) =>
+      txid === TXID && vout === 0
+        ? { bestblock: hex32(TIP), confirmations: TIP - 150 + 1, value: 1.5 }
+        : null,
     getblock: ([hash]) => ({ hash, tx: [] }),
-    getblockheader: () => {
+    // the tip's header only (the best block gettxout names); any other: the node's error
+    getblockheader: ([hash]) => {
+      if (hash === hex32(TIP)) return { hash, height: TIP };
       throw new NodeError(-5, "Block not found");
     },
   };

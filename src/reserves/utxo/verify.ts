@@ -583,6 +583,36 @@ function outputMismatch(x: ProofOutput, v: JsonObject | undefined): string | und
   return undefined;
 }
 
+/**
+ * The height of each best block the gettxout answers were read at (one, unless the tip moved between them),
+ * by block hash: a number, or why the node did not say.
+ */
+async function bestHeights(c: Ctx, outs: BatchOutcome[]): Promise<Map<string, number | string>> {
+  const hashes = [
+    ...new Set(
+      outs.flatMap((o) => {
+        const b = obj(outcomeValue(o))?.bestblock;
+        return typeof b === "string" ? [b] : [];
+      }),
+    ),
+  ];
+  const heads = hashes.length
+    ? await readEach(
+        c.client,
+        "getblockheader",
+        hashes.map((h) => [h, true]),
+      )
+    : [];
+  return new Map(
+    hashes.map((h, i): [string, number | string] => {
+      const head = outcomeValue(heads[i]);
+      if (head instanceof RpcError) return [h, `getblockheader: ${head.rpcMessage}`];
+      const n = numberOf(obj(head)?.height);
+      return [h, n !== undefined && Number.isSafeInteger(n) ? n : "getblockheader gave no height"];
+    }),
+  );
+}
+
 /** 6. Unspent at the proof's height: unspent now, or spent in a block above it (walked upward). */
 async function checkUnspent(c: Ctx, s: State): Promise<Finding[]> {
   const { client } = c;
@@ -593,6 +623,7 @@ async function checkUnspent(c: Ctx, s: State): Promise<Finding[]> {
     "gettxout",
     proof.outputs.map((x) => [x.txid, x.vout, false]),
   );
+  const bestAt = await bestHeights(c, outs);
   const pending = new Map<string, number>();
   for (const [i, x] of proof.outputs.entries()) {
     const v = s.verdicts[i];
@@ -602,7 +633,30 @@ async function checkUnspent(c: Ctx, s: State): Promise<Finding[]> {
       unknownOutput(s, i, `gettxout: ${u.rpcMessage}`);
       continue;
     }
-    if (u === null) pending.set(`${x.txid}:${x.vout}`, i);
+    if (u === null) {
+      pending.set(`${x.txid}:${x.vout}`, i);
+      continue;
+    }
+    // the unspent output the node holds under this txid:vout was created where its confirmations say: a
+    // duplicated pre-BIP34 coinbase's later twin is not the proof's output (its own was spent before the twin)
+    const t = obj(u);
+    const conf = numberOf(t?.confirmations) ?? Number.NaN;
+    const best = bestAt.get(String(t?.bestblock));
+    if (typeof best !== "number" || !Number.isSafeInteger(conf) || conf < 1) {
+      unknownOutput(
+        s,
+        i,
+        `gettxout: the node's confirmations (${String(t?.confirmations)}) at ${String(t?.bestblock)} do not say where it was created${typeof best === "string" ? ` (${best})` : ""}`,
+      );
+      continue;
+    }
+    const created = best - conf + 1;
+    if (created !== x.height)
+      failOutput(
+        s,
+        i,
+        `the node's unspent ${x.txid}:${x.vout} was created at height ${created} (${counted(conf, "confirmation")} at height ${best}), not at the proof's height ${x.height}: another transaction of the same id (a duplicated coinbase's twin), not the proof's output`,
+      );
     else v.detail = "unspent now";
   }
   const walked: VerifyReport["walked"] = { blocks: 0 };
