@@ -569,6 +569,8 @@ describe("bad input: exit 2 naming the field, nothing judged", () => {
     expect(amount.stderr).toContain("path[1].balances.USDT must be a decimal amount");
     const missing = await verify(
       tampered(OKX_V1, (t) => t.replace('"nonce":"580c5e814d', '"nonse":"580c5e814d')),
+      "--proof-format",
+      "okx-v1",
     );
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toMatch(

@@ -1,6 +1,17 @@
 /** The Binance family's zk user proofs (user_config.json): Binance, Gate, HTX v2. */
 import { inclusionModule } from "./inclusion.js";
-import type { LiabilitiesModule, ProofFormat } from "./registry.js";
+import { hasMarks } from "./sniff.js";
+import type { LiabilitiesModule, ProofFormat } from "./types.js";
+
+const BINANCE_MARKS = ["AccountIndex", "AccountIdHash", "Assets[].Equity", "Assets[].Debt", "Root", "Proof"];
+const GATE_MARKS = [
+  "Arrangement",
+  "UniqueIdentification",
+  "AssetDetails[].Equity",
+  "TreeRootHash",
+  "MerkleProofEncode",
+];
+const HTX_MARKS = ["AccountIndex", "AccountIdHash", "Assets[].Balance", "Root", "Proof"];
 
 const CHECKS = [
   "the file's shape: the account index within a tree of depth 28, 28 siblings of 32 bytes, every sibling and the root a BN254 field element",
@@ -25,7 +36,8 @@ export const BINANCE: ProofFormat<LiabilitiesModule> = {
     "the leaf Poseidon(id, equity, debt, collateral, assets commitment) and its 28 Poseidon siblings to the root: five amounts a slot packed three to an element with the fork's Poseidon of 12 inputs a block (the published sample's form, 350 slots), else Binance's numbered 50/500-slot form of Sep 2024 with 16 a block; each version (Dec 2022, Jul 2024's VipLoan, Sep 2024's Loan) told apart by its members; --asset-slots N tries another count",
   ],
   cannot: CANNOT,
-  detect: (t) => /"AccountIdHash"\s*:/.test(t) && /"Equity"\s*:/.test(t) && /"Proof"\s*:/.test(t),
+  marks: BINANCE_MARKS,
+  detect: (t) => hasMarks(t, BINANCE_MARKS),
   load: load("verifyBinance"),
 };
 
@@ -35,7 +47,8 @@ export const GATE: ProofFormat<LiabilitiesModule> = {
   title: "Gate zk-SNARK user proof (user_config.json, a Binance fork)",
   checks: [...CHECKS, ...PATH],
   cannot: CANNOT,
-  detect: (t) => /"UniqueIdentification"\s*:/.test(t) && /"MerkleProofEncode"\s*:/.test(t),
+  marks: GATE_MARKS,
+  detect: (t) => hasMarks(t, GATE_MARKS),
   load: load("verifyGate"),
 };
 
@@ -45,6 +58,7 @@ export const HTX_ZK: ProofFormat<LiabilitiesModule> = {
   title: "HTX zk-SNARK user proof (user_config.json, a Binance fork)",
   checks: [...CHECKS, ...PATH],
   cannot: CANNOT,
-  detect: (t) => /"AccountIdHash"\s*:/.test(t) && /"Balance"\s*:/.test(t) && /"Proof"\s*:/.test(t),
+  marks: HTX_MARKS,
+  detect: (t) => hasMarks(t, HTX_MARKS),
   load: load("verifyHtx"),
 };

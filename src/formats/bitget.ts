@@ -1,6 +1,17 @@
 /** Bitget's customer inclusion proof (merkel_tree_bg.json), 2025 layout: quoted amounts. */
 import { inclusionModule } from "./inclusion.js";
-import type { LiabilitiesModule, ProofFormat } from "./registry.js";
+import { hasMarks } from "./sniff.js";
+import type { LiabilitiesModule, ProofFormat } from "./types.js";
+
+/** the members that identify the Bitget family's files (Bitget, UZX) */
+export const BITGET_MARKS = [
+  "self.merkelLeaf",
+  "self.encryptUid",
+  "self.nonce",
+  "self.level",
+  "path[].merkelLeaf",
+  "path[].level",
+] as const;
 
 export const BITGET: ProofFormat<LiabilitiesModule> = {
   name: "bitget",
@@ -21,9 +32,7 @@ export const BITGET: ProofFormat<LiabilitiesModule> = {
     "Bitget's hashes are 64 bits; its verifier does not object",
     "Bitget's verifier compares with the root inside the same file",
   ],
-  detect: (t) =>
-    /"merkelLeaf"\s*:/.test(t) &&
-    /"encryptUid"\s*:/.test(t) &&
-    /"balances"\s*:\s*\{\s*"[^"]*"\s*:\s*"/.test(t),
+  marks: BITGET_MARKS,
+  detect: (t) => hasMarks(t, BITGET_MARKS) && /"balances"\s*:\s*\{\s*"[^"]*"\s*:\s*"/.test(t),
   load: inclusionModule(() => import("../exchange/liabilities/bitget.js").then((m) => m.verifyBitget)),
 };

@@ -1,6 +1,6 @@
 /** BitMEX's and River's full liabilities tree (block_height:N, then hash,value lines, root first). */
 import { inclusionModule } from "./inclusion.js";
-import type { LiabilitiesModule, ProofFormat } from "./registry.js";
+import type { LiabilitiesModule, ProofFormat } from "./types.js";
 
 export const BITMEX: ProofFormat<LiabilitiesModule> = {
   name: "bitmex",

@@ -1,6 +1,16 @@
 /** Bitunix's customer inclusion proof (a Bitget-like tree with full SHA-256 and per-asset precisions). */
 import { inclusionModule } from "./inclusion.js";
-import type { LiabilitiesModule, ProofFormat } from "./registry.js";
+import { hasMarks } from "./sniff.js";
+import type { LiabilitiesModule, ProofFormat } from "./types.js";
+
+/** the members that identify its files */
+export const BITUNIX_MARKS = [
+  "self.merkleLeaf",
+  "self.encryptUid",
+  "self.precisions",
+  "path[].merkleLeaf",
+  "path[].height",
+] as const;
 
 export const BITUNIX: ProofFormat<LiabilitiesModule> = {
   name: "bitunix",
@@ -19,6 +29,7 @@ export const BITUNIX: ProofFormat<LiabilitiesModule> = {
     "negative subtotals, which Bitunix's verifier accepts",
     "the root compared only with the file's own",
   ],
-  detect: (t) => /"merkleLeaf"\s*:/.test(t) && /"encryptUid"\s*:/.test(t) && /"precisions"\s*:/.test(t),
+  marks: BITUNIX_MARKS,
+  detect: (t) => hasMarks(t, BITUNIX_MARKS),
   load: inclusionModule(() => import("../exchange/liabilities/bitget.js").then((m) => m.verifyBitunix)),
 };

@@ -8,7 +8,7 @@ import { parseCommitment } from "../liabilities/commitment.js";
 import { checkProofs, parseProofs } from "../liabilities/verify.js";
 import { quoted } from "../util/text.js";
 import { EXCHANGE_FLAGS } from "./inclusion.js";
-import type { LiabilitiesModule } from "./registry.js";
+import type { LiabilitiesModule } from "./types.js";
 
 export const LIABILITIES_MODULE: LiabilitiesModule = {
   async verify(text, input) {

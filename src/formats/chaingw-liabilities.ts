@@ -4,8 +4,9 @@
  * line for JSON Lines); `load()` brings the liabilities reader and verifier (liabilities/verify.ts) as the
  * `LiabilitiesModule` of chaingw-liabilities-module.ts.
  */
-import type { LiabilitiesModule, ProofFormat } from "./registry.js";
+
 import { formatMember } from "./sniff.js";
+import type { LiabilitiesModule, ProofFormat } from "./types.js";
 
 /** the `format` member of each file (liabilities/format.ts PROOF_FORMAT and COMMITMENT_FORMAT) */
 export const LIABILITIES_PROOF_MEMBER = "chaingw-liabilities-proof";

@@ -11,7 +11,7 @@ import {
   verifyEvmEntry,
   verifyUtxoEntry,
 } from "../reserves/combined.js";
-import type { ReservesModule } from "./registry.js";
+import type { ReservesModule } from "./types.js";
 
 const n = (x: number) => x.toLocaleString("en");
 

@@ -4,8 +4,9 @@
  * reader and the verifier (chaingw-reserves-module.ts), which `reserves verify`, `reserves report` and `solvency`
  * use through the `ReservesModule` they resolve to.
  */
-import type { ProofFormat, ReservesModule } from "./registry.js";
+
 import { formatMember } from "./sniff.js";
+import type { ProofFormat, ReservesModule } from "./types.js";
 
 /** the `format` member of each document (proof/document.ts PROOF_FORMAT, proof/evm-document.ts EVM_PROOF_FORMAT) */
 export const UTXO_FORMAT_MEMBER = "chaingw-reserves-proof/1";

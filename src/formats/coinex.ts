@@ -1,6 +1,16 @@
 /** CoinEx's customer inclusion proof (merkle_proof_file.json: root, self, path with pos). */
 import { inclusionModule } from "./inclusion.js";
-import type { LiabilitiesModule, ProofFormat } from "./registry.js";
+import { hasMarks } from "./sniff.js";
+import type { LiabilitiesModule, ProofFormat } from "./types.js";
+
+/** the members that identify its files */
+export const COINEX_MARKS = [
+  "root.hash",
+  "root.balances",
+  "self.nonce",
+  "self.balances",
+  "path[].pos",
+] as const;
 
 export const COINEX: ProofFormat<LiabilitiesModule> = {
   name: "coinex",
@@ -19,6 +29,7 @@ export const COINEX: ProofFormat<LiabilitiesModule> = {
     "CoinEx's committed verifier hashes a missing sibling as h ‖ h ‖ sums and so rejects its own example; chaingw reaches the root and says so",
     "negative amounts, which CoinEx's verifier accepts; the root compared only with the file's own",
   ],
-  detect: (t) => /"root"\s*:\s*\{/.test(t) && /"self"\s*:/.test(t) && /"pos"\s*:/.test(t),
+  marks: COINEX_MARKS,
+  detect: (t) => hasMarks(t, COINEX_MARKS),
   load: inclusionModule(() => import("../exchange/liabilities/coinex.js").then((m) => m.verify)),
 };

@@ -5,7 +5,7 @@
  */
 import { type OwnershipLayout, readOwnershipFile } from "../exchange/ownership/read.js";
 import { signaturesOf, verifyOwnership } from "../exchange/ownership/verify.js";
-import type { AddressFileModule } from "./registry.js";
+import type { AddressFileModule } from "./types.js";
 
 export const addressFileModule = (layout: OwnershipLayout): AddressFileModule => ({
   kind: "address-file",

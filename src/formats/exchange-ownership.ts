@@ -4,7 +4,7 @@
  * `AddressFileModule` (exchange-ownership-module.ts: the reader and the verifier, loaded on use).
  */
 import { detectLayout, type OwnershipLayout } from "../exchange/ownership/read.js";
-import type { AddressFileModule, ProofFormat } from "./registry.js";
+import type { AddressFileModule, ProofFormat } from "./types.js";
 
 const OKX_CHECKS = [
   "every signature: Bitcoin-family signmessage with the coin's magic (BTC, LTC, DOGE), a 2-of-3 script hashing to its P2SH / P2SH-P2WSH / P2WSH address with m distinct keys of it, EVM personal_sign over keccak(message) or OKX's header digest, TRON v1 and v2, ed25519 over OKX's header (Solana, Polkadot, Cardano, Aptos, Sui keys derived to the address)",

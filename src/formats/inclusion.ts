@@ -5,7 +5,7 @@
  */
 import { UsageError } from "../errors/index.js";
 import type { InclusionCheck, InclusionOptions } from "../exchange/liabilities/check.js";
-import type { LiabilitiesModule } from "./registry.js";
+import type { LiabilitiesModule } from "./types.js";
 
 /** The flags of `LiabilitiesInput` that only exchanges' formats take, as the command line spells them. */
 export const EXCHANGE_FLAGS = {

@@ -1,6 +1,16 @@
 /** MEXC's customer inclusion proof (merkle_proof.json: pathList and self). */
 import { inclusionModule } from "./inclusion.js";
-import type { LiabilitiesModule, ProofFormat } from "./registry.js";
+import { hasMarks } from "./sniff.js";
+import type { LiabilitiesModule, ProofFormat } from "./types.js";
+
+/** the members that identify its files */
+export const MEXC_MARKS = [
+  "self.proofId",
+  "self.accountId",
+  "self.hash",
+  "pathList[].hash",
+  "pathList[].level",
+] as const;
 
 export const MEXC: ProofFormat<LiabilitiesModule> = {
   name: "mexc",
@@ -19,6 +29,7 @@ export const MEXC: ProofFormat<LiabilitiesModule> = {
     "MEXC's verifier never compares the path's sums with the root's totals, and accepts negative amounts",
     "it compares with the root inside the same file",
   ],
-  detect: (t) => /"pathList"\s*:/.test(t) && /"proofId"\s*:/.test(t),
+  marks: MEXC_MARKS,
+  detect: (t) => hasMarks(t, MEXC_MARKS),
   load: inclusionModule(() => import("../exchange/liabilities/mexc.js").then((m) => m.verify)),
 };

@@ -1,6 +1,19 @@
 /** OKX's customer inclusion proof, v1 (Nov 2022 – Mar 2023): a leaf and its path in one file. */
 import { inclusionModule } from "./inclusion.js";
-import type { LiabilitiesModule, ProofFormat } from "./registry.js";
+import { hasMarks } from "./sniff.js";
+import type { LiabilitiesModule, ProofFormat } from "./types.js";
+
+/** the members that identify its files */
+export const OKX_V1_MARKS = [
+  "self.nonce",
+  "self.hash",
+  "self.balances",
+  "self.height",
+  "path[].hash",
+  "path[].height",
+  "path[].type",
+  "path[].balances",
+] as const;
 
 export const OKX_V1: ProofFormat<LiabilitiesModule> = {
   name: "okx-v1",
@@ -21,12 +34,7 @@ export const OKX_V1: ProofFormat<LiabilitiesModule> = {
     "OKX's own verifier compares the path with the root inside the same file",
     "a negative sibling sum is accepted by OKX's verifier; chaingw refuses it with its level",
   ],
-  detect: (t) =>
-    /"self"\s*:/.test(t) &&
-    /"path"\s*:/.test(t) &&
-    /"nonce"\s*:/.test(t) &&
-    /"height"\s*:/.test(t) &&
-    /"hash"\s*:/.test(t) &&
-    !/"merkelLeaf"|"merkleLeaf"|"pathList"|"encryptUid"/.test(t),
+  marks: OKX_V1_MARKS,
+  detect: (t) => hasMarks(t, OKX_V1_MARKS),
   load: inclusionModule(() => import("../exchange/liabilities/okx.js").then((m) => m.verifyV1)),
 };

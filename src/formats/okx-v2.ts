@@ -1,6 +1,10 @@
 /** OKX's customer inclusion proof, v2 (from Mar 2023): the user info file beside the full tree. */
 import { inclusionModule } from "./inclusion.js";
-import type { LiabilitiesModule, ProofFormat } from "./registry.js";
+import { hasMarks } from "./sniff.js";
+import type { LiabilitiesModule, ProofFormat } from "./types.js";
+
+/** the members that identify its files */
+export const OKX_V2_MARKS = ["hash", "nonce", "totalBalances", "nodes[].hash", "nodes[].balances"] as const;
 
 export const OKX_V2: ProofFormat<LiabilitiesModule> = {
   name: "okx-v2",
@@ -20,6 +24,7 @@ export const OKX_V2: ProofFormat<LiabilitiesModule> = {
   catches: [
     "OKX's v2 validator never rebuilds inner nodes: it sums the height-1 lines and looks for the leaves, so a tree with the right leaves and any root passes it",
   ],
-  detect: (t) => /"totalBalances"\s*:/.test(t) && /"nodes"\s*:/.test(t) && /"nonce"\s*:/.test(t),
+  marks: OKX_V2_MARKS,
+  detect: (t) => hasMarks(t, OKX_V2_MARKS),
   load: inclusionModule(() => import("../exchange/liabilities/okx.js").then((m) => m.verifyV2)),
 };

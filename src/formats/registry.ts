@@ -14,28 +14,12 @@
  * format to a `LiabilitiesModule`; each kind's list below is typed by it (`formatsOf`, `formatNamed`,
  * `detectFormat` give the kind's type), so the command that runs a format needs no cast and no branch by name.
  */
-import type { GroupName } from "../chains/index.js";
 import { UsageError } from "../errors/index.js";
-import type { InclusionCheck } from "../exchange/liabilities/check.js";
-import type { OwnershipFile, OwnershipLayout } from "../exchange/ownership/read.js";
-import type {
-  VerifyOptions as OwnershipOptions,
-  OwnershipReport,
-  PreviousSignatures,
-} from "../exchange/ownership/verify.js";
-import type { LiabilitiesVerdict } from "../liabilities/verify.js";
-import type { QuorumNode } from "../proof/document.js";
-import type { ProofCheck, ReadProof, ReportEntry } from "../reserves/combined.js";
-import type { EvmVerifyReport } from "../reserves/evm/balances-verify.js";
-import type { VerifyReport } from "../reserves/utxo/verify.js";
-import type { Verdict } from "../reserves/verdict.js";
-import type { VerifyContext, VerifyOptions } from "../reserves/verifier.js";
-import type { JsonRpcClient } from "../rpc/client.js";
-import type { Endpoint } from "../rpc/endpoint.js";
 import { BINANCE, GATE, HTX_ZK } from "./binance.js";
 import { BITGET } from "./bitget.js";
 import { BITMEX } from "./bitmex.js";
 import { BITUNIX } from "./bitunix.js";
+import { BYBIT } from "./bybit.js";
 import { CHAINGW_LIABILITIES, CHAINGW_LIABILITIES_PROOF } from "./chaingw-liabilities.js";
 import { CHAINGW_EVM, CHAINGW_UTXO } from "./chaingw-reserves.js";
 import { COINEX } from "./coinex.js";
@@ -43,125 +27,28 @@ import { EXCHANGE_OWNERSHIP } from "./exchange-ownership.js";
 import { MEXC } from "./mexc.js";
 import { OKX_V1 } from "./okx-v1.js";
 import { OKX_V2 } from "./okx-v2.js";
+import { formatMember, hasMarks, memberPaths } from "./sniff.js";
 import { UZX } from "./uzx.js";
 
-/** reserves: who controls which addresses and what they hold; liabilities: a customer's share of the total */
-export type FormatKind = "reserves" | "liabilities";
+export type {
+  AddressFileModule,
+  FormatKind,
+  LiabilitiesInput,
+  LiabilitiesModule,
+  LiabilitiesReport,
+  ProofFormat,
+  ProofReport,
+  ReservesFileModule,
+  ReservesModule,
+} from "./types.js";
 
-export interface ProofFormat<M = unknown> {
-  /** the name `--proof-format` takes, lower-case words joined by `-` ("chaingw-utxo", "okx-2024", "htx") */
-  name: string;
-  kind: FormatKind;
-  /** who publishes it, in words ("OKX address and signature file, 2024-26 layout") */
-  title: string;
-  /** what chaingw checks in it */
-  checks: readonly string[];
-  /** what it cannot check, said plainly */
-  cannot: readonly string[];
-  /** flaws of the publisher's own verifier that chaingw catches */
-  catches?: readonly string[];
-  /** whether `text` (a file's whole content) is of this format; cheap, never throws */
-  detect(text: string): boolean;
-  /** the module that reads, verifies and renders it, loaded on use (`M`: its type, for the command that runs it) */
-  load(): Promise<M>;
-}
-
-/**
- * What `load()` of chaingw's own reserves proofs resolves to: the commands that read several proof files
- * (`reserves report`, `solvency`) and `reserves verify` go through it, never through the format's name.
- */
-export interface ReservesModule {
-  kind: "proof";
-  /** the file read by its strict reader (a ProofInputError naming the field: exit 2), with its report entry */
-  read(file: string, text: string): ReadProof;
-  /** the chain group of the node that verifies it */
-  group(r: ReadProof): GroupName;
-  /** verified against its chain (the one verifier shape): the entry with the verdict and the proven shares */
-  verifyEntry(
-    client: JsonRpcClient,
-    r: ReadProof,
-    signal?: AbortSignal,
-    options?: VerifyOptions,
-  ): Promise<ReportEntry & { verify: ProofCheck }>;
-  /**
-   * `reserves verify`'s run of the file (its one generic path reads these): the verifier's own report (the one
-   * shape: `verify(ctx, proof)`), its progress as lines of text on `ctx.onEvent`.
-   */
-  report(ctx: VerifyContext<string>, r: ReadProof): Promise<ProofReport>;
-  /** what a node of a --quorum says it is (pinned to `ep`), for the quorum's report */
-  describeNode(client: JsonRpcClient, ep: Endpoint, r: ReadProof): Promise<QuorumNode>;
-  /**
-   * Whether the proof names its own chain group (EVM proofs: `chain.group`), which then overrides --chain for
-   * the node that verifies it and decides the address forms of --signatures lines; else (UTXO proofs) the
-   * node is the run's own and the lines are the UTXO coins' addresses.
-   */
-  namesGroup: boolean;
-}
-
-/**
- * What `load()` of an exchange's address/signature file (OKX's layouts, HTX's) resolves to: `reserves verify`
- * reads the file in its layout and judges every row (src/exchange/ownership/).
- */
-export interface AddressFileModule {
-  kind: "address-file";
-  layout: OwnershipLayout;
-  /** the file read in this layout; a bad line is a UsageError naming it (exit 2, nothing judged) */
-  read(text: string): OwnershipFile;
-  /** an older file of the same exchange (`--previous`, any layout): its signatures, each named `name` line N */
-  previous(text: string, name: string): PreviousSignatures;
-  /** every row judged (the one verifier shape: named steps, `Finding`s) */
-  verify(file: OwnershipFile, options: OwnershipOptions, signal?: AbortSignal): Promise<OwnershipReport>;
-}
-
-/** What `load()` of every reserves format resolves to: `reserves verify` runs either through its `kind`. */
-export type ReservesFileModule = ReservesModule | AddressFileModule;
-
-/** A reserves verifier's report: the UTXO proof's or the EVM balances proof's (reserves/verifier.ts's shape). */
-export type ProofReport = VerifyReport | EvmVerifyReport;
-
-/**
- * What `liabilities verify` gives every liabilities format's module: the proof file's name, the flags as
- * given (each module refuses, exit 2, those its format does not take), and the one reader of the other
- * files the flags name.
- */
-export interface LiabilitiesInput {
-  /** the proof file's name, for messages */
-  file: string;
-  /** reads a file a flag names (--commitment, --tree); one that cannot be read is a usage error naming `what` */
-  readFile(file: string, what: string): string;
-  /** chaingw's own proofs: the published commitment.json */
-  commitment?: string;
-  /** the id the customer knows as theirs */
-  customer?: string;
-  /** asks for the id when --customer is missing (a terminal's prompt); undefined: not asked */
-  ask?: () => Promise<string>;
-  /** an exchange's second file (OKX v2: the full tree) */
-  tree?: string;
-  /** the root the exchange published (hex) */
-  root?: string;
-  /** BitMEX/River: the account number and its secrets */
-  account?: string;
-  nonce?: string;
-  accountKey?: string;
-  email?: string;
-  /** the Binance family: the tool's number of asset slots, as typed */
-  assetSlots?: string;
-}
-
-/**
- * A liabilities format's verification, as its renderer takes it: chaingw's own proofs' verdicts (one per proof
- * of the file), or an exchange's inclusion check; `notes`: lines for stderr (what the verdict does not say).
- */
-export type LiabilitiesReport = { verdict: Verdict; notes: string[] } & (
-  | { kind: "chaingw"; verdicts: LiabilitiesVerdict[] }
-  | { kind: "inclusion"; check: InclusionCheck }
-);
-
-/** What `load()` of every liabilities format resolves to: `liabilities verify` runs each through it alone. */
-export interface LiabilitiesModule {
-  /** the file's text read and verified (the one verifier shape: named steps, `Finding`s); bad input exit 2 */
-  verify(text: string, input: LiabilitiesInput, format: ProofFormat): Promise<LiabilitiesReport>;
-}
+import type {
+  FormatKind,
+  LiabilitiesModule,
+  ProofFormat,
+  ReservesFileModule,
+  ReservesModule,
+} from "./types.js";
 
 /** chaingw's own reserves proofs, in detection order: what `reserves report` and `solvency` read. */
 export const OWN_RESERVES: readonly ProofFormat<ReservesModule>[] = [CHAINGW_UTXO, CHAINGW_EVM];
@@ -187,6 +74,7 @@ const LIABILITIES: readonly ProofFormat<LiabilitiesModule>[] = [
   BITUNIX,
   MEXC,
   COINEX,
+  BYBIT,
   BITMEX,
   BINANCE,
   GATE,
@@ -235,9 +123,77 @@ export function formatNamed<K extends FormatKind>(name: string, kind: K, flag = 
   );
 }
 
-/** The format of a file's text: the first entry of that kind that recognises it, else undefined. */
-export const detectFormat = <K extends FormatKind>(text: string, kind: K): FormatOfKind[K] | undefined =>
-  formatsOf(kind).find((f) => f.detect(text));
+/** chaingw's own formats: a file with a top-level `format` member is one of these or none (sniff.ts). */
+const OWN: ReadonlySet<ProofFormat> = new Set([
+  ...OWN_RESERVES,
+  CHAINGW_LIABILITIES_PROOF,
+  CHAINGW_LIABILITIES,
+]);
+
+/**
+ * Every entry of the kind that claims the file: chaingw's own formats for a file with a top-level `format`
+ * member, the exchanges' for any other. Detection is built so that at most one claims a file (each exchange
+ * format's `marks` are members no other format's files have; test/exchange-formats checks every fixture).
+ */
+export const claimants = <K extends FormatKind>(text: string, kind: K): FormatOfKind[K][] => {
+  const own = formatMember(text) !== undefined;
+  return formatsOf(kind).filter((f) => OWN.has(f) === own && f.detect(text));
+};
+
+/**
+ * The format of a file's text: the one entry of that kind that claims it, else undefined; a file two entries
+ * claim is a usage error naming both (never the first that happens to say yes).
+ */
+export function detectFormat<K extends FormatKind>(text: string, kind: K): FormatOfKind[K] | undefined {
+  const all = claimants(text, kind);
+  if (all.length > 1)
+    throw new UsageError(
+      `the file has the members of ${all.map((f) => f.name).join(" and ")}: --proof-format NAME says which it is`,
+    );
+  return all[0];
+}
+
+/** Files that are not proofs chaingw reads, recognised to say what they are. */
+const NOT_READ: readonly { is(text: string): boolean; what: string }[] = [
+  {
+    is: (t) => /^\uFEFF?"?id"?,.*"?proof_info"?,.*"?batch_commitment"?/.test(t),
+    what: "the Groth16 batch proof table (proof.csv) of Gate's or Binance's zk proof of solvency: the batch proofs, which chaingw does not verify; a customer's own file is their user_config.json (gate, binance, htx-zk)",
+  },
+  {
+    is: (t) => hasMarks(t, ["batch_inclusion_proof", "trunk_inclusion_proof"]),
+    what: "OKX's zk-STARK inclusion proof, which chaingw does not read yet",
+  },
+];
+
+/**
+ * The format of a liabilities file no entry claims: chaingw's own reader for a file with a top-level `format`
+ * member, or when `own` (the command was given chaingw's own flags: --commitment), its refusal naming what is
+ * wrong; for any other file a usage error saying it is not a
+ * proof format chaingw knows, what it is when recognised, else the format whose marks it comes closest to and
+ * which of them it lacks — never the flags of chaingw's own proofs.
+ */
+export function unclaimed(text: string, file: string, own = false): ProofFormat<LiabilitiesModule> {
+  if (own || formatMember(text) !== undefined) return FALLBACK.liabilities;
+  const known = NOT_READ.find((n) => n.is(text));
+  const head = `${file}: not a proof format chaingw knows`;
+  if (known) throw new UsageError(`${head}: it is ${known.what}`);
+  const paths = memberPaths(text);
+  const near = LIABILITIES.filter((f) => f.marks !== undefined && paths !== undefined)
+    .map((f) => ({
+      f,
+      has: f.marks!.filter((m) => paths!.has(m)),
+      lacks: f.marks!.filter((m) => !paths!.has(m)),
+    }))
+    .filter((x) => x.has.length > 0)
+    .sort((a, b) => b.has.length / b.f.marks!.length - a.has.length / a.f.marks!.length)[0];
+  if (near)
+    throw new UsageError(
+      `${head}; the closest is ${near.f.name} (${near.f.title}), whose files have ${near.has.join(", ")} but also ${near.lacks.join(", ")}, which this one lacks (--proof-format ${near.f.name} reads it as that, naming what is wrong)`,
+    );
+  throw new UsageError(
+    `${head} (${paths === undefined ? "not JSON, and not a tree file of BitMEX's form" : "it has none of the members the formats' files have"}); the liabilities formats: ${LIABILITIES.map((f) => f.name).join(", ")}`,
+  );
+}
 
 /** The formats of a kind as a usage message lists them: "chaingw-utxo (chaingw's UTXO reserve proof, …), …". */
 export const formatList = (formats: readonly ProofFormat[]): string =>

@@ -29,3 +29,43 @@ function memberOf(text: string): string | undefined {
     return undefined;
   }
 }
+
+let lastPaths: { text: string; paths: Set<string> | undefined } | undefined;
+
+/**
+ * The member paths of a JSON document, dotted (`self.userHash`; an array's objects as `path[].balance`, every
+ * element's members), or undefined when the text is not a JSON object; the last text's kept.
+ */
+export function memberPaths(text: string): Set<string> | undefined {
+  if (lastPaths?.text === text) return lastPaths.paths;
+  let paths: Set<string> | undefined;
+  try {
+    const v: unknown = JSON.parse(text.replace(/^\uFEFF/, ""));
+    if (typeof v === "object" && v !== null && !Array.isArray(v)) {
+      paths = new Set();
+      const walk = (x: unknown, at: string, depth: number): void => {
+        if (depth > 8 || typeof x !== "object" || x === null) return;
+        if (Array.isArray(x)) {
+          for (const e of x) walk(e, `${at}[]`, depth + 1);
+          return;
+        }
+        for (const [k, e] of Object.entries(x)) {
+          const p = at ? `${at}.${k}` : k;
+          paths!.add(p);
+          walk(e, p, depth + 1);
+        }
+      };
+      walk(v, "", 0);
+    }
+  } catch {
+    paths = undefined;
+  }
+  lastPaths = { text, paths };
+  return paths;
+}
+
+/** Whether the JSON document `text` has every member of `marks` (dotted paths, as `memberPaths` spells them). */
+export const hasMarks = (text: string, marks: readonly string[]): boolean => {
+  const paths = memberPaths(text);
+  return paths !== undefined && marks.every((m) => paths.has(m));
+};

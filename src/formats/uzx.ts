@@ -1,6 +1,9 @@
 /** UZX's customer inclusion proof (a Bitget fork), and Bitget's 2022 layout: bare numbers, scale kept. */
+
+import { BITGET_MARKS } from "./bitget.js";
 import { inclusionModule } from "./inclusion.js";
-import type { LiabilitiesModule, ProofFormat } from "./registry.js";
+import { hasMarks } from "./sniff.js";
+import type { LiabilitiesModule, ProofFormat } from "./types.js";
 
 export const UZX: ProofFormat<LiabilitiesModule> = {
   name: "uzx",
@@ -16,9 +19,7 @@ export const UZX: ProofFormat<LiabilitiesModule> = {
     "other leaves than the path's",
   ],
   catches: ["64-bit hashes and negative subtotals, which the fork's verifier accepts"],
-  detect: (t) =>
-    /"merkelLeaf"\s*:/.test(t) &&
-    /"encryptUid"\s*:/.test(t) &&
-    /"balances"\s*:\s*\{\s*"[^"]*"\s*:\s*-?\d/.test(t),
+  marks: BITGET_MARKS,
+  detect: (t) => hasMarks(t, BITGET_MARKS) && /"balances"\s*:\s*\{\s*"[^"]*"\s*:\s*-?\d/.test(t),
   load: inclusionModule(() => import("../exchange/liabilities/bitget.js").then((m) => m.verifyUzx)),
 };

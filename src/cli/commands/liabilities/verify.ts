@@ -78,15 +78,15 @@ const read = (file: string, what: string): string => {
 
 /**
  * The one path of every liabilities format: the registry says what the file is (detected, or
- * --proof-format; a file no entry recognises is read as chaingw's own proof, whose reader names what is
- * wrong), its module (loaded on use) takes the flags and verifies, the report is printed, exit by verdict.
+ * --proof-format; a file no entry recognises is chaingw's own proof when it has a `format` member, whose
+ * reader names what is wrong, else "not a proof format chaingw knows" with the closest format), its module (loaded on use) takes the flags and verifies, the report is printed, exit by verdict.
  */
 export async function runVerify(
   o: VerifyCommandOptions,
   io: Pick<Run, "out" | "err" | "exitCode">,
 ): Promise<void> {
   const text = read(o.proof, "proof");
-  const [{ detectFormat, formatNamed, FALLBACK }, { exitCodeOfVerdict }, { renderLiabilities }] =
+  const [{ detectFormat, formatNamed, unclaimed }, { exitCodeOfVerdict }, { renderLiabilities }] =
     await Promise.all([
       import("../../../formats/registry.js"),
       import("../../../reserves/verdict.js"),
@@ -96,7 +96,7 @@ export async function runVerify(
   const format =
     proofFormat !== undefined
       ? formatNamed(proofFormat, "liabilities", "--proof-format")
-      : (detectFormat(text, "liabilities") ?? FALLBACK.liabilities);
+      : (detectFormat(text, "liabilities") ?? unclaimed(text, o.proof, o.commitment !== undefined));
   const m = await format.load();
   const r = await m.verify(
     text,

@@ -1,0 +1,247 @@
+/**
+ * The exchanges' formats issue 46 adds (Bybit, Hotcoin, Bitbase), detection that cannot overlap and explains
+ * itself: each real published file (test/fixtures/exchange/liabilities/, SOURCES.md there) through the real
+ * bin next to tampered copies that must fail with the reason named, and the checks each publisher's own
+ * verifier makes recomputed here independently (node:crypto, BigInt), not through chaingw's code.
+ */
+import { createHash } from "node:crypto";
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { claimants, formatsOf } from "../src/formats/registry.js";
+import { runCli } from "./helpers/cli.js";
+
+const FIX = join(__dirname, "fixtures", "exchange", "liabilities");
+const fixture = (name: string) => join(FIX, name);
+const text = (name: string) => readFileSync(fixture(name), "utf8");
+const dir = mkdtempSync(join(tmpdir(), "chaingw-exfmt-"));
+let n = 0;
+const tampered = (name: string, edit: (t: string) => string): string => {
+  const t = text(name);
+  const out = edit(t);
+  expect(out).not.toBe(t);
+  const file = join(dir, `${n++}-${name}`);
+  writeFileSync(file, out);
+  return file;
+};
+const verify = async (...args: string[]) => {
+  const r = await runCli(["liabilities", "verify", ...args]);
+  return { ...r, json: r.stdout.trim().startsWith("{") ? JSON.parse(r.stdout) : undefined };
+};
+type Finding = { status: string; step: string; at?: string; text: string };
+const failures = (j: { findings: Finding[] }) => j.findings.filter((f) => f.status === "fails");
+const sha256 = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
+
+/** `a + b` of decimal texts, cut toward zero to `places` and printed with them (Java setScale(n, DOWN).toPlainString()). */
+function addDown(a: string, b: string, places: number): string {
+  const units = (t: string) => {
+    const neg = t.startsWith("-");
+    const [w, f = ""] = t.replace("-", "").split(".");
+    const scaled = BigInt(`${w}${f.padEnd(18, "0").slice(0, 18)}`);
+    return neg ? -scaled : scaled;
+  };
+  let sum = units(a) + units(b);
+  sum /= 10n ** BigInt(18 - places);
+  const neg = sum < 0n;
+  const digits = (neg ? -sum : sum).toString().padStart(places + 1, "0");
+  return `${neg ? "-" : ""}${digits.slice(0, -places)}.${digits.slice(-places)}`;
+}
+
+const BYBIT = [
+  ["bybit-2024-05-40.json", "40 coins (Apr 2024)", 3],
+  ["bybit-2024-08-40-v2.json", "40 coins v2", 14],
+  ["bybit-2024-10-40-v3.json", "40 coins v3", 14],
+  ["bybit-2025-01-40-v4.json", "40 coins v4", 14],
+  ["bybit-2025-06-40-v5.json", "40 coins v5", 14],
+] as const;
+
+/** Bybit's validator (GenericMerkleTree.validate), recomputed: the leaf, every parent, the root's hash, totals and height. */
+function bybitByHand(doc: {
+  self: { userHash: string; hash: string; type: number; balance: Record<string, string> };
+  path: { hash: string; type: number; height: number; balance: Record<string, string> }[];
+}) {
+  const coins = Object.keys(doc.self.balance);
+  const leaf = sha256(doc.self.userHash + coins.map((c) => doc.self.balance[c]).join(""));
+  let hash = leaf;
+  let sums = { ...doc.self.balance };
+  const path = doc.path;
+  for (let i = 0; i < path.length - 1; i++) {
+    const sib = path[i]!;
+    sums = Object.fromEntries(coins.map((c) => [c, addDown(sums[c]!, sib.balance[c]!, 8)]));
+    const text = coins.map((c) => sums[c]).join("") + (i + 2);
+    hash = sha256(sib.type === 1 ? sib.hash + hash + text : hash + sib.hash + text);
+  }
+  const root = path.at(-1)!;
+  return {
+    leafOk: leaf === doc.self.hash,
+    rootOk: hash === root.hash,
+    totalsOk: coins.every((c) => sums[c] === root.balance[c]),
+    heightOk: root.height === path.length,
+    root: root.hash,
+  };
+}
+
+describe("Bybit: every published coin-list version (bybit-exchange/merkle-proof)", () => {
+  it.each(BYBIT)(
+    "%s: the leaf and %s path reach the root (as Bybit's validator recomputed here agrees)",
+    async (name, label, siblings) => {
+      const doc = JSON.parse(text(name));
+      const byHand = bybitByHand(doc);
+      expect(byHand).toMatchObject({ leafOk: true, rootOk: true, totalsOk: true, heightOk: true });
+      const r = await verify(fixture(name), "--json");
+      expect(r.exitCode).toBe(0);
+      expect(r.json).toMatchObject({ verdict: "holds", format: "bybit", root: byHand.root });
+      expect(r.json.findings).toContainEqual(
+        expect.objectContaining({
+          status: "ok",
+          step: "path",
+          text: expect.stringContaining(`${siblings} siblings (${label}`),
+        }),
+      );
+      expect(r.json.balances).toHaveLength(40);
+    },
+  );
+
+  it("OKX v1 no longer takes Bybit's files: the human report names Bybit; a root from another file fails", async () => {
+    const r = await verify(
+      fixture("bybit-2025-06-40-v5.json"),
+      "--root",
+      "8a9e4bb937aac2d92559791fa711ffa6a38c4861564b87ad8f1f42f5d0ac6c93",
+    );
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toContain("format     bybit");
+    expect(r.stdout).toMatch(/FAILS\s+root \[level 15 \(root\)\]: the path reaches c91d5de0/);
+  });
+
+  it("tampered: a sibling's amount raised (root totals raised to match), the customer's amount raised, a negative sibling", async () => {
+    const name = "bybit-2025-06-40-v5.json";
+    const doc = JSON.parse(text(name));
+    // level 3's sibling +1 BTC, and the root's BTC total +1: the sums agree, the hashes do not
+    doc.path[2].balance.BTC = addDown(doc.path[2].balance.BTC, "1", 8);
+    doc.path.at(-1).balance.BTC = addDown(doc.path.at(-1).balance.BTC, "1", 8);
+    const raised = join(dir, "bybit-raised.json");
+    writeFileSync(raised, JSON.stringify(doc, null, 2));
+    const r1 = await verify(raised, "--json");
+    expect(r1.exitCode).toBe(1);
+    expect(failures(r1.json)).toEqual([
+      expect.objectContaining({
+        step: "root",
+        at: "level 15 (root)",
+        text: expect.stringContaining("not the file's root"),
+      }),
+    ]);
+    const mine = JSON.parse(text(name));
+    const coin = Object.keys(mine.self.balance).find((c) => mine.self.balance[c] !== "0.00000000")!;
+    mine.self.balance[coin] = addDown(mine.self.balance[coin], "1000", 8);
+    const leafRaised = join(dir, "bybit-leaf.json");
+    writeFileSync(leafRaised, JSON.stringify(mine, null, 2));
+    const r2 = await verify(leafRaised, "--json");
+    expect(r2.exitCode).toBe(1);
+    expect(failures(r2.json)[0]).toMatchObject({ step: "leaf", at: "level 1 (self)" });
+    const neg = JSON.parse(text(name));
+    neg.path[4].balance.USDT = `-${neg.path[4].balance.USDT}`;
+    const negFile = join(dir, "bybit-neg.json");
+    writeFileSync(negFile, JSON.stringify(neg, null, 2));
+    const r3 = await verify(negFile, "--json");
+    expect(r3.exitCode).toBe(1);
+    expect(failures(r3.json)).toContainEqual(
+      expect.objectContaining({
+        step: "balances",
+        at: "level 5 (path[4])",
+        text: expect.stringContaining("negative USDT"),
+      }),
+    );
+  });
+
+  it("coins renamed: a coin no list has is refused by name and line; the names are not hashed (v3's POL read as v2's MATIC holds, named as v2)", async () => {
+    const unknown = await verify(tampered("bybit-2024-10-40-v3.json", (t) => t.replace('"POL"', '"POLY"')));
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr).toMatch(
+      /bybit-2024-10-40-v3\.json:\d+: self\.balance\.POLY: no coin list of Bybit's has POLY/,
+    );
+    const older = await verify(
+      tampered("bybit-2024-10-40-v3.json", (t) => t.replaceAll('"POL"', '"MATIC"')),
+      "--json",
+    );
+    expect(older.exitCode).toBe(0);
+    expect(older.json.findings).toContainEqual(
+      expect.objectContaining({ status: "ok", step: "path", text: expect.stringContaining("(40 coins v2") }),
+    );
+    // two of the customer's coins swapped: the amounts land on each other's place, and the leaf no longer matches
+    const doc = JSON.parse(text("bybit-2024-10-40-v3.json"));
+    const bal = doc.self.balance as Record<string, string>;
+    const [x, y] = Object.keys(bal)
+      .filter((c, _, all) => bal[c] !== bal[all[0]!])
+      .concat(Object.keys(bal)[0]!);
+    [bal[x!], bal[y!]] = [bal[y!]!, bal[x!]!];
+    const swappedFile = join(dir, "bybit-swapped.json");
+    writeFileSync(swappedFile, JSON.stringify(doc, null, 2));
+    const swapped = await verify(swappedFile, "--json");
+    expect(swapped.exitCode).toBe(1);
+    expect(failures(swapped.json)[0]).toMatchObject({ step: "leaf" });
+  });
+});
+
+describe("detection explains itself", () => {
+  it("a file no format reads: 'not a proof format chaingw knows', the closest format and what it lacks, never --commitment", async () => {
+    const r = await verify(tampered("bybit-2024-05-40.json", (t) => t.replace('"userHash"', '"userHush"')));
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain("not a proof format chaingw knows; the closest is bybit");
+    expect(r.stderr).toContain("but also self.userHash, which this one lacks");
+    expect(r.stderr).not.toContain("--commitment");
+    const plain = join(dir, "plain.json");
+    writeFileSync(plain, '{"hello": 1}');
+    const p = await verify(plain);
+    expect(p.exitCode).toBe(2);
+    expect(p.stderr).toContain("not a proof format chaingw knows (it has none of the members");
+    expect(p.stderr).not.toContain("--commitment");
+  });
+
+  it("Gate's Groth16 batch table is named for what it is, not sent to chaingw's own reader", async () => {
+    const r = await verify("/work/shared/por-samples/gate/proof.csv");
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(
+      "not a proof format chaingw knows: it is the Groth16 batch proof table (proof.csv)",
+    );
+    expect(r.stderr).not.toContain("--commitment");
+  });
+
+  it("chaingw's own file (a top-level format member) still goes to its reader, which asks for --commitment", async () => {
+    const own = join(dir, "own.json");
+    writeFileSync(own, '{"format": "chaingw-liabilities-proof-v1"}');
+    const r = await verify(own);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain("--commitment");
+  });
+});
+
+/** Every file under a directory, recursively. */
+const filesUnder = (d: string): string[] =>
+  readdirSync(d).flatMap((f) => {
+    const p = join(d, f);
+    return statSync(p).isDirectory() ? filesUnder(p) : [p];
+  });
+
+describe("detection cannot overlap (issue 50 item 4)", () => {
+  const files = [...filesUnder(join(__dirname, "fixtures")), ...filesUnder("/work/shared/por-samples")];
+  /** files that are proofs of no format chaingw reads (notes, code, contracts, a verifier's config, batch tables) */
+  const notProofs =
+    /(\.md|\.sol|\.ts|Token\.json|token\.json|wallet\.json|ownerswallet\.json|binance\/config\.json|proof\.csv|full-liabilities-merkle-tree.*|zkstark_v1_.*|vector.*)$/i;
+
+  it("no file of test/fixtures/ or the shared samples is claimed by two formats; every proof file by exactly one", () => {
+    const seen: string[] = [];
+    for (const file of files) {
+      const t = readFileSync(file, "utf8");
+      const all = [...claimants(t, "reserves"), ...claimants(t, "liabilities")].map((f) => f.name);
+      expect({ file, claimed: all.length > 1 ? all : "≤1" }).toEqual({ file, claimed: "≤1" });
+      if (!notProofs.test(file)) {
+        expect({ file, claimed: all.length }).toEqual({ file, claimed: 1 });
+        seen.push(all[0]!);
+      }
+    }
+    // every exchange liabilities format with a JSON fixture is among them
+    for (const f of formatsOf("liabilities").filter((x) => x.marks))
+      expect(seen, `no fixture of ${f.name}`).toContain(f.name);
+  });
+});
