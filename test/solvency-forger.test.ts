@@ -47,7 +47,7 @@ afterAll(async () => {
 });
 
 let built = 0;
-const owed = (amount: string) => buildCommitment(dir, `l${built++}`, [`c0,LTC,${amount}`]);
+const owed = (amount: string) => buildCommitment(dir, `l${built++}`, [`c0,LTC,${amount}`], CHALLENGE);
 const solvency = (c: string, ...args: string[]) =>
   runCli(
     [
@@ -110,10 +110,11 @@ describe("solvency: an output two proofs name is proven only at the amount a hol
         [honest, forged],
       ]) {
         const r = await solvency(c, ...order.flatMap((f) => ["--reserves", `LTC=${f}`]));
-        expect(r.exitCode, r.stdout + r.stderr).toBe(1);
+        // above the tip the node cannot say (exit 3, as reserves verify says); another block does not hold
+        expect(r.exitCode, r.stdout + r.stderr).toBe(forged === above ? 3 : 1);
         expect(first(r.stdout)).toBe(
           forged === above
-            ? "NOT SOLVENT: LTC not covered: short 99.7 LTC (claimed reserves 0.3 of 100)"
+            ? "CANNOT SAY: LTC: a node could not say whether its reserves hold; proven 0.3 of 100 LTC"
             : "NOT SOLVENT: LTC: a reserve proof does not hold",
         );
         expect(r.stdout).toMatch(/LTC +│ 100 +│ 0\.3 +│ 0\.3 +│ 0\.30%/);
@@ -123,17 +124,17 @@ describe("solvency: an output two proofs name is proven only at the amount a hol
     const page = join(dir, "forged.html");
     const both = ["--reserves", `LTC=${above}`, "--reserves", `LTC=${honest}`];
     const h = await solvency(c, ...both, "--html", page);
-    expect(h.exitCode).toBe(1);
+    expect(h.exitCode).toBe(3);
     expect(readFileSync(page, "utf8")).toContain(
-      '<p id="solvency-verdict" data-verdict="not-solvent">NOT SOLVENT: LTC not covered: short 99.7 LTC',
+      '<p id="solvency-verdict" data-verdict="cannot-say">CANNOT SAY: LTC: a node could not say whether its reserves hold; proven 0.3 of 100 LTC',
     );
     const j = await solvency(c, ...both, "--json");
-    expect(j.exitCode).toBe(1);
+    expect(j.exitCode).toBe(3);
     const report = JSON.parse(j.stdout);
     expect([report.verdict, report.assets[0].proven.base_units, report.assets[0].status]).toEqual([
-      "not-solvent",
+      "cannot-say",
       "30000000",
-      "not-covered",
+      "cannot-say",
     ]);
     // honest control: the real 0.3 LTC covers 0.3 exactly, and not one satoshi more
     const exact = await solvency(await owed("0.3"), "--reserves", `LTC=${honest}`);

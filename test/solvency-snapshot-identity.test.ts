@@ -133,12 +133,13 @@ afterAll(async () => {
 });
 
 let built = 0;
-/** a commitment whose customers owe these totals (assets not named: zero) */
-async function owed(totals: Record<string, string>): Promise<string> {
+/** a commitment for this audit whose customers owe these totals (assets not named: zero) */
+async function owed(totals: Record<string, string>, challenge: string | null = CHALLENGE): Promise<string> {
   return buildCommitment(
     dir,
     `l${built++}`,
     Object.entries(totals).map(([a, v], i) => `c${i},${a},${v}`),
+    challenge ?? undefined,
   );
 }
 
@@ -329,21 +330,33 @@ describe("solvency: an asset is backed by its own network and contract only", ()
 });
 
 describe("solvency --challenge: signatures over another text prove nothing for this audit", () => {
-  it("a proof signed over another challenge does not hold; the audit's own is SOLVENT", async () => {
-    const c = await owed({ LTC: "0.3" });
+  it("a commitment without a challenge: --challenge names the audit; a proof over another text proves nothing, the audit's own is SOLVENT", async () => {
+    const c = await owed({ LTC: "0.3" }, null);
     const args = ["--reserves", `LTC=${proof.R}`, "--backing", "LTC=litecoin-regtest", ...VERIFY()];
     const other = await solvency(c, ...args, "--challenge", "audit 2027-01 for Example Exchange");
     expect(other.exitCode).toBe(1);
-    expect(first(other.stdout)).toBe("NOT SOLVENT: LTC: a reserve proof does not hold");
-    expect(other.stdout).toContain(`signatures over "${CHALLENGE}": ${proof.R}`);
-    expect(other.stdout).toContain('required challenge (--challenge): "audit 2027-01 for Example Exchange"');
+    expect(first(other.stdout)).toBe(
+      `NOT PROVEN SOLVENT: LTC covered only by claimed reserves: proven 0 of 0.3 LTC (0.00%); not proven for this audit: ${proof.R}: its signatures are over "${CHALLENGE}", not the audit's challenge "audit 2027-01 for Example Exchange"`,
+    );
+    expect(other.stdout).toContain(
+      'audit: challenge "audit 2027-01 for Example Exchange" (from the --challenge)',
+    );
+    expect(other.stdout).toContain(`signatures over "${CHALLENGE}" (NOT the audit's): ${proof.R}`);
     const own = await solvency(c, ...args, "--challenge", CHALLENGE);
     expect(own.exitCode, own.stdout + own.stderr).toBe(0);
-    const bad = await solvency(c, "--reserves", `LTC=${proof.R}`, "--challenge", CHALLENGE);
-    expect(bad.exitCode).toBe(2);
-    expect(bad.stderr).toContain(
-      "--challenge is checked against each proof's signatures by --verify: give --verify too",
+    expect(own.stdout).toContain(`signatures over "${CHALLENGE}" (the audit's): ${proof.R}`);
+    // without --verify the audit is named all the same; nothing is proven
+    const offline = await solvency(
+      c,
+      "--reserves",
+      `LTC=${proof.R}`,
+      "--backing",
+      "LTC=litecoin-regtest",
+      "--challenge",
+      CHALLENGE,
     );
+    expect(offline.exitCode).toBe(1);
+    expect(offline.stdout).toContain(`audit: challenge "${CHALLENGE}" (from the --challenge)`);
   }, 60_000);
 });
 

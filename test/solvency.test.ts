@@ -92,12 +92,12 @@ afterAll(async () => {
 
 /** liabilities: LTC and USDX totals spread over a few customers */
 async function liabilities(name: string, ltcTotal: string, usdx: string): Promise<string> {
-  return buildCommitment(dir, name, [
-    `c1,LTC,${ltcTotal}`,
-    "c2,USDX,0.000001",
-    `c3,USDX,${usdx}`,
-    "c4,LTC,0",
-  ]);
+  return buildCommitment(
+    dir,
+    name,
+    [`c1,LTC,${ltcTotal}`, "c2,USDX,0.000001", `c3,USDX,${usdx}`, "c4,LTC,0"],
+    CHALLENGE,
+  );
 }
 
 const solvency = (commitment: string, ...args: string[]) =>
@@ -147,7 +147,7 @@ describe("solvency", () => {
     const ok = await solvency(await liabilities("proven", "1.2", "4.999999"), ...VERIFY());
     expect(ok.exitCode, ok.stdout + ok.stderr).toBe(0);
     expect(ok.stdout.split("\n")[0]).toMatch(
-      /^SOLVENT: every asset covered \(2\) by proven reserves: signed for, re-read on chain \(Litecoin regtest at height \d+ \(0 blocks below the node's tip\); anvil \(chain id 31337\) at block \d+ \(0 blocks below the node's tip\)\)$/,
+      /^SOLVENT: every asset covered \(2\) by proven reserves: signed over the audit's challenge, re-read on chain \(Litecoin regtest at height \d+ \(0 blocks below the node's tip\); anvil \(chain id 31337\) at block \d+ \(0 blocks below the node's tip\)\)$/,
     );
     // the coverage is the proven share (1.23456789 / 1.2), not the claimed one (1.73456789 / 1.2 = 144.55%)
     expect(ok.stdout).toMatch(/LTC .* 1\.2 .* 1\.23456789 .* 1\.73456789 .* 102\.88% .* covered \(proven\)/);

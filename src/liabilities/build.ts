@@ -50,6 +50,8 @@ export interface BuildOptions {
   /** leaves per customer @default 2 */
   split?: number;
   label?: string;
+  /** the audit's challenge, written into the commitment (under its digest) */
+  challenge?: string;
   /** @default the CSPRNG; a fixed source only for the documented test vector */
   random?: RandomSource;
   /** @default now */
@@ -169,6 +171,7 @@ export async function buildLiabilities(o: BuildOptions): Promise<BuildResult> {
       root: Buffer.from(rootRecord.subarray(0, 32)).toString("hex"),
       created: o.now ?? new Date(),
       label: o.label,
+      challenge: o.challenge,
     });
     const fdc = openSync(tmp(COMMITMENT_FILE), "w");
     written.push(COMMITMENT_FILE);

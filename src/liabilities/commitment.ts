@@ -21,6 +21,11 @@ export interface Commitment {
   version: typeof FORMAT_VERSION;
   construction: typeof CONSTRUCTION;
   label?: string;
+  /**
+   * the audit's challenge: the exact text the reserves' signatures must be over for them to count as proven
+   * for these liabilities (`liabilities build --challenge`); under the digest like every member
+   */
+  challenge?: string;
   created: string;
   assets: Asset[];
   totals: Total[];
@@ -47,12 +52,14 @@ export function makeCommitment(o: {
   root: string;
   created: Date;
   label?: string;
+  challenge?: string;
 }): Commitment {
   const body = {
     format: COMMITMENT_FORMAT,
     version: FORMAT_VERSION,
     construction: CONSTRUCTION,
     ...(o.label !== undefined ? { label: o.label } : {}),
+    ...(o.challenge !== undefined ? { challenge: o.challenge } : {}),
     created: o.created.toISOString().replace(/\.\d{3}Z$/, "Z"),
     assets: o.assets.map((a) => ({ asset: a.asset, decimals: a.decimals })),
     totals: o.assets.map((a, i) => totalOf(a, o.totals[i])),
@@ -71,6 +78,7 @@ const MEMBERS = [
   "version",
   "construction",
   "label",
+  "challenge",
   "created",
   "assets",
   "totals",
@@ -146,7 +154,20 @@ export function parseCommitment(text: string, file: string): Commitment {
   if (typeof v.root !== "string" || !HEX32.test(v.root)) bad("root is not 64 lowercase hex digits");
   if (typeof v.digest !== "string" || !HEX32.test(v.digest)) bad("digest is not 64 lowercase hex digits");
   if (v.label !== undefined && typeof v.label !== "string") bad("label is not text");
+  if (v.challenge !== undefined) {
+    const why = typeof v.challenge === "string" ? challengeFault(v.challenge) : "is not text";
+    if (why) bad(`challenge ${why}`);
+  }
   return v as unknown as Commitment;
+}
+
+/**
+ * Why a text cannot be an audit's challenge (undefined when it can): empty or only white space — signatures
+ * over it prove nothing fresh (as `reserves scan --challenge` refuses it). Any other text is taken byte for
+ * byte: no trimming, no Unicode normalisation; it is shown escaped.
+ */
+export function challengeFault(text: string): string | undefined {
+  return text.trim() === "" ? "is empty: signatures over no text prove nothing fresh" : undefined;
 }
 
 /** What is wrong with a commitment's integrity: its digest no longer matches its content. */

@@ -12,7 +12,14 @@
  *    once however many proofs name it;
  *  - **proven vs claimed**: *proven* is what a verifier found held on the chain under an address whose
  *    signature over the challenge it judged valid; *claimed* is every counted output or balance as the
- *    documents state it. Only proven reserves make an asset covered: SOLVENT needs every asset covered.
+ *    documents state it. Only proven reserves make an asset covered: SOLVENT needs every asset covered;
+ *  - **one audit** (docs/proofs.md, "What binds a verdict to an audit"): the audit's challenge is the
+ *    commitment's own (`liabilities build --challenge`) or `--challenge` (equal to the commitment's when both
+ *    are given); a proof proves for these liabilities only when its signatures are over that exact text, and
+ *    with no challenge at all nothing is proven;
+ *  - **one time**: each snapshot's block time (re-read from the node) is within `--max-gap` of the
+ *    commitment's `created`, which is not in the future; an output spent in a block whose time is at or
+ *    before `created` does not back the liabilities.
  * Data in, data out: the face reads the files and runs the verifiers (as `reserves report` does).
  */
 
@@ -29,6 +36,7 @@ import type { EvmProof } from "../proof/evm-document.js";
 import { share, unitOf } from "../reserves/claims.js";
 import type { ProofCheck, ReportEntry } from "../reserves/combined.js";
 import { counted, type Verdict } from "../reserves/verdict.js";
+import { spanText } from "../util/text.js";
 import { formatUnits } from "../util/units.js";
 import { type Commitment, commitmentFaults } from "./commitment.js";
 
@@ -63,9 +71,16 @@ export function reserveStatus(b: Backing): ReserveStatus {
 /**
  * covered: proven reserves cover the liabilities; claimed-only: only claimed (unproven) reserves do;
  * not-covered: not even the claimed ones; reserves-fail: a proof backing it does not hold; cannot-say: a node
- * could not say, and proven reserves alone do not cover it.
+ * could not say, and proven reserves alone do not cover it; unjudged (without --verify): a proof whose
+ * addresses do not say which coin it is was not judged, and proven reserves alone do not cover it.
  */
-export type AssetStatus = "covered" | "claimed-only" | "not-covered" | "reserves-fail" | "cannot-say";
+export type AssetStatus =
+  | "covered"
+  | "claimed-only"
+  | "not-covered"
+  | "reserves-fail"
+  | "cannot-say"
+  | "unjudged";
 
 export interface Amount {
   amount: string;
@@ -101,19 +116,79 @@ export interface SolvencyAsset {
     why?: string;
     /** the proof's own height or block */
     height: number;
+    /** that block's time as the verifying node gives it (RFC 3339), null without --verify */
+    block_time: string | null;
+    /** the text its signatures are over (null: none) */
+    challenge: string | null;
+    /** why what it holds proves nothing for these liabilities (another challenge, out of time), if so */
+    not_for_this_audit?: string;
     /** what this proof states at the joint height, and how much of it it proves (overlaps with others included) */
     claimed: string;
     proven: string;
     check: ReserveStatus;
     summary?: string;
   }[];
-  /** per network: the one height the asset's proofs were judged at */
-  snapshots: string[];
+  /** per network: the one height the asset's proofs were judged at, its block time and its gap */
+  snapshots: Snapshot[];
   /** outputs or balances named by more than one proof, counted once (the first 20 named, then a count) */
   overlap: string[];
   /** outputs of a lower proof spent at or below the joint height: not counted there */
   spent_before_snapshot: number;
+  /** outputs spent in a block whose time is at or before the commitment's `created`: they back nothing */
+  spent_before_commitment: { output: string; height: number; time: string | null }[];
 }
+
+/** One network's snapshot: the height its proofs were judged at, that block's time, and its gap to `created`. */
+export interface Snapshot {
+  network: string;
+  kind: "height" | "block";
+  height: number;
+  /** how far below the verifying node's tip (null without --verify) */
+  below_tip: number | null;
+  /** the block's time as the node gives it (RFC 3339); null without --verify */
+  block_time: string | null;
+  /** seconds from the commitment's `created` to the block's time (negative: the reserves are older) */
+  gap_seconds: number | null;
+  /** "3 min before the liabilities were counted" */
+  gap: string | null;
+  within_max_gap: boolean | null;
+}
+
+/** The audit the verdict answers: its challenge, where it came from, and why nothing is proven for it, if so. */
+export interface Audit {
+  /** the text the reserves' signatures must be over, or null: no audit challenge */
+  challenge: string | null;
+  from: "commitment" | "--challenge" | "commitment and --challenge" | null;
+  /** the commitment's own challenge (under its digest), and --challenge */
+  commitment_challenge: string | null;
+  given_challenge: string | null;
+  /** the commitment's created, the bound on the gap, and why the times bind nothing, if so */
+  created: string;
+  max_gap: string;
+  max_gap_seconds: number;
+  /** lines that each make the verdict at best NOT PROVEN SOLVENT */
+  faults: string[];
+}
+
+/** What solvency is given: the commitment, the backings (read, verified when asked) and the audit's terms. */
+export interface SolvencyInput {
+  commitment: Commitment;
+  backings: Backing[];
+  verified: boolean;
+  rules: Map<string, AssetRule>;
+  /** solvency --challenge */
+  challenge?: string;
+  /** --max-gap, its text and seconds */
+  maxGap: { text: string; seconds: number };
+  /** the auditor's clock */
+  now: Date;
+}
+
+/**
+ * How far past the auditor's clock a commitment's `created` may be before it is "in the future": the two
+ * hours a block's time may run ahead of the network's (Bitcoin Core's MAX_FUTURE_BLOCK_TIME).
+ */
+export const CREATED_AHEAD_S = 7200;
 
 export type SolvencyVerdict = "solvent" | "unproven" | "not-solvent" | "cannot-say";
 
@@ -130,13 +205,18 @@ export interface SolvencyReport {
   verdict: SolvencyVerdict;
   summary: string;
   verified: boolean;
-  /**
-   * The texts the proofs' signatures are over (null: a proof without one), each with its files, and the one
-   * `--challenge` required (a proof over another text does not hold), or null when none was.
-   */
-  challenges: { text: string | null; files: string[] }[];
-  challenge_required: string | null;
-  commitment: { root: string; digest: string; label?: string; digest_ok: boolean };
+  /** which audit was judged: its challenge, the commitment's time, and what keeps it from being proven */
+  audit: Audit;
+  /** The texts the proofs' signatures are over (null: a proof without one), each with its files. */
+  challenges: { text: string | null; files: string[]; for_this_audit: boolean }[];
+  commitment: {
+    root: string;
+    digest: string;
+    label?: string;
+    challenge: string | null;
+    created: string;
+    digest_ok: boolean;
+  };
   assets: SolvencyAsset[];
 }
 
@@ -144,6 +224,7 @@ const STATUS_RANK: Record<AssetStatus, number> = {
   covered: 0,
   "cannot-say": 1,
   "claimed-only": 2,
+  unjudged: 2,
   "not-covered": 3,
   "reserves-fail": 3,
 };
@@ -210,27 +291,34 @@ interface Tally {
   overlap: string[];
   overlaps: number;
   spentBefore: number;
+  spentBeforeCommitment: Map<string, SolvencyAsset["spent_before_commitment"][number]>;
 }
 
 const OVERLAP_NAMED = 20;
 
+/** Unix seconds as RFC 3339 (to the second). */
+const isoOf = (s: number): string => new Date(s * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
+
 /**
  * What one counted proof states at its network's joint height `at` (its own claimed and proven base units,
- * overlaps included); the tally keeps each coin once, proven when any proof that holds proved it.
+ * overlaps included); the tally keeps each coin once, proven when any proof that proves for this audit
+ * (`proving`: it holds, over the audit's challenge, in time) proved it. An output spent at or below `at`, or
+ * in a block whose time is at or before the commitment's `created` (`createdS`), is not counted.
  */
 function tallyProof(
   t: Tally,
   b: Backing,
   network: NetworkId,
   at: number,
+  proving: boolean,
+  createdS: number,
 ): { claimed: bigint; proven: bigint } {
   const v = b.entry.verify;
-  const holds = reserveStatus(b) === "holds";
   const owned = new Set(v?.owned ?? []);
   let claimed = 0n;
   let proven = 0n;
   const add = (key: string, owner: string, amount: bigint) => {
-    const isProven = holds && owned.has(owner);
+    const isProven = proving && owned.has(owner);
     claimed += amount;
     if (isProven) proven += amount;
     const k = `${networkLabel(network)} ${key}`;
@@ -245,13 +333,23 @@ function tallyProof(
   };
   if (b.utxo) {
     for (const o of b.utxo.outputs) {
-      const spentAt = v?.spent[`${o.txid}:${o.vout}`];
+      const key = `${o.txid}:${o.vout}`;
+      const spent = v?.spent[key];
       // spent in block S: unspent below S; at the joint height only if S > at
-      if (spentAt !== undefined && spentAt <= at) {
+      if (spent !== undefined && spent.height <= at) {
         t.spentBefore++;
         continue;
       }
-      add(`${o.txid}:${o.vout}`, o.matched, BigInt(o.amount_sats));
+      // gone when the liabilities were counted (or when, the node did not say): it backs nothing
+      if (spent !== undefined && (spent.time === null || spent.time <= createdS)) {
+        t.spentBeforeCommitment.set(`${networkLabel(network)} ${key}`, {
+          output: key,
+          height: spent.height,
+          time: spent.time === null ? null : isoOf(spent.time),
+        });
+        continue;
+      }
+      add(key, o.matched, BigInt(o.amount_sats));
     }
   } else {
     const a = b.evm!.assets.find((x) => x.id === b.id)!;
@@ -260,14 +358,127 @@ function tallyProof(
   return { claimed, proven };
 }
 
+/**
+ * How two texts that are not equal differ, when it is by a thing the eye misses: a Unicode normalisation
+ * form, white space, letter case ("" otherwise). Equality itself is byte for byte.
+ */
+export function howTextsDiffer(a: string, b: string): string {
+  if (a.normalize("NFC") === b.normalize("NFC"))
+    return " (the same letters in another Unicode normalisation form: another text to a signature)";
+  const ws = (x: string) => x.replace(/\s+/gu, " ").trim();
+  if (ws(a) === ws(b)) return " (they differ in white space only: another text to a signature)";
+  if (a.toLowerCase() === b.toLowerCase()) return " (they differ in letter case only)";
+  return "";
+}
+
+const q = (t: string) => JSON.stringify(t);
+
+/** The audit the verdict answers: the challenge (the commitment's, --challenge's, equal when both) and its time. */
+export function auditOf(i: SolvencyInput): Audit {
+  const mine = i.commitment.challenge ?? null;
+  const given = i.challenge ?? null;
+  const faults: string[] = [];
+  let challenge: string | null = null;
+  let from: Audit["from"] = null;
+  if (mine !== null && given !== null) {
+    if (mine === given) [challenge, from] = [mine, "commitment and --challenge"];
+    else
+      faults.push(
+        `--challenge ${q(given)} is not the commitment's challenge ${q(mine)}${howTextsDiffer(given, mine)}: these liabilities were committed for another audit`,
+      );
+  } else if (mine !== null) [challenge, from] = [mine, "commitment"];
+  else if (given !== null) [challenge, from] = [given, "--challenge"];
+  else
+    faults.push(
+      "no audit challenge: the commitment has none (liabilities build --challenge) and no --challenge was given, so no signature can be bound to these liabilities",
+    );
+  const createdS = Date.parse(i.commitment.created) / 1000;
+  const nowS = Math.floor(i.now.getTime() / 1000);
+  if (createdS > nowS + CREATED_AHEAD_S)
+    faults.push(
+      `the commitment is dated ${i.commitment.created}, ${spanText(createdS - nowS)} after this computer's clock (${isoOf(nowS)}): liabilities cannot have been counted then`,
+    );
+  return {
+    challenge,
+    from,
+    commitment_challenge: mine,
+    given_challenge: given,
+    created: i.commitment.created,
+    max_gap: i.maxGap.text,
+    max_gap_seconds: i.maxGap.seconds,
+    faults,
+  };
+}
+
+/** Why a holding proof proves nothing for this audit (undefined when it does). */
+function notForAudit(b: Backing, audit: Audit, snap: Snapshot | undefined): string | undefined {
+  if (audit.faults.length) return "the audit's terms do not hold (above)";
+  const text = b.entry.claims.challenge;
+  if (audit.challenge === null) return "no audit challenge";
+  if (text === null) return "it has no challenge: no signature in it is over the audit's";
+  if (text !== audit.challenge)
+    return `its signatures are over ${q(text)}, not the audit's challenge ${q(audit.challenge)}${howTextsDiffer(text, audit.challenge)}`;
+  if (snap?.block_time === null) return "the node did not give its block's time";
+  if (snap?.within_max_gap === false)
+    return `its snapshot's block is ${snap.gap}: beyond --max-gap ${audit.max_gap}`;
+  return undefined;
+}
+
+/** "3 min before the liabilities' created", "2 d 1 h after the liabilities' created". */
+const gapText = (seconds: number) =>
+  seconds === 0
+    ? "at the liabilities' created"
+    : `${spanText(seconds)} ${seconds < 0 ? "before" : "after"} the liabilities' created`;
+
+/** One network's snapshot at its joint height, with the time the verifying node gives its block. */
+function snapshotOf(
+  n: NetworkId,
+  h: number,
+  at: { b: Backing; network: NetworkId | null }[],
+  createdS: number,
+  maxGapS: number,
+): Snapshot {
+  const mine = at.filter((p) => p.network === n);
+  const tips = mine.flatMap((p) => (p.b.entry.verify?.chain.tip ? [p.b.entry.verify.chain.tip] : []));
+  const verified = mine.filter((p) => heightOf(p.b) === h && p.b.entry.verify);
+  const time = verified.map((p) => p.b.entry.verify!.block_time).find((t) => t !== null) ?? null;
+  const gap = time === null ? null : time - createdS;
+  return {
+    network: networkLabel(n),
+    kind: n.startsWith("utxo:") ? "height" : "block",
+    height: h,
+    below_tip: tips.length ? Math.max(...tips) - h : null,
+    block_time: time === null ? null : isoOf(time),
+    gap_seconds: gap,
+    gap: gap === null ? null : gapText(gap),
+    within_max_gap: gap === null ? null : Math.abs(gap) <= maxGapS,
+  };
+}
+
+/** "Litecoin regtest at height 111 (0 blocks below the node's tip)". */
+export const snapshotText = (s: Snapshot): string =>
+  `${s.network} at ${s.kind} ${s.height}${s.below_tip === null ? "" : ` (${counted(s.below_tip, "block")} below the node's tip)`}`;
+
+interface Judging {
+  audit: Audit;
+  createdS: number;
+}
+
 function judgeAsset(
   asset: { asset: string; decimals: number },
   liab: bigint,
   amountText: string,
   rule: AssetRule,
   mine: Backing[],
+  j: Judging,
 ): SolvencyAsset {
-  const t: Tally = { coins: new Map(), overlap: [], overlaps: 0, spentBefore: 0 };
+  const t: Tally = {
+    coins: new Map(),
+    overlap: [],
+    overlaps: 0,
+    spentBefore: 0,
+    spentBeforeCommitment: new Map(),
+  };
   const fmt = (v: bigint) => formatUnits(v, asset.decimals);
   const placed = mine.map((b) => {
     const { network } = networkOfBacking(b);
@@ -279,22 +490,32 @@ function judgeAsset(
   const joint = new Map<NetworkId, number>();
   for (const p of placed)
     if (p.ref && p.network) joint.set(p.network, Math.max(joint.get(p.network) ?? -1, heightOf(p.b)));
+  const snapshots = new Map(
+    [...joint].map(([n, h]) => [n, snapshotOf(n, h, placed, j.createdS, j.audit.max_gap_seconds)]),
+  );
   const proofs: SolvencyAsset["proofs"] = placed.map(({ b, network, ref }) => {
     const check = reserveStatus(b);
+    const t0 = b.entry.verify?.block_time ?? null;
     const base = {
       file: b.file,
       ...(b.id ? { id: b.id } : {}),
       is: whatIs(b, network),
       height: heightOf(b),
+      block_time: t0 === null ? null : isoOf(t0),
+      challenge: b.entry.claims.challenge,
       check,
       ...(b.entry.verify ? { summary: b.entry.verify.summary } : {}),
     };
     if (!ref || network === null) {
       const wanted = rule.refs.length ? rule.refs.map((r) => r.label).join(" or ") : "nothing declared";
       const why =
-        rule.source === "none"
-          ? `nothing backs ${asset.asset}: it is not a well-known asset; declare what does with --backing ${asset.asset}=NETWORK[:TOKEN]`
-          : `not ${wanted}`;
+        network === null
+          ? b.entry.verify
+            ? `its node: ${b.entry.verify.summary}`
+            : "not judged without --verify"
+          : rule.source === "none"
+            ? `nothing backs ${asset.asset}: it is not a well-known asset; declare what does with --backing ${asset.asset}=NETWORK[:TOKEN]`
+            : `not ${wanted}`;
       return { ...base, counted: false, why, claimed: "0", proven: "0" };
     }
     const at = joint.get(network) as number;
@@ -306,8 +527,15 @@ function judgeAsset(
         claimed: "0",
         proven: "0",
       };
-    const own = tallyProof(t, b, network, at);
-    return { ...base, counted: true, claimed: fmt(own.claimed), proven: fmt(own.proven) };
+    const notFor = check === "holds" ? notForAudit(b, j.audit, snapshots.get(network)) : undefined;
+    const own = tallyProof(t, b, network, at, check === "holds" && notFor === undefined, j.createdS);
+    return {
+      ...base,
+      ...(notFor === undefined ? {} : { not_for_this_audit: notFor }),
+      counted: true,
+      claimed: fmt(own.claimed),
+      proven: fmt(own.proven),
+    };
   });
   let claimed = 0n;
   let proven = 0n;
@@ -316,15 +544,19 @@ function judgeAsset(
     if (c.proven) proven += c.amount;
   }
   const checks = proofs.map((p) => p.check);
+  // a proof whose network nobody could tell was not judged: "cannot say" with --verify, "unjudged" without
+  const untold = placed.some((p) => p.network === null && !p.b.entry.verify);
   const status: AssetStatus = checks.includes("fails")
     ? "reserves-fail"
     : proven >= liab
       ? "covered"
-      : claimed < liab
-        ? "not-covered"
-        : checks.includes("cannot-say")
-          ? "cannot-say"
-          : "claimed-only";
+      : checks.includes("cannot-say")
+        ? "cannot-say"
+        : untold
+          ? "unjudged"
+          : claimed < liab
+            ? "not-covered"
+            : "claimed-only";
   if (t.overlaps > OVERLAP_NAMED) t.overlap.push(`and ${t.overlaps - OVERLAP_NAMED} more counted once`);
   return {
     asset: asset.asset,
@@ -339,82 +571,106 @@ function judgeAsset(
     shortfall: proven >= liab ? null : fmt(liab - proven),
     status,
     proofs,
-    snapshots: [...joint].map(([n, h]) => {
-      // how far below the verifying node's tip the joint height is: the reserves are as of then, not now
-      const tips = placed.flatMap((p) =>
-        p.network === n && p.b.entry.verify?.chain.tip ? [p.b.entry.verify.chain.tip] : [],
-      );
-      const below = tips.length ? ` (${counted(Math.max(...tips) - h, "block")} below the node's tip)` : "";
-      return `${networkLabel(n)} at ${n.startsWith("utxo:") ? "height" : "block"} ${h}${below}`;
-    }),
+    snapshots: [...snapshots.values()],
     overlap: t.overlap,
     spent_before_snapshot: t.spentBefore,
+    spent_before_commitment: [...t.spentBeforeCommitment.values()],
   };
+}
+
+/** Why an asset's holding proofs prove nothing for this audit, once each ("" when none). */
+function notForAuditText(a: SolvencyAsset): string {
+  const why = [
+    ...new Set(
+      a.proofs.flatMap((p) =>
+        p.not_for_this_audit && p.not_for_this_audit !== "the audit's terms do not hold (above)"
+          ? [`${p.file}: ${p.not_for_this_audit}`]
+          : [],
+      ),
+    ),
+  ];
+  const spent = a.spent_before_commitment.length
+    ? [
+        `${counted(a.spent_before_commitment.length, "output")} spent at or before the liabilities' created (block ${a.spent_before_commitment[0]!.height}${a.spent_before_commitment.length > 1 ? ", …" : ""})`,
+      ]
+    : [];
+  const all = [...why, ...spent];
+  return all.length ? `; not proven for this audit: ${all.join("; ")}` : "";
 }
 
 function assetLine(a: SolvencyAsset, verified: boolean): string {
   switch (a.status) {
     case "not-covered":
-      return `${a.asset} not covered: short ${a.shortfall} ${a.asset}${a.proofs.some((p) => p.counted) ? ` (claimed reserves ${a.claimed.amount} of ${a.liabilities.amount})` : " (no reserves count for it)"}`;
+      return `${a.asset} not covered: short ${a.shortfall} ${a.asset}${a.proofs.some((p) => p.counted) ? ` (claimed reserves ${a.claimed.amount} of ${a.liabilities.amount})` : " (no reserves count for it)"}${notForAuditText(a)}`;
     case "reserves-fail":
       return `${a.asset}: a reserve proof does not hold`;
     case "cannot-say":
       return `${a.asset}: a node could not say whether its reserves hold; proven ${a.proven.amount} of ${a.liabilities.amount} ${a.asset}`;
+    case "unjudged":
+      return `${a.asset}: a proof whose addresses do not say which coin it is was not judged (--verify asks its node); proven ${a.proven.amount} of ${a.liabilities.amount} ${a.asset}`;
     case "claimed-only":
-      return `${a.asset} covered only by claimed reserves: proven ${a.proven.amount} of ${a.liabilities.amount} ${a.asset} (${a.coverage})${verified ? "" : "; nothing is proven without --verify"}`;
+      return `${a.asset} covered only by claimed reserves: proven ${a.proven.amount} of ${a.liabilities.amount} ${a.asset} (${a.coverage})${verified ? "" : "; nothing is proven without --verify"}${notForAuditText(a)}`;
     default:
       return `${a.asset} covered`;
   }
 }
 
 /** The proofs' challenges, each with the files signed over it, in the order first met. */
-function challengesOf(backings: Backing[]): SolvencyReport["challenges"] {
+function challengesOf(backings: Backing[], audit: Audit): SolvencyReport["challenges"] {
   const by = new Map<string | null, Set<string>>();
   for (const b of backings) {
     const t = b.entry.claims.challenge;
     by.set(t, (by.get(t) ?? new Set()).add(b.file));
   }
-  return [...by].map(([text, files]) => ({ text, files: [...files] }));
+  return [...by].map(([text, files]) => ({
+    text,
+    files: [...files],
+    for_this_audit: text !== null && text === audit.challenge && !audit.faults.length,
+  }));
 }
 
-export function solvency(
-  c: Commitment,
-  backings: Backing[],
-  verified: boolean,
-  rules: Map<string, AssetRule>,
-  challenge?: string,
-): SolvencyReport {
+export function solvency(i: SolvencyInput): SolvencyReport {
+  const c = i.commitment;
   const digestOk = commitmentFaults(c).length === 0;
-  const assets = c.assets.map((asset, i) =>
+  const audit = auditOf(i);
+  const j: Judging = { audit, createdS: Date.parse(c.created) / 1000 };
+  const assets = c.assets.map((asset, k) =>
     judgeAsset(
       asset,
-      BigInt(c.totals[i]!.base_units),
-      c.totals[i]!.amount,
-      rules.get(asset.asset) ?? { refs: [], source: "none" },
-      backings.filter((b) => b.asset === asset.asset),
+      BigInt(c.totals[k]!.base_units),
+      c.totals[k]!.amount,
+      i.rules.get(asset.asset) ?? { refs: [], source: "none" },
+      i.backings.filter((b) => b.asset === asset.asset),
+      j,
     ),
   );
-  const worst = Math.max(digestOk ? 0 : 3, ...assets.map((a) => STATUS_RANK[a.status]));
+  const worst = Math.max(
+    digestOk ? 0 : 3,
+    audit.faults.length ? 2 : 0,
+    ...assets.map((a) => STATUS_RANK[a.status]),
+  );
   const verdict: SolvencyVerdict = (["solvent", "cannot-say", "unproven", "not-solvent"] as const)[worst]!;
-  const snapshots = [...new Set(assets.flatMap((a) => a.snapshots))].join("; ");
+  const snapshots = [...new Set(assets.flatMap((a) => a.snapshots.map(snapshotText)))].join("; ");
   const summary = !digestOk
     ? "the liabilities commitment was edited: its digest does not match its content"
     : verdict === "solvent"
-      ? `every asset covered (${assets.length}) by proven reserves: signed for, re-read on chain (${snapshots})`
-      : assets
-          .filter((a) => a.status !== "covered")
-          .map((a) => assetLine(a, verified))
-          .join("; ");
+      ? `every asset covered (${assets.length}) by proven reserves: signed over the audit's challenge, re-read on chain (${snapshots})`
+      : [
+          ...audit.faults,
+          ...assets.filter((a) => a.status !== "covered").map((a) => assetLine(a, i.verified)),
+        ].join("; ");
   return {
     verdict,
     summary,
-    verified,
-    challenges: challengesOf(backings),
-    challenge_required: challenge ?? null,
+    verified: i.verified,
+    audit,
+    challenges: challengesOf(i.backings, audit),
     commitment: {
       root: c.root,
       digest: c.digest,
       ...(c.label ? { label: c.label } : {}),
+      challenge: c.challenge ?? null,
+      created: c.created,
       digest_ok: digestOk,
     },
     assets,

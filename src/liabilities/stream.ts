@@ -411,6 +411,7 @@ export async function buildStreamed(o: StreamOptions): Promise<StreamResult> {
       root: hex(root.subarray(0, 32)),
       created: o.now ?? new Date(),
       label: o.label,
+      challenge: o.challenge,
     });
     const cfile = join(work, COMMITMENT_FILE);
     const fdc = openSync(cfile, "w");

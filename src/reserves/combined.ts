@@ -6,6 +6,7 @@
  */
 import type { NetworkId } from "../chains/assets.js";
 import { coinOf } from "../chains/coins.js";
+import { numberOf } from "../json/numbers.js";
 import type { Proof } from "../proof/document.js";
 import type { EvmProof } from "../proof/evm-document.js";
 import { digestOf } from "../proof/jcs.js";
@@ -164,11 +165,13 @@ export interface ProofCheck {
    * What the verifier re-derived from the node, for solvency (never the document's own word): the network
    * (a UTXO chain's genesis block hash once the proof's block is on the node's chain; an EVM chain id once
    * eth_chainId matched), the node's tip, the addresses a signature proved owned, and each output spent
-   * since the proof's height with the height of the block that spent it.
+   * since the proof's height with the height (and time) of the block that spent it.
    */
   chain: { network: NetworkId | null; tip: number | null; node: string };
+  /** the proof's block's time as the node gives it (Unix seconds), or null when the block is not the node's */
+  block_time: number | null;
   owned: string[];
-  spent: Record<string, number>;
+  spent: Record<string, { height: number; time: number | null }>;
 }
 
 export interface CombinedReport {
@@ -213,17 +216,27 @@ export async function verifyUtxoEntry(
           proven: formatCoins(BigInt(v.ownership.proven_sats)),
         },
   );
-  const spent: Record<string, number> = {};
-  for (const o of v.outputs) if (o.spentAt !== undefined) spent[`${o.txid}:${o.vout}`] = o.spentAt;
+  const spent: ProofCheck["spent"] = {};
+  for (const o of v.outputs)
+    if (o.spentAt !== undefined)
+      spent[`${o.txid}:${o.vout}`] = { height: o.spentAt, time: o.spentTime ?? null };
   const chain = { network: null as NetworkId | null, tip: v.node.tip, node: v.node.detail };
+  let blockTime: number | null = null;
   if (v.block.ok) {
     // the proof's block is on this node's chain, so the node's genesis is the proof's network
     const { readAll } = await import("./utxo/reads.js");
     const [genesis] = await readAll(client, "getblockhash", [[0]]);
     if (typeof genesis === "string") chain.network = `utxo:${genesis}`;
+    const [header] = await readAll(client, "getblockheader", [[proof.block_hash, true]]);
+    const t = numberOf((header as { time?: unknown } | null)?.time);
+    if (t !== undefined && Number.isSafeInteger(t)) blockTime = t;
   }
   const owned = v.addresses.filter((a) => a.ownership === "proven").map((a) => a.address);
-  return { ...r.entry, assets, verify: { verdict: v.verdict, summary: v.summary, chain, owned, spent } };
+  return {
+    ...r.entry,
+    assets,
+    verify: { verdict: v.verdict, summary: v.summary, chain, block_time: blockTime, owned, spent },
+  };
 }
 
 /** Verifies one EVM balances proof of the report against its chain (the proven shares are the verifier's). */
@@ -247,8 +260,13 @@ export async function verifyEvmEntry(
         },
   );
   const { groupOf } = await import("../chains/index.js");
-  const { readBlock } = await import("./evm/balances-read.js");
+  const { readBlock, readBlockTimed } = await import("./evm/balances-read.js");
   const head = v.chain.ok ? await readBlock(client, groupOf(proof.chain.group), "latest") : null;
+  // the proof's block's time, when the node's block at that number is the proof's block
+  const own = v.chain.ok
+    ? await readBlockTimed(client, groupOf(proof.chain.group), `0x${proof.block.number.toString(16)}`)
+    : null;
+  const blockTime = own?.hash === proof.block.hash.toLowerCase() ? (own.time ?? null) : null;
   const chain = {
     network: v.chain.ok ? `evm:${proof.chain.chain_id}` : null,
     tip: head?.number ?? null,
@@ -258,7 +276,7 @@ export async function verifyEvmEntry(
   return {
     ...r.entry,
     assets,
-    verify: { verdict: v.verdict, summary: v.summary, chain, owned, spent: {} },
+    verify: { verdict: v.verdict, summary: v.summary, chain, block_time: blockTime, owned, spent: {} },
   };
 }
 

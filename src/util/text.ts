@@ -62,6 +62,43 @@ export function parseDuration(
   return ms;
 }
 
+const SPAN_UNITS = { s: 1, m: 60, h: 3600, d: 86_400 } as const;
+/** The longest span a DURATION may give: ten years, in seconds. */
+const MAX_SPAN_S = 3650 * 86_400;
+
+/**
+ * A span of time given with its unit — `90s`, `45m`, `24h`, `7d` — in seconds (for a bound between two
+ * dates, not a timer). A bare number, a fraction or another unit is refused naming the option.
+ */
+export function parseSpan(name: string, v: string): number {
+  const m = /^(\d{1,10})([smhd])$/.exec(v);
+  const n = m ? Number(m[1]) * SPAN_UNITS[m[2] as keyof typeof SPAN_UNITS] : Number.NaN;
+  if (!(n <= MAX_SPAN_S))
+    throw new UsageError(
+      `invalid ${name}: expected a whole number with its unit s, m, h or d (like 24h), at most 3650d, got ${JSON.stringify(v)}`,
+    );
+  return n;
+}
+
+/** Seconds as the largest unit and the next (a zero left out): "45 s", "12 min 5 s", "3 h", "2 d 3 h". */
+export function spanText(seconds: number): string {
+  const units = [
+    ["d", 86_400],
+    ["h", 3600],
+    ["min", 60],
+    ["s", 1],
+  ] as const;
+  const rest = Math.abs(Math.round(seconds));
+  const top = units.findIndex(([, size]) => rest >= size);
+  if (top < 0) return "0 s";
+  const [u, size] = units[top]!;
+  const out = [`${Math.floor(rest / size)} ${u}`];
+  const next = units[top + 1];
+  const r = next ? Math.floor((rest % size) / next[1]) : 0;
+  if (next && r) out.push(`${r} ${next[0]}`);
+  return out.join(" ");
+}
+
 /** A whole number from `lo` to `hi` (decimal digits only: "1e3", "0x10" and "1.0" are refused). */
 export function parseWhole(
   name: string,

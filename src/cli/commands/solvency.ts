@@ -6,11 +6,15 @@ import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import type { GlobalFlags } from "../../config/config.js";
 import { UsageError } from "../../errors/index.js";
-import type { Backing, SolvencyAsset, SolvencyReport } from "../../liabilities/solvency.js";
+import type { Backing, Snapshot, SolvencyAsset, SolvencyReport } from "../../liabilities/solvency.js";
 import type { CombinedReport, ReadProof } from "../../reserves/combined.js";
 import { escapeDeep } from "../../util/escape.js";
 import { BACKING_ALIASES, BACKING_NETWORKS, WELL_KNOWN_ASSETS } from "../help-lists.js";
 import { collect } from "../options.js";
+
+/** --max-gap's default: the reserves' block and the liabilities' count on the same day (docs/proofs.md) */
+const DEFAULT_MAX_GAP = "24h";
+
 import type { Run } from "../run.js";
 
 export interface SolvencyOptions {
@@ -21,8 +25,10 @@ export interface SolvencyOptions {
   html?: string;
   /** `ASSET=NETWORK[:TOKEN]`, repeatable */
   backing: string[];
-  /** the audit's challenge: every proof's signatures must be over it (with --verify) */
+  /** the audit's challenge (equal to the commitment's, when it has one) */
   challenge?: string;
+  /** how far apart the liabilities' created and each reserve snapshot's block may be: `24h` */
+  maxGap?: string;
 }
 
 export function declareSolvency(program: Command, run: Run): void {
@@ -43,13 +49,17 @@ export function declareSolvency(program: Command, run: Run): void {
     .option("--verify", "re-check every reserve proof against its chain first (nothing is proven without it)")
     .option(
       "--challenge <text>",
-      "with --verify: the audit's challenge; a proof whose signatures are over another text does not hold",
+      "the audit's challenge, when the commitment has none (else it must equal the commitment's): reserves prove only when signed over this exact text",
+    )
+    .option(
+      "--max-gap <duration>",
+      `how far a reserve snapshot's block time may be from the liabilities' created (s, m, h or d; default ${DEFAULT_MAX_GAP}); beyond it the reserves prove nothing for them`,
     )
     .option("--url-for <group=url>", "with --verify: the node for a chain group (repeatable)", collect)
     .option("--html <file>", "also write the self-contained report page with the solvency table")
     .addHelpText(
       "after",
-      "\nExit 0 every asset covered by proven reserves (--verify: signed for, re-read on chain); 1 an asset covered only by claimed reserves, not covered (shortfall named), or a reserve proof that does not hold; 3 a node could not say; 2 bad input.",
+      "\nProven for these liabilities: signed over the audit's challenge (the commitment's, or --challenge), re-read on chain by --verify at a block within --max-gap of the commitment's created, and not spent by then. No challenge anywhere: nothing is proven.\nExit 0 every asset covered by proven reserves; 1 an asset covered only by claimed reserves (NOT PROVEN SOLVENT), not covered or a reserve proof that does not hold (NOT SOLVENT); 3 a node could not say; 2 bad input. See docs/proofs.md.",
     )
     .action(async (o: Partial<SolvencyOptions>, command: Command) =>
       runSolvency(
@@ -61,6 +71,7 @@ export function declareSolvency(program: Command, run: Run): void {
           html: o.html,
           backing: o.backing ?? [],
           challenge: o.challenge,
+          maxGap: o.maxGap,
         },
         run,
         command.optsWithGlobals() as GlobalFlags,
@@ -105,15 +116,23 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
   const { snapshotConflicts, solvency } = await import("../../liabilities/solvency.js");
   const conflicts = snapshotConflicts(backingsOf(wanted, files, read, loaded.proofs), o.verify);
   if (conflicts.length) throw new UsageError(`--reserves: ${conflicts[0]}`, { details: conflicts.slice(1) });
-  if (o.challenge !== undefined && !o.verify)
-    throw new UsageError(
-      "--challenge is checked against each proof's signatures by --verify: give --verify too",
-    );
-  if (o.challenge === "") throw new UsageError("--challenge: empty; give the audit's challenge text");
-  const proofs = o.verify
-    ? await verifyReserveProofs(run, read, flags, loaded.urlFor, o.challenge)
-    : loaded.proofs;
-  const report = solvency(commitment, backingsOf(wanted, files, read, proofs), o.verify, rules, o.challenge);
+  const { challengeFault } = await import("../../liabilities/commitment.js");
+  const why = o.challenge === undefined ? undefined : challengeFault(o.challenge);
+  if (why) throw new UsageError(`--challenge ${why}`);
+  const { parseSpan } = await import("../../util/text.js");
+  const gapText = o.maxGap ?? DEFAULT_MAX_GAP;
+  const maxGap = { text: gapText, seconds: parseSpan("--max-gap", gapText) };
+  // each proof is verified on its own terms (its own challenge); whether that is the audit's, solvency says
+  const proofs = o.verify ? await verifyReserveProofs(run, read, flags, loaded.urlFor) : loaded.proofs;
+  const report = solvency({
+    commitment,
+    backings: backingsOf(wanted, files, read, proofs),
+    verified: o.verify,
+    rules,
+    challenge: o.challenge,
+    maxGap,
+    now: new Date(),
+  });
   if (o.html !== undefined) {
     const { combine } = await import("../../reserves/combined.js");
     const { reportHtml } = await import("../render/html.js");
@@ -127,6 +146,7 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
       ...o.reserves.map((v) => `--reserves ${shellQuote(v)}`),
       ...o.backing.map((v) => `--backing ${shellQuote(v)}`),
       ...(o.challenge === undefined ? [] : [`--challenge ${shellQuote(o.challenge)}`]),
+      ...(o.maxGap === undefined ? [] : [`--max-gap ${shellQuote(o.maxGap)}`]),
       ...[...loaded.urlFor].map(([g, u]) => `--url-for ${shellQuote(`${g}=${redactUrl(u)}`)}`),
     ].join(" ");
     const reservesReport = combine(proofs, o.verify, again);
@@ -197,6 +217,7 @@ const STATUS_WORD: Record<SolvencyAsset["status"], string> = {
   "not-covered": "not covered",
   "reserves-fail": "a proof does not hold",
   "cannot-say": "cannot say",
+  unjudged: "not judged",
 };
 
 const assetRow = (a: SolvencyAsset) => [
@@ -212,7 +233,7 @@ const assetRow = (a: SolvencyAsset) => [
 const HEAD = ["asset", "liabilities", "proven", "claimed", "proven coverage", "status"];
 
 /** The lines under the table: per asset what backs it, each proof (counted or why not), the snapshot, overlaps. */
-function assetLines(a: SolvencyAsset): string[] {
+function assetLines(a: SolvencyAsset, snapshotText: (s: Snapshot) => string): string[] {
   const out = [
     `${a.asset}: backed by ${a.backing.by.length ? a.backing.by.join(" or ") : "nothing"} (${a.backing.source === "declared" ? "--backing" : a.backing.source === "well-known" ? "well-known asset" : "not a well-known asset: declare it with --backing"})`,
   ];
@@ -224,39 +245,64 @@ function assetLines(a: SolvencyAsset): string[] {
         ? `${a.asset}: ${name}: ${p.is} at ${p.height}: claimed ${p.claimed}, proven ${p.proven} (${p.check})${p.summary ? `: ${p.summary}` : ""}`
         : `${a.asset}: ${name}: NOT COUNTED: ${p.is}, ${p.why}`,
     );
+    if (p.not_for_this_audit)
+      out.push(`${a.asset}: ${name}: proves nothing for this audit: ${p.not_for_this_audit}`);
   }
-  if (a.snapshots.length) out.push(`${a.asset}: judged at one snapshot per chain: ${a.snapshots.join("; ")}`);
+  if (a.snapshots.length)
+    out.push(`${a.asset}: judged at one snapshot per chain: ${a.snapshots.map(snapshotText).join("; ")}`);
   if (a.spent_before_snapshot)
     out.push(
       `${a.asset}: ${a.spent_before_snapshot} outputs of lower proofs were spent by the joint height: not counted`,
     );
+  for (const x of a.spent_before_commitment.slice(0, SPENT_NAMED))
+    out.push(
+      `${a.asset}: ${x.output} was spent in block ${x.height} (${x.time ?? "its time unknown"}), at or before the liabilities' created: not counted`,
+    );
+  if (a.spent_before_commitment.length > SPENT_NAMED)
+    out.push(`${a.asset}: and ${a.spent_before_commitment.length - SPENT_NAMED} more outputs spent by then`);
   for (const x of a.overlap) out.push(`${a.asset}: overlap: ${x}`);
   return out;
 }
 
-/** Which texts the signatures are over, and whether the audit's was required. */
-function challengeLines(r: SolvencyReport): string[] {
-  const out = r.challenges.map(
-    (c) =>
-      `signatures over ${c.text === null ? "no challenge" : JSON.stringify(c.text)}: ${c.files.join(", ")}`,
-  );
-  if (r.challenge_required !== null)
+const SPENT_NAMED = 5;
+
+/** Which audit was judged: its challenge and whence, the liabilities' created, each snapshot's time and gap. */
+function auditLines(r: SolvencyReport, snapshotText: (s: Snapshot) => string): string[] {
+  const a = r.audit;
+  const out = [
+    a.challenge === null
+      ? "audit: no challenge (the commitment has none; --challenge not given)"
+      : `audit: challenge ${JSON.stringify(a.challenge)} (from the ${a.from})`,
+    `liabilities created ${a.created}; reserves within --max-gap ${a.max_gap} of it prove for them`,
+  ];
+  const snaps = new Map(r.assets.flatMap((x) => x.snapshots.map((s) => [snapshotText(s), s] as const)));
+  for (const s of snaps.values())
     out.push(
-      `required challenge (--challenge): ${JSON.stringify(r.challenge_required)}: a proof over another does not hold`,
+      s.block_time === null
+        ? `reserves: ${s.network} at ${s.kind} ${s.height}, block time not read (--verify reads it from the node)`
+        : `reserves: ${s.network} at ${s.kind} ${s.height}, block time ${s.block_time}: ${s.gap}${s.within_max_gap ? "" : `, BEYOND --max-gap ${a.max_gap}`}`,
     );
-  else if (r.challenges.length > 1)
-    out.push("the proofs are signed over different challenges: --challenge requires the audit's own");
+  for (const f of a.faults) out.push(`audit: ${f}`);
   return out;
+}
+
+/** Which texts the signatures are over, and whether each is the audit's. */
+function challengeLines(r: SolvencyReport): string[] {
+  return r.challenges.map(
+    (c) =>
+      `signatures over ${c.text === null ? "no challenge" : JSON.stringify(c.text)}${c.for_this_audit ? " (the audit's)" : r.audit.challenge === null || c.text === null ? "" : " (NOT the audit's)"}: ${c.files.join(", ")}`,
+  );
 }
 
 export async function renderSolvency(r: SolvencyReport): Promise<string> {
   const { table } = await import("../../output/human.js");
-  const out = [`${WORD[r.verdict]}: ${r.summary}`, ""];
+  const { snapshotText } = await import("../../liabilities/solvency.js");
+  const out = [`${WORD[r.verdict]}: ${r.summary}`, ...auditLines(r, snapshotText), ""];
   out.push(table(HEAD, r.assets.map(assetRow), false), "");
-  for (const a of r.assets) out.push(...assetLines(a));
+  for (const a of r.assets) out.push(...assetLines(a, snapshotText));
   out.push(...challengeLines(r));
   out.push(
-    `proven: held on chain under an address whose signature over the challenge was judged valid${r.verified ? "" : " (nothing is proven without --verify)"}; claimed: what the proofs state`,
+    `proven: held on chain under an address whose signature over the audit's challenge was judged valid, at a block within --max-gap of the liabilities' created${r.verified ? "" : " (nothing is proven without --verify)"}; claimed: what the proofs state`,
     `liabilities: root ${r.commitment.root}${r.commitment.label ? `, ${r.commitment.label}` : ""}, digest ${r.commitment.digest_ok ? "matches" : "DOES NOT MATCH"}`,
   );
   return out.join("\n");
@@ -264,6 +310,7 @@ export async function renderSolvency(r: SolvencyReport): Promise<string> {
 
 async function solvencyHtml(r: SolvencyReport): Promise<string> {
   const { esc } = await import("../render/html.js");
+  const { snapshotText } = await import("../../liabilities/solvency.js");
   const rows = r.assets
     .map(
       (a) =>
@@ -278,7 +325,11 @@ async function solvencyHtml(r: SolvencyReport): Promise<string> {
 <tr>${HEAD.map((h) => `<th>${esc(h)}</th>`).join("")}</tr>
 ${rows}
 </table>
-<ul class="muted">${[...r.assets.flatMap(assetLines), ...challengeLines(r)]
+<ul class="muted">${[
+    ...auditLines(r, snapshotText),
+    ...r.assets.flatMap((a) => assetLines(a, snapshotText)),
+    ...challengeLines(r),
+  ]
     .map((l) => `<li>${esc(l)}</li>`)
     .join("")}</ul>
 <p class="muted">Liabilities root <code>${esc(r.commitment.root)}</code>${r.commitment.label ? `, ${esc(r.commitment.label)}` : ""}; commitment digest <code>${esc(r.commitment.digest)}</code> ${r.commitment.digest_ok ? "matches" : "<b>DOES NOT MATCH</b>"}.</p>

@@ -249,6 +249,16 @@ export async function readBlock(
   chain: ChainGroup,
   ref: string,
 ): Promise<{ number: number; hash: string } | null> {
+  const b = await readBlockTimed(client, chain, ref);
+  return b && { number: b.number, hash: b.hash };
+}
+
+/** {@link readBlock} with the block's time (Unix seconds), when the answer has a well-formed `timestamp`. */
+export async function readBlockTimed(
+  client: JsonRpcClient,
+  chain: ChainGroup,
+  ref: string,
+): Promise<{ number: number; hash: string; time?: number } | null> {
   const p = prepareRead(chain, "eth_getBlockByNumber", [ref, false]);
   const [o] = await callBatch(client, [p]);
   if (o instanceof ChaingwError) throw o;
@@ -265,7 +275,9 @@ export async function readBlock(
   )
     throw new IntegrityError(`eth_getBlockByNumber(${ref}): the answer lacks a block number or hash`);
   p.def?.verify?.(b, p.params);
-  return { number: Number(BigInt(num)), hash: hash.toLowerCase() };
+  const ts = r?.timestamp;
+  const time = typeof ts === "string" && /^0x[0-9a-fA-F]{1,13}$/.test(ts) ? Number(BigInt(ts)) : undefined;
+  return { number: Number(BigInt(num)), hash: hash.toLowerCase(), ...(time === undefined ? {} : { time }) };
 }
 
 /** The chain id (eth_chainId), decimal. */

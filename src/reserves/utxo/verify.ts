@@ -80,6 +80,8 @@ export interface OutputVerdict {
   state: OutputState;
   /** the height of the block that spent it, for spent-after */
   spentAt?: number;
+  /** that block's time (its header's `time`, Unix seconds), when the node gave one */
+  spentTime?: number;
   detail: string;
 }
 
@@ -697,6 +699,8 @@ async function checkUnspent(c: Ctx, s: State): Promise<Finding[]> {
             pending.delete(key);
             v.state = "spent-after";
             v.spentAt = height;
+            const time = numberOf(block.time);
+            if (time !== undefined) v.spentTime = time;
             v.detail = `spent at height ${height}, above the proof's height`;
           }
         walked.blocks++;

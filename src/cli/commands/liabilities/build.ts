@@ -10,6 +10,8 @@ export interface BuildCommandOptions {
   out: string;
   split?: string;
   label?: string;
+  /** the audit's challenge: the text reserves must be signed over to count for these liabilities */
+  challenge?: string;
   memory?: string;
   /** without a TTY, a line on stderr as each phase ends (on a TTY a spinner says the phase) */
   progress?: boolean;
@@ -26,6 +28,10 @@ export function declareBuild(parent: Command, run: Run): void {
     .option("--split <k>", "leaves per customer, each balance split at random across them (default 2)")
     .option("--label <text>", 'published with the commitment, e.g. "snapshot 2026-11-30"')
     .option(
+      "--challenge <text>",
+      "the audit's challenge, written into the commitment: solvency counts reserves as proven only when signed over this exact text",
+    )
+    .option(
       "--memory <MB>",
       "the memory the build may use, whatever the number of customers (default 2048, at least 400)",
     )
@@ -38,6 +44,11 @@ export function declareBuild(parent: Command, run: Run): void {
 }
 
 export async function runBuild(o: BuildCommandOptions, io: Pick<Run, "out" | "err">): Promise<void> {
+  if (o.challenge !== undefined) {
+    const { challengeFault } = await import("../../../liabilities/commitment.js");
+    const why = challengeFault(o.challenge);
+    if (why) throw new UsageError(`--challenge ${why}`);
+  }
   const { buildStreamed, DEFAULT_MEMORY, MIN_MEMORY_MB } = await import("../../../liabilities/stream.js");
   let split: number | undefined;
   if (o.split !== undefined) {
@@ -63,6 +74,7 @@ export async function runBuild(o: BuildCommandOptions, io: Pick<Run, "out" | "er
       out: o.out,
       split,
       label: o.label,
+      challenge: o.challenge,
       memory,
       onPhase: (e) =>
         bar?.update(
@@ -104,6 +116,7 @@ export async function runBuild(o: BuildCommandOptions, io: Pick<Run, "out" | "er
     [
       `liabilities: ${r.customers} customers in ${c.leaves} leaves (height ${c.height})${c.label ? `, ${c.label}` : ""}`,
       `root ${c.root}`,
+      `audit challenge ${c.challenge === undefined ? "none (solvency will prove nothing for these liabilities without --challenge)" : JSON.stringify(c.challenge)}, created ${c.created}`,
       ...c.totals.map((t) => `  ${t.asset} ${t.amount}`),
       `wrote ${r.files.commitment} (publish it), ${r.files.customers} (private: secrets), ${r.files.index}, ${r.files.tree}`,
       `peak memory ${mb(peak)} (--memory ${mb(memory ?? DEFAULT_MEMORY)}), peak disk ${mb(r.peakWorkBytes ?? 0)} of work and output files`,
