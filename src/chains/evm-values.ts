@@ -135,13 +135,13 @@ function onlyKeys(o: Record<string, unknown>, allowed: readonly string[], what: 
       throw new ParamProblem(`unknown ${what} field ${JSON.stringify(k)}; expected ${allowed.join(", ")}`);
 }
 
-/** One topics position: null (any), a 32-byte topic, or a list of them (any of). */
+/**
+ * One topics position: null (any), a 32-byte topic, or a list of them (any of). An empty list is any topic,
+ * as geth, anvil and execution-apis' `topic-wildcard.io` read it.
+ */
 export function topicEntry(v: unknown, path: string): string | string[] | null {
   if (v === null) return null;
-  if (Array.isArray(v)) {
-    if (v.length === 0) throw at(path, "an empty list matches nothing; use null for any topic");
-    return v.map((x, i) => hash32(x, `${path}[${i}]`, "topic"));
-  }
+  if (Array.isArray(v)) return v.map((x, i) => hash32(x, `${path}[${i}]`, "topic"));
   return hash32(v, path, "topic");
 }
 
@@ -184,17 +184,45 @@ const CALL_KEYS = [
   "type",
   "chainId",
   "accessList",
+  // EIP-4844 and EIP-7702, as execution-apis' GenericTransaction has them
+  "maxFeePerBlobGas",
+  "blobVersionedHashes",
+  "blobs",
+  "authorizationList",
 ] as const;
 const CALL_QTY = [
   "gas",
   "gasPrice",
   "maxFeePerGas",
   "maxPriorityFeePerGas",
+  "maxFeePerBlobGas",
   "value",
   "nonce",
   "type",
   "chainId",
 ];
+/** An EIP-7702 authorization tuple's members (execution-apis' AuthorizationTuple). */
+const AUTHORIZATION_KEYS = ["chainId", "nonce", "address", "yParity", "r", "s"] as const;
+
+/** A call object's JSON array member, each item checked; the array sent as given. */
+function listOf(v: unknown, path: string, item: (x: unknown, at: string) => unknown): unknown[] {
+  if (!Array.isArray(v)) throw at(path, `expected an array, got ${short(v)}`);
+  v.forEach((x, i) => item(x, `${path}[${i}]`));
+  return v;
+}
+
+/** authorizationList: EIP-7702 tuples {chainId, nonce, address, yParity, r, s}, checked, sent as given. */
+function authorizationList(chain: ChainGroup, v: unknown): unknown[] {
+  return listOf(v, "authorizationList", (x, p) => {
+    if (!isObject(x)) throw at(p, `expected an authorization {${AUTHORIZATION_KEYS.join(", ")}}`);
+    onlyKeys(x, AUTHORIZATION_KEYS, p);
+    for (const k of AUTHORIZATION_KEYS) {
+      if (x[k] === undefined) throw at(`${p}.${k}`, "missing");
+      if (k === "address") address(chain, x[k], `${p}.${k}`);
+      else quantity(x[k], `${p}.${k}`);
+    }
+  });
+}
 
 /**
  * eth_call / eth_estimateGas call object, normalised. Unknown fields are refused: a typo such as
@@ -210,6 +238,10 @@ export function callObject(chain: ChainGroup, v: unknown): Record<string, unknow
     if (k === "from" || k === "to") out[k] = x === null && k === "to" ? null : address(chain, x, k);
     else if (k === "data" || k === "input") out[k] = data(x, k);
     else if (CALL_QTY.includes(k)) out[k] = quantity(x, k);
+    else if (k === "blobVersionedHashes")
+      out[k] = listOf(x, k, (h, p) => hash32(h, p, "blob versioned hash"));
+    else if (k === "blobs") out[k] = listOf(x, k, (b, p) => data(b, p));
+    else if (k === "authorizationList") out[k] = authorizationList(chain, x);
     else out[k] = x;
   }
   if (out.data !== undefined && out.input !== undefined && out.data !== out.input)

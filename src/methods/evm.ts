@@ -2,15 +2,19 @@
 
 import { evmChain } from "../chains/evm.js";
 import { renderNumber, renderQuantity } from "../chains/evm-render.js";
-import { blockRefOrHash, hash32 } from "../chains/evm-values.js";
+import { blockRefOrHash } from "../chains/evm-values.js";
+import { ParamProblem } from "../errors/index.js";
+import { short } from "../util/text.js";
 import { explainRevert } from "../chains/revert.js";
 import {
   blockCountKind,
   blockNumberKind,
+  blockOverridesKind,
   blockOrHashKind,
   CALL_OPTIONS,
   callFromOptions,
   callKind,
+  hashKind,
   jsonListKind,
   percentilesKind,
   requireCallTarget,
@@ -93,6 +97,13 @@ export function evmMethods(): readonly MethodDef[] {
           { default: "latest" },
         ),
         stateOverrideParam,
+        param(
+          "blockOverrides",
+          "OBJECT",
+          false,
+          'block override {"number", "time", "gasLimit", "feeRecipient", "baseFeePerGas", ...} as JSON (geth, anvil)',
+          blockOverridesKind,
+        ),
       ],
       options: [
         ...CALL_OPTIONS,
@@ -143,6 +154,13 @@ export function evmMethods(): readonly MethodDef[] {
     ethGetTransactionReceipt(evmChain, { idempotent: true, heavy: false }, { spec: false }),
     ...ethStandardReads(evmChain),
     ownRead(evmChain, {
+      name: "eth_getBlockTransactionCountByHash",
+      summary: "Number of transactions in a block given by its hash; null when the block is unknown.",
+      params: [param("blockHash", "DATA(32 bytes)", true, "the block's hash", hashKind("block hash"))],
+      result: "QUANTITY or null",
+      render: renderNumber(),
+    }),
+    ownRead(evmChain, {
       name: "eth_getTransactionCount",
       summary: "An account's nonce: the number of transactions it has sent.",
       params: [addressParam(evmChain), stateBlockParam(evmChain)],
@@ -164,7 +182,7 @@ export function evmMethods(): readonly MethodDef[] {
           "blockCount",
           "QUANTITY",
           true,
-          "number of blocks, 1 to 1024 (0x hex or decimal)",
+          "number of blocks (0x hex or decimal; the node clamps it to its own cap, geth's is 1024)",
           blockCountKind,
         ),
         param(
@@ -195,10 +213,16 @@ export function evmMethods(): readonly MethodDef[] {
           "storageKeys",
           "ARRAY",
           true,
-          'storage slots as 32-byte hex, like ["0x00..00"] (default [], always sent)',
+          'storage slots as hex of at most 32 bytes, like ["0x00..00"] or ["0x0"] (default [], always sent)',
           jsonListKind(
-            'a JSON array of 32-byte slots like ["0x' + "0".repeat(64) + '"]',
-            (x, i) => hash32(x, `storageKeys[${i}]`, "storage key"),
+            'a JSON array of slots of at most 32 bytes like ["0x' + "0".repeat(64) + '"]',
+            // execution-apis' bytesMax32: 0x and up to 64 hex digits, sent as given
+            (x, i) => {
+              if (typeof x === "string" && /^0x[0-9a-fA-F]{0,64}$/.test(x)) return x;
+              throw new ParamProblem(
+                `storageKeys[${i}]: expected 0x and at most 64 hex digits (a 32-byte slot), got ${short(x)}`,
+              );
+            },
             1000,
           ),
           { default: [] },
