@@ -118,9 +118,13 @@ describe("logs --to-block beyond the head", () => {
       { env },
     );
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stderr).toBe(
-      `chaingw: logs: --to-block 1000 is beyond the head (block ${head} when the run started): reading up to block ${head}\n`,
-    );
+    // a machine format: the note is a JSON object on stderr (issue 49)
+    expect(JSON.parse(r.stderr)).toEqual({
+      note: {
+        message: `chaingw: logs: --to-block 1000 is beyond the head (block ${head} when the run started): reading up to block ${head}`,
+        head,
+      },
+    });
     const ours = r.stdout
       .trim()
       .split("\n")

@@ -13,6 +13,7 @@ import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliJsonParams } from "../src/methods/raw-params.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
+import { freePort } from "./helpers/ports.js";
 import { trackDir } from "./helpers/procs.js";
 
 const BIN = fileURLToPath(new URL("../bin/chaingw", import.meta.url));
@@ -305,5 +306,70 @@ describe("item 2: rpc types params as litecoin-cli does", () => {
     const [a, b] = h.stdout.trim().split("\n");
     expect(a).toMatch(/^[0-9a-f]{64}$/);
     expect(a).toBe(b);
+  }, 120_000);
+});
+
+/** Every stderr line of a --json run is one JSON object; they are returned parsed. */
+function jsonLines(stderr: string): Record<string, Record<string, unknown>>[] {
+  return stderr
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l));
+}
+
+describe("item 3: one exit code by the README's precedence; --json summaries are JSON", () => {
+  const lines = [
+    '{"method":"getblockcount"}',
+    '{"method":"getblockhash","params":["x"]}',
+    '{"method":"getblockhash","params":[0]}',
+  ].join("\n");
+
+  it("a dead node beside a bad line: 3 (was 2), in batch, --range and reserves; the summary says both", async () => {
+    const dead = `http://u:p@127.0.0.1:${await freePort()}/`;
+    const b = await sh(`printf '%s\n' '${lines.split("\n").join("' '")}' | chaingw --url ${dead} batch`);
+    expect(b.exitCode, b.stderr).toBe(3);
+    expect(b.stderr).toMatch(/^chaingw batch: 0 ok, 0 node errors, 1 bad input lines, 2 unanswered: /);
+    const j = await sh(
+      `printf '%s\n' '${lines.split("\n").join("' '")}' | chaingw --json --url ${dead} batch`,
+    );
+    expect(j.exitCode).toBe(3);
+    const [summary] = jsonLines(j.stderr);
+    expect(summary.summary).toMatchObject({
+      ok: 0,
+      node_errors: 0,
+      bad_input: 1,
+      unanswered: 2,
+      exit_code: 3,
+    });
+    const r = await sh(`chaingw --url ${dead} getblockheader --range 1..5`);
+    expect(r.exitCode).toBe(3);
+    const addr = await node.newAddress();
+    const s = await sh(`chaingw --url ${dead} reserves scan ${addr}`);
+    expect(s.exitCode).toBe(3);
+    // --stdin: one call, unanswered: 3; a bad param refused before any call: 2, nothing sent
+    expect((await sh(`echo 1 | chaingw --url ${dead} getblockhash --stdin`)).exitCode).toBe(3);
+    expect((await sh(`echo x | chaingw --url ${dead} getblockhash --stdin`)).exitCode).toBe(2);
+  }, 120_000);
+
+  it("credentials refused beside a bad line: 4; a bad line beside a node's error: 2; node errors alone: 1", async () => {
+    const wrong = node.authUrl.replace(`:${node.password}@`, ":wrong@");
+    const a = await sh(`printf '%s\n' '${lines.split("\n").join("' '")}' | chaingw --url '${wrong}' batch`);
+    expect(a.exitCode, a.stderr).toBe(4);
+    const mixed = await sh(
+      `printf '%s\n' '{"method":"getblockhash","params":[99999]}' '{"method":"getblockhash","params":["x"]}' '{"method":"getblockcount"}' | chaingw batch`,
+    );
+    expect(mixed.exitCode, mixed.stderr).toBe(2);
+    const nodeErr = await sh(
+      `printf '%s\n' '{"method":"getblockhash","params":[99999]}' | chaingw --json batch`,
+    );
+    expect(nodeErr.exitCode).toBe(1);
+    expect(jsonLines(nodeErr.stderr)[0].summary).toMatchObject({ node_errors: 1, exit_code: 1 });
+  }, 120_000);
+
+  it("--json: every stderr line is a JSON object (the --range tip note, the summary)", async () => {
+    const r = await sh("chaingw --json getblockheader --range 95..99999 > /dev/null");
+    expect(r.exitCode, r.stderr).toBe(0);
+    const [note] = jsonLines(r.stderr);
+    expect(note.note).toMatchObject({ tip: await node.rpc("getblockcount"), asked: 99999 });
   }, 120_000);
 });

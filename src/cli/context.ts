@@ -25,7 +25,7 @@ export function contextFor(
   o: { pooled?: boolean; failFast?: boolean; quiet?: boolean } = {},
 ): Context {
   const settings = resolveSettings(flags, run.env, group, run.secrets);
-  if (!o.quiet) for (const w of settings.warnings) run.err(`chaingw: warning: ${w}`);
+  if (!o.quiet) for (const w of settings.warnings) run.tell("warning", `chaingw: warning: ${w}`);
   const client = new JsonRpcClient({
     endpoints: settings.endpoints,
     connectTimeoutMs: settings.connectTimeoutMs,

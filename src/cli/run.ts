@@ -86,6 +86,18 @@ export class Run {
   }
 
   /**
+   * A line for the reader beside the data — a run's summary, a note, a warning — on stderr: the text, or
+   * with a machine format one JSON object, `{"summary":{"message":text,...facts}}` (with `--json`, stderr
+   * holds JSON lines only: errors, summaries, notes).
+   */
+  tell(kind: "summary" | "note" | "warning", text: string, facts: Record<string, unknown> = {}): void {
+    if (!this.machine) return this.err(text);
+    this.clearProgress?.();
+    const line = JSON.stringify({ [kind]: { message: text, ...facts } });
+    this.stderr.write(escapeJsonText(this.secrets.scrub(line)) + "\n");
+  }
+
+  /**
    * Data on stdout (a line), after any progress line is taken off the terminal. Whatever a renderer missed,
    * no control character from a file or a node reaches the reader raw: JSON's strings get `\uXXXX` escapes
    * for the characters JSON.stringify leaves (the same values), other text gets `\x1b`-style escapes with

@@ -143,11 +143,16 @@ export function exitCodeOf(e: unknown): number {
 }
 
 /**
- * The exit code of a run of many outcomes (batch lines): the most telling of them. Bad input first (the
- * caller must fix something), then no answer, refused credentials, node errors; 0 when all succeeded.
+ * The precedence of exit codes in a run of many outcomes (batch lines, `--range`, reserves' reads), the
+ * README's order: interrupted; then any call that no node could answer (3: try again later, whatever else
+ * went wrong beside it); then credentials refused (4); then bad input (2: lines refused, nothing sent for
+ * them); then a node's error (1); 0 when all succeeded.
  */
+export const EXIT_PRECEDENCE = [EXIT.interrupted, EXIT.transport, EXIT.auth, EXIT.usage, EXIT.rpc] as const;
+
+/** The exit code of a run of many outcomes: the first of {@link EXIT_PRECEDENCE} among them. */
 export function worstExit(codes: Iterable<number>): number {
-  const rank = [EXIT.usage, EXIT.interrupted, EXIT.transport, EXIT.auth, EXIT.rpc] as number[];
+  const rank = EXIT_PRECEDENCE as readonly number[];
   let best = EXIT.ok as number;
   for (const c of codes)
     if (c !== EXIT.ok && (best === EXIT.ok || rank.indexOf(c) < rank.indexOf(best))) best = c;

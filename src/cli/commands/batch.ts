@@ -118,8 +118,17 @@ async function runBatch(
   }
   if (s.exitCode !== 0) {
     const unanswered = s.transport ? `, ${s.transport} unanswered` : "";
-    run.err(
+    run.tell(
+      "summary",
       `${label}: ${s.ok} ok, ${s.nodeErrors} node errors, ${s.badInput} bad input lines${unanswered}: ${causes(s)}`,
+      {
+        ok: s.ok,
+        node_errors: s.nodeErrors,
+        bad_input: s.badInput,
+        unanswered: s.transport,
+        exit_code: s.exitCode,
+        causes: [...s.causes].sort((a, b) => b[1] - a[1]).map(([cause, count]) => ({ cause, count })),
+      },
     );
   }
   run.exitCode = s.exitCode;
@@ -153,7 +162,14 @@ export async function runRange(run: Run, def: MethodDef, range: string, texts: s
       );
     let [a, b] = [from, to];
     if (tip !== undefined && hi > tip) {
-      run.err(`${label}: the chain's tip is at height ${tip}; the range stops there (asked up to ${hi})`);
+      run.tell(
+        "note",
+        `${label}: the chain's tip is at height ${tip}; the range stops there (asked up to ${hi})`,
+        {
+          tip,
+          asked: hi,
+        },
+      );
       if (a > tip) a = tip;
       if (b > tip) b = tip;
     }

@@ -64,8 +64,10 @@ export async function streamToStdout(
       (e) => {
         if (e.kind === "range") range = `${e.from}..${e.to}`;
         else if (e.kind === "clamp")
-          run.err(
+          run.tell(
+            "note",
             `chaingw: ${label}: --to-block ${e.asked} is beyond the head (block ${e.head} when the run started): reading up to block ${e.head}`,
+            { head: Number(e.head) },
           );
         else if (e.kind === "split") {
           splits++;
@@ -87,13 +89,23 @@ export async function streamToStdout(
   if (s.interrupted) {
     const done =
       s.next > s.from ? `blocks ${s.from}..${s.next - 1n} printed (${s.logs} logs)` : "no block finished";
-    run.err(
+    run.tell(
+      "summary",
       `chaingw: ${label}: interrupted: ${done}; resume with --from-block ${s.next}${s.to >= s.next ? ` --to-block ${s.to}` : ""}`,
+      { interrupted: true, logs: s.logs, resume_from_block: Number(s.next) },
     );
     run.exitCode = EXIT.interrupted;
   } else if (run.stderr.isTTY || ctx.settings.verbose) {
-    run.err(
+    run.tell(
+      "summary",
       `chaingw: ${label}: ${s.logs} logs in blocks ${s.from}..${s.to} (${s.requests} requests, ${s.splits} splits)`,
+      {
+        logs: s.logs,
+        from_block: Number(s.from),
+        to_block: Number(s.to),
+        requests: s.requests,
+        splits: s.splits,
+      },
     );
   }
   return s;

@@ -245,7 +245,7 @@ function scanEvents(
     else if (e.type === "note") {
       // no spinner is running (between scans, after an interrupt): a plain line, not a new spinner
       if (bar) bar.note(e.text);
-      else run.err(`chaingw: ${e.text}`);
+      else run.tell("note", `chaingw: ${e.text}`);
     } else if (e.type === "node-busy") {
       run.interrupt.hint = e.endpoint ? STOP_HINT : undefined;
       if (!e.endpoint) run.interrupt.facts = undefined;
