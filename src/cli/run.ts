@@ -91,7 +91,10 @@ export class Run {
    * holds JSON lines only: errors, summaries, notes).
    */
   tell(kind: "summary" | "note" | "warning", text: string, facts: Record<string, unknown> = {}): void {
-    if (!this.machine) return this.err(text);
+    if (!this.machine) {
+      this.err(text);
+      return;
+    }
     this.clearProgress?.();
     const line = JSON.stringify({ [kind]: { message: text, ...facts } });
     this.stderr.write(escapeJsonText(this.secrets.scrub(line)) + "\n");
