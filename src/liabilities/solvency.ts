@@ -9,7 +9,9 @@
  *    heights (an output of a lower proof counts only if the verifier found it unspent at that height); EVM
  *    proofs of one chain must share a block (the face refuses others before sending anything);
  *  - **each coin once**: an output (network, txid:vout) or a balance (network, contract, address) is counted
- *    once however many proofs name it;
+ *    once however many proofs name it; a token that mirrors the native coin (`nativeMirrors`: a known one, or
+ *    balanceOf equal to the native balance at every address both are read for) is the native coin: one
+ *    balance backs one asset;
  *  - **proven vs claimed**: *proven* is what a verifier found held on the chain under an address whose
  *    signature over the challenge it judged valid; *claimed* is every counted output or balance as the
  *    documents state it. Only proven reserves make an asset covered: SOLVENT needs every asset covered;
@@ -25,6 +27,7 @@
 
 import {
   type BackingRef,
+  knownNativeMirror,
   type NetworkId,
   nativeCoinLabel,
   networkLabel,
@@ -136,6 +139,8 @@ export interface SolvencyAsset {
   spent_before_snapshot: number;
   /** outputs spent in a block whose time is at or before the commitment's `created`: they back nothing */
   spent_before_commitment: { output: string; height: number; time: string | null }[];
+  /** tokens among its proofs that mirror a native coin, each named: counted as that coin, once */
+  mirrors: string[];
 }
 
 /** One network's snapshot: the height its proofs were judged at, that block's time, and its gap to `created`. */
@@ -285,6 +290,52 @@ export function snapshotConflicts(backings: Backing[], verify: boolean): string[
   return out;
 }
 
+/**
+ * The tokens of the proofs that are their network's native coin again, by `network token`, each with how it
+ * was told: a known mirror contract (chains/assets.ts), or a token whose balance equals the native balance at
+ * every address a proof reads both for at one block, and is not zero at one of them at least (Polygon's and
+ * Celo's contracts answer `address.balance`). Such a token's balance is the native coin's: counting both
+ * counts one coin twice.
+ */
+export function nativeMirrors(backings: Backing[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const native = new Map<string, string>();
+  const evm = backings.flatMap((b) => {
+    const { network } = networkOfBacking(b);
+    return b.evm && network ? [{ doc: b.evm, network }] : [];
+  });
+  for (const { doc, network } of evm)
+    for (const bal of doc.assets.find((a) => a.id === "native")?.balances ?? [])
+      native.set(`${network} ${doc.block.number} ${bal.address}`, bal.base_units);
+  for (const { doc, network } of evm)
+    for (const a of doc.assets) {
+      const key = `${network} ${a.id}`;
+      if (a.id === "native" || out.has(key)) continue;
+      const known = knownNativeMirror(network, a.id);
+      const token = `the token${a.symbol ? ` named ${a.symbol}` : ""} at ${a.id} on ${networkLabel(network)}`;
+      if (known) {
+        out.set(key, `${token} is ${known}: its balances are the native coin's`);
+        continue;
+      }
+      let common = 0;
+      let equal = true;
+      let nonzero = false;
+      for (const bal of a.balances) {
+        const n = native.get(`${network} ${doc.block.number} ${bal.address}`);
+        if (n === undefined) continue;
+        common++;
+        if (n !== bal.base_units) equal = false;
+        if (n !== "0") nonzero = true;
+      }
+      if (common && equal && nonzero)
+        out.set(
+          key,
+          `${token} mirrors the native coin: its balanceOf equals the native balance at each of the ${counted(common, "address")} read at block ${doc.block.number}`,
+        );
+    }
+  return out;
+}
+
 /** Every counted output or balance once: its amount, the first proof naming it, and whether any proof proved it. */
 interface Tally {
   coins: Map<string, { amount: bigint; file: string; proven: boolean }>;
@@ -312,6 +363,7 @@ function tallyProof(
   at: number,
   proving: boolean,
   createdS: number,
+  mirror: boolean,
 ): { claimed: bigint; proven: bigint } {
   const v = b.entry.verify;
   const owned = new Set(v?.owned ?? []);
@@ -353,7 +405,9 @@ function tallyProof(
     }
   } else {
     const a = b.evm!.assets.find((x) => x.id === b.id)!;
-    for (const bal of a.balances) add(`${a.id} ${bal.address}`, bal.address, BigInt(bal.base_units));
+    // a native mirror's balance is the native coin's: one key, so native and mirror count once
+    const id = mirror ? "native" : a.id;
+    for (const bal of a.balances) add(`${id} ${bal.address}`, bal.address, BigInt(bal.base_units));
   }
   return { claimed, proven };
 }
@@ -462,6 +516,9 @@ export const snapshotText = (s: Snapshot): string =>
 interface Judging {
   audit: Audit;
   createdS: number;
+  /** the native mirrors among the proofs (`nativeMirrors`), and the asset each network's native coin backs */
+  mirrors: Map<string, string>;
+  nativeOwner: Map<NetworkId, string>;
 }
 
 function judgeAsset(
@@ -479,6 +536,7 @@ function judgeAsset(
     spentBefore: 0,
     spentBeforeCommitment: new Map(),
   };
+  const mirrors = new Set<string>();
   const fmt = (v: bigint) => formatUnits(v, asset.decimals);
   const placed = mine.map((b) => {
     const { network } = networkOfBacking(b);
@@ -519,6 +577,18 @@ function judgeAsset(
       return { ...base, counted: false, why, claimed: "0", proven: "0" };
     }
     const at = joint.get(network) as number;
+    const token = tokenOf(b);
+    const mirror = token === undefined ? undefined : j.mirrors.get(`${network} ${token}`);
+    if (mirror !== undefined) mirrors.add(mirror);
+    const owner = j.nativeOwner.get(network);
+    if (mirror !== undefined && owner !== undefined && owner !== asset.asset)
+      return {
+        ...base,
+        counted: false,
+        why: `one balance backs one asset: ${mirror}, and the native coin of ${networkLabel(network)} backs ${owner}`,
+        claimed: "0",
+        proven: "0",
+      };
     if (b.evm && heightOf(b) !== at)
       return {
         ...base,
@@ -528,7 +598,15 @@ function judgeAsset(
         proven: "0",
       };
     const notFor = check === "holds" ? notForAudit(b, j.audit, snapshots.get(network)) : undefined;
-    const own = tallyProof(t, b, network, at, check === "holds" && notFor === undefined, j.createdS);
+    const own = tallyProof(
+      t,
+      b,
+      network,
+      at,
+      check === "holds" && notFor === undefined,
+      j.createdS,
+      mirror !== undefined,
+    );
     return {
       ...base,
       ...(notFor === undefined ? {} : { not_for_this_audit: notFor }),
@@ -575,6 +653,7 @@ function judgeAsset(
     overlap: t.overlap,
     spent_before_snapshot: t.spentBefore,
     spent_before_commitment: [...t.spentBeforeCommitment.values()],
+    mirrors: [...mirrors],
   };
 }
 
@@ -633,7 +712,17 @@ export function solvency(i: SolvencyInput): SolvencyReport {
   const c = i.commitment;
   const digestOk = commitmentFaults(c).length === 0;
   const audit = auditOf(i);
-  const j: Judging = { audit, createdS: Date.parse(c.created) / 1000 };
+  // the asset each network's native coin backs: a mirror of that coin counts there, and for no other asset
+  const nativeOwner = new Map<NetworkId, string>();
+  for (const [asset, rule] of i.rules)
+    for (const r of rule.refs)
+      if (r.token === undefined && !nativeOwner.has(r.network)) nativeOwner.set(r.network, asset);
+  const j: Judging = {
+    audit,
+    createdS: Date.parse(c.created) / 1000,
+    mirrors: nativeMirrors(i.backings),
+    nativeOwner,
+  };
   const assets = c.assets.map((asset, k) =>
     judgeAsset(
       asset,

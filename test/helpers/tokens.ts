@@ -76,3 +76,14 @@ export async function move(rpc: Rpc, token: string, from: string, to: string, am
     data: encodeData(MOVE, [from as `0x${string}`, to as `0x${string}`, amount]),
   });
 }
+
+/**
+ * Deploys test/fixtures/token/Mirror.sol's MirrorToken (compiled once into mirror.json): balanceOf is each
+ * address's native balance, as Polygon's and Celo's native-token contracts answer. Its address (lowercase).
+ */
+export async function deployMirror(rpc: Rpc, symbol: string): Promise<string> {
+  const code = JSON.parse(readFileSync(new URL("../fixtures/token/mirror.json", import.meta.url), "utf8"))
+    .contracts.MirrorToken as string;
+  const r = await send(rpc, { data: code + encodeParams(paramsFrom(["string"]), [symbol]).slice(2) });
+  return (r.contractAddress as string).toLowerCase();
+}

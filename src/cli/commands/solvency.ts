@@ -261,6 +261,7 @@ function assetLines(a: SolvencyAsset, snapshotText: (s: Snapshot) => string): st
   if (a.spent_before_commitment.length > SPENT_NAMED)
     out.push(`${a.asset}: and ${a.spent_before_commitment.length - SPENT_NAMED} more outputs spent by then`);
   for (const x of a.overlap) out.push(`${a.asset}: overlap: ${x}`);
+  for (const x of a.mirrors) out.push(`${a.asset}: native mirror: ${x}; counted once, as the native coin`);
   return out;
 }
 

@@ -1,0 +1,180 @@
+/**
+ * Issue 45, item 8: one balance backs one asset. A token whose balanceOf is each address's native balance
+ * (Polygon's MRC20 at 0x…1010, Celo's GoldToken) is the native coin again: counted for two assets, or twice
+ * for one, it makes one coin back twice its worth. Real anvil, a real mirror contract compiled with solc-js
+ * (test/fixtures/token/Mirror.sol: `return who.balance`), real signatures (`cast wallet sign`), the real
+ * `reserves balances` and `solvency --verify`: the mirror is named and counted once, beside the honest
+ * control that is SOLVENT in the same way.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { knownNativeMirror } from "../src/chains/assets.js";
+import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
+import { runCli } from "./helpers/cli.js";
+import { buildCommitment } from "./helpers/liabilities.js";
+import { trackDir } from "./helpers/procs.js";
+import { deployMirror, deployToken, mint } from "./helpers/tokens.js";
+
+const CAST = join(new URL("../", import.meta.url).pathname, "node_modules/.bin/cast");
+const CHALLENGE = "mirror audit";
+/** anvil's first dev key and its address: the holder that signs */
+const K0 = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
+const A0 = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266";
+const A2 = "0x0000000000000000000000000000000000000002";
+
+let anvil: AnvilNode;
+let dir: string;
+let mirror: string;
+let usd: string;
+let proof: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "chaingw-mirror-"));
+  trackDir(dir);
+  anvil = await startAnvil();
+  mirror = await deployMirror(anvil.rpc, "MIR");
+  // an ordinary token beside it, with the native balances' very numbers at one address only: not a mirror
+  usd = await deployToken(anvil.rpc, "Token", { symbol: "USDX", decimals: 18 });
+  await mint(anvil.rpc, usd, [A0, A2], [3n * 10n ** 18n, 5n]);
+  // after the deployments (gas): 3 ETH at the signing address, 2 at the other
+  await anvil.rpc("anvil_setBalance", [A0, `0x${(3n * 10n ** 18n).toString(16)}`]);
+  await anvil.rpc("anvil_setBalance", [A2, `0x${(2n * 10n ** 18n).toString(16)}`]);
+  await anvil.rpc("evm_mine", []);
+  const sig = execFileSync(CAST, ["wallet", "sign", "--private-key", K0, CHALLENGE], {
+    encoding: "utf8",
+  }).trim();
+  writeFileSync(join(dir, "sigs.csv"), `${A0},${sig}\n`);
+  proof = join(dir, "balances.json");
+  const r = await runCli(
+    [
+      "reserves",
+      "balances",
+      A0,
+      A2,
+      "--native",
+      "--token",
+      mirror,
+      "--token",
+      usd,
+      "--proof",
+      proof,
+      "--challenge",
+      CHALLENGE,
+      "--signatures",
+      join(dir, "sigs.csv"),
+    ],
+    { env: { CHAINGW_URL: anvil.url } },
+  );
+  expect(r.exitCode, r.stderr).toBe(0);
+  writeFileSync(join(dir, "assets.csv"), "asset,decimals\nETH,18\nMIR,18\n");
+}, 120_000);
+
+afterAll(async () => {
+  await anvil?.stop();
+});
+
+const solvency = (commitment: string, args: string[]) =>
+  runCli([
+    "solvency",
+    "--liabilities",
+    commitment,
+    "--verify",
+    "--url-for",
+    `evm=${anvil.url}`,
+    "--challenge",
+    CHALLENGE,
+    ...args,
+  ]);
+
+describe("a token that mirrors the native balance", () => {
+  it("the contract answers the native balance (cast), and the proof holds both as read", async () => {
+    const bal = execFileSync(
+      CAST,
+      ["call", mirror, "balanceOf(address)(uint256)", A2, "--rpc-url", anvil.url],
+      {
+        encoding: "utf8",
+      },
+    ).trim();
+    expect(bal.split(/\s/)[0]).toBe(String(2n * 10n ** 18n));
+  });
+
+  it("backing two assets (ETH native, MIR the mirror): the coin backs ETH only, MIR is not covered — named", async () => {
+    // 3 ETH proven at the signing address: enough for 2.5 ETH, or for 2 MIR, not for both
+    const c = await buildCommitment(dir, "two-assets", ["c1,ETH,2.5", "c2,MIR,2"]);
+    const args = [
+      "--reserves",
+      `ETH=${proof}#native`,
+      "--reserves",
+      `MIR=${proof}#${mirror}`,
+      "--backing",
+      "ETH=anvil",
+      "--backing",
+      `MIR=anvil:${mirror}`,
+    ];
+    const r = await solvency(c, args);
+    expect(r.exitCode, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout.split("\n")[0]).toMatch(/^NOT SOLVENT: MIR not covered/);
+    expect(r.stdout).toMatch(/ETH .* 2\.5 .* 3 .* covered \(proven\)/);
+    expect(r.stdout).toContain(
+      `MIR: ${proof}#${mirror}: NOT COUNTED: a token named MIR at ${mirror} on anvil (chain id 31337), one balance backs one asset: the token named MIR at ${mirror} on anvil (chain id 31337) mirrors the native coin: its balanceOf equals the native balance at each of the 2 addresses read at block`,
+    );
+    expect(r.stdout).toContain("and the native coin of anvil (chain id 31337) backs ETH");
+    const j = JSON.parse((await solvency(c, [...args, "--json"])).stdout);
+    const mir = j.assets.find((a: { asset: string }) => a.asset === "MIR");
+    expect(mir).toMatchObject({ status: "not-covered", proven: { base_units: "0" } });
+    expect(mir.mirrors[0]).toContain("mirrors the native coin");
+  }, 60_000);
+
+  it("native and mirror both backing ETH: counted once (3 ETH proven, not 6) — 2.5 SOLVENT beside 3.5 not", async () => {
+    const args = [
+      "--reserves",
+      `ETH=${proof}#native`,
+      "--reserves",
+      `ETH=${proof}#${mirror}`,
+      "--backing",
+      "ETH=anvil",
+      "--backing",
+      `ETH=anvil:${mirror}`,
+    ];
+    writeFileSync(join(dir, "assets.csv"), "asset,decimals\nETH,18\n");
+    const honest = await solvency(await buildCommitment(dir, "eth-2.5", ["c1,ETH,2.5"]), args);
+    expect(honest.exitCode, honest.stdout + honest.stderr).toBe(0);
+    expect(honest.stdout).toMatch(/^SOLVENT/);
+    expect(honest.stdout).toMatch(/ETH .* 2\.5 .* 3 .* 5 .* covered \(proven\)/);
+    expect(honest.stdout).toContain("ETH: native mirror: the token named MIR");
+    expect(honest.stdout).toContain("counted once, as the native coin");
+    const over = await solvency(await buildCommitment(dir, "eth-3.5", ["c1,ETH,3.5"]), args);
+    expect(over.exitCode, over.stdout).toBe(1);
+    expect(over.stdout).toMatch(/ETH .* 3\.5 .* 3 .* 5 /);
+    writeFileSync(join(dir, "assets.csv"), "asset,decimals\nETH,18\nMIR,18\n");
+  }, 60_000);
+
+  it("an ordinary token is no mirror (equal at one address, not at the other); the known contracts are named", async () => {
+    const c = await buildCommitment(dir, "usdx", ["c1,ETH,1", "c2,MIR,1"]);
+    const r = await solvency(c, [
+      "--reserves",
+      `ETH=${proof}#native`,
+      "--reserves",
+      `MIR=${proof}#${usd}`,
+      "--backing",
+      "ETH=anvil",
+      "--backing",
+      `MIR=anvil:${usd}`,
+      "--json",
+    ]);
+    const j = JSON.parse(r.stdout);
+    expect(j.assets.map((a: { mirrors: string[] }) => a.mirrors)).toEqual([[], []]);
+    // USDX: 3 at the signing address (proven), 5 base units at the other
+    expect(j.assets[1]).toMatchObject({ status: "covered", proven: { base_units: String(3n * 10n ** 18n) } });
+    expect(knownNativeMirror("evm:137", "0x0000000000000000000000000000000000001010")).toBe(
+      "Polygon's POL contract (MRC20)",
+    );
+    expect(knownNativeMirror("evm:42220", "0x471ece3750da237f93b8e339c536989b8978a438")).toBe(
+      "Celo's CELO contract (GoldToken)",
+    );
+    expect(knownNativeMirror("evm:1", "0x0000000000000000000000000000000000001010")).toBeUndefined();
+  }, 60_000);
+});
