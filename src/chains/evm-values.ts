@@ -207,7 +207,7 @@ const AUTHORIZATION_KEYS = ["chainId", "nonce", "address", "yParity", "r", "s"] 
 /** A call object's JSON array member, each item checked; the array sent as given. */
 function listOf(v: unknown, path: string, item: (x: unknown, at: string) => unknown): unknown[] {
   if (!Array.isArray(v)) throw at(path, `expected an array, got ${short(v)}`);
-  v.forEach((x, i) => item(x, `${path}[${i}]`));
+  for (const [i, x] of v.entries()) item(x, `${path}[${i}]`);
   return v;
 }
 

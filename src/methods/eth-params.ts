@@ -302,7 +302,9 @@ export const blockCountKind: ParamKind = {
   check: (v) => {
     const q = quantity(v);
     if (BigInt(q) >= 2n ** 64n)
-      throw new ParamProblem(`expected a block count below 2^64 (nodes clamp to their own cap), got ${short(v)}`);
+      throw new ParamProblem(
+        `expected a block count below 2^64 (nodes clamp to their own cap), got ${short(v)}`,
+      );
     return typeof v === "string" && /^0x[0-9a-fA-F]+$/.test(v) ? v : q;
   },
 };

@@ -3,14 +3,14 @@
 import { evmChain } from "../chains/evm.js";
 import { renderNumber, renderQuantity } from "../chains/evm-render.js";
 import { blockRefOrHash } from "../chains/evm-values.js";
+import { explainRevert } from "../chains/revert.js";
 import { ParamProblem } from "../errors/index.js";
 import { short } from "../util/text.js";
-import { explainRevert } from "../chains/revert.js";
 import {
   blockCountKind,
   blockNumberKind,
-  blockOverridesKind,
   blockOrHashKind,
+  blockOverridesKind,
   CALL_OPTIONS,
   callFromOptions,
   callKind,
