@@ -1,59 +1,188 @@
-// The demo's last act: a proof-of-reserves scan over funded regtest addresses, as a user would run it.
+// The demo's last act: a whole audit on the demo's own regtest node, as a custodian, an auditor and a
+// customer would run it — reserves signed by the node's wallet over the audit's challenge and proven,
+// liabilities committed with that challenge, one customer checking their inclusion, `solvency --verify`
+// SOLVENT, a proof signed over another custodian's text refused beside it, and one real exchange file judged.
 // scripts/demo.mjs calls demoReserves() with its throwaway node; nothing here starts or stops a node.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const BIN = join(fileURLToPath(new URL("../", import.meta.url)), "bin", "chaingw");
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const BIN = join(ROOT, "bin", "chaingw");
+/** OKX's v2 sample (okx/proof-of-reserves, example/): a customer's leaves, the full tree, its root */
+const OKX = join(ROOT, "test", "fixtures", "exchange", "liabilities");
+const OKX_ROOT = "9e98ebde32ef22ded88a5fb2d5e53d76ed57cb9c6b2c966f250721defe6ab041";
 
 /**
- * Runs `chaingw reserves scan` over `addresses` (plus one duplicate, to show it counted) and prints what
- * the user sees. The password travels in CHAINGW_URL, not on the command line, and never prints.
- * @param {{ url: string, user: string, password: string, addresses: string[] }} o
- * @returns {Promise<number>} chaingw's exit code
+ * Runs the audit against the node at `url` (its wallet signs; the password travels in CHAINGW_URL and
+ * --url-for, never on a printed line) and prints what each party sees.
+ * @param {{ url: string, user: string, password: string, addresses: string[],
+ *   rpc: (method: string, params?: unknown[]) => Promise<any> }} o
+ * @returns {Promise<number>} 0 when every step said what it should
  */
-export async function demoReserves({ url, user, password, addresses }) {
+export async function demoReserves({ url, user, password, addresses, rpc }) {
   const u = new URL(url);
   u.username = encodeURIComponent(user);
   u.password = encodeURIComponent(password);
-  const args = ["reserves", "scan", ...addresses, addresses[0]];
-  console.log(`\n$ chaingw reserves scan <${addresses.length} funded addresses> <one of them again>`);
-  const r = spawnSync(process.execPath, [BIN, ...args], {
-    env: { ...process.env, CHAINGW_URL: u.toString() },
-    encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  process.stdout.write(r.stdout ?? "");
-  process.stderr.write(r.stderr ?? "");
-  if (r.status !== 0) console.log(`(chaingw exited ${r.status})`);
-
-  // the same scan as a proof document, then checked as a third party would check it later
-  const proof = join(mkdtempSync(join(tmpdir(), "chaingw-demo-")), "proof.json");
-  const steps = [
-    ["reserves", "scan", ...addresses, "--proof", proof, "--challenge", "demo audit"],
-    ["reserves", "verify", proof],
-  ];
-  let status = r.status ?? 1;
-  for (const a of steps) {
-    console.log(
-      `\n$ chaingw ${a
-        .map((x) => (addresses.includes(x) ? "" : x))
-        .filter(Boolean)
-        .join(" ")
-        .replace("scan", `scan <${addresses.length} addresses>`)}`,
-    );
-    const s = spawnSync(process.execPath, [BIN, ...a], {
-      env: { ...process.env, CHAINGW_URL: u.toString() },
+  const secret = u.toString();
+  const dir = mkdtempSync(join(tmpdir(), "chaingw-demo-"));
+  // every file is named relative to the audit's directory, where chaingw runs
+  const at = (f) => f;
+  const shown = (a) => a.map((x) => x.replaceAll(secret, "$NODE").replaceAll(`${dir}/`, ""));
+  let failed = 0;
+  /** runs chaingw, prints the command (paths short, no credentials) and what it printed; checks the exit */
+  const run = (args, want, label = shown(args).join(" ")) => {
+    console.log(`\n$ chaingw ${label}`);
+    const s = spawnSync(process.execPath, [BIN, ...args], {
+      cwd: dir,
+      env: { ...process.env, CHAINGW_URL: secret },
       encoding: "utf8",
       maxBuffer: 64 * 1024 * 1024,
     });
     process.stdout.write(s.stdout ?? "");
     process.stderr.write(s.stderr ?? "");
-    if (s.status !== 0) console.log(`(chaingw exited ${s.status})`);
-    status ||= s.status ?? 1;
-  }
-  rmSync(dirname(proof), { recursive: true, force: true });
-  return status;
+    if (s.status !== 0) console.log(`(exit ${s.status})`);
+    if (s.status !== want) {
+      failed++;
+      console.log(`demo: expected exit ${want}, got ${s.status}`);
+    }
+    return s;
+  };
+
+  // the plain scan first: what the node holds at these addresses, nobody's signature yet
+  run(["reserves", "scan", ...addresses], 0, `reserves scan <${addresses.length} funded addresses>`);
+
+  // 1. the auditor picks the audit's challenge; the custodian's wallet signs it with two of its keys
+  const challenge = `Demo Exchange: proof of reserves audit ${new Date().toISOString().slice(0, 10)}`;
+  console.log(`\ndemo: the auditor's challenge is ${JSON.stringify(challenge)}`);
+  const keys = [await rpc("getnewaddress", ["", "legacy"]), await rpc("getnewaddress", ["", "legacy"])];
+  await rpc("sendtoaddress", [keys[0], 5]);
+  await rpc("sendtoaddress", [keys[1], 2.5]);
+  await rpc("generatetoaddress", [1, addresses[0]]);
+  const sigs = [];
+  for (const k of keys) sigs.push(`${k},${await rpc("signmessage", [k, challenge])}`);
+  writeFileSync(join(dir, "signatures.csv"), `${sigs.join("\n")}\n`);
+  run(
+    [
+      "reserves",
+      "scan",
+      ...keys,
+      "--proof",
+      at("reserves.json"),
+      "--challenge",
+      challenge,
+      "--signatures",
+      at("signatures.csv"),
+    ],
+    0,
+    `reserves scan <2 wallet addresses> --proof reserves.json --challenge "…" --signatures signatures.csv`,
+  );
+  run(
+    ["reserves", "verify", at("reserves.json"), "--challenge", challenge],
+    0,
+    'reserves verify reserves.json --challenge "…"',
+  );
+
+  // 2. the custodian commits what it owes its customers, under the same challenge
+  writeFileSync(
+    join(dir, "balances.csv"),
+    "customer_id,asset,amount\nalice,LTC,2.5\nbob,LTC,1.75\ncarol,LTC,0.3\ndave,LTC,2.2\n",
+  );
+  writeFileSync(join(dir, "assets.csv"), "asset,decimals\nLTC,8\n");
+  run(
+    [
+      "liabilities",
+      "build",
+      "--input",
+      at("balances.csv"),
+      "--assets",
+      at("assets.csv"),
+      "--out",
+      at("audit"),
+      "--challenge",
+      challenge,
+    ],
+    0,
+    'liabilities build --input balances.csv --assets assets.csv --out audit --challenge "…"',
+  );
+
+  // 3. one customer checks their inclusion, offline
+  const proof = spawnSync(process.execPath, [BIN, "liabilities", "proof", "--out", at("audit"), "alice"], {
+    cwd: dir,
+    encoding: "utf8",
+  });
+  writeFileSync(join(dir, "alice.json"), proof.stdout);
+  console.log("\n$ chaingw liabilities proof --out audit alice > alice.json");
+  run(
+    [
+      "liabilities",
+      "verify",
+      at("alice.json"),
+      "--commitment",
+      at("audit/commitment.json"),
+      "--customer",
+      "alice",
+    ],
+    0,
+  );
+
+  // 4. the auditor: the liabilities against the reserves, re-read on the chain
+  const solvency = (reserves, want) =>
+    run(
+      [
+        "solvency",
+        "--liabilities",
+        at("audit/commitment.json"),
+        "--reserves",
+        `LTC=${reserves}`,
+        "--backing",
+        "LTC=litecoin-regtest",
+        "--verify",
+        "--url-for",
+        `utxo=${secret}`,
+      ],
+      want,
+    );
+  solvency(at("reserves.json"), 0);
+
+  // 5. beside it, a forgery: the same coins, signed over another custodian's challenge (anyone's public
+  //    proof) — it holds on its own terms, and proves nothing for this audit
+  const other = "Another Exchange: proof of reserves audit";
+  const otherSigs = [];
+  for (const k of keys) otherSigs.push(`${k},${await rpc("signmessage", [k, other])}`);
+  writeFileSync(join(dir, "other.csv"), `${otherSigs.join("\n")}\n`);
+  run(
+    [
+      "reserves",
+      "scan",
+      ...keys,
+      "--proof",
+      at("other.json"),
+      "--challenge",
+      other,
+      "--signatures",
+      at("other.csv"),
+    ],
+    0,
+    `reserves scan <2 wallet addresses> --proof other.json --challenge ${JSON.stringify(other)} --signatures other.csv`,
+  );
+  solvency(at("other.json"), 1);
+
+  // 6. a real exchange's file: OKX's published v2 sample, against the root OKX published
+  run(
+    [
+      "liabilities",
+      "verify",
+      join(OKX, "okx-v2-user_info_file.json"),
+      join(OKX, "okx-v2-full-liabilities-merkle-tree.txt"),
+      "--root",
+      OKX_ROOT,
+    ],
+    0,
+    `liabilities verify test/fixtures/exchange/liabilities/okx-v2-user_info_file.json okx-v2-full-liabilities-merkle-tree.txt --root ${OKX_ROOT.slice(0, 12)}…`,
+  );
+  rmSync(dir, { recursive: true, force: true });
+  return failed ? 1 : 0;
 }

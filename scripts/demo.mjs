@@ -75,6 +75,7 @@ await anvil.stop();
 const reservesDemo = fileURLToPath(new URL("./demo-reserves.mjs", import.meta.url));
 if (existsSync(reservesDemo)) {
   const { demoReserves } = await import(reservesDemo);
-  await demoReserves({ url, user, password, addresses: addresses.slice(0, 16) });
+  const status = await demoReserves({ url, user, password, addresses: addresses.slice(0, 16), rpc });
+  if (status) process.exitCode = status;
 }
 await ltc.stop();

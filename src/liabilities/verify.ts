@@ -37,6 +37,8 @@ export interface LiabilitiesVerdict {
   balances: Total[];
   root: string;
   label?: string;
+  /** the audit's challenge the commitment was built for (`liabilities build --challenge`), when it has one */
+  challenge?: string;
   /** the commitment's `created` (RFC 3339) */
   created: string;
   /** the commitment's digest */
@@ -424,6 +426,7 @@ export function verifyLiabilityProof(
     balances: c.assets.map((a, i) => totalOf(a, st.sum[i])),
     root: c.root,
     ...(c.label !== undefined ? { label: c.label } : {}),
+    ...(c.challenge !== undefined ? { challenge: c.challenge } : {}),
     created: c.created,
     commitment: c.digest,
     faults: findings.filter((f) => f.status === "fails").map((f) => f.text),

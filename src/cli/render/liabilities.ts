@@ -15,12 +15,12 @@ export function renderLiabilities(r: LiabilitiesReport, title: string, json: boo
 
 /**
  * `customer "8812": 1.25 BTC and 310 USDT included in the liabilities committed as <digest> ("snapshot
- * 2026-11-30", created 2026-11-30T00:00:00Z)`, or what failed. Every string from a file is escaped.
+ * 2026-11-30", created 2026-11-30T00:00:00Z, for the audit "…")`, or what failed. Every string from a file is escaped.
  */
 export function renderVerdict(v: LiabilitiesVerdict): string {
   const held = v.balances.filter((b) => b.base_units !== "0").map((b) => `${b.amount} ${b.asset}`);
   const what = held.length ? held.join(held.length === 2 ? " and " : ", ") : "a zero balance";
-  const where = `the liabilities committed as ${v.commitment} (${v.label !== undefined ? `${quoted(v.label)}, ` : ""}created ${quoted(v.created)})`;
+  const where = `the liabilities committed as ${v.commitment} (${v.label !== undefined ? `${quoted(v.label)}, ` : ""}created ${quoted(v.created)}${v.challenge !== undefined ? `, for the audit ${quoted(v.challenge)}` : ""})`;
   if (v.verdict === "holds") return `customer ${quoted(v.customer)}: ${what} included in ${where}`;
   return [
     `customer ${quoted(v.expected_customer ?? v.customer)}: NOT proven in ${where}`,
