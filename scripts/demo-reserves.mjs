@@ -61,9 +61,13 @@ export async function demoReserves({ url, user, password, addresses, rpc }) {
   await rpc("sendtoaddress", [keys[0], 5]);
   await rpc("sendtoaddress", [keys[1], 2.5]);
   await rpc("generatetoaddress", [1, addresses[0]]);
-  const sigs = [];
-  for (const k of keys) sigs.push(`${k},${await rpc("signmessage", [k, challenge])}`);
-  writeFileSync(join(dir, "signatures.csv"), `${sigs.join("\n")}\n`);
+  /** `address,signature` lines: the wallet's signature of each key over `text`, written to `file` */
+  const sign = async (file, text) => {
+    const lines = [];
+    for (const k of keys) lines.push(`${k},${await rpc("signmessage", [k, text])}`);
+    writeFileSync(join(dir, file), `${lines.join("\n")}\n`);
+  };
+  await sign("signatures.csv", challenge);
   run(
     [
       "reserves",
@@ -150,9 +154,7 @@ export async function demoReserves({ url, user, password, addresses, rpc }) {
   // 5. beside it, a forgery: the same coins, signed over another custodian's challenge (anyone's public
   //    proof) — it holds on its own terms, and proves nothing for this audit
   const other = "Another Exchange: proof of reserves audit";
-  const otherSigs = [];
-  for (const k of keys) otherSigs.push(`${k},${await rpc("signmessage", [k, other])}`);
-  writeFileSync(join(dir, "other.csv"), `${otherSigs.join("\n")}\n`);
+  await sign("other.csv", other);
   run(
     [
       "reserves",

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { digestOf } from "../src/proof/jcs.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
-import { buildCommitment } from "./helpers/liabilities.js";
+import { buildCommitment, signedLtcProof } from "./helpers/liabilities.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
 import { trackDir } from "./helpers/procs.js";
 
@@ -42,24 +42,7 @@ let spentHeight: number;
 let spentTime: number;
 
 async function scan(name: string, address: string, challenge: string): Promise<void> {
-  const sig = await ltc.rpc<string>("signmessage", [address, challenge]);
-  writeFileSync(join(dir, `${name}.csv`), `${address},${sig}\n`);
-  proof[name] = join(dir, `${name}.json`);
-  const r = await runCli(
-    [
-      "reserves",
-      "scan",
-      address,
-      "--proof",
-      proof[name],
-      "--challenge",
-      challenge,
-      "--signatures",
-      join(dir, `${name}.csv`),
-    ],
-    { env: { CHAINGW_URL: ltcUrl } },
-  );
-  expect(r.exitCode, r.stderr).toBe(0);
+  proof[name] = await signedLtcProof(ltc, ltcUrl, dir, name, address, challenge);
 }
 
 beforeAll(async () => {
@@ -242,6 +225,26 @@ describe("whose reserves: a proof proves for an audit only when signed over its 
     // control: the commitment as built, under the auditor's --challenge, with A's own proof
     const honest = await judge(cA, ["A"], "--challenge", CH_A);
     expect(honest.exitCode, honest.stdout + honest.stderr).toBe(0);
+    // B's proof with its challenge text edited to A's and re-digested: its signatures are over B's text, so
+    // the verifier finds them invalid over A's, and the proof does not hold
+    const d = JSON.parse(readFileSync(proof.B as string, "utf8"));
+    d.challenge = CH_A;
+    delete d.digest;
+    d.digest = digestOf(d);
+    writeFileSync(join(dir, "B-as-A.json"), JSON.stringify(d, null, 2));
+    proof.B_as_A = join(dir, "B-as-A.json");
+    const relabelled = await judge(cA, ["B_as_A"]);
+    expect(relabelled.exitCode, relabelled.stdout + relabelled.stderr).toBe(1);
+    expect(first(relabelled.stdout)).toBe("NOT SOLVENT: LTC: a reserve proof does not hold");
+    // a commitment whose challenge is blank: not a commitment (exit 2), even re-digested
+    const blank = edited(cA, "blank", (x) => {
+      x.challenge = " ";
+    });
+    const b = await judge(blank, ["A"]);
+    expect([b.exitCode, b.stderr]).toEqual([
+      2,
+      `chaingw: ${blank}: not a liabilities commitment: challenge is empty: signatures over no text prove nothing fresh\n`,
+    ]);
     // a customer's inclusion proof names the commitment it was built with
     const dirA = join(cA, "..");
     const p = await runCli(["liabilities", "proof", "--out", dirA, "c0"]);

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { digestOf } from "../src/proof/jcs.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
-import { buildCommitment } from "./helpers/liabilities.js";
+import { buildCommitment, signedLtcProof } from "./helpers/liabilities.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
 import { trackDir } from "./helpers/procs.js";
 import { deployToken, mint, move } from "./helpers/tokens.js";
@@ -42,24 +42,7 @@ const castSign = (key: string) =>
   execFileSync(CAST, ["wallet", "sign", "--private-key", key, CHALLENGE], { encoding: "utf8" }).trim();
 
 async function ltcScan(name: string, address: string): Promise<void> {
-  const sig = await ltc.rpc<string>("signmessage", [address, CHALLENGE]);
-  writeFileSync(join(dir, `${name}.csv`), `${address},${sig}\n`);
-  proof[name] = join(dir, `${name}.json`);
-  const r = await runCli(
-    [
-      "reserves",
-      "scan",
-      address,
-      "--proof",
-      proof[name],
-      "--challenge",
-      CHALLENGE,
-      "--signatures",
-      join(dir, `${name}.csv`),
-    ],
-    { env: { CHAINGW_URL: ltcUrl } },
-  );
-  expect(r.exitCode, r.stderr).toBe(0);
+  proof[name] = await signedLtcProof(ltc, ltcUrl, dir, name, address, CHALLENGE);
 }
 
 async function evmProof(name: string, args: string[], sigs: [string, string][]): Promise<void> {

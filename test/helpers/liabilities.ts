@@ -1,4 +1,7 @@
-/** A liabilities commitment built by the real `chaingw liabilities build` from CSV rows, for solvency tests. */
+/**
+ * For solvency tests: a liabilities commitment built by the real `chaingw liabilities build` from CSV rows, and
+ * a reserve proof of one address signed by litecoind's wallet (`signmessage`).
+ */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
@@ -32,4 +35,28 @@ export async function buildCommitment(
   ]);
   expect(r.exitCode, r.stderr).toBe(0);
   return join(out, "commitment.json");
+}
+
+/**
+ * `chaingw reserves scan ADDRESS --proof dir/name.json --challenge CHALLENGE --signatures dir/name.csv`, the
+ * signature made by the node's wallet over `challenge`; returns the proof's path. `url` carries credentials.
+ */
+export async function signedLtcProof(
+  node: { rpc<T>(method: string, params: unknown[]): Promise<T> },
+  url: string,
+  dir: string,
+  name: string,
+  address: string,
+  challenge: string,
+): Promise<string> {
+  const sig = await node.rpc<string>("signmessage", [address, challenge]);
+  const sigs = join(dir, `${name}.csv`);
+  writeFileSync(sigs, `${address},${sig}\n`);
+  const proof = join(dir, `${name}.json`);
+  const r = await runCli(
+    ["reserves", "scan", address, "--proof", proof, "--challenge", challenge, "--signatures", sigs],
+    { env: { CHAINGW_URL: url } },
+  );
+  expect(r.exitCode, r.stderr).toBe(0);
+  return proof;
 }
