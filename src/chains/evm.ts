@@ -11,6 +11,7 @@ export const evmChain: ChainGroup = Object.freeze({
   cookieAuth: false,
   freshConnectionsForArrays: false,
   tip: { method: "eth_blockNumber" },
+  identity: { method: "eth_getBlockByNumber", params: ["0x0", false], member: "hash" },
   utxoScan: false,
   legacyEnvelopes: false,
   maxLag: 6,

@@ -92,6 +92,11 @@ export interface ChainGroup {
   /** the call that answers the tip's height (a number, or a hex QUANTITY) */
   tip?: { method: string };
   /**
+   * The call that names the chain a node is on: its genesis block's hash (the result itself, or its
+   * `member`). `chaingw serve` binds its cache to it and takes out an upstream on another chain.
+   */
+  identity?: { method: string; params: unknown[]; member?: string };
+  /**
    * How many blocks an upstream may lag behind the best before a balancer takes it out of the rotation
    * (`chaingw serve`): dshackle's thresholds, 2 for Bitcoin-family chains (10-minute blocks), 6 for EVM.
    */

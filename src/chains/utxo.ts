@@ -9,6 +9,7 @@ export const utxoChain: ChainGroup = Object.freeze({
   cookieAuth: true,
   freshConnectionsForArrays: true,
   tip: { method: "getblockcount" },
+  identity: { method: "getblockhash", params: [0] },
   utxoScan: true,
   legacyEnvelopes: true,
   maxLag: 2,

@@ -139,7 +139,9 @@ async function limitAndCache(
   }
   // no cache configured: no plan to make
   if (gw.cfg.cache.maxBytes <= 0) return { p };
-  const plan = cachePlan(product.cfg.name, p.method, p.params, gw.cfg.cache.safeDepth);
+  // the cache's keys carry the product's chain: nothing is cached before the chain is known
+  const scope = product.pool.cacheScope;
+  const plan = scope === undefined ? undefined : cachePlan(scope, p.method, p.params, gw.cfg.cache.safeDepth);
   if (plan) {
     const hit = await gw.state.cacheGet(plan.key);
     const served = hit && plan.serve(hit, product.pool.bestHeight);

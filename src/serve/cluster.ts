@@ -284,6 +284,9 @@ export class PrimaryState implements SharedState {
   cacheGet(key: string) {
     return this.local.cacheGet(key);
   }
+  cacheDrop(prefix: string): void {
+    this.local.cacheDrop(prefix);
+  }
   cacheSet(key: string, value: Buffer) {
     return this.local.cacheSet(key, value);
   }

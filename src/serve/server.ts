@@ -125,7 +125,9 @@ export class Gateway implements GatewayParts {
     const log = this.opts.log ?? (() => {});
     const products = new Map<string, Product>();
     for (const [name, p] of cfg.products) {
-      const pool = new Pool(p, cfg, this.metrics, log);
+      // the product's cached answers, dropped when its chain changes (keys carry the chain: shared ones are
+      // unreachable then; this process's are freed)
+      const pool = new Pool(p, cfg, this.metrics, log, () => this.state.cacheDrop(`${name}|`));
       products.set(name, { cfg: p, pool, extra: extraMethods(p) });
     }
     // the first round of checks before any request: a dead upstream is out of the rotation from the start

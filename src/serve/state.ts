@@ -16,6 +16,11 @@ export interface SharedState {
   setPin(key: string, value: string, ttlMs: number): Promise<void>;
   cacheGet(key: string): Promise<Buffer | undefined>;
   cacheSet(key: string, value: Buffer): Promise<void>;
+  /**
+   * Drops this process's cached entries whose key starts with `prefix` (a product's, when its chain
+   * changed). Shared entries are unreachable already: their keys carry the chain they were stored for.
+   */
+  cacheDrop(prefix: string): void;
   /** bytes held by this process's cache */
   readonly cacheBytes: number;
   /** the shared store answers (always true in memory); false while the process falls back on its own */
@@ -59,6 +64,14 @@ export class ByteLru {
   }
   get size(): number {
     return this.map.size;
+  }
+  /** Drops the entries whose key starts with `prefix`. */
+  dropPrefix(prefix: string): void {
+    for (const [k, e] of this.map)
+      if (k.startsWith(prefix)) {
+        this.map.delete(k);
+        this.bytes -= e.value.length + k.length * 2;
+      }
   }
 }
 
@@ -113,6 +126,9 @@ export class MemoryState implements SharedState {
   }
   async cacheSet(key: string, value: Buffer) {
     this.lru.set(key, value);
+  }
+  cacheDrop(prefix: string): void {
+    this.lru.dropPrefix(prefix);
   }
   readonly up = true;
   async close() {}
@@ -280,6 +296,9 @@ export class RedisState implements SharedState {
       },
       () => undefined,
     );
+  }
+  cacheDrop(prefix: string): void {
+    this.local.cacheDrop(prefix);
   }
   async cacheSet(key: string, value: Buffer) {
     await this.local.cacheSet(key, value);

@@ -33,6 +33,12 @@ export class Upstream {
   reached = false;
   height?: number;
   lastProblem?: string;
+  /** the chain it reported (its genesis hash), read at its first check and again after any doubt */
+  identity?: string;
+  /** read its identity again at the next check: a failed exchange or check (a restart), a tip that went back */
+  recheck = false;
+  /** it reports another chain than its product's: out of the rotation, named */
+  otherChain?: string;
   /**
    * its kept-alive connections for the quick path (plain HTTP, made on first use); null: the quick path is
    * not taken (TLS, or a header that cannot be written as it is)
@@ -136,6 +142,9 @@ export class GatewayTransport extends Transport {
 
   /** An exchange ended: its time observed, its slot freed, a refused connection taking the upstream out. */
   private end(up: Upstream, t0: number, e: unknown): void {
+    // a failed exchange may be a node that went away and came back as another (a reset devnet): its chain is
+    // read again at the next check
+    if (e) up.recheck = true;
     if (e instanceof HttpFailure && e.phase === "unsent" && !e.timedOut && e.message !== "interrupted")
       this.pool.markDown(up, e.message);
     const m = this.pool.metrics;
@@ -301,11 +310,19 @@ export class Pool {
   newId(): number {
     return this.nextId++;
   }
+  /**
+   * The chain the product's answers come from (its upstreams' genesis hash), undefined until read: the
+   * cache's keys carry it, so nothing stored for one chain is served for another.
+   */
+  identity?: string;
+
   constructor(
     readonly product: ProductConfig,
     private readonly cfg: GatewayConfig,
     readonly metrics: Metrics | undefined,
     private readonly log: (line: string) => void,
+    /** the product's chain changed, or reorganised deeper than the safe depth: its cache is dropped */
+    private readonly dropCache: () => void = () => {},
   ) {
     this.upstreams = product.upstreams.map((u) => new Upstream(u.endpoint, u.maxConcurrency));
     for (const u of this.upstreams) this.byUrl.set(u.endpoint.url, u);
@@ -323,6 +340,15 @@ export class Pool {
     if (up.wire === undefined)
       up.wire = WirePool.for(up.endpoint.url, { ...JSON_HEADERS, ...up.endpoint.headers }) ?? null;
     return up.wire ? up : undefined;
+  }
+
+  /**
+   * The cache's namespace for this product: its name and chain; undefined (nothing cached) while a group
+   * that names its chain has not named it yet.
+   */
+  get cacheScope(): string | undefined {
+    if (this.identity !== undefined) return `${this.product.name}|${this.identity}`;
+    return groupOf(this.product.chain).identity ? undefined : `${this.product.name}|-`;
   }
 
   /** The best tip height among the upstreams in the rotation (what "lagging" and "deep" are measured from). */
@@ -398,11 +424,23 @@ export class Pool {
             const h = quantityOf(r.result);
             if (h === undefined || !Number.isSafeInteger(h))
               throw new Error(`${tip.method} answered ${r.raw.slice(0, 40)}`);
+            const before = u.height;
+            if (before !== undefined && h < before - this.cfg.cache.safeDepth) {
+              // the tip went back further than the safe depth: a reorg (or a reset) below what the cache
+              // took as final: the product's cache goes
+              this.log(
+                `upstream ${u.endpoint.label} of ${this.product.name}: tip went back from ${before} to ${h}, deeper than the safe depth (${this.cfg.cache.safeDepth}): the product's cache dropped`,
+              );
+              this.dropCache();
+            }
+            if (u.identity === undefined || u.recheck || (before !== undefined && h < before))
+              await this.readIdentity(u);
             u.height = h;
             u.lastProblem = undefined;
             u.reached = true;
           } catch (e) {
             u.height = undefined;
+            u.recheck = true;
             u.lastProblem = (e as Error).message;
             // an answer of any kind is a node that is there (a JSON-RPC error; litecoind's HTTP 503 "Work
             // queue depth exceeded" when busy); refused before anything was sent, or silent, is not
@@ -410,10 +448,16 @@ export class Pool {
           }
         }),
       );
+      this.judgeChains();
       let best: number | undefined;
       for (const u of this.upstreams)
-        if (u.height !== undefined && (best === undefined || u.height > best)) best = u.height;
+        if (u.height !== undefined && !u.otherChain && (best === undefined || u.height > best))
+          best = u.height;
       const verdicts = this.upstreams.map((u) => {
+        if (u.otherChain) {
+          u.lastProblem = u.otherChain;
+          return false;
+        }
         const lag = best !== undefined && u.height !== undefined ? best - u.height : 0;
         const failed = u.lastProblem !== undefined;
         u.failedChecks = failed ? u.failedChecks + 1 : 0;
@@ -448,6 +492,53 @@ export class Pool {
       this.checking = undefined;
     });
     return this.checking;
+  }
+
+  /** An upstream's chain (its genesis hash), read by the group's identity call; unreadable: left unknown. */
+  private async readIdentity(u: Upstream): Promise<void> {
+    const id = groupOf(this.product.chain).identity;
+    if (!id) return;
+    try {
+      const r = await this.healthClient.call(id.method, id.params, {
+        idempotent: true,
+        heavy: false,
+        pinned: u.endpoint,
+      });
+      const v = id.member ? (r.result as Record<string, unknown> | null)?.[id.member] : r.result;
+      if (typeof v === "string" && v.length > 0) u.identity = v;
+      u.recheck = false;
+    } catch {
+      // a node that answers its tip but not this: its chain stays as last read
+    }
+  }
+
+  /**
+   * The product's chain: the one its upstreams report (kept while one of them still does; else the first
+   * upstream's, in the configured order — a reset devnet, every node swapped — and the cache dropped). An
+   * upstream reporting another is marked, so the check takes it out of the rotation and names it.
+   */
+  private judgeChains(): void {
+    const known = this.upstreams.filter((u) => u.identity !== undefined);
+    if (known.length === 0) return;
+    if (this.identity === undefined || !known.some((u) => u.identity === this.identity)) {
+      const next = known[0]?.identity as string;
+      if (this.identity !== undefined) {
+        this.log(
+          `product ${this.product.name}: its upstreams now report another chain (genesis ${next}, was ${this.identity}): its cache dropped`,
+        );
+        this.dropCache();
+      }
+      this.identity = next;
+    }
+    for (const u of this.upstreams) {
+      const other =
+        u.identity !== undefined && u.identity !== this.identity
+          ? `on another chain: genesis ${u.identity}, product ${this.product.name}'s is ${this.identity}`
+          : undefined;
+      if (other && !u.otherChain && u.healthy !== false)
+        this.log(`upstream ${u.endpoint.label} of ${this.product.name} out of the rotation: ${other}`);
+      u.otherChain = other;
+    }
   }
 
   start(): void {

@@ -45,11 +45,12 @@ async function waitReady(child: ChildProcess, url: string, stderr: () => string)
 }
 
 /** `args`: more anvil flags (e.g. `--timestamp N`, so that two nodes share a genesis block). */
-export async function startAnvil(args: string[] = []): Promise<AnvilNode> {
+export async function startAnvil(args: string[] = [], o: { port?: number } = {}): Promise<AnvilNode> {
   let lastErr: unknown;
   // Retry on a fresh port in case another process grabbed ours between freePort() and bind.
   for (let attempt = 0; attempt < 3; attempt++) {
-    const port = await freePort();
+    // o.port: a node started again where one was (a restarted devnet)
+    const port = o.port ?? (await freePort());
     const url = `http://127.0.0.1:${port}/`;
     const child = spawn(
       anvilCommand(),
