@@ -210,6 +210,34 @@ describe("the issue's cases, through the built CLI", () => {
     expect(err).not.toContain("s3cr3t");
   });
 
+  it("two spellings of one setting that disagree: --json beside --format csv, in either order, is refused", async () => {
+    for (const args of [
+      ["--json", "--url", fs.url, "--format", "csv", "getblockcount"],
+      ["--url", fs.url, "getblockcount", "--format", "human", "--json"],
+      ["--json", "--format", "jsonl", "reserves", "verify", "--url", fs.url, "p.json"],
+    ]) {
+      const err = await refusedWith(args);
+      expect(err).toMatch(
+        /--json and --format (csv|human|jsonl) name two output formats \(--json is --format json\)/,
+      );
+    }
+    expect(plainCall(["--json", "--format", "csv", "getblockcount"])).toBeUndefined();
+    // agreeing spellings are one setting: sent
+    const before = fs.hits;
+    const r = await runCli([
+      "--json",
+      "--format",
+      "json",
+      "--url",
+      fs.url,
+      "--retries",
+      "0",
+      "getblockcount",
+    ]);
+    expect(r.exitCode, r.stderr).toBe(3);
+    expect(fs.hits).toBe(before + 1);
+  });
+
   it("a flag given once still overrides the environment (and is sent)", async () => {
     const before = fs.hits;
     const r = await runCli(["--chain", "utxo", "--url", fs.url, "--retries", "0", "getblockcount"], {

@@ -45,7 +45,9 @@ export function plainCall(argv: readonly string[]): FastCall | undefined {
     if (method === undefined) method = a;
     else params.push(a);
   }
-  if (method === undefined) return undefined;
+  // --json beside another --format: the tree refuses it (src/cli/options.ts, formatConflict)
+  if (method === undefined || (flags.json === true && flags.format !== undefined && flags.format !== "json"))
+    return undefined;
   const defs = definitions(method);
   // --range, a method's own options and the rest of the tree are commander's
   if (defs.length === 0 || defs.some((d) => d.range)) return undefined;

@@ -41,6 +41,17 @@ export function refuseRepeats(cmd: Command): void {
 }
 
 /**
+ * Two spellings of one setting that disagree: `--json` is `--format json`, so `--json --format csv` (either
+ * order) names two output formats and is refused, not settled by whichever came last. Undefined when they agree.
+ */
+export function formatConflict(flags: { json?: boolean; format?: string }): UsageError | undefined {
+  if (flags.json !== true || flags.format === undefined || flags.format === "json") return undefined;
+  return new UsageError(
+    `--json and --format ${flags.format} name two output formats (--json is --format json): give one`,
+  );
+}
+
+/**
  * A repeatable KEY=VALUE option's pairs, one value per key: `--node ETH=a --node ETH=b` is refused naming both
  * (which node would answer for ETH is not for chaingw to pick). `key` is what must not repeat (default the KEY).
  */
