@@ -31,6 +31,23 @@ const verify = async (...args: string[]) => {
 };
 type Finding = { status: string; step: string; at?: string; text: string };
 const failures = (j: { findings: Finding[] }) => j.findings.filter((f) => f.status === "fails");
+/**
+ * The file reaches the root written in it, and nothing fails; with no --root that is all it shows: cannot
+ * say (exit 3), "consistent with its own root".
+ */
+const ownRootOnly = (r: {
+  exitCode: number;
+  stdout: string;
+  json?: { verdict: string; findings: Finding[] };
+}) => {
+  expect(r.exitCode, r.stdout).toBe(3);
+  expect(r.stdout).toContain("consistent with its own root; give the published root (--root HEX)");
+  if (r.json) {
+    expect(r.json.verdict).toBe("cannot-say");
+    expect(failures(r.json)).toEqual([]);
+    expect(r.json.findings.filter((f) => f.status === "cannot-say").map((f) => f.step)).toEqual(["root"]);
+  } else expect(r.stdout).not.toContain("FAILS");
+};
 
 const OKX_V1 = "okx-v1-merkle_proof_file.json";
 const OKX_V1_ROOT = "ac6b39d2a0aa8112bd1aadff5e7d4b5c2b91cd54d595262ba4367f5d2db4160d";
@@ -39,14 +56,18 @@ const OKX_V2_TREE = "okx-v2-full-liabilities-merkle-tree.txt";
 const OKX_V2_ROOT = "9e98ebde32ef22ded88a5fb2d5e53d76ed57cb9c6b2c966f250721defe6ab041";
 
 describe("OKX v1: the real Nov 2022 path (auditId 499930592, ~95k BTC at the root)", () => {
-  it("reaches its root; the root is said to be the file's own; the balances printed", async () => {
+  it("reaches its root; without --root that root is the file's own: cannot say (exit 3); the balances printed", async () => {
     const r = await verify(fixture(OKX_V1));
-    expect(r.exitCode).toBe(0);
+    ownRootOnly(r);
     expect(r.stdout).toContain("format     okx-v1");
     expect(r.stdout).toContain("balances   1.000069 BTC, 0.99908176 ETH, 19398.33550812 USDT");
     expect(r.stdout).toContain("23 siblings reach " + OKX_V1_ROOT);
-    expect(r.stdout).toContain("the root came from the file itself");
-    expect(r.stdout).toMatch(/^holds: root ac6b39d2.* \(the file's own root\)$/m);
+    expect(r.stdout).toMatch(
+      /^cannot say: root ac6b39d2.* \(the file's own root\); okx-v1's nodes bind only their children's total: the root's total can be understated without any customer noticing$/m,
+    );
+    expect(r.stdout).toContain(
+      "claim      scheme: okx-v1: each inner node's hash commits to the total of its two children, not to each child's own sum",
+    );
   });
 
   it("--json: verdict, format, root, balances, findings; --root the published root holds", async () => {
@@ -129,7 +150,7 @@ describe("OKX v1: the real Nov 2022 path (auditId 499930592, ~95k BTC at the roo
 describe("OKX v2: user info beside the full tree", () => {
   it("every inner node rebuilds, both leaves found, as a second file or --tree", async () => {
     for (const args of [
-      [fixture(OKX_V2), fixture(OKX_V2_TREE)],
+      [fixture(OKX_V2), fixture(OKX_V2_TREE), "--root", OKX_V2_ROOT],
       [fixture(OKX_V2), "--tree", fixture(OKX_V2_TREE), "--root", OKX_V2_ROOT],
     ]) {
       const r = await verify(...args);
@@ -176,7 +197,7 @@ describe("OKX v2: user info beside the full tree", () => {
 
 describe("the dispatch", () => {
   it("--proof-format forces a format; an unknown name lists the liabilities formats (exit 2)", async () => {
-    const r = await verify(fixture(OKX_V1), "--proof-format", "okx-v1");
+    const r = await verify(fixture(OKX_V1), "--proof-format", "okx-v1", "--root", OKX_V1_ROOT);
     expect(r.exitCode).toBe(0);
     const bad = await verify(fixture(OKX_V1), "--proof-format", "nope");
     expect(bad.exitCode).toBe(2);
@@ -252,7 +273,7 @@ describe("the Bitget family: Java HashMap key order, each tool's number spelling
 
   it("Bitunix (full SHA-256, amounts at each asset's precision) holds", async () => {
     const r = await verify(fixture("bitunix-merkle_tree_bitunix.json"));
-    expect(r.exitCode).toBe(0);
+    ownRootOnly(r);
     expect(r.stdout).toContain(
       "18 siblings reach 7d409a80ebbbf4cef17f3f9c5f56f6e26040f1ca285395897cf695b21391679d",
     );
@@ -289,10 +310,16 @@ describe("the Bitget family: Java HashMap key order, each tool's number spelling
 
 describe("MEXC and CoinEx", () => {
   it("MEXC's sample reaches its root at 128 bits (not cut below), empty siblings included", async () => {
-    const r = await verify(fixture("mexc-merkle_proof.json"), "--json");
+    const r = await verify(
+      fixture("mexc-merkle_proof.json"),
+      "--root",
+      "35d01ffef2beec3ff0166c03f3d9b0cc",
+      "--json",
+    );
     expect(r.exitCode).toBe(0);
     expect(r.json).toMatchObject({
       verdict: "holds",
+      sum_binding: "total",
       format: "mexc",
       root: "35d01ffef2beec3ff0166c03f3d9b0cc",
       balances: [{ asset: "ETH", amount: "195462.73" }],
@@ -317,7 +344,7 @@ describe("MEXC and CoinEx", () => {
 
   it("CoinEx's example reaches its root by the rule its files use, and says its own verifier's rule would not", async () => {
     const r = await verify(fixture("coinex-merkle_proof_file.json"), "--json");
-    expect(r.exitCode).toBe(0);
+    ownRootOnly(r);
     expect(r.json.root).toBe("b272a9a8142f3942dc640936d267ce785ae9d29aaf904c1ec1f0990242047569");
     expect(r.json.findings).toContainEqual(
       expect.objectContaining({
@@ -416,7 +443,8 @@ describe("BitMEX and River: the full tree, HMAC leaves", () => {
     const f = join(dir, "bitmex-built.csv");
     writeFileSync(f, text);
     const r = await verify(f, "--account", "7", "--nonce", NONCE, "--json");
-    expect(r.exitCode).toBe(0);
+    ownRootOnly(r);
+    expect(r.json.sum_binding).toBe("per-child");
     expect(r.json.balances).toEqual([{ asset: "BTC", amount: "0.00004" }]);
     const lines = text.split("\n");
     const raised = join(dir, "bitmex-raised.csv");
@@ -455,8 +483,8 @@ describe("the Binance family (Poseidon over BN254)", () => {
       ["gate-user_config.json", "gate", "800"],
     ]) {
       const r = await verify(fixture(file), "--json");
-      expect(r.exitCode).toBe(0);
-      expect(r.json).toMatchObject({ verdict: "holds", format });
+      ownRootOnly(r);
+      expect(r.json).toMatchObject({ format, sum_binding: "none" });
       expect(r.json.findings).toContainEqual(
         expect.objectContaining({
           status: "ok",
@@ -481,7 +509,12 @@ describe("the Binance family (Poseidon over BN254)", () => {
   });
 
   it("Binance's 2024 sample: the leaf (with TotalCollateral, five amounts a slot) and the path reach its root with 350 slots", async () => {
-    const r = await verify(fixture("binance-user_config.json"), "--json");
+    const r = await verify(
+      fixture("binance-user_config.json"),
+      "--root",
+      "1a4940fecdbf2f7d8fe9c4f16083ceb587f69f0b9af0d02d528235757536668f",
+      "--json",
+    );
     expect(r.exitCode).toBe(0);
     expect(r.json).toMatchObject({ verdict: "holds", format: "binance" });
     expect(r.json.findings).toContainEqual(
@@ -629,7 +662,7 @@ describe("every version read strictly: a member no version has is refused by nam
 
   it("Binance's Jul 2024 file (its loan named VipLoan, as cf2a676 did) reaches its root; an unknown name is refused", async () => {
     const r = await verify(fixture("binance-2024-07-user_config.json"), "--json");
-    expect(r.exitCode).toBe(0);
+    ownRootOnly(r);
     expect(r.json.findings).toContainEqual(
       expect.objectContaining({
         status: "ok",
@@ -641,7 +674,7 @@ describe("every version read strictly: a member no version has is refused by nam
     const renamed = await verify(
       tampered("binance-2024-07-user_config.json", (t) => t.replaceAll('"VipLoan"', '"Loan"')),
     );
-    expect(renamed.exitCode).toBe(0);
+    ownRootOnly(renamed);
     const unknown = await verify(
       tampered("binance-2024-07-user_config.json", (t) => t.replace('"VipLoan"', '"VipLoan2"')),
     );
@@ -717,6 +750,69 @@ describe("every version read strictly: a member no version has is refused by nam
     expect(mixed.exitCode).toBe(2);
     expect(mixed.stderr).toMatch(
       /mexc-2022-12-merkle_proof\.json:7: pathList\[0\]\.balances: not a member of MEXC's proof \(merkle_proof\.json\), the Dec 2022 version/,
+    );
+  });
+});
+
+describe("a root from outside (issue 45, item 6): the forger recomputes the path and the root", () => {
+  /** OKX v1's hashing, as OKX's Go verifier does it: amounts at 8 places, trailing zeros stripped */
+  const e8 = (x: string) => {
+    const [w, f = ""] = x.split(".");
+    return BigInt(w as string) * 10n ** 8n + BigInt((f.padEnd(8, "0") || "0").slice(0, 8));
+  };
+  const text8 = (v: bigint) => {
+    const t = `${v / 10n ** 8n}.${(v % 10n ** 8n).toString().padStart(8, "0")}`;
+    return t.replace(/\.?0+$/, "");
+  };
+  const sha = (s: string) => createHash("sha256").update(s).digest("hex");
+  /** the real file with the customer's BTC raised by `plus` BTC, the leaf, every node and the root recomputed */
+  function raised(plus: bigint): string {
+    const doc = JSON.parse(text(OKX_V1));
+    const self = doc.self;
+    self.balances.BTC = text8(e8(self.balances.BTC) + plus * 10n ** 8n);
+    self.hash = sha(`${self.nonce}${JSON.stringify(self.balances)}`);
+    const assets = Object.keys(self.balances);
+    const sums = new Map(assets.map((a) => [a, e8(self.balances[a])]));
+    let cur = self.hash;
+    const path = doc.path as { balances: Record<string, string>; type: number; hash: string }[];
+    for (const [i, n] of path.slice(0, -1).entries()) {
+      // a padding sibling (type 4) is a copy of the node it pads
+      if (n.type === 4) n.hash = cur;
+      for (const a of assets) sums.set(a, (sums.get(a) as bigint) + e8(n.balances[a] as string));
+      const tail = `${assets.map((a) => text8(sums.get(a) as bigint)).join("")}${i + 2}`;
+      cur = n.type === 1 ? sha(`${n.hash}${cur}${tail}`) : sha(`${cur}${n.hash}${tail}`);
+    }
+    const root = path.at(-1) as { balances: Record<string, string>; hash: string };
+    root.hash = cur;
+    root.balances.BTC = text8(sums.get("BTC") as bigint);
+    return JSON.stringify(doc);
+  }
+
+  it("the customer's BTC raised, every hash above it recomputed: cannot say against its own root, does not hold against the published root; the honest file holds against it", async () => {
+    const f = join(dir, "okx-v1-raised.json");
+    writeFileSync(f, raised(1n));
+    const own = await verify(f, "--json");
+    ownRootOnly(own);
+    expect(own.json.balances).toContainEqual({ asset: "BTC", amount: "2.000069" });
+    expect(own.json.findings).toContainEqual(
+      expect.objectContaining({
+        status: "claim",
+        step: "scheme",
+        text: expect.stringContaining("the root's total can be understated without any customer noticing"),
+      }),
+    );
+    const published = await verify(f, "--root", OKX_V1_ROOT, "--json");
+    expect(published.exitCode).toBe(1);
+    expect(failures(published.json)).toEqual([
+      expect.objectContaining({
+        step: "root",
+        text: expect.stringContaining(`not the given root ${OKX_V1_ROOT}`),
+      }),
+    ]);
+    const honest = await verify(fixture(OKX_V1), "--root", OKX_V1_ROOT);
+    expect(honest.exitCode).toBe(0);
+    expect(honest.stdout).toMatch(
+      /^holds: root ac6b39d2.*\(the root given by --root\); okx-v1's nodes bind only/m,
     );
   });
 });

@@ -829,35 +829,54 @@ describe("exchanges' inclusion steps, in-process through the registry (the real 
   }
   const statuses = (c: { findings: Finding[] }) => c.findings.map((f) => `${f.step}:${f.status}`);
 
-  it("the honest controls hold, each step in its order (leaf, the root's totals, the reach, the root)", async () => {
-    expect(statuses(await run("okx-v1", "okx-v1-merkle_proof_file.json"))).toEqual([
-      "leaf:ok",
-      "sums:ok",
-      "path:ok",
-      "root:claim",
-    ]);
-    expect(statuses(await run("mexc", "mexc-merkle_proof.json"))).toEqual([
-      "leaf:ok",
-      "sums:ok",
-      "path:ok",
-      "root:claim",
-    ]);
-    const coinex = await run("coinex", "coinex-merkle_proof_file.json");
+  /** the file judged against the root it reaches, given as the published root (--root) */
+  const published = async (name: string, file: string) =>
+    run(name, file, undefined, (await run(name, file)).root ?? undefined);
+
+  it("the honest controls, each step in its order (leaf, the root's totals, the reach, the root, the scheme): cannot say against their own root, hold against the published one", async () => {
+    for (const [name, file] of [
+      ["okx-v1", "okx-v1-merkle_proof_file.json"],
+      ["mexc", "mexc-merkle_proof.json"],
+    ] as const) {
+      const own = await run(name, file);
+      expect([own.verdict, ...statuses(own)]).toEqual([
+        "cannot-say",
+        "leaf:ok",
+        "sums:ok",
+        "path:ok",
+        "root:cannot-say",
+        "scheme:claim",
+      ]);
+      const given = await published(name, file);
+      expect([given.verdict, ...statuses(given)]).toEqual([
+        "holds",
+        "leaf:ok",
+        "sums:ok",
+        "path:ok",
+        "root:ok",
+        "scheme:claim",
+      ]);
+      expect(given.sum_binding).toBe("total");
+    }
+    const coinex = await published("coinex", "coinex-merkle_proof_file.json");
     expect([coinex.verdict, ...statuses(coinex)]).toEqual([
       "holds",
       "leaf:claim",
       "sums:ok",
       "path:ok",
       "path:claim",
-      "root:claim",
+      "root:ok",
+      "scheme:claim",
     ]);
-    const gate = await run("gate", "gate-user_config.json");
-    expect([gate.verdict, ...statuses(gate)]).toEqual([
+    const gate = await published("gate", "gate-user_config.json");
+    expect([gate.verdict, gate.sum_binding, ...statuses(gate)]).toEqual([
       "holds",
+      "none",
       "document:ok",
       "path:ok",
-      "root:claim",
+      "root:ok",
       "sums:claim",
+      "scheme:claim",
     ]);
   });
 
@@ -914,7 +933,7 @@ describe("exchanges' inclusion steps, in-process through the registry (the real 
 
   for (const row of rows)
     it(`${row.name}: ${row.step} fails`, async () => {
-      const honest = await run(row.format, row.file);
+      const honest = await published(row.format, row.file);
       expect(honest.verdict, "the control").toBe("holds");
       const c = await run(row.format, row.file, row.edit, row.root, row.assetSlots);
       const hit = c.findings.find(

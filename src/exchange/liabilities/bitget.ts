@@ -236,6 +236,7 @@ const pathStep = step<Doc>("path", (ctx, s) => {
 const family = (v: Variant) =>
   pathVerifier<Doc>({
     name: v.name,
+    sums: "total",
     read: (text, o) => readFamily(v, text, o),
     balances: (d) => d.self.balances.map((a) => ({ asset: a.asset, amount: strippedDec(a.value) })),
     leaf,

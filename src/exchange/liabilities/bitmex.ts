@@ -157,6 +157,7 @@ const totalStep = step<Doc>("tree", ({ doc: { rows, height } }, s) => {
 
 export const verify = verifierOf<Doc>({
   name: "bitmex",
+  sums: "per-child",
   read: (text, o) => readTree(text, o.file),
   steps: [treeStep, leafStep, rootStep, totalStep],
 });

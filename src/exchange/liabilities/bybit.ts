@@ -224,6 +224,7 @@ const pathStep = step<Doc>("path", (ctx, s) => {
 
 export const verify = pathVerifier<Doc>({
   name: "bybit",
+  sums: "total",
   read,
   balances: (d) => ordered(d, d.self.balances).map((a) => ({ asset: a.asset, amount: a.text })),
   leaf,

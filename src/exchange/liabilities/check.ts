@@ -17,7 +17,7 @@ import { compareDec, type Dec, parseDec, plainDec } from "./decimal.js";
 export interface InclusionOptions {
   /** the file's name, for messages */
   file: string;
-  /** the root published elsewhere (--root), hex; without it the root is the file's own */
+  /** the root published elsewhere (--root), hex; without it the file's own: cannot say */
   root?: string;
   /** a second file the format needs (OKX v2's full tree), its text and name */
   tree?: { text: string; file: string };
@@ -35,10 +35,31 @@ export interface Balance {
   amount: string;
 }
 
+/**
+ * What a format's inner node binds of its children's sums (the Maxwell flaw): `per-child` each child's own
+ * sum (BitMEX, River); `full-tree` only their total, but every node is rebuilt from the published leaves
+ * (OKX v2 with its tree); `total` only their total (OKX, Bitget, MEXC, CoinEx: the exchange can give each
+ * customer's path a sibling sum other than what that subtree holds, so the root's total can be understated
+ * without any customer noticing); `none`: the tree carries no sums, only the exchange's zk proofs bind them.
+ */
+export type SumBinding = "per-child" | "full-tree" | "total" | "none";
+
+export const SUM_BINDING_TEXT: Record<SumBinding, string> = {
+  "per-child":
+    "each inner node's hash commits to both children's own sums, so no subtree's sum can be shown otherwise than it is on any path",
+  "full-tree":
+    "each inner node's hash commits only to its children's total, but the full tree is given and every inner node rebuilt from its children: the root's total is the sum of the published leaves, each of which its customer can find",
+  total:
+    "each inner node's hash commits to the total of its two children, not to each child's own sum: the exchange can show each customer's path a sibling sum other than what that subtree holds, so the root's total can be understated without any customer noticing (the Maxwell flaw; a path that holds does not bound the total)",
+  none: "the tree carries no sums: the totals are bound only by the exchange's zk batch proofs, which chaingw does not verify; the root bounds no total",
+};
+
 export interface InclusionCheck {
   verdict: Verdict;
   /** the registry's name of the format */
   format: string;
+  /** what the format's inner nodes bind of their children's sums (SUM_BINDING_TEXT), said in every verdict */
+  sum_binding: SumBinding;
   /** the root the path reached (hex as the format spells it), or null when none was reached */
   root: string | null;
   /** where the root compared against came from */
@@ -87,6 +108,8 @@ export interface InclusionFormat<D> {
   /** the balances known from the file alone (a step may set others) */
   balances?(doc: D): Balance[];
   steps: readonly InclusionStep<D>[];
+  /** what its inner nodes bind of their children's sums (OKX v2: per child only with the full tree) */
+  sums: SumBinding | ((o: InclusionOptions) => SumBinding);
 }
 
 /**
@@ -145,9 +168,12 @@ export async function verifyInclusion<D>(
     rootAt: "root",
   };
   for (const st of [...f.steps, hashStep]) ctx.findings.push(...(await st.run(ctx)));
+  const binding = typeof f.sums === "function" ? f.sums(o) : f.sums;
+  ctx.findings.push(claim("scheme", `${f.name}: ${SUM_BINDING_TEXT[binding]}`));
   return {
     verdict: verdictOfFindings(ctx.findings),
     format: f.name,
+    sum_binding: binding,
     root: ctx.reached,
     root_source: o.root === undefined ? "file" : "given",
     balances: ctx.balances,
@@ -316,13 +342,15 @@ export function compareRoot(
   if (given !== undefined) {
     if (norm(reached) === norm(given)) s.ok("root", `the path reaches the given root ${reached}`, at);
     else s.fail("root", `the path reaches ${reached}, not the given root ${given}`, at);
-  } else if (fileRoot !== null && norm(reached) === norm(fileRoot))
-    s.claim(
-      "root",
-      `the path reaches ${reached}, the root written in this same file: the root came from the file itself; compare it with the root the exchange published elsewhere (--root HEX)`,
-      at,
-    );
+  } else if (fileRoot === null || norm(reached) === norm(fileRoot)) s.cannot("root", OWN_ROOT(reached), at);
 }
+
+/**
+ * Without `--root`: the file agrees with a root it wrote itself, which a forger recomputes with the path —
+ * cannot say (exit 3) until the root the exchange published elsewhere is given.
+ */
+export const OWN_ROOT = (reached: string): string =>
+  `the path reaches ${reached}, the root written in this same file: consistent with its own root; give the published root (--root HEX) — a root from the file itself shows nothing, since whoever edits the file recomputes it`;
 
 /** Totals compared asset by asset (absent = 0); a mismatch names the asset and both amounts. */
 export function compareTotals(s: Steps, got: Sums, want: Amount[], at: string, whose: string): boolean {
@@ -389,6 +417,7 @@ export const rootStep: InclusionStep<unknown> = step("root", (ctx, s) => {
  */
 export const pathVerifier = <D>(f: {
   name: string;
+  sums: InclusionFormat<D>["sums"];
   read: InclusionFormat<D>["read"];
   balances: NonNullable<InclusionFormat<D>["balances"]>;
   leaf: InclusionStep<D>;
@@ -397,6 +426,7 @@ export const pathVerifier = <D>(f: {
 }) =>
   verifierOf<D>({
     name: f.name,
+    sums: f.sums,
     read: f.read,
     balances: f.balances,
     steps: [f.leaf, f.path, rootTotalsStep, f.reach ?? reachStep, rootStep],

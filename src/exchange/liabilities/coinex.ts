@@ -176,6 +176,7 @@ const reachCoinex = step<Doc>("path", (ctx, s) => {
 
 export const verify = pathVerifier<Doc>({
   name: "coinex",
+  sums: "total",
   read,
   balances: (d) => d.mine.map((a) => ({ asset: a.asset, amount: strippedDec(a.value) })),
   leaf: leafStep,

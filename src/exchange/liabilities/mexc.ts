@@ -162,6 +162,7 @@ const pathStep = step<Doc>("path", (ctx, s) => {
 
 export const verify = pathVerifier<Doc>({
   name: "mexc",
+  sums: "total",
   read,
   balances: (d) => d.self.balances.map((a) => ({ asset: a.asset, amount: strippedDec(a.value) })),
   leaf,

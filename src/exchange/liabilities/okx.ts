@@ -140,6 +140,7 @@ const pathV1 = step<V1>("path", (ctx, s) => {
 
 export const verifyV1 = pathVerifier<V1>({
   name: "okx-v1",
+  sums: "total",
   read: readV1,
   balances: (d) => toBalances(d.self.balances),
   leaf: leafV1,
@@ -320,6 +321,8 @@ const treeV2 = step<V2>("tree", (ctx, s) => {
 
 const V2_FORMAT: InclusionFormat<V2> = {
   name: "okx-v2",
+  // the tree binds only totals; with the full tree every node is rebuilt from the leaves
+  sums: (o) => (o.tree ? "full-tree" : "total"),
   read: readV2,
   balances: (d) => toBalances(d.total),
   steps: [leavesV2, treeV2, rootStep],

@@ -26,6 +26,7 @@ import {
   type InclusionOptions,
   isObj,
   type Obj,
+  OWN_ROOT,
   onlyMembers,
   readJson,
   step,
@@ -381,7 +382,7 @@ const rootZk = step<Doc>("root", (ctx, s) => {
     if (o.root.toLowerCase().replace(/^0x/, "") === r)
       s.ok("root", `the file's root is the given root ${r}`, v.root);
     else s.fail("root", `the file's proof is for root ${r}, not the given root ${o.root}`, v.root);
-  } else s.claim("root", `the file's root ${r} came from the file itself (--root HEX compares it)`, v.root);
+  } else s.cannot("root", OWN_ROOT(r), v.root);
 });
 
 /** What the file cannot show: the totals and every other account, proven only by the Groth16 batch proofs. */
@@ -394,6 +395,7 @@ const sumsClaim = step<Doc>("sums", (_, s) => {
 
 const family = (v: Variant): InclusionFormat<Doc> => ({
   name: v.name,
+  sums: "none",
   read: (text, o) => read(v, text, o),
   steps: [documentStep, pathStep, rootZk, sumsClaim],
 });

@@ -21,7 +21,10 @@ export function declareExchangeOptions(cmd: Command): void {
       "an exchange's inclusion-proof format, when detection should not choose (--format is the output's)",
     )
     .option("--tree <file>", "OKX v2: the full liabilities tree file (or give it as the second file)")
-    .option("--root <hex>", "the root the exchange published; without it the root is the file's own")
+    .option(
+      "--root <hex>",
+      "the root the exchange published; without it the file agrees only with its own root: cannot say (exit 3)",
+    )
     .option("--account <id>", "BitMEX/River: your account number")
     .option("--nonce <hex>", "BitMEX: your account nonce")
     .option("--account-key <hex>", "River: your account key")
