@@ -77,7 +77,11 @@ export function checkChallenge(text: string | null, required: string | undefined
     text,
     required: required ?? null,
     ok: null,
-    detail: text === null ? "the proof has no challenge" : `signatures are over "${text}"`,
+    // which audit the verdict judged: without --challenge, the proof's own text
+    detail:
+      text === null
+        ? "the proof has no challenge"
+        : `signatures are over "${text}" (the proof's own audit text; --challenge requires the auditor's)`,
   };
   if (required === undefined) return c;
   c.ok = text === required;
