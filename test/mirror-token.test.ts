@@ -30,6 +30,8 @@ let dir: string;
 let mirror: string;
 let usd: string;
 let proof: string;
+/** what `reserves balances` printed when it made the proof */
+let made: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "chaingw-mirror-"));
@@ -69,6 +71,7 @@ beforeAll(async () => {
     { env: { CHAINGW_URL: anvil.url } },
   );
   expect(r.exitCode, r.stderr).toBe(0);
+  made = r.stdout;
   writeFileSync(join(dir, "assets.csv"), "asset,decimals\nETH,18\nMIR,18\n");
 }, 120_000);
 
@@ -99,6 +102,12 @@ describe("a token that mirrors the native balance", () => {
       },
     ).trim();
     expect(bal.split(/\s/)[0]).toBe(String(2n * 10n ** 18n));
+    // reserves balances names it under its totals; the ordinary token is not named
+    expect(made).toContain(
+      `native mirror: the token named MIR at ${mirror} on anvil (chain id 31337) mirrors the native coin: its balanceOf equals the native balance at each of the 2 addresses read at block`,
+    );
+    expect(made).toContain("one coin, count it once");
+    expect(made).not.toContain(`at ${usd} on anvil`);
   });
 
   it("backing two assets (ETH native, MIR the mirror): the coin backs ETH only, MIR is not covered — named", async () => {

@@ -27,7 +27,6 @@
 
 import {
   type BackingRef,
-  knownNativeMirror,
   type NetworkId,
   nativeCoinLabel,
   networkLabel,
@@ -38,6 +37,7 @@ import type { Proof } from "../proof/document.js";
 import type { EvmProof } from "../proof/evm-document.js";
 import { share, unitOf } from "../reserves/claims.js";
 import type { ProofCheck, ReportEntry } from "../reserves/combined.js";
+import { nativeMirrorsOf } from "../reserves/evm/mirrors.js";
 import { counted, type Verdict } from "../reserves/verdict.js";
 import { spanText } from "../util/text.js";
 import { formatUnits } from "../util/units.js";
@@ -290,50 +290,14 @@ export function snapshotConflicts(backings: Backing[], verify: boolean): string[
   return out;
 }
 
-/**
- * The tokens of the proofs that are their network's native coin again, by `network token`, each with how it
- * was told: a known mirror contract (chains/assets.ts), or a token whose balance equals the native balance at
- * every address a proof reads both for at one block, and is not zero at one of them at least (Polygon's and
- * Celo's contracts answer `address.balance`). Such a token's balance is the native coin's: counting both
- * counts one coin twice.
- */
+/** The native mirrors among the backings' EVM proofs (reserves/evm/mirrors.ts), by `network token`. */
 export function nativeMirrors(backings: Backing[]): Map<string, string> {
-  const out = new Map<string, string>();
-  const native = new Map<string, string>();
-  const evm = backings.flatMap((b) => {
-    const { network } = networkOfBacking(b);
-    return b.evm && network ? [{ doc: b.evm, network }] : [];
-  });
-  for (const { doc, network } of evm)
-    for (const bal of doc.assets.find((a) => a.id === "native")?.balances ?? [])
-      native.set(`${network} ${doc.block.number} ${bal.address}`, bal.base_units);
-  for (const { doc, network } of evm)
-    for (const a of doc.assets) {
-      const key = `${network} ${a.id}`;
-      if (a.id === "native" || out.has(key)) continue;
-      const known = knownNativeMirror(network, a.id);
-      const token = `the token${a.symbol ? ` named ${a.symbol}` : ""} at ${a.id} on ${networkLabel(network)}`;
-      if (known) {
-        out.set(key, `${token} is ${known}: its balances are the native coin's`);
-        continue;
-      }
-      let common = 0;
-      let equal = true;
-      let nonzero = false;
-      for (const bal of a.balances) {
-        const n = native.get(`${network} ${doc.block.number} ${bal.address}`);
-        if (n === undefined) continue;
-        common++;
-        if (n !== bal.base_units) equal = false;
-        if (n !== "0") nonzero = true;
-      }
-      if (common && equal && nonzero)
-        out.set(
-          key,
-          `${token} mirrors the native coin: its balanceOf equals the native balance at each of the ${counted(common, "address")} read at block ${doc.block.number}`,
-        );
-    }
-  return out;
+  return nativeMirrorsOf(
+    backings.flatMap((b) => {
+      const { network } = networkOfBacking(b);
+      return b.evm && network ? [{ doc: b.evm, network }] : [];
+    }),
+  );
 }
 
 /** Every counted output or balance once: its amount, the first proof naming it, and whether any proof proved it. */

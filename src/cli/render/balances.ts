@@ -2,6 +2,7 @@
 import { groupOf } from "../../chains/index.js";
 import { style, table } from "../../output/human.js";
 import type { EvmProof } from "../../proof/evm-document.js";
+import { nativeMirrorsOf } from "../../reserves/evm/mirrors.js";
 import { csvField } from "../../util/csv.js";
 import { groupDigits } from "../../util/units.js";
 
@@ -71,6 +72,9 @@ export function balancesHuman(proof: EvmProof, color: boolean): string {
       color,
     ),
   );
+  // a token that is the native coin again: its total is not more reserves (solvency counts it once)
+  for (const m of nativeMirrorsOf([{ doc: proof, network: `evm:${proof.chain.chain_id}` }]).values())
+    out.push(st.bad(`native mirror: ${m}; one coin, count it once`));
   return out.join("\n");
 }
 
