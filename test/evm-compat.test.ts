@@ -86,7 +86,11 @@ describe("blocks", () => {
     const unknown = `0x${"00".repeat(7)}01${"ab".repeat(24)}`;
     const r = await runCli(["eth_getBlockByHash", unknown], { env });
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toBe("null (eth_getBlockByHash: not found — no such block)\n");
+    // a null prints nothing on stdout, its note on stderr (issue 49)
+    expect([r.stdout, r.stderr]).toEqual([
+      "",
+      "chaingw: null (eth_getBlockByHash: not found — no such block)\n",
+    ]);
   });
 
   it("a block whose hash prefix is not its number: integrity error naming the block, exit 1; --no-verify passes", async () => {
@@ -149,8 +153,9 @@ describe("transactions and receipts", () => {
     expect(tx.stdout).toContain("(not in a block yet)");
     const rc = await runCli(["eth_getTransactionReceipt", h], { env });
     expect(rc.exitCode).toBe(0);
-    expect(rc.stdout).toBe(
-      "null (eth_getTransactionReceipt: not found — unknown transaction hash, or not confirmed yet)\n",
+    expect(rc.stdout).toBe("");
+    expect(rc.stderr).toBe(
+      "chaingw: null (eth_getTransactionReceipt: not found — unknown transaction hash, or not confirmed yet)\n",
     );
     const j = await runCli(["--json", "eth_getTransactionReceipt", h], { env });
     expect(j.stdout).toBe("null\n");

@@ -93,7 +93,10 @@ describe("eth_ methods against anvil, cross-checked with cast rpc", () => {
   it("a block past the tip is null: a not-found line, exit 0", async () => {
     const h = await runCli(["eth_getBlockByNumber", "999999"], { env });
     expect(h.exitCode).toBe(0);
-    expect(h.stdout).toBe("null (eth_getBlockByNumber: not found — no such block)\n");
+    expect([h.stdout, h.stderr]).toEqual([
+      "",
+      "chaingw: null (eth_getBlockByNumber: not found — no such block)\n",
+    ]);
     const j = await runCli(["--json", "eth_getBlockByNumber", "0xf423f"], { env });
     expect(j.exitCode).toBe(0);
     expect(j.stdout).toBe("null\n");
@@ -115,7 +118,10 @@ describe("eth_ methods against anvil, cross-checked with cast rpc", () => {
     const unknown = `0x${"ab".repeat(32)}`;
     const n = await runCli(["eth_getTransactionByHash", unknown], { env });
     expect(n.exitCode).toBe(0);
-    expect(n.stdout).toBe("null (eth_getTransactionByHash: not found — unknown transaction hash)\n");
+    expect([n.stdout, n.stderr]).toEqual([
+      "",
+      "chaingw: null (eth_getTransactionByHash: not found — unknown transaction hash)\n",
+    ]);
     expect(await cast("eth_getTransactionByHash", unknown)).toBeNull();
   });
 
@@ -244,7 +250,7 @@ describe("eth_ methods against anvil, cross-checked with cast rpc", () => {
     );
     expect(await cg("eth_estimateGas", obj)).toBe(expected);
     const h = await runCli(["eth_estimateGas", obj], { env });
-    expect(h.stdout).toBe(`${expected}  (${BigInt(expected)})\n`);
+    expect(h.stdout).toBe(`${expected}\n`);
     // a plain value transfer, value given in decimal wei
     const transfer = await cg(
       "eth_estimateGas",

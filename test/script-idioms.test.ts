@@ -12,9 +12,11 @@ import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliJsonParams } from "../src/methods/raw-params.js";
+import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
 import { freePort } from "./helpers/ports.js";
 import { trackDir } from "./helpers/procs.js";
+import { spawnPty } from "./helpers/pty.js";
 
 const BIN = fileURLToPath(new URL("../bin/chaingw", import.meta.url));
 
@@ -372,4 +374,49 @@ describe("item 3: one exit code by the README's precedence; --json summaries are
     const [note] = jsonLines(r.stderr);
     expect(note.note).toMatchObject({ tip: await node.rpc("getblockcount"), asked: 99999 });
   }, 120_000);
+});
+
+describe("item 4: what a script captures is the value", () => {
+  let anvil: AnvilNode;
+  const CAST = fileURLToPath(new URL("../node_modules/.bin/cast", import.meta.url));
+  beforeAll(async () => {
+    anvil = await startAnvil();
+    await anvil.rpc("anvil_mine", ["0x64"]);
+  }, 60_000);
+  afterAll(async () => {
+    await anvil?.stop();
+  });
+
+  it("n=$(chaingw eth_blockNumber) is the node's 0x64 alone; cast's 100 is the same number; --json unchanged", async () => {
+    const r = await sh(
+      `n=$(chaingw --url ${anvil.url} eth_blockNumber); c=$(${CAST} block-number --rpc-url ${anvil.url}); echo "$n $((n)) $c"; chaingw --url ${anvil.url} --json eth_blockNumber`,
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe('0x64 100 100\n"0x64"\n');
+    // the same on the UTXO side: a number token as the node sent it
+    const d = await sh('test "$(chaingw getdifficulty)" = "$(litecoin-cli $LTC getdifficulty)" && echo same');
+    expect(d.stdout).toBe("same\n");
+  }, 60_000);
+
+  it("on a terminal the decimal stays beside it", async () => {
+    const p = spawnPty(["--url", anvil.url, "eth_blockNumber"], { env: { NO_COLOR: "1" } });
+    expect((await p.done).code).toBe(0);
+    expect(p.screen()).toContain("0x64  (100)");
+  }, 60_000);
+
+  it('a null prints nothing on stdout, its note on stderr: [ -z "$(…)" ] holds beside litecoin-cli; --json prints null', async () => {
+    const h = (await sh("chaingw getbestblockhash")).stdout.trim();
+    // the coinbase of the tip is not spendable yet, but exists; vout 7 does not
+    const r = await sh(
+      `[ -z "$(chaingw gettxout ${h} 7)" ] && echo empty; [ -z "$(litecoin-cli $LTC gettxout ${h} 7)" ] && echo empty too`,
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe("empty\nempty too\n");
+    expect(r.stderr).toBe("chaingw: null (gettxout: not found)\n");
+    const j = await sh(`chaingw --json gettxout ${h} 7`);
+    expect([j.exitCode, j.stdout, j.stderr]).toEqual([0, "null\n", ""]);
+    const e = await sh(`chaingw --url ${anvil.url} eth_getTransactionReceipt 0x${"ab".repeat(32)}`);
+    expect([e.exitCode, e.stdout]).toEqual([0, ""]);
+    expect(e.stderr).toMatch(/^chaingw: null \(eth_getTransactionReceipt: not found — /);
+  }, 60_000);
 });

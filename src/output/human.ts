@@ -23,7 +23,8 @@ export function style(color: boolean): Style {
   return { key: c.cyan, dim: c.dim, bad: c.red, good: c.green };
 }
 
-const isScalar = (v: JsonValue): boolean => v === null || typeof v !== "object" || v instanceof JsonNumber;
+export const isScalar = (v: JsonValue): boolean =>
+  v === null || typeof v !== "object" || v instanceof JsonNumber;
 
 export function scalarText(v: JsonValue): string {
   if (v === null) return "null";

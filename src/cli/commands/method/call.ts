@@ -11,7 +11,7 @@ import { findMethod, isMethodName } from "../../../methods/index.js";
 import { namedToPositional } from "../../../methods/params.js";
 import { type Prepared, prepare, prepareRaw, type SendOptions, send } from "../../../methods/prepare.js";
 import type { MethodDef } from "../../../methods/types.js";
-import { renderValue } from "../../../output/human.js";
+import { isScalar, renderValue, scalarText } from "../../../output/human.js";
 import { withSpinner } from "../../../output/progress.js";
 import type { CallResult } from "../../../rpc/client.js";
 import { sleep } from "../../../util/sleep.js";
@@ -35,15 +35,23 @@ async function callAndPrint(
   const def = req.def;
   const rctx = { color: ctx.color, chain: req.chain, method: req.method, options };
   // a unit flag (--ether): the node's bytes as `result`, the same amount in the unit beside it
-  const units = run.machine ? def?.inUnits?.(result, rctx) : undefined;
-  const text = units
-    ? `{"result":${raw}${Object.entries(units)
-        .map(([k, v]) => `,${JSON.stringify(k)}:${JSON.stringify(v)}`)
-        .join("")}}`
-    : raw;
+  const units = def?.inUnits?.(result, rctx);
+  const text =
+    units && run.machine
+      ? `{"result":${raw}${Object.entries(units)
+          .map(([k, v]) => `,${JSON.stringify(k)}:${JSON.stringify(v)}`)
+          .join("")}}`
+      : raw;
   if (ctx.format === "json") return run.out(text);
   if (ctx.format === "jsonl") return run.out(stringifyLossless(parseLossless(text)));
-  run.out(def?.render ? def.render(result, rctx) : renderDefault(result, req.method, ctx.color));
+  const render = (v: JsonValue) =>
+    def?.render ? def.render(v, rctx) : renderDefault(v, req.method, ctx.color);
+  // what `$(chaingw …)` captures is the value: a null prints nothing there (its note on stderr, as
+  // litecoin-cli prints nothing), and off a terminal a scalar is the node's value alone (`0x64`, not
+  // `0x64  (100)`; a unit flag's conversion is the value asked for)
+  if (result === null) return run.tell("note", `chaingw: ${render(null)}`);
+  if (isScalar(result) && !run.stdout.isTTY && !units) return run.out(scalarText(result));
+  run.out(render(result));
 }
 
 /**
