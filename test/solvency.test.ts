@@ -337,6 +337,14 @@ describe("solvency", () => {
     expect(html).not.toMatch(/class="verdict"[^>]*>HOLDS/);
     expect(html).toContain('id="reserves-verdict" data-verdict="holds"');
     expect(html.indexOf('id="verdict"')).toBeLessThan(html.indexOf('id="reserves-verdict"'));
+    // which audit: the challenge, the liabilities' created, the snapshots' block times and gaps
+    expect(html).toContain(`<li>audit: challenge &quot;${CHALLENGE}&quot; (from the commitment)</li>`);
+    expect(html).toMatch(
+      /<li>liabilities created \S+Z; reserves within --max-gap 24h of it prove for them<\/li>/,
+    );
+    expect(html).toMatch(
+      /<li>reserves: Litecoin regtest at height \d+, block time \S+Z: [^<]+ the liabilities&#39; created<\/li>/,
+    );
     // what each proof was judged on: height and distance from the tip, age, challenge, node, owned addresses
     const ltcRow = /<tr data-file="[^"]*ltc\.json">(.*?)<\/tr>/s.exec(html)?.[1] ?? "";
     expect(ltcRow).toMatch(/height \d+<br><small>\d+ below the node's tip \d+<\/small>/);
