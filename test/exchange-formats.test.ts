@@ -194,6 +194,211 @@ describe("Bybit: every published coin-list version (bybit-exchange/merkle-proof)
   });
 });
 
+/** Hotcoin's verifier (MerkleProofVerifier.verify), recomputed: domain-separated hashes of JSON string arrays. */
+function hotcoinByHand(proof: any, anchor: any) {
+  const H = (domain: number, fields: string[]) =>
+    createHash("sha256")
+      .update(Buffer.from([domain]))
+      .update(JSON.stringify(fields), "utf8")
+      .digest("hex");
+  const P = "HOTCOIN-POR-SUM";
+  const coins: string[] = proof.assets.map((a: { coin: string }) => a.coin);
+  const config = H(3, [
+    P,
+    ...proof.assets.flatMap((a: { coin: string; decimals: number }) => [a.coin, String(a.decimals)]),
+  ]);
+  const strip = (t: string) => (t.includes(".") ? t.replace(/0+$/, "").replace(/\.$/, "") : t);
+  const add = (a: string, b: string) => {
+    const places = Math.max((a.split(".")[1] ?? "").length, (b.split(".")[1] ?? "").length);
+    const u = (t: string) => BigInt((t.split(".")[0] ?? "") + (t.split(".")[1] ?? "").padEnd(places, "0"));
+    const d = (u(a) + u(b)).toString().padStart(places + 1, "0");
+    return strip(places ? `${d.slice(0, -places)}.${d.slice(-places)}` : d);
+  };
+  const self = proof.self;
+  const leaf = H(0, [
+    P,
+    self.snapshotId,
+    config,
+    self.accountId,
+    self.nonce,
+    ...coins.map((c) => self.balances[c]),
+  ]);
+  let cur = leaf;
+  let sums: Record<string, string> = { ...self.balances };
+  let index = self.leafIndex;
+  let width = anchor.leafCount;
+  let used = 0;
+  while (width > 1) {
+    const step = proof.path[used++];
+    const right = index % 2 === 0;
+    if (step.position !== (right ? "RIGHT" : "LEFT")) return { ok: false, at: used };
+    sums = Object.fromEntries(coins.map((c) => [c, add(sums[c]!, step.balances[c])]));
+    const amounts = coins.map((c) => sums[c]!);
+    cur = right
+      ? H(1, [P, config, cur, step.hash, ...amounts])
+      : H(1, [P, config, step.hash, cur, ...amounts]);
+    index = Math.floor(index / 2);
+    width = Math.ceil(width / 2);
+  }
+  return {
+    ok:
+      used === proof.path.length &&
+      cur === anchor.root &&
+      coins.every((c) => sums[c] === anchor.userTotals[c]),
+    leafOk: leaf === self.leafHash,
+    root: cur,
+  };
+}
+
+describe("Hotcoin: domain-separated JSON hashing, the root in the anchor file", () => {
+  const PROOF = "hotcoin-sample-proof.json";
+  const ANCHOR = "hotcoin-sample-anchor.json";
+  const ROOT = "d52c3dc794f1f692595d55912a4576f576b9e173dd46a4411c4c7cf32428b1b1";
+
+  it("the published sample holds against its anchor (Hotcoin's verifier recomputed here agrees); without it, cannot say", async () => {
+    const byHand = hotcoinByHand(JSON.parse(text(PROOF)), JSON.parse(text(ANCHOR)));
+    expect(byHand).toEqual({ ok: true, leafOk: true, root: ROOT });
+    const r = await verify(fixture(PROOF), "--anchor", fixture(ANCHOR), "--json");
+    expect(r.exitCode).toBe(0);
+    expect(r.json).toMatchObject({ verdict: "holds", format: "hotcoin", root: ROOT, root_source: "anchor" });
+    expect(r.json.findings).toContainEqual(expect.objectContaining({ status: "ok", step: "sums" }));
+    const alone = await verify(fixture(PROOF));
+    expect(alone.exitCode).toBe(3);
+    expect(alone.stdout).toContain("Hotcoin's proof holds no root: its anchor file (--anchor FILE");
+    expect(alone.stdout).toContain("(reached by the path; no root to compare it with)");
+    const anchorAlone = await verify(fixture(ANCHOR));
+    expect(anchorAlone.exitCode).toBe(2);
+    expect(anchorAlone.stderr).toContain("it is Hotcoin's anchor file");
+  });
+
+  it("tampered: a sibling raised with the anchor's totals raised to match, a sibling's side flipped, an amount not canonical, another anchor", async () => {
+    const raisedProof = tampered(PROOF, (t) => t.replace('"BTC": "9033.24489749"', '"BTC": "9034.24489749"'));
+    const raisedAnchor = tampered(ANCHOR, (t) =>
+      t.replace('"BTC": "1551965187.28112499"', '"BTC": "1551965188.28112499"'),
+    );
+    const r1 = await verify(raisedProof, "--anchor", raisedAnchor, "--json");
+    expect(r1.exitCode).toBe(1);
+    expect(failures(r1.json)).toEqual([
+      expect.objectContaining({
+        step: "root",
+        at: "level 19 (root)",
+        text: expect.stringContaining("not the anchor's root"),
+      }),
+    ]);
+    const flipped = await verify(
+      tampered(PROOF, (t) => t.replace('"position": "LEFT"', '"position": "RIGHT"')),
+      "--anchor",
+      fixture(ANCHOR),
+      "--json",
+    );
+    expect(flipped.exitCode).toBe(1);
+    expect(failures(flipped.json)[0]).toMatchObject({ step: "path", at: "level 2 (path[2])" });
+    const zeros = await verify(
+      tampered(PROOF, (t) => t.replace('"USDT": "5325552.147"', '"USDT": "5325552.1470"')),
+      "--anchor",
+      fixture(ANCHOR),
+      "--json",
+    );
+    expect(zeros.exitCode).toBe(1);
+    expect(failures(zeros.json)[0]).toMatchObject({
+      step: "balances",
+      text: expect.stringContaining("not written canonically"),
+    });
+    const other = await verify(
+      fixture(PROOF),
+      "--anchor",
+      tampered(ANCHOR, (t) => t.replace(ROOT, "d".repeat(64))),
+      "--json",
+    );
+    expect(other.exitCode).toBe(1);
+    expect(failures(other.json)[0]).toMatchObject({
+      step: "root",
+      text: expect.stringContaining("not the anchor's root"),
+    });
+    const member = await verify(
+      tampered(PROOF, (t) => t.replace('"leafIndex"', '"uid": "7",\r\n    "leafIndex"')),
+      "--anchor",
+      fixture(ANCHOR),
+    );
+    expect(member.exitCode).toBe(2);
+    expect(member.stderr).toMatch(
+      /hotcoin-sample-proof\.json:\d+: self\.uid: not a member of Hotcoin's proof/,
+    );
+  });
+});
+
+/** Bitbase's verifier (verifyProof), recomputed: the payload text, sha256 of hex concatenations. */
+function bitbaseByHand(d: any) {
+  const payload = `POR_V1|auditId=${d.auditId}|recordId=${d.recordId}|${["BTC", "ETH", "USDT", "USDC"].map((c) => `${c}=${d.balances[c]}`).join("|")}`;
+  let cur = sha256(payload);
+  const leafOk = cur === d.leafHash && payload === d.leafPayload;
+  for (const p of d.proof) cur = sha256(p.position === "LEFT" ? p.hash + cur : cur + p.hash);
+  return { leafOk, rootOk: cur === d.rootHash };
+}
+
+describe("Bitbase: a tree without sums — inclusion only", () => {
+  const NAME = "bitbase-por-proof-example.json";
+  const ROOT = "add3965d6c7bca2a54dd23f6c882322292476f55def700589ae7dcc706bdbecb";
+
+  it("the published example reaches its root (as Bitbase's verifier recomputed here agrees), and does not hold: the customer's own ETH is negative; the verdict says the tree binds no total", async () => {
+    expect(bitbaseByHand(JSON.parse(text(NAME)))).toEqual({ leafOk: true, rootOk: true });
+    const r = await verify(fixture(NAME), "--root", ROOT, "--json");
+    expect(r.exitCode).toBe(1);
+    expect(failures(r.json)).toEqual([
+      expect.objectContaining({
+        step: "balances",
+        at: "level 0 (leaf)",
+        text: expect.stringContaining("negative ETH amount (-0.20000000)"),
+      }),
+    ]);
+    expect(r.json.findings).toContainEqual(expect.objectContaining({ status: "ok", step: "root" }));
+    expect(r.json.findings).toContainEqual(
+      expect.objectContaining({
+        status: "claim",
+        step: "scheme",
+        text: expect.stringContaining("the root bounds no total"),
+      }),
+    );
+  });
+
+  it("tampered: the ETH made positive (payload and leaf hash recomputed) misses the root; a payload that is not the balances'; an extra coin; another --root", async () => {
+    const d = JSON.parse(text(NAME));
+    d.balances.ETH = "0.20000000";
+    d.leafPayload = d.leafPayload.replace("ETH=-0.20000000", "ETH=0.20000000");
+    d.leafHash = sha256(d.leafPayload);
+    const pos = join(dir, "bitbase-positive.json");
+    writeFileSync(pos, JSON.stringify(d, null, 2));
+    expect(bitbaseByHand(d)).toEqual({ leafOk: true, rootOk: false });
+    const r1 = await verify(pos, "--json");
+    expect(r1.exitCode).toBe(1);
+    expect(failures(r1.json)).toEqual([
+      expect.objectContaining({ step: "root", text: expect.stringContaining("not the file's root") }),
+    ]);
+    const payload = await verify(
+      tampered(NAME, (t) => t.replace("BTC=0.10000000", "BTC=9.10000000")),
+      "--json",
+    );
+    expect(payload.exitCode).toBe(1);
+    expect(failures(payload.json)).toContainEqual(
+      expect.objectContaining({ step: "leaf", at: "leafPayload" }),
+    );
+    const coin = await verify(
+      tampered(NAME, (t) =>
+        t.replace('"USDC": "0.00000000"', '"USDC": "0.00000000",\n    "DAI": "5.00000000"'),
+      ),
+    );
+    expect(coin.exitCode).toBe(2);
+    expect(coin.stderr).toMatch(
+      /bitbase-por-proof-example\.json:\d+: balances\.DAI: not a member of Bitbase's proof/,
+    );
+    const other = await verify(fixture(NAME), "--root", "f".repeat(64), "--json");
+    expect(other.exitCode).toBe(1);
+    expect(failures(other.json)).toContainEqual(
+      expect.objectContaining({ step: "root", text: expect.stringContaining("not the given root") }),
+    );
+  });
+});
+
 describe("detection explains itself", () => {
   it("a file no format reads: 'not a proof format chaingw knows', the closest format and what it lacks, never --commitment", async () => {
     const r = await verify(tampered("bybit-2024-05-40.json", (t) => t.replace('"userHash"', '"userHush"')));
@@ -240,7 +445,7 @@ describe("detection cannot overlap (issue 50 item 4)", () => {
   const proofDirs = /fixtures\/exchange\/|por-samples\//;
   /** files there that are proofs of no format chaingw reads (notes, contracts, a verifier's config, batch tables) */
   const notProofs =
-    /(\.md|\.sol|\.ts|Token\.json|token\.json|wallet\.json|ownerswallet\.json|binance\/config\.json|proof\.csv|full-liabilities-merkle-tree.*|zkstark_v1_.*|vector.*)$/i;
+    /(\.md|\.sol|\.ts|Token\.json|token\.json|wallet\.json|ownerswallet\.json|binance\/config\.json|proof\.csv|full-liabilities-merkle-tree.*|hotcoin-sample-anchor\.json|zkstark_v1_.*|vector.*)$/i;
 
   it("no file of test/fixtures/ or the shared samples is claimed by two formats; every proof file by exactly one", () => {
     const seen: string[] = [];

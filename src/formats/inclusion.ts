@@ -10,6 +10,7 @@ import type { LiabilitiesModule } from "./types.js";
 /** The flags of `LiabilitiesInput` that only exchanges' formats take, as the command line spells them. */
 export const EXCHANGE_FLAGS = {
   tree: "--tree",
+  anchor: "--anchor",
   root: "--root",
   account: "--account",
   nonce: "--nonce",
@@ -41,6 +42,8 @@ export const inclusionModule = (get: () => Promise<Verify>) => async (): Promise
         file: x.file,
         root: x.root,
         tree: x.tree === undefined ? undefined : { text: x.readFile(x.tree, "tree"), file: x.tree },
+        anchor:
+          x.anchor === undefined ? undefined : { text: x.readFile(x.anchor, "--anchor"), file: x.anchor },
         account: x.account,
         nonce: x.nonce,
         accountKey: x.accountKey,

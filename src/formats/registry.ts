@@ -16,6 +16,7 @@
  */
 import { UsageError } from "../errors/index.js";
 import { BINANCE, GATE, HTX_ZK } from "./binance.js";
+import { BITBASE } from "./bitbase.js";
 import { BITGET } from "./bitget.js";
 import { BITMEX } from "./bitmex.js";
 import { BITUNIX } from "./bitunix.js";
@@ -24,6 +25,7 @@ import { CHAINGW_LIABILITIES, CHAINGW_LIABILITIES_PROOF } from "./chaingw-liabil
 import { CHAINGW_EVM, CHAINGW_UTXO } from "./chaingw-reserves.js";
 import { COINEX } from "./coinex.js";
 import { EXCHANGE_OWNERSHIP } from "./exchange-ownership.js";
+import { HOTCOIN, HOTCOIN_ANCHOR_MARKS } from "./hotcoin.js";
 import { MEXC } from "./mexc.js";
 import { OKX_V1 } from "./okx-v1.js";
 import { OKX_V2 } from "./okx-v2.js";
@@ -75,6 +77,8 @@ const LIABILITIES: readonly ProofFormat<LiabilitiesModule>[] = [
   MEXC,
   COINEX,
   BYBIT,
+  HOTCOIN,
+  BITBASE,
   BITMEX,
   BINANCE,
   GATE,
@@ -158,6 +162,10 @@ const NOT_READ: readonly { is(text: string): boolean; what: string }[] = [
   {
     is: (t) => /^\uFEFF?"?id"?,.*"?proof_info"?,.*"?batch_commitment"?/.test(t),
     what: "the Groth16 batch proof table (proof.csv) of Gate's or Binance's zk proof of solvency: the batch proofs, which chaingw does not verify; a customer's own file is their user_config.json (gate, binance, htx-zk)",
+  },
+  {
+    is: (t) => hasMarks(t, HOTCOIN_ANCHOR_MARKS),
+    what: "Hotcoin's anchor file (the root and totals it publishes apart): give it as --anchor FILE beside the customer's proof.json",
   },
   {
     is: (t) => hasMarks(t, ["batch_inclusion_proof", "trunk_inclusion_proof"]),

@@ -119,6 +119,8 @@ export interface LiabilitiesInput {
   ask?: () => Promise<string>;
   /** an exchange's second file (OKX v2: the full tree) */
   tree?: string;
+  /** Hotcoin: the anchor file (root, totals, leaf count) published apart from the proofs */
+  anchor?: string;
   /** the root the exchange published (hex) */
   root?: string;
   /** BitMEX/River: the account number and its secrets */

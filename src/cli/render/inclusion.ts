@@ -20,14 +20,20 @@ export function renderInclusion(r: InclusionCheck, title: string): string {
       ? ""
       : r.root_source === "given"
         ? " (the root given by --root)"
-        : " (the file's own root)";
+        : r.root_source === "anchor"
+          ? " (the root of the anchor file, --anchor)"
+          : r.root_source === "none"
+            ? " (reached by the path; no root to compare it with)"
+            : " (the file's own root)";
   // what a holding path does not show, in every verdict: whether the root's total is bound at all
   const total =
     r.sum_binding === "total"
       ? `; ${r.format}'s nodes bind only their children's total: the root's total can be understated without any customer noticing`
       : r.sum_binding === "none"
         ? `; ${r.format}'s tree carries no sums: the root bounds no total (zk proofs not verified)`
-        : "";
+        : r.sum_binding === "inclusion-only"
+          ? `; ${r.format}'s tree hashes no sums: it shows inclusion only, and the root bounds no total`
+          : "";
   lines.push(`${VERDICT_WORDS[r.verdict]}: ${root}${source}${total}`);
   return lines.join("\n");
 }

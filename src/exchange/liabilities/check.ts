@@ -21,12 +21,14 @@ export interface InclusionOptions {
   root?: string;
   /** a second file the format needs (OKX v2's full tree), its text and name */
   tree?: { text: string; file: string };
+  /** Hotcoin: the anchor file the exchange published beside the proofs (its root, totals, leaf count) */
+  anchor?: { text: string; file: string };
   /** BitMEX/River: the customer's account number and secret (nonce, or River's account key and e-mail) */
   account?: string;
   nonce?: string;
   accountKey?: string;
   email?: string;
-  /** the Binance family: the tool's number of asset slots (else the known ones, then 1…1024, are tried) */
+  /** the Binance family: the tool's number of asset slots (else the counts its versions used, and no others) */
   assetSlots?: number;
 }
 
@@ -40,9 +42,10 @@ export interface Balance {
  * sum (BitMEX, River); `full-tree` only their total, but every node is rebuilt from the published leaves
  * (OKX v2 with its tree); `total` only their total (OKX, Bitget, MEXC, CoinEx: the exchange can give each
  * customer's path a sibling sum other than what that subtree holds, so the root's total can be understated
- * without any customer noticing); `none`: the tree carries no sums, only the exchange's zk proofs bind them.
+ * without any customer noticing); `none`: the tree carries no sums, only the exchange's zk proofs bind them;
+ * `inclusion-only`: a plain Merkle tree (Bitbase) with no sums and nothing else binding a total.
  */
-export type SumBinding = "per-child" | "full-tree" | "total" | "none";
+export type SumBinding = "per-child" | "full-tree" | "total" | "none" | "inclusion-only";
 
 export const SUM_BINDING_TEXT: Record<SumBinding, string> = {
   "per-child":
@@ -52,6 +55,8 @@ export const SUM_BINDING_TEXT: Record<SumBinding, string> = {
   total:
     "each inner node's hash commits to the total of its two children, not to each child's own sum: the exchange can show each customer's path a sibling sum other than what that subtree holds, so the root's total can be understated without any customer noticing (the Maxwell flaw; a path that holds does not bound the total)",
   none: "the tree carries no sums: the totals are bound only by the exchange's zk batch proofs, which chaingw does not verify; the root bounds no total",
+  "inclusion-only":
+    "the tree hashes no sums at all: a path shows the customer's leaf is in the tree and nothing about the total owed (a tree of any total, or with negative leaves, has a root all the same); the root bounds no total",
 };
 
 export interface InclusionCheck {
@@ -62,8 +67,8 @@ export interface InclusionCheck {
   sum_binding: SumBinding;
   /** the root the path reached (hex as the format spells it), or null when none was reached */
   root: string | null;
-  /** where the root compared against came from */
-  root_source: "given" | "file";
+  /** where the root compared against came from: --root, the file itself, Hotcoin's anchor file (--anchor), or nowhere (Hotcoin's proof without its anchor) */
+  root_source: "given" | "file" | "anchor" | "none";
   balances: Balance[];
   findings: Finding[];
 }
@@ -92,6 +97,8 @@ export interface InclusionContext<D> {
   sums?: Sums;
   rootTotals?: Amount[];
   walked?: string;
+  /** where the root came from, when a format knows better than the options (Hotcoin's proof holds none) */
+  rootSource?: InclusionCheck["root_source"];
 }
 
 /** One named check of an inclusion verifier: what it found (and what it learnt, on the context). */
@@ -175,7 +182,8 @@ export async function verifyInclusion<D>(
     format: f.name,
     sum_binding: binding,
     root: ctx.reached,
-    root_source: o.root === undefined ? "file" : "given",
+    root_source:
+      ctx.rootSource ?? (o.root !== undefined ? "given" : o.anchor !== undefined ? "anchor" : "file"),
     balances: ctx.balances,
     findings: ctx.findings,
   };

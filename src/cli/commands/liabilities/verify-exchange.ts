@@ -25,13 +25,17 @@ export function declareExchangeOptions(cmd: Command): void {
       "--root <hex>",
       "the root the exchange published; without it the file agrees only with its own root: cannot say (exit 3)",
     )
+    .option(
+      "--anchor <file>",
+      "Hotcoin: the anchor file it published (root, totals, leaf count): --root's part",
+    )
     .option("--account <id>", "BitMEX/River: your account number")
     .option("--nonce <hex>", "BitMEX: your account nonce")
     .option("--account-key <hex>", "River: your account key")
     .option("--email <address>", "River: your account's e-mail")
     .option(
       "--asset-slots <n>",
-      "HTX/Gate zk proofs: the tool's number of asset slots (else the known ones, then 1-1024, are tried)",
+      "Binance/HTX/Gate zk proofs: the tool's number of asset slots (else the counts its versions used, only)",
     );
 }
 

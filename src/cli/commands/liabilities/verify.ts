@@ -22,7 +22,7 @@ export function declareVerify(parent: Command, run: Run): void {
   const cmd = parent
     .command("verify")
     .description(
-      "check a customer's inclusion proof offline: chaingw's own against the published commitment, or an exchange's (OKX, Bitget, MEXC, CoinEx, BitMEX, HTX, Gate…)",
+      "check a customer's inclusion proof offline: chaingw's own against the published commitment, or an exchange's (OKX, Bybit, Bitget, MEXC, CoinEx, BitMEX, Hotcoin, Bitbase, Binance, HTX, Gate…)",
     )
     .argument("<proof>", "the proof file (- for stdin); JSON Lines of several proofs are read too")
     .argument("[tree]", "an exchange format's second file (OKX v2: the full tree)")
