@@ -15,7 +15,7 @@ import type { GatewayConfig, Limits, ProductConfig } from "./config.js";
 import { type Answer, type Call, envelopeOk, gatewayAnswer } from "./envelope.js";
 import { GatewayError } from "./errors.js";
 import type { Metrics } from "./metrics.js";
-import type { SharedState } from "./state.js";
+import type { SharedState, Take } from "./state.js";
 import type { Pool } from "./upstreams.js";
 
 /** What admission and forwarding read of the running gateway (its config changes on SIGHUP). */
@@ -51,6 +51,18 @@ export type Admitted = Answer | { p: Prepared; plan?: CachePlan };
  * at once (no promise) unless a limit or the cache has to be asked.
  */
 export function admit(gw: GatewayParts, call: Call, ctx: Ctx): Admitted | Promise<Admitted> {
+  const c = check(gw, call, ctx);
+  if ("status" in c) return c;
+  // no limit to take from and no cache configured: nothing to wait for
+  if (!c.limited && gw.cfg.cache.maxBytes <= 0) return { p: c.p };
+  return limitAndCache(gw, c.p, c.limited, ctx, call.id ?? "null", call.legacy);
+}
+
+/** A call checked (method, params, range cap), with the limit it is under; or its refusal. */
+export type Checked = Answer | { p: Prepared; limited?: Limits };
+
+/** What admission decides at once: the method in the group, its params, the eth_getLogs range cap. */
+export function check(gw: GatewayParts, call: Call, ctx: Ctx): Checked {
   const { product } = ctx;
   const id = call.id ?? "null";
   const fail = (e: GatewayError) => gatewayAnswer(e, id, call.legacy);
@@ -98,9 +110,66 @@ export function admit(gw: GatewayParts, call: Call, ctx: Ctx): Admitted | Promis
   const limited =
     product.cfg.limits.methods[p.method] ??
     (p.marks.heavy && (def?.longRunning ? p.long : true) ? product.cfg.limits : undefined);
-  // no limit to take from and no cache configured: nothing to wait for
-  if (!limited && gw.cfg.cache.maxBytes <= 0) return { p };
-  return limitAndCache(gw, p, limited, ctx, id, call.legacy);
+  return { p, limited };
+}
+
+/** The buckets a limited call takes from: per key (and product, method), per product (and method). */
+const bucketsOf = (p: Prepared, limited: Limits, ctx: Ctx, n = 1): Take[] => [
+  { key: `key:${ctx.keyId}:${ctx.product.cfg.name}:${p.method}`, bucket: limited.perKey, n },
+  { key: `product:${ctx.product.cfg.name}:${p.method}`, bucket: limited.perProduct, n },
+];
+
+/** A limit that was short, as the gateway's 429: which bucket, its rate, when to come back. */
+function limitedError(gw: GatewayParts, ctx: Ctx, method: string, limited: Limits, r: TakeResult, what = "") {
+  const name = ctx.product.cfg.name;
+  const which = r.short === 0 ? "per key" : "per product";
+  const b = r.short === 0 ? limited.perKey : limited.perProduct;
+  gw.metrics?.limited.inc({ product: name, method, limit: r.short === 0 ? "per_key" : "per_product" });
+  return new GatewayError(
+    "rateLimited",
+    `${what}${method} ${which} on ${name} (${b.rate}/s, burst ${b.burst}); retry after ${Math.ceil(r.waitMs / 1000)} s`,
+    Math.max(1, Math.ceil(r.waitMs / 1000)),
+  );
+}
+type TakeResult = { waitMs: number; short?: number };
+
+/**
+ * A batch's limits, taken as a whole: every limited entry's tokens (per bucket, the count of its entries)
+ * from all its buckets at once, or none. Short: the refusal of the whole batch (429 with Retry-After), so a
+ * batching client backs off as a single call's does; nothing of it was run.
+ */
+export async function takeBatch(
+  gw: GatewayParts,
+  entries: { p: Prepared; limited?: Limits }[],
+  ctx: Ctx,
+): Promise<GatewayError | undefined> {
+  const per = new Map<string, { p: Prepared; limited: Limits; n: number }>();
+  for (const { p, limited } of entries) {
+    if (!limited) continue;
+    const e = per.get(p.method);
+    if (e) e.n++;
+    else per.set(p.method, { p, limited, n: 1 });
+  }
+  if (per.size === 0) return undefined;
+  const groups = [...per.values()];
+  const r = await gw.state.take(groups.flatMap((g) => bucketsOf(g.p, g.limited, ctx, g.n)));
+  if (r.waitMs <= 0) return undefined;
+  // which method's bucket was short (two buckets per method)
+  const g = groups[Math.floor((r.short ?? 0) / 2)] as (typeof groups)[number];
+  return limitedError(
+    gw,
+    ctx,
+    g.p.method,
+    g.limited,
+    { waitMs: r.waitMs, short: (r.short ?? 0) % 2 },
+    `a batch of ${g.n} `,
+  );
+}
+
+/** The cache alone (a batch's limits were taken as a whole): a hit answers here. */
+export function fromCache(gw: GatewayParts, p: Prepared, ctx: Ctx, call: Call): Admitted | Promise<Admitted> {
+  if (gw.cfg.cache.maxBytes <= 0) return { p };
+  return limitAndCache(gw, p, undefined, ctx, call.id ?? "null", call.legacy);
 }
 
 /** The heavy-method buckets (429), then the cache (a hit answers here). */
@@ -115,27 +184,8 @@ async function limitAndCache(
   const { product } = ctx;
   const fail = (e: GatewayError) => gatewayAnswer(e, id, legacy);
   if (limited) {
-    const name = product.cfg.name;
-    const r = await gw.state.take([
-      { key: `key:${ctx.keyId}:${name}:${p.method}`, bucket: limited.perKey },
-      { key: `product:${name}:${p.method}`, bucket: limited.perProduct },
-    ]);
-    if (r.waitMs > 0) {
-      const which = r.short === 0 ? "per key" : "per product";
-      const b = r.short === 0 ? limited.perKey : limited.perProduct;
-      gw.metrics?.limited.inc({
-        product: name,
-        method: p.method,
-        limit: r.short === 0 ? "per_key" : "per_product",
-      });
-      return fail(
-        new GatewayError(
-          "rateLimited",
-          `${p.method} ${which} on ${name} (${b.rate}/s, burst ${b.burst}); retry after ${Math.ceil(r.waitMs / 1000)} s`,
-          Math.max(1, Math.ceil(r.waitMs / 1000)),
-        ),
-      );
-    }
+    const r = await gw.state.take(bucketsOf(p, limited, ctx));
+    if (r.waitMs > 0) return fail(limitedError(gw, ctx, p.method, limited, r));
   }
   // no cache configured: no plan to make
   if (gw.cfg.cache.maxBytes <= 0) return { p };

@@ -11,8 +11,7 @@
  *   worker's registry and sums them (gauges by their own rule: up is the minimum, height the maximum).
  */
 import cluster, { type Worker } from "node:cluster";
-import type { Bucket } from "./config.js";
-import { MemoryState, type SharedState } from "./state.js";
+import { MemoryState, type SharedState, type Take } from "./state.js";
 
 /** Every message between primary and workers carries `chaingw` (prom-client and others share the channel). */
 type Msg = { chaingw: string; n?: number; [k: string]: unknown };
@@ -138,7 +137,7 @@ class Workers {
     const reply = (value: unknown) => w.isConnected() && w.send({ chaingw: "re", n: m.n, value });
     switch (m.chaingw) {
       case "take":
-        return void reply(await this.shared.take(m.buckets as { key: string; bucket: Bucket }[]));
+        return void reply(await this.shared.take(m.buckets as Take[]));
       case "getPin":
         return void reply((await this.shared.getPin(m.key as string)) ?? null);
       case "setPin":
@@ -267,7 +266,7 @@ export class PrimaryState implements SharedState {
   get up(): boolean {
     return process.connected;
   }
-  async take(buckets: { key: string; bucket: Bucket }[]) {
+  async take(buckets: Take[]) {
     return (
       (await primary().ask<{ waitMs: number; short?: number }>({ chaingw: "take", buckets })) ??
       this.local.take(buckets)

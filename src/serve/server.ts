@@ -20,11 +20,15 @@ import type { Secrets } from "../util/redact.js";
 import {
   type Admitted,
   admit,
+  type Checked,
   type Ctx,
+  check,
   extraMethods,
+  fromCache,
   type GatewayParts,
   methodLabel,
   type Product,
+  takeBatch,
 } from "./admission.js";
 import type { CachePlan } from "./cache.js";
 import { type GatewayConfig, loadGatewayConfig } from "./config.js";
@@ -335,6 +339,16 @@ export class Gateway implements GatewayParts {
         new GatewayError("batchTooLarge", `${list.length} requests, at most ${this.cfg.maxBatch}`),
       );
     const answers = await this.batch(list, ctx);
+    // a batch whose limited entries the buckets cannot cover: refused whole (429, Retry-After), nothing run
+    if (!Array.isArray(answers)) {
+      log.outcome = answers.outcome;
+      this.metrics?.requests.inc({
+        product: ctx.product.cfg.name,
+        method: "batch",
+        outcome: answers.outcome,
+      });
+      return answers;
+    }
     const outcomes = new Map<string, number>();
     for (const a of answers) outcomes.set(a.outcome, (outcomes.get(a.outcome) ?? 0) + 1);
     const outcome = [...outcomes].map(([k, n]) => `${k}:${n}`).join(",");
@@ -364,11 +378,12 @@ export class Gateway implements GatewayParts {
     return who;
   }
 
-  private async batch(list: JsonValue[], ctx: Ctx): Promise<Answer[]> {
+  private async batch(list: JsonValue[], ctx: Ctx): Promise<Answer[] | Answer> {
     const lg = legacyOk(ctx);
     const calls = list.map((e) => readCall(e, lg));
     const good = calls.filter((c): c is Call => !(c instanceof GatewayError));
     const answers = await this.run(good, ctx);
+    if (!Array.isArray(answers)) return answers;
     let j = 0;
     return calls.map((c) => (c instanceof GatewayError ? gatewayAnswer(c) : answers[j++]));
   }
@@ -400,13 +415,24 @@ export class Gateway implements GatewayParts {
       );
   }
 
-  /** Checks each call of a batch, then forwards those that passed (as arrays, or alone). */
-  private async run(calls: Call[], ctx: Ctx): Promise<Answer[]> {
+  /**
+   * Checks each call of a batch, takes the limits of its limited calls as a whole (all admitted, or the
+   * batch refused: the Answer alone), then forwards those that passed (as arrays, or alone).
+   */
+  private async run(calls: Call[], ctx: Ctx): Promise<Answer[] | Answer> {
     const out: (Answer | Promise<Answer>)[] = new Array(calls.length);
     const forward: { i: number; call: Call; p: Prepared; plan?: CachePlan }[] = [];
+    const checks = calls.map((call) => check(this, call, ctx));
+    const refused = await takeBatch(
+      this,
+      checks.filter((c): c is Exclude<Checked, Answer> => !("status" in c)),
+      ctx,
+    );
+    if (refused) return gatewayAnswer(refused);
     for (const [i, call] of calls.entries()) {
-      // awaited only when admission has to ask (a limit, the cache): a tick per entry otherwise
-      let checked = admit(this, call, ctx);
+      const c = checks[i] as Checked;
+      // awaited only when the cache has to be asked: a tick per entry otherwise
+      let checked = "status" in c ? c : fromCache(this, c.p, ctx, call);
       if (checked instanceof Promise) checked = await checked;
       if ("status" in checked) out[i] = checked;
       else forward.push({ i, call, ...checked });

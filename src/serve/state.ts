@@ -6,12 +6,17 @@
  */
 import type { Bucket } from "./config.js";
 
+/** Tokens to take from one bucket. */
+export type Take = { key: string; bucket: Bucket; n?: number };
+
 export interface SharedState {
   /**
-   * Takes one token from every bucket, or from none: 0 when taken, else the ms until all have one
-   * (and the index of the first bucket that was short).
+   * Takes `n` tokens (default 1) from every bucket, or none from any: 0 when taken, else the ms until all
+   * have them (and the index of the first bucket that was short). A count over a bucket's burst (a batch of
+   * more calls than the burst) is taken once the bucket is full, leaving it below zero: the calls after it
+   * wait as long as the batch's extra calls would have.
    */
-  take(buckets: { key: string; bucket: Bucket }[]): Promise<{ waitMs: number; short?: number }>;
+  take(buckets: Take[]): Promise<{ waitMs: number; short?: number }>;
   getPin(key: string): Promise<string | undefined>;
   setPin(key: string, value: string, ttlMs: number): Promise<void>;
   cacheGet(key: string): Promise<Buffer | undefined>;
@@ -86,24 +91,24 @@ export class MemoryState implements SharedState {
   get cacheBytes(): number {
     return this.lru.bytes;
   }
-  async take(list: { key: string; bucket: Bucket }[]) {
+  async take(list: Take[]) {
     return this.takeNow(list, Date.now());
   }
-  takeNow(list: { key: string; bucket: Bucket }[], now: number): { waitMs: number; short?: number } {
-    const states = list.map(({ key, bucket }) => {
+  takeNow(list: Take[], now: number): { waitMs: number; short?: number } {
+    const states = list.map(({ key, bucket, n = 1 }) => {
       const s = this.buckets.get(key) ?? { tokens: bucket.burst, at: now };
       const tokens = Math.min(bucket.burst, s.tokens + ((now - s.at) / 1000) * bucket.rate);
-      return { key, bucket, tokens };
+      return { key, bucket, tokens, n, need: Math.min(n, bucket.burst) };
     });
     let waitMs = 0;
     let short: number | undefined;
     states.forEach((s, i) => {
-      if (s.tokens >= 1) return;
-      const w = s.bucket.rate > 0 ? Math.ceil(((1 - s.tokens) / s.bucket.rate) * 1000) : 3_600_000;
+      if (s.tokens >= s.need) return;
+      const w = s.bucket.rate > 0 ? Math.ceil(((s.need - s.tokens) / s.bucket.rate) * 1000) : 3_600_000;
       if (w > waitMs) waitMs = w;
       short ??= i;
     });
-    for (const s of states) this.buckets.set(s.key, { tokens: waitMs ? s.tokens : s.tokens - 1, at: now });
+    for (const s of states) this.buckets.set(s.key, { tokens: waitMs ? s.tokens : s.tokens - s.n, at: now });
     // idle buckets are full again: forget them, so the map holds only the busy ones
     if (this.buckets.size > 10_000)
       for (const [k, v] of this.buckets) if (now - v.at > 3_600_000) this.buckets.delete(k);
@@ -136,7 +141,7 @@ export class MemoryState implements SharedState {
 
 /**
  * One atomic step over N token buckets, on Redis's own clock (replicas' clocks may differ): refill each,
- * and take a token from all of them only when all have one.
+ * and take its count of tokens (ARGV: rate, burst, count per key) from all of them only when all have them.
  */
 const TAKE = `
 local t = redis.call('TIME')
@@ -146,25 +151,26 @@ local tokens = {}
 local wait = 0
 local short = -1
 for i = 1, n do
-  local rate = tonumber(ARGV[2 * i - 1])
-  local burst = tonumber(ARGV[2 * i])
+  local rate = tonumber(ARGV[3 * i - 2])
+  local burst = tonumber(ARGV[3 * i - 1])
+  local need = math.min(tonumber(ARGV[3 * i]), burst)
   local s = redis.call('HMGET', KEYS[i], 'tokens', 'at')
   local tk = tonumber(s[1]) or burst
   local at = tonumber(s[2]) or now
   tk = math.min(burst, tk + (now - at) / 1000 * rate)
   tokens[i] = tk
-  if tk < 1 then
+  if tk < need then
     local w = 3600000
-    if rate > 0 then w = math.ceil((1 - tk) / rate * 1000) end
+    if rate > 0 then w = math.ceil((need - tk) / rate * 1000) end
     if w > wait then wait = w end
     if short < 0 then short = i - 1 end
   end
 end
 for i = 1, n do
-  local rate = tonumber(ARGV[2 * i - 1])
-  local burst = tonumber(ARGV[2 * i])
+  local rate = tonumber(ARGV[3 * i - 2])
+  local burst = tonumber(ARGV[3 * i - 1])
   local tk = tokens[i]
-  if wait == 0 then tk = tk - 1 end
+  if wait == 0 then tk = tk - tonumber(ARGV[3 * i]) end
   redis.call('HSET', KEYS[i], 'tokens', tostring(tk), 'at', tostring(now))
   local ttl = 60000
   if rate > 0 then ttl = math.ceil(burst / rate * 1000) + 1000 end
@@ -253,10 +259,10 @@ export class RedisState implements SharedState {
     );
   }
 
-  async take(list: { key: string; bucket: Bucket }[]) {
+  async take(list: Take[]) {
     return this.use(
       async () => {
-        const args = list.flatMap((b) => [String(b.bucket.rate), String(b.bucket.burst)]);
+        const args = list.flatMap((b) => [String(b.bucket.rate), String(b.bucket.burst), String(b.n ?? 1)]);
         const [wait, short] = (await (
           this.redis as unknown as {
             chaingwTake(n: number, ...a: string[]): Promise<[number, number]>;
