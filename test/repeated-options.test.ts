@@ -238,6 +238,35 @@ describe("the issue's cases, through the built CLI", () => {
     expect(fs.hits).toBe(before + 1);
   });
 
+  it("two flags for one credential are refused, the secret never shown: --api-key with --api-key-file, --rpc-user with --rpc-cookie", async () => {
+    const key = await refusedWith([
+      "--gateway",
+      fs.url,
+      "--product",
+      "p",
+      "--api-key-file",
+      "/dev/null",
+      "--api-key",
+      "s3cr3t-key",
+      "getblockcount",
+    ]);
+    expect(key).toContain("--api-key and --api-key-file both give the gateway's API key: give one");
+    expect(key).not.toContain("s3cr3t");
+    const node = await refusedWith([
+      "-rpcuser=u",
+      "-rpcpassword=s3cr3t-pass",
+      "--rpc-cookie",
+      "/nonexistent/.cookie",
+      "--rpc-port",
+      String(fs.port),
+      "getblockcount",
+    ]);
+    expect(node).toContain(
+      "--rpc-user (-rpcuser) and --rpc-cookie both give the node's credentials: give one",
+    );
+    expect(node).not.toContain("s3cr3t");
+  });
+
   it("a flag given once still overrides the environment (and is sent)", async () => {
     const before = fs.hits;
     const r = await runCli(["--chain", "utxo", "--url", fs.url, "--retries", "0", "getblockcount"], {

@@ -260,6 +260,11 @@ function resolveApiKey(
   secrets: Secrets,
 ) {
   let apiKey: string | undefined;
+  // two flags for one key: which one is sent is not for chaingw to pick
+  if (flags.apiKey !== undefined && flags.apiKeyFile !== undefined)
+    throw new UsageError(
+      "--api-key and --api-key-file both give the gateway's API key: give one (the file keeps it out of the process list)",
+    );
   if (flags.apiKey) {
     apiKey = flags.apiKey;
     warnings.push(
@@ -354,6 +359,11 @@ function localChoice(flags: GlobalFlags, env: NodeJS.ProcessEnv, profile: Profil
   if (flags.rpcPort !== undefined && !/^\d{1,5}$/.test(flags.rpcPort))
     throw new UsageError(`invalid --rpc-port: expected a port number, got ${JSON.stringify(flags.rpcPort)}`);
   const password = flags.rpcPassword ?? env.CHAINGW_RPC_PASSWORD;
+  // two flags for the node's credentials: the user's would silently win over the cookie's
+  if (flags.rpcUser !== undefined && flags.rpcCookie !== undefined)
+    throw new UsageError(
+      "--rpc-user (-rpcuser) and --rpc-cookie both give the node's credentials: give one (a cookie, or a user and its password)",
+    );
   if (flags.rpcUser !== undefined && password === undefined)
     throw new UsageError(
       "--rpc-user (-rpcuser) needs its password: CHAINGW_RPC_PASSWORD, or --rpc-password (-rpcpassword)",
