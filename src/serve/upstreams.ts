@@ -347,9 +347,13 @@ export class Pool {
    * that names its chain has not named it yet.
    */
   get cacheScope(): string | undefined {
-    if (this.identity !== undefined) return `${this.product.name}|${this.identity}`;
-    return groupOf(this.product.chain).identity ? undefined : `${this.product.name}|-`;
+    // made once per chain, not per call (asked on every cacheable call)
+    const id = this.identity ?? (groupOf(this.product.chain).identity ? undefined : "-");
+    if (id === undefined) return undefined;
+    if (this.scope?.[0] !== id) this.scope = [id, `${this.product.name}|${id}`];
+    return this.scope[1];
   }
+  private scope?: [string, string];
 
   /** The best tip height among the upstreams in the rotation (what "lagging" and "deep" are measured from). */
   get bestHeight(): number | undefined {
