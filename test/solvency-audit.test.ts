@@ -8,10 +8,13 @@
  *  - when: the commitment's `created`, each snapshot's block time and the gap are printed (and in --json); an
  *    output spent in a block at or before `created` backs nothing; a commitment dated 2019 is beyond
  *    --max-gap, one dated three days ahead is refused;
- *  - cannot say: a node behind the proof, a node of another kind (anvil), give CANNOT SAY (exit 3); without
+ *  - cannot say: a node behind the proof, a node of another kind (anvil), a node that gives no block time (a
+ *    loopback proxy over litecoind), give CANNOT SAY (exit 3); without
  *    --verify a proof whose addresses do not say their coin is not judged: NOT PROVEN SOLVENT.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer, request } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -388,5 +391,83 @@ describe("cannot say means cannot say", () => {
     expect(offline.stdout).toContain(`audit: challenge ${JSON.stringify(CH_A)} (from the commitment)`);
     const right = await at(ltcUrl);
     expect(right.exitCode, right.stdout + right.stderr).toBe(0);
+  }, 120_000);
+
+  it("a node that gives no time for the proof's block (a loopback proxy over litecoind drops getblockheader's time): CANNOT SAY; through the node itself: SOLVENT", async () => {
+    const upstream = new URL(ltc.url);
+    let stripped = 0;
+    const proxy = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        const body = Buffer.concat(chunks);
+        const sent = JSON.parse(body.toString("utf8"));
+        const headerIds = new Set(
+          (Array.isArray(sent) ? sent : [sent]).filter((r) => r.method === "getblockheader").map((r) => r.id),
+        );
+        const up = request(
+          {
+            host: upstream.hostname,
+            port: upstream.port,
+            path: req.url,
+            method: "POST",
+            headers: { ...req.headers, host: upstream.host, "content-length": body.length },
+          },
+          (answer) => {
+            const back: Buffer[] = [];
+            answer.on("data", (c: Buffer) => back.push(c));
+            answer.on("end", () => {
+              const text = Buffer.concat(back).toString("utf8");
+              let out = text;
+              try {
+                const got = JSON.parse(text);
+                for (const r of Array.isArray(got) ? got : [got])
+                  if (headerIds.has(r.id) && r.result && typeof r.result === "object" && "time" in r.result) {
+                    delete r.result.time;
+                    stripped++;
+                  }
+                out = JSON.stringify(got);
+              } catch {}
+              res.writeHead(answer.statusCode ?? 500, { "content-type": "application/json" });
+              res.end(out);
+            });
+          },
+        );
+        up.end(body);
+      });
+    });
+    await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
+    try {
+      const port = (proxy.address() as AddressInfo).port;
+      const cA = await owed("0.5", CH_A);
+      const via = `http://${ltc.user}:${ltc.password}@127.0.0.1:${port}/`;
+      const args = (url: string) => [
+        "solvency",
+        "--liabilities",
+        cA,
+        "--reserves",
+        `LTC=${proof.A}`,
+        ...BACK,
+        "--verify",
+        "--url-for",
+        `utxo=${url}`,
+      ];
+      const r = await runCli(args(via), { env: { CHAINGW_URL: "http://127.0.0.1:9/" } });
+      expect(stripped).toBeGreaterThan(0);
+      expect(r.exitCode, r.stdout + r.stderr).toBe(3);
+      expect(first(r.stdout)).toBe(
+        "CANNOT SAY: LTC: a node could not say whether its reserves hold; proven 0 of 0.5 LTC",
+      );
+      expect(r.stdout).toContain(
+        `reserves: Litecoin regtest at height ${h}, block time not read (--verify reads it from the node)`,
+      );
+      expect(r.stdout).toContain(
+        "proves nothing for this audit: the node did not give its block's time: whether it is within --max-gap of the liabilities' created cannot be said",
+      );
+      const direct = await runCli(args(ltcUrl), { env: { CHAINGW_URL: "http://127.0.0.1:9/" } });
+      expect(direct.exitCode, direct.stdout + direct.stderr).toBe(0);
+    } finally {
+      await new Promise((r) => proxy.close(r));
+    }
   }, 120_000);
 });

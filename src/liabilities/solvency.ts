@@ -428,6 +428,10 @@ export function auditOf(i: SolvencyInput): Audit {
   };
 }
 
+/** A holding proof whose block's time the node did not give: whether it is within --max-gap, nobody can say. */
+const NO_BLOCK_TIME =
+  "the node did not give its block's time: whether it is within --max-gap of the liabilities' created cannot be said";
+
 /** Why a holding proof proves nothing for this audit (undefined when it does). */
 function notForAudit(b: Backing, audit: Audit, snap: Snapshot | undefined): string | undefined {
   if (audit.faults.length) return "the audit's terms do not hold (above)";
@@ -436,7 +440,7 @@ function notForAudit(b: Backing, audit: Audit, snap: Snapshot | undefined): stri
   if (text === null) return "it has no challenge: no signature in it is over the audit's";
   if (text !== audit.challenge)
     return `its signatures are over ${q(text)}, not the audit's challenge ${q(audit.challenge)}${howTextsDiffer(text, audit.challenge)}`;
-  if (snap?.block_time === null) return "the node did not give its block's time";
+  if (snap?.block_time === null) return NO_BLOCK_TIME;
   if (snap?.within_max_gap === false)
     return `its snapshot's block is ${snap.gap}: beyond --max-gap ${audit.max_gap}`;
   return undefined;
@@ -573,6 +577,8 @@ function judgeAsset(
     );
     return {
       ...base,
+      // no time for its block: the proof holds, and whether it backs these liabilities cannot be said
+      ...(notFor === NO_BLOCK_TIME ? { check: "cannot-say" as const } : {}),
       ...(notFor === undefined ? {} : { not_for_this_audit: notFor }),
       counted: true,
       claimed: fmt(own.claimed),
