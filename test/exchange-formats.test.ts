@@ -463,3 +463,25 @@ describe("detection cannot overlap (issue 50 item 4)", () => {
       expect(seen, `no fixture of ${f.name}`).toContain(f.name);
   });
 });
+
+describe("the exchanges' address files read strictly too", () => {
+  const HTX = join(__dirname, "fixtures", "exchange", "ownership", "huobi_por_2026-02.csv");
+  const header = "coin,address,snapshot height,balance,message,signature";
+  const edited = (to: string) => {
+    const file = join(dir, `${n++}-huobi.csv`);
+    const t = readFileSync(HTX, "utf8");
+    expect(t).toContain(`\n${header}\n`);
+    writeFileSync(file, t.replace(`\n${header}\n`, `\n${to}\n`));
+    return file;
+  };
+  it("a column no layout has, or one field under two names, is refused with its line (exit 2, nothing checked)", async () => {
+    const extra = await runCli(["reserves", "verify", edited(`${header},memo`)]);
+    expect(extra.exitCode).toBe(2);
+    expect(extra.stderr).toMatch(/line 40: column 7 "memo" is not a column of the exchanges' address files/);
+    const twice = await runCli(["reserves", "verify", edited(header.replace("balance,", "balance,amount,"))]);
+    expect(twice.exitCode).toBe(2);
+    expect(twice.stderr).toContain(
+      'line 40: columns 4 "balance" and 5 "amount" are one field (amount): give one',
+    );
+  });
+});

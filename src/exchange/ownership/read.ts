@@ -2,7 +2,7 @@
  * The readers of exchanges' address/signature files: OKX (the 2022 layout, the 2024-26 layout with network,
  * snapshot height and contract-wallet owners eoa1/eoa2, the 2025 audit layout) and HTX (a summary block,
  * then rows; `-` for unsigned). Every layout is told by its header line; the columns are found by name, so a
- * reordered or extra column reads the same. Nothing is judged here: `verify.ts` judges the rows.
+ * reordered column reads the same, and a column no layout has (or one given twice) is refused by name. Nothing is judged here: `verify.ts` judges the rows.
  */
 import { UsageError } from "../../errors/index.js";
 import { quoted } from "../../util/escape.js";
@@ -177,10 +177,27 @@ export function readOwnershipFile(text: string, layout?: OwnershipLayout): Owner
   if (layout && layout !== found)
     bad(headerAt + 1, `the header is ${found}'s, not ${layout}'s (--proof-format ${layout})`);
   const head = cells(lines[headerAt] as string).map(norm);
+  // every column one the layouts have, each once: an unknown or repeated column is refused by name, never
+  // skipped (a renamed amount column read as absent would leave the rows unjudged, or judged on another)
+  const known = Object.values(COLUMNS).flat();
+  for (const [k, h] of head.entries()) {
+    if (!known.includes(h))
+      bad(
+        headerAt + 1,
+        `column ${k + 1} ${JSON.stringify(h)} is not a column of the exchanges' address files (${known.join(", ")})`,
+      );
+    if (head.indexOf(h) !== k)
+      bad(headerAt + 1, `column ${JSON.stringify(h)} twice (columns ${head.indexOf(h) + 1} and ${k + 1})`);
+  }
   const col: Record<string, number> = {};
   for (const [field, names] of Object.entries(COLUMNS)) {
-    const k = head.findIndex((h) => names.includes(h));
-    if (k >= 0) col[field] = k;
+    const at = head.map((h, k) => (names.includes(h) ? k : -1)).filter((k) => k >= 0);
+    if (at.length > 1)
+      bad(
+        headerAt + 1,
+        `columns ${at.map((k) => `${k + 1} ${JSON.stringify(head[k])}`).join(" and ")} are one field (${field}): give one`,
+      );
+    if (at.length === 1) col[field] = at[0] as number;
   }
   const rows: OwnershipRow[] = [];
   let wallet: OwnershipRow | undefined;
