@@ -47,15 +47,16 @@ async function run(kind: Kind, fault: Fault, endpoints: string[], extra: string[
   const b0 = bad.hits;
   const g0 = good.hits;
   // scantxoutset start has a timeout of its own (--scan-timeout); the others use --request-timeout
+  // the defaults below, each unless the case gives its own (a repeated option is refused: exit 2)
+  const defaults: [string, string][] = [
+    ["--request-timeout", "1"],
+    ["--scan-timeout", "1"],
+    ["--retries", "0"],
+  ];
   const args = [
     ...methods[kind](),
     "--json",
-    "--request-timeout",
-    "1",
-    "--scan-timeout",
-    "1",
-    "--retries",
-    "0",
+    ...defaults.filter(([flag]) => !extra.includes(flag)).flat(),
     ...extra,
   ];
   for (const u of endpoints) args.push("--url", u);
