@@ -681,7 +681,8 @@ describe("the side-by-side pass, round 2: commands the issue did not try (issue 
         runCli(["--url", anvil.url, "eth_getTransactionCount", ALICE]),
         execa(CAST, ["nonce", "--rpc-url", anvil.url, ALICE], { reject: false }),
       ]);
-      expect(ours.stdout).toContain(`(${theirs.stdout.trim()})`);
+      // piped: the node's QUANTITY alone (issue 49), cast's decimal the same number
+      expect(BigInt(ours.stdout.trim())).toBe(BigInt(theirs.stdout.trim()));
       const chain = await runCli(["--url", anvil.url, "chain-id"]);
       expect(chain.stderr).toContain("`chaingw eth_chainId`");
       // every row names a command chaingw has
@@ -761,7 +762,7 @@ describe("help (item 8)", () => {
     expect(alone.exitCode).toBe(2);
     expect(alone.stdout).toBe("");
     expect(alone.stderr).toMatch(/^Usage: chaingw \[options\] \[command\]\n\nWorkflows:\n/);
-    expect(alone.stderr.split("\n").length).toBeLessThan(16);
+    expect(alone.stderr.split("\n").length).toBeLessThan(18);
   });
 });
 

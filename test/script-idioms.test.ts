@@ -420,3 +420,65 @@ describe("item 4: what a script captures is the value", () => {
     expect(e.stderr).toMatch(/^chaingw: null \(eth_getTransactionReceipt: not found — /);
   }, 60_000);
 });
+
+describe("item 5: the smaller things a script trips on", () => {
+  it("help and help COMMAND exit 0 (stdout); chaingw alone and help of an unknown command exit 2", async () => {
+    const h = await sh(
+      "chaingw help | head -1; chaingw help getblock | head -1; chaingw help reserves scan | head -1",
+    );
+    expect(h.exitCode, h.stderr).toBe(0);
+    expect(h.stdout).toBe(
+      "Usage: chaingw [options] [command]\nUsage: chaingw getblock [options] [blockhash] [verbosity]\nUsage: chaingw reserves [options] [command]\n",
+    );
+    expect((await sh("chaingw")).exitCode).toBe(2);
+    expect((await sh("chaingw help nosuchcommand")).exitCode).toBe(2);
+  }, 60_000);
+
+  it("the help's workflows point loop-writers to --range and batch", async () => {
+    const h = await sh("chaingw --help");
+    const workflows = h.stdout.slice(h.stdout.indexOf("Workflows:"), h.stdout.indexOf("Options:"));
+    expect(workflows).toMatch(
+      /chaingw getblockheader --range 1\.\.5000 +many calls: one process, not a loop/,
+    );
+    expect(workflows).toMatch(/chaingw batch calls\.jsonl/);
+  }, 60_000);
+
+  it("TERM=dumb on a terminal: no colour (xterm: colour)", async () => {
+    const colour = spawnPty(["--url", node.authUrl, "getblockchaininfo"], {
+      env: { TERM: "xterm-256color" },
+    });
+    expect((await colour.done).code).toBe(0);
+    expect(colour.raw()).toMatch(/\x1b\[36m/);
+    const dumb = spawnPty(["--url", node.authUrl, "getblockchaininfo"], { env: { TERM: "dumb" } });
+    expect((await dumb.done).code).toBe(0);
+    expect(dumb.raw()).toContain("bestblockhash");
+    expect(dumb.raw()).not.toMatch(/\x1b\[3\dm/);
+  }, 60_000);
+
+  it("an argument that is not UTF-8 is refused by name, exit 2, nothing sent (not read as U+FFFD and sent)", async () => {
+    const rec = await recorder();
+    try {
+      const r = await sh(`chaingw --url ${rec.url} rpc getaddressesbylabel $'ab\\xffc'`);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toBe('chaingw: argument 5 is not valid UTF-8 (read as "ab\uFFFDc"); nothing sent\n');
+      expect(rec.last()).toBeUndefined();
+      const j = await sh(`chaingw --json getblockhash $'\\xc3'`);
+      expect(j.exitCode).toBe(2);
+      expect(JSON.parse(j.stderr).error.code).toBe("usage");
+    } finally {
+      rec.close();
+    }
+  }, 60_000);
+
+  it("a batch line's id is echoed as given: objects, arrays, booleans, null, number tokens; absent: the line number", async () => {
+    const ids = ['{"job":7,"n":[1,2]}', "[1]", "true", "null", "1.50", '"x"'];
+    const input = [...ids.map((id) => `{"method":"getblockcount","id":${id}}`), '{"method":"getblockcount"}'];
+    const r = await sh(`printf '%s\\n' ${input.map((l) => `'${l}'`).join(" ")} | chaingw batch`);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const echoed = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => l.slice('{"id":'.length, l.indexOf(',"result"')));
+    expect(echoed).toEqual([...ids, "7"]);
+  }, 60_000);
+});

@@ -65,7 +65,7 @@ export function parseLine(text: string, lineNo: number, chain: GroupName | undef
     text.length > 2 * MAX_PARAM_DEPTH && jsonDepthExceeds(text) ? undefined : fastLine(text, chain);
   if (fast) {
     const { v, def } = fast;
-    const id = v.id === undefined || v.id === null ? String(lineNo) : JSON.stringify(v.id);
+    const id = v.id === undefined ? String(lineNo) : JSON.stringify(v.id);
     const byName = byNameParams(def, v.params, lineNo);
     if (byName && "error" in byName) return { id, error: byName.error };
     const params = byName ? byName.params : (v.params ?? []);
@@ -85,13 +85,8 @@ export function parseLine(text: string, lineNo: number, chain: GroupName | undef
       error: new UsageError(`line ${lineNo}: expected an object {"method":..,"params":[..]}`),
     };
   }
-  const idv = v.id;
-  const id =
-    idv === undefined || idv === null
-      ? String(lineNo)
-      : typeof idv === "string" || idv instanceof JsonNumber
-        ? stringifyLossless(idv)
-        : String(lineNo);
+  // the id echoed as given, whatever JSON it is (an object, null); only a line without one gets its number
+  const id = v.id === undefined ? String(lineNo) : stringifyLossless(v.id);
   if (typeof v.method !== "string" || !isMethodName(v.method)) {
     return { id, error: new UsageError(`line ${lineNo}: method missing or not a method name`) };
   }

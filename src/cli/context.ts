@@ -13,7 +13,7 @@ export interface Context {
   /** aborted on SIGINT/SIGTERM */
   signal: AbortSignal;
   format: Format;
-  /** colour on stdout: a human format on a TTY, unless --no-color or NO_COLOR */
+  /** colour on stdout: a human format on a TTY, unless --no-color, NO_COLOR or TERM=dumb */
   color: boolean;
 }
 
@@ -46,6 +46,10 @@ export function contextFor(
   return { settings, client, signal: run.abort.signal, format: run.format, color: colorOf(run, flags) };
 }
 
-/** Colour on stdout: a human format on a TTY, unless --no-color or NO_COLOR. */
+/** Colour on stdout: a human format on a TTY, unless --no-color, NO_COLOR or TERM=dumb (a terminal without it). */
 export const colorOf = (run: Run, flags: GlobalFlags): boolean =>
-  flags.color !== false && !run.env.NO_COLOR && !run.machine && Boolean(run.stdout.isTTY);
+  flags.color !== false &&
+  !run.env.NO_COLOR &&
+  run.env.TERM !== "dumb" &&
+  !run.machine &&
+  Boolean(run.stdout.isTTY);

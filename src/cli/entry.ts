@@ -1,4 +1,4 @@
-import { EXIT } from "../errors/index.js";
+import { EXIT, UsageError } from "../errors/index.js";
 import { bitcoinCliArgs } from "./argv.js";
 import { plainCall, runPlain } from "./fast.js";
 import { report, startRun } from "./lifecycle.js";
@@ -27,6 +27,15 @@ async function run(args: string[], argv: string[], r: Run): Promise<number> {
     r.stdout.write(`${VERSION}\n`);
     return EXIT.ok;
   }
+  // node reads argv as UTF-8 and puts U+FFFD where the bytes are not: refused by name, not sent altered
+  const bad = args.findIndex((a) => a.includes("\uFFFD"));
+  if (bad >= 0)
+    return report(
+      r,
+      new UsageError(
+        `argument ${bad + 1} is not valid UTF-8 (read as ${JSON.stringify(args[bad].slice(0, 60))}); nothing sent`,
+      ),
+    );
   const call = plainCall(argv);
   if (!call) return (await import("./main.js")).main(args, r);
   try {

@@ -64,7 +64,7 @@ export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
     choices: FORMATS,
   },
   fromSettings("verbose"),
-  { flags: "--no-color", help: "no colour (also NO_COLOR)" },
+  { flags: "--no-color", help: "no colour (also NO_COLOR, TERM=dumb)" },
   // the settings of the table (src/config/settings.ts): flag, help and default written there once
   ...SETTINGS.filter((r) => r.setting !== "verbose").map((r) => fromSettings(r.setting)),
   { flags: "--named", help: "params as name=value, after any positional ones (bitcoin-cli -named)" },

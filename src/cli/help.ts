@@ -92,6 +92,8 @@ export const GLOBAL_NOTE =
 export const WORKFLOWS = `Workflows:
   $ chaingw getblockcount                    a node method, as bitcoin-cli
   $ chaingw -regtest -rpcwait getblockcount  bitcoin-cli's flags work
+  $ chaingw getblockheader --range 1..5000   many calls: one process, not a loop
+  $ chaingw batch calls.jsonl                JSON lines in, a line per answer out
   $ chaingw --gateway URL --product ID info  the same through a gateway
   $ chaingw reserves scan ADDR... --proof p.json
   $ chaingw reserves verify p.json           prove reserves; check a proof

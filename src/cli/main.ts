@@ -144,8 +144,9 @@ function maskUrl(a: string): string {
 function reportAny(run: Run, err: unknown, argv: string[]): number {
   if (err instanceof CommanderError) {
     if (err.code === "commander.helpDisplayed" || err.code === "commander.version") return EXIT.ok;
-    // `chaingw` with no command: the help went to stderr; a script that forgot the method should notice
-    if (err.code === "commander.help") return EXIT.usage;
+    // `chaingw help [command]` asked for it: 0; help shown because no command was given (commander's
+    // exit code 1) went to stderr, and a script that forgot the method should notice: 2
+    if (err.code === "commander.help") return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
     const unknown = /^error: unknown command '(.*)'$/s.exec(err.message);
     if (err.code === "commander.unknownCommand" && unknown)
       return report(run, unknownCommand(unknown[1], argv));
