@@ -298,7 +298,7 @@ describe("bitcoin-cli habits", () => {
       mempool: { size: pool.size, bytes: pool.bytes },
     });
     const raw = await runCli(["info", "--json"], { env });
-    expect(raw.stdout).toMatch(/"relayfee": 0\.00001000/);
+    expect(raw.stdout).toMatch(/"relayfee":0\.00001000/);
     const h = await runCli(["-getinfo"], { env });
     expect(h.exitCode).toBe(0);
     expect(h.stdout).toMatch(/^Chain\s+regtest$/m);

@@ -482,3 +482,50 @@ describe("item 5: the smaller things a script trips on", () => {
     expect(echoed).toEqual([...ids, "7"]);
   }, 60_000);
 });
+
+describe("item 5: --json compact everywhere (--pretty to read); --format jsonl is JSON Lines", () => {
+  it("info, reserves scan and a call: one line with --json, indented with --pretty", async () => {
+    const addr = await node.newAddress();
+    for (const cmd of ["info", `reserves scan ${addr}`, "getblockheader $(chaingw getblockhash 1)"]) {
+      const c = await sh(`chaingw --json ${cmd}`);
+      expect(c.exitCode, c.stderr).toBe(0);
+      expect(c.stdout.split("\n"), cmd).toHaveLength(2);
+      const p = await sh(`chaingw --json --pretty ${cmd}`);
+      expect(p.stdout.split("\n").length, cmd).toBeGreaterThan(5);
+      expect(p.stdout).toMatch(/^ {2}"/m);
+      // the same document (a scan's time and duration aside)
+      const same = (t: string) => {
+        const { started_at, duration_ms, ...rest } = JSON.parse(t);
+        return rest;
+      };
+      expect(same(p.stdout)).toEqual(same(c.stdout));
+    }
+  }, 120_000);
+
+  it("jsonl: a list one element a line (getchaintips, reserves scan's outputs); an empty list no line; other values one line", async () => {
+    const tips = await sh("chaingw --format jsonl getchaintips");
+    expect(
+      tips.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l)),
+    ).toEqual(JSON.parse((await sh("chaingw --json getchaintips")).stdout));
+    expect((await sh("chaingw --format jsonl getrawmempool")).stdout).toBe("");
+    expect((await sh("chaingw --format jsonl getblockcount")).stdout).toMatch(/^\d+\n$/);
+    // reserves scan: one line per unspent output, the CSV's rows as JSON
+    const miner = (await node.rpc<{ address: string }[]>("listunspent", [1, 9999999]))[0].address;
+    const s = await sh(`chaingw --format jsonl reserves scan ${miner}`);
+    expect(s.exitCode, s.stderr).toBe(0);
+    const rows = s.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    const csv = (await sh(`chaingw --format csv reserves scan ${miner}`)).stdout.trim().split("\n");
+    expect(rows.length).toBe(csv.length - 1);
+    expect(rows[0]).toMatchObject({
+      vout: expect.any(Number),
+      amount: expect.any(String),
+      sats: expect.any(String),
+    });
+  }, 120_000);
+});

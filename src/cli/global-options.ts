@@ -60,9 +60,10 @@ export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
   { flags: "--json", help: "print exactly the result as JSON, number tokens untouched (= --format json)" },
   {
     flags: "--format <format>",
-    help: "output: human, json, jsonl (one line) or csv (reserves scan)",
+    help: "output: human, json, jsonl (JSON Lines: a list one element a line) or csv (reserves scan)",
     choices: FORMATS,
   },
+  { flags: "--pretty", help: "with --json: indented JSON to read (compact without)" },
   fromSettings("verbose"),
   { flags: "--no-color", help: "no colour (also NO_COLOR, TERM=dumb)" },
   // the settings of the table (src/config/settings.ts): flag, help and default written there once

@@ -4,7 +4,7 @@
  * report of an error (one line plus details and hint, or one JSON object) with its exit code.
  */
 import { asChaingwError, EXIT, errorPayload, InterruptedError, writeFailed } from "../errors/index.js";
-import { formatFromArgv } from "../output/format.js";
+import { formatFromArgv, prettyFromArgv } from "../output/format.js";
 import { escapeJsonText } from "../util/escape.js";
 import { Run } from "./run.js";
 
@@ -30,6 +30,7 @@ export const SECOND_INTERRUPT_AFTER_MS = 300;
 export function startRun(argv: string[]): Run {
   // the output format is chosen once, before anything can fail
   const run = new Run(formatFromArgv(argv));
+  run.pretty = prettyFromArgv(argv);
   let firstAt = 0;
   const onSignal = (sig: NodeJS.Signals) => {
     const again = run.abort.signal.aborted;

@@ -61,6 +61,8 @@ export class Run {
   clearProgress?: () => void;
   /** every secret this run has read: removed from anything it prints */
   readonly secrets = new Secrets();
+  /** `--pretty`: JSON on stdout indented (2 spaces); compact without, whatever the command */
+  pretty = false;
 
   constructor(
     readonly format: Format,
@@ -83,6 +85,11 @@ export class Run {
   err(text: string): void {
     this.clearProgress?.();
     this.stderr.write(escapeTerminal(this.secrets.scrub(text)) + "\n");
+  }
+
+  /** A value as the JSON text of this run: compact, or indented with `--pretty`. */
+  json(value: unknown): string {
+    return JSON.stringify(value, null, this.pretty ? 2 : 0);
   }
 
   /**

@@ -18,5 +18,14 @@ export function formatFromArgv(argv: readonly string[]): Format {
   return f;
 }
 
+/** `--pretty` among the options (before `--`): JSON indented to read. */
+export function prettyFromArgv(argv: readonly string[]): boolean {
+  for (const a of argv) {
+    if (a === "--") return false;
+    if (a === "--pretty") return true;
+  }
+  return false;
+}
+
 /** Machine formats: no colour, no spinner, errors as JSON objects. */
 export const isMachine = (f: Format): boolean => f !== "human";

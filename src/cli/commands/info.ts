@@ -24,7 +24,7 @@ export function declareInfo(program: Command, run: Run): void {
       const info = await nodeInfo(ctx.client, chain, ctx.settings.scanTimeoutMs);
       if (run.machine) {
         const out = info.errors.length ? { ...info.fields, errors: info.errors } : info.fields;
-        run.out(stringifyLossless(out, run.format === "json" ? 2 : 0));
+        run.out(stringifyLossless(out, run.pretty ? 2 : 0));
         return;
       }
       const { renderInfo } = await import("../render/info.js");

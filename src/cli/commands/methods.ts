@@ -20,7 +20,7 @@ export function printMethods(run: Run, markdown: boolean): void {
   }
   const rows = methodRows();
   if (run.format === "json") {
-    run.out(JSON.stringify(rows, null, 2));
+    run.out(run.json(rows));
     return;
   }
   if (run.format === "jsonl") {

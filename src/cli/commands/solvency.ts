@@ -158,7 +158,7 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
     } as const;
     writeAtomic(o.html, reportHtml(reservesReport, new Date(), await solvencyHtml(report), lead), "--html");
   }
-  run.out(run.machine ? JSON.stringify(report, null, 2) : await renderSolvency(escapeDeep(report)));
+  run.out(run.machine ? run.json(report) : await renderSolvency(escapeDeep(report)));
   if (o.html !== undefined && !run.machine) run.out(`report page written to ${o.html}`);
   const { exitCodeOfVerdict } = await import("../../reserves/verdict.js");
   const { SOLVENCY_VERDICT } = await import("../../liabilities/solvency.js");

@@ -5,12 +5,23 @@ import type { LiabilitiesVerdict } from "../../liabilities/verify.js";
 import { quoted } from "../../util/text.js";
 import { renderInclusion } from "./inclusion.js";
 
-/** The report as `--json` prints it (JSON Lines for several proofs) or as text; `title`: the format's. */
-export function renderLiabilities(r: LiabilitiesReport, title: string, json: boolean): string {
+/**
+ * The report as `--json` prints it (compact, `--pretty` indented; JSON Lines for several proofs) or as text;
+ * `title`: the format's.
+ */
+export function renderLiabilities(
+  r: LiabilitiesReport,
+  title: string,
+  json: boolean,
+  pretty = false,
+): string {
+  const indent = pretty ? 2 : 0;
   if (r.kind === "inclusion")
-    return json ? JSON.stringify(r.check, null, 2) : renderInclusion(r.check, title);
+    return json ? JSON.stringify(r.check, null, indent) : renderInclusion(r.check, title);
   const n = r.verdicts.length;
-  return r.verdicts.map((v) => (json ? JSON.stringify(v, null, n > 1 ? 0 : 2) : renderVerdict(v))).join("\n");
+  return r.verdicts
+    .map((v) => (json ? JSON.stringify(v, null, n > 1 ? 0 : indent) : renderVerdict(v)))
+    .join("\n");
 }
 
 /**

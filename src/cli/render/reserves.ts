@@ -8,7 +8,7 @@ import { csvField } from "../../util/csv.js";
 
 const ZERO_COINS = formatCoins(0n);
 
-export function reportJson(r: Report): string {
+export function reportJson(r: Report, indent = 0): string {
   const s = r.scan;
   // every amount is already an exact decimal string, so the native printer loses nothing (and is fast)
   return JSON.stringify(
@@ -63,8 +63,18 @@ export function reportJson(r: Report): string {
       quorum: r.quorum,
     },
     null,
-    2,
+    indent,
   );
+}
+
+/** JSON Lines (`--format jsonl`): one object a line per unspent output, the CSV's rows as JSON. */
+export function reportJsonLines(r: Report): string {
+  return r.scan.unspents
+    .map(
+      (u) =>
+        `${JSON.stringify({ txid: u.txid, vout: u.vout, address: u.address ?? null, desc: u.desc, amount: u.amount, sats: u.sats.toString(), height: u.height })}\n`,
+    )
+    .join("");
 }
 
 /** One row per unspent output. */

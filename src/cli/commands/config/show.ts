@@ -15,7 +15,7 @@ export function declareShow(config: Command, run: Run): void {
 export function runShow(run: Run, flags: GlobalFlags): void {
   const rows = describeSettings(flags, run.env);
   if (run.machine) {
-    run.out(JSON.stringify(rows, null, run.format === "json" ? 2 : 0));
+    run.out(run.json(rows));
     return;
   }
   const w = Math.max(...rows.map((r) => r.setting.length));

@@ -12,6 +12,8 @@ export interface VerifyCommandOptions {
   /** the id the customer knows as theirs; a proof for anyone else fails */
   customer?: string;
   json: boolean;
+  /** `--pretty`: the JSON indented */
+  pretty?: boolean;
   /** asks for the id when --customer is missing (a terminal's prompt); undefined: not asked */
   ask?: () => Promise<string>;
   /** an exchange's inclusion proof (src/exchange/liabilities/): forced format, second file, root, secrets */
@@ -49,6 +51,7 @@ export function declareVerify(parent: Command, run: Run): void {
           commitment: o.commitment,
           customer: o.customer,
           json: run.machine,
+          pretty: run.pretty,
           ask: process.stdin.isTTY && proof !== "-" ? () => askId(run) : undefined,
           exchange: exchangeOptionsOf(tree, o),
         },
@@ -111,6 +114,6 @@ export async function runVerify(
     format,
   );
   io.exitCode = exitCodeOfVerdict(r.verdict);
-  io.out(renderLiabilities(r, format.title, o.json));
+  io.out(renderLiabilities(r, format.title, o.json, o.pretty));
   for (const note of r.notes) io.err(note);
 }

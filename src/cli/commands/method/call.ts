@@ -42,8 +42,15 @@ async function callAndPrint(
           .map(([k, v]) => `,${JSON.stringify(k)}:${JSON.stringify(v)}`)
           .join("")}}`
       : raw;
-  if (ctx.format === "json") return run.out(text);
-  if (ctx.format === "jsonl") return run.out(stringifyLossless(parseLossless(text)));
+  // --json: the node's bytes; --pretty re-indents them (number tokens kept)
+  if (ctx.format === "json") return run.out(run.pretty ? stringifyLossless(parseLossless(text), 2) : text);
+  // JSON Lines: a list one element a line, any other value on one line
+  if (ctx.format === "jsonl") {
+    const lines = jsonLines(parseLossless(text));
+    // an empty list: no line at all
+    if (lines) run.out(lines);
+    return;
+  }
   const render = (v: JsonValue) =>
     def?.render ? def.render(v, rctx) : renderDefault(v, req.method, ctx.color);
   // what `$(chaingw …)` captures is the value: a null prints nothing there (its note on stderr, as
@@ -137,6 +144,11 @@ export async function runMethod(
   const req = prepare(def, { params, fromText: true, options: opts });
   const again = () => contextFor(run, flags, def.group, { quiet: true });
   await callAndPrint(run, ctx, req, opts.verify !== false, again, opts);
+}
+
+/** A value as JSON Lines: a list's elements one a line (an empty list: nothing), any other value one line. */
+export function jsonLines(v: JsonValue): string {
+  return Array.isArray(v) ? v.map((x) => `${stringifyLossless(x)}\n`).join("") : stringifyLossless(v);
 }
 
 export function renderDefault(result: JsonValue, name: string, color: boolean): string {

@@ -38,7 +38,7 @@ export async function runAbort(run: Run, flags: GlobalFlags, o: { abortWait?: st
           statement: r.answer!.statement,
         },
   );
-  if (run.machine) run.out(JSON.stringify(rows, null, 2));
+  if (run.machine) run.out(run.json(rows));
   else
     for (const r of rows)
       run.out(

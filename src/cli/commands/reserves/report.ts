@@ -58,7 +58,7 @@ export async function runReport(run: Run, files: string[], flags: GlobalFlags, o
     const { reportHtml } = await import("../../render/html.js");
     writeAtomic(o.html, reportHtml(report, new Date()), "--html");
   }
-  if (run.machine) run.out(JSON.stringify(report, null, 2));
+  if (run.machine) run.out(run.json(report));
   else {
     const { colorOf } = await import("../../context.js");
     run.out(renderReport(escapeDeep(report), colorOf(run, flags)));

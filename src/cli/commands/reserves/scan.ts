@@ -188,8 +188,6 @@ export async function runScan(run: Run, args: string[], flags: GlobalFlags, o: S
 
 /** The flags a scan reads as numbers, and the combinations it refuses (exit 2, nothing sent). */
 function scanFlags(run: Run, o: ScanFlags) {
-  if (run.format === "jsonl")
-    throw new UsageError("--format jsonl is not available for reserves scan (human, json or csv)");
   const abortWaitMs = parseDuration("--abort-wait", o.abortWait, DEFAULT_ABORT_WAIT_S, "positive");
   const plainEveryMs =
     o.progress === undefined || o.progress === false
@@ -272,7 +270,7 @@ async function printScan(
   p: { minConf?: number; signatures?: SignatureLine[] },
 ): Promise<void> {
   const { minConf, signatures } = p;
-  const { reportCsv, reportHuman, reportJson } = await import("../../render/reserves.js");
+  const { reportCsv, reportHuman, reportJson, reportJsonLines } = await import("../../render/reserves.js");
   const { unitOfAddresses } = await import("../../../reserves/claims.js");
   const addrs = report.scan.unspents.flatMap((u) => (u.address ? [u.address] : []));
   let unit = unitOfAddresses(addrs);
@@ -298,8 +296,10 @@ async function printScan(
     // whole or not at all: a failure after an hour's scan leaves the old file, never half a proof
     if (o.proof === "-") run.out(text);
     else writeAtomic(o.proof, text, "--proof");
-    // --json prints the proof document itself
-    if (run.format === "json" && o.proof !== "-") run.out(text);
+    // --json prints the proof document itself (compact; the file is indented to read)
+    if (run.format === "json" && o.proof !== "-") run.out(run.json(proof));
+    const rows = run.format === "jsonl" && o.proof !== "-" ? reportJsonLines(report) : "";
+    if (rows) run.out(rows);
     if (!run.machine && o.proof !== "-") {
       const sum = (xs: { amount_sats: string }[]) => xs.reduce((t, x) => t + BigInt(x.amount_sats), 0n);
       const totals =
@@ -321,12 +321,16 @@ async function printScan(
         `proof written to ${o.proof}: ${proof.total.amount} in ${proof.total.outputs} outputs at height ${proof.height}, digest ${proof.digest}`,
       );
     }
-  } else if (csvTo !== "-")
-    run.out(
+  } else if (csvTo !== "-") {
+    const text =
       run.format === "json"
-        ? reportJson(report)
-        : reportHuman(escapeDeep(report), { color: ctx.color, unit }),
-    );
+        ? reportJson(report, run.pretty ? 2 : 0)
+        : run.format === "jsonl"
+          ? reportJsonLines(report)
+          : reportHuman(escapeDeep(report), { color: ctx.color, unit });
+    // JSON Lines of a scan that found nothing: no line at all
+    if (text) run.out(text);
+  }
 }
 
 /** The coin the scanning node says it is (`getnetworkinfo`'s subversion), if it says; never fails the scan. */

@@ -28,7 +28,7 @@ export async function runStatus(run: Run, flags: GlobalFlags): Promise<void> {
           phase: r.answer!.phase ?? null,
         },
   );
-  if (run.machine) return run.out(JSON.stringify(rows, null, 2));
+  if (run.machine) return run.out(run.json(rows));
   const said = (r: (typeof rows)[number]) =>
     r.error
       ? `no answer (${r.error})`

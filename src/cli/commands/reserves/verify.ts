@@ -216,6 +216,6 @@ async function printReport<R extends { verdict: Verdict }>(
   render: (r: R, color: boolean) => string,
 ): Promise<void> {
   const { exitCodeOfVerdict } = await import("../../../reserves/verdict.js");
-  run.out(run.machine ? JSON.stringify(report, null, 2) : render(escapeDeep(report), color));
+  run.out(run.machine ? run.json(report) : render(escapeDeep(report), color));
   run.exitCode = exitCodeOfVerdict(report.verdict);
 }
