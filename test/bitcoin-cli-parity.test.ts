@@ -57,7 +57,7 @@ beforeAll(async () => {
   });
   env = { CHAINGW_URL: proxy.url };
   dir = mkdtempSync(join(tmpdir(), "chaingw-daily-"));
-}, 60_000);
+});
 
 afterAll(async () => {
   await proxy?.stop();
@@ -258,7 +258,7 @@ describe("bitcoin-cli habits", () => {
     expect(none.stderr).toMatch(/--wait: no answer within 2 s/);
     expect(took).toBeGreaterThanOrEqual(1500);
     expect(took).toBeLessThan(15_000);
-  }, 60_000);
+  });
 
   it("--network regtest --datadir D finds the port (litecoin.conf) and the cookie, no other flag", async () => {
     const node = await startLitecoind({ cookie: true });
@@ -279,7 +279,7 @@ describe("bitcoin-cli habits", () => {
     } finally {
       await node.stop();
     }
-  }, 60_000);
+  });
 
   it("info (-getinfo): the node's state from getblockchaininfo, getnetworkinfo and getmempoolinfo", async () => {
     const j = (await cg("info")) as Record<string, unknown>;

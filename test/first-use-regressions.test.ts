@@ -12,7 +12,7 @@ import { sleep as chaingwSleep } from "../src/util/sleep.js";
 import { type FaultServer, refusedUrl, startFaultServer } from "./fixtures/faults.js";
 import { runCli, spawnCli } from "./helpers/cli.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
-import { sleep, trackDir } from "./helpers/procs.js";
+import { HANG_GUARD_MS, running, sleep, trackDir, until } from "./helpers/procs.js";
 import { spawnPty } from "./helpers/pty.js";
 
 const ROOT = new URL("../", import.meta.url);
@@ -243,7 +243,7 @@ describe("#8 batch against a refused port", () => {
         /^chaingw batch: 0 ok, 0 node errors, 0 bad input lines, 8000 unanswered: 8000 × .*connection refused\n$/,
       );
     }
-  }, 60_000);
+  });
 
   it("on a terminal the progress counts failures apart from answers", async () => {
     const url = await refusedUrl();
@@ -266,7 +266,7 @@ describe("#8 batch against a refused port", () => {
 describe("#14 bare `chaingw batch` on a terminal", () => {
   it("says it reads JSON lines from the terminal and how to end, instead of waiting silently", async () => {
     const t = spawnPty(["--url", await refusedUrl(), "batch"]);
-    expect(await t.waitFor(/reading JSON lines from the terminal .*Ctrl-D ends/, 10_000)).toBe(true);
+    expect(await t.waitFor(/reading JSON lines from the terminal .*Ctrl-D ends/, HANG_GUARD_MS)).toBe(true);
     t.type("\x04");
     expect((await t.done).code).toBe(0);
   });
@@ -292,47 +292,39 @@ describe("against a real litecoind", () => {
     });
     // one finished scan: the node's figure is now 100, as on any node that has scanned before
     await ltc.rpc("scantxoutset", ["start", [`addr(${addr})`]]);
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await proxy?.stop();
     await ltc?.stop();
-  }, 30_000);
+  });
 
   const url = () => proxy.url.replace("//", `//${ltc.user}:${ltc.password}@`);
   /** the endpoint as a person sets it up (a password in --url draws a warning on a terminal) */
   const env = () => ({ CHAINGW_URL: url() });
   const status = () => ltc.rpc<{ progress: number } | null>("scantxoutset", ["status"]);
   /** resolves at the time (ms since epoch) the node first reports no scan, polling every 50 ms */
-  const idleAt = async (boundMs = 60_000): Promise<number> => {
-    const t0 = Date.now();
-    while (Date.now() - t0 < boundMs) {
-      if ((await status()) === null) return Date.now();
-      await sleep(50);
-    }
-    throw new Error("the node kept scanning");
+  const idleAt = async (): Promise<number> => {
+    await until("the node ending its scan", async () => (await status()) === null, undefined, 50);
+    return Date.now();
   };
-  const untilScanning = async () => {
-    const t0 = Date.now();
-    while ((await status()) === null) {
-      if (Date.now() - t0 > 30_000) throw new Error("no scan started on the node within 30 s");
-      await sleep(25);
-    }
-  };
+  /** until the node reports a scan, while `going` (the process or call that starts it) is still at work */
+  const untilScanning = (going?: () => boolean) =>
+    until("a scan starting on the node", async () => (await status()) !== null, going);
 
   it("#3 Ctrl-C on a terminal during a scan: the documented lines, one abort, done soon after the node", async () => {
     actions.length = 0;
     // --abort-wait: wait for the node's word even while it prepares the scan (by default chaingw returns
     // after a few seconds then: test/operator.test.ts)
     const t = spawnPty(
-      ["reserves", "scan", "--descriptor", LONG_DESC, "--range", LONG_RANGE, "--abort-wait", "60"],
+      ["reserves", "scan", "--descriptor", LONG_DESC, "--range", LONG_RANGE, "--abort-wait", "600"],
       {
         env: env(),
         cols: 200,
       },
     );
-    expect(await t.waitFor(/preparing for \d+ s/, 20_000)).toBe(true);
-    await untilScanning();
+    expect(await t.waitFor(/preparing for \d+ s/, HANG_GUARD_MS)).toBe(true);
+    await untilScanning(running(t.done));
     t.ctrlC();
     const nodeIdle = idleAt();
     const { code, ms } = await t.done;
@@ -362,17 +354,17 @@ describe("against a real litecoind", () => {
     expect(ms).toBeLessThan(60_000);
     // no spinner left drawing after the interrupt
     expect(t.screen().at(-1)).not.toMatch(/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
-  }, 90_000);
+  });
 
   it("#3 a second Ctrl-C quits at once and still says the node may be scanning and how to stop it", async () => {
     const t = spawnPty(["reserves", "scan", "--descriptor", LONG_DESC, "--range", LONG_RANGE], {
       env: env(),
       cols: 200,
     });
-    expect(await t.waitFor(/preparing for \d+ s/, 20_000)).toBe(true);
-    await untilScanning();
+    expect(await t.waitFor(/preparing for \d+ s/, HANG_GUARD_MS)).toBe(true);
+    await untilScanning(running(t.done));
     t.ctrlC();
-    expect(await t.waitFor(/sending abort/, 5000)).toBe(true);
+    expect(await t.waitFor(/sending abort/, HANG_GUARD_MS)).toBe(true);
     await sleep(300);
     const second = Date.now();
     t.ctrlC();
@@ -387,7 +379,7 @@ describe("against a real litecoind", () => {
     );
     expect(t.raw()).not.toMatch(/AbortError/);
     await idleAt();
-  }, 90_000);
+  });
 
   it("#3 SIGTERM in --json: one JSON error with the facts of the human line (aborts sent, node still scanning)", async () => {
     // before: --json waited the whole --abort-wait and left the scan running
@@ -402,13 +394,13 @@ describe("against a real litecoind", () => {
       "--range",
       LONG_RANGE,
       "--abort-wait",
-      "60",
+      "600",
     ]);
     let err = "";
     p.stderr?.on("data", (c: Buffer) => {
       err += c.toString();
     });
-    await untilScanning();
+    await untilScanning(running(p));
     await sleep(200);
     process.kill(p.pid!, "SIGTERM");
     const nodeIdle = idleAt();
@@ -429,7 +421,7 @@ describe("against a real litecoind", () => {
     expect(e.node_scanning).toBe(false);
     expect(e.start_answer).toMatch(/^success: (true|false)$/);
     expect(e.details[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/: (the scan completed before|scan aborted)/);
-  }, 90_000);
+  });
 
   it("#2 --json reserves abort on another client's scan: the node's facts, never 'scan aborted'", async () => {
     // another client's long scan; Core 0.21 loses an abort sent during descriptor expansion
@@ -440,8 +432,8 @@ describe("against a real litecoind", () => {
         params: ["start", [{ desc: LONG_DESC, range: [0, 60000] }]],
       }),
     );
-    await untilScanning();
-    const r = await runCli(["--json", "--url", url(), "reserves", "abort"]);
+    await untilScanning(running(other));
+    const r = await runCli(["--json", "--url", url(), "reserves", "abort", "--abort-wait", "600"]);
     const answer = await other;
     expect(r.exitCode).toBe(0);
     const [row] = JSON.parse(r.stdout);
@@ -452,7 +444,7 @@ describe("against a real litecoind", () => {
     expect(row.statement).not.toMatch(/scan aborted/);
     if (/"success":\s*true/.test(answer.text))
       expect(row.statement).toMatch(/now reports no scan running|has now ended/);
-  }, 60_000);
+  });
 
   it("#5 #4 a long scan on a terminal: 'preparing' and for how long, never a leftover 100%, no listener warning", async () => {
     // ~12 s of descriptor expansion: 12 status polls at 1 s (before the sleep fix: MaxListenersExceededWarning)
@@ -481,7 +473,7 @@ describe("against a real litecoind", () => {
     // the report, and no progress line left on the screen or glued to it
     expect(screen.join("\n")).toMatch(/Proof of reserves: scan complete/);
     expect(screen.some((l) => /preparing for|⠋|⠙|⠹/.test(l))).toBe(false);
-  }, 90_000);
+  });
 
   it("#5 reserves status: a scan being prepared is 'preparing', not 100%", async () => {
     const other = ltc.rawCall(
@@ -491,7 +483,7 @@ describe("against a real litecoind", () => {
         params: ["start", [{ desc: LONG_DESC, range: [0, 100_000] }]],
       }),
     );
-    await untilScanning();
+    await untilScanning(running(other));
     const human = await runCli(["--url", url(), "reserves", "status"]);
     const json = await runCli(["--json", "--url", url(), "reserves", "status"]);
     await other;
@@ -503,7 +495,7 @@ describe("against a real litecoind", () => {
     expect(JSON.parse(json.stdout)[0]).toMatchObject({ running: true, progress: 100, phase: "preparing" });
     const idle = await runCli(["--json", "--url", url(), "reserves", "status"]);
     expect(JSON.parse(idle.stdout)[0]).toMatchObject({ running: false, progress: null, phase: null });
-  }, 60_000);
+  });
 
   it("#12 reserves --range A..B (documented), also A-B and A:B: the same scan", async () => {
     const desc = `wpkh(${TPUB}/1/*)`;

@@ -16,10 +16,10 @@ describe("litecoind helper", () => {
   let ltc: LitecoinNode;
   beforeAll(async () => {
     ltc = await startLitecoind({ blocks: 101 });
-  }, 60_000);
+  });
   afterAll(async () => {
     await ltc?.stop();
-  }, 30_000);
+  });
 
   it("mines and answers RPC with user/password", async () => {
     expect(await ltc.rpc<number>("getblockcount")).toBe(101);
@@ -55,14 +55,14 @@ describe("litecoind helper", () => {
     } finally {
       await c.stop();
     }
-  }, 60_000);
+  });
 });
 
 describe("anvil helper", () => {
   let anvil: AnvilNode;
   beforeAll(async () => {
     anvil = await startAnvil();
-  }, 30_000);
+  });
   afterAll(async () => {
     await anvil?.stop();
   });
@@ -86,12 +86,12 @@ describe("gateway and fault fixtures", () => {
       products: { ltc: { url: ltc.url, user: ltc.user, password: ltc.password } },
     });
     fault = await startFaultServer({ upstream: { url: ltc.url, user: ltc.user, password: ltc.password } });
-  }, 60_000);
+  });
   afterAll(async () => {
     await fault?.stop();
     await gw?.stop();
     await ltc?.stop();
-  }, 30_000);
+  });
 
   it("forwards with a valid key and relays the node's bytes", async () => {
     const r = await postRaw(`${gw.baseUrl}/v1/ltc`, body("getblockcount", [], 7), {

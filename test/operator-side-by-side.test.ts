@@ -98,7 +98,7 @@ describe("--wait / -rpcwait on a node just started with cookie auth (item 1)", (
     expect(ours.stderr).toBe("");
     expect(ours.exitCode).toBe(0);
     expect(ours.stdout.trim()).toBe("0");
-  }, 60_000);
+  });
 
   it("a datadir with no config file yet: chaingw -rpcwait -regtest waits, finds the node and its cookie", async () => {
     const d = freshDir();
@@ -109,7 +109,7 @@ describe("--wait / -rpcwait on a node just started with cookie auth (item 1)", (
     expect(r.stderr).toBe("");
     expect(r.exitCode).toBe(0);
     expect(r.stdout.trim()).toBe("0");
-  }, 60_000);
+  });
 
   it("credentials the node will never take (a password, not a cookie): exit 4 at once, as the README says", async () => {
     const d = freshDir();
@@ -132,7 +132,7 @@ describe("--wait / -rpcwait on a node just started with cookie auth (item 1)", (
       },
     );
     expect(cli.exitCode).not.toBe(0);
-  }, 60_000);
+  });
 
   it("--wait-timeout passes with the node never up: exit 3 naming --wait", async () => {
     const port = await freePort();
@@ -146,7 +146,7 @@ describe("--wait / -rpcwait on a node just started with cookie auth (item 1)", (
     ]);
     expect(r.exitCode).toBe(3);
     expect(r.stderr).toMatch(/^chaingw: --wait: no answer within 1 s/);
-  }, 30_000);
+  });
 });
 
 describe("a heavy call is never sent again on a timeout (item 2)", () => {
@@ -164,9 +164,7 @@ describe("a heavy call is never sent again on a timeout (item 2)", () => {
     try {
       const { port } = node;
       const [ours, theirs] = await Promise.all([
-        runCli(["--url", `http://u:p@127.0.0.1:${port}/`, "--json", "gettxoutsetinfo"], {
-          timeoutMs: 60_000,
-        }),
+        runCli(["--url", `http://u:p@127.0.0.1:${port}/`, "--json", "gettxoutsetinfo"]),
         execa(
           "litecoin-cli",
           ["-rpcconnect=127.0.0.1", `-rpcport=${port}`, "-rpcuser=u", "-rpcpassword=p", "gettxoutsetinfo"],
@@ -182,7 +180,7 @@ describe("a heavy call is never sent again on a timeout (item 2)", () => {
     } finally {
       await node.close();
     }
-  }, 90_000);
+  });
 
   it("past --request-timeout: exit 3 at once, sent once, the message names --request-timeout", async () => {
     const node = await slowNode(4_000);
@@ -206,7 +204,7 @@ describe("a heavy call is never sent again on a timeout (item 2)", () => {
     } finally {
       await node.close();
     }
-  }, 30_000);
+  });
 
   it("an ordinary read that times out is still retried (idempotent, not heavy)", async () => {
     const node = await rawServer(async (body, _req, res) => {
@@ -221,7 +219,7 @@ describe("a heavy call is never sent again on a timeout (item 2)", () => {
     } finally {
       await node.close();
     }
-  }, 30_000);
+  });
 });
 
 describe("getblock as old scripts call it (item 5)", () => {
@@ -249,7 +247,7 @@ describe("getblock as old scripts call it (item 5)", () => {
     const twice = await cg(n, "-named", "getblock", `blockhash=${hash}`, "verbose=0", "verbosity=1");
     expect(twice.exitCode).toBe(2);
     expect(twice.stderr).toContain("parameter verbosity given twice");
-  }, 60_000);
+  });
 });
 
 describe("reserves scan: what the proof counts, row by row (item 6)", () => {
@@ -288,7 +286,7 @@ describe("reserves scan: what the proof counts, row by row (item 6)", () => {
     expect(r.stdout).toMatch(new RegExp(`does not  ${b}: `));
     const doc = JSON.parse(readFileSync(join(d, "p.json"), "utf8"));
     expect(doc.ownership.signatures.map((x: { valid: boolean }) => x.valid)).toEqual([true, false]);
-  }, 90_000);
+  });
 });
 
 describe("the coin by its name where it is known (issue 39 item 13, round 2)", () => {
@@ -314,7 +312,7 @@ describe("the coin by its name where it is known (issue 39 item 13, round 2)", (
     expect(v.exitCode, v.stderr).toBe(0);
     expect(v.stdout).toMatch(/0\.75000000 LTC in 1 output unspent/);
     expect(v.stdout).not.toMatch(/\bcoins\b/);
-  }, 90_000);
+  });
 });
 
 describe("bitcoin-cli's flags (item 7)", () => {
@@ -369,7 +367,7 @@ describe("bitcoin-cli's flags (item 7)", () => {
     ]);
     expect(none.exitCode).toBe(2);
     expect(none.stderr).toContain("--rpc-user (-rpcuser) needs its password: CHAINGW_RPC_PASSWORD");
-  }, 90_000);
+  });
 
   it("-rpcwallet=NAME reaches that wallet (<url>/wallet/NAME), as litecoin-cli", async () => {
     const n = await node();
@@ -399,7 +397,7 @@ describe("bitcoin-cli's flags (item 7)", () => {
     ]);
     expect(gw.exitCode).toBe(2);
     expect(gw.stderr).toContain("--rpc-wallet (-rpcwallet) names a node's wallet");
-  }, 60_000);
+  });
 
   it("-rpcclienttimeout=N is --request-timeout N; -version works; -conf= and -stdinrpcpass say what to use", async () => {
     const slow = await rawServer(async (body, _req, res) => {
@@ -430,7 +428,7 @@ describe("bitcoin-cli's flags (item 7)", () => {
     expect(pass.stderr).toContain(
       "bitcoin-cli's -stdinrpcpass: chaingw does not read the password from stdin",
     );
-  }, 30_000);
+  });
 
   it("a node error: exit 1 (litecoin-cli exits with its code), and --json carries the node's code", async () => {
     const n = await node();
@@ -440,7 +438,7 @@ describe("bitcoin-cli's flags (item 7)", () => {
     const ours = await cg(n, "getblock", zero);
     expect(ours.exitCode).toBe(1);
     expect(JSON.parse(ours.stderr)).toMatchObject({ error: { code: -5, message: "Block not found" } });
-  }, 30_000);
+  });
 });
 
 describe("a gateway, from chaingw and from other clients (item 12)", () => {
@@ -491,7 +489,7 @@ describe("a gateway, from chaingw and from other clients (item 12)", () => {
     } finally {
       await Promise.all([gw.stop(), anvil.stop()]);
     }
-  }, 60_000);
+  });
 });
 
 describe("rough edges (item 13)", () => {
@@ -575,7 +573,7 @@ describe("beside cast (item 11)", () => {
     } finally {
       await anvil.stop();
     }
-  }, 60_000);
+  });
 });
 
 describe("a unit flag in --json: the node's bytes as result, the exact amount beside it (issue 39, round 2)", () => {
@@ -627,7 +625,7 @@ describe("a unit flag in --json: the node's bytes as result, the exact amount be
     } finally {
       await anvil.stop();
     }
-  }, 60_000);
+  });
 });
 
 describe("the side-by-side pass, round 2: commands the issue did not try (issue 39 item 7)", () => {
@@ -652,7 +650,7 @@ describe("the side-by-side pass, round 2: commands the issue did not try (issue 
     // a typo still gets did-you-mean alone
     const typo = await runCli(["--url", n.authUrl, "getblok", "1"]);
     expect(typo.stderr).toBe("chaingw: unknown command 'getblok'\ndid you mean getblock?\n");
-  }, 60_000);
+  });
 
   it("getblockheader HEIGHT: refused as litecoin-cli does, and the hash named how to get", async () => {
     const n = await node();
@@ -665,7 +663,7 @@ describe("the side-by-side pass, round 2: commands the issue did not try (issue 
     expect(ours.stderr).toContain("(a height: `chaingw getblockhash 102` gives its hash)");
     const hash = (await cg(n, "getblockhash", "102")).out as string;
     expect((await cg(n, "getblockheader", hash)).out).toEqual((await lcli(n, "getblockheader", hash)).out);
-  }, 60_000);
+  });
 
   it("cast's names for reads (nonce, block, balance, chain-id, …) say chaingw's; ENS names say they are not resolved", async () => {
     const CAST = join(process.cwd(), "node_modules", ".bin", "cast");
@@ -743,7 +741,7 @@ describe("the side-by-side pass, round 2: commands the issue did not try (issue 
     } finally {
       await anvil.stop();
     }
-  }, 60_000);
+  });
 });
 
 describe("help (item 8)", () => {
@@ -786,7 +784,7 @@ describe("logs with an event signature that marks nothing indexed (item 11)", ()
     } finally {
       await anvil.stop();
     }
-  }, 60_000);
+  });
 });
 
 describe("tables fit the terminal (item 10)", () => {
@@ -809,7 +807,7 @@ describe("tables fit the terminal (item 10)", () => {
     } finally {
       await anvil.stop();
     }
-  }, 60_000);
+  });
 });
 
 describe("a scan of more than 100 outputs: plain columns within $COLUMNS (issue 39 round 2)", () => {
@@ -840,7 +838,7 @@ describe("a scan of more than 100 outputs: plain columns within $COLUMNS (issue 
     const start = (col[0]?.length ?? 0) + 2;
     const down = rows.map((l) => l.slice(start, start + (col[1]?.length ?? 0)).trim()).join("");
     for (const a of addrs) expect(down).toContain(a);
-  }, 90_000);
+  });
 });
 
 describe("completion knows the context (item 9)", () => {
@@ -875,5 +873,5 @@ describe("completion knows the context (item 9)", () => {
     // bash splits --chain=ev at the "="; the values still complete
     expect(await complete("chaingw", "--chain", "=", "ev")).toEqual(["evm", "evm-compat"]);
     expect(await complete("chaingw", "eth_getBalance", "0x1", "--e")).toEqual(["--ether"]);
-  }, 30_000);
+  });
 });

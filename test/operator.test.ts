@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
-import { sleep, trackChild, trackDir } from "./helpers/procs.js";
+import { running, sleep, trackChild, trackDir, until } from "./helpers/procs.js";
 import { ALICE, BOB, deployToken, SEL, send, word } from "./helpers/token.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -35,7 +35,7 @@ beforeAll(async () => {
   trackDir(dir);
   [ltc, anvil] = await Promise.all([startLitecoind({ blocks: 110 }), startAnvil()]);
   url = ltc.url.replace("://", `://${ltc.user}:${ltc.password}@`);
-}, 120_000);
+});
 
 afterAll(async () => {
   await Promise.all([ltc?.stop(), anvil?.stop()]);
@@ -49,15 +49,14 @@ async function foreignAddress(i: number): Promise<string> {
   return (await ltc.rpc<string[]>("deriveaddresses", [descriptor, [i, i]]))[0] as string;
 }
 
-/** Polls the node's scan slot until `want` (running or idle), within a bound. */
-async function untilScan(want: boolean, boundMs: number): Promise<boolean> {
-  const t0 = Date.now();
-  while (Date.now() - t0 < boundMs) {
-    const running = (await ltc.rpc("scantxoutset", ["status"])) !== null;
-    if (running === want) return true;
-    await sleep(50);
-  }
-  return false;
+/** Polls the node's scan slot until `want` (running or idle), while `going` (the scanning process) is at work. */
+async function untilScan(want: boolean, going?: () => boolean): Promise<void> {
+  await until(
+    want ? "a scan starting on the node" : "the node ending its scan",
+    async () => ((await ltc.rpc("scantxoutset", ["status"])) !== null) === want,
+    going,
+    50,
+  );
 }
 
 /** The CLI in a process group of its own, as a launcher starts it; its output and exit collected. */
@@ -102,7 +101,7 @@ describe("reserves scan --min-conf", () => {
     );
     expect(r.stdout).toMatch(/^ {2}left out +0\.50000000 LTC in 1 output with fewer confirmations/m);
     expect(r.stdout).toMatch(/proof written to .*: 1\.25000000 in 1 outputs/);
-  }, 60_000);
+  });
 });
 
 describe("logs --to-block beyond the head", () => {
@@ -145,14 +144,14 @@ describe("logs --to-block beyond the head", () => {
     expect(raw.exitCode, raw.stderr).toBe(0);
     expect(JSON.parse(raw.stdout)).toHaveLength(4);
     expect(raw.stderr).toMatch(/--to-block 1000 is beyond the head/);
-  }, 60_000);
+  });
 });
 
 describe("interrupts", () => {
   it("two SIGINTs sent to the process group at once are one interrupt: the scan is aborted on the node", async () => {
-    expect(await untilScan(false, 120_000)).toBe(true);
+    await untilScan(false);
     const p = spawnGroup(["reserves", "scan", "--descriptor", `wpkh(${TPUB}/0/*)`, "--range", "0..60000"]);
-    expect(await untilScan(true, 30_000)).toBe(true);
+    await untilScan(true, running(p.done));
     await sleep(300);
     // what GNU `timeout -s INT` and launchers do: the group, and here twice back to back
     process.kill(-(p.child.pid as number), "SIGINT");
@@ -165,13 +164,13 @@ describe("interrupts", () => {
     expect(r.stderr).toMatch(
       /^chaingw: interrupted \(SIGINT\): the scan did not complete; nothing was proven$/m,
     );
-    expect(await untilScan(false, 120_000)).toBe(true);
-  }, 180_000);
+    await untilScan(false);
+  });
 
   it("Ctrl-C while the node expands 200,000 keys: back within seconds, saying the node may still scan and how to check", async () => {
-    expect(await untilScan(false, 120_000)).toBe(true);
+    await untilScan(false);
     const p = spawnGroup(["reserves", "scan", "--descriptor", `wpkh(${TPUB}/1/*)`, "--range", "0..199999"]);
-    expect(await untilScan(true, 30_000)).toBe(true);
+    await untilScan(true, running(p.done));
     await sleep(1000);
     process.kill(p.child.pid as number, "SIGINT");
     const r = await p.done;
@@ -187,8 +186,8 @@ describe("interrupts", () => {
     // and what it says is what `reserves status` then shows
     const st = await cli(["reserves", "status"]);
     expect(st.stdout).toMatch(/scan running/);
-    expect(await untilScan(false, 180_000)).toBe(true);
-  }, 240_000);
+    await untilScan(false);
+  });
 });
 
 describe("--network regtest --datadir DIR, no config file", () => {
@@ -205,7 +204,7 @@ describe("--network regtest --datadir DIR, no config file", () => {
     } finally {
       await node.stop();
     }
-  }, 60_000);
+  });
 
   it("a datadir that does not say which node it is: both coins' ports tried, each named", async () => {
     const d = join(dir, "unnamed");
@@ -260,7 +259,7 @@ describe("messages", () => {
     const b = await cli(["reserves", "verify", bom]);
     expect(b.exitCode, b.stderr).toBe(0);
     expect(b.stdout).toMatch(/^holds: proven owned .*: 0\.70000000 LTC in 2 outputs/m);
-  }, 60_000);
+  });
 
   it("verify-message: a P2WPKH signature against a P2TR address is named as such", async () => {
     // BIP-322's vectors: "Hello World" signed for bc1q9vza2e8x573nczrlzms0wvx3gsqjx7vavgkx0l (P2WPKH)

@@ -6,7 +6,7 @@ import { type FaultServer, startFaultServer } from "./fixtures/faults.js";
 import { forward, rawServer, sendJson } from "./fixtures/forward.js";
 import { runCli, spawnCli } from "./helpers/cli.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
-import { sleep, trackDir } from "./helpers/procs.js";
+import { running, trackDir, until } from "./helpers/procs.js";
 
 // `chaingw reserves` against a real litecoind regtest node: hundreds of funded addresses, a few emptied by
 // spends, and fixtures for what a healthy node will not do on demand (slow starts, success:false, 413).
@@ -34,6 +34,9 @@ const sats = (t: string): bigint => {
  * Starts a real long scan on the node (a wide ranged descriptor takes seconds to expand) and waits until
  * the node reports it; resolves to the pending answer of that scan.
  */
+/** whether the node reports a scan running (scantxoutset status) */
+const scanning = async () => (await ltc.rpc("scantxoutset", ["status"])) !== null;
+
 async function occupyScanSlot(): Promise<{ busy: Promise<{ status: number; text: string }> }> {
   const busy = ltc.rawCall(
     JSON.stringify({
@@ -42,7 +45,8 @@ async function occupyScanSlot(): Promise<{ busy: Promise<{ status: number; text:
       params: ["start", [{ desc: longDesc, range: [0, 60000] }]],
     }),
   );
-  for (let i = 0; i < 50 && (await ltc.rpc("scantxoutset", ["status"])) === null; i++) await sleep(50);
+  // the slot is taken once the node reports the scan, however long a loaded node takes to start it
+  await until("the other client's scan", scanning, running(busy));
   // wrapped: an async function returning the promise itself would wait for the scan to end
   return { busy };
 }
@@ -139,11 +143,11 @@ beforeAll(async () => {
   );
   const info = await ltc.rpc<{ descriptor: string }>("getdescriptorinfo", [`wpkh(${TPUB}/0/*)`]);
   longDesc = info.descriptor;
-}, 120_000);
+});
 
 afterAll(async () => {
   await ltc?.stop();
-}, 30_000);
+});
 
 describe("reserves scan against the node", () => {
   it("--json: totals and outputs equal the node's own scan, to the satoshi; duplicates counted", async () => {
@@ -411,7 +415,8 @@ describe("a scan that lasts: progress, busy slot, abort", () => {
     // a scan still expanding its descriptors shows the node's previous figure: "preparing", not that figure
     expect(st.stdout).toMatch(new RegExp(`^${ltc.url}: scan running(, \\d+% of the UTXO set|: preparing)`));
 
-    const ab = await runCli(["--url", nodeUrl(), "reserves", "abort"]);
+    // the node's word however long a loaded node takes to give it
+    const ab = await runCli(["--url", nodeUrl(), "reserves", "abort", "--abort-wait", "600"]);
     expect(ab.exitCode).toBe(0);
     // another client's scan: chaingw cannot see its answer, so it says what the node reports, never
     // "aborted" (Core 0.21 loses an abort sent while it expands descriptors; this scan may complete)
@@ -446,7 +451,7 @@ describe("a scan that lasts: progress, busy slot, abort", () => {
   it("SIGINT while start is out: abort goes to the same endpoint, nothing proven, exit 130, node idle", async () => {
     const seen = spyScan(proxy, 20_000);
     const { p, err } = scanWithProgress(addrs.slice(0, 50));
-    for (let i = 0; i < 100 && !/scanning the UTXO set/.test(err()); i++) await sleep(50);
+    await until("the scan starting", () => /scanning the UTXO set/.test(err()), running(p));
     p.kill("SIGINT");
     const r = await p;
     expect(r.exitCode).toBe(130);
@@ -469,9 +474,9 @@ describe("a scan that lasts: progress, busy slot, abort", () => {
       "--range",
       "0-90000",
       "--abort-wait",
-      "60",
+      "600",
     ]);
-    for (let i = 0; i < 100 && (await ltc.rpc("scantxoutset", ["status"])) === null; i++) await sleep(50);
+    await until("the node scanning", scanning, running(p));
     // not p.kill(): execa follows its SIGTERM with a SIGKILL after 2 s, and confirming an abort takes longer
     process.kill(p.pid!, "SIGTERM");
     const r = await p;
@@ -485,7 +490,7 @@ describe("a scan that lasts: progress, busy slot, abort", () => {
     expect(seen.filter((a) => a === "abort").length).toBeGreaterThanOrEqual(1);
     expect(seen.filter((a) => a === "abort").length).toBeLessThanOrEqual(2);
     await nodeIdle();
-  }, 60_000);
+  });
 
   it("--scan-timeout: the scan is aborted on the node and nothing is proven (exit 3)", async () => {
     const seen = spyScan(proxy, 4000);

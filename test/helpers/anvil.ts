@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { callRpc } from "./http.js";
 import { freePort } from "./ports.js";
-import { hasExited, sleep, terminate, trackChild } from "./procs.js";
+import { HANG_GUARD_MS, hasExited, sleep, terminate, trackChild } from "./procs.js";
 
 export interface AnvilNode {
   port: number;
@@ -15,7 +15,8 @@ export interface AnvilNode {
 }
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const READY_TIMEOUT_MS = 20_000;
+/** a node that neither answers nor exits is hung only after the suite's one guard */
+const READY_TIMEOUT_MS = HANG_GUARD_MS;
 const POLL_MS = 50;
 
 /**

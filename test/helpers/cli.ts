@@ -3,7 +3,7 @@ import { constants, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa, type Options, type ResultPromise } from "execa";
-import { trackDir } from "./procs.js";
+import { HANG_GUARD_MS, trackDir } from "./procs.js";
 
 export interface CliOptions {
   /** Added on top of the minimal env (PATH, HOME, XDG_CONFIG_HOME, NO_COLOR). */
@@ -57,7 +57,8 @@ function options(opts: CliOptions): Options {
     },
     cwd: opts.cwd ?? h,
     ...(opts.input !== undefined ? { input: opts.input } : { stdin: "ignore" as const }),
-    timeout: opts.timeoutMs ?? 30_000,
+    // the process's exit is what a run waits for; a kill only for a hang (a test that wants one gives timeoutMs)
+    timeout: opts.timeoutMs ?? HANG_GUARD_MS,
     forceKillAfterDelay: 2_000,
     stripFinalNewline: false,
   };

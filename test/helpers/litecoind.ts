@@ -5,7 +5,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { callRpc, postRaw, type RpcError } from "./http.js";
 import { freePort } from "./ports.js";
-import { hasExited, sleep, terminate, trackChild, trackDir, untrackDir, waitExit } from "./procs.js";
+import {
+  HANG_GUARD_MS,
+  hasExited,
+  sleep,
+  terminate,
+  trackChild,
+  trackDir,
+  untrackDir,
+  waitExit,
+} from "./procs.js";
 
 /** The flags every throwaway node gets, shared with scripts/regtest.mjs (the demo and the benchmarks). */
 const REGTEST_FLAGS: string[] = JSON.parse(
@@ -50,10 +59,12 @@ export interface LitecoinNode {
 }
 
 const BIN = process.env.LITECOIND_BIN ?? "litecoind";
-const READY_TIMEOUT_MS = 20_000;
+/** a node that neither answers nor exits is hung only after the suite's one guard */
+const READY_TIMEOUT_MS = HANG_GUARD_MS;
 const POLL_MS = 50;
-// generatetoaddress of a few hundred blocks and scans take longer than a status call.
-const RPC_TIMEOUT_MS = 120_000;
+// generatetoaddress of a few hundred blocks and scans take longer than a status call, and a loaded node far
+// longer: a call waits for the node's answer, the suite's guard only against a hang
+const RPC_TIMEOUT_MS = HANG_GUARD_MS;
 // BIP32 test vector 1 master key as a tpub: deterministic walletless addresses via deriveaddresses.
 const FALLBACK_TPUB =
   "tpubD6NzVbkrYhZ4XgiXtGrdW5XDAPFCL9h7we1vwNCpn8tGbBcgfVYjXyhWo4E1xkh56hjod1RhGjxbaTLV3X4FyWuejifB9jusQ46QzG87VKp";

@@ -90,3 +90,47 @@ export async function terminate(child: ChildProcess, graceMs: number): Promise<v
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The one clock of the suite: how long anything may take before it is called hung (vitest.config.ts's test
+ * and hook limits are the same). It is not a measure: a loaded machine (load 10-14 with helpers running) is
+ * slow, not wrong. Waits follow what they wait on (the node's scan status, the process's exit) with
+ * `until`; timings a test asserts are the product's behaviour, not its waits.
+ */
+export const HANG_GUARD_MS = 600_000;
+
+/**
+ * Polls `ready` until it holds, for as long as `going` says what it waits on is still at work (the process
+ * has not exited, the node still answers): a wait that follows progress, not the clock. Throws naming `what`
+ * when `going` stops first, or (only a hang) after HANG_GUARD_MS.
+ */
+export async function until(
+  what: string,
+  ready: () => boolean | Promise<boolean>,
+  going: () => boolean | Promise<boolean> = () => true,
+  pollMs = 25,
+): Promise<void> {
+  for (let i = 0; i < HANG_GUARD_MS / pollMs; i++) {
+    if (await ready()) return;
+    if (!(await going())) {
+      if (await ready()) return;
+      throw new Error(`${what}: what it waited on stopped first`);
+    }
+    await sleep(pollMs);
+  }
+  throw new Error(`${what}: not after ${HANG_GUARD_MS} ms (hung)`);
+}
+
+/** A flag that turns false once `p` settles: `going` for `until` while a process runs. */
+export function running(p: PromiseLike<unknown>): () => boolean {
+  let on = true;
+  p.then(
+    () => {
+      on = false;
+    },
+    () => {
+      on = false;
+    },
+  );
+  return () => on;
+}

@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { trackChild, trackDir } from "./procs.js";
+import { HANG_GUARD_MS, trackChild, trackDir } from "./procs.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const BIN = join(ROOT, "bin", "chaingw");
@@ -78,7 +78,8 @@ export function spawnPty(args: string[], o: PtyOptions = {}): PtyRun {
   };
   child.stdout?.on("data", onData);
   child.stderr?.on("data", onData);
-  const timer = setTimeout(() => child.kill("SIGKILL"), o.timeoutMs ?? 60_000);
+  // a kill only for a hang: the suite's one guard unless the test gives its own
+  const timer = setTimeout(() => child.kill("SIGKILL"), o.timeoutMs ?? HANG_GUARD_MS);
   const done = new Promise<{ code: number; ms: number }>((resolve) => {
     child.on("close", (code, sig) => {
       clearTimeout(timer);
