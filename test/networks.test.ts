@@ -6,10 +6,12 @@
  */
 import { describe, expect, it } from "vitest";
 import { KNOWN_NETWORKS, networkNamed, wellKnownBackings } from "../src/chains/assets.js";
-import { COINS, coinNetworkLabel, sentenceList } from "../src/chains/coins.js";
+import { COINS, coinNetworkLabel, coinOfNode, sentenceList } from "../src/chains/coins.js";
 import { evmChain } from "../src/chains/evm.js";
 import { evmCompatChain } from "../src/chains/evm-compat.js";
 import { networks } from "../src/chains/networks.js";
+import { utxoCoinOf } from "../src/exchange/ownership/coins.js";
+import { decodeUtxoAddress } from "../src/exchange/ownership/signatures.js";
 
 describe("the network table", () => {
   it("one name per network, an alias never another's name; ids unique but where coins share a genesis", () => {
@@ -77,6 +79,45 @@ describe("the network table", () => {
     expect(networkNamed("litecoin-testnet")?.label).toBe("Litecoin testnet");
     expect(networkNamed("dogecoin")).toBeUndefined();
     expect(networks().find((n) => n.name === "dogecoin")?.label).toBe("Dogecoin");
+  });
+
+  it("a node's coin is its chain's (genesis); the user-agent only between coins sharing a genesis", () => {
+    const genesis = (id: string, net: "main" | "test" | "regtest") =>
+      COINS.find((c) => c.id === id)?.networks[net]?.genesis as string;
+    // Litecoin's chain under any name is Litecoin; a chain no row has is no coin, whatever it says
+    expect(coinOfNode(genesis("litecoin", "regtest"), "/Satoshi:27.0.0/")?.id).toBe("litecoin");
+    expect(coinOfNode(genesis("litecoin", "main"), "")?.id).toBe("litecoin");
+    expect(coinOfNode("ab".repeat(32), "/LitecoinCore:0.21.4/")).toBeUndefined();
+    // Bitcoin Cash kept Bitcoin's genesis blocks: the user-agents Bitcoin Core and BCHN print tell them apart
+    expect(coinOfNode(genesis("bitcoin", "main"), "/Satoshi:27.0.0/")?.id).toBe("bitcoin");
+    expect(coinOfNode(genesis("bitcoin", "main"), "/Bitcoin Cash Node:28.0.1(EB32.0)/")?.id).toBe(
+      "bitcoin-cash",
+    );
+    expect(coinOfNode(genesis("bitcoin", "test"), "/LitecoinCore:0.21.4/")).toBeUndefined();
+    expect(coinOfNode(genesis("bitcoin", "regtest"), "")).toBeUndefined();
+  });
+
+  it("the exchanges' files are decoded by the one decoder, and refused in the network's own name", () => {
+    const btc = utxoCoinOf("BTC")!;
+    // BIP173's P2WPKH vector and the genesis coinbase's address
+    expect(decodeUtxoAddress(btc, "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4")).toMatchObject({
+      kind: "p2wpkh",
+    });
+    expect(decodeUtxoAddress(btc, "1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa")).toMatchObject({ kind: "p2pkh" });
+    // the checksum's and witness rules' words are chains/address.ts's, whoever asks (BIP350: a v0
+    // program under a bech32m checksum is invalid)
+    expect(decodeUtxoAddress(btc, "1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN3")).toBe("bad base58check checksum");
+    expect(decodeUtxoAddress(btc, "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kemeawh")).toBe(
+      "witness v0 address must use bech32, not bech32m",
+    );
+    // a mainnet address read under --network regtest: named as the network read, not "mainnet"
+    const regtest = utxoCoinOf("LTC", "regtest")!;
+    expect(decodeUtxoAddress(regtest, "1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa")).toBe(
+      "base58 version 0 is not a Litecoin regtest address",
+    );
+    expect(decodeUtxoAddress(regtest, "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4")).toBe(
+      "bech32 prefix bc is not a Litecoin regtest address",
+    );
   });
 
   it("lists read as sentences", () => {

@@ -101,6 +101,10 @@ const client = () =>
 // an honest Litecoin regtest world: one key, one P2PKH output at height 150, the proof at height 200
 
 const hex32 = (n: number) => bytesToHex(sha256(Uint8Array.of(n >> 8, n & 255)));
+/** Litecoin's regtest genesis block (`getblockhash 0` on litecoind 0.21): the node's coin is its chain's */
+const LTC_REGTEST_GENESIS = "530827f38f93b43ed12af0b3ad25a288dc02ed74d6d7857862df51fc56c416f9";
+/** the scripted chain's block hash at a height: Litecoin regtest's genesis, then made-up blocks */
+const hashAt = (h: number) => (h === 0 ? LTC_REGTEST_GENESIS : hex32(h));
 const hash160 = (b: Uint8Array) => ripemd160(sha256(b));
 const priv = sha256(new TextEncoder().encode("verify-steps test key"));
 const pub = secp256k1.getPublicKey(priv, true);
@@ -188,7 +192,7 @@ function honestNode(edit: Partial<Script> = {}): Script {
     getnetworkinfo: () => ({ subversion: "/LitecoinCore:0.21.4/" }),
     getblockhash: ([h]) => {
       if (typeof h !== "number" || h > TIP) throw new NodeError(-8, "Block height out of range");
-      return hex32(h);
+      return hashAt(h);
     },
     getrawtransaction: ([txid, , block]) => {
       if (txid === TXID && block === hex32(150)) return tx;
@@ -263,6 +267,21 @@ describe("UTXO proof steps, in-process against a scripted node", () => {
       verdict: "cannot-say",
     },
     {
+      // the forger's node: another chain (its own genesis) whose user-agent says Litecoin Core
+      name: "a fork calling itself Litecoin Core",
+      node: {
+        getblockhash: ([h]) => {
+          if (typeof h !== "number" || h > TIP) throw new NodeError(-8, "Block height out of range");
+          return hex32(h);
+        },
+      },
+      step: "node",
+      status: "cannot-say",
+      at: "chain",
+      text: /genesis block [0-9a-f]{64}\) calling itself "\/LitecoinCore:0\.21\.4\/" is not a Bitcoin or Litecoin chain/,
+      verdict: "cannot-say",
+    },
+    {
       name: "a node behind the proof",
       node: { getblockchaininfo: () => ({ chain: "regtest", blocks: 190 }) },
       step: "node",
@@ -280,7 +299,7 @@ describe("UTXO proof steps, in-process against a scripted node", () => {
     },
     {
       name: "the proof's block replaced on the node's chain",
-      node: { getblockhash: ([h]) => (h === 200 ? hex32(7200) : hex32(h as number)) },
+      node: { getblockhash: ([h]) => (h === 200 ? hex32(7200) : hashAt(h as number)) },
       step: "block",
       status: "fails",
       at: "block_hash",
@@ -380,6 +399,12 @@ describe("UTXO proof steps, in-process against a scripted node", () => {
       expect(list).toContain(hit?.text);
     });
 
+  it("the chain decides the coin: Litecoin's regtest genesis under another user-agent holds", async () => {
+    const r = await run(honestNode({ getnetworkinfo: () => ({ subversion: "/Satoshi:27.0.0/" }) }));
+    expect(r.verdict).toBe("holds");
+    expect(r.findings.find((f) => f.step === "node")?.text).toMatch(/Satoshi:27\.0\.0 on regtest, tip 205/);
+  });
+
   it("spent above the proof's height: the walk finds the spender and the proof holds", async () => {
     const r = await run(honestNode({ gettxout: () => null, getblock: spentIn(203) }));
     expect(r.verdict).toBe("holds");
@@ -401,12 +426,12 @@ describe("UTXO proof steps, in-process against a scripted node", () => {
     );
     const r = await run(counting);
     expect(r.verdict).toBe("cannot-say");
-    expect([...new Set(asked)].sort()).toEqual(["getblockchaininfo", "getnetworkinfo"]);
+    expect([...new Set(asked)].sort()).toEqual(["getblockchaininfo", "getblockhash", "getnetworkinfo"]);
     expect(findingsOf(r, "block")).toEqual([]);
   });
 
   it("through the CLI: the node's error to getblockheader is not read as a header (exit 1, the parting height named)", async () => {
-    script = honestNode({ getblockhash: ([h]) => (h === 200 ? hex32(7200) : hex32(h as number)) });
+    script = honestNode({ getblockhash: ([h]) => (h === 200 ? hex32(7200) : hashAt(h as number)) });
     const dir = mkdtempSync(join(tmpdir(), "chaingw-verify-steps-"));
     trackDir(dir);
     const file = join(dir, "replaced.json");

@@ -253,13 +253,13 @@ export const coinNetworkLabel = (coin: Coin, network: NetworkName): string =>
 export const coinOf = (id: string): Coin | undefined => COINS.find((c) => c.id === id);
 
 /**
- * The coin a node's `subversion` names: the row whose pattern matches the most of it ("Bitcoin Cash" over
- * "Bitcoin"), undefined when none does.
+ * The coin a node's `subversion` names: the row (of `among`) whose pattern matches the most of it ("Bitcoin
+ * Cash" over "Bitcoin"), undefined when none does. Only what a node calls itself: `coinOfNode` decides.
  */
-export function coinOfSubversion(subversion: string): Coin | undefined {
+export function coinOfSubversion(subversion: string, among: readonly Coin[] = COINS): Coin | undefined {
   let best: Coin | undefined;
   let length = 0;
-  for (const c of COINS) {
+  for (const c of among) {
     const m = c.node.subversion.exec(subversion);
     if (m && m[0].length > length) {
       best = c;
@@ -267,6 +267,19 @@ export function coinOfSubversion(subversion: string): Coin | undefined {
     }
   }
   return best;
+}
+
+/**
+ * The coin a node serves, from the chain it is on: its genesis block hash (`getblockhash 0`). The user-agent
+ * (`subversion`) only tells apart coins that share a genesis (Bitcoin Cash's are Bitcoin's): a node whose
+ * genesis no row has is no coin of the table, whatever it calls itself. Undefined when the genesis is no
+ * row's, or is several coins' and the subversion names none of them.
+ */
+export function coinOfNode(genesis: string, subversion: string): Coin | undefined {
+  const coins = COINS.filter((c) => Object.values(c.networks).some((n) => n?.genesis === genesis));
+  if (coins.length < 2) return coins[0];
+  const named = coinOfSubversion(subversion, coins);
+  return named && coins.includes(named) ? named : undefined;
 }
 
 /** One network of one coin, as the prefix tables below and the address decoder name them. */

@@ -228,6 +228,49 @@ function diskBytes(dir: string, files?: Record<string, number>): number {
   return sum;
 }
 
+/** What every phase of a streamed build reads: the options, the workers, the work directory, the sizes. */
+interface Run {
+  o: StreamOptions;
+  pool: Pool;
+  /** the work directory, beside --out */
+  work: string;
+  assets: Asset[];
+  /** assets, and one record's bytes */
+  A: number;
+  R: number;
+  /** leaves per customer */
+  k: number;
+  /** worker threads */
+  T: number;
+  /** the bytes of memory the buckets may use */
+  data: number;
+  /** a phase ended: its name to onPhase with the time and the work directory's size */
+  phase: (name: string) => void;
+  /** the work directory's size now, noted for the peak */
+  sample: () => number;
+}
+
+/** What phase A gives: the input's lines, rows and totals, each bucket's first line number, the buckets' bits. */
+interface Rows {
+  lines: number;
+  rows: number;
+  totals: bigint[];
+  lineBase: number[];
+}
+
+/** What phase B leaves for the tree: the customers per worker, the tree's shape, the place buckets. */
+interface Leaves {
+  count: number;
+  perWorker: number[];
+  real: number;
+  height: number;
+  L: number;
+  placeBits: number;
+  /** the place buckets' entries, and where each starts among all leaves */
+  counts: number[];
+  bases: number[];
+}
+
 export async function buildStreamed(o: StreamOptions): Promise<StreamResult> {
   const k = o.split ?? 2;
   if (!Number.isInteger(k) || k < 1 || k > MAX_SPLIT)
@@ -237,9 +280,6 @@ export async function buildStreamed(o: StreamOptions): Promise<StreamResult> {
   const memory = o.memory ?? DEFAULT_MEMORY;
   const data = Math.max(4 * 1024 ** 2, memory - BASELINE);
   const assets = readAssets(o.assets);
-  const A = assets.length;
-  const R = recordBytes(A);
-  const random = o.random ?? cryptoRandom();
   const file = workerScript(o);
   let inputBytes: number;
   try {
@@ -272,158 +312,43 @@ export async function buildStreamed(o: StreamOptions): Promise<StreamResult> {
     o.onTick?.({ ms: Math.round(performance.now() - t0), workBytes, files });
   }, o.tickMs ?? 60_000);
   ticks.unref();
+  const run: Run = {
+    o,
+    pool,
+    work,
+    assets,
+    A: assets.length,
+    R: recordBytes(assets.length),
+    k,
+    T,
+    data,
+    phase,
+    sample,
+  };
   try {
-    // A. rows to input buckets: a bucket aggregated takes ~4× its CSV bytes, one bucket per worker at a time
-    const inBits = Math.min(16, pow2Bits((inputBytes * 4 * T) / data));
-    const rowsIn =
-      (await readParts(pool, o.input, inputBytes, assets, inBits, work)) ??
-      (await spillRows(o.input, assets, inBits, work));
-    phase("rows read and spilled");
-    // B. customers' leaves to place buckets; an entry and its sort keys take ~(E + 28) × 1.5 bytes in C
-    const E = PLACE_HEAD + R;
-    const leavesMax = 2 ** pow2Bits(Math.max(2, rowsIn.rows * k));
-    const placeBits = Math.min(20, pow2Bits((leavesMax * (E + 28) * 1.5 * T) / data));
-    const buildKey = new Uint8Array(32);
-    random(buildKey);
-    for (let w = 0; w < T; w++)
-      await pool.run(w, {
-        op: "init",
-        setup: { dir: work, w, assets, k, key: buildKey, placeBits, lineBase: rowsIn.lineBase },
-      });
-    const perWorker = new Array<number>(T).fill(0);
-    const problems: [number, string][] = [];
-    await pool.each(
-      2 ** inBits,
-      (b) => ({ op: "aggregate", bucket: b }),
-      (r, w) => {
-        const { problems: p, customers } = r as { problems: [number, string][]; customers: number };
-        problems.push(...p);
-        perWorker[w] += customers;
-      },
-    );
-    const count = perWorker.reduce((s, x) => s + x, 0);
-    phase("customers' leaves made");
-    if (problems.length) {
-      problems.sort((p, q) => p[0] - q[0]);
-      refuseEmpty(
-        o.input,
-        rowsIn.lines,
-        count,
-        problems.slice(0, MAX_PROBLEMS).map((p) => p[1]),
-      );
-    }
-    refuseEmpty(o.input, rowsIn.lines, count, []);
-    const real = count * k;
-    let height = 1;
-    while (2 ** height < real) height++;
-    if (height > MAX_HEIGHT) throw new UsageError(`${count} customers × ${k} leaves: more than 2^31 leaves`);
-    const L = 2 ** height;
-    // B'. the padding leaves, split between the workers
-    const pad = L - real;
-    await Promise.all(
-      Array.from({ length: T }, (_, w) =>
-        pool.run(w, {
-          op: "padding",
-          from: Math.floor((pad * w) / T),
-          to: Math.floor((pad * (w + 1)) / T),
-        }),
-      ),
-    );
-    const counts = new Array<number>(2 ** placeBits).fill(0);
-    for (let w = 0; w < T; w++) {
-      const bytes = (await pool.run(w, { op: "finish" })) as number[];
-      bytes.forEach((x, b) => {
-        counts[b] += x / E;
-      });
-    }
-    phase("padding leaves made");
-    const bases: number[] = [];
-    counts.reduce((s, x) => {
-      bases.push(s);
-      return s + x;
-    }, 0);
-
-    // C. the tree: each worker a subtree (a half), the main thread the root above them
-    const treeBytes = TREE_HEADER + R * (2 * L - 1);
-    checkDisk(work, o.free ?? freeBytes, {
-      treeBytes,
-      customers: count,
-      k,
-      placeBucket: Math.max(...counts) * E,
-    });
-    const tree = join(work, TREE_FILE);
-    const fd = openSync(tree, "w", 0o644);
-    try {
-      writeSync(fd, writeTreeHeader(A, height), 0, TREE_HEADER, 0);
-      ftruncateSync(fd, treeBytes);
-    } finally {
-      closeSync(fd);
-    }
-    const Tt = L >= T ? T : 1;
-    const slotRanges = Math.max(1, Math.ceil(Math.max(...perWorker) / SLOT_RANGE));
-    const tops: Uint8Array[] = [];
-    await Promise.all(
-      Array.from({ length: Tt }, async (_, t) => {
-        const task: SubtreeTask = {
-          dir: work,
-          tree,
-          t,
-          T: Tt,
-          W: T,
-          A,
-          L,
-          height,
-          placeBits,
-          bases,
-          counts,
-          slotRanges,
-        };
-        tops[t] = (await pool.run(t, { op: "subtree", task })) as Uint8Array;
-      }),
-    );
-    let root = tops[0];
-    if (Tt === 2) {
-      root = parentOf(tops[0], tops[1], A)!;
-      const fdr = openSync(tree, "r+");
-      writeAll(fdr, root, TREE_HEADER + R * (2 * L - 2));
-      closeSync(fdr);
-    }
-    // the place bucket across the halves' boundary (each half deleted the buckets only it read)
-    sample();
-    for (let b = 0; b < 2 ** placeBits; b++)
-      for (let w = 0; w < T; w++) rmSync(placeFile(work, w, b), { force: true });
-    phase("tree hashed");
-    for (let a = 0; a < A; a++)
+    const rowsIn = await readRows(run, inputBytes);
+    const leaves = await makeLeaves(run, rowsIn);
+    const { root, treeBytes, Tt, slotRanges } = await hashTree(run, leaves);
+    for (let a = 0; a < run.A; a++)
       if (getAmount(root, 32 + a * AMOUNT_BYTES) !== rowsIn.totals[a]) throw new Error("root sum ≠ total");
-
-    // D. the customers file and its index
-    const customers = join(work, CUSTOMERS_FILE);
-    const index = join(work, INDEX_FILE);
-    writeCustomersStreamed({ work, customers, index, perWorker, T: Tt, W: T, k, slotRanges, data, sample });
-
-    phase("customers file and index written");
-    // E. the commitment, then everything into place
-    const commitment = makeCommitment({
-      assets,
-      totals: rowsIn.totals,
-      leaves: L,
-      height,
-      root: hex(root.subarray(0, 32)),
-      created: o.now ?? new Date(),
-      label: o.label,
-      challenge: o.challenge,
+    writeCustomersStreamed({
+      work,
+      customers: join(work, CUSTOMERS_FILE),
+      index: join(work, INDEX_FILE),
+      perWorker: leaves.perWorker,
+      T: Tt,
+      W: T,
+      k,
+      slotRanges,
+      data,
+      sample,
     });
-    const cfile = join(work, COMMITMENT_FILE);
-    const fdc = openSync(cfile, "w");
-    writeSync(fdc, JSON.stringify(commitment, null, 2) + "\n");
-    closeSync(fdc);
-    mkdirSync(out, { recursive: true });
-    for (const f of [TREE_FILE, CUSTOMERS_FILE, INDEX_FILE, COMMITMENT_FILE])
-      renameSync(join(work, f), join(out, f));
+    phase("customers file and index written");
+    const commitment = commitInto(run, out, rowsIn, leaves, root);
     return {
       commitment,
-      customers: count,
-      realLeaves: real,
+      customers: leaves.count,
+      realLeaves: leaves.real,
       files: buildFiles(o.out),
       treeBytes,
       peakWorkBytes: peakWork,
@@ -433,6 +358,170 @@ export async function buildStreamed(o: StreamOptions): Promise<StreamResult> {
     await pool.close();
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** A. rows to input buckets: a bucket aggregated takes ~4× its CSV bytes, one bucket per worker at a time. */
+async function readRows(run: Run, inputBytes: number): Promise<Rows & { inBits: number }> {
+  const { o, pool, assets, work, T, data } = run;
+  const inBits = Math.min(16, pow2Bits((inputBytes * 4 * T) / data));
+  const rowsIn =
+    (await readParts(pool, o.input, inputBytes, assets, inBits, work)) ??
+    (await spillRows(o.input, assets, inBits, work));
+  run.phase("rows read and spilled");
+  return { ...rowsIn, inBits };
+}
+
+/**
+ * B. customers' leaves to place buckets (an entry and its sort keys take ~(E + 28) × 1.5 bytes in C), the
+ * refusals of the rows, the tree's height; B'. the padding leaves, split between the workers.
+ */
+async function makeLeaves(run: Run, rowsIn: Rows & { inBits: number }): Promise<Leaves> {
+  const { o, pool, work, assets, k, T, data, R } = run;
+  const E = PLACE_HEAD + R;
+  const leavesMax = 2 ** pow2Bits(Math.max(2, rowsIn.rows * k));
+  const placeBits = Math.min(20, pow2Bits((leavesMax * (E + 28) * 1.5 * T) / data));
+  const buildKey = new Uint8Array(32);
+  (o.random ?? cryptoRandom())(buildKey);
+  for (let w = 0; w < T; w++)
+    await pool.run(w, {
+      op: "init",
+      setup: { dir: work, w, assets, k, key: buildKey, placeBits, lineBase: rowsIn.lineBase },
+    });
+  const perWorker = new Array<number>(T).fill(0);
+  const problems: [number, string][] = [];
+  await pool.each(
+    2 ** rowsIn.inBits,
+    (b) => ({ op: "aggregate", bucket: b }),
+    (r, w) => {
+      const { problems: p, customers } = r as { problems: [number, string][]; customers: number };
+      problems.push(...p);
+      perWorker[w] += customers;
+    },
+  );
+  const count = perWorker.reduce((s, x) => s + x, 0);
+  run.phase("customers' leaves made");
+  if (problems.length) {
+    problems.sort((p, q) => p[0] - q[0]);
+    refuseEmpty(
+      o.input,
+      rowsIn.lines,
+      count,
+      problems.slice(0, MAX_PROBLEMS).map((p) => p[1]),
+    );
+  }
+  refuseEmpty(o.input, rowsIn.lines, count, []);
+  const real = count * k;
+  let height = 1;
+  while (2 ** height < real) height++;
+  if (height > MAX_HEIGHT) throw new UsageError(`${count} customers × ${k} leaves: more than 2^31 leaves`);
+  const L = 2 ** height;
+  const pad = L - real;
+  await Promise.all(
+    Array.from({ length: T }, (_, w) =>
+      pool.run(w, {
+        op: "padding",
+        from: Math.floor((pad * w) / T),
+        to: Math.floor((pad * (w + 1)) / T),
+      }),
+    ),
+  );
+  const counts = new Array<number>(2 ** placeBits).fill(0);
+  for (let w = 0; w < T; w++) {
+    const bytes = (await pool.run(w, { op: "finish" })) as number[];
+    bytes.forEach((x, b) => {
+      counts[b] += x / E;
+    });
+  }
+  run.phase("padding leaves made");
+  const bases: number[] = [];
+  counts.reduce((s, x) => {
+    bases.push(s);
+    return s + x;
+  }, 0);
+  return { count, perWorker, real, height, L, placeBits, counts, bases };
+}
+
+/** C. the tree: each worker a subtree (a half), the main thread the root above them. */
+async function hashTree(
+  run: Run,
+  leaves: Leaves,
+): Promise<{ root: Uint8Array; treeBytes: number; Tt: number; slotRanges: number }> {
+  const { o, pool, work, A, R, k, T } = run;
+  const { L, height, placeBits, counts, bases, perWorker, count } = leaves;
+  const E = PLACE_HEAD + R;
+  const treeBytes = TREE_HEADER + R * (2 * L - 1);
+  checkDisk(work, o.free ?? freeBytes, {
+    treeBytes,
+    customers: count,
+    k,
+    placeBucket: Math.max(...counts) * E,
+  });
+  const tree = join(work, TREE_FILE);
+  const fd = openSync(tree, "w", 0o644);
+  try {
+    writeSync(fd, writeTreeHeader(A, height), 0, TREE_HEADER, 0);
+    ftruncateSync(fd, treeBytes);
+  } finally {
+    closeSync(fd);
+  }
+  const Tt = L >= T ? T : 1;
+  const slotRanges = Math.max(1, Math.ceil(Math.max(...perWorker) / SLOT_RANGE));
+  const tops: Uint8Array[] = [];
+  await Promise.all(
+    Array.from({ length: Tt }, async (_, t) => {
+      const task: SubtreeTask = {
+        dir: work,
+        tree,
+        t,
+        T: Tt,
+        W: T,
+        A,
+        L,
+        height,
+        placeBits,
+        bases,
+        counts,
+        slotRanges,
+      };
+      tops[t] = (await pool.run(t, { op: "subtree", task })) as Uint8Array;
+    }),
+  );
+  let root = tops[0] as Uint8Array;
+  if (Tt === 2) {
+    root = parentOf(tops[0] as Uint8Array, tops[1] as Uint8Array, A)!;
+    const fdr = openSync(tree, "r+");
+    writeAll(fdr, root, TREE_HEADER + R * (2 * L - 2));
+    closeSync(fdr);
+  }
+  // the place bucket across the halves' boundary (each half deleted the buckets only it read)
+  run.sample();
+  for (let b = 0; b < 2 ** placeBits; b++)
+    for (let w = 0; w < T; w++) rmSync(placeFile(work, w, b), { force: true });
+  run.phase("tree hashed");
+  return { root, treeBytes, Tt, slotRanges };
+}
+
+/** E. the commitment, then everything into place. */
+function commitInto(run: Run, out: string, rowsIn: Rows, leaves: Leaves, root: Uint8Array) {
+  const { o, work, assets } = run;
+  const commitment = makeCommitment({
+    assets,
+    totals: rowsIn.totals,
+    leaves: leaves.L,
+    height: leaves.height,
+    root: hex(root.subarray(0, 32)),
+    created: o.now ?? new Date(),
+    label: o.label,
+    challenge: o.challenge,
+  });
+  const cfile = join(work, COMMITMENT_FILE);
+  const fdc = openSync(cfile, "w");
+  writeSync(fdc, JSON.stringify(commitment, null, 2) + "\n");
+  closeSync(fdc);
+  mkdirSync(out, { recursive: true });
+  for (const f of [TREE_FILE, CUSTOMERS_FILE, INDEX_FILE, COMMITMENT_FILE])
+    renameSync(join(work, f), join(out, f));
+  return commitment;
 }
 
 /** the input is read in parts by the workers from this size on (a smaller one is read faster than they start) */
@@ -455,7 +544,7 @@ async function readParts(
   assets: Asset[],
   inBits: number,
   work: string,
-): Promise<{ lines: number; rows: number; totals: bigint[]; lineBase: number[] } | undefined> {
+): Promise<Rows | undefined> {
   if (size < PARALLEL_FROM || !statSync(input).isFile()) return undefined;
   const P = Math.max(1, Math.min(MAX_PARTS, Math.max(2 * pool.size, Math.ceil(size / PART_BYTES))));
   // one descriptor for the cuts and every part (the workers read through it): the file that was opened is

@@ -36,7 +36,7 @@ export function unitOf(proof: Proof, nodeCoin?: string | null): string {
 
 /**
  * The coin's ticker of the first address whose form names one coin; else the node's coin's (a coin id, as
- * its `subversion` names it: test networks share base58 prefixes, descriptors name no coin); else "coins".
+ * its chain names it, `coinOfNode`: test networks share base58 prefixes, descriptors name no coin); else "coins".
  */
 export function unitOfAddresses(addresses: Iterable<string>, nodeCoin?: string | null): string {
   for (const address of addresses) {

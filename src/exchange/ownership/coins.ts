@@ -3,11 +3,13 @@
  * the row's message magic and its mainnet address versions, found by ticker ("BTC", "DOGE").
  */
 import { networkOf, wellKnownBackings } from "../../chains/assets.js";
-import { COINS, type NetworkName } from "../../chains/coins.js";
+import { COINS, coinNetworkLabel, type NetworkName } from "../../chains/coins.js";
 
 export interface UtxoCoin {
   ticker: string;
   name: string;
+  /** the coin's network as messages name it: "Bitcoin", "Litecoin regtest" */
+  label: string;
   magic: string;
   decimals: number;
   p2pkh: readonly number[];
@@ -28,6 +30,7 @@ export function utxoCoinOf(ticker: string, network: NetworkName = "main"): UtxoC
   return {
     ticker: c.ticker,
     name: c.name,
+    label: coinNetworkLabel(c, network),
     magic: c.magic,
     decimals: c.decimals,
     p2pkh: [main.base58.p2pkh],

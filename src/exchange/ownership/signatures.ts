@@ -14,7 +14,8 @@ import { keccak_256 } from "@noble/hashes/sha3.js";
 import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 import { base32nopad, base58, base64, bech32 } from "@scure/base";
 import { OutScript } from "@scure/btc-signer";
-import { base58CheckDecode, bech32Decode, bech32Program } from "../../chains/codec.js";
+import { checkAddress } from "../../chains/address.js";
+import { base58CheckDecode, bech32Program } from "../../chains/codec.js";
 import { hex20ToTron, looksLikeTronBase58, tronToHex20 } from "../../chains/tron.js";
 import { compactSize, equal, hash160, sha256d } from "../../proof/message.js";
 import type { UtxoCoin } from "./coins.js";
@@ -51,32 +52,30 @@ export interface UtxoAddress {
   hash: Uint8Array;
 }
 
-/** The address as `coin` prints it, or why it does not decode. */
+/**
+ * The address as `coin` prints it, or why it does not decode. Checksums and witness rules are the one
+ * decoder's (`chains/address.ts`); this adds whether the prefix is the coin's, on the network read.
+ */
 export function decodeUtxoAddress(coin: UtxoCoin, text: string): UtxoAddress | string {
-  const lower = text.toLowerCase();
-  if (coin.hrp && lower.startsWith(`${coin.hrp}1`)) {
-    if (text !== lower && text !== text.toUpperCase()) return "bech32 in mixed case";
-    const d = bech32Decode(lower, 90);
-    if (!d || d.hrp !== coin.hrp) return "bad bech32 checksum or characters";
-    if (d.restBytes === undefined) return "bad bech32 padding";
-    const program = bech32Program(lower);
-    if (d.first === 0 && d.variant === "bech32" && program.length === 20)
-      return { kind: "p2wpkh", hash: program };
-    if (d.first === 0 && d.variant === "bech32" && program.length === 32)
-      return { kind: "p2wsh", hash: program };
-    if (d.first === 1 && d.variant === "bech32m" && program.length === 32)
-      return { kind: "p2tr", hash: program };
-    return `witness version ${d.first} with a ${program.length}-byte program (${d.variant})`;
+  const r = checkAddress(text);
+  if (!r.ok) return r.why;
+  const { address, prefix, witnessVersion } = r.value;
+  if (witnessVersion >= 0) {
+    if (prefix !== `hrp:${coin.hrp}`)
+      return `bech32 prefix ${prefix.slice(4)} is not a ${coin.label} address`;
+    const program = bech32Program(address);
+    if (witnessVersion === 0 && program.length === 20) return { kind: "p2wpkh", hash: program };
+    if (witnessVersion === 0) return { kind: "p2wsh", hash: program };
+    if (witnessVersion === 1 && program.length === 32) return { kind: "p2tr", hash: program };
+    return `witness version ${witnessVersion} with a ${program.length}-byte program`;
   }
-  const r = base58CheckDecode(text);
-  if (!r.ok)
-    return r.why === "checksum" ? "bad base58check checksum" : `not base58 nor ${coin.hrp ?? "a"} bech32`;
-  if (r.payload.length !== 21) return `a base58 payload of ${r.payload.length} bytes (21 expected)`;
-  const v = r.payload[0] as number;
-  const hash = r.payload.slice(1);
+  const v = Number(prefix.slice(7));
+  const decoded = base58CheckDecode(address);
+  // checkAddress took it: a 21-byte payload behind a good checksum
+  const hash = decoded.ok ? decoded.payload.slice(1) : new Uint8Array(20);
   if (coin.p2pkh.includes(v)) return { kind: "p2pkh", hash };
   if (coin.p2sh.includes(v)) return { kind: "p2sh", hash };
-  return `base58 version ${v} is not a ${coin.name} mainnet address`;
+  return `base58 version ${v} is not a ${coin.label} address`;
 }
 
 /** The output script an address pays to. */

@@ -5,7 +5,7 @@
  * each unspent's height but not its block hash (Core 28 adds `blockhash`): the hashes are asked for, one
  * getblockhash per distinct height, in batch arrays.
  */
-import { coinOfSubversion } from "../../chains/coins.js";
+import { coinOfNode } from "../../chains/coins.js";
 import { IntegrityError, UsageError } from "../../errors/index.js";
 import { marksOf } from "../../methods/prepare.js";
 import type {
@@ -40,10 +40,17 @@ export interface ProofOptions {
   createdAt: Date;
 }
 
-/** The node's coin (a coin table id whose messages chaingw reads), from its subversion; undefined if unknown. */
+/**
+ * The node's coin (a coin table id whose messages chaingw reads), from its chain's genesis block (the
+ * user-agent only between coins that share one); undefined if unknown.
+ */
 async function nodeCoin(client: JsonRpcClient): Promise<string | undefined> {
-  const net = await client.call("getnetworkinfo", [], marksOf("getnetworkinfo", "utxo"));
-  const c = coinOfSubversion(String((net.result as { subversion?: unknown } | null)?.subversion ?? ""));
+  const [net, genesis] = await Promise.all([
+    client.call("getnetworkinfo", [], marksOf("getnetworkinfo", "utxo")),
+    blockHashes(client, [0]),
+  ]);
+  const sub = String((net.result as { subversion?: unknown } | null)?.subversion ?? "");
+  const c = coinOfNode(genesis.get(0) ?? "", sub);
   return c?.uses.messages ? c.id : undefined;
 }
 

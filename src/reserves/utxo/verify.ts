@@ -29,7 +29,7 @@
  */
 
 import { bytesToHex } from "@noble/hashes/utils.js";
-import { coinOfSubversion, MESSAGE_COIN_NAMES } from "../../chains/coins.js";
+import { coinOfNode, MESSAGE_COIN_NAMES } from "../../chains/coins.js";
 import { ChaingwError, RpcError } from "../../errors/index.js";
 import { type JsonObject, type JsonValue, numberOf } from "../../json/lossless.js";
 import { decodeProofAddress, type ProofAddress } from "../../proof/address.js";
@@ -283,9 +283,10 @@ function checkDocument(_c: Ctx, s: State): Finding[] {
 async function checkNode(c: Ctx, s: State): Promise<Finding[]> {
   const { proof } = s;
   c.onEvent({ type: "step", text: "asking the node what it is" });
-  const [infoO, netO] = await Promise.all([
+  const [infoO, netO, genesisO] = await Promise.all([
     readEach(c.client, "getblockchaininfo", [[]]),
     readEach(c.client, "getnetworkinfo", [[]]),
+    readEach(c.client, "getblockhash", [[0]]),
   ]);
   const info = outcomeValue(infoO[0]);
   const node = s.node;
@@ -309,7 +310,9 @@ async function checkNode(c: Ctx, s: State): Promise<Finding[]> {
   node.tip = tip ?? null;
   s.tip = tip ?? -1;
   const sub = String(obj(outcomeValue(netO[0]))?.subversion ?? "");
-  const coin = coinOfSubversion(sub);
+  // the coin is the chain's: its genesis block, the user-agent only between coins that share one
+  const genesis = outcomeValue(genesisO[0]);
+  const coin = typeof genesis === "string" ? coinOfNode(genesis, sub) : undefined;
   s.coin = coin?.uses.messages ? coin.id : undefined;
   node.coin = s.coin ?? null;
   if (node.chain !== proof.chain)
@@ -318,7 +321,7 @@ async function checkNode(c: Ctx, s: State): Promise<Finding[]> {
     );
   if (s.coin === undefined)
     return cannot(
-      `the node calls itself "${sub || "nothing"}": not a ${MESSAGE_COIN_NAMES} node, whose addresses chaingw decodes`,
+      `the node's chain (genesis block ${typeof genesis === "string" ? genesis : "unknown"}) calling itself "${sub || "nothing"}" is not a ${MESSAGE_COIN_NAMES} chain, whose addresses chaingw decodes`,
     );
   if (tip === undefined || tip < proof.height) {
     const behind = tip === undefined ? "" : ` (${counted(proof.height - tip, "block")} behind)`;
@@ -749,11 +752,41 @@ function checkOwnership(c: Ctx, s: State): Finding[] {
   const challenge = checkChallenge(proof.challenge, o.challenge);
   s.challenge = challenge;
   const out: Finding[] = challengeFindings(challenge).filter((f) => f.status === "fails");
-  const lines = signatureLines(o.signatures, proof.ownership?.signatures);
+  const sigBy = judgeSignatureLines(c, s, challenge.ok === false, out);
+  if (challenge.ok !== false) {
+    const claimed = claimedValidity(proof.ownership?.signatures, o.signatures);
+    for (const [address, was] of claimed) {
+      const now = sigBy.get(address);
+      const f = now && !now.cannotJudge && claimedMismatch(address, was, now.valid);
+      if (f) out.push(f);
+    }
+  }
+  const addresses = addressVerdicts(s, sigBy);
+  for (const a of addresses)
+    if (a.ownership === "proven")
+      out.push(ok("ownership", `${a.address}: ${a.detail ?? "proven"}`, a.address));
+  return out;
+}
+
+type SignatureJudged = { valid: boolean; detail: string; cannotJudge?: true };
+
+/**
+ * Every signature line (the document's and --signatures) judged over the proof's challenge, with the node's
+ * coin's magic: a finding for each that fails or cannot be judged on a credited address, added to `out`; the
+ * judgement of each credited address kept, by address.
+ */
+function judgeSignatureLines(
+  c: Ctx,
+  s: State,
+  otherChallenge: boolean,
+  out: Finding[],
+): Map<string, SignatureJudged> {
+  const { proof } = s;
+  const lines = signatureLines(c.options.signatures, proof.ownership?.signatures);
   const credited = new Set(proof.by_address.map((a) => a.address));
-  const sigBy = new Map<string, { valid: boolean; detail: string; cannotJudge?: true }>();
+  const sigBy = new Map<string, SignatureJudged>();
   for (const l of lines) {
-    if (challenge.ok === false) {
+    if (otherChallenge) {
       // one failure above says why; none of these signatures proves anything for this audit
       sigBy.set(l.address, { valid: false, detail: "over another challenge than the required one" });
       continue;
@@ -768,7 +801,7 @@ function checkOwnership(c: Ctx, s: State): Finding[] {
       );
       continue;
     }
-    let r: { valid: boolean; detail: string; cannotJudge?: true };
+    let r: SignatureJudged;
     const a = s.nodeOk ? chainAddress(s, l.address) : undefined;
     if (a && "why" in a) r = { valid: false, detail: a.why };
     else
@@ -800,14 +833,15 @@ function checkOwnership(c: Ctx, s: State): Finding[] {
       // harmless: a signature proves ownership of nothing the proof counts
       sigBy.delete(l.address);
   }
-  if (challenge.ok !== false) {
-    const claimed = claimedValidity(proof.ownership?.signatures, o.signatures);
-    for (const [address, was] of claimed) {
-      const now = sigBy.get(address);
-      const f = now && !now.cannotJudge && claimedMismatch(address, was, now.valid);
-      if (f) out.push(f);
-    }
-  }
+  return sigBy;
+}
+
+/**
+ * Each credited address's verdict (its outputs, its signature) and the proven total, from the outputs that
+ * held, never from the document's own figures; both kept on the state.
+ */
+function addressVerdicts(s: State, sigBy: Map<string, SignatureJudged>): AddressVerdict[] {
+  const { proof } = s;
   const failedBy = new Map<string, number>();
   for (const v of s.verdicts) if (!v.ok) failedBy.set(v.matched, (failedBy.get(v.matched) ?? 0) + 1);
   const addresses: AddressVerdict[] = proof.by_address.map((a) => {
@@ -831,7 +865,6 @@ function checkOwnership(c: Ctx, s: State): Finding[] {
       ...(sig ? { detail: sig.detail } : {}),
     };
   });
-  // the proven total from the outputs that held, never from the document's own figures
   const provenBy = new Set(addresses.filter((a) => a.ownership === "proven").map((a) => a.address));
   const provenSats = proof.outputs.reduce(
     (t, x, i) => (provenBy.has(x.matched) && s.verdicts[i]?.ok ? t + BigInt(x.amount_sats) : t),
@@ -845,10 +878,7 @@ function checkOwnership(c: Ctx, s: State): Finding[] {
     proven_addresses: addresses.filter((a) => a.ownership === "proven").length,
     addresses: addresses.length,
   };
-  for (const a of addresses)
-    if (a.ownership === "proven")
-      out.push(ok("ownership", `${a.address}: ${a.detail ?? "proven"}`, a.address));
-  return out;
+  return addresses;
 }
 
 /** The steps that ask the node: none of them applies once the node said it cannot check the proof. */

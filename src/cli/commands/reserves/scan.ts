@@ -274,7 +274,7 @@ async function printScan(
   const { unitOfAddresses } = await import("../../../reserves/claims.js");
   const addrs = report.scan.unspents.flatMap((u) => (u.address ? [u.address] : []));
   let unit = unitOfAddresses(addrs);
-  // descriptors and test networks' shared prefixes name no coin: the node's subversion does (people only)
+  // descriptors and test networks' shared prefixes name no coin: the node's chain does (people only)
   if (unit === "coins" && !run.machine) unit = unitOfAddresses(addrs, await nodeCoinOf(ctx));
   const csvTo = run.format === "csv" ? "-" : o.csv;
   if (csvTo !== undefined) {
@@ -333,14 +333,22 @@ async function printScan(
   }
 }
 
-/** The coin the scanning node says it is (`getnetworkinfo`'s subversion), if it says; never fails the scan. */
+/**
+ * The coin of the scanning node's chain (its genesis block; the user-agent only between coins that share one),
+ * if the table knows it; never fails the scan.
+ */
 async function nodeCoinOf(ctx: Context): Promise<string | undefined> {
   try {
-    const { coinOfSubversion } = await import("../../../chains/coins.js");
+    const { coinOfNode } = await import("../../../chains/coins.js");
     const { marksOf } = await import("../../../methods/prepare.js");
-    const net = (await ctx.client.call("getnetworkinfo", [], marksOf("getnetworkinfo", "utxo"))).result;
-    const sub = (net as { subversion?: unknown } | null)?.subversion;
-    return typeof sub === "string" ? coinOfSubversion(sub)?.id : undefined;
+    const [net, genesis] = await Promise.all([
+      ctx.client.call("getnetworkinfo", [], marksOf("getnetworkinfo", "utxo")),
+      ctx.client.call("getblockhash", [0], marksOf("getblockhash", "utxo")),
+    ]);
+    const sub = (net.result as { subversion?: unknown } | null)?.subversion;
+    return typeof genesis.result === "string"
+      ? coinOfNode(genesis.result, typeof sub === "string" ? sub : "")?.id
+      : undefined;
   } catch {
     return undefined;
   }
