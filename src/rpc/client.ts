@@ -16,9 +16,13 @@ import { type JsonValue, stringifyLossless } from "../json/lossless.js";
 import { sleep } from "../util/sleep.js";
 import { classify, type Failure, type Outcome } from "./classify.js";
 import type { Endpoint } from "./endpoint.js";
+import { CLI_WORDS, FailureTally, type FrontWords } from "./failures.js";
+import { hedged } from "./hedge.js";
 import { HttpFailure, type HttpOptions, type HttpResult, Transport } from "./http.js";
 
 export { classify } from "./classify.js";
+// the words and the exhausted error live with the failure tally (failures.ts); their old path still works
+export { CLI_WORDS, exhausted, type FrontWords } from "./failures.js";
 
 export interface ClientOptions {
   endpoints: Endpoint[];
@@ -103,8 +107,6 @@ export interface CallResult {
   readonly rawBytes?: Uint8Array;
   endpoint: Endpoint;
 }
-
-type Attempt<T> = { ep: Endpoint; out: Outcome<T>; ms: number };
 
 export class JsonRpcClient {
   /** failed endpoints go to the back for the rest of the run (one-pass health memory) */
@@ -201,49 +203,6 @@ export class JsonRpcClient {
   }
 
   /**
-   * An idempotent read hedged across two endpoints: if `a` has not answered after `hedgeMs`, `b` is
-   * asked too and the first definitive answer wins. Without a hedge, just `a`.
-   */
-  private async step<T>(
-    a: Endpoint,
-    b: Endpoint | undefined,
-    hedgeMs: number,
-    x: Exchange<T>,
-    timeoutMs: number,
-    deadline: number,
-  ): Promise<Attempt<T>[]> {
-    const t0 = Date.now();
-    const run = (ep: Endpoint) =>
-      this.attempt(ep, x, timeoutMs, deadline).then((out) => ({ ep, out, ms: Date.now() - t0 }));
-    const pa = run(a);
-    if (!b || hedgeMs <= 0) return [await pa];
-    let timer: NodeJS.Timeout | undefined;
-    const early = await Promise.race([
-      pa,
-      new Promise<null>((r) => (timer = setTimeout(() => r(null), hedgeMs))),
-    ]);
-    clearTimeout(timer);
-    if (early) return [early];
-    this.opts.verbose?.(`${x.label} → ${a.label}: no answer after ${hedgeMs} ms; hedging to ${b.label}`);
-    const pb = run(b);
-    const done: Attempt<T>[] = [];
-    return new Promise((resolve) => {
-      for (const [i, p] of [pa, pb].entries()) {
-        p.catch(
-          (e: unknown): Attempt<T> => ({
-            ep: i === 0 ? a : b,
-            out: { kind: "maybe", why: String((e as Error)?.message ?? e) },
-            ms: Date.now() - t0,
-          }),
-        ).then((r) => {
-          done.push(r);
-          if (r.out.kind === "ok" || r.out.kind === "final" || done.length === 2) resolve([...done]);
-        });
-      }
-    });
-  }
-
-  /**
    * The failover loop, for single calls and batch arrays alike: walk the endpoints in health order,
    * move on after a failure when the marks allow, repeat whole passes with backoff inside the deadline.
    */
@@ -264,14 +223,8 @@ export class JsonRpcClient {
         : heavyMs && Math.max(o.deadlineMs, heavyMs));
     const deadline = deadlineMs > 0 ? Date.now() + deadlineMs : 0;
     const timeoutMs = co.timeoutMs ?? heavyMs ?? o.requestTimeoutMs;
-    const failures: string[] = [];
-    let allAuth = true;
-    let allUnsent = true;
-    let allRefused = true;
-    let retryAfter: number | undefined;
+    const tally = new FailureTally();
     let list = co.pinned ? [co.pinned] : this.order.slice();
-    /** endpoints that refused our credentials: asking again in a later pass cannot help */
-    const refusedAuth = new Set<Endpoint>();
     const passes = co.pinned ? 1 : o.retries + 1;
     // a heavy call is never asked twice at once: the second copy would compute it again
     const hedgeMs = co.idempotent && !co.heavy && !co.pinned ? (o.hedgeMs ?? 0) : 0;
@@ -280,19 +233,24 @@ export class JsonRpcClient {
       for (let i = 0; i < list.length; i++) {
         if (o.signal?.aborted) throw new InterruptedError("interrupted");
         if (deadline && Date.now() >= deadline) break;
-        const results = await this.step(list[i], list[i + 1], hedgeMs, x, timeoutMs, deadline);
+        const a = list[i] as Endpoint;
+        const results = await hedged(
+          a,
+          list[i + 1],
+          hedgeMs,
+          (ep) => this.attempt(ep, x, timeoutMs, deadline),
+          () =>
+            o.verbose?.(
+              `${x.label} → ${a.label}: no answer after ${hedgeMs} ms; hedging to ${list[i + 1]?.label}`,
+            ),
+        );
         if (results.length === 2) i++; // the hedge used the next endpoint too
         const win = results.find((r) => r.out.kind === "ok" || r.out.kind === "final");
         for (const { ep, out, ms } of results) {
           o.onAttempt?.({ exchange: xid, endpoint: ep, kind: out.kind, ms });
           if (out.kind === "ok" || out.kind === "final") continue;
           const f = out as Failure;
-          if (f.auth) refusedAuth.add(ep);
-          else allAuth = false;
-          if (!f.unsent) allUnsent = false;
-          if (f.kind !== "refused") allRefused = false;
-          failures.push(`${ep.label}: ${f.why}`);
-          retryAfter = f.retryAfterMs ?? retryAfter;
+          tally.add(ep, f);
           if (!co.pinned) this.demote(ep);
           // a heavy call that timed out is still being computed by the node: sending it again (here or
           // elsewhere) only doubles the work, and times out the same way
@@ -320,29 +278,25 @@ export class JsonRpcClient {
           throw win.out.error;
         }
       }
-      list = list.filter((ep) => !refusedAuth.has(ep));
+      list = list.filter((ep) => !tally.refusedAuth.has(ep));
       if (list.length === 0) break;
       if (pass + 1 < passes) {
-        const backoff = retryAfter ?? Math.min(250 * 2 ** pass, 4000) * (0.5 + Math.random() / 2);
+        const backoff = tally.backoff(pass);
         if (deadline && Date.now() + backoff >= deadline) break;
         o.verbose?.(
           `${x.label}: pass ${pass + 1} failed on every endpoint; waiting ${Math.round(backoff)} ms`,
         );
         await sleep(backoff, o.signal);
         if (o.signal?.aborted) throw new InterruptedError("interrupted");
-        retryAfter = undefined;
+        tally.retryAfter = undefined;
       }
     }
-    const err = exhausted(x.label, failures, {
-      allAuth,
+    const err = tally.error(x.label, {
       several: list.length > 1,
       deadlineReached: deadline > 0 && Date.now() >= deadline,
       words: o.words,
     });
     if (err instanceof AuthError) throw err;
-    err.neverSent = failures.length > 0 && allUnsent;
-    err.notReady = failures.length > 0 && allRefused;
-    err.authRefused = refusedAuth.size > 0;
     if (err.neverSent && o.failFast && !co.pinned) this.down = err;
     return Promise.reject(err);
   }
@@ -373,43 +327,4 @@ export interface BatchEntry {
   plain?: boolean;
   /** runs for minutes (scantxoutset start): --scan-timeout, no overall deadline (MethodDef.longRunning) */
   long?: boolean;
-}
-
-/**
- * The limits named in an error in the words of the front end whose user reads it: the CLI's flags, or the
- * gateway's own words (its users set no --max-response, --timeout or --request-timeout).
- */
-export interface FrontWords {
-  /** the answer cap */
-  cap: string;
-  /** how to give a heavy call longer */
-  longer: string;
-  /** the overall deadline of one call */
-  deadline: string;
-}
-
-export const CLI_WORDS: FrontWords = {
-  cap: "--max-response",
-  longer: "give it longer with --request-timeout SECONDS",
-  deadline: "overall --timeout",
-};
-
-/**
- * The error of a call no attempt answered: every endpoint refused our credentials (auth), or the last
- * distinct failures ("label: why") under "no endpoint could answer X" / "X failed". One wording for the
- * client's loop and for serve's quick path, which makes a first attempt of its own.
- */
-export function exhausted(
-  label: string,
-  failures: string[],
-  o: { allAuth: boolean; several: boolean; deadlineReached: boolean; words?: FrontWords },
-): TransportError | AuthError {
-  const distinct = [...new Set(failures)];
-  const detail = distinct.length
-    ? distinct.slice(-3).join("; ")
-    : "overall deadline reached before any attempt";
-  if (failures.length && o.allAuth) return new AuthError(`authentication refused: ${detail}`);
-  const what = o.several ? `no endpoint could answer ${label}` : `${label} failed`;
-  const deadline = o.deadlineReached ? ` (${(o.words ?? CLI_WORDS).deadline} reached)` : "";
-  return new TransportError(`${what}: ${detail}${deadline}`);
 }
