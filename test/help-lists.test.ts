@@ -7,7 +7,9 @@ import { describe, expect, it } from "vitest";
 import { KNOWN_NETWORKS, WELL_KNOWN_ASSETS } from "../src/chains/assets.js";
 import { MESSAGE_COINS } from "../src/chains/coins.js";
 import * as written from "../src/cli/help-lists.js";
-import { helpListsOf } from "../src/cli/help-lists-of.js";
+import { helpListsOf, publisherOf } from "../src/cli/help-lists-of.js";
+import { EXCHANGE_OWNERSHIP } from "../src/formats/exchange-ownership.js";
+import { formatsOf } from "../src/formats/registry.js";
 import { runCli } from "./helpers/cli.js";
 
 /** commander wraps help at the terminal's width: words are compared with the line breaks taken out */
@@ -32,5 +34,23 @@ describe("help lists from the tables", () => {
     expect(r.exitCode).toBe(0);
     for (const c of MESSAGE_COINS) expect(unwrapped(r.stdout), c.name).toContain(c.name);
     expect(unwrapped(r.stdout)).toContain("Bitcoin or Litecoin address");
+  });
+
+  it("liabilities verify --help names every exchange whose inclusion proofs the registry reads", async () => {
+    const r = await runCli(["liabilities", "verify", "--help"]);
+    expect(r.exitCode).toBe(0);
+    const help = unwrapped(r.stdout);
+    const exchanges = formatsOf("liabilities").filter((f) => !f.name.startsWith("chaingw"));
+    expect(exchanges.length).toBeGreaterThan(8);
+    for (const f of exchanges) expect(help, f.name).toContain(publisherOf(f));
+    expect(help).toContain("OKX, Bitget");
+  });
+
+  it("reserves verify --help names every format and layout --proof-format takes, and their publishers", async () => {
+    const r = await runCli(["reserves", "verify", "--help"]);
+    expect(r.exitCode).toBe(0);
+    const help = unwrapped(r.stdout);
+    for (const f of formatsOf("reserves")) expect(help, f.name).toMatch(new RegExp(`[ (]${f.name}[,;) ]`));
+    for (const f of EXCHANGE_OWNERSHIP) expect(help, f.name).toContain(publisherOf(f));
   });
 });

@@ -1,11 +1,25 @@
 /**
  * The lists that help texts name, read from the tables: the coins whose messages chaingw verifies, the
- * networks `--backing` takes, the well-known assets. Run at build time only (scripts/gen-help.mjs writes
+ * networks `--backing` takes, the well-known assets, the exchanges whose files the format registry reads. Run at build time only (scripts/gen-help.mjs writes
  * them into src/cli/help-lists.ts as plain strings): declaring the command tree loads no table for them.
  * test/help-lists.test.ts fails when the written file and the tables part.
  */
 import { KNOWN_NETWORKS, WELL_KNOWN_ASSETS } from "../chains/assets.js";
 import { MESSAGE_COINS, sentenceList } from "../chains/coins.js";
+import { EXCHANGE_OWNERSHIP } from "../formats/exchange-ownership.js";
+import { formatsOf, type ProofFormat } from "../formats/registry.js";
+
+/**
+ * The publisher a format's title names first ("OKX customer inclusion proof, v1" → "OKX", "BitMEX / River full
+ * liabilities tree" → "BitMEX / River"): a descriptor's title starts with whose file it reads.
+ */
+export const publisherOf = (f: ProofFormat): string =>
+  /^(.+?) (?:customer|zk-SNARK|full|address|reserve)\b/.exec(f.title)?.[1] ?? f.title;
+
+/** The publishers of some formats, each once, in the registry's order. */
+const publishers = (formats: readonly ProofFormat[]): string[] => [
+  ...new Set(formats.filter((f) => !f.name.startsWith("chaingw")).map(publisherOf)),
+];
 
 export function helpListsOf(): Record<string, string> {
   return {
@@ -19,5 +33,15 @@ export function helpListsOf(): Record<string, string> {
     BACKING_ALIASES: sentenceList(KNOWN_NETWORKS.flatMap((n) => n.aliases ?? [])),
     /** "BTC, LTC, ETH, TRX, USDT, USDC, DAI" */
     WELL_KNOWN_ASSETS: WELL_KNOWN_ASSETS.join(", "),
+    /** the exchanges whose customers' inclusion proofs `liabilities verify` reads */
+    LIABILITIES_PUBLISHERS: publishers(formatsOf("liabilities")).join(", "),
+    /** the exchanges whose address/signature files `reserves verify` reads */
+    OWNERSHIP_PUBLISHERS: publishers(EXCHANGE_OWNERSHIP).join(", "),
+    /** `reserves verify --proof-format`'s names: chaingw's own, then the exchanges' address-file layouts */
+    RESERVES_FORMATS: formatsOf("reserves")
+      .filter((f) => f.name.startsWith("chaingw"))
+      .map((f) => f.name)
+      .join(", "),
+    OWNERSHIP_LAYOUTS: EXCHANGE_OWNERSHIP.map((f) => f.name).join(", "),
   };
 }

@@ -2,6 +2,7 @@
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { UsageError } from "../../../errors/index.js";
+import { LIABILITIES_PUBLISHERS } from "../../help-lists.js";
 import type { Run } from "../../run.js";
 import { declareExchangeOptions, type ExchangeVerifyOptions, exchangeOptionsOf } from "./verify-exchange.js";
 
@@ -24,7 +25,7 @@ export function declareVerify(parent: Command, run: Run): void {
   const cmd = parent
     .command("verify")
     .description(
-      "check a customer's inclusion proof offline: chaingw's own against the published commitment, or an exchange's (OKX, Bybit, Bitget, MEXC, CoinEx, BitMEX, Hotcoin, Bitbase, Binance, HTX, Gate…)",
+      `check a customer's inclusion proof offline: chaingw's own against the published commitment, or an exchange's (${LIABILITIES_PUBLISHERS})`,
     )
     .argument("<proof>", "the proof file (- for stdin); JSON Lines of several proofs are read too")
     .argument("[tree]", "an exchange format's second file (OKX v2: the full tree)")

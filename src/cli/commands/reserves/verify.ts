@@ -10,6 +10,7 @@ import type { ProofReport, ReservesModule } from "../../../formats/registry.js";
 import type { QuorumNode } from "../../../proof/document.js";
 import type { Verdict } from "../../../reserves/verdict.js";
 import { escapeDeep } from "../../../util/escape.js";
+import { OWNERSHIP_LAYOUTS, OWNERSHIP_PUBLISHERS, RESERVES_FORMATS } from "../../help-lists.js";
 import { collect } from "../../options.js";
 import type { Run } from "../../run.js";
 
@@ -46,7 +47,7 @@ export function declareVerify(reserves: Command, run: Run): void {
     )
     .option(
       "--proof-format <name>",
-      "the file's format by name, when detection should not choose (chaingw-utxo, chaingw-evm; an exchange's address file: okx-2022, okx-2024, okx-audit-2025, htx)",
+      `the file's format by name, when detection should not choose (${RESERVES_FORMATS}; an exchange's address file: ${OWNERSHIP_LAYOUTS})`,
     )
     .option(
       "--previous <file>",
@@ -68,7 +69,7 @@ export function declareVerify(reserves: Command, run: Run): void {
       "after",
       [
         "",
-        "Also reads exchanges' address/signature files (OKX, HTX; docs/exchange-proofs.md): every row's",
+        `Also reads exchanges' address/signature files (${OWNERSHIP_PUBLISHERS}; docs/exchange-proofs.md): every row's`,
         "signature judged, exit 0 only when every row with a balance is proven, 1 when a signature fails or",
         "a row with a balance is unsigned, 3 when the only open rows are forms chaingw cannot judge.",
         "",
