@@ -22,6 +22,7 @@ import { startTronFixture, type TronFixture } from "./fixtures/tron.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { type CliResult, runCli } from "./helpers/cli.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
+import { BY_COUNT } from "./helpers/procs.js";
 
 const STACK = /^\s+at /m;
 const stats = {
@@ -360,7 +361,8 @@ describe("through the CLI: invalid ⇒ exit 2 and nothing sent; never a crash", 
       }
     });
     expect(stats.cli).toBeGreaterThan(300);
-  });
+    // bounded by its jobs, each process by the suite's hang guard (runCli): not by the clock
+  }, BY_COUNT);
 
   it("batch: bad lines reported with their line number, good lines not lost, one output line per input line, in order", async () => {
     const hash = await ltc.rpc<string>("getblockhash", [1]);

@@ -100,6 +100,13 @@ export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeou
 export const HANG_GUARD_MS = 600_000;
 
 /**
+ * The limit of a test that runs a counted list of processes, each under HANG_GUARD_MS (runCli's kill): its
+ * count bounds it, not a time — at load 20 the fuzz's 2,000-odd runs outlast any fixed limit (setTimeout's
+ * largest delay).
+ */
+export const BY_COUNT = 2 ** 31 - 1;
+
+/**
  * Polls `ready` until it holds, for as long as `going` says what it waits on is still at work (the process
  * has not exited, the node still answers): a wait that follows progress, not the clock. Throws naming `what`
  * when `going` stops first, or (only a hang) after HANG_GUARD_MS.
