@@ -288,81 +288,85 @@ function noCrash(r: CliResult, what: string) {
 }
 
 describe("through the CLI: invalid ⇒ exit 2 and nothing sent; never a crash", () => {
-  it("every subcommand, every param position, hostile values (2 processes at a time)", async () => {
-    const perPosition = 12;
-    const jobs: { def: MethodDef; texts: string[]; i: number }[] = [];
-    for (const def of registry()) {
-      const valid = validTexts(def);
-      for (const [i] of def.params.entries()) {
-        const samples = fc.sample(hostile({ huge: true, nul: false }), {
-          numRuns: perPosition,
-          seed: 100 + i + def.name.length,
-        });
-        for (const s of samples) {
-          const texts = [...valid];
-          texts[i] = s;
-          jobs.push({ def, texts, i });
+  it(
+    "every subcommand, every param position, hostile values (2 processes at a time)",
+    async () => {
+      const perPosition = 12;
+      const jobs: { def: MethodDef; texts: string[]; i: number }[] = [];
+      for (const def of registry()) {
+        const valid = validTexts(def);
+        for (const [i] of def.params.entries()) {
+          const samples = fc.sample(hostile({ huge: true, nul: false }), {
+            numRuns: perPosition,
+            seed: 100 + i + def.name.length,
+          });
+          for (const s of samples) {
+            const texts = [...valid];
+            texts[i] = s;
+            jobs.push({ def, texts, i });
+          }
         }
       }
-    }
-    // bare subcommands with junk options or too many params
-    for (const def of registry())
-      for (const s of fc.sample(hostile({ huge: false, nul: false }), { numRuns: 3, seed: 5 }))
-        jobs.push({ def, texts: [...validTexts(def), s], i: def.params.length });
+      // bare subcommands with junk options or too many params
+      for (const def of registry())
+        for (const s of fc.sample(hostile({ huge: false, nul: false }), { numRuns: 3, seed: 5 }))
+          jobs.push({ def, texts: [...validTexts(def), s], i: def.params.length });
 
-    await inLanes(jobs, async ({ def, texts, i }, lane) => {
-      const fs = lane[def.group];
-      const before = fs.hits;
-      const args = [
-        "--json",
-        "--url",
-        fs.url,
-        "--retries",
-        "0",
-        "--request-timeout",
-        "10",
-        "--chain",
-        def.group,
-        def.name,
-        ...texts,
-      ];
-      const r = await runCli(args);
-      const hits = fs.hits - before;
-      stats.cli++;
-      const what = `${def.group} ${def.name} [${i}] ${JSON.stringify(texts[i]?.slice(0, 50))}`;
-      noCrash(r, what);
-      expect(
-        [0, 1, 2, 130].includes(r.exitCode) && r.exitCode !== 130,
-        `${what}: exit ${r.exitCode} ${r.stderr}`,
-      ).toBe(true);
-      if (r.exitCode === 2) {
-        stats.cliRejected++;
-        expect(hits, what).toBe(0);
-        expect(r.stdout, what).toBe("");
-        const msg = JSON.parse(r.stderr).error.message as string;
+      await inLanes(jobs, async ({ def, texts, i }, lane) => {
+        const fs = lane[def.group];
+        const before = fs.hits;
+        const args = [
+          "--json",
+          "--url",
+          fs.url,
+          "--retries",
+          "0",
+          "--request-timeout",
+          "10",
+          "--chain",
+          def.group,
+          def.name,
+          ...texts,
+        ];
+        const r = await runCli(args);
+        const hits = fs.hits - before;
+        stats.cli++;
+        const what = `${def.group} ${def.name} [${i}] ${JSON.stringify(texts[i]?.slice(0, 50))}`;
+        noCrash(r, what);
         expect(
-          paramNames(def).some((n) => msg.includes(n)) || /option|argument|parameter/.test(msg),
-          `${what}: ${msg}`,
+          [0, 1, 2, 130].includes(r.exitCode) && r.exitCode !== 130,
+          `${what}: exit ${r.exitCode} ${r.stderr}`,
         ).toBe(true);
-      }
-      if (hits > 0) expect([0, 1], what).toContain(r.exitCode);
-      // where commander cannot interfere (no leading dash), the CLI agrees with the in-process check
-      if (!texts.some((t) => t.startsWith("-")) && i < def.params.length) {
-        let refused = false;
-        try {
-          prepare(def, texts);
-        } catch {
-          refused = true;
-        }
-        if (refused) {
-          expect(r.exitCode, what).toBe(2);
+        if (r.exitCode === 2) {
+          stats.cliRejected++;
           expect(hits, what).toBe(0);
+          expect(r.stdout, what).toBe("");
+          const msg = JSON.parse(r.stderr).error.message as string;
+          expect(
+            paramNames(def).some((n) => msg.includes(n)) || /option|argument|parameter/.test(msg),
+            `${what}: ${msg}`,
+          ).toBe(true);
         }
-      }
-    });
-    expect(stats.cli).toBeGreaterThan(300);
-    // bounded by its jobs, each process by the suite's hang guard (runCli): not by the clock
-  }, BY_COUNT);
+        if (hits > 0) expect([0, 1], what).toContain(r.exitCode);
+        // where commander cannot interfere (no leading dash), the CLI agrees with the in-process check
+        if (!texts.some((t) => t.startsWith("-")) && i < def.params.length) {
+          let refused = false;
+          try {
+            prepare(def, texts);
+          } catch {
+            refused = true;
+          }
+          if (refused) {
+            expect(r.exitCode, what).toBe(2);
+            expect(hits, what).toBe(0);
+          }
+        }
+      });
+      expect(stats.cli).toBeGreaterThan(300);
+      // bounded by its jobs, each process by the suite's hang guard (runCli): not by the clock
+    },
+    BY_COUNT,
+  );
 
   it("batch: bad lines reported with their line number, good lines not lost, one output line per input line, in order", async () => {
     const hash = await ltc.rpc<string>("getblockhash", [1]);
