@@ -529,3 +529,28 @@ describe("item 5: --json compact everywhere (--pretty to read); --format jsonl i
     });
   }, 120_000);
 });
+
+describe("item 5: reserves balances takes --format jsonl too (anvil)", () => {
+  let anvil: AnvilNode;
+  beforeAll(async () => {
+    anvil = await startAnvil();
+  }, 60_000);
+  afterAll(async () => {
+    await anvil?.stop();
+  });
+
+  it("one line per balance read, the CSV's rows; --json one line", async () => {
+    const [a, b] = (await anvil.rpc<string[]>("eth_accounts")).slice(0, 2);
+    const url = `--chain evm --url ${anvil.url}`;
+    const j = await sh(`chaingw ${url} --format jsonl reserves balances ${a} ${b}`);
+    expect(j.exitCode, j.stderr).toBe(0);
+    const rows = j.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(rows.map((r) => r.address.toLowerCase())).toEqual([a, b].map((x) => x.toLowerCase()));
+    expect(rows[0]).toMatchObject({ base_units: "10000000000000000000000", amount: "10000" });
+    const c = await sh(`chaingw ${url} --json reserves balances ${a}`);
+    expect(c.stdout.split("\n")).toHaveLength(2);
+  }, 60_000);
+});

@@ -68,8 +68,6 @@ export function declareBalances(reserves: Command, run: Run): void {
 }
 
 export async function runBalances(run: Run, args: string[], flags: GlobalFlags, o: BalancesFlags) {
-  if (run.format === "jsonl")
-    throw new UsageError("--format jsonl is not available for reserves balances (human, json or csv)");
   if (o.proof === "-" && (run.format === "csv" || o.csv === "-"))
     throw new UsageError("--proof - and CSV on stdout both want stdout; give one a file");
   const group = evmGroupOf(chainFromFlags(flags, run.env));
@@ -140,8 +138,13 @@ export async function runBalances(run: Run, args: string[], flags: GlobalFlags, 
   if (o.proof !== undefined && o.proof !== "-") writeAtomic(o.proof, text, "--proof");
   const csvTo = run.format === "csv" ? "-" : o.csv;
   if (csvTo !== undefined && csvTo !== "-") writeAtomic(csvTo, balancesCsv(proof), "--csv");
-  if (o.proof === "-" || run.format === "json") run.out(text);
-  else if (csvTo === "-") run.out(balancesCsv(proof));
+  // `--proof -`: the document as its file holds it; --json: compact (--pretty indents it)
+  if (o.proof === "-") run.out(text);
+  else if (run.format === "json") run.out(run.json(proof));
+  else if (run.format === "jsonl") {
+    const rows = render.balancesJsonLines(proof);
+    if (rows) run.out(rows);
+  } else if (csvTo === "-") run.out(balancesCsv(proof));
   else {
     run.out(balancesHuman(escapeDeep(proof), ctx.color));
     if (result.duplicates)
