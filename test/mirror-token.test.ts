@@ -7,11 +7,12 @@
  * control that is SOLVENT in the same way.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { knownNativeMirror } from "../src/chains/assets.js";
+import { digestOf } from "../src/proof/jcs.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
 import { buildCommitment } from "./helpers/liabilities.js";
@@ -185,5 +186,43 @@ describe("a token that mirrors the native balance", () => {
       "Celo's CELO contract (GoldToken)",
     );
     expect(knownNativeMirror("evm:1", "0x0000000000000000000000000000000000001010")).toBeUndefined();
+  }, 60_000);
+
+  it("a known mirror (Polygon's MRC20 at 0x…1010) is named by its address, whatever its balances say", async () => {
+    // the real document moved to Polygon's chain id, the mirror's address made MRC20's and its balances
+    // edited away from the native ones, digest recomputed: the known contract is the native coin regardless
+    const d = JSON.parse(readFileSync(proof, "utf8"));
+    const MRC20 = "0x0000000000000000000000000000000000001010";
+    d.chain = { ...d.chain, chain_id: "137", network: "polygon" };
+    d.inputs.tokens = d.inputs.tokens.map((t: string) => (t.toLowerCase() === mirror ? MRC20 : t));
+    const m = d.assets.find((a: { id: string }) => a.id === mirror);
+    m.id = MRC20;
+    m.balances[1] = { ...m.balances[1], amount: "1", base_units: String(10n ** 18n) };
+    m.total = { amount: "4", base_units: String(4n * 10n ** 18n) };
+    for (const p of d.ownership.proven) if (p.asset === mirror) p.asset = MRC20;
+    const { digest: _, ...body } = d;
+    d.digest = digestOf(body);
+    const polygon = join(dir, "polygon.json");
+    writeFileSync(polygon, JSON.stringify(d, null, 2));
+    writeFileSync(join(dir, "assets.csv"), "asset,decimals\nPOL,18\nMRC,18\n");
+    const c = await buildCommitment(dir, "polygon", ["c1,POL,1", "c2,MRC,1"]);
+    writeFileSync(join(dir, "assets.csv"), "asset,decimals\nETH,18\nMIR,18\n");
+    const r = await runCli([
+      "solvency",
+      "--liabilities",
+      c,
+      "--reserves",
+      `POL=${polygon}#native`,
+      "--reserves",
+      `MRC=${polygon}#${MRC20}`,
+      "--backing",
+      "POL=polygon",
+      "--backing",
+      `MRC=polygon:${MRC20}`,
+    ]);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toContain(
+      `MRC: ${polygon}#${MRC20}: NOT COUNTED: a token named MIR at ${MRC20} on Polygon, one balance backs one asset: the token named MIR at ${MRC20} on Polygon is Polygon's POL contract (MRC20): its balances are the native coin's, and the native coin of Polygon backs POL`,
+    );
   }, 60_000);
 });
