@@ -29,6 +29,10 @@ export interface SolvencyOptions {
   challenge?: string;
   /** how far apart the liabilities' created and each reserve snapshot's block may be: `24h` */
   maxGap?: string;
+  /** an exchange's package: the nodes its address file's balances are re-read on, token contracts, the root */
+  node?: string[];
+  token?: string[];
+  root?: string;
 }
 
 export function declareSolvency(program: Command, run: Run): void {
@@ -56,6 +60,20 @@ export function declareSolvency(program: Command, run: Run): void {
       `how far a reserve snapshot's block time may be from the liabilities' created (s, m, h or d; default ${DEFAULT_MAX_GAP}); beyond it the reserves prove nothing for them`,
     )
     .option("--url-for <group=url>", "with --verify: the node for a chain group (repeatable)", collect)
+    .option(
+      "--node <net=url>",
+      "an exchange's address file as --reserves FILE: the node its NET rows' balances are re-read on at the snapshot (repeatable)",
+      collect,
+    )
+    .option(
+      "--token <symbol=address>",
+      "an exchange's address file: a token's contract for its SYMBOL rows (repeatable)",
+      collect,
+    )
+    .option(
+      "--root <hex>",
+      "an exchange's inclusion proof as --liabilities: the root the exchange published elsewhere (without it: cannot say)",
+    )
     .option("--html <file>", "also write the self-contained report page with the solvency table")
     .addHelpText(
       "after",
@@ -72,6 +90,9 @@ export function declareSolvency(program: Command, run: Run): void {
           backing: o.backing ?? [],
           challenge: o.challenge,
           maxGap: o.maxGap,
+          node: o.node,
+          token: o.token,
+          root: o.root,
         },
         run,
         command.optsWithGlobals() as GlobalFlags,
@@ -80,6 +101,59 @@ export function declareSolvency(program: Command, run: Run): void {
 }
 
 export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFlags): Promise<void> {
+  // an exchange's package: --reserves FILE (no ASSET=) naming its address file
+  const plain = o.reserves.filter((v) => !v.includes("="));
+  if (plain.length) {
+    const [{ readText }, { addressFileOf, runExchangeSolvency }] = await Promise.all([
+      import("../files.js"),
+      import("./solvency-exchange.js"),
+    ]);
+    const file = plain[0] as string;
+    const text = readText(file, "--reserves");
+    const m = await addressFileOf(text);
+    if (!m)
+      throw new UsageError(
+        `--reserves ${file}: expected ASSET=PROOF[#ID], or an exchange's address file (OKX, HTX layouts)`,
+      );
+    if (o.reserves.length > 1)
+      throw new UsageError(
+        `--reserves ${file} is an exchange's address file: give it alone (its rows are every coin's reserves), not beside ${o.reserves.find((v) => v !== file)}`,
+      );
+    for (const [flag, given] of [
+      ["--verify", o.verify || undefined],
+      ["--backing", o.backing.length ? o.backing[0] : undefined],
+      ["--url-for", o.urlFor.length ? o.urlFor[0] : undefined],
+      ["--max-gap", o.maxGap],
+    ] as const)
+      if (given !== undefined)
+        throw new UsageError(
+          `${flag}: an exchange's address file is judged with --node NET=URL (its rows re-read at the snapshot) and its coins by chaingw's tables; leave ${flag} out`,
+        );
+    return runExchangeSolvency(
+      {
+        liabilities: o.liabilities,
+        reserves: file,
+        root: o.root,
+        node: o.node ?? [],
+        token: o.token ?? [],
+        challenge: o.challenge,
+        html: o.html,
+      },
+      run,
+      flags,
+      m,
+      text,
+    );
+  }
+  for (const [flag, given] of [
+    ["--node", o.node?.[0]],
+    ["--token", o.token?.[0]],
+    ["--root", o.root],
+  ] as const)
+    if (given !== undefined)
+      throw new UsageError(
+        `${flag} is for an exchange's package (--reserves ADDRESS-FILE, or an exchange's inclusion proof as --liabilities); chaingw's own proofs are re-read with --verify --url-for`,
+      );
   const { parseCommitment } = await import("../../liabilities/commitment.js");
   let text: string;
   try {

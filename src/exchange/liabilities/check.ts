@@ -70,6 +70,8 @@ export interface InclusionCheck {
   /** where the root compared against came from: --root, the file itself, Hotcoin's anchor file (--anchor), or nowhere (Hotcoin's proof without its anchor) */
   root_source: "given" | "file" | "anchor" | "none";
   balances: Balance[];
+  /** the root node's totals per coin, as the file states them (Merkle-sum formats; absent for others) */
+  totals?: Balance[];
   findings: Finding[];
 }
 
@@ -185,6 +187,7 @@ export async function verifyInclusion<D>(
     root_source:
       ctx.rootSource ?? (o.root !== undefined ? "given" : o.anchor !== undefined ? "anchor" : "file"),
     balances: ctx.balances,
+    ...(ctx.rootTotals ? { totals: ctx.rootTotals.map((a) => ({ asset: a.asset, amount: a.text })) } : {}),
     findings: ctx.findings,
   };
 }

@@ -7,6 +7,8 @@
 import { basename } from "node:path";
 import type { GlobalFlags } from "../../../config/config.js";
 import { UsageError } from "../../../errors/index.js";
+import type { ChainNode } from "../../../exchange/ownership/balances.js";
+import type { OwnershipFile } from "../../../exchange/ownership/read.js";
 import type { OwnershipReport } from "../../../exchange/ownership/verify.js";
 import type { AddressFileModule } from "../../../formats/registry.js";
 import { onePerKey } from "../../options.js";
@@ -51,6 +53,18 @@ export async function addressFileReport(
   flags: GlobalFlags,
   o: ExchangeVerifyFlags,
 ): Promise<OwnershipReport> {
+  return (await addressFileJudged(run, file, text, m, flags, o)).report;
+}
+
+/** {@link addressFileReport}, with the file as read and the nodes its balances were read through. */
+export async function addressFileJudged(
+  run: Run,
+  file: string,
+  text: string,
+  m: AddressFileModule,
+  flags: GlobalFlags,
+  o: ExchangeVerifyFlags,
+): Promise<{ report: OwnershipReport; file: OwnershipFile; nodes: ChainNode[] }> {
   for (const [flag, v] of [
     ["--signatures", o.signatures],
     ["--quorum", o.quorum],
@@ -94,6 +108,7 @@ export async function addressFileReport(
   const { NETWORK_NAMES } = await import("../../../chains/coins.js");
   const network = NETWORK_NAMES.find((n) => n === flags.network) ?? "main";
   let chain: import("../../../exchange/ownership/balances.js").ChainChecks | undefined;
+  let chainNodes: ChainNode[] = [];
   if (nodes.length) {
     const [{ contextFor }, { groupOf }, { chainChecks }, { utxoCoinOf, isTronNetwork }] = await Promise.all([
       import("../../context.js"),
@@ -101,18 +116,19 @@ export async function addressFileReport(
       import("../../../exchange/ownership/balances.js"),
       import("../../../exchange/ownership/coins.js"),
     ]);
+    chainNodes = nodes.map(([net, url]) => {
+      // a Bitcoin-family network's node is scanned (scantxoutset), TRON's read as java-tron's JSON-RPC,
+      // any other as an EVM node
+      const group = utxoCoinOf(net, network) ? "utxo" : isTronNetwork(net) ? "evm-compat" : "evm";
+      const { url: _, network: __, ...rest } = flags;
+      return {
+        network: net,
+        chain: groupOf(group),
+        client: contextFor(run, { ...rest, url: [url] }, group, { pooled: true }).client,
+      };
+    });
     chain = chainChecks(owned, {
-      nodes: nodes.map(([net, url]) => {
-        // a Bitcoin-family network's node is scanned (scantxoutset), TRON's read as java-tron's JSON-RPC,
-        // any other as an EVM node
-        const group = utxoCoinOf(net, network) ? "utxo" : isTronNetwork(net) ? "evm-compat" : "evm";
-        const { url: _, network: __, ...rest } = flags;
-        return {
-          network: net,
-          chain: groupOf(group),
-          client: contextFor(run, { ...rest, url: [url] }, group, { pooled: true }).client,
-        };
-      }),
+      nodes: chainNodes,
       tokens,
       tronTokens,
       network,
@@ -120,5 +136,6 @@ export async function addressFileReport(
     });
   }
   // --challenge: the exact message every signed row must be over (else the layout's own messages)
-  return m.verify(owned, { previous, chain, network, message: o.challenge }, run.abort.signal);
+  const report = await m.verify(owned, { previous, chain, network, message: o.challenge }, run.abort.signal);
+  return { report, file: owned, nodes: chainNodes };
 }

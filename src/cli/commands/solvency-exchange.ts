@@ -1,0 +1,286 @@
+/**
+ * `chaingw solvency --reserves ADDRESS-FILE --liabilities FILE [--root HEX] [--node NET=URL]… [--challenge TEXT]`:
+ * an exchange's package — its address/signature file (any layout the registry reads) judged as `reserves
+ * verify` judges it, against liabilities totals per coin: a chaingw commitment's, or the root node of an
+ * exchange's inclusion proof, taken only with the root published elsewhere (`--root`). The rules:
+ * src/exchange/ownership/solvency.ts; docs/exchange-proofs.md, "An exchange's solvency".
+ */
+import type { GlobalFlags } from "../../config/config.js";
+import { UsageError } from "../../errors/index.js";
+import type { ChainNode } from "../../exchange/ownership/balances.js";
+import type { OwnershipFile } from "../../exchange/ownership/read.js";
+import type {
+  ExchangeLiabilities,
+  ExchangeSolvencyReport,
+  SnapshotTime,
+} from "../../exchange/ownership/solvency.js";
+import type { AddressFileModule } from "../../formats/registry.js";
+import { escapeDeep } from "../../util/escape.js";
+import type { Run } from "../run.js";
+
+export interface ExchangeSolvencyOptions {
+  liabilities: string;
+  reserves: string;
+  root?: string;
+  node: string[];
+  token: string[];
+  challenge?: string;
+  html?: string;
+}
+
+/** Whether `--reserves FILE` (no ASSET=) names an exchange's address file: its module, else undefined. */
+export async function addressFileOf(text: string): Promise<AddressFileModule | undefined> {
+  const { detectFormat } = await import("../../formats/registry.js");
+  const f = detectFormat(text, "reserves");
+  const m = f ? await f.load() : undefined;
+  return m?.kind === "address-file" ? m : undefined;
+}
+
+/** The liabilities' totals per coin: a chaingw commitment, or an exchange's inclusion proof with --root. */
+async function liabilitiesOf(
+  file: string,
+  text: string,
+  root: string | undefined,
+): Promise<ExchangeLiabilities> {
+  const [{ detectFormat }, { COMMITMENT_FORMAT }] = await Promise.all([
+    import("../../formats/registry.js"),
+    import("../../liabilities/format.js"),
+  ]);
+  if (text.includes(`"${COMMITMENT_FORMAT}"`)) {
+    if (root !== undefined)
+      throw new UsageError(
+        "--root: the liabilities are chaingw's commitment, whose root is in it under its digest; leave --root out",
+      );
+    const { parseCommitment, commitmentFaults } = await import("../../liabilities/commitment.js");
+    const c = parseCommitment(text, file);
+    const faults = commitmentFaults(c);
+    return {
+      source: `${file} (chaingw commitment)`,
+      totals: c.assets.map((a, i) => ({
+        asset: a.asset,
+        decimals: a.decimals,
+        base_units: BigInt(c.totals[i]?.base_units ?? "0"),
+      })),
+      date: c.created,
+      root: c.root,
+      ...(c.challenge === undefined ? {} : { challenge: c.challenge }),
+      ...(faults.length ? { fails: `the commitment was edited: ${faults[0]}` } : {}),
+    };
+  }
+  const f = detectFormat(text, "liabilities");
+  if (!f || f.name === "chaingw-liabilities")
+    throw new UsageError(
+      `--liabilities ${file}: neither chaingw's commitment nor an exchange's inclusion proof the registry reads`,
+    );
+  const m = await f.load();
+  const out = await m.verify(
+    text,
+    {
+      file,
+      root,
+      readFile: () => {
+        throw new UsageError(
+          `--liabilities ${file}: ${f.title} needs a second file, which solvency does not take`,
+        );
+      },
+    },
+    f,
+  );
+  if (out.kind !== "inclusion") throw new UsageError(`--liabilities ${file}: not an inclusion proof`);
+  const check = out.check;
+  if (!check.totals?.length)
+    throw new UsageError(
+      `--liabilities ${file}: ${f.title} states no per-coin totals at its root (${check.sum_binding === "none" ? "its tree carries no sums" : "none in the file"}): nothing to hold reserves against`,
+    );
+  const { parseDec } = await import("../../exchange/liabilities/decimal.js");
+  const totals = check.totals.map((t) => {
+    const d = parseDec(t.amount);
+    if (!d || d.units < 0n)
+      throw new UsageError(`--liabilities ${file}: the root's ${t.asset} total ${t.amount} is not an amount`);
+    return { asset: t.asset, decimals: d.scale, base_units: d.units };
+  });
+  const failed = check.findings.find((x) => x.status === "fails");
+  const binding =
+    check.sum_binding === "total"
+      ? `; ${f.name}'s nodes bind only their children's total: the root's total can be understated without any customer noticing`
+      : "";
+  return {
+    source: `${file} (${f.name} inclusion proof, its root's totals)${binding}`,
+    totals,
+    date: null,
+    root: check.root,
+    ...(failed
+      ? { fails: `${failed.at ? `${failed.at}: ` : ""}${failed.text}` }
+      : check.root_source !== "given"
+        ? {
+            cannot_say: `the root ${check.root} is the one written in the file itself: consistent with its own root; give the published root (--root HEX)`,
+          }
+        : {}),
+  };
+}
+
+/** The block time of each snapshot height the rows name on a network a node reads. */
+async function snapshotTimes(file: OwnershipFile, nodes: ChainNode[]): Promise<SnapshotTime[]> {
+  const { networkOf } = await import("../../exchange/ownership/balances.js");
+  const out: SnapshotTime[] = [];
+  for (const node of nodes) {
+    const heights = new Set<number>();
+    for (const r of file.rows) {
+      if (networkOf(r) !== node.network.toUpperCase() && (r.network || r.coin).toUpperCase() !== node.network)
+        continue;
+      const h = r.height ?? file.summary.find((s) => s.coin === r.coin)?.height;
+      if (h && /^\d+$/.test(h)) heights.add(Number(h));
+    }
+    for (const height of heights) {
+      try {
+        let time: number | null = null;
+        if (node.chain.name === "utxo") {
+          const co = { idempotent: true, heavy: false };
+          const hash = (await node.client.call("getblockhash", [height], co)).result;
+          const header = (await node.client.call("getblockheader", [hash], co)).result as { time?: unknown };
+          time = Number(String(header?.time)) || null;
+        } else {
+          const { readBlockTimed } = await import("../../reserves/evm/balances-read.js");
+          time = (await readBlockTimed(node.client, node.chain, `0x${height.toString(16)}`))?.time ?? null;
+        }
+        out.push({ network: node.network, height, time });
+      } catch (e) {
+        out.push({ network: node.network, height, time: null, detail: (e as Error).message });
+      }
+    }
+  }
+  return out;
+}
+
+export async function runExchangeSolvency(
+  o: ExchangeSolvencyOptions,
+  run: Run,
+  flags: GlobalFlags,
+  m: AddressFileModule,
+  reservesText: string,
+): Promise<void> {
+  const { readText } = await import("../files.js");
+  const liabText = readText(o.liabilities, "--liabilities");
+  if (o.root !== undefined && !/^(0x)?[0-9a-fA-F]+$/.test(o.root))
+    throw new UsageError(`--root ${JSON.stringify(o.root)}: not hex`);
+  if (o.challenge === "")
+    throw new UsageError("--challenge: empty; give the signed text you accept as the audit's");
+  const liabilities = await liabilitiesOf(o.liabilities, liabText, o.root);
+  // the audit's text: the commitment's (liabilities build --challenge), else the one the auditor accepts
+  if (
+    o.challenge !== undefined &&
+    liabilities.challenge !== undefined &&
+    o.challenge !== liabilities.challenge
+  )
+    throw new UsageError(
+      `--challenge ${JSON.stringify(o.challenge)}: the commitment's challenge is ${JSON.stringify(liabilities.challenge)}; give that one, or leave --challenge out`,
+    );
+  const challenge = o.challenge ?? liabilities.challenge;
+  const { addressFileJudged } = await import("./reserves/verify-exchange.js");
+  // --challenge: every signed row must be over it (another text fails the row), as reserves verify's
+  const judged = await addressFileJudged(run, o.reserves, reservesText, m, flags, {
+    node: o.node,
+    token: o.token,
+    challenge,
+  });
+  const times = await snapshotTimes(judged.file, judged.nodes);
+  const { exchangeSolvency } = await import("../../exchange/ownership/solvency.js");
+  const report = exchangeSolvency({
+    file: judged.file,
+    report: judged.report,
+    liabilities,
+    challenge,
+    times,
+  });
+  if (o.html !== undefined) {
+    const { writeAtomic } = await import("../files.js");
+    writeAtomic(o.html, await pageOf(escapeDeep(report)), "--html");
+  }
+  run.out(run.machine ? JSON.stringify(report, null, 2) : await render(escapeDeep(report)));
+  if (o.html !== undefined && !run.machine) run.out(`report page written to ${o.html}`);
+  const [{ exitCodeOfVerdict }, { SOLVENCY_VERDICT }] = await Promise.all([
+    import("../../reserves/verdict.js"),
+    import("../../liabilities/solvency.js"),
+  ]);
+  run.exitCode = exitCodeOfVerdict(SOLVENCY_VERDICT[report.verdict]);
+}
+
+const WORD: Record<ExchangeSolvencyReport["verdict"], string> = {
+  solvent: "SOLVENT",
+  unproven: "NOT PROVEN SOLVENT",
+  "not-solvent": "NOT SOLVENT",
+  "cannot-say": "CANNOT SAY",
+};
+const HEAD = ["coin", "liabilities", "proven", "claimed", "proven ratio", "claimed ratio", "status"];
+const rowOf = (c: ExchangeSolvencyReport["coins"][number]) => [
+  c.asset,
+  c.liabilities,
+  c.proven,
+  c.claimed,
+  c.proven_ratio,
+  c.claimed_ratio,
+  c.shortfall && c.status !== "covered" ? `${c.status}, short ${c.shortfall}` : c.status,
+];
+
+/** The lines under the table: the reserves file, the challenge, the liabilities, each coin's snapshots and rows. */
+function lines(r: ExchangeSolvencyReport): string[] {
+  const out = [
+    `reserves: ${r.reserves.format} file, ${r.reserves.verdict}: ${r.reserves.summary}`,
+    r.reserves.challenge === null
+      ? `reserves: the rows sign ${r.reserves.messages.map((x) => JSON.stringify(x)).join(", ") || "nothing"}, the exchange's own text, not an audit's challenge: nothing is proven for the audit until you accept it (--challenge TEXT)`
+      : `reserves: the rows sign ${JSON.stringify(r.reserves.challenge)}, accepted by --challenge as the audit's text`,
+    ...r.reserves.disagreements.map((d) => `reserves: the file disagrees with itself: ${d}`),
+    `liabilities: ${r.liabilities.source}${r.liabilities.root ? `, root ${r.liabilities.root}` : ""}, dated ${r.liabilities.date ?? "nowhere in the file"}`,
+    ...(r.liabilities.note ? [`liabilities: ${r.liabilities.note}`] : []),
+    `gap: ${r.gap ?? "not known (a block time not read, or the liabilities not dated)"}`,
+  ];
+  for (const c of r.coins) {
+    out.push(`${c.asset}: ${c.why}`);
+    for (const s of c.snapshots)
+      out.push(
+        `${c.asset}: reserves snapshot ${s.network} at height ${s.height}, block time ${s.block_time ?? "not read"}`,
+      );
+    for (const x of c.rows)
+      out.push(
+        `${c.asset}: line ${x.line} ${x.coin} ${x.address}: ${x.amount} ${x.proven ? "proven" : "claimed"}`,
+      );
+    for (const x of c.not_counted)
+      out.push(`${c.asset}: line ${x.line} ${x.coin}: NOT COUNTED (${x.status}): ${x.why}`);
+  }
+  return out;
+}
+
+async function render(r: ExchangeSolvencyReport): Promise<string> {
+  const { table } = await import("../../output/human.js");
+  return [
+    `${WORD[r.verdict]}: ${r.summary}`,
+    "",
+    table(HEAD, r.coins.map(rowOf), false),
+    "",
+    ...lines(r),
+  ].join("\n");
+}
+
+async function pageOf(r: ExchangeSolvencyReport): Promise<string> {
+  const { esc } = await import("../render/html.js");
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Solvency: ${esc(WORD[r.verdict])}</title>
+<style>body{font-family:system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .6em}.num{text-align:right}</style></head>
+<body><h1>Solvency: ${esc(WORD[r.verdict])}</h1>
+<p id="solvency-verdict" data-verdict="${esc(r.verdict)}">${esc(WORD[r.verdict])}: ${esc(r.summary)}</p>
+<table id="solvency"><tr>${HEAD.map((h) => `<th>${esc(h)}</th>`).join("")}</tr>
+${r.coins
+  .map(
+    (c) =>
+      `<tr data-asset="${esc(c.asset)}" data-status="${esc(c.status)}">${rowOf(c)
+        .map((x, i) => `<td${i > 0 && i < 6 ? ' class="num"' : ""}>${esc(x)}</td>`)
+        .join("")}</tr>`,
+  )
+  .join("\n")}
+</table>
+<ul>${lines(r)
+    .map((l) => `<li>${esc(l)}</li>`)
+    .join("")}</ul>
+</body></html>
+`;
+}

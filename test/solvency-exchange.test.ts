@@ -1,0 +1,343 @@
+/**
+ * `solvency` over an exchange's package (issue 47), end to end on real nodes: an HTX-layout address file whose
+ * LTC row litecoind signed (signmessage, Litecoin's magic) and whose ETH row `cast wallet sign` signed
+ * (EIP-191), both over HTX's fixed text "huobi"; liabilities as chaingw's commitment (`liabilities build`) or
+ * as an OKX v1 inclusion proof built here to a chosen root. Each forgery — liabilities above the reserves, a
+ * row's amount inflated, a row moved to another chain, a coin owed that no row backs, the root not given from
+ * outside, the exchange's fixed text not accepted — next to the honest control that is SOLVENT.
+ */
+
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
+import { runCli } from "./helpers/cli.js";
+import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
+import { trackDir } from "./helpers/procs.js";
+
+const CAST = new URL("../node_modules/.bin/cast", import.meta.url).pathname;
+const K0 = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
+const A0 = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266";
+const MESSAGE = "huobi";
+
+let dir: string;
+let ltc: LitecoinNode;
+let anvil: AnvilNode;
+let addr: string;
+let ltcSig: string;
+let ethSig: string;
+let ltcHeight: number;
+let ethHeight: number;
+/** A0's balance at ethHeight, in ETH (18 places, as text) */
+let ethBalance: string;
+let n = 0;
+
+const write = (name: string, text: string) => {
+  const p = join(dir, `${n++}-${name}`);
+  writeFileSync(p, text);
+  return p;
+};
+
+/** The exchange's address file in HTX's layout: the LTC row and the ETH row, each cell replaceable. */
+function addressFile(o: { ltc?: string; ethCoin?: string; eth?: string } = {}): string {
+  const ltcAmount = o.ltc ?? "2";
+  const eth = o.eth ?? ethBalance;
+  return write(
+    "reserves.csv",
+    [
+      "coin,snapshot height,balance",
+      `LTC,${ltcHeight},${ltcAmount}`,
+      `${o.ethCoin ?? "ETH"},${ethHeight},${eth}`,
+      "",
+      "coin,address,snapshot height,balance,message,signature",
+      `LTC,${addr},${ltcHeight},${ltcAmount},${MESSAGE},${ltcSig}`,
+      `${o.ethCoin ?? "ETH"},${A0},${ethHeight},${eth},${MESSAGE},${ethSig}`,
+      "",
+    ].join("\n"),
+  );
+}
+
+/** chaingw's commitment of customers owing `owed` (asset → amount), built by `liabilities build`. */
+async function commitment(owed: Record<string, string>, challenge?: string): Promise<string> {
+  const out = join(dir, `${n++}-snap`);
+  const decimals: Record<string, number> = { LTC: 8, ETH: 18, USDT: 6 };
+  const input = write(
+    "balances.csv",
+    ["customer_id,asset,amount", ...Object.entries(owed).map(([a, v], i) => `c${i},${a},${v}`), ""].join(
+      "\n",
+    ),
+  );
+  const assets = write(
+    "assets.csv",
+    ["asset,decimals", ...Object.keys(owed).map((a) => `${a},${decimals[a]}`), ""].join("\n"),
+  );
+  const r = await runCli([
+    "liabilities",
+    "build",
+    "--input",
+    input,
+    "--assets",
+    assets,
+    "--out",
+    out,
+    ...(challenge ? ["--challenge", challenge] : []),
+  ]);
+  expect(r.exitCode, r.stderr).toBe(0);
+  return join(out, "commitment.json");
+}
+
+const sha = (s: string) => createHash("sha256").update(s).digest("hex");
+
+/**
+ * An OKX v1 inclusion proof (OKX's hashing: leaf sha256(nonce ‖ Go JSON of the balances), node sha256(L ‖ R
+ * ‖ each sum ‖ height)) of one customer and one sibling whose sums are the chosen totals: its root's hash.
+ */
+function okxV1(
+  mine: Record<string, string>,
+  sibling: Record<string, string>,
+): { file: string; root: string } {
+  const nonce = "5e".repeat(32);
+  const leaf = sha(`${nonce}${JSON.stringify(mine)}`);
+  const sib = "ab".repeat(32);
+  const total = (a: string) => {
+    const e8 = (x: string) => {
+      const [w, f = ""] = x.split(".");
+      return BigInt(w as string) * 10n ** 8n + BigInt(f.padEnd(8, "0"));
+    };
+    const v = e8(mine[a] as string) + e8(sibling[a] as string);
+    return `${v / 10n ** 8n}.${(v % 10n ** 8n).toString().padStart(8, "0")}`.replace(/\.?0+$/, "");
+  };
+  const assets = Object.keys(mine);
+  const totals = Object.fromEntries(assets.map((a) => [a, total(a)]));
+  const root = sha(`${leaf}${sib}${assets.map(total).join("")}2`);
+  const doc = {
+    self: { nonce, hash: leaf, balances: mine, type: 2, height: 1 },
+    path: [
+      { balances: sibling, type: 2, hash: sib, height: 1 },
+      { balances: totals, type: 3, hash: root, height: 2 },
+    ],
+  };
+  return { file: write("merkle_proof_file.json", JSON.stringify(doc)), root };
+}
+
+interface Coin {
+  asset: string;
+  liabilities: string;
+  proven: string;
+  claimed: string;
+  proven_ratio: string;
+  claimed_ratio: string;
+  shortfall: string | null;
+  status: string;
+  why: string;
+  not_counted: { line: number; coin: string; status: string; why: string }[];
+  snapshots: { network: string; height: number; block_time: string | null }[];
+}
+interface Report {
+  verdict: string;
+  summary: string;
+  reserves: { challenge: string | null; messages: string[] };
+  liabilities: { date: string | null; root: string | null; note?: string };
+  gap: string | null;
+  coins: Coin[];
+}
+
+async function solvency(reserves: string, liabilities: string, ...more: string[]) {
+  const r = await runCli([
+    "--network",
+    "regtest",
+    "solvency",
+    "--reserves",
+    reserves,
+    "--liabilities",
+    liabilities,
+    "--node",
+    `LTC=${ltc.authUrl}`,
+    "--node",
+    `ETH=${anvil.url}`,
+    "--json",
+    ...more,
+  ]);
+  const report = (r.exitCode === 2 ? undefined : JSON.parse(r.stdout)) as Report;
+  return { ...r, report, coin: (a: string) => report.coins.find((c) => c.asset === a) as Coin };
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "chaingw-solvency-exchange-"));
+  trackDir(dir);
+  [ltc, anvil] = await Promise.all([startLitecoind({ blocks: 101 }), startAnvil()]);
+  addr = await ltc.rpc<string>("getnewaddress", ["", "legacy"]);
+  ltcSig = await ltc.rpc<string>("signmessage", [addr, MESSAGE]);
+  await ltc.rpc("sendtoaddress", [addr, 2]);
+  await ltc.mine(1);
+  ltcHeight = await ltc.rpc<number>("getblockcount");
+  ethSig = execFileSync(CAST, ["wallet", "sign", "--private-key", K0, MESSAGE], { encoding: "utf8" }).trim();
+  await anvil.rpc("anvil_mine", ["0x2"]);
+  ethHeight = Number(await anvil.rpc<string>("eth_blockNumber"));
+  const wei = BigInt(await anvil.rpc<string>("eth_getBalance", [A0, `0x${ethHeight.toString(16)}`]));
+  ethBalance = `${wei / 10n ** 18n}.${(wei % 10n ** 18n).toString().padStart(18, "0")}`.replace(/\.?0+$/, "");
+}, 180_000);
+
+afterAll(async () => {
+  await Promise.all([ltc?.stop(), anvil?.stop()]);
+});
+
+describe("an exchange's address file against chaingw's commitment", () => {
+  it("covered: SOLVENT once the auditor accepts the exchange's text; without --challenge NOT PROVEN SOLVENT, naming the text", async () => {
+    const reserves = addressFile();
+    const liab = await commitment({ LTC: "1.5", ETH: "5000" });
+    const ok = await solvency(reserves, liab, "--challenge", MESSAGE);
+    expect(ok.stderr).toBe("");
+    expect(ok.report.verdict).toBe("solvent");
+    expect(ok.exitCode).toBe(0);
+    expect(ok.coin("LTC")).toMatchObject({
+      liabilities: "1.5",
+      proven: "2",
+      claimed: "2",
+      proven_ratio: "133.33%",
+      claimed_ratio: "133.33%",
+      shortfall: null,
+      status: "covered",
+    });
+    expect(ok.coin("ETH")).toMatchObject({ proven: ethBalance, status: "covered" });
+    // both snapshots: the reserves' height and block time, the liabilities' date, the gap
+    expect(ok.coin("LTC").snapshots).toEqual([
+      { network: "LTC", height: ltcHeight, block_time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
+    ]);
+    expect(ok.report.liabilities.date).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(ok.report.gap).toMatch(/ (after|before) the liabilities' date$/);
+
+    const fixed = await solvency(reserves, liab);
+    expect(fixed.report.verdict).toBe("unproven");
+    expect(fixed.exitCode).toBe(1);
+    expect(fixed.report.reserves).toMatchObject({ challenge: null, messages: [MESSAGE] });
+    expect(fixed.coin("LTC")).toMatchObject({ proven: "0", claimed: "2", status: "claimed-only" });
+    const human = await runCli([
+      "--network",
+      "regtest",
+      "solvency",
+      "--reserves",
+      reserves,
+      "--liabilities",
+      liab,
+      "--node",
+      `LTC=${ltc.authUrl}`,
+      "--node",
+      `ETH=${anvil.url}`,
+    ]);
+    expect(human.stdout).toContain(
+      `reserves: the rows sign "huobi", the exchange's own text, not an audit's challenge: nothing is proven for the audit until you accept it (--challenge TEXT)`,
+    );
+    expect(human.stdout).toMatch(/^NOT PROVEN SOLVENT: LTC covered only by claims/);
+  });
+
+  it("short: liabilities above the reserves are NOT SOLVENT for that coin, the shortfall named; the honest amount SOLVENT", async () => {
+    const r = await solvency(
+      addressFile(),
+      await commitment({ LTC: "3", ETH: "5000" }),
+      "--challenge",
+      MESSAGE,
+    );
+    expect(r.report.verdict).toBe("not-solvent");
+    expect(r.exitCode).toBe(1);
+    expect(r.coin("LTC")).toMatchObject({ status: "not-covered", shortfall: "1", proven_ratio: "66.67%" });
+    expect(r.coin("ETH").status).toBe("covered");
+    expect(r.report.summary).toContain("LTC not covered: short 1 LTC (claimed 2, proven 2)");
+  });
+
+  it("an inflated row (20 LTC claimed, 2 on chain): the row fails and counts nothing; NOT SOLVENT beside the honest file", async () => {
+    const liab = await commitment({ LTC: "1.5", ETH: "5000" });
+    const r = await solvency(addressFile({ ltc: "20" }), liab, "--challenge", MESSAGE);
+    expect(r.report.verdict).toBe("not-solvent");
+    expect(r.coin("LTC")).toMatchObject({ proven: "0", claimed: "0", status: "not-covered" });
+    expect(r.coin("LTC").not_counted).toEqual([
+      expect.objectContaining({
+        coin: "LTC",
+        status: "failed",
+        why: expect.stringContaining("less than the 20 claimed"),
+      }),
+    ]);
+    expect((await solvency(addressFile(), liab, "--challenge", MESSAGE)).report.verdict).toBe("solvent");
+  });
+
+  it("a row moved to another chain (the ETH row relabelled ETH-BSC, its signature intact): not counted as ETH", async () => {
+    const r = await solvency(
+      addressFile({ ethCoin: "ETH-BSC" }),
+      await commitment({ LTC: "1.5", ETH: "5000" }),
+      "--challenge",
+      MESSAGE,
+    );
+    expect(r.report.verdict).toBe("not-solvent");
+    expect(r.coin("ETH")).toMatchObject({ proven: "0", status: "not-covered" });
+    expect(r.coin("ETH").not_counted[0]?.why).toContain(
+      "ETH-BSC is not ETH on a chain chaingw's tables know",
+    );
+  });
+
+  it("a coin owed that no reserve row backs (USDT): NOT SOLVENT for it; the others covered", async () => {
+    const r = await solvency(
+      addressFile(),
+      await commitment({ LTC: "1.5", ETH: "5000", USDT: "10" }),
+      "--challenge",
+      MESSAGE,
+    );
+    expect(r.report.verdict).toBe("not-solvent");
+    expect(r.coin("USDT")).toMatchObject({
+      status: "not-covered",
+      shortfall: "10",
+      why: "no reserve row backs USDT: short 10",
+    });
+    expect(r.coin("LTC").status).toBe("covered");
+  });
+
+  it("the commitment's own challenge is the audit's: another --challenge is exit 2; the commitment's alone SOLVENT", async () => {
+    const liab = await commitment({ LTC: "1.5", ETH: "5000" }, MESSAGE);
+    expect((await solvency(addressFile(), liab)).report.verdict).toBe("solvent");
+    const other = await solvency(addressFile(), liab, "--challenge", "OKX audit 2026");
+    expect(other.exitCode).toBe(2);
+    expect(other.stderr).toContain("the commitment's challenge is");
+  });
+});
+
+describe("an exchange's address file against an exchange's liabilities root (OKX v1)", () => {
+  it("covered with the root given from outside: SOLVENT; the root from the file alone: CANNOT SAY; another root: NOT SOLVENT", async () => {
+    const { file, root } = okxV1({ LTC: "1", ETH: "3000" }, { LTC: "0.5", ETH: "2000" });
+    const given = await solvency(addressFile(), file, "--root", root, "--challenge", MESSAGE);
+    expect(given.report.verdict).toBe("solvent");
+    expect(given.exitCode).toBe(0);
+    expect(given.coin("LTC")).toMatchObject({ liabilities: "1.5", proven: "2" });
+    expect(given.coin("ETH")).toMatchObject({ liabilities: "5000", status: "covered" });
+    expect(given.report.liabilities).toMatchObject({ root, date: null });
+
+    const own = await solvency(addressFile(), file, "--challenge", MESSAGE);
+    expect(own.report.verdict).toBe("cannot-say");
+    expect(own.exitCode).toBe(3);
+    expect(own.report.liabilities.note).toContain("consistent with its own root; give the published root");
+
+    const other = await solvency(addressFile(), file, "--root", "cd".repeat(32), "--challenge", MESSAGE);
+    expect(other.report.verdict).toBe("not-solvent");
+    expect(other.exitCode).toBe(1);
+    expect(other.report.summary).toContain("the liabilities do not hold");
+  });
+
+  it("short against the root's totals: NOT SOLVENT, the LTC shortfall named", async () => {
+    const { file, root } = okxV1({ LTC: "2", ETH: "3000" }, { LTC: "1", ETH: "2000" });
+    const r = await solvency(addressFile(), file, "--root", root, "--challenge", MESSAGE);
+    expect(r.report.verdict).toBe("not-solvent");
+    expect(r.coin("LTC")).toMatchObject({ liabilities: "3", status: "not-covered", shortfall: "1" });
+  });
+
+  it("--html writes the page with the verdict and the per-coin table; --json beside it", async () => {
+    const { file, root } = okxV1({ LTC: "1", ETH: "3000" }, { LTC: "0.5", ETH: "2000" });
+    const html = join(dir, "solvency.html");
+    const r = await solvency(addressFile(), file, "--root", root, "--challenge", MESSAGE, "--html", html);
+    expect(r.exitCode).toBe(0);
+    expect(existsSync(html)).toBe(true);
+    const page = readFileSync(html, "utf8");
+    expect(page).toContain('data-verdict="solvent"');
+    expect(page).toMatch(/<tr data-asset="LTC" data-status="covered">/);
+  });
+});
