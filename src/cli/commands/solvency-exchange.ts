@@ -134,7 +134,7 @@ async function snapshotTimes(file: OwnershipFile, nodes: ChainNode[]): Promise<S
     for (const height of heights) {
       try {
         let time: number | null = null;
-        if (node.chain.name === "utxo") {
+        if (node.chain.utxoScan) {
           const co = { idempotent: true, heavy: false };
           const hash = (await node.client.call("getblockhash", [height], co)).result;
           const header = (await node.client.call("getblockheader", [hash], co)).result as { time?: unknown };
