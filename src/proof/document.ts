@@ -223,6 +223,44 @@ export function readProof(text: string): Proof {
   );
   if (scan_objects.length === 0) fail("scan_objects", "empty: a proof says what was scanned");
 
+  const { outputs, excluded } = readOutputs(doc, height, min_conf);
+
+  const by_address = readByAddress(doc.by_address);
+
+  const { total, sum } = readTotal(doc.total, outputs, by_address);
+
+  let ownership: Ownership | undefined;
+  if (doc.ownership !== undefined) ownership = readOwnership(doc.ownership, by_address, sum);
+
+  const proof: Proof = {
+    format: PROOF_FORMAT,
+    chain,
+    height,
+    block_hash,
+    created_at,
+    challenge,
+    ...(min_conf === undefined ? {} : { min_conf }),
+    scan_objects,
+    outputs,
+    ...(excluded === undefined ? {} : { excluded }),
+    by_address,
+    total,
+    ...(ownership === undefined ? {} : { ownership }),
+    ...(doc.quorum === undefined ? {} : { quorum: readQuorum(doc.quorum, height, block_hash) }),
+    digest: hex64(doc.digest, "digest"),
+  };
+  return proof;
+}
+
+/**
+ * `outputs` and `excluded`: each outpoint once across both, none above the proof's height, the counted ones
+ * with min_conf confirmations, the excluded ones with the confirmations their height gives.
+ */
+function readOutputs(
+  doc: Record<string, JsonValue | undefined>,
+  height: number,
+  min_conf: number | undefined,
+): { outputs: ProofOutput[]; excluded: ExcludedOutput[] | undefined } {
   const seen = new Map<string, string>();
   const outputs = array(doc.outputs, "outputs").map((v, i) => {
     const path = `outputs[${i}]`;
@@ -252,8 +290,13 @@ export function readProof(text: string): Proof {
     });
   }
 
+  return { outputs, excluded };
+}
+
+/** `by_address`: each address once, its amount in both forms. */
+function readByAddress(v: JsonValue | undefined): AddressTotal[] {
   const addresses = new Map<string, number>();
-  const by_address = array(doc.by_address, "by_address").map((v, i) => {
+  const by_address = array(v, "by_address").map((v, i) => {
     const path = `by_address[${i}]`;
     const m = members(v, path, ["address", "amount", "amount_sats", "outputs"], []);
     const address = token(m.address, at(path, "address"));
@@ -264,7 +307,16 @@ export function readProof(text: string): Proof {
     return { address, amount, amount_sats, outputs: int(m.outputs, at(path, "outputs")) };
   });
 
-  const t = members(doc.total, "total", ["amount", "amount_sats", "outputs"], []);
+  return by_address;
+}
+
+/** `total`, and that the outputs and by_address add up to it. */
+function readTotal(
+  v: JsonValue | undefined,
+  outputs: ProofOutput[],
+  by_address: AddressTotal[],
+): { total: ProofTotal; sum: bigint } {
+  const t = members(v, "total", ["amount", "amount_sats", "outputs"], []);
   const [totalAmount, totalSats] = coins(t, "total");
   const total: ProofTotal = {
     amount: totalAmount,
@@ -283,27 +335,7 @@ export function readProof(text: string): Proof {
   if (byAddressOutputs !== outputs.length)
     fail("by_address", `outputs add up to ${byAddressOutputs}, the document lists ${outputs.length}`);
 
-  let ownership: Ownership | undefined;
-  if (doc.ownership !== undefined) ownership = readOwnership(doc.ownership, by_address, sum);
-
-  const proof: Proof = {
-    format: PROOF_FORMAT,
-    chain,
-    height,
-    block_hash,
-    created_at,
-    challenge,
-    ...(min_conf === undefined ? {} : { min_conf }),
-    scan_objects,
-    outputs,
-    ...(excluded === undefined ? {} : { excluded }),
-    by_address,
-    total,
-    ...(ownership === undefined ? {} : { ownership }),
-    ...(doc.quorum === undefined ? {} : { quorum: readQuorum(doc.quorum, height, block_hash) }),
-    digest: hex64(doc.digest, "digest"),
-  };
-  return proof;
+  return { total, sum };
 }
 
 function readOwnership(v: JsonValue | undefined, byAddress: AddressTotal[], total: bigint): Ownership {
