@@ -5,32 +5,14 @@
  * verifier makes recomputed here independently (node:crypto, BigInt), not through chaingw's code.
  */
 import { createHash } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { claimants, formatsOf } from "../src/formats/registry.js";
 import { runCli } from "./helpers/cli.js";
+import { failures, fixture, tamperer, text, verify } from "./helpers/inclusion.js";
 
-const FIX = join(__dirname, "fixtures", "exchange", "liabilities");
-const fixture = (name: string) => join(FIX, name);
-const text = (name: string) => readFileSync(fixture(name), "utf8");
-const dir = mkdtempSync(join(tmpdir(), "chaingw-exfmt-"));
-let n = 0;
-const tampered = (name: string, edit: (t: string) => string): string => {
-  const t = text(name);
-  const out = edit(t);
-  expect(out).not.toBe(t);
-  const file = join(dir, `${n++}-${name}`);
-  writeFileSync(file, out);
-  return file;
-};
-const verify = async (...args: string[]) => {
-  const r = await runCli(["liabilities", "verify", ...args]);
-  return { ...r, json: r.stdout.trim().startsWith("{") ? JSON.parse(r.stdout) : undefined };
-};
-type Finding = { status: string; step: string; at?: string; text: string };
-const failures = (j: { findings: Finding[] }) => j.findings.filter((f) => f.status === "fails");
+const { dir, tampered, next } = tamperer("chaingw-exfmt-");
 const sha256 = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
 
 /** `a + b` of decimal texts, cut toward zero to `places` and printed with them (Java setScale(n, DOWN).toPlainString()). */
@@ -468,7 +450,7 @@ describe("the exchanges' address files read strictly too", () => {
   const HTX = join(__dirname, "fixtures", "exchange", "ownership", "huobi_por_2026-02.csv");
   const header = "coin,address,snapshot height,balance,message,signature";
   const edited = (to: string) => {
-    const file = join(dir, `${n++}-huobi.csv`);
+    const file = join(dir, `${next()}-huobi.csv`);
     const t = readFileSync(HTX, "utf8");
     expect(t).toContain(`\n${header}\n`);
     writeFileSync(file, t.replace(`\n${header}\n`, `\n${to}\n`));

@@ -5,32 +5,12 @@
  * another file via --root, a hash cut short — fail with the level named (exit 1).
  */
 import { createHash, createHmac } from "node:crypto";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "./helpers/cli.js";
+import { type Finding, failures, fixture, tamperer, text, verify } from "./helpers/inclusion.js";
 
-const FIX = join(__dirname, "fixtures", "exchange", "liabilities");
-const fixture = (name: string) => join(FIX, name);
-const text = (name: string) => readFileSync(fixture(name), "utf8");
-const dir = mkdtempSync(join(tmpdir(), "chaingw-exliab-"));
-let n = 0;
-/** a tampered copy of a fixture, written to a temp file */
-const tampered = (name: string, edit: (t: string) => string): string => {
-  const t = text(name);
-  const out = edit(t);
-  expect(out).not.toBe(t);
-  const file = join(dir, `${n++}-${name}`);
-  writeFileSync(file, out);
-  return file;
-};
-const verify = async (...args: string[]) => {
-  const r = await runCli(["liabilities", "verify", ...args]);
-  return { ...r, json: r.stdout.trim().startsWith("{") ? JSON.parse(r.stdout) : undefined };
-};
-type Finding = { status: string; step: string; at?: string; text: string };
-const failures = (j: { findings: Finding[] }) => j.findings.filter((f) => f.status === "fails");
+const { dir, tampered } = tamperer("chaingw-exliab-");
 /**
  * The file reaches the root written in it, and nothing fails; with no --root that is all it shows: cannot
  * say (exit 3), "consistent with its own root".
