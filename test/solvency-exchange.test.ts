@@ -145,22 +145,23 @@ interface Report {
   coins: Coin[];
 }
 
+/** `solvency` of the package on the test's two nodes (the LTC rows on litecoind, the ETH rows on anvil) */
+const args = (reserves: string, liabilities: string) => [
+  "--network",
+  "regtest",
+  "solvency",
+  "--reserves",
+  reserves,
+  "--liabilities",
+  liabilities,
+  "--node",
+  `LTC=${ltc.authUrl}`,
+  "--node",
+  `ETH=${anvil.url}`,
+];
+
 async function solvency(reserves: string, liabilities: string, ...more: string[]) {
-  const r = await runCli([
-    "--network",
-    "regtest",
-    "solvency",
-    "--reserves",
-    reserves,
-    "--liabilities",
-    liabilities,
-    "--node",
-    `LTC=${ltc.authUrl}`,
-    "--node",
-    `ETH=${anvil.url}`,
-    "--json",
-    ...more,
-  ]);
+  const r = await runCli([...args(reserves, liabilities), "--json", ...more]);
   const report = (r.exitCode === 2 ? undefined : JSON.parse(r.stdout)) as Report;
   return { ...r, report, coin: (a: string) => report.coins.find((c) => c.asset === a) as Coin };
 }
@@ -215,19 +216,7 @@ describe("an exchange's address file against chaingw's commitment", () => {
     expect(fixed.exitCode).toBe(1);
     expect(fixed.report.reserves).toMatchObject({ challenge: null, messages: [MESSAGE] });
     expect(fixed.coin("LTC")).toMatchObject({ proven: "0", claimed: "2", status: "claimed-only" });
-    const human = await runCli([
-      "--network",
-      "regtest",
-      "solvency",
-      "--reserves",
-      reserves,
-      "--liabilities",
-      liab,
-      "--node",
-      `LTC=${ltc.authUrl}`,
-      "--node",
-      `ETH=${anvil.url}`,
-    ]);
+    const human = await runCli(args(reserves, liab));
     expect(human.stdout).toContain(
       `reserves: the rows sign "huobi", the exchange's own text, not an audit's challenge: nothing is proven for the audit until you accept it (--challenge TEXT)`,
     );

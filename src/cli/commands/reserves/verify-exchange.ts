@@ -45,18 +45,10 @@ function readFile<T>(path: string, read: () => T): T {
 }
 
 /** The address file `file` (its `text`) judged by its layout's module, with the flags' older file and nodes. */
-export async function addressFileReport(
-  run: Run,
-  file: string,
-  text: string,
-  m: AddressFileModule,
-  flags: GlobalFlags,
-  o: ExchangeVerifyFlags,
-): Promise<OwnershipReport> {
-  return (await addressFileJudged(run, file, text, m, flags, o)).report;
-}
-
-/** {@link addressFileReport}, with the file as read and the nodes its balances were read through. */
+/**
+ * The address file `file` (its `text`) judged by its layout's module, with the flags' older file and nodes:
+ * the report, the file as read and the nodes its balances were read through.
+ */
 export async function addressFileJudged(
   run: Run,
   file: string,

@@ -109,12 +109,12 @@ export async function runVerify(run: Run, file: string, flags: GlobalFlags, o: V
   const m = await (format ?? registry.FALLBACK.reserves).load();
   if (m.kind === "address-file") {
     // an exchange's address file (src/exchange/ownership/): every row judged
-    const [{ addressFileReport }, { renderOwnership }, { colorOf }] = await Promise.all([
+    const [{ addressFileJudged }, { renderOwnership }, { colorOf }] = await Promise.all([
       import("./verify-exchange.js"),
       import("../../render/ownership.js"),
       import("../../context.js"),
     ]);
-    const report = await addressFileReport(run, file, text, m, flags, o);
+    const { report } = await addressFileJudged(run, file, text, m, flags, o);
     return printReport(run, report, colorOf(run, flags), renderOwnership);
   }
   if (o.previous !== undefined || o.node?.length || o.token?.length)
