@@ -11,6 +11,7 @@ import { startTronFixture, type TronFixture } from "./fixtures/tron.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
 import { type DeployResult, deployAndPing } from "./helpers/evmContract.js";
+import { spawnPty } from "./helpers/pty.js";
 
 const CAST = fileURLToPath(new URL("../node_modules/.bin/cast", import.meta.url));
 
@@ -60,8 +61,12 @@ describe("EVM reads against anvil, compared with cast rpc", () => {
       await cast("eth_feeHistory", "0x4", "latest", "[25,75]"),
     );
     expect(await cg("eth_feeHistory", "2")).toEqual(await cast("eth_feeHistory", "0x2", "latest", "[]"));
+    // piped: the node's value alone; on a terminal the decimal beside it, in the chain's unit (issue 49)
     const h = await runCli(["eth_gasPrice"], { env });
-    expect(h.stdout).toMatch(/^0x[0-9a-f]+ {2}\(\d+ wei\)\n$/);
+    expect(h.stdout).toMatch(/^0x[0-9a-f]+\n$/);
+    const t = spawnPty(["eth_gasPrice"], { env });
+    expect((await t.done).code).toBe(0);
+    expect(t.screen().join("\n")).toMatch(/^0x[0-9a-f]+ {2}\(\d+ wei\)$/m);
   });
 
   it("accounts: eth_getBalance, eth_getTransactionCount, eth_getCode, eth_getStorageAt, eth_getProof", async () => {
@@ -130,7 +135,10 @@ describe("the EVM-compat group's share (TRON fixture)", () => {
       expect(r.exitCode, `${m} ${r.stderr}`).toBe(0);
     }
     const g = await runCli(["eth_gasPrice"], { env: e });
-    expect(g.stdout).toMatch(/\(\d+ sun\)/);
+    expect(g.stdout).toMatch(/^0x[0-9a-f]+\n$/);
+    const t = spawnPty(["eth_gasPrice"], { env: e });
+    expect((await t.done).code).toBe(0);
+    expect(t.screen().join("\n")).toMatch(/\(\d+ sun\)/);
   });
 
   it("state is read only at latest on this chain: a block number is refused before sending", async () => {
