@@ -51,6 +51,11 @@ export interface ZkVersion {
   knownSlots: readonly number[];
   /** Binance's code since Sep 2024: slot counts of its numbered-slot commitment, tried when no count reaches */
   indexedTiers?: readonly number[];
+  /**
+   * Set when chaingw has not reproduced this version's hashing on the publisher's own sample: a file of it that
+   * reaches no root is then "cannot say" (the form may be ours to find), never "does not hold".
+   */
+  unreproduced?: string;
 }
 
 interface Variant {
@@ -83,6 +88,8 @@ const BINANCE: Variant = {
       totals: ["TotalEquity", "TotalDebt"],
       amounts: ["Equity", "Debt"],
       knownSlots: [350],
+      unreproduced:
+        "Binance's own Dec 2022 sample (c1884aa, root 29591ef3…) reaches its root in none of the forms chaingw tried (docs/exchange-proofs.md)",
     },
     {
       label: "2024-07",
@@ -363,6 +370,12 @@ const pathStep = step<Doc>("path", async (ctx, s) => {
     const rootAt = `level ${DEPTH} (${v.root})`;
     if (reached !== undefined)
       s.ok("path", `${reached} and its ${DEPTH} Poseidon siblings reach the root`, rootAt);
+    else if (version.unreproduced !== undefined)
+      s.cannot(
+        "path",
+        `the leaf and its ${DEPTH} Poseidon siblings miss the file's root ${o.assetSlots !== undefined ? `with ${o.assetSlots} asset slots (--asset-slots)` : `at the asset slot counts ${v.title}'s code of ${version.label} used (${version.knownSlots.join(", ")})`}, but chaingw has not reproduced that version's hashing: ${version.unreproduced} — --asset-slots N tries N`,
+        rootAt,
+      );
     else
       s.fail(
         "path",
