@@ -512,7 +512,10 @@ export class Pool {
       if (typeof v === "string" && v.length > 0) u.identity = v;
       u.recheck = false;
     } catch {
-      // a node that answers its tip but not this: its chain stays as last read
+      // a node that answers its tip but not this (yet: a node just restarted): its chain stays as last read,
+      // and the next check asks again — else a reset whose first identity read failed kept the old chain's
+      // cache (seen once under load in test/serve-chain)
+      u.recheck = true;
     }
   }
 
