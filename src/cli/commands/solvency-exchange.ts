@@ -196,7 +196,7 @@ export async function runExchangeSolvency(
     const { writeAtomic } = await import("../files.js");
     writeAtomic(o.html, await pageOf(escapeDeep(report)), "--html");
   }
-  run.out(run.machine ? JSON.stringify(report, null, 2) : await render(escapeDeep(report)));
+  run.out(run.machine ? run.json(report) : await render(escapeDeep(report)));
   if (o.html !== undefined && !run.machine) run.out(`report page written to ${o.html}`);
   const [{ exitCodeOfVerdict }, { SOLVENCY_VERDICT }] = await Promise.all([
     import("../../reserves/verdict.js"),
