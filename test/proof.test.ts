@@ -427,7 +427,10 @@ describe("a node that gives each unspent's block hash (Bitcoin Core 28+)", () =>
       const r = await runCli(["--url", core28, "reserves", "scan", addr.legacy, addr.p2sh, "--proof", f]);
       expect(r.exitCode).toBe(0);
       const d = read(f);
-      expect(asked).toEqual([d.height]);
+      // height 0 (the genesis) may be asked too, only to name the unit of the human report when the
+      // addresses with unspents do not (a legacy regtest address is shared with Bitcoin's testnet):
+      // never an output's height
+      expect(asked.filter((h) => h !== 0)).toEqual([d.height]);
       for (const o of d.outputs) expect(o.block_hash).toBe(await ltc.rpc("getblockhash", [o.height]));
       expect((await runCli(["--url", url(), "reserves", "verify", f])).exitCode).toBe(0);
     } finally {

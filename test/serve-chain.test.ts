@@ -44,7 +44,10 @@ describe("a cache bound to the chain", () => {
 
     const port = anvil.port;
     await anvil.stop();
-    anvil = await startAnvil([], { port });
+    // a fresh anvil's genesis block is stamped with the second it started: two started within one second
+    // are the same chain by their genesis (seen in CI). The reset gets a genesis of its own, as a devnet
+    // reset does in any later second
+    anvil = await startAnvil(["--timestamp", "1000"], { port });
     nodes.push(anvil);
     const direct = JSON.parse((await postRaw(anvil.url, body("eth_getTransactionReceipt", [tx]))).text);
     expect(direct.result).toBe(null);
