@@ -405,6 +405,71 @@ describe("detection explains itself", () => {
     expect(r.stderr).not.toContain("--commitment");
   });
 
+  it("OKX's zk-STARK v1 inclusion file (its real sample) is named with its version, not misread", async () => {
+    const r = await verify("/work/shared/por-samples/okx/zkstark_v1_user_3_inclusion_proof.json");
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain(
+      "not a proof format chaingw knows: it is OKX's zk-STARK v1 inclusion proof (okx/proof-of-reserves 0277548",
+    );
+  });
+
+  // no published file of these versions was found (docs/exchange-proofs.md): each is written here with the
+  // members its publisher's code reads, and refused by name, never read as another format nor as zeros
+  it.each([
+    [
+      "htx-v1.json",
+      JSON.stringify({
+        data: [
+          { type: "root", hash: "aa", uhash: "", depth: 0, r: 0, balances: "BTC:1,ETH:2,TRX:3,USDT:4,HT:5" },
+          {
+            type: "node",
+            hash: "bb",
+            uhash: "u1",
+            depth: 1,
+            r: 1,
+            balances: "BTC:0,ETH:1,TRX:1,USDT:2,HT:2",
+          },
+          {
+            type: "self",
+            hash: "cc",
+            uhash: "u2",
+            depth: 1,
+            r: 0,
+            balances: "BTC:1,ETH:1,TRX:2,USDT:2,HT:3",
+          },
+        ],
+      }),
+      "it is HTX's v1 Merkle-sum proof",
+    ],
+    [
+      "gate-2022-leaves.txt",
+      "Level\tHash\r\n3,0\t0123456789abcdef\r\n3,1\tfedcba9876543210\r\n",
+      "it is the leaf list of Gate's 2020-22 Merkle tree",
+    ],
+    [
+      "okx-stark-v2.json",
+      JSON.stringify({
+        index: 3,
+        account: { id: "ab", equity: [1], debt: [0] },
+        sum_tree_siblings: ["00"],
+        recursive_tree_siblings: [{ left_hashes: [], right_hashes: [] }],
+      }),
+      "it is OKX's zk-STARK v2 inclusion proof (okx/proof-of-reserves 9ecb01c",
+    ],
+  ])(
+    "%s: refused by name as a version chaingw does not read (exit 2, nothing judged)",
+    async (name, body, what) => {
+      const file = join(dir, `${next()}-${name}`);
+      writeFileSync(file, body);
+      const r = await verify(file);
+      expect(r.exitCode).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toContain(`not a proof format chaingw knows: ${what}`);
+      expect(r.stderr).not.toContain("--commitment");
+    },
+  );
+
   it("chaingw's own file (a top-level format member) still goes to its reader, which asks for --commitment", async () => {
     const own = join(dir, "own.json");
     writeFileSync(own, '{"format": "chaingw-liabilities-proof-v1"}');

@@ -169,7 +169,19 @@ const NOT_READ: readonly { is(text: string): boolean; what: string }[] = [
   },
   {
     is: (t) => hasMarks(t, ["batch_inclusion_proof", "trunk_inclusion_proof"]),
-    what: "OKX's zk-STARK inclusion proof, which chaingw does not read yet",
+    what: "OKX's zk-STARK v1 inclusion proof (okx/proof-of-reserves 0277548, Apr 2023 – Aug 2024: Keccak paths, the sums in a STARK), which chaingw does not read yet",
+  },
+  {
+    is: (t) => hasMarks(t, ["account.id", "sum_tree_siblings", "recursive_tree_siblings"]),
+    what: "OKX's zk-STARK v2 inclusion proof (okx/proof-of-reserves 9ecb01c, from Sep 2024: plonky2 and Poseidon over Goldilocks), which chaingw does not read yet",
+  },
+  {
+    is: (t) => hasMarks(t, ["data[].uhash", "data[].balances", "data[].r", "data[].depth"]),
+    what: 'HTX\'s v1 Merkle-sum proof ({"data":[…]}; huobiapi/Tool-Go-MerkleVerify a083c94, Dec 2022: balances "BTC:…,ETH:…,TRX:…,USDT:…,HT:…"; 855d7b4, Aug 2024: XRP, DOGE and SOL added; bc0adce: any list), which chaingw does not read: no published file of it was found to test a reader on; HTX\'s zk proof (htx-zk) is read',
+  },
+  {
+    is: (t) => /^\uFEFF?Level\tHash\r?\n/.test(t),
+    what: "the leaf list of Gate's 2020-22 Merkle tree (gateio/proof-of-reserves, branch merkle-proof, 847fa97: 16-hex leaves, no sums, the root binds no total), which chaingw does not read; Gate's zk proof since Oct 2023 (gate) is read",
   },
 ];
 

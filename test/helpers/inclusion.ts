@@ -35,3 +35,16 @@ export const verify = async (...args: string[]) => {
 
 export type Finding = { status: string; step: string; at?: string; text: string };
 export const failures = (j: { findings: Finding[] }) => j.findings.filter((f) => f.status === "fails");
+
+/** The run does not hold (exit 1) for exactly one failure: its step, where (text or matcher) and part of its text. */
+export function failsOnce(
+  r: { exitCode: number; json?: { findings: Finding[] } },
+  step: string,
+  at: unknown,
+  part: string,
+): void {
+  expect(r.exitCode).toBe(1);
+  expect(failures(r.json!)).toEqual([
+    expect.objectContaining({ step, at, text: expect.stringContaining(part) }),
+  ]);
+}

@@ -119,8 +119,10 @@ const GATE: Variant = {
   commitment: "packed",
   versions: [
     {
-      label: "2023",
-      commit: "87db18d",
+      // 350 slots from 7490ef5 (Oct 2023), 500 for a day at cf0d653 (Jun 2025, back to 350 at 71d3045), 800
+      // from edd8fc8 (Jul 2025, the file in the repository since); the members never changed
+      label: "2023-10",
+      commit: "7490ef5",
       totals: ["TotalAssetEquity", "TotalAssetDebt"],
       amounts: ["Equity", "Debt"],
       knownSlots: [800, 500, 350],
@@ -138,8 +140,9 @@ const HTX: Variant = {
   commitment: "balances",
   versions: [
     {
-      label: "2023",
-      commit: "bc0adce",
+      // 205 slots at f57c44d (Sep 2023), 174 from 5390028 (Sep 2023); the sample's 168 is the count it reaches
+      label: "2023-09",
+      commit: "f57c44d",
       totals: ["TotalEquity", "TotalDebt"],
       amounts: ["Balance"],
       knownSlots: [168, 174, 205],
