@@ -5,9 +5,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { KNOWN_NETWORKS, WELL_KNOWN_ASSETS } from "../src/chains/assets.js";
-import { MESSAGE_COINS } from "../src/chains/coins.js";
+import { COINS, type Coin, MESSAGE_COINS } from "../src/chains/coins.js";
 import * as written from "../src/cli/help-lists.js";
 import { helpListsOf, publisherOf } from "../src/cli/help-lists-of.js";
+import { localNetworks } from "../src/config/node-layout.js";
 import { EXCHANGE_OWNERSHIP } from "../src/formats/exchange-ownership.js";
 import { formatsOf } from "../src/formats/registry.js";
 import { runCli } from "./helpers/cli.js";
@@ -27,6 +28,27 @@ describe("help lists from the tables", () => {
     for (const n of KNOWN_NETWORKS) expect(help, n.name).toMatch(new RegExp(`[ (]${n.name}[,;) ]`));
     for (const a of WELL_KNOWN_ASSETS) expect(help, a).toContain(a);
     expect(help).toContain("(tron too)");
+  });
+
+  it("--help names every network --network takes, and a coin's own network joins the list", async () => {
+    const r = await runCli(["--help"]);
+    expect(r.exitCode).toBe(0);
+    const help = unwrapped(r.stdout);
+    expect(help).toContain(`--network <name> ${written.LOCAL_NETWORKS} (those its coin has)`);
+    for (const n of localNetworks()) expect(written.LOCAL_NETWORKS, n).toMatch(new RegExp(`\\b${n}\\b`));
+    // a row with a network no other local node has (the test's own: devnet, as Dash Core's)
+    const bitcoin = COINS[0] as Coin;
+    const devcoin: Coin = {
+      ...bitcoin,
+      id: "devcoin",
+      name: "Devcoin",
+      node: { ...bitcoin.node, name: "Devcoin Core" },
+      networks: {
+        main: bitcoin.networks.main,
+        devnet: { ...bitcoin.networks.main, rpcPort: 19798, subdir: "devnet" },
+      },
+    };
+    expect(helpListsOf([...COINS, devcoin]).LOCAL_NETWORKS).toBe("main, test, regtest, signet or devnet");
   });
 
   it("verify-message --help names every coin whose messages chaingw verifies", async () => {

@@ -10,9 +10,11 @@
  * them (Litecoin's measured on litecoind 0.21.2.1 for all four networks).
  */
 
-/** The networks of a coin, as bitcoind's `-chain=` names them ("test" is testnet3 on Bitcoin). */
-export const NETWORK_NAMES = ["main", "test", "regtest", "signet"] as const;
-export type NetworkName = (typeof NETWORK_NAMES)[number];
+/**
+ * A network of a coin, as its node's `-chain=` names it ("main", "test" — testnet3 on Bitcoin —, "regtest",
+ * "signet", Dash's "devnet"): each coin's row lists its own (`networksOf`), none is assumed of every coin.
+ */
+export type NetworkName = string;
 
 export interface CoinNetwork {
   /** `getblockhash 0` */
@@ -59,7 +61,8 @@ export interface Coin {
    * exchanges' files; turning one on is a change of behaviour with its own vectors from a real node.
    */
   uses: { messages: boolean; localNode: boolean };
-  networks: Partial<Record<NetworkName, CoinNetwork>>;
+  /** the coin's networks, main first, in the order help and lists name them */
+  networks: { readonly main: CoinNetwork } & Readonly<Record<NetworkName, CoinNetwork | undefined>>;
 }
 
 const BITCOIN_TEST = { p2pkh: 111, p2sh: [196], wif: 239 } as const;
@@ -236,14 +239,20 @@ export const sentenceList = (items: readonly string[], word = "or"): string =>
 /** "Bitcoin or Litecoin", for messages that say which coins those are */
 export const MESSAGE_COIN_NAMES = sentenceList(MESSAGE_COINS.map((c) => c.name));
 
-/** How a network is named after its coin's name: "" for main, "testnet", "regtest", "signet". */
-const NETWORK_WORDS: Record<NetworkName, string> = {
-  main: "",
-  test: "testnet",
-  regtest: "regtest",
-  signet: "signet",
-};
-export const networkWord = (network: NetworkName): string => NETWORK_WORDS[network];
+/** A coin's networks, as its row lists them: ["main", "test", "regtest", "signet"] for Bitcoin. */
+export const networksOf = (coin: Coin): NetworkName[] =>
+  Object.keys(coin.networks).filter((n) => coin.networks[n] !== undefined);
+
+/**
+ * The spellings a person may type for a network, as bitcoind's `-chain=` and getblockchaininfo say them:
+ * "mainnet" and "testnet" are "main" and "test"; any other name is its own.
+ */
+export const networkTyped = (text: string): NetworkName =>
+  text === "mainnet" ? "main" : text === "testnet" ? "test" : text;
+
+/** How a network is named after its coin's name: "" for main, "testnet" for test, else its own name. */
+export const networkWord = (network: NetworkName): string =>
+  network === "main" ? "" : network === "test" ? "testnet" : network;
 
 /** The one name of a coin's network in messages and verdicts: "Litecoin", "Dash testnet", "Bitcoin regtest". */
 export const coinNetworkLabel = (coin: Coin, network: NetworkName): string =>
@@ -289,12 +298,9 @@ export interface CoinNet {
   params: CoinNetwork;
 }
 
-/** Every (coin, network) of the table, in its order: coins as listed, networks in NETWORK_NAMES order. */
+/** Every (coin, network) of the table, in its order: coins as listed, each coin's networks as its row lists them. */
 export const COIN_NETWORKS: readonly CoinNet[] = COINS.flatMap((coin) =>
-  NETWORK_NAMES.flatMap((network) => {
-    const params = coin.networks[network];
-    return params ? [{ coin, network, params }] : [];
-  }),
+  networksOf(coin).map((network) => ({ coin, network, params: coin.networks[network] as CoinNetwork })),
 );
 
 /**

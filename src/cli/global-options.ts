@@ -5,6 +5,7 @@
  */
 import { SETTINGS, settingRow } from "../config/settings.js";
 import { FORMATS } from "../output/format.js";
+import { LOCAL_NETWORKS } from "./help-lists.js";
 
 export interface GlobalOption {
   /** commander's flags text: "-v, --verbose", "--url <url>", "--no-color" */
@@ -77,7 +78,7 @@ export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
   { flags: "--wait-timeout <s>", help: "how long --wait keeps trying (default 60; 0 = no limit)" },
   {
     flags: "--network <name>",
-    help: "main, test, regtest or signet: a local node's port and cookie when no endpoint is set (env CHAINGW_NETWORK)",
+    help: `${LOCAL_NETWORKS} (those its coin has): a local node's port and cookie when no endpoint is set (env CHAINGW_NETWORK)`,
   },
   {
     flags: "--datadir <dir>",

@@ -1,11 +1,12 @@
 /**
  * The lists that help texts name, read from the tables: the coins whose messages chaingw verifies, the
- * networks `--backing` takes, the well-known assets, the exchanges whose files the format registry reads. Run at build time only (scripts/gen-help.mjs writes
+ * networks of the local nodes `--network` finds, the networks `--backing` takes, the well-known assets, the exchanges whose files the format registry reads. Run at build time only (scripts/gen-help.mjs writes
  * them into src/cli/help-lists.ts as plain strings): declaring the command tree loads no table for them.
  * test/help-lists.test.ts fails when the written file and the tables part.
  */
 import { KNOWN_NETWORKS, WELL_KNOWN_ASSETS } from "../chains/assets.js";
-import { MESSAGE_COINS, sentenceList } from "../chains/coins.js";
+import { COINS, type Coin, sentenceList } from "../chains/coins.js";
+import { localNetworks } from "../config/node-layout.js";
 import { EXCHANGE_OWNERSHIP } from "../formats/exchange-ownership.js";
 import { formatsOf, type ProofFormat } from "../formats/registry.js";
 
@@ -21,12 +22,16 @@ const publishers = (formats: readonly ProofFormat[]): string[] => [
   ...new Set(formats.filter((f) => !f.name.startsWith("chaingw")).map(publisherOf)),
 ];
 
-export function helpListsOf(): Record<string, string> {
+/** The lists, from the tables (`coins`: the coin table, a test's own rows). */
+export function helpListsOf(coins: readonly Coin[] = COINS): Record<string, string> {
+  const messageCoins = coins.filter((c) => c.uses.messages);
   return {
     /** "Bitcoin or Litecoin" */
-    MESSAGE_COINS: sentenceList(MESSAGE_COINS.map((c) => c.name)),
+    MESSAGE_COINS: sentenceList(messageCoins.map((c) => c.name)),
     /** "Bitcoin/Litecoin" */
-    MESSAGE_COINS_SLASH: MESSAGE_COINS.map((c) => c.name).join("/"),
+    MESSAGE_COINS_SLASH: messageCoins.map((c) => c.name).join("/"),
+    /** what `--network` takes: every network of a coin whose local node chaingw finds, "main, test, regtest or signet" */
+    LOCAL_NETWORKS: sentenceList(localNetworks(coins)),
     /** every name `--backing` takes, in the table's order */
     BACKING_NETWORKS: KNOWN_NETWORKS.map((n) => n.name).join(", "),
     /** the older spellings it still takes */

@@ -7,7 +7,7 @@
 import { CHAIN_NAMES } from "../chains/index.js";
 import { parseWithLines, problems, type Shape } from "../util/jsoncheck.js";
 import { suggest } from "../util/text.js";
-import { NETWORKS } from "./node-layout.js";
+import { localNetworks } from "./node-layout.js";
 import { SETTINGS } from "./settings.js";
 
 const text: Shape = { kind: "string" };
@@ -27,7 +27,7 @@ export const PROFILE_KEYS: Record<string, Shape> = {
   apiKey: text,
   apiKeyFile: text,
   chain: { kind: "string", oneOf: CHAIN_NAMES },
-  network: { kind: "string", oneOf: [...NETWORKS, "mainnet", "testnet"] },
+  network: { kind: "string", oneOf: [...localNetworks(), "mainnet", "testnet"] },
   datadir: text,
   // the numeric settings a profile may set: the settings table's rows with a profile key
   ...Object.fromEntries(SETTINGS.flatMap((r) => (r.profile ? [[r.profile, number]] : []))),

@@ -6,45 +6,63 @@
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, join } from "node:path";
-import { COINS, type Coin, NETWORK_NAMES, type NetworkName } from "../chains/coins.js";
+import {
+  COINS,
+  type Coin,
+  type NetworkName,
+  networksOf,
+  networkTyped,
+  sentenceList,
+} from "../chains/coins.js";
 import { UsageError } from "../errors/index.js";
 
-export const NETWORKS = NETWORK_NAMES;
 export type Network = NetworkName;
 
 interface Layout {
   name: string;
   conf: string;
   home: string;
+  /** the coin's networks, as its row lists them */
+  networks: readonly Network[];
   /** the network's subdirectory of the data directory ("" for main) */
-  sub: Record<Network, string>;
-  port: Record<Network, number>;
+  sub: Readonly<Record<Network, string | undefined>>;
+  port: Readonly<Record<Network, number | undefined>>;
 }
 
-/** A coin's node as the coin table describes it; only coins with all four networks have a local layout. */
+/** A coin's node as the coin table describes it, on the networks its row lists. */
 function layoutOf(coin: Coin): Layout {
-  const sub = {} as Record<Network, string>;
-  const port = {} as Record<Network, number>;
-  for (const n of NETWORKS) {
+  const networks = networksOf(coin);
+  const sub: Record<Network, string> = {};
+  const port: Record<Network, number> = {};
+  for (const n of networks) {
     const params = coin.networks[n];
-    if (!params) throw new Error(`coins.ts: ${coin.name} has uses.localNode but no ${n} network`);
-    sub[n] = params.subdir;
-    port[n] = params.rpcPort;
+    if (params) [sub[n], port[n]] = [params.subdir, params.rpcPort];
   }
-  return { ...coin.node, sub, port };
+  return { ...coin.node, networks, sub, port };
 }
 
-/** the nodes `--network` finds, Bitcoin Core's first (the default when nothing tells them apart) */
-const LAYOUTS: Layout[] = COINS.filter((c) => c.uses.localNode).map(layoutOf);
-const DEFAULT = LAYOUTS[0] as Layout;
-/** " (Bitcoin Core|Litecoin Core) version v": a node's start in its log names the node */
-const STARTED = new RegExp(` (${LAYOUTS.map((l) => l.name).join("|")}) version v`, "g");
+/** The nodes `--network` finds (`uses.localNode`), Bitcoin Core's first (the default when nothing tells them apart). */
+const layoutsOf = (coins: readonly Coin[]): Layout[] => coins.filter((c) => c.uses.localNode).map(layoutOf);
+const LAYOUTS = layoutsOf(COINS);
 
-export function parseNetwork(v: string | undefined, from: string): Network | undefined {
+/**
+ * Every network some local node has, in the table's order: what `--network` takes (and its completions), each
+ * coin's own list deciding once the node is known.
+ */
+export const localNetworks = (coins: readonly Coin[] = COINS): Network[] => [
+  ...new Set(layoutsOf(coins).flatMap((l) => l.networks)),
+];
+
+export function parseNetwork(
+  v: string | undefined,
+  from: string,
+  coins: readonly Coin[] = COINS,
+): Network | undefined {
   if (v === undefined) return undefined;
-  const n = v === "mainnet" ? "main" : v === "testnet" ? "test" : v;
-  if ((NETWORKS as readonly string[]).includes(n)) return n as Network;
-  throw new UsageError(`invalid ${from}: expected ${NETWORKS.join(", ")}, got ${JSON.stringify(v)}`);
+  const n = networkTyped(v);
+  const known = localNetworks(coins);
+  if (known.includes(n)) return n;
+  throw new UsageError(`invalid ${from}: expected ${known.join(", ")}, got ${JSON.stringify(v)}`);
 }
 
 /** `key=value` lines of a node's config file: the top section and the network's own `[section]`. */
@@ -92,10 +110,11 @@ export interface LocalNode {
  * The network a node's config file selects, as the node reads it: `chain=NAME` or `regtest=1` /
  * `testnet=1` / `signet=1` in the top section (undefined: main, or no file).
  */
-function confNetwork(path: string): Network | undefined {
+function confNetwork(path: string, coins: readonly Coin[]): Network | undefined {
   const { top } = readConf(path, "main");
   const chain = top.get("chain");
-  if (chain !== undefined) return parseNetwork(chain === "testnet4" ? "test" : chain, `chain= in ${path}`);
+  if (chain !== undefined)
+    return parseNetwork(chain === "testnet4" ? "test" : chain, `chain= in ${path}`, coins);
   if (top.get("regtest") === "1") return "regtest";
   if (top.get("testnet") === "1") return "test";
   if (top.get("signet") === "1") return "signet";
@@ -109,7 +128,7 @@ const LOG_TAIL_BYTES = 8 << 20;
  * What the node's own log says of its last start in this directory: which node it is ("Litecoin Core
  * version v0.21…") and the RPC port given on its command line (`Command-line arg: rpcport="19443"`).
  */
-function lastStart(log: string): { layout?: Layout; port?: string } {
+function lastStart(log: string, layouts: readonly Layout[]): { layout?: Layout; port?: string } {
   let text: string;
   try {
     const fd = openSync(log, "r");
@@ -125,39 +144,47 @@ function lastStart(log: string): { layout?: Layout; port?: string } {
   } catch {
     return {};
   }
-  const starts = [...text.matchAll(STARTED)];
+  // " (Bitcoin Core|Litecoin Core) version v": a node's start in its log names the node
+  const started = new RegExp(` (${layouts.map((l) => l.name).join("|")}) version v`, "g");
+  const starts = [...text.matchAll(started)];
   const last = starts.at(-1);
   if (!last) return {};
   const since = text.slice(last.index);
   const port = /Command-line arg: rpcport="?(\d{1,5})"?/.exec(since)?.[1];
-  return { layout: LAYOUTS.find((l) => l.name === last[1]) ?? DEFAULT, port };
+  return { layout: layouts.find((l) => l.name === last[1]) ?? layouts[0], port };
 }
 
 /**
  * The node in `datadir` (or the usual home directories), on `given` — else the network the node's config
  * file selects, else main. Which node it is comes from its config file, its log or the directory's place;
  * when none says, every node's default port is tried in turn (the one the directory's name suggests first).
+ * A node known to be a coin's that has no such network is refused, naming the networks it has; a guess is
+ * made among the nodes that have it. `coins`: the coin table (a test's own rows).
  */
 export function localNode(
   given: Network | undefined,
   datadir: string | undefined,
   env: NodeJS.ProcessEnv,
+  coins: readonly Coin[] = COINS,
 ): LocalNode {
+  const all = coins === COINS ? LAYOUTS : layoutsOf(coins);
   const home = env.HOME || homedir();
-  const dirs = datadir ? [datadir] : LAYOUTS.map((l) => join(home, l.home));
+  // the usual home directories of the nodes that have the network asked for
+  const homes = given === undefined ? all : all.filter((l) => l.networks.includes(given));
+  const dirs = datadir ? [datadir] : homes.map((l) => join(home, l.home));
   const dir = dirs.find((d) => existsSync(d)) ?? dirs[0];
   if (datadir !== undefined && !existsSync(datadir))
     throw new UsageError(`--datadir ${datadir}: no such directory`);
-  const layouts = LAYOUTS;
-  const byConf = layouts.find((l) => existsSync(join(dir, l.conf)));
-  const network = given ?? (byConf && confNetwork(join(dir, byConf.conf))) ?? "main";
+  const byConf = all.find((l) => existsSync(join(dir, l.conf)));
+  const network = given ?? (byConf && confNetwork(join(dir, byConf.conf), coins)) ?? "main";
+  const layouts = all.filter((l) => l.networks.includes(network));
   // the nodes share the regtest and signet subdirectories: the network's own log says which one ran
   let log: { layout?: Layout; port?: string } | undefined;
   const logged = () => {
     if (log) return log;
     log = {};
-    for (const sub of new Set(layouts.map((l) => l.sub[network]))) {
-      const found = lastStart(join(dir, sub, "debug.log"));
+    for (const sub of new Set(layouts.map((l) => l.sub[network] ?? ""))) {
+      const found = lastStart(join(dir, sub, "debug.log"), all);
       if (found.layout) {
         log = found;
         break;
@@ -165,19 +192,28 @@ export function localNode(
     }
     return log;
   };
-  const byHome = layouts.find((l) => dir === join(home, l.home));
+  const byHome = all.find((l) => dir === join(home, l.home));
   const known = byConf ?? logged().layout ?? byHome;
+  if (known && !known.networks.includes(network))
+    throw new UsageError(
+      `network ${JSON.stringify(network)}: ${known.name} in ${dir} has none of that name; its networks are ${sentenceList(known.networks)}`,
+    );
   // a directory named for a node other than the default one (".litecoin", "litecoin-regtest")
-  const byName = layouts.slice(1).find((l) => basename(dir).toLowerCase().includes(l.home.slice(1)));
-  const bySubdir = network === "test" ? layouts.find((l) => existsSync(join(dir, l.sub.test))) : undefined;
-  const chosen = known ?? byName ?? bySubdir ?? DEFAULT;
+  const byName = layouts
+    .filter((l) => l !== all[0])
+    .find((l) => basename(dir).toLowerCase().includes(l.home.slice(1)));
+  const bySubdir =
+    network === "test" ? layouts.find((l) => existsSync(join(dir, l.sub.test ?? ""))) : undefined;
+  const chosen = known ?? byName ?? bySubdir ?? (layouts[0] as Layout);
   // no rpcport in a config file: the port the node was started with, when its log names the same node
-  const node = nodeOf(chosen, dir, network, () => (logged().layout === chosen ? logged().port : undefined));
+  const node = nodeOf(chosen, dir, network, coins, () =>
+    logged().layout === chosen ? logged().port : undefined,
+  );
   if (known) return node;
   // a guess: then every node's default, after what the guess found
   const order = [chosen, ...layouts.filter((l) => l !== chosen)];
   const defaults = order.map((l) => `http://127.0.0.1:${l.port[network]}/`);
-  const cookie = order.map((l) => join(dir, l.sub[network], ".cookie")).find((c) => existsSync(c));
+  const cookie = order.map((l) => join(dir, l.sub[network] ?? "", ".cookie")).find((c) => existsSync(c));
   return {
     ...node,
     urls: [...new Set([...node.urls, ...defaults])],
@@ -190,11 +226,12 @@ function nodeOf(
   layout: Layout,
   dir: string,
   network: Network,
+  coins: readonly Coin[],
   loggedPort: () => string | undefined,
 ): LocalNode {
   const { top, own } = readConf(join(dir, layout.conf), network);
   // rpcport is a network-only option: the top section sets it for main only (or the network it selects)
-  const selected = confNetwork(join(dir, layout.conf)) === network || network === "main";
+  const selected = confNetwork(join(dir, layout.conf), coins) === network || network === "main";
   const port =
     own.get("rpcport") ??
     (selected ? top.get("rpcport") : undefined) ??
@@ -202,7 +239,7 @@ function nodeOf(
     String(layout.port[network]);
   if (!/^\d{1,5}$/.test(port))
     throw new UsageError(`rpcport in ${join(dir, layout.conf)} is not a port: ${port}`);
-  const cookie = join(dir, layout.sub[network], ".cookie");
+  const cookie = join(dir, layout.sub[network] ?? "", ".cookie");
   return {
     urls: [`http://127.0.0.1:${port}/`],
     cookie: existsSync(cookie) ? cookie : undefined,

@@ -7,7 +7,7 @@
 import { OutScript } from "@scure/btc-signer";
 import { checkAddress, type ParsedAddress } from "../chains/address.js";
 import { base58CheckDecode, bech32Program } from "../chains/codec.js";
-import { MESSAGE_COIN_NAMES, MESSAGE_COINS, networksOfPrefix } from "../chains/coins.js";
+import { MESSAGE_COIN_NAMES, MESSAGE_COINS, type NetworkName, networksOfPrefix } from "../chains/coins.js";
 import { ProofInputError } from "./errors.js";
 
 /** A coin's id in the coin table ("bitcoin", "litecoin"). */
@@ -16,8 +16,8 @@ export type CoinId = string;
 export interface Network {
   /** the coin's id (the field's name is older than the word "coin") */
   chain: CoinId;
-  /** Bitcoin's "test" takes in signet and testnet4, which share testnet3's prefixes */
-  net: "main" | "test" | "regtest";
+  /** the coin's network; Bitcoin's "test" takes in signet and testnet4, which share testnet3's prefixes */
+  net: NetworkName;
 }
 
 export type AddressKind = "p2pkh" | "p2sh" | "p2wpkh" | "p2wsh" | "p2tr" | "witness";

@@ -9,7 +9,7 @@
  */
 import { type Command, Help, Option } from "commander";
 import { CHAIN_NAMES } from "../../chains/index.js";
-import { NETWORKS } from "../../config/node-layout.js";
+import { localNetworks } from "../../config/node-layout.js";
 import { UsageError } from "../../errors/index.js";
 import { methodNames } from "../../methods/index.js";
 import type { Run } from "../run.js";
@@ -47,7 +47,7 @@ function optionOf(cmd: Command, flag: string): Option | undefined {
 function valuesOf(o: Option, env: NodeJS.ProcessEnv): string[] | undefined {
   if (o.argChoices?.length) return [...o.argChoices];
   if (o.long === "--chain") return [...CHAIN_NAMES];
-  if (o.long === "--network") return [...NETWORKS];
+  if (o.long === "--network") return localNetworks();
   if (o.long === "--profile") return listProfiles(env);
   return undefined;
 }

@@ -97,8 +97,9 @@ export async function addressFileJudged(
       }
   }
   // the network of the file's Bitcoin-family addresses: mainnet's, unless --network names a test network
-  const { NETWORK_NAMES } = await import("../../../chains/coins.js");
-  const network = NETWORK_NAMES.find((n) => n === flags.network) ?? "main";
+  // (refused by name when no coin has it; "testnet" is "test", as for the local node)
+  const { parseNetwork } = await import("../../../config/node-layout.js");
+  const network = parseNetwork(flags.network, "--network") ?? "main";
   let chain: import("../../../exchange/ownership/balances.js").ChainChecks | undefined;
   let chainNodes: ChainNode[] = [];
   if (nodes.length) {
