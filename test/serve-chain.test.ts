@@ -1,10 +1,11 @@
 /**
  * The cache knows its chain (issue 48): entries are keyed by the product's chain (its upstreams' genesis
- * hash, read at the first check and again after a failed exchange or check, or a tip that went back), so a
- * devnet reset on the same port drops them; an upstream on another chain than its product's is taken out of
- * the rotation and named.
+ * hash, read at every health check beside the tip, and at once after a failed exchange), so a devnet reset
+ * on the same port, or a node swapped behind the same address, drops them; an upstream on another chain
+ * than its product's is taken out of the rotation and named.
  */
 import { afterAll, describe, expect, it } from "vitest";
+import { type FaultServer, startFaultServer } from "./fixtures/faults.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { postRaw } from "./helpers/http.js";
 import { sleep } from "./helpers/procs.js";
@@ -12,8 +13,10 @@ import { type Served, startServe } from "./helpers/serve.js";
 
 const nodes: AnvilNode[] = [];
 const gws: Served[] = [];
+const proxies: FaultServer[] = [];
 afterAll(async () => {
   for (const g of gws) await g.stop();
+  for (const p of proxies) await p.stop();
   for (const n of nodes) await n.stop();
 });
 
@@ -58,6 +61,52 @@ describe("a cache bound to the chain", () => {
     );
     const after = JSON.parse((await ask()).text);
     expect(after).toEqual(direct);
+  }, 120_000);
+
+  it("a node swapped between two checks (no connection fails, the tip goes up): after the next check, the old chain's cached answer is gone", async () => {
+    const old = await startAnvil();
+    // another chain (its genesis stamped at 1000) whose tip is above the old one's: only its chain tells
+    const fresh = await startAnvil(["--timestamp", "1000"]);
+    nodes.push(old, fresh);
+    const tx = await old.rpc<string>("eth_sendTransaction", [{ from: FROM, to: FROM, value: "0x1" }]);
+    await old.rpc("anvil_mine", ["0xa"]);
+    await fresh.rpc("anvil_mine", ["0x14"]);
+    const proxy = await startFaultServer({ upstream: { url: old.url } });
+    proxies.push(proxy);
+    const gw = await startServe(
+      { products: { eth: { chain: "evm", upstreams: [proxy.url] } }, health: { interval: 0.2, timeout: 1 } },
+      { keys: [["eth"]] },
+    );
+    gws.push(gw);
+    const ask = async () =>
+      JSON.parse(
+        (
+          await postRaw(`${gw.url}/v1/eth`, body("eth_getTransactionReceipt", [tx]), {
+            headers: { "x-api-key": gw.keys[0] as string },
+          })
+        ).text,
+      );
+    expect((await ask()).result.transactionHash).toBe(tx);
+    const receipts = () => proxy.hitsByMethod.eth_getTransactionReceipt ?? 0;
+    const once = receipts();
+    expect((await ask()).result.transactionHash).toBe(tx);
+    expect(receipts()).toBe(once); // served from the cache
+
+    proxy.setUpstream({ url: fresh.url });
+    // two checks begun after the swap: the first read the new chain, and was over before the second began
+    // (one check at a time)
+    const tips = () => proxy.hitsByMethod.eth_blockNumber ?? 0;
+    const swapped = tips();
+    for (let i = 0; i < 400 && tips() < swapped + 2; i++) await sleep(25);
+    expect(tips()).toBeGreaterThanOrEqual(swapped + 2);
+    const direct = JSON.parse((await postRaw(fresh.url, body("eth_getTransactionReceipt", [tx]))).text);
+    expect(direct.result).toBe(null);
+    const after = await ask();
+    expect(after).toEqual(direct);
+    expect(receipts()).toBe(once + 1); // asked of the node again, not the cache
+    expect(gw.notes()).toMatch(/product eth: its upstreams now report another chain .*: its cache dropped/);
+    // each check was one request (the tip and the genesis in one array)
+    expect(proxy.hitsByMethod.eth_getBlockByNumber ?? 0).toBe(tips());
   }, 120_000);
 
   it("an upstream on another chain than its product's leaves the rotation, named", async () => {

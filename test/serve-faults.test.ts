@@ -24,6 +24,8 @@ let a: FaultServer;
 let b: FaultServer;
 /** what a busy litecoind answers (httpserver.cpp): HTTP 503, plain text */
 const BUSY = { kind: "status" as const, status: 503, body: "Work queue depth exceeded" };
+/** a fault for the call under test (`getblockhash [1]`), not the health checks' `getblockhash [0]` */
+const ONE = (p: unknown[]) => p[0] === 1;
 
 beforeAll(async () => {
   node = await startLitecoind({ blocks: 5 });
@@ -216,7 +218,7 @@ describe("a hung upstream beside a healthy one", () => {
       { keys: [["ltc"]] },
     );
     const key = gw.keys[0] as string;
-    a.setMethodFault("getblockhash", { kind: "hang" });
+    a.setMethodFault("getblockhash", { kind: "hang" }, ONE);
     try {
       const t0 = Date.now();
       const r = await postRaw(
@@ -228,7 +230,7 @@ describe("a hung upstream beside a healthy one", () => {
       expect(r.status).toBe(200);
       expect(JSON.parse(r.text).result).toBe(await node.rpc("getblockhash", [1]));
       expect(ms).toBeLessThan(10_000); // the whole request timeout is 30 s
-      expect(b.hitsByMethod.getblockhash ?? 0).toBeGreaterThan(0);
+      expect(b.hitsOf("getblockhash", [1])).toBeGreaterThan(0);
     } finally {
       a.setMethodFault("getblockhash", null);
       await gw.stop();
@@ -247,8 +249,8 @@ describe("two hung upstreams", () => {
       },
       { keys: [["ltc"]] },
     );
-    a.setMethodFault("getblockhash", { kind: "hang" });
-    b.setMethodFault("getblockhash", { kind: "hang" });
+    a.setMethodFault("getblockhash", { kind: "hang" }, ONE);
+    b.setMethodFault("getblockhash", { kind: "hang" }, ONE);
     try {
       const t0 = Date.now();
       const r = await postRaw(
@@ -383,7 +385,7 @@ describe("start, logs, hang-ups, signals", () => {
       await call(gw, key, "getblockcount", `/v1/ltc/${key}`);
       await call(gw, key, "getblockcount", `/${key}`);
       // a call the node takes 2 s to answer, given up by the client after 200 ms
-      b.setMethodFault("getblockhash", { kind: "delay", ms: 2000 });
+      b.setMethodFault("getblockhash", { kind: "delay", ms: 2000 }, ONE);
       await new Promise<void>((resolve) => {
         const u = new URL(`${gw.url}/v1/ltc`);
         const req = request(
@@ -414,8 +416,8 @@ describe("start, logs, hang-ups, signals", () => {
       expect(hung).toMatchObject({ status: 499, outcome: "client_closed" });
       expect(gw.notes()).not.toContain(key);
       // SIGTERM while a slow call is in flight, then SIGTERM again
-      b.setMethodFault("getblockhash", { kind: "delay", ms: 5000 });
-      const before = b.hitsByMethod.getblockhash ?? 0;
+      b.setMethodFault("getblockhash", { kind: "delay", ms: 5000 }, ONE);
+      const before = b.hitsOf("getblockhash", [1]);
       void postRaw(
         `${gw.url}/v1/ltc`,
         JSON.stringify({ jsonrpc: "2.0", id: 2, method: "getblockhash", params: [1] }),
@@ -424,7 +426,7 @@ describe("start, logs, hang-ups, signals", () => {
         },
       ).catch(() => {});
       // the slow call reached the node, the first SIGTERM was taken (draining), then the second
-      for (let i = 0; i < 100 && (b.hitsByMethod.getblockhash ?? 0) < before + 1; i++) await sleep(20);
+      for (let i = 0; i < 100 && b.hitsOf("getblockhash", [1]) < before + 1; i++) await sleep(20);
       gw.proc.kill("SIGTERM");
       for (let i = 0; i < 100 && !gw.notes().includes("draining"); i++) await sleep(20);
       // signals closer than SECOND_INTERRUPT_AFTER_MS (300 ms) are one interrupt delivered twice

@@ -24,7 +24,7 @@ let node: LitecoinNode;
 let gw: Served;
 let key: string;
 const servers = new Map<string, FaultServer>();
-/** an upstream that answers the health check and declares a 300 MB answer to anything else */
+/** an upstream that answers the health checks and declares a 300 MB answer to anything else */
 let huge: Server;
 /** two upstreams on which gettxoutsetinfo (heavy, idempotent) hangs */
 const slow: FaultServer[] = [];
@@ -47,10 +47,20 @@ beforeAll(async () => {
     let body = "";
     req.on("data", (c: Buffer) => (body += c.toString()));
     req.on("end", () => {
-      const call = JSON.parse(body) as { id: number; method: string };
-      if (call.method === "getblockcount") {
+      // the health check: the tip and the genesis hash in one array, answered as litecoind does
+      type Call = { id: number; method: string; params: unknown[] };
+      const calls = JSON.parse(body) as Call[] | Call;
+      const list = Array.isArray(calls) ? calls : [calls];
+      const health = (c: Call) =>
+        c.method === "getblockcount"
+          ? 5
+          : c.method === "getblockhash" && c.params[0] === 0
+            ? "0f".repeat(32)
+            : undefined;
+      if (list.every((c) => health(c) !== undefined)) {
+        const out = list.map((c) => ({ result: health(c), error: null, id: c.id }));
         res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({ result: 5, error: null, id: call.id }));
+        res.end(JSON.stringify(Array.isArray(calls) ? out : out[0]));
         return;
       }
       res.writeHead(200, { "content-type": "application/json", "content-length": "300000000" });
@@ -100,7 +110,8 @@ async function outcome(f: FaultName, path: PathName) {
   const s = servers.get(name) as FaultServer;
   const [method] = PATHS[path];
   if (f === "refused") await s.stop();
-  else s.setMethodFault(method, f === "reset" ? { kind: "reset" } : { kind: "hang" });
+  // the call's own params: the health checks' getblockhash [0] is not the call under test
+  else s.setMethodFault(method, f === "reset" ? { kind: "reset" } : { kind: "hang" }, (p) => p[0] === 1);
   const answer = await call(name, path);
   // the note is written as the failure is met; give the process's stderr a moment to arrive
   await sleep(200);

@@ -68,6 +68,16 @@ async function rawNode(): Promise<RawNode> {
         if (buf.length < end + 4 + len) return;
         const req = JSON.parse(buf.toString("utf8", end + 4, end + 4 + len));
         buf = buf.subarray(end + 4 + len);
+        if (Array.isArray(req)) {
+          // the health checks: the tip and the genesis hash in one array
+          const out = req.map((c) => ({
+            result: c.method === "getblockhash" ? HASH : 100,
+            error: null,
+            id: c.id,
+          }));
+          for (const part of withLength(JSON.stringify(out))) sock.write(part);
+          continue;
+        }
         if (req.method === "getbestblockhash") {
           if (++callsHere === 2 && node.dropSecondCall) {
             node.dropped++;
@@ -86,7 +96,7 @@ async function rawNode(): Promise<RawNode> {
           }
           if (node.closeIdleAfterMs !== undefined) setTimeout(() => sock.end(), node.closeIdleAfterMs);
         } else {
-          // the health checks (getblockcount) and anything else: a plain answer
+          // anything else: a plain answer
           for (const part of withLength(JSON.stringify({ result: 100, error: null, id: req.id })))
             sock.write(part);
         }

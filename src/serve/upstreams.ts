@@ -9,7 +9,14 @@
 import { groupOf } from "../chains/index.js";
 import { TransportError } from "../errors/index.js";
 import { quantityOf } from "../json/lossless.js";
-import { type Attempted, type FrontWords, JsonRpcClient } from "../rpc/client.js";
+import { callBatch } from "../rpc/batch.js";
+import {
+  type Attempted,
+  type BatchEntry,
+  type CallResult,
+  type FrontWords,
+  JsonRpcClient,
+} from "../rpc/client.js";
 import type { Endpoint } from "../rpc/endpoint.js";
 import {
   HttpFailure,
@@ -33,10 +40,8 @@ export class Upstream {
   reached = false;
   height?: number;
   lastProblem?: string;
-  /** the chain it reported (its genesis hash), read at its first check and again after any doubt */
+  /** the chain it reported (its genesis hash), read at every check beside its tip */
   identity?: string;
-  /** read its identity again at the next check: a failed exchange or check (a restart), a tip that went back */
-  recheck = false;
   /** it reports another chain than its product's: out of the rotation, named */
   otherChain?: string;
   /**
@@ -87,7 +92,11 @@ export interface QuickCall {
  * connection takes the upstream out of the rotation at once (the next health check brings it back).
  */
 export class GatewayTransport extends Transport {
-  constructor(private readonly pool: Pool) {
+  constructor(
+    private readonly pool: Pool,
+    /** the health checks' own connections: their failures are the check's verdict, not a reason for one */
+    private readonly forChecks = false,
+  ) {
     super({ keepAlive: true });
   }
 
@@ -143,8 +152,9 @@ export class GatewayTransport extends Transport {
   /** An exchange ended: its time observed, its slot freed, a refused connection taking the upstream out. */
   private end(up: Upstream, t0: number, e: unknown): void {
     // a failed exchange may be a node that went away and came back as another (a reset devnet): its chain is
-    // read again at the next check
-    if (e) up.recheck = true;
+    // read again at once, not at the next interval (a client that hung up is no news of the node)
+    if (e && !this.forChecks && !(e instanceof HttpFailure && e.message === "interrupted"))
+      this.pool.checkSoon();
     if (e instanceof HttpFailure && e.phase === "unsent" && !e.timedOut && e.message !== "interrupted")
       this.pool.markDown(up, e.message);
     const m = this.pool.metrics;
@@ -297,14 +307,17 @@ function sweep(): void {
 
 /** Failed health checks in a row that take an upstream out of the rotation. */
 export const FAILED_CHECKS_TO_LEAVE = 3;
+/** A check brought forward by a failed exchange starts no sooner than this after the last one began. */
+const RECHECK_GAP_MS = 200;
 
 export class Pool {
   readonly upstreams: Upstream[];
   readonly byUrl = new Map<string, Upstream>();
   readonly transport: GatewayTransport;
+  /** the health checks' connections (their slots and timings counted as any exchange's) */
+  private readonly checkTransport: GatewayTransport;
   private timer?: NodeJS.Timeout;
   private checking?: Promise<void>;
-  private readonly healthClient: JsonRpcClient;
   private nextId = 1;
   /** ids of the gateway's own requests to this product's upstreams (answers are matched by them) */
   newId(): number {
@@ -327,7 +340,7 @@ export class Pool {
     this.upstreams = product.upstreams.map((u) => new Upstream(u.endpoint, u.maxConcurrency));
     for (const u of this.upstreams) this.byUrl.set(u.endpoint.url, u);
     this.transport = new GatewayTransport(this);
-    this.healthClient = this.client({ retries: 0, timeoutMs: cfg.healthTimeoutMs });
+    this.checkTransport = new GatewayTransport(this, true);
   }
 
   /**
@@ -380,6 +393,7 @@ export class Pool {
       timeoutMs?: number;
       signal?: AbortSignal;
       onAttempt?: (a: Attempted) => void;
+      transport?: GatewayTransport;
     } = {},
   ): JsonRpcClient {
     const timeout = o.timeoutMs ?? this.cfg.requestTimeoutMs;
@@ -395,7 +409,7 @@ export class Pool {
       verifyTls: true,
       heavyRate: 0,
       pooled: true,
-      transport: this.transport,
+      transport: o.transport ?? this.transport,
       signal: o.signal,
       onAttempt: o.onAttempt,
     });
@@ -409,49 +423,15 @@ export class Pool {
     this.metrics?.upstreamUp.set({ product: this.product.name, upstream: u.endpoint.label }, 0);
   }
 
-  /** One round of health checks: every upstream's tip, then who lags. */
+  /**
+   * One round of health checks: every upstream's tip and chain (its genesis hash) in one request (a batch
+   * array; a node that refuses arrays is asked them singly from then on), then who lags and who is on
+   * another chain.
+   */
   check(): Promise<void> {
     this.checking ??= (async () => {
-      const tip = groupOf(this.product.chain).tip;
-      await Promise.all(
-        this.upstreams.map(async (u) => {
-          if (!tip) {
-            u.height = undefined;
-            return;
-          }
-          try {
-            const r = await this.healthClient.call(tip.method, [], {
-              idempotent: true,
-              heavy: false,
-              pinned: u.endpoint,
-            });
-            const h = quantityOf(r.result);
-            if (h === undefined || !Number.isSafeInteger(h))
-              throw new Error(`${tip.method} answered ${r.raw.slice(0, 40)}`);
-            const before = u.height;
-            if (before !== undefined && h < before - this.cfg.cache.safeDepth) {
-              // the tip went back further than the safe depth: a reorg (or a reset) below what the cache
-              // took as final: the product's cache goes
-              this.log(
-                `upstream ${u.endpoint.label} of ${this.product.name}: tip went back from ${before} to ${h}, deeper than the safe depth (${this.cfg.cache.safeDepth}): the product's cache dropped`,
-              );
-              this.dropCache();
-            }
-            if (u.identity === undefined || u.recheck || (before !== undefined && h < before))
-              await this.readIdentity(u);
-            u.height = h;
-            u.lastProblem = undefined;
-            u.reached = true;
-          } catch (e) {
-            u.height = undefined;
-            u.recheck = true;
-            u.lastProblem = (e as Error).message;
-            // an answer of any kind is a node that is there (a JSON-RPC error; litecoind's HTTP 503 "Work
-            // queue depth exceeded" when busy); refused before anything was sent, or silent, is not
-            u.reached = !(e instanceof TransportError) || (!e.neverSent && !e.timedOut);
-          }
-        }),
-      );
+      this.lastCheck = Date.now();
+      await Promise.all(this.upstreams.map((u) => this.checkOne(u)));
       this.judgeChains();
       let best: number | undefined;
       for (const u of this.upstreams)
@@ -498,26 +478,91 @@ export class Pool {
     return this.checking;
   }
 
-  /** An upstream's chain (its genesis hash), read by the group's identity call; unreadable: left unknown. */
-  private async readIdentity(u: Upstream): Promise<void> {
-    const id = groupOf(this.product.chain).identity;
-    if (!id) return;
-    try {
-      const r = await this.healthClient.call(id.method, id.params, {
-        idempotent: true,
-        heavy: false,
-        pinned: u.endpoint,
+  /**
+   * A check soon, not at the next interval: an exchange with an upstream failed (a node that went away may
+   * come back as another: a reset devnet, a swapped node), so its chain is read again before the interval
+   * would. One at a time, at most one waiting, and no sooner than RECHECK_GAP_MS after the last began.
+   */
+  checkSoon(): void {
+    if (this.soon || this.stopped) return;
+    const wait = Math.max(0, this.lastCheck + RECHECK_GAP_MS - Date.now());
+    this.soon = setTimeout(() => {
+      // a check already under way may have asked before the failure: the next one starts after it
+      void (this.checking ?? Promise.resolve()).then(() => {
+        this.soon = undefined;
+        if (!this.stopped) return this.check();
       });
-      const v = id.member ? (r.result as Record<string, unknown> | null)?.[id.member] : r.result;
-      if (typeof v === "string" && v.length > 0) u.identity = v;
-      u.recheck = false;
-    } catch {
-      // a node that answers its tip but not this (yet: a node just restarted): its chain stays as last read,
-      // and the next check asks again — else a reset whose first identity read failed kept the old chain's
-      // cache (seen once under load in test/serve-chain)
-      u.recheck = true;
+    }, wait);
+    this.soon.unref();
+  }
+  private soon?: NodeJS.Timeout;
+  private lastCheck = 0;
+  private stopped = false;
+
+  /** One upstream's check: its tip and its chain, asked together (one round trip). */
+  private async checkOne(u: Upstream): Promise<void> {
+    const chain = groupOf(this.product.chain);
+    const tip = chain.tip;
+    if (!tip) {
+      u.height = undefined;
+      return;
+    }
+    const id = chain.identity;
+    const marks = { idempotent: true, heavy: false };
+    const asked: BatchEntry[] = [{ method: tip.method, params: [], marks, plain: true }];
+    if (id) asked.push({ method: id.method, params: id.params, marks, plain: true });
+    try {
+      const [t, g] = await callBatch(this.checker(u), asked);
+      if (t instanceof Error) throw t;
+      const h = quantityOf((t as CallResult).result);
+      if (h === undefined || !Number.isSafeInteger(h))
+        throw new Error(`${tip.method} answered ${(t as CallResult).raw.slice(0, 40)}`);
+      const before = u.height;
+      if (before !== undefined && h < before - this.cfg.cache.safeDepth) {
+        // the tip went back further than the safe depth: a reorg (or a reset) below what the cache
+        // took as final: the product's cache goes
+        this.log(
+          `upstream ${u.endpoint.label} of ${this.product.name}: tip went back from ${before} to ${h}, deeper than the safe depth (${this.cfg.cache.safeDepth}): the product's cache dropped`,
+        );
+        this.dropCache();
+      }
+      if (id && g !== undefined) {
+        // a node that answers its tip but not its genesis (yet: one just restarted) cannot be told to be on
+        // the product's chain: a failed check, its chain as last read until a check reads it
+        if (g instanceof Error) throw new Error(`its chain (${id.method}) unreadable: ${g.message}`);
+        const r = (g as CallResult).result;
+        const v = id.member ? (r as Record<string, unknown> | null)?.[id.member] : r;
+        if (typeof v !== "string" || v.length === 0)
+          throw new Error(`its chain (${id.method}) unreadable: ${(g as CallResult).raw.slice(0, 40)}`);
+        u.identity = v;
+      }
+      u.height = h;
+      u.lastProblem = undefined;
+      u.reached = true;
+    } catch (e) {
+      u.height = undefined;
+      u.lastProblem = (e as Error).message;
+      // an answer of any kind is a node that is there (a JSON-RPC error; litecoind's HTTP 503 "Work
+      // queue depth exceeded" when busy); refused before anything was sent, or silent, is not
+      u.reached = !(e instanceof TransportError) || (!e.neverSent && !e.timedOut);
     }
   }
+
+  /** An upstream's health client: it alone, no retries, the health timeout (made once). */
+  private checker(u: Upstream): JsonRpcClient {
+    let c = this.checkers.get(u);
+    if (!c) {
+      c = this.client({
+        endpoints: [u.endpoint],
+        retries: 0,
+        timeoutMs: this.cfg.healthTimeoutMs,
+        transport: this.checkTransport,
+      });
+      this.checkers.set(u, c);
+    }
+    return c;
+  }
+  private readonly checkers = new Map<Upstream, JsonRpcClient>();
 
   /**
    * The product's chain: the one its upstreams report (kept while one of them still does; else the first
@@ -554,7 +599,9 @@ export class Pool {
   }
 
   stop(): void {
+    this.stopped = true;
     clearInterval(this.timer);
+    clearTimeout(this.soon);
   }
 
   /**
@@ -566,7 +613,10 @@ export class Pool {
     const until = Date.now() + this.cfg.requestTimeoutMs + 1000;
     const close = () => {
       if (this.upstreams.some((u) => u.inflight > 0) && Date.now() < until) setTimeout(close, 100).unref();
-      else this.transport.close();
+      else {
+        this.transport.close();
+        this.checkTransport.close();
+      }
     };
     close();
   }
