@@ -5,7 +5,7 @@
  * rename onto a folder the kernel refuses. A plain write (what `reserves scan --proof` did) truncates the
  * old proof to the limit and leaves it there.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -95,5 +95,61 @@ describe("reserves scan --proof / --csv: a write that fails midway (real litecoi
     // the old proof is still a whole proof that verifies
     const v = await runCli(["--url", node.authUrl, "reserves", "verify", proof]);
     expect(v.exitCode, v.stdout + v.stderr).toBe(0);
+  }, 60_000);
+});
+
+describe("liabilities build: a write that fails midway leaves --out as it was", () => {
+  // 300 customers of one asset: the input bucket is a few KiB, tree.bin 1024 leaves of 48 bytes (~96 KiB)
+  const setup = () => {
+    const d = mkdtempSync(join(dir, "liab-"));
+    writeFileSync(join(d, "assets.csv"), "asset,decimals\nBTC,8\n");
+    const rows = Array.from({ length: 300 }, (_, i) => `c${i},BTC,1.${i}`);
+    writeFileSync(join(d, "balances.csv"), `customer_id,asset,amount\n${rows.join("\n")}\n`);
+    const out = join(d, "out");
+    mkdirSync(out);
+    // a stray file of an earlier run (no commitment.json: --out is not refused as holding a build)
+    writeFileSync(join(out, "customers.csv"), "old customers\n");
+    const args = [
+      "liabilities",
+      "build",
+      "--input",
+      join(d, "balances.csv"),
+      "--assets",
+      join(d, "assets.csv"),
+    ];
+    return { d, out, args: [...args, "--out", out] };
+  };
+  // nothing of the failed build left: no temporary file in --out, no work directory beside it
+  const untouched = (d: string, out: string) => {
+    expect(readdirSync(out)).toEqual(["customers.csv"]);
+    expect(readFileSync(join(out, "customers.csv"), "utf8")).toBe("old customers\n");
+    expect(readdirSync(d).sort()).toEqual(["assets.csv", "balances.csv", "out"]);
+  };
+
+  it("EFBIG past 1 KiB (the work files): exit 1 naming them, --out as it was", async () => {
+    const { d, out, args } = setup();
+    const cut = await runCli(args, { fileSizeKb: 1 });
+    expect(cut.exitCode, cut.stderr).toBe(1);
+    expect(cut.stderr).toMatch(/--out: cannot write its work files in .*\.out\.build-\w+: EFBIG/);
+    expect(cut.stdout).toBe("");
+    untouched(d, out);
+  }, 60_000);
+
+  it("EFBIG past 80 KiB (tree.bin: ~96 KiB; no work file is over 72), then control: exit 1 naming tree.bin; without the limit all four files", async () => {
+    const { d, out, args } = setup();
+    const cut = await runCli(args, { fileSizeKb: 80 });
+    expect(cut.exitCode, cut.stderr).toBe(1);
+    expect(cut.stderr).toContain(`--out: cannot write ${join(out, "tree.bin")}: EFBIG`);
+    untouched(d, out);
+    const ok = await runCli(args);
+    expect(ok.exitCode, ok.stderr).toBe(0);
+    expect(readdirSync(out).sort()).toEqual([
+      "commitment.json",
+      "customers.csv",
+      "customers.idx",
+      "tree.bin",
+    ]);
+    expect(statSync(join(out, "tree.bin")).size).toBeGreaterThan(80 * 1024);
+    expect(readdirSync(d).sort()).toEqual(["assets.csv", "balances.csv", "out"]);
   }, 60_000);
 });

@@ -12,9 +12,10 @@
  *    written under temporary names and renamed only when all are complete.
  */
 
-import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { UsageError } from "../errors/index.js";
+import type { AtomicFile } from "../util/atomic.js";
 import { formulaSafe } from "../util/csv.js";
 import { type Commitment, makeCommitment } from "./commitment.js";
 import { compareKeys, KEY_BYTES } from "./derive.js";
@@ -27,18 +28,10 @@ import {
   recordBytes,
   sha256Native,
 } from "./format.js";
-import { type Ledger, readAssets, readLedger } from "./input.js";
+import { type Asset, type Ledger, readAssets, readLedger } from "./input.js";
 import { LeafMaker } from "./leaves.js";
 import { cryptoRandom, type RandomSource } from "./random.js";
-import {
-  buildFiles,
-  COMMITMENT_FILE,
-  CUSTOMERS_FILE,
-  INDEX_FILE,
-  TREE_FILE,
-  writeIndex,
-  writeTreeHeader,
-} from "./store.js";
+import { BuildFiles, buildFiles, COMMITMENT_FILE, writeIndex, writeTreeHeader } from "./store.js";
 
 export interface BuildOptions {
   /** the balances CSV: customer_id,asset,amount */
@@ -67,26 +60,81 @@ export interface BuildResult {
   treeBytes: number;
 }
 
-export async function buildLiabilities(o: BuildOptions): Promise<BuildResult> {
+/** The options both builds refuse before reading anything: --split's range, an --out that holds a build. */
+export function splitOf(o: BuildOptions): number {
   const k = o.split ?? 2;
   if (!Number.isInteger(k) || k < 1 || k > MAX_SPLIT)
     throw new UsageError(`--split ${o.split}: a whole number of leaves per customer from 1 to ${MAX_SPLIT}`);
   if (existsSync(join(o.out, COMMITMENT_FILE)))
     throw new UsageError(`--out ${o.out} already holds a build (${COMMITMENT_FILE}): name a new directory`);
+  return k;
+}
+
+/** The tree's height for `customers` × `k` leaves (at least 1), refused past 2^31 leaves. */
+export function heightFor(customers: number, k: number): number {
+  let height = 1;
+  while (2 ** height < customers * k) height++;
+  if (height > 31) throw new UsageError(`${customers} customers × ${k} leaves: more than 2^31 leaves`);
+  return height;
+}
+
+/** The commitment of a build whose root record and totals are known (the root's sums checked first). */
+export function commitmentOf(
+  o: BuildOptions,
+  assets: Asset[],
+  totals: bigint[],
+  height: number,
+  root: Uint8Array,
+): Commitment {
+  for (let a = 0; a < assets.length; a++)
+    if (getAmount(root, 32 + a * AMOUNT_BYTES) !== totals[a]) throw new Error("root sum ≠ total");
+  return makeCommitment({
+    assets,
+    totals,
+    leaves: 2 ** height,
+    height,
+    root: Buffer.from(root.subarray(0, 32)).toString("hex"),
+    created: o.now ?? new Date(),
+    label: o.label,
+    challenge: o.challenge,
+  });
+}
+
+export async function buildLiabilities(o: BuildOptions): Promise<BuildResult> {
+  const k = splitOf(o);
   const assets = readAssets(o.assets);
   const ledger = await readLedger(o.input, assets);
-  const random = o.random ?? cryptoRandom();
-
   const A = assets.length;
+  const height = heightFor(ledger.count, k);
+  const { leaves, perm, secrets } = placeLeaves(ledger, A, k, 2 ** height, o.random ?? cryptoRandom());
+  const files = new BuildFiles(o.out);
+  try {
+    const { root, treeBytes } = writeTree(files.tree, leaves, A, height);
+    const offsets = writeCustomers(files.customers, ledger, secrets, perm, k);
+    writeIndex(files.index, ledger, offsets);
+    const commitment = commitmentOf(o, assets, ledger.totals, height, root);
+    files.commitment.write(JSON.stringify(commitment, null, 2) + "\n");
+    files.commit();
+    return {
+      commitment,
+      customers: ledger.count,
+      realLeaves: ledger.count * k,
+      files: buildFiles(o.out),
+      treeBytes,
+    };
+  } finally {
+    files.discard();
+  }
+}
+
+/**
+ * 2-3. Slot s < real is customer ⌊s/k⌋'s part s mod k; slots past real are padding. Each slot's leaf record
+ * and place key come from the build key (derive.ts); sorting the keys places the leaves. `perm[s]`: slot s's
+ * leaf index.
+ */
+function placeLeaves(ledger: Ledger, A: number, k: number, L: number, random: RandomSource) {
   const R = recordBytes(A);
   const real = ledger.count * k;
-  let height = 1;
-  while (2 ** height < real) height++;
-  if (height > 31) throw new UsageError(`${ledger.count} customers × ${k} leaves: more than 2^31 leaves`);
-  const L = 2 ** height;
-
-  // 2-3. slot s < real is customer ⌊s/k⌋'s part s mod k; slots past real are padding. Each slot's leaf record
-  // and place key come from the build key (derive.ts); sorting the keys places the leaves.
   const buildKey = new Uint8Array(32);
   random(buildKey);
   const maker = new LeafMaker(A, k, buildKey);
@@ -111,122 +159,75 @@ export async function buildLiabilities(o: BuildOptions): Promise<BuildResult> {
   const order = new Uint32Array(L);
   for (let i = 0; i < L; i++) order[i] = i;
   order.sort((a, b) => compareKeys(keys, a * KEY_BYTES, keys, b * KEY_BYTES));
-  // perm[s]: slot s's leaf index
   const perm = new Uint32Array(L);
   const leaves = new Uint8Array(L * R);
   for (let i = 0; i < L; i++) {
     perm[order[i]] = i;
     leaves.set(slots.subarray(order[i] * R, order[i] * R + R), i * R);
   }
+  return { leaves, perm, secrets };
+}
 
-  // 4. the tree file: header, then level 0 (the leaves) up to the root
-  mkdirSync(o.out, { recursive: true });
-  const tmp = (name: string) => join(o.out, `.${name}.tmp`);
-  const written: string[] = [];
-  try {
-    const fd = openSync(tmp(TREE_FILE), "w");
-    written.push(TREE_FILE);
-    let treeBytes = 0;
-    let rootRecord: Uint8Array;
-    try {
-      treeBytes += writeSync(fd, writeTreeHeader(A, height));
-      treeBytes += writeAll(fd, leaves);
-      let level = leaves;
-      const node = new Uint8Array(1 + 2 * R);
-      node[0] = NODE_PREFIX;
-      for (let h = 1; h <= height; h++) {
-        const m = level.length / R / 2;
-        const up = new Uint8Array(m * R);
-        for (let p = 0; p < m; p++) {
-          const l = 2 * p * R;
-          node.set(level.subarray(l, l + 2 * R), 1);
-          up.set(sha256Native(node), p * R);
-          for (let a = 0; a < A; a++) {
-            const at = 32 + a * AMOUNT_BYTES;
-            // the totals were checked below 2^128 on input: no inner sum can exceed them
-            if (!addAmount(up, p * R + at, level, l + at, level, l + R + at)) throw new Error("sum overflow");
-          }
-        }
-        treeBytes += writeAll(fd, up);
-        level = up;
+/** 4. The tree file: header, then level 0 (the leaves) up to the root; gives the root's record. */
+function writeTree(file: AtomicFile, leaves: Uint8Array, A: number, height: number) {
+  const R = recordBytes(A);
+  let treeBytes = file.write(writeTreeHeader(A, height));
+  treeBytes += file.write(leaves);
+  let level = leaves;
+  const node = new Uint8Array(1 + 2 * R);
+  node[0] = NODE_PREFIX;
+  for (let h = 1; h <= height; h++) {
+    const m = level.length / R / 2;
+    const up = new Uint8Array(m * R);
+    for (let p = 0; p < m; p++) {
+      const l = 2 * p * R;
+      node.set(level.subarray(l, l + 2 * R), 1);
+      up.set(sha256Native(node), p * R);
+      for (let a = 0; a < A; a++) {
+        const at = 32 + a * AMOUNT_BYTES;
+        // the totals were checked below 2^128 on input: no inner sum can exceed them
+        if (!addAmount(up, p * R + at, level, l + at, level, l + R + at)) throw new Error("sum overflow");
       }
-      rootRecord = level;
-    } finally {
-      closeSync(fd);
     }
-
-    // 5. customers file and index, then the commitment
-    const offsets = writeCustomers(tmp(CUSTOMERS_FILE), ledger, secrets, perm, k);
-    written.push(CUSTOMERS_FILE);
-    writeIndex(tmp(INDEX_FILE), ledger, offsets);
-    written.push(INDEX_FILE);
-    for (let a = 0; a < A; a++)
-      if (getAmount(rootRecord, 32 + a * AMOUNT_BYTES) !== ledger.totals[a])
-        throw new Error("root sum ≠ total");
-    const commitment = makeCommitment({
-      assets,
-      totals: ledger.totals,
-      leaves: L,
-      height,
-      root: Buffer.from(rootRecord.subarray(0, 32)).toString("hex"),
-      created: o.now ?? new Date(),
-      label: o.label,
-      challenge: o.challenge,
-    });
-    const fdc = openSync(tmp(COMMITMENT_FILE), "w");
-    written.push(COMMITMENT_FILE);
-    writeSync(fdc, JSON.stringify(commitment, null, 2) + "\n");
-    closeSync(fdc);
-    for (const f of written) renameSync(tmp(f), join(o.out, f));
-    return {
-      commitment,
-      customers: ledger.count,
-      realLeaves: real,
-      files: buildFiles(o.out),
-      treeBytes,
-    };
-  } catch (e) {
-    for (const f of written) rmSync(tmp(f), { force: true });
-    throw e;
+    treeBytes += file.write(up);
+    level = up;
   }
+  return { root: level, treeBytes };
 }
 
-function writeAll(fd: number, b: Uint8Array): number {
-  let at = 0;
-  while (at < b.length) at += writeSync(fd, b, at, Math.min(b.length - at, 1 << 24));
-  return b.length;
-}
-
-/** The private customers file: a header, then `id,secret,leaf leaf…` per customer; returns each line's offset. */
-function writeCustomers(file: string, ledger: Ledger, secrets: Uint8Array, perm: Uint32Array, k: number) {
-  const fd = openSync(file, "w", 0o600);
+/** 5. The private customers file: a header, then `id,secret,leaf leaf…` per customer; returns each line's offset. */
+function writeCustomers(file: AtomicFile, ledger: Ledger, secrets: Uint8Array, perm: Uint32Array, k: number) {
   const offsets = new Float64Array(ledger.count);
-  try {
-    let pos = 0;
-    let chunk = "customer_id,secret,leaves\n";
-    const flush = () => {
-      pos += writeSync(fd, chunk);
-      chunk = "";
-    };
-    let chunkBytes = Buffer.byteLength(chunk);
-    for (let c = 0; c < ledger.count; c++) {
-      offsets[c] = pos + chunkBytes;
-      const id = Buffer.from(
-        ledger.ids.subarray(c === 0 ? 0 : ledger.idEnd[c - 1], ledger.idEnd[c]),
-      ).toString("utf8");
-      let line = `${formulaSafe(id)},${Buffer.from(secrets.subarray(c * 32, c * 32 + 32)).toString("hex")},`;
-      for (let j = 0; j < k; j++) line += (j ? " " : "") + perm[c * k + j];
-      line += "\n";
-      chunk += line;
-      chunkBytes += Buffer.byteLength(line);
-      if (chunkBytes > 1 << 20) {
-        flush();
-        chunkBytes = 0;
-      }
-    }
-    flush();
-  } finally {
-    closeSync(fd);
+  const lines = new CustomerLines(file);
+  for (let c = 0; c < ledger.count; c++) {
+    offsets[c] = lines.offset;
+    const id = ledger.ids.subarray(c === 0 ? 0 : ledger.idEnd[c - 1], ledger.idEnd[c]);
+    lines.add(id, secrets.subarray(c * 32, c * 32 + 32), perm.subarray(c * k, c * k + k));
   }
+  lines.flush();
   return offsets;
+}
+
+/** The customers file's lines, written in chunks of about 1 MiB; `offset` is the next line's. */
+export class CustomerLines {
+  private chunk = "customer_id,secret,leaves\n";
+  private chunkBytes = Buffer.byteLength(this.chunk);
+  private written = 0;
+  constructor(private readonly file: AtomicFile) {}
+  get offset(): number {
+    return this.written + this.chunkBytes;
+  }
+  add(id: Uint8Array, secret: Uint8Array, leaves: ArrayLike<number>): void {
+    let line = `${formulaSafe(Buffer.from(id).toString("utf8"))},${Buffer.from(secret).toString("hex")},`;
+    for (let j = 0; j < leaves.length; j++) line += (j ? " " : "") + leaves[j];
+    line += "\n";
+    this.chunk += line;
+    this.chunkBytes += Buffer.byteLength(line);
+    if (this.chunkBytes > 1 << 20) this.flush();
+  }
+  flush(): void {
+    this.written += this.file.write(this.chunk);
+    this.chunk = "";
+    this.chunkBytes = 0;
+  }
 }

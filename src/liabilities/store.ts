@@ -8,10 +8,11 @@
  * customers.idx: "CGWLIDX1" ‖ u32be slots ‖ u32be customers, then per slot u32be FNV-1a(id) ‖ u64be
  * (offset of the customer's line + 1; 0 for an empty slot); linear probing from FNV-1a(id) mod slots.
  */
-import { closeSync, createReadStream, openSync, readSync, writeSync } from "node:fs";
+import { closeSync, createReadStream, mkdirSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { UsageError } from "../errors/index.js";
+import { AtomicFile } from "../util/atomic.js";
 import { fromFormulaSafe } from "../util/csv.js";
 import { FORMAT_VERSION, fnv1a, recordBytes } from "./format.js";
 import type { Ledger } from "./input.js";
@@ -27,6 +28,51 @@ export const buildFiles = (dir: string) => ({
   index: join(dir, INDEX_FILE),
   tree: join(dir, TREE_FILE),
 });
+
+/**
+ * The four files of a build being written, each an `AtomicFile` (util/atomic.ts) named for its place in
+ * `out` and made in `work` (the streamed build's work directory beside --out) or beside its place; `commit`
+ * renames them into `out`, commitment.json last, and `discard` removes what is left. A write that fails
+ * names its file (`--out: cannot write out/tree.bin: EFBIG`).
+ */
+export class BuildFiles {
+  readonly tree: AtomicFile;
+  readonly customers: AtomicFile;
+  readonly index: AtomicFile;
+  readonly commitment: AtomicFile;
+  private readonly all: AtomicFile[] = [];
+  constructor(
+    private readonly out: string,
+    work?: string,
+  ) {
+    const f = buildFiles(out);
+    const make = (path: string, mode: number, read = false) => {
+      const a = new AtomicFile(path, "--out", { dir: work, mode, read });
+      this.all.push(a);
+      return a;
+    };
+    try {
+      if (!work) mkdirSync(out, { recursive: true });
+      this.tree = make(f.tree, 0o644);
+      this.customers = make(f.customers, 0o600);
+      // read back too: the streamed index's run that wraps past the last slot looks for free slots from 0
+      this.index = make(f.index, 0o600, true);
+      this.commitment = make(f.commitment, 0o644);
+    } catch (e) {
+      this.discard();
+      throw e;
+    }
+  }
+  /** Every file flushed and renamed into `out`, commitment.json (what says a build is there) last. */
+  commit(): void {
+    mkdirSync(this.out, { recursive: true });
+    for (const a of this.all) a.commit();
+  }
+  discard(): void {
+    for (const a of this.all) a.discard();
+  }
+}
+
 const TREE_MAGIC = "CGWLTREE";
 const INDEX_MAGIC = "CGWLIDX1";
 const HEADER = 32;
@@ -42,14 +88,27 @@ export function writeTreeHeader(assets: number, height: number): Uint8Array {
   return b;
 }
 
-/** The customers index: 2× the customers' count in slots (a power of two), linear probing. */
-export function writeIndex(file: string, ledger: Ledger, offsets: Float64Array): void {
+/** The index's slots for `customers`: twice as many, a power of two (at least 2). */
+export function indexSlots(customers: number): number {
   let slots = 2;
-  while (slots < ledger.count * 2) slots *= 2;
-  const b = Buffer.alloc(16 + slots * SLOT);
+  while (slots < customers * 2) slots *= 2;
+  return slots;
+}
+
+/** The customers index's 16 bytes of header: magic, slots, customers. */
+export function indexHeader(slots: number, customers: number): Buffer {
+  const b = Buffer.alloc(16);
   b.write(INDEX_MAGIC, 0, "latin1");
   b.writeUInt32BE(slots, 8);
-  b.writeUInt32BE(ledger.count, 12);
+  b.writeUInt32BE(customers, 12);
+  return b;
+}
+
+/** The customers index: 2× the customers' count in slots (a power of two), linear probing. */
+export function writeIndex(file: AtomicFile, ledger: Ledger, offsets: Float64Array): void {
+  const slots = indexSlots(ledger.count);
+  const b = Buffer.alloc(16 + slots * SLOT);
+  indexHeader(slots, ledger.count).copy(b);
   const mask = slots - 1;
   for (let c = 0; c < ledger.count; c++) {
     const h = fnv1a(ledger.ids.subarray(c === 0 ? 0 : ledger.idEnd[c - 1], ledger.idEnd[c]));
@@ -62,13 +121,7 @@ export function writeIndex(file: string, ledger: Ledger, offsets: Float64Array):
     b.writeUInt32BE(Math.floor(v / 2 ** 32), at + 4);
     b.writeUInt32BE(v % 2 ** 32, at + 8);
   }
-  const fd = openSync(file, "w", 0o600);
-  try {
-    let at = 0;
-    while (at < b.length) at += writeSync(fd, b, at, b.length - at);
-  } finally {
-    closeSync(fd);
-  }
+  file.write(b);
 }
 
 /** One customer's line of the customers file. */

@@ -19,46 +19,32 @@
 import {
   closeSync,
   existsSync,
-  ftruncateSync,
-  mkdirSync,
   mkdtempSync,
   openSync,
   readdirSync,
   readSync,
-  renameSync,
   rmSync,
   statfsSync,
   statSync,
-  writeSync,
 } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { Worker } from "node:worker_threads";
 import { ChaingwError, UsageError } from "../errors/index.js";
-import { formulaSafe } from "../util/csv.js";
-import type { BuildOptions, BuildResult } from "./build.js";
-import { makeCommitment } from "./commitment.js";
+import { type AtomicFile, cannotWrite } from "../util/atomic.js";
 import {
-  AMOUNT_BYTES,
-  fnv1a,
-  getAmount,
-  hex,
-  MAX_AMOUNT,
-  MAX_SPLIT,
-  parentOf,
-  recordBytes,
-} from "./format.js";
+  type BuildOptions,
+  type BuildResult,
+  CustomerLines,
+  commitmentOf,
+  heightFor,
+  splitOf,
+} from "./build.js";
+import { fnv1a, MAX_AMOUNT, parentOf, recordBytes } from "./format.js";
 import { type Asset, balanceLines, balanceRow, readAssets, refuseEmpty } from "./input.js";
 import { cryptoRandom } from "./random.js";
-import { BucketReader, BucketWriter, writeAll } from "./spill.js";
-import {
-  buildFiles,
-  COMMITMENT_FILE,
-  CUSTOMERS_FILE,
-  INDEX_FILE,
-  TREE_FILE,
-  writeTreeHeader,
-} from "./store.js";
+import { BucketReader, BucketWriter } from "./spill.js";
+import { BuildFiles, buildFiles, indexHeader, indexSlots, writeTreeHeader } from "./store.js";
 import {
   custFile,
   inFile,
@@ -109,7 +95,8 @@ export const BASELINE = 320 * 1024 ** 2;
 /** the smallest `--memory` the command accepts, MB */
 export const MIN_MEMORY_MB = 400;
 const MAX_PROBLEMS = 10;
-const MAX_HEIGHT = 31;
+/** what a work file's failed write says: the system ran out of room or refused the write */
+const WRITE_CODES = new Set(["EFBIG", "ENOSPC", "EDQUOT", "EROFS", "EIO"]);
 
 const pow2Bits = (x: number) => Math.max(0, Math.ceil(Math.log2(Math.max(1, x))));
 
@@ -127,9 +114,10 @@ class Pool {
     return new Promise((ok, fail) => {
       const onError = (e: Error) => fail(e);
       w.once("error", onError);
-      w.once("message", (m: { ok?: unknown; error?: string }) => {
+      w.once("message", (m: { ok?: unknown; error?: string; code?: string }) => {
         w.off("error", onError);
-        if (m.error !== undefined) fail(new Error(`liabilities worker: ${m.error}`));
+        if (m.error !== undefined)
+          fail(Object.assign(new Error(`liabilities worker: ${m.error}`), { code: m.code }));
         else ok(m.ok);
       });
       w.postMessage(task);
@@ -188,8 +176,7 @@ function checkDisk(
   }
   const cust = files.cust ?? 0;
   const n = o.customers;
-  let slots = 2;
-  while (slots < n * 2) slots *= 2;
+  const slots = indexSlots(n);
   // customers.csv: the id and secret of each customer (the cust files less their 2-byte lengths, the secret
   // in hex) and k leaf indices of at most 10 digits, with separators
   const csv = cust + n * (32 - 2 + 3) + n * o.k * 11;
@@ -231,6 +218,8 @@ function diskBytes(dir: string, files?: Record<string, number>): number {
 /** What every phase of a streamed build reads: the options, the workers, the work directory, the sizes. */
 interface Run {
   o: StreamOptions;
+  /** the four outputs, made in the work directory and renamed into --out at the end */
+  files: BuildFiles;
   pool: Pool;
   /** the work directory, beside --out */
   work: string;
@@ -272,15 +261,10 @@ interface Leaves {
 }
 
 export async function buildStreamed(o: StreamOptions): Promise<StreamResult> {
-  const k = o.split ?? 2;
-  if (!Number.isInteger(k) || k < 1 || k > MAX_SPLIT)
-    throw new UsageError(`--split ${o.split}: a whole number of leaves per customer from 1 to ${MAX_SPLIT}`);
-  if (existsSync(join(o.out, COMMITMENT_FILE)))
-    throw new UsageError(`--out ${o.out} already holds a build (${COMMITMENT_FILE}): name a new directory`);
-  const memory = o.memory ?? DEFAULT_MEMORY;
-  const data = Math.max(4 * 1024 ** 2, memory - BASELINE);
+  const k = splitOf(o);
+  const data = Math.max(4 * 1024 ** 2, (o.memory ?? DEFAULT_MEMORY) - BASELINE);
   const assets = readAssets(o.assets);
-  const file = workerScript(o);
+  const script = workerScript(o);
   let inputBytes: number;
   try {
     inputBytes = statSync(o.input).size;
@@ -288,22 +272,53 @@ export async function buildStreamed(o: StreamOptions): Promise<StreamResult> {
     throw new UsageError(`--input ${o.input}: cannot read it (${(e as NodeJS.ErrnoException).code ?? e})`);
   }
   const T = Math.max(1, Math.min(o.threads ?? 2, availableParallelism() >= 2 ? 2 : 1));
-
   // the work directory beside --out (the same file system, so the files are renamed into place); --out
-  // itself is made only once the input is known good
+  // itself is made only once the build is whole
   const out = resolve(o.out);
   const work = mkdtempSync(join(dirname(out), `.${basename(out)}.build-`));
-  const pool = new Pool(T, file);
+  let run: (Run & { stop: () => Promise<number> }) | undefined;
+  try {
+    run = startRun(o, { work, script, assets, k, T, data, out });
+    const rowsIn = await readRows(run, inputBytes);
+    const leaves = await makeLeaves(run, rowsIn);
+    const { root, treeBytes, Tt } = await hashTree(run, leaves);
+    writeCustomersStreamed(run, leaves.perWorker, Tt);
+    run.phase("customers file and index written");
+    // E. the commitment, then everything into place
+    const commitment = commitmentOf(o, assets, rowsIn.totals, leaves.height, root);
+    run.files.commitment.write(`${JSON.stringify(commitment, null, 2)}\n`);
+    run.files.commit();
+    return {
+      commitment,
+      customers: leaves.count,
+      realLeaves: leaves.real,
+      files: buildFiles(o.out),
+      treeBytes,
+      peakWorkBytes: await run.stop(),
+    };
+  } catch (e) {
+    // a work file's write (the buckets: the outputs name themselves) refused by the system
+    const code = (e as NodeJS.ErrnoException).code;
+    throw code && WRITE_CODES.has(code) ? cannotWrite("--out", `its work files in ${work}`, e) : e;
+  } finally {
+    await run?.stop();
+    run?.files.discard();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** The run's workers, outputs and clock: phases and ticks reported, the work directory's peak noted. */
+function startRun(
+  o: StreamOptions,
+  r: { work: string; script: string; assets: Asset[]; k: number; T: number; data: number; out: string },
+): Run & { stop: () => Promise<number> } {
+  const { work } = r;
   const t0 = performance.now();
   let peakWork = 0;
   const sample = () => {
     const bytes = diskBytes(work);
     peakWork = Math.max(peakWork, bytes);
     return bytes;
-  };
-  const phase = (name: string) => {
-    const workBytes = sample();
-    o.onPhase?.({ phase: name, ms: Math.round(performance.now() - t0), workBytes });
   };
   const ticks = setInterval(() => {
     const files: Record<string, number> = {};
@@ -312,52 +327,32 @@ export async function buildStreamed(o: StreamOptions): Promise<StreamResult> {
     o.onTick?.({ ms: Math.round(performance.now() - t0), workBytes, files });
   }, o.tickMs ?? 60_000);
   ticks.unref();
-  const run: Run = {
+  const files = new BuildFiles(r.out, work);
+  const pool = new Pool(r.T, r.script);
+  let stopped: Promise<void> | undefined;
+  return {
     o,
+    files,
     pool,
     work,
-    assets,
-    A: assets.length,
-    R: recordBytes(assets.length),
-    k,
-    T,
-    data,
-    phase,
+    assets: r.assets,
+    A: r.assets.length,
+    R: recordBytes(r.assets.length),
+    k: r.k,
+    T: r.T,
+    data: r.data,
+    phase: (name: string) => {
+      const workBytes = sample();
+      o.onPhase?.({ phase: name, ms: Math.round(performance.now() - t0), workBytes });
+    },
     sample,
+    stop: async () => {
+      clearInterval(ticks);
+      stopped ??= pool.close();
+      await stopped;
+      return peakWork;
+    },
   };
-  try {
-    const rowsIn = await readRows(run, inputBytes);
-    const leaves = await makeLeaves(run, rowsIn);
-    const { root, treeBytes, Tt, slotRanges } = await hashTree(run, leaves);
-    for (let a = 0; a < run.A; a++)
-      if (getAmount(root, 32 + a * AMOUNT_BYTES) !== rowsIn.totals[a]) throw new Error("root sum ≠ total");
-    writeCustomersStreamed({
-      work,
-      customers: join(work, CUSTOMERS_FILE),
-      index: join(work, INDEX_FILE),
-      perWorker: leaves.perWorker,
-      T: Tt,
-      W: T,
-      k,
-      slotRanges,
-      data,
-      sample,
-    });
-    phase("customers file and index written");
-    const commitment = commitInto(run, out, rowsIn, leaves, root);
-    return {
-      commitment,
-      customers: leaves.count,
-      realLeaves: leaves.real,
-      files: buildFiles(o.out),
-      treeBytes,
-      peakWorkBytes: peakWork,
-    };
-  } finally {
-    clearInterval(ticks);
-    await pool.close();
-    rmSync(work, { recursive: true, force: true });
-  }
 }
 
 /** A. rows to input buckets: a bucket aggregated takes ~4× its CSV bytes, one bucket per worker at a time. */
@@ -411,9 +406,7 @@ async function makeLeaves(run: Run, rowsIn: Rows & { inBits: number }): Promise<
   }
   refuseEmpty(o.input, rowsIn.lines, count, []);
   const real = count * k;
-  let height = 1;
-  while (2 ** height < real) height++;
-  if (height > MAX_HEIGHT) throw new UsageError(`${count} customers × ${k} leaves: more than 2^31 leaves`);
+  const height = heightFor(count, k);
   const L = 2 ** height;
   const pad = L - real;
   await Promise.all(
@@ -456,18 +449,14 @@ async function hashTree(
     k,
     placeBucket: Math.max(...counts) * E,
   });
-  const tree = join(work, TREE_FILE);
-  const fd = openSync(tree, "w", 0o644);
-  try {
-    writeSync(fd, writeTreeHeader(A, height), 0, TREE_HEADER, 0);
-    ftruncateSync(fd, treeBytes);
-  } finally {
-    closeSync(fd);
-  }
+  const file = run.files.tree;
+  const tree = file.tmp;
+  file.write(writeTreeHeader(A, height), 0);
+  file.truncate(treeBytes);
   const Tt = L >= T ? T : 1;
   const slotRanges = Math.max(1, Math.ceil(Math.max(...perWorker) / SLOT_RANGE));
   const tops: Uint8Array[] = [];
-  await Promise.all(
+  const subtrees = Promise.all(
     Array.from({ length: Tt }, async (_, t) => {
       const task: SubtreeTask = {
         dir: work,
@@ -486,12 +475,14 @@ async function hashTree(
       tops[t] = (await pool.run(t, { op: "subtree", task })) as Uint8Array;
     }),
   );
+  // a level the workers could not write is tree.bin's failure
+  await subtrees.catch((e) => {
+    throw WRITE_CODES.has((e as NodeJS.ErrnoException).code ?? "") ? cannotWrite("--out", file.path, e) : e;
+  });
   let root = tops[0] as Uint8Array;
   if (Tt === 2) {
     root = parentOf(tops[0] as Uint8Array, tops[1] as Uint8Array, A)!;
-    const fdr = openSync(tree, "r+");
-    writeAll(fdr, root, TREE_HEADER + R * (2 * L - 2));
-    closeSync(fdr);
+    file.write(root, TREE_HEADER + R * (2 * L - 2));
   }
   // the place bucket across the halves' boundary (each half deleted the buckets only it read)
   run.sample();
@@ -499,29 +490,6 @@ async function hashTree(
     for (let w = 0; w < T; w++) rmSync(placeFile(work, w, b), { force: true });
   run.phase("tree hashed");
   return { root, treeBytes, Tt, slotRanges };
-}
-
-/** E. the commitment, then everything into place. */
-function commitInto(run: Run, out: string, rowsIn: Rows, leaves: Leaves, root: Uint8Array) {
-  const { o, work, assets } = run;
-  const commitment = makeCommitment({
-    assets,
-    totals: rowsIn.totals,
-    leaves: leaves.L,
-    height: leaves.height,
-    root: hex(root.subarray(0, 32)),
-    created: o.now ?? new Date(),
-    label: o.label,
-    challenge: o.challenge,
-  });
-  const cfile = join(work, COMMITMENT_FILE);
-  const fdc = openSync(cfile, "w");
-  writeSync(fdc, JSON.stringify(commitment, null, 2) + "\n");
-  closeSync(fdc);
-  mkdirSync(out, { recursive: true });
-  for (const f of [TREE_FILE, CUSTOMERS_FILE, INDEX_FILE, COMMITMENT_FILE])
-    renameSync(join(work, f), join(out, f));
-  return commitment;
 }
 
 /** the input is read in parts by the workers from this size on (a smaller one is read faster than they start) */
@@ -633,58 +601,34 @@ async function spillRows(input: string, assets: Asset[], bits: number, work: str
 }
 
 /** Phase D: customers.csv (worker by worker, in each worker's numbering) and customers.idx. */
-function writeCustomersStreamed(o: {
-  work: string;
-  customers: string;
-  index: string;
-  perWorker: number[];
-  T: number;
-  W: number;
-  k: number;
-  slotRanges: number;
-  data: number;
-  /** the work directory's size noted (before a file is deleted) */
-  sample: () => void;
-}): void {
-  const n = o.perWorker.reduce((s, x) => s + x, 0);
-  let slots = 2;
-  while (slots < n * 2) slots *= 2;
+function writeCustomersStreamed(run: Run, perWorker: number[], T: number): void {
+  const { work, k } = run;
+  const n = perWorker.reduce((s, x) => s + x, 0);
+  const slots = indexSlots(n);
   const slotBits = Math.log2(slots);
   // index entries: (hash, offset + 1), 12 bytes, to buckets of home slots; a bucket sorted takes ~40 bytes an entry
-  const idxBits = Math.min(slotBits, pow2Bits((n * 40) / (o.data / 2)));
-  const idx = new BucketWriter(2 ** idxBits, (b) => join(o.work, `idx-${b}.bin`));
-  const fd = openSync(o.customers, "w", 0o600);
+  const idxBits = Math.min(slotBits, pow2Bits((n * 40) / (run.data / 2)));
+  const idx = new BucketWriter(2 ** idxBits, (b) => join(work, `idx-${b}.bin`));
+  const lines = new CustomerLines(run.files.customers);
   const reader = new BucketReader();
   try {
-    let pos = 0;
-    let chunk = "customer_id,secret,leaves\n";
-    let chunkBytes = Buffer.byteLength(chunk);
-    const flush = () => {
-      pos += writeSync(fd, chunk);
-      chunk = "";
-      chunkBytes = 0;
-    };
-    const leaves = new Uint32Array(SLOT_RANGE * o.k);
-    for (let w = 0; w < o.W; w++) {
-      const cust = readStream(custFile(o.work, w));
-      for (let r = 0; r * SLOT_RANGE < o.perWorker[w]; r++) {
+    const leaves = new Uint32Array(SLOT_RANGE * k);
+    for (let w = 0; w < run.T; w++) {
+      const cust = readStream(custFile(work, w));
+      for (let r = 0; r * SLOT_RANGE < perWorker[w]; r++) {
         const slotsIn = reader.read(
-          Array.from({ length: o.T }, (_, t) => slotFile(o.work, t, w, r)),
+          Array.from({ length: T }, (_, t) => slotFile(work, t, w, r)),
           true,
         );
         for (let at = 0; at < slotsIn.length; at += 12)
-          leaves[(slotsIn.readUInt32BE(at) - r * SLOT_RANGE) * o.k + slotsIn.readUInt32BE(at + 4)] =
+          leaves[(slotsIn.readUInt32BE(at) - r * SLOT_RANGE) * k + slotsIn.readUInt32BE(at + 4)] =
             slotsIn.readUInt32BE(at + 8);
-        const upTo = Math.min(o.perWorker[w], (r + 1) * SLOT_RANGE);
+        const upTo = Math.min(perWorker[w], (r + 1) * SLOT_RANGE);
         for (let q = r * SLOT_RANGE; q < upTo; q++) {
           const { id, secret } = cust.next();
-          const offset = pos + chunkBytes;
-          let line = `${formulaSafe(id.toString("utf8"))},${secret.toString("hex")},`;
-          for (let j = 0; j < o.k; j++) line += (j ? " " : "") + leaves[(q - r * SLOT_RANGE) * o.k + j];
-          line += "\n";
-          chunk += line;
-          chunkBytes += Buffer.byteLength(line);
-          if (chunkBytes > 1 << 20) flush();
+          const offset = lines.offset;
+          const j = (q - r * SLOT_RANGE) * k;
+          lines.add(id, secret, leaves.subarray(j, j + k));
           const h = fnv1a(id);
           const home = h & (slots - 1);
           const [b, at] = idx.reserve(idxBits === 0 ? 0 : home >>> (slotBits - idxBits), 12);
@@ -694,16 +638,15 @@ function writeCustomersStreamed(o: {
         }
       }
       cust.close();
-      o.sample();
-      rmSync(custFile(o.work, w), { force: true });
+      run.sample();
+      rmSync(custFile(work, w), { force: true });
     }
-    flush();
+    lines.flush();
   } finally {
-    closeSync(fd);
     idx.close();
     reader.release();
   }
-  writeIndexStreamed(o.index, o.work, n, slots, idxBits);
+  writeIndexStreamed(run.files.index, work, n, slots, idxBits);
 }
 
 /** Records of a cust-W file, read in order through a 4 MiB window. */
@@ -741,65 +684,55 @@ function readStream(file: string) {
  * placed at the first free slot from its home on (linear probing), bucket after bucket in slot order, a
  * run past the last slot wrapping to the first free slots from 0.
  */
-function writeIndexStreamed(file: string, work: string, n: number, slots: number, idxBits: number): void {
+function writeIndexStreamed(file: AtomicFile, work: string, n: number, slots: number, idxBits: number): void {
   const SLOT = 12;
-  // read back too: the run that wraps past the last slot looks for free slots from 0
-  const fd = openSync(file, "w+", 0o600);
-  try {
-    const head = Buffer.alloc(16);
-    head.write("CGWLIDX1", 0, "latin1");
-    head.writeUInt32BE(slots, 8);
-    head.writeUInt32BE(n, 12);
-    writeAll(fd, head, 0);
-    ftruncateSync(fd, 16 + slots * SLOT);
-    let next = 0; // the first slot not yet taken by an earlier entry
-    const wrapped: Buffer[] = [];
-    const mask = slots - 1;
-    const reader = new BucketReader();
-    for (let b = 0; b < 2 ** idxBits; b++) {
-      const e = reader.read([join(work, `idx-${b}.bin`)], true);
-      const m = e.length / SLOT;
-      if (!m) continue;
-      const home = new Float64Array(m);
-      for (let i = 0; i < m; i++) home[i] = e.readUInt32BE(i * SLOT) & mask;
-      const order = new Uint32Array(m);
-      for (let i = 0; i < m; i++) order[i] = i;
-      order.sort((x, y) => home[x] - home[y]);
-      // a run of slots from `start`, written at once
-      let start = -1;
-      let run = Buffer.allocUnsafe(0);
-      let used = 0;
-      const put = (slot: number, entry: Buffer) => {
-        if (start < 0 || slot !== start + used / SLOT || used + SLOT > run.length) {
-          if (used) writeAll(fd, run.subarray(0, used), 16 + start * SLOT);
-          if (run.length < 1 << 20) run = Buffer.allocUnsafe(1 << 20);
-          start = slot;
-          used = 0;
-        }
-        entry.copy(run, used);
-        used += SLOT;
-      };
-      for (const i of order) {
-        const slot = Math.max(home[i], next);
-        const entry = e.subarray(i * SLOT, i * SLOT + SLOT);
-        if (slot >= slots) wrapped.push(Buffer.from(entry));
-        else put(slot, entry);
-        next = slot + 1;
+  file.write(indexHeader(slots, n), 0);
+  file.truncate(16 + slots * SLOT);
+  let next = 0; // the first slot not yet taken by an earlier entry
+  const wrapped: Buffer[] = [];
+  const mask = slots - 1;
+  const reader = new BucketReader();
+  for (let b = 0; b < 2 ** idxBits; b++) {
+    const e = reader.read([join(work, `idx-${b}.bin`)], true);
+    const m = e.length / SLOT;
+    if (!m) continue;
+    const home = new Float64Array(m);
+    for (let i = 0; i < m; i++) home[i] = e.readUInt32BE(i * SLOT) & mask;
+    const order = new Uint32Array(m);
+    for (let i = 0; i < m; i++) order[i] = i;
+    order.sort((x, y) => home[x] - home[y]);
+    // a run of slots from `start`, written at once
+    let start = -1;
+    let run = Buffer.allocUnsafe(0);
+    let used = 0;
+    const put = (slot: number, entry: Buffer) => {
+      if (start < 0 || slot !== start + used / SLOT || used + SLOT > run.length) {
+        if (used) file.write(run.subarray(0, used), 16 + start * SLOT);
+        if (run.length < 1 << 20) run = Buffer.allocUnsafe(1 << 20);
+        start = slot;
+        used = 0;
       }
-      if (used) writeAll(fd, run.subarray(0, used), 16 + start * SLOT);
+      entry.copy(run, used);
+      used += SLOT;
+    };
+    for (const i of order) {
+      const slot = Math.max(home[i], next);
+      const entry = e.subarray(i * SLOT, i * SLOT + SLOT);
+      if (slot >= slots) wrapped.push(Buffer.from(entry));
+      else put(slot, entry);
+      next = slot + 1;
     }
-    // the run that went past the last slot continues at slot 0 (free slots there, the load is ≤ 1/2)
-    const probe = Buffer.alloc(SLOT);
-    let s = 0;
-    for (const entry of wrapped) {
-      for (; ; s++) {
-        readSync(fd, probe, 0, SLOT, 16 + s * SLOT);
-        if (probe.readUInt32BE(4) === 0 && probe.readUInt32BE(8) === 0) break;
-      }
-      writeAll(fd, entry, 16 + s * SLOT);
-      s++;
+    if (used) file.write(run.subarray(0, used), 16 + start * SLOT);
+  }
+  // the run that went past the last slot continues at slot 0 (free slots there, the load is ≤ 1/2)
+  const probe = Buffer.alloc(SLOT);
+  let s = 0;
+  for (const entry of wrapped) {
+    for (; ; s++) {
+      file.guard((fd) => readSync(fd, probe, 0, SLOT, 16 + s * SLOT));
+      if (probe.readUInt32BE(4) === 0 && probe.readUInt32BE(8) === 0) break;
     }
-  } finally {
-    closeSync(fd);
+    file.write(entry, 16 + s * SLOT);
+    s++;
   }
 }

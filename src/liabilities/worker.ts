@@ -1,6 +1,6 @@
 /**
  * The streamed build's worker thread (bundled apart as dist/liabilities-worker.cjs): one LeafWork across
- * its tasks, and subtrees. Messages in: {op, …}; out: {ok: result} or {error: message}.
+ * its tasks, and subtrees. Messages in: {op, …}; out: {ok: result} or {error: message, code}.
  */
 import { parentPort } from "node:worker_threads";
 import {
@@ -45,6 +45,10 @@ parentPort?.on("message", (m: WorkerTask) => {
   try {
     parentPort!.postMessage({ ok: runTask(m) });
   } catch (e) {
-    parentPort!.postMessage({ error: (e as Error).stack ?? String(e) });
+    // the system's code with it: a write the system refused (EFBIG, ENOSPC) is named by the main thread
+    parentPort!.postMessage({
+      error: (e as Error).stack ?? String(e),
+      code: (e as NodeJS.ErrnoException).code,
+    });
   }
 });

@@ -72,7 +72,8 @@ export async function runCli(args: string[], opts: CliOptions = {}): Promise<Cli
       ? await execa(process.execPath, [BIN, ...args], options(opts))
       : await execa(
           "/bin/sh",
-          ["-c", `ulimit -f ${opts.fileSizeKb} && exec "$0" "$@"`, process.execPath, BIN, ...args],
+          // a POSIX shell's `ulimit -f` counts 512-byte blocks (dash, and bash as sh): two per KiB
+          ["-c", `ulimit -f ${opts.fileSizeKb * 2} && exec "$0" "$@"`, process.execPath, BIN, ...args],
           options(opts),
         );
   const durationMs = performance.now() - started;
