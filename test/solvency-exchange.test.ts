@@ -330,3 +330,162 @@ describe("an exchange's address file against an exchange's liabilities root (OKX
     expect(page).toMatch(/<tr data-asset="LTC" data-status="covered">/);
   });
 });
+
+describe("chaingw's own reserve proofs against an exchange's liabilities root (OKX v1)", () => {
+  const AUDIT = "exchange audit 2026-11";
+  let ltcProof: string;
+  let evmProof: string;
+  /** the date the root was published for: now, within --max-gap of both nodes' blocks */
+  const now = () => new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+
+  beforeAll(async () => {
+    const ltcSigs = write("ltc-sigs.csv", `${addr},${await ltc.rpc<string>("signmessage", [addr, AUDIT])}\n`);
+    ltcProof = join(dir, "own-ltc.json");
+    const sigs = ["--challenge", AUDIT, "--signatures"];
+    const u = await runCli(["reserves", "scan", addr, "--proof", ltcProof, ...sigs, ltcSigs], {
+      env: { CHAINGW_URL: ltc.authUrl },
+    });
+    expect(u.exitCode, u.stderr).toBe(0);
+    const sig = execFileSync(CAST, ["wallet", "sign", "--private-key", K0, AUDIT], { encoding: "utf8" });
+    evmProof = join(dir, "own-evm.json");
+    const evmSigs = write("evm-sigs.csv", `${A0},${sig.trim()}\n`);
+    const e = await runCli(["reserves", "balances", A0, "--native", "--proof", evmProof, ...sigs, evmSigs], {
+      env: { CHAINGW_URL: anvil.url },
+    });
+    expect(e.exitCode, e.stderr).toBe(0);
+  }, 120_000);
+
+  interface Asset {
+    asset: string;
+    liabilities: { amount: string };
+    proven: { amount: string };
+    coverage: string;
+    claimed_coverage: string;
+    shortfall: string | null;
+    status: string;
+    snapshots: { block_time: string | null; gap: string | null; within_max_gap: boolean | null }[];
+    proofs: { not_for_this_audit?: string; check: string }[];
+  }
+  /** `solvency --verify` of the two proofs (LTC, ETH) against the root file, with `more` */
+  async function own(liabilities: string, ...more: string[]) {
+    const r = await runCli([
+      "solvency",
+      "--liabilities",
+      liabilities,
+      "--reserves",
+      `LTC=${ltcProof}`,
+      "--reserves",
+      `ETH=${evmProof}#native`,
+      "--backing",
+      "LTC=litecoin-regtest",
+      "--backing",
+      "ETH=anvil",
+      "--challenge",
+      AUDIT,
+      "--verify",
+      "--url-for",
+      `utxo=${ltc.authUrl}`,
+      "--url-for",
+      `evm=${anvil.url}`,
+      ...more,
+    ]);
+    const json = more.includes("--json") && r.exitCode !== 2;
+    const report = json ? JSON.parse(r.stdout) : undefined;
+    return {
+      ...r,
+      report,
+      asset: (a: string) => report.assets.find((x: Asset) => x.asset === a) as Asset,
+    };
+  }
+
+  it("covered with the root and its date given from outside: SOLVENT, per coin the ratios, snapshots and gap; --html alike", async () => {
+    const { file, root } = okxV1({ LTC: "1", ETH: "3000" }, { LTC: "0.5", ETH: "2000" });
+    const html = join(dir, "own-solvency.html");
+    const ok = await own(file, "--root", root, "--liabilities-date", now(), "--json", "--html", html);
+    expect(ok.stderr).toBe("");
+    expect(ok.report.verdict).toBe("solvent");
+    expect(ok.exitCode).toBe(0);
+    expect(ok.asset("LTC")).toMatchObject({
+      liabilities: { amount: "1.5" },
+      proven: { amount: "2" },
+      coverage: "133.33%",
+      claimed_coverage: "133.33%",
+      shortfall: null,
+      status: "covered",
+    });
+    expect(ok.asset("ETH")).toMatchObject({ liabilities: { amount: "5000" }, status: "covered" });
+    expect(ok.asset("LTC").snapshots[0]).toMatchObject({
+      block_time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      gap: expect.stringMatching(/ (after|before) the liabilities' created$|^at the liabilities' created$/),
+      within_max_gap: true,
+    });
+    expect(ok.report.exchange_liabilities).toMatchObject({ root, date: expect.any(String) });
+    expect(ok.report.commitment).toBeUndefined();
+    expect(readFileSync(html, "utf8")).toContain('data-verdict="solvent"');
+    const human = await own(file, "--root", root, "--liabilities-date", now());
+    expect(human.stdout).toMatch(/^SOLVENT: every asset covered \(2\)/);
+    expect(human.stdout).toContain(`(okx-v1 inclusion proof, its root's totals)`);
+  });
+
+  it("the root not given from outside: CANNOT SAY (exit 3); another root: NOT SOLVENT (exit 1); the given root SOLVENT", async () => {
+    const { file, root } = okxV1({ LTC: "1", ETH: "3000" }, { LTC: "0.5", ETH: "2000" });
+    const date = ["--liabilities-date", now(), "--json"];
+    const self = await own(file, ...date);
+    expect(self.report.verdict).toBe("cannot-say");
+    expect(self.exitCode).toBe(3);
+    expect(self.report.summary).toContain("consistent with its own root; give the published root");
+    const other = await own(file, "--root", "cd".repeat(32), ...date);
+    expect(other.report.verdict).toBe("not-solvent");
+    expect(other.exitCode).toBe(1);
+    expect(other.report.summary).toMatch(/^the liabilities do not hold/);
+    expect((await own(file, "--root", root, ...date)).report.verdict).toBe("solvent");
+  });
+
+  it("a coin owed that no reserve proof backs (USDT), and a root owing more LTC than proven: NOT SOLVENT for each", async () => {
+    const { file, root } = okxV1(
+      { LTC: "2", ETH: "3000", USDT: "7" },
+      { LTC: "0.5", ETH: "2000", USDT: "3" },
+    );
+    const r = await own(file, "--root", root, "--liabilities-date", now(), "--json");
+    expect(r.report.verdict).toBe("not-solvent");
+    expect(r.exitCode).toBe(1);
+    expect(r.asset("USDT")).toMatchObject({ status: "not-covered", shortfall: "10" });
+    expect(r.asset("LTC")).toMatchObject({ status: "not-covered", shortfall: "0.5", coverage: "80.00%" });
+    expect(r.asset("ETH").status).toBe("covered");
+  });
+
+  it("the root's date not given: CANNOT SAY, naming --liabilities-date; given 3 days off: beyond --max-gap, NOT PROVEN SOLVENT", async () => {
+    const { file, root } = okxV1({ LTC: "1", ETH: "3000" }, { LTC: "0.5", ETH: "2000" });
+    const undated = await own(file, "--root", root, "--json");
+    expect(undated.report.verdict).toBe("cannot-say");
+    expect(undated.exitCode).toBe(3);
+    expect(undated.report.audit.created).toBeNull();
+    expect(undated.asset("LTC").proofs[0]?.not_for_this_audit).toContain(
+      "the liabilities state no date (give the one their root was published for: --liabilities-date)",
+    );
+    const old = new Date(Date.now() - 3 * 86400_000).toISOString().replace(/\.\d{3}Z$/, "Z");
+    const late = await own(file, "--root", root, "--liabilities-date", old, "--json");
+    expect(late.report.verdict).toBe("unproven");
+    expect(late.exitCode).toBe(1);
+    expect(late.asset("LTC")).toMatchObject({ status: "claimed-only", proven: { amount: "0" } });
+    expect(late.asset("LTC").snapshots[0]?.within_max_gap).toBe(false);
+    expect(
+      (await own(file, "--root", root, "--liabilities-date", old, "--max-gap", "4d", "--json")).report
+        .verdict,
+    ).toBe("solvent");
+  });
+
+  it("bad input, nothing judged: --root or --liabilities-date beside a commitment, a date that is not RFC 3339 (exit 2)", async () => {
+    const liab = await commitment({ LTC: "1.5", ETH: "5000" }, AUDIT);
+    const root = await own(liab, "--root", "ab".repeat(32));
+    expect(root.exitCode).toBe(2);
+    expect(root.stderr).toContain("--root: the liabilities are chaingw's commitment");
+    const date = await own(liab, "--liabilities-date", now());
+    expect(date.exitCode).toBe(2);
+    expect(date.stderr).toContain("--liabilities-date: the liabilities are chaingw's commitment");
+    const { file, root: r } = okxV1({ LTC: "1", ETH: "3000" }, { LTC: "0.5", ETH: "2000" });
+    const bad = await own(file, "--root", r, "--liabilities-date", "yesterday");
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('--liabilities-date "yesterday": not an RFC 3339 date-time');
+  });
+});

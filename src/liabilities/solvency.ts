@@ -167,17 +167,34 @@ export interface Audit {
   /** the commitment's own challenge (under its digest), and --challenge */
   commitment_challenge: string | null;
   given_challenge: string | null;
-  /** the commitment's created, the bound on the gap, and why the times bind nothing, if so */
-  created: string;
+  /** the liabilities' created (an exchange's root: the date given for it, or null), the bound on the gap */
+  created: string | null;
   max_gap: string;
   max_gap_seconds: number;
   /** lines that each make the verdict at best NOT PROVEN SOLVENT */
   faults: string[];
 }
 
-/** What solvency is given: the commitment, the backings (read, verified when asked) and the audit's terms. */
+/**
+ * An exchange's liabilities: the totals per coin at the root of its inclusion proof (each in the decimals of
+ * the reserve proofs that back it), taken only with the root given from outside; the date the auditor gives
+ * for that root (the exchanges' files state none), or null.
+ */
+export interface ExchangeOwed {
+  source: string;
+  root: string | null;
+  date: string | null;
+  totals: { asset: string; decimals: number; base_units: bigint }[];
+  /** why the totals do not hold (another root), or why they cannot be relied on (the file's own root) */
+  fails?: string;
+  cannot_say?: string;
+}
+
+/** What solvency is given: the liabilities, the backings (read, verified when asked) and the audit's terms. */
 export interface SolvencyInput {
-  commitment: Commitment;
+  /** chaingw's commitment, or `exchange`: an exchange's root totals (one of the two) */
+  commitment?: Commitment;
+  exchange?: ExchangeOwed;
   backings: Backing[];
   verified: boolean;
   rules: Map<string, AssetRule>;
@@ -214,7 +231,8 @@ export interface SolvencyReport {
   audit: Audit;
   /** The texts the proofs' signatures are over (null: a proof without one), each with its files. */
   challenges: { text: string | null; files: string[]; for_this_audit: boolean }[];
-  commitment: {
+  /** chaingw's commitment, when the liabilities are one */
+  commitment?: {
     root: string;
     digest: string;
     label?: string;
@@ -222,6 +240,8 @@ export interface SolvencyReport {
     created: string;
     digest_ok: boolean;
   };
+  /** an exchange's liabilities root, when they are one: its file, the root, the date given, why not relied on */
+  exchange_liabilities?: { source: string; root: string | null; date: string | null; note?: string };
   assets: SolvencyAsset[];
 }
 
@@ -326,7 +346,7 @@ function tallyProof(
   network: NetworkId,
   at: number,
   proving: boolean,
-  createdS: number,
+  createdS: number | null,
   mirror: boolean,
 ): { claimed: bigint; proven: bigint } {
   const v = b.entry.verify;
@@ -356,8 +376,9 @@ function tallyProof(
         t.spentBefore++;
         continue;
       }
-      // gone when the liabilities were counted (or when, the node did not say): it backs nothing
-      if (spent !== undefined && (spent.time === null || spent.time <= createdS)) {
+      // gone when the liabilities were counted (or when, the node did not say): it backs nothing; liabilities
+      // of no date prove nothing for the audit (NO_LIABILITIES_DATE), and the output stands as claimed
+      if (spent !== undefined && createdS !== null && (spent.time === null || spent.time <= createdS)) {
         t.spentBeforeCommitment.set(`${networkLabel(network)} ${key}`, {
           output: key,
           height: spent.height,
@@ -391,9 +412,51 @@ export function howTextsDiffer(a: string, b: string): string {
 
 const q = (t: string) => JSON.stringify(t);
 
+/** The liabilities as solvency judges them, whichever document they come from. */
+interface Owed {
+  assets: { asset: string; decimals: number }[];
+  totals: { amount: string; base_units: bigint }[];
+  created: string | null;
+  challenge: string | null;
+  /** what they are called in a fault: "the commitment", "the exchange's liabilities root" */
+  name: string;
+  /** NOT SOLVENT: the document does not hold; CANNOT SAY: it cannot be relied on */
+  fails?: string;
+  cannotSay?: string;
+}
+
+function owedOf(i: SolvencyInput): Owed {
+  if (i.commitment) {
+    const c = i.commitment;
+    return {
+      assets: c.assets,
+      totals: c.totals.map((t) => ({ amount: t.amount, base_units: BigInt(t.base_units) })),
+      created: c.created,
+      challenge: c.challenge ?? null,
+      name: "the commitment",
+      ...(commitmentFaults(c).length
+        ? { fails: "the liabilities commitment was edited: its digest does not match its content" }
+        : {}),
+    };
+  }
+  const x = i.exchange as ExchangeOwed;
+  return {
+    assets: x.totals.map((t) => ({ asset: t.asset, decimals: t.decimals })),
+    totals: x.totals.map((t) => ({
+      amount: formatUnits(t.base_units, t.decimals),
+      base_units: t.base_units,
+    })),
+    created: x.date,
+    challenge: null,
+    name: "the exchange's liabilities root",
+    ...(x.fails ? { fails: `the liabilities do not hold: ${x.fails}` } : {}),
+    ...(x.cannot_say ? { cannotSay: `the liabilities cannot be relied on: ${x.cannot_say}` } : {}),
+  };
+}
+
 /** The audit the verdict answers: the challenge (the commitment's, --challenge's, equal when both) and its time. */
-export function auditOf(i: SolvencyInput): Audit {
-  const mine = i.commitment.challenge ?? null;
+function auditOf(i: SolvencyInput, owed: Owed): Audit {
+  const mine = owed.challenge;
   const given = i.challenge ?? null;
   const faults: string[] = [];
   let challenge: string | null = null;
@@ -408,20 +471,20 @@ export function auditOf(i: SolvencyInput): Audit {
   else if (given !== null) [challenge, from] = [given, "--challenge"];
   else
     faults.push(
-      "no audit challenge: the commitment has none (liabilities build --challenge) and no --challenge was given, so no signature can be bound to these liabilities",
+      `no audit challenge: ${owed.name} has none${i.commitment ? " (liabilities build --challenge)" : ""} and no --challenge was given, so no signature can be bound to these liabilities`,
     );
-  const createdS = Date.parse(i.commitment.created) / 1000;
+  const createdS = owed.created === null ? null : Date.parse(owed.created) / 1000;
   const nowS = Math.floor(i.now.getTime() / 1000);
-  if (createdS > nowS + CREATED_AHEAD_S)
+  if (createdS !== null && createdS > nowS + CREATED_AHEAD_S)
     faults.push(
-      `the commitment is dated ${i.commitment.created}, ${spanText(createdS - nowS)} after this computer's clock (${isoOf(nowS)}): liabilities cannot have been counted then`,
+      `${owed.name} is dated ${owed.created}, ${spanText(createdS - nowS)} after this computer's clock (${isoOf(nowS)}): liabilities cannot have been counted then`,
     );
   return {
     challenge,
     from,
     commitment_challenge: mine,
     given_challenge: given,
-    created: i.commitment.created,
+    created: owed.created,
     max_gap: i.maxGap.text,
     max_gap_seconds: i.maxGap.seconds,
     faults,
@@ -432,6 +495,10 @@ export function auditOf(i: SolvencyInput): Audit {
 const NO_BLOCK_TIME =
   "the node did not give its block's time: whether it is within --max-gap of the liabilities' created cannot be said";
 
+/** Liabilities that state no date (an exchange's root without --liabilities-date): no gap can be judged. */
+const NO_LIABILITIES_DATE =
+  "the liabilities state no date (give the one their root was published for: --liabilities-date): whether its block is within --max-gap of them cannot be said";
+
 /** Why a holding proof proves nothing for this audit (undefined when it does). */
 function notForAudit(b: Backing, audit: Audit, snap: Snapshot | undefined): string | undefined {
   if (audit.faults.length) return "the audit's terms do not hold (above)";
@@ -441,6 +508,7 @@ function notForAudit(b: Backing, audit: Audit, snap: Snapshot | undefined): stri
   if (text !== audit.challenge)
     return `its signatures are over ${q(text)}, not the audit's challenge ${q(audit.challenge)}${howTextsDiffer(text, audit.challenge)}`;
   if (snap?.block_time === null) return NO_BLOCK_TIME;
+  if (audit.created === null) return NO_LIABILITIES_DATE;
   if (snap?.within_max_gap === false)
     return `its snapshot's block is ${snap.gap}: beyond --max-gap ${audit.max_gap}`;
   return undefined;
@@ -457,14 +525,14 @@ function snapshotOf(
   n: NetworkId,
   h: number,
   at: { b: Backing; network: NetworkId | null }[],
-  createdS: number,
+  createdS: number | null,
   maxGapS: number,
 ): Snapshot {
   const mine = at.filter((p) => p.network === n);
   const tips = mine.flatMap((p) => (p.b.entry.verify?.chain.tip ? [p.b.entry.verify.chain.tip] : []));
   const verified = mine.filter((p) => heightOf(p.b) === h && p.b.entry.verify);
   const time = verified.map((p) => p.b.entry.verify!.block_time).find((t) => t !== null) ?? null;
-  const gap = time === null ? null : time - createdS;
+  const gap = time === null || createdS === null ? null : time - createdS;
   return {
     network: networkLabel(n),
     kind: n.startsWith("utxo:") ? "height" : "block",
@@ -483,7 +551,7 @@ export const snapshotText = (s: Snapshot): string =>
 
 interface Judging {
   audit: Audit;
-  createdS: number;
+  createdS: number | null;
   /** the native mirrors among the proofs (`nativeMirrors`), and the asset each network's native coin backs */
   mirrors: Map<string, string>;
   nativeOwner: Map<NetworkId, string>;
@@ -578,7 +646,7 @@ function judgeAsset(
     return {
       ...base,
       // no time for its block: the proof holds, and whether it backs these liabilities cannot be said
-      ...(notFor === NO_BLOCK_TIME ? { check: "cannot-say" as const } : {}),
+      ...(notFor === NO_BLOCK_TIME || notFor === NO_LIABILITIES_DATE ? { check: "cannot-say" as const } : {}),
       ...(notFor === undefined ? {} : { not_for_this_audit: notFor }),
       counted: true,
       claimed: fmt(own.claimed),
@@ -679,9 +747,8 @@ function challengesOf(backings: Backing[], audit: Audit): SolvencyReport["challe
 }
 
 export function solvency(i: SolvencyInput): SolvencyReport {
-  const c = i.commitment;
-  const digestOk = commitmentFaults(c).length === 0;
-  const audit = auditOf(i);
+  const owed = owedOf(i);
+  const audit = auditOf(i, owed);
   // the asset each network's native coin backs: a mirror of that coin counts there, and for no other asset
   const nativeOwner = new Map<NetworkId, string>();
   for (const [asset, rule] of i.rules)
@@ -689,49 +756,69 @@ export function solvency(i: SolvencyInput): SolvencyReport {
       if (r.token === undefined && !nativeOwner.has(r.network)) nativeOwner.set(r.network, asset);
   const j: Judging = {
     audit,
-    createdS: Date.parse(c.created) / 1000,
+    createdS: owed.created === null ? null : Date.parse(owed.created) / 1000,
     mirrors: nativeMirrors(i.backings),
     nativeOwner,
   };
-  const assets = c.assets.map((asset, k) =>
+  const assets = owed.assets.map((asset, k) =>
     judgeAsset(
       asset,
-      BigInt(c.totals[k]!.base_units),
-      c.totals[k]!.amount,
+      owed.totals[k]!.base_units,
+      owed.totals[k]!.amount,
       i.rules.get(asset.asset) ?? { refs: [], source: "none" },
       i.backings.filter((b) => b.asset === asset.asset),
       j,
     ),
   );
   const worst = Math.max(
-    digestOk ? 0 : 3,
+    owed.fails ? 3 : 0,
     audit.faults.length ? 2 : 0,
     ...assets.map((a) => STATUS_RANK[a.status]),
   );
-  const verdict: SolvencyVerdict = (["solvent", "cannot-say", "unproven", "not-solvent"] as const)[worst]!;
+  // totals nobody can rely on answer nothing, covered or not
+  const verdict: SolvencyVerdict =
+    !owed.fails && owed.cannotSay
+      ? "cannot-say"
+      : (["solvent", "cannot-say", "unproven", "not-solvent"] as const)[worst]!;
   const snapshots = [...new Set(assets.flatMap((a) => a.snapshots.map(snapshotText)))].join("; ");
-  const summary = !digestOk
-    ? "the liabilities commitment was edited: its digest does not match its content"
-    : verdict === "solvent"
+  const summary =
+    (owed.fails ?? owed.cannotSay) ||
+    (verdict === "solvent"
       ? `every asset covered (${assets.length}) by proven reserves: signed over the audit's challenge, re-read on chain (${snapshots})`
       : [
           ...audit.faults,
           ...assets.filter((a) => a.status !== "covered").map((a) => assetLine(a, i.verified)),
-        ].join("; ");
+        ].join("; "));
+  const c = i.commitment;
+  const x = i.exchange;
   return {
     verdict,
     summary,
     verified: i.verified,
     audit,
     challenges: challengesOf(i.backings, audit),
-    commitment: {
-      root: c.root,
-      digest: c.digest,
-      ...(c.label ? { label: c.label } : {}),
-      challenge: c.challenge ?? null,
-      created: c.created,
-      digest_ok: digestOk,
-    },
+    ...(c
+      ? {
+          commitment: {
+            root: c.root,
+            digest: c.digest,
+            ...(c.label ? { label: c.label } : {}),
+            challenge: c.challenge ?? null,
+            created: c.created,
+            digest_ok: !owed.fails,
+          },
+        }
+      : {}),
+    ...(x
+      ? {
+          exchange_liabilities: {
+            source: x.source,
+            root: x.root,
+            date: x.date,
+            ...(x.fails || x.cannot_say ? { note: (x.fails ?? x.cannot_say) as string } : {}),
+          },
+        }
+      : {}),
     assets,
   };
 }

@@ -22,6 +22,7 @@ export interface ExchangeSolvencyOptions {
   liabilities: string;
   reserves: string;
   root?: string;
+  liabilitiesDate?: string;
   node: string[];
   token: string[];
   challenge?: string;
@@ -36,21 +37,36 @@ export async function addressFileOf(text: string): Promise<AddressFileModule | u
   return m?.kind === "address-file" ? m : undefined;
 }
 
-/** The liabilities' totals per coin: a chaingw commitment, or an exchange's inclusion proof with --root. */
-async function liabilitiesOf(
+/**
+ * The liabilities' totals per coin: a chaingw commitment, or an exchange's inclusion proof with --root (and
+ * the date given for its root, --liabilities-date).
+ */
+export async function liabilitiesOf(
   file: string,
   text: string,
   root: string | undefined,
+  date?: string,
 ): Promise<ExchangeLiabilities> {
-  const [{ detectFormat }, { COMMITMENT_FORMAT }] = await Promise.all([
+  const [{ detectFormat }, { COMMITMENT_FORMAT }, { isRfc3339 }] = await Promise.all([
     import("../../formats/registry.js"),
     import("../../liabilities/format.js"),
+    import("../../liabilities/read.js"),
   ]);
+  if (root !== undefined && !/^(0x)?[0-9a-fA-F]+$/.test(root))
+    throw new UsageError(`--root ${JSON.stringify(root)}: not hex`);
+  if (date !== undefined && !isRfc3339(date))
+    throw new UsageError(
+      `--liabilities-date ${JSON.stringify(date)}: not an RFC 3339 date-time (2026-11-28T16:00:00Z)`,
+    );
   if (text.includes(`"${COMMITMENT_FORMAT}"`)) {
-    if (root !== undefined)
-      throw new UsageError(
-        "--root: the liabilities are chaingw's commitment, whose root is in it under its digest; leave --root out",
-      );
+    for (const [flag, given] of [
+      ["--root", root],
+      ["--liabilities-date", date],
+    ] as const)
+      if (given !== undefined)
+        throw new UsageError(
+          `${flag}: the liabilities are chaingw's commitment, whose root and created are in it under its digest; leave ${flag} out`,
+        );
     const { parseCommitment, commitmentFaults } = await import("../../liabilities/commitment.js");
     const c = parseCommitment(text, file);
     const faults = commitmentFaults(c);
@@ -107,7 +123,7 @@ async function liabilitiesOf(
   return {
     source: `${file} (${f.name} inclusion proof, its root's totals)${binding}`,
     totals,
-    date: null,
+    date: date ?? null,
     root: check.root,
     ...(failed
       ? { fails: `${failed.at ? `${failed.at}: ` : ""}${failed.text}` }
@@ -161,11 +177,9 @@ export async function runExchangeSolvency(
 ): Promise<void> {
   const { readText } = await import("../files.js");
   const liabText = readText(o.liabilities, "--liabilities");
-  if (o.root !== undefined && !/^(0x)?[0-9a-fA-F]+$/.test(o.root))
-    throw new UsageError(`--root ${JSON.stringify(o.root)}: not hex`);
   if (o.challenge === "")
     throw new UsageError("--challenge: empty; give the signed text you accept as the audit's");
-  const liabilities = await liabilitiesOf(o.liabilities, liabText, o.root);
+  const liabilities = await liabilitiesOf(o.liabilities, liabText, o.root, o.liabilitiesDate);
   // the audit's text: the commitment's (liabilities build --challenge), else the one the auditor accepts
   if (
     o.challenge !== undefined &&

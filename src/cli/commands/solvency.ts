@@ -2,13 +2,21 @@
  * `chaingw solvency --liabilities commitment.json --reserves ASSET=PROOF[#ID]... [--verify]`: the committed
  * liabilities held against reserve proofs, read (and verified) as `reserves report` reads them.
  */
-import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import type { GlobalFlags } from "../../config/config.js";
 import { UsageError } from "../../errors/index.js";
-import type { Backing, Snapshot, SolvencyAsset, SolvencyReport } from "../../liabilities/solvency.js";
+import type { ExchangeLiabilities } from "../../exchange/ownership/solvency.js";
+import type { Commitment } from "../../liabilities/commitment.js";
+import type {
+  Backing,
+  ExchangeOwed,
+  Snapshot,
+  SolvencyAsset,
+  SolvencyReport,
+} from "../../liabilities/solvency.js";
 import type { CombinedReport, ReadProof } from "../../reserves/combined.js";
 import { escapeDeep } from "../../util/escape.js";
+import { formatUnits } from "../../util/units.js";
 import { BACKING_ALIASES, BACKING_NETWORKS, WELL_KNOWN_ASSETS } from "../help-lists.js";
 import { collect } from "../options.js";
 
@@ -33,6 +41,8 @@ export interface SolvencyOptions {
   node?: string[];
   token?: string[];
   root?: string;
+  /** an exchange's inclusion proof as --liabilities: the date its root was published for (RFC 3339) */
+  liabilitiesDate?: string;
 }
 
 export function declareSolvency(program: Command, run: Run): void {
@@ -74,6 +84,10 @@ export function declareSolvency(program: Command, run: Run): void {
       "--root <hex>",
       "an exchange's inclusion proof as --liabilities: the root the exchange published elsewhere (without it: cannot say)",
     )
+    .option(
+      "--liabilities-date <time>",
+      "an exchange's inclusion proof as --liabilities: the date (RFC 3339) its root was published for, which its files do not state (without it: cannot say for reserves within --max-gap)",
+    )
     .option("--html <file>", "also write the self-contained report page with the solvency table")
     .addHelpText(
       "after",
@@ -93,6 +107,7 @@ export function declareSolvency(program: Command, run: Run): void {
           node: o.node,
           token: o.token,
           root: o.root,
+          liabilitiesDate: o.liabilitiesDate,
         },
         run,
         command.optsWithGlobals() as GlobalFlags,
@@ -134,6 +149,7 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
         liabilities: o.liabilities,
         reserves: file,
         root: o.root,
+        liabilitiesDate: o.liabilitiesDate,
         node: o.node ?? [],
         token: o.token ?? [],
         challenge: o.challenge,
@@ -148,34 +164,24 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
   for (const [flag, given] of [
     ["--node", o.node?.[0]],
     ["--token", o.token?.[0]],
-    ["--root", o.root],
   ] as const)
     if (given !== undefined)
       throw new UsageError(
-        `${flag} is for an exchange's package (--reserves ADDRESS-FILE, or an exchange's inclusion proof as --liabilities); chaingw's own proofs are re-read with --verify --url-for`,
+        `${flag} is for an exchange's address file (--reserves ADDRESS-FILE); chaingw's own proofs are re-read with --verify --url-for`,
       );
-  const { parseCommitment } = await import("../../liabilities/commitment.js");
-  let text: string;
-  try {
-    text = readFileSync(o.liabilities, "utf8");
-  } catch (e) {
-    throw new UsageError(
-      `--liabilities ${o.liabilities}: cannot read it (${(e as NodeJS.ErrnoException).code ?? e})`,
-    );
-  }
-  const commitment = parseCommitment(text, o.liabilities);
+  const { commitment, exchange, assets } = await liabilitiesFor(o);
   const wanted = o.reserves.map((v) => {
     const m = /^([^=]+)=([^#]+)(?:#(.+))?$/.exec(v);
     if (!m) throw new UsageError(`--reserves ${JSON.stringify(v)}: expected ASSET=PROOF or ASSET=PROOF#ID`);
-    const asset = commitment.assets.find((a) => a.asset === m[1]);
+    const asset = assets.find((a) => a.asset === m[1]);
     if (!asset)
       throw new UsageError(
-        `--reserves ${v}: the liabilities have no asset ${m[1]} (they have ${commitment.assets.map((a) => a.asset).join(", ")})`,
+        `--reserves ${v}: the liabilities have no asset ${m[1]} (they have ${assets.map((a) => a.asset).join(", ")})`,
       );
-    return { asset, file: m[2], id: m[3]?.toLowerCase() };
+    return { asset, file: m[2] as string, id: m[3]?.toLowerCase() };
   });
   const { backingRules } = await import("./solvency-backing.js");
-  const rules = backingRules(o.backing, commitment.assets);
+  const rules = backingRules(o.backing, assets);
   const { loadReserveProofs, verifyReserveProofs } = await import("../proofs.js");
   const files = [...new Set(wanted.map((w) => w.file))];
   // every file read first; what cannot be joined refused before anything is sent; then verified
@@ -187,6 +193,8 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
     "solvency",
   );
   const { read } = loaded;
+  // an exchange's totals in the decimals of the proofs that back each coin
+  const owed = exchange && inDecimalsOfProofs(exchange, assets, wanted, files, read);
   const { snapshotConflicts, solvency } = await import("../../liabilities/solvency.js");
   const conflicts = snapshotConflicts(backingsOf(wanted, files, read, loaded.proofs), o.verify);
   if (conflicts.length) throw new UsageError(`--reserves: ${conflicts[0]}`, { details: conflicts.slice(1) });
@@ -199,7 +207,7 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
   // each proof is verified on its own terms (its own challenge); whether that is the audit's, solvency says
   const proofs = o.verify ? await verifyReserveProofs(run, read, flags, loaded.urlFor) : loaded.proofs;
   const report = solvency({
-    commitment,
+    ...(commitment ? { commitment } : { exchange: owed }),
     backings: backingsOf(wanted, files, read, proofs),
     verified: o.verify,
     rules,
@@ -218,6 +226,8 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
       "chaingw solvency --verify --liabilities",
       shellQuote(o.liabilities),
       ...o.reserves.map((v) => `--reserves ${shellQuote(v)}`),
+      ...(o.root === undefined ? [] : [`--root ${shellQuote(o.root)}`]),
+      ...(o.liabilitiesDate === undefined ? [] : [`--liabilities-date ${shellQuote(o.liabilitiesDate)}`]),
       ...o.backing.map((v) => `--backing ${shellQuote(v)}`),
       ...(o.challenge === undefined ? [] : [`--challenge ${shellQuote(o.challenge)}`]),
       ...(o.maxGap === undefined ? [] : [`--max-gap ${shellQuote(o.maxGap)}`]),
@@ -240,6 +250,65 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
 }
 
 type Wanted = { asset: { asset: string; decimals: number }; file: string; id?: string };
+
+/**
+ * `--liabilities` read: chaingw's commitment, or an exchange's inclusion proof whose root node carries the
+ * totals (counted only with `--root`, the root published elsewhere; dated only by `--liabilities-date`).
+ */
+async function liabilitiesFor(o: SolvencyOptions): Promise<{
+  assets: { asset: string; decimals: number }[];
+  commitment?: Commitment;
+  exchange?: ExchangeLiabilities;
+}> {
+  const [{ readText }, { COMMITMENT_FORMAT }] = await Promise.all([
+    import("../files.js"),
+    import("../../liabilities/format.js"),
+  ]);
+  const text = readText(o.liabilities, "--liabilities");
+  const { liabilitiesOf } = await import("./solvency-exchange.js");
+  if (text.includes(`"${COMMITMENT_FORMAT}"`)) {
+    // --root and --liabilities-date refused, as for an exchange's address file
+    if (o.root !== undefined || o.liabilitiesDate !== undefined)
+      await liabilitiesOf(o.liabilities, text, o.root, o.liabilitiesDate);
+    const { parseCommitment } = await import("../../liabilities/commitment.js");
+    const commitment = parseCommitment(text, o.liabilities);
+    return { assets: commitment.assets, commitment };
+  }
+  const exchange = await liabilitiesOf(o.liabilities, text, o.root, o.liabilitiesDate);
+  // each coin's decimals are the proofs' (inDecimalsOfProofs), once they are read
+  return { assets: exchange.totals.map((t) => ({ asset: t.asset, decimals: t.decimals })), exchange };
+}
+
+/**
+ * An exchange's totals in the decimals of the proofs that back each coin (a UTXO proof's 8, an EVM asset's
+ * own): exact when the root has no more places; else rounded up, which the source says (the reserves must
+ * cover the whole amount owed). A coin no proof backs keeps the root's places. `assets` take the decimals.
+ */
+function inDecimalsOfProofs(
+  x: ExchangeLiabilities,
+  assets: { asset: string; decimals: number }[],
+  wanted: Wanted[],
+  files: string[],
+  read: ReadProof[],
+): ExchangeOwed {
+  const rounded: string[] = [];
+  const totals = x.totals.map((t, k) => {
+    const w = wanted.find((v) => v.asset.asset === t.asset);
+    const r = w && read[files.indexOf(w.file)];
+    const ids = r?.evm?.assets.map((a) => a.id) ?? [];
+    const id = w?.id ?? (ids.length === 1 ? ids[0] : undefined);
+    const d = r?.utxo ? 8 : (r?.evm?.assets.find((a) => a.id === id)?.decimals ?? t.decimals);
+    (assets[k] as { decimals: number }).decimals = d;
+    if (d >= t.decimals)
+      return { ...t, decimals: d, base_units: t.base_units * 10n ** BigInt(d - t.decimals) };
+    const unit = 10n ** BigInt(t.decimals - d);
+    const up = (t.base_units + unit - 1n) / unit;
+    if (up * unit !== t.base_units)
+      rounded.push(`${t.asset}'s total rounded up to ${d} places, the proofs' (${formatUnits(up, d)})`);
+    return { ...t, decimals: d, base_units: up };
+  });
+  return { ...x, totals, source: [x.source, ...rounded].join("; ") };
+}
 
 /** Each `--reserves` as a backing of its asset: the proof read (and its check); a wrong #ID or decimals: exit 2. */
 function backingsOf(
@@ -346,16 +415,18 @@ function auditLines(r: SolvencyReport, snapshotText: (s: Snapshot) => string): s
   const a = r.audit;
   const out = [
     a.challenge === null
-      ? "audit: no challenge (the commitment has none; --challenge not given)"
+      ? `audit: no challenge (${r.commitment ? "the commitment has none" : "an exchange's root carries none"}; --challenge not given)`
       : `audit: challenge ${JSON.stringify(a.challenge)} (from the ${a.from})`,
-    `liabilities created ${a.created}; reserves within --max-gap ${a.max_gap} of it prove for them`,
+    a.created === null
+      ? "liabilities dated nowhere (an exchange's root: --liabilities-date gives the date it was published for); no reserves prove for them"
+      : `liabilities created ${a.created}; reserves within --max-gap ${a.max_gap} of it prove for them`,
   ];
   const snaps = new Map(r.assets.flatMap((x) => x.snapshots.map((s) => [snapshotText(s), s] as const)));
   for (const s of snaps.values())
     out.push(
       s.block_time === null
         ? `reserves: ${s.network} at ${s.kind} ${s.height}, block time not read (--verify reads it from the node)`
-        : `reserves: ${s.network} at ${s.kind} ${s.height}, block time ${s.block_time}: ${s.gap}${s.within_max_gap ? "" : `, BEYOND --max-gap ${a.max_gap}`}`,
+        : `reserves: ${s.network} at ${s.kind} ${s.height}, block time ${s.block_time}: ${s.gap ?? "the gap not known"}${s.within_max_gap === false ? `, BEYOND --max-gap ${a.max_gap}` : ""}`,
     );
   for (const f of a.faults) out.push(`audit: ${f}`);
   return out;
@@ -378,9 +449,18 @@ export async function renderSolvency(r: SolvencyReport): Promise<string> {
   out.push(...challengeLines(r));
   out.push(
     `proven: held on chain under an address whose signature over the audit's challenge was judged valid, at a block within --max-gap of the liabilities' created${r.verified ? "" : " (nothing is proven without --verify)"}; claimed: what the proofs state`,
-    `liabilities: root ${r.commitment.root}${r.commitment.label ? `, ${r.commitment.label}` : ""}, digest ${r.commitment.digest_ok ? "matches" : "DOES NOT MATCH"}`,
+    liabilitiesLine(r),
   );
   return out.join("\n");
+}
+
+/** The liabilities judged: the commitment's root and digest, or the exchange's root file, its root and date. */
+function liabilitiesLine(r: SolvencyReport): string {
+  const c = r.commitment;
+  if (c)
+    return `liabilities: root ${c.root}${c.label ? `, ${c.label}` : ""}, digest ${c.digest_ok ? "matches" : "DOES NOT MATCH"}`;
+  const x = r.exchange_liabilities!;
+  return `liabilities: ${x.source}${x.root ? `, root ${x.root}` : ""}, dated ${x.date ?? "nowhere (--liabilities-date gives it)"}${x.note ? `; ${x.note}` : ""}`;
 }
 
 async function solvencyHtml(r: SolvencyReport): Promise<string> {
@@ -407,6 +487,10 @@ ${rows}
   ]
     .map((l) => `<li>${esc(l)}</li>`)
     .join("")}</ul>
-<p class="muted">Liabilities root <code>${esc(r.commitment.root)}</code>${r.commitment.label ? `, ${esc(r.commitment.label)}` : ""}; commitment digest <code>${esc(r.commitment.digest)}</code> ${r.commitment.digest_ok ? "matches" : "<b>DOES NOT MATCH</b>"}.</p>
+<p class="muted">${
+    r.commitment
+      ? `Liabilities root <code>${esc(r.commitment.root)}</code>${r.commitment.label ? `, ${esc(r.commitment.label)}` : ""}; commitment digest <code>${esc(r.commitment.digest)}</code> ${r.commitment.digest_ok ? "matches" : "<b>DOES NOT MATCH</b>"}.`
+      : esc(liabilitiesLine(r))
+  }</p>
 `;
 }
