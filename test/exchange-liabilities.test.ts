@@ -681,7 +681,56 @@ describe("every version read strictly: a member no version has is refused by nam
     );
   });
 
-  it("Binance's Dec 2022 sample (Equity and Debt, c1884aa) is read as its version; it reaches no root at 350 slots: cannot say (chaingw has not reproduced that version's hashing), never 'does not hold', at once", async () => {
+  it("the fork's Poseidon before 'Fix poseidon output' (6e0195f2, state[0] out): its own test vectors; c1884aa's own constants at 350 slots", async () => {
+    const { poseidonHash } = await import("../src/exchange/liabilities/poseidon.js");
+    const seq = (n: number) => Array.from({ length: n }, (_, i) => BigInt(i + 1));
+    const pre = (xs: bigint[]) => poseidonHash(xs, 12, 0).toString(16);
+    expect(pre([1n, 2n])).toBe("115cc0f5e7d690413df64c6b9662e9cf2a3617f2743245519e19607a4417189a");
+    expect(pre(seq(4))).toBe("299c867db6c1fdd79dcefa40e4510b9837e60ebb1ce0663dbaa525df65250465");
+    expect(pre(seq(24))).toBe("612d378f91dc3422e6c60e54d24e3fa6d8000f0e47cdace9bdb304506e3c9d3");
+    expect(pre(seq(30))).toBe("140cea90c05a04c7140337789bd4cde38ba73ee1988d34533f3f8f7b6aac5675");
+    // Binance's code at c1884aa (7c643ad1, 350 slots): circuit/constants.go's empty account leaf and the
+    // verifier's depth-28 empty account tree root, from 234 zero elements (350 slots, two amounts, three a field)
+    let h = poseidonHash([0n, 0n, 0n, poseidonHash(new Array<bigint>(234).fill(0n))]);
+    expect(h.toString(16).padStart(64, "0")).toBe(
+      "221970e0ba2d0b02a979e616cf186305372e73aab1e74f749772c9fef54dbf91",
+    );
+    for (let i = 0; i < 28; i++) h = poseidonHash([h, h]);
+    expect(h.toString(16).padStart(64, "0")).toBe(
+      "0118925954da77d1a4b241fd163e4373e2265c515cfa60af7fcd28c8cb9ad58a",
+    );
+  });
+
+  /** Gate's Oct 2023 file under Binance's Dec 2022 member names: Gate forked that code (the same packing, slots, Poseidon) */
+  const asBinance2022 = (t: string) =>
+    t
+      .replace('"Arrangement"', '"AccountIndex"')
+      .replace('"UniqueIdentification"', '"AccountIdHash"')
+      .replace('"TotalAssetEquity"', '"TotalEquity"')
+      .replace('"TotalAssetDebt"', '"TotalDebt"')
+      .replace('"AssetDetails"', '"Assets"')
+      .replace('"TreeRootHash"', '"Root"')
+      .replace('"MerkleProofEncode"', '"Proof"');
+
+  it("Binance's Dec 2022 version (c1884aa) is reproduced: a file its code builds reaches its root at 350 slots; one that misses does not hold (exit 1)", async () => {
+    const honest = await verify(tampered("gate-2023-10-user_config.json", asBinance2022), "--json");
+    reachesAt(honest, "350");
+    expect(honest.json.format).toBe("binance");
+    const forged = await verify(
+      tampered("gate-2023-10-user_config.json", (t) =>
+        asBinance2022(t).replace('"Equity":400000000', '"Equity":400000001'),
+      ),
+      "--json",
+    );
+    failsOnce(
+      forged,
+      "path",
+      "level 28 (Root)",
+      "at the asset slot counts Binance's code of 2022-12 used (350)",
+    );
+  });
+
+  it("Binance's own Dec 2022 sample was built before that code (its top siblings chain under the pre-fix Poseidon): cannot say, naming it; its top sibling edited: does not hold", async () => {
     const r = await verify(fixture("binance-2022-12-user_config.json"), "--json");
     expect(r.exitCode).toBe(3);
     expect(r.json.verdict).toBe("cannot-say");
@@ -689,16 +738,22 @@ describe("every version read strictly: a member no version has is refused by nam
     expect(r.json.findings.filter((f: Finding) => f.status === "cannot-say" && f.step === "path")).toEqual([
       expect.objectContaining({
         text: expect.stringMatching(
-          /at the asset slot counts Binance's code of 2022-12 used \(350\), but chaingw has not reproduced that version's hashing.*--asset-slots N tries N/,
+          /at the asset slot counts Binance's code of 2022-12 used \(350\), but the file's tree was not built by that code.*6e0195f2.*--asset-slots N tries N/,
         ),
       }),
     ]);
-    // the later versions, whose hashing is reproduced, still fail a file that misses its root (the control: a forged Gate file)
+    // the chain broken at the top (a forger's sibling): nothing says another code built it, so the miss fails
     const forged = await verify(
-      tampered("gate-user_config.json", (t) => t.replace('"Equity":29774', '"Equity":29775')),
+      tampered("binance-2022-12-user_config.json", (t) =>
+        t.replace(
+          "KLRU4kqn5Fd3FtjapW9MTJBgWdMtAGKgt3OVLQNHh14=",
+          "LLRU4kqn5Fd3FtjapW9MTJBgWdMtAGKgt3OVLQNHh14=",
+        ),
+      ),
       "--json",
     );
     expect(forged.exitCode).toBe(1);
+    expect(failures(forged.json)).toEqual([expect.objectContaining({ step: "path", at: "level 28 (Root)" })]);
   });
 
   it("a forged Binance-family file that reaches no root is tried at the known counts only (45.7): the failure names them and --asset-slots", async () => {

@@ -4,7 +4,8 @@
  * circomlib's Poseidon over BN254's scalar field (x^5, 8 full rounds, circomlib's partial rounds per width,
  * the round constants and MDS of the Grain LFSR, which @noble/curves' grainGenConstants reproduces), inputs
  * absorbed 12 at a time into state[1..12] with state[0] carried, and the output **state[1]** (the fork's
- * "Fix poseidon output" commit). Checked against the fork's own test vectors (test/exchange-liabilities).
+ * "Fix poseidon output" commit, 7c643ad1; before it, 6e0195f2 of Nov 2022, the output was state[0]: `out`).
+ * Checked against the fork's own test vectors (test/exchange-liabilities).
  */
 import { Field } from "@noble/curves/abstract/modular.js";
 import { grainGenConstants, poseidon } from "@noble/curves/abstract/poseidon.js";
@@ -35,6 +36,8 @@ export class PoseidonChain {
   constructor(
     private readonly inputs: readonly bigint[],
     private readonly rate = 12,
+    /** the state element returned: 1 since the fork's "Fix poseidon output" (7c643ad1), 0 before it */
+    private readonly out = 1,
   ) {
     this.state = new Array<bigint>(rate + 1).fill(0n);
   }
@@ -53,13 +56,13 @@ export class PoseidonChain {
       this.blocks++;
     }
     const start = whole * this.rate;
-    if (start >= n) return this.state[1] as bigint;
+    if (start >= n) return this.state[this.out] as bigint;
     const s = this.state.slice(0, n - start + 1);
     for (let j = 0; j < n - start; j++) s[1 + j] = this.inputs[start + j] ?? 0n;
-    return permute(s)[1] as bigint;
+    return permute(s)[this.out] as bigint;
   }
 }
 
 /** Poseidon of field elements, as the fork's `Poseidon(...)` (and `PoseidonBytes` once bytes are read). */
-export const poseidonHash = (inputs: readonly bigint[], rate = 12): bigint =>
-  new PoseidonChain(inputs, rate).hashPrefix(inputs.length);
+export const poseidonHash = (inputs: readonly bigint[], rate = 12, out = 1): bigint =>
+  new PoseidonChain(inputs, rate, out).hashPrefix(inputs.length);
