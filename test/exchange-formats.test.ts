@@ -39,10 +39,13 @@ const BYBIT = [
 ] as const;
 
 /** Bybit's validator (GenericMerkleTree.validate), recomputed: the leaf, every parent, the root's hash, totals and height. */
-function bybitByHand(doc: {
-  self: { userHash: string; hash: string; type: number; balance: Record<string, string> };
-  path: { hash: string; type: number; height: number; balance: Record<string, string> }[];
-}) {
+function bybitByHand(
+  doc: {
+    self: { userHash: string; hash: string; type: number; balance: Record<string, string> };
+    path: { hash: string; type: number; height: number; balance: Record<string, string> }[];
+  },
+  places: Record<string, number> = {},
+) {
   const coins = Object.keys(doc.self.balance);
   const leaf = sha256(doc.self.userHash + coins.map((c) => doc.self.balance[c]).join(""));
   let hash = leaf;
@@ -50,7 +53,7 @@ function bybitByHand(doc: {
   const path = doc.path;
   for (let i = 0; i < path.length - 1; i++) {
     const sib = path[i]!;
-    sums = Object.fromEntries(coins.map((c) => [c, addDown(sums[c]!, sib.balance[c]!, 8)]));
+    sums = Object.fromEntries(coins.map((c) => [c, addDown(sums[c]!, sib.balance[c]!, places[c] ?? 8)]));
     const text = coins.map((c) => sums[c]).join("") + (i + 2);
     hash = sha256(sib.type === 1 ? sib.hash + hash + text : hash + sib.hash + text);
   }
@@ -62,6 +65,89 @@ function bybitByHand(doc: {
     heightOk: root.height === path.length,
     root: root.hash,
   };
+}
+
+/**
+ * Bybit's coin lists no published file shows, in the order of the validator's enums (bybit-exchange/merkle-proof:
+ * the 4 coins of a473b34's Balance, their stablecoins' sums at 4 places; Asset20, AssetMnt20, Asset32 and
+ * Asset50 of 3f0e2da), each with the places of its sums.
+ */
+const BYBIT_UNPUBLISHED: [string, string, Record<string, number>][] = [
+  ["4 coins (Dec 2022)", "BTC ETH USDT USDC", { USDT: 4, USDC: 4 }],
+  [
+    "20 coins (Apr 2023)",
+    "AGLA APT ATOM AVAX BIT BTC BUSD DAI DOGE DOT DYDX EOS ETH FTM LTC MATIC SOL USDC USDT XRP",
+    {},
+  ],
+  [
+    "20 coins, BIT → MNT",
+    "AGLA APT ATOM AVAX MNT BTC BUSD DAI DOGE DOT DYDX EOS ETH FTM LTC MATIC SOL USDC USDT XRP",
+    {},
+  ],
+  [
+    "32 coins",
+    "AGLA APT ATOM AVAX MNT BTC BUSD DAI DOGE DOT DYDX EOS ETH FTM LTC MATIC SOL USDC USDT XRP SHIB OP SAND LDO LINK COMP UNI MANA CRV BLUR SUSHI PEPE",
+    {},
+  ],
+  [
+    "50 coins (Jul 2026)",
+    "AGLA APT ATOM AVAX MNT BTC DOGE DOT DYDX A ETH S LTC POL SOL USDC USDT XRP SHIB OP SAND LDO LINK COMP UNI MANA CRV BLUR SUSHI PEPE WLD BEAM AGI FET IMX RENDER GALA APEX SHRAP USDE GRAM XAUT HYPE STABLE ENA ARB ASTER ONDO AAVE USD1",
+    {},
+  ],
+];
+
+/**
+ * A Bybit proof of `coins` built the way Bybit's validator checks it, hashed here (sha256 of text, Java's
+ * setScale(n, DOWN) sums), not by chaingw: the customer's leaf, five siblings (the first the leaf's), the root.
+ */
+function bybitBuilt(coins: string[], places: Record<string, number>) {
+  const amount = (k: number, c: string) => {
+    const p = places[c] ?? 8;
+    return `${(k * 7) % 13}.${String((k * 3779) % 10 ** p).padStart(p, "0")}`;
+  };
+  const balance = (k: number) => Object.fromEntries(coins.map((c, j) => [c, amount(k + j, c)]));
+  const self = {
+    auditId: "2022120104",
+    balance: balance(1),
+    type: 1,
+    hash: "",
+    height: 1,
+    nonce: "8a0c2f7e-1d35-4b8e-9f60-2a4c5e7b9d11",
+    userHash: sha256("a customer of the test"),
+  };
+  self.hash = sha256(self.userHash + coins.map((c) => self.balance[c]).join(""));
+  const path: {
+    auditId: string;
+    balance: Record<string, string>;
+    type: number;
+    hash: string;
+    height: number;
+    nonce?: string;
+  }[] = [];
+  let hash = self.hash;
+  let sums = { ...self.balance };
+  for (let i = 0; i < 5; i++) {
+    const sib = {
+      auditId: self.auditId,
+      balance: balance(10 * (i + 2)),
+      type: i % 2 === 0 ? 2 : 1,
+      hash: sha256(`sibling ${i}`),
+      height: i + 1,
+    };
+    path.push(i === 0 ? { ...sib, nonce: "3f9e7a1c-5b2d-4c8e-a6f0-1e3d5c7b9a20" } : sib);
+    sums = Object.fromEntries(coins.map((c) => [c, addDown(sums[c]!, sib.balance[c]!, places[c] ?? 8)]));
+    const text = coins.map((c) => sums[c]).join("") + (i + 2);
+    hash = sha256(sib.type === 1 ? sib.hash + hash + text : hash + sib.hash + text);
+  }
+  path.push({ auditId: self.auditId, balance: sums, type: 3, hash, height: 6 });
+  const doc = { self, path };
+  expect(bybitByHand(doc, places)).toMatchObject({
+    leafOk: true,
+    rootOk: true,
+    totalsOk: true,
+    heightOk: true,
+  });
+  return doc;
 }
 
 describe("Bybit: every published coin-list version (bybit-exchange/merkle-proof)", () => {
@@ -91,6 +177,33 @@ describe("Bybit: every published coin-list version (bybit-exchange/merkle-proof)
         }),
       );
       expect(r.json.balances).toHaveLength(40);
+    },
+  );
+
+  it.each(BYBIT_UNPUBLISHED)(
+    "%s: no published file (searched: the repository's history and pull requests, its forks, the code and issue corpora): a proof built as Bybit's validator checks it holds, named as that list; a sibling raised does not",
+    async (label, coinText, places) => {
+      const coins = coinText.split(" ");
+      const file = join(dir, `${next()}-bybit-${coins.length}.json`);
+      const doc = bybitBuilt(coins, places);
+      writeFileSync(file, JSON.stringify(doc, null, 2));
+      const root = doc.path.at(-1)!.hash;
+      const r = await verify(file, "--root", root, "--json");
+      expect(r.exitCode, r.stdout).toBe(0);
+      expect(r.json.findings).toContainEqual(
+        expect.objectContaining({ status: "ok", step: "path", text: expect.stringContaining(`(${label}`) }),
+      );
+      expect(r.json.balances).toHaveLength(coins.length);
+      // a sibling's first coin raised by one unit, the root's total raised to match: the hashes do not
+      const c0 = coins[0]!;
+      const unit = `0.${"0".repeat((places[c0] ?? 8) - 1)}1`;
+      doc.path[1]!.balance[c0] = addDown(doc.path[1]!.balance[c0]!, unit, places[c0] ?? 8);
+      doc.path.at(-1)!.balance[c0] = addDown(doc.path.at(-1)!.balance[c0]!, unit, places[c0] ?? 8);
+      const forged = join(dir, `${next()}-bybit-${coins.length}-raised.json`);
+      writeFileSync(forged, JSON.stringify(doc, null, 2));
+      const f = await verify(forged, "--root", root, "--json");
+      expect(f.exitCode).toBe(1);
+      expect(failures(f.json).map((x) => x.step)).toContain("root");
     },
   );
 
