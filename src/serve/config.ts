@@ -57,6 +57,8 @@ export interface GatewayConfig {
   scanTimeoutMs: number;
   healthIntervalMs: number;
   healthTimeoutMs: number;
+  /** a Redis command's deadline (`--state`): past it, the process keeps to its own memory a while */
+  stateTimeoutMs: number;
   cache: { maxBytes: number; safeDepth: number };
   products: Map<string, ProductConfig>;
 }
@@ -70,6 +72,7 @@ export const SERVE_DEFAULTS = {
   attemptTimeoutS: 5,
   scanTimeoutS: 3600,
   health: { intervalS: 2, timeoutS: 2 },
+  stateTimeoutS: 0.1,
   upstreamConcurrency: 16,
   cache: { maxBytes: 64 * 1024 * 1024, safeDepth: 6 },
   limits: {
@@ -119,6 +122,7 @@ export const GATEWAY_SHAPE: Shape = {
       kind: "object",
       keys: { interval: num({ min: 0.05, max: 3600 }), timeout: num({ min: 0.05, max: 600 }) },
     },
+    stateTimeout: num({ min: 0.001, max: 60 }),
     upstreamConcurrency: num({ min: 1, max: 1024, integer: true }),
     cache: {
       kind: "object",
@@ -180,6 +184,7 @@ interface RawGateway {
   attemptTimeout?: number;
   scanTimeout?: number;
   health?: { interval?: number; timeout?: number };
+  stateTimeout?: number;
   upstreamConcurrency?: number;
   cache?: { maxBytes?: number; safeDepth?: number };
   limits?: RawLimits;
@@ -258,6 +263,7 @@ export function loadGatewayConfig(
     scanTimeoutMs: Math.round((raw.scanTimeout ?? SERVE_DEFAULTS.scanTimeoutS) * 1000),
     healthIntervalMs: Math.round((raw.health?.interval ?? SERVE_DEFAULTS.health.intervalS) * 1000),
     healthTimeoutMs: Math.round((raw.health?.timeout ?? SERVE_DEFAULTS.health.timeoutS) * 1000),
+    stateTimeoutMs: Math.max(1, Math.round((raw.stateTimeout ?? SERVE_DEFAULTS.stateTimeoutS) * 1000)),
     cache: {
       maxBytes: raw.cache?.maxBytes ?? SERVE_DEFAULTS.cache.maxBytes,
       safeDepth: raw.cache?.safeDepth ?? SERVE_DEFAULTS.cache.safeDepth,

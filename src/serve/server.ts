@@ -107,7 +107,7 @@ export class Gateway implements GatewayParts {
     // worker's primary said it already, and holds the address for all of them
     if (!opts.worker) await probeListen(cfg.host, cfg.port);
     const state = opts.stateUrl
-      ? await connectState(opts.stateUrl, cfg.cache.maxBytes, opts.log)
+      ? await connectState(opts.stateUrl, cfg, opts.log)
       : (opts.worker?.state?.(cfg.cache.maxBytes) ?? new MemoryState(cfg.cache.maxBytes));
     const gw = new Gateway(opts, state);
     if (opts.metrics !== false) {
@@ -531,12 +531,18 @@ function parseRequest(text: string): JsonValue | GatewayError {
 }
 
 /** Redis as the shared state, or bad usage naming it (credentials hidden). */
-async function connectState(url: string, cacheMaxBytes: number, log?: (l: string) => void) {
-  return RedisState.connect(url, cacheMaxBytes, log ?? (() => {})).catch((e: unknown) => {
-    throw new UsageError(
-      `--state: cannot reach ${url.replace(/\/\/[^@]*@/, "//***@")}: ${(e as Error).message}`,
-    );
-  });
+async function connectState(
+  url: string,
+  cfg: { cache: { maxBytes: number }; stateTimeoutMs: number },
+  log?: (l: string) => void,
+) {
+  return RedisState.connect(url, cfg.cache.maxBytes, cfg.stateTimeoutMs, log ?? (() => {})).catch(
+    (e: unknown) => {
+      throw new UsageError(
+        `--state: cannot reach ${url.replace(/\/\/[^@]*@/, "//***@")}: ${(e as Error).message}`,
+      );
+    },
+  );
 }
 
 /**
@@ -548,5 +554,6 @@ export async function checkServe(opts: ServeOptions, reload = false): Promise<vo
   readKeys(cfg.keysFile);
   if (reload) return;
   await probeListen(cfg.host, cfg.port);
-  if (opts.stateUrl) await (await connectState(opts.stateUrl, 0)).close();
+  if (opts.stateUrl)
+    await (await connectState(opts.stateUrl, { ...cfg, cache: { ...cfg.cache, maxBytes: 0 } })).close();
 }

@@ -179,8 +179,7 @@ end
 return {wait, short}
 `;
 
-/** A Redis command's deadline, and how long the process keeps to its own memory after one failed. */
-const REDIS_COMMAND_TIMEOUT_MS = 100;
+/** How long the process keeps to its own memory after a Redis command failed (its deadline: `stateTimeout`). */
 const REDIS_RETRY_AFTER_MS = 1000;
 
 /** Cached answers live a day in Redis; Redis's own maxmemory policy bounds the rest. */
@@ -206,6 +205,7 @@ export class RedisState implements SharedState {
   static async connect(
     url: string,
     cacheMaxBytes: number,
+    commandTimeoutMs: number,
     warn: (line: string) => void,
   ): Promise<RedisState> {
     const { Redis } = await import("./vendor.js");
@@ -213,9 +213,9 @@ export class RedisState implements SharedState {
       lazyConnect: true,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
-      // a command's deadline: loopback and LAN Redis answer in well under a millisecond; a hung one must
-      // cost a request a few ms, not a second
-      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+      // a command's deadline (`stateTimeout`, 100 ms by default): loopback and LAN Redis answer in well
+      // under a millisecond; a hung one must cost a request a few ms, not a second
+      commandTimeout: commandTimeoutMs,
       connectTimeout: 2000,
     });
     redis.on("error", () => {});
