@@ -17,6 +17,7 @@ import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
 import { trackDir } from "./helpers/procs.js";
+import { deployToken, mint } from "./helpers/tokens.js";
 
 const CAST = new URL("../node_modules/.bin/cast", import.meta.url).pathname;
 const K0 = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
@@ -63,7 +64,7 @@ function addressFile(o: { ltc?: string; ethCoin?: string; eth?: string } = {}): 
 /** chaingw's commitment of customers owing `owed` (asset → amount), built by `liabilities build`. */
 async function commitment(owed: Record<string, string>, challenge?: string): Promise<string> {
   const out = join(dir, `${n++}-snap`);
-  const decimals: Record<string, number> = { LTC: 8, ETH: 18, USDT: 6 };
+  const decimals: Record<string, number> = { LTC: 8, ETH: 18, USDT: 6, USDX: 6 };
   const input = write(
     "balances.csv",
     ["customer_id,asset,amount", ...Object.entries(owed).map(([a, v], i) => `c${i},${a},${v}`), ""].join(
@@ -487,5 +488,117 @@ describe("chaingw's own reserve proofs against an exchange's liabilities root (O
     const bad = await own(file, "--root", r, "--liabilities-date", "yesterday");
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain('--liabilities-date "yesterday": not an RFC 3339 date-time');
+  });
+});
+
+describe("--backing for an exchange's rows: what the liabilities' asset names are, by chain and contract", () => {
+  let real: string;
+  let fake: string;
+  let usdxHeight: number;
+
+  beforeAll(async () => {
+    // the token the auditor names, and one the exchange deployed and minted itself under the same symbol
+    real = await deployToken(anvil.rpc, "Token", { symbol: "USDX", decimals: 6 });
+    fake = await deployToken(anvil.rpc, "Token", { symbol: "USDX", decimals: 6 });
+    await mint(anvil.rpc, real, [A0], [7_000_000n]);
+    await mint(anvil.rpc, fake, [A0], [7_000_000n]);
+    usdxHeight = Number(await anvil.rpc<string>("eth_blockNumber"));
+  }, 120_000);
+
+  /** the HTX-layout file with a USDX row on the ETH network (A0, its signature over "huobi") */
+  const withUsdx = () =>
+    write(
+      "reserves-usdx.csv",
+      [
+        "coin,snapshot height,balance",
+        `LTC,${ltcHeight},2`,
+        `ETH,${ethHeight},${ethBalance}`,
+        `USDX-ETH,${usdxHeight},7`,
+        "",
+        "coin,address,snapshot height,balance,message,signature",
+        `LTC,${addr},${ltcHeight},2,${MESSAGE},${ltcSig}`,
+        `ETH,${A0},${ethHeight},${ethBalance},${MESSAGE},${ethSig}`,
+        `USDX-ETH,${A0},${usdxHeight},7,${MESSAGE},${ethSig}`,
+        "",
+      ].join("\n"),
+    );
+
+  it("USDX declared as the anvil token it is (--backing USDX=anvil:TOKEN): counted and proven, SOLVENT; undeclared: not counted", async () => {
+    const liab = await commitment({ LTC: "1.5", ETH: "5000", USDX: "6.5" });
+    const file = withUsdx();
+    const token = ["--token", `USDX=${real}`, "--challenge", MESSAGE];
+    const ok = await solvency(file, liab, ...token, "--backing", `USDX=anvil:${real}`);
+    expect(ok.stderr).toBe("");
+    expect(ok.report.verdict).toBe("solvent");
+    expect(ok.exitCode).toBe(0);
+    expect(ok.coin("USDX")).toMatchObject({
+      liabilities: "6.5",
+      proven: "7",
+      proven_ratio: "107.69%",
+      status: "covered",
+    });
+    // ETH, not declared, still by the tables' names
+    expect(ok.coin("ETH").status).toBe("covered");
+    // every coin declared: LTC by its node's genesis (litecoin-regtest), ETH as anvil's own coin
+    const all = ["--backing", "LTC=litecoin-regtest", "--backing", "ETH=anvil"];
+    const declared = await solvency(file, liab, ...token, "--backing", `USDX=anvil:${real}`, ...all);
+    expect(declared.report.verdict).toBe("solvent");
+    expect(declared.coin("LTC")).toMatchObject({ proven: "2", status: "covered" });
+    // ETH declared as Ethereum's ether: the anvil row is not it
+    const mainnet = await solvency(file, liab, ...token, "--backing", "ETH=ethereum");
+    expect(mainnet.coin("ETH").status).toBe("not-covered");
+    expect(mainnet.coin("ETH").not_counted[0]?.why).toContain(
+      "ETH is the own coin of anvil (chain id 31337), not ether on Ethereum (--backing ETH)",
+    );
+    const bare = await solvency(file, liab, ...token);
+    expect(bare.report.verdict).toBe("not-solvent");
+    expect(bare.coin("USDX")).toMatchObject({ proven: "0", status: "not-covered" });
+    expect(bare.coin("USDX").not_counted[0]?.why).toContain("is not USDX on a chain chaingw's tables know");
+  });
+
+  it("the row read at another contract (the exchange's own USDX): proven on chain, but not the declared token: not counted, NOT SOLVENT", async () => {
+    const liab = await commitment({ LTC: "1.5", ETH: "5000", USDX: "6.5" });
+    const r = await solvency(
+      withUsdx(),
+      liab,
+      "--token",
+      `USDX=${fake}`,
+      "--challenge",
+      MESSAGE,
+      "--backing",
+      `USDX=anvil:${real}`,
+    );
+    expect(r.report.verdict).toBe("not-solvent");
+    expect(r.exitCode).toBe(1);
+    expect(r.coin("USDX")).toMatchObject({ proven: "0", claimed: "0", status: "not-covered" });
+    expect(r.coin("USDX").not_counted).toEqual([
+      expect.objectContaining({
+        coin: "USDX-ETH",
+        status: "proven",
+        why: `USDX-ETH is the token at ${fake.toLowerCase()} on anvil (chain id 31337), not the token at ${real.toLowerCase()} on anvil (chain id 31337) (--backing USDX): not counted as USDX`,
+      }),
+    ]);
+    // declared on another chain (Ethereum's id): the anvil row is not it either
+    const eth = await solvency(
+      withUsdx(),
+      liab,
+      "--token",
+      `USDX=${real}`,
+      "--challenge",
+      MESSAGE,
+      "--backing",
+      `USDX=ethereum:${real}`,
+    );
+    expect(eth.coin("USDX").status).toBe("not-covered");
+  });
+
+  it("a --backing that names no network, or an asset the liabilities do not owe: exit 2 by name", async () => {
+    const liab = await commitment({ LTC: "1.5", ETH: "5000", USDX: "6.5" });
+    const net = await runCli([...args(withUsdx(), liab), "--backing", "USDX=anvill"]);
+    expect(net.exitCode).toBe(2);
+    expect(net.stderr).toContain('--backing "USDX=anvill": "anvill" is not a network');
+    const asset = await runCli([...args(withUsdx(), liab), "--backing", "FOO=anvil"]);
+    expect(asset.exitCode).toBe(2);
+    expect(asset.stderr).toContain("--backing FOO=anvil: the liabilities have no asset FOO");
   });
 });

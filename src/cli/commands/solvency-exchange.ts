@@ -12,6 +12,7 @@ import type { OwnershipFile } from "../../exchange/ownership/read.js";
 import type {
   ExchangeLiabilities,
   ExchangeSolvencyReport,
+  RowBackings,
   SnapshotTime,
 } from "../../exchange/ownership/solvency.js";
 import type { AddressFileModule } from "../../formats/registry.js";
@@ -25,6 +26,8 @@ export interface ExchangeSolvencyOptions {
   liabilitiesDate?: string;
   node: string[];
   token: string[];
+  /** `ASSET=NETWORK[:TOKEN]`: what the liabilities' asset names are, for the rows */
+  backing: string[];
   challenge?: string;
   html?: string;
 }
@@ -168,6 +171,24 @@ async function snapshotTimes(file: OwnershipFile, nodes: ChainNode[]): Promise<S
   return out;
 }
 
+/** Each node's network as it answers for itself: a UTXO chain's genesis hash, an account chain's id. */
+async function nodeNetworks(nodes: ChainNode[]): Promise<RowBackings["nodes"]> {
+  const { readChainId } = await import("../../reserves/evm/balances-read.js");
+  return Promise.all(
+    nodes.map(async (n) => {
+      try {
+        if (!n.chain.utxoScan)
+          return { network: n.network, id: `evm:${await readChainId(n.client, n.chain)}` };
+        const h = (await n.client.call("getblockhash", [0], { idempotent: true, heavy: false })).result;
+        return { network: n.network, id: typeof h === "string" ? `utxo:${h.toLowerCase()}` : null };
+      } catch {
+        // not told: a row of it backs no declared asset (named so in its line)
+        return { network: n.network, id: null };
+      }
+    }),
+  );
+}
+
 export async function runExchangeSolvency(
   o: ExchangeSolvencyOptions,
   run: Run,
@@ -190,6 +211,13 @@ export async function runExchangeSolvency(
       `--challenge ${JSON.stringify(o.challenge)}: the commitment's challenge is ${JSON.stringify(liabilities.challenge)}; give that one, or leave --challenge out`,
     );
   const challenge = o.challenge ?? liabilities.challenge;
+  // --backing read (exit 2 on a bad value) before anything is sent
+  const { backingRules } = await import("./solvency-backing.js");
+  const declared = new Map(
+    [...backingRules(o.backing, liabilities.totals)].flatMap(([asset, r]) =>
+      r.source === "declared" ? [[asset, r.refs] as const] : [],
+    ),
+  );
   const { addressFileJudged } = await import("./reserves/verify-exchange.js");
   // --challenge: every signed row must be over it (another text fails the row), as reserves verify's
   const judged = await addressFileJudged(run, o.reserves, reservesText, m, flags, {
@@ -198,6 +226,16 @@ export async function runExchangeSolvency(
     challenge,
   });
   const times = await snapshotTimes(judged.file, judged.nodes);
+  let backings: RowBackings | undefined;
+  if (declared.size) {
+    backings = {
+      declared,
+      nodes: await nodeNetworks(judged.nodes),
+      tokens: judged.tokens,
+      tronTokens: judged.tronTokens,
+      network: judged.network,
+    };
+  }
   const { exchangeSolvency } = await import("../../exchange/ownership/solvency.js");
   const report = exchangeSolvency({
     file: judged.file,
@@ -205,6 +243,7 @@ export async function runExchangeSolvency(
     liabilities,
     challenge,
     times,
+    ...(backings ? { backings } : {}),
   });
   if (o.html !== undefined) {
     const { writeAtomic } = await import("../files.js");

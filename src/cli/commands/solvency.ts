@@ -57,7 +57,7 @@ export function declareSolvency(program: Command, run: Run): void {
     )
     .option(
       "--backing <asset=network[:token]>",
-      `what backs a liabilities asset (repeatable): NETWORK a genesis block hash (64 hex), evm:<chain id>, or one of ${BACKING_NETWORKS} (${BACKING_ALIASES} too); TOKEN a contract address. Default: the well-known table (${WELL_KNOWN_ASSETS} on mainnets)`,
+      `what backs a liabilities asset (repeatable): NETWORK a genesis block hash (64 hex), evm:<chain id>, or one of ${BACKING_NETWORKS} (${BACKING_ALIASES} too); TOKEN a contract address. Default: the well-known table (${WELL_KNOWN_ASSETS} on mainnets). An exchange's address file: its rows by the network their --node answers for and the contract --token names`,
       collect,
     )
     .option("--verify", "re-check every reserve proof against its chain first (nothing is proven without it)")
@@ -136,13 +136,12 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
       );
     for (const [flag, given] of [
       ["--verify", o.verify || undefined],
-      ["--backing", o.backing.length ? o.backing[0] : undefined],
       ["--url-for", o.urlFor.length ? o.urlFor[0] : undefined],
       ["--max-gap", o.maxGap],
     ] as const)
       if (given !== undefined)
         throw new UsageError(
-          `${flag}: an exchange's address file is judged with --node NET=URL (its rows re-read at the snapshot) and its coins by chaingw's tables; leave ${flag} out`,
+          `${flag}: an exchange's address file is judged with --node NET=URL (its rows re-read at the snapshot) and its coins by --backing or chaingw's tables; leave ${flag} out`,
         );
     return runExchangeSolvency(
       {
@@ -152,6 +151,7 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
         liabilitiesDate: o.liabilitiesDate,
         node: o.node ?? [],
         token: o.token ?? [],
+        backing: o.backing,
         challenge: o.challenge,
         html: o.html,
       },

@@ -56,8 +56,15 @@ export const networkOf = (row: OwnershipRow): string =>
   (row.network || (row.coin.split("-").at(-1) as string)).toUpperCase();
 
 /** TRON's names in the files ("TRX", "USDT-TRC20", a network column "TRON") are one network for `--node`. */
-const isTronRow = (row: OwnershipRow): boolean => isTronNetwork(networkOf(row)) || isTronAddress(row.address);
+export const isTronRow = (row: OwnershipRow): boolean =>
+  isTronNetwork(networkOf(row)) || isTronAddress(row.address);
 const nodeName = (n: string): string => (isTronNetwork(n) ? "TRON" : n.toUpperCase());
+
+/** The node (`--node NET=URL`) that reads a row: the one named for its network, TRON's names as one. */
+export const nodeOfRow = <N extends { network: string }>(
+  nodes: readonly N[],
+  row: OwnershipRow,
+): N | undefined => nodes.find((n) => nodeName(n.network) === (isTronRow(row) ? "TRON" : networkOf(row)));
 
 export interface BalanceCheck {
   /** the chain's balance in the row's units, as text */
@@ -99,8 +106,7 @@ const hexWords = (hex: string): bigint[] => {
 
 /** The chain's checks of a file's rows, through the nodes given. */
 export function chainChecks(file: OwnershipFile, o: ChainOptions): ChainChecks {
-  const nodeOf = (row: OwnershipRow) =>
-    o.nodes.find((n) => nodeName(n.network) === (isTronRow(row) ? "TRON" : networkOf(row)));
+  const nodeOf = (row: OwnershipRow) => nodeOfRow(o.nodes, row);
   /** one scantxoutset per node for all its rows: the UTXO set's height and each script's total */
   const scans = new Map<ChainNode, Promise<{ height: number; by: Map<string, bigint> } | string>>();
   const scan = (node: ChainNode, coin: UtxoCoin) => {

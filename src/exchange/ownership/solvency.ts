@@ -15,9 +15,19 @@
  *  - a coin owed that no row backs is NOT SOLVENT for it.
  * Data in, data out: the face reads the files, runs the verifier and reads the snapshots' block times.
  */
+import {
+  type BackingRef,
+  type NetworkId,
+  networkLabel,
+  networkNamed,
+  tokenHex,
+  wellKnownBackings,
+} from "../../chains/assets.js";
+import { COINS, type NetworkName } from "../../chains/coins.js";
 import { share } from "../../reserves/claims.js";
 import { formatUnits } from "../../util/units.js";
-import { decimalsOf } from "./coins.js";
+import { isTronRow, networkOf, nodeOfRow } from "./balances.js";
+import { decimalsOf, nativeOn } from "./coins.js";
 import type { OwnershipFile, OwnershipRow } from "./read.js";
 import type { OwnershipReport, RowResult } from "./verify.js";
 
@@ -50,6 +60,67 @@ export interface SnapshotTime {
   /** Unix seconds */
   time: number | null;
   detail?: string;
+}
+
+/**
+ * What the auditor declared with `--backing ASSET=NETWORK[:TOKEN]` (the asset names of the liabilities), and
+ * what tells a row's chain and contract: each `--node`'s network as its node answers (`getblockhash 0`,
+ * `eth_chainId`; null: not read), the contracts its balances were read at (`--token`), the Bitcoin-family
+ * addresses' network (`--network`).
+ */
+export interface RowBackings {
+  declared: Map<string, BackingRef[]>;
+  nodes: { network: string; id: NetworkId | null }[];
+  tokens: Map<string, string>;
+  tronTokens: Map<string, string>;
+  network: NetworkName;
+}
+
+/**
+ * A row's chain and contract: the network its node answers for (without a node, the one its name claims:
+ * a Bitcoin-family coin's on `--network`, TRON's names tron-mainnet, ETH/ERC20 ethereum, else the table's
+ * name), and the contract its balance is read at (`--token SYMBOL=…`, else the well-known one there; none:
+ * the network's own coin). null: not told.
+ */
+export function rowIdentity(
+  row: OwnershipRow,
+  b: RowBackings,
+): { network: NetworkId | null; token: string | undefined | null } {
+  const name = networkOf(row);
+  const symbol = (row.coin.split("-")[0] as string).toUpperCase();
+  const utxo = COINS.find((c) => c.ticker === name);
+  const node = nodeOfRow(b.nodes, row);
+  const genesis = utxo?.networks[b.network]?.genesis;
+  const named = isTronRow(row)
+    ? networkNamed("tron-mainnet")?.id
+    : name === "ETH" || name === "ERC20"
+      ? networkNamed("ethereum")?.id
+      : networkNamed(name.toLowerCase())?.id;
+  const network = node ? node.id : utxo ? (genesis ? `utxo:${genesis}` : null) : (named ?? null);
+  const known = (n: NetworkId | null) =>
+    wellKnownBackings(symbol)?.backings.find((x) => x.network === n && x.token)?.token ?? null;
+  if (utxo) return { network, token: symbol === utxo.ticker ? undefined : null };
+  if (isTronRow(row)) {
+    const t = b.tronTokens.get(symbol);
+    return { network, token: symbol === "TRX" ? undefined : t ? tokenHex(t) : known(network) };
+  }
+  const t = b.tokens.get(symbol);
+  return { network, token: t ? t.toLowerCase() : nativeOn(symbol, name) ? undefined : known(network) };
+}
+
+const sameRef = (r: BackingRef, id: ReturnType<typeof rowIdentity>) =>
+  id.network !== null && r.network === id.network && r.token === (id.token ?? undefined) && id.token !== null;
+
+/** "LTC on Litecoin regtest", "the token at 0x… on anvil (chain id 31337)", or why it is not told. */
+function identityText(id: ReturnType<typeof rowIdentity>): string {
+  if (id.network === null)
+    return "a network not told (no --node answered for it, and its name is no network's)";
+  const on = networkLabel(id.network);
+  return id.token === null
+    ? `a token whose contract is not named on ${on} (--token SYMBOL=ADDRESS)`
+    : id.token === undefined
+      ? `the own coin of ${on}`
+      : `the token at ${id.token} on ${on}`;
 }
 
 export type CoinStatus = "covered" | "claimed-only" | "not-covered" | "cannot-say";
@@ -147,6 +218,24 @@ function gapText(seconds: number): string {
   return `${v} ${unit}${v === 1 ? "" : "s"} ${seconds >= 0 ? "after" : "before"} the liabilities' date`;
 }
 
+/**
+ * How a row stands to `asset` under `--backing`: "declared" (its chain and contract are one the auditor
+ * declared for the asset), "other" (declared for another asset), its identity (the asset is declared and the
+ * row, named as it, is something else: not counted), or "name" (nothing declared touches it: the tables'
+ * names decide, as without --backing).
+ */
+function backingOf(
+  row: OwnershipRow,
+  asset: string,
+  b: RowBackings | undefined,
+): "declared" | "other" | "name" | ReturnType<typeof rowIdentity> {
+  if (!b?.declared.size) return "name";
+  const id = rowIdentity(row, b);
+  for (const [a, refs] of b.declared)
+    if (refs.some((r) => sameRef(r, id))) return a === asset ? "declared" : "other";
+  return b.declared.has(asset) && tickerOf(row) === asset.toUpperCase() ? id : "name";
+}
+
 const RANK: Record<CoinStatus, number> = { covered: 0, "cannot-say": 1, "claimed-only": 2, "not-covered": 3 };
 
 /** One coin owed: the rows that back it (proven, claimed), those that do not (named), the ratios, the status. */
@@ -156,6 +245,7 @@ function judgeCoin(
   owed: LiabilityTotal,
   challenge: string | null,
   times: SnapshotTime[],
+  backings: RowBackings | undefined,
 ): CoinVerdict {
   const fmt = (v: bigint) => formatUnits(v, owed.decimals);
   const rows: CoinVerdict["rows"] = [];
@@ -165,9 +255,24 @@ function judgeCoin(
   const heights = new Map<string, number>();
   for (const [i, r] of report.rows.entries()) {
     const row = file.rows[i] as OwnershipRow;
-    if (r.amount === null || tickerOf(row) !== owed.asset.toUpperCase()) continue;
+    if (r.amount === null) continue;
+    const mine = backingOf(row, owed.asset, backings);
+    if (mine === "other" || (mine === "name" && tickerOf(row) !== owed.asset.toUpperCase())) continue;
     const base = { line: r.line, coin: r.coin, network: r.network };
-    const d = decimalsOf(row.coin, row.network);
+    if (typeof mine === "object") {
+      notCounted.push({
+        ...base,
+        status: r.status,
+        why: `${r.coin} is ${identityText(mine)}, not ${backings?.declared
+          .get(owed.asset)
+          ?.map((x) => x.label)
+          .join(" or ")} (--backing ${owed.asset}): not counted as ${owed.asset}`,
+      });
+      continue;
+    }
+    // a declared row's places matter only for a file of base units: the coin's, where the tables know them
+    const d =
+      decimalsOf(row.coin, row.network) ?? (mine === "declared" && file.units !== "base" ? 0 : undefined);
     if (d === undefined) {
       notCounted.push({
         ...base,
@@ -226,9 +331,13 @@ export function exchangeSolvency(i: {
   /** the signed text the auditor accepts as the audit's (--challenge), or undefined */
   challenge?: string;
   times: SnapshotTime[];
+  /** --backing: what the auditor declared the liabilities' asset names to be */
+  backings?: RowBackings;
 }): ExchangeSolvencyReport {
   const challenge = i.challenge ?? null;
-  const coins = i.liabilities.totals.map((t) => judgeCoin(i.file, i.report, t, challenge, i.times));
+  const coins = i.liabilities.totals.map((t) =>
+    judgeCoin(i.file, i.report, t, challenge, i.times, i.backings),
+  );
   const worst = Math.max(0, ...coins.map((c) => RANK[c.status]));
   let verdict: ExchangeSolvencyVerdict = (["solvent", "cannot-say", "unproven", "not-solvent"] as const)[
     worst

@@ -5,6 +5,7 @@
  * older file; `--challenge TEXT` the message every signed row must be over; `--node NET=URL` reads balances.
  */
 import { basename } from "node:path";
+import type { NetworkName } from "../../../chains/coins.js";
 import type { GlobalFlags } from "../../../config/config.js";
 import { UsageError } from "../../../errors/index.js";
 import type { ChainNode } from "../../../exchange/ownership/balances.js";
@@ -56,7 +57,15 @@ export async function addressFileJudged(
   m: AddressFileModule,
   flags: GlobalFlags,
   o: ExchangeVerifyFlags,
-): Promise<{ report: OwnershipReport; file: OwnershipFile; nodes: ChainNode[] }> {
+): Promise<{
+  report: OwnershipReport;
+  file: OwnershipFile;
+  nodes: ChainNode[];
+  /** what the rows were read with: the token contracts by symbol, the Bitcoin-family addresses' network */
+  tokens: Map<string, string>;
+  tronTokens: Map<string, string>;
+  network: NetworkName;
+}> {
   for (const [flag, v] of [
     ["--signatures", o.signatures],
     ["--quorum", o.quorum],
@@ -130,5 +139,5 @@ export async function addressFileJudged(
   }
   // --challenge: the exact message every signed row must be over (else the layout's own messages)
   const report = await m.verify(owned, { previous, chain, network, message: o.challenge }, run.abort.signal);
-  return { report, file: owned, nodes: chainNodes };
+  return { report, file: owned, nodes: chainNodes, tokens, tronTokens, network };
 }
