@@ -137,6 +137,93 @@ class LineBytes {
   }
 }
 
+/** A chunk sent: its entries in one array, then for ranges the second phase (height → hash → the method). */
+async function sendChunk(client: JsonRpcClient, chunk: Item[], opts: BatchOptions) {
+  const ready = chunk.filter((it) => it.entry);
+  const res = await send(
+    client,
+    ready.map((it) => it.entry!),
+    opts,
+  );
+  const second = ready
+    .map((it, i) => (it.followUp && !(res[i] instanceof Error) ? i : -1))
+    .filter((i) => i >= 0);
+  if (second.length) {
+    const res2 = await send(
+      client,
+      second.map((i) => ready[i].followUp!((res[i] as { result: JsonValue }).result)),
+      opts,
+    );
+    for (const [j, i] of second.entries()) res[i] = res2[j];
+  }
+  return res;
+}
+
+/** The counts and causes of a run, and each failure's exit code (the worst is the run's). */
+class Tally {
+  readonly summary: Summary = {
+    ok: 0,
+    nodeErrors: 0,
+    badInput: 0,
+    transport: 0,
+    causes: new Map(),
+    exitCode: 0,
+  };
+  private readonly codes = new Set<number>();
+  failed(e: ChaingwError): void {
+    this.codes.add(exitCodeOf(e));
+    this.summary.causes.set(e.message, (this.summary.causes.get(e.message) ?? 0) + 1);
+  }
+  end(): Summary {
+    this.summary.exitCode = worstExit(this.codes);
+    return this.summary;
+  }
+}
+
+/** A chunk's output lines from its answers (`res`: one per item that had an entry), each counted. */
+function chunkLines(
+  chunk: Item[],
+  res: Awaited<ReturnType<typeof sendChunk>>,
+  tally: Tally,
+  scrub: (t: string) => string,
+): Buffer {
+  const { summary } = tally;
+  let k = 0;
+  const lines = new LineBytes();
+  const fail = (id: Item["id"], e: ChaingwError) => {
+    tally.failed(e);
+    lines.text(errorLine(id, e, scrub) + "\n");
+  };
+  for (const it of chunk) {
+    if (it.error) {
+      summary.badInput++;
+      fail(it.id, it.error);
+      continue;
+    }
+    const r = res[k++];
+    if (r instanceof Error) {
+      if (r instanceof RpcError) summary.nodeErrors++;
+      else summary.transport++;
+      fail(it.id, r);
+      continue;
+    }
+    const bad = verifyEntry(it, r);
+    if (bad) {
+      summary.nodeErrors++;
+      fail(it.id, bad);
+      continue;
+    }
+    summary.ok++;
+    const bytes = r.rawBytes;
+    if (bytes) {
+      lines.text(`{"id":${it.id},"result":`);
+      lines.bytes(bytes);
+      lines.text("}\n");
+    } else lines.text(`{"id":${it.id},"result":${r.raw}}\n`);
+  }
+  return lines.toBuffer();
+}
+
 /**
  * Runs a stream of items through the client; hands each chunk's lines, in order, to `write` (which may
  * wait, e.g. for a slow reader); reports progress after each chunk; returns the counts and causes.
@@ -148,19 +235,7 @@ export async function runItems(
   write: (lines: Buffer) => void | Promise<void>,
   onProgress: (p: BatchProgress) => void = () => {},
 ): Promise<Summary> {
-  const summary: Summary = {
-    ok: 0,
-    nodeErrors: 0,
-    badInput: 0,
-    transport: 0,
-    causes: new Map(),
-    exitCode: 0,
-  };
-  const codes = new Set<number>();
-  const failed = (e: ChaingwError) => {
-    codes.add(exitCodeOf(e));
-    summary.causes.set(e.message, (summary.causes.get(e.message) ?? 0) + 1);
-  };
+  const tally = new Tally();
   const window: Promise<Buffer>[] = [];
   const heap = newHeapTuner();
   const scrub = opts.scrub ?? ((t: string) => t);
@@ -169,61 +244,11 @@ export async function runItems(
     await write(b);
     heap.check();
   };
-
   const runChunk = async (chunk: Item[]): Promise<Buffer> => {
-    const ready = chunk.filter((it) => it.entry);
-    const res = await send(
-      client,
-      ready.map((it) => it.entry!),
-      opts,
-    );
-    // second phase for ranges: height → hash → the method itself
-    const second = ready
-      .map((it, i) => (it.followUp && !(res[i] instanceof Error) ? i : -1))
-      .filter((i) => i >= 0);
-    if (second.length) {
-      const res2 = await send(
-        client,
-        second.map((i) => ready[i].followUp!((res[i] as { result: JsonValue }).result)),
-        opts,
-      );
-      for (const [j, i] of second.entries()) res[i] = res2[j];
-    }
-    let k = 0;
-    const lines = new LineBytes();
-    for (const it of chunk) {
-      if (it.error) {
-        summary.badInput++;
-        failed(it.error);
-        lines.text(errorLine(it.id, it.error, scrub) + "\n");
-        continue;
-      }
-      const r = res[k++];
-      if (r instanceof Error) {
-        if (r instanceof RpcError) summary.nodeErrors++;
-        else summary.transport++;
-        failed(r);
-        lines.text(errorLine(it.id, r, scrub) + "\n");
-      } else {
-        const bad = verifyEntry(it, r);
-        if (bad) {
-          summary.nodeErrors++;
-          failed(bad);
-          lines.text(errorLine(it.id, bad, scrub) + "\n");
-          continue;
-        }
-        summary.ok++;
-        const bytes = r.rawBytes;
-        if (bytes) {
-          lines.text(`{"id":${it.id},"result":`);
-          lines.bytes(bytes);
-          lines.text("}\n");
-        } else lines.text(`{"id":${it.id},"result":${r.raw}}\n`);
-      }
-    }
+    const lines = chunkLines(chunk, await sendChunk(client, chunk, opts), tally, scrub);
     done += chunk.length;
-    onProgress({ done, ok: summary.ok, failed: done - summary.ok });
-    return lines.toBuffer();
+    onProgress({ done, ok: tally.summary.ok, failed: done - tally.summary.ok });
+    return lines;
   };
 
   let chunk: Item[] = [];
@@ -242,6 +267,5 @@ export async function runItems(
     }
   await flushChunk();
   while (window.length) await flush(await window.shift()!);
-  summary.exitCode = worstExit(codes);
-  return summary;
+  return tally.end();
 }

@@ -82,6 +82,64 @@ async function blockNumberOf(
 }
 
 /**
+ * The range as block numbers: two numbers the wrong way round refused before anything is sent; tags asked
+ * of the node; a number past the head clamped to the head read now (nodes refuse the windows beyond it,
+ * anvil's BlockOutOfRangeError, where one eth_getLogs over the same range answers every log there is); a
+ * range that starts past the head (or past what a tag names) refused (it printed nothing, exit 0).
+ */
+async function rangeOf(
+  client: JsonRpcClient,
+  chain: ChainGroup,
+  o: LogsOptions,
+  onEvent: (e: LogsEvent) => void,
+): Promise<{ from: bigint; to: bigint }> {
+  const numbered = /^0x[0-9a-f]+$/i.test(o.fromBlock) && /^0x[0-9a-f]+$/i.test(o.toBlock);
+  if (numbered && BigInt(o.fromBlock) > BigInt(o.toBlock))
+    throw new UsageError(
+      `${o.def.name}: --from-block ${BigInt(o.fromBlock)} is after --to-block ${BigInt(o.toBlock)}: no block to read`,
+      { hint: "give the lower block first: --from-block LOW --to-block HIGH" },
+    );
+  const from = await blockNumberOf(client, chain, o.fromBlock, o);
+  let to = await blockNumberOf(client, chain, o.toBlock, o);
+  let clamped = false;
+  if (/^0x[0-9a-f]+$/i.test(o.toBlock)) {
+    const head = await blockNumberOf(client, chain, "latest", o);
+    if (to > head) {
+      if (from <= head) onEvent({ kind: "clamp", asked: to, head });
+      clamped = true;
+      to = head;
+    }
+  }
+  if (from > to) {
+    const named = (flag: string, v: string, n: bigint) =>
+      `${flag} ${/^0x/i.test(v) ? n : `${v} (block ${n})`}`;
+    throw new UsageError(
+      `${o.def.name}: ${named("--from-block", o.fromBlock, from)} is after ${clamped ? `the head (block ${to})` : named("--to-block", o.toBlock, to)}: no block to read`,
+      { hint: `the chain's head is block ${to}: give an earlier --from-block` },
+    );
+  }
+  return { from, to };
+}
+
+/** A window's answer read: a list of logs, each of a block inside the window (an upstream that ignores the range would repeat logs in the next window). */
+function windowLogs(raw: string, lo: bigint, hi: bigint): JsonValue[] {
+  const logs = parseLossless(raw);
+  if (!Array.isArray(logs))
+    throw new IntegrityError(`eth_getLogs: blocks ${lo}..${hi}: the answer is not a list of logs`);
+  for (const l of logs) {
+    const bn = isJsonObject(l) ? (l as Record<string, JsonValue>).blockNumber : undefined;
+    if (typeof bn === "string" && /^0x[0-9a-f]+$/i.test(bn)) {
+      const b = BigInt(bn);
+      if (b < lo || b > hi)
+        throw new IntegrityError(
+          `eth_getLogs: asked for blocks ${lo}..${hi}, the upstream answered a log of block ${b}`,
+        );
+    }
+  }
+  return logs;
+}
+
+/**
  * Streams the logs of [fromBlock, toBlock]: `onLogs` gets each window's logs in order (and is awaited,
  * so a slow reader slows the requests, not the memory).
  */
@@ -93,36 +151,7 @@ export async function streamLogs(
   signal?: AbortSignal,
 ): Promise<LogsSummary> {
   const chain = prepare(o.def, { params: [{}] }).chain;
-  // two numbers the wrong way round: refused before anything is sent
-  const numbered = /^0x[0-9a-f]+$/i.test(o.fromBlock) && /^0x[0-9a-f]+$/i.test(o.toBlock);
-  if (numbered && BigInt(o.fromBlock) > BigInt(o.toBlock))
-    throw new UsageError(
-      `${o.def.name}: --from-block ${BigInt(o.fromBlock)} is after --to-block ${BigInt(o.toBlock)}: no block to read`,
-      { hint: "give the lower block first: --from-block LOW --to-block HIGH" },
-    );
-  const from = await blockNumberOf(client, chain, o.fromBlock, o);
-  let to = await blockNumberOf(client, chain, o.toBlock, o);
-  let clamped = false;
-  // a number past the head: nodes refuse the windows beyond it (anvil: BlockOutOfRangeError) where one
-  // eth_getLogs over the same range answers every log there is; the range ends at the head read now
-  if (/^0x[0-9a-f]+$/i.test(o.toBlock)) {
-    const head = await blockNumberOf(client, chain, "latest", o);
-    if (to > head) {
-      if (from <= head) onEvent({ kind: "clamp", asked: to, head });
-      clamped = true;
-      to = head;
-    }
-  }
-  // a range that starts past the head (or past what a tag names) has no block to read: say so (it printed
-  // nothing, exit 0)
-  if (from > to) {
-    const named = (flag: string, v: string, n: bigint) =>
-      `${flag} ${/^0x/i.test(v) ? n : `${v} (block ${n})`}`;
-    throw new UsageError(
-      `${o.def.name}: ${named("--from-block", o.fromBlock, from)} is after ${clamped ? `the head (block ${to})` : named("--to-block", o.toBlock, to)}: no block to read`,
-      { hint: `the chain's head is block ${to}: give an earlier --from-block` },
-    );
-  }
+  const { from, to } = await rangeOf(client, chain, o, onEvent);
   const s: LogsSummary = { from, to, logs: 0, requests: 0, splits: 0, next: from, interrupted: false };
   onEvent({ kind: "range", from, to });
   const maxWindow = BigInt(o.maxWindow ?? LOGS_DEFAULTS.maxWindow);
@@ -162,20 +191,7 @@ export async function streamLogs(
       onEvent({ kind: "split", from: lo, to: hi, why: e.rpcMessage, who: limit.who });
       continue;
     }
-    const logs = parseLossless(raw);
-    if (!Array.isArray(logs))
-      throw new IntegrityError(`eth_getLogs: blocks ${lo}..${hi}: the answer is not a list of logs`);
-    // an upstream that ignores the range would repeat logs in the next window: refuse it
-    for (const l of logs) {
-      const bn = isJsonObject(l) ? (l as Record<string, JsonValue>).blockNumber : undefined;
-      if (typeof bn === "string" && /^0x[0-9a-f]+$/i.test(bn)) {
-        const b = BigInt(bn);
-        if (b < lo || b > hi)
-          throw new IntegrityError(
-            `eth_getLogs: asked for blocks ${lo}..${hi}, the upstream answered a log of block ${b}`,
-          );
-      }
-    }
+    const logs = windowLogs(raw, lo, hi);
     await onLogs(logs);
     heap.check();
     s.logs += logs.length;

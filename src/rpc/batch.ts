@@ -108,6 +108,20 @@ export async function callBatch(
     );
     return Promise.all(entries.map(single));
   }
+  return settle(answer, ep, entries, ids, single);
+}
+
+/**
+ * Each entry's outcome from the array's answer: its result's span, its error classified as a single
+ * answer's, or the entry sent again on its own (`single`) where that cannot run it twice.
+ */
+function settle(
+  answer: Exclude<ArrayAnswer, { refusedBatch: true }>,
+  ep: Endpoint,
+  entries: BatchEntry[],
+  ids: (string | number)[],
+  single: (e: BatchEntry) => Promise<BatchOutcome>,
+): BatchOutcome[] | Promise<BatchOutcome[]> {
   const { elements, bytes, text } = answer;
   /** a span as text: ids and error objects (an error message may hold any UTF-8) */
   const slice = (s: [number, number] | undefined) => (s ? bytes.toString("utf8", s[0], s[1]) : undefined);

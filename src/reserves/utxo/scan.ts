@@ -83,106 +83,139 @@ export async function abortAndConfirm(
   o: AbortOptions = {},
 ): Promise<AbortOutcome> {
   const { start, pollMs = 250, onAbortSent, preparingBoundMs } = o;
-  const t0 = Date.now();
-  const waited = () => Date.now() - t0;
-  const secs = () => `${(waited() / 1000).toFixed(1)} s`;
   // counted before the answer: if the user quits while it is out, it was still sent
   onAbortSent?.(1);
-  const wasRunning = await scanAbort(client, ep);
-  let aborts = 1;
-  type StartEnd = { answer?: string; failed?: boolean };
-  let startEnd: StartEnd | undefined;
-  start?.then(
-    (r) => {
-      const ok = (r as { result?: JsonValue } | undefined)?.result;
-      const success = ok && typeof ok === "object" && !Array.isArray(ok) && (ok as JsonObject).success;
-      startEnd = { answer: `success: ${success === true}` };
-    },
-    () => {
-      startEnd = { failed: true };
-    },
-  );
+  const s: AbortState = {
+    t0: Date.now(),
+    own: start !== undefined,
+    aborts: 1,
+    moved: false,
+    wasRunning: false,
+  };
+  s.wasRunning = await scanAbort(client, ep);
+  const answered = watchStart(start);
   let seen: number | null | undefined;
-  let moved = false;
   let last: ScanState | undefined;
-  const fromStart = (answer: string): AbortOutcome => ({
-    wasRunning,
-    aborts,
-    nodeScanning: false,
-    startAnswer: answer,
-    waitedMs: waited(),
-    statement:
-      answer === "success: false"
-        ? `scan aborted; the node reports no scan running (the scan answered success: false after ${secs()}; ${plural(aborts, "abort")} sent)`
-        : `the scan completed before the abort took effect (it answered success: true after ${secs()}; ${plural(aborts, "abort")} sent); nothing is reported`,
-  });
-  // read through a function: the callbacks above set it while this loop awaits
-  const answered = (): string | undefined => startEnd?.answer;
   // the short bound holds while the scan is being prepared; once the pass moves, the abort can take
   const bound = () =>
-    moved || preparingBoundMs === undefined ? boundMs : Math.min(boundMs, preparingBoundMs);
-  for (let i = 0; waited() < bound() && i < 100_000; i++) {
-    if (answered()) return fromStart(answered()!);
+    s.moved || preparingBoundMs === undefined ? boundMs : Math.min(boundMs, preparingBoundMs);
+  for (let i = 0; waitedMs(s) < bound() && i < 100_000; i++) {
+    if (answered()) return fromStart(s, answered()!);
     try {
       last = await scanStatus(client, ep);
     } catch {
       last = undefined; // no answer: unknown, keep asking within the bound
     }
     // the scan's answer may have come while status was out (status waits for the heavy-rate slot)
-    if (answered()) return fromStart(answered()!);
+    if (answered()) return fromStart(s, answered()!);
     if (last && !last.running) {
       // our own scan's answer usually follows at once: a second's grace before saying it did not come
-      if (start && !startEnd) {
+      if (start) {
         const settled = start.then(
           () => {},
           () => {},
         );
         await Promise.race([settled, sleep(1000)]);
-        if (answered()) return fromStart(answered()!);
+        if (answered()) return fromStart(s, answered()!);
       }
-      return {
-        wasRunning,
-        aborts,
-        nodeScanning: false,
-        waitedMs: waited(),
-        statement: !wasRunning
-          ? start
-            ? "no scan was running when the abort arrived (the node's answer to abort); the node reports no scan running, and the scan's own answer did not come back"
-            : "no scan was running (the node's answer to abort)"
-          : moved
-            ? `the scan kept running after the abort and has now ended (${plural(aborts, "abort")} sent; Core 0.21 ignores an abort while it prepares a scan); only the client that started it knows whether it completed`
-            : start
-              ? `the node reports no scan running (after ${secs()}; ${plural(aborts, "abort")} sent); the scan's own answer did not come back, so whether it stopped early or completed is not known`
-              : `abort sent; the node now reports no scan running (after ${secs()}); whether the scan stopped early or completed, only the client that started it can tell`,
-      };
+      return noScanNow(s);
     }
     if (last?.running) {
       if (seen === undefined) seen = last.progress;
-      else if (last.progress !== seen && !moved) {
-        moved = true;
-        if (aborts < 2) {
-          aborts++;
-          onAbortSent?.(aborts);
+      else if (last.progress !== seen && !s.moved) {
+        s.moved = true;
+        if (s.aborts < 2) {
+          s.aborts++;
+          onAbortSent?.(s.aborts);
           await scanAbort(client, ep).catch(() => false);
         }
       }
     }
     await sleep(pollMs);
   }
-  const still = last?.running === true;
-  const preparing = !moved && preparingBoundMs !== undefined && preparingBoundMs < boundMs;
+  return notConfirmed(s, last, !s.moved && preparingBoundMs !== undefined && preparingBoundMs < boundMs);
+}
+
+/** What an abort has found so far: whether a scan ran, aborts sent, whether the pass moved after one. */
+interface AbortState {
+  t0: number;
+  /** our own scan (its `start` call still out) */
+  own: boolean;
+  wasRunning: boolean;
+  aborts: number;
+  moved: boolean;
+}
+const waitedMs = (s: AbortState) => Date.now() - s.t0;
+const secs = (s: AbortState) => `${(waitedMs(s) / 1000).toFixed(1)} s`;
+
+/**
+ * `start`'s answer once it has come ("success: true" / "success: false"; a failed call settles with no
+ * answer), read through a function: the callbacks set it while the abort's loop awaits.
+ */
+function watchStart(start: Promise<unknown> | undefined): () => string | undefined {
+  let answer: string | undefined;
+  start?.then(
+    (r) => {
+      const ok = (r as { result?: JsonValue } | undefined)?.result;
+      const success = ok && typeof ok === "object" && !Array.isArray(ok) && (ok as JsonObject).success;
+      answer = `success: ${success === true}`;
+    },
+    () => {},
+  );
+  return () => answer;
+}
+
+/** Our own scan answered: `success: false` when the abort took. */
+function fromStart(s: AbortState, answer: string): AbortOutcome {
+  const sent = plural(s.aborts, "abort");
   return {
-    wasRunning,
-    aborts,
+    wasRunning: s.wasRunning,
+    aborts: s.aborts,
+    nodeScanning: false,
+    startAnswer: answer,
+    waitedMs: waitedMs(s),
+    statement:
+      answer === "success: false"
+        ? `scan aborted; the node reports no scan running (the scan answered success: false after ${secs(s)}; ${sent} sent)`
+        : `the scan completed before the abort took effect (it answered success: true after ${secs(s)}; ${sent} sent); nothing is reported`,
+  };
+}
+
+/** The node reports no scan running (and our own scan's answer, if any, did not come). */
+function noScanNow(s: AbortState): AbortOutcome {
+  const sent = plural(s.aborts, "abort");
+  return {
+    wasRunning: s.wasRunning,
+    aborts: s.aborts,
+    nodeScanning: false,
+    waitedMs: waitedMs(s),
+    statement: !s.wasRunning
+      ? s.own
+        ? "no scan was running when the abort arrived (the node's answer to abort); the node reports no scan running, and the scan's own answer did not come back"
+        : "no scan was running (the node's answer to abort)"
+      : s.moved
+        ? `the scan kept running after the abort and has now ended (${sent} sent; Core 0.21 ignores an abort while it prepares a scan); only the client that started it knows whether it completed`
+        : s.own
+          ? `the node reports no scan running (after ${secs(s)}; ${sent} sent); the scan's own answer did not come back, so whether it stopped early or completed is not known`
+          : `abort sent; the node now reports no scan running (after ${secs(s)}); whether the scan stopped early or completed, only the client that started it can tell`,
+  };
+}
+
+/** The bound ran out: the node still scans, or did not answer, or is still preparing its pass. */
+function notConfirmed(s: AbortState, last: ScanState | undefined, preparing: boolean): AbortOutcome {
+  const still = last?.running === true;
+  return {
+    wasRunning: s.wasRunning,
+    aborts: s.aborts,
     nodeScanning: last ? still : null,
-    waitedMs: waited(),
+    waitedMs: waitedMs(s),
     statement: preparing
-      ? `abort sent; after ${secs()} the node ${still ? "still reports a scan" : "has not answered"} and has not begun its pass (it is expanding descriptors): Core 0.21 ignores an abort while it prepares a scan, so it may scan to the end; check with: chaingw reserves status`
+      ? `abort sent; after ${secs(s)} the node ${still ? "still reports a scan" : "has not answered"} and has not begun its pass (it is expanding descriptors): Core 0.21 ignores an abort while it prepares a scan, so it may scan to the end; check with: chaingw reserves status`
       : last
         ? still
-          ? `abort sent ${plural(aborts, "time")}, but the node still reports a scan (${last.progress}%) after ${secs()}; check with: chaingw reserves status`
-          : `abort sent; the node reports no scan running, but the scan's own answer did not come within ${secs()}`
-        : `abort sent, but the node did not answer status within ${secs()}; check with: chaingw reserves status`,
+          ? `abort sent ${plural(s.aborts, "time")}, but the node still reports a scan (${last.progress}%) after ${secs(s)}; check with: chaingw reserves status`
+          : `abort sent; the node reports no scan running, but the scan's own answer did not come within ${secs(s)}`
+        : `abort sent, but the node did not answer status within ${secs(s)}; check with: chaingw reserves status`,
   };
 }
 
