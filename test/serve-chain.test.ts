@@ -9,15 +9,18 @@ import { type FaultServer, startFaultServer } from "./fixtures/faults.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { postRaw } from "./helpers/http.js";
 import { sleep } from "./helpers/procs.js";
+import { type RedisServer, startRedis } from "./helpers/redis.js";
 import { type Served, startServe } from "./helpers/serve.js";
 
 const nodes: AnvilNode[] = [];
 const gws: Served[] = [];
 const proxies: FaultServer[] = [];
+const redises: RedisServer[] = [];
 afterAll(async () => {
   for (const g of gws) await g.stop();
   for (const p of proxies) await p.stop();
   for (const n of nodes) await n.stop();
+  for (const r of redises) await r.stop();
 });
 
 const FROM = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266";
@@ -105,8 +108,8 @@ describe("a cache bound to the chain", () => {
     expect(after).toEqual(direct);
     expect(receipts()).toBe(once + 1); // asked of the node again, not the cache
     expect(gw.notes()).toMatch(/product eth: its upstreams now report another chain .*: its cache dropped/);
-    // each check was one request (the tip and the genesis in one array)
-    expect(proxy.hitsByMethod.eth_getBlockByNumber ?? 0).toBe(tips());
+    // every check asked the genesis beside the tip
+    expect(proxy.hitsOf("eth_getBlockByNumber", ["0x0", false])).toBe(tips());
   }, 120_000);
 
   it("an upstream on another chain than its product's leaves the rotation, named", async () => {
@@ -126,4 +129,99 @@ describe("a cache bound to the chain", () => {
     );
     expect(gw.notes()).toContain("out of the rotation: on another chain");
   }, 120_000);
+});
+
+describe("a reorg deeper than the safe depth drops the cached answers above its fork, and only those", () => {
+  it.each(["memory", "redis"] as const)(
+    "state in %s: anvil_reorg (the tip stays where it was): answers tied to blocks below the fork are still served from the cache, those above are asked again",
+    async (state) => {
+      const anvil = await startAnvil();
+      nodes.push(anvil);
+      const tx1 = await anvil.rpc<string>("eth_sendTransaction", [{ from: FROM, to: FROM, value: "0x1" }]);
+      await anvil.rpc("anvil_mine", ["0x5"]);
+      const tx2 = await anvil.rpc<string>("eth_sendTransaction", [{ from: FROM, to: FROM, value: "0x2" }]);
+      await anvil.rpc("anvil_mine", ["0xa"]);
+      const hashAt = async (n: number) =>
+        (await anvil.rpc<{ hash: string }>("eth_getBlockByNumber", [`0x${n.toString(16)}`, false])).hash;
+      const [b3, b8] = [await hashAt(3), await hashAt(8)];
+      expect((await anvil.rpc<{ blockNumber: string }>("eth_getTransactionReceipt", [tx2])).blockNumber).toBe(
+        "0x7",
+      );
+      expect(await anvil.rpc("eth_blockNumber")).toBe("0x11");
+      const proxy = await startFaultServer({ upstream: { url: anvil.url } });
+      proxies.push(proxy);
+      const redis = state === "redis" ? await startRedis() : undefined;
+      if (redis) redises.push(redis);
+      const config = {
+        products: { eth: { chain: "evm", upstreams: [proxy.url] } },
+        cache: { safeDepth: 2 },
+        health: { interval: 0.2, timeout: 1 },
+      };
+      const args = redis ? ["--state", redis.url] : [];
+      const gw = await startServe(config, { keys: [["eth"]], args });
+      gws.push(gw);
+      const ask = async (g: Served, method: string, params: unknown[]) =>
+        JSON.parse(
+          (
+            await postRaw(`${g.url}/v1/eth`, body(method, params), {
+              headers: { "x-api-key": g.keys[0] as string },
+            })
+          ).text,
+        ).result;
+      // below the fork (block 5): tx1's receipt (block 1), block 3 by hash; above it: tx2's receipt (block
+      // 7), block 8 by hash
+      const below: [string, unknown[]][] = [
+        ["eth_getTransactionReceipt", [tx1]],
+        ["eth_getBlockByHash", [b3, false]],
+      ];
+      const above: [string, unknown[]][] = [
+        ["eth_getTransactionReceipt", [tx2]],
+        ["eth_getBlockByHash", [b8, false]],
+      ];
+      for (const [m, p] of [...below, ...above]) {
+        const first = await ask(gw, m, p);
+        expect(first).not.toBe(null);
+        const asked = proxy.hitsOf(m, p);
+        expect(await ask(gw, m, p)).toEqual(first);
+        expect(proxy.hitsOf(m, p), `${m} cached`).toBe(asked);
+      }
+      const counts = () => [...below, ...above].map(([m, p]) => proxy.hitsOf(m, p));
+      const before = counts();
+
+      // blocks 6..17 replaced by others: the tip is 17 again, no tip went back
+      await anvil.rpc("anvil_reorg", [12, []]);
+      expect(await anvil.rpc("eth_blockNumber")).toBe("0x11");
+      expect(await hashAt(8)).not.toBe(b8);
+      // two checks begun after the reorg: the first saw it, and was over before the second began
+      const tips = () => proxy.hitsByMethod.eth_blockNumber ?? 0;
+      const t0 = tips();
+      for (let i = 0; i < 400 && tips() < t0 + 2; i++) await sleep(25);
+      expect(tips()).toBeGreaterThanOrEqual(t0 + 2);
+      expect(gw.notes()).toMatch(
+        /upstream \S+ of eth: block 16 is now 0x[0-9a-f]{64} \(was 0x[0-9a-f]{64}\): a reorg; 2 cached answers above block 3, where the cache and the node agree, dropped/,
+      );
+      expect(gw.notes()).not.toContain("now report another chain");
+
+      for (const [m, p] of [...below, ...above])
+        expect(await ask(gw, m, p), m).toEqual(await anvil.rpc(m, p));
+      // below the fork: from the cache (the node not asked); above it: asked again (null now: tx2 and block
+      // 8 are gone from the chain)
+      expect(counts()).toEqual([before[0], before[1], (before[2] as number) + 1, (before[3] as number) + 1]);
+      expect(await ask(gw, "eth_getTransactionReceipt", [tx2])).toBe(null);
+
+      if (redis) {
+        // a second replica on the same Redis, its own memory empty: what it finds in Redis is what is left
+        const other = await startServe(config, { keys: [["eth"]], args, dir: gw.dir });
+        gws.push(other);
+        const mid = counts();
+        for (const [m, p] of below) expect(await ask(other, m, p), m).toEqual(await anvil.rpc(m, p));
+        for (const [m, p] of above) expect(await ask(other, m, p), m).toBe(null);
+        expect(counts()).toEqual([mid[0], mid[1], (mid[2] as number) + 1, (mid[3] as number) + 1]);
+        // its access log (written as each answer goes): the two below the fork were cache hits
+        for (let i = 0; i < 200 && other.log().length < 4; i++) await sleep(25);
+        expect(other.log().map((l) => JSON.parse(l).outcome)).toEqual(["cached", "cached", "ok", "ok"]);
+      }
+    },
+    120_000,
+  );
 });

@@ -11,7 +11,11 @@ export const evmChain: ChainGroup = Object.freeze({
   cookieAuth: false,
   freshConnectionsForArrays: false,
   tip: { method: "eth_blockNumber" },
-  identity: { method: "eth_getBlockByNumber", params: ["0x0", false], member: "hash" },
+  blockHash: {
+    method: "eth_getBlockByNumber",
+    params: (h: number) => [`0x${h.toString(16)}`, false],
+    member: "hash",
+  },
   utxoScan: false,
   legacyEnvelopes: false,
   maxLag: 6,

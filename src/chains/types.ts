@@ -92,10 +92,11 @@ export interface ChainGroup {
   /** the call that answers the tip's height (a number, or a hex QUANTITY) */
   tip?: { method: string };
   /**
-   * The call that names the chain a node is on: its genesis block's hash (the result itself, or its
-   * `member`). `chaingw serve` binds its cache to it and takes out an upstream on another chain.
+   * The call that answers the hash of the block at a height (the result itself, or its `member`). The
+   * genesis's (height 0) names the chain a node is on: `chaingw serve` binds its cache to it and takes out an
+   * upstream on another chain; the others find a reorg's fork among its cached answers.
    */
-  identity?: { method: string; params: unknown[]; member?: string };
+  blockHash?: { method: string; params: (height: number) => unknown[]; member?: string };
   /**
    * How many blocks an upstream may lag behind the best before a balancer takes it out of the rotation
    * (`chaingw serve`): dshackle's thresholds, 2 for Bitcoin-family chains (10-minute blocks), 6 for EVM.

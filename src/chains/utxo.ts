@@ -9,7 +9,7 @@ export const utxoChain: ChainGroup = Object.freeze({
   cookieAuth: true,
   freshConnectionsForArrays: true,
   tip: { method: "getblockcount" },
-  identity: { method: "getblockhash", params: [0] },
+  blockHash: { method: "getblockhash", params: (h: number) => [h] },
   utxoScan: true,
   legacyEnvelopes: true,
   maxLag: 2,

@@ -193,7 +193,7 @@ async function limitAndCache(
   const scope = product.pool.cacheScope;
   const plan = scope === undefined ? undefined : cachePlan(scope, p.method, p.params, gw.cfg.cache.safeDepth);
   if (plan) {
-    const hit = await gw.state.cacheGet(plan.key);
+    const hit = await gw.state.cacheGet(plan.key, plan.dep);
     const served = hit && plan.serve(hit, product.pool.bestHeight);
     if (served) {
       gw.metrics?.cacheHits.inc({ product: product.cfg.name, method: p.method });

@@ -6,6 +6,7 @@
  */
 import { type JsonValue, parseLossless, quantityOf } from "../json/lossless.js";
 import { isJsonObject } from "../util/text.js";
+import type { CacheDep } from "./state.js";
 
 export interface CachePlan {
   key: string;
@@ -13,6 +14,11 @@ export interface CachePlan {
   storable(raw: string, best: number | undefined): boolean;
   /** the stored answer as served now (confirmations brought up to the tip) */
   serve(raw: Buffer, best: number | undefined): Buffer | undefined;
+  /**
+   * The block a stored answer depends on (a reorg past it drops the answer); undefined: it holds on any
+   * chain that has it (the raw bytes of a block or header by hash).
+   */
+  dep(raw: string | Buffer): CacheDep | undefined;
 }
 
 const deep = (h: number | undefined, best: number | undefined, depth: number) =>
@@ -27,6 +33,21 @@ const parse = (raw: string): JsonValue | undefined => {
 };
 
 const asIs = (raw: Buffer) => raw;
+const none = () => undefined;
+
+/** The block named by an answer's members (height, hash): a dep in `scope`, or undefined when either is missing. */
+const blockOf =
+  (scope: string, height: string, hash: string, next?: string) =>
+  (raw: string | Buffer): CacheDep | undefined => {
+    const v = parse(typeof raw === "string" ? raw : raw.toString("utf8"));
+    if (!isJsonObject(v)) return undefined;
+    const h = quantityOf(v[height]);
+    // a verbose UTXO block or header carries its successor's hash: it holds while that block does
+    const nextHash = next === undefined ? undefined : v[next];
+    if (h !== undefined && typeof nextHash === "string") return { scope, height: h + 1, hash: nextHash };
+    const x = v[hash];
+    return h !== undefined && typeof x === "string" ? { scope, height: h, hash: x } : undefined;
+  };
 const CONFIRMATIONS = /"confirmations":(-?\d+)/;
 
 /** A verbose header/block: stored once deep (nextblockhash is settled then), confirmations computed when served. */
@@ -45,8 +66,9 @@ function withConfirmations(raw: Buffer, best: number | undefined): Buffer | unde
 }
 
 /**
- * The cache plan of a call, or undefined when its answer may change. `params` are the checked params
- * as sent; `hash` keyed reads are immutable, height keyed ones once `depth` blocks deep.
+ * The cache plan of a call, or undefined when its answer may change. `product` is the product's cache
+ * scope (its name and chain); `params` are the checked params as sent; `hash` keyed reads are immutable,
+ * height keyed ones once `depth` blocks deep.
  */
 export function cachePlan(
   product: string,
@@ -65,21 +87,40 @@ export function cachePlan(
     case "getblockhash": {
       // outside the registry, its params arrive as parsed (lossless numbers)
       const h = quantityOf(params[0] as JsonValue) ?? (typeof params[0] === "number" ? params[0] : undefined);
-      return { key, storable: (raw, best) => deep(h, best, depth) && raw.startsWith('"'), serve: asIs };
+      const dep = (raw: string | Buffer): CacheDep | undefined => {
+        const v = parse(typeof raw === "string" ? raw : raw.toString("utf8"));
+        return h !== undefined && typeof v === "string" ? { scope: product, height: h, hash: v } : undefined;
+      };
+      return { key, storable: (raw, best) => deep(h, best, depth) && raw.startsWith('"'), serve: asIs, dep };
     }
     case "getblockheader":
     case "getblock": {
       const rawHex = method === "getblock" ? params[1] === 0 : params[1] === false;
       if (rawHex)
         // the raw bytes of a block or header are the hash's preimage: they cannot change
-        return { key, storable: (raw) => raw.startsWith('"'), serve: asIs };
-      return { key, storable: objectDeep((o) => o.height), serve: withConfirmations };
+        return { key, storable: (raw) => raw.startsWith('"'), serve: asIs, dep: none };
+      return {
+        key,
+        storable: objectDeep((o) => o.height),
+        serve: withConfirmations,
+        dep: blockOf(product, "height", "hash", "nextblockhash"),
+      };
     }
     case "eth_getBlockByHash":
-      return { key, storable: objectDeep((o) => o.number), serve: asIs };
+      return {
+        key,
+        storable: objectDeep((o) => o.number),
+        serve: asIs,
+        dep: blockOf(product, "number", "hash"),
+      };
     case "eth_getTransactionByHash":
     case "eth_getTransactionReceipt":
-      return { key, storable: objectDeep((o) => o.blockNumber), serve: asIs };
+      return {
+        key,
+        storable: objectDeep((o) => o.blockNumber),
+        serve: asIs,
+        dep: blockOf(product, "blockNumber", "blockHash"),
+      };
     default:
       return undefined;
   }

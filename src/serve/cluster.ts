@@ -11,7 +11,7 @@
  *   worker's registry and sums them (gauges by their own rule: up is the minimum, height the maximum).
  */
 import cluster, { type Worker } from "node:cluster";
-import { MemoryState, type SharedState, type Take } from "./state.js";
+import { type CacheDep, MemoryState, type SharedState, type Take } from "./state.js";
 
 /** Every message between primary and workers carries `chaingw` (prom-client and others share the channel). */
 type Msg = { chaingw: string; n?: number; [k: string]: unknown };
@@ -286,8 +286,14 @@ export class PrimaryState implements SharedState {
   cacheDrop(prefix: string): void {
     this.local.cacheDrop(prefix);
   }
-  cacheSet(key: string, value: Buffer) {
-    return this.local.cacheSet(key, value);
+  cacheSet(key: string, value: Buffer, dep?: CacheDep) {
+    return this.local.cacheSet(key, value, dep);
+  }
+  cacheClaims(scope: string, limit: number) {
+    return this.local.cacheClaims(scope, limit);
+  }
+  cacheDropAbove(scope: string, height: number) {
+    return this.local.cacheDropAbove(scope, height);
   }
   async close() {}
 }

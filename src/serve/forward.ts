@@ -294,7 +294,9 @@ export class Forwarder {
     });
     if (!plan?.storable(raw, pool.bestHeight)) return ok(raw);
     const bytes = Buffer.from(raw, "utf8");
-    return this.gw.state.cacheSet(plan.key, bytes).then(() => ok(plan.serve(bytes, pool.bestHeight) ?? raw));
+    return this.gw.state
+      .cacheSet(plan.key, bytes, plan.dep(raw))
+      .then(() => ok(plan.serve(bytes, pool.bestHeight) ?? raw));
   }
 
   /** Calls of a batch forwarded as arrays (the CLI's batch path: per-entry failover by the marks). */
@@ -349,7 +351,7 @@ export class Forwarder {
                   if (f.plan) {
                     const text = raw.toString("utf8");
                     if (f.plan.storable(text, pool.bestHeight)) {
-                      await this.gw.state.cacheSet(f.plan.key, raw);
+                      await this.gw.state.cacheSet(f.plan.key, raw, f.plan.dep(text));
                       served = f.plan.serve(raw, pool.bestHeight);
                     }
                   }

@@ -131,7 +131,11 @@ export class Gateway implements GatewayParts {
     for (const [name, p] of cfg.products) {
       // the product's cached answers, dropped when its chain changes (keys carry the chain: shared ones are
       // unreachable then; this process's are freed)
-      const pool = new Pool(p, cfg, this.metrics, log, () => this.state.cacheDrop(`${name}|`));
+      const pool = new Pool(p, cfg, this.metrics, log, {
+        drop: () => this.state.cacheDrop(`${name}|`),
+        claims: (scope, limit) => this.state.cacheClaims(scope, limit),
+        dropAbove: (scope, height) => this.state.cacheDropAbove(scope, height),
+      });
       products.set(name, { cfg: p, pool, extra: extraMethods(p) });
     }
     // the first round of checks before any request: a dead upstream is out of the rotation from the start

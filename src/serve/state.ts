@@ -9,6 +9,23 @@ import type { Bucket } from "./config.js";
 /** Tokens to take from one bucket. */
 export type Take = { key: string; bucket: Bucket; n?: number };
 
+/**
+ * The block a cached answer depends on: the answer holds only while the chain's block at `height` is `hash`
+ * (a by-height lookup, a transaction's block, a block's successor). `scope` is the product's cache namespace.
+ */
+export interface CacheDep {
+  scope: string;
+  height: number;
+  hash: string;
+}
+
+/** A cached entry's claim about the chain, as recorded when it was stored. */
+export interface CacheClaim {
+  key: string;
+  height: number;
+  hash: string;
+}
+
 export interface SharedState {
   /**
    * Takes `n` tokens (default 1) from every bucket, or none from any: 0 when taken, else the ms until all
@@ -19,8 +36,17 @@ export interface SharedState {
   take(buckets: Take[]): Promise<{ waitMs: number; short?: number }>;
   getPin(key: string): Promise<string | undefined>;
   setPin(key: string, value: string, ttlMs: number): Promise<void>;
-  cacheGet(key: string): Promise<Buffer | undefined>;
-  cacheSet(key: string, value: Buffer): Promise<void>;
+  /** `depOf`: the block an answer read from the shared store depends on (recorded with this process's copy) */
+  cacheGet(key: string, depOf?: (v: Buffer) => CacheDep | undefined): Promise<Buffer | undefined>;
+  /** `dep`: the block the answer depends on (none: it holds on every chain that has it, e.g. raw bytes by hash) */
+  cacheSet(key: string, value: Buffer, dep?: CacheDep): Promise<void>;
+  /**
+   * The claims of a scope's entries that depend on a block, highest first (at most `limit`): what the cache
+   * took the chain to be, for finding a reorg's fork.
+   */
+  cacheClaims(scope: string, limit: number): Promise<CacheClaim[]>;
+  /** Drops a scope's entries that depend on a block above `height` (a reorg's fork); returns how many. */
+  cacheDropAbove(scope: string, height: number): Promise<number>;
   /**
    * Drops this process's cached entries whose key starts with `prefix` (a product's, when its chain
    * changed). Shared entries are unreachable already: their keys carry the chain they were stored for.
@@ -40,8 +66,13 @@ export interface SharedState {
  * objects pass through keeps them alive past the next scavenges (see the in-flight list in upstreams.ts).
  */
 export class ByteLru {
-  private readonly map = new Map<string, { key: string; value: Buffer }>();
+  private readonly map = new Map<string, { key: string; value: Buffer; dep?: CacheDep }>();
   bytes = 0;
+  /**
+   * Each scope's entries that depend on a block: key → its block (kept in step with the map: an entry
+   * evicted, replaced or dropped leaves it).
+   */
+  private readonly deps = new Map<string, Map<string, { height: number; hash: string }>>();
   constructor(readonly maxBytes: number) {}
   get(k: string): Buffer | undefined {
     const e = this.map.get(k);
@@ -51,32 +82,53 @@ export class ByteLru {
     this.map.set(e.key, e);
     return e.value;
   }
-  set(k: string, v: Buffer): void {
+  set(k: string, v: Buffer, dep?: CacheDep): void {
     const size = v.length + k.length * 2;
     if (size > this.maxBytes / 8) return;
-    const old = this.map.get(k);
-    if (old) {
-      this.map.delete(old.key);
-      this.bytes -= old.value.length + old.key.length * 2;
-    }
-    this.map.set(k, { key: k, value: v });
+    this.delete(k);
+    this.map.set(k, { key: k, value: v, dep });
     this.bytes += size;
-    for (const [ok, ov] of this.map) {
-      if (this.bytes <= this.maxBytes) break;
-      this.map.delete(ok);
-      this.bytes -= ov.value.length + ok.length * 2;
+    if (dep) {
+      const d = this.deps.get(dep.scope) ?? new Map();
+      this.deps.set(dep.scope, d);
+      d.set(k, { height: dep.height, hash: dep.hash });
     }
+    for (const ok of this.map.keys()) {
+      if (this.bytes <= this.maxBytes) break;
+      this.delete(ok);
+    }
+  }
+  /** Drops one entry (and its claim). */
+  delete(k: string): boolean {
+    const e = this.map.get(k);
+    if (!e) return false;
+    this.map.delete(k);
+    this.bytes -= e.value.length + k.length * 2;
+    if (e.dep) {
+      const d = this.deps.get(e.dep.scope);
+      d?.delete(k);
+      if (d?.size === 0) this.deps.delete(e.dep.scope);
+    }
+    return true;
   }
   get size(): number {
     return this.map.size;
   }
   /** Drops the entries whose key starts with `prefix`. */
   dropPrefix(prefix: string): void {
-    for (const [k, e] of this.map)
-      if (k.startsWith(prefix)) {
-        this.map.delete(k);
-        this.bytes -= e.value.length + k.length * 2;
-      }
+    for (const k of this.map.keys()) if (k.startsWith(prefix)) this.delete(k);
+  }
+  /** A scope's claims, highest block first (at most `limit`). */
+  claims(scope: string, limit: number): CacheClaim[] {
+    const out: CacheClaim[] = [];
+    for (const [key, c] of this.deps.get(scope) ?? []) out.push({ key, height: c.height, hash: c.hash });
+    return out.sort((a, b) => b.height - a.height).slice(0, limit);
+  }
+  /** Drops a scope's entries that depend on a block above `height`; how many. */
+  dropAbove(scope: string, height: number): number {
+    let n = 0;
+    for (const [k, c] of [...(this.deps.get(scope) ?? [])]) if (c.height > height && this.delete(k)) n++;
+    return n;
   }
 }
 
@@ -129,11 +181,17 @@ export class MemoryState implements SharedState {
   async cacheGet(key: string) {
     return this.lru.get(key);
   }
-  async cacheSet(key: string, value: Buffer) {
-    this.lru.set(key, value);
+  async cacheSet(key: string, value: Buffer, dep?: CacheDep) {
+    this.lru.set(key, value, dep);
   }
   cacheDrop(prefix: string): void {
     this.lru.dropPrefix(prefix);
+  }
+  async cacheClaims(scope: string, limit: number) {
+    return this.lru.claims(scope, limit);
+  }
+  async cacheDropAbove(scope: string, height: number) {
+    return this.lru.dropAbove(scope, height);
   }
   readonly up = true;
   async close() {}
@@ -179,6 +237,20 @@ end
 return {wait, short}
 `;
 
+/**
+ * A scope's entries that depend on a block above ARGV[1], dropped from Redis: the answers (ARGV[2] is their
+ * keys' prefix), their claims (KEYS[2]: key → block hash) and their heights (KEYS[1], a sorted set).
+ */
+const DROP_ABOVE = `
+local keys = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. ARGV[1], '+inf')
+for i = 1, #keys do
+  redis.call('DEL', ARGV[2] .. keys[i])
+  redis.call('HDEL', KEYS[2], keys[i])
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '(' .. ARGV[1], '+inf')
+return #keys
+`;
+
 /** How long the process keeps to its own memory after a Redis command failed (its deadline: `stateTimeout`). */
 const REDIS_RETRY_AFTER_MS = 1000;
 
@@ -221,6 +293,7 @@ export class RedisState implements SharedState {
     redis.on("error", () => {});
     await redis.connect();
     redis.defineCommand("chaingwTake", { lua: TAKE });
+    redis.defineCommand("chaingwDropAbove", { lua: DROP_ABOVE, numberOfKeys: 2 });
     return new RedisState(redis, cacheMaxBytes, "chaingw:", warn);
   }
 
@@ -291,13 +364,13 @@ export class RedisState implements SharedState {
       () => {},
     );
   }
-  async cacheGet(key: string) {
+  async cacheGet(key: string, depOf?: (v: Buffer) => CacheDep | undefined) {
     const hit = await this.local.cacheGet(key);
     if (hit) return hit;
     return this.use(
       async () => {
         const v = await this.redis.getBuffer(this.prefix + "cache:" + key);
-        if (v) await this.local.cacheSet(key, v);
+        if (v) await this.local.cacheSet(key, v, depOf?.(v));
         return v ?? undefined;
       },
       () => undefined,
@@ -306,14 +379,71 @@ export class RedisState implements SharedState {
   cacheDrop(prefix: string): void {
     this.local.cacheDrop(prefix);
   }
-  async cacheSet(key: string, value: Buffer) {
-    await this.local.cacheSet(key, value);
+  /** a scope's heights (sorted set: key by block height) and claims (hash: key → block hash) in Redis */
+  private depKeys(scope: string): [string, string] {
+    return [`${this.prefix}deps:${scope}`, `${this.prefix}claims:${scope}`];
+  }
+  async cacheSet(key: string, value: Buffer, dep?: CacheDep) {
+    await this.local.cacheSet(key, value, dep);
     await this.use(
       async () => {
-        await this.redis.set(this.prefix + "cache:" + key, value, "EX", REDIS_CACHE_TTL_S);
+        const m = this.redis.multi().set(this.prefix + "cache:" + key, value, "EX", REDIS_CACHE_TTL_S);
+        if (dep) {
+          // the claim lives as long as the answer (a claim whose answer expired only costs a probe)
+          const [heights, claims] = this.depKeys(dep.scope);
+          m.zadd(heights, dep.height, key)
+            .hset(claims, key, dep.hash)
+            .expire(heights, REDIS_CACHE_TTL_S)
+            .expire(claims, REDIS_CACHE_TTL_S);
+        }
+        await m.exec();
       },
       () => {},
     );
+  }
+  /** This process's claims and the shared ones (an entry another replica stored) together. */
+  async cacheClaims(scope: string, limit: number) {
+    const local = await this.local.cacheClaims(scope, limit);
+    const shared = await this.use(
+      async () => {
+        const [heights, claims] = this.depKeys(scope);
+        const flat = await this.redis.zrevrangebyscore(
+          heights,
+          "+inf",
+          "-inf",
+          "WITHSCORES",
+          "LIMIT",
+          0,
+          limit,
+        );
+        const keys = flat.filter((_, i) => i % 2 === 0);
+        const hashes = keys.length > 0 ? await this.redis.hmget(claims, ...keys) : [];
+        return keys.flatMap((key, i) => {
+          const hash = hashes[i];
+          return hash ? [{ key, height: Number(flat[2 * i + 1]), hash }] : [];
+        });
+      },
+      () => [] as CacheClaim[],
+    );
+    const seen = new Set(local.map((c) => c.key));
+    return [...local, ...shared.filter((c) => !seen.has(c.key))]
+      .sort((a, b) => b.height - a.height)
+      .slice(0, limit);
+  }
+  async cacheDropAbove(scope: string, height: number) {
+    const local = await this.local.cacheDropAbove(scope, height);
+    const shared = await this.use(
+      async () =>
+        Number(
+          await (
+            this.redis as unknown as {
+              chaingwDropAbove(a: string, b: string, h: string, p: string): Promise<number>;
+            }
+          ).chaingwDropAbove(...this.depKeys(scope), String(height), this.prefix + "cache:"),
+        ),
+      () => 0,
+    );
+    return Math.max(local, shared);
   }
   async close() {
     this.redis.disconnect();

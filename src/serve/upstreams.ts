@@ -7,9 +7,10 @@
  */
 
 import { groupOf } from "../chains/index.js";
+import type { ChainGroup } from "../chains/types.js";
 import { TransportError } from "../errors/index.js";
 import { quantityOf } from "../json/lossless.js";
-import { callBatch } from "../rpc/batch.js";
+import { type BatchOutcome, callBatch } from "../rpc/batch.js";
 import {
   type Attempted,
   type BatchEntry,
@@ -30,6 +31,7 @@ import { Slots } from "../rpc/slots.js";
 import { GATEWAY_CAP, type WireExchange, WirePool } from "../rpc/wire.js";
 import type { GatewayConfig, ProductConfig } from "./config.js";
 import type { Metrics, TimingCell } from "./metrics.js";
+import type { CacheClaim } from "./state.js";
 
 export class Upstream {
   /** undefined until the first check: counted as healthy, so a fresh gateway serves at once */
@@ -42,6 +44,11 @@ export class Upstream {
   lastProblem?: string;
   /** the chain it reported (its genesis hash), read at every check beside its tip */
   identity?: string;
+  /**
+   * A block it reported, as high as any cached answer it gave may depend on: asked again at every check,
+   * another hash there (or no block) is a reorg below it, and the cache's entries above the fork go.
+   */
+  anchor?: { height: number; hash: string };
   /** it reports another chain than its product's: out of the rotation, named */
   otherChain?: string;
   /**
@@ -305,6 +312,26 @@ function sweep(): void {
   }
 }
 
+/** What one upstream's check saw: its tip, and its anchor block's hash now (null: no block there). */
+interface Seen {
+  height: number;
+  atAnchor?: string | null;
+}
+
+/** The product's cache, as its health checks act on it. */
+export interface PoolCache {
+  /** the product's chain changed: all of it */
+  drop(): void;
+  claims(scope: string, limit: number): Promise<CacheClaim[]>;
+  dropAbove(scope: string, height: number): Promise<number>;
+}
+const NO_CACHE: PoolCache = { drop() {}, claims: async () => [], dropAbove: async () => 0 };
+
+const CHECK_MARKS = { idempotent: true, heavy: false };
+/** A reorg's fork is looked for among the cache's claims: this many heights an array, at most so many arrays. */
+const WALK_HEIGHTS = 64;
+const WALK_ROUNDS = 4;
+
 /** Failed health checks in a row that take an upstream out of the rotation. */
 export const FAILED_CHECKS_TO_LEAVE = 3;
 /** A check brought forward by a failed exchange starts no sooner than this after the last one began. */
@@ -334,8 +361,8 @@ export class Pool {
     private readonly cfg: GatewayConfig,
     readonly metrics: Metrics | undefined,
     private readonly log: (line: string) => void,
-    /** the product's chain changed, or reorganised deeper than the safe depth: its cache is dropped */
-    private readonly dropCache: () => void = () => {},
+    /** the product's cache: dropped when its chain changes, its entries above a reorg's fork dropped */
+    private readonly cache: PoolCache = NO_CACHE,
   ) {
     this.upstreams = product.upstreams.map((u) => new Upstream(u.endpoint, u.maxConcurrency));
     for (const u of this.upstreams) this.byUrl.set(u.endpoint.url, u);
@@ -361,7 +388,7 @@ export class Pool {
    */
   get cacheScope(): string | undefined {
     // made once per chain, not per call (asked on every cacheable call)
-    const id = this.identity ?? (groupOf(this.product.chain).identity ? undefined : "-");
+    const id = this.identity ?? (groupOf(this.product.chain).blockHash ? undefined : "-");
     if (id === undefined) return undefined;
     if (this.scope?.[0] !== id) this.scope = [id, `${this.product.name}|${id}`];
     return this.scope[1];
@@ -431,8 +458,12 @@ export class Pool {
   check(): Promise<void> {
     this.checking ??= (async () => {
       this.lastCheck = Date.now();
-      await Promise.all(this.upstreams.map((u) => this.checkOne(u)));
+      const seen = await Promise.all(this.upstreams.map((u) => this.checkOne(u)));
       this.judgeChains();
+      // the new tips count (for "deep" and lag) only once the anchors are read: nothing is stored above
+      // what they cover
+      await this.followReorgs(seen);
+      for (const [i, u] of this.upstreams.entries()) u.height = seen[i]?.height;
       let best: number | undefined;
       for (const u of this.upstreams)
         if (u.height !== undefined && !u.otherChain && (best === undefined || u.height > best))
@@ -499,53 +530,155 @@ export class Pool {
   private lastCheck = 0;
   private stopped = false;
 
-  /** One upstream's check: its tip and its chain, asked together (one round trip). */
-  private async checkOne(u: Upstream): Promise<void> {
+  /**
+   * One upstream's check: its tip, its chain and the hash of its anchor block, asked together (one round
+   * trip). What it saw, or undefined (a failed check).
+   */
+  private async checkOne(u: Upstream): Promise<Seen | undefined> {
     const chain = groupOf(this.product.chain);
     const tip = chain.tip;
-    if (!tip) {
-      u.height = undefined;
-      return;
-    }
-    const id = chain.identity;
-    const marks = { idempotent: true, heavy: false };
-    const asked: BatchEntry[] = [{ method: tip.method, params: [], marks, plain: true }];
-    if (id) asked.push({ method: id.method, params: id.params, marks, plain: true });
+    if (!tip) return undefined;
+    const bh = chain.blockHash;
+    const asked: BatchEntry[] = [{ method: tip.method, params: [], marks: CHECK_MARKS, plain: true }];
+    if (bh) asked.push(this.hashCall(0));
+    const anchor = bh && u.anchor;
+    if (anchor) asked.push(this.hashCall(anchor.height));
     try {
-      const [t, g] = await callBatch(this.checker(u), asked);
+      const [t, g, a] = await callBatch(this.checker(u), asked);
       if (t instanceof Error) throw t;
       const h = quantityOf((t as CallResult).result);
       if (h === undefined || !Number.isSafeInteger(h))
         throw new Error(`${tip.method} answered ${(t as CallResult).raw.slice(0, 40)}`);
-      const before = u.height;
-      if (before !== undefined && h < before - this.cfg.cache.safeDepth) {
-        // the tip went back further than the safe depth: a reorg (or a reset) below what the cache
-        // took as final: the product's cache goes
-        this.log(
-          `upstream ${u.endpoint.label} of ${this.product.name}: tip went back from ${before} to ${h}, deeper than the safe depth (${this.cfg.cache.safeDepth}): the product's cache dropped`,
-        );
-        this.dropCache();
-      }
-      if (id && g !== undefined) {
+      if (bh) {
         // a node that answers its tip but not its genesis (yet: one just restarted) cannot be told to be on
         // the product's chain: a failed check, its chain as last read until a check reads it
-        if (g instanceof Error) throw new Error(`its chain (${id.method}) unreadable: ${g.message}`);
-        const r = (g as CallResult).result;
-        const v = id.member ? (r as Record<string, unknown> | null)?.[id.member] : r;
-        if (typeof v !== "string" || v.length === 0)
-          throw new Error(`its chain (${id.method}) unreadable: ${(g as CallResult).raw.slice(0, 40)}`);
+        const v = this.hashIn(g);
+        if (typeof v !== "string")
+          throw new Error(
+            `its chain (${bh.method}) unreadable: ${g instanceof Error ? g.message : (g as CallResult).raw.slice(0, 40)}`,
+          );
         u.identity = v;
       }
-      u.height = h;
+      if (a instanceof TransportError) throw a;
       u.lastProblem = undefined;
       u.reached = true;
+      return { height: h, atAnchor: anchor ? this.hashIn(a) : undefined };
     } catch (e) {
-      u.height = undefined;
       u.lastProblem = (e as Error).message;
       // an answer of any kind is a node that is there (a JSON-RPC error; litecoind's HTTP 503 "Work
       // queue depth exceeded" when busy); refused before anything was sent, or silent, is not
       u.reached = !(e instanceof TransportError) || (!e.neverSent && !e.timedOut);
+      return undefined;
     }
+  }
+
+  /** The call that asks the hash of the block at `height`. */
+  private hashCall(height: number): BatchEntry {
+    const bh = groupOf(this.product.chain).blockHash as NonNullable<ChainGroup["blockHash"]>;
+    return { method: bh.method, params: bh.params(height), marks: CHECK_MARKS, plain: true };
+  }
+
+  /** A block hash from its call's outcome; null: no such block (null, or the node's error: out of range). */
+  private hashIn(o: BatchOutcome | undefined): string | null {
+    if (o === undefined || o instanceof Error) return null;
+    const bh = groupOf(this.product.chain).blockHash;
+    const v = bh?.member ? (o.result as Record<string, unknown> | null)?.[bh.member] : o.result;
+    return typeof v === "string" && v.length > 0 ? v : null;
+  }
+
+  /**
+   * After the checks: an upstream whose anchor block changed (another hash, or none: its tip went back
+   * below it) has reorganised below it, and the cache's entries above the fork go; then each upstream's
+   * anchor is moved up to what the cache may now take from it (min of its tip and the best - safeDepth + 1:
+   * a verbose UTXO block depends on its successor), read and the old one asked again after it in the same
+   * array (a reorg between the two reads shows in the second).
+   */
+  private async followReorgs(seen: (Seen | undefined)[]): Promise<void> {
+    if (!groupOf(this.product.chain).blockHash || this.cfg.cache.maxBytes <= 0) return;
+    let best: number | undefined;
+    for (const [i, u] of this.upstreams.entries()) {
+      const h = seen[i]?.height;
+      if (h !== undefined && u.identity === this.identity && (best === undefined || h > best)) best = h;
+    }
+    await Promise.all(
+      this.upstreams.map(async (u, i) => {
+        const t = seen[i];
+        if (!t || u.identity !== this.identity) {
+          // a failed check keeps its anchor (asked again next time); another chain has none of the product's
+          if (t) u.anchor = undefined;
+          return;
+        }
+        if (u.anchor && t.atAnchor !== undefined && t.atAnchor !== u.anchor.hash)
+          await this.dropAboveFork(u, u.anchor, t.atAnchor);
+        const want = Math.max(
+          0,
+          Math.min(
+            t.height,
+            Math.max(u.anchor?.height ?? 0, (best ?? t.height) - this.cfg.cache.safeDepth + 1),
+          ),
+        );
+        const old = u.anchor;
+        if (old?.height === want) return;
+        try {
+          const asked = [this.hashCall(want)];
+          if (old) asked.push(this.hashCall(old.height));
+          const [n, o] = await callBatch(this.checker(u), asked);
+          if (n instanceof TransportError || o instanceof TransportError) return;
+          if (old && this.hashIn(o) !== old.hash) await this.dropAboveFork(u, old, this.hashIn(o));
+          const hash = this.hashIn(n);
+          u.anchor = hash === null ? undefined : { height: want, hash };
+        } catch {
+          // asked again at the next check
+        }
+      }),
+    );
+  }
+
+  /**
+   * A reorg on `u` below `anchor`: the cache's claims (what each entry took the chain to be), highest first,
+   * compared with `u`'s blocks at their heights, in arrays of WALK_HEIGHTS, at most WALK_ROUNDS of them; the
+   * fork is the highest height where they agree, and every entry that depends on a block above it goes.
+   * No agreement found (or `u` unreadable): every entry tied to a block goes. Entries tied to no block (raw
+   * bytes by hash) stay.
+   */
+  private async dropAboveFork(u: Upstream, anchor: { height: number; hash: string }, now: string | null) {
+    const scope = this.cacheScope;
+    if (scope === undefined) return;
+    const claims = await this.cache.claims(scope, WALK_HEIGHTS * WALK_ROUNDS * 4);
+    const byHeight = new Map<number, Set<string>>();
+    for (const c of claims) {
+      const set = byHeight.get(c.height) ?? new Set();
+      byHeight.set(c.height, set);
+      set.add(c.hash);
+    }
+    const heights = [...byHeight.keys()].slice(0, WALK_HEIGHTS * WALK_ROUNDS);
+    let fork = -1;
+    try {
+      walk: for (let r = 0; r < WALK_ROUNDS; r++) {
+        const part = heights.slice(r * WALK_HEIGHTS, (r + 1) * WALK_HEIGHTS);
+        if (part.length === 0) break;
+        const outs = await callBatch(
+          this.checker(u),
+          part.map((h) => this.hashCall(h)),
+        );
+        for (const [k, h] of part.entries()) {
+          const o = outs[k];
+          if (o instanceof TransportError) break walk;
+          const hash = this.hashIn(o);
+          const held = byHeight.get(h) as Set<string>;
+          if (hash !== null && held.size === 1 && held.has(hash)) {
+            fork = h;
+            break walk;
+          }
+        }
+      }
+    } catch {
+      fork = -1;
+    }
+    const dropped = await this.cache.dropAbove(scope, fork);
+    this.log(
+      `upstream ${u.endpoint.label} of ${this.product.name}: block ${anchor.height} is now ${now ?? "gone"} (was ${anchor.hash}): a reorg; ${dropped} cached answers above ${fork < 0 ? "any block the cache could match" : `block ${fork}, where the cache and the node agree,`} dropped`,
+    );
   }
 
   /** An upstream's health client: it alone, no retries, the health timeout (made once). */
@@ -578,7 +711,8 @@ export class Pool {
         this.log(
           `product ${this.product.name}: its upstreams now report another chain (genesis ${next}, was ${this.identity}): its cache dropped`,
         );
-        this.dropCache();
+        this.cache.drop();
+        for (const x of this.upstreams) x.anchor = undefined;
       }
       this.identity = next;
     }
