@@ -29,14 +29,17 @@ const ownRootOnly = (r: {
   } else expect(r.stdout).not.toContain("FAILS");
 };
 
-/** A Binance-family file reaches its own root (cannot say without --root) with `slots` asset slots, named. */
-const reachesAt = (r: Parameters<typeof ownRootOnly>[0], slots: string) => {
+/**
+ * A Binance-family file reaches its own root (cannot say without --root) with `slots` asset slots, named (and
+ * the publisher's commits whose code used that count, when given).
+ */
+const reachesAt = (r: Parameters<typeof ownRootOnly>[0], slots: string, code?: string) => {
   ownRootOnly(r);
   expect(r.json!.findings).toContainEqual(
     expect.objectContaining({
       status: "ok",
       step: "path",
-      text: expect.stringContaining(`with ${slots} asset slots`),
+      text: expect.stringContaining(`with ${slots} asset slots${code ? ` (${code})` : ""}`),
     }),
   );
 };
@@ -470,12 +473,12 @@ describe("the Binance family (Poseidon over BN254)", () => {
   });
 
   it("HTX's and Gate's files: the leaf and the 28-level Poseidon path reach their roots (168 and 800 asset slots found)", async () => {
-    for (const [file, format, slots] of [
-      ["htx-zk_user_config.json", "htx-zk", "168"],
-      ["gate-user_config.json", "gate", "800"],
-    ]) {
+    for (const [file, format, slots, code] of [
+      ["htx-zk_user_config.json", "htx-zk", "168", undefined],
+      ["gate-user_config.json", "gate", "800", "Gate's code of edd8fc8"],
+    ] as const) {
       const r = await verify(fixture(file), "--json");
-      reachesAt(r, slots!);
+      reachesAt(r, slots, code);
       expect(r.json).toMatchObject({ format, sum_binding: "none" });
     }
   });
@@ -496,7 +499,7 @@ describe("the Binance family (Poseidon over BN254)", () => {
   it("Gate's first zk file (7490ef5, Oct 2023, 350 slots before edd8fc8's 800) reaches its root at 350; an equity raised misses it, tried at the known counts only", async () => {
     const name = "gate-2023-10-user_config.json";
     const r = await verify(fixture(name), "--json");
-    reachesAt(r, "350");
+    reachesAt(r, "350", "Gate's code of 7490ef5, 71d3045");
     expect(r.json.root).toBe("0b47326c87891cc85c648b5882c9ff5d82570363ab7eeb747c9eb5c03b650318");
     const forged = await verify(
       tampered(name, (t) => t.replace('"Equity":400000000', '"Equity":400000001')),

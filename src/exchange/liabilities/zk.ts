@@ -49,6 +49,8 @@ export interface ZkVersion {
   totals: readonly string[];
   amounts: readonly string[];
   knownSlots: readonly number[];
+  /** the publisher's commits whose code used a count (where the count alone tells the versions apart) */
+  slotCommits?: Readonly<Record<number, string>>;
   /** Binance's code since Sep 2024: slot counts of its numbered-slot commitment, tried when no count reaches */
   indexedTiers?: readonly number[];
   /**
@@ -130,6 +132,7 @@ const GATE: Variant = {
       totals: ["TotalAssetEquity", "TotalAssetDebt"],
       amounts: ["Equity", "Debt"],
       knownSlots: [800, 500, 350],
+      slotCommits: { 350: "7490ef5, 71d3045", 500: "cf0d653", 800: "edd8fc8" },
     },
   ],
 };
@@ -150,6 +153,7 @@ const HTX: Variant = {
       totals: ["TotalEquity", "TotalDebt"],
       amounts: ["Balance"],
       knownSlots: [168, 174, 205],
+      slotCommits: { 174: "5390028", 205: "f57c44d" },
     },
   ],
 };
@@ -349,9 +353,10 @@ const pathStep = step<Doc>("path", async (ctx, s) => {
     const leafText = `the leaf Poseidon(${v.id}, ${leafTotals.join(", ")}, assets)`;
     let reached: string | undefined;
     const slots = tries.find((n) => reach(chain.hashPrefix(countOf(n))) === rootValue);
-    if (slots !== undefined)
-      reached = `${leafText} with ${slots} asset slots${o.assetSlots !== undefined ? " (--asset-slots)" : ""}`;
-    else if (version.indexedTiers) {
+    if (slots !== undefined) {
+      const code = version.slotCommits?.[slots];
+      reached = `${leafText} with ${slots} asset slots${o.assetSlots !== undefined ? " (--asset-slots)" : code !== undefined ? ` (${v.title}'s code of ${code})` : ""}`;
+    } else if (version.indexedTiers) {
       // Binance's code since Sep 2024: each slot [Index, amounts…], the padding slots numbered too, the
       // smallest tier that holds the list, and the later fork's Poseidon (16 inputs a block)
       const tier = o.assetSlots ?? version.indexedTiers.find((t) => t >= assets.length);
