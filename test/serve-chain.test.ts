@@ -201,6 +201,10 @@ describe("a reorg deeper than the safe depth drops the cached answers above its 
         /upstream \S+ of eth: block 16 is now 0x[0-9a-f]{64} \(was 0x[0-9a-f]{64}\): a reorg; 2 cached answers above block 3, where the cache and the node agree, dropped/,
       );
       expect(gw.notes()).not.toContain("now report another chain");
+      // followed once: the checks after it read the new chain's anchor and find nothing more to drop
+      const t1 = tips();
+      for (let i = 0; i < 400 && tips() < t1 + 2; i++) await sleep(25);
+      expect(gw.notes().match(/: a reorg;/g)).toHaveLength(1);
 
       for (const [m, p] of [...below, ...above])
         expect(await ask(gw, m, p), m).toEqual(await anvil.rpc(m, p));

@@ -608,8 +608,11 @@ export class Pool {
           if (t) u.anchor = undefined;
           return;
         }
-        if (u.anchor && t.atAnchor !== undefined && t.atAnchor !== u.anchor.hash)
+        if (u.anchor && t.atAnchor !== undefined && t.atAnchor !== u.anchor.hash) {
           await this.dropAboveFork(u, u.anchor, t.atAnchor);
+          // followed: the anchor is read afresh below
+          u.anchor = undefined;
+        }
         const want = Math.max(
           0,
           Math.min(
