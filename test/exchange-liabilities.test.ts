@@ -455,7 +455,7 @@ describe("BitMEX and River: the full tree, HMAC leaves", () => {
 });
 
 describe("the Binance family (Poseidon over BN254)", () => {
-  it("the Poseidon of bnb-chain's gnark-crypto fork (7c643ad1, pinned by HTX and Gate): its own test vectors", async () => {
+  it("the Poseidon of bnb-chain's gnark-crypto fork (7c643ad1, pinned by HTX; Gate's gatechain fork hashes alike): its own test vectors", async () => {
     const { poseidonHash } = await import("../src/exchange/liabilities/poseidon.js");
     const seq = (n: number) => Array.from({ length: n }, (_, i) => BigInt(i + 1));
     expect(poseidonHash([1n, 2n]).toString(16)).toBe(
@@ -684,7 +684,7 @@ describe("every version read strictly: a member no version has is refused by nam
     );
   });
 
-  it("the fork's Poseidon before 'Fix poseidon output' (6e0195f2, state[0] out): its own test vectors; c1884aa's own constants at 350 slots", async () => {
+  it("the fork's Poseidon before 'Fix poseidon output' (6e0195f2, state[0] out): its own test vectors; c1884aa's own constants at 350 slots, Gate edd8fc8's at 800", async () => {
     const { poseidonHash } = await import("../src/exchange/liabilities/poseidon.js");
     const seq = (n: number) => Array.from({ length: n }, (_, i) => BigInt(i + 1));
     const pre = (xs: bigint[]) => poseidonHash(xs, 12, 0).toString(16);
@@ -701,6 +701,15 @@ describe("every version read strictly: a member no version has is refused by nam
     for (let i = 0; i < 28; i++) h = poseidonHash([h, h]);
     expect(h.toString(16).padStart(64, "0")).toBe(
       "0118925954da77d1a4b241fd163e4373e2265c515cfa60af7fcd28c8cb9ad58a",
+    );
+    // Gate's at edd8fc8 (gatechain's fork, 800 slots: 534 elements): its circuit's empty leaf and verifier's empty root
+    h = poseidonHash([0n, 0n, 0n, poseidonHash(new Array<bigint>(534).fill(0n))]);
+    expect(h.toString(16).padStart(64, "0")).toBe(
+      "2853aadbbd06deb5d6a1389d23a89ff47658aaf4a45b287ecfd62df192bd91a4",
+    );
+    for (let i = 0; i < 28; i++) h = poseidonHash([h, h]);
+    expect(h.toString(16).padStart(64, "0")).toBe(
+      "037bf6d8fe5b7cbaecf7b35604b57f82173f5c8155c1c750cef00afebcd65436",
     );
   });
 

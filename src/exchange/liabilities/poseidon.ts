@@ -1,6 +1,7 @@
 /**
  * The Poseidon hash of the Binance family's zk proof-of-solvency tools: bnb-chain's fork of gnark-crypto
- * (ecc/bn254/fr/poseidon, pinned by HTX's and Gate's verifiers at v0.7.1-0.20230203031630-7c643ad11891):
+ * (ecc/bn254/fr/poseidon, pinned by HTX's verifier and Binance's first code at v0.7.1-0.20230203031630-7c643ad11891;
+ * Gate's pins gatechain/gnark-crypto v0.7.1, which hashes alike):
  * circomlib's Poseidon over BN254's scalar field (x^5, 8 full rounds, circomlib's partial rounds per width,
  * the round constants and MDS of the Grain LFSR, which @noble/curves' grainGenConstants reproduces), inputs
  * absorbed 12 at a time into state[1..12] with state[0] carried, and the output **state[1]** (the fork's
