@@ -68,7 +68,7 @@ describe("reserves scan --proof / --csv: a write that fails midway (real litecoi
     addr = await node.newAddress();
     await node.rpc("sendtoaddress", [addr, 1.5]);
     await node.mine(1);
-  }, 120_000);
+  });
   afterAll(async () => {
     await node?.stop();
   });
@@ -95,7 +95,7 @@ describe("reserves scan --proof / --csv: a write that fails midway (real litecoi
     // the old proof is still a whole proof that verifies
     const v = await runCli(["--url", node.authUrl, "reserves", "verify", proof]);
     expect(v.exitCode, v.stdout + v.stderr).toBe(0);
-  }, 60_000);
+  });
 });
 
 describe("liabilities build: a write that fails midway leaves --out as it was", () => {
@@ -133,7 +133,7 @@ describe("liabilities build: a write that fails midway leaves --out as it was", 
     expect(cut.stderr).toMatch(/--out: cannot write its work files in .*\.out\.build-\w+: EFBIG/);
     expect(cut.stdout).toBe("");
     untouched(d, out);
-  }, 60_000);
+  });
 
   it("EFBIG past 80 KiB (tree.bin: ~96 KiB; no work file is over 72), then control: exit 1 naming tree.bin; without the limit all four files", async () => {
     const { d, out, args } = setup();
@@ -151,5 +151,5 @@ describe("liabilities build: a write that fails midway leaves --out as it was", 
     ]);
     expect(statSync(join(out, "tree.bin")).size).toBeGreaterThan(80 * 1024);
     expect(readdirSync(d).sort()).toEqual(["assets.csv", "balances.csv", "out"]);
-  }, 60_000);
+  });
 });

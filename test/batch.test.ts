@@ -92,7 +92,7 @@ beforeAll(async () => {
     startTronFixture({ lyingBlock: 0x3fe1c03 }),
   ]);
   noBatch = await startNoBatchServer();
-}, 60_000);
+});
 
 afterAll(async () => {
   await Promise.all([proxy?.stop(), second?.stop(), tron?.stop()]);

@@ -16,6 +16,7 @@ import { runCli, spawnCli } from "./helpers/cli.js";
 import { basicAuth } from "./helpers/http.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
 import { freePort } from "./helpers/ports.js";
+import { HANG_GUARD_MS } from "./helpers/procs.js";
 
 let ltc: LitecoinNode;
 let proxy: FaultServer;
@@ -29,7 +30,7 @@ async function cli(...args: string[]): Promise<unknown> {
   const r = await execa(
     "litecoin-cli",
     ["-regtest", `-rpcport=${ltc.port}`, `-rpcuser=${ltc.user}`, `-rpcpassword=${ltc.password}`, ...args],
-    { timeout: 20_000 },
+    { timeout: HANG_GUARD_MS },
   );
   try {
     return JSON.parse(r.stdout);

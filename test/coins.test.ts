@@ -192,7 +192,7 @@ describe("the table against a real node", () => {
   let ltc: LitecoinNode;
   beforeAll(async () => {
     ltc = await startLitecoind();
-  }, 60_000);
+  });
   afterAll(() => ltc?.stop());
 
   it("litecoind -regtest: the genesis block, the node's subversion and its addresses are the table's", async () => {

@@ -59,7 +59,7 @@ describe("completion in the real zsh and fish", () => {
     expect(await complete("chaingw --chain ev")).toEqual(["evm", "evm-compat"]);
     expect(await complete("chaingw getblockc")).toContain("getblockcount");
     expect(await complete("chaingw eth_getBalance 0x1 --e")).toEqual(["--ether"]);
-  }, 60_000);
+  });
 
   it("zsh: _chaingw from the sourced script hands compadd the same words, and _files where files go", async () => {
     const { dir, env } = await setUp("zsh");
@@ -85,5 +85,5 @@ describe("completion in the real zsh and fish", () => {
     expect(await complete("chaingw", "--chain", "ev")).toEqual(["evm", "evm-compat"]);
     expect(await complete("chaingw", "getblockc")).toContain("getblockcount");
     expect(await complete("chaingw", "eth_getBalance", "0x1", "--e")).toEqual(["--ether"]);
-  }, 60_000);
+  });
 });

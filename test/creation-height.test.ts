@@ -35,7 +35,7 @@ beforeAll(async () => {
   await node.mine(1);
   const scan = await node.rpc<{ unspents: (typeof later)[] }>("scantxoutset", ["start", [`addr(${addr})`]]);
   later = scan.unspents.find((u) => u.amount === 20)!;
-}, 120_000);
+});
 
 afterAll(async () => {
   await node?.stop();

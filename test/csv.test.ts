@@ -62,7 +62,7 @@ describe("what a spreadsheet opens", () => {
     dir = mkdtempSync(join(tmpdir(), "chaingw-csv-"));
     trackDir(dir);
     anvil = await startAnvil();
-  }, 60_000);
+  });
   afterAll(async () => {
     await anvil?.stop();
   });

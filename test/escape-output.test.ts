@@ -143,7 +143,7 @@ describe("proofs whose strings hold escape sequences (real litecoind)", () => {
     honest = join(dir, "honest.json");
     const r = await runCli(["--url", node.authUrl, "reserves", "scan", addr, "--proof", honest]);
     expect(r.exitCode, r.stderr).toBe(0);
-  }, 120_000);
+  });
   afterAll(async () => {
     await node?.stop();
   });
@@ -209,5 +209,5 @@ describe("proofs whose strings hold escape sequences (real litecoind)", () => {
     const html = readFileSync(page, "utf8");
     expect(RAW.test(html.replace(/\n/g, ""))).toBe(false);
     expect(RAW.test(h.stdout.replace(/\n/g, ""))).toBe(false);
-  }, 60_000);
+  });
 });

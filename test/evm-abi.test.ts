@@ -12,6 +12,7 @@ import { type FaultServer, startFaultServer } from "./fixtures/faults.js";
 import { type LogsLimitServer, startLogsLimitServer } from "./fixtures/logs-limit.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli, spawnCli } from "./helpers/cli.js";
+import { HANG_GUARD_MS, running, until } from "./helpers/procs.js";
 import { ALICE, BOB, deployToken, SEL, send, TOKEN_ABI_PATH, word } from "./helpers/token.js";
 
 const CAST = fileURLToPath(new URL("../node_modules/.bin/cast", import.meta.url));
@@ -30,7 +31,7 @@ let tip: number;
 let valueTx: string;
 
 async function cast(...args: string[]): Promise<string> {
-  const r = await execa(CAST, [...args], { timeout: 20_000, env: { ETH_RPC_URL: anvil.url } });
+  const r = await execa(CAST, [...args], { timeout: HANG_GUARD_MS, env: { ETH_RPC_URL: anvil.url } });
   return r.stdout.trim();
 }
 
@@ -59,7 +60,7 @@ beforeAll(async () => {
   valueTx = (await send(anvil.rpc, { from: ALICE, to: BOB, value: "0x14d1120d7b160000" })).transactionHash;
   proxy = await startFaultServer({ upstream: { url: anvil.url }, fault: { kind: "pass" } });
   env = { CHAINGW_URL: proxy.url };
-}, 120_000);
+});
 
 afterAll(async () => {
   await proxy?.stop();
@@ -500,7 +501,7 @@ describe("any range: split where the upstream refuses, every log once and in ord
       p.stdout?.on("data", (c: Buffer) => {
         out += c.toString();
       });
-      for (let i = 0; i < 100 && out.split("\n").length < 3; i++) await new Promise((r) => setTimeout(r, 50));
+      await until("two lines of logs", () => out.split("\n").length >= 3, running(p));
       p.kill("SIGINT");
       const res = await p;
       expect(res.exitCode).toBe(130);

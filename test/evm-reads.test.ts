@@ -11,6 +11,7 @@ import { startTronFixture, type TronFixture } from "./fixtures/tron.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
 import { type DeployResult, deployAndPing } from "./helpers/evmContract.js";
+import { HANG_GUARD_MS } from "./helpers/procs.js";
 import { spawnPty } from "./helpers/pty.js";
 
 const CAST = fileURLToPath(new URL("../node_modules/.bin/cast", import.meta.url));
@@ -22,7 +23,7 @@ let dep: DeployResult;
 let env: Record<string, string>;
 
 async function cast(method: string, ...params: string[]): Promise<unknown> {
-  const r = await execa(CAST, ["rpc", "--rpc-url", anvil.url, method, ...params], { timeout: 20_000 });
+  const r = await execa(CAST, ["rpc", "--rpc-url", anvil.url, method, ...params], { timeout: HANG_GUARD_MS });
   return JSON.parse(r.stdout);
 }
 
@@ -38,7 +39,7 @@ beforeAll(async () => {
   dep = await deployAndPing(anvil.rpc);
   proxy = await startFaultServer({ upstream: { url: anvil.url }, fault: { kind: "pass" } });
   env = { CHAINGW_URL: proxy.url };
-}, 60_000);
+});
 
 afterAll(async () => {
   await proxy?.stop();

@@ -16,7 +16,7 @@ import { entryProxy } from "./fixtures/forward.js";
 import { startTronFixture, type TronFixture } from "./fixtures/tron.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
-import { trackDir } from "./helpers/procs.js";
+import { HANG_GUARD_MS, trackDir } from "./helpers/procs.js";
 import { deployToken, mint, move } from "./helpers/tokens.js";
 import { tronHexToBase58 as hex20ToTron } from "./helpers/tronaddr.js";
 
@@ -39,7 +39,7 @@ const holder = (i: number) =>
   `0x${createHash("sha256").update(`evm-reserves holder ${i}`).digest("hex").slice(0, 40)}`;
 
 async function cast(...args: string[]): Promise<string> {
-  const r = await execa(CAST, [...args, "--rpc-url", anvil.url], { timeout: 20_000 });
+  const r = await execa(CAST, [...args, "--rpc-url", anvil.url], { timeout: HANG_GUARD_MS });
   return r.stdout.trim().split(/\s+/)[0] as string;
 }
 
@@ -85,7 +85,7 @@ beforeAll(async () => {
   listFile = join(dir, "holders.txt");
   // the file as people write them: a comment, a checksummed form, a repeat
   writeFileSync(listFile, `# custody\n${holders.join("\n")}\n${holders[0]}\n`);
-}, 120_000);
+});
 
 afterAll(async () => {
   await anvil?.stop();

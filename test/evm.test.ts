@@ -19,6 +19,7 @@ import {
   SEL_REVERT,
   word,
 } from "./helpers/evmContract.js";
+import { HANG_GUARD_MS } from "./helpers/procs.js";
 
 const CAST = fileURLToPath(new URL("../node_modules/.bin/cast", import.meta.url));
 
@@ -29,7 +30,7 @@ let env: Record<string, string>;
 
 /** `cast rpc <method> <params...>` against anvil directly, parsed. */
 async function cast(method: string, ...params: string[]): Promise<unknown> {
-  const r = await execa(CAST, ["rpc", "--rpc-url", anvil.url, method, ...params], { timeout: 20_000 });
+  const r = await execa(CAST, ["rpc", "--rpc-url", anvil.url, method, ...params], { timeout: HANG_GUARD_MS });
   return JSON.parse(r.stdout);
 }
 
@@ -48,7 +49,7 @@ beforeAll(async () => {
   await anvil.rpc("evm_mine", []);
   proxy = await startFaultServer({ upstream: { url: anvil.url }, fault: { kind: "pass" } });
   env = { CHAINGW_URL: proxy.url };
-}, 60_000);
+});
 
 afterAll(async () => {
   await proxy?.stop();

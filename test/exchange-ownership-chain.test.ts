@@ -98,7 +98,7 @@ beforeAll(async () => {
   height = Number(BigInt(await anvil.rpc<string>("eth_blockNumber", [])));
   // after the snapshot the wallet receives 5 ETH more: the balance at the snapshot block is what counts
   await send({ to: wallet, value: "0x4563918244f40000" });
-}, 120_000);
+});
 
 afterAll(async () => {
   await anvil?.stop();

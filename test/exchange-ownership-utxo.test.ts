@@ -50,7 +50,7 @@ beforeAll(async () => {
   await ltc.rpc("sendtoaddress", [addr, 1.5]);
   await ltc.mine(1);
   height = await ltc.rpc<number>("getblockcount");
-}, 120_000);
+});
 
 afterAll(async () => {
   await ltc?.stop();

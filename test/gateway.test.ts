@@ -26,7 +26,7 @@ beforeAll(async () => {
     products: { "ltc-regtest": { url: ltc.url, user: ltc.user, password: ltc.password } },
   });
   dir = mkdtempSync(join(tmpdir(), "chaingw-cfg-"));
-}, 60_000);
+});
 
 /** A file in the test's temp dir with the given content and mode. */
 function secretFile(name: string, content: string, mode: number): string {

@@ -79,5 +79,5 @@ describe("help text fits the terminal and breaks prose only where it must", () =
         problems.push(`chaingw at ${width}: broken mid-sentence: ${b}`);
     expect(checked).toContain("reserves balances");
     expect(problems).toEqual([]);
-  }, 300_000);
+  });
 });

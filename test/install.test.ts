@@ -40,7 +40,7 @@ beforeAll(async () => {
   expect(r.status, r.stderr).toBe(0);
   bin = join(prefix, "bin", "chaingw");
   node = await nodeP;
-}, 180_000);
+});
 
 afterAll(async () => {
   await node?.stop();

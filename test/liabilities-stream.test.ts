@@ -54,7 +54,7 @@ beforeAll(async () => {
     [rows[i], rows[j]] = [rows[j], rows[i]];
   }
   writeFileSync(BALANCES, `customer_id,asset,amount\n${rows.join("\n")}\n`);
-}, 60_000);
+});
 
 describe("the streamed build agrees with the in-memory build", () => {
   it("same seed, same input: same commitment, tree file, customers and proofs", async () => {
@@ -100,7 +100,7 @@ describe("the streamed build agrees with the in-memory build", () => {
       ps.close();
       pm.close();
     }
-  }, 240_000);
+  });
 });
 
 describe("liabilities build: memory a bound, disk as the files are used", () => {
@@ -124,26 +124,23 @@ describe("liabilities build: memory a bound, disk as the files are used", () => 
     }
     w.end(chunk);
     await new Promise<void>((ok) => w.once("finish", () => ok()));
-  }, 60_000);
+  });
 
   it("--memory 400: the peak RSS (main thread and workers) stays under it; work files deleted as they are used", async () => {
-    const r = await runCli(
-      [
-        "liabilities",
-        "build",
-        "--input",
-        big,
-        "--assets",
-        ASSETS,
-        "--out",
-        out,
-        "--memory",
-        "400",
-        "--json",
-        "--progress",
-      ],
-      { timeoutMs: 200_000 },
-    );
+    const r = await runCli([
+      "liabilities",
+      "build",
+      "--input",
+      big,
+      "--assets",
+      ASSETS,
+      "--out",
+      out,
+      "--memory",
+      "400",
+      "--json",
+      "--progress",
+    ]);
     expect(r.exitCode, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout);
     // --progress: each phase's line on stderr, the JSON alone on stdout
@@ -162,7 +159,7 @@ describe("liabilities build: memory a bound, disk as the files are used", () => 
     expect(j.peak_work_bytes).toBeLessThan(outputs * 1.05);
     // nothing left beside --out
     expect(readdirSync(dir).filter((f) => f.startsWith(".bounded.build-"))).toEqual([]);
-  }, 240_000);
+  });
 
   it("--memory below what the processes alone take: exit 2 naming it, nothing written", async () => {
     const r = await runCli([
@@ -230,7 +227,7 @@ describe("the input read in parts by the workers (a file from 1 MiB on), lines c
     expect(r.strErr).toBeUndefined();
     expect(r.str!.commitment).toEqual(r.mem!.commitment);
     expect(r.str!.customers).toBe(40_001);
-  }, 120_000);
+  });
 
   it("the input removed while its parts are read (as the bench does): every part read from the file opened", async () => {
     const f = join(dir, "gone.csv");
@@ -260,7 +257,7 @@ describe("the input read in parts by the workers (a file from 1 MiB on), lines c
       random: seededRandom(SEED),
     });
     expect(str.commitment).toEqual(mem.commitment);
-  }, 120_000);
+  });
 
   it("a customer's asset twice, the second far down (another part): the same line named as the in-memory build names", async () => {
     const r = await both(
@@ -269,7 +266,7 @@ describe("the input read in parts by the workers (a file from 1 MiB on), lines c
     );
     expect(r.memErr).toMatch(/line \d+: customer "p17" has BTC twice/);
     expect(r.strErr).toBe(r.memErr);
-  }, 120_000);
+  });
 
   it("a refused line far down: the same refusals, in the same words and lines", async () => {
     const r = await both(
@@ -278,7 +275,7 @@ describe("the input read in parts by the workers (a file from 1 MiB on), lines c
     );
     expect(r.memErr).toMatch(/line \d+: unknown asset .*line \d+: negative amount/);
     expect(r.strErr).toBe(r.memErr);
-  }, 120_000);
+  });
 });
 
 describe("liabilities build: the disk it needs, checked before the tree", () => {
@@ -302,5 +299,5 @@ describe("liabilities build: the disk it needs, checked before the tree", () => 
     const ok = await buildStreamed({ input: BALANCES, assets: ASSETS, out, random: seededRandom(SEED) });
     expect(ok.peakWorkBytes).toBeLessThanOrEqual(needs * 1.05);
     expect(ok.peakWorkBytes).toBeGreaterThan(needs * 0.7);
-  }, 120_000);
+  });
 });

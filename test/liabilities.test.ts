@@ -11,6 +11,7 @@ import { execa } from "execa";
 import { beforeAll, describe, expect, it } from "vitest";
 import { digestOf } from "../src/proof/jcs.js";
 import { runCli } from "./helpers/cli.js";
+import { HANG_GUARD_MS } from "./helpers/procs.js";
 
 const dir = mkdtempSync(join(tmpdir(), "chaingw-liab-"));
 const ASSETS = join(dir, "assets.csv");
@@ -52,7 +53,7 @@ const btc = (base: string) => {
   const s = base.padStart(9, "0");
   return `${s.slice(0, -8)}.${s.slice(-8)}`.replace(/\.?0+$/, "");
 };
-const cli = (...args: string[]) => runCli(args, { timeoutMs: 60_000 });
+const cli = (...args: string[]) => runCli(args);
 const build = (out: string, input = BALANCES, ...more: string[]) =>
   cli(
     "liabilities",
@@ -83,7 +84,7 @@ beforeAll(async () => {
     .trim()
     .split("\n")
     .map((l) => JSON.parse(l));
-}, 120_000);
+});
 
 const proofOf = (id: string) => structuredClone(proofs.find((p) => p.customer === id)!);
 const COMMITMENT = () => join(A, "commitment.json");
@@ -430,7 +431,7 @@ describe("liabilities verify --customer: the customer says who they are", () => 
       execa("script", ["-qec", `${bin} liabilities verify ${f} --commitment ${COMMITMENT()}`, "/dev/null"], {
         input: `${id}\n`,
         reject: false,
-        timeout: 30_000,
+        timeout: HANG_GUARD_MS,
         env: { NO_COLOR: "1" },
       });
     const bob = await ask("cust-2");

@@ -74,7 +74,7 @@ beforeAll(async () => {
   expect(r.exitCode, r.stderr).toBe(0);
   made = r.stdout;
   writeFileSync(join(dir, "assets.csv"), "asset,decimals\nETH,18\nMIR,18\n");
-}, 120_000);
+});
 
 afterAll(async () => {
   await anvil?.stop();
@@ -136,7 +136,7 @@ describe("a token that mirrors the native balance", () => {
     const mir = j.assets.find((a: { asset: string }) => a.asset === "MIR");
     expect(mir).toMatchObject({ status: "not-covered", proven: { base_units: "0" } });
     expect(mir.mirrors[0]).toContain("mirrors the native coin");
-  }, 60_000);
+  });
 
   it("native and mirror both backing ETH: counted once (3 ETH proven, not 6) — 2.5 SOLVENT beside 3.5 not", async () => {
     const args = [
@@ -160,7 +160,7 @@ describe("a token that mirrors the native balance", () => {
     expect(over.exitCode, over.stdout).toBe(1);
     expect(over.stdout).toMatch(/ETH .* 3\.5 .* 3 .* 5 /);
     writeFileSync(join(dir, "assets.csv"), "asset,decimals\nETH,18\nMIR,18\n");
-  }, 60_000);
+  });
 
   it("an ordinary token is no mirror (equal at one address, not at the other); the known contracts are named", async () => {
     const c = await buildCommitment(dir, "usdx", ["c1,ETH,1", "c2,MIR,1"]);
@@ -186,7 +186,7 @@ describe("a token that mirrors the native balance", () => {
       "Celo's CELO contract (GoldToken)",
     );
     expect(knownNativeMirror("evm:1", "0x0000000000000000000000000000000000001010")).toBeUndefined();
-  }, 60_000);
+  });
 
   it("a known mirror (Polygon's MRC20 at 0x…1010) is named by its address, whatever its balances say", async () => {
     // the real document moved to Polygon's chain id, the mirror's address made MRC20's and its balances
@@ -224,5 +224,5 @@ describe("a token that mirrors the native balance", () => {
     expect(r.stdout).toContain(
       `MRC: ${polygon}#${MRC20}: NOT COUNTED: a token named MIR at ${MRC20} on Polygon, one balance backs one asset: the token named MIR at ${MRC20} on Polygon is Polygon's POL contract (MRC20): its balances are the native coin's, and the native coin of Polygon backs POL`,
     );
-  }, 60_000);
+  });
 });

@@ -14,7 +14,7 @@ import { startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
 import { freePort } from "./helpers/ports.js";
-import { sleep, terminate, trackChild, trackDir } from "./helpers/procs.js";
+import { HANG_GUARD_MS, sleep, terminate, trackChild, trackDir } from "./helpers/procs.js";
 import { spawnPty } from "./helpers/pty.js";
 import { startServe } from "./helpers/serve.js";
 import { ALICE, BOB, deployToken, SEL, send, word } from "./helpers/token.js";
@@ -43,7 +43,7 @@ async function lcli(
   const r = await execa(
     "litecoin-cli",
     ["-regtest", `-rpcport=${n.port}`, `-rpcuser=${n.user}`, `-rpcpassword=${n.password}`, ...args],
-    { reject: false, timeout: 20_000 },
+    { reject: false, timeout: HANG_GUARD_MS },
   );
   let out: unknown = r.stdout.trim();
   try {

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
-import { running, sleep, trackChild, trackDir, until } from "./helpers/procs.js";
+import { HANG_GUARD_MS, running, sleep, trackChild, trackDir, until } from "./helpers/procs.js";
 import { ALICE, BOB, deployToken, SEL, send, word } from "./helpers/token.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -131,7 +131,7 @@ describe("logs --to-block beyond the head", () => {
     const theirs = await execa(
       CAST,
       ["logs", "--json", "--from-block", "0", "--to-block", "1000", "--address", token, TRANSFER],
-      { env: { ETH_RPC_URL: anvil.url }, timeout: 20_000 },
+      { env: { ETH_RPC_URL: anvil.url }, timeout: HANG_GUARD_MS },
     );
     const cast = JSON.parse(theirs.stdout) as { transactionHash: string; logIndex: string }[];
     expect(cast.length).toBe(4);

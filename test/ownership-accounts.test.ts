@@ -74,7 +74,7 @@ beforeAll(async () => {
   await anvil.rpc("anvil_setBalance", [ownerWallet, "0x3635c9adc5dea00000"]); // 1000 ETH
   await anvil.rpc("anvil_setBalance", [refusingWallet, "0x56bc75e2d63100000"]); // 100 ETH
   await anvil.rpc("evm_mine", []);
-}, 120_000);
+});
 
 afterAll(async () => {
   await anvil?.stop();
@@ -166,7 +166,7 @@ describe("the EVM balances proof carries ownership: keys, contract wallets (EIP-
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toContain(`ownership: signatures over "${CHALLENGE}"`);
     await anvil.rpc("evm_mine", []);
-  }, 60_000);
+  });
 
   it("records each signature with its form and the proven total per asset", () => {
     const p = JSON.parse(readFileSync(proofFile, "utf8"));
@@ -308,7 +308,7 @@ describe("the EVM balances proof carries ownership: keys, contract wallets (EIP-
     } finally {
       await fresh.stop();
     }
-  }, 60_000);
+  });
 
   it("reserves report shows the proven share per asset (the verifier's with --verify)", async () => {
     const r = await runCli(["--url", anvil.url, "--json", "reserves", "report", "--verify", proofFile]);

@@ -83,7 +83,7 @@ beforeAll(async () => {
   at.MagicVault = await deploy(CODE.MagicVault);
   for (const a of Object.values(at)) await anvil.rpc("anvil_setBalance", [a, "0x3635c9adc5dea00000"]);
   await anvil.rpc("evm_mine", []);
-}, 120_000);
+});
 
 afterAll(async () => {
   await anvil?.stop();
@@ -105,7 +105,7 @@ describe("EIP-1271 that proves control (real anvil, solc-compiled wallets, cast 
       honest,
     );
     expect(r.exitCode, r.stderr).toBe(0);
-  }, 60_000);
+  });
 
   it("control: the owner's wallet and the 2-of-2's 130-byte bundle are proven, and verify holds", async () => {
     const p = JSON.parse(readFileSync(honest, "utf8"));
@@ -178,7 +178,7 @@ describe("EIP-1271 that proves control (real anvil, solc-compiled wallets, cast 
     for (const a of at.AnyWallet ? [at.AnyWallet, at.UninitialisedWallet, at.MagicVault] : [])
       expect(j.failures.join("\n")).toContain(`signature for ${a} does not verify`);
     expect(j.failures.join("\n")).toContain("accepts any signature: proves nothing");
-  }, 60_000);
+  });
 
   it("a 130-byte signature in a signature file is read (no exit 2); odd hex is still bad input", async () => {
     const odd = await balances(

@@ -118,7 +118,7 @@ beforeAll(async () => {
     ms[type] = (await node.rpc<{ address: string }>("addmultisigaddress", [2, mine, "", type])).address;
   otherMs = (await node.rpc<{ address: string }>("addmultisigaddress", [2, await keys(), "", "bech32"]))
     .address;
-}, 120_000);
+});
 
 afterAll(async () => {
   await node?.stop();
@@ -204,5 +204,5 @@ describe("BIP-322 multisig signed by litecoind (walletprocesspsbt)", () => {
     ]);
     expect(v.exitCode, v.stdout).toBe(0);
     expect(JSON.parse(v.stdout).ownership).toMatchObject({ proven_sats: "325000000", proven_addresses: 2 });
-  }, 120_000);
+  });
 });

@@ -11,7 +11,7 @@ import { digestOf } from "../src/proof/jcs.js";
 import { type FaultServer, startFaultServer } from "./fixtures/faults.js";
 import { runCli } from "./helpers/cli.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
-import { trackDir } from "./helpers/procs.js";
+import { running, trackDir, until } from "./helpers/procs.js";
 
 let ltc: LitecoinNode;
 let proxy: FaultServer;
@@ -122,7 +122,7 @@ beforeAll(async () => {
   const signed = await ltc.rpc<{ hex: string }>("signrawtransactionwithwallet", [raw]);
   await ltc.rpc("sendrawtransaction", [signed.hex]);
   await ltc.mine(3);
-}, 120_000);
+});
 
 afterAll(async () => {
   await proxy?.stop();
@@ -312,7 +312,7 @@ describe("reserves verify", () => {
     } finally {
       await ltc.rpc("reconsiderblock", [d.block_hash]);
     }
-  }, 60_000);
+  });
 
   it("files that are not a proof, or bad signature lines: exit 2 naming the field or line, nothing sent", async () => {
     const before = proxy.hits;
@@ -368,19 +368,18 @@ describe("one snapshot for large inputs", () => {
 
   it("a chain that moves between chunks: the chunks at the old block are scanned again, never stitched", async () => {
     let starts = 0;
-    // the second chunk's start waits while a block is mined: the first chunk then stands at the old block
+    // the second chunk's start is held at the node until a block is mined: the first chunk then stands at
+    // the old block
+    let mined = () => {};
+    const held = new Promise<void>((r) => (mined = r));
     proxy.setMethodFault(
       "scantxoutset",
-      { kind: "delay", ms: 1500 },
+      { kind: "held", until: held },
       (p) => p[0] === "start" && ++starts === 2,
     );
-    const mining = (async () => {
-      while (starts < 2) await new Promise((res) => setTimeout(res, 50));
-      await ltc.mine(1);
-    })();
     try {
       const list = ["legacy", "p2sh", "bech32", "empty"].map((k) => addr[k]);
-      const r = await runCli([
+      const scan = runCli([
         "--url",
         url(),
         "--json",
@@ -392,12 +391,16 @@ describe("one snapshot for large inputs", () => {
         "--proof",
         "-",
       ]);
-      await mining;
+      await until("the second chunk's start at the node", () => starts >= 2, running(scan));
+      await ltc.mine(1);
+      mined();
+      const r = await scan;
       expect(r.exitCode).toBe(0);
       expect(r.stderr).toMatch(/the chain moved while scanning: 1 chunk scanned again at the newest block/);
       const d = jsonOf(r.stdout);
       expect(d.height).toBe(await ltc.rpc("getblockcount"));
     } finally {
+      mined();
       proxy.setMethodFault("scantxoutset", null);
     }
   });
@@ -485,10 +488,9 @@ describe("--parallel: chunks side by side on two nodes at one best block", () =>
     await a.rpc("sendmany", ["", pay]);
     await a.mine(1);
     const tip = await a.rpc<string>("getbestblockhash");
-    for (let i = 0; i < 200 && (await b.rpc<string>("getbestblockhash")) !== tip; i++)
-      await new Promise((r) => setTimeout(r, 50));
+    await until("b at a's tip", async () => (await b.rpc<string>("getbestblockhash")) === tip);
     expect(await b.rpc("getbestblockhash")).toBe(tip);
-  }, 60_000);
+  });
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
   });

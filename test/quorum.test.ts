@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
-import { sleep, trackDir } from "./helpers/procs.js";
+import { trackDir, until } from "./helpers/procs.js";
 
 let dir: string;
 beforeAll(() => {
@@ -28,7 +28,7 @@ describe("UTXO: two litecoind nodes, one reorganised away", () => {
 
   const synced = async () => {
     const tip = await a.rpc<string>("getbestblockhash");
-    for (let i = 0; i < 600 && (await b.rpc<string>("getbestblockhash")) !== tip; i++) await sleep(50);
+    await until("b at a's tip", async () => (await b.rpc<string>("getbestblockhash")) === tip);
     expect(await b.rpc<string>("getbestblockhash")).toBe(tip);
   };
 
@@ -40,7 +40,7 @@ describe("UTXO: two litecoind nodes, one reorganised away", () => {
     await a.mine(1);
     await synced();
     proof = join(dir, "utxo-quorum.json");
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
@@ -89,7 +89,7 @@ describe("UTXO: two litecoind nodes, one reorganised away", () => {
     expect(v.exitCode, v.stdout).toBe(0);
     expect(v.stdout).toContain('claim      quorum: "made under a quorum: 2 nodes agreed');
     expect(v.stdout).toMatch(/quorum\s+ok\s+checked on 2 nodes/);
-  }, 120_000);
+  });
 
   it("fewer distinct nodes than K is bad usage, nothing sent", async () => {
     const one = await runCli([
@@ -218,7 +218,7 @@ describe("UTXO: two litecoind nodes, one reorganised away", () => {
       /quorum\s+FAILS\s+checked on 2 nodes: node 1 at http:\/\/127\.0\.0\.1:\d+\/ \([^)]*\): does not hold; node 2 at [^ ]+ \([^)]*\): holds/,
     );
     expect(w.stdout + w.stderr).not.toContain(a.password);
-  }, 120_000);
+  });
 });
 
 describe("EVM: two anvil nodes sharing a genesis block, one balance changed", () => {
@@ -237,7 +237,7 @@ describe("EVM: two anvil nodes sharing a genesis block, one balance changed", ()
     ]);
     for (const n of [a, b])
       for (const h of holders) await n.rpc("anvil_setBalance", [h, "0xde0b6b3a7640000"]);
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
@@ -268,7 +268,7 @@ describe("EVM: two anvil nodes sharing a genesis block, one balance changed", ()
     const v = await runCli(["--url", a.url, "--url", b.url, "reserves", "verify", proof, "--quorum", "2"]);
     expect(v.exitCode, v.stdout).toBe(0);
     expect(v.stdout).toContain("made under a quorum: 2 nodes agreed");
-  }, 60_000);
+  });
 
   it("one balance changed on one node: the run stops naming both nodes and both answers", async () => {
     await b.rpc("anvil_setBalance", [holders[1], "0x1bc16d674ec80000"]);
@@ -291,5 +291,5 @@ describe("EVM: two anvil nodes sharing a genesis block, one balance changed", ()
     );
     expect(r.stderr).toContain(`and 2000000000000000000 on node 2 at ${b.url} (anvil/`);
     expect(r.stderr).toMatch(/and 2000000000000000000 on node 2 at [^ ]+ \(anvil\/[^)]*chain 31337/);
-  }, 60_000);
+  });
 });

@@ -17,7 +17,7 @@ import { startTronFixture, type TronFixture } from "./fixtures/tron.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
-import { sleep, trackDir } from "./helpers/procs.js";
+import { HANG_GUARD_MS, trackDir, until } from "./helpers/procs.js";
 import { type Served, startServe } from "./helpers/serve.js";
 import { ALICE, BOB, deployToken, SEL, send, TOKEN_ABI_PATH, word } from "./helpers/token.js";
 
@@ -171,7 +171,7 @@ beforeAll(async () => {
   ]);
   // the second node at the same block before the mempool fills (the cross-check compares the two)
   const tip = await ltc.rpc<string>("getbestblockhash");
-  for (let i = 0; i < 1200 && (await ltc2.rpc<string>("getbestblockhash")) !== tip; i++) await sleep(50);
+  await until("the second node at the tip", async () => (await ltc2.rpc<string>("getbestblockhash")) === tip);
   expect(await ltc2.rpc<string>("getbestblockhash")).toBe(tip);
   // a mempool for getrawmempool | getmempoolentry
   for (let i = 0; i < 3; i++) await ltc.rpc("sendtoaddress", [await ltc.newAddress(), 0.01]);
@@ -247,7 +247,7 @@ beforeAll(async () => {
     ],
     ["0x…", `0x${"ab".repeat(32)}`],
   );
-}, 300_000);
+});
 
 afterAll(async () => {
   await gateway?.stop();
@@ -283,7 +283,7 @@ describe("the README's examples", () => {
       const r = await execa("bash", ["-c", command], {
         cwd: join(work, "cwd"),
         reject: false,
-        timeout: 120_000,
+        timeout: HANG_GUARD_MS,
         extendEnv: false,
         env: {
           PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`,
@@ -312,8 +312,10 @@ describe("the README's examples", () => {
     }
     expect(failures).toEqual([]);
     // the gateway examples went through the gateway, to both products
-    for (let i = 0; i < 100 && !gateway.log().some((l) => l.includes('"/v1/ltc"')); i++) await sleep(50);
+    await until("the gateway's access-log line for ltc", () =>
+      gateway.log().some((l) => l.includes('"/v1/ltc"')),
+    );
     expect(gateway.log().filter((l) => l.includes('"/v1/btc-main"')).length).toBeGreaterThanOrEqual(2);
     expect(gateway.log().some((l) => l.includes('"/v1/ltc"'))).toBe(true);
-  }, 600_000);
+  });
 });

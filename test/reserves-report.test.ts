@@ -16,7 +16,7 @@ import { digestOf } from "../src/proof/jcs.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
-import { trackDir } from "./helpers/procs.js";
+import { HANG_GUARD_MS, trackDir } from "./helpers/procs.js";
 import { deployToken, mint } from "./helpers/tokens.js";
 
 let ltc: LitecoinNode;
@@ -73,7 +73,7 @@ beforeAll(async () => {
     },
   );
   expect(e.exitCode, e.stderr).toBe(0);
-}, 120_000);
+});
 
 afterAll(async () => {
   await Promise.all([ltc?.stop(), anvil?.stop()]);
@@ -179,7 +179,7 @@ describe("reserves report", () => {
           ...extra,
           `file://${file}`,
         ],
-        { timeout: 60_000, reject: false },
+        { timeout: HANG_GUARD_MS, reject: false },
       );
       return res.stdout;
     };
@@ -218,7 +218,7 @@ describe("reserves report", () => {
       proxy.closeAllConnections();
       await new Promise((ok) => proxy.close(ok));
     }
-  }, 120_000);
+  });
 });
 
 /**
@@ -259,7 +259,7 @@ const pre = document.createElement("pre"); pre.id = "layout"; pre.textContent = 
   const r = await execa(
     chromium,
     [...args, `--window-size=${width},2000`, "--dump-dom", "--virtual-time-budget=2000", `file://${copy}`],
-    { timeout: 60_000, reject: false },
+    { timeout: HANG_GUARD_MS, reject: false },
   );
   const m = /<pre id="layout">([^<]*)<\/pre>/.exec(String(r.stdout));
   expect(m, String(r.stderr).slice(-400)).toBeTruthy();
@@ -267,7 +267,7 @@ const pre = document.createElement("pre"); pre.id = "layout"; pre.textContent = 
   execFileSync("mkdir", ["-p", ARTEFACT_DIR]);
   const shot = join(ARTEFACT_DIR, `reserves-report-${width}px.png`);
   await execa(chromium, [...args, `--window-size=${width},1400`, `--screenshot=${shot}`, `file://${page}`], {
-    timeout: 60_000,
+    timeout: HANG_GUARD_MS,
     reject: false,
   });
   console.log(`reserves report at ${width} px: ${shot}`);
@@ -318,7 +318,7 @@ describe("reserves report --html layout", () => {
       const html = readFileSync(page, "utf8");
       expect(html).toContain(wsh);
     }
-  }, 180_000);
+  });
 });
 
 const fmt6 = (b: bigint) => {

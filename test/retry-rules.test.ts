@@ -28,7 +28,7 @@ beforeAll(async () => {
   hash = await ltc.rpc<string>("getblockhash", [2]);
   const upstream = { url: ltc.url, user: ltc.user, password: ltc.password };
   [bad, good] = await Promise.all([startFaultServer({ upstream }), startFaultServer({ upstream })]);
-}, 60_000);
+});
 
 afterAll(async () => {
   await Promise.all([bad?.stop(), good?.stop()]);

@@ -15,7 +15,7 @@ import { cliJsonParams } from "../src/methods/raw-params.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
 import { freePort } from "./helpers/ports.js";
-import { trackDir } from "./helpers/procs.js";
+import { HANG_GUARD_MS, trackDir } from "./helpers/procs.js";
 import { spawnPty } from "./helpers/pty.js";
 
 const BIN = fileURLToPath(new URL("../bin/chaingw", import.meta.url));
@@ -49,7 +49,7 @@ async function sh(script: string, env: Record<string, string> = {}): Promise<Sh>
     },
     cwd: dir,
     stdin: "ignore",
-    timeout: 120_000,
+    timeout: HANG_GUARD_MS,
     stripFinalNewline: false,
   });
   return { stdout: String(r.stdout), stderr: String(r.stderr), exitCode: r.exitCode ?? -1 };
@@ -72,7 +72,7 @@ beforeAll(async () => {
     execSync(`mount -t tmpfs -o size=64k tmpfs ${m}`, { stdio: "ignore" });
     small = m;
   } catch {}
-}, 120_000);
+});
 
 afterAll(async () => {
   if (small) execSync(`umount ${small}`, { stdio: "ignore" });
@@ -109,7 +109,7 @@ describe("item 1: every write to stdout is checked; a closed pipe is a quiet suc
     // beside it: litecoin-cli 0.21 does not check its writes (the answer lost, exit 0, nothing said)
     const l = await sh("litecoin-cli $LTC getblockcount > /dev/full");
     expect([l.exitCode, l.stderr]).toEqual([0, ""]);
-  }, 120_000);
+  });
 
   it("past `ulimit -f` (a short write, then EFBIG): exit 1, not the output cut and exit 0", async () => {
     // 101 headers are ~60 KB; the limit cuts them at 8 KiB, mid-write
@@ -123,7 +123,7 @@ describe("item 1: every write to stdout is checked; a closed pipe is a quiet suc
     );
     expect(big.exitCode).toBe(1);
     expect(big.stderr).toMatch(WRITE);
-  }, 120_000);
+  });
 
   it.skipIf(process.getuid?.() !== 0)(
     "a disk that fills up (a 64 KiB tmpfs): --range and reserves scan --json exit 1",
@@ -155,14 +155,14 @@ describe("item 1: every write to stdout is checked; a closed pipe is a quiet suc
     const b = await sh("chaingw --json getblock $(chaingw getblockhash 0) 2 | head -c 10 > /dev/null");
     expect(b.exitCode, b.stderr).toBe(0);
     expect(b.stderr).toBe("");
-  }, 120_000);
+  });
 
   it("control: a redirect to a file that has room is whole and exit 0", async () => {
     const r = await sh("chaingw getblockheader --range 0..101 > all.jsonl; wc -l < all.jsonl");
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout.trim()).toBe("102");
     expect(readFileSync(join(dir, "all.jsonl"), "utf8").split("\n").length).toBe(103);
-  }, 120_000);
+  });
 });
 
 /**
@@ -248,7 +248,7 @@ describe("item 2: rpc types params as litecoin-cli does", () => {
     } finally {
       rec.close();
     }
-  }, 300_000);
+  });
 
   it("chaingw rpc sends what litecoin-cli sends, for methods outside the registry (a recording node)", async () => {
     const rec = await recorder();
@@ -292,7 +292,7 @@ describe("item 2: rpc types params as litecoin-cli does", () => {
     } finally {
       rec.close();
     }
-  }, 120_000);
+  });
 
   it("on the real node: `rpc getaddressesbylabel 123` finds the label beside litecoin-cli; registry methods typed by the registry", async () => {
     const addr = await node.newAddress();
@@ -308,7 +308,7 @@ describe("item 2: rpc types params as litecoin-cli does", () => {
     const [a, b] = h.stdout.trim().split("\n");
     expect(a).toMatch(/^[0-9a-f]{64}$/);
     expect(a).toBe(b);
-  }, 120_000);
+  });
 });
 
 /** Every stderr line of a --json run is one JSON object; they are returned parsed. */
@@ -351,7 +351,7 @@ describe("item 3: one exit code by the README's precedence; --json summaries are
     // --stdin: one call, unanswered: 3; a bad param refused before any call: 2, nothing sent
     expect((await sh(`echo 1 | chaingw --url ${dead} getblockhash --stdin`)).exitCode).toBe(3);
     expect((await sh(`echo x | chaingw --url ${dead} getblockhash --stdin`)).exitCode).toBe(2);
-  }, 120_000);
+  });
 
   it("credentials refused beside a bad line: 4; a bad line beside a node's error: 2; node errors alone: 1", async () => {
     const wrong = node.authUrl.replace(`:${node.password}@`, ":wrong@");
@@ -366,14 +366,14 @@ describe("item 3: one exit code by the README's precedence; --json summaries are
     );
     expect(nodeErr.exitCode).toBe(1);
     expect(jsonLines(nodeErr.stderr)[0].summary).toMatchObject({ node_errors: 1, exit_code: 1 });
-  }, 120_000);
+  });
 
   it("--json: every stderr line is a JSON object (the --range tip note, the summary)", async () => {
     const r = await sh("chaingw --json getblockheader --range 95..99999 > /dev/null");
     expect(r.exitCode, r.stderr).toBe(0);
     const [note] = jsonLines(r.stderr);
     expect(note.note).toMatchObject({ tip: await node.rpc("getblockcount"), asked: 99999 });
-  }, 120_000);
+  });
 });
 
 describe("item 4: what a script captures is the value", () => {
@@ -382,7 +382,7 @@ describe("item 4: what a script captures is the value", () => {
   beforeAll(async () => {
     anvil = await startAnvil();
     await anvil.rpc("anvil_mine", ["0x64"]);
-  }, 60_000);
+  });
   afterAll(async () => {
     await anvil?.stop();
   });
@@ -396,13 +396,13 @@ describe("item 4: what a script captures is the value", () => {
     // the same on the UTXO side: a number token as the node sent it
     const d = await sh('test "$(chaingw getdifficulty)" = "$(litecoin-cli $LTC getdifficulty)" && echo same');
     expect(d.stdout).toBe("same\n");
-  }, 60_000);
+  });
 
   it("on a terminal the decimal stays beside it", async () => {
     const p = spawnPty(["--url", anvil.url, "eth_blockNumber"], { env: { NO_COLOR: "1" } });
     expect((await p.done).code).toBe(0);
     expect(p.screen()).toContain("0x64  (100)");
-  }, 60_000);
+  });
 
   it('a null prints nothing on stdout, its note on stderr: [ -z "$(…)" ] holds beside litecoin-cli; --json prints null', async () => {
     const h = (await sh("chaingw getbestblockhash")).stdout.trim();
@@ -418,7 +418,7 @@ describe("item 4: what a script captures is the value", () => {
     const e = await sh(`chaingw --url ${anvil.url} eth_getTransactionReceipt 0x${"ab".repeat(32)}`);
     expect([e.exitCode, e.stdout]).toEqual([0, ""]);
     expect(e.stderr).toMatch(/^chaingw: null \(eth_getTransactionReceipt: not found — /);
-  }, 60_000);
+  });
 });
 
 describe("item 5: the smaller things a script trips on", () => {
@@ -432,7 +432,7 @@ describe("item 5: the smaller things a script trips on", () => {
     );
     expect((await sh("chaingw")).exitCode).toBe(2);
     expect((await sh("chaingw help nosuchcommand")).exitCode).toBe(2);
-  }, 60_000);
+  });
 
   it("the help's workflows point loop-writers to --range and batch", async () => {
     const h = await sh("chaingw --help");
@@ -441,7 +441,7 @@ describe("item 5: the smaller things a script trips on", () => {
       /chaingw getblockheader --range 1\.\.5000 +many calls: one process, not a loop/,
     );
     expect(workflows).toMatch(/chaingw batch calls\.jsonl/);
-  }, 60_000);
+  });
 
   it("TERM=dumb on a terminal: no colour (xterm: colour)", async () => {
     const colour = spawnPty(["--url", node.authUrl, "getblockchaininfo"], {
@@ -453,7 +453,7 @@ describe("item 5: the smaller things a script trips on", () => {
     expect((await dumb.done).code).toBe(0);
     expect(dumb.raw()).toContain("bestblockhash");
     expect(dumb.raw()).not.toMatch(/\x1b\[3\dm/);
-  }, 60_000);
+  });
 
   it("an argument that is not UTF-8 is refused by name, exit 2, nothing sent (not read as U+FFFD and sent)", async () => {
     const rec = await recorder();
@@ -468,7 +468,7 @@ describe("item 5: the smaller things a script trips on", () => {
     } finally {
       rec.close();
     }
-  }, 60_000);
+  });
 
   it("a batch line's id is echoed as given: objects, arrays, booleans, null, number tokens; absent: the line number", async () => {
     const ids = ['{"job":7,"n":[1,2]}', "[1]", "true", "null", "1.50", '"x"'];
@@ -480,7 +480,7 @@ describe("item 5: the smaller things a script trips on", () => {
       .split("\n")
       .map((l) => l.slice('{"id":'.length, l.indexOf(',"result"')));
     expect(echoed).toEqual([...ids, "7"]);
-  }, 60_000);
+  });
 });
 
 describe("item 5: --json compact everywhere (--pretty to read); --format jsonl is JSON Lines", () => {
@@ -500,7 +500,7 @@ describe("item 5: --json compact everywhere (--pretty to read); --format jsonl i
       };
       expect(same(p.stdout)).toEqual(same(c.stdout));
     }
-  }, 120_000);
+  });
 
   it("jsonl: a list one element a line (getchaintips, reserves scan's outputs); an empty list no line; other values one line", async () => {
     const tips = await sh("chaingw --format jsonl getchaintips");
@@ -527,14 +527,14 @@ describe("item 5: --json compact everywhere (--pretty to read); --format jsonl i
       amount: expect.any(String),
       sats: expect.any(String),
     });
-  }, 120_000);
+  });
 });
 
 describe("item 5: reserves balances takes --format jsonl too (anvil)", () => {
   let anvil: AnvilNode;
   beforeAll(async () => {
     anvil = await startAnvil();
-  }, 60_000);
+  });
   afterAll(async () => {
     await anvil?.stop();
   });
@@ -552,5 +552,5 @@ describe("item 5: reserves balances takes --format jsonl too (anvil)", () => {
     expect(rows[0]).toMatchObject({ base_units: "10000000000000000000000", amount: "10000" });
     const c = await sh(`chaingw ${url} --json reserves balances ${a}`);
     expect(c.stdout.split("\n")).toHaveLength(2);
-  }, 60_000);
+  });
 });

@@ -8,7 +8,7 @@ import { type FaultServer, startFaultServer } from "./fixtures/faults.js";
 import { runCli, spawnCli } from "./helpers/cli.js";
 import { postRaw } from "./helpers/http.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
-import { sleep } from "./helpers/procs.js";
+import { HANG_GUARD_MS, running, until } from "./helpers/procs.js";
 import { type Served, startServe } from "./helpers/serve.js";
 
 let a: LitecoinNode;
@@ -44,7 +44,7 @@ beforeAll(async () => {
     { keys: [["ltc", "capped"], ["ltc"]] },
   );
   [key, key2] = gw.keys;
-}, 120_000);
+});
 
 afterAll(async () => {
   await gw?.stop();
@@ -74,7 +74,9 @@ describe("balancer", () => {
       // an idempotent read moves on after the same failure
       pa.setMethodFault("getblockheader", { kind: "reset" });
       const hash = await a.rpc<string>("getblockhash", [3]);
-      await expect.poll(async () => (await readyz()).products.ltc.healthy, { timeout: 5000 }).toBe(2);
+      await expect
+        .poll(async () => (await readyz()).products.ltc.healthy, { timeout: HANG_GUARD_MS })
+        .toBe(2);
       const failovers = async () =>
         Number(
           /^chaingw_serve_failovers_total\{product="ltc"\} (\d+)/m.exec(
@@ -100,12 +102,15 @@ describe("balancer", () => {
         { jsonrpc: "2.0", id: 1, method: "scantxoutset", params: objects ? [action, objects] : [action] },
         k,
       );
-    await expect.poll(async () => (await readyz()).products.ltc.healthy, { timeout: 5000 }).toBe(2);
-    // key 1's scan holds the first upstream for a while
-    pa.setMethodFault("scantxoutset", { kind: "delay", ms: 1500 }, (p) => p[0] === "start");
+    await expect.poll(async () => (await readyz()).products.ltc.healthy, { timeout: HANG_GUARD_MS }).toBe(2);
+    // key 1's scan holds the first upstream until the test lets it go
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    pa.setMethodFault("scantxoutset", { kind: "held", until: held }, (p) => p[0] === "start");
     try {
+      const before = pa.hitsByMethod.scantxoutset ?? 0;
       const first = scan(key, "start", [`addr(${addr})`]);
-      await sleep(300);
+      await until("key 1's scan at the first upstream", () => (pa.hitsByMethod.scantxoutset ?? 0) > before);
       const [sa, sb] = [pa.hitsByMethod.scantxoutset ?? 0, pb.hitsByMethod.scantxoutset ?? 0];
       // key 2's scan goes to the node without one
       const second = await scan(key2, "start", [`addr(${addr})`]);
@@ -120,8 +125,10 @@ describe("balancer", () => {
       // key 1's status: a
       await scan(key, "status");
       expect((pa.hitsByMethod.scantxoutset ?? 0) - sa).toBe(1);
+      release();
       expect((await first).status).toBe(200);
     } finally {
+      release();
       pa.setMethodFault("scantxoutset", null);
     }
   });
@@ -140,7 +147,7 @@ describe("balancer", () => {
   it("an upstream lagging more than maxLag blocks leaves the rotation, and returns once caught up", async () => {
     await a.mine(4);
     await expect
-      .poll(async () => (await readyz()).products.ltc.upstreams[1], { timeout: 5000 })
+      .poll(async () => (await readyz()).products.ltc.upstreams[1], { timeout: HANG_GUARD_MS })
       .toMatchObject({ healthy: false, problem: expect.stringMatching(/4 blocks behind/) });
     const before = pb.hitsByMethod.getblockchaininfo ?? 0;
     for (let i = 0; i < 5; i++)
@@ -150,7 +157,7 @@ describe("balancer", () => {
     expect((pb.hitsByMethod.getblockchaininfo ?? 0) - before).toBe(0);
     const height = await a.rpc<number>("getblockcount");
     await follow(height, 42);
-    await expect.poll(async () => (await readyz()).products.ltc.healthy, { timeout: 5000 }).toBe(2);
+    await expect.poll(async () => (await readyz()).products.ltc.healthy, { timeout: HANG_GUARD_MS }).toBe(2);
   });
 
   it("per-upstream concurrency cap: 6 calls, 2 at a time, 300 ms each → three waves", async () => {
@@ -183,12 +190,12 @@ describe("balancer", () => {
       {
         env: { CHAINGW_API_KEY: key },
         input,
-        timeoutMs: 120_000,
       },
     );
     let seen = 0;
     p.stdout?.on("data", (c: Buffer) => (seen += c.toString().split("\n").length - 1));
-    for (let i = 0; i < 400 && seen < 1500; i++) await sleep(10);
+    // a stops mid-run: after 1,500 answers, while the batch still runs
+    await until("1,500 answers of the batch", () => seen >= 1500, running(p));
     await a.stop();
     const r = await p;
     expect(r.exitCode).toBe(0);
@@ -200,7 +207,7 @@ describe("balancer", () => {
     expect(new Set(lines.map((l) => l.id)).size).toBe(10_000);
     expect(lines.every((l) => l.result !== undefined && l.error === undefined)).toBe(true);
     // the dead node is out of the rotation; reads keep answering
-    await expect.poll(async () => (await readyz()).products.ltc.healthy, { timeout: 5000 }).toBe(1);
+    await expect.poll(async () => (await readyz()).products.ltc.healthy, { timeout: HANG_GUARD_MS }).toBe(1);
     expect((await post({ jsonrpc: "2.0", id: 1, method: "getblockchaininfo", params: [] })).status).toBe(200);
-  }, 120_000);
+  });
 });

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { type FaultServer, startFaultServer } from "./fixtures/faults.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { postRaw } from "./helpers/http.js";
-import { sleep } from "./helpers/procs.js";
+import { until } from "./helpers/procs.js";
 import { type RedisServer, startRedis } from "./helpers/redis.js";
 import { type Served, startServe } from "./helpers/serve.js";
 
@@ -45,7 +45,9 @@ describe("a cache bound to the chain", () => {
     expect(first.result.transactionHash).toBe(tx);
     await ask();
     const cached = () => gw.log().some((l) => JSON.parse(l).outcome === "cached");
-    for (let i = 0; i < 50 && !cached(); i++) await sleep(50);
+    const receipts = () =>
+      gw.log().filter((l) => JSON.parse(l).method === "eth_getTransactionReceipt").length;
+    await until("the second answer's access-log line", () => receipts() >= 2);
     expect(cached()).toBe(true);
 
     const port = anvil.port;
@@ -58,13 +60,19 @@ describe("a cache bound to the chain", () => {
     const direct = JSON.parse((await postRaw(anvil.url, body("eth_getTransactionReceipt", [tx]))).text);
     expect(direct.result).toBe(null);
     // the next health checks read the chain again (the old one's connections failed): the cache goes
-    for (let i = 0; i < 100 && !gw.notes().includes("now report another chain"); i++) await sleep(100);
+    await until("the note that the chain changed", () => gw.notes().includes("now report another chain"));
     expect(gw.notes()).toMatch(
       /product eth: its upstreams now report another chain \(genesis 0x[0-9a-f]{64}, was 0x[0-9a-f]{64}\): its cache dropped/,
     );
+    // the restarted node back in the rotation (its failed checks took it out; a loaded host may see the
+    // new chain's note before the check that brings it back)
+    await until("the node back in the rotation", async () => {
+      const ready = await (await fetch(`${gw.url}/readyz`)).json();
+      return ready.products.eth.healthy === 1;
+    });
     const after = JSON.parse((await ask()).text);
     expect(after).toEqual(direct);
-  }, 120_000);
+  });
 
   it("a node swapped between two checks (no connection fails, the tip goes up): after the next check, the old chain's cached answer is gone", async () => {
     const old = await startAnvil();
@@ -100,17 +108,18 @@ describe("a cache bound to the chain", () => {
     // (one check at a time)
     const tips = () => proxy.hitsByMethod.eth_blockNumber ?? 0;
     const swapped = tips();
-    for (let i = 0; i < 400 && tips() < swapped + 2; i++) await sleep(25);
+    await until("two checks after the swap", () => tips() >= swapped + 2);
     expect(tips()).toBeGreaterThanOrEqual(swapped + 2);
     const direct = JSON.parse((await postRaw(fresh.url, body("eth_getTransactionReceipt", [tx]))).text);
     expect(direct.result).toBe(null);
     const after = await ask();
     expect(after).toEqual(direct);
     expect(receipts()).toBe(once + 1); // asked of the node again, not the cache
+    await until("the note", () => gw.notes().includes("now report another chain"));
     expect(gw.notes()).toMatch(/product eth: its upstreams now report another chain .*: its cache dropped/);
     // every check asked the genesis beside the tip
     expect(proxy.hitsOf("eth_getBlockByNumber", ["0x0", false])).toBe(tips());
-  }, 120_000);
+  });
 
   it("an upstream on another chain than its product's leaves the rotation, named", async () => {
     const [a, b] = await Promise.all([startAnvil(), startAnvil(["--timestamp", "1000"])]);
@@ -120,15 +129,20 @@ describe("a cache bound to the chain", () => {
       { keys: [["eth"]] },
     );
     gws.push(gw);
-    const ready = await (await fetch(`${gw.url}/readyz`)).json();
+    const readyz = async () => await (await fetch(`${gw.url}/readyz`)).json();
+    // b's chain is read by the checks (again at the next one if b did not answer it yet)
+    await until("b's chain read", async () => (await readyz()).products.eth.healthy === 1);
+    const ready = await readyz();
     expect(ready.products.eth.healthy).toBe(1);
     const second = ready.products.eth.upstreams[1];
     expect(second.healthy).toBe(false);
     expect(second.problem).toMatch(
       /^on another chain: genesis 0x[0-9a-f]{64}, product eth's is 0x[0-9a-f]{64}$/,
     );
+    // its note, as the process's stderr brings it
+    await until("the note", () => gw.notes().includes("out of the rotation: on another chain"));
     expect(gw.notes()).toContain("out of the rotation: on another chain");
-  }, 120_000);
+  });
 });
 
 describe("a reorg deeper than the safe depth drops the cached answers above its fork, and only those", () => {
@@ -195,15 +209,15 @@ describe("a reorg deeper than the safe depth drops the cached answers above its 
       // two checks begun after the reorg: the first saw it, and was over before the second began
       const tips = () => proxy.hitsByMethod.eth_blockNumber ?? 0;
       const t0 = tips();
-      for (let i = 0; i < 400 && tips() < t0 + 2; i++) await sleep(25);
-      expect(tips()).toBeGreaterThanOrEqual(t0 + 2);
+      await until("two checks after the reorg", () => tips() >= t0 + 2);
+      await until("the note of the reorg", () => gw.notes().includes("a reorg;"));
       expect(gw.notes()).toMatch(
         /upstream \S+ of eth: block 16 is now 0x[0-9a-f]{64} \(was 0x[0-9a-f]{64}\): a reorg; 2 cached answers above block 3, where the cache and the node agree, dropped/,
       );
       expect(gw.notes()).not.toContain("now report another chain");
       // followed once: the checks after it read the new chain's anchor and find nothing more to drop
       const t1 = tips();
-      for (let i = 0; i < 400 && tips() < t1 + 2; i++) await sleep(25);
+      await until("two more checks", () => tips() >= t1 + 2);
       expect(gw.notes().match(/: a reorg;/g)).toHaveLength(1);
 
       for (const [m, p] of [...below, ...above])
@@ -222,10 +236,9 @@ describe("a reorg deeper than the safe depth drops the cached answers above its 
         for (const [m, p] of above) expect(await ask(other, m, p), m).toBe(null);
         expect(counts()).toEqual([mid[0], mid[1], (mid[2] as number) + 1, (mid[3] as number) + 1]);
         // its access log (written as each answer goes): the two below the fork were cache hits
-        for (let i = 0; i < 200 && other.log().length < 4; i++) await sleep(25);
+        await until("the replica's four access-log lines", () => other.log().length >= 4);
         expect(other.log().map((l) => JSON.parse(l).outcome)).toEqual(["cached", "cached", "ok", "ok"]);
       }
     },
-    120_000,
   );
 });

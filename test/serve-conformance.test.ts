@@ -48,7 +48,7 @@ beforeAll(async () => {
     },
     { keys: [["eth"]] },
   );
-}, 120_000);
+});
 
 afterAll(async () => {
   await gw?.stop();
@@ -75,7 +75,7 @@ describe("execution-apis requests: serve answers as anvil does, byte for byte", 
     expect(differ.sort()).toEqual([...DIFFERENT].sort());
     // the ByHash count is served (issue 48)
     expect(seen.has("eth_getBlockTransactionCountByHash")).toBe(true);
-  }, 120_000);
+  });
 
   it("what nodes accept beyond the suite's cases: block overrides, a null state override, [] topics, large fee-history counts (issue 48)", async () => {
     const to = "0x5fbdb2315678afecb367f032d93f642f64180aa3";

@@ -51,7 +51,7 @@ beforeAll(async () => {
     apiKey: FIXTURE_KEY,
     products: { ltc: { url: node.url, user: node.user, password: node.password } },
   });
-}, 120_000);
+});
 
 afterAll(async () => {
   await gw?.stop();

@@ -15,7 +15,7 @@ import { type FaultServer, startFaultServer } from "./fixtures/faults.js";
 import { runCli } from "./helpers/cli.js";
 import { postRaw } from "./helpers/http.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
-import { sleep } from "./helpers/procs.js";
+import { sleep, until } from "./helpers/procs.js";
 import { gatewayDir, type Served, startServe } from "./helpers/serve.js";
 
 const ROOT = new URL("../", import.meta.url).pathname;
@@ -31,7 +31,7 @@ beforeAll(async () => {
   node = await startLitecoind({ blocks: 5 });
   const up = { url: node.url, user: node.user, password: node.password };
   [a, b] = await Promise.all([startFaultServer({ upstream: up }), startFaultServer({ upstream: up })]);
-}, 60_000);
+});
 
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);
@@ -52,8 +52,8 @@ describe("health checks: a failed check is no verdict on the last upstream, nor 
     );
     try {
       const checksBefore = a.hitsByMethod.getblockcount ?? 0;
-      await sleep(800); // several rounds of failing checks
-      expect((a.hitsByMethod.getblockcount ?? 0) - checksBefore).toBeGreaterThanOrEqual(4);
+      // several rounds of failing checks
+      await until("four failed checks", () => (a.hitsByMethod.getblockcount ?? 0) - checksBefore >= 4);
       const statuses = new Set<number>();
       for (let i = 0; i < 20; i++)
         statuses.add((await call(gw, gw.keys[0] as string, "getbestblockhash")).status);
@@ -63,7 +63,7 @@ describe("health checks: a failed check is no verdict on the last upstream, nor 
       a.setMethodFault("getblockcount", null);
       await gw.stop();
     }
-  }, 60_000);
+  });
 
   it("of two upstreams, one whose checks fail leaves only after three in a row", async () => {
     const gw = await startServe(
@@ -76,21 +76,22 @@ describe("health checks: a failed check is no verdict on the last upstream, nor 
     try {
       const start = a.hitsByMethod.getblockcount ?? 0;
       a.setMethodFault("getblockcount", BUSY);
+      // the failed checks counted when its note is first seen
       let failedWhenOut = -1;
-      for (let i = 0; i < 100 && failedWhenOut < 0; i++) {
-        if (/upstream \S+ of ltc out of the rotation/.test(gw.notes()))
-          failedWhenOut = (a.hitsByMethod.getblockcount ?? 0) - start;
-        else await sleep(50);
-      }
+      await until("the note that a left", () => {
+        if (!/upstream \S+ of ltc out of the rotation/.test(gw.notes())) return false;
+        failedWhenOut = (a.hitsByMethod.getblockcount ?? 0) - start;
+        return true;
+      });
       expect(failedWhenOut).toBeGreaterThanOrEqual(3);
       a.setMethodFault("getblockcount", null);
-      for (let i = 0; i < 100 && !/back in the rotation/.test(gw.notes()); i++) await sleep(50);
+      await until("the note that a is back", () => /back in the rotation/.test(gw.notes()));
       expect(gw.notes()).toMatch(/back in the rotation/);
     } finally {
       a.setMethodFault("getblockcount", null);
       await gw.stop();
     }
-  }, 60_000);
+  });
 });
 
 describe("requests the first gateway mangled", () => {
@@ -138,7 +139,7 @@ describe("requests the first gateway mangled", () => {
     } finally {
       await gw.stop();
     }
-  }, 60_000);
+  });
 });
 
 describe("EVM shapes that anvil and providers accept pass through the gateway", () => {
@@ -203,7 +204,7 @@ describe("EVM shapes that anvil and providers accept pass through the gateway", 
       await gw.stop();
       await anvil.stop();
     }
-  }, 60_000);
+  });
 });
 
 describe("a hung upstream beside a healthy one", () => {
@@ -211,7 +212,7 @@ describe("a hung upstream beside a healthy one", () => {
     const gw = await startServe(
       {
         products: { ltc: { chain: "utxo", upstreams: [a.url, b.url] } },
-        requestTimeout: 30,
+        requestTimeout: 60,
         attemptTimeout: 1,
         health: { interval: 60, timeout: 1 },
       },
@@ -229,13 +230,15 @@ describe("a hung upstream beside a healthy one", () => {
       const ms = Date.now() - t0;
       expect(r.status).toBe(200);
       expect(JSON.parse(r.text).result).toBe(await node.rpc("getblockhash", [1]));
-      expect(ms).toBeLessThan(10_000); // the whole request timeout is 30 s
+      // the whole request timeout is 60 s: half of it is far more than one 1 s attempt and the next one, even
+      // on a loaded host, and far less than waiting for the request timeout
+      expect(ms).toBeLessThan(30_000);
       expect(b.hitsOf("getblockhash", [1])).toBeGreaterThan(0);
     } finally {
       a.setMethodFault("getblockhash", null);
       await gw.stop();
     }
-  }, 60_000);
+  });
 });
 
 describe("two hung upstreams", () => {
@@ -244,7 +247,7 @@ describe("two hung upstreams", () => {
       {
         products: { ltc: { chain: "utxo", upstreams: [a.url, b.url] } },
         requestTimeout: 2,
-        attemptTimeout: 1.5,
+        attemptTimeout: 1.9,
         health: { interval: 60, timeout: 1 },
       },
       { keys: [["ltc"]] },
@@ -260,15 +263,16 @@ describe("two hung upstreams", () => {
       );
       const ms = Date.now() - t0;
       expect([r.status, JSON.parse(r.text).error.code]).toEqual([200, -32015]);
-      // 1.5 s on the first node, what is left of the 2 s on the second (was 1.5 + 1.5 = 3 s)
+      // 1.9 s on the first node, what is left of the 2 s on the second (was 1.9 + 1.9 = 3.8 s): the bound
+      // between the two leaves a loaded host 1.6 s
       expect(ms).toBeGreaterThanOrEqual(1900);
-      expect(ms).toBeLessThan(2700);
+      expect(ms).toBeLessThan(3600);
     } finally {
       a.setMethodFault("getblockhash", null);
       b.setMethodFault("getblockhash", null);
       await gw.stop();
     }
-  }, 60_000);
+  });
 });
 
 describe("a Redis that hangs (SIGSTOP)", () => {
@@ -289,33 +293,40 @@ describe("a Redis that hangs (SIGSTOP)", () => {
       const r = await call(gw, key, "getblockcount");
       return { status: r.status, ms: performance.now() - t0 };
     };
-    try {
-      await timed();
-      process.kill(redis.pid, "SIGSTOP");
+    const sorted = async () => {
       const runs = [];
       for (let i = 0; i < 40; i++) runs.push(await timed());
       expect(new Set(runs.map((r) => r.status))).toEqual(new Set([200]));
-      const ms = runs.map((r) => r.ms).sort((x, y) => x - y);
-      // the median request pays nothing for the hung Redis; the worst pays one command deadline (100 ms)
-      expect(ms[20]).toBeLessThan(50);
-      expect(ms[39]).toBeLessThan(600);
+      return runs.map((r) => r.ms).sort((x, y) => x - y);
+    };
+    try {
+      await timed();
+      // the same calls with Redis answering: what this host's load costs a request, whatever it is
+      const base = await sorted();
+      process.kill(redis.pid, "SIGSTOP");
+      const ms = await sorted();
+      // the median request pays nothing for the hung Redis; the worst pays one command deadline (100 ms),
+      // not a second, beside what the same calls cost with Redis answering
+      expect(ms[20]).toBeLessThan(50 + 2 * (base[20] as number));
+      expect(ms[39]).toBeLessThan(600 + (base[39] as number));
       const ready = await (await fetch(`${gw.url}/readyz`)).json();
       expect(ready.state).toEqual({ kind: "redis", up: false });
       expect(await (await fetch(`${gw.url}/metrics`)).text()).toMatch(/chaingw_serve_state_up 0/);
-      expect(gw.notes()).toContain("redis unavailable");
+      await until("the note that Redis is down", () => gw.notes().includes("redis unavailable"));
       process.kill(redis.pid, "SIGCONT");
-      for (let i = 0; i < 60 && !gw.notes().includes("redis answers again"); i++) {
+      // calls keep coming until the process finds Redis again
+      await until("the note that Redis answers again", async () => {
+        if (gw.notes().includes("redis answers again")) return true;
         await timed();
-        await sleep(100);
-      }
-      expect(gw.notes()).toContain("redis answers again");
+        return false;
+      });
       expect((await (await fetch(`${gw.url}/readyz`)).json()).state).toEqual({ kind: "redis", up: true });
     } finally {
       process.kill(redis.pid, "SIGCONT");
       await gw.stop();
       await redis.stop();
     }
-  }, 60_000);
+  });
 });
 
 describe("reloads", () => {
@@ -337,10 +348,11 @@ describe("reloads", () => {
       const before = fds();
       for (let i = 0; i < 10; i++) {
         gw.proc.kill("SIGHUP");
-        for (let k = 0; k < 100 && (gw.notes().match(/reloaded /g) ?? []).length <= i; k++) await sleep(20);
+        await until(`reload ${i + 1}`, () => (gw.notes().match(/reloaded /g) ?? []).length > i);
         await burst();
       }
-      await sleep(600); // the retired pools close once their requests are done
+      // the retired pools close once their requests are done, however long that takes on this host
+      await until("the retired pools' sockets closed", () => fds() - before <= 8);
       const after = fds();
       expect((gw.notes().match(/reloaded /g) ?? []).length).toBe(10);
       // one pool's connections at most beside the ones of before (was: every reload's pool kept its own)
@@ -348,7 +360,7 @@ describe("reloads", () => {
     } finally {
       await gw.stop();
     }
-  }, 60_000);
+  });
 });
 
 describe("start, logs, hang-ups, signals", () => {
@@ -381,11 +393,18 @@ describe("start, logs, hang-ups, signals", () => {
       { keys: [["ltc"]] },
     );
     const key = gw.keys[0] as string;
+    /** lets the held calls go, at the end */
+    const releases: (() => void)[] = [];
     try {
       await call(gw, key, "getblockcount", `/v1/ltc/${key}`);
       await call(gw, key, "getblockcount", `/${key}`);
-      // a call the node takes 2 s to answer, given up by the client after 200 ms
-      b.setMethodFault("getblockhash", { kind: "delay", ms: 2000 }, ONE);
+      // a call the node holds, given up by the client once it reached the node
+      b.setMethodFault(
+        "getblockhash",
+        { kind: "held", until: new Promise<void>((r) => releases.push(r)) },
+        ONE,
+      );
+      const atNode = b.hitsOf("getblockhash", [1]);
       await new Promise<void>((resolve) => {
         const u = new URL(`${gw.url}/v1/ltc`);
         const req = request(
@@ -400,12 +419,12 @@ describe("start, logs, hang-ups, signals", () => {
         );
         req.on("error", () => resolve());
         req.end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getblockhash", params: [1] }));
-        setTimeout(() => {
+        until("the held call at the node", () => b.hitsOf("getblockhash", [1]) > atNode).then(() => {
           req.destroy();
           resolve();
-        }, 200);
+        }, resolve);
       });
-      for (let i = 0; i < 100 && !gw.log().some((l) => l.includes("getblockhash")); i++) await sleep(50);
+      await until("the hung call's access-log line", () => gw.log().some((l) => l.includes("getblockhash")));
       const log = gw.log().join("\n");
       expect(log).not.toContain(key);
       expect(log).toContain('"path":"/v1/ltc/…"');
@@ -415,8 +434,12 @@ describe("start, logs, hang-ups, signals", () => {
         .find((l) => l.method === "getblockhash");
       expect(hung).toMatchObject({ status: 499, outcome: "client_closed" });
       expect(gw.notes()).not.toContain(key);
-      // SIGTERM while a slow call is in flight, then SIGTERM again
-      b.setMethodFault("getblockhash", { kind: "delay", ms: 5000 }, ONE);
+      // SIGTERM while a slow call is in flight (held at the node until the test ends), then SIGTERM again
+      b.setMethodFault(
+        "getblockhash",
+        { kind: "held", until: new Promise<void>((r) => releases.push(r)) },
+        ONE,
+      );
       const before = b.hitsOf("getblockhash", [1]);
       void postRaw(
         `${gw.url}/v1/ltc`,
@@ -426,9 +449,9 @@ describe("start, logs, hang-ups, signals", () => {
         },
       ).catch(() => {});
       // the slow call reached the node, the first SIGTERM was taken (draining), then the second
-      for (let i = 0; i < 100 && b.hitsOf("getblockhash", [1]) < before + 1; i++) await sleep(20);
+      await until("the slow call at the node", () => b.hitsOf("getblockhash", [1]) >= before + 1);
       gw.proc.kill("SIGTERM");
-      for (let i = 0; i < 100 && !gw.notes().includes("draining"); i++) await sleep(20);
+      await until("the first SIGTERM taken", () => gw.notes().includes("draining"));
       // signals closer than SECOND_INTERRUPT_AFTER_MS (300 ms) are one interrupt delivered twice
       await sleep(400);
       gw.proc.kill("SIGTERM");
@@ -439,8 +462,9 @@ describe("start, logs, hang-ups, signals", () => {
       expect(gw.notes()).not.toContain("confirm the abort");
       expect(r).toBeDefined();
     } finally {
+      for (const r of releases) r();
       b.setMethodFault("getblockhash", null);
       if (gw.proc.exitCode === null) await gw.stop();
     }
-  }, 60_000);
+  });
 });

@@ -9,6 +9,7 @@ import { type FaultServer, startFaultServer } from "./fixtures/faults.js";
 import { runCli } from "./helpers/cli.js";
 import { postRaw } from "./helpers/http.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
+import { HANG_GUARD_MS, until } from "./helpers/procs.js";
 import { type RedisServer, startRedis } from "./helpers/redis.js";
 import { addKey, gatewayDir, type Served, startServe } from "./helpers/serve.js";
 
@@ -19,7 +20,7 @@ let redis: RedisServer;
 beforeAll(async () => {
   [node, redis] = await Promise.all([startLitecoind({ blocks: 20 }), startRedis()]);
   proxy = await startFaultServer({ upstream: { url: node.url, user: node.user, password: node.password } });
-}, 60_000);
+});
 
 afterAll(async () => {
   await proxy?.stop();
@@ -74,7 +75,7 @@ describe("cache", () => {
       { keys: [["ltc"]] },
     );
     [key] = gw.keys;
-  }, 30_000);
+  });
   afterAll(async () => {
     await gw?.stop();
   });
@@ -93,9 +94,7 @@ describe("cache", () => {
       .poll(
         async () =>
           JSON.parse((await post(gw, key, call("getblockheader", [hash]))).text).result.confirmations,
-        {
-          timeout: 5000,
-        },
+        { timeout: HANG_GUARD_MS },
       )
       .toBe(tip - 3 + 1);
     expect((proxy.hitsByMethod.getblockheader ?? 0) - before).toBe(1);
@@ -166,7 +165,7 @@ describe("two replicas on one Redis", () => {
       startServe(config, { dir, args: ["--state", redis.url] }),
       startServe(config, { dir, args: ["--state", redis.url] }),
     ]);
-  }, 30_000);
+  });
   afterAll(async () => {
     await Promise.all([g1?.stop(), g2?.stop()]);
   });
@@ -196,16 +195,22 @@ describe("SIGTERM", () => {
       { products: { ltc: { chain: "utxo", upstreams: [proxy.url] } } },
       { keys: [["ltc"]] },
     );
-    proxy.setMethodFault("getnetworkinfo", { kind: "delay", ms: 1000 });
+    // held at the node until the SIGTERM was taken: in flight, however slow the host
+    let release = () => {};
+    proxy.setMethodFault("getnetworkinfo", { kind: "held", until: new Promise<void>((r) => (release = r)) });
     try {
+      const before = proxy.hitsByMethod.getnetworkinfo ?? 0;
       const inflight = post(gw, gw.keys[0], call("getnetworkinfo", []));
-      await new Promise((r) => setTimeout(r, 300));
+      await until("the call at the node", () => (proxy.hitsByMethod.getnetworkinfo ?? 0) > before);
       const code = gw.stop();
+      await until("the SIGTERM taken", () => gw.notes().includes("SIGTERM: draining"));
+      release();
       const r = await inflight;
       expect(r.status).toBe(200);
       expect(await code).toBe(0);
       expect(gw.notes()).toMatch(/SIGTERM: draining requests in flight[\s\S]*stopped/);
     } finally {
+      release();
       proxy.setMethodFault("getnetworkinfo", null);
     }
   });

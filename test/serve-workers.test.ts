@@ -12,7 +12,7 @@ import { type FaultServer, startFaultServer } from "./fixtures/faults.js";
 import { runCli } from "./helpers/cli.js";
 import { postRaw } from "./helpers/http.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
-import { sleep, trackDir } from "./helpers/procs.js";
+import { HANG_GUARD_MS, trackDir, until } from "./helpers/procs.js";
 import { type RedisServer, startRedis } from "./helpers/redis.js";
 import { gatewayDir, type Served, startServe } from "./helpers/serve.js";
 
@@ -23,7 +23,7 @@ let redis: RedisServer;
 beforeAll(async () => {
   [node, redis] = await Promise.all([startLitecoind({ blocks: 110 }), startRedis()]);
   proxy = await startFaultServer({ upstream: { url: node.url, user: node.user, password: node.password } });
-}, 60_000);
+});
 
 afterAll(async () => {
   await proxy?.stop();
@@ -53,7 +53,7 @@ describe("serve --workers 2, no Redis", () => {
     config.products.ltc.upstreams = [proxy.url];
     gw = await startServe(config, { args: ["--workers", "2"], keys: [["ltc"]] });
     key = gw.keys[0] as string;
-  }, 60_000);
+  });
   afterAll(async () => {
     if (gw?.proc.exitCode === null) await gw.stop();
   });
@@ -63,7 +63,7 @@ describe("serve --workers 2, no Redis", () => {
       /listening on http:\/\/127\.0\.0\.1:\d+ \(2 workers; products ltc; state memory\)/,
     );
     for (let i = 0; i < 20; i++) expect((await post(gw, key, call("getblockcount", [], i))).status).toBe(200);
-    for (let i = 0; i < 100 && gw.log().length < 20; i++) await sleep(50);
+    await until("the 20 calls' access-log lines", () => gw.log().length >= 20);
     const workers = new Set(gw.log().map((l) => JSON.parse(l).worker));
     expect([...workers].sort()).toEqual([1, 2]);
   });
@@ -97,7 +97,7 @@ describe("serve --workers 2, no Redis", () => {
     const other = await gw.addKey("ltc");
     gw.proc.kill("SIGHUP");
     await expect
-      .poll(() => gw.notes().match(/worker \d: reloaded/g)?.length ?? 0, { timeout: 10_000 })
+      .poll(() => gw.notes().match(/worker \d: reloaded/g)?.length ?? 0, { timeout: HANG_GUARD_MS })
       .toBe(2);
     expect((await post(gw, other, call("getblockcount"))).status).toBe(200);
     const id = (await runCli(["serve", "keys", "list", "--config", gw.configFile])).stdout
@@ -108,7 +108,7 @@ describe("serve --workers 2, no Redis", () => {
     expect((await runCli(["serve", "keys", "revoke", id, "--config", gw.configFile])).exitCode).toBe(0);
     gw.proc.kill("SIGHUP");
     await expect
-      .poll(() => gw.notes().match(/worker \d: reloaded/g)?.length ?? 0, { timeout: 10_000 })
+      .poll(() => gw.notes().match(/worker \d: reloaded/g)?.length ?? 0, { timeout: HANG_GUARD_MS })
       .toBe(4);
     const seen = new Set<number>();
     for (let i = 0; i < 6; i++) {
@@ -123,10 +123,12 @@ describe("serve --workers 2, no Redis", () => {
     expect(pids).toHaveLength(2);
     process.kill(pids[0], "SIGKILL");
     await expect
-      .poll(() => gw.notes(), { timeout: 10_000 })
+      .poll(() => gw.notes(), { timeout: HANG_GUARD_MS })
       .toMatch(/worker \d \(pid \d+\) killed by SIGKILL; starting another/);
     await expect
-      .poll(async () => metric(await metrics(gw), /^chaingw_serve_workers (\d+)/m), { timeout: 10_000 })
+      .poll(async () => metric(await metrics(gw), /^chaingw_serve_workers (\d+)/m), {
+        timeout: HANG_GUARD_MS,
+      })
       .toBe(2);
     const text = await metrics(gw);
     expect(metric(text, /^chaingw_serve_worker_restarts_total (\d+)/m)).toBe(1);
@@ -137,17 +139,22 @@ describe("serve --workers 2, no Redis", () => {
   });
 
   it("SIGTERM drains every worker: the slow call in flight is answered, then exit 0", async () => {
-    proxy.setMethodFault("getnetworkinfo", { kind: "delay", ms: 800 });
+    // held at the node until the SIGTERM was taken: in flight, however slow the host
+    let release = () => {};
+    proxy.setMethodFault("getnetworkinfo", { kind: "held", until: new Promise<void>((r) => (release = r)) });
     try {
       const before = proxy.hitsByMethod.getnetworkinfo ?? 0;
       const slow = post(gw, key, call("getnetworkinfo"));
-      for (let i = 0; i < 100 && (proxy.hitsByMethod.getnetworkinfo ?? 0) === before; i++) await sleep(20);
+      await until("the slow call at the node", () => (proxy.hitsByMethod.getnetworkinfo ?? 0) > before);
       const code = gw.stop();
+      await until("the SIGTERM taken", () => gw.notes().includes("SIGTERM: draining"));
+      release();
       expect((await slow).status).toBe(200);
       expect(await code).toBe(0);
       expect(gw.notes()).toMatch(/SIGTERM: draining requests in flight on 2 workers/);
       expect(gw.notes()).toMatch(/chaingw serve: stopped\n$/);
     } finally {
+      release();
       proxy.setMethodFault("getnetworkinfo", null);
     }
   });
@@ -200,7 +207,7 @@ describe("serve --workers 2 on one Redis", () => {
     } finally {
       expect(await gw.stop()).toBe(0);
     }
-  }, 60_000);
+  });
 });
 
 describe("bad usage, before any worker starts", () => {

@@ -10,6 +10,7 @@ import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
 import { postRaw } from "./helpers/http.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
+import { HANG_GUARD_MS } from "./helpers/procs.js";
 import { type Served, startServe } from "./helpers/serve.js";
 
 let a: LitecoinNode;
@@ -44,7 +45,7 @@ beforeAll(async () => {
     { keys: [["ltc"], ["eth"], ["ltc", "eth"]] },
   );
   [ltcKey, ethKey, bothKey] = gw.keys;
-}, 120_000);
+});
 
 afterAll(async () => {
   await gw?.stop();
@@ -322,11 +323,11 @@ describe("keys", () => {
     expect(list.stdout).not.toContain(ltcKey);
     const extra = await gw.addKey("ltc");
     gw.proc.kill("SIGHUP");
-    await expect.poll(() => gw.notes(), { timeout: 5000 }).toMatch(/reloaded/);
+    await expect.poll(() => gw.notes(), { timeout: HANG_GUARD_MS }).toMatch(/reloaded/);
     expect((await cli("ltc", extra, "getblockcount".replace("count", "chaininfo"))).exitCode).toBe(0);
     expect(await revokeNewestKey()).toBe(0);
     gw.proc.kill("SIGHUP");
-    await expect.poll(() => gw.notes().match(/reloaded/g)?.length ?? 0, { timeout: 5000 }).toBe(2);
+    await expect.poll(() => gw.notes().match(/reloaded/g)?.length ?? 0, { timeout: HANG_GUARD_MS }).toBe(2);
     expect((await cli("ltc", extra, "getblockchaininfo")).exitCode).toBe(4);
   });
 });
@@ -347,7 +348,7 @@ describe("a key revoked while its client's connection stays open", () => {
     const reloads = () => gw.notes().match(/reloaded/g)?.length ?? 0;
     const before = reloads();
     gw.proc.kill("SIGHUP");
-    await expect.poll(reloads, { timeout: 5000 }).toBe(before + 1);
+    await expect.poll(reloads, { timeout: HANG_GUARD_MS }).toBe(before + 1);
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const sockets: unknown[] = [];
     const ask = () =>
@@ -370,7 +371,7 @@ describe("a key revoked while its client's connection stays open", () => {
       expect(await ask()).toBe(200);
       expect(await revokeNewestKey()).toBe(0);
       gw.proc.kill("SIGHUP");
-      await expect.poll(reloads, { timeout: 5000 }).toBe(before + 2);
+      await expect.poll(reloads, { timeout: HANG_GUARD_MS }).toBe(before + 2);
       expect(await ask()).toBe(401);
       // one connection carried all three requests: the refusal came on the connection the key was accepted on
       expect(new Set(sockets).size).toBe(1);

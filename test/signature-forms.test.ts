@@ -106,7 +106,7 @@ beforeAll(async () => {
   await node.rpc("sendtoaddress", [p2pkh, 1.25]);
   await node.rpc("sendtoaddress", [wsh, 2]);
   await node.mine(1);
-}, 120_000);
+});
 
 afterAll(async () => {
   await node?.stop();

@@ -85,7 +85,7 @@ beforeAll(async () => {
     await ltc.rpc<string>("getblockhash", [spentHeight]),
   ]);
   spentTime = header.time;
-}, 180_000);
+});
 
 afterAll(async () => {
   await Promise.all([ltc?.stop(), behind?.stop(), anvil?.stop()]);
@@ -164,7 +164,7 @@ describe("whose reserves: a proof proves for an audit only when signed over its 
     expect(j.audit).toMatchObject({ challenge: CH_A, from: "commitment", faults: [] });
     expect(j.challenges).toEqual([{ text: NFD_A, files: [proof.A_nfd], for_this_audit: false }]);
     expect(j.assets[0].proofs[0]).toMatchObject({ challenge: NFD_A, check: "holds", proven: "0" });
-  }, 120_000);
+  });
 
   it("no challenge anywhere: NOT PROVEN SOLVENT; --challenge names the audit (SOLVENT); --challenge against the commitment's: NOT PROVEN SOLVENT", async () => {
     const c0 = await owed("0.5");
@@ -209,7 +209,7 @@ describe("whose reserves: a proof proves for an audit only when signed over its 
       2,
       "chaingw: --challenge is empty: signatures over no text prove nothing fresh\n",
     ]);
-  }, 120_000);
+  });
 
   it("A's commitment edited to B's challenge and re-digested: it answers B's audit, the auditor's --challenge refuses it, A's customers' proofs no longer match", async () => {
     const cA = await owed("0.5", CH_A);
@@ -260,7 +260,7 @@ describe("whose reserves: a proof proves for an audit only when signed over its 
     const bad = await verify(forged);
     expect(bad.exitCode).toBe(1);
     expect(bad.stdout).toContain("the proof is for another build");
-  }, 120_000);
+  });
 });
 
 describe("when: the liabilities' created against each snapshot's block time", () => {
@@ -303,7 +303,7 @@ describe("when: the liabilities' created against each snapshot's block time", ()
     expect(j.assets[0].spent_before_commitment).toMatchObject([{ height: spentHeight }]);
     expect(j.assets[0].snapshots[0]).toMatchObject({ height: h, kind: "height", within_max_gap: true });
     expect(j.assets[0].snapshots[0].gap_seconds).toBeLessThan(86_400);
-  }, 120_000);
+  });
 
   it("a commitment dated 2019 is beyond --max-gap (NOT PROVEN SOLVENT naming the gap), within --max-gap 3650d; dated three days ahead: refused", async () => {
     const cA = await owed("0.5", CH_A);
@@ -348,7 +348,7 @@ describe("when: the liabilities' created against each snapshot's block time", ()
       expect(b.exitCode, bad).toBe(2);
       expect(b.stderr).toContain(`invalid --max-gap: expected a whole number with its unit s, m, h or d`);
     }
-  }, 120_000);
+  });
 });
 
 describe("cannot say means cannot say", () => {
@@ -391,7 +391,7 @@ describe("cannot say means cannot say", () => {
     expect(offline.stdout).toContain(`audit: challenge ${JSON.stringify(CH_A)} (from the commitment)`);
     const right = await at(ltcUrl);
     expect(right.exitCode, right.stdout + right.stderr).toBe(0);
-  }, 120_000);
+  });
 
   it("a node that gives no time for the proof's block (a loopback proxy over litecoind drops getblockheader's time): CANNOT SAY; through the node itself: SOLVENT", async () => {
     const upstream = new URL(ltc.url);
@@ -469,5 +469,5 @@ describe("cannot say means cannot say", () => {
     } finally {
       await new Promise((r) => proxy.close(r));
     }
-  }, 120_000);
+  });
 });

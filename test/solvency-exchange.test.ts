@@ -181,7 +181,7 @@ beforeAll(async () => {
   ethHeight = Number(await anvil.rpc<string>("eth_blockNumber"));
   const wei = BigInt(await anvil.rpc<string>("eth_getBalance", [A0, `0x${ethHeight.toString(16)}`]));
   ethBalance = `${wei / 10n ** 18n}.${(wei % 10n ** 18n).toString().padStart(18, "0")}`.replace(/\.?0+$/, "");
-}, 180_000);
+});
 
 afterAll(async () => {
   await Promise.all([ltc?.stop(), anvil?.stop()]);
@@ -354,7 +354,7 @@ describe("chaingw's own reserve proofs against an exchange's liabilities root (O
       env: { CHAINGW_URL: anvil.url },
     });
     expect(e.exitCode, e.stderr).toBe(0);
-  }, 120_000);
+  });
 
   interface Asset {
     asset: string;
@@ -503,7 +503,7 @@ describe("--backing for an exchange's rows: what the liabilities' asset names ar
     await mint(anvil.rpc, real, [A0], [7_000_000n]);
     await mint(anvil.rpc, fake, [A0], [7_000_000n]);
     usdxHeight = Number(await anvil.rpc<string>("eth_blockNumber"));
-  }, 120_000);
+  });
 
   /** the HTX-layout file with a USDX row on the ETH network (A0, its signature over "huobi") */
   const withUsdx = () =>

@@ -40,7 +40,7 @@ beforeAll(async () => {
   );
   expect(r.exitCode, r.stderr).toBe(0);
   writeFileSync(join(dir, "assets.csv"), "asset,decimals\nLTC,8\n");
-}, 120_000);
+});
 
 afterAll(async () => {
   await ltc?.stop();
@@ -145,5 +145,5 @@ describe("solvency: an output two proofs name is proven only at the amount a hol
     expect(first(over.stdout)).toBe(
       "NOT SOLVENT: LTC not covered: short 0.00000001 LTC (claimed reserves 0.3 of 0.30000001)",
     );
-  }, 120_000);
+  });
 });

@@ -109,7 +109,7 @@ beforeAll(async () => {
   await anvil.rpc("evm_mine", []);
   await evmProof("E2", [A1, "--token", realUsdt], [[A1, K1]]);
   writeFileSync(join(dir, "assets.csv"), "asset,decimals\nLTC,8\nBTC,8\nUSDT,6\nETH,18\nDAI,18\n");
-}, 180_000);
+});
 
 afterAll(async () => {
   await Promise.all([ltc?.stop(), anvil?.stop()]);
@@ -170,7 +170,7 @@ describe("solvency: one snapshot per chain, each coin once", () => {
     expect(honest.exitCode, honest.stdout + honest.stderr).toBe(0);
     expect(first(honest.stdout)).toMatch(/^SOLVENT: every asset covered \(5\) by proven reserves/);
     expect(honest.stdout).toMatch(/LTC .* 0\.999 .* 0\.999 .* 0\.999 .* 100\.00% .* covered \(proven\)/);
-  }, 60_000);
+  });
 
   it("proofs of one chain at different heights without --verify, EVM proofs at different blocks: exit 2, nothing sent", async () => {
     const c = await owed({ LTC: "0.5", USDT: "1000" });
@@ -213,7 +213,7 @@ describe("solvency: one snapshot per chain, each coin once", () => {
       ...VERIFY(),
     );
     expect(one.exitCode, one.stdout + one.stderr).toBe(0);
-  }, 60_000);
+  });
 });
 
 describe("solvency: an asset is backed by its own network and contract only", () => {
@@ -248,7 +248,7 @@ describe("solvency: an asset is backed by its own network and contract only", ()
       ...VERIFY(),
     );
     expect(byHash.exitCode, byHash.stdout).toBe(0);
-  }, 60_000);
+  });
 
   it('a token the custodian deployed and named "USDT" is not Tether\'s, nor the declared contract', async () => {
     const c = await owed({ USDT: "5000" });
@@ -272,7 +272,7 @@ describe("solvency: an asset is backed by its own network and contract only", ()
       ...VERIFY(),
     );
     expect(real.exitCode, real.stdout + real.stderr).toBe(0);
-  }, 60_000);
+  });
 
   it("native ether does not back DAI; an anvil proof edited to claim chain id 1 is not Ethereum's ether", async () => {
     const dai = await solvency(await owed({ DAI: "1" }), "--reserves", `DAI=${proof.E1}#native`, ...VERIFY());
@@ -309,7 +309,7 @@ describe("solvency: an asset is backed by its own network and contract only", ()
       ...VERIFY(),
     );
     expect(honest.exitCode, honest.stdout + honest.stderr).toBe(0);
-  }, 60_000);
+  });
 });
 
 describe("solvency --challenge: signatures over another text prove nothing for this audit", () => {
@@ -340,7 +340,7 @@ describe("solvency --challenge: signatures over another text prove nothing for t
     );
     expect(offline.exitCode).toBe(1);
     expect(offline.stdout).toContain(`audit: challenge "${CHALLENGE}" (from the --challenge)`);
-  }, 60_000);
+  });
 });
 
 describe("a proof verified long after its height says where it was judged and how old it is", () => {
@@ -366,5 +366,5 @@ describe("a proof verified long after its height says where it was judged and ho
         `holds: proven owned 0\\.30000000 LTC \\(1 of 1 address signed the challenge\\), claimed only 0\\.00000000 LTC: 0\\.30000000 LTC in 1 output unspent at height ${h}`,
       ),
     );
-  }, 120_000);
+  });
 });

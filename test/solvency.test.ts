@@ -17,7 +17,7 @@ import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
 import { buildCommitment } from "./helpers/liabilities.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
-import { trackDir } from "./helpers/procs.js";
+import { HANG_GUARD_MS, trackDir } from "./helpers/procs.js";
 import { deployToken, mint } from "./helpers/tokens.js";
 
 let ltc: LitecoinNode;
@@ -84,7 +84,7 @@ beforeAll(async () => {
   );
   expect(e.exitCode, e.stderr).toBe(0);
   writeFileSync(join(dir, "assets.csv"), "asset,decimals\nLTC,8\nUSDX,6\n");
-}, 120_000);
+});
 
 afterAll(async () => {
   await Promise.all([ltc?.stop(), anvil?.stop()]);
@@ -157,7 +157,7 @@ describe("solvency", () => {
     expect(over.stdout.split("\n")[0]).toMatch(
       /^NOT PROVEN SOLVENT: USDX covered only by claimed reserves: proven 5 of 5\.000001 USDX/,
     );
-  }, 60_000);
+  });
 
   it('--verify: "covered 115.64%" by claims is 82.30% proven, and says so (not SOLVENT)', async () => {
     const c = await liabilities("share", "1.5", "1");
@@ -172,7 +172,7 @@ describe("solvency", () => {
       claimed_coverage: "115.64%",
       proven_share: "71.17%",
     });
-  }, 60_000);
+  });
 
   it("uncovered, and an asset with no reserves at all", async () => {
     const c = await liabilities("uncovered", "1", "100");
@@ -221,7 +221,7 @@ describe("solvency", () => {
     expect(h.stdout).toMatch(
       /LTC: overlap: Litecoin regtest [0-9a-f]{64}:\d+ is in .*ltc-a\.json and .*ltc\.json: counted once/,
     );
-  }, 60_000);
+  });
 
   it("bad input exits 2: unknown asset, decimals that differ, no #ID for a proof of several assets, bad --backing", async () => {
     const c = await liabilities("bad", "1", "1");
@@ -323,7 +323,7 @@ describe("solvency", () => {
     // the reserve verifier stops at the node that cannot answer: exit 3 naming it, no verdict printed
     expect(dead.stderr).toContain("127.0.0.1:9");
     expect(dead.stdout).not.toContain("SOLVENT");
-  }, 60_000);
+  });
 
   it("--html: the page leads with solvency's verdict (the proofs hold, the liabilities are not covered) and says what each proof was judged on, in headless chromium", async () => {
     const chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find(existsSync);
@@ -373,7 +373,7 @@ describe("solvency", () => {
         "--virtual-time-budget=2000",
         `file://${page}`,
       ],
-      { timeout: 60_000, reject: false },
+      { timeout: HANG_GUARD_MS, reject: false },
     );
     const dom = res.stdout;
     expect(dom).toContain('id="solvency-verdict" data-verdict="not-solvent"');
@@ -383,5 +383,5 @@ describe("solvency", () => {
     expect(dom).toMatch(/<tr data-asset="USDX" data-status="not-covered">.*short 95\.000001/);
     expect(dom).toContain('id="totals"');
     expect(dom.indexOf('id="solvency"')).toBeLessThan(dom.indexOf('id="totals"'));
-  }, 90_000);
+  });
 });

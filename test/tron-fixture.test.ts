@@ -482,7 +482,7 @@ describe("evmContract on anvil", () => {
       if (Date.now() > deadline) throw new Error("anvil did not answer eth_chainId within 15 s");
       await new Promise((r) => setTimeout(r, 100));
     }
-  }, 20_000);
+  });
 
   afterAll(async () => {
     if (anvil && anvil.exitCode === null) {
@@ -524,5 +524,5 @@ describe("evmContract on anvil", () => {
     expect(reply.body.error.code).toBe(3);
     expect(reply.body.error.message).toContain(REVERT_REASON);
     expect(String(reply.body.error.data).startsWith("0x08c379a0")).toBe(true);
-  }, 30_000);
+  });
 });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FaultServer, startFaultServer } from "./fixtures/faults.js";
 import { runCli } from "./helpers/cli.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
+import { HANG_GUARD_MS } from "./helpers/procs.js";
 
 let ltc: LitecoinNode;
 let proxy: FaultServer; // passes through to the node, counting hits
@@ -31,7 +32,7 @@ beforeAll(async () => {
     fault: { kind: "pass" },
   });
   env = { CHAINGW_URL: proxy.url };
-}, 60_000);
+});
 
 afterAll(async () => {
   await proxy?.stop();
@@ -276,7 +277,7 @@ describe("terminal behaviour (a real pseudo-terminal via script(1))", () => {
       reject: false,
       extendEnv: false,
       env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", TERM: "xterm", ...env },
-      timeout: 20_000,
+      timeout: HANG_GUARD_MS,
     });
     return r.stdout;
   };

@@ -170,7 +170,7 @@ beforeAll(async () => {
     block,
     desc: String(info.desc).replace(/#.*$/, ""),
   };
-}, 120_000);
+});
 
 afterAll(async () => {
   await proxy?.stop();
@@ -481,7 +481,7 @@ describe("EVM balance proofs: decimals, symbols, network re-derived; a node behi
     ]);
     expect(r.exitCode).toBe(0);
     await anvil.rpc("evm_mine", []);
-  }, 60_000);
+  });
 
   const everify = (f: string, url = anvil.url) => runCli(["--url", url, "--json", "reserves", "verify", f]);
 

@@ -667,7 +667,7 @@ describe("liabilities proof steps, in-process (chaingw's own Merkle-sum proofs)"
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l));
-  }, 60_000);
+  });
 
   const proofOf = (id: string) => structuredClone(proofLines.find((p) => p.customer === id)!);
   async function check(edit: (p: any, c: any) => void = () => {}, options: { customer?: string } = {}) {

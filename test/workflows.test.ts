@@ -31,7 +31,7 @@ beforeAll(async () => {
     verifyTls: true,
     heavyRate: 0,
   });
-}, 60_000);
+});
 
 afterAll(async () => {
   await ltc?.stop();
