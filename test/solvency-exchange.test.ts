@@ -13,6 +13,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ExchangeSolvencyReport } from "../src/exchange/ownership/solvency.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
@@ -41,6 +42,23 @@ const write = (name: string, text: string) => {
   writeFileSync(p, text);
   return p;
 };
+
+/** the date a root was published for (--liabilities-date): now, within --max-gap of both nodes' blocks */
+const now = () => new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+/** a date `days` before now */
+const daysAgo = (days: number) =>
+  new Date(Date.now() - days * 86400_000).toISOString().replace(/\.\d{3}Z$/, "Z");
+
+/** the root given from outside, its date (now unless given), the exchange's text accepted, and `more` */
+const rooted = (root: string, date = now(), ...more: string[]) => [
+  "--root",
+  root,
+  "--liabilities-date",
+  date,
+  "--challenge",
+  MESSAGE,
+  ...more,
+];
 
 /** The exchange's address file in HTX's layout: the LTC row and the ETH row, each cell replaceable. */
 function addressFile(o: { ltc?: string; ethCoin?: string; eth?: string } = {}): string {
@@ -124,27 +142,8 @@ function okxV1(
   return { file: write("merkle_proof_file.json", JSON.stringify(doc)), root };
 }
 
-interface Coin {
-  asset: string;
-  liabilities: string;
-  proven: string;
-  claimed: string;
-  proven_ratio: string;
-  claimed_ratio: string;
-  shortfall: string | null;
-  status: string;
-  why: string;
-  not_counted: { line: number; coin: string; status: string; why: string }[];
-  snapshots: { network: string; height: number; block_time: string | null }[];
-}
-interface Report {
-  verdict: string;
-  summary: string;
-  reserves: { challenge: string | null; messages: string[] };
-  liabilities: { date: string | null; root: string | null; note?: string };
-  gap: string | null;
-  coins: Coin[];
-}
+type Report = ExchangeSolvencyReport;
+type Coin = Report["coins"][number];
 
 /** `solvency` of the package on the test's two nodes (the LTC rows on litecoind, the ETH rows on anvil) */
 const args = (reserves: string, liabilities: string) => [
@@ -207,7 +206,13 @@ describe("an exchange's address file against chaingw's commitment", () => {
     expect(ok.coin("ETH")).toMatchObject({ proven: ethBalance, status: "covered" });
     // both snapshots: the reserves' height and block time, the liabilities' date, the gap
     expect(ok.coin("LTC").snapshots).toEqual([
-      { network: "LTC", height: ltcHeight, block_time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
+      {
+        network: "LTC",
+        height: ltcHeight,
+        block_time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        gap: expect.stringMatching(/ (after|before) the liabilities' date$/),
+        within_max_gap: true,
+      },
     ]);
     expect(ok.report.liabilities.date).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(ok.report.gap).toMatch(/ (after|before) the liabilities' date$/);
@@ -295,19 +300,20 @@ describe("an exchange's address file against chaingw's commitment", () => {
 describe("an exchange's address file against an exchange's liabilities root (OKX v1)", () => {
   it("covered with the root given from outside: SOLVENT; the root from the file alone: CANNOT SAY; another root: NOT SOLVENT", async () => {
     const { file, root } = okxV1({ LTC: "1", ETH: "3000" }, { LTC: "0.5", ETH: "2000" });
-    const given = await solvency(addressFile(), file, "--root", root, "--challenge", MESSAGE);
+    const dated = ["--liabilities-date", now(), "--challenge", MESSAGE];
+    const given = await solvency(addressFile(), file, "--root", root, ...dated);
     expect(given.report.verdict).toBe("solvent");
     expect(given.exitCode).toBe(0);
     expect(given.coin("LTC")).toMatchObject({ liabilities: "1.5", proven: "2" });
     expect(given.coin("ETH")).toMatchObject({ liabilities: "5000", status: "covered" });
-    expect(given.report.liabilities).toMatchObject({ root, date: null });
+    expect(given.report.liabilities).toMatchObject({ root, date: dated[1] });
 
-    const own = await solvency(addressFile(), file, "--challenge", MESSAGE);
+    const own = await solvency(addressFile(), file, ...dated);
     expect(own.report.verdict).toBe("cannot-say");
     expect(own.exitCode).toBe(3);
     expect(own.report.liabilities.note).toContain("consistent with its own root; give the published root");
 
-    const other = await solvency(addressFile(), file, "--root", "cd".repeat(32), "--challenge", MESSAGE);
+    const other = await solvency(addressFile(), file, "--root", "cd".repeat(32), ...dated);
     expect(other.report.verdict).toBe("not-solvent");
     expect(other.exitCode).toBe(1);
     expect(other.report.summary).toContain("the liabilities do not hold");
@@ -315,7 +321,7 @@ describe("an exchange's address file against an exchange's liabilities root (OKX
 
   it("short against the root's totals: NOT SOLVENT, the LTC shortfall named", async () => {
     const { file, root } = okxV1({ LTC: "2", ETH: "3000" }, { LTC: "1", ETH: "2000" });
-    const r = await solvency(addressFile(), file, "--root", root, "--challenge", MESSAGE);
+    const r = await solvency(addressFile(), file, ...rooted(root));
     expect(r.report.verdict).toBe("not-solvent");
     expect(r.coin("LTC")).toMatchObject({ liabilities: "3", status: "not-covered", shortfall: "1" });
   });
@@ -323,7 +329,7 @@ describe("an exchange's address file against an exchange's liabilities root (OKX
   it("--html writes the page with the verdict and the per-coin table; --json beside it", async () => {
     const { file, root } = okxV1({ LTC: "1", ETH: "3000" }, { LTC: "0.5", ETH: "2000" });
     const html = join(dir, "solvency.html");
-    const r = await solvency(addressFile(), file, "--root", root, "--challenge", MESSAGE, "--html", html);
+    const r = await solvency(addressFile(), file, ...rooted(root, now(), "--html", html));
     expect(r.exitCode).toBe(0);
     expect(existsSync(html)).toBe(true);
     const page = readFileSync(html, "utf8");
@@ -336,8 +342,6 @@ describe("chaingw's own reserve proofs against an exchange's liabilities root (O
   const AUDIT = "exchange audit 2026-11";
   let ltcProof: string;
   let evmProof: string;
-  /** the date the root was published for: now, within --max-gap of both nodes' blocks */
-  const now = () => new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
 
   beforeAll(async () => {
     const ltcSigs = write("ltc-sigs.csv", `${addr},${await ltc.rpc<string>("signmessage", [addr, AUDIT])}\n`);
@@ -464,7 +468,7 @@ describe("chaingw's own reserve proofs against an exchange's liabilities root (O
     expect(undated.asset("LTC").proofs[0]?.not_for_this_audit).toContain(
       "the liabilities state no date (give the one their root was published for: --liabilities-date)",
     );
-    const old = new Date(Date.now() - 3 * 86400_000).toISOString().replace(/\.\d{3}Z$/, "Z");
+    const old = daysAgo(3);
     const late = await own(file, "--root", root, "--liabilities-date", old, "--json");
     expect(late.report.verdict).toBe("unproven");
     expect(late.exitCode).toBe(1);
@@ -600,5 +604,53 @@ describe("--backing for an exchange's rows: what the liabilities' asset names ar
     const asset = await runCli([...args(withUsdx(), liab), "--backing", "FOO=anvil"]);
     expect(asset.exitCode).toBe(2);
     expect(asset.stderr).toContain("--backing FOO=anvil: the liabilities have no asset FOO");
+  });
+});
+
+describe("--max-gap over an exchange's address file, as over chaingw's own proofs", () => {
+  const root = () => okxV1({ LTC: "1", ETH: "3000" }, { LTC: "0.5", ETH: "2000" });
+  const dated = (r: { root: string }, date: string, ...more: string[]) => rooted(r.root, date, ...more);
+
+  it("within the default 24h: SOLVENT; 3 days apart: each proven row claimed only, NOT PROVEN SOLVENT naming the gap; --max-gap 4d: SOLVENT", async () => {
+    const r = root();
+    expect((await solvency(addressFile(), r.file, ...dated(r, now()))).report.verdict).toBe("solvent");
+    const late = await solvency(addressFile(), r.file, ...dated(r, daysAgo(3)));
+    expect(late.report.verdict).toBe("unproven");
+    expect(late.exitCode).toBe(1);
+    expect(late.report.max_gap).toBe("24h");
+    expect(late.coin("LTC")).toMatchObject({ proven: "0", claimed: "2", status: "claimed-only" });
+    expect(late.coin("LTC").snapshots[0]).toMatchObject({
+      gap: expect.stringMatching(/^3(\.\d)? days after the liabilities' date$/),
+      within_max_gap: false,
+    });
+    expect(late.coin("LTC").why).toMatch(
+      /not proven for this audit: line \d+: its snapshot's block is 3(\.\d)? days after the liabilities' date: beyond --max-gap 24h/,
+    );
+    const human = await runCli([...args(addressFile(), r.file), ...dated(r, daysAgo(3))]);
+    expect(human.stdout).toContain(", BEYOND --max-gap 24h");
+    const wide = await solvency(addressFile(), r.file, ...dated(r, daysAgo(3), "--max-gap", "4d"));
+    expect(wide.report.verdict).toBe("solvent");
+  });
+
+  it("beyond the gap and short of it by the claims too: NOT SOLVENT; the root undated: CANNOT SAY naming --liabilities-date; a commitment dated by its created", async () => {
+    const short = okxV1({ LTC: "2", ETH: "3000" }, { LTC: "1", ETH: "2000" });
+    const r = await solvency(addressFile(), short.file, ...dated(short, daysAgo(3)));
+    expect(r.report.verdict).toBe("not-solvent");
+    expect(r.coin("LTC")).toMatchObject({ status: "not-covered", shortfall: "3" });
+    const undated = await solvency(addressFile(), root().file, "--root", root().root, "--challenge", MESSAGE);
+    expect(undated.report.verdict).toBe("cannot-say");
+    expect(undated.exitCode).toBe(3);
+    expect(undated.coin("LTC").why).toContain(
+      "the liabilities state no date (--liabilities-date gives the one",
+    );
+    // a commitment's created is the date: built now, within the gap
+    const liab = await commitment({ LTC: "1.5", ETH: "5000" });
+    expect((await solvency(addressFile(), liab, "--challenge", MESSAGE)).report.verdict).toBe("solvent");
+  });
+
+  it("a --max-gap that is not a duration: exit 2 by name", async () => {
+    const r = await runCli([...args(addressFile(), root().file), "--max-gap", "soon"]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain("--max-gap");
   });
 });

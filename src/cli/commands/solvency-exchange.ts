@@ -28,6 +28,8 @@ export interface ExchangeSolvencyOptions {
   token: string[];
   /** `ASSET=NETWORK[:TOKEN]`: what the liabilities' asset names are, for the rows */
   backing: string[];
+  /** `24h`: how far a snapshot's block time may be from the liabilities' date */
+  maxGap: string;
   challenge?: string;
   html?: string;
 }
@@ -211,6 +213,8 @@ export async function runExchangeSolvency(
       `--challenge ${JSON.stringify(o.challenge)}: the commitment's challenge is ${JSON.stringify(liabilities.challenge)}; give that one, or leave --challenge out`,
     );
   const challenge = o.challenge ?? liabilities.challenge;
+  const { parseSpan } = await import("../../util/text.js");
+  const maxGap = { text: o.maxGap, seconds: parseSpan("--max-gap", o.maxGap) };
   // --backing read (exit 2 on a bad value) before anything is sent
   const { backingRules } = await import("./solvency-backing.js");
   const declared = new Map(
@@ -244,6 +248,7 @@ export async function runExchangeSolvency(
     challenge,
     times,
     ...(backings ? { backings } : {}),
+    maxGap,
   });
   if (o.html !== undefined) {
     const { writeAtomic } = await import("../files.js");
@@ -285,17 +290,17 @@ function lines(r: ExchangeSolvencyReport): string[] {
     ...r.reserves.disagreements.map((d) => `reserves: the file disagrees with itself: ${d}`),
     `liabilities: ${r.liabilities.source}${r.liabilities.root ? `, root ${r.liabilities.root}` : ""}, dated ${r.liabilities.date ?? "nowhere in the file"}`,
     ...(r.liabilities.note ? [`liabilities: ${r.liabilities.note}`] : []),
-    `gap: ${r.gap ?? "not known (a block time not read, or the liabilities not dated)"}`,
+    `gap: ${r.gap ?? "not known (a block time not read, or the liabilities not dated)"}; reserves within --max-gap ${r.max_gap} of the liabilities' date prove for them`,
   ];
   for (const c of r.coins) {
     out.push(`${c.asset}: ${c.why}`);
     for (const s of c.snapshots)
       out.push(
-        `${c.asset}: reserves snapshot ${s.network} at height ${s.height}, block time ${s.block_time ?? "not read"}`,
+        `${c.asset}: reserves snapshot ${s.network} at height ${s.height}, block time ${s.block_time ?? "not read"}${s.gap ? `: ${s.gap}` : ""}${s.within_max_gap === false ? `, BEYOND --max-gap ${r.max_gap}` : ""}`,
       );
     for (const x of c.rows)
       out.push(
-        `${c.asset}: line ${x.line} ${x.coin} ${x.address}: ${x.amount} ${x.proven ? "proven" : "claimed"}`,
+        `${c.asset}: line ${x.line} ${x.coin} ${x.address}: ${x.amount} ${x.proven ? "proven" : "claimed"}${x.not_for_this_audit ? ` (not proven for this audit: ${x.not_for_this_audit.replace(/^line \d+: /, "")})` : ""}`,
       );
     for (const x of c.not_counted)
       out.push(`${c.asset}: line ${x.line} ${x.coin}: NOT COUNTED (${x.status}): ${x.why}`);

@@ -67,7 +67,7 @@ export function declareSolvency(program: Command, run: Run): void {
     )
     .option(
       "--max-gap <duration>",
-      `how far a reserve snapshot's block time may be from the liabilities' created (s, m, h or d; default ${DEFAULT_MAX_GAP}); beyond it the reserves prove nothing for them`,
+      `how far a reserve snapshot's block time may be from the liabilities' created (an exchange's root: --liabilities-date) (s, m, h or d; default ${DEFAULT_MAX_GAP}); beyond it the reserves prove nothing for them`,
     )
     .option("--url-for <group=url>", "with --verify: the node for a chain group (repeatable)", collect)
     .option(
@@ -137,7 +137,6 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
     for (const [flag, given] of [
       ["--verify", o.verify || undefined],
       ["--url-for", o.urlFor.length ? o.urlFor[0] : undefined],
-      ["--max-gap", o.maxGap],
     ] as const)
       if (given !== undefined)
         throw new UsageError(
@@ -152,6 +151,7 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
         node: o.node ?? [],
         token: o.token ?? [],
         backing: o.backing,
+        maxGap: o.maxGap ?? DEFAULT_MAX_GAP,
         challenge: o.challenge,
         html: o.html,
       },

@@ -12,7 +12,10 @@
  *    chain the table does not name, or ETH relabelled onto BSC, is named and not counted;
  *  - the exchange's fixed signed text ("I am an OKX address") is no audit's challenge: without `--challenge`
  *    accepting it nothing is proven for the audit, and SOLVENT needs it;
- *  - a coin owed that no row backs is NOT SOLVENT for it.
+ *  - a coin owed that no row backs is NOT SOLVENT for it;
+ *  - `--backing ASSET=NETWORK[:TOKEN]`: a row backs a declared asset by its chain and contract (`rowIdentity`);
+ *  - the audit's time as chaingw's own solvency binds it: a proven row proves only at a snapshot within
+ *    `--max-gap` of the liabilities' date (beyond: claimed); its block time or that date unknown: cannot say.
  * Data in, data out: the face reads the files, runs the verifier and reads the snapshots' block times.
  */
 import {
@@ -139,11 +142,26 @@ export interface CoinVerdict {
   status: CoinStatus;
   why: string;
   /** the rows counted: proven or signed with the amount claimed */
-  rows: { line: number; coin: string; network: string; address: string; amount: string; proven: boolean }[];
+  rows: {
+    line: number;
+    coin: string;
+    network: string;
+    address: string;
+    amount: string;
+    proven: boolean;
+    /** proven on chain over the accepted text, but not for this audit's time: why */
+    not_for_this_audit?: string;
+  }[];
   /** the rows of the coin not counted, and why */
   not_counted: { line: number; coin: string; network: string; status: string; why: string }[];
-  /** the reserves' snapshots of the coin's rows: network, height, block time */
-  snapshots: { network: string; height: number; block_time: string | null }[];
+  /** the reserves' snapshots of the coin's rows: network, height, block time, its gap to the liabilities' date */
+  snapshots: {
+    network: string;
+    height: number;
+    block_time: string | null;
+    gap: string | null;
+    within_max_gap: boolean | null;
+  }[];
 }
 
 export type ExchangeSolvencyVerdict = "solvent" | "unproven" | "not-solvent" | "cannot-say";
@@ -165,6 +183,8 @@ export interface ExchangeSolvencyReport {
   liabilities: { source: string; date: string | null; root: string | null; note?: string };
   /** the reserves' latest block time against the liabilities' date, where both are known */
   gap: string | null;
+  /** --max-gap: a proven row's snapshot farther than this from the liabilities' date proves nothing for them */
+  max_gap: string;
   coins: CoinVerdict[];
 }
 
@@ -238,73 +258,146 @@ function backingOf(
 
 const RANK: Record<CoinStatus, number> = { covered: 0, "cannot-say": 1, "claimed-only": 2, "not-covered": 3 };
 
-/** One coin owed: the rows that back it (proven, claimed), those that do not (named), the ratios, the status. */
-function judgeCoin(
-  file: OwnershipFile,
-  report: OwnershipReport,
+/** The audit's time: the liabilities' date (Unix seconds; null: none stated nor given) and --max-gap. */
+export interface AuditTime {
+  dateS: number | null;
+  maxGap: { text: string; seconds: number };
+}
+
+/** What one coin is judged with: the file and its verdict, the audit's text and time, the snapshots, --backing. */
+interface Judging {
+  file: OwnershipFile;
+  report: OwnershipReport;
+  challenge: string | null;
+  times: SnapshotTime[];
+  audit: AuditTime;
+  backings: RowBackings | undefined;
+}
+
+const NO_BLOCK_TIME =
+  "the node did not give its snapshot block's time: whether it is within --max-gap of the liabilities' date cannot be said";
+const NO_DATE =
+  "the liabilities state no date (--liabilities-date gives the one their root was published for): whether its snapshot is within --max-gap of them cannot be said";
+
+/** A row's snapshot: the node that read it (else its own name) and height, and that block's time. */
+function snapshotOfRow(
+  j: Judging,
+  row: OwnershipRow,
+): { network: string; height: number; time: SnapshotTime | undefined } | undefined {
+  const h = row.height ?? j.file.summary.find((s) => s.coin === row.coin)?.height;
+  if (!h || !/^\d+$/.test(h)) return undefined;
+  const node = nodeOfRow(
+    [...new Set(j.times.map((t) => t.network))].map((network) => ({ network })),
+    row,
+  );
+  const network = node?.network ?? (row.network || row.coin);
+  const height = Number(h);
+  return { network, height, time: j.times.find((t) => t.network === network && t.height === height) };
+}
+
+/**
+ * Why a row proven on chain proves nothing for this audit's time, as chaingw's own solvency decides: its
+ * block's time unknown, or the liabilities' date unknown — cannot say; more than --max-gap apart — not proven
+ * (claimed). Undefined: within.
+ */
+function timeFault(
+  t: SnapshotTime | undefined,
+  a: AuditTime,
+): { why: string; cannotSay: boolean } | undefined {
+  if (t?.time == null) return { why: NO_BLOCK_TIME, cannotSay: true };
+  if (a.dateS === null) return { why: NO_DATE, cannotSay: true };
+  const gap = t.time - a.dateS;
+  return Math.abs(gap) > a.maxGap.seconds
+    ? { why: `its snapshot's block is ${gapText(gap)}: beyond --max-gap ${a.maxGap.text}`, cannotSay: false }
+    : undefined;
+}
+
+/** Why a row of the coin's name (or of a chain and contract declared for it) is not counted, or undefined. */
+function notCountedWhy(
+  r: RowResult,
+  row: OwnershipRow,
   owed: LiabilityTotal,
-  challenge: string | null,
-  times: SnapshotTime[],
-  backings: RowBackings | undefined,
-): CoinVerdict {
+  mine: ReturnType<typeof backingOf>,
+  j: Judging,
+): { why: string } | { decimals: number } {
+  if (typeof mine === "object")
+    return {
+      why: `${r.coin} is ${identityText(mine)}, not ${j.backings?.declared
+        .get(owed.asset)
+        ?.map((x) => x.label)
+        .join(" or ")} (--backing ${owed.asset}): not counted as ${owed.asset}`,
+    };
+  // a declared row's places matter only for a file of base units: the coin's, where the tables know them
+  const d =
+    decimalsOf(row.coin, row.network) ?? (mine === "declared" && j.file.units !== "base" ? 0 : undefined);
+  if (d === undefined)
+    return {
+      why: `${r.coin}${r.network && !r.coin.includes("-") ? ` on ${r.network}` : ""} is not ${owed.asset} on a chain chaingw's tables know (its coin's own chain, or a well-known token's contract chain): not counted as ${owed.asset}`,
+    };
+  if (r.status !== "proven" && r.status !== "signed") return { why: r.reason };
+  return { decimals: d };
+}
+
+/** The coin's line: covered, cannot say, covered only by claims, not covered — and why. */
+function coinWhy(c: CoinVerdict, liab: bigint, fmt: (v: bigint) => string, j: Judging): string {
+  const l = fmt(liab);
+  const late = [...new Set(c.rows.flatMap((x) => (x.not_for_this_audit ? [x.not_for_this_audit] : [])))];
+  const notFor = late.length ? `; not proven for this audit: ${late.join("; ")}` : "";
+  switch (c.status) {
+    case "covered":
+      return `proven ${c.proven} of ${l} ${c.asset}: signed, and re-read on chain at the snapshot`;
+    case "cannot-say":
+      return `cannot say: proven ${c.proven} of ${l} ${c.asset}${notFor}`;
+    case "claimed-only":
+      return `covered only by claims: proven ${c.proven} of ${l} ${c.asset}${j.challenge === null ? " (nothing is proven for the audit without --challenge)" : ""}${notFor}`;
+    default:
+      return c.rows.length === 0
+        ? `no reserve row backs ${c.asset}: short ${l}`
+        : `not covered: short ${c.shortfall} ${c.asset} (claimed ${c.claimed}, proven ${c.proven})${notFor}`;
+  }
+}
+
+/** One coin owed: the rows that back it (proven, claimed), those that do not (named), the ratios, the status. */
+function judgeCoin(j: Judging, owed: LiabilityTotal): CoinVerdict {
   const fmt = (v: bigint) => formatUnits(v, owed.decimals);
   const rows: CoinVerdict["rows"] = [];
   const notCounted: CoinVerdict["not_counted"] = [];
-  let proven = 0n;
-  let claimed = 0n;
-  const heights = new Map<string, number>();
-  for (const [i, r] of report.rows.entries()) {
-    const row = file.rows[i] as OwnershipRow;
+  const snapshots = new Map<string, CoinVerdict["snapshots"][number]>();
+  let [proven, claimed, cannotSay] = [0n, 0n, false];
+  for (const [i, r] of j.report.rows.entries()) {
+    const row = j.file.rows[i] as OwnershipRow;
     if (r.amount === null) continue;
-    const mine = backingOf(row, owed.asset, backings);
+    const mine = backingOf(row, owed.asset, j.backings);
     if (mine === "other" || (mine === "name" && tickerOf(row) !== owed.asset.toUpperCase())) continue;
     const base = { line: r.line, coin: r.coin, network: r.network };
-    if (typeof mine === "object") {
-      notCounted.push({
-        ...base,
-        status: r.status,
-        why: `${r.coin} is ${identityText(mine)}, not ${backings?.declared
-          .get(owed.asset)
-          ?.map((x) => x.label)
-          .join(" or ")} (--backing ${owed.asset}): not counted as ${owed.asset}`,
-      });
+    const judged = notCountedWhy(r, row, owed, mine, j);
+    if ("why" in judged) {
+      notCounted.push({ ...base, status: r.status, why: judged.why });
       continue;
     }
-    // a declared row's places matter only for a file of base units: the coin's, where the tables know them
-    const d =
-      decimalsOf(row.coin, row.network) ?? (mine === "declared" && file.units !== "base" ? 0 : undefined);
-    if (d === undefined) {
-      notCounted.push({
-        ...base,
-        status: r.status,
-        why: `${r.coin}${r.network && !r.coin.includes("-") ? ` on ${r.network}` : ""} is not ${owed.asset} on a chain chaingw's tables know (its coin's own chain, or a well-known token's contract chain): not counted as ${owed.asset}`,
-      });
-      continue;
-    }
-    if (r.status !== "proven" && r.status !== "signed") {
-      notCounted.push({ ...base, status: r.status, why: r.reason });
-      continue;
-    }
-    const amount = baseUnits(file, r, d, owed.decimals);
-    // the exchange's fixed text is no audit's challenge: proven for the audit only when the auditor accepts it
-    const isProven = r.status === "proven" && challenge !== null;
+    const amount = baseUnits(j.file, r, judged.decimals, owed.decimals);
+    const snap = snapshotOfRow(j, row);
+    // the exchange's fixed text is no audit's challenge: proven for the audit only when the auditor accepts
+    // it, and only at a snapshot within --max-gap of the liabilities' date
+    const onChain = r.status === "proven" && j.challenge !== null;
+    const fault = onChain ? timeFault(snap?.time, j.audit) : undefined;
+    if (fault?.cannotSay) cannotSay = true;
+    const isProven = onChain && fault === undefined;
     claimed += amount;
     if (isProven) proven += amount;
-    rows.push({ ...base, address: r.address, amount: fmt(amount), proven: isProven });
-    const h = row.height ?? file.summary.find((s) => s.coin === row.coin)?.height;
-    if (h && /^\d+$/.test(h)) heights.set(r.network || r.coin, Number(h));
+    rows.push({
+      ...base,
+      address: r.address,
+      amount: fmt(amount),
+      proven: isProven,
+      ...(fault ? { not_for_this_audit: `line ${r.line}: ${fault.why}` } : {}),
+    });
+    if (snap) snapshots.set(`${snap.network} ${snap.height}`, snapshotEntry(snap, j.audit));
   }
   const liab = owed.base_units;
-  const status: CoinStatus = proven >= liab ? "covered" : claimed >= liab ? "claimed-only" : "not-covered";
-  const why =
-    status === "covered"
-      ? `proven ${fmt(proven)} of ${fmt(liab)} ${owed.asset}: signed, and re-read on chain at the snapshot`
-      : rows.length === 0
-        ? `no reserve row backs ${owed.asset}: short ${fmt(liab)}`
-        : status === "claimed-only"
-          ? `covered only by claims: proven ${fmt(proven)} of ${fmt(liab)} ${owed.asset}${challenge === null ? " (nothing is proven for the audit without --challenge)" : ""}`
-          : `not covered: short ${fmt(liab - proven)} ${owed.asset} (claimed ${fmt(claimed)}, proven ${fmt(proven)})`;
-  return {
+  const status: CoinStatus =
+    proven >= liab ? "covered" : cannotSay ? "cannot-say" : claimed >= liab ? "claimed-only" : "not-covered";
+  const c: CoinVerdict = {
     asset: owed.asset,
     decimals: owed.decimals,
     liabilities: fmt(liab),
@@ -314,13 +407,28 @@ function judgeCoin(
     claimed_ratio: share(claimed, liab),
     shortfall: proven >= liab ? null : fmt(liab - proven),
     status,
-    why,
+    why: "",
     rows,
     not_counted: notCounted,
-    snapshots: [...heights].map(([network, height]) => {
-      const t = times.find((x) => x.network.toUpperCase() === network.toUpperCase() && x.height === height);
-      return { network, height, block_time: t?.time == null ? null : iso(t.time) };
-    }),
+    snapshots: [...snapshots.values()],
+  };
+  c.why = coinWhy(c, liab, fmt, j);
+  return c;
+}
+
+/** A snapshot as the report names it: its block time, and its gap to the liabilities' date against --max-gap. */
+function snapshotEntry(
+  s: NonNullable<ReturnType<typeof snapshotOfRow>>,
+  a: AuditTime,
+): CoinVerdict["snapshots"][number] {
+  const t = s.time?.time ?? null;
+  const gap = t === null || a.dateS === null ? null : t - a.dateS;
+  return {
+    network: s.network,
+    height: s.height,
+    block_time: t === null ? null : iso(t),
+    gap: gap === null ? null : gapText(gap),
+    within_max_gap: gap === null ? null : Math.abs(gap) <= a.maxGap.seconds,
   };
 }
 
@@ -333,11 +441,20 @@ export function exchangeSolvency(i: {
   times: SnapshotTime[];
   /** --backing: what the auditor declared the liabilities' asset names to be */
   backings?: RowBackings;
+  /** --max-gap: how far a snapshot's block time may be from the liabilities' date */
+  maxGap: { text: string; seconds: number };
 }): ExchangeSolvencyReport {
   const challenge = i.challenge ?? null;
-  const coins = i.liabilities.totals.map((t) =>
-    judgeCoin(i.file, i.report, t, challenge, i.times, i.backings),
-  );
+  const dateS = i.liabilities.date === null ? null : Date.parse(i.liabilities.date) / 1000;
+  const j: Judging = {
+    file: i.file,
+    report: i.report,
+    challenge,
+    times: i.times,
+    audit: { dateS, maxGap: i.maxGap },
+    backings: i.backings,
+  };
+  const coins = i.liabilities.totals.map((t) => judgeCoin(j, t));
   const worst = Math.max(0, ...coins.map((c) => RANK[c.status]));
   let verdict: ExchangeSolvencyVerdict = (["solvent", "cannot-say", "unproven", "not-solvent"] as const)[
     worst
@@ -381,6 +498,7 @@ export function exchangeSolvency(i: {
         : {}),
     },
     gap,
+    max_gap: i.maxGap.text,
     coins,
   };
 }
