@@ -1,0 +1,189 @@
+/**
+ * Solvency's "one audit, one time" rules: the liabilities whichever document holds them, the audit's
+ * challenge (the commitment's, --challenge's), why a holding proof proves nothing for this audit, and each
+ * network's snapshot with its block's time against the liabilities' created.
+ */
+import { type NetworkId, networkLabel } from "../chains/assets.js";
+import { counted } from "../reserves/verdict.js";
+import { spanText } from "../util/text.js";
+import { formatUnits } from "../util/units.js";
+import { commitmentFaults } from "./commitment.js";
+import { heightOf } from "./solvency-identity.js";
+import {
+  type Audit,
+  type Backing,
+  CREATED_AHEAD_S,
+  type ExchangeOwed,
+  type Snapshot,
+  type SolvencyInput,
+  type SolvencyReport,
+} from "./solvency-types.js";
+
+/** Unix seconds as RFC 3339 (to the second). */
+export const isoOf = (s: number): string => new Date(s * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
+
+/**
+ * How two texts that are not equal differ, when it is by a thing the eye misses: a Unicode normalisation
+ * form, white space, letter case ("" otherwise). Equality itself is byte for byte.
+ */
+export function howTextsDiffer(a: string, b: string): string {
+  if (a.normalize("NFC") === b.normalize("NFC"))
+    return " (the same letters in another Unicode normalisation form: another text to a signature)";
+  const ws = (x: string) => x.replace(/\s+/gu, " ").trim();
+  if (ws(a) === ws(b)) return " (they differ in white space only: another text to a signature)";
+  if (a.toLowerCase() === b.toLowerCase()) return " (they differ in letter case only)";
+  return "";
+}
+
+export const q = (t: string) => JSON.stringify(t);
+
+/** The liabilities as solvency judges them, whichever document they come from. */
+export interface Owed {
+  assets: { asset: string; decimals: number }[];
+  totals: { amount: string; base_units: bigint }[];
+  created: string | null;
+  challenge: string | null;
+  /** what they are called in a fault: "the commitment", "the exchange's liabilities root" */
+  name: string;
+  /** NOT SOLVENT: the document does not hold; CANNOT SAY: it cannot be relied on */
+  fails?: string;
+  cannotSay?: string;
+}
+
+export function owedOf(i: SolvencyInput): Owed {
+  if (i.commitment) {
+    const c = i.commitment;
+    return {
+      assets: c.assets,
+      totals: c.totals.map((t) => ({ amount: t.amount, base_units: BigInt(t.base_units) })),
+      created: c.created,
+      challenge: c.challenge ?? null,
+      name: "the commitment",
+      ...(commitmentFaults(c).length
+        ? { fails: "the liabilities commitment was edited: its digest does not match its content" }
+        : {}),
+    };
+  }
+  const x = i.exchange as ExchangeOwed;
+  return {
+    assets: x.totals.map((t) => ({ asset: t.asset, decimals: t.decimals })),
+    totals: x.totals.map((t) => ({
+      amount: formatUnits(t.base_units, t.decimals),
+      base_units: t.base_units,
+    })),
+    created: x.date,
+    challenge: null,
+    name: "the exchange's liabilities root",
+    ...(x.fails ? { fails: `the liabilities do not hold: ${x.fails}` } : {}),
+    ...(x.cannot_say ? { cannotSay: `the liabilities cannot be relied on: ${x.cannot_say}` } : {}),
+  };
+}
+
+/** The audit the verdict answers: the challenge (the commitment's, --challenge's, equal when both) and its time. */
+export function auditOf(i: SolvencyInput, owed: Owed): Audit {
+  const mine = owed.challenge;
+  const given = i.challenge ?? null;
+  const faults: string[] = [];
+  let challenge: string | null = null;
+  let from: Audit["from"] = null;
+  if (mine !== null && given !== null) {
+    if (mine === given) [challenge, from] = [mine, "commitment and --challenge"];
+    else
+      faults.push(
+        `--challenge ${q(given)} is not the commitment's challenge ${q(mine)}${howTextsDiffer(given, mine)}: these liabilities were committed for another audit`,
+      );
+  } else if (mine !== null) [challenge, from] = [mine, "commitment"];
+  else if (given !== null) [challenge, from] = [given, "--challenge"];
+  else
+    faults.push(
+      `no audit challenge: ${owed.name} has none${i.commitment ? " (liabilities build --challenge)" : ""} and no --challenge was given, so no signature can be bound to these liabilities`,
+    );
+  const createdS = owed.created === null ? null : Date.parse(owed.created) / 1000;
+  const nowS = Math.floor(i.now.getTime() / 1000);
+  if (createdS !== null && createdS > nowS + CREATED_AHEAD_S)
+    faults.push(
+      `${owed.name} is dated ${owed.created}, ${spanText(createdS - nowS)} after this computer's clock (${isoOf(nowS)}): liabilities cannot have been counted then`,
+    );
+  return {
+    challenge,
+    from,
+    commitment_challenge: mine,
+    given_challenge: given,
+    created: owed.created,
+    max_gap: i.maxGap.text,
+    max_gap_seconds: i.maxGap.seconds,
+    faults,
+  };
+}
+
+/** A holding proof whose block's time the node did not give: whether it is within --max-gap, nobody can say. */
+export const NO_BLOCK_TIME =
+  "the node did not give its block's time: whether it is within --max-gap of the liabilities' created cannot be said";
+
+/** Liabilities that state no date (an exchange's root without --liabilities-date): no gap can be judged. */
+export const NO_LIABILITIES_DATE =
+  "the liabilities state no date (give the one their root was published for: --liabilities-date): whether its block is within --max-gap of them cannot be said";
+
+/** Why a holding proof proves nothing for this audit (undefined when it does). */
+export function notForAudit(b: Backing, audit: Audit, snap: Snapshot | undefined): string | undefined {
+  if (audit.faults.length) return "the audit's terms do not hold (above)";
+  const text = b.entry.claims.challenge;
+  if (audit.challenge === null) return "no audit challenge";
+  if (text === null) return "it has no challenge: no signature in it is over the audit's";
+  if (text !== audit.challenge)
+    return `its signatures are over ${q(text)}, not the audit's challenge ${q(audit.challenge)}${howTextsDiffer(text, audit.challenge)}`;
+  if (snap?.block_time === null) return NO_BLOCK_TIME;
+  if (audit.created === null) return NO_LIABILITIES_DATE;
+  if (snap?.within_max_gap === false)
+    return `its snapshot's block is ${snap.gap}: beyond --max-gap ${audit.max_gap}`;
+  return undefined;
+}
+
+/** "3 min before the liabilities' created", "2 d 1 h after the liabilities' created". */
+export const gapText = (seconds: number) =>
+  seconds === 0
+    ? "at the liabilities' created"
+    : `${spanText(seconds)} ${seconds < 0 ? "before" : "after"} the liabilities' created`;
+
+/** One network's snapshot at its joint height, with the time the verifying node gives its block. */
+export function snapshotOf(
+  n: NetworkId,
+  h: number,
+  at: { b: Backing; network: NetworkId | null }[],
+  createdS: number | null,
+  maxGapS: number,
+): Snapshot {
+  const mine = at.filter((p) => p.network === n);
+  const tips = mine.flatMap((p) => (p.b.entry.verify?.chain.tip ? [p.b.entry.verify.chain.tip] : []));
+  const verified = mine.filter((p) => heightOf(p.b) === h && p.b.entry.verify);
+  const time = verified.map((p) => p.b.entry.verify!.block_time).find((t) => t !== null) ?? null;
+  const gap = time === null || createdS === null ? null : time - createdS;
+  return {
+    network: networkLabel(n),
+    kind: n.startsWith("utxo:") ? "height" : "block",
+    height: h,
+    below_tip: tips.length ? Math.max(...tips) - h : null,
+    block_time: time === null ? null : isoOf(time),
+    gap_seconds: gap,
+    gap: gap === null ? null : gapText(gap),
+    within_max_gap: gap === null ? null : Math.abs(gap) <= maxGapS,
+  };
+}
+
+/** "Litecoin regtest at height 111 (0 blocks below the node's tip)". */
+export const snapshotText = (s: Snapshot): string =>
+  `${s.network} at ${s.kind} ${s.height}${s.below_tip === null ? "" : ` (${counted(s.below_tip, "block")} below the node's tip)`}`;
+
+/** The proofs' challenges, each with the files signed over it, in the order first met. */
+export function challengesOf(backings: Backing[], audit: Audit): SolvencyReport["challenges"] {
+  const by = new Map<string | null, Set<string>>();
+  for (const b of backings) {
+    const t = b.entry.claims.challenge;
+    by.set(t, (by.get(t) ?? new Set()).add(b.file));
+  }
+  return [...by].map(([text, files]) => ({
+    text,
+    files: [...files],
+    for_this_audit: text !== null && text === audit.challenge && !audit.faults.length,
+  }));
+}

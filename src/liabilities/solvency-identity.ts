@@ -1,0 +1,76 @@
+/**
+ * Solvency's identity rule: which network a proof is of (re-derived by its verifier, else claimed), what it
+ * is called, the snapshots that cannot be judged together, and the tokens that mirror a native coin.
+ */
+import { type NetworkId, nativeCoinLabel, networkLabel, wellKnownAt } from "../chains/assets.js";
+import { MESSAGE_COINS, type NetworkName } from "../chains/coins.js";
+import type { Proof } from "../proof/document.js";
+import { unitOf } from "../reserves/claims.js";
+import { nativeMirrorsOf } from "../reserves/evm/mirrors.js";
+import type { Backing } from "./solvency-types.js";
+
+/** The network a UTXO proof claims: its coin (from its addresses' form) and its `chain` field, by the coin table. */
+export function claimedUtxoNetwork(p: Proof): NetworkId | null {
+  const coin = MESSAGE_COINS.find((c) => c.ticker === unitOf(p));
+  const genesis = coin?.networks[p.chain as NetworkName]?.genesis;
+  return genesis ? `utxo:${genesis}` : null;
+}
+
+/** A backing's network: the verifier's, re-derived from the node, else what the document claims. */
+export function networkOfBacking(b: Backing): { network: NetworkId | null; rederived: boolean } {
+  const v = b.entry.verify?.chain.network;
+  if (v) return { network: v, rederived: true };
+  return { network: b.utxo ? claimedUtxoNetwork(b.utxo) : `evm:${b.evm!.chain.chain_id}`, rederived: false };
+}
+
+export const tokenOf = (b: Backing): string | undefined => (b.evm && b.id !== "native" ? b.id : undefined);
+export const heightOf = (b: Backing): number => (b.utxo ? b.utxo.height : b.evm!.block.number);
+
+/** "Tether's USDT on Ethereum", or "a token named USDT at 0x…, on anvil (chain id 31337)", or "LTC on Litecoin regtest". */
+export function whatIs(b: Backing, network: NetworkId | null): string {
+  if (network === null)
+    return b.entry.verify
+      ? "a proof whose network could not be told (its node could not say)"
+      : "a proof whose addresses do not say which coin (--verify asks its node)";
+  const token = tokenOf(b);
+  const known = wellKnownAt(network, token);
+  if (known) return known.label;
+  const on = networkLabel(network);
+  if (!token) return b.utxo ? nativeCoinLabel(network) : `the native coin of ${on}`;
+  const sym = b.evm!.assets.find((a) => a.id === token)?.symbol;
+  return `a token${sym ? ` named ${sym}` : ""} at ${token} on ${on}`;
+}
+
+/**
+ * Proofs of one network at different heights or blocks that cannot be joined: EVM proofs always, UTXO proofs
+ * without --verify (only the verifier can say which outputs were still unspent at the joint height). One line
+ * per network, or none. Grouped by the network each document claims, before anything is sent.
+ */
+export function snapshotConflicts(backings: Backing[], verify: boolean): string[] {
+  const by = new Map<string, Backing[]>();
+  for (const b of backings) {
+    // a UTXO proof whose addresses do not tell the coin: grouped by its network field, to be safe
+    const n = networkOfBacking(b).network ?? `the "${b.utxo?.chain}" network`;
+    by.set(n, [...(by.get(n) ?? []), b]);
+  }
+  const out: string[] = [];
+  for (const [n, bs] of by) {
+    const heights = new Set(bs.map(heightOf));
+    if (heights.size < 2 || (verify && bs.every((b) => b.utxo))) continue;
+    const list = [...new Map(bs.map((b) => [b.file, heightOf(b)])).entries()].map(([f, h]) => `${f} at ${h}`);
+    out.push(
+      `${networkLabel(n)}: proofs at different ${bs[0]!.utxo ? "heights" : "blocks"} (${list.join(", ")}) cannot be counted together — ${bs[0]!.utxo ? "give --verify to judge them at the highest, or proofs of one height" : "make them at one block"}`,
+    );
+  }
+  return out;
+}
+
+/** The native mirrors among the backings' EVM proofs (reserves/evm/mirrors.ts), by `network token`. */
+export function nativeMirrors(backings: Backing[]): Map<string, string> {
+  return nativeMirrorsOf(
+    backings.flatMap((b) => {
+      const { network } = networkOfBacking(b);
+      return b.evm && network ? [{ doc: b.evm, network }] : [];
+    }),
+  );
+}
