@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { type FaultServer, startFaultServer } from "./fixtures/faults.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { postRaw } from "./helpers/http.js";
+import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
 import { until } from "./helpers/procs.js";
 import { type RedisServer, startRedis } from "./helpers/redis.js";
 import { type Served, startServe } from "./helpers/serve.js";
@@ -16,7 +17,9 @@ const nodes: AnvilNode[] = [];
 const gws: Served[] = [];
 const proxies: FaultServer[] = [];
 const redises: RedisServer[] = [];
+const ltcs: LitecoinNode[] = [];
 afterAll(async () => {
+  for (const n of ltcs) await n.stop();
   for (const g of gws) await g.stop();
   for (const p of proxies) await p.stop();
   for (const n of nodes) await n.stop();
@@ -241,4 +244,81 @@ describe("a reorg deeper than the safe depth drops the cached answers above its 
       }
     },
   );
+
+  it("litecoind: a block invalidated and a longer branch mined (the tip went back, then up): by-height answers and verbose headers above the fork go, the raw header by hash stays", async () => {
+    const node = await startLitecoind({ blocks: 20 });
+    ltcs.push(node);
+    const hashAt = (h: number) => node.rpc<string>("getblockhash", [h]);
+    const proxy = await startFaultServer({
+      upstream: { url: node.url, user: node.user, password: node.password },
+    });
+    proxies.push(proxy);
+    const gw = await startServe(
+      {
+        products: { ltc: { chain: "utxo", upstreams: [proxy.url] } },
+        cache: { safeDepth: 2 },
+        health: { interval: 0.2, timeout: 1 },
+      },
+      { keys: [["ltc"]] },
+    );
+    gws.push(gw);
+    const ask = async (method: string, params: unknown[]) =>
+      JSON.parse(
+        (
+          await postRaw(`${gw.url}/v1/ltc`, body(method, params), {
+            headers: { "x-api-key": gw.keys[0] as string },
+          })
+        ).text,
+      ).result;
+    // a verbose header holds while its successor (nextblockhash) does: header 3 depends on block 4
+    const below: [string, unknown[]][] = [
+      ["getblockheader", [await hashAt(3)]],
+      ["getblockhash", [2]],
+    ];
+    const above: [string, unknown[]][] = [
+      ["getblockheader", [await hashAt(10)]],
+      ["getblockhash", [12]],
+    ];
+    // the raw bytes of a header by hash hold on any chain that has the block
+    const raw: [string, unknown[]] = ["getblockheader", [await hashAt(15), false]];
+    const all = [...below, ...above, raw];
+    for (const [m, p] of all) {
+      expect(await ask(m, p)).toEqual(await node.rpc(m, p));
+      const asked = proxy.hitsOf(m, p);
+      await ask(m, p);
+      expect(proxy.hitsOf(m, p), `${m} ${JSON.stringify(p)} cached`).toBe(asked);
+    }
+    const counts = () => all.map(([m, p]) => proxy.hitsOf(m, p));
+    const before = counts();
+
+    // block 8 invalidated (the tip goes back to 7), then 15 blocks of another branch: the fork is block 7
+    await node.rpc("invalidateblock", [await hashAt(8)]);
+    await node.mine(15);
+    expect(await node.rpc("getblockcount")).toBe(22);
+    const tips = () => proxy.hitsByMethod.getblockcount ?? 0;
+    const t0 = tips();
+    await until("three checks after the reorg", () => tips() >= t0 + 3);
+    await until("the note of the reorg", () => gw.notes().includes("a reorg;"));
+    expect(gw.notes()).toMatch(
+      /: a reorg; 2 cached answers above block 4, where the cache and the node agree, dropped/,
+    );
+    expect(gw.notes().match(/: a reorg;/g)).toHaveLength(1);
+
+    // the access log of the asks before (two of each), written as each answer went
+    await until("the access log of the asks before", () => gw.log().length >= 2 * all.length);
+    const logged = gw.log().length;
+    expect(logged).toBe(2 * all.length);
+    for (const [m, p] of all)
+      expect(await ask(m, p), `${m} ${JSON.stringify(p)}`).toEqual(await node.rpc(m, p));
+    // the headers: the node asked again only for the one above the fork (the checks ask getblockhash at
+    // heights of their own, so those are told by the access log's outcome)
+    expect([0, 2, 4].map((k) => (counts()[k] as number) - (before[k] as number))).toEqual([0, 1, 0]);
+    await until("the access log of the asks after", () => gw.log().length >= logged + all.length);
+    expect(
+      gw
+        .log()
+        .slice(logged)
+        .map((l) => JSON.parse(l).outcome),
+    ).toEqual(["cached", "cached", "ok", "ok", "cached"]);
+  });
 });

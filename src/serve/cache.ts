@@ -78,10 +78,13 @@ export function cachePlan(
 ): CachePlan | undefined {
   const key = `${product}|${method}|${JSON.stringify(params)}`;
   const objectDeep =
-    (heightOf: (o: Record<string, JsonValue>) => JsonValue | undefined) =>
+    (
+      heightOf: (o: Record<string, JsonValue>) => JsonValue | undefined,
+      onChain?: (o: Record<string, JsonValue>) => boolean,
+    ) =>
     (raw: string, best: number | undefined) => {
       const v = parse(raw);
-      return isJsonObject(v) && deep(quantityOf(heightOf(v)), best, depth);
+      return isJsonObject(v) && deep(quantityOf(heightOf(v)), best, depth) && (onChain?.(v) ?? true);
     };
   switch (method) {
     case "getblockhash": {
@@ -101,7 +104,12 @@ export function cachePlan(
         return { key, storable: (raw) => raw.startsWith('"'), serve: asIs, dep: none };
       return {
         key,
-        storable: objectDeep((o) => o.height),
+        // a block off the best chain (a reorg's loser: confirmations -1, no successor) is no answer to
+        // keep: its confirmations would be computed as if it were on it
+        storable: objectDeep(
+          (o) => o.height,
+          (o) => typeof o.nextblockhash === "string" && (quantityOf(o.confirmations) ?? 0) >= 1,
+        ),
         serve: withConfirmations,
         dep: blockOf(product, "height", "hash", "nextblockhash"),
       };
