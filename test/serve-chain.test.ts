@@ -28,6 +28,15 @@ afterAll(async () => {
 
 const FROM = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266";
 const body = (method: string, params: unknown[]) => JSON.stringify({ jsonrpc: "2.0", id: 1, method, params });
+/** A call through a gateway with its first key: the answer's result. */
+const resultOf = async (g: Served, product: string, method: string, params: unknown[]) =>
+  JSON.parse(
+    (
+      await postRaw(`${g.url}/v1/${product}`, body(method, params), {
+        headers: { "x-api-key": g.keys[0] as string },
+      })
+    ).text,
+  ).result;
 
 describe("a cache bound to the chain", () => {
   it("a receipt cached, anvil restarted fresh on the same port: the receipt is not served again", async () => {
@@ -177,14 +186,7 @@ describe("a reorg deeper than the safe depth drops the cached answers above its 
       const args = redis ? ["--state", redis.url] : [];
       const gw = await startServe(config, { keys: [["eth"]], args });
       gws.push(gw);
-      const ask = async (g: Served, method: string, params: unknown[]) =>
-        JSON.parse(
-          (
-            await postRaw(`${g.url}/v1/eth`, body(method, params), {
-              headers: { "x-api-key": g.keys[0] as string },
-            })
-          ).text,
-        ).result;
+      const ask = (g: Served, method: string, params: unknown[]) => resultOf(g, "eth", method, params);
       // below the fork (block 5): tx1's receipt (block 1), block 3 by hash; above it: tx2's receipt (block
       // 7), block 8 by hash
       const below: [string, unknown[]][] = [
@@ -262,14 +264,7 @@ describe("a reorg deeper than the safe depth drops the cached answers above its 
       { keys: [["ltc"]] },
     );
     gws.push(gw);
-    const ask = async (method: string, params: unknown[]) =>
-      JSON.parse(
-        (
-          await postRaw(`${gw.url}/v1/ltc`, body(method, params), {
-            headers: { "x-api-key": gw.keys[0] as string },
-          })
-        ).text,
-      ).result;
+    const ask = (method: string, params: unknown[]) => resultOf(gw, "ltc", method, params);
     // a verbose header holds while its successor (nextblockhash) does: header 3 depends on block 4
     const below: [string, unknown[]][] = [
       ["getblockheader", [await hashAt(3)]],
