@@ -104,272 +104,331 @@ const hexWords = (hex: string): bigint[] => {
   return out;
 };
 
-/** The chain's checks of a file's rows, through the nodes given. */
-export function chainChecks(file: OwnershipFile, o: ChainOptions): ChainChecks {
-  const nodeOf = (row: OwnershipRow) => nodeOfRow(o.nodes, row);
-  /** one scantxoutset per node for all its rows: the UTXO set's height and each script's total */
-  const scans = new Map<ChainNode, Promise<{ height: number; by: Map<string, bigint> } | string>>();
-  const scan = (node: ChainNode, coin: UtxoCoin) => {
-    let p = scans.get(node);
-    if (!p) {
-      p = (async () => {
-        const addresses = new Set<string>();
-        for (const r of file.rows) {
-          if (nodeOf(r) !== node) continue;
-          if (typeof decodeUtxoAddress(coin, r.address) !== "string") addresses.add(r.address);
-        }
-        try {
-          const { result } = await startScan({
-            client: node.client,
-            endpoint: node.client.endpoints[0] as (typeof node.client.endpoints)[number],
-            objects: [...addresses].map((a) => `addr(${a})`),
-            scanTimeoutMs: 0,
-            wait: false,
-            pollMs: 1000,
-            signal: o.signal,
-          });
-          const r = result as { height?: unknown; unspents?: { scriptPubKey?: unknown; amount?: unknown }[] };
-          const by = new Map<string, bigint>();
-          for (const u of r.unspents ?? []) {
-            const raw = u.amount instanceof JsonNumber ? u.amount.raw : String(u.amount);
-            const sats = parseUnits(raw, coin.decimals) ?? 0n;
-            const key = String(u.scriptPubKey).toLowerCase();
-            by.set(key, (by.get(key) ?? 0n) + sats);
-          }
-          return { height: Number(r.height instanceof JsonNumber ? r.height.raw : r.height), by };
-        } catch (e) {
-          if (e instanceof ChaingwError) return e.message;
-          throw e;
-        }
-      })();
-      scans.set(node, p);
+/** A node's UTXO set as one scantxoutset answered it: its height and each script's total (base units). */
+interface UtxoSet {
+  height: number;
+  by: Map<string, bigint>;
+}
+
+/** What the checks of one file share: the file, the options, and each node's one scan (started once). */
+interface ChainContext {
+  file: OwnershipFile;
+  o: ChainOptions;
+  scans: Map<ChainNode, Promise<UtxoSet | string>>;
+}
+
+/**
+ * The balance re-read against the row's claim: at least the claimed amount holds, less does not. `how` is
+ * the detail's note after the block (" (scantxoutset)").
+ */
+function judgedBalance(
+  row: OwnershipRow,
+  value: bigint,
+  claimed: bigint,
+  shown: string,
+  at: string,
+  how: string,
+): BalanceCheck {
+  return value >= claimed
+    ? { value: shown, block: at, holds: true, detail: `holds ${shown} at ${at}${how}` }
+    : {
+        value: shown,
+        block: at,
+        holds: false,
+        detail: `holds ${shown} at ${at}${how}, less than the ${row.amount} claimed`,
+      };
+}
+
+/** One scantxoutset on `node` for every address of its rows: the UTXO set's height and each script's total. */
+async function scanUtxoSet(c: ChainContext, node: ChainNode, coin: UtxoCoin): Promise<UtxoSet | string> {
+  const addresses = new Set<string>();
+  for (const r of c.file.rows) {
+    if (nodeOfRow(c.o.nodes, r) !== node) continue;
+    if (typeof decodeUtxoAddress(coin, r.address) !== "string") addresses.add(r.address);
+  }
+  try {
+    const { result } = await startScan({
+      client: node.client,
+      endpoint: node.client.endpoints[0] as (typeof node.client.endpoints)[number],
+      objects: [...addresses].map((a) => `addr(${a})`),
+      scanTimeoutMs: 0,
+      wait: false,
+      pollMs: 1000,
+      signal: c.o.signal,
+    });
+    const r = result as { height?: unknown; unspents?: { scriptPubKey?: unknown; amount?: unknown }[] };
+    const by = new Map<string, bigint>();
+    for (const u of r.unspents ?? []) {
+      const raw = u.amount instanceof JsonNumber ? u.amount.raw : String(u.amount);
+      const sats = parseUnits(raw, coin.decimals) ?? 0n;
+      const key = String(u.scriptPubKey).toLowerCase();
+      by.set(key, (by.get(key) ?? 0n) + sats);
     }
-    return p;
-  };
-  const utxoBalance = async (node: ChainNode, row: OwnershipRow, coin: UtxoCoin): Promise<BalanceCheck> => {
-    const addr = decodeUtxoAddress(coin, row.address);
-    const block = blockOf(file, row);
-    if (typeof addr === "string" || !block)
-      return { holds: null, detail: "no address or snapshot height to scan" };
-    const s = await scan(node, coin);
-    if (typeof s === "string") return { holds: null, detail: `scantxoutset: ${s}` };
-    const want = Number(BigInt(block));
-    if (s.height !== want)
-      return {
-        holds: null,
-        detail: `the node's UTXO set is at height ${s.height}, the snapshot's is ${want}: scantxoutset answers for the tip only`,
-      };
-    const value = s.by.get(bytesToHex(scriptOf(addr))) ?? 0n;
-    const claimed = parseUnits(row.amount as string, file.units === "base" ? 0 : coin.decimals);
+    return { height: Number(r.height instanceof JsonNumber ? r.height.raw : r.height), by };
+  } catch (e) {
+    if (e instanceof ChaingwError) return e.message;
+    throw e;
+  }
+}
+
+/** The node's one scan for all its rows (started by the first row that asks). */
+function utxoSetOf(c: ChainContext, node: ChainNode, coin: UtxoCoin): Promise<UtxoSet | string> {
+  let p = c.scans.get(node);
+  if (!p) {
+    p = scanUtxoSet(c, node, coin);
+    c.scans.set(node, p);
+  }
+  return p;
+}
+
+/** A Bitcoin-family row: its address's total in the node's UTXO set, when that set is at the snapshot. */
+async function utxoBalance(
+  c: ChainContext,
+  node: ChainNode,
+  row: OwnershipRow,
+  coin: UtxoCoin,
+): Promise<BalanceCheck> {
+  const addr = decodeUtxoAddress(coin, row.address);
+  const block = blockOf(c.file, row);
+  if (typeof addr === "string" || !block)
+    return { holds: null, detail: "no address or snapshot height to scan" };
+  const s = await utxoSetOf(c, node, coin);
+  if (typeof s === "string") return { holds: null, detail: `scantxoutset: ${s}` };
+  const want = Number(BigInt(block));
+  if (s.height !== want)
+    return {
+      holds: null,
+      detail: `the node's UTXO set is at height ${s.height}, the snapshot's is ${want}: scantxoutset answers for the tip only`,
+    };
+  const value = s.by.get(bytesToHex(scriptOf(addr))) ?? 0n;
+  const claimed = parseUnits(row.amount as string, c.file.units === "base" ? 0 : coin.decimals);
+  if (claimed === undefined)
+    return { holds: null, detail: `the claimed amount ${row.amount} has more places than ${coin.decimals}` };
+  const shown = c.file.units === "base" ? value.toString() : formatUnits(value, coin.decimals);
+  return judgedBalance(row, value, claimed, shown, `height ${want}`, " (scantxoutset)");
+}
+
+/**
+ * One address's balance at `block`: of the token `token` (its contract as the node takes it; its decimals()
+ * read at that block; `named` as messages name it) or, without one, of the native coin of `nativeDecimals`
+ * places. A token of unknown decimals: not judged.
+ */
+async function balanceAt(
+  c: ChainContext,
+  node: ChainNode,
+  token: string | undefined,
+  address: string,
+  block: string,
+  nativeDecimals: number,
+  named = token,
+): Promise<{ value: bigint; decimals: number } | BalanceCheck> {
+  const decimals = token
+    ? (await readTokenMeta(node.client, node.chain, [token], block, c.o.signal))[0]?.decimals
+    : nativeDecimals;
+  if (decimals === null || decimals === undefined)
+    return { holds: null, detail: `token ${named}: decimals() unknown` };
+  const [[value]] = (await readBalances(
+    node.client,
+    node.chain,
+    [token ?? "native"],
+    [address],
+    block,
+    undefined,
+    c.o.signal,
+  )) as [[bigint]];
+  return { value, decimals };
+}
+
+/** A TRON row's TRC-20 contract: `--token SYMBOL=T…`, else the well-known one; undefined for TRX. */
+function tronTokenOf(c: ChainContext, symbol: string): string | undefined {
+  if (symbol === "TRX") return undefined;
+  const tron = networkNamed("tron")?.id;
+  return (
+    c.o.tronTokens?.get(symbol) ?? wellKnownBackings(symbol)?.backings.find((b) => b.network === tron)?.token
+  );
+}
+
+/**
+ * A TRON row: its balance at the head (java-tron's JSON-RPC reads no other block), taken for the snapshot's
+ * only when the head is the snapshot's block and did not move during the read.
+ */
+async function tronBalance(c: ChainContext, node: ChainNode, row: OwnershipRow): Promise<BalanceCheck> {
+  const symbol = (row.coin.split("-")[0] as string).toUpperCase();
+  const token = tronTokenOf(c, symbol);
+  if (symbol !== "TRX" && !token)
+    return {
+      holds: null,
+      detail: `${symbol} is a TRC-20 token whose contract the file does not name (--token ${symbol}=T…)`,
+    };
+  const h = row.height ?? c.file.summary.find((s) => s.coin === row.coin)?.height;
+  const snapshot = h && /^\d+$/.test(h) ? Number(h) : undefined;
+  try {
+    const before = await readBlock(node.client, node.chain, "latest");
+    if (!before) return { holds: null, detail: "the node has no latest block" };
+    const hex = token && tokenHex(token);
+    const read = await balanceAt(c, node, hex, tronToHex20(row.address), "latest", 6, token);
+    if ("holds" in read) return read;
+    const { value, decimals } = read;
+    const after = await readBlock(node.client, node.chain, "latest");
+    const units = c.file.units === "base" ? 0 : decimals;
+    const claimed = parseUnits(row.amount as string, units);
     if (claimed === undefined)
-      return {
-        holds: null,
-        detail: `the claimed amount ${row.amount} has more places than ${coin.decimals}`,
-      };
-    const shown = file.units === "base" ? value.toString() : formatUnits(value, coin.decimals);
-    const at = `height ${want}`;
-    return value >= claimed
-      ? { value: shown, block: at, holds: true, detail: `holds ${shown} at ${at} (scantxoutset)` }
-      : {
-          value: shown,
-          block: at,
-          holds: false,
-          detail: `holds ${shown} at ${at} (scantxoutset), less than the ${row.amount} claimed`,
-        };
-  };
-  const tronBalance = async (node: ChainNode, row: OwnershipRow): Promise<BalanceCheck> => {
-    const symbol = (row.coin.split("-")[0] as string).toUpperCase();
-    const tron = networkNamed("tron")?.id;
-    const token =
-      symbol === "TRX"
-        ? undefined
-        : (o.tronTokens?.get(symbol) ??
-          wellKnownBackings(symbol)?.backings.find((b) => b.network === tron)?.token);
-    if (symbol !== "TRX" && !token)
-      return {
-        holds: null,
-        detail: `${symbol} is a TRC-20 token whose contract the file does not name (--token ${symbol}=T…)`,
-      };
-    const h = row.height ?? file.summary.find((s) => s.coin === row.coin)?.height;
-    const snapshot = h && /^\d+$/.test(h) ? Number(h) : undefined;
-    try {
-      const before = await readBlock(node.client, node.chain, "latest");
-      if (!before) return { holds: null, detail: "the node has no latest block" };
-      const decimals = token
-        ? (await readTokenMeta(node.client, node.chain, [tokenHex(token)], "latest", o.signal))[0]?.decimals
-        : 6;
-      if (decimals === null || decimals === undefined)
-        return { holds: null, detail: `token ${token}: decimals() unknown` };
-      const [[value]] = (await readBalances(
-        node.client,
-        node.chain,
-        [token ? tokenHex(token) : "native"],
-        [tronToHex20(row.address)],
-        "latest",
-        undefined,
-        o.signal,
-      )) as [[bigint]];
-      const after = await readBlock(node.client, node.chain, "latest");
-      const units = file.units === "base" ? 0 : decimals;
-      const claimed = parseUnits(row.amount as string, units);
-      if (claimed === undefined)
-        return { holds: null, detail: `the claimed amount ${row.amount} has more places than ${decimals}` };
-      const shown = units === 0 ? value.toString() : formatUnits(value, units);
-      const less = value < claimed ? `, less than the ${row.amount} claimed` : "";
-      if (!after || after.hash !== before.hash)
-        return {
-          value: shown,
-          holds: null,
-          detail: `holds ${shown} at the head, which moved from block ${before.number} to ${after?.number ?? "none"} during the read${less}: not a balance at the snapshot`,
-        };
-      // java-tron reads state at the head only: the snapshot's balance when the head is the snapshot's block
-      if (snapshot !== undefined && before.number === snapshot) {
-        const at = `block ${snapshot}`;
-        return value >= claimed
-          ? {
-              value: shown,
-              block: at,
-              holds: true,
-              detail: `holds ${shown} at ${at} (the head, the snapshot's block)`,
-            }
-          : {
-              value: shown,
-              block: at,
-              holds: false,
-              detail: `holds ${shown} at ${at} (the head, the snapshot's block), less than the ${row.amount} claimed`,
-            };
-      }
+      return { holds: null, detail: `the claimed amount ${row.amount} has more places than ${decimals}` };
+    const shown = units === 0 ? value.toString() : formatUnits(value, units);
+    const less = value < claimed ? `, less than the ${row.amount} claimed` : "";
+    if (!after || after.hash !== before.hash)
       return {
         value: shown,
-        block: `head ${before.number}`,
         holds: null,
-        detail: `holds ${shown} at the head block ${before.number}${less}; the snapshot is ${snapshot === undefined ? "not given" : `block ${snapshot}`} and java-tron's JSON-RPC reads state at the head only, so the amount at the snapshot is as claimed, not read`,
+        detail: `holds ${shown} at the head, which moved from block ${before.number} to ${after?.number ?? "none"} during the read${less}: not a balance at the snapshot`,
       };
-    } catch (e) {
-      if (e instanceof ChaingwError) return { holds: null, detail: e.message };
-      if (e instanceof Error && /TRON address/.test(e.message)) return { holds: null, detail: e.message };
-      throw e;
-    }
-  };
-  return {
-    async balance(row: OwnershipRow): Promise<BalanceCheck | undefined> {
-      const node = nodeOf(row);
-      if (!node || row.amount === undefined) return undefined;
-      if (isTronRow(row)) return tronBalance(node, row);
-      const coin = utxoCoinOf(networkOf(row), o.network);
-      // scantxoutset sees the coin only: a token on its addresses (USDT-BTC, Omni) is not the coin it holds
-      const ticker = (row.coin.split("-")[0] as string).toUpperCase();
-      if (coin && ticker !== coin.ticker)
-        return {
-          holds: null,
-          detail: `${ticker} is not ${coin.ticker}: the ${coin.ticker} the address holds is not read as its balance (scantxoutset sees ${coin.ticker} only); the amount is as claimed`,
-        };
-      if (coin) return utxoBalance(node, row, coin);
-      if (!isEvmAddress(row.address))
-        return { holds: null, detail: `balances of ${row.address} are not read (EVM addresses only)` };
-      const block = blockOf(file, row);
-      if (!block) return { holds: null, detail: "the row has no snapshot height to read its balance at" };
-      const symbol = (row.coin.split("-")[0] as string).toUpperCase();
-      const token = o.tokens.get(symbol);
-      // a native coin only on its own network: BNB's row on ETH is not the ether its address holds
-      if (!token && NATIVE.has(symbol) && nativeOn(symbol, networkOf(row)) === false)
-        return {
-          holds: null,
-          detail: `${symbol} is not ${networkOf(row)}'s own coin: the address's ${networkOf(row)} balance is not read as ${symbol} (--token ${symbol}=0x… names a contract on ${networkOf(row)}); the amount is as claimed`,
-        };
-      if (!token && !NATIVE.has(symbol))
-        return {
-          holds: null,
-          detail: `${symbol} is a token on ${networkOf(row)} whose contract the file does not name (--token ${symbol}=0x…)`,
-        };
-      try {
-        const decimals = token
-          ? (await readTokenMeta(node.client, node.chain, [token], block, o.signal))[0]?.decimals
-          : 18;
-        if (decimals === null || decimals === undefined)
-          return { holds: null, detail: `token ${token}: decimals() unknown` };
-        const [[value]] = (await readBalances(
-          node.client,
-          node.chain,
-          [token ?? "native"],
-          [row.address],
-          block,
-          undefined,
-          o.signal,
-        )) as [[bigint]];
-        const claimed = file.units === "base" ? parseUnits(row.amount, 0) : parseUnits(row.amount, decimals);
-        if (claimed === undefined)
-          return { holds: null, detail: `the claimed amount ${row.amount} has more places than ${decimals}` };
-        const units = file.units === "base" ? 0 : decimals;
-        const shown = units === 0 ? value.toString() : formatUnits(value, units);
-        const at = `block ${BigInt(block)}`;
-        return value >= claimed
-          ? { value: shown, block: at, holds: true, detail: `holds ${shown} at ${at}` }
-          : {
-              value: shown,
-              block: at,
-              holds: false,
-              detail: `holds ${shown} at ${at}, less than the ${row.amount} claimed`,
-            };
-      } catch (e) {
-        if (e instanceof ChaingwError) return { holds: null, detail: e.message };
-        throw e;
-      }
-    },
+    // java-tron reads state at the head only: the snapshot's balance when the head is the snapshot's block
+    if (snapshot !== undefined && before.number === snapshot)
+      return judgedBalance(
+        row,
+        value,
+        claimed,
+        shown,
+        `block ${snapshot}`,
+        " (the head, the snapshot's block)",
+      );
+    return {
+      value: shown,
+      block: `head ${before.number}`,
+      holds: null,
+      detail: `holds ${shown} at the head block ${before.number}${less}; the snapshot is ${snapshot === undefined ? "not given" : `block ${snapshot}`} and java-tron's JSON-RPC reads state at the head only, so the amount at the snapshot is as claimed, not read`,
+    };
+  } catch (e) {
+    if (e instanceof ChaingwError) return { holds: null, detail: e.message };
+    if (e instanceof Error && /TRON address/.test(e.message)) return { holds: null, detail: e.message };
+    throw e;
+  }
+}
 
-    async owners(row: OwnershipRow, signers: string[]): Promise<OwnersCheck> {
-      const node = nodeOf(row);
-      if (!node)
-        return {
-          controls: null,
-          detail: `that they control the contract ${row.address} needs a node for ${networkOf(row)} (--node ${networkOf(row)}=URL), not checked`,
-        };
-      const block = blockOf(file, row) ?? "latest";
-      const at = block === "latest" ? "the latest block" : `block ${BigInt(block)}`;
-      const entries: Prepared[] = [
-        prepareRead(node.chain, "eth_getCode", [row.address, block]),
-        prepareRead(node.chain, "eth_call", [{ to: row.address, data: SEL_GET_OWNERS }, block]),
-        prepareRead(node.chain, "eth_call", [{ to: row.address, data: SEL_GET_THRESHOLD }, block]),
-      ];
-      const [code, owners, threshold] = await readMany(node.client, node.chain, entries, undefined, o.signal);
-      if (code instanceof ChaingwError)
-        return {
-          controls: null,
-          detail: readFailure(entries[0] as Prepared, code, "eth_getCode", block).message,
-        };
-      if (code?.result === "0x")
-        return {
-          controls: false,
-          detail: `${row.address} has no code at ${at}: not a contract, and its owners' signatures prove nothing for it`,
-        };
-      const hex = (x: typeof owners) => (x instanceof ChaingwError ? undefined : x?.result);
-      const ow = hex(owners);
-      const th = hex(threshold);
-      if (typeof ow !== "string" || typeof th !== "string" || ow.length < 130 || th.length !== 66)
-        return {
-          controls: null,
-          detail: `the contract answers neither getOwners() nor getThreshold() at ${at} (not a Safe-style wallet): who controls it is not read`,
-        };
-      const words = hexWords(ow);
-      const n = Number(words[1] ?? 0n);
-      const list = words.slice(2, 2 + n).map((w) => `0x${w.toString(16).padStart(40, "0")}`);
-      const t = BigInt(th);
-      const named = signers.filter((s) => list.includes(s.toLowerCase()));
-      const missing = signers.filter((s) => !list.includes(s.toLowerCase()));
-      if (missing.length)
-        return {
-          controls: false,
-          detail: `the contract's owners at ${at} are ${list.join(", ")}: ${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} not among them`,
-        };
-      if (BigInt(new Set(named.map((s) => s.toLowerCase())).size) < t)
-        return {
-          controls: false,
-          detail: `${named.length} of its owners signed; the contract needs ${t} at ${at}`,
-        };
-      return {
-        controls: true,
-        detail: `the contract names them among its ${list.length} owners, threshold ${t}, at ${at}`,
-      };
-    },
+/**
+ * Why an EVM row's balance is not read (undefined: it is read, at the contract `token` or as the native
+ * coin): not an EVM address, no snapshot, a native coin of another network, a token without a contract.
+ */
+function evmUnread(
+  row: OwnershipRow,
+  block: string | undefined,
+  token: string | undefined,
+): string | undefined {
+  if (!isEvmAddress(row.address)) return `balances of ${row.address} are not read (EVM addresses only)`;
+  if (!block) return "the row has no snapshot height to read its balance at";
+  const symbol = (row.coin.split("-")[0] as string).toUpperCase();
+  // a native coin only on its own network: BNB's row on ETH is not the ether its address holds
+  if (!token && NATIVE.has(symbol) && nativeOn(symbol, networkOf(row)) === false)
+    return `${symbol} is not ${networkOf(row)}'s own coin: the address's ${networkOf(row)} balance is not read as ${symbol} (--token ${symbol}=0x… names a contract on ${networkOf(row)}); the amount is as claimed`;
+  if (!token && !NATIVE.has(symbol))
+    return `${symbol} is a token on ${networkOf(row)} whose contract the file does not name (--token ${symbol}=0x…)`;
+  return undefined;
+}
+
+/** An EVM row: the native balance (eth_getBalance) or the token's (balanceOf) at its snapshot block. */
+async function evmBalance(c: ChainContext, node: ChainNode, row: OwnershipRow): Promise<BalanceCheck> {
+  const block = blockOf(c.file, row);
+  const token = c.o.tokens.get((row.coin.split("-")[0] as string).toUpperCase());
+  const why = evmUnread(row, block, token);
+  if (why !== undefined || !block) return { holds: null, detail: why as string };
+  try {
+    const read = await balanceAt(c, node, token, row.address, block, 18);
+    if ("holds" in read) return read;
+    const { value, decimals } = read;
+    const amount = row.amount as string;
+    const claimed = c.file.units === "base" ? parseUnits(amount, 0) : parseUnits(amount, decimals);
+    if (claimed === undefined)
+      return { holds: null, detail: `the claimed amount ${row.amount} has more places than ${decimals}` };
+    const units = c.file.units === "base" ? 0 : decimals;
+    const shown = units === 0 ? value.toString() : formatUnits(value, units);
+    return judgedBalance(row, value, claimed, shown, `block ${BigInt(block)}`, "");
+  } catch (e) {
+    if (e instanceof ChaingwError) return { holds: null, detail: e.message };
+    throw e;
+  }
+}
+
+/** A row's balance through its network's node: TRON's, a Bitcoin-family coin's, else an EVM chain's. */
+async function rowBalance(c: ChainContext, row: OwnershipRow): Promise<BalanceCheck | undefined> {
+  const node = nodeOfRow(c.o.nodes, row);
+  if (!node || row.amount === undefined) return undefined;
+  if (isTronRow(row)) return tronBalance(c, node, row);
+  const coin = utxoCoinOf(networkOf(row), c.o.network);
+  // scantxoutset sees the coin only: a token on its addresses (USDT-BTC, Omni) is not the coin it holds
+  const ticker = (row.coin.split("-")[0] as string).toUpperCase();
+  if (coin && ticker !== coin.ticker)
+    return {
+      holds: null,
+      detail: `${ticker} is not ${coin.ticker}: the ${coin.ticker} the address holds is not read as its balance (scantxoutset sees ${coin.ticker} only); the amount is as claimed`,
+    };
+  if (coin) return utxoBalance(c, node, row, coin);
+  return evmBalance(c, node, row);
+}
+
+/** A contract wallet's owners and threshold at the row's block: whether the signers control it. */
+async function contractOwners(c: ChainContext, row: OwnershipRow, signers: string[]): Promise<OwnersCheck> {
+  const node = nodeOfRow(c.o.nodes, row);
+  if (!node)
+    return {
+      controls: null,
+      detail: `that they control the contract ${row.address} needs a node for ${networkOf(row)} (--node ${networkOf(row)}=URL), not checked`,
+    };
+  const block = blockOf(c.file, row) ?? "latest";
+  const at = block === "latest" ? "the latest block" : `block ${BigInt(block)}`;
+  const entries: Prepared[] = [
+    prepareRead(node.chain, "eth_getCode", [row.address, block]),
+    prepareRead(node.chain, "eth_call", [{ to: row.address, data: SEL_GET_OWNERS }, block]),
+    prepareRead(node.chain, "eth_call", [{ to: row.address, data: SEL_GET_THRESHOLD }, block]),
+  ];
+  const [code, owners, threshold] = await readMany(node.client, node.chain, entries, undefined, c.o.signal);
+  if (code instanceof ChaingwError)
+    return {
+      controls: null,
+      detail: readFailure(entries[0] as Prepared, code, "eth_getCode", block).message,
+    };
+  if (code?.result === "0x")
+    return {
+      controls: false,
+      detail: `${row.address} has no code at ${at}: not a contract, and its owners' signatures prove nothing for it`,
+    };
+  const hex = (x: typeof owners) => (x instanceof ChaingwError ? undefined : x?.result);
+  const ow = hex(owners);
+  const th = hex(threshold);
+  if (typeof ow !== "string" || typeof th !== "string" || ow.length < 130 || th.length !== 66)
+    return {
+      controls: null,
+      detail: `the contract answers neither getOwners() nor getThreshold() at ${at} (not a Safe-style wallet): who controls it is not read`,
+    };
+  return ownersJudged(hexWords(ow), BigInt(th), signers, at);
+}
+
+/** The owners a Safe-style wallet lists (its getOwners() words) and its threshold, against the signers. */
+function ownersJudged(words: bigint[], t: bigint, signers: string[], at: string): OwnersCheck {
+  const n = Number(words[1] ?? 0n);
+  const list = words.slice(2, 2 + n).map((w) => `0x${w.toString(16).padStart(40, "0")}`);
+  const named = signers.filter((s) => list.includes(s.toLowerCase()));
+  const missing = signers.filter((s) => !list.includes(s.toLowerCase()));
+  if (missing.length)
+    return {
+      controls: false,
+      detail: `the contract's owners at ${at} are ${list.join(", ")}: ${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} not among them`,
+    };
+  if (BigInt(new Set(named.map((s) => s.toLowerCase())).size) < t)
+    return {
+      controls: false,
+      detail: `${named.length} of its owners signed; the contract needs ${t} at ${at}`,
+    };
+  return {
+    controls: true,
+    detail: `the contract names them among its ${list.length} owners, threshold ${t}, at ${at}`,
+  };
+}
+
+/** The chain's checks of a file's rows, through the nodes given: named steps over one context. */
+export function chainChecks(file: OwnershipFile, o: ChainOptions): ChainChecks {
+  const c: ChainContext = { file, o, scans: new Map() };
+  return {
+    balance: (row) => rowBalance(c, row),
+    owners: (row, signers) => contractOwners(c, row, signers),
   };
 }
