@@ -126,21 +126,22 @@ describe("liabilities build: memory a bound, disk as the files are used", () => 
     await new Promise<void>((ok) => w.once("finish", () => ok()));
   });
 
+  /** a build of the big input into `to` under `--memory MB` */
+  const boundedBuild = (to: string, mb: string) => [
+    "liabilities",
+    "build",
+    "--input",
+    big,
+    "--assets",
+    ASSETS,
+    "--out",
+    to,
+    "--memory",
+    mb,
+  ];
+
   it("--memory 400: the peak RSS (main thread and workers) stays under it; work files deleted as they are used", async () => {
-    const r = await runCli([
-      "liabilities",
-      "build",
-      "--input",
-      big,
-      "--assets",
-      ASSETS,
-      "--out",
-      out,
-      "--memory",
-      "400",
-      "--json",
-      "--progress",
-    ]);
+    const r = await runCli([...boundedBuild(out, "400"), "--json", "--progress"]);
     expect(r.exitCode, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout);
     // --progress: each phase's line on stderr, the JSON alone on stdout
@@ -162,18 +163,7 @@ describe("liabilities build: memory a bound, disk as the files are used", () => 
   });
 
   it("--memory below what the processes alone take: exit 2 naming it, nothing written", async () => {
-    const r = await runCli([
-      "liabilities",
-      "build",
-      "--input",
-      big,
-      "--assets",
-      ASSETS,
-      "--out",
-      join(dir, "never"),
-      "--memory",
-      "399",
-    ]);
+    const r = await runCli([...boundedBuild(join(dir, "never"), "399")]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain("--memory");
     expect(r.stderr).toContain("from 400");

@@ -502,6 +502,33 @@ describe("item 5: --json compact everywhere (--pretty to read); --format jsonl i
     }
   });
 
+  it("a command's one value is printed where the format is chosen: liabilities build, verify-message, config show — one line with --json, indented with --pretty, the same document", async () => {
+    const legacy = await node.rpc<string>("getnewaddress", ["", "legacy"]);
+    const sig = await node.rpc<string>("signmessage", [legacy, "hello"]);
+    const inputs = `printf 'customer_id,asset,amount\\nalice,BTC,1.5\\nbob,BTC,2\\n' > bal.csv && printf 'asset,decimals\\nBTC,8\\n' > assets.csv`;
+    expect((await sh(inputs)).exitCode).toBe(0);
+    const cmds: [string, (out: string) => string][] = [
+      [`liabilities build --input bal.csv --assets assets.csv --out OUT`, (o) => `build-${o}`],
+      [`verify-message ${legacy} '${sig}' hello`, () => ""],
+      ["config show", () => ""],
+    ];
+    for (const [cmd, out] of cmds) {
+      const c = await sh(`chaingw --json ${cmd.replace("OUT", out("compact"))}`);
+      expect(c.exitCode, c.stderr).toBe(0);
+      expect(c.stdout.split("\n"), cmd).toHaveLength(2);
+      const p = await sh(`chaingw --json --pretty ${cmd.replace("OUT", out("pretty"))}`);
+      expect(p.stdout.split("\n").length, cmd).toBeGreaterThan(3);
+      expect(p.stdout).toMatch(/^ {2}["{]/m);
+      // the same document: its values, or a build's shape (each build draws its own salts and splits)
+      const build = cmd.startsWith("liabilities");
+      const same = (t: string) =>
+        JSON.stringify(JSON.parse(t), (_k, v) =>
+          build && (v === null || typeof v !== "object") ? typeof v : v,
+        );
+      expect(same(p.stdout), cmd).toBe(same(c.stdout));
+    }
+  });
+
   it("jsonl: a list one element a line (getchaintips, reserves scan's outputs); an empty list no line; other values one line", async () => {
     const tips = await sh("chaingw --format jsonl getchaintips");
     expect(

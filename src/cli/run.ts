@@ -93,6 +93,15 @@ export class Run {
   }
 
   /**
+   * A command's data on stdout in the run's format, chosen here once: `value` as this run's JSON with a
+   * machine format, else `human()`, the text for a person (called only then, so its rendering costs nothing
+   * under `--json`).
+   */
+  print(value: unknown, human: () => string): void {
+    this.out(this.machine ? this.json(value) : human());
+  }
+
+  /**
    * A line for the reader beside the data — a run's summary, a note, a warning — on stderr: the text, or
    * with a machine format one JSON object, `{"summary":{"message":text,...facts}}` (with `--json`, stderr
    * holds JSON lines only: errors, summaries, notes).

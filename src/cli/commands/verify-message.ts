@@ -31,10 +31,8 @@ export async function runVerifyMessage(run: Run, address: string, signature: str
     import("../files.js"),
   ]);
   const r = await asUsage("verify-message", () => verifyMessage(address, signature, message));
-  if (run.machine) run.out(JSON.stringify(r));
-  else {
-    run.out(String(r.valid));
-    run.err(`chaingw: ${r.format}: ${r.detail}`);
-  }
+  run.print(r, () => String(r.valid));
+  // for a person, what was checked beside the answer (the JSON holds it)
+  if (!run.machine) run.err(`chaingw: ${r.format}: ${r.detail}`);
   if (!r.valid) run.exitCode = 1;
 }

@@ -3,25 +3,22 @@
 import type { LiabilitiesReport } from "../../formats/registry.js";
 import type { LiabilitiesVerdict } from "../../liabilities/verify.js";
 import { quoted } from "../../util/text.js";
+import type { Run } from "../run.js";
 import { renderInclusion } from "./inclusion.js";
 
 /**
- * The report as `--json` prints it (compact, `--pretty` indented; JSON Lines for several proofs) or as text;
- * `title`: the format's.
+ * The report in the run's format: its JSON (compact, `--pretty` indented; JSON Lines for several proofs) or
+ * text; `title`: the format's.
  */
-export function renderLiabilities(
+export function printLiabilities(
   r: LiabilitiesReport,
   title: string,
-  json: boolean,
-  pretty = false,
-): string {
-  const indent = pretty ? 2 : 0;
-  if (r.kind === "inclusion")
-    return json ? JSON.stringify(r.check, null, indent) : renderInclusion(r.check, title);
-  const n = r.verdicts.length;
-  return r.verdicts
-    .map((v) => (json ? JSON.stringify(v, null, n > 1 ? 0 : indent) : renderVerdict(v)))
-    .join("\n");
+  run: Pick<Run, "out" | "print" | "machine">,
+) {
+  if (r.kind === "inclusion") return run.print(r.check, () => renderInclusion(r.check, title));
+  const one = r.verdicts.length === 1 ? r.verdicts[0] : undefined;
+  if (one) return run.print(one, () => renderVerdict(one));
+  run.out(r.verdicts.map((v) => (run.machine ? JSON.stringify(v) : renderVerdict(v))).join("\n"));
 }
 
 /**

@@ -20,10 +20,9 @@ export function runCheck(run: Run): void {
     text = readFileSync(path, "utf8");
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT" && !run.env.CHAINGW_CONFIG) {
-      run.out(
-        run.machine
-          ? JSON.stringify({ path, exists: false })
-          : `no config file at ${path} (nothing to check; \`chaingw config init\` writes one)`,
+      run.print(
+        { path, exists: false },
+        () => `no config file at ${path} (nothing to check; \`chaingw config init\` writes one)`,
       );
       return;
     }
@@ -47,9 +46,9 @@ export function runCheck(run: Run): void {
       },
     );
   const names = Object.keys(file.profiles ?? {});
-  run.out(
-    run.machine
-      ? JSON.stringify({ path, ok: true, profiles: names })
-      : `${path}: ok (${names.length} profile${names.length === 1 ? "" : "s"}${names.length ? `: ${names.join(", ")}` : ""})`,
+  run.print(
+    { path, ok: true, profiles: names },
+    () =>
+      `${path}: ok (${names.length} profile${names.length === 1 ? "" : "s"}${names.length ? `: ${names.join(", ")}` : ""})`,
   );
 }

@@ -74,7 +74,7 @@ export function runInit(run: Run, path = configPath(run.env)): void {
       });
     throw new UsageError((e as Error).message);
   }
-  run.out(run.machine ? JSON.stringify({ written: path }) : `wrote ${path}`);
+  run.print({ written: path }, () => `wrote ${path}`);
   if (!run.machine)
     run.err(
       'Edit it, then `chaingw config check`. Profile "local" is the default: a local node found as bitcoin-cli finds it.',

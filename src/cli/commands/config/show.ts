@@ -14,11 +14,9 @@ export function declareShow(config: Command, run: Run): void {
 
 export function runShow(run: Run, flags: GlobalFlags): void {
   const rows = describeSettings(flags, run.env);
-  if (run.machine) {
-    run.out(run.json(rows));
-    return;
-  }
-  const w = Math.max(...rows.map((r) => r.setting.length));
-  const v = Math.min(60, Math.max(...rows.map((r) => r.value.length)));
-  run.out(rows.map((r) => `${r.setting.padEnd(w)}  ${r.value.padEnd(v)}  ${r.source}`.trimEnd()).join("\n"));
+  run.print(rows, () => {
+    const w = Math.max(...rows.map((r) => r.setting.length));
+    const v = Math.min(60, Math.max(...rows.map((r) => r.value.length)));
+    return rows.map((r) => `${r.setting.padEnd(w)}  ${r.value.padEnd(v)}  ${r.source}`.trimEnd()).join("\n");
+  });
 }

@@ -102,10 +102,10 @@ export async function runAbiCall(
     const gas =
       typeof r.result === "string" && /^0x[0-9a-f]+$/i.test(r.result) ? BigInt(r.result).toString() : r.raw;
     const gasUnit = chain.evm?.gasUnit;
-    return run.out(run.machine ? JSON.stringify(gas) : `${gas}${gasUnit ? ` ${gasUnit}` : ""}`);
+    return run.print(gas, () => `${gas}${gasUnit ? ` ${gasUnit}` : ""}`);
   }
   const out = typeof r.result === "string" ? r.result : r.raw;
-  if (!fn || fn.outputs.length === 0) return run.out(run.machine ? JSON.stringify(out) : out);
+  if (!fn || fn.outputs.length === 0) return run.print(out, () => out);
   if (out === "0x" && fn.outputs.length > 0)
     throw new UsageError(
       `call: the contract returned no data, so there is nothing to decode as (${fn.outputs.map((p) => p.type).join(",")}); is ${to} a contract with ${fn.name}?`,

@@ -23,5 +23,5 @@ export async function runCalldata(run: Run, sig: string, args: string[], flags: 
   const { abi, functionOf } = await import("./abi-call.js");
   const { fn } = functionOf("calldata", sig, args.length, flags);
   const data = abi.encodeCall("calldata", fn, args, chain);
-  run.out(run.machine ? JSON.stringify(data) : data);
+  run.print(data, () => data);
 }

@@ -30,5 +30,5 @@ export async function runFromWei(run: Run, amount: string, unitName: string | un
       `from-wei: amount: expected ${baseUnit(chain).name} as a whole number (decimal or 0x hex), got ${JSON.stringify(amount.slice(0, 40))}`,
     );
   const text = formatUnits(BigInt(t), unit.decimals);
-  run.out(run.machine ? JSON.stringify(text) : text);
+  run.print(text, () => text);
 }

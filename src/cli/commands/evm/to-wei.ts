@@ -23,5 +23,5 @@ export async function runToWei(run: Run, amount: string, unitName: string | unde
   const chain = offlineChain(run, flags, "to-wei");
   const unit = unitName === undefined ? coinUnit(chain) : paramUsage("to-wei", () => unitOf(chain, unitName));
   const text = paramUsage("to-wei: amount", () => parseUnits(amount, unit.decimals, unit.name)).toString();
-  run.out(run.machine ? JSON.stringify(text) : text);
+  run.print(text, () => text);
 }

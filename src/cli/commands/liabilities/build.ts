@@ -15,7 +15,6 @@ export interface BuildCommandOptions {
   memory?: string;
   /** without a TTY, a line on stderr as each phase ends (on a TTY a spinner says the phase) */
   progress?: boolean;
-  json: boolean;
 }
 
 export function declareBuild(parent: Command, run: Run): void {
@@ -40,10 +39,13 @@ export function declareBuild(parent: Command, run: Run): void {
       "after",
       "\nWrites commitment.json (publish it), customers.csv (PRIVATE: every customer's secret), customers.idx and tree.bin.\nBad input: exit 2 naming the line, nothing written. Disk: see docs/liabilities.md (~56 GB at 100 M customers × 3 assets).",
     )
-    .action(async (o: Omit<BuildCommandOptions, "json">) => runBuild({ ...o, json: run.machine }, run));
+    .action(async (o: BuildCommandOptions) => runBuild(o, run));
 }
 
-export async function runBuild(o: BuildCommandOptions, io: Pick<Run, "out" | "err">): Promise<void> {
+export async function runBuild(
+  o: BuildCommandOptions,
+  io: Pick<Run, "out" | "err" | "print" | "machine">,
+): Promise<void> {
   if (o.challenge !== undefined) {
     const { challengeFault } = await import("../../../liabilities/commitment.js");
     const why = challengeFault(o.challenge);
@@ -64,7 +66,7 @@ export async function runBuild(o: BuildCommandOptions, io: Pick<Run, "out" | "er
       : parseWhole("--memory", o.memory, 0, MIN_MEMORY_MB, 1 << 20) * 1024 ** 2;
   const { progress } = await import("../../../output/progress.js");
   // --json keeps stderr quiet unless --progress asks for the lines
-  const bar = o.json && !o.progress ? undefined : progress({ plainEveryMs: o.progress ? 0 : undefined });
+  const bar = io.machine && !o.progress ? undefined : progress({ plainEveryMs: o.progress ? 0 : undefined });
   bar?.update("liabilities build: reading the balances");
   let r: Awaited<ReturnType<typeof buildStreamed>>;
   try {
@@ -95,24 +97,15 @@ export async function runBuild(o: BuildCommandOptions, io: Pick<Run, "out" | "er
   }
   const c = r.commitment;
   const peak = peakRss();
-  if (o.json) {
-    io.out(
-      JSON.stringify(
-        {
-          commitment: c,
-          customers: r.customers,
-          files: r.files,
-          tree_bytes: r.treeBytes,
-          peak_rss_bytes: peak,
-          peak_work_bytes: r.peakWorkBytes,
-        },
-        null,
-        2,
-      ),
-    );
-    return;
-  }
-  io.out(
+  const summary = {
+    commitment: c,
+    customers: r.customers,
+    files: r.files,
+    tree_bytes: r.treeBytes,
+    peak_rss_bytes: peak,
+    peak_work_bytes: r.peakWorkBytes,
+  };
+  io.print(summary, () =>
     [
       `liabilities: ${r.customers} customers in ${c.leaves} leaves (height ${c.height})${c.label ? `, ${c.label}` : ""}`,
       `root ${c.root}`,

@@ -11,7 +11,6 @@ export interface ProofCommandOptions {
   all: boolean;
   /** one file per customer in this directory (new or empty) instead of stdout */
   dir?: string;
-  json?: boolean;
 }
 
 export function declareProof(parent: Command, run: Run): void {
@@ -30,13 +29,13 @@ export function declareProof(parent: Command, run: Run): void {
       "\nExit 0; 1 when a customer id is not in the build (the others are printed); 2 bad usage.\nWith --dir: DIR/<id>.json per customer (letters, digits, _ and - kept, other bytes %XX; mode 600: a proof holds the customer's secret), each written whole or not at all.",
     )
     .action(async (ids: string[], o: { out: string; all?: boolean; dir?: string }) =>
-      runProof({ out: o.out, ids, all: Boolean(o.all), dir: o.dir, json: run.machine }, run),
+      runProof({ out: o.out, ids, all: Boolean(o.all), dir: o.dir }, run),
     );
 }
 
 export async function runProof(
   o: ProofCommandOptions,
-  io: Pick<Run, "out" | "err" | "exitCode">,
+  io: Pick<Run, "out" | "err" | "exitCode" | "print">,
 ): Promise<void> {
   if (o.all === o.ids.length > 0) throw new UsageError("name customer ids or --all (one of them)");
   const { ProofSource, proofFileName } = await import("../../../liabilities/proof.js");
@@ -80,7 +79,7 @@ async function toFiles(
   o: ProofCommandOptions,
   src: import("../../../liabilities/proof.js").ProofSource,
   nameOf: (id: string) => string,
-  io: Pick<Run, "out" | "err" | "exitCode">,
+  io: Pick<Run, "out" | "err" | "exitCode" | "print">,
 ): Promise<void> {
   const dir = o.dir!;
   // checked before any proof is made: a run into a directory of an earlier one would mix two builds' proofs
@@ -124,9 +123,9 @@ async function toFiles(
     }
   for (const id of missing) io.err(`chaingw: customer ${JSON.stringify(id)} is not in the build ${o.out}`);
   if (missing.length) io.exitCode = 1;
-  io.out(
-    o.json
-      ? JSON.stringify({ dir, proofs: written })
-      : `wrote ${written} proof${written === 1 ? "" : "s"} to ${dir} (one file per customer, private: each holds the customer's secret)`,
+  io.print(
+    { dir, proofs: written },
+    () =>
+      `wrote ${written} proof${written === 1 ? "" : "s"} to ${dir} (one file per customer, private: each holds the customer's secret)`,
   );
 }

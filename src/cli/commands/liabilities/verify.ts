@@ -12,9 +12,6 @@ export interface VerifyCommandOptions {
   commitment?: string;
   /** the id the customer knows as theirs; a proof for anyone else fails */
   customer?: string;
-  json: boolean;
-  /** `--pretty`: the JSON indented */
-  pretty?: boolean;
   /** asks for the id when --customer is missing (a terminal's prompt); undefined: not asked */
   ask?: () => Promise<string>;
   /** an exchange's inclusion proof (src/exchange/liabilities/): forced format, second file, root, secrets */
@@ -51,8 +48,6 @@ export function declareVerify(parent: Command, run: Run): void {
           proof,
           commitment: o.commitment,
           customer: o.customer,
-          json: run.machine,
-          pretty: run.pretty,
           ask: process.stdin.isTTY && proof !== "-" ? () => askId(run) : undefined,
           exchange: exchangeOptionsOf(tree, o),
         },
@@ -87,10 +82,10 @@ const read = (file: string, what: string): string => {
  */
 export async function runVerify(
   o: VerifyCommandOptions,
-  io: Pick<Run, "out" | "err" | "exitCode">,
+  io: Pick<Run, "out" | "err" | "exitCode" | "print" | "machine">,
 ): Promise<void> {
   const text = read(o.proof, "proof");
-  const [{ detectFormat, formatNamed, unclaimed }, { exitCodeOfVerdict }, { renderLiabilities }] =
+  const [{ detectFormat, formatNamed, unclaimed }, { exitCodeOfVerdict }, { printLiabilities }] =
     await Promise.all([
       import("../../../formats/registry.js"),
       import("../../../reserves/verdict.js"),
@@ -115,6 +110,6 @@ export async function runVerify(
     format,
   );
   io.exitCode = exitCodeOfVerdict(r.verdict);
-  io.out(renderLiabilities(r, format.title, o.json, o.pretty));
+  printLiabilities(r, format.title, io);
   for (const note of r.notes) io.err(note);
 }

@@ -38,12 +38,14 @@ export async function runAbort(run: Run, flags: GlobalFlags, o: { abortWait?: st
           statement: r.answer!.statement,
         },
   );
-  if (run.machine) run.out(run.json(rows));
-  else
-    for (const r of rows)
-      run.out(
-        `${r.endpoint}: ${r.error ? `no answer (${r.error})` : (r as { statement: string }).statement}`,
-      );
+  run.print(rows, () =>
+    rows
+      .map(
+        (r) =>
+          `${r.endpoint}: ${r.error ? `no answer (${r.error})` : (r as { statement: string }).statement}`,
+      )
+      .join("\n"),
+  );
   if (rows.some((r) => !r.error && r.node_scanning !== false))
     throw new TransportError(`the node still reports a scan after ${boundMs / 1000} s (or did not answer)`);
 }

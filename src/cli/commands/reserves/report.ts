@@ -58,11 +58,8 @@ export async function runReport(run: Run, files: string[], flags: GlobalFlags, o
     const { reportHtml } = await import("../../render/html.js");
     writeAtomic(o.html, reportHtml(report, new Date()), "--html");
   }
-  if (run.machine) run.out(run.json(report));
-  else {
-    const { colorOf } = await import("../../context.js");
-    run.out(renderReport(escapeDeep(report), colorOf(run, flags)));
-  }
+  const { colorOf } = await import("../../context.js");
+  run.print(report, () => renderReport(escapeDeep(report), colorOf(run, flags)));
   if (o.html !== undefined && !run.machine) run.out(`report page written to ${o.html}`);
   if (verdict !== "not-verified") run.exitCode = exitCodeOfVerdict(verdict);
 }

@@ -28,7 +28,6 @@ export async function runStatus(run: Run, flags: GlobalFlags): Promise<void> {
           phase: r.answer!.phase ?? null,
         },
   );
-  if (run.machine) return run.out(run.json(rows));
   const said = (r: (typeof rows)[number]) =>
     r.error
       ? `no answer (${r.error})`
@@ -37,5 +36,5 @@ export async function runStatus(run: Run, flags: GlobalFlags): Promise<void> {
         : r.phase === "preparing"
           ? "scan running: preparing (expanding descriptors); the node still shows 100%, its previous scan's figure, until the pass begins"
           : `scan running, ${r.progress}% of the UTXO set`;
-  for (const r of rows) run.out(`${r.endpoint}: ${said(r)}`);
+  run.print(rows, () => rows.map((r) => `${r.endpoint}: ${said(r)}`).join("\n"));
 }

@@ -217,6 +217,6 @@ async function printReport<R extends { verdict: Verdict }>(
   render: (r: R, color: boolean) => string,
 ): Promise<void> {
   const { exitCodeOfVerdict } = await import("../../../reserves/verdict.js");
-  run.out(run.machine ? run.json(report) : render(escapeDeep(report), color));
+  run.print(report, () => render(escapeDeep(report), color));
   run.exitCode = exitCodeOfVerdict(report.verdict);
 }
