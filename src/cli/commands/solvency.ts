@@ -118,49 +118,7 @@ export function declareSolvency(program: Command, run: Run): void {
 export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFlags): Promise<void> {
   // an exchange's package: --reserves FILE (no ASSET=) naming its address file
   const plain = o.reserves.filter((v) => !v.includes("="));
-  if (plain.length) {
-    const [{ readText }, { addressFileOf, runExchangeSolvency }] = await Promise.all([
-      import("../files.js"),
-      import("./solvency-exchange.js"),
-    ]);
-    const file = plain[0] as string;
-    const text = readText(file, "--reserves");
-    const m = await addressFileOf(text);
-    if (!m)
-      throw new UsageError(
-        `--reserves ${file}: expected ASSET=PROOF[#ID], or an exchange's address file (OKX, HTX layouts)`,
-      );
-    if (o.reserves.length > 1)
-      throw new UsageError(
-        `--reserves ${file} is an exchange's address file: give it alone (its rows are every coin's reserves), not beside ${o.reserves.find((v) => v !== file)}`,
-      );
-    for (const [flag, given] of [
-      ["--verify", o.verify || undefined],
-      ["--url-for", o.urlFor.length ? o.urlFor[0] : undefined],
-    ] as const)
-      if (given !== undefined)
-        throw new UsageError(
-          `${flag}: an exchange's address file is judged with --node NET=URL (its rows re-read at the snapshot) and its coins by --backing or chaingw's tables; leave ${flag} out`,
-        );
-    return runExchangeSolvency(
-      {
-        liabilities: o.liabilities,
-        reserves: file,
-        root: o.root,
-        liabilitiesDate: o.liabilitiesDate,
-        node: o.node ?? [],
-        token: o.token ?? [],
-        backing: o.backing,
-        maxGap: o.maxGap ?? DEFAULT_MAX_GAP,
-        challenge: o.challenge,
-        html: o.html,
-      },
-      run,
-      flags,
-      m,
-      text,
-    );
-  }
+  if (plain.length) return runPackage(o, run, flags, plain[0] as string);
   for (const [flag, given] of [
     ["--node", o.node?.[0]],
     ["--token", o.token?.[0]],
@@ -170,16 +128,7 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
         `${flag} is for an exchange's address file (--reserves ADDRESS-FILE); chaingw's own proofs are re-read with --verify --url-for`,
       );
   const { commitment, exchange, assets } = await liabilitiesFor(o);
-  const wanted = o.reserves.map((v) => {
-    const m = /^([^=]+)=([^#]+)(?:#(.+))?$/.exec(v);
-    if (!m) throw new UsageError(`--reserves ${JSON.stringify(v)}: expected ASSET=PROOF or ASSET=PROOF#ID`);
-    const asset = assets.find((a) => a.asset === m[1]);
-    if (!asset)
-      throw new UsageError(
-        `--reserves ${v}: the liabilities have no asset ${m[1]} (they have ${assets.map((a) => a.asset).join(", ")})`,
-      );
-    return { asset, file: m[2] as string, id: m[3]?.toLowerCase() };
-  });
+  const wanted = wantedOf(o.reserves, assets);
   const { backingRules } = await import("./solvency-backing.js");
   const rules = backingRules(o.backing, assets);
   const { loadReserveProofs, verifyReserveProofs } = await import("../proofs.js");
@@ -215,38 +164,105 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
     maxGap,
     now: new Date(),
   });
-  if (o.html !== undefined) {
-    const { combine } = await import("../../reserves/combined.js");
-    const { reportHtml } = await import("../render/html.js");
-    const { writeAtomic } = await import("../files.js");
-    const { redactUrl } = await import("../../util/redact.js");
-    const { shellQuote } = await import("../../util/text.js");
-    // the command another person runs to judge the same files against the same nodes (credentials masked)
-    const again = [
-      "chaingw solvency --verify --liabilities",
-      shellQuote(o.liabilities),
-      ...o.reserves.map((v) => `--reserves ${shellQuote(v)}`),
-      ...(o.root === undefined ? [] : [`--root ${shellQuote(o.root)}`]),
-      ...(o.liabilitiesDate === undefined ? [] : [`--liabilities-date ${shellQuote(o.liabilitiesDate)}`]),
-      ...o.backing.map((v) => `--backing ${shellQuote(v)}`),
-      ...(o.challenge === undefined ? [] : [`--challenge ${shellQuote(o.challenge)}`]),
-      ...(o.maxGap === undefined ? [] : [`--max-gap ${shellQuote(o.maxGap)}`]),
-      ...[...loaded.urlFor].map(([g, u]) => `--url-for ${shellQuote(`${g}=${redactUrl(u)}`)}`),
-    ].join(" ");
-    const reservesReport = combine(proofs, o.verify, again);
-    const lead = {
-      text: WORD[report.verdict],
-      verdict: report.verdict,
-      summary: report.summary,
-      tone: report.verdict === "solvent" ? "good" : report.verdict === "cannot-say" ? "unknown" : "bad",
-    } as const;
-    writeAtomic(o.html, reportHtml(reservesReport, new Date(), await solvencyHtml(report), lead), "--html");
-  }
+  if (o.html !== undefined) await writeHtml(o, o.html, report, proofs, loaded.urlFor);
   run.out(run.machine ? run.json(report) : await renderSolvency(escapeDeep(report)));
   if (o.html !== undefined && !run.machine) run.out(`report page written to ${o.html}`);
   const { exitCodeOfVerdict } = await import("../../reserves/verdict.js");
   const { SOLVENCY_VERDICT } = await import("../../liabilities/solvency.js");
   run.exitCode = exitCodeOfVerdict(SOLVENCY_VERDICT[report.verdict]);
+}
+
+/** `--reserves ASSET=PROOF[#ID]` each read against the liabilities' assets. */
+function wantedOf(reserves: string[], assets: { asset: string; decimals: number }[]): Wanted[] {
+  return reserves.map((v) => {
+    const m = /^([^=]+)=([^#]+)(?:#(.+))?$/.exec(v);
+    if (!m) throw new UsageError(`--reserves ${JSON.stringify(v)}: expected ASSET=PROOF or ASSET=PROOF#ID`);
+    const asset = assets.find((a) => a.asset === m[1]);
+    if (!asset)
+      throw new UsageError(
+        `--reserves ${v}: the liabilities have no asset ${m[1]} (they have ${assets.map((a) => a.asset).join(", ")})`,
+      );
+    return { asset, file: m[2] as string, id: m[3]?.toLowerCase() };
+  });
+}
+
+/** An exchange's package: `--reserves FILE` naming its address file, given alone, judged by solvency-exchange.ts. */
+async function runPackage(o: SolvencyOptions, run: Run, flags: GlobalFlags, file: string): Promise<void> {
+  const [{ readText }, { addressFileOf, runExchangeSolvency }] = await Promise.all([
+    import("../files.js"),
+    import("./solvency-exchange.js"),
+  ]);
+  const text = readText(file, "--reserves");
+  const m = await addressFileOf(text);
+  if (!m)
+    throw new UsageError(
+      `--reserves ${file}: expected ASSET=PROOF[#ID], or an exchange's address file (OKX, HTX layouts)`,
+    );
+  if (o.reserves.length > 1)
+    throw new UsageError(
+      `--reserves ${file} is an exchange's address file: give it alone (its rows are every coin's reserves), not beside ${o.reserves.find((v) => v !== file)}`,
+    );
+  for (const [flag, given] of [
+    ["--verify", o.verify || undefined],
+    ["--url-for", o.urlFor.length ? o.urlFor[0] : undefined],
+  ] as const)
+    if (given !== undefined)
+      throw new UsageError(
+        `${flag}: an exchange's address file is judged with --node NET=URL (its rows re-read at the snapshot) and its coins by --backing or chaingw's tables; leave ${flag} out`,
+      );
+  return runExchangeSolvency(
+    {
+      liabilities: o.liabilities,
+      reserves: file,
+      root: o.root,
+      liabilitiesDate: o.liabilitiesDate,
+      node: o.node ?? [],
+      token: o.token ?? [],
+      backing: o.backing,
+      maxGap: o.maxGap ?? DEFAULT_MAX_GAP,
+      challenge: o.challenge,
+      html: o.html,
+    },
+    run,
+    flags,
+    m,
+    text,
+  );
+}
+
+/** `--html FILE`: the reserves report page with solvency's verdict at its head, and the command to run it again. */
+async function writeHtml(
+  o: SolvencyOptions,
+  html: string,
+  report: SolvencyReport,
+  proofs: CombinedReport["proofs"],
+  urlFor: Map<string, string>,
+): Promise<void> {
+  const { combine } = await import("../../reserves/combined.js");
+  const { reportHtml } = await import("../render/html.js");
+  const { writeAtomic } = await import("../files.js");
+  const { redactUrl } = await import("../../util/redact.js");
+  const { shellQuote } = await import("../../util/text.js");
+  // the command another person runs to judge the same files against the same nodes (credentials masked)
+  const again = [
+    "chaingw solvency --verify --liabilities",
+    shellQuote(o.liabilities),
+    ...o.reserves.map((v) => `--reserves ${shellQuote(v)}`),
+    ...(o.root === undefined ? [] : [`--root ${shellQuote(o.root)}`]),
+    ...(o.liabilitiesDate === undefined ? [] : [`--liabilities-date ${shellQuote(o.liabilitiesDate)}`]),
+    ...o.backing.map((v) => `--backing ${shellQuote(v)}`),
+    ...(o.challenge === undefined ? [] : [`--challenge ${shellQuote(o.challenge)}`]),
+    ...(o.maxGap === undefined ? [] : [`--max-gap ${shellQuote(o.maxGap)}`]),
+    ...[...urlFor].map(([g, u]) => `--url-for ${shellQuote(`${g}=${redactUrl(u)}`)}`),
+  ].join(" ");
+  const reservesReport = combine(proofs, o.verify, again);
+  const lead = {
+    text: WORD[report.verdict],
+    verdict: report.verdict,
+    summary: report.summary,
+    tone: report.verdict === "solvent" ? "good" : report.verdict === "cannot-say" ? "unknown" : "bad",
+  } as const;
+  writeAtomic(html, reportHtml(reservesReport, new Date(), await solvencyHtml(report), lead), "--html");
 }
 
 type Wanted = { asset: { asset: string; decimals: number }; file: string; id?: string };

@@ -144,15 +144,10 @@ const bad = (line: number, why: string): never => {
   throw new UsageError(`line ${line}: ${why}; nothing was checked`);
 };
 
-/**
- * Reads a file of `layout` (detected when not given). Throws UsageError naming the line for a file that is
- * not of the layout (no header, a row with too few cells, a row without an address).
- */
-export function readOwnershipFile(text: string, layout?: OwnershipLayout): OwnershipFile {
-  const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
+/** The summary block at the top ("coin,snapshot height,amount" and its lines, up to a blank line), if any. */
+function readSummary(lines: string[]): { summary: SummaryLine[]; next: number } {
   const summary: SummaryLine[] = [];
   let i = 0;
-  // the summary block: "coin,snapshot height,amount" and its lines, up to a blank line
   if (SUMMARY.test(norm(lines[0] ?? "").replace(/ ?, ?/g, ","))) {
     for (i = 1; i < lines.length && (lines[i] as string).trim() !== ""; i++) {
       const [coin, height, amount] = cells(lines[i] as string).map((c) => c.trim());
@@ -165,6 +160,99 @@ export function readOwnershipFile(text: string, layout?: OwnershipLayout): Owner
       });
     }
   }
+  return { summary, next: i };
+}
+
+/**
+ * The header's columns: every column one the layouts have, each once — an unknown or repeated column is
+ * refused by name, never skipped (a renamed amount column read as absent would leave the rows unjudged, or
+ * judged on another); `col`: each field's column.
+ */
+function columnsOf(header: string, line: number): { head: string[]; col: Record<string, number> } {
+  const head = cells(header).map(norm);
+  const known = Object.values(COLUMNS).flat();
+  for (const [k, h] of head.entries()) {
+    if (!known.includes(h))
+      bad(
+        line,
+        `column ${k + 1} ${JSON.stringify(h)} is not a column of the exchanges' address files (${known.join(", ")})`,
+      );
+    if (head.indexOf(h) !== k)
+      bad(line, `column ${JSON.stringify(h)} twice (columns ${head.indexOf(h) + 1} and ${k + 1})`);
+  }
+  const col: Record<string, number> = {};
+  for (const [field, names] of Object.entries(COLUMNS)) {
+    const at = head.map((h, k) => (names.includes(h) ? k : -1)).filter((k) => k >= 0);
+    if (at.length > 1)
+      bad(
+        line,
+        `columns ${at.map((k) => `${k + 1} ${JSON.stringify(head[k])}`).join(" and ")} are one field (${field}): give one`,
+      );
+    if (at.length === 1) col[field] = at[0] as number;
+  }
+  return { head, col };
+}
+
+/** One row of the address table, read under the header's columns (refused, never re-aligned). */
+function readRow(
+  raw: string,
+  line: number,
+  { head, col }: { head: string[]; col: Record<string, number> },
+  use: OwnershipLayout,
+): OwnershipRow {
+  if (layoutOfHeader(raw)) bad(line, "a header line again inside the address table");
+  if ((raw.match(/"/g)?.length ?? 0) % 2 === 1)
+    bad(line, "a quote left open (a quoted field cannot hold a line break here)");
+  const c = cells(raw);
+  if (c.length > head.length) bad(line, `${c.length} cells, more than the header's ${head.length}`);
+  const get = (f: string) => (col[f] === undefined ? undefined : c[col[f] as number]);
+  const coin = cell(get("coin"));
+  const address = cell(get("address"));
+  if (!coin) bad(line, "no coin");
+  if (!address) bad(line, "no address");
+  if (c.length < (col.address as number) + 1) bad(line, `${c.length} cells, fewer than the header's`);
+  for (const f of ["coin", "network", "address"]) {
+    const v = cell(get(f));
+    // what sums and decodes is plain text: an invisible or control character would make two coins look one
+    if (v !== undefined && !/^[\x20-\x7e]+$/.test(v))
+      bad(line, `the ${f} ${quoted(v)} holds a character other than printable ASCII`);
+  }
+  const network = cell(get("network")) ?? (coin as string).split("-").slice(1).join("-");
+  const row: OwnershipRow = {
+    line,
+    coin: coin as string,
+    network,
+    address: address as string,
+    message: get("message")?.trim() ?? "",
+    signatures: [cell(get("sig1")), cell(get("sig2"))].filter((s): s is string => s !== undefined),
+    owners: [cell(get("owner1")), cell(get("owner2"))].filter((s): s is string => s !== undefined),
+  };
+  const amount = cell(get("amount"));
+  if (amount !== undefined) row.amount = plainAmount(amount, use === "okx-2022" ? "base" : "coin", line);
+  // finer than the coin's smallest unit: no chain holds that amount (a coin chaingw's tables do not know is
+  // kept as written, said in the report)
+  const places = use === "okx-2022" ? 0 : (row.amount?.split(".")[1] ?? "").replace(/0+$/, "").length;
+  const decimals = decimalsOf(row.coin, network);
+  if (decimals !== undefined && places > decimals)
+    bad(
+      line,
+      `the amount ${row.amount} has ${places} decimal places; ${row.coin}${network && !row.coin.includes("-") ? ` on ${network}` : ""} has ${decimals}`,
+    );
+  for (const f of ["height", "script", "type"] as const) {
+    const v = cell(get(f));
+    if (v !== undefined) row[f] = v;
+  }
+  return row;
+}
+
+/**
+ * Reads a file of `layout` (detected when not given). Throws UsageError naming the line for a file that is
+ * not of the layout (no header, a row with too few cells, a row without an address).
+ */
+export function readOwnershipFile(text: string, layout?: OwnershipLayout): OwnershipFile {
+  const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
+  const { summary, next } = readSummary(lines);
+  let i = next;
   while (i < lines.length && (lines[i] as string).trim() === "") i++;
   const headerAt = i;
   const found = layoutOfHeader(lines[headerAt] ?? "");
@@ -176,83 +264,17 @@ export function readOwnershipFile(text: string, layout?: OwnershipLayout): Owner
   const use = layout ?? found;
   if (layout && layout !== found)
     bad(headerAt + 1, `the header is ${found}'s, not ${layout}'s (--proof-format ${layout})`);
-  const head = cells(lines[headerAt] as string).map(norm);
-  // every column one the layouts have, each once: an unknown or repeated column is refused by name, never
-  // skipped (a renamed amount column read as absent would leave the rows unjudged, or judged on another)
-  const known = Object.values(COLUMNS).flat();
-  for (const [k, h] of head.entries()) {
-    if (!known.includes(h))
-      bad(
-        headerAt + 1,
-        `column ${k + 1} ${JSON.stringify(h)} is not a column of the exchanges' address files (${known.join(", ")})`,
-      );
-    if (head.indexOf(h) !== k)
-      bad(headerAt + 1, `column ${JSON.stringify(h)} twice (columns ${head.indexOf(h) + 1} and ${k + 1})`);
-  }
-  const col: Record<string, number> = {};
-  for (const [field, names] of Object.entries(COLUMNS)) {
-    const at = head.map((h, k) => (names.includes(h) ? k : -1)).filter((k) => k >= 0);
-    if (at.length > 1)
-      bad(
-        headerAt + 1,
-        `columns ${at.map((k) => `${k + 1} ${JSON.stringify(head[k])}`).join(" and ")} are one field (${field}): give one`,
-      );
-    if (at.length === 1) col[field] = at[0] as number;
-  }
+  const columns = columnsOf(lines[headerAt] as string, headerAt + 1);
   const rows: OwnershipRow[] = [];
   let wallet: OwnershipRow | undefined;
   for (let j = headerAt + 1; j < lines.length; j++) {
     const raw = lines[j] as string;
     if (raw.trim() === "") continue;
-    // rows that would be read under other columns than the header's: refused, never re-aligned
-    if (layoutOfHeader(raw)) bad(j + 1, "a header line again inside the address table");
-    if ((raw.match(/"/g)?.length ?? 0) % 2 === 1)
-      bad(j + 1, "a quote left open (a quoted field cannot hold a line break here)");
-    const c = cells(raw);
-    if (c.length > head.length) bad(j + 1, `${c.length} cells, more than the header's ${head.length}`);
-    const get = (f: string) => (col[f] === undefined ? undefined : c[col[f] as number]);
-    const coin = cell(get("coin"));
-    const address = cell(get("address"));
-    if (!coin) bad(j + 1, "no coin");
-    if (!address) bad(j + 1, "no address");
-    if (c.length < (col.address as number) + 1) bad(j + 1, `${c.length} cells, fewer than the header's`);
-    for (const f of ["coin", "network", "address"]) {
-      const v = cell(get(f));
-      // what sums and decodes is plain text: an invisible or control character would make two coins look one
-      if (v !== undefined && !/^[\x20-\x7e]+$/.test(v))
-        bad(j + 1, `the ${f} ${quoted(v)} holds a character other than printable ASCII`);
-    }
-    const network = cell(get("network")) ?? (coin as string).split("-").slice(1).join("-");
-    const row: OwnershipRow = {
-      line: j + 1,
-      coin: coin as string,
-      network,
-      address: address as string,
-      message: get("message")?.trim() ?? "",
-      signatures: [cell(get("sig1")), cell(get("sig2"))].filter((s): s is string => s !== undefined),
-      owners: [cell(get("owner1")), cell(get("owner2"))].filter((s): s is string => s !== undefined),
-    };
-    const amount = cell(get("amount"));
-    if (amount !== undefined) row.amount = plainAmount(amount, use === "okx-2022" ? "base" : "coin", j + 1);
-    // finer than the coin's smallest unit: no chain holds that amount (a coin chaingw's tables do not know is
-    // kept as written, said in the report)
-    const places = use === "okx-2022" ? 0 : (row.amount?.split(".")[1] ?? "").replace(/0+$/, "").length;
-    const decimals = decimalsOf(row.coin, network);
-    if (decimals !== undefined && places > decimals)
-      bad(
-        j + 1,
-        `the amount ${row.amount} has ${places} decimal places; ${row.coin}${network && !row.coin.includes("-") ? ` on ${network}` : ""} has ${decimals}`,
-      );
-    const height = cell(get("height"));
-    if (height !== undefined) row.height = height;
-    const script = cell(get("script"));
-    if (script !== undefined) row.script = script;
-    const type = cell(get("type"));
-    if (type !== undefined) row.type = type;
+    const row = readRow(raw, j + 1, columns, use);
     if (use === "htx") {
       // HTX's contract wallets: the wallet's row (a balance, no signature), then its owners' rows (no
       // balance, a signature), same coin; HTX's own tool does not link them
-      if (amount !== undefined) wallet = row.signatures.length === 0 ? row : undefined;
+      if (row.amount !== undefined) wallet = row.signatures.length === 0 ? row : undefined;
       else if (wallet && wallet.coin === row.coin && row.signatures.length) row.ownerOf = wallet.line;
       if (row.message === "-") row.message = "";
     }

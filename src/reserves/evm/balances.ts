@@ -165,6 +165,40 @@ function onOneEndpoint(client: JsonRpcClient): JsonRpcClient {
   });
 }
 
+/** Each asset's section: its metadata (a token's read, the native coin's the chain's), every balance, the total. */
+function assetsOf(
+  ids: string[],
+  meta: Awaited<ReturnType<typeof readTokenMeta>>,
+  values: bigint[][],
+  plan: { native: boolean; addresses: string[] },
+  nativeSymbol: string,
+  traits: ReturnType<typeof evmTraits>,
+): EvmAsset[] {
+  return ids.map((id, i) => {
+    const m = id === "native" ? undefined : meta[i - (plan.native ? 1 : 0)];
+    const decimals = m ? m.decimals : traits.native.decimals;
+    const d = decimals ?? 0;
+    let sum = 0n;
+    const balances = values[i].map((v, j) => {
+      sum += v;
+      return {
+        address: plan.addresses[j] as string,
+        amount: formatUnits(v, d),
+        base_units: v.toString(),
+      };
+    });
+    return {
+      id,
+      symbol: m ? m.symbol : nativeSymbol,
+      symbol_source: m ? m.symbol_source : "chain",
+      decimals,
+      balances,
+      total: { amount: formatUnits(sum, d), base_units: sum.toString() },
+      holders: balances.filter((b) => b.base_units !== "0").length,
+    };
+  });
+}
+
 export async function readBalancesProof(
   client: JsonRpcClient,
   o: BalancesOptions,
@@ -209,29 +243,7 @@ export async function readBalancesProof(
     const after = await readBlock(c, chain, pinned ? at : "latest");
     if (after && after.hash === before.hash && after.number === before.number) {
       const network = traits.network(chainId);
-      const assets: EvmAsset[] = ids.map((id, i) => {
-        const m = id === "native" ? undefined : meta[i - (plan.native ? 1 : 0)];
-        const decimals = m ? m.decimals : traits.native.decimals;
-        const d = decimals ?? 0;
-        let sum = 0n;
-        const balances = (values[i] as bigint[]).map((v, j) => {
-          sum += v;
-          return {
-            address: plan.addresses[j] as string,
-            amount: formatUnits(v, d),
-            base_units: v.toString(),
-          };
-        });
-        return {
-          id,
-          symbol: m ? m.symbol : (network?.symbol ?? traits.native.symbol),
-          symbol_source: m ? m.symbol_source : "chain",
-          decimals,
-          balances,
-          total: { amount: formatUnits(sum, d), base_units: sum.toString() },
-          holders: balances.filter((b) => b.base_units !== "0").length,
-        };
-      });
+      const assets = assetsOf(ids, meta, values, plan, network?.symbol ?? traits.native.symbol, traits);
       const doc: Omit<EvmProof, "digest"> = {
         format: EVM_PROOF_FORMAT,
         chain: { group: chain.name, chain_id: chainId.toString(), network: network?.name ?? null },
