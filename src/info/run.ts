@@ -11,6 +11,25 @@ import { prepare, prepareRaw, send } from "../methods/prepare.js";
 import type { JsonRpcClient } from "../rpc/client.js";
 import { isJsonObject } from "../util/text.js";
 
+/** The fields of getblockchaininfo and getnetworkinfo that `info` shows, in its order. */
+const BLOCKCHAIN_FIELDS = [
+  "chain",
+  "blocks",
+  "headers",
+  "bestblockhash",
+  "verificationprogress",
+  "initialblockdownload",
+  "pruned",
+] as const;
+const NETWORK_FIELDS = [
+  "connections",
+  "connections_in",
+  "connections_out",
+  "version",
+  "subversion",
+  "relayfee",
+] as const;
+
 export interface NodeInfo {
   /** field → value, number tokens as the node sent them */
   fields: Record<string, JsonValue>;
@@ -61,19 +80,8 @@ export async function nodeInfo(
   const bc = obj(got.getblockchaininfo);
   const net = obj(got.getnetworkinfo);
   const pool = obj(got.getmempoolinfo);
-  put("chain", bc.chain);
-  put("blocks", bc.blocks);
-  put("headers", bc.headers);
-  put("bestblockhash", bc.bestblockhash);
-  put("verificationprogress", bc.verificationprogress);
-  put("initialblockdownload", bc.initialblockdownload);
-  put("pruned", bc.pruned);
-  put("connections", net.connections);
-  put("connections_in", net.connections_in);
-  put("connections_out", net.connections_out);
-  put("version", net.version);
-  put("subversion", net.subversion);
-  put("relayfee", net.relayfee);
+  for (const k of BLOCKCHAIN_FIELDS) put(k, bc[k]);
+  for (const k of NETWORK_FIELDS) put(k, net[k]);
   if (got.getmempoolinfo !== undefined)
     fields.mempool = Object.fromEntries(
       ["size", "bytes", "usage", "mempoolminfee"]

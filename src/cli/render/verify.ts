@@ -13,12 +13,18 @@ export const renderProofReport = (
   color: boolean,
 ): string => ("outputs" in r ? renderVerify(r, color) : renderEvmVerify(r, color));
 
+/** A check's mark: ok, FAILS, or "--" when it was not made. */
+const markOf =
+  (st: ReturnType<typeof style>) =>
+  (ok: boolean | null): string =>
+    ok === null ? "--" : ok ? st.good("ok") : st.bad("FAILS");
+
 export function renderVerify(
   r: VerifyReport & { quorum?: { k: number; nodes: QuorumNode[] } },
   color: boolean,
 ): string {
   const st = style(color);
-  const mark = (ok: boolean | null) => (ok === null ? "--" : ok ? st.good("ok") : st.bad("FAILS"));
+  const mark = markOf(st);
   const nodeMark = (ok: boolean | null) => (ok === null ? "--" : ok ? st.good("ok") : "CANNOT SAY");
   const lines: string[] = [];
   lines.push(
@@ -87,7 +93,7 @@ export function renderEvmVerify(
   color: boolean,
 ): string {
   const st = style(color);
-  const mark = (ok: boolean | null) => (ok === null ? "--" : ok ? st.good("ok") : st.bad("FAILS"));
+  const mark = markOf(st);
   const lines = [
     ...renderClaims({
       created_at: r.claims.created_at,
