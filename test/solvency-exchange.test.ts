@@ -648,6 +648,19 @@ describe("--max-gap over an exchange's address file, as over chaingw's own proof
     expect((await solvency(addressFile(), liab, "--challenge", MESSAGE)).report.verdict).toBe("solvent");
   });
 
+  it("a root dated after the auditor's clock (3 h, within --max-gap): NOT PROVEN SOLVENT naming the clock, as a commitment's created; 1 h ahead (a block's allowed drift): SOLVENT", async () => {
+    const r = root();
+    const ahead = (h: number) => new Date(Date.now() + h * 3600_000).toISOString().replace(/\.\d{3}Z$/, "Z");
+    const late = await solvency(addressFile(), r.file, ...dated(r, ahead(3)));
+    expect(late.report.verdict).toBe("unproven");
+    expect(late.exitCode).toBe(1);
+    expect(late.report.summary).toMatch(
+      /^the liabilities' root \(--liabilities-date\) is dated \S+, (2 h 59 min|3 h) after this computer's clock \(\S+\): liabilities cannot have been counted then$/,
+    );
+    expect(late.coin("LTC")).toMatchObject({ status: "covered" });
+    expect((await solvency(addressFile(), r.file, ...dated(r, ahead(1)))).report.verdict).toBe("solvent");
+  });
+
   it("a --max-gap that is not a duration: exit 2 by name", async () => {
     const r = await runCli([...args(addressFile(), root().file), "--max-gap", "soon"]);
     expect(r.exitCode).toBe(2);

@@ -5,22 +5,20 @@
  */
 import { type NetworkId, networkLabel } from "../chains/assets.js";
 import { counted } from "../reserves/verdict.js";
-import { spanText } from "../util/text.js";
+import { aheadOfClock, isoOf, spanText } from "../util/text.js";
 import { formatUnits } from "../util/units.js";
 import { commitmentFaults } from "./commitment.js";
 import { heightOf } from "./solvency-identity.js";
-import {
-  type Audit,
-  type Backing,
-  CREATED_AHEAD_S,
-  type ExchangeOwed,
-  type Snapshot,
-  type SolvencyInput,
-  type SolvencyReport,
+import type {
+  Audit,
+  Backing,
+  ExchangeOwed,
+  Snapshot,
+  SolvencyInput,
+  SolvencyReport,
 } from "./solvency-types.js";
 
-/** Unix seconds as RFC 3339 (to the second). */
-export const isoOf = (s: number): string => new Date(s * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
+export { isoOf };
 
 /**
  * How two texts that are not equal differ, when it is by a thing the eye misses: a Unicode normalisation
@@ -99,11 +97,9 @@ export function auditOf(i: SolvencyInput, owed: Owed): Audit {
       `no audit challenge: ${owed.name} has none${i.commitment ? " (liabilities build --challenge)" : ""} and no --challenge was given, so no signature can be bound to these liabilities`,
     );
   const createdS = owed.created === null ? null : Date.parse(owed.created) / 1000;
-  const nowS = Math.floor(i.now.getTime() / 1000);
-  if (createdS !== null && createdS > nowS + CREATED_AHEAD_S)
-    faults.push(
-      `${owed.name} is dated ${owed.created}, ${spanText(createdS - nowS)} after this computer's clock (${isoOf(nowS)}): liabilities cannot have been counted then`,
-    );
+  const ahead =
+    createdS === null ? undefined : aheadOfClock(owed.name, owed.created as string, createdS, i.now);
+  if (ahead) faults.push(ahead);
   return {
     challenge,
     from,

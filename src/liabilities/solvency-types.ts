@@ -172,11 +172,7 @@ export interface SolvencyInput {
   now: Date;
 }
 
-/**
- * How far past the auditor's clock a commitment's `created` may be before it is "in the future": the two
- * hours a block's time may run ahead of the network's (Bitcoin Core's MAX_FUTURE_BLOCK_TIME).
- */
-export const CREATED_AHEAD_S = 7200;
+export { CREATED_AHEAD_S } from "../util/text.js";
 
 export type SolvencyVerdict = "solvent" | "unproven" | "not-solvent" | "cannot-say";
 

@@ -207,3 +207,24 @@ export function wrapWords(text: string, width: number, indent = ""): string {
 
 /** The one escape of text from files and nodes lives in escape.ts; its two helpers are read here too. */
 export { escapeUnprintable, quoted, UNPRINTABLE } from "./escape.js";
+
+/** Unix seconds as an RFC 3339 time without fractions ("2026-11-28T16:00:00Z"). */
+export const isoOf = (s: number): string => new Date(s * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
+
+/**
+ * How far past the auditor's clock liabilities' date may be before it is "in the future": the two hours a
+ * block's time may run ahead of the network's (Bitcoin Core's MAX_FUTURE_BLOCK_TIME).
+ */
+export const CREATED_AHEAD_S = 7200;
+
+/**
+ * Liabilities dated after the auditor's clock (beyond CREATED_AHEAD_S) cannot have been counted then: the
+ * fault's text naming them (`what`) and their date, or undefined. One rule for chaingw's commitments and an
+ * exchange's root (--liabilities-date).
+ */
+export function aheadOfClock(what: string, date: string, dateS: number, now: Date): string | undefined {
+  const nowS = Math.floor(now.getTime() / 1000);
+  return dateS > nowS + CREATED_AHEAD_S
+    ? `${what} is dated ${date}, ${spanText(dateS - nowS)} after this computer's clock (${isoOf(nowS)}): liabilities cannot have been counted then`
+    : undefined;
+}

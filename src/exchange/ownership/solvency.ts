@@ -28,6 +28,7 @@ import {
 } from "../../chains/assets.js";
 import { COINS, type NetworkName } from "../../chains/coins.js";
 import { share } from "../../reserves/claims.js";
+import { aheadOfClock } from "../../util/text.js";
 import { formatUnits } from "../../util/units.js";
 import { isTronRow, networkOf, nodeOfRow } from "./balances.js";
 import { decimalsOf, nativeOn } from "./coins.js";
@@ -443,6 +444,8 @@ export function exchangeSolvency(i: {
   backings?: RowBackings;
   /** --max-gap: how far a snapshot's block time may be from the liabilities' date */
   maxGap: { text: string; seconds: number };
+  /** the auditor's clock (a liabilities' date past it by more than CREATED_AHEAD_S is a fault) */
+  now?: Date;
 }): ExchangeSolvencyReport {
   const challenge = i.challenge ?? null;
   const dateS = i.liabilities.date === null ? null : Date.parse(i.liabilities.date) / 1000;
@@ -459,6 +462,17 @@ export function exchangeSolvency(i: {
   let verdict: ExchangeSolvencyVerdict = (["solvent", "cannot-say", "unproven", "not-solvent"] as const)[
     worst
   ] as ExchangeSolvencyVerdict;
+  // as chaingw's own solvency: liabilities dated after the auditor's clock cannot have been counted then
+  const ahead =
+    dateS === null
+      ? undefined
+      : aheadOfClock(
+          "the liabilities' root (--liabilities-date)",
+          i.liabilities.date as string,
+          dateS,
+          i.now ?? new Date(),
+        );
+  if (ahead && verdict === "solvent") verdict = "unproven";
   if (i.liabilities.fails) verdict = "not-solvent";
   else if (i.liabilities.cannot_say) verdict = "cannot-say";
   const messages = [...new Set(i.file.rows.map((r) => r.message).filter((m) => m.trim() !== ""))];
@@ -469,7 +483,7 @@ export function exchangeSolvency(i: {
       ? `the liabilities cannot be relied on: ${i.liabilities.cannot_say}`
       : verdict === "solvent"
         ? `every coin owed (${coins.length}) covered by proven reserves: signed over the accepted text, re-read on chain at the snapshot`
-        : open.map((c) => `${c.asset} ${c.why}`).join("; ");
+        : [...(ahead ? [ahead] : []), ...open.map((c) => `${c.asset} ${c.why}`)].join("; ");
   const times = i.times.flatMap((t) => (t.time === null ? [] : [t.time]));
   const date = i.liabilities.date === null ? null : Date.parse(i.liabilities.date) / 1000;
   const gap =
