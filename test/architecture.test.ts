@@ -241,7 +241,7 @@ describe("architecture", () => {
           const lines = line(node.end) - line(node.getStart(sf)) + 1;
           const parent = node.parent;
           const name =
-            (node.name && node.name.getText(sf)) ||
+            node.name?.getText(sf) ||
             (parent && (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent))
               ? parent.name.getText(sf)
               : `(anonymous, line ${line(node.getStart(sf)) + 1})`);

@@ -1,5 +1,5 @@
 /**
- * `reserves scan|status|abort` as a workflow: typed options in, data out, progress as events, interrupts
+ * `reserves scan` as a workflow (status and abort by hand: slot.ts): typed options in, data out, progress as events, interrupts
  * as an AbortSignal. Nothing here prints or knows the command line (src/cli/commands/reserves/scan.ts is the face).
  * Steps of a scan:
  *  1. read and check the input locally (nothing is sent while anything is wrong);
@@ -12,14 +12,13 @@
  */
 
 import { describePrefix } from "../../chains/address.js";
-import { type GroupName, groupOf } from "../../chains/index.js";
+import type { GroupName } from "../../chains/index.js";
 import { IntegrityError, InterruptedError, TransportError, UsageError } from "../../errors/index.js";
 import type { JsonObject } from "../../json/lossless.js";
 import { marksOf } from "../../methods/prepare.js";
 import type { Quorum, QuorumNode } from "../../proof/document.js";
 import type { JsonRpcClient } from "../../rpc/client.js";
 import { type Endpoint, sameNode } from "../../rpc/endpoint.js";
-import { sleep } from "../../util/sleep.js";
 import { nodeName } from "../claims.js";
 import { describeUtxoNode, QuorumError, quorumEndpoints } from "../quorum.js";
 import { formatCoins } from "./amount.js";
@@ -42,6 +41,7 @@ import {
   startScan,
   TooLargeError,
 } from "./scan.js";
+import { checkGroup } from "./slot.js";
 
 export interface ScanOptions extends PlanInput {
   /** per-address subtotals in the report */
@@ -87,12 +87,6 @@ const busyHint = (ep: Endpoint) =>
     "    chaingw reserves abort      stops it (only if it is yours or abandoned)",
     "  or run this scan again with --wait to start as soon as the slot is free.",
   ].join("\n");
-
-/** Scans need a group with a UTXO set. */
-function checkGroup(group: GroupName | undefined): void {
-  if (group && !groupOf(group).utxoScan)
-    throw new UsageError(`reserves works on the utxo group (scantxoutset), not on ${group}`);
-}
 
 /** Step 2: a live endpoint, its chain name, and the node's word on one address of each prefix. */
 async function preflight(client: JsonRpcClient, plan: Plan): Promise<{ endpoint: Endpoint; chain?: string }> {
@@ -548,62 +542,4 @@ async function afterFailedStart(client: JsonRpcClient, o: ScanOptions, ep: Endpo
   } catch {
     // the endpoint is unreachable; the error says so
   }
-}
-
-export interface EndpointRow<T> {
-  endpoint: string;
-  answer?: T;
-  error?: string;
-}
-
-/**
- * `status` and `abort` by hand ask every configured endpoint: a row each, and an endpoint that did not
- * answer is a row with its error. When none answered, the last error is the command's.
- */
-async function perEndpoint<T>(
-  client: JsonRpcClient,
-  ask: (ep: Endpoint) => Promise<T>,
-): Promise<EndpointRow<T>[]> {
-  const rows: EndpointRow<T>[] = [];
-  let last: unknown;
-  for (const ep of client.opts.endpoints) {
-    try {
-      rows.push({ endpoint: ep.label, answer: await ask(ep) });
-    } catch (e) {
-      last = e;
-      rows.push({ endpoint: ep.label, error: (e as Error).message });
-    }
-  }
-  if (rows.every((r) => r.error !== undefined)) throw last;
-  return rows;
-}
-
-/** What `reserves status` says of one node: its state, and what a running scan is doing. */
-export interface StatusAnswer extends ScanState {
-  /** "preparing": still at 100% a second later (Core 0.21 shows the previous scan's figure until the pass begins) */
-  phase?: "preparing" | "scanning";
-}
-
-/** `reserves status`: what each node reports about its scan slot. */
-export async function reservesStatus(client: JsonRpcClient, group?: GroupName, recheckMs = 1000) {
-  checkGroup(group);
-  const phaseOf = (st: ScanState): StatusAnswer => (st.running ? { ...st, phase: "scanning" } : st);
-  return perEndpoint(client, async (ep): Promise<StatusAnswer> => {
-    const st = await scanStatus(client, ep);
-    if (!st.running || st.progress !== 100) return phaseOf(st);
-    // a pass at 100% ends at once: still 100% a moment later is a scan being prepared
-    await sleep(recheckMs);
-    const again = await scanStatus(client, ep);
-    return again.running && again.progress === 100 ? { ...again, phase: "preparing" } : phaseOf(again);
-  });
-}
-
-/**
- * `reserves abort`: abort on each node and report what the node says afterwards. For a scan another
- * client started, chaingw cannot see its `start` answer: it reports whether the node still scans, not
- * that the scan "was aborted" (Core 0.21 loses an abort sent while it prepares a scan).
- */
-export async function reservesAbort(client: JsonRpcClient, boundMs: number, group?: GroupName) {
-  checkGroup(group);
-  return perEndpoint(client, (ep) => abortAndConfirm(client, ep, boundMs));
 }

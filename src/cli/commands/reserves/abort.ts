@@ -23,7 +23,7 @@ export async function runAbort(run: Run, flags: GlobalFlags, o: { abortWait?: st
   const boundMs = parseDuration("--abort-wait", o.abortWait, DEFAULT_ABORT_WAIT_S, "positive");
   const [{ contextFor }, { reservesAbort }] = await Promise.all([
     import("../../context.js"),
-    import("../../../reserves/utxo/run.js"),
+    import("../../../reserves/utxo/slot.js"),
   ]);
   const ctx = contextFor(run, flags, "utxo");
   const rows = (await reservesAbort(ctx.client, boundMs, ctx.settings.chain)).map((r) =>

@@ -15,7 +15,7 @@ export function declareStatus(reserves: Command, run: Run): void {
 export async function runStatus(run: Run, flags: GlobalFlags): Promise<void> {
   const [{ contextFor }, { reservesStatus }] = await Promise.all([
     import("../../context.js"),
-    import("../../../reserves/utxo/run.js"),
+    import("../../../reserves/utxo/slot.js"),
   ]);
   const ctx = contextFor(run, flags, "utxo");
   const rows = (await reservesStatus(ctx.client, ctx.settings.chain)).map((r) =>
