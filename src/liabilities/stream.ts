@@ -31,29 +31,21 @@ import { availableParallelism } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { Worker } from "node:worker_threads";
 import { ChaingwError, UsageError } from "../errors/index.js";
-import { type AtomicFile, cannotWrite } from "../util/atomic.js";
-import {
-  type BuildOptions,
-  type BuildResult,
-  CustomerLines,
-  commitmentOf,
-  heightFor,
-  splitOf,
-} from "./build.js";
-import { fnv1a, MAX_AMOUNT, parentOf, recordBytes } from "./format.js";
+import { cannotWrite } from "../util/atomic.js";
+import { type BuildOptions, type BuildResult, commitmentOf, heightFor, splitOf } from "./build.js";
+import { MAX_AMOUNT, parentOf, recordBytes } from "./format.js";
 import { type Asset, balanceLines, balanceRow, readAssets, refuseEmpty } from "./input.js";
 import { cryptoRandom } from "./random.js";
-import { BucketReader, BucketWriter } from "./spill.js";
-import { BuildFiles, buildFiles, indexHeader, indexSlots, writeTreeHeader } from "./store.js";
+import { BucketWriter } from "./spill.js";
+import { BuildFiles, buildFiles, indexSlots, writeTreeHeader } from "./store.js";
+import { pow2Bits, writeCustomersStreamed } from "./stream-customers.js";
 import {
-  custFile,
   inFile,
   PLACE_HEAD,
   placeFile,
   type RowsResult,
   SLOT_RANGE,
   type SubtreeTask,
-  slotFile,
   spillRow,
   TREE_HEADER,
 } from "./stream-work.js";
@@ -97,8 +89,6 @@ export const MIN_MEMORY_MB = 400;
 const MAX_PROBLEMS = 10;
 /** what a work file's failed write says: the system ran out of room or refused the write */
 const WRITE_CODES = new Set(["EFBIG", "ENOSPC", "EDQUOT", "EROFS", "EIO"]);
-
-const pow2Bits = (x: number) => Math.max(0, Math.ceil(Math.log2(Math.max(1, x))));
 
 /** A worker thread, one task at a time. */
 class Pool {
@@ -598,141 +588,4 @@ async function spillRows(input: string, assets: Asset[], bits: number, work: str
   }
   refuseEmpty(input, lines, rows, problems);
   return { lines, rows, totals, lineBase: [0] };
-}
-
-/** Phase D: customers.csv (worker by worker, in each worker's numbering) and customers.idx. */
-function writeCustomersStreamed(run: Run, perWorker: number[], T: number): void {
-  const { work, k } = run;
-  const n = perWorker.reduce((s, x) => s + x, 0);
-  const slots = indexSlots(n);
-  const slotBits = Math.log2(slots);
-  // index entries: (hash, offset + 1), 12 bytes, to buckets of home slots; a bucket sorted takes ~40 bytes an entry
-  const idxBits = Math.min(slotBits, pow2Bits((n * 40) / (run.data / 2)));
-  const idx = new BucketWriter(2 ** idxBits, (b) => join(work, `idx-${b}.bin`));
-  const lines = new CustomerLines(run.files.customers);
-  const reader = new BucketReader();
-  try {
-    const leaves = new Uint32Array(SLOT_RANGE * k);
-    for (let w = 0; w < run.T; w++) {
-      const cust = readStream(custFile(work, w));
-      for (let r = 0; r * SLOT_RANGE < perWorker[w]; r++) {
-        const slotsIn = reader.read(
-          Array.from({ length: T }, (_, t) => slotFile(work, t, w, r)),
-          true,
-        );
-        for (let at = 0; at < slotsIn.length; at += 12)
-          leaves[(slotsIn.readUInt32BE(at) - r * SLOT_RANGE) * k + slotsIn.readUInt32BE(at + 4)] =
-            slotsIn.readUInt32BE(at + 8);
-        const upTo = Math.min(perWorker[w], (r + 1) * SLOT_RANGE);
-        for (let q = r * SLOT_RANGE; q < upTo; q++) {
-          const { id, secret } = cust.next();
-          const offset = lines.offset;
-          const j = (q - r * SLOT_RANGE) * k;
-          lines.add(id, secret, leaves.subarray(j, j + k));
-          const h = fnv1a(id);
-          const home = h & (slots - 1);
-          const [b, at] = idx.reserve(idxBits === 0 ? 0 : home >>> (slotBits - idxBits), 12);
-          b.writeUInt32BE(h, at);
-          b.writeUInt32BE(Math.floor((offset + 1) / 2 ** 32), at + 4);
-          b.writeUInt32BE((offset + 1) % 2 ** 32, at + 8);
-        }
-      }
-      cust.close();
-      run.sample();
-      rmSync(custFile(work, w), { force: true });
-    }
-    lines.flush();
-  } finally {
-    idx.close();
-    reader.release();
-  }
-  writeIndexStreamed(run.files.index, work, n, slots, idxBits);
-}
-
-/** Records of a cust-W file, read in order through a 4 MiB window. */
-function readStream(file: string) {
-  const fd = openSync(file, "r");
-  let buf = Buffer.alloc(0);
-  let at = 0;
-  let filePos = 0;
-  const fill = (need: number) => {
-    if (buf.length - at >= need) return;
-    const rest = buf.subarray(at);
-    const next = Buffer.allocUnsafe(Math.max(4 << 20, need));
-    rest.copy(next, 0);
-    const got = readSync(fd, next, rest.length, next.length - rest.length, filePos);
-    filePos += got;
-    buf = next.subarray(0, rest.length + got);
-    at = 0;
-  };
-  return {
-    next(): { id: Buffer; secret: Buffer } {
-      fill(2);
-      const len = buf.readUInt16BE(at);
-      fill(2 + len + 32);
-      const id = Buffer.from(buf.subarray(at + 2, at + 2 + len));
-      const secret = Buffer.from(buf.subarray(at + 2 + len, at + 2 + len + 32));
-      at += 2 + len + 32;
-      return { id, secret };
-    },
-    close: () => closeSync(fd),
-  };
-}
-
-/**
- * customers.idx, the same format as the in-memory build's (store.ts): entries sorted by home slot, each
- * placed at the first free slot from its home on (linear probing), bucket after bucket in slot order, a
- * run past the last slot wrapping to the first free slots from 0.
- */
-function writeIndexStreamed(file: AtomicFile, work: string, n: number, slots: number, idxBits: number): void {
-  const SLOT = 12;
-  file.write(indexHeader(slots, n), 0);
-  file.truncate(16 + slots * SLOT);
-  let next = 0; // the first slot not yet taken by an earlier entry
-  const wrapped: Buffer[] = [];
-  const mask = slots - 1;
-  const reader = new BucketReader();
-  for (let b = 0; b < 2 ** idxBits; b++) {
-    const e = reader.read([join(work, `idx-${b}.bin`)], true);
-    const m = e.length / SLOT;
-    if (!m) continue;
-    const home = new Float64Array(m);
-    for (let i = 0; i < m; i++) home[i] = e.readUInt32BE(i * SLOT) & mask;
-    const order = new Uint32Array(m);
-    for (let i = 0; i < m; i++) order[i] = i;
-    order.sort((x, y) => home[x] - home[y]);
-    // a run of slots from `start`, written at once
-    let start = -1;
-    let run = Buffer.allocUnsafe(0);
-    let used = 0;
-    const put = (slot: number, entry: Buffer) => {
-      if (start < 0 || slot !== start + used / SLOT || used + SLOT > run.length) {
-        if (used) file.write(run.subarray(0, used), 16 + start * SLOT);
-        if (run.length < 1 << 20) run = Buffer.allocUnsafe(1 << 20);
-        start = slot;
-        used = 0;
-      }
-      entry.copy(run, used);
-      used += SLOT;
-    };
-    for (const i of order) {
-      const slot = Math.max(home[i], next);
-      const entry = e.subarray(i * SLOT, i * SLOT + SLOT);
-      if (slot >= slots) wrapped.push(Buffer.from(entry));
-      else put(slot, entry);
-      next = slot + 1;
-    }
-    if (used) file.write(run.subarray(0, used), 16 + start * SLOT);
-  }
-  // the run that went past the last slot continues at slot 0 (free slots there, the load is ≤ 1/2)
-  const probe = Buffer.alloc(SLOT);
-  let s = 0;
-  for (const entry of wrapped) {
-    for (; ; s++) {
-      file.guard((fd) => readSync(fd, probe, 0, SLOT, 16 + s * SLOT));
-      if (probe.readUInt32BE(4) === 0 && probe.readUInt32BE(8) === 0) break;
-    }
-    file.write(entry, 16 + s * SLOT);
-    s++;
-  }
 }
