@@ -131,7 +131,7 @@ export function declareScan(reserves: Command, run: Run): void {
 }
 
 export async function runScan(run: Run, args: string[], flags: GlobalFlags, o: ScanFlags): Promise<void> {
-  const { abortWaitMs, plainEveryMs, minConf, chunk } = scanFlags(run, o);
+  const { abortWaitMs, plainEveryMs, minConf, chunk } = scanFlags(o);
   const [{ progress }, { scanReserves, crossCheckFailure }, { contextFor }, files] = await Promise.all([
     import("../../../output/progress.js"),
     import("../../../reserves/utxo/run.js"),
@@ -187,7 +187,7 @@ export async function runScan(run: Run, args: string[], flags: GlobalFlags, o: S
 }
 
 /** The flags a scan reads as numbers, and the combinations it refuses (exit 2, nothing sent). */
-function scanFlags(run: Run, o: ScanFlags) {
+function scanFlags(o: ScanFlags) {
   const abortWaitMs = parseDuration("--abort-wait", o.abortWait, DEFAULT_ABORT_WAIT_S, "positive");
   const plainEveryMs =
     o.progress === undefined || o.progress === false
