@@ -27,7 +27,7 @@ import {
   upstreamError,
 } from "./envelope.js";
 import { errorStatus, GatewayError } from "./errors.js";
-import { moveCounter } from "./upstreams.js";
+import { moveCounter } from "./transport.js";
 
 /**
  * The params as forwarded: the client's own text when the registry's checks changed nothing (numbers keep
