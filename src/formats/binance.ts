@@ -1,7 +1,5 @@
 /** The Binance family's zk user proofs (user_config.json): Binance, Gate, HTX v2. */
-import { inclusionModule } from "./inclusion.js";
-import { hasMarks } from "./sniff.js";
-import type { LiabilitiesModule, ProofFormat } from "./types.js";
+import { exchangeFormat } from "./inclusion.js";
 
 const BINANCE_MARKS = ["AccountIndex", "AccountIdHash", "Assets[].Equity", "Assets[].Debt", "Root", "Proof"];
 const GATE_MARKS = [
@@ -24,12 +22,11 @@ const PATH = [
 const CANNOT = [
   "the Groth16 batch proofs that bind the totals to the balances and every account's non-negativity",
 ];
-const load = (f: "verifyBinance" | "verifyGate" | "verifyHtx") =>
-  inclusionModule(() => import("../exchange/liabilities/zk.js").then((m) => m[f]));
+const verifier = (f: "verifyBinance" | "verifyGate" | "verifyHtx") => () =>
+  import("../exchange/liabilities/zk.js").then((m) => m[f]);
 
-export const BINANCE: ProofFormat<LiabilitiesModule> = {
+export const BINANCE = exchangeFormat({
   name: "binance",
-  kind: "liabilities",
   title: "Binance zk-SNARK user proof (user_config.json)",
   checks: [
     ...CHECKS,
@@ -37,28 +34,23 @@ export const BINANCE: ProofFormat<LiabilitiesModule> = {
   ],
   cannot: CANNOT,
   marks: BINANCE_MARKS,
-  detect: (t) => hasMarks(t, BINANCE_MARKS),
-  load: load("verifyBinance"),
-};
+  verifier: verifier("verifyBinance"),
+});
 
-export const GATE: ProofFormat<LiabilitiesModule> = {
+export const GATE = exchangeFormat({
   name: "gate",
-  kind: "liabilities",
   title: "Gate zk-SNARK user proof (user_config.json, a Binance fork)",
   checks: [...CHECKS, ...PATH],
   cannot: CANNOT,
   marks: GATE_MARKS,
-  detect: (t) => hasMarks(t, GATE_MARKS),
-  load: load("verifyGate"),
-};
+  verifier: verifier("verifyGate"),
+});
 
-export const HTX_ZK: ProofFormat<LiabilitiesModule> = {
+export const HTX_ZK = exchangeFormat({
   name: "htx-zk",
-  kind: "liabilities",
   title: "HTX zk-SNARK user proof (user_config.json, a Binance fork)",
   checks: [...CHECKS, ...PATH],
   cannot: CANNOT,
   marks: HTX_MARKS,
-  detect: (t) => hasMarks(t, HTX_MARKS),
-  load: load("verifyHtx"),
-};
+  verifier: verifier("verifyHtx"),
+});

@@ -1,7 +1,5 @@
 /** Bitbase's customer proof (POR_V1): a plain Merkle path with no sums. */
-import { inclusionModule } from "./inclusion.js";
-import { hasMarks } from "./sniff.js";
-import type { LiabilitiesModule, ProofFormat } from "./types.js";
+import { exchangeFormat } from "./inclusion.js";
 
 /** the members that identify its files */
 const BITBASE_MARKS = [
@@ -14,9 +12,8 @@ const BITBASE_MARKS = [
   "proof[].position",
 ];
 
-export const BITBASE: ProofFormat<LiabilitiesModule> = {
+export const BITBASE = exchangeFormat({
   name: "bitbase",
-  kind: "liabilities",
   title: "Bitbase customer proof (POR_V1: a Merkle tree without sums)",
   checks: [
     "the leaf's text POR_V1|auditId|recordId|BTC|ETH|USDT|USDC from the file's own balances (each with 8 places), equal to its leafPayload, and its sha256 against leafHash",
@@ -34,6 +31,5 @@ export const BITBASE: ProofFormat<LiabilitiesModule> = {
     "its verifier compares with the file's own root unless given one",
   ],
   marks: BITBASE_MARKS,
-  detect: (t) => hasMarks(t, BITBASE_MARKS),
-  load: inclusionModule(() => import("../exchange/liabilities/bitbase.js").then((m) => m.verify)),
-};
+  verifier: () => import("../exchange/liabilities/bitbase.js").then((m) => m.verify),
+});

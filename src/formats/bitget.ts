@@ -1,7 +1,5 @@
 /** Bitget's customer inclusion proof (merkel_tree_bg.json), 2025 layout: quoted amounts. */
-import { inclusionModule } from "./inclusion.js";
-import { hasMarks } from "./sniff.js";
-import type { LiabilitiesModule, ProofFormat } from "./types.js";
+import { exchangeFormat } from "./inclusion.js";
 
 /** the members that identify the Bitget family's files (Bitget, UZX) */
 export const BITGET_MARKS = [
@@ -13,9 +11,8 @@ export const BITGET_MARKS = [
   "path[].level",
 ] as const;
 
-export const BITGET: ProofFormat<LiabilitiesModule> = {
+export const BITGET = exchangeFormat({
   name: "bitget",
-  kind: "liabilities",
   title: "Bitget customer inclusion proof (merkel_tree_bg.json, quoted amounts, 2023-)",
   checks: [
     "the leaf: sha256(encryptUid, nonce, balances) with the keys in Java HashMap's order, cut to 16 hex as Bitget does",
@@ -33,6 +30,6 @@ export const BITGET: ProofFormat<LiabilitiesModule> = {
     "Bitget's verifier compares with the root inside the same file",
   ],
   marks: BITGET_MARKS,
-  detect: (t) => hasMarks(t, BITGET_MARKS) && /"balances"\s*:\s*\{\s*"[^"]*"\s*:\s*"/.test(t),
-  load: inclusionModule(() => import("../exchange/liabilities/bitget.js").then((m) => m.verifyBitget)),
-};
+  also: (t) => /"balances"\s*:\s*\{\s*"[^"]*"\s*:\s*"/.test(t),
+  verifier: () => import("../exchange/liabilities/bitget.js").then((m) => m.verifyBitget),
+});

@@ -1,10 +1,8 @@
 /** BitMEX's and River's full liabilities tree (block_height:N, then hash,value lines, root first). */
-import { inclusionModule } from "./inclusion.js";
-import type { LiabilitiesModule, ProofFormat } from "./types.js";
+import { exchangeFormat } from "./inclusion.js";
 
-export const BITMEX: ProofFormat<LiabilitiesModule> = {
+export const BITMEX = exchangeFormat({
   name: "bitmex",
-  kind: "liabilities",
   title: "BitMEX / River full liabilities tree (block_height:N, hash,value lines; HMAC leaves)",
   checks: [
     "every inner node of the published tree: sha256(L ‖ le64(Lv) ‖ R ‖ le64(Rv)) and Lv + Rv",
@@ -18,6 +16,6 @@ export const BITMEX: ProofFormat<LiabilitiesModule> = {
   catches: [
     "the root compared with the file's own: BitMEX's README prints root 85b0a839… for a tree whose root line is ceb08dfd…, and its demo nonces open none of the demo tree's leaves",
   ],
-  detect: (t) => /^block_height:\d+\r?\n[0-9a-fA-F]+,-?\d+/.test(t),
-  load: inclusionModule(() => import("../exchange/liabilities/bitmex.js").then((m) => m.verify)),
-};
+  also: (t) => /^block_height:\d+\r?\n[0-9a-fA-F]+,-?\d+/.test(t),
+  verifier: () => import("../exchange/liabilities/bitmex.js").then((m) => m.verify),
+});

@@ -1,7 +1,5 @@
 /** Bitunix's customer inclusion proof (a Bitget-like tree with full SHA-256 and per-asset precisions). */
-import { inclusionModule } from "./inclusion.js";
-import { hasMarks } from "./sniff.js";
-import type { LiabilitiesModule, ProofFormat } from "./types.js";
+import { exchangeFormat } from "./inclusion.js";
 
 /** the members that identify its files */
 export const BITUNIX_MARKS = [
@@ -12,9 +10,8 @@ export const BITUNIX_MARKS = [
   "path[].height",
 ] as const;
 
-export const BITUNIX: ProofFormat<LiabilitiesModule> = {
+export const BITUNIX = exchangeFormat({
   name: "bitunix",
-  kind: "liabilities",
   title: "Bitunix customer inclusion proof (merkle_tree_bitunix.json)",
   checks: [
     "the leaf: sha256(encryptUid, nonce, balances), keys in Java HashMap's order",
@@ -30,6 +27,5 @@ export const BITUNIX: ProofFormat<LiabilitiesModule> = {
     "the root compared only with the file's own",
   ],
   marks: BITUNIX_MARKS,
-  detect: (t) => hasMarks(t, BITUNIX_MARKS),
-  load: inclusionModule(() => import("../exchange/liabilities/bitget.js").then((m) => m.verifyBitunix)),
-};
+  verifier: () => import("../exchange/liabilities/bitget.js").then((m) => m.verifyBitunix),
+});

@@ -1,7 +1,5 @@
 /** Bybit's customer inclusion proof (self with userHash and balance, path to the root), every coin list. */
-import { inclusionModule } from "./inclusion.js";
-import { hasMarks } from "./sniff.js";
-import type { LiabilitiesModule, ProofFormat } from "./types.js";
+import { exchangeFormat } from "./inclusion.js";
 
 /** the members that identify its files (`balance`, not OKX's `balances`; `userHash`) */
 const BYBIT_MARKS = [
@@ -13,9 +11,8 @@ const BYBIT_MARKS = [
   "path[].height",
 ];
 
-export const BYBIT: ProofFormat<LiabilitiesModule> = {
+export const BYBIT = exchangeFormat({
   name: "bybit",
-  kind: "liabilities",
   title: "Bybit customer inclusion proof (the website's proof file, bybit-exchange/merkle-proof)",
   checks: [
     "the coin list: the file's coins exactly one of Bybit's lists (4, 20, 32, 40, 50 coins; BIT → MNT, RNDR → RENDER, MATIC → POL, FTM → S, EOS → A), a coin no list has refused by name",
@@ -33,6 +30,5 @@ export const BYBIT: ProofFormat<LiabilitiesModule> = {
     "Bybit's validator accepts negative amounts on the path and compares with the root inside the same file",
   ],
   marks: BYBIT_MARKS,
-  detect: (t) => hasMarks(t, BYBIT_MARKS),
-  load: inclusionModule(() => import("../exchange/liabilities/bybit.js").then((m) => m.verify)),
-};
+  verifier: () => import("../exchange/liabilities/bybit.js").then((m) => m.verify),
+});

@@ -1,7 +1,5 @@
 /** CoinEx's customer inclusion proof (merkle_proof_file.json: root, self, path with pos). */
-import { inclusionModule } from "./inclusion.js";
-import { hasMarks } from "./sniff.js";
-import type { LiabilitiesModule, ProofFormat } from "./types.js";
+import { exchangeFormat } from "./inclusion.js";
 
 /** the members that identify its files */
 export const COINEX_MARKS = [
@@ -12,9 +10,8 @@ export const COINEX_MARKS = [
   "path[].pos",
 ] as const;
 
-export const COINEX: ProofFormat<LiabilitiesModule> = {
+export const COINEX = exchangeFormat({
   name: "coinex",
-  kind: "liabilities",
   title: "CoinEx customer inclusion proof (merkle_proof_file.json)",
   checks: [
     "the leaf sha256(nonce ‖ balances as Go's JSON) and every level sha256(left ‖ right ‖ the sums), {} a missing sibling",
@@ -30,6 +27,5 @@ export const COINEX: ProofFormat<LiabilitiesModule> = {
     "negative amounts, which CoinEx's verifier accepts; the root compared only with the file's own",
   ],
   marks: COINEX_MARKS,
-  detect: (t) => hasMarks(t, COINEX_MARKS),
-  load: inclusionModule(() => import("../exchange/liabilities/coinex.js").then((m) => m.verify)),
-};
+  verifier: () => import("../exchange/liabilities/coinex.js").then((m) => m.verify),
+});

@@ -1,7 +1,5 @@
 /** Hotcoin's customer proof (protocol HOTCOIN-POR-SUM), its root in the anchor file published apart. */
-import { inclusionModule } from "./inclusion.js";
-import { hasMarks } from "./sniff.js";
-import type { LiabilitiesModule, ProofFormat } from "./types.js";
+import { exchangeFormat } from "./inclusion.js";
 
 /** the members that identify its proof files */
 const HOTCOIN_MARKS = [
@@ -25,9 +23,8 @@ export const HOTCOIN_ANCHOR_MARKS = [
   "userTotals",
 ];
 
-export const HOTCOIN: ProofFormat<LiabilitiesModule> = {
+export const HOTCOIN = exchangeFormat({
   name: "hotcoin",
-  kind: "liabilities",
   title: "Hotcoin customer proof (proof.json, HOTCOIN-POR-SUM; its root in anchor.json: --anchor FILE)",
   checks: [
     "every hash domain-separated as Hotcoin's protocol makes it: sha256(domain byte ‖ the fields as a JSON array of strings) — the asset configuration (3), the leaf (0), each node (1), the padding node (2)",
@@ -45,6 +42,5 @@ export const HOTCOIN: ProofFormat<LiabilitiesModule> = {
     "Hotcoin's verifier returns a bare false for a malformed file; chaingw names the member, the line and the level",
   ],
   marks: HOTCOIN_MARKS,
-  detect: (t) => hasMarks(t, HOTCOIN_MARKS),
-  load: inclusionModule(() => import("../exchange/liabilities/hotcoin.js").then((m) => m.verify)),
-};
+  verifier: () => import("../exchange/liabilities/hotcoin.js").then((m) => m.verify),
+});

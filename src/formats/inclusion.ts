@@ -5,7 +5,8 @@
  */
 import { UsageError } from "../errors/index.js";
 import type { InclusionCheck, InclusionOptions } from "../exchange/liabilities/check.js";
-import type { LiabilitiesModule } from "./types.js";
+import { hasMarks } from "./sniff.js";
+import type { LiabilitiesModule, ProofFormat } from "./types.js";
 
 /** The flags of `LiabilitiesInput` that only exchanges' formats take, as the command line spells them. */
 export const EXCHANGE_FLAGS = {
@@ -54,3 +55,24 @@ export const inclusionModule = (get: () => Promise<Verify>) => async (): Promise
     },
   };
 };
+
+/** An exchange's inclusion format as its file declares it: what it is and checks, its verifier, how its files are told. */
+type ExchangeFormat = Omit<ProofFormat<LiabilitiesModule>, "kind" | "detect" | "load"> & {
+  /** beyond its marks (every one present, sniff.ts `hasMarks`), what tells its files apart; alone where it has none */
+  also?: (text: string) => boolean;
+  /** its verifier (src/exchange/liabilities/), loaded on use */
+  verifier: () => Promise<Verify>;
+};
+
+/** The descriptor of an exchange's format: `detect` from its marks (and `also`), `load` its verifier wrapped. */
+export function exchangeFormat({ also, verifier, ...d }: ExchangeFormat): ProofFormat<LiabilitiesModule> {
+  const { marks } = d;
+  if (marks === undefined && also === undefined)
+    throw new Error(`format ${d.name}: no marks and no test of its own`);
+  return {
+    ...d,
+    kind: "liabilities",
+    detect: (t) => (marks === undefined || hasMarks(t, marks)) && (also === undefined || also(t)),
+    load: inclusionModule(verifier),
+  };
+}

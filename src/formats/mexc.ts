@@ -1,7 +1,5 @@
 /** MEXC's customer inclusion proof (merkle_proof.json: pathList and self). */
-import { inclusionModule } from "./inclusion.js";
-import { hasMarks } from "./sniff.js";
-import type { LiabilitiesModule, ProofFormat } from "./types.js";
+import { exchangeFormat } from "./inclusion.js";
 
 /** the members that identify its files */
 export const MEXC_MARKS = [
@@ -12,9 +10,8 @@ export const MEXC_MARKS = [
   "pathList[].level",
 ] as const;
 
-export const MEXC: ProofFormat<LiabilitiesModule> = {
+export const MEXC = exchangeFormat({
   name: "mexc",
-  kind: "liabilities",
   title: "MEXC customer inclusion proof (merkle_proof.json)",
   checks: [
     "the leaf: sha256(proofId, accountId, sorted K:v balances) cut to 32 hex (128 bits)",
@@ -30,6 +27,5 @@ export const MEXC: ProofFormat<LiabilitiesModule> = {
     "it compares with the root inside the same file",
   ],
   marks: MEXC_MARKS,
-  detect: (t) => hasMarks(t, MEXC_MARKS),
-  load: inclusionModule(() => import("../exchange/liabilities/mexc.js").then((m) => m.verify)),
-};
+  verifier: () => import("../exchange/liabilities/mexc.js").then((m) => m.verify),
+});

@@ -1,7 +1,5 @@
 /** OKX's customer inclusion proof, v1 (Nov 2022 – Mar 2023): a leaf and its path in one file. */
-import { inclusionModule } from "./inclusion.js";
-import { hasMarks } from "./sniff.js";
-import type { LiabilitiesModule, ProofFormat } from "./types.js";
+import { exchangeFormat } from "./inclusion.js";
 
 /** the members that identify its files */
 export const OKX_V1_MARKS = [
@@ -15,9 +13,8 @@ export const OKX_V1_MARKS = [
   "path[].balances",
 ] as const;
 
-export const OKX_V1: ProofFormat<LiabilitiesModule> = {
+export const OKX_V1 = exchangeFormat({
   name: "okx-v1",
-  kind: "liabilities",
   title: "OKX customer inclusion proof, v1 (merkle_proof_file.json, 2022-23)",
   checks: [
     "the leaf: sha256(nonce ‖ the balances as Go's JSON) against self.hash",
@@ -35,6 +32,5 @@ export const OKX_V1: ProofFormat<LiabilitiesModule> = {
     "a negative sibling sum is accepted by OKX's verifier; chaingw refuses it with its level",
   ],
   marks: OKX_V1_MARKS,
-  detect: (t) => hasMarks(t, OKX_V1_MARKS),
-  load: inclusionModule(() => import("../exchange/liabilities/okx.js").then((m) => m.verifyV1)),
-};
+  verifier: () => import("../exchange/liabilities/okx.js").then((m) => m.verifyV1),
+});

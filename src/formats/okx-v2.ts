@@ -1,14 +1,11 @@
 /** OKX's customer inclusion proof, v2 (from Mar 2023): the user info file beside the full tree. */
-import { inclusionModule } from "./inclusion.js";
-import { hasMarks } from "./sniff.js";
-import type { LiabilitiesModule, ProofFormat } from "./types.js";
+import { exchangeFormat } from "./inclusion.js";
 
 /** the members that identify its files */
 export const OKX_V2_MARKS = ["hash", "nonce", "totalBalances", "nodes[].hash", "nodes[].balances"] as const;
 
-export const OKX_V2: ProofFormat<LiabilitiesModule> = {
+export const OKX_V2 = exchangeFormat({
   name: "okx-v2",
-  kind: "liabilities",
   title: "OKX customer inclusion proof, v2 (user_info_file.json with the full tree file, 2023)",
   checks: [
     "the user hash: sha256(nonce ‖ totalBalances as Go's JSON)",
@@ -25,6 +22,5 @@ export const OKX_V2: ProofFormat<LiabilitiesModule> = {
     "OKX's v2 validator never rebuilds inner nodes: it sums the height-1 lines and looks for the leaves, so a tree with the right leaves and any root passes it",
   ],
   marks: OKX_V2_MARKS,
-  detect: (t) => hasMarks(t, OKX_V2_MARKS),
-  load: inclusionModule(() => import("../exchange/liabilities/okx.js").then((m) => m.verifyV2)),
-};
+  verifier: () => import("../exchange/liabilities/okx.js").then((m) => m.verifyV2),
+});

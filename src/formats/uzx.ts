@@ -1,13 +1,10 @@
 /** UZX's customer inclusion proof (a Bitget fork), and Bitget's 2022 layout: bare numbers, scale kept. */
 
 import { BITGET_MARKS } from "./bitget.js";
-import { inclusionModule } from "./inclusion.js";
-import { hasMarks } from "./sniff.js";
-import type { LiabilitiesModule, ProofFormat } from "./types.js";
+import { exchangeFormat } from "./inclusion.js";
 
-export const UZX: ProofFormat<LiabilitiesModule> = {
+export const UZX = exchangeFormat({
   name: "uzx",
-  kind: "liabilities",
   title: "UZX customer inclusion proof (merkel_tree_uzx.json), and Bitget's 2022 layout: bare amounts",
   checks: [
     "the leaf and every level as Bitget's, the amounts spelled as Java's BigDecimal.toString (the scale kept, 0E-16, 1.000000000E-7)",
@@ -20,6 +17,6 @@ export const UZX: ProofFormat<LiabilitiesModule> = {
   ],
   catches: ["64-bit hashes and negative subtotals, which the fork's verifier accepts"],
   marks: BITGET_MARKS,
-  detect: (t) => hasMarks(t, BITGET_MARKS) && /"balances"\s*:\s*\{\s*"[^"]*"\s*:\s*-?\d/.test(t),
-  load: inclusionModule(() => import("../exchange/liabilities/bitget.js").then((m) => m.verifyUzx)),
-};
+  also: (t) => /"balances"\s*:\s*\{\s*"[^"]*"\s*:\s*-?\d/.test(t),
+  verifier: () => import("../exchange/liabilities/bitget.js").then((m) => m.verifyUzx),
+});

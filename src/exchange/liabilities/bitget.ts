@@ -13,6 +13,7 @@ import { UsageError } from "../../errors/index.js";
 import {
   type Amount,
   amountsOf,
+  checkSibling,
   field,
   type InclusionOptions,
   int,
@@ -23,7 +24,6 @@ import {
   readAmounts,
   readJson,
   refuseNegative,
-  refuseShortHash,
   type Sums,
   sha256Hex,
   step,
@@ -197,8 +197,7 @@ const pathStep = step<Doc>("path", (ctx, s) => {
   for (const n of d.path.slice(0, -1)) {
     const at = `level ${n.level} (${n.at})`;
     if (n.level !== level) s.fail("path", `a sibling at level ${n.level} where level ${level} belongs`, at);
-    refuseShortHash(s, n.hash, at);
-    refuseNegative(s, amountsOf(n.balances), at, "the sibling");
+    checkSibling(s, n, at);
     const left = n.side === 1 || (n.side === 0 && mySide === 2);
     // the sum map: the left child's keys in its order, then the right child's new ones
     const next: Sums = new Map();

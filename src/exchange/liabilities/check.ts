@@ -332,6 +332,17 @@ const hashStep: InclusionStep<unknown> = step("hash", (ctx, s) => {
 });
 
 /** `h` is a lower- or upper-case hex string of `len` digits (any length when omitted). */
+/** A node beside the path (or on it): its hash not cut short, none of its amounts negative. */
+export function checkSibling(
+  s: Steps,
+  n: { hash: string; balances: Amount[] },
+  at: string,
+  whose = "the sibling",
+): void {
+  refuseShortHash(s, n.hash, at);
+  refuseNegative(s, amountsOf(n.balances), at, whose);
+}
+
 export const isHex = (h: string, len?: number): boolean =>
   /^[0-9a-fA-F]*$/.test(h) && (len === undefined ? h.length > 0 : h.length === len);
 

@@ -14,6 +14,7 @@ import { UsageError } from "../../errors/index.js";
 import {
   type Amount,
   amountsOf,
+  checkSibling,
   field,
   type InclusionOptions,
   isObj,
@@ -22,7 +23,6 @@ import {
   readAmounts,
   readJson,
   refuseNegative,
-  refuseShortHash,
   type Sums,
   sha256Hex,
   sortedByKey,
@@ -123,8 +123,7 @@ const pathStep = step<Doc>("path", (ctx, s) => {
   for (const [i, sib] of path.entries()) {
     if (!sib) continue;
     const at = `level ${i + 1} (${sib.at})`;
-    refuseShortHash(s, sib.hash, at);
-    refuseNegative(s, amountsOf(sib.balances), at, "the sibling");
+    checkSibling(s, sib, at);
   }
   const own = walk(leafOf(ctx.doc), new Map(amountsOf(mine)), path, "none");
   // the sums at every level, for negative subtotals

@@ -12,6 +12,7 @@ import { UsageError } from "../../errors/index.js";
 import {
   type Amount,
   amountsOf,
+  checkSibling,
   field,
   type InclusionOptions,
   isObj,
@@ -21,7 +22,6 @@ import {
   readAmounts,
   readJson,
   refuseNegative,
-  refuseShortHash,
   type Sums,
   sha256Hex,
   sortedByKey,
@@ -127,8 +127,7 @@ const pathStep = step<Doc>("path", (ctx, s) => {
     const at = `level ${level}${sib ? ` (${sib.at})` : ""}`;
     const empty = !sib || sib.hash === "";
     if (sib && !empty) {
-      refuseShortHash(s, sib.hash, at);
-      refuseNegative(s, amountsOf(sib.balances), at, "the sibling");
+      checkSibling(s, sib, at);
     }
     if (sib && empty && sib.balances.some((b) => b.value.units !== 0n))
       s.fail("path", 'an empty sibling (hash "") holding balances', at);

@@ -12,6 +12,7 @@ import {
   type Amount,
   amountsOf,
   type Balance,
+  checkSibling,
   compareTotals,
   field,
   type InclusionFormat,
@@ -246,8 +247,7 @@ const treeV2 = step<V2>("tree", (ctx, s) => {
   for (let h = 1; h <= top; h++) levels[h] = tree.filter((n) => n.height === h).reverse(); // left to right
   const where = (n: TreeNode) => `height ${n.height} (${o.tree!.file} line ${n.line})`;
   for (const n of tree) {
-    refuseShortHash(s, n.hash, where(n));
-    refuseNegative(s, amountsOf(n.balances), where(n), "the node");
+    checkSibling(s, n, where(n), "the node");
   }
   let broken = 0;
   for (let h = 1; h < top; h++) {
