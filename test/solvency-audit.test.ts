@@ -274,7 +274,7 @@ describe("when: the liabilities' created against each snapshot's block time", ()
     );
     expect(lines[3]).toMatch(
       new RegExp(
-        `^reserves: Litecoin regtest at height ${h}, block time \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ: (\\d+ (s|min)( \\d+ s)? (before|after) the liabilities' created|at the liabilities' created)$`,
+        `^reserves: Litecoin regtest at height ${h}, block time \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ: (\\d+ (s|min)( \\d+ s)? (before|after) the liabilities' date|at the liabilities' date)$`,
       ),
     );
     // block times run ahead of the clock on a fast regtest chain: the boundary is the spending block's own
@@ -313,10 +313,10 @@ describe("when: the liabilities' created against each snapshot's block time", ()
     const r = await judge(old, ["A"]);
     expect(r.exitCode, r.stdout + r.stderr).toBe(1);
     expect(first(r.stdout)).toMatch(
-      /^NOT PROVEN SOLVENT: LTC covered only by claimed reserves: proven 0 of 0\.5 LTC \(0\.00%\); not proven for this audit: .*A\.json: its snapshot's block is \d+ d( \d+ h)? after the liabilities' created: beyond --max-gap 24h$/,
+      /^NOT PROVEN SOLVENT: LTC covered only by claimed reserves: proven 0 of 0\.5 LTC \(0\.00%\); not proven for this audit: .*A\.json: its snapshot's block is \d+ d( \d+ h)? after the liabilities' date: beyond --max-gap 24h$/,
     );
     expect(r.stdout).toMatch(
-      /block time \S+Z: \d+ d( \d+ h)? after the liabilities' created, BEYOND --max-gap 24h/,
+      /block time \S+Z: \d+ d( \d+ h)? after the liabilities' date, BEYOND --max-gap 24h/,
     );
     const j = JSON.parse((await judge(old, ["A"], "--json")).stdout);
     expect(j.audit).toMatchObject({
@@ -462,7 +462,7 @@ describe("cannot say means cannot say", () => {
         `reserves: Litecoin regtest at height ${h}, block time not read (--verify reads it from the node)`,
       );
       expect(r.stdout).toContain(
-        "proves nothing for this audit: the node did not give its block's time: whether it is within --max-gap of the liabilities' created cannot be said",
+        "proves nothing for this audit: the node did not give its snapshot block's time: whether it is within --max-gap of the liabilities' date cannot be said",
       );
       const direct = await runCli(args(ltcUrl), { env: { CHAINGW_URL: "http://127.0.0.1:9/" } });
       expect(direct.exitCode, direct.stdout + direct.stderr).toBe(0);

@@ -421,7 +421,7 @@ describe("chaingw's own reserve proofs against an exchange's liabilities root (O
     expect(ok.asset("ETH")).toMatchObject({ liabilities: { amount: "5000" }, status: "covered" });
     expect(ok.asset("LTC").snapshots[0]).toMatchObject({
       block_time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
-      gap: expect.stringMatching(/ (after|before) the liabilities' created$|^at the liabilities' created$/),
+      gap: expect.stringMatching(/ (after|before) the liabilities' date$|^at the liabilities' date$/),
       within_max_gap: true,
     });
     expect(ok.report.exchange_liabilities).toMatchObject({ root, date: expect.any(String) });
@@ -466,7 +466,7 @@ describe("chaingw's own reserve proofs against an exchange's liabilities root (O
     expect(undated.exitCode).toBe(3);
     expect(undated.report.audit.created).toBeNull();
     expect(undated.asset("LTC").proofs[0]?.not_for_this_audit).toContain(
-      "the liabilities state no date (give the one their root was published for: --liabilities-date)",
+      "the liabilities state no date (--liabilities-date gives the one their root was published for)",
     );
     const old = daysAgo(3);
     const late = await own(file, "--root", root, "--liabilities-date", old, "--json");
@@ -620,11 +620,11 @@ describe("--max-gap over an exchange's address file, as over chaingw's own proof
     expect(late.report.max_gap).toBe("24h");
     expect(late.coin("LTC")).toMatchObject({ proven: "0", claimed: "2", status: "claimed-only" });
     expect(late.coin("LTC").snapshots[0]).toMatchObject({
-      gap: expect.stringMatching(/^3(\.\d)? days after the liabilities' date$/),
+      gap: expect.stringMatching(/^(3 d|2 d 23 h) after the liabilities' date$/),
       within_max_gap: false,
     });
     expect(late.coin("LTC").why).toMatch(
-      /not proven for this audit: line \d+: its snapshot's block is 3(\.\d)? days after the liabilities' date: beyond --max-gap 24h/,
+      /not proven for this audit: line \d+: its snapshot's block is (3 d|2 d 23 h) after the liabilities' date: beyond --max-gap 24h/,
     );
     const human = await runCli([...args(addressFile(), r.file), ...dated(r, daysAgo(3))]);
     expect(human.stdout).toContain(", BEYOND --max-gap 24h");
@@ -659,6 +659,30 @@ describe("--max-gap over an exchange's address file, as over chaingw's own proof
     );
     expect(late.coin("LTC")).toMatchObject({ status: "covered" });
     expect((await solvency(addressFile(), r.file, ...dated(r, ahead(1)))).report.verdict).toBe("solvent");
+  });
+
+  it("a leap second (23:59:60Z, which RFC 3339 allows) three days back is beyond the gap as its 23:59:59Z is: NOT PROVEN SOLVENT, never a date that fits every gap", async () => {
+    const r = root();
+    const day = daysAgo(3).slice(0, 10);
+    for (const date of [`${day}T23:59:59Z`, `${day}T23:59:60Z`]) {
+      const x = await solvency(addressFile(), r.file, ...dated(r, date));
+      expect(x.report.verdict, date).toBe("unproven");
+      expect(x.exitCode).toBe(1);
+      expect(x.report.gap, date).toMatch(/^(2 d( \d+ h)?|3 d) after the liabilities' date$/);
+      expect(x.coin("LTC").snapshots[0]).toMatchObject({ within_max_gap: false });
+    }
+  });
+
+  it("undated, and short even were every row in time: NOT SOLVENT (not CANNOT SAY); undated and covered by those rows: CANNOT SAY", async () => {
+    const short = okxV1({ LTC: "2", ETH: "3000" }, { LTC: "1", ETH: "2000" });
+    const r = await solvency(addressFile(), short.file, "--root", short.root, "--challenge", MESSAGE);
+    expect(r.report.verdict).toBe("not-solvent");
+    expect(r.exitCode).toBe(1);
+    expect(r.coin("LTC")).toMatchObject({ status: "not-covered", shortfall: "3", claimed: "2" });
+    expect(r.coin("LTC").why).toContain("the liabilities state no date");
+    const covered = await solvency(addressFile(), root().file, "--root", root().root, "--challenge", MESSAGE);
+    expect(covered.report.verdict).toBe("cannot-say");
+    expect(covered.coin("LTC")).toMatchObject({ status: "cannot-say" });
   });
 
   it("a --max-gap that is not a duration: exit 2 by name", async () => {

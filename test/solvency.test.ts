@@ -343,7 +343,7 @@ describe("solvency", () => {
       /<li>liabilities created \S+Z; reserves within --max-gap 24h of it prove for them<\/li>/,
     );
     expect(html).toMatch(
-      /<li>reserves: Litecoin regtest at height \d+, block time \S+Z: [^<]+ the liabilities&#39; created<\/li>/,
+      /<li>reserves: Litecoin regtest at height \d+, block time \S+Z: [^<]+ the liabilities&#39; date<\/li>/,
     );
     // what each proof was judged on: height and distance from the tip, age, challenge, node, owned addresses
     const ltcRow = /<tr data-file="[^"]*ltc\.json">(.*?)<\/tr>/s.exec(html)?.[1] ?? "";

@@ -5,7 +5,14 @@
  */
 import { type NetworkId, networkLabel } from "../chains/assets.js";
 import { counted } from "../reserves/verdict.js";
-import { aheadOfClock, isoOf, spanText } from "../util/text.js";
+import {
+  gapText,
+  NO_BLOCK_TIME,
+  NO_LIABILITIES_DATE,
+  rfc3339Seconds,
+  timeFault,
+} from "../util/audit-time.js";
+import { aheadOfClock, isoOf } from "../util/text.js";
 import { formatUnits } from "../util/units.js";
 import { commitmentFaults } from "./commitment.js";
 import { heightOf } from "./solvency-identity.js";
@@ -18,7 +25,7 @@ import type {
   SolvencyReport,
 } from "./solvency-types.js";
 
-export { isoOf };
+export { isoOf, NO_BLOCK_TIME, NO_LIABILITIES_DATE };
 
 /**
  * How two texts that are not equal differ, when it is by a thing the eye misses: a Unicode normalisation
@@ -96,7 +103,7 @@ export function auditOf(i: SolvencyInput, owed: Owed): Audit {
     faults.push(
       `no audit challenge: ${owed.name} has none${i.commitment ? " (liabilities build --challenge)" : ""} and no --challenge was given, so no signature can be bound to these liabilities`,
     );
-  const createdS = owed.created === null ? null : Date.parse(owed.created) / 1000;
+  const createdS = owed.created === null ? null : rfc3339Seconds(owed.created);
   const ahead =
     createdS === null ? undefined : aheadOfClock(owed.name, owed.created as string, createdS, i.now);
   if (ahead) faults.push(ahead);
@@ -112,14 +119,6 @@ export function auditOf(i: SolvencyInput, owed: Owed): Audit {
   };
 }
 
-/** A holding proof whose block's time the node did not give: whether it is within --max-gap, nobody can say. */
-export const NO_BLOCK_TIME =
-  "the node did not give its block's time: whether it is within --max-gap of the liabilities' created cannot be said";
-
-/** Liabilities that state no date (an exchange's root without --liabilities-date): no gap can be judged. */
-export const NO_LIABILITIES_DATE =
-  "the liabilities state no date (give the one their root was published for: --liabilities-date): whether its block is within --max-gap of them cannot be said";
-
 /** Why a holding proof proves nothing for this audit (undefined when it does). */
 export function notForAudit(b: Backing, audit: Audit, snap: Snapshot | undefined): string | undefined {
   if (audit.faults.length) return "the audit's terms do not hold (above)";
@@ -128,18 +127,13 @@ export function notForAudit(b: Backing, audit: Audit, snap: Snapshot | undefined
   if (text === null) return "it has no challenge: no signature in it is over the audit's";
   if (text !== audit.challenge)
     return `its signatures are over ${q(text)}, not the audit's challenge ${q(audit.challenge)}${howTextsDiffer(text, audit.challenge)}`;
-  if (snap?.block_time === null) return NO_BLOCK_TIME;
-  if (audit.created === null) return NO_LIABILITIES_DATE;
-  if (snap?.within_max_gap === false)
-    return `its snapshot's block is ${snap.gap}: beyond --max-gap ${audit.max_gap}`;
-  return undefined;
+  // the one time rule of both solvency paths (util/audit-time.ts)
+  return timeFault(
+    snap?.block_time == null ? null : rfc3339Seconds(snap.block_time),
+    audit.created === null ? null : rfc3339Seconds(audit.created),
+    { text: audit.max_gap, seconds: audit.max_gap_seconds },
+  )?.why;
 }
-
-/** "3 min before the liabilities' created", "2 d 1 h after the liabilities' created". */
-export const gapText = (seconds: number) =>
-  seconds === 0
-    ? "at the liabilities' created"
-    : `${spanText(seconds)} ${seconds < 0 ? "before" : "after"} the liabilities' created`;
 
 /** One network's snapshot at its joint height, with the time the verifying node gives its block. */
 export function snapshotOf(

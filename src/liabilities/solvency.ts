@@ -28,6 +28,7 @@
 import { type BackingRef, type NetworkId, networkLabel } from "../chains/assets.js";
 import { share } from "../reserves/claims.js";
 import { counted } from "../reserves/verdict.js";
+import { rfc3339Seconds } from "../util/audit-time.js";
 import { formatUnits } from "../util/units.js";
 import {
   auditOf,
@@ -365,7 +366,7 @@ export function solvency(i: SolvencyInput): SolvencyReport {
       if (r.token === undefined && !nativeOwner.has(r.network)) nativeOwner.set(r.network, asset);
   const j: Judging = {
     audit,
-    createdS: owed.created === null ? null : Date.parse(owed.created) / 1000,
+    createdS: owed.created === null ? null : rfc3339Seconds(owed.created),
     mirrors: nativeMirrors(i.backings),
     nativeOwner,
   };

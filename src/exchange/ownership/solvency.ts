@@ -28,7 +28,8 @@ import {
 } from "../../chains/assets.js";
 import { COINS, type NetworkName } from "../../chains/coins.js";
 import { share } from "../../reserves/claims.js";
-import { aheadOfClock } from "../../util/text.js";
+import { gapText, rfc3339Seconds, timeFault } from "../../util/audit-time.js";
+import { aheadOfClock, isoOf } from "../../util/text.js";
 import { formatUnits } from "../../util/units.js";
 import { isTronRow, networkOf, nodeOfRow } from "./balances.js";
 import { decimalsOf, nativeOn } from "./coins.js";
@@ -230,15 +231,6 @@ function baseUnits(file: OwnershipFile, row: RowResult, rowDecimals: number, dec
   );
 }
 
-const iso = (s: number) => new Date(s * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
-
-function gapText(seconds: number): string {
-  const a = Math.abs(seconds);
-  const [n, unit] = a >= 86400 ? [a / 86400, "day"] : a >= 3600 ? [a / 3600, "hour"] : [a / 60, "minute"];
-  const v = Math.round(n * 10) / 10;
-  return `${v} ${unit}${v === 1 ? "" : "s"} ${seconds >= 0 ? "after" : "before"} the liabilities' date`;
-}
-
 /**
  * How a row stands to `asset` under `--backing`: "declared" (its chain and contract are one the auditor
  * declared for the asset), "other" (declared for another asset), its identity (the asset is declared and the
@@ -275,11 +267,6 @@ interface Judging {
   backings: RowBackings | undefined;
 }
 
-const NO_BLOCK_TIME =
-  "the node did not give its snapshot block's time: whether it is within --max-gap of the liabilities' date cannot be said";
-const NO_DATE =
-  "the liabilities state no date (--liabilities-date gives the one their root was published for): whether its snapshot is within --max-gap of them cannot be said";
-
 /** A row's snapshot: the node that read it (else its own name) and height, and that block's time. */
 function snapshotOfRow(
   j: Judging,
@@ -294,23 +281,6 @@ function snapshotOfRow(
   const network = node?.network ?? (row.network || row.coin);
   const height = Number(h);
   return { network, height, time: j.times.find((t) => t.network === network && t.height === height) };
-}
-
-/**
- * Why a row proven on chain proves nothing for this audit's time, as chaingw's own solvency decides: its
- * block's time unknown, or the liabilities' date unknown — cannot say; more than --max-gap apart — not proven
- * (claimed). Undefined: within.
- */
-function timeFault(
-  t: SnapshotTime | undefined,
-  a: AuditTime,
-): { why: string; cannotSay: boolean } | undefined {
-  if (t?.time == null) return { why: NO_BLOCK_TIME, cannotSay: true };
-  if (a.dateS === null) return { why: NO_DATE, cannotSay: true };
-  const gap = t.time - a.dateS;
-  return Math.abs(gap) > a.maxGap.seconds
-    ? { why: `its snapshot's block is ${gapText(gap)}: beyond --max-gap ${a.maxGap.text}`, cannotSay: false }
-    : undefined;
 }
 
 /** Why a row of the coin's name (or of a chain and contract declared for it) is not counted, or undefined. */
@@ -364,7 +334,8 @@ function judgeCoin(j: Judging, owed: LiabilityTotal): CoinVerdict {
   const rows: CoinVerdict["rows"] = [];
   const notCounted: CoinVerdict["not_counted"] = [];
   const snapshots = new Map<string, CoinVerdict["snapshots"][number]>();
-  let [proven, claimed, cannotSay] = [0n, 0n, false];
+  // unknown: proven on chain, whether for this audit's time cannot be said
+  let [proven, claimed, unknown] = [0n, 0n, 0n];
   for (const [i, r] of j.report.rows.entries()) {
     const row = j.file.rows[i] as OwnershipRow;
     if (r.amount === null) continue;
@@ -381,8 +352,8 @@ function judgeCoin(j: Judging, owed: LiabilityTotal): CoinVerdict {
     // the exchange's fixed text is no audit's challenge: proven for the audit only when the auditor accepts
     // it, and only at a snapshot within --max-gap of the liabilities' date
     const onChain = r.status === "proven" && j.challenge !== null;
-    const fault = onChain ? timeFault(snap?.time, j.audit) : undefined;
-    if (fault?.cannotSay) cannotSay = true;
+    const fault = onChain ? timeFault(snap?.time?.time, j.audit.dateS, j.audit.maxGap) : undefined;
+    if (fault?.cannotSay) unknown += amount;
     const isProven = onChain && fault === undefined;
     claimed += amount;
     if (isProven) proven += amount;
@@ -396,8 +367,15 @@ function judgeCoin(j: Judging, owed: LiabilityTotal): CoinVerdict {
     if (snap) snapshots.set(`${snap.network} ${snap.height}`, snapshotEntry(snap, j.audit));
   }
   const liab = owed.base_units;
+  // cannot say only where the rows whose time is unknown could cover it: short even with them, it is not
   const status: CoinStatus =
-    proven >= liab ? "covered" : cannotSay ? "cannot-say" : claimed >= liab ? "claimed-only" : "not-covered";
+    proven >= liab
+      ? "covered"
+      : proven + unknown >= liab
+        ? "cannot-say"
+        : claimed >= liab
+          ? "claimed-only"
+          : "not-covered";
   const c: CoinVerdict = {
     asset: owed.asset,
     decimals: owed.decimals,
@@ -427,7 +405,7 @@ function snapshotEntry(
   return {
     network: s.network,
     height: s.height,
-    block_time: t === null ? null : iso(t),
+    block_time: t === null ? null : isoOf(t),
     gap: gap === null ? null : gapText(gap),
     within_max_gap: gap === null ? null : Math.abs(gap) <= a.maxGap.seconds,
   };
@@ -448,7 +426,7 @@ export function exchangeSolvency(i: {
   now?: Date;
 }): ExchangeSolvencyReport {
   const challenge = i.challenge ?? null;
-  const dateS = i.liabilities.date === null ? null : Date.parse(i.liabilities.date) / 1000;
+  const dateS = i.liabilities.date === null ? null : rfc3339Seconds(i.liabilities.date);
   const j: Judging = {
     file: i.file,
     report: i.report,
@@ -485,11 +463,10 @@ export function exchangeSolvency(i: {
         ? `every coin owed (${coins.length}) covered by proven reserves: signed over the accepted text, re-read on chain at the snapshot`
         : [...(ahead ? [ahead] : []), ...open.map((c) => `${c.asset} ${c.why}`)].join("; ");
   const times = i.times.flatMap((t) => (t.time === null ? [] : [t.time]));
-  const date = i.liabilities.date === null ? null : Date.parse(i.liabilities.date) / 1000;
   const gap =
-    date === null || !times.length
+    dateS === null || !Number.isFinite(dateS) || !times.length
       ? null
-      : gapText(Math.max(...times.map((t) => Math.abs(t - date))) * (Math.max(...times) >= date ? 1 : -1));
+      : gapText(Math.max(...times.map((t) => Math.abs(t - dateS))) * (Math.max(...times) >= dateS ? 1 : -1));
   return {
     verdict,
     summary,
