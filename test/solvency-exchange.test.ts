@@ -12,6 +12,8 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { base58check } from "@scure/base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExchangeSolvencyReport } from "../src/exchange/ownership/solvency.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
@@ -35,6 +37,9 @@ let ltcHeight: number;
 let ethHeight: number;
 /** A0's balance at ethHeight, in ETH (18 places, as text) */
 let ethBalance: string;
+/** a P2SH-P2WPKH address holding 1 LTC (litecoind's "Q…", version 58), its signature (signmessagewithprivkey) */
+let p2sh: string;
+let p2shSig: string;
 let n = 0;
 
 const write = (name: string, text: string) => {
@@ -172,7 +177,11 @@ beforeAll(async () => {
   [ltc, anvil] = await Promise.all([startLitecoind({ blocks: 101 }), startAnvil()]);
   addr = await ltc.rpc<string>("getnewaddress", ["", "legacy"]);
   ltcSig = await ltc.rpc<string>("signmessage", [addr, MESSAGE]);
-  await ltc.rpc("sendtoaddress", [addr, 2]);
+  p2sh = await ltc.rpc<string>("getnewaddress", ["", "p2sh-segwit"]);
+  const key = await ltc.rpc<string>("dumpprivkey", [p2sh]);
+  p2shSig = await ltc.rpc<string>("signmessagewithprivkey", [key, MESSAGE]);
+  // one transaction: a second send could spend the first's output
+  await ltc.rpc("sendmany", ["", { [addr]: 2, [p2sh]: 1 }]);
   await ltc.mine(1);
   ltcHeight = await ltc.rpc<number>("getblockcount");
   ethSig = execFileSync(CAST, ["wallet", "sign", "--private-key", K0, MESSAGE], { encoding: "utf8" }).trim();
@@ -689,5 +698,84 @@ describe("--max-gap over an exchange's address file, as over chaingw's own proof
     const r = await runCli([...args(addressFile(), root().file), "--max-gap", "soon"]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain("--max-gap");
+  });
+});
+
+describe("one balance counts once, however the exchange names it", () => {
+  /** an HTX-layout file of `rows` ([coin, address, amount, signature]) at the test's snapshots */
+  const file = (rows: [string, string, string, string][]) => {
+    const h = (coin: string) => (coin.startsWith("LTC") ? ltcHeight : ethHeight);
+    return write(
+      "twice.csv",
+      [
+        "coin,address,snapshot height,balance,message,signature",
+        ...rows.map(([coin, a, amount, sig]) => `${coin},${a},${h(coin)},${amount},${MESSAGE},${sig}`),
+        "",
+      ].join("\n"),
+    );
+  };
+
+  it("Litecoin's P2SH written in its two versions (Q… and 2…, one script): the second row fails, NOT SOLVENT; the one row SOLVENT against what it holds", async () => {
+    const v = base58check(sha256);
+    const payload = v.decode(p2sh);
+    expect(payload[0]).toBe(58);
+    const other = v.encode(Uint8Array.of(196, ...payload.slice(1)));
+    expect(other).toMatch(/^2/);
+    // litecoind takes both for one script
+    expect((await ltc.rpc<{ scriptPubKey: string }>("validateaddress", [other])).scriptPubKey).toBe(
+      (await ltc.rpc<{ scriptPubKey: string }>("validateaddress", [p2sh])).scriptPubKey,
+    );
+    const liab = await commitment({ LTC: "1.5" });
+    const twice = await solvency(
+      file([
+        ["LTC", p2sh, "1", p2shSig],
+        ["LTC", other, "1", p2shSig],
+      ]),
+      liab,
+      "--challenge",
+      MESSAGE,
+    );
+    expect(twice.report.verdict).toBe("not-solvent");
+    expect(twice.exitCode).toBe(1);
+    expect(twice.coin("LTC")).toMatchObject({ proven: "1", status: "not-covered", shortfall: "0.5" });
+    expect(twice.coin("LTC").not_counted[0]?.why).toContain("the same LTC address as line 2");
+    const once = await solvency(
+      file([["LTC", p2sh, "1", p2shSig]]),
+      await commitment({ LTC: "1" }),
+      "--challenge",
+      MESSAGE,
+    );
+    expect(once.report.verdict).toBe("solvent");
+    expect(once.coin("LTC")).toMatchObject({ proven: "1", status: "covered" });
+  });
+
+  it("one ETH address under two network names whose --node is one chain (ETH, ETH-ARBITRUM on one anvil): counted once, NOT SOLVENT; once owed, SOLVENT", async () => {
+    const reserves = file([
+      ["ETH", A0, ethBalance, ethSig],
+      ["ETH-ARBITRUM", A0, ethBalance, ethSig],
+    ]);
+    const wei = (x: string) => {
+      const [w, f = ""] = x.split(".");
+      return BigInt(w as string) * 10n ** 18n + BigInt(f.padEnd(18, "0"));
+    };
+    const owed = (w: bigint) => `${w / 10n ** 18n}.${(w % 10n ** 18n).toString().padStart(18, "0")}`;
+    const more = owed(wei(ethBalance) + 1n);
+    const two = ["--node", `ARBITRUM=${anvil.url}`, "--challenge", MESSAGE];
+    const r = await solvency(reserves, await commitment({ ETH: more }), ...two);
+    expect(r.report.verdict).toBe("not-solvent");
+    expect(r.coin("ETH")).toMatchObject({ proven: ethBalance, status: "not-covered" });
+    expect(r.coin("ETH").not_counted).toEqual([
+      {
+        line: 3,
+        coin: "ETH-ARBITRUM",
+        network: "ARBITRUM",
+        status: "proven",
+        why: expect.stringMatching(
+          /^the same balance as line 2: the own coin of .*, the same address: it counts once$/,
+        ),
+      },
+    ]);
+    const ok = await solvency(reserves, await commitment({ ETH: ethBalance }), ...two);
+    expect(ok.report.verdict).toBe("solvent");
   });
 });

@@ -230,16 +230,14 @@ export async function runExchangeSolvency(
     challenge,
   });
   const times = await snapshotTimes(judged.file, judged.nodes);
-  let backings: RowBackings | undefined;
-  if (declared.size) {
-    backings = {
-      declared,
-      nodes: await nodeNetworks(judged.nodes),
-      tokens: judged.tokens,
-      tronTokens: judged.tronTokens,
-      network: judged.network,
-    };
-  }
+  // each row's chain as its node answers: --backing's identities, and one balance counted once
+  const backings: RowBackings = {
+    declared,
+    nodes: await nodeNetworks(judged.nodes),
+    tokens: judged.tokens,
+    tronTokens: judged.tronTokens,
+    network: judged.network,
+  };
   const { exchangeSolvency } = await import("../../exchange/ownership/solvency.js");
   const report = exchangeSolvency({
     file: judged.file,
@@ -247,7 +245,7 @@ export async function runExchangeSolvency(
     liabilities,
     challenge,
     times,
-    ...(backings ? { backings } : {}),
+    backings,
     maxGap,
   });
   if (o.html !== undefined) {

@@ -3,6 +3,7 @@
  * its network's, then its signature in the forms its publisher signs (`signatures.ts`). The verifier's
  * `ownership` step (`verify.ts`) judges every row it reaches with `judgeRow`.
  */
+import { bytesToHex } from "@noble/hashes/utils.js";
 import type { NetworkName } from "../../chains/coins.js";
 import { isTronNetwork, type UtxoCoin, utxoCoinOf } from "./coins.js";
 import type { OwnershipLayout, OwnershipRow } from "./read.js";
@@ -18,6 +19,7 @@ import {
   judgeEd25519,
   judgeUtxoScript,
   judgeUtxoSingle,
+  scriptOf,
   unsupported,
 } from "./signatures.js";
 
@@ -50,6 +52,19 @@ export function utxoCoinOfRow(
     };
   const coin = ofNetwork ?? (row.network === "" ? ofBase : undefined);
   return coin ? { coin } : {};
+}
+
+/**
+ * What an address holds its balance under, whatever its spelling: a Bitcoin-family address's output script
+ * (Litecoin's P2SH has two versions, "M…"/"3…", for one script; bech32 in either case), an EVM address in
+ * lower case, any other as written.
+ */
+export function addressKey(row: OwnershipRow, network: NetworkName | undefined): string {
+  const a = row.address;
+  const { coin } = utxoCoinOfRow(row, network);
+  const decoded = coin ? decodeUtxoAddress(coin, a) : undefined;
+  if (decoded !== undefined && typeof decoded !== "string") return `script:${bytesToHex(scriptOf(decoded))}`;
+  return isEvmAddress(a) || a === a.toUpperCase() ? a.toLowerCase() : a;
 }
 
 /** The EVM networks as the files name them (a network column, or the part of a coin after its "-"). */

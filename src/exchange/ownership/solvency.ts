@@ -33,6 +33,7 @@ import { aheadOfClock, isoOf } from "../../util/text.js";
 import { formatUnits } from "../../util/units.js";
 import { isTronRow, networkOf, nodeOfRow } from "./balances.js";
 import { decimalsOf, nativeOn } from "./coins.js";
+import { addressKey } from "./judge.js";
 import type { OwnershipFile, OwnershipRow } from "./read.js";
 import type { OwnershipReport, RowResult } from "./verify.js";
 
@@ -265,6 +266,8 @@ interface Judging {
   times: SnapshotTime[];
   audit: AuditTime;
   backings: RowBackings | undefined;
+  /** the balances counted so far, by chain (as its node answers), contract and address: where, as what */
+  counted: Map<string, { line: number; asset: string }>;
 }
 
 /** A row's snapshot: the node that read it (else its own name) and height, and that block's time. */
@@ -309,6 +312,22 @@ function notCountedWhy(
   return { decimals: d };
 }
 
+/**
+ * One balance counts once: a row whose chain (the network its node answers for: two `--node` names of one
+ * chain are one), contract and address (however written: `addressKey`) a row already counted has is named
+ * and not counted again. Undefined: not counted before (and now marked).
+ */
+function countedBefore(j: Judging, row: OwnershipRow, line: number, asset: string): string | undefined {
+  const id = j.backings ? rowIdentity(row, j.backings) : { network: null, token: null };
+  const key = `${id.network ?? `named ${networkOf(row)}`}|${id.token === undefined ? "" : (id.token ?? `named ${tickerOf(row)}`)}|${addressKey(row, j.backings?.network)}`;
+  const first = j.counted.get(key);
+  if (!first) {
+    j.counted.set(key, { line, asset });
+    return undefined;
+  }
+  return `the same balance as line ${first.line}${first.asset === asset ? "" : ` (counted as ${first.asset})`}: ${identityText(id).replace(/^a network not told.*/, "the same network name")}, the same address: it counts once`;
+}
+
 /** The coin's line: covered, cannot say, covered only by claims, not covered — and why. */
 function coinWhy(c: CoinVerdict, liab: bigint, fmt: (v: bigint) => string, j: Judging): string {
   const l = fmt(liab);
@@ -345,6 +364,11 @@ function judgeCoin(j: Judging, owed: LiabilityTotal): CoinVerdict {
     const judged = notCountedWhy(r, row, owed, mine, j);
     if ("why" in judged) {
       notCounted.push({ ...base, status: r.status, why: judged.why });
+      continue;
+    }
+    const twice = countedBefore(j, row, r.line, owed.asset);
+    if (twice) {
+      notCounted.push({ ...base, status: r.status, why: twice });
       continue;
     }
     const amount = baseUnits(j.file, r, judged.decimals, owed.decimals);
@@ -434,6 +458,7 @@ export function exchangeSolvency(i: {
     times: i.times,
     audit: { dateS, maxGap: i.maxGap },
     backings: i.backings,
+    counted: new Map(),
   };
   const coins = i.liabilities.totals.map((t) => judgeCoin(j, t));
   const worst = Math.max(0, ...coins.map((c) => RANK[c.status]));

@@ -12,7 +12,7 @@ import type { Finding } from "../../reserves/verdict.js";
 import { claim, fails, ok, runSteps, type VerifyStep } from "../../reserves/verifier.js";
 import type { ChainChecks } from "./balances.js";
 import { decimalsOf } from "./coins.js";
-import { DIGESTS, judgeRow, publisherOf, utxoCoinOfRow } from "./judge.js";
+import { addressKey, DIGESTS, judgeRow, publisherOf, utxoCoinOfRow } from "./judge.js";
 import type { OwnershipFile, OwnershipLayout, OwnershipRow, SummaryLine } from "./read.js";
 import { type OwnerResult, type OwnershipReport, type RowResult, report } from "./report.js";
 
@@ -205,8 +205,7 @@ const repeats: Step = {
     const out: Finding[] = [];
     for (const [i, row] of ctx.file.rows.entries()) {
       if (row.amount === undefined) continue;
-      const a = row.address;
-      const key = `${assetKey(row)}|${isEvmAddress(a) || a === a.toUpperCase() ? a.toLowerCase() : a}`;
+      const key = `${assetKey(row)}|${addressKey(row, ctx.options.network)}`;
       const first = firstLine.get(key);
       if (first === undefined) firstLine.set(key, row.line);
       else
