@@ -703,13 +703,15 @@ describe("--max-gap over an exchange's address file, as over chaingw's own proof
 
 describe("one balance counts once, however the exchange names it", () => {
   /** an HTX-layout file of `rows` ([coin, address, amount, signature]) at the test's snapshots */
-  const file = (rows: [string, string, string, string][]) => {
+  const file = (rows: ([string, string, string, string] | [string, string, string, string, number])[]) => {
     const h = (coin: string) => (coin.startsWith("LTC") ? ltcHeight : ethHeight);
     return write(
       "twice.csv",
       [
         "coin,address,snapshot height,balance,message,signature",
-        ...rows.map(([coin, a, amount, sig]) => `${coin},${a},${h(coin)},${amount},${MESSAGE},${sig}`),
+        ...rows.map(
+          ([coin, a, amount, sig, at]) => `${coin},${a},${at ?? h(coin)},${amount},${MESSAGE},${sig}`,
+        ),
         "",
       ].join("\n"),
     );
@@ -777,5 +779,48 @@ describe("one balance counts once, however the exchange names it", () => {
     ]);
     const ok = await solvency(reserves, await commitment({ ETH: ethBalance }), ...two);
     expect(ok.report.verdict).toBe("solvent");
+  });
+
+  it("coins moved between two of the file's heights (A0's ETH at block h1, A1's at h2 after A0 paid A1): the earlier row claimed only, NOT PROVEN SOLVENT; both rows at h2 SOLVENT", async () => {
+    const K1 = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
+    const A1 = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8";
+    const h1 = Number(await anvil.rpc<string>("eth_blockNumber"));
+    execFileSync(CAST, ["send", "--private-key", K0, "--rpc-url", anvil.url, A1, "--value", "5000ether"]);
+    const h2 = Number(await anvil.rpc<string>("eth_blockNumber"));
+    expect(h2).toBeGreaterThan(h1);
+    const sig1 = execFileSync(CAST, ["wallet", "sign", "--private-key", K1, MESSAGE], {
+      encoding: "utf8",
+    }).trim();
+    const wei = async (a: string, h: number) =>
+      BigInt(await anvil.rpc<string>("eth_getBalance", [a, `0x${h.toString(16)}`]));
+    const eth = (w: bigint) =>
+      `${w / 10n ** 18n}.${(w % 10n ** 18n).toString().padStart(18, "0")}`.replace(/\.?0+$/, "");
+    const [a0h1, a0h2, a1h2] = [await wei(A0, h1), await wei(A0, h2), await wei(A1, h2)];
+    // the two heights' sum: 5000 ETH more than A0 and A1 ever held together
+    const moved = await solvency(
+      file([
+        ["ETH", A0, eth(a0h1), ethSig, h1],
+        ["ETH", A1, eth(a1h2), sig1, h2],
+      ]),
+      await commitment({ ETH: eth(a0h1 + a1h2) }),
+      "--challenge",
+      MESSAGE,
+    );
+    expect(moved.report.verdict).toBe("unproven");
+    expect(moved.exitCode).toBe(1);
+    expect(moved.coin("ETH")).toMatchObject({ proven: eth(a1h2), status: "claimed-only" });
+    expect(moved.coin("ETH").why).toContain(
+      `line 2: proven at height ${h1}, but the file's latest snapshot of this coin on this chain is height ${h2}`,
+    );
+    const one = await solvency(
+      file([
+        ["ETH", A0, eth(a0h2), ethSig, h2],
+        ["ETH", A1, eth(a1h2), sig1, h2],
+      ]),
+      await commitment({ ETH: eth(a0h2 + a1h2) }),
+      "--challenge",
+      MESSAGE,
+    );
+    expect(one.report.verdict).toBe("solvent");
   });
 });

@@ -268,6 +268,8 @@ interface Judging {
   backings: RowBackings | undefined;
   /** the balances counted so far, by chain (as its node answers), contract and address: where, as what */
   counted: Map<string, { line: number; asset: string }>;
+  /** each chain's snapshot: the latest height a proven row of it was read at (`chainOf`) */
+  latest: Map<string, number>;
 }
 
 /** A row's snapshot: the node that read it (else its own name) and height, and that block's time. */
@@ -313,13 +315,33 @@ function notCountedWhy(
 }
 
 /**
+ * What a row's amount is a balance of: its chain (the network its node answers for, else the name the file
+ * gives it) and its contract (none: the chain's own coin; a token not named: its ticker).
+ */
+function holdingOf(j: Pick<Judging, "backings">, row: OwnershipRow): string {
+  const id = j.backings ? rowIdentity(row, j.backings) : { network: null, token: null };
+  return `${id.network ?? `named ${networkOf(row)}`}|${id.token === undefined ? "" : (id.token ?? `named ${tickerOf(row)}`)}`;
+}
+
+/**
+ * One snapshot per coin and chain: a proven row read at an earlier height than the latest of its coin on its
+ * chain (`holdingOf`) proves nothing for the sum — coins moved between the two heights would count at both (undefined: at the latest).
+ */
+function heightFault(j: Judging, row: OwnershipRow, height: number | undefined): string | undefined {
+  const latest = j.latest.get(holdingOf(j, row));
+  return height === undefined || latest === undefined || height === latest
+    ? undefined
+    : `proven at height ${height}, but the file's latest snapshot of this coin on this chain is height ${latest}: coins moved between the two would count at both; one snapshot per chain proves`;
+}
+
+/**
  * One balance counts once: a row whose chain (the network its node answers for: two `--node` names of one
  * chain are one), contract and address (however written: `addressKey`) a row already counted has is named
  * and not counted again. Undefined: not counted before (and now marked).
  */
 function countedBefore(j: Judging, row: OwnershipRow, line: number, asset: string): string | undefined {
   const id = j.backings ? rowIdentity(row, j.backings) : { network: null, token: null };
-  const key = `${id.network ?? `named ${networkOf(row)}`}|${id.token === undefined ? "" : (id.token ?? `named ${tickerOf(row)}`)}|${addressKey(row, j.backings?.network)}`;
+  const key = `${holdingOf(j, row)}|${addressKey(row, j.backings?.network)}`;
   const first = j.counted.get(key);
   if (!first) {
     j.counted.set(key, { line, asset });
@@ -376,7 +398,12 @@ function judgeCoin(j: Judging, owed: LiabilityTotal): CoinVerdict {
     // the exchange's fixed text is no audit's challenge: proven for the audit only when the auditor accepts
     // it, and only at a snapshot within --max-gap of the liabilities' date
     const onChain = r.status === "proven" && j.challenge !== null;
-    const fault = onChain ? timeFault(snap?.time?.time, j.audit.dateS, j.audit.maxGap) : undefined;
+    const moved = onChain ? heightFault(j, row, snap?.height) : undefined;
+    const fault = !onChain
+      ? undefined
+      : moved
+        ? { why: moved, cannotSay: false }
+        : timeFault(snap?.time?.time, j.audit.dateS, j.audit.maxGap);
     if (fault?.cannotSay) unknown += amount;
     const isProven = onChain && fault === undefined;
     claimed += amount;
@@ -459,7 +486,14 @@ export function exchangeSolvency(i: {
     audit: { dateS, maxGap: i.maxGap },
     backings: i.backings,
     counted: new Map(),
+    latest: new Map(),
   };
+  for (const [k, r] of i.report.rows.entries()) {
+    const row = i.file.rows[k] as OwnershipRow;
+    const at = r.status === "proven" ? snapshotOfRow(j, row)?.height : undefined;
+    const chain = holdingOf(j, row);
+    if (at !== undefined && at > (j.latest.get(chain) ?? -1)) j.latest.set(chain, at);
+  }
   const coins = i.liabilities.totals.map((t) => judgeCoin(j, t));
   const worst = Math.max(0, ...coins.map((c) => RANK[c.status]));
   let verdict: ExchangeSolvencyVerdict = (["solvent", "cannot-say", "unproven", "not-solvent"] as const)[
