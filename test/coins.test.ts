@@ -72,7 +72,7 @@ describe("the coin table", () => {
     expect(coinOf("dogecoin")?.magic).toBe("Dogecoin Signed Message:\n");
     // Bitcoin Cash kept Bitcoin's
     expect(coinOf("bitcoin-cash")?.magic).toBe("Bitcoin Signed Message:\n");
-    expect(MESSAGE_COINS.map((c) => c.id)).toEqual(["bitcoin", "litecoin"]);
+    expect(MESSAGE_COINS.map((c) => c.id)).toEqual(["bitcoin", "litecoin", "dogecoin"]);
     expect(coinOf("monero")).toBeUndefined();
   });
 
@@ -92,6 +92,10 @@ describe("the coin table", () => {
     expect(whose("hrp:tb")).toEqual(["bitcoin:test", "bitcoin:signet"]);
     expect(whose("hrp:rltc")).toEqual(["litecoin:regtest"]);
     expect(whose("base58:30")).toEqual(["dogecoin:main"]);
+    expect(whose("base58:22")).toEqual(["dogecoin:main"]);
+    expect(whose("base58:113")).toEqual(["dogecoin:test"]);
+    // Dogecoin's regtest prints Bitcoin's test versions
+    expect(whose("base58:111")).toContain("dogecoin:regtest");
     expect(whose("base58:5")).toEqual(["bitcoin:main", "litecoin:main"]);
     // Bitcoin Cash nodes print CashAddr: a legacy address says nothing of Bitcoin Cash
     expect(whose("base58:0")).toEqual(["bitcoin:main"]);
@@ -157,10 +161,10 @@ describe("the address decoder: BIP-173 and BIP-350 vectors", () => {
     // BIP-350's "invalid human-readable part": a good checksum under a prefix no coin has
     const tc = "tc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vq5zuyut";
     expect(why(tc)).toBe("ok");
-    expect(proofError(tc)).toMatch(/tc belongs to no Bitcoin or Litecoin network/);
-    // a Dogecoin address: in the table, but its messages are not read
+    expect(proofError(tc)).toMatch(/tc belongs to no Bitcoin, Litecoin or Dogecoin network/);
+    // a Dogecoin address: its messages are read (uses.messages)
     expect(why("DH5yaieqoZN36fDVciNyRueRGvGLR3mr7L")).toBe("ok");
-    expect(proofError("DH5yaieqoZN36fDVciNyRueRGvGLR3mr7L")).toMatch(/version 30 belongs to no/);
+    expect(proofError("DH5yaieqoZN36fDVciNyRueRGvGLR3mr7L")).toBe("decoded");
     expect(why("")).toBe("empty");
   });
 });

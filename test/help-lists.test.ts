@@ -3,9 +3,10 @@
  * src/cli/help-lists.ts from src/cli/help-lists-of.ts): the written file is the tables' today, and every
  * row shows in the help a person reads (the built bin's --help).
  */
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { KNOWN_NETWORKS, WELL_KNOWN_ASSETS } from "../src/chains/assets.js";
-import { COINS, type Coin, MESSAGE_COINS } from "../src/chains/coins.js";
+import { COINS, type Coin, MESSAGE_COINS, networksOf } from "../src/chains/coins.js";
 import * as written from "../src/cli/help-lists.js";
 import { helpListsOf, publisherOf } from "../src/cli/help-lists-of.js";
 import { localNetworks } from "../src/config/node-layout.js";
@@ -51,11 +52,24 @@ describe("help lists from the tables", () => {
     expect(helpListsOf([...COINS, devcoin]).LOCAL_NETWORKS).toBe("main, test, regtest, signet or devnet");
   });
 
+  it("the README's --network row names every local node's default ports, in its networks' order", () => {
+    const readme = readFileSync("README.md", "utf8");
+    for (const c of COINS.filter((x) => x.uses.localNode)) {
+      const ports = networksOf(c).map((n) => c.networks[n]?.rpcPort);
+      expect(readme, c.name).toContain(`${c.node.name} ${ports.join("/")}`);
+    }
+  });
+
+  it("docs/proofs.md's table of well-known assets has a row per asset of the table", () => {
+    const doc = readFileSync("docs/proofs.md", "utf8");
+    for (const asset of WELL_KNOWN_ASSETS) expect(doc, asset).toContain(`\n  | ${asset} | `);
+  });
+
   it("verify-message --help names every coin whose messages chaingw verifies", async () => {
     const r = await runCli(["verify-message", "--help"]);
     expect(r.exitCode).toBe(0);
     for (const c of MESSAGE_COINS) expect(unwrapped(r.stdout), c.name).toContain(c.name);
-    expect(unwrapped(r.stdout)).toContain("Bitcoin or Litecoin address");
+    expect(unwrapped(r.stdout)).toContain("Bitcoin, Litecoin or Dogecoin address");
   });
 
   it("liabilities verify --help names every exchange whose inclusion proofs the registry reads", async () => {

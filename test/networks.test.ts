@@ -53,6 +53,7 @@ describe("the network table", () => {
     expect(natives.map((n) => `${n.backs} ${n.name}`)).toEqual([
       "BTC bitcoin",
       "LTC litecoin",
+      "DOGE dogecoin",
       "ETH ethereum",
       "TRX tron-mainnet",
     ]);
@@ -77,8 +78,10 @@ describe("the network table", () => {
     expect(coinNetworkLabel(ltc, "main")).toBe("Litecoin");
     expect(coinNetworkLabel(ltc, "test")).toBe("Litecoin testnet");
     expect(networkNamed("litecoin-testnet")?.label).toBe("Litecoin testnet");
-    expect(networkNamed("dogecoin")).toBeUndefined();
-    expect(networks().find((n) => n.name === "dogecoin")?.label).toBe("Dogecoin");
+    expect(networkNamed("dogecoin-regtest")?.label).toBe("Dogecoin regtest");
+    // a coin whose addresses chaingw does not decode backs nothing: no name --backing takes
+    expect(networkNamed("bitcoin-cash")).toBeUndefined();
+    expect(networks().find((n) => n.name === "bitcoin-cash")?.label).toBe("Bitcoin Cash");
   });
 
   it("a node's coin is its chain's (genesis); the user-agent only between coins sharing a genesis", () => {

@@ -102,12 +102,31 @@ describe("per-coin network lists", () => {
     expect(localNode("signet", undefined, { HOME: home }, TABLE).urls).toEqual(["http://127.0.0.1:38332/"]);
   });
 
+  it("Dogecoin Core's log names it \"Dogecoin\": its regtest port, not a guess among every node's", () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, "regtest"));
+    // Dogecoin Core 1.14's InitLogging: "Dogecoin version v1.14.6.0-…" (no "Command-line arg" lines)
+    writeFileSync(
+      join(dir, "regtest", "debug.log"),
+      "2026-11-28 19:00:00 \n2026-11-28 19:00:00 Dogecoin version v1.14.6.0-g0b6e8b0\n2026-11-28 19:00:00 Using data directory x\n",
+    );
+    const n = localNode("regtest", dir, { HOME: dir });
+    expect(n.urls).toEqual(["http://127.0.0.1:18332/"]);
+    expect(n.what).toBe(`Dogecoin Core regtest in ${dir}`);
+    expect(() => localNode("signet", dir, { HOME: dir })).not.toThrow();
+  });
+
   it("a directory that names no node: only the nodes with the network are tried", () => {
     const home = tempDir();
     const n = localNode("devnet", home, { HOME: home }, TABLE);
     expect(n.urls).toEqual(["http://127.0.0.1:19798/"]);
     const r = localNode("regtest", home, { HOME: home }, TABLE);
-    expect(r.urls).toEqual(["http://127.0.0.1:18443/", "http://127.0.0.1:19443/", "http://127.0.0.1:19898/"]);
+    expect(r.urls).toEqual([
+      "http://127.0.0.1:18443/",
+      "http://127.0.0.1:19443/",
+      "http://127.0.0.1:18332/",
+      "http://127.0.0.1:19898/",
+    ]);
   });
 
   it("the command line refuses a network no local node has, by name (exit 2), nothing sent", async () => {

@@ -196,7 +196,7 @@ describe("legacy signed messages", () => {
       "This is just a test message",
     );
     expect(r).toMatchObject({ valid: true, format: "legacy", chain: "bitcoin" });
-    expect(r.detail).toMatch(/shared by Bitcoin and Litecoin, the Bitcoin message magic verified/);
+    expect(r.detail).toMatch(/shared by Bitcoin, Litecoin and Dogecoin, the Bitcoin message magic verified/);
     const wrong = v(
       "mpLQjfK79b7CCV4VMJWEWAj5Mpx8Up5zxB",
       "INbVnW4e6PeRmsv2Qgu8NuopvrVjkcxob+sX8OcZG0SALhWybUjzMLPdAsXI46YZGb0KQTRii+wWIQzRpG/U+S0=",
@@ -204,7 +204,7 @@ describe("legacy signed messages", () => {
     );
     expect(wrong).toMatchObject({ valid: false, format: "legacy" });
     expect(wrong.chain).toBeUndefined();
-    expect(wrong.detail).toMatch(/Bitcoin and Litecoin message magic/);
+    expect(wrong.detail).toMatch(/Bitcoin, Litecoin and Dogecoin message magic/);
   });
 
   it("verifies BIP-137 headers of every kind (Trezor, btclib, Electrum, Coinomi, Samourai)", () => {
@@ -349,8 +349,8 @@ describe("addresses", () => {
       ["", /empty/],
       ["bc1q9vza2e8x573nczrlzms0wvx3gsqjx7vavgkx0m", /checksum/],
       ["Bc1q9vza2e8x573nczrlzms0wvx3gsqjx7vavgkx0l", /base58|checksum/],
-      // a Dogecoin address: valid base58check, no supported chain
-      ["DH5yaieqoZN36fDVciNyRueRGvGLR3mr7L", /version 30 belongs to no Bitcoin or Litecoin network/],
+      // a Bitcoin Cash address in CashAddr form: no decoded coin prints it
+      ["bitcoincash:qpm2qsznhks23z7629mms6s4cwef74vcwvy22gdx6a", /not base58/],
       // bech32 of an unknown prefix
       ["xyz1q9vza2e8x573nczrlzms0wvx3gsqjx7vaj9kqra", /base58|checksum/],
       ["bc1q9vza2e8x573nczrlzms0wvx3gsqjx7vavgkx0l bc1q", /spaces/],
@@ -371,6 +371,7 @@ describe("addresses", () => {
       "bitcoin:regtest",
       "litecoin:test",
       "litecoin:regtest",
+      "dogecoin:regtest",
     ]);
     const ltcMain: BTC_NETWORK = { bech32: "ltc", pubKeyHash: 0x30, scriptHash: 0x32, wif: 0xb0 };
     const ltcTest: BTC_NETWORK = { bech32: "tltc", pubKeyHash: 0x6f, scriptHash: 0x3a, wif: 0xef };
@@ -505,7 +506,7 @@ describe("legacy signatures from a real litecoind -regtest", () => {
     const r = verifyMessage(addr, sig, message);
     expect(r).toMatchObject({ valid: true, format: "legacy", chain: "litecoin" });
     expect(r.detail).toMatch(/header 3[1-4] \(P2PKH, compressed key\), Litecoin message magic/);
-    expect(r.detail).toMatch(/shared by Bitcoin and Litecoin, the Litecoin message magic verified/);
+    expect(r.detail).toMatch(/shared by Bitcoin, Litecoin and Dogecoin, the Litecoin message magic verified/);
     expect(verifyMessage(addr, sig, message + ".").valid).toBe(false);
     expect(verifyMessage(other, sig, message).valid).toBe(false);
     for (const at of [0, 5, 40]) {

@@ -278,7 +278,7 @@ describe("UTXO proof steps, in-process against a scripted node", () => {
       step: "node",
       status: "cannot-say",
       at: "chain",
-      text: /genesis block [0-9a-f]{64}\) calling itself "\/LitecoinCore:0\.21\.4\/" is not a Bitcoin or Litecoin chain/,
+      text: /genesis block [0-9a-f]{64}\) calling itself "\/LitecoinCore:0\.21\.4\/" is not a Bitcoin, Litecoin or Dogecoin chain/,
       verdict: "cannot-say",
     },
     {

@@ -45,10 +45,12 @@ export interface Coin {
   /** the legacy signed-message magic (Bitcoin Core's MessageHash prefix), without its length byte */
   magic: string;
   /**
-   * the reference node: its name in its own log ("Litecoin Core version v…"), data directory, config file,
-   * and what its `subversion` (getnetworkinfo, the P2P user agent) says: "/Satoshi:27.0.0/"
+   * the reference node: its name ("Litecoin Core", in messages), the name its debug.log's start line gives
+   * when that is another (`log`: Dogecoin Core 1.14 writes "Dogecoin version v1.14…", where Litecoin Core
+   * writes "Litecoin Core version v0.21…"), data directory, config file, and what its `subversion`
+   * (getnetworkinfo, the P2P user agent) says: "/Satoshi:27.0.0/"
    */
-  node: { name: string; home: string; conf: string; subversion: RegExp };
+  node: { name: string; log?: string; home: string; conf: string; subversion: RegExp };
   /**
    * The address forms its nodes print. "cashaddr": legacy base58 addresses are byte-for-byte Bitcoin's, so
    * an address in that form says nothing of this coin; its own form is CashAddr.
@@ -159,13 +161,18 @@ export const COINS: readonly Coin[] = [
     magic: "Dogecoin Signed Message:\n",
     node: {
       name: "Dogecoin Core",
+      log: "Dogecoin",
       home: ".dogecoin",
       conf: "dogecoin.conf",
       subversion: /shibetoshi|dogecoin/i,
     },
     prints: "base58",
-    uses: { messages: false, localNode: false },
-    // Dogecoin Core 1.14: no segwit addresses, no signet
+    uses: { messages: true, localNode: true },
+    // Dogecoin Core 1.14 (dogecoin/dogecoin: src/chainparams.cpp at d0902798850371b6b7b632141dc5e4227c92171f,
+    // src/chainparamsbase.cpp at e5a911352232a9c9083f90c5afbc0ea6fb9f634f): main, test and regtest, no signet,
+    // no segwit addresses; regtest's RPC port is 18332, Bitcoin's testnet port, and its base58 versions are
+    // Bitcoin's test ones. Its node has no scantxoutset (Bitcoin Core 0.17's): `reserves scan` needs a node
+    // that has it, `reserves verify` does not.
     networks: {
       main: {
         genesis: "1a91e3dace36e2be3bf030a65679fe821aa1d6ef92e7c9902eb318182c355691",
@@ -289,6 +296,23 @@ export function coinOfNode(genesis: string, subversion: string): Coin | undefine
   if (coins.length < 2) return coins[0];
   const named = coinOfSubversion(subversion, coins);
   return named && coins.includes(named) ? named : undefined;
+}
+
+/**
+ * Why a node's chain is not one whose messages chaingw reads, in words that say which chain it is: no row's
+ * genesis; a genesis several coins share whose user-agent names none of them; or a coin whose addresses
+ * chaingw does not decode (`uses.messages` off).
+ */
+export function whyNotMessageCoin(genesis: string | undefined, subversion: string): string {
+  const calling = `calling itself "${subversion || "nothing"}"`;
+  if (genesis === undefined) return `the node did not give its genesis block (getblockhash 0), ${calling}`;
+  const coins = COINS.filter((c) => Object.values(c.networks).some((n) => n?.genesis === genesis));
+  const coin = coinOfNode(genesis, subversion);
+  if (coin)
+    return `the node's chain is ${coin.name}'s (genesis block ${genesis}), whose addresses chaingw does not decode (${MESSAGE_COIN_NAMES} it does)`;
+  if (coins.length)
+    return `the node's chain (genesis block ${genesis}) is ${sentenceList(coins.map((c) => `${c.name}'s`))}, and its user-agent "${subversion || "nothing"}" names ${coins.length > 2 ? "none of them" : "neither"}: chaingw cannot tell which coin the node serves`;
+  return `the node's chain (genesis block ${genesis}) ${calling} is not a ${MESSAGE_COIN_NAMES} chain, whose addresses chaingw decodes`;
 }
 
 /** One network of one coin, as the prefix tables below and the address decoder name them. */

@@ -1,6 +1,6 @@
 /**
  * Where a local bitcoind-family node listens and keeps its cookie, as bitcoin-cli finds them: the data
- * directory (--datadir, else ~/.bitcoin or ~/.litecoin), the network's subdirectory, `rpcport` (and
+ * directory (--datadir, else the coin's own: ~/.bitcoin, ~/.litecoin, ~/.dogecoin), the network's subdirectory, `rpcport` (and
  * rpcuser/rpcpassword) from the node's own config file, else the network's default port.
  */
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
@@ -20,6 +20,8 @@ export type Network = NetworkName;
 
 interface Layout {
   name: string;
+  /** the name its debug.log's start line gives ("Dogecoin version v1.14…"), when not `name` */
+  log?: string;
   conf: string;
   home: string;
   /** the coin's networks, as its row lists them */
@@ -144,14 +146,15 @@ function lastStart(log: string, layouts: readonly Layout[]): { layout?: Layout; 
   } catch {
     return {};
   }
-  // " (Bitcoin Core|Litecoin Core) version v": a node's start in its log names the node
-  const started = new RegExp(` (${layouts.map((l) => l.name).join("|")}) version v`, "g");
+  // " (Bitcoin Core|Litecoin Core|Dogecoin) version v": a node's start in its log names the node
+  const logName = (l: Layout) => l.log ?? l.name;
+  const started = new RegExp(` (${layouts.map(logName).join("|")}) version v`, "g");
   const starts = [...text.matchAll(started)];
   const last = starts.at(-1);
   if (!last) return {};
   const since = text.slice(last.index);
   const port = /Command-line arg: rpcport="?(\d{1,5})"?/.exec(since)?.[1];
-  return { layout: layouts.find((l) => l.name === last[1]) ?? layouts[0], port };
+  return { layout: layouts.find((l) => logName(l) === last[1]) ?? layouts[0], port };
 }
 
 /**
@@ -218,7 +221,7 @@ export function localNode(
     ...node,
     urls: [...new Set([...node.urls, ...defaults])],
     cookie: cookie ?? node.cookie,
-    what: `${layouts.map((l) => l.name).join(" or ")} ${network} in ${dir} (no ${layouts.map((l) => l.conf).join(" or ")}, no ${join(chosen.sub[network] || ".", "debug.log")} naming the node: trying each one's port)`,
+    what: `${sentenceList(layouts.map((l) => l.name))} ${network} in ${dir} (no ${sentenceList(layouts.map((l) => l.conf))}, no ${join(chosen.sub[network] || ".", "debug.log")} naming the node: trying each one's port)`,
   };
 }
 

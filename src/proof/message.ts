@@ -13,7 +13,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 import { base64 } from "@scure/base";
 import { OutScript, RawTx, RawWitness, Script, SigHash, Transaction } from "@scure/btc-signer";
-import { type Coin, coinOf, MESSAGE_COINS } from "../chains/coins.js";
+import { type Coin, coinOf, MESSAGE_COINS, sentenceList } from "../chains/coins.js";
 import { accountFormatOf, verifyAccountMessage } from "./account-message.js";
 import { type CoinId, coinsOf, decodeProofAddress, type ProofAddress } from "./address.js";
 import { ProofInputError } from "./errors.js";
@@ -246,7 +246,10 @@ function verifyLegacy(addr: ProofAddress, sig: Uint8Array, message: string, coin
         : "";
     const shared =
       chains.length > 1
-        ? `; the address prefix is shared by ${chains.map((c) => coinName(c)).join(" and ")}, the ${coinName(chain)} message magic verified`
+        ? `; the address prefix is shared by ${sentenceList(
+            chains.map((c) => coinName(c)),
+            "and",
+          )}, the ${coinName(chain)} message magic verified`
         : "";
     return {
       valid: true,
@@ -262,11 +265,11 @@ function verifyLegacy(addr: ProofAddress, sig: Uint8Array, message: string, coin
     const target = legacyTarget(addr, sig, message, other.id, kind);
     if (target && equal(target, addr.hash))
       return fail(
-        `legacy signature, ${said}: made with the ${other.name} message magic by this address's key; it proves nothing for a ${tried.join(" or ")} address (${tried.join(" and ")} message magic expected)`,
+        `legacy signature, ${said}: made with the ${other.name} message magic by this address's key; it proves nothing for a ${sentenceList(tried)} address (${sentenceList(tried, "and")} message magic expected)`,
       );
   }
   return fail(
-    `legacy signature, ${said}: the key it yields over this message (${tried.join(" and ")} message magic) is not the address's`,
+    `legacy signature, ${said}: the key it yields over this message (${sentenceList(tried, "and")} message magic) is not the address's`,
   );
 }
 

@@ -255,6 +255,20 @@ const TOO_LARGE = /(request|body|payload|entity)[^.]{0,20}too (large|big)|too ma
 const isBusy = (e: unknown): e is RpcError =>
   e instanceof RpcError && e.code === -8 && /in progress/i.test(e.rpcMessage);
 
+/** The node has no scantxoutset (Bitcoin Core 0.17's; Dogecoin Core 1.14 lacks it): said, with what to do. */
+function noScan(e: RpcError): RpcError {
+  const said = new RpcError(
+    e.code,
+    e.rpcMessage,
+    e.data,
+    e.endpoint,
+    `${e.endpoint}: the node has no scantxoutset ("${e.rpcMessage}", ${e.code}): it cannot scan the UTXO set; no scan was started`,
+  );
+  said.hint =
+    "reserves scan needs a node with scantxoutset (Bitcoin Core 0.17 or later, Litecoin Core 0.21); reserves verify checks a proof on a node without it";
+  return said;
+}
+
 /**
  * One `scantxoutset start` with all objects, pinned; status is polled on another connection while it
  * runs. Throws ScanBusyError (slot taken, no --wait), TooLargeError (HTTP 413) or the client's errors.
@@ -289,6 +303,7 @@ export async function startScan(o: StartOptions): Promise<StartResult> {
       const mayRun = e instanceof TransportError || e instanceof InterruptedError;
       if (!mayRun || tooLarge) o.onStartSent?.(undefined);
       if (tooLarge) throw new TooLargeError(e.message, { cause: e });
+      if (e instanceof RpcError && e.code === -32601) throw noScan(e);
       if (!isBusy(e)) throw e;
       busy = e;
     } finally {

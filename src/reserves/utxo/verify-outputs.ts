@@ -5,6 +5,7 @@
  * walked upward), 7. each output's verdict as one finding.
  */
 import { bytesToHex } from "@noble/hashes/utils.js";
+import { coinNetworkLabel, coinOf, sentenceList } from "../../chains/coins.js";
 import { RpcError } from "../../errors/index.js";
 import { type JsonObject, type JsonValue, numberOf } from "../../json/lossless.js";
 import { decodeProofAddress, type ProofAddress } from "../../proof/address.js";
@@ -77,6 +78,12 @@ async function expandDescriptor(
 }
 
 /** An address decoded with the node's chain's rules: one this network's nodes print, or why not. */
+/** "Dogecoin", "Litecoin regtest": the one naming function's words for a coin id's network */
+const labelOf = (id: string | undefined, net: string): string => {
+  const coin = id === undefined ? undefined : coinOf(id);
+  return coin ? coinNetworkLabel(coin, net) : `${id} ${net}`;
+};
+
 export function chainAddress(s: State, text: string): ProofAddress | { why: string } {
   let a: ProofAddress;
   try {
@@ -88,7 +95,7 @@ export function chainAddress(s: State, text: string): ProofAddress | { why: stri
   const net = netOf(s.proof.chain);
   if (!a.networks.some((n) => n.chain === s.coin && n.net === net))
     return {
-      why: `${text} is not an address of ${s.coin} ${s.proof.chain} (it is one of ${a.networks.map((n) => `${n.chain} ${n.net}`).join(", ")})`,
+      why: `${text} is not an address of ${labelOf(s.coin, net)}, the node's (it is one of ${sentenceList(a.networks.map((n) => labelOf(n.chain, n.net)))})`,
     };
   return a;
 }

@@ -28,7 +28,7 @@
  * path. Data out, progress as events.
  */
 
-import { coinOfNode, MESSAGE_COIN_NAMES } from "../../chains/coins.js";
+import { coinOfNode, whyNotMessageCoin } from "../../chains/coins.js";
 import { RpcError } from "../../errors/index.js";
 import { type JsonValue, numberOf } from "../../json/lossless.js";
 import type { Proof } from "../../proof/document.js";
@@ -161,9 +161,7 @@ async function checkNode(c: Ctx, s: State): Promise<Finding[]> {
       `the node is on the "${node.chain}" network, the proof on "${proof.chain}": this node cannot check it; ask a ${proof.chain} node`,
     );
   if (s.coin === undefined)
-    return cannot(
-      `the node's chain (genesis block ${typeof genesis === "string" ? genesis : "unknown"}) calling itself "${sub || "nothing"}" is not a ${MESSAGE_COIN_NAMES} chain, whose addresses chaingw decodes`,
-    );
+    return cannot(whyNotMessageCoin(typeof genesis === "string" ? genesis : undefined, sub));
   if (tip === undefined || tip < proof.height) {
     const behind = tip === undefined ? "" : ` (${counted(proof.height - tip, "block")} behind)`;
     return cannot(
