@@ -217,7 +217,7 @@ describe("a reorg deeper than the safe depth drops the cached answers above its 
       await until("two checks after the reorg", () => tips() >= t0 + 2);
       await until("the note of the reorg", () => gw.notes().includes("a reorg;"));
       expect(gw.notes()).toMatch(
-        /upstream \S+ of eth: block 16 is now 0x[0-9a-f]{64} \(was 0x[0-9a-f]{64}\): a reorg; 2 cached answers above block 3, where the cache and the node agree, dropped/,
+        /upstream \S+ of eth: block 16 is now 0x[0-9a-f]{64} \(was 0x[0-9a-f]{64}\): a reorg; 2 cached answers above block 6, below the lowest the cache and the node disagree on, dropped/,
       );
       expect(gw.notes()).not.toContain("now report another chain");
       // followed once: the checks after it read the new chain's anchor and find nothing more to drop
@@ -246,6 +246,56 @@ describe("a reorg deeper than the safe depth drops the cached answers above its 
       }
     },
   );
+
+  it("an answer of the new chain cached between the reorg and the check that sees it (a deep receipt): the old chain's answers below it still go, never served stale", async () => {
+    const anvil = await startAnvil();
+    nodes.push(anvil);
+    await anvil.rpc("eth_sendTransaction", [{ from: FROM, to: FROM, value: "0x1" }]);
+    await anvil.rpc("anvil_mine", ["0x5"]);
+    const tx2 = await anvil.rpc<string>("eth_sendTransaction", [{ from: FROM, to: FROM, value: "0x2" }]);
+    await anvil.rpc("anvil_mine", ["0xa"]);
+    expect(await anvil.rpc("eth_blockNumber")).toBe("0x11");
+    const proxy = await startFaultServer({ upstream: { url: anvil.url } });
+    proxies.push(proxy);
+    // checks 4 s apart: the reorg and one client's read fit between two of them
+    const gw = await startServe(
+      {
+        products: { eth: { chain: "evm", upstreams: [proxy.url] } },
+        cache: { safeDepth: 2 },
+        health: { interval: 4, timeout: 1 },
+      },
+      { keys: [["eth"]] },
+    );
+    gws.push(gw);
+    const ask = (method: string, params: unknown[]) => resultOf(gw, "eth", method, params);
+    const old = await ask("eth_getTransactionReceipt", [tx2]);
+    expect(old.blockNumber).toBe("0x7");
+    const before = proxy.hitsOf("eth_getTransactionReceipt", [tx2]);
+    expect(await ask("eth_getTransactionReceipt", [tx2])).toEqual(old);
+    expect(proxy.hitsOf("eth_getTransactionReceipt", [tx2]), "cached").toBe(before);
+    const tips = () => proxy.hitsByMethod.eth_blockNumber ?? 0;
+    const checked = () => proxy.of("answered").filter((e) => e.method === "eth_blockNumber").length;
+    // right after a check was answered: blocks 6..17 replaced, the new chain carrying tx3 in block 9
+    const c0 = checked();
+    await until("a check answered", () => checked() > c0);
+    const t1 = tips();
+    await anvil.rpc("anvil_reorg", [12, [[{ from: FROM, to: FROM, value: "0x3" }, 3]]]);
+    const b9 = await anvil.rpc<{ transactions: string[] }>("eth_getBlockByNumber", ["0x9", false]);
+    const tx3 = b9.transactions[0] as string;
+    expect(tx3).toMatch(/^0x[0-9a-f]{64}$/);
+    // the new chain's receipt, 8 blocks deep: cached before any check saw the reorg
+    expect((await ask("eth_getTransactionReceipt", [tx3])).blockNumber).toBe("0x9");
+    const asked = proxy.hitsOf("eth_getTransactionReceipt", [tx3]);
+    await ask("eth_getTransactionReceipt", [tx3]);
+    expect(proxy.hitsOf("eth_getTransactionReceipt", [tx3])).toBe(asked);
+    expect(tips(), "no check began before the new chain's answer was cached").toBe(t1);
+    await until("the note of the reorg", () => gw.notes().includes("a reorg;"));
+    // tx2 is gone from the node's chain: its old receipt (block 7, below the new one's block 9) is not served
+    expect(await anvil.rpc("eth_getTransactionReceipt", [tx2])).toBe(null);
+    expect(await ask("eth_getTransactionReceipt", [tx2])).toBe(null);
+    // the new chain's receipt still answers as the node does
+    expect((await ask("eth_getTransactionReceipt", [tx3])).blockNumber).toBe("0x9");
+  });
 
   it("litecoind: a block invalidated and a longer branch mined (the tip went back, then up): by-height answers and verbose headers above the fork go, the raw header by hash stays", async () => {
     const node = await startLitecoind({ blocks: 20 });
@@ -295,7 +345,7 @@ describe("a reorg deeper than the safe depth drops the cached answers above its 
     await until("three checks after the reorg", () => tips() >= t0 + 3);
     await until("the note of the reorg", () => gw.notes().includes("a reorg;"));
     expect(gw.notes()).toMatch(
-      /: a reorg; 2 cached answers above block 4, where the cache and the node agree, dropped/,
+      /: a reorg; 2 cached answers above block 10, below the lowest the cache and the node disagree on, dropped/,
     );
     expect(gw.notes().match(/: a reorg;/g)).toHaveLength(1);
 

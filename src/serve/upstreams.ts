@@ -400,23 +400,31 @@ export class Pool {
 
   /**
    * A reorg on `u` below `anchor`: the cache's claims (what each entry took the chain to be), highest first,
-   * compared with `u`'s blocks at their heights, in arrays of WALK_HEIGHTS, at most WALK_ROUNDS of them; the
-   * fork is the highest height where they agree, and every entry that depends on a block above it goes.
-   * No agreement found (or `u` unreadable): every entry tied to a block goes. Entries tied to no block (raw
-   * bytes by hash) stay.
+   * compared with `u`'s blocks at their heights, in arrays of WALK_HEIGHTS, at most WALK_ROUNDS of them —
+   * every claimed height, not only down to the first that agrees: an answer of the new chain cached between
+   * the reorg and this check agrees high up while the old chain's answers below it do not. Every entry
+   * above the lowest claim the node disagrees with goes; none disagreeing, none goes. Unsure — the walk cut
+   * short (`u` unreadable), or the claims past its bound while its lowest height still disagrees —, every
+   * entry tied to a block goes. Entries tied to no block (raw bytes by hash) stay.
    */
   private async dropAboveFork(u: Upstream, anchor: { height: number; hash: string }, now: string | null) {
     const scope = this.cacheScope;
     if (scope === undefined) return;
-    const claims = await this.cache.claims(scope, WALK_HEIGHTS * WALK_ROUNDS * 4);
+    const limit = WALK_HEIGHTS * WALK_ROUNDS;
+    const claims = await this.cache.claims(scope, limit * 4);
     const byHeight = new Map<number, Set<string>>();
     for (const c of claims) {
       const set = byHeight.get(c.height) ?? new Set();
       byHeight.set(c.height, set);
       set.add(c.hash);
     }
-    const heights = [...byHeight.keys()].slice(0, WALK_HEIGHTS * WALK_ROUNDS);
-    let fork = -1;
+    const all = [...byHeight.keys()];
+    const heights = all.slice(0, limit);
+    // every claim walked: the claims list was not cut, nor its heights
+    const whole = claims.length < limit * 4 && all.length <= limit;
+    let lowestBad: number | undefined;
+    let agreesBelow = false;
+    let sure = true;
     try {
       walk: for (let r = 0; r < WALK_ROUNDS; r++) {
         const part = heights.slice(r * WALK_HEIGHTS, (r + 1) * WALK_HEIGHTS);
@@ -427,21 +435,31 @@ export class Pool {
         );
         for (const [k, h] of part.entries()) {
           const o = outs[k];
-          if (o instanceof TransportError) break walk;
+          if (o instanceof TransportError) {
+            sure = false;
+            break walk;
+          }
           const hash = this.hashIn(o);
           const held = byHeight.get(h) as Set<string>;
           if (hash !== null && held.size === 1 && held.has(hash)) {
-            fork = h;
-            break walk;
-          }
+            if (lowestBad !== undefined) agreesBelow = true;
+          } else [lowestBad, agreesBelow] = [h, false];
         }
       }
     } catch {
-      fork = -1;
+      sure = false;
     }
+    // the fork: below the lowest claim the node disagrees with; -1: every entry tied to a block
+    const fork = !sure
+      ? -1
+      : lowestBad === undefined
+        ? (heights[0] ?? -1)
+        : whole || agreesBelow
+          ? lowestBad - 1
+          : -1;
     const dropped = await this.cache.dropAbove(scope, fork);
     this.log(
-      `upstream ${u.endpoint.label} of ${this.product.name}: block ${anchor.height} is now ${now ?? "gone"} (was ${anchor.hash}): a reorg; ${dropped} cached answers above ${fork < 0 ? "any block the cache could match" : `block ${fork}, where the cache and the node agree,`} dropped`,
+      `upstream ${u.endpoint.label} of ${this.product.name}: block ${anchor.height} is now ${now ?? "gone"} (was ${anchor.hash}): a reorg; ${dropped} cached answers above ${fork < 0 ? "any block the cache could match" : lowestBad === undefined ? `block ${fork}, where the cache and the node agree,` : `block ${fork}, below the lowest the cache and the node disagree on,`} dropped`,
     );
   }
 
