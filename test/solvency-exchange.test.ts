@@ -823,4 +823,15 @@ describe("one balance counts once, however the exchange names it", () => {
     );
     expect(one.report.verdict).toBe("solvent");
   });
+
+  it("liabilities that owe one coin under two spellings (LTC and ltc, 1.5 each): a row backs one of them, the other NOT SOLVENT; one spelling SOLVENT", async () => {
+    const { file, root } = okxV1({ LTC: "1", ltc: "1" }, { LTC: "0.5", ltc: "0.5" });
+    const r = await solvency(addressFile(), file, ...rooted(root));
+    expect(r.report.verdict).toBe("not-solvent");
+    expect(r.coin("LTC")).toMatchObject({ proven: "2", status: "covered" });
+    expect(r.coin("ltc")).toMatchObject({ proven: "0", status: "not-covered" });
+    expect(r.coin("ltc").not_counted[0]?.why).toMatch(/^the same balance as line \d+ \(counted as LTC\)/);
+    const one = okxV1({ LTC: "1" }, { LTC: "0.5" });
+    expect((await solvency(addressFile(), one.file, ...rooted(one.root))).report.verdict).toBe("solvent");
+  });
 });
