@@ -17,7 +17,7 @@ import { startTronFixture, type TronFixture } from "./fixtures/tron.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
-import { HANG_GUARD_MS, trackDir, until } from "./helpers/procs.js";
+import { BY_COUNT, HANG_GUARD_MS, trackDir, until } from "./helpers/procs.js";
 import { type Served, startServe } from "./helpers/serve.js";
 import { ALICE, BOB, deployToken, SEL, send, TOKEN_ABI_PATH, word } from "./helpers/token.js";
 
@@ -247,7 +247,9 @@ beforeAll(async () => {
     ],
     ["0x…", `0x${"ab".repeat(32)}`],
   );
-});
+  // a counted list of steps, each under HANG_GUARD_MS (a node call, a command, a wait on the second node):
+  // its count bounds it, not a time — at load 20 the whole setup outlasted the 600 s hook limit
+}, BY_COUNT);
 
 afterAll(async () => {
   await gateway?.stop();
@@ -274,48 +276,53 @@ describe("the README's examples", () => {
     expect(readme).not.toMatch(/head -3 \| chaingw getmempoolentry --stdin/);
   });
 
-  it("every one runs against regtest litecoind, anvil, the TRON fixture and a gateway, and exits as it says", async () => {
-    const failures: string[] = [];
-    const run = examples.filter((e) => !e.notRun);
-    expect(run.length).toBeGreaterThan(45);
-    for (const e of run) {
-      const command = realised(e.command);
-      const r = await execa("bash", ["-c", command], {
-        cwd: join(work, "cwd"),
-        reject: false,
-        timeout: HANG_GUARD_MS,
-        extendEnv: false,
-        env: {
-          PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`,
-          HOME: home,
-          // a block's `config init` is not the next block's config
-          XDG_CONFIG_HOME: join(home, `.config-${e.block}`),
-          NO_COLOR: "1",
-          CHAINGW_NETWORK: "regtest",
-          ETH_RPC_URL: anvil.url,
-          // what the gateway examples' first line exports
-          CHAINGW_API_KEY: gateway.keys[0] as string,
-        },
-      });
-      const want = expectedExit(e.comment);
-      const stderr = String(r.stderr);
-      if (r.exitCode !== want || /internal error|TypeError|ReferenceError|at .*\.cjs:\d+/.test(stderr))
-        failures.push(
-          `README line ${e.line}: ${command}\n  exit ${r.exitCode} (expected ${want}): ${stderr.trim().slice(0, 400)}`,
-        );
-      // a verdict the comment names (solvency's "NOT PROVEN SOLVENT") is the one printed, not another exit 1
-      const verdict = /\b(NOT PROVEN SOLVENT|NOT SOLVENT|SOLVENT|CANNOT SAY)\b/.exec(e.comment)?.[1];
-      if (verdict && !new RegExp(`(?<!NOT |PROVEN )${verdict}\\b`).test(String(r.stdout)))
-        failures.push(
-          `README line ${e.line}: ${command}\n  no "${verdict}" in: ${String(r.stdout).slice(0, 400)}`,
-        );
-    }
-    expect(failures).toEqual([]);
-    // the gateway examples went through the gateway, to both products
-    await until("the gateway's access-log line for ltc", () =>
-      gateway.log().some((l) => l.includes('"/v1/ltc"')),
-    );
-    expect(gateway.log().filter((l) => l.includes('"/v1/btc-main"')).length).toBeGreaterThanOrEqual(2);
-    expect(gateway.log().some((l) => l.includes('"/v1/ltc"'))).toBe(true);
-  });
+  it(
+    "every one runs against regtest litecoind, anvil, the TRON fixture and a gateway, and exits as it says",
+    async () => {
+      const failures: string[] = [];
+      const run = examples.filter((e) => !e.notRun);
+      expect(run.length).toBeGreaterThan(45);
+      for (const e of run) {
+        const command = realised(e.command);
+        const r = await execa("bash", ["-c", command], {
+          cwd: join(work, "cwd"),
+          reject: false,
+          timeout: HANG_GUARD_MS,
+          extendEnv: false,
+          env: {
+            PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+            HOME: home,
+            // a block's `config init` is not the next block's config
+            XDG_CONFIG_HOME: join(home, `.config-${e.block}`),
+            NO_COLOR: "1",
+            CHAINGW_NETWORK: "regtest",
+            ETH_RPC_URL: anvil.url,
+            // what the gateway examples' first line exports
+            CHAINGW_API_KEY: gateway.keys[0] as string,
+          },
+        });
+        const want = expectedExit(e.comment);
+        const stderr = String(r.stderr);
+        if (r.exitCode !== want || /internal error|TypeError|ReferenceError|at .*\.cjs:\d+/.test(stderr))
+          failures.push(
+            `README line ${e.line}: ${command}\n  exit ${r.exitCode} (expected ${want}): ${stderr.trim().slice(0, 400)}`,
+          );
+        // a verdict the comment names (solvency's "NOT PROVEN SOLVENT") is the one printed, not another exit 1
+        const verdict = /\b(NOT PROVEN SOLVENT|NOT SOLVENT|SOLVENT|CANNOT SAY)\b/.exec(e.comment)?.[1];
+        if (verdict && !new RegExp(`(?<!NOT |PROVEN )${verdict}\\b`).test(String(r.stdout)))
+          failures.push(
+            `README line ${e.line}: ${command}\n  no "${verdict}" in: ${String(r.stdout).slice(0, 400)}`,
+          );
+      }
+      expect(failures).toEqual([]);
+      // the gateway examples went through the gateway, to both products
+      await until("the gateway's access-log line for ltc", () =>
+        gateway.log().some((l) => l.includes('"/v1/ltc"')),
+      );
+      expect(gateway.log().filter((l) => l.includes('"/v1/btc-main"')).length).toBeGreaterThanOrEqual(2);
+      expect(gateway.log().some((l) => l.includes('"/v1/ltc"'))).toBe(true);
+      // the README's 60-odd commands one after another, each under HANG_GUARD_MS: bounded by their count
+    },
+    BY_COUNT,
+  );
 });
