@@ -152,7 +152,34 @@ const tempDir = (): string => {
   return d;
 };
 
+/** a loopback port nothing listens on (a server's, closed) */
+async function closedPort(): Promise<number> {
+  const s = await rawServer((_b, _q, res) => {
+    res.end();
+  });
+  const port = Number(new URL(s.url).port);
+  await s.close();
+  return port;
+}
+
 describe("a local Dogecoin node (--network, --datadir)", () => {
+  it("a Dogecoin node that is not running: the error says which node chaingw looked for and what to do (exit 3)", async () => {
+    const dir = tempDir();
+    const port = await closedPort();
+    writeFileSync(join(dir, "dogecoin.conf"), `regtest=1\nrpcport=${port}\n`);
+    const r = await runCli(["--datadir", dir, "getblockcount"]);
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toBe(
+      `chaingw: getblockcount failed: http://127.0.0.1:${port}/: connection refused\n` +
+        `no endpoint is configured: chaingw looked for the local node, Dogecoin Core regtest in ${dir} (\`chaingw config show\` says why); start it, or name the node with --url, --network or --datadir\n`,
+    );
+    // a URL given: the error is the URL's alone
+    const given = await runCli(["--url", `http://127.0.0.1:${port}/`, "getblockcount"]);
+    expect(given.stderr).toBe(
+      `chaingw: getblockcount failed: http://127.0.0.1:${port}/: connection refused\n`,
+    );
+  });
+
   it("--network signet on a Dogecoin data directory: refused naming its networks (exit 2), nothing sent", async () => {
     const dir = tempDir();
     writeFileSync(join(dir, "dogecoin.conf"), "");

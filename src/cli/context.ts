@@ -26,6 +26,7 @@ export function contextFor(
 ): Context {
   const settings = resolveSettings(flags, run.env, group, run.secrets);
   if (!o.quiet) for (const w of settings.warnings) run.tell("warning", `chaingw: warning: ${w}`);
+  if (settings.endpointSource === "default" && settings.localNode) run.localNode = settings.localNode;
   const client = new JsonRpcClient({
     endpoints: settings.endpoints,
     connectTimeoutMs: settings.connectTimeoutMs,

@@ -3,7 +3,14 @@
  * once (the output format chosen before anything can fail), the signal and stream handlers, and the one
  * report of an error (one line plus details and hint, or one JSON object) with its exit code.
  */
-import { asChaingwError, EXIT, errorPayload, InterruptedError, writeFailed } from "../errors/index.js";
+import {
+  asChaingwError,
+  EXIT,
+  errorPayload,
+  InterruptedError,
+  TransportError,
+  writeFailed,
+} from "../errors/index.js";
 import { formatFromArgv, prettyFromArgv } from "../output/format.js";
 import { escapeJsonText } from "../util/escape.js";
 import { Run } from "./run.js";
@@ -11,6 +18,9 @@ import { Run } from "./run.js";
 /** Prints an error in the run's format (the same facts either way) and returns its exit code. */
 export function report(run: Run, err: unknown): number {
   const e = asChaingwError(err);
+  // nothing configured and the local node never answered: which node chaingw looked for, and what to do
+  if (e instanceof TransportError && e.neverSent && run.localNode && !e.hint)
+    e.hint = `no endpoint is configured: chaingw looked for the local node, ${run.localNode} (\`chaingw config show\` says why); start it, or name the node with --url, --network or --datadir`;
   if (run.machine) {
     const payload = errorPayload(e, true);
     run.stderr.write(escapeJsonText(run.secrets.scrub(JSON.stringify({ error: payload }))) + "\n");

@@ -59,6 +59,11 @@ export class Run {
   exitCode?: number;
   /** a progress line to take off the terminal before data is written to stdout */
   clearProgress?: () => void;
+  /**
+   * the local node the run's default endpoint is ("Dogecoin Core regtest in /path"), when no endpoint was
+   * configured: an error that never reached it says which node chaingw looked for
+   */
+  localNode?: string;
   /** every secret this run has read: removed from anything it prints */
   readonly secrets = new Secrets();
   /** `--pretty`: JSON on stdout indented (2 spaces); compact without, whatever the command */
