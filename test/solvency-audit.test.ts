@@ -466,6 +466,15 @@ describe("cannot say means cannot say", () => {
       );
       const direct = await runCli(args(ltcUrl), { env: { CHAINGW_URL: "http://127.0.0.1:9/" } });
       expect(direct.exitCode, direct.stdout + direct.stderr).toBe(0);
+      // owing more than the proof even claims (1 LTC): short whatever its block's time — NOT SOLVENT
+      const big = await owed("1.5", CH_A);
+      const short = await runCli([...args(via).slice(0, 2), big, ...args(via).slice(3)], {
+        env: { CHAINGW_URL: "http://127.0.0.1:9/" },
+      });
+      expect(short.exitCode, short.stdout + short.stderr).toBe(1);
+      expect(first(short.stdout)).toMatch(
+        /^NOT SOLVENT: LTC not covered: short 1\.5 LTC \(claimed reserves 1 of 1\.5\)/,
+      );
     } finally {
       await new Promise((r) => proxy.close(r));
     }

@@ -40,7 +40,7 @@ export function reserveStatus(b: Backing): ReserveStatus {
 /**
  * covered: proven reserves cover the liabilities; claimed-only: only claimed (unproven) reserves do;
  * not-covered: not even the claimed ones; reserves-fail: a proof backing it does not hold; cannot-say: a node
- * could not say, and proven reserves alone do not cover it; unjudged (without --verify): a proof whose
+ * could not say, proven reserves alone do not cover it, and the proofs it could not judge might; unjudged (without --verify): a proof whose
  * addresses do not say which coin it is was not judged, and proven reserves alone do not cover it.
  */
 export type AssetStatus =

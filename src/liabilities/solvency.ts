@@ -231,6 +231,7 @@ function judgeAsset(
       proofs.map((p) => p.check),
       { liab, claimed, proven },
       untold,
+      proofs.some((p) => p.check === "cannot-say" && !p.counted),
     ),
     proofs,
     snapshots: [...snapshots.values()],
@@ -241,17 +242,22 @@ function judgeAsset(
   };
 }
 
-/** An asset's status from its proofs' checks and its sums. */
+/**
+ * An asset's status from its proofs' checks and its sums. A proof a node could not judge makes it "cannot
+ * say" only where it could cover the liabilities: its claim counted and the claims reach them, or its claim
+ * not placed (`unplaced`); short even by every claim, it is not covered.
+ */
 function assetStatus(
   checks: ReserveStatus[],
   x: { liab: bigint; claimed: bigint; proven: bigint },
   untold: boolean,
+  unplaced: boolean,
 ): AssetStatus {
   return checks.includes("fails")
     ? "reserves-fail"
     : x.proven >= x.liab
       ? "covered"
-      : checks.includes("cannot-say")
+      : checks.includes("cannot-say") && (unplaced || x.claimed >= x.liab)
         ? "cannot-say"
         : untold
           ? "unjudged"
