@@ -411,7 +411,6 @@ describe("hostile upstreams: one line, exit 3, no stack, no hang, nothing on std
     expect: RegExp;
     url: () => Promise<string>;
     args?: string[];
-    maxMs?: number;
   }[] = [];
   const viaFault = async (fault: Fault, withUpstream = true): Promise<string> => {
     const fs: FaultServer = await startFaultServer({
@@ -534,13 +533,11 @@ describe("hostile upstreams: one line, exit 3, no stack, no hang, nothing on std
       name: "headers never come (hang)",
       expect: /no complete answer within 1000 ms/,
       url: () => viaFault({ kind: "hang" }, false),
-      maxMs: 6000,
     },
     {
       name: "slowloris body (1 byte / 200 ms)",
       expect: /no complete answer within 1000 ms/,
       url: () => viaFault({ kind: "slowBody", chunkEveryMs: 200 }),
-      maxMs: 6000,
     },
     {
       name: "redirect (307 to another server)",
@@ -589,7 +586,10 @@ describe("hostile upstreams: one line, exit 3, no stack, no hang, nothing on std
         expect(lines(r.stderr)).toHaveLength(1);
         expect(r.stderr).not.toMatch(STACK);
         expect(r.stderr).toMatch(c.expect);
-        expect(r.durationMs).toBeLessThan(c.maxMs ?? 4000);
+        // ended by what the upstream did (the 1 s request timeout for the hang and the slowloris, whose
+        // message names it), never by waiting out the 5 s overall --timeout: the tool's own account, not a
+        // clock (a "< 4 s" failed at load 10)
+        expect(r.stderr).not.toMatch(/overall --timeout reached/);
         if (mode === "json") expect(JSON.parse(r.stderr).error.code).toBe("transport");
         else expect(r.stderr).toMatch(/^chaingw: /);
       }
