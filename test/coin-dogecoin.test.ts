@@ -120,7 +120,9 @@ describe("verify-message with a Dogecoin signature (OKX's, real)", () => {
     const doge1 = bech32.encode("doge", [0, ...bech32.toWords(hash160(signer(SIG_A as string)))]);
     const r = await runCli(["verify-message", doge1, SIG_A as string, MESSAGE as string]);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain("doge belongs to no Bitcoin, Litecoin or Dogecoin network");
+    expect(r.stderr).toContain(
+      "(doge belongs to no Bitcoin, Litecoin or Dogecoin network; Dogecoin has no bech32 addresses)",
+    );
     expect(r.stdout).toBe("");
   });
 });

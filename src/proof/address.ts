@@ -7,7 +7,13 @@
 import { OutScript } from "@scure/btc-signer";
 import { checkAddress, type ParsedAddress } from "../chains/address.js";
 import { base58CheckDecode, bech32Program } from "../chains/codec.js";
-import { MESSAGE_COIN_NAMES, MESSAGE_COINS, type NetworkName, networksOfPrefix } from "../chains/coins.js";
+import {
+  MESSAGE_COIN_NAMES,
+  MESSAGE_COINS,
+  type NetworkName,
+  networksOfPrefix,
+  sentenceList,
+} from "../chains/coins.js";
 import { ProofInputError } from "./errors.js";
 
 /** A coin's id in the coin table ("bitcoin", "litecoin"). */
@@ -36,6 +42,14 @@ export interface ProofAddress {
 }
 
 const NO_NETWORK = `belongs to no ${MESSAGE_COIN_NAMES} network`;
+/** the message coins that print no segwit address on any network (Dogecoin), said beside an unknown bech32 prefix */
+const NO_SEGWIT = MESSAGE_COINS.filter((c) => !Object.values(c.networks).some((n) => n?.hrp));
+const NO_BECH32 = NO_SEGWIT.length
+  ? `; ${sentenceList(
+      NO_SEGWIT.map((c) => c.name),
+      "and",
+    )} ${NO_SEGWIT.length > 1 ? "have" : "has"} no bech32 addresses`
+  : "";
 
 /** The message coins' networks of a prefix, signet counted as "test" (the same prefixes), each once. */
 function networksOf(prefix: string): Network[] {
@@ -59,7 +73,9 @@ export function decodeProofAddress(text: string): ProofAddress {
   const networks = networksOf(r.value.prefix);
   if (r.value.witnessVersion >= 0) {
     if (networks.length === 0)
-      bad(`neither bech32 of a known prefix (${r.value.prefix.slice(4)} ${NO_NETWORK}) nor base58`);
+      bad(
+        `neither bech32 of a known prefix (${r.value.prefix.slice(4)} ${NO_NETWORK}${NO_BECH32}) nor base58`,
+      );
     return segwit(r.value, networks);
   }
   if (networks.length === 0) bad(`base58 version ${r.value.prefix.slice(7)} ${NO_NETWORK}`);
