@@ -81,7 +81,7 @@ export async function startAnvil(args: string[] = [], o: { port?: number } = {})
       port,
       url,
       rpc: <T = unknown>(method: string, params: unknown[] = []): Promise<T> =>
-        callRpc<T>(url, method, params, { timeoutMs: 60_000 }),
+        callRpc<T>(url, method, params, { timeoutMs: HANG_GUARD_MS }),
       stop: () => {
         stopping ??= terminate(child, 5_000);
         return stopping;

@@ -10,7 +10,7 @@ export interface CliOptions {
   env?: Record<string, string>;
   /** Written to stdin; without it stdin is /dev/null so the CLI never waits on it. */
   input?: string;
-  /** @default 30000 */
+  /** @default HANG_GUARD_MS */
   timeoutMs?: number;
   /** @default the per-process temp HOME, so no project-local config is picked up by accident */
   cwd?: string;

@@ -1,4 +1,5 @@
 import { Agent, request } from "node:http";
+import { HANG_GUARD_MS } from "./procs.js";
 
 /** Plain HTTP POST over node:http, shared by the node helpers. Not part of the code under test. */
 
@@ -9,7 +10,7 @@ export interface PostOptions {
   /** user:pass for HTTP Basic auth. */
   auth?: { user: string; password: string };
   headers?: Record<string, string>;
-  /** @default 30000 */
+  /** how long the socket may stay idle before the request is called hung (a loaded node is slow, not wrong) @default HANG_GUARD_MS */
   timeoutMs?: number;
 }
 
@@ -51,7 +52,7 @@ export function postRaw(url: string, body: string | Buffer, opts: PostOptions = 
         method: "POST",
         headers,
         agent,
-        timeout: opts.timeoutMs ?? 30_000,
+        timeout: opts.timeoutMs ?? HANG_GUARD_MS,
       },
       (res) => {
         const chunks: Buffer[] = [];

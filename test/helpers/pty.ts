@@ -20,7 +20,7 @@ export interface PtyOptions {
   env?: Record<string, string>;
   cols?: number;
   rows?: number;
-  /** the whole run is killed after this @default 60000 */
+  /** the whole run is killed after this @default HANG_GUARD_MS */
   timeoutMs?: number;
 }
 
