@@ -4,6 +4,8 @@
  * on the same port, or a node swapped behind the same address, drops them; an upstream on another chain
  * than its product's is taken out of the rotation and named.
  */
+import { createServer, request } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { type FaultServer, startFaultServer } from "./fixtures/faults.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
@@ -295,6 +297,81 @@ describe("a reorg deeper than the safe depth drops the cached answers above its 
     expect(await ask("eth_getTransactionReceipt", [tx2])).toBe(null);
     // the new chain's receipt still answers as the node does
     expect((await ask("eth_getTransactionReceipt", [tx3])).blockNumber).toBe("0x9");
+  });
+
+  it("an upstream whose receipt names its block's height but no hash (blockHash stripped by a loopback proxy over anvil): never cached, so a reorg cannot leave it stale (with its hash it is: the anvil_reorg cases above)", async () => {
+    const anvil = await startAnvil();
+    nodes.push(anvil);
+    await anvil.rpc("anvil_mine", ["0x5"]);
+    const tx = await anvil.rpc<string>("eth_sendTransaction", [{ from: FROM, to: FROM, value: "0x2" }]);
+    await anvil.rpc("anvil_mine", ["0xa"]);
+    const upstream = new URL(anvil.url);
+    let stripped = 0;
+    // a single call's receipt loses its blockHash; arrays (the health checks) pass as they are
+    const proxy = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        const body = Buffer.concat(chunks);
+        const up = request(
+          {
+            host: upstream.hostname,
+            port: upstream.port,
+            path: "/",
+            method: "POST",
+            headers: { "content-type": "application/json" },
+          },
+          (answer) => {
+            const back: Buffer[] = [];
+            answer.on("data", (c: Buffer) => back.push(c));
+            answer.on("end", () => {
+              let out = Buffer.concat(back).toString("utf8");
+              const got = JSON.parse(out);
+              if (
+                !Array.isArray(got) &&
+                got.result &&
+                typeof got.result === "object" &&
+                "transactionHash" in got.result
+              ) {
+                delete got.result.blockHash;
+                stripped++;
+                out = JSON.stringify(got);
+              }
+              res.writeHead(answer.statusCode ?? 500, { "content-type": "application/json" });
+              res.end(out);
+            });
+          },
+        );
+        up.end(body);
+      });
+    });
+    await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
+    try {
+      const gw = await startServe(
+        {
+          products: {
+            eth: { chain: "evm", upstreams: [`http://127.0.0.1:${(proxy.address() as AddressInfo).port}/`] },
+          },
+          cache: { safeDepth: 2 },
+          health: { interval: 0.2, timeout: 1 },
+        },
+        { keys: [["eth"]] },
+      );
+      gws.push(gw);
+      const ask = () => resultOf(gw, "eth", "eth_getTransactionReceipt", [tx]);
+      const first = await ask();
+      expect(first.blockNumber).toBe("0x6");
+      expect(first.blockHash).toBeUndefined();
+      await ask();
+      expect(stripped, "asked the upstream each time: not cached").toBe(2);
+      // blocks 5..16 replaced: tx (block 6) gone
+      await anvil.rpc("anvil_reorg", [12, []]);
+      expect(await anvil.rpc("eth_getTransactionReceipt", [tx])).toBe(null);
+      await until("the note of the reorg", () => gw.notes().includes("a reorg;"));
+      expect(await ask()).toBe(null);
+    } finally {
+      await new Promise((r) => proxy.close(r));
+    }
   });
 
   it("litecoind: a block invalidated and a longer branch mined (the tip went back, then up): by-height answers and verbose headers above the fork go, the raw header by hash stays", async () => {

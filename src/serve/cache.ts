@@ -66,6 +66,15 @@ function withConfirmations(raw: Buffer, best: number | undefined): Buffer | unde
 }
 
 /**
+ * A plan whose answers depend on a block: stored only with that block named (an answer without it — a
+ * receipt with a height and no hash — would be dropped by no reorg).
+ */
+const tied = (p: CachePlan): CachePlan => ({
+  ...p,
+  storable: (raw, best) => p.storable(raw, best) && p.dep(raw) !== undefined,
+});
+
+/**
  * The cache plan of a call, or undefined when its answer may change. `product` is the product's cache
  * scope (its name and chain); `params` are the checked params as sent; `hash` keyed reads are immutable,
  * height keyed ones once `depth` blocks deep.
@@ -94,7 +103,12 @@ export function cachePlan(
         const v = parse(typeof raw === "string" ? raw : raw.toString("utf8"));
         return h !== undefined && typeof v === "string" ? { scope: product, height: h, hash: v } : undefined;
       };
-      return { key, storable: (raw, best) => deep(h, best, depth) && raw.startsWith('"'), serve: asIs, dep };
+      return tied({
+        key,
+        storable: (raw, best) => deep(h, best, depth) && raw.startsWith('"'),
+        serve: asIs,
+        dep,
+      });
     }
     case "getblockheader":
     case "getblock": {
@@ -102,7 +116,7 @@ export function cachePlan(
       if (rawHex)
         // the raw bytes of a block or header are the hash's preimage: they cannot change
         return { key, storable: (raw) => raw.startsWith('"'), serve: asIs, dep: none };
-      return {
+      return tied({
         key,
         // a block off the best chain (a reorg's loser: confirmations -1, no successor) is no answer to
         // keep: its confirmations would be computed as if it were on it
@@ -112,23 +126,23 @@ export function cachePlan(
         ),
         serve: withConfirmations,
         dep: blockOf(product, "height", "hash", "nextblockhash"),
-      };
+      });
     }
     case "eth_getBlockByHash":
-      return {
+      return tied({
         key,
         storable: objectDeep((o) => o.number),
         serve: asIs,
         dep: blockOf(product, "number", "hash"),
-      };
+      });
     case "eth_getTransactionByHash":
     case "eth_getTransactionReceipt":
-      return {
+      return tied({
         key,
         storable: objectDeep((o) => o.blockNumber),
         serve: asIs,
         dep: blockOf(product, "blockNumber", "blockHash"),
-      };
+      });
     default:
       return undefined;
   }
