@@ -294,7 +294,9 @@ describe("readSignatureFile", () => {
     bad(`,${sig}`, 1, /empty address/);
     bad(`${A2},`, 1, /empty signature/);
     bad(`#\n${A2.slice(0, -1)}x,${sig}`, 2, /address mpLQ.*checksum/);
-    bad(`DH5yaieqoZN36fDVciNyRueRGvGLR3mr7L,${sig}`, 1, /no Bitcoin or Litecoin network/);
+    // a base58 address under Dash mainnet's P2PKH version (0x4c), which no coin whose messages chaingw reads
+    // has (a Dogecoin D… address was this case until Dogecoin's messages were turned on, 6b63d86)
+    bad(`XbL9S4bUfxZuA3NEhvB5TyhLUx9GZMFCSP,${sig}`, 1, /no Bitcoin, Litecoin or Dogecoin network/);
     bad(`${A2},not base64!`, 1, /not base64/);
     // a header is only a header before the data
     bad(`${A2},${sig}\naddress,signature`, 2, /address address/);
