@@ -4,10 +4,9 @@
  * on the same port, or a node swapped behind the same address, drops them; an upstream on another chain
  * than its product's is taken out of the rotation and named.
  */
-import { createServer, request } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { type FaultServer, startFaultServer } from "./fixtures/faults.js";
+import { copyHeaders, forward, rawServer, sendJson } from "./fixtures/forward.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { postRaw } from "./helpers/http.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
@@ -305,52 +304,29 @@ describe("a reorg deeper than the safe depth drops the cached answers above its 
     await anvil.rpc("anvil_mine", ["0x5"]);
     const tx = await anvil.rpc<string>("eth_sendTransaction", [{ from: FROM, to: FROM, value: "0x2" }]);
     await anvil.rpc("anvil_mine", ["0xa"]);
-    const upstream = new URL(anvil.url);
     let stripped = 0;
     // a single call's receipt loses its blockHash; arrays (the health checks) pass as they are
-    const proxy = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on("data", (c: Buffer) => chunks.push(c));
-      req.on("end", () => {
-        const body = Buffer.concat(chunks);
-        const up = request(
-          {
-            host: upstream.hostname,
-            port: upstream.port,
-            path: "/",
-            method: "POST",
-            headers: { "content-type": "application/json" },
-          },
-          (answer) => {
-            const back: Buffer[] = [];
-            answer.on("data", (c: Buffer) => back.push(c));
-            answer.on("end", () => {
-              let out = Buffer.concat(back).toString("utf8");
-              const got = JSON.parse(out);
-              if (
-                !Array.isArray(got) &&
-                got.result &&
-                typeof got.result === "object" &&
-                "transactionHash" in got.result
-              ) {
-                delete got.result.blockHash;
-                stripped++;
-                out = JSON.stringify(got);
-              }
-              res.writeHead(answer.statusCode ?? 500, { "content-type": "application/json" });
-              res.end(out);
-            });
-          },
-        );
-        up.end(body);
-      });
+    const proxy = await rawServer(async (body, req, res) => {
+      const up = await forward({ url: anvil.url }, body, copyHeaders(req.headers));
+      let out = up.body.toString("utf8");
+      const got = JSON.parse(out);
+      if (
+        !Array.isArray(got) &&
+        got.result &&
+        typeof got.result === "object" &&
+        "transactionHash" in got.result
+      ) {
+        delete got.result.blockHash;
+        stripped++;
+        out = JSON.stringify(got);
+      }
+      sendJson(res, up.status, out);
     });
-    await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
     try {
       const gw = await startServe(
         {
           products: {
-            eth: { chain: "evm", upstreams: [`http://127.0.0.1:${(proxy.address() as AddressInfo).port}/`] },
+            eth: { chain: "evm", upstreams: [proxy.url] },
           },
           cache: { safeDepth: 2 },
           health: { interval: 0.2, timeout: 1 },
@@ -370,7 +346,7 @@ describe("a reorg deeper than the safe depth drops the cached answers above its 
       await until("the note of the reorg", () => gw.notes().includes("a reorg;"));
       expect(await ask()).toBe(null);
     } finally {
-      await new Promise((r) => proxy.close(r));
+      await proxy.close();
     }
   });
 

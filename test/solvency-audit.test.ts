@@ -13,12 +13,11 @@
  *    --verify a proof whose addresses do not say their coin is not judged: NOT PROVEN SOLVENT.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer, request } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { digestOf } from "../src/proof/jcs.js";
+import { copyHeaders, forward, rawServer, sendJson } from "./fixtures/forward.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
 import { buildCommitment, signedLtcProof } from "./helpers/liabilities.js";
@@ -394,51 +393,27 @@ describe("cannot say means cannot say", () => {
   });
 
   it("a node that gives no time for the proof's block (a loopback proxy over litecoind drops getblockheader's time): CANNOT SAY; through the node itself: SOLVENT", async () => {
-    const upstream = new URL(ltc.url);
     let stripped = 0;
-    const proxy = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on("data", (c: Buffer) => chunks.push(c));
-      req.on("end", () => {
-        const body = Buffer.concat(chunks);
-        const sent = JSON.parse(body.toString("utf8"));
-        const headerIds = new Set(
-          (Array.isArray(sent) ? sent : [sent]).filter((r) => r.method === "getblockheader").map((r) => r.id),
-        );
-        const up = request(
-          {
-            host: upstream.hostname,
-            port: upstream.port,
-            path: req.url,
-            method: "POST",
-            headers: { ...req.headers, host: upstream.host, "content-length": body.length },
-          },
-          (answer) => {
-            const back: Buffer[] = [];
-            answer.on("data", (c: Buffer) => back.push(c));
-            answer.on("end", () => {
-              const text = Buffer.concat(back).toString("utf8");
-              let out = text;
-              try {
-                const got = JSON.parse(text);
-                for (const r of Array.isArray(got) ? got : [got])
-                  if (headerIds.has(r.id) && r.result && typeof r.result === "object" && "time" in r.result) {
-                    delete r.result.time;
-                    stripped++;
-                  }
-                out = JSON.stringify(got);
-              } catch {}
-              res.writeHead(answer.statusCode ?? 500, { "content-type": "application/json" });
-              res.end(out);
-            });
-          },
-        );
-        up.end(body);
-      });
+    const proxy = await rawServer(async (body, req, res) => {
+      const sent = JSON.parse(body.toString("utf8"));
+      const headerIds = new Set(
+        (Array.isArray(sent) ? sent : [sent]).filter((r) => r.method === "getblockheader").map((r) => r.id),
+      );
+      const up = await forward({ url: ltc.url }, body, copyHeaders(req.headers));
+      let out = up.body.toString("utf8");
+      try {
+        const got = JSON.parse(out);
+        for (const r of Array.isArray(got) ? got : [got])
+          if (headerIds.has(r.id) && r.result && typeof r.result === "object" && "time" in r.result) {
+            delete r.result.time;
+            stripped++;
+          }
+        out = JSON.stringify(got);
+      } catch {}
+      sendJson(res, up.status, out);
     });
-    await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
     try {
-      const port = (proxy.address() as AddressInfo).port;
+      const port = proxy.port;
       const cA = await owed("0.5", CH_A);
       const via = `http://${ltc.user}:${ltc.password}@127.0.0.1:${port}/`;
       const args = (url: string) => [
@@ -476,7 +451,7 @@ describe("cannot say means cannot say", () => {
         /^NOT SOLVENT: LTC not covered: short 1\.5 LTC \(claimed reserves 1 of 1\.5\)/,
       );
     } finally {
-      await new Promise((r) => proxy.close(r));
+      await proxy.close();
     }
   });
 });
