@@ -13,20 +13,9 @@
  */
 import { UsageError } from "../../errors/index.js";
 import { JsonNumber } from "../../json/value.js";
-import {
-  compareRoot,
-  field,
-  type InclusionOptions,
-  isObj,
-  leafStep,
-  onlyMembers,
-  readAmounts,
-  readJson,
-  refuseShortHash,
-  sha256Hex,
-  step,
-  verifierOf,
-} from "./check.js";
+import type { InclusionOptions } from "./check.js";
+import { compareRoot, leafStep, refuseShortHash, sha256Hex, step, verifierOf } from "./check.js";
+import { FileReader, isObj } from "./read.js";
 
 const WHAT = "Bitbase's proof (POR_V1)";
 const COINS = ["BTC", "ETH", "USDT", "USDC"] as const;
@@ -46,9 +35,10 @@ interface Doc {
 }
 
 function read(text: string, o: InclusionOptions): Doc {
-  const doc = readJson(text, o.file);
-  if (!isObj(doc)) throw new UsageError(`${o.file}: not ${WHAT} (an object)`);
-  onlyMembers(
+  const rd = new FileReader(o.file);
+  const doc = rd.json(text);
+  if (!isObj(doc)) throw rd.error(`not ${WHAT} (an object)`);
+  rd.members(
     doc,
     [
       "version",
@@ -63,15 +53,14 @@ function read(text: string, o: InclusionOptions): Doc {
       "proof",
     ],
     "",
-    o.file,
     WHAT,
   );
-  const balances = field(doc, "balances", "", o.file, "object");
-  onlyMembers(balances, COINS, "balances", o.file, WHAT);
-  const read = readAmounts(balances, "balances", o.file);
+  const balances = rd.field(doc, "balances", "", "object");
+  rd.members(balances, COINS, "balances", WHAT);
+  const read = rd.amounts(balances, "balances");
   const amounts = COINS.map((c) => {
     const a = read.find((x) => x.asset === c);
-    if (!a) throw new UsageError(`${o.file}: balances.${c} is missing (${WHAT} has BTC, ETH, USDT and USDC)`);
+    if (!a) throw rd.error(`balances.${c} is missing (${WHAT} has BTC, ETH, USDT and USDC)`);
     if (!AMOUNT.test(a.text) || !a.raw.startsWith('"'))
       throw new UsageError(
         `${o.file}: balances.${c} must be a string with exactly 8 places (Bitbase's form)`,
@@ -85,27 +74,26 @@ function read(text: string, o: InclusionOptions): Doc {
       : typeof audit === "string" && /^[1-9]\d*$/.test(audit)
         ? audit
         : undefined;
-  if (auditId === undefined) throw new UsageError(`${o.file}: auditId must be a positive whole number`);
-  const proof = field(doc, "proof", "", o.file, "array").map((n, i) => {
+  if (auditId === undefined) throw rd.error(`auditId must be a positive whole number`);
+  const proof = rd.field(doc, "proof", "", "array").map((n, i) => {
     const at = `proof[${i}]`;
-    if (!isObj(n)) throw new UsageError(`${o.file}: ${at} must be an object`);
-    onlyMembers(n, ["position", "hash"], at, o.file, WHAT);
-    const position = field(n, "position", at, o.file, "string");
+    if (!isObj(n)) throw rd.error(`${at} must be an object`);
+    rd.members(n, ["position", "hash"], at, WHAT);
+    const position = rd.field(n, "position", at, "string");
     if (position !== "LEFT" && position !== "RIGHT")
-      throw new UsageError(`${o.file}: ${at}.position must be "LEFT" or "RIGHT"`);
-    return { at, left: position === "LEFT", hash: field(n, "hash", at, o.file, "string") };
+      throw rd.error(`${at}.position must be "LEFT" or "RIGHT"`);
+    return { at, left: position === "LEFT", hash: rd.field(n, "hash", at, "string") };
   });
-  if (proof.length > 256)
-    throw new UsageError(`${o.file}: proof has ${proof.length} levels (Bitbase's tool takes 256)`);
+  if (proof.length > 256) throw rd.error(`proof has ${proof.length} levels (Bitbase's tool takes 256)`);
   return {
-    version: field(doc, "version", "", o.file, "string"),
+    version: rd.field(doc, "version", "", "string"),
     auditId,
     period: typeof doc.period === "string" ? doc.period : undefined,
-    recordId: field(doc, "recordId", "", o.file, "string"),
+    recordId: rd.field(doc, "recordId", "", "string"),
     amounts,
-    leafPayload: field(doc, "leafPayload", "", o.file, "string"),
-    leafHash: field(doc, "leafHash", "", o.file, "string"),
-    rootHash: field(doc, "rootHash", "", o.file, "string"),
+    leafPayload: rd.field(doc, "leafPayload", "", "string"),
+    leafHash: rd.field(doc, "leafHash", "", "string"),
+    rootHash: rd.field(doc, "rootHash", "", "string"),
     proof,
   };
 }

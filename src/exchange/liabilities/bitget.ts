@@ -9,26 +9,10 @@
  *    `BigDecimal.toString()` with the scale kept (`0E-16`, `1.000000000E-7`), Bitunix quoted at each asset's
  *    precision.
  */
-import { UsageError } from "../../errors/index.js";
-import {
-  type Amount,
-  amountsOf,
-  checkSibling,
-  field,
-  type InclusionOptions,
-  int,
-  isObj,
-  leafStep,
-  onlyMembers,
-  pathVerifier,
-  readAmounts,
-  readJson,
-  refuseNegative,
-  type Sums,
-  sha256Hex,
-  step,
-} from "./check.js";
+import type { InclusionOptions } from "./check.js";
+import { checkSibling, leafStep, pathVerifier, refuseNegative, sha256Hex, step, walkEnded } from "./check.js";
 import { addDec, type Dec, javaDec, plainDec, strippedDec, truncateDec, ZERO } from "./decimal.js";
+import { type Amount, amountsOf, FileReader, isObj, type Sums } from "./read.js";
 
 /** Java's `String.hashCode` (UTF-16 code units, 32-bit wrap). */
 const javaHash = (s: string): number => {
@@ -102,16 +86,16 @@ interface Node {
   balances: Amount[];
 }
 
-function readNode(n: unknown, at: string, v: Variant, file: string): Node {
-  if (!isObj(n)) throw new UsageError(`${file}: ${at} must be an object`);
+function readNode(n: unknown, at: string, v: Variant, rd: FileReader): Node {
+  if (!isObj(n)) throw rd.error(`${at} must be an object`);
   const extra = at === "self" && v.spelling === "quoted-precision" ? ["precisions"] : [];
-  onlyMembers(n, [...v.members, ...extra], at, file, v.what);
+  rd.members(n, [...v.members, ...extra], at, v.what);
   return {
     at,
-    hash: field(n, v.leafKey, at, file, "string"),
-    level: int(n, v.levelKey, at, file),
-    side: n[v.sideKey] === undefined ? undefined : int(n, v.sideKey, at, file),
-    balances: readAmounts(n.balances, `${at}.balances`, file),
+    hash: rd.field(n, v.leafKey, at, "string"),
+    level: rd.int(n, v.levelKey, at),
+    side: n[v.sideKey] === undefined ? undefined : rd.int(n, v.sideKey, at),
+    balances: rd.amounts(n.balances, `${at}.balances`),
   };
 }
 
@@ -126,23 +110,24 @@ interface Doc {
 }
 
 function readFamily(v: Variant, text: string, o: InclusionOptions): Doc {
-  const doc = readJson(text, o.file);
-  if (!isObj(doc)) throw new UsageError(`${o.file}: not a ${v.name} proof (an object with path and self)`);
-  onlyMembers(doc, ["path", "self"], "", o.file, v.what);
-  const selfObj = field(doc, "self", "", o.file, "object");
-  const path = field(doc, "path", "", o.file, "array").map((n, i) => readNode(n, `path[${i}]`, v, o.file));
-  if (!path.length) throw new UsageError(`${o.file}: path is empty (it ends with the root)`);
+  const rd = new FileReader(o.file);
+  const doc = rd.json(text);
+  if (!isObj(doc)) throw rd.error(`not a ${v.name} proof (an object with path and self)`);
+  rd.members(doc, ["path", "self"], "", v.what);
+  const selfObj = rd.field(doc, "self", "", "object");
+  const path = rd.field(doc, "path", "", "array").map((n, i) => readNode(n, `path[${i}]`, v, rd));
+  if (!path.length) throw rd.error(`path is empty (it ends with the root)`);
   const precision = new Map<string, number>();
   if (v.spelling === "quoted-precision") {
     const p = selfObj.precisions;
-    if (!isObj(p)) throw new UsageError(`${o.file}: self.precisions must be an object (each asset's places)`);
-    for (const asset of Object.keys(p)) precision.set(asset, int(p, asset, "self.precisions", o.file));
+    if (!isObj(p)) throw rd.error(`self.precisions must be an object (each asset's places)`);
+    for (const asset of Object.keys(p)) precision.set(asset, rd.int(p, asset, "self.precisions"));
   }
   return {
     v,
-    self: readNode(selfObj, "self", v, o.file),
-    uid: field(selfObj, "encryptUid", "self", o.file, "string"),
-    nonce: field(selfObj, "nonce", "self", o.file, "string"),
+    self: readNode(selfObj, "self", v, rd),
+    uid: rd.field(selfObj, "encryptUid", "self", "string"),
+    nonce: rd.field(selfObj, "nonce", "self", "string"),
     path,
     precision,
   };
@@ -222,14 +207,7 @@ const pathStep = step<Doc>("path", (ctx, s) => {
   const rootAt = `level ${root.level} (root)`;
   if (root.level !== level)
     s.fail("path", `the root is at level ${root.level}; the path ends at ${level}`, rootAt);
-  Object.assign(ctx, {
-    reached: cur,
-    fileRoot: root.hash,
-    rootAt,
-    sums,
-    rootTotals: root.balances,
-    walked: `${d.path.length - 1} siblings`,
-  });
+  walkEnded(ctx, cur, root, { rootAt, sums, walked: `${d.path.length - 1} siblings` });
 });
 
 const family = (v: Variant) =>

@@ -14,7 +14,9 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 import { UsageError } from "../../errors/index.js";
 import { formatUnits } from "../../util/units.js";
-import { type InclusionOptions, isHex, rootStep, step, verifierOf } from "./check.js";
+import type { InclusionOptions } from "./check.js";
+import { isHex, rootStep, step, verifierOf } from "./check.js";
+import { FileReader } from "./read.js";
 
 const U64 = (1n << 64n) - 1n;
 const le64 = (v: bigint): Uint8Array => {
@@ -29,19 +31,19 @@ interface Row {
   line: number;
 }
 
-function readTree(text: string, file: string): { height: bigint; rows: Row[] } {
+function readTree(text: string, rd: FileReader): { height: bigint; rows: Row[] } {
   const lines = text.split(/\r?\n/);
   const head = /^block_height:(\d+)\s*$/.exec(lines[0] ?? "");
-  if (!head) throw new UsageError(`${file} line 1: not "block_height:N"`);
+  if (!head) throw new UsageError(`${rd.file} line 1: not "block_height:N"`);
   const rows: Row[] = [];
   for (let i = 1; i < lines.length; i++) {
     const l = lines[i] as string;
     if (!l.trim()) continue;
     const m = /^([0-9a-fA-F]*),(-?\d+)\s*$/.exec(l);
-    if (!m) throw new UsageError(`${file} line ${i + 1}: not "hash,value"`);
+    if (!m) throw new UsageError(`${rd.file} line ${i + 1}: not "hash,value"`);
     rows.push({ hash: (m[1] as string).toLowerCase(), value: BigInt(m[2] as string), line: i + 1 });
   }
-  if (!rows.length) throw new UsageError(`${file}: no tree lines after block_height`);
+  if (!rows.length) throw rd.error(`no tree lines after block_height`);
   return { height: BigInt(head[1] as string), rows };
 }
 
@@ -158,6 +160,6 @@ const totalStep = step<Doc>("tree", ({ doc: { rows, height } }, s) => {
 export const verify = verifierOf<Doc>({
   name: "bitmex",
   sums: "per-child",
-  read: (text, o) => readTree(text, o.file),
+  read: (text, o) => readTree(text, new FileReader(o.file)),
   steps: [treeStep, leafStep, rootStep, totalStep],
 });

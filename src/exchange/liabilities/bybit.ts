@@ -14,28 +14,19 @@
  * exactly one version's (a coin no version lists is refused by name and line).
  */
 import { UsageError } from "../../errors/index.js";
+import type { InclusionOptions } from "./check.js";
 import {
-  type Amount,
-  amountsOf,
-  field,
-  type InclusionOptions,
-  int,
   isHex,
-  isObj,
   leafStep,
-  type Obj,
-  onlyMembers,
   pathVerifier,
-  readAmounts,
-  readJson,
   refuseNegative,
   refuseShortHash,
-  type Sums,
   sha256Hex,
   step,
-  whereIs,
+  walkEnded,
 } from "./check.js";
 import { addDec, plainDec, truncateDec, ZERO } from "./decimal.js";
+import { type Amount, amountsOf, FileReader, isObj, type Obj, type Sums } from "./read.js";
 
 /** One coin list of Bybit's validator: its coins in the enum's order, each sum's places. */
 export interface BybitVersion {
@@ -101,7 +92,7 @@ interface Doc {
 }
 
 /** The version whose coins are exactly these; else a usage error naming the coin the closest one lacks. */
-function versionOf(balance: Obj, at: string, file: string): BybitVersion {
+function versionOf(balance: Obj, at: string, rd: FileReader): BybitVersion {
   const coins = Object.keys(balance);
   const exact = BYBIT_VERSIONS.find(
     (v) => v.coins.length === coins.length && coins.every((c) => v.coins.includes(c)),
@@ -113,44 +104,44 @@ function versionOf(balance: Obj, at: string, file: string): BybitVersion {
   const extra = coins.find((c) => !closest.coins.includes(c));
   if (extra !== undefined)
     throw new UsageError(
-      `${whereIs(balance, extra, file)}: ${at}.${extra}: no coin list of Bybit's has ${extra} beside these coins (the closest, ${closest.label}, ${closest.commit}, has ${closest.coins.join(" ")})`,
+      `${rd.where(balance, extra)}: ${at}.${extra}: no coin list of Bybit's has ${extra} beside these coins (the closest, ${closest.label}, ${closest.commit}, has ${closest.coins.join(" ")})`,
     );
   const lacking = closest.coins.filter((c) => !coins.includes(c));
   throw new UsageError(
-    `${file}: ${at} lacks ${lacking.join(", ")}: every coin of Bybit's list ${closest.label} (${closest.commit}) is in every node`,
+    `${rd.file}: ${at} lacks ${lacking.join(", ")}: every coin of Bybit's list ${closest.label} (${closest.commit}) is in every node`,
   );
 }
 
 function read(text: string, o: InclusionOptions): Doc {
-  const doc = readJson(text, o.file);
-  if (!isObj(doc)) throw new UsageError(`${o.file}: not a Bybit proof (an object with self and path)`);
-  onlyMembers(doc, ["self", "path"], "", o.file, WHAT);
-  const selfObj = field(doc, "self", "", o.file, "object");
-  onlyMembers(selfObj, SELF, "self", o.file, WHAT);
-  const version = versionOf(field(selfObj, "balance", "self", o.file, "object"), "self.balance", o.file);
+  const rd = new FileReader(o.file);
+  const doc = rd.json(text);
+  if (!isObj(doc)) throw rd.error(`not a Bybit proof (an object with self and path)`);
+  rd.members(doc, ["self", "path"], "", WHAT);
+  const selfObj = rd.field(doc, "self", "", "object");
+  rd.members(selfObj, SELF, "self", WHAT);
+  const version = versionOf(rd.field(selfObj, "balance", "self", "object"), "self.balance", rd);
   const node = (n: Obj, at: string): Node => {
-    const balance = field(n, "balance", at, o.file, "object");
-    if (versionOf(balance, `${at}.balance`, o.file) !== version)
-      throw new UsageError(`${o.file}: ${at}.balance: another coin list than self's (${version.label})`);
+    const balance = rd.field(n, "balance", at, "object");
+    if (versionOf(balance, `${at}.balance`, rd) !== version)
+      throw rd.error(`${at}.balance: another coin list than self's (${version.label})`);
     return {
       at,
-      hash: field(n, "hash", at, o.file, "string"),
-      type: int(n, "type", at, o.file),
-      height: int(n, "height", at, o.file),
-      balances: readAmounts(balance, `${at}.balance`, o.file),
+      hash: rd.field(n, "hash", at, "string"),
+      type: rd.int(n, "type", at),
+      height: rd.int(n, "height", at),
+      balances: rd.amounts(balance, `${at}.balance`),
     };
   };
-  const path = field(doc, "path", "", o.file, "array").map((n, i) => {
+  const path = rd.field(doc, "path", "", "array").map((n, i) => {
     const at = `path[${i}]`;
-    if (!isObj(n)) throw new UsageError(`${o.file}: ${at} must be an object`);
-    onlyMembers(n, NODE, at, o.file, WHAT);
+    if (!isObj(n)) throw rd.error(`${at} must be an object`);
+    rd.members(n, NODE, at, WHAT);
     return node(n, at);
   });
-  if (path.length < 2)
-    throw new UsageError(`${o.file}: path has ${path.length} nodes (a sibling, then the root)`);
+  if (path.length < 2) throw rd.error(`path has ${path.length} nodes (a sibling, then the root)`);
   return {
     version,
-    userHash: field(selfObj, "userHash", "self", o.file, "string"),
+    userHash: rd.field(selfObj, "userHash", "self", "string"),
     self: node(selfObj, "self"),
     path,
   };
@@ -212,14 +203,7 @@ const pathStep = step<Doc>("path", (ctx, s) => {
   }
   if (root.height !== path.length)
     s.fail("path", `the root has height ${root.height}; the path makes it ${path.length}`, rootAt);
-  Object.assign(ctx, {
-    reached: cur,
-    fileRoot: root.hash,
-    rootAt,
-    sums,
-    rootTotals: root.balances,
-    walked: `${path.length - 1} siblings (${version.label})`,
-  });
+  walkEnded(ctx, cur, root, { rootAt, sums, walked: `${path.length - 1} siblings (${version.label})` });
 });
 
 export const verify = pathVerifier<Doc>({

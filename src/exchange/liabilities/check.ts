@@ -6,12 +6,10 @@
  */
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
-import { UsageError } from "../../errors/index.js";
-import { type JsonValue, memberLine, parseLossless } from "../../json/lossless.js";
-import { JsonNumber } from "../../json/value.js";
 import { type Finding, type Verdict, verdictOfFindings } from "../../reserves/verdict.js";
 import { cannotSay, claim, fails, ok } from "../../reserves/verifier.js";
-import { compareDec, type Dec, parseDec, plainDec } from "./decimal.js";
+import { compareDec, type Dec, plainDec } from "./decimal.js";
+import { type Amount, amountsOf, type Sums } from "./read.js";
 
 /** What the command gives a verifier beside the file's text. */
 export interface InclusionOptions {
@@ -101,6 +99,20 @@ export interface InclusionContext<D> {
   walked?: string;
   /** where the root came from, when a format knows better than the options (Hotcoin's proof holds none) */
   rootSource?: InclusionCheck["root_source"];
+}
+
+/**
+ * Where a Merkle-sum path's walk ended, for the shared steps after it (`rootTotalsStep`, `reachStep`,
+ * `rootStep`): the hash `reached`, the file's `root` (its hash and stated totals), where the root stands, the
+ * sums carried up and what was walked ("23 siblings").
+ */
+export function walkEnded<D>(
+  ctx: InclusionContext<D>,
+  reached: string,
+  root: { hash: string; balances: Amount[] },
+  end: { rootAt: string; sums: Sums; walked: string },
+): void {
+  Object.assign(ctx, { reached, fileRoot: root.hash, rootTotals: root.balances, ...end });
 }
 
 /** One named check of an inclusion verifier: what it found (and what it learnt, on the context). */
@@ -200,99 +212,6 @@ export const verifierOf =
 
 export const sha256Hex = (text: string): string => bytesToHex(sha256(utf8ToBytes(text)));
 
-/** A file's JSON read losslessly (numbers keep their spelling); a file that is not JSON is a usage error. */
-export function readJson(text: string, file: string): JsonValue {
-  try {
-    return parseLossless(text.replace(/^\uFEFF/, ""), { duplicates: "reject", lines: true });
-  } catch (e) {
-    throw new UsageError(`${file}: not JSON (${(e as Error).message})`);
-  }
-}
-
-export type Obj = { [key: string]: JsonValue };
-export const isObj = (v: unknown): v is Obj =>
-  typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof JsonNumber);
-
-/** `file:line` of the member `key` of `o` (an object read by `readJson`), or the file's name alone. */
-export const whereIs = (o: Obj, key: string, file: string): string => {
-  const line = memberLine(o, key);
-  return line === undefined ? file : `${file}:${line}`;
-};
-
-/**
- * Every member of `o` one its format knows, else a usage error naming the member and its line: a member no
- * version of the format has is refused, never read as absent (a renamed amount read as zero would make an
- * honest proof fail and look like the exchange's fault). `what`: the format's files, in words.
- */
-export function onlyMembers(o: Obj, known: readonly string[], at: string, file: string, what: string): void {
-  for (const k of Object.keys(o))
-    if (!known.includes(k))
-      throw new UsageError(
-        `${whereIs(o, k, file)}: ${at ? `${at}.` : ""}${k}: not a member of ${what} (${at || "the top level"} has ${known.join(", ")}); chaingw reads no member it does not know`,
-      );
-}
-
-/** The member `key` of `o` as an object / array / string / number text, or a usage error naming the field. */
-export function field(o: Obj, key: string, at: string, file: string, kind: "object"): Obj;
-export function field(o: Obj, key: string, at: string, file: string, kind: "array"): JsonValue[];
-export function field(o: Obj, key: string, at: string, file: string, kind: "string"): string;
-export function field(o: Obj, key: string, at: string, file: string, kind: "number"): string;
-export function field(
-  o: Obj,
-  key: string,
-  at: string,
-  file: string,
-  kind: "object" | "array" | "string" | "number",
-): unknown {
-  const v = o[key];
-  const good =
-    kind === "object"
-      ? isObj(v)
-      : kind === "array"
-        ? Array.isArray(v)
-        : kind === "string"
-          ? typeof v === "string"
-          : v instanceof JsonNumber;
-  if (!good) throw new UsageError(`${file}: ${at}.${key} must be ${kind === "array" ? "an" : "a"} ${kind}`);
-  return kind === "number" ? (v as JsonNumber).raw : v;
-}
-
-/** The member `key` of `o` as a whole number (a level, a type), or a usage error naming the field. */
-export function int(o: Obj, key: string, at: string, file: string): number {
-  const n = Number(field(o, key, at, file, "number"));
-  if (!Number.isSafeInteger(n)) throw new UsageError(`${file}: ${at}.${key} must be a whole number`);
-  return n;
-}
-
-/** Entries in Java TreeMap's / Go's sorted-map order of their keys (UTF-16 code units, as both compare). */
-export const sortedByKey = <T>(entries: Iterable<[string, T]>): [string, T][] =>
-  [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-
-/** One asset's amount as the file spells it (the text hashed) and its value. */
-export interface Amount {
-  asset: string;
-  /** the JSON token as written: `"0.1"` quoted, or `0.1000` bare */
-  raw: string;
-  /** the decimal text without quotes */
-  text: string;
-  value: Dec;
-}
-
-/** A `balances` object: each member a decimal string or number, in file order; else a usage error. */
-export function readAmounts(v: JsonValue | undefined, at: string, file: string): Amount[] {
-  if (!isObj(v)) throw new UsageError(`${file}: ${at} must be an object of amounts`);
-  return Object.entries(v).map(([asset, x]) => {
-    const text = typeof x === "string" ? x : x instanceof JsonNumber ? x.raw : undefined;
-    const value = text === undefined ? undefined : parseDec(text);
-    if (text === undefined || value === undefined)
-      throw new UsageError(`${file}: ${at}.${asset} must be a decimal amount`);
-    return { asset, raw: typeof x === "string" ? JSON.stringify(x) : text, text, value };
-  });
-}
-
-/** Running totals per asset, in first-seen order. */
-export type Sums = Map<string, Dec>;
-
 /** Each negative amount of a node: a failure named with its level. */
 export function refuseNegative(s: Steps, amounts: Iterable<[string, Dec]>, at: string, whose: string): void {
   for (const [asset, d] of amounts)
@@ -303,8 +222,6 @@ export function refuseNegative(s: Steps, amounts: Iterable<[string, Dec]>, at: s
         at,
       );
 }
-
-export const amountsOf = (a: Amount[]): [string, Dec][] => a.map((x) => [x.asset, x.value]);
 
 /**
  * A hash shorter than 128 bits (32 hex digits) can be forged by search: a failure naming where. Noted here
@@ -331,7 +248,6 @@ const hashStep: InclusionStep<unknown> = step("hash", (ctx, s) => {
   } else for (const h of short) s.fail("hash", text(h.hash.length * 4, `hash ${h.hash} is`), h.at);
 });
 
-/** `h` is a lower- or upper-case hex string of `len` digits (any length when omitted). */
 /** A node beside the path (or on it): its hash not cut short, none of its amounts negative. */
 export function checkSibling(
   s: Steps,
@@ -343,6 +259,7 @@ export function checkSibling(
   refuseNegative(s, amountsOf(n.balances), at, whose);
 }
 
+/** `h` is a lower- or upper-case hex string of `len` digits (any length when omitted). */
 export const isHex = (h: string, len?: number): boolean =>
   /^[0-9a-fA-F]*$/.test(h) && (len === undefined ? h.length > 0 : h.length === len);
 

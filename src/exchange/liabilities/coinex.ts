@@ -10,25 +10,10 @@
  * own example file; chaingw follows the rule the published files are built with, and says when a file
  * reaches its root only by the verifier's rule instead.
  */
-import { UsageError } from "../../errors/index.js";
-import {
-  type Amount,
-  amountsOf,
-  checkSibling,
-  field,
-  type InclusionOptions,
-  isObj,
-  onlyMembers,
-  pathVerifier,
-  readAmounts,
-  readJson,
-  refuseNegative,
-  type Sums,
-  sha256Hex,
-  sortedByKey,
-  step,
-} from "./check.js";
+import type { InclusionOptions } from "./check.js";
+import { checkSibling, pathVerifier, refuseNegative, sha256Hex, step } from "./check.js";
 import { addDec, strippedDec, ZERO } from "./decimal.js";
+import { type Amount, amountsOf, FileReader, isObj, type Sums, sortedByKey } from "./read.js";
 
 const goJson = (m: Sums): string =>
   `{${sortedByKey(m)
@@ -73,34 +58,34 @@ interface Doc {
 }
 
 function read(text: string, o: InclusionOptions): Doc {
-  const doc = readJson(text, o.file);
-  if (!isObj(doc)) throw new UsageError(`${o.file}: not a CoinEx proof (an object with root, self and path)`);
+  const rd = new FileReader(o.file);
+  const doc = rd.json(text);
+  if (!isObj(doc)) throw rd.error(`not a CoinEx proof (an object with root, self and path)`);
   const what = "CoinEx's proof (merkle_proof_file.json)";
-  onlyMembers(doc, ["root", "self", "path"], "", o.file, what);
-  const rootObj = field(doc, "root", "", o.file, "object");
-  onlyMembers(rootObj, ["hash", "balances"], "root", o.file, what);
-  const selfObj = field(doc, "self", "", o.file, "object");
-  onlyMembers(selfObj, ["nonce", "balances"], "self", o.file, what);
-  const path = field(doc, "path", "", o.file, "array").map((n, i): Sibling | null => {
+  rd.members(doc, ["root", "self", "path"], "", what);
+  const rootObj = rd.field(doc, "root", "", "object");
+  rd.members(rootObj, ["hash", "balances"], "root", what);
+  const selfObj = rd.field(doc, "self", "", "object");
+  rd.members(selfObj, ["nonce", "balances"], "self", what);
+  const path = rd.field(doc, "path", "", "array").map((n, i): Sibling | null => {
     const at = `path[${i}]`;
-    if (!isObj(n)) throw new UsageError(`${o.file}: ${at} must be an object`);
+    if (!isObj(n)) throw rd.error(`${at} must be an object`);
     if (!Object.keys(n).length) return null;
-    onlyMembers(n, ["hash", "pos", "balances"], at, o.file, what);
-    const pos = field(n, "pos", at, o.file, "string");
-    if (pos !== "left" && pos !== "right")
-      throw new UsageError(`${o.file}: ${at}.pos must be "left" or "right"`);
+    rd.members(n, ["hash", "pos", "balances"], at, what);
+    const pos = rd.field(n, "pos", at, "string");
+    if (pos !== "left" && pos !== "right") throw rd.error(`${at}.pos must be "left" or "right"`);
     return {
       at,
-      hash: field(n, "hash", at, o.file, "string"),
+      hash: rd.field(n, "hash", at, "string"),
       left: pos === "left",
-      balances: readAmounts(n.balances, `${at}.balances`, o.file),
+      balances: rd.amounts(n.balances, `${at}.balances`),
     };
   });
   return {
-    rootHash: field(rootObj, "hash", "root", o.file, "string"),
-    rootBalances: readAmounts(rootObj.balances, "root.balances", o.file),
-    nonce: field(selfObj, "nonce", "self", o.file, "string"),
-    mine: readAmounts(selfObj.balances, "self.balances", o.file),
+    rootHash: rd.field(rootObj, "hash", "root", "string"),
+    rootBalances: rd.amounts(rootObj.balances, "root.balances"),
+    nonce: rd.field(selfObj, "nonce", "self", "string"),
+    mine: rd.amounts(selfObj.balances, "self.balances"),
     path,
   };
 }

@@ -15,24 +15,10 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import { UsageError } from "../../errors/index.js";
-import {
-  type Amount,
-  amountsOf,
-  field,
-  type InclusionOptions,
-  int,
-  isObj,
-  leafStep,
-  type Obj,
-  onlyMembers,
-  readAmounts,
-  readJson,
-  rootTotalsStep,
-  type Sums,
-  step,
-  verifierOf,
-} from "./check.js";
+import type { InclusionOptions } from "./check.js";
+import { leafStep, rootTotalsStep, step, verifierOf } from "./check.js";
 import { addDec, type Dec, strippedDec, ZERO } from "./decimal.js";
+import { type Amount, amountsOf, FileReader, isObj, type Obj, type Sums } from "./read.js";
 
 const PROTOCOL = "HOTCOIN-POR-SUM";
 const WHAT = "Hotcoin's proof (proof.json)";
@@ -76,81 +62,76 @@ interface Doc {
   protocols: { at: string; value: string }[];
 }
 
-function readAssets(v: unknown, at: string, file: string, what: string): Asset[] {
-  if (!Array.isArray(v)) throw new UsageError(`${file}: ${at} must be an array of {coin, decimals}`);
+function readAssets(v: unknown, at: string, rd: FileReader, what: string): Asset[] {
+  if (!Array.isArray(v)) throw rd.error(`${at} must be an array of {coin, decimals}`);
   return v.map((a, i) => {
-    if (!isObj(a)) throw new UsageError(`${file}: ${at}[${i}] must be an object`);
-    onlyMembers(a, ["coin", "decimals"], `${at}[${i}]`, file, what);
+    if (!isObj(a)) throw rd.error(`${at}[${i}] must be an object`);
+    rd.members(a, ["coin", "decimals"], `${at}[${i}]`, what);
     return {
-      coin: field(a, "coin", `${at}[${i}]`, file, "string"),
-      decimals: int(a, "decimals", `${at}[${i}]`, file),
+      coin: rd.field(a, "coin", `${at}[${i}]`, "string"),
+      decimals: rd.int(a, "decimals", `${at}[${i}]`),
     };
   });
 }
 
-function readAnchor(text: string, file: string): Anchor & { protocol: string } {
-  const a = readJson(text, file);
-  if (!isObj(a)) throw new UsageError(`${file}: not ${ANCHOR_WHAT} (an object)`);
-  onlyMembers(
-    a,
-    ["protocol", "assets", "snapshotId", "root", "leafCount", "userTotals"],
-    "",
-    file,
-    ANCHOR_WHAT,
-  );
+function readAnchor(text: string, rd: FileReader): Anchor & { protocol: string } {
+  const a = rd.json(text);
+  if (!isObj(a)) throw rd.error(`not ${ANCHOR_WHAT} (an object)`);
+  rd.members(a, ["protocol", "assets", "snapshotId", "root", "leafCount", "userTotals"], "", ANCHOR_WHAT);
   return {
-    file,
-    protocol: field(a, "protocol", "", file, "string"),
-    assets: readAssets(a.assets, "assets", file, ANCHOR_WHAT),
-    snapshotId: field(a, "snapshotId", "", file, "string"),
-    root: field(a, "root", "", file, "string"),
-    leafCount: int(a, "leafCount", "", file),
-    totals: readAmounts(a.userTotals, "userTotals", file),
+    file: rd.file,
+    protocol: rd.field(a, "protocol", "", "string"),
+    assets: readAssets(a.assets, "assets", rd, ANCHOR_WHAT),
+    snapshotId: rd.field(a, "snapshotId", "", "string"),
+    root: rd.field(a, "root", "", "string"),
+    leafCount: rd.int(a, "leafCount", ""),
+    totals: rd.amounts(a.userTotals, "userTotals"),
   };
 }
 
 function read(text: string, o: InclusionOptions): Doc {
+  const rd = new FileReader(o.file);
   if (o.tree !== undefined)
     throw new UsageError(`${o.tree.file}: Hotcoin's proofs take one more file, the anchor: --anchor FILE`);
-  const doc = readJson(text, o.file);
-  if (!isObj(doc)) throw new UsageError(`${o.file}: not ${WHAT} (an object)`);
-  onlyMembers(doc, ["protocol", "assets", "self", "path"], "", o.file, WHAT);
-  const self = field(doc, "self", "", o.file, "object");
-  onlyMembers(
+  const doc = rd.json(text);
+  if (!isObj(doc)) throw rd.error(`not ${WHAT} (an object)`);
+  rd.members(doc, ["protocol", "assets", "self", "path"], "", WHAT);
+  const self = rd.field(doc, "self", "", "object");
+  rd.members(
     self,
     ["snapshotId", "accountId", "nonce", "balances", "leafHash", "leafIndex", "leafCount"],
     "self",
-    o.file,
     WHAT,
   );
-  const path = field(doc, "path", "", o.file, "array").map((n, i) => {
+  const path = rd.field(doc, "path", "", "array").map((n, i) => {
     const at = `path[${i}]`;
-    if (!isObj(n)) throw new UsageError(`${o.file}: ${at} must be an object`);
-    onlyMembers(n, ["position", "hash", "balances"], at, o.file, WHAT);
-    const position = field(n, "position", at, o.file, "string");
+    if (!isObj(n)) throw rd.error(`${at} must be an object`);
+    rd.members(n, ["position", "hash", "balances"], at, WHAT);
+    const position = rd.field(n, "position", at, "string");
     if (position !== "LEFT" && position !== "RIGHT")
-      throw new UsageError(`${o.file}: ${at}.position must be "LEFT" or "RIGHT"`);
+      throw rd.error(`${at}.position must be "LEFT" or "RIGHT"`);
     return {
       at,
       position: position as "LEFT" | "RIGHT",
-      hash: field(n, "hash", at, o.file, "string"),
-      balances: readAmounts(n.balances, `${at}.balances`, o.file),
+      hash: rd.field(n, "hash", at, "string"),
+      balances: rd.amounts(n.balances, `${at}.balances`),
     };
   });
-  const anchor = o.anchor === undefined ? undefined : readAnchor(o.anchor.text, o.anchor.file);
+  const anchor =
+    o.anchor === undefined ? undefined : readAnchor(o.anchor.text, new FileReader(o.anchor.file));
   return {
-    assets: readAssets(doc.assets, "assets", o.file, WHAT),
-    snapshotId: field(self, "snapshotId", "self", o.file, "string"),
-    accountId: field(self, "accountId", "self", o.file, "string"),
-    nonce: field(self, "nonce", "self", o.file, "string"),
-    balances: readAmounts(self.balances, "self.balances", o.file),
-    leafHash: field(self, "leafHash", "self", o.file, "string"),
-    leafIndex: int(self, "leafIndex", "self", o.file),
-    leafCount: int(self, "leafCount", "self", o.file),
+    assets: readAssets(doc.assets, "assets", rd, WHAT),
+    snapshotId: rd.field(self, "snapshotId", "self", "string"),
+    accountId: rd.field(self, "accountId", "self", "string"),
+    nonce: rd.field(self, "nonce", "self", "string"),
+    balances: rd.amounts(self.balances, "self.balances"),
+    leafHash: rd.field(self, "leafHash", "self", "string"),
+    leafIndex: rd.int(self, "leafIndex", "self"),
+    leafCount: rd.int(self, "leafCount", "self"),
     path,
     anchor,
     protocols: [
-      { at: `${o.file} protocol`, value: field(doc as Obj, "protocol", "", o.file, "string") },
+      { at: `${o.file} protocol`, value: rd.field(doc as Obj, "protocol", "", "string") },
       ...(anchor ? [{ at: `${anchor.file} protocol`, value: anchor.protocol }] : []),
     ],
   };

@@ -8,26 +8,10 @@
  *  - the sibling of the node at level i is the path's entry of level i; a level missing from the path, or an
  *    entry whose hash is "", is an empty sibling (hash "", no balances); the root is the highest level.
  */
-import { UsageError } from "../../errors/index.js";
-import {
-  type Amount,
-  amountsOf,
-  checkSibling,
-  field,
-  type InclusionOptions,
-  isObj,
-  leafStep,
-  onlyMembers,
-  pathVerifier,
-  readAmounts,
-  readJson,
-  refuseNegative,
-  type Sums,
-  sha256Hex,
-  sortedByKey,
-  step,
-} from "./check.js";
+import type { InclusionOptions } from "./check.js";
+import { checkSibling, leafStep, pathVerifier, refuseNegative, sha256Hex, step, walkEnded } from "./check.js";
 import { addDec, type Dec, strippedDec, ZERO } from "./decimal.js";
+import { type Amount, amountsOf, FileReader, isObj, type Sums, sortedByKey } from "./read.js";
 
 const FILLED = ["BTC", "USDT", "ETH", "USDC"];
 const kv = (m: Iterable<[string, Dec]>): string =>
@@ -58,40 +42,40 @@ const VERSION = {
 };
 
 function read(text: string, o: InclusionOptions): Doc {
-  const doc = readJson(text, o.file);
-  if (!isObj(doc)) throw new UsageError(`${o.file}: not a MEXC proof (an object with pathList and self)`);
-  onlyMembers(doc, ["pathList", "self"], "", o.file, WHAT);
-  const selfObj = field(doc, "self", "", o.file, "object");
+  const rd = new FileReader(o.file);
+  const doc = rd.json(text);
+  if (!isObj(doc)) throw rd.error(`not a MEXC proof (an object with pathList and self)`);
+  rd.members(doc, ["pathList", "self"], "", WHAT);
+  const selfObj = rd.field(doc, "self", "", "object");
   // the version: MEXC's validator of Dec 2022 read each node's amounts under `balance`, from Jan 2023 `balances`
   const key = "balance" in selfObj && !("balances" in selfObj) ? "balance" : "balances";
   const members = ["level", "type", "hash", key];
   const node = (n: unknown, at: string): Node => {
-    if (!isObj(n)) throw new UsageError(`${o.file}: ${at} must be an object`);
-    onlyMembers(
+    if (!isObj(n)) throw rd.error(`${at} must be an object`);
+    rd.members(
       n,
       at === "self" ? [...members, "proofId", "accountId"] : members,
       at,
-      o.file,
       `${WHAT}, ${VERSION[key]}`,
     );
-    const level = Number(field(n, "level", at, o.file, "number"));
-    const type = Number(field(n, "type", at, o.file, "number"));
+    const level = Number(rd.field(n, "level", at, "number"));
+    const type = Number(rd.field(n, "type", at, "number"));
     if (!Number.isSafeInteger(level) || level < 0 || level > 256)
-      throw new UsageError(`${o.file}: ${at}.level must be a whole number 0…256`);
+      throw rd.error(`${at}.level must be a whole number 0…256`);
     return {
       at,
       level,
       type,
-      hash: field(n, "hash", at, o.file, "string"),
-      balances: readAmounts(n[key], `${at}.${key}`, o.file),
+      hash: rd.field(n, "hash", at, "string"),
+      balances: rd.amounts(n[key], `${at}.${key}`),
     };
   };
-  const path = field(doc, "pathList", "", o.file, "array").map((n, i) => node(n, `pathList[${i}]`));
-  if (!path.length) throw new UsageError(`${o.file}: pathList is empty (it ends with the root)`);
+  const path = rd.field(doc, "pathList", "", "array").map((n, i) => node(n, `pathList[${i}]`));
+  if (!path.length) throw rd.error(`pathList is empty (it ends with the root)`);
   return {
     self: node(selfObj, "self"),
-    proofId: field(selfObj, "proofId", "self", o.file, "string"),
-    accountId: field(selfObj, "accountId", "self", o.file, "string"),
+    proofId: rd.field(selfObj, "proofId", "self", "string"),
+    accountId: rd.field(selfObj, "accountId", "self", "string"),
     path,
   };
 }
@@ -149,14 +133,7 @@ const pathStep = step<Doc>("path", (ctx, s) => {
     const up = byLevel.get(level + 1);
     curLeft = up?.type !== 1;
   }
-  Object.assign(ctx, {
-    reached: cur,
-    fileRoot: root.hash,
-    rootAt: `level ${root.level} (root)`,
-    sums,
-    rootTotals: root.balances,
-    walked: `${root.level} levels`,
-  });
+  walkEnded(ctx, cur, root, { rootAt: `level ${root.level} (root)`, sums, walked: `${root.level} levels` });
 });
 
 export const verify = pathVerifier<Doc>({

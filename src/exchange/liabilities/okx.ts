@@ -8,32 +8,23 @@
  *    the node's own (leaves are 1); an odd node is paired with a copy of itself holding zero.
  */
 import { UsageError } from "../../errors/index.js";
+import type { Balance, InclusionFormat, InclusionOptions } from "./check.js";
 import {
-  type Amount,
-  amountsOf,
-  type Balance,
   checkSibling,
   compareTotals,
-  field,
-  type InclusionFormat,
-  type InclusionOptions,
-  int,
   isHex,
-  isObj,
   leafStep,
-  onlyMembers,
   pathVerifier,
-  readAmounts,
-  readJson,
   refuseNegative,
   refuseShortHash,
   rootStep,
-  type Sums,
   sha256Hex,
   step,
   verifierOf,
+  walkEnded,
 } from "./check.js";
 import { addDec, compareDec, type Dec, plainDec, strippedDec, truncateDec, ZERO } from "./decimal.js";
+import { type Amount, amountsOf, FileReader, isObj, type Sums } from "./read.js";
 
 /** Go's JSON of the balances, keys as the file orders them, values quoted. */
 const balancesJson = (a: Amount[]): string =>
@@ -61,30 +52,31 @@ const V1_NODE = ["auditId", "balances", "hash", "height", "nonce", "type"];
 
 /** OKX v1: `{"self":{nonce,hash,balances,type,height},"path":[{hash,balances,type,height}…, root]}`. */
 function readV1(text: string, o: InclusionOptions): V1 {
-  const doc = readJson(text, o.file);
-  if (!isObj(doc)) throw new UsageError(`${o.file}: not an OKX v1 proof (an object with self and path)`);
-  onlyMembers(doc, ["self", "path"], "", o.file, V1_WHAT);
-  const self = field(doc, "self", "", o.file, "object");
-  onlyMembers(self, V1_NODE, "self", o.file, V1_WHAT);
-  const path = field(doc, "path", "", o.file, "array");
-  if (path.length < 1) throw new UsageError(`${o.file}: path is empty (it ends with the root)`);
+  const rd = new FileReader(o.file);
+  const doc = rd.json(text);
+  if (!isObj(doc)) throw rd.error(`not an OKX v1 proof (an object with self and path)`);
+  rd.members(doc, ["self", "path"], "", V1_WHAT);
+  const self = rd.field(doc, "self", "", "object");
+  rd.members(self, V1_NODE, "self", V1_WHAT);
+  const path = rd.field(doc, "path", "", "array");
+  if (path.length < 1) throw rd.error(`path is empty (it ends with the root)`);
   const nodes = path.map((n, i) => {
-    if (!isObj(n)) throw new UsageError(`${o.file}: path[${i}] must be an object`);
+    if (!isObj(n)) throw rd.error(`path[${i}] must be an object`);
     const at = `path[${i}]`;
-    onlyMembers(n, V1_NODE, at, o.file, V1_WHAT);
+    rd.members(n, V1_NODE, at, V1_WHAT);
     return {
       at,
-      hash: field(n, "hash", at, o.file, "string"),
-      type: int(n, "type", at, o.file),
-      height: int(n, "height", at, o.file),
-      balances: readAmounts(n.balances, `${at}.balances`, o.file),
+      hash: rd.field(n, "hash", at, "string"),
+      type: rd.int(n, "type", at),
+      height: rd.int(n, "height", at),
+      balances: rd.amounts(n.balances, `${at}.balances`),
     };
   });
   return {
     self: {
-      balances: readAmounts(self.balances, "self.balances", o.file),
-      nonce: field(self, "nonce", "self", o.file, "string"),
-      hash: field(self, "hash", "self", o.file, "string"),
+      balances: rd.amounts(self.balances, "self.balances"),
+      nonce: rd.field(self, "nonce", "self", "string"),
+      hash: rd.field(self, "hash", "self", "string"),
     },
     nodes,
   };
@@ -130,13 +122,7 @@ const pathV1 = step<V1>("path", (ctx, s) => {
   }
   if (root.height !== nodes.length)
     s.fail("path", `the root has height ${root.height}; the path has ${nodes.length} levels`, ctx.rootAt);
-  Object.assign(ctx, {
-    reached: cur,
-    fileRoot: root.hash,
-    sums,
-    rootTotals: root.balances,
-    walked: `${nodes.length - 1} siblings`,
-  });
+  walkEnded(ctx, cur, root, { rootAt: ctx.rootAt, sums, walked: `${nodes.length - 1} siblings` });
 });
 
 export const verifyV1 = pathVerifier<V1>({
@@ -156,20 +142,20 @@ interface TreeNode {
 }
 
 /** The full tree file: `hash,height,{"BTC":"…","ETH":"…","USDT":"…"}` a line, root first. */
-function readTree(text: string, file: string): TreeNode[] {
+function readTree(text: string, rd: FileReader): TreeNode[] {
   const out: TreeNode[] = [];
   for (const [i, raw] of text.split(/\r?\n/).entries()) {
     if (!raw.trim()) continue;
     const m = /^([^,]*),(\d+),(\{.*\})\s*$/.exec(raw);
-    if (!m) throw new UsageError(`${file} line ${i + 1}: not "hash,height,{balances}"`);
+    if (!m) throw new UsageError(`${rd.file} line ${i + 1}: not "hash,height,{balances}"`);
     out.push({
       hash: m[1] as string,
       height: Number(m[2]),
-      balances: readAmounts(readJson(m[3] as string, `${file} line ${i + 1}`), `line ${i + 1}`, file),
+      balances: rd.amounts(new FileReader(`${rd.file} line ${i + 1}`).json(m[3] as string), `line ${i + 1}`),
       line: i + 1,
     });
   }
-  if (!out.length) throw new UsageError(`${file}: no tree lines`);
+  if (!out.length) throw rd.error(`no tree lines`);
   return out;
 }
 
@@ -182,20 +168,21 @@ interface V2 {
 
 /** OKX v2's user info file: `{hash, nonce, totalBalances, nodes:[{hash, balances}]}`. */
 function readV2(text: string, o: InclusionOptions): V2 {
-  const doc = readJson(text, o.file);
-  if (!isObj(doc)) throw new UsageError(`${o.file}: not an OKX v2 user info file`);
+  const rd = new FileReader(o.file);
+  const doc = rd.json(text);
+  if (!isObj(doc)) throw rd.error(`not an OKX v2 user info file`);
   const what = "OKX's v2 user info file (user_info_file.json)";
-  onlyMembers(doc, ["hash", "nonce", "totalBalances", "nodes"], "", o.file, what);
+  rd.members(doc, ["hash", "nonce", "totalBalances", "nodes"], "", what);
   return {
-    userHash: field(doc, "hash", "", o.file, "string"),
-    nonce: field(doc, "nonce", "", o.file, "string"),
-    total: readAmounts(doc.totalBalances, "totalBalances", o.file),
-    leaves: field(doc, "nodes", "", o.file, "array").map((n, i) => {
-      if (!isObj(n)) throw new UsageError(`${o.file}: nodes[${i}] must be an object`);
-      onlyMembers(n, ["hash", "balances"], `nodes[${i}]`, o.file, what);
+    userHash: rd.field(doc, "hash", "", "string"),
+    nonce: rd.field(doc, "nonce", "", "string"),
+    total: rd.amounts(doc.totalBalances, "totalBalances"),
+    leaves: rd.field(doc, "nodes", "", "array").map((n, i) => {
+      if (!isObj(n)) throw rd.error(`nodes[${i}] must be an object`);
+      rd.members(n, ["hash", "balances"], `nodes[${i}]`, what);
       return {
-        hash: field(n, "hash", `nodes[${i}]`, o.file, "string"),
-        balances: readAmounts(n.balances, `nodes[${i}].balances`, o.file),
+        hash: rd.field(n, "hash", `nodes[${i}]`, "string"),
+        balances: rd.amounts(n.balances, `nodes[${i}].balances`),
       };
     }),
   };
@@ -241,7 +228,7 @@ const treeV2 = step<V2>("tree", (ctx, s) => {
     );
     return;
   }
-  const tree = readTree(o.tree.text, o.tree.file);
+  const tree = readTree(o.tree.text, new FileReader(o.tree.file));
   const top = Math.max(...tree.map((n) => n.height));
   const levels: TreeNode[][] = [];
   for (let h = 1; h <= top; h++) levels[h] = tree.filter((n) => n.height === h).reverse(); // left to right

@@ -19,19 +19,10 @@
  * inputs a block). Always checked: the shape, every sibling and the root a BN254 field element, the index
  * within the tree, the amounts whole and not negative, the root against --root.
  */
-import { UsageError } from "../../errors/index.js";
 import { JsonNumber, type JsonValue } from "../../json/value.js";
-import {
-  type InclusionFormat,
-  type InclusionOptions,
-  isObj,
-  type Obj,
-  OWN_ROOT,
-  onlyMembers,
-  readJson,
-  step,
-  verifierOf,
-} from "./check.js";
+import type { InclusionFormat, InclusionOptions } from "./check.js";
+import { OWN_ROOT, step, verifierOf } from "./check.js";
+import { FileReader, isObj, type Obj } from "./read.js";
 
 /** BN254's scalar field (gnark's fr): every sibling and root must be below it. */
 const FR = 0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001n;
@@ -164,9 +155,8 @@ export const ZK_VERSIONS: readonly { format: string; version: ZkVersion }[] = [B
 );
 
 /** A JSON whole number (any size), or a usage error naming the field; its sign kept for the finding. */
-function whole(v: JsonValue | undefined, at: string, file: string): bigint {
-  if (!(v instanceof JsonNumber) || !/^-?\d+$/.test(v.raw))
-    throw new UsageError(`${file}: ${at} must be a whole number`);
+function whole(v: JsonValue | undefined, at: string, rd: FileReader): bigint {
+  if (!(v instanceof JsonNumber) || !/^-?\d+$/.test(v.raw)) throw rd.error(`${at} must be a whole number`);
   return BigInt(v.raw);
 }
 
@@ -189,7 +179,7 @@ interface Doc {
  * The version whose members are exactly the file's (top level and every asset), else a usage error naming the
  * member the closest version does not have (with its line), or the one it lacks.
  */
-function versionOf(v: Variant, doc: Obj, assets: JsonValue[], file: string): ZkVersion {
+function versionOf(v: Variant, doc: Obj, assets: JsonValue[], rd: FileReader): ZkVersion {
   const what = (x: ZkVersion) => `${v.title}'s user proof of ${x.label} (${x.commit})`;
   const problems = v.versions.map((x) => {
     const out: { n: number; first?: () => never } = { n: 0 };
@@ -199,22 +189,22 @@ function versionOf(v: Variant, doc: Obj, assets: JsonValue[], file: string): ZkV
     };
     const top = [v.index, v.id, ...x.totals, v.assets, v.root, v.proof];
     for (const k of Object.keys(doc))
-      if (!top.includes(k)) note(() => onlyMembers(doc, top, "", file, what(x)) as never);
+      if (!top.includes(k)) note(() => rd.members(doc, top, "", what(x)) as never);
     for (const k of top)
       if (!(k in doc))
         note(() => {
-          throw new UsageError(`${file}: ${k} is missing (${what(x)} has it)`);
+          throw rd.error(`${k} is missing (${what(x)} has it)`);
         });
     const slot = ["Index", ...x.amounts];
     for (const [i, a] of assets.entries()) {
       if (!isObj(a)) continue;
       const at = `${v.assets}[${i}]`;
       for (const k of Object.keys(a))
-        if (!slot.includes(k)) note(() => onlyMembers(a, slot, at, file, what(x)) as never);
+        if (!slot.includes(k)) note(() => rd.members(a, slot, at, what(x)) as never);
       for (const k of slot)
         if (!(k in a))
           note(() => {
-            throw new UsageError(`${file}: ${at}.${k} is missing (${what(x)} has it)`);
+            throw rd.error(`${at}.${k} is missing (${what(x)} has it)`);
           });
     }
     return out;
@@ -226,53 +216,53 @@ function versionOf(v: Variant, doc: Obj, assets: JsonValue[], file: string): ZkV
 }
 
 function read(v: Variant, text: string, o: InclusionOptions): Doc {
-  const doc = readJson(text, o.file);
-  if (!isObj(doc)) throw new UsageError(`${o.file}: not a ${v.title} zk user proof (an object)`);
+  const rd = new FileReader(o.file);
+  const doc = rd.json(text);
+  if (!isObj(doc)) throw rd.error(`not a ${v.title} zk user proof (an object)`);
   const assets = doc[v.assets];
-  if (!Array.isArray(assets)) throw new UsageError(`${o.file}: ${v.assets} must be an array`);
-  const version = versionOf(v, doc, assets, o.file);
-  const index = whole(doc[v.index], v.index, o.file);
-  for (const t of version.totals) whole(doc[t], t, o.file);
+  if (!Array.isArray(assets)) throw rd.error(`${v.assets} must be an array`);
+  const version = versionOf(v, doc, assets, rd);
+  const index = whole(doc[v.index], v.index, rd);
+  for (const t of version.totals) whole(doc[t], t, rd);
   const id = doc[v.id];
-  if (typeof id !== "string" || hexField(id) === undefined)
-    throw new UsageError(`${o.file}: ${v.id} must be hex (32 bytes)`);
+  if (typeof id !== "string" || hexField(id) === undefined) throw rd.error(`${v.id} must be hex (32 bytes)`);
   for (const [i, a] of assets.entries()) {
     const at = `${v.assets}[${i}]`;
-    if (!isObj(a)) throw new UsageError(`${o.file}: ${at} must be an object`);
-    whole(a.Index, `${at}.Index`, o.file);
-    for (const k of version.amounts) whole(a[k], `${at}.${k}`, o.file);
+    if (!isObj(a)) throw rd.error(`${at} must be an object`);
+    whole(a.Index, `${at}.Index`, rd);
+    for (const k of version.amounts) whole(a[k], `${at}.${k}`, rd);
   }
   const root = doc[v.root];
   if (typeof root !== "string" || hexField(root) === undefined)
-    throw new UsageError(`${o.file}: ${v.root} must be hex (32 bytes)`);
+    throw rd.error(`${v.root} must be hex (32 bytes)`);
   const proof = doc[v.proof];
   if (!Array.isArray(proof) || proof.some((p) => typeof p !== "string"))
-    throw new UsageError(`${o.file}: ${v.proof} must be an array of base64 strings`);
+    throw rd.error(`${v.proof} must be an array of base64 strings`);
   return { v, version, doc, index, id, assets: assets as Obj[], root, proof: proof as string[] };
 }
 
 /** The document: every field element of BN254, the index within the tree, no negative amount, assets ascending. */
 const documentStep = step<Doc>("document", (ctx, s) => {
   const { v, version, doc, index, id, assets, root, proof } = ctx.doc;
-  const file = ctx.options.file;
+  const rd = new FileReader(ctx.options.file);
   for (const t of version.totals)
-    if (whole(doc[t], t, file) >= FR) s.fail("leaf", `${t} is not a BN254 field element`, t);
+    if (whole(doc[t], t, rd) >= FR) s.fail("leaf", `${t} is not a BN254 field element`, t);
   if (index < 0n || index >= 1n << BigInt(DEPTH))
     s.fail("path", `${v.index} ${index} is outside a tree of depth ${DEPTH}`, v.index);
   if ((hexField(id) as bigint) >= FR) s.fail("leaf", `${v.id} is not a BN254 field element`, v.id);
   for (const t of version.totals) {
-    const x = whole(doc[t], t, file);
+    const x = whole(doc[t], t, rd);
     if (x < 0n) s.fail("balances", `${t} is negative (${x})`, t);
   }
   const balances: { asset: string; amount: string }[] = [];
   let last = -1n;
   for (const [i, a] of assets.entries()) {
     const at = `${v.assets}[${i}]`;
-    const idx = whole(a.Index, `${at}.Index`, file);
+    const idx = whole(a.Index, `${at}.Index`, rd);
     if (idx <= last) s.fail("leaf", `asset index ${idx} after ${last}: the list must ascend`, at);
     last = idx;
     for (const [j, k] of version.amounts.entries()) {
-      const x = whole(a[k], `${at}.${k}`, file);
+      const x = whole(a[k], `${at}.${k}`, rd);
       if (x < 0n) s.fail("balances", `asset #${idx} ${k} is negative (${x})`, at);
       else if (x >= 1n << 64n) s.fail("balances", `asset #${idx} ${k} does not fit 64 bits (${x})`, at);
       // the customer's balances: what they hold and owe (in the tool's base units); the rest is collateral
@@ -308,17 +298,18 @@ const documentStep = step<Doc>("document", (ctx, s) => {
 const pathStep = step<Doc>("path", async (ctx, s) => {
   const { v, version, doc, index, id, assets, root, proof } = ctx.doc;
   const o = ctx.options;
+  const rd = new FileReader(o.file);
   if (!s.failed()) {
     const { PoseidonChain, poseidonHash } = await import("./poseidon.js");
     // every amount this version hashes (each read: the reader refused a file lacking one)
     const fields = version.amounts.length;
     const amounts = assets.map((a) => ({
-      index: Number(whole((a as Obj).Index, "Index", o.file)),
-      values: version.amounts.map((k) => whole((a as Obj)[k], k, o.file)),
+      index: Number(whole((a as Obj).Index, "Index", rd)),
+      values: version.amounts.map((k) => whole((a as Obj)[k], k, rd)),
     }));
     const top = Math.max(-1, ...amounts.map((a) => a.index)) + 1;
     const leafTotals = version.totals;
-    const totals = leafTotals.map((t) => whole(doc[t], t, o.file));
+    const totals = leafTotals.map((t) => whole(doc[t], t, rd));
     const idHash = hexField(id as string) as bigint;
     const siblings = (proof as string[]).map((p) => BigInt(`0x${Buffer.from(p, "base64").toString("hex")}`));
     const rootValue = hexField(root as string) as bigint;
