@@ -36,6 +36,9 @@ export interface Network {
 
 const ETH = { symbol: "ETH", decimals: 18, name: "ether" } as const;
 const TRX = { symbol: "TRX", decimals: 6, name: "TRX" } as const;
+const BNB = { symbol: "BNB", decimals: 18, name: "BNB" } as const;
+const POL = { symbol: "POL", decimals: 18, name: "POL" } as const;
+const AVAX = { symbol: "AVAX", decimals: 18, name: "AVAX" } as const;
 
 interface AccountRow {
   name: string;
@@ -52,22 +55,8 @@ interface AccountRow {
 const ACCOUNT_NETWORKS: readonly AccountRow[] = [
   { name: "ethereum", chainId: 1, label: "Ethereum", test: false, native: ETH, backs: "ETH", group: "evm" },
   { name: "optimism", chainId: 10, label: "OP Mainnet", test: false, native: ETH, group: "evm" },
-  {
-    name: "bnb-smart-chain",
-    chainId: 56,
-    label: "BNB Smart Chain",
-    test: false,
-    native: { symbol: "BNB", decimals: 18, name: "BNB" },
-    group: "evm",
-  },
-  {
-    name: "polygon",
-    chainId: 137,
-    label: "Polygon",
-    test: false,
-    native: { symbol: "POL", decimals: 18, name: "POL" },
-    group: "evm",
-  },
+  { name: "bnb-smart-chain", chainId: 56, label: "BNB Smart Chain", test: false, native: BNB, group: "evm" },
+  { name: "polygon", chainId: 137, label: "Polygon", test: false, native: POL, group: "evm" },
   { name: "base", chainId: 8453, label: "Base", test: false, native: ETH, group: "evm" },
   { name: "arbitrum-one", chainId: 42161, label: "Arbitrum One", test: false, native: ETH, group: "evm" },
   {
@@ -75,7 +64,7 @@ const ACCOUNT_NETWORKS: readonly AccountRow[] = [
     chainId: 43114,
     label: "Avalanche C-Chain",
     test: false,
-    native: { symbol: "AVAX", decimals: 18, name: "AVAX" },
+    native: AVAX,
     group: "evm",
   },
   { name: "holesky", chainId: 17000, label: "Ethereum Holesky", test: true, native: ETH, group: "evm" },
