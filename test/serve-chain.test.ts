@@ -39,6 +39,17 @@ const resultOf = async (g: Served, product: string, method: string, params: unkn
     ).text,
   ).result;
 
+/** A fresh anvil with tx1 in block 1 and tx2 in block 7, its tip at 17. */
+async function anvilWithTwoTxs() {
+  const anvil = await startAnvil();
+  nodes.push(anvil);
+  const tx1 = await anvil.rpc<string>("eth_sendTransaction", [{ from: FROM, to: FROM, value: "0x1" }]);
+  await anvil.rpc("anvil_mine", ["0x5"]);
+  const tx2 = await anvil.rpc<string>("eth_sendTransaction", [{ from: FROM, to: FROM, value: "0x2" }]);
+  await anvil.rpc("anvil_mine", ["0xa"]);
+  return { anvil, tx1, tx2 };
+}
+
 describe("a cache bound to the chain", () => {
   it("a receipt cached, anvil restarted fresh on the same port: the receipt is not served again", async () => {
     let anvil = await startAnvil();
@@ -162,12 +173,7 @@ describe("a reorg deeper than the safe depth drops the cached answers above its 
   it.each(["memory", "redis"] as const)(
     "state in %s: anvil_reorg (the tip stays where it was): answers tied to blocks below the fork are still served from the cache, those above are asked again",
     async (state) => {
-      const anvil = await startAnvil();
-      nodes.push(anvil);
-      const tx1 = await anvil.rpc<string>("eth_sendTransaction", [{ from: FROM, to: FROM, value: "0x1" }]);
-      await anvil.rpc("anvil_mine", ["0x5"]);
-      const tx2 = await anvil.rpc<string>("eth_sendTransaction", [{ from: FROM, to: FROM, value: "0x2" }]);
-      await anvil.rpc("anvil_mine", ["0xa"]);
+      const { anvil, tx1, tx2 } = await anvilWithTwoTxs();
       const hashAt = async (n: number) =>
         (await anvil.rpc<{ hash: string }>("eth_getBlockByNumber", [`0x${n.toString(16)}`, false])).hash;
       const [b3, b8] = [await hashAt(3), await hashAt(8)];
@@ -418,5 +424,121 @@ describe("a reorg deeper than the safe depth drops the cached answers above its 
         .slice(logged)
         .map((l) => JSON.parse(l).outcome),
     ).toEqual(["cached", "cached", "ok", "ok", "cached"]);
+  });
+});
+
+describe("a reorg's cache drop that Redis did not take is kept, retried and honoured until Redis confirms it", () => {
+  /** A product's waiting drops as /metrics says them (undefined: no such series). */
+  const pendingDrops = async (g: Served) => {
+    const m = /chaingw_serve_cache_pending_drops\{product="eth"\} (\d+)/.exec(
+      await (await fetch(`${g.url}/metrics`)).text(),
+    );
+    return m ? Number(m[1]) : undefined;
+  };
+  const ask = (g: Served, [m, p]: [string, unknown[]]) => resultOf(g, "eth", m, p);
+
+  /**
+   * anvil with tx1 in block 1 and tx2 in block 7 (tip 17), a counting proxy, a Redis and a gateway on it that
+   * cached tx1's receipt (below the coming reorg's fork), tx2's and block 8 by hash (above it).
+   */
+  async function cachedBeforeReorg() {
+    const { anvil, tx1, tx2 } = await anvilWithTwoTxs();
+    const b8 = (await anvil.rpc<{ hash: string }>("eth_getBlockByNumber", ["0x8", false])).hash;
+    expect(await anvil.rpc("eth_blockNumber")).toBe("0x11");
+    const proxy = await startFaultServer({ upstream: { url: anvil.url } });
+    proxies.push(proxy);
+    const redis = await startRedis();
+    redises.push(redis);
+    const config = {
+      products: { eth: { chain: "evm", upstreams: [proxy.url] } },
+      cache: { safeDepth: 2 },
+      health: { interval: 0.2, timeout: 1 },
+    };
+    const args = ["--state", redis.url];
+    const gw = await startServe(config, { keys: [["eth"]], args });
+    gws.push(gw);
+    const below: [string, unknown[]] = ["eth_getTransactionReceipt", [tx1]];
+    const above: [string, unknown[]][] = [
+      ["eth_getTransactionReceipt", [tx2]],
+      ["eth_getBlockByHash", [b8, false]],
+    ];
+    for (const c of [below, ...above]) {
+      const first = await ask(gw, c);
+      expect(first).not.toBe(null);
+      const asked = proxy.hitsOf(...c);
+      expect(await ask(gw, c)).toEqual(first);
+      expect(proxy.hitsOf(...c), `${c[0]} cached`).toBe(asked);
+    }
+    expect(await pendingDrops(gw)).toBeUndefined();
+    /** blocks 6..17 replaced: tx2 and block 8 gone from the chain; the gateway's note of it */
+    const reorg = async () => {
+      await anvil.rpc("anvil_reorg", [12, []]);
+      for (const [m, p] of above) expect(await anvil.rpc(m, p), m).toBe(null);
+      await until("the note of the reorg", () => gw.notes().includes("a reorg;"));
+    };
+    /** The drop's notes (it waited, then landed: every shared entry tied to a block, tx1's too), /metrics. */
+    const landed = async () => {
+      await until("the note that the drop landed", () =>
+        gw.notes().includes("redis confirmed the cache drop"),
+      );
+      for (const c of above) expect(await ask(gw, c), c[0]).toBe(null);
+      expect(gw.notes()).toMatch(
+        /product eth: 1 cache drop waits for redis \(a reorg's above block 6; redis: [^)]+\); until redis confirms, no shared answer of eth tied to a block is served/,
+      );
+      // the fork was found without Redis's records of other replicas' entries: every one tied to a block went
+      expect(gw.notes()).toMatch(
+        /product eth: redis confirmed the cache drop it had missed: 3 shared answers tied to a block dropped; 0 cache drops wait for redis/,
+      );
+      expect(await pendingDrops(gw)).toBe(0);
+    };
+    return { tx1, proxy, redis, gw, config, args, below, above, reorg, landed };
+  }
+
+  it("Redis stopped (SIGSTOP) during anvil_reorg: the old chain's answers are served neither while it is stopped nor once it answers again, the drop lands (note, metric), and a replica started afterwards finds none of them in Redis", async () => {
+    const { tx1, proxy, redis, gw, config, args, below, above, reorg, landed } = await cachedBeforeReorg();
+    process.kill(redis.pid, "SIGSTOP");
+    try {
+      await reorg();
+      // Redis stopped: this process's own copies are gone, Redis is not asked
+      for (const c of above) expect(await ask(gw, c), c[0]).toBe(null);
+    } finally {
+      process.kill(redis.pid, "SIGCONT");
+    }
+    // Redis answers again and still holds the old chain's answers until the drop lands: never served
+    await until("the note that redis answers again", async () => {
+      for (const c of above) expect(await ask(gw, c), c[0]).toBe(null);
+      return gw.notes().includes("redis answers again");
+    });
+    await landed();
+
+    // a second replica on the same Redis, its memory empty: nothing of the old chain in Redis
+    const other = await startServe(config, { keys: [["eth"]], args, dir: gw.dir });
+    gws.push(other);
+    const counts = () => [below, ...above].map((c) => proxy.hitsOf(...c));
+    const mid = counts();
+    for (const c of above) expect(await ask(other, c), c[0]).toBe(null);
+    expect((await ask(other, below)).transactionHash).toBe(tx1);
+    expect(counts()).toEqual(mid.map((n) => n + 1));
+  });
+
+  it("Redis refusing the drop (its ACL denies scripts) while it answers reads: the old chain's answers it still holds are read from it and not served; the drop lands once it takes scripts again", async () => {
+    const { redis, gw, above, reorg, landed } = await cachedBeforeReorg();
+    /** GETs Redis has run: the gateway's reads of cached answers (nothing else here sends one) */
+    const gets = async () =>
+      Number(/cmdstat_get:calls=(\d+)/.exec(await redis.command("INFO", "commandstats"))?.[1] ?? 0);
+    expect(await redis.command("ACL", "SETUSER", "default", "-eval", "-evalsha")).toBe("+OK");
+    try {
+      await reorg();
+      // reads go to Redis again a second after a failed command, and find the old chain's answers there
+      const g0 = await gets();
+      await until("two reads of Redis", async () => {
+        for (const c of above) expect(await ask(gw, c), c[0]).toBe(null);
+        return (await gets()) >= g0 + 2;
+      });
+      expect(await pendingDrops(gw)).toBe(1);
+    } finally {
+      await redis.command("ACL", "SETUSER", "default", "+eval", "+evalsha");
+    }
+    await landed();
   });
 });

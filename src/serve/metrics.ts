@@ -159,10 +159,12 @@ export class Metrics {
   readonly cacheBytes: Prom.Gauge;
 
   readonly stateUp: Prom.Gauge;
+  readonly pendingDrops: Prom.Gauge<"product">;
   constructor(
     prom: typeof import("./vendor.js").prom,
     cacheBytes: () => number,
     stateUp: () => boolean = () => true,
+    pendingDrops: () => ReadonlyMap<string, number> = () => new Map(),
   ) {
     const registry = new prom.Registry();
     this.registry = registry;
@@ -241,6 +243,15 @@ export class Metrics {
       registers: r,
       collect() {
         this.set(stateUp() ? 1 : 0);
+      },
+    });
+    this.pendingDrops = new prom.Gauge({
+      name: "chaingw_serve_cache_pending_drops",
+      help: "a reorg's cache drops the shared state (--state redis://) has not confirmed yet, by product: until it does, none of the product's shared answers tied to a block is served",
+      labelNames: ["product"],
+      registers: r,
+      collect() {
+        for (const [product, n] of pendingDrops()) this.set({ product }, n);
       },
     });
     prom.collectDefaultMetrics({ register: registry, prefix: "chaingw_serve_" });

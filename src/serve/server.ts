@@ -106,7 +106,7 @@ export class Gateway implements GatewayParts {
     // a busy address is bad usage, said before anything starts (no shared state, no health checks); a
     // worker's primary said it already, and holds the address for all of them
     if (!opts.worker) await probeListen(cfg.host, cfg.port);
-    const state = opts.stateUrl
+    const state: SharedState = opts.stateUrl
       ? await connectState(opts.stateUrl, cfg, opts.log)
       : (opts.worker?.state?.(cfg.cache.maxBytes) ?? new MemoryState(cfg.cache.maxBytes));
     const gw = new Gateway(opts, state);
@@ -116,6 +116,7 @@ export class Gateway implements GatewayParts {
         prom,
         () => state.cacheBytes,
         () => state.up,
+        () => state.pendingDrops?.() ?? new Map(),
       );
     }
     await gw.apply(cfg);

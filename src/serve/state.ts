@@ -52,6 +52,11 @@ export interface SharedState {
    * changed). Shared entries are unreachable already: their keys carry the chain they were stored for.
    */
   cacheDrop(prefix: string): void;
+  /**
+   * Per product: the drops the shared store has not confirmed yet (retried until it does; meanwhile none of
+   * the product's shared entries tied to a block is served). Once a product had one, it stays listed (0).
+   */
+  pendingDrops?(): ReadonlyMap<string, number>;
   /** bytes held by this process's cache */
   readonly cacheBytes: number;
   /** the shared store answers (always true in memory); false while the process falls back on its own */
@@ -254,6 +259,25 @@ return #keys
 /** How long the process keeps to its own memory after a Redis command failed (its deadline: `stateTimeout`). */
 const REDIS_RETRY_AFTER_MS = 1000;
 
+/**
+ * A drop Redis did not confirm is sent again after this, doubling up to the cap while it fails (one
+ * command of `stateTimeout` each time: a Redis that hangs costs a probe every 5 s), and at once when any
+ * other command finds Redis answering again.
+ */
+const DROP_RETRY_FIRST_MS = 250;
+const DROP_RETRY_MAX_MS = 5000;
+
+/**
+ * A scope's drop that Redis did not confirm: every shared entry of the scope tied to a block goes when it
+ * lands, not only those above the fork — the fork was found from the claims this process could read, and
+ * with Redis failing those may have been its own alone (another replica's entries, lower, unseen).
+ * `drops`: the reorgs it stands for; `seq` moves with each one that joins it while it is being sent.
+ */
+interface PendingDrop {
+  drops: number;
+  seq: number;
+}
+
 /** Cached answers live a day in Redis; Redis's own maxmemory policy bounds the rest. */
 const REDIS_CACHE_TTL_S = 86_400;
 
@@ -263,6 +287,8 @@ export class RedisState implements SharedState {
   private warned = false;
   /** while Redis does not answer: until when every call skips it (a hung Redis costs nothing meanwhile) */
   private downUntil = 0;
+  /** what the last failed command said */
+  private problem = "";
   private constructor(
     private readonly redis: import("./vendor.js").Redis,
     cacheMaxBytes: number,
@@ -309,11 +335,7 @@ export class RedisState implements SharedState {
     if (Date.now() < this.downUntil) return local();
     try {
       const v = await f();
-      this.up = true;
-      if (this.warned) {
-        this.warned = false;
-        this.warn("redis answers again; shared state back in Redis");
-      }
+      this.answered();
       return v;
     } catch (e) {
       this.fallback(e);
@@ -321,7 +343,18 @@ export class RedisState implements SharedState {
     }
   }
 
+  /** A command Redis answered: it is up (said once after an outage); a drop it missed is sent now. */
+  private answered(): void {
+    this.up = true;
+    if (this.warned) {
+      this.warned = false;
+      this.warn("redis answers again; shared state back in Redis");
+    }
+    if (this.pending.size > 0 && !this.sending) this.retryDrops(0);
+  }
+
   private fallback(e: unknown): void {
+    this.problem = (e as Error)?.message ?? String(e);
     // skip Redis for a while; the first call after it probes again
     this.downUntil = Date.now() + REDIS_RETRY_AFTER_MS;
     this.up = false;
@@ -370,11 +403,27 @@ export class RedisState implements SharedState {
     return this.use(
       async () => {
         const v = await this.redis.getBuffer(this.prefix + "cache:" + key);
-        if (v) await this.local.cacheSet(key, v, depOf?.(v));
-        return v ?? undefined;
+        if (!v) return undefined;
+        const dep = depOf?.(v);
+        // a drop Redis has not confirmed covers it (read after the answer came: a drop recorded while the
+        // read was on its way counts too)
+        if (this.awaitsDrop(key, dep, depOf !== undefined)) return undefined;
+        await this.local.cacheSet(key, v, dep);
+        return v;
       },
       () => undefined,
     );
+  }
+  /**
+   * Whether a shared entry is one a pending drop covers: tied to a block (or of unknown tie: no `depOf`)
+   * in a scope whose drop Redis has not confirmed.
+   */
+  private awaitsDrop(key: string, dep: CacheDep | undefined, tieKnown: boolean): boolean {
+    if (this.pending.size === 0) return false;
+    if (dep) return this.pending.has(dep.scope);
+    if (tieKnown) return false;
+    for (const scope of this.pending.keys()) if (key.startsWith(`${scope}|`)) return true;
+    return false;
   }
   cacheDrop(prefix: string): void {
     this.local.cacheDrop(prefix);
@@ -430,22 +479,109 @@ export class RedisState implements SharedState {
       .sort((a, b) => b.height - a.height)
       .slice(0, limit);
   }
+  /** The Lua step that drops a scope's shared entries tied to a block above `height`; how many. */
+  private async dropShared(scope: string, height: number): Promise<number> {
+    return Number(
+      await (
+        this.redis as unknown as {
+          chaingwDropAbove(a: string, b: string, h: string, p: string): Promise<number>;
+        }
+      ).chaingwDropAbove(...this.depKeys(scope), String(height), this.prefix + "cache:"),
+    );
+  }
   async cacheDropAbove(scope: string, height: number) {
     const local = await this.local.cacheDropAbove(scope, height);
+    const waiting = this.pending.get(scope);
+    if (waiting) {
+      // the scope's drop already waits for Redis and covers this one: counted, and sent again soon
+      waiting.drops++;
+      waiting.seq++;
+      this.waitingDrops(scope, 1, `a reorg's above block ${height} joins it`);
+      this.retryDrops(0);
+      return local;
+    }
     const shared = await this.use(
-      async () =>
-        Number(
-          await (
-            this.redis as unknown as {
-              chaingwDropAbove(a: string, b: string, h: string, p: string): Promise<number>;
-            }
-          ).chaingwDropAbove(...this.depKeys(scope), String(height), this.prefix + "cache:"),
-        ),
-      () => 0,
+      () => this.dropShared(scope, height),
+      () => undefined,
     );
-    return Math.max(local, shared);
+    if (shared !== undefined) return Math.max(local, shared);
+    this.pending.set(scope, { drops: 1, seq: 0 });
+    this.waitingDrops(scope, 1, `a reorg's above block ${height}; redis: ${this.problem}`);
+    this.retryDrops(DROP_RETRY_FIRST_MS);
+    return local;
+  }
+  /** Per product, the drops waiting for Redis (kept at 0 once a product had one, for /metrics). */
+  private readonly waiting = new Map<string, number>();
+  private readonly pending = new Map<string, PendingDrop>();
+  private retryTimer?: NodeJS.Timeout;
+  private retryMs = DROP_RETRY_FIRST_MS;
+  private sending = false;
+  private closed = false;
+  pendingDrops(): ReadonlyMap<string, number> {
+    return this.waiting;
+  }
+  /** Counts `n` drops more (or fewer) waiting for the scope's product, and says so. */
+  private waitingDrops(scope: string, n: number, what: string): void {
+    const product = scope.slice(0, scope.indexOf("|"));
+    const now = (this.waiting.get(product) ?? 0) + n;
+    this.waiting.set(product, now);
+    this.warn(
+      n > 0
+        ? `product ${product}: ${now} cache ${now === 1 ? "drop waits" : "drops wait"} for redis (${what}); until redis confirms, no shared answer of ${product} tied to a block is served`
+        : `product ${product}: ${what}; ${now} cache ${now === 1 ? "drop waits" : "drops wait"} for redis`,
+    );
+  }
+  /** Sends the waiting drops again in `ms` (sooner if one is already due sooner); never after close. */
+  private retryDrops(ms: number): void {
+    if (this.closed || this.pending.size === 0) return;
+    if (this.retryTimer) {
+      if (ms > 0) return;
+      clearTimeout(this.retryTimer);
+    }
+    this.retryTimer = setTimeout(() => void this.sendDrops(), ms);
+    this.retryTimer.unref();
+  }
+  /**
+   * The waiting drops, sent to Redis one scope after another (the Lua step is idempotent: one that timed
+   * out and ran anyway is run again harmlessly); a failure backs off, doubling up to DROP_RETRY_MAX_MS.
+   */
+  private async sendDrops(): Promise<void> {
+    this.retryTimer = undefined;
+    if (this.sending || this.closed) return;
+    this.sending = true;
+    try {
+      for (const [scope, p] of [...this.pending]) {
+        const seq = p.seq;
+        const n = await this.dropShared(scope, -1);
+        // a drop that joined while this one was on its way is sent again (entries stored meanwhile)
+        if (this.pending.get(scope)?.seq !== seq) continue;
+        this.pending.delete(scope);
+        this.waitingDrops(
+          scope,
+          -p.drops,
+          `redis confirmed the cache ${p.drops === 1 ? "drop" : `drops (${p.drops})`} it had missed: ${n} shared answers tied to a block dropped`,
+        );
+      }
+      this.retryMs = DROP_RETRY_FIRST_MS;
+      this.sending = false;
+      this.answered();
+    } catch (e) {
+      this.sending = false;
+      this.fallback(e);
+      this.retryMs = Math.min(this.retryMs * 2, DROP_RETRY_MAX_MS);
+    }
+    this.retryDrops(this.retryMs);
   }
   async close() {
+    this.closed = true;
+    clearTimeout(this.retryTimer);
+    if (this.pending.size > 0)
+      this.warn(
+        `stopping with cache drops redis never confirmed (${[...this.waiting]
+          .filter(([, n]) => n > 0)
+          .map(([p, n]) => `${p}: ${n}`)
+          .join(", ")}): the old chain's answers they were to drop stay in redis until they expire (a day)`,
+      );
     this.redis.disconnect();
   }
 }

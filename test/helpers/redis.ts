@@ -7,7 +7,43 @@ export interface RedisServer {
   url: string;
   /** the redis-server process (SIGSTOP / SIGCONT it to make a hung Redis) */
   pid: number;
+  /**
+   * One command on a connection of its own (ACL SETUSER, INFO commandstats …): its reply as text (a status,
+   * an error with its `-`, an integer, or a bulk string's body).
+   */
+  command(...args: string[]): Promise<string>;
   stop(): Promise<void>;
+}
+
+/** Sends one command in RESP and reads its one reply (status, error, integer or bulk string). */
+function command(port: number, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const s = createConnection({ port, host: "127.0.0.1" });
+    let got = Buffer.alloc(0);
+    s.setTimeout(5000, () => {
+      s.destroy();
+      reject(new Error(`redis ${args[0]}: no reply in 5 s`));
+    });
+    s.on("error", reject);
+    s.on("data", (d: Buffer) => {
+      got = Buffer.concat([got, d]);
+      const eol = got.indexOf("\r\n");
+      if (eol < 0) return;
+      const head = got.subarray(0, eol).toString();
+      let reply: string | undefined;
+      if (head.startsWith("$")) {
+        const n = Number(head.slice(1));
+        if (n < 0) reply = "";
+        else if (got.length >= eol + 2 + n) reply = got.subarray(eol + 2, eol + 2 + n).toString();
+      } else reply = head;
+      if (reply === undefined) return;
+      s.destroy();
+      resolve(reply);
+    });
+    s.on("connect", () =>
+      s.write(`*${args.length}\r\n${args.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join("")}`),
+    );
+  });
 }
 
 /** Does a Redis answer PING on this port? */
@@ -43,6 +79,7 @@ export async function startRedis(): Promise<RedisServer> {
       return {
         url: `redis://127.0.0.1:${port}`,
         pid: child.pid as number,
+        command: (...args) => command(port, args),
         stop: async () => {
           child.kill("SIGCONT");
           await terminate(child, 5000);
