@@ -5,7 +5,7 @@
  * network to the node, one representative per prefix; proof addresses and signed messages
  * (`proof/address.ts`) take only the prefixes of the coins whose messages chaingw reads.
  */
-import { base58CheckDecode, bech32Decode } from "./codec.js";
+import { base58CheckDecode, bech32Decode, bech32Program } from "./codec.js";
 import { COIN_NETWORKS, prefixesOf } from "./coins.js";
 
 export interface ParsedAddress {
@@ -95,6 +95,35 @@ function checkBase58(text: string): AddressCheck {
   if (payload.length !== 21)
     return { ok: false, why: `base58 payload of ${payload.length} bytes (21 expected: version + hash160)` };
   return { ok: true, value: { address: text, prefix: `base58:${payload[0]}`, witnessVersion: -1 } };
+}
+
+/**
+ * What an address `checkAddress` accepted pays to, for the callers that build its script or judge a signature
+ * by it: a bech32 address's witness program and kind ("witness": a version no script form here knows, valid
+ * all the same), a base58 address's version byte and hash160.
+ */
+export type AddressPayload =
+  | { witnessVersion: number; kind: "p2wpkh" | "p2wsh" | "p2tr" | "witness"; program: Uint8Array }
+  | { witnessVersion: -1; version: number; hash: Uint8Array };
+
+export function payloadOf(a: ParsedAddress): AddressPayload {
+  if (a.witnessVersion >= 0) {
+    const program = bech32Program(a.address);
+    const v = a.witnessVersion;
+    const kind =
+      v === 0
+        ? program.length === 20
+          ? "p2wpkh"
+          : "p2wsh"
+        : v === 1 && program.length === 32
+          ? "p2tr"
+          : "witness";
+    return { witnessVersion: v, kind, program };
+  }
+  const r = base58CheckDecode(a.address);
+  // checkAddress accepted it: a 21-byte payload behind a good checksum
+  const p = r.ok ? r.payload : new Uint8Array(21);
+  return { witnessVersion: -1, version: p[0] as number, hash: p.slice(1) };
 }
 
 /**

@@ -5,8 +5,7 @@
  * a prefix belongs to, from the coin table.
  */
 import { OutScript } from "@scure/btc-signer";
-import { checkAddress, type ParsedAddress } from "../chains/address.js";
-import { base58CheckDecode, bech32Program } from "../chains/codec.js";
+import { type AddressPayload, checkAddress, type ParsedAddress, payloadOf } from "../chains/address.js";
 import {
   MESSAGE_COIN_NAMES,
   MESSAGE_COINS,
@@ -83,32 +82,28 @@ export function decodeProofAddress(text: string): ProofAddress {
 }
 
 function segwit(a: ParsedAddress, networks: Network[]): ProofAddress {
-  const version = a.witnessVersion;
-  const program = bech32Program(a.address);
-  const length = program.length;
-  const base = { address: a.address, hash: program, witnessVersion: version, networks };
-  if (version === 0 && length === 20)
-    return { ...base, kind: "p2wpkh", scriptPubKey: OutScript.encode({ type: "wpkh", hash: program }) };
-  if (version === 0)
-    return { ...base, kind: "p2wsh", scriptPubKey: OutScript.encode({ type: "wsh", hash: program }) };
-  if (version === 1 && length === 32)
-    return { ...base, kind: "p2tr", scriptPubKey: OutScript.encode({ type: "tr", pubkey: program }) };
-  // a future witness version: a valid address whose script no signature form here can satisfy
-  // (OP_1..OP_16 are 0x51..0x60, and a program of 2..40 bytes is one direct push)
-  const scriptPubKey = Uint8Array.of(0x50 + version, program.length, ...program);
-  return { ...base, kind: "witness", scriptPubKey };
+  const p = payloadOf(a) as Extract<AddressPayload, { program: Uint8Array }>;
+  const { program, kind, witnessVersion } = p;
+  const base = { address: a.address, hash: program, witnessVersion, networks, kind };
+  switch (kind) {
+    case "p2wpkh":
+      return { ...base, scriptPubKey: OutScript.encode({ type: "wpkh", hash: program }) };
+    case "p2wsh":
+      return { ...base, scriptPubKey: OutScript.encode({ type: "wsh", hash: program }) };
+    case "p2tr":
+      return { ...base, scriptPubKey: OutScript.encode({ type: "tr", pubkey: program }) };
+    default:
+      // a future witness version: a valid address whose script no signature form here can satisfy
+      // (OP_1..OP_16 are 0x51..0x60, and a program of 2..40 bytes is one direct push)
+      return { ...base, scriptPubKey: Uint8Array.of(0x50 + witnessVersion, program.length, ...program) };
+  }
 }
 
 function legacy(a: ParsedAddress, networks: Network[]): ProofAddress {
-  const r = base58CheckDecode(a.address);
-  // checkAddress accepted it: a 21-byte payload behind a good checksum
-  if (!r.ok) return bad("bad base58check checksum");
-  const p = r.payload;
-  const version = p[0] as number;
+  const { version, hash } = payloadOf(a) as Extract<AddressPayload, { hash: Uint8Array }>;
   // the version is a P2PKH one on every network that prints it, or a P2SH one on every one (the table's test)
   const first = networksOfPrefix(a.prefix).find((n) => n.coin.uses.messages);
   const kind = first?.params.base58.p2pkh === version ? "p2pkh" : "p2sh";
-  const hash = p.slice(1);
   const scriptPubKey =
     kind === "p2pkh" ? OutScript.encode({ type: "pkh", hash }) : OutScript.encode({ type: "sh", hash });
   return { address: a.address, kind, hash, witnessVersion: -1, networks, scriptPubKey };

@@ -14,8 +14,7 @@ import { keccak_256 } from "@noble/hashes/sha3.js";
 import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 import { base32nopad, base58, base64, bech32 } from "@scure/base";
 import { OutScript } from "@scure/btc-signer";
-import { checkAddress } from "../../chains/address.js";
-import { base58CheckDecode, bech32Program } from "../../chains/codec.js";
+import { checkAddress, payloadOf } from "../../chains/address.js";
 import { hex20ToTron, looksLikeTronBase58, tronToHex20 } from "../../chains/tron.js";
 import { compactSize, equal, hash160, sha256d } from "../../proof/message.js";
 import type { UtxoCoin } from "./coins.js";
@@ -59,23 +58,18 @@ export interface UtxoAddress {
 export function decodeUtxoAddress(coin: UtxoCoin, text: string): UtxoAddress | string {
   const r = checkAddress(text);
   if (!r.ok) return r.why;
-  const { address, prefix, witnessVersion } = r.value;
-  if (witnessVersion >= 0) {
+  const { prefix, witnessVersion } = r.value;
+  const p = payloadOf(r.value);
+  if ("program" in p) {
     if (prefix !== `hrp:${coin.hrp}`)
       return `bech32 prefix ${prefix.slice(4)} is not a ${coin.label} address`;
-    const program = bech32Program(address);
-    if (witnessVersion === 0 && program.length === 20) return { kind: "p2wpkh", hash: program };
-    if (witnessVersion === 0) return { kind: "p2wsh", hash: program };
-    if (witnessVersion === 1 && program.length === 32) return { kind: "p2tr", hash: program };
-    return `witness version ${witnessVersion} with a ${program.length}-byte program`;
+    if (p.kind === "witness")
+      return `witness version ${witnessVersion} with a ${p.program.length}-byte program`;
+    return { kind: p.kind, hash: p.program };
   }
-  const v = Number(prefix.slice(7));
-  const decoded = base58CheckDecode(address);
-  // checkAddress took it: a 21-byte payload behind a good checksum
-  const hash = decoded.ok ? decoded.payload.slice(1) : new Uint8Array(20);
-  if (coin.p2pkh.includes(v)) return { kind: "p2pkh", hash };
-  if (coin.p2sh.includes(v)) return { kind: "p2sh", hash };
-  return `base58 version ${v} is not a ${coin.label} address`;
+  if (coin.p2pkh.includes(p.version)) return { kind: "p2pkh", hash: p.hash };
+  if (coin.p2sh.includes(p.version)) return { kind: "p2sh", hash: p.hash };
+  return `base58 version ${p.version} is not a ${coin.label} address`;
 }
 
 /** The output script an address pays to. */
