@@ -4,13 +4,15 @@
  * and the UTXO rows from the coin table's genesis hashes. Against real nodes: evm-reserves (anvil's 31337),
  * tron-fixture, solvency-snapshot-identity.
  */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { KNOWN_NETWORKS, networkNamed, wellKnownBackings } from "../src/chains/assets.js";
+import { KNOWN_NETWORKS, knownNativeMirror, networkNamed, wellKnownBackings } from "../src/chains/assets.js";
 import { COINS, coinNetworkLabel, coinOfNode, sentenceList } from "../src/chains/coins.js";
 import { evmChain } from "../src/chains/evm.js";
 import { evmCompatChain } from "../src/chains/evm-compat.js";
 import { networks } from "../src/chains/networks.js";
-import { utxoCoinOf } from "../src/exchange/ownership/coins.js";
+import { decimalsOf, isTronNetwork, nativeOn, utxoCoinOf } from "../src/exchange/ownership/coins.js";
 import { decodeUtxoAddress } from "../src/exchange/ownership/signatures.js";
 
 describe("the network table", () => {
@@ -46,6 +48,69 @@ describe("the network table", () => {
     expect(networkNamed("tron-mainnet")?.id).toBe("evm:728126428");
     expect(networkNamed("tron")).toBe(networkNamed("tron-mainnet"));
     expect(KNOWN_NETWORKS.map((n) => n.name)).not.toContain("tron");
+  });
+
+  it("Celo, whose GoldToken is a known native mirror, is a row: the mirror's network read from the table", () => {
+    expect(networkNamed("celo")).toMatchObject({
+      id: "evm:42220",
+      label: "Celo",
+      test: false,
+      native: { symbol: "CELO", decimals: 18 },
+    });
+    expect(networkNamed("celo")?.backs).toBeUndefined();
+    expect(evmChain.evm?.network(42220n)).toEqual({ name: "celo", symbol: "CELO" });
+    const gold = "0x471ece3750da237f93b8e339c536989b8978a438";
+    expect(knownNativeMirror(networkNamed("celo")?.id as string, gold)).toBe(
+      "Celo's CELO contract (GoldToken)",
+    );
+    expect(knownNativeMirror(networkNamed("polygon")?.id as string, `0x${"0".repeat(36)}1010`)).toBe(
+      "Polygon's POL contract (MRC20)",
+    );
+    expect(knownNativeMirror(networkNamed("ethereum")?.id as string, gold)).toBeUndefined();
+  });
+
+  it("the names exchanges' files give a chain are its row's: its native coin read from there, once", () => {
+    const named = networks().filter((n) => n.exchangeNames);
+    expect(named.map((n) => `${n.name}: ${n.exchangeNames?.join(" ")}`)).toEqual([
+      "ethereum: ETH ERC20",
+      "optimism: OPTIMISM",
+      "bnb-smart-chain: BSC BEP20 BNB",
+      "polygon: POLYGON POLY MATIC",
+      "base: BASE",
+      "arbitrum-one: ARBITRUM",
+      "avalanche-c: AVAXC AVAX AVALANCHE",
+      "tron-mainnet: TRON TRX TRC20",
+    ]);
+    const all = named.flatMap((n) => n.exchangeNames ?? []);
+    expect(new Set(all).size).toBe(all.length);
+    for (const n of named) {
+      expect(n.test, n.name).toBe(false);
+      for (const name of n.exchangeNames ?? [])
+        for (const ticker of [n.native.symbol, ...(n.native.formerSymbols ?? [])]) {
+          expect(nativeOn(ticker, name), `${ticker} on ${name}`).toBe(true);
+          expect(decimalsOf(ticker, name), `${ticker} on ${name}`).toBe(n.native.decimals);
+          expect(isTronNetwork(name), name).toBe(n.name === "tron-mainnet");
+        }
+    }
+    // a native coin on another chain's name is not its own; a chain no row has, neither coin nor network
+    expect(nativeOn("BNB", "ERC20")).toBe(false);
+    expect(nativeOn("ETH", "STARKNET")).toBe(true);
+    expect(nativeOn("FOO", "HECO")).toBeUndefined();
+    // a well-known token's places on the names of the networks its contracts are on, not elsewhere
+    expect(decimalsOf("USDT", "TRC20")).toBe(6);
+    expect(decimalsOf("USDT-ERC20", "ERC20")).toBe(6);
+    expect(decimalsOf("USDT", "BSC")).toBeUndefined();
+  });
+
+  it("code names a network by its one name, never by an alias kept for what people type", () => {
+    const aliases = new Set(networks().flatMap((n) => n.aliases ?? []));
+    const files = readdirSync("src", { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts"));
+    const used: string[] = [];
+    for (const f of files)
+      for (const m of readFileSync(join("src", f), "utf8").matchAll(/networkNamed\("([^"]+)"\)/g))
+        used.push(`${f}: ${m[1]}`);
+    expect(used.length).toBeGreaterThan(3);
+    expect(used.filter((u) => aliases.has(u.split(": ")[1] as string))).toEqual([]);
   });
 
   it("the native coins' default backings come from the rows that back one, mainnets only", () => {

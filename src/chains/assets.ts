@@ -149,16 +149,16 @@ export function wellKnownAt(
  * Contracts whose balanceOf is each address's native balance — the native coin seen through an ERC-20 door,
  * not a token of its own: Polygon's MRC20 at 0x…1010 (maticnetwork/genesis-contracts, MRC20.sol) and Celo's
  * GoldToken (celo-org/celo-monorepo, GoldToken.sol). Any other such contract is found by its balances
- * (src/liabilities/solvency.ts, `nativeMirrors`).
+ * (src/liabilities/solvency.ts, `nativeMirrors`). Networks by their name in the table (src/chains/networks.ts).
  */
-const NATIVE_MIRRORS: readonly { network: NetworkId; token: string; label: string }[] = [
+const NATIVE_MIRRORS: readonly { network: string; token: string; label: string }[] = [
   {
-    network: "evm:137",
+    network: "polygon",
     token: "0x0000000000000000000000000000000000001010",
     label: "Polygon's POL contract (MRC20)",
   },
   {
-    network: "evm:42220",
+    network: "celo",
     token: "0x471ece3750da237f93b8e339c536989b8978a438",
     label: "Celo's CELO contract (GoldToken)",
   },
@@ -166,4 +166,4 @@ const NATIVE_MIRRORS: readonly { network: NetworkId; token: string; label: strin
 
 /** The known native mirror at (network, token), if it is one: how to name it. */
 export const knownNativeMirror = (network: NetworkId, token: string): string | undefined =>
-  NATIVE_MIRRORS.find((m) => m.network === network && m.token === token)?.label;
+  NATIVE_MIRRORS.find((m) => networkNamed(m.network)?.id === network && m.token === token)?.label;

@@ -3,7 +3,8 @@
  * an account chain (EVM, TRON's JSON-RPC) by its chain id (`eth_chainId`). A row has the one name proofs
  * and `--backing` use, the label verdicts print, whether it is a test network, and its native coin. The EVM
  * and TRON groups' chain-id lookups, solvency's networks (src/chains/assets.ts) and the default backings of
- * the native assets are read from here; the UTXO rows come from the coin table (src/chains/coins.ts).
+ * the native assets are read from here, and so are the names exchanges' address files give a mainnet account
+ * chain ("BSC", "ERC20") with its native coin; the UTXO rows come from the coin table (src/chains/coins.ts).
  *
  * Adding an account chain: one row of ACCOUNT_NETWORKS (its chain id from the chain's own documentation;
  * chainlist.org agrees for every row below). Adding a UTXO network: its coin's row in coins.ts.
@@ -24,7 +25,7 @@ export interface Network {
   /** a test network: never backs an asset unless the auditor declares it */
   test: boolean;
   /** the network's own coin: its ticker, decimals, and how a verdict names the coin ("ether") */
-  native: { symbol: string; decimals: number; name: string };
+  native: Native;
   /** the asset its native coin backs when the auditor names none (mainnets of well-known coins) */
   backs?: string;
   /** a UTXO network's coin row and network key */
@@ -32,13 +33,27 @@ export interface Network {
   coinNetwork?: NetworkName;
   /** an account chain's group: the chain-id lookup of that group finds only its own rows */
   group?: "evm" | "evm-compat";
+  /**
+   * the names exchanges' address files give this chain, upper case: a network column ("BSC"), a token's
+   * standard ("USDT-BEP20"), the coin itself ("BNB") — mainnets only (src/exchange/ownership/coins.ts)
+   */
+  exchangeNames?: readonly string[];
+}
+
+export interface Native {
+  symbol: string;
+  decimals: number;
+  name: string;
+  /** tickers the coin had before, which exchanges' files still use ("MATIC", POL's until 2024) */
+  formerSymbols?: readonly string[];
 }
 
 const ETH = { symbol: "ETH", decimals: 18, name: "ether" } as const;
 const TRX = { symbol: "TRX", decimals: 6, name: "TRX" } as const;
 const BNB = { symbol: "BNB", decimals: 18, name: "BNB" } as const;
-const POL = { symbol: "POL", decimals: 18, name: "POL" } as const;
+const POL = { symbol: "POL", decimals: 18, name: "POL", formerSymbols: ["MATIC"] } as const;
 const AVAX = { symbol: "AVAX", decimals: 18, name: "AVAX" } as const;
+const CELO = { symbol: "CELO", decimals: 18, name: "CELO" } as const;
 
 interface AccountRow {
   name: string;
@@ -46,19 +61,70 @@ interface AccountRow {
   chainId: number;
   label: string;
   test: boolean;
-  native: Network["native"];
+  native: Native;
   backs?: string;
   group: "evm" | "evm-compat";
+  exchangeNames?: readonly string[];
 }
 
 /** The account chains: EVM chain ids (EIP-155) and TRON's (the last 4 bytes of each genesis block id). */
 const ACCOUNT_NETWORKS: readonly AccountRow[] = [
-  { name: "ethereum", chainId: 1, label: "Ethereum", test: false, native: ETH, backs: "ETH", group: "evm" },
-  { name: "optimism", chainId: 10, label: "OP Mainnet", test: false, native: ETH, group: "evm" },
-  { name: "bnb-smart-chain", chainId: 56, label: "BNB Smart Chain", test: false, native: BNB, group: "evm" },
-  { name: "polygon", chainId: 137, label: "Polygon", test: false, native: POL, group: "evm" },
-  { name: "base", chainId: 8453, label: "Base", test: false, native: ETH, group: "evm" },
-  { name: "arbitrum-one", chainId: 42161, label: "Arbitrum One", test: false, native: ETH, group: "evm" },
+  {
+    name: "ethereum",
+    chainId: 1,
+    label: "Ethereum",
+    test: false,
+    native: ETH,
+    backs: "ETH",
+    group: "evm",
+    exchangeNames: ["ETH", "ERC20"],
+  },
+  {
+    name: "optimism",
+    chainId: 10,
+    label: "OP Mainnet",
+    test: false,
+    native: ETH,
+    group: "evm",
+    exchangeNames: ["OPTIMISM"],
+  },
+  {
+    name: "bnb-smart-chain",
+    chainId: 56,
+    label: "BNB Smart Chain",
+    test: false,
+    native: BNB,
+    group: "evm",
+    exchangeNames: ["BSC", "BEP20", "BNB"],
+  },
+  {
+    name: "polygon",
+    chainId: 137,
+    label: "Polygon",
+    test: false,
+    native: POL,
+    group: "evm",
+    exchangeNames: ["POLYGON", "POLY", "MATIC"],
+  },
+  {
+    name: "base",
+    chainId: 8453,
+    label: "Base",
+    test: false,
+    native: ETH,
+    group: "evm",
+    exchangeNames: ["BASE"],
+  },
+  {
+    name: "arbitrum-one",
+    chainId: 42161,
+    label: "Arbitrum One",
+    test: false,
+    native: ETH,
+    group: "evm",
+    exchangeNames: ["ARBITRUM"],
+  },
+  { name: "celo", chainId: 42220, label: "Celo", test: false, native: CELO, group: "evm" },
   {
     name: "avalanche-c",
     chainId: 43114,
@@ -66,6 +132,7 @@ const ACCOUNT_NETWORKS: readonly AccountRow[] = [
     test: false,
     native: AVAX,
     group: "evm",
+    exchangeNames: ["AVAXC", "AVAX", "AVALANCHE"],
   },
   { name: "holesky", chainId: 17000, label: "Ethereum Holesky", test: true, native: ETH, group: "evm" },
   { name: "sepolia", chainId: 11155111, label: "Ethereum Sepolia", test: true, native: ETH, group: "evm" },
@@ -80,6 +147,8 @@ const ACCOUNT_NETWORKS: readonly AccountRow[] = [
     native: TRX,
     backs: "TRX",
     group: "evm-compat",
+    // a network column ("TRON"), the coin ("TRX"), a token's standard ("USDT-TRC20")
+    exchangeNames: ["TRON", "TRX", "TRC20"],
   },
   {
     name: "tron-nile",

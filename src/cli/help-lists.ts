@@ -3,7 +3,7 @@ export const MESSAGE_COINS = "Bitcoin, Litecoin or Dogecoin";
 export const MESSAGE_COINS_SLASH = "Bitcoin/Litecoin/Dogecoin";
 export const LOCAL_NETWORKS = "main, test, regtest or signet";
 export const BACKING_NETWORKS =
-  "bitcoin, bitcoin-testnet, bitcoin-regtest, bitcoin-signet, litecoin, litecoin-testnet, litecoin-regtest, dogecoin, dogecoin-testnet, dogecoin-regtest, ethereum, optimism, bnb-smart-chain, polygon, base, arbitrum-one, avalanche-c, holesky, sepolia, anvil, tron-mainnet, tron-nile, tron-shasta";
+  "bitcoin, bitcoin-testnet, bitcoin-regtest, bitcoin-signet, litecoin, litecoin-testnet, litecoin-regtest, dogecoin, dogecoin-testnet, dogecoin-regtest, ethereum, optimism, bnb-smart-chain, polygon, base, arbitrum-one, celo, avalanche-c, holesky, sepolia, anvil, tron-mainnet, tron-nile, tron-shasta";
 export const BACKING_ALIASES = "tron";
 export const WELL_KNOWN_ASSETS = "BTC, LTC, DOGE, ETH, TRX, USDT, USDC, DAI";
 export const LIABILITIES_PUBLISHERS =

@@ -242,7 +242,7 @@ async function balanceAt(
 /** A TRON row's TRC-20 contract: `--token SYMBOL=T…`, else the well-known one; undefined for TRX. */
 function tronTokenOf(c: ChainContext, symbol: string): string | undefined {
   if (symbol === "TRX") return undefined;
-  const tron = networkNamed("tron")?.id;
+  const tron = networkNamed("tron-mainnet")?.id;
   return (
     c.o.tronTokens?.get(symbol) ?? wellKnownBackings(symbol)?.backings.find((b) => b.network === tron)?.token
   );

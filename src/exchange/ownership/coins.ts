@@ -1,9 +1,12 @@
 /**
- * The Bitcoin-family coins of the exchanges' files, read from the one coin table (src/chains/coins.ts):
- * the row's message magic and its mainnet address versions, found by ticker ("BTC", "DOGE").
+ * What the coin and network names of the exchanges' files mean, read from the tables: a Bitcoin-family coin
+ * (the coin table, src/chains/coins.ts: its message magic and address versions, found by ticker, "BTC"), and
+ * an account chain's names, native coin and the well-known tokens on it (the network table's `exchangeNames`,
+ * src/chains/networks.ts).
  */
-import { networkOf, wellKnownBackings } from "../../chains/assets.js";
+import { networkNamed, networkOf, wellKnownBackings } from "../../chains/assets.js";
 import { COINS, coinNetworkLabel, type NetworkName } from "../../chains/coins.js";
+import { networks } from "../../chains/networks.js";
 
 export interface UtxoCoin {
   ticker: string;
@@ -40,25 +43,33 @@ export function utxoCoinOf(ticker: string, network: NetworkName = "main"): UtxoC
   };
 }
 
-/** The names files give TRON: a network column ("TRON"), a coin ("TRX"), a token's standard ("USDT-TRC20"). */
-const TRON_NAMES: readonly string[] = ["TRON", "TRX", "TRC20"];
+/** The mainnet account chains the network table (src/chains/networks.ts) knows by the names files give them. */
+const NAMED_CHAINS = networks().filter((n) => n.exchangeNames);
+
+/** The names files give TRON: a network column ("TRON"), a coin ("TRX"), a token's standard ("TRC20"). */
+const TRON_NAMES: readonly string[] = networkNamed("tron-mainnet")?.exchangeNames ?? [];
 
 /** Whether a file's network (or coin) name is TRON's, in any case. */
 export const isTronNetwork = (name: string): boolean => TRON_NAMES.includes(name.toUpperCase());
 
-/** The account chains' native coins, with the networks a file names them on (18 places, TRX 6). */
+/** Chains whose own coin is ether that the network table has no row for (chaingw reads none), as files name them. */
+const OTHER_ETHER_CHAINS: readonly string[] = ["LINEA", "ZKSYNC", "ZKSYNC ERA", "STARKNET"];
+
+/**
+ * The account chains' native coins (each ticker, and the tickers it had before), with the names of the networks
+ * a file names them on: the network table's rows, ether's also on OTHER_ETHER_CHAINS.
+ */
 const NATIVES: readonly { ticker: string; decimals: number; networks: readonly string[] }[] = [
-  {
-    ticker: "ETH",
-    decimals: 18,
-    networks: ["ETH", "ERC20", "ARBITRUM", "OPTIMISM", "BASE", "LINEA", "ZKSYNC", "ZKSYNC ERA", "STARKNET"],
-  },
-  { ticker: "TRX", decimals: 6, networks: TRON_NAMES },
-  { ticker: "BNB", decimals: 18, networks: ["BSC", "BEP20", "BNB"] },
-  { ticker: "POL", decimals: 18, networks: ["POLYGON", "POLY", "MATIC"] },
-  { ticker: "MATIC", decimals: 18, networks: ["POLYGON", "POLY", "MATIC"] },
-  { ticker: "AVAX", decimals: 18, networks: ["AVAXC", "AVAX", "AVALANCHE"] },
-];
+  ...new Set(NAMED_CHAINS.map((n) => n.native)),
+].flatMap((native) => {
+  const on = NAMED_CHAINS.filter((n) => n.native === native).flatMap((n) => n.exchangeNames ?? []);
+  const networks = native.symbol === "ETH" ? [...on, ...OTHER_ETHER_CHAINS] : on;
+  return [native.symbol, ...(native.formerSymbols ?? [])].map((ticker) => ({
+    ticker,
+    decimals: native.decimals,
+    networks,
+  }));
+});
 
 /**
  * Whether `ticker` is `network`'s own coin (read by eth_getBalance there): true or false where the natives'
@@ -72,16 +83,10 @@ export function nativeOn(ticker: string, network: string): boolean | undefined {
   return NATIVES.some((n) => n.networks.includes(net)) ? false : undefined;
 }
 
-/** The networks of the well-known tokens' table (src/chains/assets.ts) as files name them. */
-const TOKEN_NETWORKS: Record<string, readonly string[]> = {
-  ethereum: ["ETH", "ERC20"],
-  "tron-mainnet": ["TRON", "TRC20"],
-};
-
 /**
  * The decimal places of a row's coin on its network ("" when the file gives none: the coin's own chain), or
  * undefined when chaingw's tables do not know it: the Bitcoin-family coin table, the account chains' natives,
- * and the well-known tokens of src/chains/assets.ts on the networks that table names (USDT on BSC has 18
+ * and the well-known tokens of src/chains/assets.ts on the names files give their networks (USDT on BSC has 18
  * places, on Ethereum 6: a token is known only where its contract is).
  */
 export function decimalsOf(coin: string, network: string): number | undefined {
@@ -92,7 +97,7 @@ export function decimalsOf(coin: string, network: string): number | undefined {
   const native = NATIVES.find((n) => n.ticker === ticker);
   if (native && (net === "" || native.networks.includes(net))) return native.decimals;
   const known = wellKnownBackings(ticker);
-  if (known?.backings.some((b) => b.token && TOKEN_NETWORKS[networkOf(b.network)?.name ?? ""]?.includes(net)))
+  if (known?.backings.some((b) => b.token && networkOf(b.network)?.exchangeNames?.includes(net)))
     return known.decimals;
   return undefined;
 }
