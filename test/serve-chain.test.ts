@@ -483,7 +483,7 @@ describe("a reorg's cache drop that Redis did not take is kept, retried and hono
       );
       for (const c of above) expect(await ask(gw, c), c[0]).toBe(null);
       expect(gw.notes()).toMatch(
-        /product eth: 1 cache drop waits for redis \(a reorg's above block 6; redis: [^)]+\); until redis confirms, no shared answer of eth tied to a block is served/,
+        /product eth: 1 cache drop waits for redis \(the answers above block 6; redis: [^)]+\); until redis confirms, no shared answer of eth tied to a block is served/,
       );
       // the fork was found without Redis's records of other replicas' entries: every one tied to a block went
       expect(gw.notes()).toMatch(
@@ -491,11 +491,24 @@ describe("a reorg's cache drop that Redis did not take is kept, retried and hono
       );
       expect(await pendingDrops(gw)).toBe(0);
     };
-    return { tx1, proxy, redis, gw, config, args, below, above, reorg, landed };
+    /**
+     * A second replica started on the same Redis, its memory empty: the answers above the fork are the
+     * node's (null), tx1's receipt is; how many times the node was asked each (below, then above).
+     */
+    const secondReplica = async () => {
+      const other = await startServe(config, { keys: [["eth"]], args, dir: gw.dir });
+      gws.push(other);
+      const counts = () => [below, ...above].map((c) => proxy.hitsOf(...c));
+      const mid = counts();
+      for (const c of above) expect(await ask(other, c), c[0]).toBe(null);
+      expect((await ask(other, below)).transactionHash).toBe(tx1);
+      return { other, asked: counts().map((n, i) => n - (mid[i] as number)) };
+    };
+    return { redis, gw, above, reorg, landed, secondReplica };
   }
 
   it("Redis stopped (SIGSTOP) during anvil_reorg: the old chain's answers are served neither while it is stopped nor once it answers again, the drop lands (note, metric), and a replica started afterwards finds none of them in Redis", async () => {
-    const { tx1, proxy, redis, gw, config, args, below, above, reorg, landed } = await cachedBeforeReorg();
+    const { redis, gw, above, reorg, landed, secondReplica } = await cachedBeforeReorg();
     process.kill(redis.pid, "SIGSTOP");
     try {
       await reorg();
@@ -511,14 +524,29 @@ describe("a reorg's cache drop that Redis did not take is kept, retried and hono
     });
     await landed();
 
-    // a second replica on the same Redis, its memory empty: nothing of the old chain in Redis
-    const other = await startServe(config, { keys: [["eth"]], args, dir: gw.dir });
-    gws.push(other);
-    const counts = () => [below, ...above].map((c) => proxy.hitsOf(...c));
-    const mid = counts();
-    for (const c of above) expect(await ask(other, c), c[0]).toBe(null);
-    expect((await ask(other, below)).transactionHash).toBe(tx1);
-    expect(counts()).toEqual(mid.map((n) => n + 1));
+    // a second replica on the same Redis: nothing of the old chain there (tx1 asked too: the drop took it)
+    expect((await secondReplica()).asked).toEqual([1, 1, 1]);
+  });
+
+  it("the process stopped while its drop waits (Redis SIGSTOPped): the next one started on that Redis compares the records there with the chain before it serves, drops the old chain's, keeps the rest", async () => {
+    const { redis, gw, reorg, secondReplica } = await cachedBeforeReorg();
+    process.kill(redis.pid, "SIGSTOP");
+    try {
+      await reorg();
+      await until("the note that the drop waits", () => gw.notes().includes("1 cache drop waits for redis"));
+      expect(await gw.stop()).toBe(0);
+    } finally {
+      process.kill(redis.pid, "SIGCONT");
+    }
+    const { other, asked } = await secondReplica();
+    // below the fork: still served from Redis, the node not asked
+    expect(asked).toEqual([0, 1, 1]);
+    expect(gw.notes()).toMatch(
+      /stopping with cache drops redis never confirmed \(eth: 1\): the answers they were to drop stay in redis until a process starting on it compares its records with the chain/,
+    );
+    expect(other.notes()).toMatch(
+      /product eth: the cache's records of its chain from before this process followed it disagree with upstream \S+ at block 7: 2 cached answers above block 6 dropped/,
+    );
   });
 
   it("Redis refusing the drop (its ACL denies scripts) while it answers reads: the old chain's answers it still holds are read from it and not served; the drop lands once it takes scripts again", async () => {

@@ -267,11 +267,15 @@ const REDIS_RETRY_AFTER_MS = 1000;
 const DROP_RETRY_FIRST_MS = 250;
 const DROP_RETRY_MAX_MS = 5000;
 
+/** A drop as the notes name it. */
+const dropOf = (height: number) =>
+  height < 0 ? "every answer tied to a block" : `the answers above block ${height}`;
+
 /**
  * A scope's drop that Redis did not confirm: every shared entry of the scope tied to a block goes when it
  * lands, not only those above the fork — the fork was found from the claims this process could read, and
  * with Redis failing those may have been its own alone (another replica's entries, lower, unseen).
- * `drops`: the reorgs it stands for; `seq` moves with each one that joins it while it is being sent.
+ * `drops`: the drops it stands for; `seq` moves with each one that joins it while it is being sent.
  */
 interface PendingDrop {
   drops: number;
@@ -496,7 +500,7 @@ export class RedisState implements SharedState {
       // the scope's drop already waits for Redis and covers this one: counted, and sent again soon
       waiting.drops++;
       waiting.seq++;
-      this.waitingDrops(scope, 1, `a reorg's above block ${height} joins it`);
+      this.waitingDrops(scope, 1, `${dropOf(height)} joins it`);
       this.retryDrops(0);
       return local;
     }
@@ -506,7 +510,7 @@ export class RedisState implements SharedState {
     );
     if (shared !== undefined) return Math.max(local, shared);
     this.pending.set(scope, { drops: 1, seq: 0 });
-    this.waitingDrops(scope, 1, `a reorg's above block ${height}; redis: ${this.problem}`);
+    this.waitingDrops(scope, 1, `${dropOf(height)}; redis: ${this.problem}`);
     this.retryDrops(DROP_RETRY_FIRST_MS);
     return local;
   }
@@ -580,7 +584,9 @@ export class RedisState implements SharedState {
         `stopping with cache drops redis never confirmed (${[...this.waiting]
           .filter(([, n]) => n > 0)
           .map(([p, n]) => `${p}: ${n}`)
-          .join(", ")}): the old chain's answers they were to drop stay in redis until they expire (a day)`,
+          .join(
+            ", ",
+          )}): the answers they were to drop stay in redis until a process starting on it compares its records with the chain, or they expire (a day)`,
       );
     this.redis.disconnect();
   }

@@ -148,6 +148,14 @@ export class Pool {
    * that names its chain has not named it yet.
    */
   get cacheScope(): string | undefined {
+    const scope = this.scopeOfChain();
+    // a chain named by its genesis: nothing cached until its records were compared with it (followReorgs)
+    return scope === undefined || (this.identity !== undefined && this.compared !== scope)
+      ? undefined
+      : scope;
+  }
+  /** The cache's namespace for the product's chain as known, compared or not. */
+  private scopeOfChain(): string | undefined {
     // made once per chain, not per call (asked on every cacheable call)
     const id = this.identity ?? (groupOf(this.product.chain).blockHash ? undefined : "-");
     if (id === undefined) return undefined;
@@ -155,6 +163,12 @@ export class Pool {
     return this.scope[1];
   }
   private scope?: [string, string];
+  /**
+   * The scope whose records from before this process followed its chain (Redis's: another replica's, or
+   * this process's before a restart, or before the product left the chain and came back) were compared
+   * with the chain: a reorg then left no anchor here to see it.
+   */
+  private compared?: string;
 
   /** The best tip height among the upstreams in the rotation (what "lagging" and "deep" are measured from). */
   get bestHeight(): number | undefined {
@@ -357,9 +371,18 @@ export class Pool {
   private async followReorgs(seen: (Seen | undefined)[]): Promise<void> {
     if (!groupOf(this.product.chain).blockHash || this.cfg.cache.maxBytes <= 0) return;
     let best: number | undefined;
+    let top: Upstream | undefined;
     for (const [i, u] of this.upstreams.entries()) {
       const h = seen[i]?.height;
-      if (h !== undefined && u.identity === this.identity && (best === undefined || h > best)) best = h;
+      if (h !== undefined && u.identity === this.identity && (best === undefined || h > best)) {
+        best = h;
+        top = u;
+      }
+    }
+    const scope = this.scopeOfChain();
+    if (top && scope !== undefined && this.compared !== scope) {
+      await this.compareRecords(top, scope);
+      this.compared = scope;
     }
     await Promise.all(
       this.upstreams.map(async (u, i) => {
@@ -408,8 +431,42 @@ export class Pool {
    * entry tied to a block goes. Entries tied to no block (raw bytes by hash) stay.
    */
   private async dropAboveFork(u: Upstream, anchor: { height: number; hash: string }, now: string | null) {
-    const scope = this.cacheScope;
+    const scope = this.scopeOfChain();
     if (scope === undefined) return;
+    const { fork, lowestBad } = await this.walkClaims(u, scope);
+    const dropped = await this.cache.dropAbove(scope, fork);
+    this.log(
+      `upstream ${u.endpoint.label} of ${this.product.name}: block ${anchor.height} is now ${now ?? "gone"} (was ${anchor.hash}): a reorg; ${dropped} cached answers above ${fork < 0 ? "any block the cache could match" : lowestBad === undefined ? `block ${fork}, where the cache and the node agree,` : `block ${fork}, below the lowest the cache and the node disagree on,`} dropped`,
+    );
+  }
+
+  /**
+   * The records of a chain this process starts following (at its first check, or when the product moves to
+   * it), compared with `u`'s blocks as after a reorg: the shared ones were made while no anchor of this
+   * process watched the chain — another replica's, this process's own before a restart (with a drop Redis
+   * never confirmed, a reorg that happened while it was stopped), or the chain's before the product left
+   * it. Those the node disagrees with go, as a reorg's; none read (Redis not answering): every entry tied
+   * to a block, sent again until Redis takes it. Said only when something disagreed or could not be told.
+   */
+  private async compareRecords(u: Upstream, scope: string): Promise<void> {
+    const { fork, lowestBad, claims } = await this.walkClaims(u, scope);
+    // every record agrees with the node: nothing to drop
+    if (claims > 0 && lowestBad === undefined && fork >= 0) return;
+    const dropped = await this.cache.dropAbove(scope, fork);
+    if (claims === 0) return;
+    this.log(
+      `product ${this.product.name}: the cache's records of its chain from before this process followed it ${lowestBad === undefined ? `could not all be compared with upstream ${u.endpoint.label}` : `disagree with upstream ${u.endpoint.label} at block ${lowestBad}`}: ${dropped} cached answers above ${fork < 0 ? "any block the cache could match" : `block ${fork}`} dropped`,
+    );
+  }
+
+  /**
+   * The fork of the cache's claims and `u`'s chain (see dropAboveFork): the height above which entries go
+   * (-1: every entry tied to a block), the lowest claim `u` disagrees with, and how many claims were read.
+   */
+  private async walkClaims(
+    u: Upstream,
+    scope: string,
+  ): Promise<{ fork: number; lowestBad?: number; claims: number }> {
     const limit = WALK_HEIGHTS * WALK_ROUNDS;
     const claims = await this.cache.claims(scope, limit * 4);
     const byHeight = new Map<number, Set<string>>();
@@ -457,10 +514,7 @@ export class Pool {
         : whole || agreesBelow
           ? lowestBad - 1
           : -1;
-    const dropped = await this.cache.dropAbove(scope, fork);
-    this.log(
-      `upstream ${u.endpoint.label} of ${this.product.name}: block ${anchor.height} is now ${now ?? "gone"} (was ${anchor.hash}): a reorg; ${dropped} cached answers above ${fork < 0 ? "any block the cache could match" : lowestBad === undefined ? `block ${fork}, where the cache and the node agree,` : `block ${fork}, below the lowest the cache and the node disagree on,`} dropped`,
-    );
+    return { fork, lowestBad, claims: claims.length };
   }
 
   /** An upstream's health client: it alone, no retries, the health timeout (made once). */
