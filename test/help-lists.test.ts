@@ -3,13 +3,16 @@
  * src/cli/help-lists.ts from src/cli/help-lists-of.ts): the written file is the tables' today, and every
  * row shows in the help a person reads (the built bin's --help).
  */
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { KNOWN_NETWORKS, WELL_KNOWN_ASSETS } from "../src/chains/assets.js";
 import { COINS, type Coin, MESSAGE_COINS, networksOf } from "../src/chains/coins.js";
 import * as written from "../src/cli/help-lists.js";
 import { helpListsOf, publisherOf } from "../src/cli/help-lists-of.js";
 import { localNetworks } from "../src/config/node-layout.js";
+import { ZK_FORMATS } from "../src/formats/binance.js";
 import { EXCHANGE_OWNERSHIP } from "../src/formats/exchange-ownership.js";
 import { formatsOf } from "../src/formats/registry.js";
 import { runCli } from "./helpers/cli.js";
@@ -88,5 +91,52 @@ describe("help lists from the tables", () => {
     const help = unwrapped(r.stdout);
     for (const f of formatsOf("reserves")) expect(help, f.name).toMatch(new RegExp(`[ (]${f.name}[,;) ]`));
     for (const f of EXCHANGE_OWNERSHIP) expect(help, f.name).toContain(publisherOf(f));
+  });
+
+  it("--datadir's help, config show and config init's starter name every local node, its networks and home", async () => {
+    const locals = COINS.filter((c) => c.uses.localNode);
+    expect(locals.map((c) => c.name)).toContain("Dogecoin");
+    const dir = mkdtempSync(join(tmpdir(), "chaingw-help-"));
+    try {
+      const env = { CHAINGW_CONFIG: join(dir, "config.json") };
+      const help = unwrapped((await runCli(["--help"])).stdout);
+      const datadir = /--datadir <dir> (.*?\))/.exec(help)?.[1] ?? "";
+      expect((await runCli(["config", "init"], { env })).exitCode).toBe(0);
+      const show = await runCli(["config", "show"], { env });
+      expect(show.exitCode).toBe(0);
+      const shown = /^datadir .*$/m.exec(show.stdout)?.[0] ?? "";
+      const starter = JSON.parse(readFileSync(env.CHAINGW_CONFIG, "utf8")).profiles.local["//"] as string;
+      for (const c of locals) {
+        const home = `~/${c.node.home}`;
+        expect(datadir, c.name).toContain(home);
+        expect(shown, c.name).toContain(home);
+        expect(starter, c.name).toContain(home);
+        expect(starter, c.name).toContain(c.node.name);
+      }
+      for (const n of localNetworks()) expect(starter, n).toMatch(new RegExp(`[(, ]${n}[,)]`));
+      // the order they are looked in: the table's
+      expect(datadir).toContain(locals.map((c) => `~/${c.node.home}`).join(", else "));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("--asset-slots names the zk formats' exchanges; solvency's refusal of a file names the address-file layouts'", async () => {
+    const help = unwrapped((await runCli(["liabilities", "verify", "--help"])).stdout);
+    const slots = /--asset-slots <n> (.*?) zk proofs/.exec(help)?.[1] ?? "";
+    expect(ZK_FORMATS.length).toBe(3);
+    for (const f of ZK_FORMATS) expect(slots, f.name).toContain(publisherOf(f));
+    const dir = mkdtempSync(join(tmpdir(), "chaingw-help-"));
+    try {
+      const file = join(dir, "notes.txt");
+      writeFileSync(file, "not an address file\n");
+      const r = await runCli(["solvency", "--liabilities", file, "--reserves", file]);
+      expect(r.exitCode).toBe(2);
+      expect(r.stdout).toBe("");
+      for (const f of EXCHANGE_OWNERSHIP) expect(r.stderr, f.name).toContain(publisherOf(f));
+      expect(r.stderr).toContain("or an exchange's address file (the layouts of OKX, HTX (Huobi))");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -5,7 +5,7 @@
  */
 import { SETTINGS, settingRow } from "../config/settings.js";
 import { FORMATS } from "../output/format.js";
-import { LOCAL_NETWORKS } from "./help-lists.js";
+import { LOCAL_HOMES, LOCAL_NETWORKS } from "./help-lists.js";
 
 export interface GlobalOption {
   /** commander's flags text: "-v, --verbose", "--url <url>", "--no-color" */
@@ -82,7 +82,7 @@ export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
   },
   {
     flags: "--datadir <dir>",
-    help: "the local node's data directory (default ~/.bitcoin, else ~/.litecoin; env CHAINGW_DATADIR)",
+    help: `the local node's data directory (default ${LOCAL_HOMES}; env CHAINGW_DATADIR)`,
   },
   {
     flags: "--rpc-port <port>",

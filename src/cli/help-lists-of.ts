@@ -6,7 +6,8 @@
  */
 import { KNOWN_NETWORKS, WELL_KNOWN_ASSETS } from "../chains/assets.js";
 import { COINS, type Coin, sentenceList } from "../chains/coins.js";
-import { localNetworks } from "../config/node-layout.js";
+import { localHomes, localNetworks, localNodeNames } from "../config/node-layout.js";
+import { ZK_FORMATS } from "../formats/binance.js";
 import { EXCHANGE_OWNERSHIP } from "../formats/exchange-ownership.js";
 import { formatsOf, type ProofFormat } from "../formats/registry.js";
 
@@ -32,6 +33,12 @@ export function helpListsOf(coins: readonly Coin[] = COINS): Record<string, stri
     MESSAGE_COINS_SLASH: messageCoins.map((c) => c.name).join("/"),
     /** what `--network` takes: every network of a coin whose local node chaingw finds, "main, test, regtest or signet" */
     LOCAL_NETWORKS: sentenceList(localNetworks(coins)),
+    /** the same as a list: "main, test, regtest, signet" (`config init`'s starter file) */
+    LOCAL_NETWORK_NAMES: localNetworks(coins).join(", "),
+    /** the local nodes `--network` finds: "Bitcoin Core, Litecoin Core, Dogecoin Core" */
+    LOCAL_NODES: localNodeNames(coins).join(", "),
+    /** where it looks without --datadir: "~/.bitcoin, else ~/.litecoin, else ~/.dogecoin" */
+    LOCAL_HOMES: localHomes(coins),
     /** every name `--backing` takes, in the table's order */
     BACKING_NETWORKS: KNOWN_NETWORKS.map((n) => n.name).join(", "),
     /** the older spellings it still takes */
@@ -40,6 +47,8 @@ export function helpListsOf(coins: readonly Coin[] = COINS): Record<string, stri
     WELL_KNOWN_ASSETS: WELL_KNOWN_ASSETS.join(", "),
     /** the exchanges whose customers' inclusion proofs `liabilities verify` reads */
     LIABILITIES_PUBLISHERS: publishers(formatsOf("liabilities")).join(", "),
+    /** the exchanges of the zk-SNARK inclusion proofs, which `--asset-slots` is for: "Binance/Gate/HTX" */
+    ZK_PUBLISHERS: publishers(ZK_FORMATS).join("/"),
     /** the exchanges whose address/signature files `reserves verify` reads */
     OWNERSHIP_PUBLISHERS: publishers(EXCHANGE_OWNERSHIP).join(", "),
     /** `reserves verify --proof-format`'s names: chaingw's own, then the exchanges' address-file layouts */

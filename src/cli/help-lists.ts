@@ -2,12 +2,16 @@
 export const MESSAGE_COINS = "Bitcoin, Litecoin or Dogecoin";
 export const MESSAGE_COINS_SLASH = "Bitcoin/Litecoin/Dogecoin";
 export const LOCAL_NETWORKS = "main, test, regtest or signet";
+export const LOCAL_NETWORK_NAMES = "main, test, regtest, signet";
+export const LOCAL_NODES = "Bitcoin Core, Litecoin Core, Dogecoin Core";
+export const LOCAL_HOMES = "~/.bitcoin, else ~/.litecoin, else ~/.dogecoin";
 export const BACKING_NETWORKS =
   "bitcoin, bitcoin-testnet, bitcoin-regtest, bitcoin-signet, litecoin, litecoin-testnet, litecoin-regtest, dogecoin, dogecoin-testnet, dogecoin-regtest, ethereum, optimism, bnb-smart-chain, polygon, base, arbitrum-one, celo, avalanche-c, holesky, sepolia, anvil, tron-mainnet, tron-nile, tron-shasta";
 export const BACKING_ALIASES = "tron";
 export const WELL_KNOWN_ASSETS = "BTC, LTC, DOGE, ETH, TRX, USDT, USDC, DAI";
 export const LIABILITIES_PUBLISHERS =
   "OKX, Bitget, UZX, Bitunix, MEXC, CoinEx, Bybit, Hotcoin, Bitbase, BitMEX / River, Binance, Gate, HTX";
+export const ZK_PUBLISHERS = "Binance/Gate/HTX";
 export const OWNERSHIP_PUBLISHERS = "OKX, HTX (Huobi)";
 export const RESERVES_FORMATS = "chaingw-utxo, chaingw-evm";
 export const OWNERSHIP_LAYOUTS = "okx-2022, okx-2024, okx-audit-2025, htx";

@@ -16,7 +16,7 @@ import {
   walletOf,
 } from "./endpoints.js";
 import { type ConfigFile, checkPrivate, loadConfig, type Profile, readSecretFile } from "./file.js";
-import { parseNetwork } from "./node-layout.js";
+import { localHomes, parseNetwork } from "./node-layout.js";
 import {
   DEFAULTS,
   given,
@@ -342,7 +342,7 @@ export function describeSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, gro
     source: s.endpointSource === "default" && s.localNode ? `default: ${s.localNode}` : s.endpointSource,
   });
   pick("network", flags.network, "CHAINGW_NETWORK", profile.network, "main");
-  pick("datadir", flags.datadir, "CHAINGW_DATADIR", profile.datadir, "~/.bitcoin, else ~/.litecoin");
+  pick("datadir", flags.datadir, "CHAINGW_DATADIR", profile.datadir, localHomes());
   const key = flags.apiKey ?? flags.apiKeyFile;
   pick(
     "api-key",

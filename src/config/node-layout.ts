@@ -55,6 +55,16 @@ export const localNetworks = (coins: readonly Coin[] = COINS): Network[] => [
   ...new Set(layoutsOf(coins).flatMap((l) => l.networks)),
 ];
 
+/** The local nodes `--network` finds, by name, in the order it looks for them: "Bitcoin Core", "Litecoin Core"… */
+export const localNodeNames = (coins: readonly Coin[] = COINS): string[] =>
+  layoutsOf(coins).map((l) => l.name);
+
+/** The data directories looked in when no --datadir names one, in that order: "~/.bitcoin, else ~/.litecoin…" */
+export const localHomes = (coins: readonly Coin[] = COINS): string =>
+  layoutsOf(coins)
+    .map((l) => `~/${l.home}`)
+    .join(", else ");
+
 export function parseNetwork(
   v: string | undefined,
   from: string,

@@ -54,3 +54,6 @@ export const HTX_ZK = exchangeFormat({
   marks: HTX_MARKS,
   verifier: verifier("verifyHtx"),
 });
+
+/** The zk-SNARK user proofs of the Binance family, in the registry's order: the formats `--asset-slots` is for. */
+export const ZK_FORMATS = [BINANCE, GATE, HTX_ZK] as const;

@@ -15,7 +15,7 @@
  * `detectFormat` give the kind's type), so the command that runs a format needs no cast and no branch by name.
  */
 import { UsageError } from "../errors/index.js";
-import { BINANCE, GATE, HTX_ZK } from "./binance.js";
+import { ZK_FORMATS } from "./binance.js";
 import { BITBASE } from "./bitbase.js";
 import { BITGET } from "./bitget.js";
 import { BITMEX } from "./bitmex.js";
@@ -80,9 +80,7 @@ const LIABILITIES: readonly ProofFormat<LiabilitiesModule>[] = [
   HOTCOIN,
   BITBASE,
   BITMEX,
-  BINANCE,
-  GATE,
-  HTX_ZK,
+  ...ZK_FORMATS,
 ];
 
 /** The formats of each kind, typed by what their `load()` resolves to (the command that runs them needs no cast). */

@@ -17,7 +17,7 @@ import type {
 import type { CombinedReport, ReadProof } from "../../reserves/combined.js";
 import { escapeDeep } from "../../util/escape.js";
 import { formatUnits } from "../../util/units.js";
-import { BACKING_ALIASES, BACKING_NETWORKS, WELL_KNOWN_ASSETS } from "../help-lists.js";
+import { BACKING_ALIASES, BACKING_NETWORKS, OWNERSHIP_PUBLISHERS, WELL_KNOWN_ASSETS } from "../help-lists.js";
 import { collect } from "../options.js";
 
 /** --max-gap's default: the reserves' block and the liabilities' count on the same day (docs/proofs.md) */
@@ -196,7 +196,7 @@ async function runPackage(o: SolvencyOptions, run: Run, flags: GlobalFlags, file
   const m = await addressFileOf(text);
   if (!m)
     throw new UsageError(
-      `--reserves ${file}: expected ASSET=PROOF[#ID], or an exchange's address file (OKX, HTX layouts)`,
+      `--reserves ${file}: expected ASSET=PROOF[#ID], or an exchange's address file (the layouts of ${OWNERSHIP_PUBLISHERS})`,
     );
   if (o.reserves.length > 1)
     throw new UsageError(

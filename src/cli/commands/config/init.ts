@@ -5,6 +5,7 @@ import type { Command } from "commander";
 import { configPath } from "../../../config/config.js";
 import { UsageError } from "../../../errors/index.js";
 import { writeAtomic } from "../../../util/atomic.js";
+import { LOCAL_HOMES, LOCAL_NETWORK_NAMES, LOCAL_NODES } from "../../help-lists.js";
 import type { Run } from "../../run.js";
 
 /** The starter file: every profile key appears in one of the examples; "//" keys are comments. */
@@ -13,7 +14,7 @@ const STARTER = `{
   "defaultProfile": "local",
   "profiles": {
     "local": {
-      "//": "A local bitcoind-family node (Bitcoin Core, Litecoin Core): its port and .cookie are found from network (main, test, regtest, signet) and datadir (default ~/.bitcoin, else ~/.litecoin). No chain here: eth_ methods still mean the EVM group.",
+      "//": "A local bitcoind-family node (${LOCAL_NODES}): its port and .cookie are found from network (${LOCAL_NETWORK_NAMES}) and datadir (default ${LOCAL_HOMES}). No chain here: eth_ methods still mean the EVM group.",
       "network": "main"
     },
     "node": {

@@ -7,6 +7,7 @@ import type { Command } from "commander";
 import { UsageError } from "../../../errors/index.js";
 import type { EXCHANGE_FLAGS } from "../../../formats/inclusion.js";
 import type { LiabilitiesInput } from "../../../formats/registry.js";
+import { ZK_PUBLISHERS } from "../../help-lists.js";
 
 /** The exchange formats' flags (`LiabilitiesInput`'s, as typed) and --proof-format. */
 export type ExchangeVerifyOptions = Partial<Pick<LiabilitiesInput, keyof typeof EXCHANGE_FLAGS>> & {
@@ -35,7 +36,7 @@ export function declareExchangeOptions(cmd: Command): void {
     .option("--email <address>", "River: your account's e-mail")
     .option(
       "--asset-slots <n>",
-      "Binance/HTX/Gate zk proofs: the tool's number of asset slots (else the counts its versions used, only)",
+      `${ZK_PUBLISHERS} zk proofs: the tool's number of asset slots (else the counts its versions used, only)`,
     );
 }
 
