@@ -129,6 +129,17 @@ describe("per-coin network lists", () => {
     ]);
   });
 
+  it("a node's network is named by the one naming function: testnet, and no word for main", () => {
+    const { dir } = datadir("bitcoin.conf");
+    expect(localNode("test", dir, { HOME: dir }).what).toBe(`Bitcoin Core testnet in ${dir}`);
+    expect(localNode("main", dir, { HOME: dir }).what).toBe(`Bitcoin Core in ${dir}`);
+    // a guess among the nodes that have the network names them all, the network once
+    const home = tempDir();
+    expect(localNode("test", home, { HOME: home }).what).toMatch(
+      new RegExp(`^Bitcoin Core, Litecoin Core or Dogecoin Core testnet in ${home} \\(no `),
+    );
+  });
+
   it("the command line refuses a network no local node has, by name (exit 2), nothing sent", async () => {
     const r = await runCli(["--network", "devnet", "getblockcount"]);
     expect(r.exitCode).toBe(2);

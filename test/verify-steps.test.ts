@@ -263,7 +263,7 @@ describe("UTXO proof steps, in-process against a scripted node", () => {
       step: "node",
       status: "cannot-say",
       at: "chain",
-      text: /on the "main" network, the proof on "regtest"/,
+      text: /the node is on Litecoin, the proof on Litecoin regtest: this node cannot check it; ask a node on Litecoin regtest/,
       verdict: "cannot-say",
     },
     {
@@ -536,8 +536,8 @@ function honestEvm(edit: Partial<Script> = {}): Script {
   return { ...base, ...edit } as Script;
 }
 
-async function evmProof() {
-  script = honestEvm();
+async function evmProof(edit: Partial<Script> = {}) {
+  script = honestEvm(edit);
   const { readBalancesProof } = await import("../src/reserves/evm/balances.js");
   const { groupOf } = await import("../src/chains/index.js");
   const r = await readBalancesProof(client(), {
@@ -632,6 +632,19 @@ describe("EVM balances proof steps, in-process against a scripted node", () => {
         r.findings.filter((f) => f.step === step).map((f) => f.status),
         step,
       ).toEqual(["ok"]);
+  });
+
+  it("the chain step names the network by its label: Ethereum, not the proof's key", async () => {
+    const { verify: verifyEvm } = await import("../src/reserves/evm/balances-verify.js");
+    const chainText = async (chainId: string) => {
+      const proof = await evmProof({ eth_chainId: () => chainId });
+      const r = await verifyEvm({ client: client(), options: {}, onEvent: () => {} }, proof);
+      expect(r.verdict).toBe("holds");
+      return r.findings.filter((f) => f.step === "chain").map((f) => f.text);
+    };
+    expect(await chainText("0x1")).toEqual(["chain id 1 (Ethereum)"]);
+    // a label that already says its chain id is not said twice
+    expect(await chainText("0x7a69")).toEqual(["anvil (chain id 31337)"]);
   });
 
   for (const row of rows)

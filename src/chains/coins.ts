@@ -261,8 +261,11 @@ export const networkTyped = (text: string): NetworkName =>
 export const networkWord = (network: NetworkName): string =>
   network === "main" ? "" : network === "test" ? "testnet" : network;
 
-/** The one name of a coin's network in messages and verdicts: "Litecoin", "Dash testnet", "Bitcoin regtest". */
-export const coinNetworkLabel = (coin: Coin, network: NetworkName): string =>
+/**
+ * The one name of a coin's network in messages and verdicts: "Litecoin", "Dash testnet", "Bitcoin regtest";
+ * of its node's, given the node's name: "Bitcoin Core testnet".
+ */
+export const coinNetworkLabel = (coin: { name: string }, network: NetworkName): string =>
   network === "main" ? coin.name : `${coin.name} ${networkWord(network)}`;
 
 /** The row of `id`; undefined for an id no row has. */

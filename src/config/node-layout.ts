@@ -9,6 +9,7 @@ import { basename, join } from "node:path";
 import {
   COINS,
   type Coin,
+  coinNetworkLabel,
   type NetworkName,
   networksOf,
   networkTyped,
@@ -114,7 +115,7 @@ export interface LocalNode {
   cookiePath: string;
   user?: string;
   password?: string;
-  /** for messages: "Litecoin Core regtest at /path" */
+  /** for messages: "Litecoin Core regtest in /path", "Bitcoin Core testnet in /path" */
   what: string;
 }
 
@@ -231,7 +232,7 @@ export function localNode(
     ...node,
     urls: [...new Set([...node.urls, ...defaults])],
     cookie: cookie ?? node.cookie,
-    what: `${sentenceList(layouts.map((l) => l.name))} ${network} in ${dir} (no ${sentenceList(layouts.map((l) => l.conf))}, no ${join(chosen.sub[network] || ".", "debug.log")} naming the node: trying each one's port)`,
+    what: `${coinNetworkLabel({ name: sentenceList(layouts.map((l) => l.name)) }, network)} in ${dir} (no ${sentenceList(layouts.map((l) => l.conf))}, no ${join(chosen.sub[network] || ".", "debug.log")} naming the node: trying each one's port)`,
   };
 }
 
@@ -259,6 +260,6 @@ function nodeOf(
     cookiePath: cookie,
     user: own.get("rpcuser") ?? top.get("rpcuser"),
     password: own.get("rpcpassword") ?? top.get("rpcpassword"),
-    what: `${layout.name} ${network} in ${dir}`,
+    what: `${coinNetworkLabel(layout, network)} in ${dir}`,
   };
 }

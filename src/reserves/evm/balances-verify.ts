@@ -20,6 +20,7 @@
  * snapshot can be re-read only while the head is still the proof's block; otherwise verify says it cannot.
  */
 
+import { networkLabel } from "../../chains/assets.js";
 import { groupOf } from "../../chains/index.js";
 import type { ChainGroup } from "../../chains/types.js";
 import { ChaingwError, RpcError } from "../../errors/index.js";
@@ -204,6 +205,12 @@ async function checkInputs(_c: Ctx, s: State): Promise<Finding[]> {
   return [ok("inputs", s.inputs.detail, "inputs")];
 }
 
+/** A chain by its id and, when the table knows it, its label: "chain id 1 (Ethereum)", "anvil (chain id 31337)". */
+function chainNamed(id: bigint, known: boolean): string {
+  const label = networkLabel(`evm:${id}`);
+  return !known ? `chain id ${id}` : label.includes(`chain id ${id}`) ? label : `chain id ${id} (${label})`;
+}
+
 /** 2. The node's chain, and what the chain's own definition says of the network and its coin. */
 async function checkChain(c: Ctx, s: State): Promise<Finding[]> {
   const { proof, chain } = s;
@@ -255,7 +262,7 @@ async function checkChain(c: Ctx, s: State): Promise<Finding[]> {
   }
   s.chainCheck = problems.length
     ? { ok: false, detail: problems.map((p) => p.text).join("; ") }
-    : { ok: true, detail: `chain id ${id}${proof.chain.network ? ` (${proof.chain.network})` : ""}` };
+    : { ok: true, detail: chainNamed(id, network !== undefined) };
   for (const a of s.assets) if (a.id === "native") a.metadata_ok = s.chainCheck.ok;
   return problems.length ? problems : [ok("chain", s.chainCheck.detail, "chain")];
 }

@@ -28,7 +28,7 @@
  * path. Data out, progress as events.
  */
 
-import { coinOfNode, whyNotMessageCoin } from "../../chains/coins.js";
+import { COINS, type Coin, coinNetworkLabel, coinOfNode, whyNotMessageCoin } from "../../chains/coins.js";
 import { RpcError } from "../../errors/index.js";
 import { type JsonValue, numberOf } from "../../json/lossless.js";
 import type { Proof } from "../../proof/document.js";
@@ -156,10 +156,17 @@ async function checkNode(c: Ctx, s: State): Promise<Finding[]> {
   const coin = typeof genesis === "string" ? coinOfNode(genesis, sub) : undefined;
   s.coin = coin?.uses.messages ? coin.id : undefined;
   node.coin = s.coin ?? null;
-  if (node.chain !== proof.chain)
-    return cannot(
-      `the node is on the "${node.chain}" network, the proof on "${proof.chain}": this node cannot check it; ask a ${proof.chain} node`,
+  if (node.chain !== proof.chain) {
+    // each network by the one naming function: the proof's with the coin its addresses name, else the node's
+    const named = (c: Coin | undefined, n: string) => (c ? coinNetworkLabel(c, n) : `the "${n}" network`);
+    const wanted = named(
+      COINS.find((x) => x.ticker === unitOf(proof, coin?.id)),
+      proof.chain,
     );
+    return cannot(
+      `the node is on ${named(coin, node.chain)}, the proof on ${wanted}: this node cannot check it; ask a node on ${wanted}`,
+    );
+  }
   if (s.coin === undefined)
     return cannot(whyNotMessageCoin(typeof genesis === "string" ? genesis : undefined, sub));
   if (tip === undefined || tip < proof.height) {
