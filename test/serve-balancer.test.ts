@@ -9,7 +9,7 @@ import { runCli, spawnCli } from "./helpers/cli.js";
 import { postRaw } from "./helpers/http.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
 import { HANG_GUARD_MS, running, until } from "./helpers/procs.js";
-import { type Served, startServe } from "./helpers/serve.js";
+import { PROBE_TIMEOUT_S, type Served, startServe } from "./helpers/serve.js";
 
 let a: LitecoinNode;
 let b: LitecoinNode;
@@ -38,7 +38,7 @@ beforeAll(async () => {
         ltc: { chain: "utxo", upstreams: [pa.url, pb.url], maxLag: 2 },
         capped: { chain: "utxo", upstreams: [{ url: pb.url, maxConcurrency: 2 }] },
       },
-      health: { interval: 0.3, timeout: 1 },
+      health: { interval: 0.3, timeout: PROBE_TIMEOUT_S },
       limits: { perKey: { rate: 100, burst: 100 }, perProduct: { rate: 100, burst: 100 } },
     },
     { keys: [["ltc", "capped"], ["ltc"]] },

@@ -12,7 +12,7 @@ import { postRaw } from "./helpers/http.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
 import { until } from "./helpers/procs.js";
 import { type RedisServer, startRedis } from "./helpers/redis.js";
-import { type Served, startServe } from "./helpers/serve.js";
+import { PROBE_TIMEOUT_S, type Served, startServe } from "./helpers/serve.js";
 
 const nodes: AnvilNode[] = [];
 const gws: Served[] = [];
@@ -57,7 +57,10 @@ describe("a cache bound to the chain", () => {
     const tx = await anvil.rpc<string>("eth_sendTransaction", [{ from: FROM, to: FROM, value: "0x1" }]);
     await anvil.rpc("anvil_mine", ["0xa"]);
     const gw = await startServe(
-      { products: { eth: { chain: "evm", upstreams: [anvil.url] } }, health: { interval: 0.2, timeout: 1 } },
+      {
+        products: { eth: { chain: "evm", upstreams: [anvil.url] } },
+        health: { interval: 0.2, timeout: PROBE_TIMEOUT_S },
+      },
       { keys: [["eth"]] },
     );
     gws.push(gw);
@@ -109,7 +112,10 @@ describe("a cache bound to the chain", () => {
     const proxy = await startFaultServer({ upstream: { url: old.url } });
     proxies.push(proxy);
     const gw = await startServe(
-      { products: { eth: { chain: "evm", upstreams: [proxy.url] } }, health: { interval: 0.2, timeout: 1 } },
+      {
+        products: { eth: { chain: "evm", upstreams: [proxy.url] } },
+        health: { interval: 0.2, timeout: PROBE_TIMEOUT_S },
+      },
       { keys: [["eth"]] },
     );
     gws.push(gw);
@@ -149,7 +155,10 @@ describe("a cache bound to the chain", () => {
     const [a, b] = await Promise.all([startAnvil(), startAnvil(["--timestamp", "1000"])]);
     nodes.push(a, b);
     const gw = await startServe(
-      { products: { eth: { chain: "evm", upstreams: [a.url, b.url] } }, health: { interval: 0.2 } },
+      {
+        products: { eth: { chain: "evm", upstreams: [a.url, b.url] } },
+        health: { interval: 0.2, timeout: PROBE_TIMEOUT_S },
+      },
       { keys: [["eth"]] },
     );
     gws.push(gw);
@@ -188,7 +197,7 @@ describe("a reorg deeper than the safe depth drops the cached answers above its 
       const config = {
         products: { eth: { chain: "evm", upstreams: [proxy.url] } },
         cache: { safeDepth: 2 },
-        health: { interval: 0.2, timeout: 1 },
+        health: { interval: 0.2, timeout: PROBE_TIMEOUT_S },
       };
       const args = redis ? ["--state", redis.url] : [];
       const gw = await startServe(config, { keys: [["eth"]], args });
@@ -269,7 +278,7 @@ describe("a reorg deeper than the safe depth drops the cached answers above its 
       {
         products: { eth: { chain: "evm", upstreams: [proxy.url] } },
         cache: { safeDepth: 2 },
-        health: { interval: 4, timeout: 1 },
+        health: { interval: 4, timeout: PROBE_TIMEOUT_S },
       },
       { keys: [["eth"]] },
     );
@@ -335,7 +344,7 @@ describe("a reorg deeper than the safe depth drops the cached answers above its 
             eth: { chain: "evm", upstreams: [proxy.url] },
           },
           cache: { safeDepth: 2 },
-          health: { interval: 0.2, timeout: 1 },
+          health: { interval: 0.2, timeout: PROBE_TIMEOUT_S },
         },
         { keys: [["eth"]] },
       );
@@ -368,7 +377,7 @@ describe("a reorg deeper than the safe depth drops the cached answers above its 
       {
         products: { ltc: { chain: "utxo", upstreams: [proxy.url] } },
         cache: { safeDepth: 2 },
-        health: { interval: 0.2, timeout: 1 },
+        health: { interval: 0.2, timeout: PROBE_TIMEOUT_S },
       },
       { keys: [["ltc"]] },
     );
@@ -452,7 +461,7 @@ describe("a reorg's cache drop that Redis did not take is kept, retried and hono
     const config = {
       products: { eth: { chain: "evm", upstreams: [proxy.url] } },
       cache: { safeDepth: 2 },
-      health: { interval: 0.2, timeout: 1 },
+      health: { interval: 0.2, timeout: PROBE_TIMEOUT_S },
     };
     const args = ["--state", redis.url];
     const gw = await startServe(config, { keys: [["eth"]], args });

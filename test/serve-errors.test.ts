@@ -12,7 +12,7 @@ import { runCli } from "./helpers/cli.js";
 import { postRaw } from "./helpers/http.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
 import { freePort } from "./helpers/ports.js";
-import { type Served, startServe } from "./helpers/serve.js";
+import { PROBE_TIMEOUT_S, type Served, startServe } from "./helpers/serve.js";
 
 let node: LitecoinNode;
 let proxy: FaultServer;
@@ -42,7 +42,7 @@ beforeAll(async () => {
       requestTimeout: 1,
       maxBodyBytes: 2048,
       maxBatch: 10,
-      health: { interval: 0.3, timeout: 0.5 },
+      health: { interval: 0.3, timeout: PROBE_TIMEOUT_S },
     },
     { keys: [["ltc", "dead"], ["other"]] },
   );

@@ -16,7 +16,7 @@ import { runCli } from "./helpers/cli.js";
 import { postRaw } from "./helpers/http.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
 import { HANG_GUARD_MS, sleep, until } from "./helpers/procs.js";
-import { gatewayDir, type Served, startServe } from "./helpers/serve.js";
+import { gatewayDir, PROBE_TIMEOUT_S, type Served, startServe } from "./helpers/serve.js";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 let node: LitecoinNode;
@@ -52,7 +52,10 @@ describe("health checks: a failed check is no verdict on the last upstream, nor 
   it("a node whose health method alone fails keeps serving every other method (no 503)", async () => {
     a.setMethodFault("getblockcount", BUSY);
     const gw = await startServe(
-      { products: { ltc: { chain: "utxo", upstreams: [a.url] } }, health: { interval: 0.1, timeout: 1 } },
+      {
+        products: { ltc: { chain: "utxo", upstreams: [a.url] } },
+        health: { interval: 0.1, timeout: PROBE_TIMEOUT_S },
+      },
       { keys: [["ltc"]] },
     );
     try {
@@ -74,7 +77,7 @@ describe("health checks: a failed check is no verdict on the last upstream, nor 
     const gw = await startServe(
       {
         products: { ltc: { chain: "utxo", upstreams: [a.url, b.url] } },
-        health: { interval: 0.2, timeout: 1 },
+        health: { interval: 0.2, timeout: PROBE_TIMEOUT_S },
       },
       { keys: [["ltc"]] },
     );
@@ -220,7 +223,7 @@ describe("a hung upstream beside a healthy one", () => {
         // ten minutes, as long as the suite lets anything hang: a gateway that waited it could not answer
         requestTimeout: 600,
         attemptTimeout: 1,
-        health: { interval: 60, timeout: 1 },
+        health: { interval: 60, timeout: PROBE_TIMEOUT_S },
       },
       { keys: [["ltc"]] },
     );
@@ -259,7 +262,7 @@ describe("two hung upstreams", () => {
         products: { ltc: { chain: "utxo", upstreams: [a.url, b.url] } },
         requestTimeout: 2,
         attemptTimeout: 1.9,
-        health: { interval: 60, timeout: 1 },
+        health: { interval: 60, timeout: PROBE_TIMEOUT_S },
       },
       { keys: [["ltc"]] },
     );
@@ -356,7 +359,7 @@ describe("reloads", () => {
     const gw = await startServe(
       {
         products: { ltc: { chain: "utxo", upstreams: [a.url, b.url] } },
-        health: { interval: 0.2, timeout: 1 },
+        health: { interval: 0.2, timeout: PROBE_TIMEOUT_S },
       },
       { keys: [["ltc"]] },
     );

@@ -1,8 +1,6 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { request } from "node:http";
-import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTronFixture, type TronFixture } from "./fixtures/tron.js";
+import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import {
   deployAndPing,
   INIT_CODE,
@@ -14,6 +12,7 @@ import {
   SEL_REVERT,
   word,
 } from "./helpers/evmContract.js";
+import { postRaw } from "./helpers/http.js";
 import { tronBase58ToHex, tronHexToBase58 } from "./helpers/tronaddr.js";
 
 interface HttpReply {
@@ -21,35 +20,16 @@ interface HttpReply {
   body: any;
 }
 
-function post(url: string, payload: unknown, timeoutMs = 5000): Promise<HttpReply> {
-  const text = JSON.stringify(payload);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method: "POST",
-        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(text) },
-        timeout: timeoutMs,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => {
-          const raw = Buffer.concat(chunks).toString("utf8");
-          let body: unknown = raw;
-          try {
-            body = JSON.parse(raw);
-          } catch {
-            // leave as text
-          }
-          resolve({ status: res.statusCode ?? 0, body });
-        });
-      },
-    );
-    req.on("timeout", () => req.destroy(new Error(`POST ${url} timed out`)));
-    req.on("error", reject);
-    req.end(text);
-  });
+/** The reply, its body parsed where it is JSON (the one HTTP client of the helpers: no clock of its own). */
+async function post(url: string, payload: unknown): Promise<HttpReply> {
+  const { status, text } = await postRaw(url, JSON.stringify(payload));
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // leave as text
+  }
+  return { status, body };
 }
 
 let nextId = 1;
@@ -368,7 +348,7 @@ describe("tron fixture", () => {
     expect(Array.isArray(tron.lastRequests.at(-1))).toBe(true);
     expect(tron.lastRequests.length).toBeLessThanOrEqual(100);
 
-    const parse = await post(tron.url, "not json", 2000).catch(() => null);
+    const parse = await post(tron.url, "not json").catch(() => null);
     expect(parse).not.toBeNull();
   });
 });
@@ -449,48 +429,19 @@ describe("tronaddr", () => {
 // The hand-assembled contract, validated on a real anvil
 // ---------------------------------------------------------------------------------------------
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 describe("evmContract on anvil", () => {
-  let anvil: ChildProcess | undefined;
+  let anvil: AnvilNode | undefined;
   let url = "";
   const call = (method: string, params: unknown[] = []) => rpc(url, method, params);
 
+  // started by the helpers: ready when it answers, for as long as it runs
   beforeAll(async () => {
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
-    anvil = spawn("node_modules/.bin/anvil", ["--port", String(port), "--host", "127.0.0.1", "--silent"], {
-      stdio: "ignore",
-    });
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      if (anvil.exitCode !== null) throw new Error(`anvil exited with ${anvil.exitCode}`);
-      try {
-        if ((await rpc(url, "eth_chainId")) === "0x7a69") break;
-      } catch {
-        // not up yet
-      }
-      if (Date.now() > deadline) throw new Error("anvil did not answer eth_chainId within 15 s");
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    anvil = await startAnvil();
+    url = anvil.url;
   });
 
   afterAll(async () => {
-    if (anvil && anvil.exitCode === null) {
-      const exited = new Promise((r) => anvil!.once("exit", r));
-      anvil.kill("SIGTERM");
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
-      if (anvil.exitCode === null) anvil.kill("SIGKILL");
-    }
+    await anvil?.stop();
   });
 
   it("exports the expected constants", () => {

@@ -8,6 +8,7 @@
  * - SEL_REVERT (0xdeadbeef): reverts with ABI-encoded Error(string) "nope".
  * - anything else (SEL_GET, empty calldata, ...): returns the 32-byte word 42.
  */
+import { receipt } from "./token.js";
 
 /** keccak256("Ping(uint256)"); the event the contract emits (value checked with `cast keccak`). */
 export const PING_TOPIC0 = "0x48257dc961b6f792c2b78a080dacfed693b660960a702de21cee364e20270e2f";
@@ -168,27 +169,17 @@ export interface DeployResult {
 /** The topic1 values deployAndPing uses, in order. */
 export const PING_TOPIC1S: string[] = [word(1), word(2), word(3)];
 
-async function waitReceipt(rpc: RpcFn, hash: string, timeoutMs: number): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const receipt = await rpc("eth_getTransactionReceipt", [hash]);
-    if (receipt) return receipt;
-    if (Date.now() > deadline) throw new Error(`no receipt for ${hash} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 /**
  * Deploy the contract from anvil's first dev account (anvil signs for its own accounts, and
- * automines), then send three pings. Every wait is bounded.
+ * automines), then send three pings, each waited for with `receipt` (the node's own progress).
  */
-export async function deployAndPing(rpc: RpcFn, timeoutMs = 10_000): Promise<DeployResult> {
+export async function deployAndPing(rpc: RpcFn): Promise<DeployResult> {
   const accounts: string[] = await rpc("eth_accounts", []);
   const from = accounts[0];
   if (!from) throw new Error("eth_accounts returned no account");
 
   const deployTx: string = await rpc("eth_sendTransaction", [{ from, data: INIT_CODE, gas: "0x30000" }]);
-  const deployReceipt = await waitReceipt(rpc, deployTx, timeoutMs);
+  const deployReceipt = await receipt(rpc, deployTx);
   if (deployReceipt.status !== "0x1" || !deployReceipt.contractAddress) {
     throw new Error(`deploy failed: ${JSON.stringify(deployReceipt)}`);
   }
@@ -198,8 +189,8 @@ export async function deployAndPing(rpc: RpcFn, timeoutMs = 10_000): Promise<Dep
   for (const topic1 of PING_TOPIC1S) {
     const data = SEL_PING + topic1.slice(2);
     const hash: string = await rpc("eth_sendTransaction", [{ from, to: contract, data, gas: "0x20000" }]);
-    const receipt = await waitReceipt(rpc, hash, timeoutMs);
-    if (receipt.status !== "0x1") throw new Error(`ping failed: ${JSON.stringify(receipt)}`);
+    const r = await receipt(rpc, hash);
+    if (r.status !== "0x1") throw new Error(`ping failed: ${JSON.stringify(r)}`);
     pingTxs.push(hash);
   }
   return { contract, deployTx, pingTxs, from };

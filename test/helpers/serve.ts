@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ResultPromise } from "execa";
 import { runCli, spawnCli } from "./cli.js";
-import { sleep, trackDir } from "./procs.js";
+import { HANG_GUARD_MS, running, trackDir, until } from "./procs.js";
 
 /** A running `chaingw serve` (the built CLI), its access log and its notes. */
 export interface Served {
@@ -42,6 +42,12 @@ export async function addKey(configFile: string, products: string[]): Promise<st
   return r.stdout.trim().split(/\s+/).pop() as string;
 }
 
+/**
+ * An upstream health probe's timeout (seconds) for the tests that do not test that timeout: a loaded host
+ * makes a healthy node answer a probe late, and a short one would take it out of the rotation.
+ */
+export const PROBE_TIMEOUT_S = 10;
+
 /** Writes `config` (keys next to it) and starts `chaingw serve` on a free port; waits until it listens. */
 export async function startServe(
   config: Record<string, unknown>,
@@ -57,23 +63,21 @@ export async function startServe(
   const workers = args.includes("--workers") ? [] : ["--workers", "1"];
   const proc = spawnCli(["serve", "--config", configFile, "--listen", "127.0.0.1:0", ...workers, ...args], {
     env: o.env,
-    timeoutMs: 600_000,
+    timeoutMs: HANG_GUARD_MS,
   });
   let out = "";
   let err = "";
   proc.stdout?.on("data", (c: Buffer) => (out += c.toString()));
   proc.stderr?.on("data", (c: Buffer) => (err += c.toString()));
-  let url = "";
-  for (let i = 0; i < 300 && !url; i++) {
-    const m = /listening on (http:\/\/[^\s,]+)/.exec(err);
-    if (m) url = m[1];
-    else if (proc.exitCode !== null) break;
-    else await sleep(50);
-  }
-  if (!url) {
+  // it listens when it says so, for as long as it runs (a loaded host starts it late, not wrong)
+  const listening = () => /listening on (http:\/\/[^\s,]+)/.exec(err)?.[1];
+  try {
+    await until("serve listening", () => listening() !== undefined, running(proc));
+  } catch {
     proc.kill("SIGKILL");
     throw new Error(`serve did not start: ${err}`);
   }
+  const url = listening() as string;
   return {
     url,
     dir,

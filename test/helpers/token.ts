@@ -3,6 +3,7 @@
  * scripts/compile-reserve-token.mjs): deployed on anvil from the stored bytecode, no compiler at test time.
  */
 import { readFileSync } from "node:fs";
+import { until } from "./procs.js";
 
 export const TOKEN = JSON.parse(
   readFileSync(new URL("../fixtures/evm/Token.json", import.meta.url), "utf8"),
@@ -18,14 +19,22 @@ export const word = (n: bigint | number | string): string =>
 export const ALICE = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266";
 export const BOB = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8";
 
-export async function receipt(rpc: RpcFn, hash: string, timeoutMs = 10_000) {
-  const until = Date.now() + timeoutMs;
-  for (let i = 0; i < 1000 && Date.now() < until; i++) {
-    const r = await rpc("eth_getTransactionReceipt", [hash]);
-    if (r) return r;
-    await new Promise((res) => setTimeout(res, 20));
-  }
-  throw new Error(`no receipt for ${hash}`);
+/**
+ * The receipt of `hash`, waited for as long as the node still holds the transaction (pending or mined): one
+ * it dropped, or never had, gets no receipt, and the wait ends there, not at a clock (a loaded host mines
+ * late, not wrong). A node that went away ends it too (its rpc throws). The one receipt wait of the helpers.
+ */
+export async function receipt(rpc: RpcFn, hash: string) {
+  let r: any = null;
+  await until(
+    `the receipt of ${hash}`,
+    async () => {
+      r = await rpc("eth_getTransactionReceipt", [hash]);
+      return r !== null;
+    },
+    async () => (await rpc("eth_getTransactionByHash", [hash])) !== null,
+  );
+  return r;
 }
 
 /** Sends a transaction from `from` and waits for its receipt (anvil mines one block per transaction). */

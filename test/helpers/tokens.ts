@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { encodeData, from as fnFrom } from "ox/AbiFunction";
 import { encode as encodeParams, from as paramsFrom } from "ox/AbiParameters";
+import { receipt } from "./token.js";
 
 type Rpc = <T = unknown>(method: string, params?: unknown[]) => Promise<T>;
 
@@ -14,22 +15,14 @@ const BYTECODE = JSON.parse(readFileSync(new URL("../fixtures/token/token.json",
 /** anvil's first dev account: unlocked, funded. */
 export const DEPLOYER = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266";
 
+/** Its receipt (`receipt`: while the node holds it), refused unless the transaction succeeded. */
 async function mined(
   rpc: Rpc,
   hash: string,
 ): Promise<{ contractAddress: string | null; status: string; blockNumber: string }> {
-  for (let i = 0; i < 200; i++) {
-    const r = await rpc<{ contractAddress: string | null; status: string; blockNumber: string } | null>(
-      "eth_getTransactionReceipt",
-      [hash],
-    );
-    if (r) {
-      if (r.status !== "0x1") throw new Error(`transaction ${hash} failed`);
-      return r;
-    }
-    await new Promise((ok) => setTimeout(ok, 25));
-  }
-  throw new Error(`transaction ${hash} not mined`);
+  const r = await receipt(rpc, hash);
+  if (r.status !== "0x1") throw new Error(`transaction ${hash} failed`);
+  return r;
 }
 
 async function send(rpc: Rpc, tx: Record<string, string>) {
