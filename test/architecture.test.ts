@@ -285,5 +285,4 @@ describe("architecture", () => {
 const LONG_FUNCTIONS: Record<string, string> = {
   "methods/evm.ts evmMethods": "a table: the EVM group's method declarations, made on first use",
   "json/parse.ts parseLossless": "a parser's hot loop: one switch over the bytes, no call per token",
-  "cli/commands/serve.ts declareServe": "a table: serve's options declared for commander, one call each",
 };

@@ -321,6 +321,23 @@ describe("keys", () => {
     expect(list.exitCode).toBe(0);
     expect(list.stdout.trim().split("\n")).toHaveLength(3);
     expect(list.stdout).not.toContain(ltcKey);
+    // --json: one array of id, products and created (indented with --pretty, as every command's JSON)
+    const json = await runCli(["serve", "keys", "list", "--config", gw.configFile, "--json"]);
+    const keys = JSON.parse(json.stdout) as { id: string; products: string[]; created: string }[];
+    expect(keys.map((k) => Object.keys(k).sort())).toEqual(Array(3).fill(["created", "id", "products"]));
+    expect(keys.map((k) => k.id)).toEqual(
+      list.stdout
+        .trim()
+        .split("\n")
+        .map((l) => l.split("  ")[0]),
+    );
+    expect(json.stdout).not.toContain(ltcKey);
+    const pretty = await runCli(["serve", "keys", "list", "--config", gw.configFile, "--json", "--pretty"]);
+    expect(JSON.parse(pretty.stdout)).toEqual(keys);
+    expect(pretty.stdout).toContain('\n  {\n    "id": ');
+    const empty = `${gw.dir}/no-such-keys.json`; // no file yet: no keys
+    expect((await runCli(["serve", "keys", "list", "--keys", empty])).stdout).toBe(`no keys in ${empty}\n`);
+    expect((await runCli(["serve", "keys", "list", "--keys", empty, "--json"])).stdout).toBe("[]\n");
     const extra = await gw.addKey("ltc");
     gw.proc.kill("SIGHUP");
     await expect.poll(() => gw.notes(), { timeout: HANG_GUARD_MS }).toMatch(/reloaded/);

@@ -7,22 +7,6 @@ import type { Command } from "commander";
 import { UsageError } from "../../errors/index.js";
 import type { Run } from "../run.js";
 
-interface KeyFlags {
-  keys?: string;
-  config?: string;
-}
-
-/** The key file: --keys, else the one the gateway config names, else ./keys.json. */
-async function keysFile(o: KeyFlags): Promise<{ file: string; products?: string[] }> {
-  if (o.keys) return { file: o.keys };
-  if (o.config) {
-    const { keysFileOf } = await import("../../serve/config.js");
-    const k = keysFileOf(o.config);
-    return { file: k.keysFile, products: k.products };
-  }
-  return { file: "keys.json" };
-}
-
 /**
  * Access-log lines leave in batches, one write per 50 ms (or 64 KB) instead of one per request: under
  * load a write per request was a syscall per request on top of the two sockets'.
@@ -186,6 +170,27 @@ export function declareServe(program: Command, run: Run): void {
       run.out(errorTableMarkdown());
     });
 
+  declareKeys(serve, run);
+}
+
+interface KeyFlags {
+  keys?: string;
+  config?: string;
+}
+
+/** The key file: --keys, else the one the gateway config names, else ./keys.json. */
+async function keysFile(o: KeyFlags): Promise<{ file: string; products?: string[] }> {
+  if (o.keys) return { file: o.keys };
+  if (o.config) {
+    const { keysFileOf } = await import("../../serve/config.js");
+    const k = keysFileOf(o.config);
+    return { file: k.keysFile, products: k.products };
+  }
+  return { file: "keys.json" };
+}
+
+/** `serve keys add|list|revoke`: the gateway's key file, kept by the CLI (no gateway runs). */
+function declareKeys(serve: Command, run: Run): void {
   const keys = serve.command("keys").description("API keys of the gateway (stored as SHA-256 hashes)");
   const fileOptions = (c: Command) =>
     c
@@ -221,11 +226,12 @@ export function declareServe(program: Command, run: Run): void {
       // `serve --config` and `keys --config` are one option to a user: whichever level commander gave it to
       const { file } = await keysFile(command.optsWithGlobals() as KeyFlags);
       const { readKeys } = await import("../../serve/keys.js");
-      const list = readKeys(file);
-      if (run.machine)
-        run.out(JSON.stringify(list.map(({ id, products, created }) => ({ id, products, created }))));
-      else if (list.length === 0) run.out(`no keys in ${file}`);
-      else for (const k of list) run.out(`${k.id}  ${k.products.join(",")}  ${k.created ?? ""}`.trimEnd());
+      const list = readKeys(file).map(({ id, products, created }) => ({ id, products, created }));
+      run.print(list, () =>
+        list.length === 0
+          ? `no keys in ${file}`
+          : list.map((k) => `${k.id}  ${k.products.join(",")}  ${k.created ?? ""}`.trimEnd()).join("\n"),
+      );
     },
   );
 
