@@ -474,6 +474,19 @@ describe("liabilities verify --customer: the customer says who they are", () => 
     const both = await verify(lines.stdout);
     expect(both.exitCode).toBe(0);
     expect(both.stdout.trim().split("\n")).toHaveLength(2);
+    // with --json: JSON Lines, one verdict a line, which --pretty leaves unindented
+    for (const more of [["--json"], ["--json", "--pretty"]]) {
+      const json = await verify(lines.stdout, COMMITMENT(), ...more);
+      expect(json.exitCode).toBe(0);
+      const verdicts = json.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
+      expect(verdicts.map((v) => [v.customer, v.verdict])).toEqual([
+        ["cust-3", "holds"],
+        ["cust-4", "holds"],
+      ]);
+    }
     const mine = await verify(lines.stdout, COMMITMENT(), "--customer", "cust-4");
     expect(mine.exitCode).toBe(0);
     expect(mine.stdout).toMatch(/^customer "cust-4": .* included in .*\n$/);

@@ -107,6 +107,14 @@ export class Run {
   }
 
   /**
+   * Several records of one kind, chosen here as `print` does: with a machine format one compact JSON line
+   * each (JSON Lines, which `--pretty` cannot indent), else `human(record)` each, one after the other.
+   */
+  printLines<T>(records: readonly T[], human: (record: T) => string): void {
+    this.out(records.map((r) => (this.machine ? JSON.stringify(r) : human(r))).join("\n"));
+  }
+
+  /**
    * A line for the reader beside the data — a run's summary, a note, a warning — on stderr: the text, or
    * with a machine format one JSON object, `{"summary":{"message":text,...facts}}` (with `--json`, stderr
    * holds JSON lines only: errors, summaries, notes).

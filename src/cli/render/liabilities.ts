@@ -13,12 +13,12 @@ import { renderInclusion } from "./inclusion.js";
 export function printLiabilities(
   r: LiabilitiesReport,
   title: string,
-  run: Pick<Run, "out" | "print" | "machine">,
+  run: Pick<Run, "print" | "printLines">,
 ) {
   if (r.kind === "inclusion") return run.print(r.check, () => renderInclusion(r.check, title));
   const one = r.verdicts.length === 1 ? r.verdicts[0] : undefined;
   if (one) return run.print(one, () => renderVerdict(one));
-  run.out(r.verdicts.map((v) => (run.machine ? JSON.stringify(v) : renderVerdict(v))).join("\n"));
+  run.printLines(r.verdicts, renderVerdict);
 }
 
 /**

@@ -82,7 +82,7 @@ const read = (file: string, what: string): string => {
  */
 export async function runVerify(
   o: VerifyCommandOptions,
-  io: Pick<Run, "out" | "err" | "exitCode" | "print" | "machine">,
+  io: Pick<Run, "err" | "exitCode" | "print" | "printLines">,
 ): Promise<void> {
   const text = read(o.proof, "proof");
   const [{ detectFormat, formatNamed, unclaimed }, { exitCodeOfVerdict }, { printLiabilities }] =
