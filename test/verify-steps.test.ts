@@ -684,7 +684,7 @@ describe("liabilities proof steps, in-process (chaingw's own Merkle-sum proofs)"
 
   const proofOf = (id: string) => structuredClone(proofLines.find((p) => p.customer === id)!);
   async function check(edit: (p: any, c: any) => void = () => {}, options: { customer?: string } = {}) {
-    const [{ parseCommitment }, { parseProof, verifyLiabilityProof }] = await Promise.all([
+    const [{ parseCommitment }, { parseProofs, verifyLiabilityProof }] = await Promise.all([
       import("../src/liabilities/commitment.js"),
       import("../src/liabilities/verify.js"),
     ]);
@@ -692,7 +692,7 @@ describe("liabilities proof steps, in-process (chaingw's own Merkle-sum proofs)"
     const c = JSON.parse(commitmentText);
     edit(p, c);
     return verifyLiabilityProof(
-      parseProof(JSON.stringify(p), "p.json"),
+      parseProofs(JSON.stringify(p), "p.json")[0]!,
       parseCommitment(JSON.stringify(c), "c.json"),
       options,
     );

@@ -100,6 +100,7 @@ export function commitmentOf(
   });
 }
 
+/** The build in memory: the oracle the tests hold the streamed build (stream.ts, what the CLI runs) to, and the test vector's maker. */
 export async function buildLiabilities(o: BuildOptions): Promise<BuildResult> {
   const k = splitOf(o);
   const assets = readAssets(o.assets);

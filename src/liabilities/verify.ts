@@ -128,13 +128,6 @@ export function parseProofs(text: string, file: string): ProofDocument[] {
   return docs.map((d) => proofFrom(d.value, docs.length > 1 ? `${file} line ${d.line}` : file));
 }
 
-/** Reads a file holding exactly one proof; UsageError (exit 2) when `text` is not one. */
-export function parseProof(text: string, file: string): ProofDocument {
-  const docs = parseProofs(text, file);
-  if (docs.length !== 1) throw new UsageError(`${file}: ${docs.length} proofs, expected one`);
-  return docs[0];
-}
-
 /** Base units from a proof's text, or a failing finding (not an exception): negative, malformed, past 128 bits. */
 function amount(text: string, where: string, at: string, out: Finding[]): bigint | undefined {
   const bad = (why: string) => {

@@ -149,11 +149,6 @@ const HTX: Variant = {
   ],
 };
 
-/** Every version of the family's formats, for docs and tests: the format's name beside each. */
-export const ZK_VERSIONS: readonly { format: string; version: ZkVersion }[] = [BINANCE, GATE, HTX].flatMap(
-  (v) => v.versions.map((version) => ({ format: v.name, version })),
-);
-
 /** A JSON whole number (any size), or a usage error naming the field; its sign kept for the finding. */
 function whole(v: JsonValue | undefined, at: string, rd: FileReader): bigint {
   if (!(v instanceof JsonNumber) || !/^-?\d+$/.test(v.raw)) throw rd.error(`${at} must be a whole number`);
