@@ -12,7 +12,7 @@ import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { postRaw } from "./helpers/http.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
 import { until } from "./helpers/procs.js";
-import { type Served, startServe } from "./helpers/serve.js";
+import { PROBE_TIMEOUT_S, type Served, startServe } from "./helpers/serve.js";
 
 let node: LitecoinNode;
 let anvil: AnvilNode;
@@ -40,7 +40,7 @@ beforeAll(async () => {
           },
         },
       },
-      health: { interval: 0.5 },
+      health: { interval: 0.5, timeout: PROBE_TIMEOUT_S },
     },
     { keys: [["ltc", "eth"]] },
   );

@@ -39,7 +39,9 @@ beforeAll(async () => {
         dead: { chain: "utxo", upstreams: [dead] },
         other: { chain: "utxo", upstreams: [proxy.url] },
       },
-      requestTimeout: 1,
+      // the timeout row's hang costs this long; every other row shares it, and a loaded host's litecoind can
+      // take over a second to answer one of theirs
+      requestTimeout: 5,
       maxBodyBytes: 2048,
       maxBatch: 10,
       health: { interval: 0.3, timeout: PROBE_TIMEOUT_S },

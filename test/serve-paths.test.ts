@@ -12,7 +12,7 @@ import { type FaultServer, startFaultServer } from "./fixtures/faults.js";
 import { postRaw } from "./helpers/http.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
 import { until } from "./helpers/procs.js";
-import { type Served, startServe } from "./helpers/serve.js";
+import { PROBE_TIMEOUT_S, type Served, startServe } from "./helpers/serve.js";
 
 /** the quick path: an idempotent read; node's client: a read the registry marks not idempotent */
 const PATHS = { quick: ["getblockhash", [1]], client: ["getblockstats", [1]] } as const;
@@ -79,7 +79,7 @@ beforeAll(async () => {
   };
   for (const [name, s] of servers) products[name] = { chain: "utxo", upstreams: [s.url] };
   gw = await startServe(
-    { products, requestTimeout: 1.5, health: { interval: 600, timeout: 2 } },
+    { products, requestTimeout: 1.5, health: { interval: 600, timeout: PROBE_TIMEOUT_S } },
     { keys: [[...Object.keys(products)]] },
   );
   key = gw.keys[0] as string;

@@ -11,7 +11,7 @@ import { postRaw } from "./helpers/http.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
 import { HANG_GUARD_MS, until } from "./helpers/procs.js";
 import { type RedisServer, startRedis } from "./helpers/redis.js";
-import { addKey, gatewayDir, type Served, startServe } from "./helpers/serve.js";
+import { addKey, gatewayDir, PROBE_TIMEOUT_S, type Served, startServe } from "./helpers/serve.js";
 
 let node: LitecoinNode;
 let proxy: FaultServer;
@@ -70,7 +70,7 @@ describe("cache", () => {
       {
         products: { ltc: { chain: "utxo", upstreams: [proxy.url] } },
         cache: { safeDepth: 6 },
-        health: { interval: 0.2 },
+        health: { interval: 0.2, timeout: PROBE_TIMEOUT_S },
       },
       { keys: [["ltc"]] },
     );

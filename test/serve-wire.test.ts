@@ -8,7 +8,7 @@ import { createServer, type Server, type Socket } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { postRaw } from "./helpers/http.js";
 import { sleep } from "./helpers/procs.js";
-import { type Served, startServe } from "./helpers/serve.js";
+import { PROBE_TIMEOUT_S, type Served, startServe } from "./helpers/serve.js";
 
 const HASH = "0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206";
 
@@ -122,7 +122,7 @@ async function setup(count = 1): Promise<{ gw: Served; ns: RawNode[] }> {
   const gw = await startServe(
     {
       products: { ltc: { chain: "utxo", upstreams: ns.map((n) => n.url) } },
-      health: { interval: 60, timeout: 2 },
+      health: { interval: 60, timeout: PROBE_TIMEOUT_S },
     },
     { keys: [["ltc"]] },
   );

@@ -11,7 +11,7 @@ import { runCli } from "./helpers/cli.js";
 import { postRaw } from "./helpers/http.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
 import { HANG_GUARD_MS } from "./helpers/procs.js";
-import { type Served, startServe } from "./helpers/serve.js";
+import { PROBE_TIMEOUT_S, type Served, startServe } from "./helpers/serve.js";
 
 let a: LitecoinNode;
 let b: LitecoinNode;
@@ -40,7 +40,7 @@ beforeAll(async () => {
       },
       maxBodyBytes: 4096,
       maxBatch: 500,
-      health: { interval: 0.5 },
+      health: { interval: 0.5, timeout: PROBE_TIMEOUT_S },
     },
     { keys: [["ltc"], ["eth"], ["ltc", "eth"]] },
   );
