@@ -50,6 +50,31 @@ async function anvilWithTwoTxs() {
   return { anvil, tx1, tx2 };
 }
 
+/**
+ * A counting proxy over `anvil`, a Redis when `state` says so, and a gateway on them (safeDepth 2, checks
+ * every `interval` s); its config and args start another replica like it.
+ */
+async function gatewayOver(
+  anvil: AnvilNode,
+  state: "memory" | "redis",
+  o: { interval: number; stateTimeout?: number },
+) {
+  const proxy = await startFaultServer({ upstream: { url: anvil.url } });
+  proxies.push(proxy);
+  const redis = state === "redis" ? await startRedis() : undefined;
+  if (redis) redises.push(redis);
+  const config = {
+    products: { eth: { chain: "evm", upstreams: [proxy.url] } },
+    cache: { safeDepth: 2 },
+    health: { interval: o.interval, timeout: PROBE_TIMEOUT_S },
+    ...(o.stateTimeout ? { stateTimeout: o.stateTimeout } : {}),
+  };
+  const args = redis ? ["--state", redis.url] : [];
+  const gw = await startServe(config, { keys: [["eth"]], args });
+  gws.push(gw);
+  return { proxy, redis, config, args, gw };
+}
+
 describe("a cache bound to the chain", () => {
   it("a receipt cached, anvil restarted fresh on the same port: the receipt is not served again", async () => {
     let anvil = await startAnvil();
@@ -190,18 +215,7 @@ describe("a reorg deeper than the safe depth drops the cached answers above its 
         "0x7",
       );
       expect(await anvil.rpc("eth_blockNumber")).toBe("0x11");
-      const proxy = await startFaultServer({ upstream: { url: anvil.url } });
-      proxies.push(proxy);
-      const redis = state === "redis" ? await startRedis() : undefined;
-      if (redis) redises.push(redis);
-      const config = {
-        products: { eth: { chain: "evm", upstreams: [proxy.url] } },
-        cache: { safeDepth: 2 },
-        health: { interval: 0.2, timeout: PROBE_TIMEOUT_S },
-      };
-      const args = redis ? ["--state", redis.url] : [];
-      const gw = await startServe(config, { keys: [["eth"]], args });
-      gws.push(gw);
+      const { proxy, redis, config, args, gw } = await gatewayOver(anvil, state, { interval: 0.2 });
       const ask = (g: Served, method: string, params: unknown[]) => resultOf(g, "eth", method, params);
       // below the fork (block 5): tx1's receipt (block 1), block 3 by hash; above it: tx2's receipt (block
       // 7), block 8 by hash
@@ -312,6 +326,61 @@ describe("a reorg deeper than the safe depth drops the cached answers above its 
     // the new chain's receipt still answers as the node does
     expect((await ask("eth_getTransactionReceipt", [tx3])).blockNumber).toBe("0x9");
   });
+
+  it.each(["memory", "redis"] as const)(
+    "state in %s: more than 1,024 answers of the new chain cached above an old one between the reorg and the check that sees it (in Redis: the process stopped before that check, the next one compares at its start): the old one still goes — every record of the highest heights is read, not the first 1,024",
+    async (state) => {
+      const { anvil, tx2 } = await anvilWithTwoTxs();
+      // checks 10 s apart: the reorg and the new chain's reads fit between two of them; Redis's deadline
+      // long enough that none of the 1,100 writes in a burst is dropped on a loaded host
+      const { proxy, redis, config, args, gw } = await gatewayOver(anvil, state, {
+        interval: 10,
+        stateTimeout: 30,
+      });
+      expect((await resultOf(gw, "eth", "eth_getTransactionReceipt", [tx2])).blockNumber).toBe("0x7");
+      const tips = () => proxy.hitsByMethod.eth_blockNumber ?? 0;
+      const checked = () => proxy.of("answered").filter((e) => e.method === "eth_blockNumber").length;
+      const c0 = checked();
+      await until("a check answered", () => checked() > c0);
+      const t1 = tips();
+      // blocks 6..17 replaced, the new chain carrying 1,100 transactions in block 9
+      const many = Array.from({ length: 1100 }, () => [{ from: FROM, to: FROM, value: "0x3" }, 3]);
+      await anvil.rpc("anvil_reorg", [12, many]);
+      const b9 = await anvil.rpc<{ transactions: string[] }>("eth_getBlockByNumber", ["0x9", false]);
+      expect(b9.transactions).toHaveLength(1100);
+      // their receipts, 8 blocks deep, cached (two batches) before any check saw the reorg
+      for (const part of [b9.transactions.slice(0, 550), b9.transactions.slice(550)]) {
+        const r = await postRaw(
+          `${gw.url}/v1/eth`,
+          JSON.stringify(
+            part.map((tx, id) => ({ jsonrpc: "2.0", id, method: "eth_getTransactionReceipt", params: [tx] })),
+          ),
+          { headers: { "x-api-key": gw.keys[0] as string } },
+        );
+        expect(
+          JSON.parse(r.text).every(
+            (a: { result?: { blockNumber: string } }) => a.result?.blockNumber === "0x9",
+          ),
+        ).toBe(true);
+      }
+      expect(tips(), "no check began before the new chain's answers were cached").toBe(t1);
+      expect(await anvil.rpc("eth_getTransactionReceipt", [tx2])).toBe(null);
+      let served = gw;
+      if (redis) {
+        // the records only in Redis: this process stopped before its check, the next compares them
+        expect(await gw.stop()).toBe(0);
+        expect(gw.notes()).not.toContain("a reorg;");
+        expect(gw.notes()).not.toContain("redis unavailable");
+        served = await startServe(config, { keys: [["eth"]], args, dir: gw.dir });
+        gws.push(served);
+      } else await until("the note of the reorg", () => gw.notes().includes("a reorg;"));
+      expect(await resultOf(served, "eth", "eth_getTransactionReceipt", [tx2])).toBe(null);
+      if (redis)
+        expect(served.notes()).toMatch(
+          /product eth: the cache's records of its chain from before this process followed it disagree with upstream \S+ at block 7: 1101 cached answers above block 6 dropped/,
+        );
+    },
+  );
 
   it("an upstream whose receipt names its block's height but no hash (blockHash stripped by a loopback proxy over anvil): never cached, so a reorg cannot leave it stale (with its hash it is: the anvil_reorg cases above)", async () => {
     const anvil = await startAnvil();
@@ -454,18 +523,9 @@ describe("a reorg's cache drop that Redis did not take is kept, retried and hono
     const { anvil, tx1, tx2 } = await anvilWithTwoTxs();
     const b8 = (await anvil.rpc<{ hash: string }>("eth_getBlockByNumber", ["0x8", false])).hash;
     expect(await anvil.rpc("eth_blockNumber")).toBe("0x11");
-    const proxy = await startFaultServer({ upstream: { url: anvil.url } });
-    proxies.push(proxy);
-    const redis = await startRedis();
-    redises.push(redis);
-    const config = {
-      products: { eth: { chain: "evm", upstreams: [proxy.url] } },
-      cache: { safeDepth: 2 },
-      health: { interval: 0.2, timeout: PROBE_TIMEOUT_S },
-    };
-    const args = ["--state", redis.url];
-    const gw = await startServe(config, { keys: [["eth"]], args });
-    gws.push(gw);
+    const over = await gatewayOver(anvil, "redis", { interval: 0.2 });
+    const { proxy, config, args, gw } = over;
+    const redis = over.redis as RedisServer;
     const below: [string, unknown[]] = ["eth_getTransactionReceipt", [tx1]];
     const above: [string, unknown[]][] = [
       ["eth_getTransactionReceipt", [tx2]],

@@ -289,8 +289,8 @@ export class PrimaryState implements SharedState {
   cacheSet(key: string, value: Buffer, dep?: CacheDep) {
     return this.local.cacheSet(key, value, dep);
   }
-  cacheClaims(scope: string, limit: number) {
-    return this.local.cacheClaims(scope, limit);
+  cacheClaims(scope: string, heights: number) {
+    return this.local.cacheClaims(scope, heights);
   }
   cacheDropAbove(scope: string, height: number) {
     return this.local.cacheDropAbove(scope, height);

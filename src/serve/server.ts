@@ -46,7 +46,8 @@ import {
 } from "./http.js";
 import { KeyRing, readKeys } from "./keys.js";
 import type { Metrics } from "./metrics.js";
-import { MemoryState, RedisState, type SharedState } from "./state.js";
+import { MemoryState, type SharedState } from "./state.js";
+import { RedisState } from "./state-redis.js";
 import { Pool } from "./upstreams.js";
 
 export { loggedPath } from "./http.js";

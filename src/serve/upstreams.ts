@@ -18,7 +18,7 @@ import { Slots } from "../rpc/slots.js";
 import { WirePool } from "../rpc/wire.js";
 import type { GatewayConfig, ProductConfig } from "./config.js";
 import type { Metrics, TimingCell } from "./metrics.js";
-import type { CacheClaim } from "./state.js";
+import type { Claims } from "./state.js";
 import { GATEWAY_WORDS, GatewayTransport, MAX_ANSWER_BYTES } from "./transport.js";
 
 export class Upstream {
@@ -83,10 +83,11 @@ interface Seen {
 export interface PoolCache {
   /** the product's chain changed: all of it */
   drop(): void;
-  claims(scope: string, limit: number): Promise<CacheClaim[]>;
+  claims(scope: string, heights: number): Promise<Claims>;
   dropAbove(scope: string, height: number): Promise<number>;
 }
-const NO_CACHE: PoolCache = { drop() {}, claims: async () => [], dropAbove: async () => 0 };
+const NONE = { claims: [], all: true, read: true };
+const NO_CACHE: PoolCache = { drop() {}, claims: async () => NONE, dropAbove: async () => 0 };
 
 const CHECK_MARKS = { idempotent: true, heavy: false };
 /** A reorg's fork is looked for among the cache's claims: this many heights an array, at most so many arrays. */
@@ -422,13 +423,16 @@ export class Pool {
   }
 
   /**
-   * A reorg on `u` below `anchor`: the cache's claims (what each entry took the chain to be), highest first,
-   * compared with `u`'s blocks at their heights, in arrays of WALK_HEIGHTS, at most WALK_ROUNDS of them —
-   * every claimed height, not only down to the first that agrees: an answer of the new chain cached between
-   * the reorg and this check agrees high up while the old chain's answers below it do not. Every entry
-   * above the lowest claim the node disagrees with goes; none disagreeing, none goes. Unsure — the walk cut
-   * short (`u` unreadable), or the claims past its bound while its lowest height still disagrees —, every
-   * entry tied to a block goes. Entries tied to no block (raw bytes by hash) stay.
+   * A reorg on `u` below `anchor`: the cache's claims (what each entry took the chain to be), every claim at
+   * each of its highest claimed heights, compared with `u`'s blocks at those heights, in arrays of
+   * WALK_HEIGHTS, at most WALK_ROUNDS of them — every claimed height, not only down to the first that
+   * agrees: answers of the new chain cached between the reorg and this check (however many) agree high up
+   * while the old chain's answers below them do not. Every entry above the lowest claim the node
+   * disagrees with goes; none disagreeing, none goes. Unsure — the walk cut short (`u` unreadable), or the
+   * claims past its bound while its lowest height still disagrees —, every entry tied to a block goes.
+   * Entries tied to no block (raw bytes by hash) stay. Not seen: an old entry below WALK_HEIGHTS ×
+   * WALK_ROUNDS claimed heights that all agree (a reorg deeper than that, with the new chain's answers
+   * cached at each of those heights before the check).
    */
   private async dropAboveFork(u: Upstream, anchor: { height: number; hash: string }, now: string | null) {
     const scope = this.scopeOfChain();
@@ -441,21 +445,25 @@ export class Pool {
   }
 
   /**
-   * The records of a chain this process starts following (at its first check, or when the product moves to
-   * it), compared with `u`'s blocks as after a reorg: the shared ones were made while no anchor of this
-   * process watched the chain — another replica's, this process's own before a restart (with a drop Redis
-   * never confirmed, a reorg that happened while it was stopped), or the chain's before the product left
-   * it. Those the node disagrees with go, as a reorg's; none read (Redis not answering): every entry tied
-   * to a block, sent again until Redis takes it. Said only when something disagreed or could not be told.
+   * The records of a chain this process starts following (first check, or the product moving to it), made
+   * while no anchor of its watched (another replica's; its own before a restart or before the product left
+   * the chain), compared with `u`'s blocks as after a reorg: those it disagrees with go; unread (Redis not
+   * answering): every entry tied to a block. Said only when something disagreed or could not be told.
    */
   private async compareRecords(u: Upstream, scope: string): Promise<void> {
-    const { fork, lowestBad, claims } = await this.walkClaims(u, scope);
-    // every record agrees with the node: nothing to drop
-    if (claims > 0 && lowestBad === undefined && fork >= 0) return;
+    const walked = await this.walkClaims(u, scope);
+    const { lowestBad, claims, read } = walked;
+    const fork = read ? walked.fork : -1;
+    // every record agrees with the node (none: nothing to drop either)
+    if (read && lowestBad === undefined && (fork >= 0 || claims === 0)) return;
     const dropped = await this.cache.dropAbove(scope, fork);
-    if (claims === 0) return;
+    const why = !read
+      ? "could not be read from the shared state"
+      : lowestBad === undefined
+        ? `could not all be compared with upstream ${u.endpoint.label}`
+        : `disagree with upstream ${u.endpoint.label} at block ${lowestBad}`;
     this.log(
-      `product ${this.product.name}: the cache's records of its chain from before this process followed it ${lowestBad === undefined ? `could not all be compared with upstream ${u.endpoint.label}` : `disagree with upstream ${u.endpoint.label} at block ${lowestBad}`}: ${dropped} cached answers above ${fork < 0 ? "any block the cache could match" : `block ${fork}`} dropped`,
+      `product ${this.product.name}: the cache's records of its chain from before this process followed it ${why}: ${dropped} cached answers above ${fork < 0 ? "any block the cache could match" : `block ${fork}`} dropped`,
     );
   }
 
@@ -466,19 +474,18 @@ export class Pool {
   private async walkClaims(
     u: Upstream,
     scope: string,
-  ): Promise<{ fork: number; lowestBad?: number; claims: number }> {
+  ): Promise<{ fork: number; lowestBad?: number; claims: number; read: boolean }> {
     const limit = WALK_HEIGHTS * WALK_ROUNDS;
-    const claims = await this.cache.claims(scope, limit * 4);
+    // every claim at the highest heights (not the first so many claims: a busy chain's new receipts
+    // cached between a reorg and its check could fill them and hide an old one below)
+    const { claims, all: whole, read } = await this.cache.claims(scope, limit);
     const byHeight = new Map<number, Set<string>>();
     for (const c of claims) {
       const set = byHeight.get(c.height) ?? new Set();
       byHeight.set(c.height, set);
       set.add(c.hash);
     }
-    const all = [...byHeight.keys()];
-    const heights = all.slice(0, limit);
-    // every claim walked: the claims list was not cut, nor its heights
-    const whole = claims.length < limit * 4 && all.length <= limit;
+    const heights = [...byHeight.keys()];
     let lowestBad: number | undefined;
     let agreesBelow = false;
     let sure = true;
@@ -514,7 +521,7 @@ export class Pool {
         : whole || agreesBelow
           ? lowestBad - 1
           : -1;
-    return { fork, lowestBad, claims: claims.length };
+    return { fork, lowestBad, claims: claims.length, read };
   }
 
   /** An upstream's health client: it alone, no retries, the health timeout (made once). */
