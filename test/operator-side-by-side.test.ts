@@ -119,7 +119,16 @@ describe("--wait / -rpcwait on a node just started with cookie auth (item 1)", (
       `regtest=1\n[regtest]\nrpcport=${port}\nrpcuser=u\nrpcpassword=right\n`,
     );
     startLater(d, port, 0);
-    await sleep(1_500);
+    // the node up and refusing the password (its own 401), not a wall-clock guess: on a loaded host it may
+    // take longer than any fixed pause to listen, and --wait would then rightly retry the refused port
+    const url = `http://127.0.0.1:${port}/`;
+    const auth = `Basic ${Buffer.from("u:wrong").toString("base64")}`;
+    await until("litecoind's RPC port answering", async () => {
+      const res = await fetch(url, { method: "POST", headers: { authorization: auth }, body: "{}" }).catch(
+        () => undefined,
+      );
+      return res?.status === 401;
+    });
     const r = await runCli(["-v", "--wait", "--url", `http://u:wrong@127.0.0.1:${port}/`, "getblockcount"]);
     expect(r.exitCode).toBe(4);
     // "at once": one attempt (-v names each), not --wait's retries every half second for 60 s (the tool's
