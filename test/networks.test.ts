@@ -12,8 +12,20 @@ import { COINS, coinNetworkLabel, coinOfNode, sentenceList } from "../src/chains
 import { evmChain } from "../src/chains/evm.js";
 import { evmCompatChain } from "../src/chains/evm-compat.js";
 import { networks } from "../src/chains/networks.js";
-import { decimalsOf, isTronNetwork, nativeOn, utxoCoinOf } from "../src/exchange/ownership/coins.js";
+import {
+  decimalsOf,
+  EXCHANGE_CHAINS,
+  ed25519NetOf,
+  exchangeChainOf,
+  isTronNetwork,
+  nativeOn,
+  utxoCoinOf,
+} from "../src/exchange/ownership/coins.js";
+import { judgeRow } from "../src/exchange/ownership/judge.js";
+import { detectLayout, readOwnershipFile } from "../src/exchange/ownership/read.js";
 import { decodeUtxoAddress } from "../src/exchange/ownership/signatures.js";
+import { tickerOf } from "../src/exchange/ownership/solvency.js";
+import { assetKey } from "../src/exchange/ownership/verify.js";
 
 describe("the network table", () => {
   it("one name per network, an alias never another's name; ids unique but where coins share a genesis", () => {
@@ -78,7 +90,7 @@ describe("the network table", () => {
       "polygon: POLYGON POLY MATIC",
       "base: BASE",
       "arbitrum-one: ARBITRUM",
-      "avalanche-c: AVAXC AVAX AVALANCHE",
+      "avalanche-c: AVAXC AVAX AVALANCHE AVALANCHE C-CHAIN",
       "tron-mainnet: TRON TRX TRC20",
     ]);
     const all = named.flatMap((n) => n.exchangeNames ?? []);
@@ -95,7 +107,7 @@ describe("the network table", () => {
     // a native coin on another chain's name is not its own; a chain no row has, neither coin nor network
     expect(nativeOn("BNB", "ERC20")).toBe(false);
     expect(nativeOn("ETH", "STARKNET")).toBe(true);
-    expect(nativeOn("FOO", "HECO")).toBeUndefined();
+    expect(nativeOn("FOO", "BTTC")).toBeUndefined();
     // a well-known token's places on the names of the networks its contracts are on, not elsewhere
     expect(decimalsOf("USDT", "TRC20")).toBe(6);
     expect(decimalsOf("USDT-ERC20", "ERC20")).toBe(6);
@@ -109,7 +121,7 @@ describe("the network table", () => {
     for (const f of files)
       for (const m of readFileSync(join("src", f), "utf8").matchAll(/networkNamed\("([^"]+)"\)/g))
         used.push(`${f}: ${m[1]}`);
-    expect(used.length).toBeGreaterThan(3);
+    expect(used.length).toBeGreaterThan(2);
     expect(used.filter((u) => aliases.has(u.split(": ")[1] as string))).toEqual([]);
   });
 
@@ -193,5 +205,98 @@ describe("the network table", () => {
     expect(sentenceList(["Bitcoin", "Litecoin"])).toBe("Bitcoin or Litecoin");
     expect(sentenceList(["Bitcoin", "Litecoin", "Dash"])).toBe("Bitcoin, Litecoin or Dash");
     expect(sentenceList(["a", "b", "c"], "and")).toBe("a, b and c");
+  });
+});
+
+/** The exchanges' address files chaingw reads: the real ones of shared/por-samples and test/fixtures. */
+const OWNERSHIP_FILES = ["/work/shared/por-samples", join(__dirname, "fixtures", "exchange", "ownership")]
+  .flatMap((d) => readdirSync(d, { recursive: true, encoding: "utf8" }).map((f) => join(d, f)))
+  .filter((f) => f.endsWith(".csv"))
+  .map((f) => ({ f, text: readFileSync(f, "utf8") }))
+  .filter(({ text }) => detectLayout(text) !== undefined);
+
+/** Network cells of the real files that name no chain, and why (each must still occur in a file). */
+const NOT_CHAINS: Record<string, string> = {
+  AETHUSDT: "HTX's USDT-aEthUSDT: Aave's aEthUSDT, a token, after the coin",
+  USDC: "HTX's BASE-USDC, SOL-USDC, STEAK-USDC: the chain (or a vault token) first, the token after",
+};
+
+describe("the chain names of exchanges' files (exchange/ownership/coins.ts EXCHANGE_CHAINS)", () => {
+  it("one entry per chain, a spelling in one entry only; a network row's spellings and coin are the row's", () => {
+    const all = EXCHANGE_CHAINS.flatMap((c) => c.names);
+    expect(new Set(all).size).toBe(all.length);
+    expect(new Set(EXCHANGE_CHAINS.map((c) => c.key)).size).toBe(EXCHANGE_CHAINS.length);
+    for (const c of EXCHANGE_CHAINS) {
+      expect(c.names[0], c.key).toBe(c.key);
+      for (const n of c.names) expect(n, c.key).toBe(n.toUpperCase());
+      if (!c.network) continue;
+      const row = networkNamed(c.network);
+      expect(c.names, c.key).toEqual(row?.exchangeNames);
+      expect(c.natives.map((n) => n.symbol)).toEqual([
+        row?.native.symbol,
+        ...(row?.native.formerSymbols ?? []),
+      ]);
+    }
+    // a coin has one number of places wherever it is native
+    const places = new Map<string, Set<number>>();
+    for (const c of EXCHANGE_CHAINS)
+      for (const n of c.natives) places.set(n.symbol, (places.get(n.symbol) ?? new Set()).add(n.decimals));
+    expect([...places].filter(([, d]) => d.size > 1)).toEqual([]);
+  });
+
+  it("every spelling means one chain to each use: EVM or not, a chain and no asset, folded to its key, its coins native", () => {
+    // a real EVM row (OKX 2022, ETH-ARBITRUM) moved to each name: proven only where the name is an EVM chain's
+    const okx = readOwnershipFile(
+      readFileSync(join(__dirname, "fixtures/exchange/ownership/okx_por_example_2022-11.csv"), "utf8"),
+    );
+    const evmRow = okx.rows.find((r) => r.coin === "ETH-ARBITRUM") as (typeof okx.rows)[number];
+    expect(judgeRow(evmRow, okx.layout).status).toBe("proven");
+    for (const c of EXCHANGE_CHAINS)
+      for (const name of c.names) {
+        const at = `${name} (${c.key})`;
+        const judged = judgeRow({ ...evmRow, network: name, coin: "USDT" }, okx.layout);
+        expect(judged.status === "proven" && /^EVM/.test(judged.form ?? ""), at).toBe(c.kind === "hex");
+        expect(isTronNetwork(name), at).toBe(c.kind === "tron");
+        expect(ed25519NetOf(name.toLowerCase()), at).toBe(c.kind === "ed25519" ? c.key : undefined);
+        expect(exchangeChainOf(name.toLowerCase()), at).toBe(c);
+        // solvency: a chain's name is no asset, before the asset or after it
+        expect(tickerOf({ coin: `USDT-${name}` }), at).toBe("USDT");
+        if (!name.includes("-")) expect(tickerOf({ coin: `${name}-USDT` }), at).toBe("USDT");
+        // verify: one chain's spellings are one asset's, in the network cell or in the coin
+        expect(assetKey({ coin: "USDT", network: name }), at).toBe(
+          assetKey({ coin: "USDT", network: c.key }),
+        );
+        // a coin's parts are split at "-": a hyphenated name ("AVALANCHE C-CHAIN") folds from the network cell,
+        // which the readers set from the coin's tail where the file has no network column
+        if (!name.includes("-"))
+          expect(assetKey({ coin: `USDT-${name}`, network: "" }), at).toBe(
+            assetKey({ coin: "USDT", network: c.key }),
+          );
+        for (const n of c.natives) {
+          expect(nativeOn(n.symbol, name), `${n.symbol} on ${at}`).toBe(true);
+          expect(decimalsOf(n.symbol, name), `${n.symbol} on ${at}`).toBe(n.decimals);
+        }
+      }
+    // two chains never fold together
+    const keys = EXCHANGE_CHAINS.map((c) => assetKey({ coin: "USDT", network: c.key }));
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it("every network cell of the real files is a chain's, a Bitcoin-family coin's, or listed as none", () => {
+    expect(OWNERSHIP_FILES.length).toBeGreaterThan(8);
+    const unknown = new Set<string>();
+    const seen = new Set<string>();
+    for (const { f, text } of OWNERSHIP_FILES)
+      for (const r of readOwnershipFile(text).rows) {
+        const cell = r.network.toUpperCase();
+        seen.add(cell);
+        if (cell === "" || exchangeChainOf(cell) || utxoCoinOf(cell)) continue;
+        if (!(cell in NOT_CHAINS)) unknown.add(`${f} line ${r.line}: ${r.network}`);
+      }
+    expect([...unknown]).toEqual([]);
+    for (const cell of Object.keys(NOT_CHAINS)) {
+      expect(seen.has(cell), cell).toBe(true);
+      expect(exchangeChainOf(cell), cell).toBeUndefined();
+    }
   });
 });

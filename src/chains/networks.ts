@@ -132,7 +132,7 @@ const ACCOUNT_NETWORKS: readonly AccountRow[] = [
     test: false,
     native: AVAX,
     group: "evm",
-    exchangeNames: ["AVAXC", "AVAX", "AVALANCHE"],
+    exchangeNames: ["AVAXC", "AVAX", "AVALANCHE", "AVALANCHE C-CHAIN"],
   },
   { name: "holesky", chainId: 17000, label: "Ethereum Holesky", test: true, native: ETH, group: "evm" },
   { name: "sepolia", chainId: 11155111, label: "Ethereum Sepolia", test: true, native: ETH, group: "evm" },

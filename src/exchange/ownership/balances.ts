@@ -26,7 +26,7 @@ import {
 import { startScan } from "../../reserves/utxo/scan.js";
 import type { JsonRpcClient } from "../../rpc/client.js";
 import { formatUnits, parseUnits } from "../../util/units.js";
-import { isTronNetwork, nativeOn, type UtxoCoin, utxoCoinOf } from "./coins.js";
+import { EXCHANGE_CHAINS, isTronNetwork, nativeOn, type UtxoCoin, utxoCoinOf } from "./coins.js";
 import type { OwnershipFile, OwnershipRow } from "./read.js";
 import { decodeUtxoAddress, isEvmAddress, isTronAddress, scriptOf } from "./signatures.js";
 
@@ -48,8 +48,10 @@ export interface ChainOptions {
   signal?: AbortSignal;
 }
 
-/** The native coins of EVM networks, read with eth_getBalance (18 decimals). */
-const NATIVE = new Set(["ETH", "BNB", "AVAX", "POL", "MATIC", "ETC", "OKT", "FTM", "HT", "BETH"]);
+/** The native coins of EVM networks (coins.ts `EXCHANGE_CHAINS`), read with eth_getBalance (18 decimals). */
+const NATIVE = new Set(
+  EXCHANGE_CHAINS.filter((c) => c.kind === "hex").flatMap((c) => c.natives.map((n) => n.symbol)),
+);
 
 /** The network a row is on, as `--node` names it: its network column, else the part after its coin's "-". */
 export const networkOf = (row: OwnershipRow): string =>

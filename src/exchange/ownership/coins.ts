@@ -1,12 +1,13 @@
 /**
  * What the coin and network names of the exchanges' files mean, read from the tables: a Bitcoin-family coin
  * (the coin table, src/chains/coins.ts: its message magic and address versions, found by ticker, "BTC"), and
- * an account chain's names, native coin and the well-known tokens on it (the network table's `exchangeNames`,
- * src/chains/networks.ts).
+ * a chain's names (`EXCHANGE_CHAINS`, one entry per chain: every spelling, its kind, its native coins; a
+ * mainnet account chain's from the network table's `exchangeNames`, src/chains/networks.ts), the networks a
+ * native coin is native on and a row's decimal places (the well-known tokens' too).
  */
 import { networkNamed, networkOf, wellKnownBackings } from "../../chains/assets.js";
 import { COINS, coinNetworkLabel, type NetworkName } from "../../chains/coins.js";
-import { networks } from "../../chains/networks.js";
+import { type Native, type Network, networks } from "../../chains/networks.js";
 
 export interface UtxoCoin {
   ticker: string;
@@ -43,32 +44,128 @@ export function utxoCoinOf(ticker: string, network: NetworkName = "main"): UtxoC
   };
 }
 
-/** The mainnet account chains the network table (src/chains/networks.ts) knows by the names files give them. */
-const NAMED_CHAINS = networks().filter((n) => n.exchangeNames);
+/**
+ * What kind of chain a name is, by the addresses and signatures its rows carry: "hex" an EVM chain's (0x and
+ * 40 hex digits, secp256k1), "tron" TRON's, "ed25519" a chain whose address derives from an ed25519 key,
+ * "bitcoin" Bitcoin's outputs (Omni Layer tokens), "other" none chaingw judges.
+ */
+export type ChainKind = "hex" | "tron" | "ed25519" | "bitcoin" | "other";
 
-/** The names files give TRON: a network column ("TRON"), a coin ("TRX"), a token's standard ("TRC20"). */
-const TRON_NAMES: readonly string[] = networkNamed("tron-mainnet")?.exchangeNames ?? [];
+/** The kind of a network table row's chain, by its group (the EVM-compat group's rows are TRON's). */
+const KIND_OF_GROUP: Record<NonNullable<Network["group"]>, ChainKind> = { evm: "hex", "evm-compat": "tron" };
 
-/** Whether a file's network (or coin) name is TRON's, in any case. */
-export const isTronNetwork = (name: string): boolean => TRON_NAMES.includes(name.toUpperCase());
+/** A chain as exchanges' files name it: a network column ("BSC"), a token's standard ("USDT-BEP20"), a coin. */
+export interface ExchangeChain {
+  /** the one key its spellings fold to: its first spelling ("ERC20" and "ETH" are "ETH") */
+  key: string;
+  /** every spelling files use, upper case */
+  names: readonly string[];
+  kind: ChainKind;
+  /** its own coins (a ticker and the tickers it had before) with their decimal places, where known */
+  natives: readonly { symbol: string; decimals: number }[];
+  /** its row in the network table (src/chains/networks.ts), where chaingw has one */
+  network?: string;
+}
 
-/** Chains whose own coin is ether that the network table has no row for (chaingw reads none), as files name them. */
-const OTHER_ETHER_CHAINS: readonly string[] = ["LINEA", "ZKSYNC", "ZKSYNC ERA", "STARKNET"];
+/** The ed25519 chains whose address chaingw derives from a public key (src/exchange/ownership/signatures.ts). */
+export type Ed25519Net = "SOL" | "DOT" | "KSM" | "ADA" | "APTOS" | "SUI" | "ALGO" | "TON";
+
+const ETHER = networkNamed("ethereum")?.native as Native;
+/** OKC's, HECO's, Fantom's and Ethereum Classic's coins, read with eth_getBalance (18 places) */
+const coin18 = (symbol: string) => [{ symbol, decimals: 18 }];
+const ed25519 = (key: Ed25519Net, ...more: string[]): Omit<ExchangeChain, "natives"> => ({
+  key,
+  names: [key, ...more],
+  kind: "ed25519",
+});
 
 /**
- * The account chains' native coins (each ticker, and the tickers it had before), with the names of the networks
- * a file names them on: the network table's rows, ether's also on OTHER_ETHER_CHAINS.
+ * The chains the network table has no row for (chaingw reads none of them), as the files spell them (the
+ * network cells of OKX's and HTX's real files, test/fixtures/exchange/ownership; and the names chaingw's
+ * readers knew before this table): their kind, and their own coin where chaingw knows it.
+ */
+const ROWLESS_CHAINS: readonly ExchangeChain[] = [
+  { key: "LINEA", names: ["LINEA"], kind: "hex", natives: [ETHER] },
+  { key: "ZKSYNC", names: ["ZKSYNC"], kind: "hex", natives: [ETHER] },
+  { key: "ZKSYNC ERA", names: ["ZKSYNC ERA"], kind: "hex", natives: [ETHER] },
+  // its 0x addresses are 64 hex digits, its signatures the Stark curve's: not an EVM chain ("other": a 0x
+  // address on it is not a malformed EVM one)
+  { key: "STARKNET", names: ["STARKNET"], kind: "other", natives: [ETHER] },
+  { key: "OKC", names: ["OKC"], kind: "hex", natives: coin18("OKT") },
+  { key: "HECO", names: ["HECO"], kind: "hex", natives: coin18("HT") },
+  { key: "BTTC", names: ["BTTC"], kind: "hex", natives: [] },
+  { key: "FTM", names: ["FTM", "FANTOM"], kind: "hex", natives: coin18("FTM") },
+  { key: "ETC", names: ["ETC"], kind: "hex", natives: coin18("ETC") },
+  // EOS, renamed Vaulta in 2025: accounts whose keys are on chain, EOS-style SIG_K1 signatures
+  { key: "VAULTA", names: ["VAULTA"], kind: "other", natives: [] },
+  // Omni Layer tokens ("USDT-OMNI") live on Bitcoin's outputs
+  { key: "OMNI", names: ["OMNI"], kind: "bitcoin", natives: [] },
+  ...[
+    ed25519("SOL", "SOLANA"),
+    ed25519("DOT", "POLKADOT"),
+    ed25519("KSM", "KUSAMA"),
+    ed25519("ADA", "CARDANO"),
+    ed25519("APTOS", "APT"),
+    ed25519("SUI"),
+    ed25519("ALGO", "ALGORAND"),
+    ed25519("TON"),
+  ].map((c) => ({ ...c, natives: [] })),
+];
+
+/**
+ * Every chain name exchanges' files use, one entry per chain: the network table's mainnet account chains
+ * (their `exchangeNames`, their native coin with its former tickers) and ROWLESS_CHAINS. Which names are EVM
+ * chains (judge.ts), which parts of a coin cell are chains' names (solvency.ts `tickerOf`), which spellings are
+ * one chain (verify.ts), which coins are read with eth_getBalance (balances.ts), TRON's and the ed25519 chains'
+ * names (judge.ts, signatures.ts) are all read from here.
+ */
+export const EXCHANGE_CHAINS: readonly ExchangeChain[] = [
+  ...networks().flatMap((n): ExchangeChain[] =>
+    n.exchangeNames && n.group
+      ? [
+          {
+            key: n.exchangeNames[0] as string,
+            names: n.exchangeNames,
+            kind: KIND_OF_GROUP[n.group],
+            natives: [n.native.symbol, ...(n.native.formerSymbols ?? [])].map((symbol) => ({
+              symbol,
+              decimals: n.native.decimals,
+            })),
+            network: n.name,
+          },
+        ]
+      : [],
+  ),
+  ...ROWLESS_CHAINS,
+];
+
+const BY_NAME = new Map(EXCHANGE_CHAINS.flatMap((c) => c.names.map((name) => [name, c] as const)));
+
+/** The chain a file's name ("bep20", "Avalanche C-Chain") is, in any case; undefined for a name no entry has. */
+export const exchangeChainOf = (name: string): ExchangeChain | undefined => BY_NAME.get(name.toUpperCase());
+
+/** Whether a file's network (or coin) name is TRON's, in any case. */
+export const isTronNetwork = (name: string): boolean => exchangeChainOf(name)?.kind === "tron";
+
+/** The ed25519 chain a file's name is ("SOLANA" → SOL), in any case. */
+export const ed25519NetOf = (name: string): Ed25519Net | undefined => {
+  const c = exchangeChainOf(name);
+  return c?.kind === "ed25519" ? (c.key as Ed25519Net) : undefined;
+};
+
+/**
+ * The account chains' native coins (each ticker, and the tickers it had before), with the names of the
+ * networks a file names them on.
  */
 const NATIVES: readonly { ticker: string; decimals: number; networks: readonly string[] }[] = [
-  ...new Set(NAMED_CHAINS.map((n) => n.native)),
-].flatMap((native) => {
-  const on = NAMED_CHAINS.filter((n) => n.native === native).flatMap((n) => n.exchangeNames ?? []);
-  const networks = native.symbol === "ETH" ? [...on, ...OTHER_ETHER_CHAINS] : on;
-  return [native.symbol, ...(native.formerSymbols ?? [])].map((ticker) => ({
+  ...new Set(EXCHANGE_CHAINS.flatMap((c) => c.natives.map((n) => n.symbol))),
+].map((ticker) => {
+  const on = EXCHANGE_CHAINS.filter((c) => c.natives.some((n) => n.symbol === ticker));
+  return {
     ticker,
-    decimals: native.decimals,
-    networks,
-  }));
+    decimals: on[0]?.natives.find((n) => n.symbol === ticker)?.decimals as number,
+    networks: on.flatMap((c) => c.names),
+  };
 });
 
 /**

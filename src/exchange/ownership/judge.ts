@@ -5,13 +5,12 @@
  */
 import { bytesToHex } from "@noble/hashes/utils.js";
 import type { NetworkName } from "../../chains/coins.js";
-import { isTronNetwork, type UtxoCoin, utxoCoinOf } from "./coins.js";
+import { ed25519NetOf, exchangeChainOf, isTronNetwork, type UtxoCoin, utxoCoinOf } from "./coins.js";
 import type { OwnershipLayout, OwnershipRow } from "./read.js";
 import {
   type AccountDigest,
   decodeUtxoAddress,
   type Ed25519Body,
-  ed25519NetOf,
   isEvmAddress,
   isTronAddress,
   type Judged,
@@ -67,31 +66,8 @@ export function addressKey(row: OwnershipRow, network: NetworkName | undefined):
   return isEvmAddress(a) || a === a.toUpperCase() ? a.toLowerCase() : a;
 }
 
-/** The EVM networks as the files name them (a network column, or the part of a coin after its "-"). */
-const EVM_NETWORKS = new Set([
-  "ETH",
-  "ERC20",
-  "ARBITRUM",
-  "OPTIMISM",
-  "BASE",
-  "LINEA",
-  "ZKSYNC",
-  "BSC",
-  "BEP20",
-  "BNB",
-  "POLY",
-  "POLYGON",
-  "MATIC",
-  "AVAXC",
-  "AVAX",
-  "AVALANCHE C-CHAIN",
-  "OKC",
-  "HECO",
-  "BTTC",
-  "FTM",
-  "FANTOM",
-  "ETC",
-]);
+/** Whether a file's name is an EVM chain's (a network column, or the part of a coin after its "-"). */
+const isEvmNetwork = (name: string): boolean => exchangeChainOf(name)?.kind === "hex";
 
 /**
  * The account chain a row is on, from its network (else its coin, when the coin is a chain's own): EVM,
@@ -107,13 +83,13 @@ function accountFamilyOf(
   if (ed25519NetOf(net) ?? (row.network === "" ? ed25519NetOf(base) : undefined))
     return { kind: "ed25519", name: net, strict: false };
   if (isTronNetwork(net)) return { kind: "tron", name: "TRON", strict: true };
-  if (EVM_NETWORKS.has(net)) return { kind: "hex", name: net, strict: row.network !== "" };
+  if (isEvmNetwork(net)) return { kind: "hex", name: net, strict: row.network !== "" };
   // HTX also writes the chain before the token ("SOL-USDC", "BEP20-USDC"): its network cell is then the
   // token's name, and the chain is the coin's first part
   if (row.network !== "" && row.coin.includes("-")) {
     if (ed25519NetOf(base)) return { kind: "ed25519", name: base, strict: false, byCoin: true };
     if (isTronNetwork(base)) return { kind: "tron", name: "TRON", strict: false, byCoin: true };
-    if (EVM_NETWORKS.has(base)) return { kind: "hex", name: base, strict: false, byCoin: true };
+    if (isEvmNetwork(base)) return { kind: "hex", name: base, strict: false, byCoin: true };
   }
   return undefined;
 }
@@ -214,7 +190,12 @@ function judgeAccountRow(
       form: "TRON address",
       detail: "the address does not decode: not a TRON base58 address (T + 33 characters)",
     };
-  if (!ed && row.address.startsWith("0x") && net !== "STARKNET" && !sig.startsWith("SIG_K1_"))
+  if (
+    !ed &&
+    row.address.startsWith("0x") &&
+    exchangeChainOf(net)?.kind !== "other" &&
+    !sig.startsWith("SIG_K1_")
+  )
     return {
       status: "failed",
       form: "EVM address",

@@ -17,7 +17,7 @@ import { OutScript } from "@scure/btc-signer";
 import { checkAddress, payloadOf } from "../../chains/address.js";
 import { hex20ToTron, looksLikeTronBase58, tronToHex20 } from "../../chains/tron.js";
 import { compactSize, equal, hash160, sha256d } from "../../proof/message.js";
-import type { UtxoCoin } from "./coins.js";
+import { type Ed25519Net, ed25519NetOf, type UtxoCoin } from "./coins.js";
 
 /** What one signature (or a row's set of them) showed. */
 export interface Judged {
@@ -343,28 +343,6 @@ export function judgeAccount(
 
 // ---------------------------------------------------------------------------------------------------
 // ed25519
-
-/** The ed25519 networks whose address chaingw derives from a public key, and how. */
-type Ed25519Net = "SOL" | "DOT" | "KSM" | "ADA" | "APTOS" | "SUI" | "ALGO" | "TON";
-
-const ED_NETS: Record<string, Ed25519Net> = {
-  SOL: "SOL",
-  SOLANA: "SOL",
-  DOT: "DOT",
-  POLKADOT: "DOT",
-  KSM: "KSM",
-  KUSAMA: "KSM",
-  ADA: "ADA",
-  CARDANO: "ADA",
-  APT: "APTOS",
-  APTOS: "APTOS",
-  SUI: "SUI",
-  ALGO: "ALGO",
-  ALGORAND: "ALGO",
-  TON: "TON",
-};
-
-export const ed25519NetOf = (name: string): Ed25519Net | undefined => ED_NETS[name.toUpperCase()];
 
 const ss58 = (prefix: number, pk: Uint8Array): string => {
   const body = concatBytes(Uint8Array.of(prefix), pk);

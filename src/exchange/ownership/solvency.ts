@@ -32,7 +32,7 @@ import { gapText, rfc3339Seconds, timeFault } from "../../util/audit-time.js";
 import { aheadOfClock, isoOf } from "../../util/text.js";
 import { formatUnits } from "../../util/units.js";
 import { isTronRow, networkOf, nodeOfRow } from "./balances.js";
-import { decimalsOf, nativeOn } from "./coins.js";
+import { decimalsOf, exchangeChainOf, nativeOn } from "./coins.js";
 import { addressKey } from "./judge.js";
 import type { OwnershipFile, OwnershipRow } from "./read.js";
 import type { OwnershipReport, RowResult } from "./verify.js";
@@ -84,9 +84,10 @@ export interface RowBackings {
 
 /**
  * A row's chain and contract: the network its node answers for (without a node, the one its name claims:
- * a Bitcoin-family coin's on `--network`, TRON's names tron-mainnet, ETH/ERC20 ethereum, else the table's
- * name), and the contract its balance is read at (`--token SYMBOL=…`, else the well-known one there; none:
- * the network's own coin). null: not told.
+ * a Bitcoin-family coin's on `--network`, TRON's names tron-mainnet, a chain's name in the files its network
+ * table row — `EXCHANGE_CHAINS`: "ERC20" ethereum, "BSC" bnb-smart-chain —, else the table's own name), and
+ * the contract its balance is read at (`--token SYMBOL=…`, else the well-known one there; none: the
+ * network's own coin). null: not told.
  */
 export function rowIdentity(
   row: OwnershipRow,
@@ -99,9 +100,7 @@ export function rowIdentity(
   const genesis = utxo?.networks[b.network]?.genesis;
   const named = isTronRow(row)
     ? networkNamed("tron-mainnet")?.id
-    : name === "ETH" || name === "ERC20"
-      ? networkNamed("ethereum")?.id
-      : networkNamed(name.toLowerCase())?.id;
+    : networkNamed(exchangeChainOf(name)?.network ?? name.toLowerCase())?.id;
   const network = node ? node.id : utxo ? (genesis ? `utxo:${genesis}` : null) : (named ?? null);
   const known = (n: NetworkId | null) =>
     wellKnownBackings(symbol)?.backings.find((x) => x.network === n && x.token)?.token ?? null;
@@ -191,27 +190,6 @@ export interface ExchangeSolvencyReport {
   coins: CoinVerdict[];
 }
 
-const CHAIN_NAMES = new Set([
-  "ETH",
-  "ERC20",
-  "TRC20",
-  "TRON",
-  "TRX",
-  "BEP20",
-  "BSC",
-  "BNB",
-  "POLY",
-  "POLYGON",
-  "MATIC",
-  "AVAXC",
-  "ARBITRUM",
-  "OPTIMISM",
-  "BASE",
-  "OMNI",
-  "SOL",
-  "ALGO",
-]);
-
 /**
  * The coin a row's amount is of, whatever the spelling: the first part of its coin that is not a chain's or
  * a token standard's name ("USDT-ERC20", "ERC20-USDT", "USDT-ETH" → USDT), else its first part ("ETH-ARBITRUM"
@@ -219,7 +197,7 @@ const CHAIN_NAMES = new Set([
  */
 export function tickerOf(row: Pick<OwnershipRow, "coin">): string {
   const parts = row.coin.split("-").map((p) => p.trim().toUpperCase());
-  return parts.find((p) => !CHAIN_NAMES.has(p)) ?? (parts[0] as string);
+  return parts.find((p) => !exchangeChainOf(p)) ?? (parts[0] as string);
 }
 
 /** A row's amount as base units of `decimals` (OKX 2022's are base units of the coin's own places), floored. */

@@ -11,7 +11,7 @@ import type { NetworkName } from "../../chains/coins.js";
 import type { Finding } from "../../reserves/verdict.js";
 import { claim, fails, ok, runSteps, type VerifyStep } from "../../reserves/verifier.js";
 import type { ChainChecks } from "./balances.js";
-import { decimalsOf } from "./coins.js";
+import { decimalsOf, exchangeChainOf } from "./coins.js";
 import { addressKey, DIGESTS, judgeRow, publisherOf, utxoCoinOfRow } from "./judge.js";
 import type { OwnershipFile, OwnershipLayout, OwnershipRow, SummaryLine } from "./read.js";
 import { type OwnerResult, type OwnershipReport, type RowResult, report } from "./report.js";
@@ -97,29 +97,19 @@ export function signaturesOf(file: OwnershipFile, name: string): PreviousSignatu
 const isZero = (a: string) => /^0*(\.0*)?$/.test(a);
 
 /** One chain's names in the files, as one: HTX's USDT-ETH and USDT-ERC20 are one token on one chain. */
-const CHAIN_ALIASES: Record<string, string> = {
-  ERC20: "ETH",
-  BEP20: "BSC",
-  BNB: "BSC",
-  POLY: "POLYGON",
-  MATIC: "POLYGON",
-  AVAX: "AVAXC",
-  "AVALANCHE C-CHAIN": "AVAXC",
-  TRC20: "TRON",
-  TRX: "TRON",
-};
+const chainKey = (name: string): string => exchangeChainOf(name)?.key ?? name;
 
 /**
  * What a row's amount is of, whatever its spelling: the coin's and the network's names, each chain's aliases
  * as one, in any order ("USDT-ETH", "USDT-ERC20", "ERC20-USDT" and USDT on network ERC20 are one asset).
  */
-const assetKey = (row: OwnershipRow): string =>
+export const assetKey = (row: Pick<OwnershipRow, "coin" | "network">): string =>
   [
     ...new Set(
       [...row.coin.split("-"), row.network]
         .map((x) => x.trim().toUpperCase())
         .filter((x) => x !== "")
-        .map((x) => CHAIN_ALIASES[x] ?? x),
+        .map(chainKey),
     ),
   ]
     .sort()
@@ -415,7 +405,7 @@ function summaryFinding(file: OwnershipFile, s: SummaryLine): Finding {
   if (/\(all\)$/i.test(s.coin))
     return claim("summary", `${claimed} (a total over the coin's variants: not compared with the rows)`, at);
   // the summary's coin read as the reader reads a row's: its network the part after its first "-"
-  const key = assetKey({ coin: s.coin, network: s.coin.split("-").slice(1).join("-") } as OwnershipRow);
+  const key = assetKey({ coin: s.coin, network: s.coin.split("-").slice(1).join("-") });
   const rows = file.rows.filter((r) => r.amount !== undefined && assetKey(r) === key);
   const shifts = rows.map((r) => (file.units === "base" ? decimalsOf(r.coin, r.network) : 0));
   if (shifts.some((d) => d === undefined))
