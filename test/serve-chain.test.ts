@@ -551,8 +551,9 @@ describe("a reorg's cache drop that Redis did not take is kept, retried and hono
         gw.notes().includes("redis confirmed the cache drop"),
       );
       for (const c of above) expect(await ask(gw, c), c[0]).toBe(null);
+      // every answer: Redis stopped, its records unread; above block 6: read, the drop refused (ACL)
       expect(gw.notes()).toMatch(
-        /product eth: 1 cache drop waits for redis \(the answers above block 6; redis: [^)]+\); until redis confirms, no shared answer of eth tied to a block is served/,
+        /product eth: 1 cache drop waits for redis \((?:every answer tied to a block|the answers above block 6); redis: [^)]+\); until redis confirms, no shared answer of eth tied to a block is served/,
       );
       // the fork was found without Redis's records of other replicas' entries: every one tied to a block went
       expect(gw.notes()).toMatch(
@@ -616,6 +617,52 @@ describe("a reorg's cache drop that Redis did not take is kept, retried and hono
     expect(other.notes()).toMatch(
       /product eth: the cache's records of its chain from before this process followed it disagree with upstream \S+ at block 7: 2 cached answers above block 6 dropped/,
     );
+  });
+
+  it("Redis not answering when a reorg's walk reads its records, answering again when the drop is sent: the entries in Redis the walk could not see (another replica's block 6, below this process's lowest) go too", async () => {
+    const { anvil, tx2 } = await anvilWithTwoTxs();
+    const { proxy, redis: r, config, args, gw } = await gatewayOver(anvil, "redis", { interval: 0.2 });
+    const redis = r as RedisServer;
+    const b6 = (await anvil.rpc<{ hash: string }>("eth_getBlockByNumber", ["0x6", false])).hash;
+    const cached = async (g: Served, c: [string, unknown[]]) => {
+      const first = await ask(g, c);
+      expect(first).not.toBe(null);
+      const asked = proxy.hitsOf(...c);
+      expect(await ask(g, c)).toEqual(first);
+      expect(proxy.hitsOf(...c), `${c[0]} cached`).toBe(asked);
+    };
+    // another replica caches block 6 by hash (in Redis), then stops; this one caches tx2's receipt (block 7)
+    const other = await startServe(config, { keys: [["eth"]], args, dir: gw.dir });
+    gws.push(other);
+    await cached(other, ["eth_getBlockByHash", [b6, false]]);
+    expect(await other.stop()).toBe(0);
+    await cached(gw, ["eth_getTransactionReceipt", [tx2]]);
+    // the walk's array (this process's records: block 7) held at the proxy until Redis answers again
+    let release = () => {};
+    const held = new Promise<void>((done) => {
+      release = done;
+    });
+    const walked = () =>
+      proxy.of("arrived").filter((e) => e.method === "eth_getBlockByNumber" && e.params[0] === "0x7").length;
+    expect(walked()).toBe(0);
+    proxy.setMethodFault("eth_getBlockByNumber", { kind: "held", until: held }, (p) => p[0] === "0x7");
+    process.kill(redis.pid, "SIGSTOP");
+    try {
+      await anvil.rpc("anvil_reorg", [12, []]);
+      expect(await anvil.rpc("eth_getBlockByHash", [b6, false])).toBe(null);
+      await until("the walk's array", () => walked() > 0);
+    } finally {
+      process.kill(redis.pid, "SIGCONT");
+    }
+    // reads of Redis again (an answer no one cached: not found there), then the walk goes on
+    await until("the note that redis answers again", async () => {
+      await ask(gw, ["eth_getBlockByHash", [`0x${"ab".repeat(32)}`, false]]);
+      return gw.notes().includes("redis answers again");
+    });
+    release();
+    await until("the note of the reorg", () => gw.notes().includes("a reorg;"));
+    expect(await ask(gw, ["eth_getBlockByHash", [b6, false]])).toBe(null);
+    expect(await ask(gw, ["eth_getTransactionReceipt", [tx2]])).toBe(null);
   });
 
   it("Redis refusing the drop (its ACL denies scripts) while it answers reads: the old chain's answers it still holds are read from it and not served; the drop lands once it takes scripts again", async () => {

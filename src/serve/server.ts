@@ -136,7 +136,7 @@ export class Gateway implements GatewayParts {
       const pool = new Pool(p, cfg, this.metrics, log, {
         drop: () => this.state.cacheDrop(`${name}|`),
         claims: (scope, limit) => this.state.cacheClaims(scope, limit),
-        dropAbove: (scope, height) => this.state.cacheDropAbove(scope, height),
+        dropAbove: (scope, height, shared) => this.state.cacheDropAbove(scope, height, shared),
       });
       products.set(name, { cfg: p, pool, extra: extraMethods(p) });
     }

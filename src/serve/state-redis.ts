@@ -340,24 +340,24 @@ export class RedisState implements SharedState {
       ).chaingwDropAbove(...this.depKeys(scope), String(height), this.prefix + "cache:"),
     );
   }
-  async cacheDropAbove(scope: string, height: number) {
+  async cacheDropAbove(scope: string, height: number, sharedHeight = height) {
     const local = await this.local.cacheDropAbove(scope, height);
     const waiting = this.pending.get(scope);
     if (waiting) {
       // the scope's drop already waits for Redis and covers this one: counted, and sent again soon
       waiting.drops++;
       waiting.seq++;
-      this.waitingDrops(scope, 1, `${dropOf(height)} joins it`);
+      this.waitingDrops(scope, 1, `${dropOf(sharedHeight)} joins it`);
       this.retryDrops(0);
       return local;
     }
     const shared = await this.use(
-      () => this.dropShared(scope, height),
+      () => this.dropShared(scope, sharedHeight),
       () => undefined,
     );
     if (shared !== undefined) return Math.max(local, shared);
     this.pending.set(scope, { drops: 1, seq: 0 });
-    this.waitingDrops(scope, 1, `${dropOf(height)}; redis: ${this.problem}`);
+    this.waitingDrops(scope, 1, `${dropOf(sharedHeight)}; redis: ${this.problem}`);
     this.retryDrops(DROP_RETRY_FIRST_MS);
     return local;
   }

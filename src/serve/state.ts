@@ -73,8 +73,12 @@ export interface SharedState {
    * first: what the cache took the chain to be, for finding a reorg's fork.
    */
   cacheClaims(scope: string, heights: number): Promise<Claims>;
-  /** Drops a scope's entries that depend on a block above `height` (a reorg's fork); returns how many. */
-  cacheDropAbove(scope: string, height: number): Promise<number>;
+  /**
+   * Drops a scope's entries that depend on a block above `height` (a reorg's fork); returns how many.
+   * `shared`: above which the shared store's go, when not the same (-1: its records were not read, so the
+   * fork says nothing of entries only it holds).
+   */
+  cacheDropAbove(scope: string, height: number, shared?: number): Promise<number>;
   /**
    * Drops this process's cached entries whose key starts with `prefix` (a product's, when its chain
    * changed). Shared entries are unreachable already: their keys carry the chain they were stored for.

@@ -84,7 +84,8 @@ export interface PoolCache {
   /** the product's chain changed: all of it */
   drop(): void;
   claims(scope: string, heights: number): Promise<Claims>;
-  dropAbove(scope: string, height: number): Promise<number>;
+  /** `shared`: the height for the shared store's entries, when not `height` (-1: its records unread) */
+  dropAbove(scope: string, height: number, shared?: number): Promise<number>;
 }
 const NONE = { claims: [], all: true, read: true };
 const NO_CACHE: PoolCache = { drop() {}, claims: async () => NONE, dropAbove: async () => 0 };
@@ -437,8 +438,9 @@ export class Pool {
   private async dropAboveFork(u: Upstream, anchor: { height: number; hash: string }, now: string | null) {
     const scope = this.scopeOfChain();
     if (scope === undefined) return;
-    const { fork, lowestBad } = await this.walkClaims(u, scope);
-    const dropped = await this.cache.dropAbove(scope, fork);
+    const { fork, lowestBad, read } = await this.walkClaims(u, scope);
+    // Redis's records unread: the fork says nothing of its entries that this process does not hold
+    const dropped = await this.cache.dropAbove(scope, fork, read ? fork : -1);
     this.log(
       `upstream ${u.endpoint.label} of ${this.product.name}: block ${anchor.height} is now ${now ?? "gone"} (was ${anchor.hash}): a reorg; ${dropped} cached answers above ${fork < 0 ? "any block the cache could match" : lowestBad === undefined ? `block ${fork}, where the cache and the node agree,` : `block ${fork}, below the lowest the cache and the node disagree on,`} dropped`,
     );
@@ -451,14 +453,12 @@ export class Pool {
    * answering): every entry tied to a block. Said only when something disagreed or could not be told.
    */
   private async compareRecords(u: Upstream, scope: string): Promise<void> {
-    const walked = await this.walkClaims(u, scope);
-    const { lowestBad, claims, read } = walked;
-    const fork = read ? walked.fork : -1;
+    const { fork, lowestBad, claims, read } = await this.walkClaims(u, scope);
     // every record agrees with the node (none: nothing to drop either)
     if (read && lowestBad === undefined && (fork >= 0 || claims === 0)) return;
-    const dropped = await this.cache.dropAbove(scope, fork);
+    const dropped = await this.cache.dropAbove(scope, fork, read ? fork : -1);
     const why = !read
-      ? "could not be read from the shared state"
+      ? "could not be read from the shared state (every one there tied to a block goes)"
       : lowestBad === undefined
         ? `could not all be compared with upstream ${u.endpoint.label}`
         : `disagree with upstream ${u.endpoint.label} at block ${lowestBad}`;
