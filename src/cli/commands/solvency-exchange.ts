@@ -142,13 +142,13 @@ export async function liabilitiesOf(
 
 /** The block time of each snapshot height the rows name on a network a node reads. */
 async function snapshotTimes(file: OwnershipFile, nodes: ChainNode[]): Promise<SnapshotTime[]> {
-  const { networkOf } = await import("../../exchange/ownership/balances.js");
+  // a row's node is the one that read its balance (`nodeOfRow`: TRON's spellings one network)
+  const { nodeOfRow } = await import("../../exchange/ownership/balances.js");
   const out: SnapshotTime[] = [];
   for (const node of nodes) {
     const heights = new Set<number>();
     for (const r of file.rows) {
-      if (networkOf(r) !== node.network.toUpperCase() && (r.network || r.coin).toUpperCase() !== node.network)
-        continue;
+      if (nodeOfRow(nodes, r) !== node) continue;
       const h = r.height ?? file.summary.find((s) => s.coin === r.coin)?.height;
       if (h && /^\d+$/.test(h)) heights.add(Number(h));
     }

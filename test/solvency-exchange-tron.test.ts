@@ -1,0 +1,98 @@
+/**
+ * `solvency` over an exchange's address file whose TRON rows name their chain by any of TRON's spellings
+ * ("TRON", "TRX", "TRC20"), read with one `--node TRON=URL`: each row's snapshot time comes from the node that
+ * read its balance. Before, the snapshot times were looked up by a comparison of their own (the network cell
+ * against the node's name), so a "TRC20" row read by `--node TRON=` had no block time and its coins could not
+ * count. The TRON fixture (test/fixtures/tron.ts) answers as java-tron does (Nile's chain id, a test network:
+ * `--backing` declares it); signatures by TronWeb's signMessageV2.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { TronWeb } from "tronweb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ExchangeSolvencyReport } from "../src/exchange/ownership/solvency.js";
+import { fixtureBalances, startTronFixture, type TronFixture } from "./fixtures/tron.js";
+import { runCli } from "./helpers/cli.js";
+import { trackDir } from "./helpers/procs.js";
+
+const K0 = "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
+const MESSAGE = "I am an OKX address";
+const HEADER =
+  "coin,Network,Snapshot Height,address,amount,message,signature1,signature2,redeem script/ public key, eoa1, eoa2";
+const A0 = TronWeb.address.fromPrivateKey(K0) as string;
+const sign = (key: string) => new TronWeb({ fullHost: "http://127.0.0.1:1" }).trx.signMessageV2(MESSAGE, key);
+const six = (v: bigint) => {
+  const s = v.toString().padStart(7, "0");
+  return `${s.slice(0, -6)}.${s.slice(-6)}`.replace(/\.?0+$/, "");
+};
+
+let dir: string;
+let tron: TronFixture;
+let n = 0;
+const write = (name: string, text: string) => {
+  const p = join(dir, `${n++}-${name}`);
+  writeFileSync(p, text);
+  return p;
+};
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "chaingw-solvency-tron-"));
+  trackDir(dir);
+  tron = await startTronFixture();
+});
+afterAll(async () => {
+  await tron?.stop();
+});
+
+/** chaingw's commitment of one customer owing `amount` TRX (`liabilities build`). */
+async function owed(amount: string): Promise<string> {
+  const out = join(dir, `${n++}-snap`);
+  const input = write("balances.csv", `customer_id,asset,amount\nc0,TRX,${amount}\n`);
+  const assets = write("assets.csv", "asset,decimals\nTRX,6\n");
+  const r = await runCli(["liabilities", "build", "--input", input, "--assets", assets, "--out", out]);
+  expect(r.exitCode, r.stderr).toBe(0);
+  return join(out, "commitment.json");
+}
+
+describe("solvency with --node TRON=URL", () => {
+  for (const network of ["TRON", "TRX", "TRC20"])
+    it(`a TRX row whose network cell says ${network}: read and timed by the TRON node, SOLVENT`, async () => {
+      const h = tron.head();
+      const trx = fixtureBalances(`0x${TronWeb.address.toHex(A0).slice(2)}`).trx;
+      const reserves = write(
+        "reserves.csv",
+        `coin,snapshot height,amount\nTRX(ALL),${h},${six(trx)}\n\n${HEADER}\n` +
+          `TRX,${network},${h},${A0},${six(trx)},${MESSAGE},${sign(K0)},,\n`,
+      );
+      const r = await runCli([
+        "solvency",
+        "--reserves",
+        reserves,
+        "--liabilities",
+        await owed("1"),
+        "--node",
+        `TRON=${tron.url}`,
+        "--backing",
+        "TRX=tron-nile",
+        "--challenge",
+        MESSAGE,
+        "--max-gap",
+        "3650d",
+        "--json",
+      ]);
+      expect(r.stderr).toBe("");
+      const report = JSON.parse(r.stdout) as ExchangeSolvencyReport;
+      const coin = report.coins.find((c) => c.asset === "TRX");
+      expect(coin).toMatchObject({ proven: six(trx), status: "covered" });
+      expect(coin?.snapshots).toEqual([
+        expect.objectContaining({
+          height: h,
+          block_time: expect.stringMatching(/^2026-/),
+          within_max_gap: true,
+        }),
+      ]);
+      expect(report.verdict).toBe("solvent");
+      expect(r.exitCode).toBe(0);
+    });
+});
