@@ -123,6 +123,33 @@ describe("an OKX-layout file checked against anvil", () => {
     expect(exitCode).toBe(0);
   });
 
+  it("one chain, any spelling: USDT on network ERC20, or USDT-ERC20, is read by --node ETH=; --node ETH= and --node ERC20= together refused", async () => {
+    const files = [
+      okxFile("erc20.csv", [`USDT,ERC20,${height},${A0},100,${MESSAGE},${okxSign(K0)},,`]),
+      okxFile("usdt-erc20.csv", [`USDT-ERC20,,${height},${A0},100,${MESSAGE},${okxSign(K0)},,`]),
+    ];
+    for (const file of files) {
+      const { exitCode, report, stderr } = await verify(file, "--token", `USDT=${token}`);
+      expect(stderr).toBe("");
+      // before: no node named ERC20, so the row was not read (signed, the amount claimed: exit 3)
+      expect(report.rows.map((r) => [r.status, r.balance?.holds])).toEqual([["proven", true]]);
+      expect(exitCode).toBe(0);
+    }
+    const both = await runCli([
+      "reserves",
+      "verify",
+      files[0] as string,
+      "--node",
+      `ETH=${anvil.url}`,
+      "--node",
+      `ERC20=${anvil.url}`,
+    ]);
+    expect(both.exitCode).toBe(2);
+    expect(both.stderr).toBe(
+      'chaingw: --node "ETH" and --node "ERC20" name one chain (the files\' "ETH"): give one of them\n',
+    );
+  });
+
   it("fails: a balance above what the chain held at the snapshot, naming the row", async () => {
     const { exitCode, report } = await verify(okxFile("raised.csv", [walletRow(wallet, "2.5")]));
     expect(report.rows[0]).toMatchObject({ proven: false, status: "failed" });

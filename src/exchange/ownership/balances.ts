@@ -26,7 +26,14 @@ import {
 import { startScan } from "../../reserves/utxo/scan.js";
 import type { JsonRpcClient } from "../../rpc/client.js";
 import { formatUnits, parseUnits } from "../../util/units.js";
-import { EXCHANGE_CHAINS, isTronNetwork, nativeOn, type UtxoCoin, utxoCoinOf } from "./coins.js";
+import {
+  EXCHANGE_CHAINS,
+  exchangeChainOf,
+  isTronNetwork,
+  nativeOn,
+  type UtxoCoin,
+  utxoCoinOf,
+} from "./coins.js";
 import type { OwnershipFile, OwnershipRow } from "./read.js";
 import { decodeUtxoAddress, isEvmAddress, isTronAddress, scriptOf } from "./signatures.js";
 
@@ -60,13 +67,20 @@ export const networkOf = (row: OwnershipRow): string =>
 /** TRON's names in the files ("TRX", "USDT-TRC20", a network column "TRON") are one network for `--node`. */
 export const isTronRow = (row: OwnershipRow): boolean =>
   isTronNetwork(networkOf(row)) || isTronAddress(row.address);
-const nodeName = (n: string): string => (isTronNetwork(n) ? "TRON" : n.toUpperCase());
+/**
+ * The chain `--node NET` names: one chain's spellings in the files as one (`EXCHANGE_CHAINS`: ETH and ERC20,
+ * BSC and BEP20, TRON's three), else the name itself.
+ */
+export const nodeKey = (net: string): string => exchangeChainOf(net)?.key ?? net.toUpperCase();
 
-/** The node (`--node NET=URL`) that reads a row: the one named for its network, TRON's names as one. */
+/** The node (`--node NET=URL`) that reads a row: the one named for its network's chain, by any spelling. */
 export const nodeOfRow = <N extends { network: string }>(
   nodes: readonly N[],
   row: OwnershipRow,
-): N | undefined => nodes.find((n) => nodeName(n.network) === (isTronRow(row) ? "TRON" : networkOf(row)));
+): N | undefined => {
+  const want = nodeKey(isTronRow(row) ? "TRON" : networkOf(row));
+  return nodes.find((n) => nodeKey(n.network) === want);
+};
 
 export interface BalanceCheck {
   /** the chain's balance in the row's units, as text */

@@ -12,6 +12,7 @@ import type { ChainNode } from "../../../exchange/ownership/balances.js";
 import type { OwnershipFile } from "../../../exchange/ownership/read.js";
 import type { OwnershipReport } from "../../../exchange/ownership/verify.js";
 import type { AddressFileModule } from "../../../formats/registry.js";
+import { quoted } from "../../../util/text.js";
 import { onePerKey } from "../../options.js";
 import type { Run } from "../../run.js";
 
@@ -83,6 +84,14 @@ export async function addressFileJudged(
     previous = readFile(older, () => m.previous(old, basename(older)));
   }
   const nodes = onePerKey("--node", pairs("--node", o.node, /^https?:\/\/\S+$/, "NET=http(s)://host:port"));
+  // two names of one chain (ETH and ERC20) would leave which node reads its rows to the order given
+  const { nodeKey } = await import("../../../exchange/ownership/balances.js");
+  for (const [i, [a]] of nodes.entries())
+    for (const [b] of nodes.slice(i + 1))
+      if (nodeKey(a) === nodeKey(b))
+        throw new UsageError(
+          `--node ${quoted(a)} and --node ${quoted(b)} name one chain (the files' ${quoted(nodeKey(a))}): give one of them`,
+        );
   // a token's contract: 0x… for the EVM rows of that symbol, T… (a TRC-20) for its TRON rows: one of each
   const tokenPairs = onePerKey(
     "--token",
