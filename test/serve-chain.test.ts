@@ -659,6 +659,9 @@ describe("a reorg's cache drop that Redis did not take is kept, retried and hono
       await ask(gw, ["eth_getBlockByHash", [`0x${"ab".repeat(32)}`, false]]);
       return gw.notes().includes("redis answers again");
     });
+    // a client reads block 6 meanwhile: from Redis, into this process's memory (the reorg not yet seen:
+    // served as cached, as before any check sees a reorg)
+    expect(await ask(gw, ["eth_getBlockByHash", [b6, false]])).not.toBe(null);
     release();
     await until("the note of the reorg", () => gw.notes().includes("a reorg;"));
     expect(await ask(gw, ["eth_getBlockByHash", [b6, false]])).toBe(null);

@@ -341,7 +341,9 @@ export class RedisState implements SharedState {
     );
   }
   async cacheDropAbove(scope: string, height: number, sharedHeight = height) {
-    const local = await this.local.cacheDropAbove(scope, height);
+    // Redis's records unread: this process's copies of its entries (made while the walk asked the node,
+    // once Redis answered again) are as unknown as they are, and go with them
+    const local = await this.local.cacheDropAbove(scope, Math.min(height, sharedHeight));
     const waiting = this.pending.get(scope);
     if (waiting) {
       // the scope's drop already waits for Redis and covers this one: counted, and sent again soon

@@ -76,7 +76,7 @@ export interface SharedState {
   /**
    * Drops a scope's entries that depend on a block above `height` (a reorg's fork); returns how many.
    * `shared`: above which the shared store's go, when not the same (-1: its records were not read, so the
-   * fork says nothing of entries only it holds).
+   * fork says nothing of entries only it holds, nor of this process's copies of them: those go too).
    */
   cacheDropAbove(scope: string, height: number, shared?: number): Promise<number>;
   /**

@@ -95,6 +95,8 @@ const CHECK_MARKS = { idempotent: true, heavy: false };
 const WALK_HEIGHTS = 64;
 const WALK_ROUNDS = 4;
 
+type Walked = { fork: number; lowestBad?: number; claims: number; read: boolean };
+
 /** Failed health checks in a row that take an upstream out of the rotation. */
 export const FAILED_CHECKS_TO_LEAVE = 3;
 /** A check brought forward by a failed exchange starts no sooner than this after the last one began. */
@@ -424,16 +426,12 @@ export class Pool {
   }
 
   /**
-   * A reorg on `u` below `anchor`: the cache's claims (what each entry took the chain to be), every claim at
-   * each of its highest claimed heights, compared with `u`'s blocks at those heights, in arrays of
-   * WALK_HEIGHTS, at most WALK_ROUNDS of them — every claimed height, not only down to the first that
-   * agrees: answers of the new chain cached between the reorg and this check (however many) agree high up
-   * while the old chain's answers below them do not. Every entry above the lowest claim the node
-   * disagrees with goes; none disagreeing, none goes. Unsure — the walk cut short (`u` unreadable), or the
-   * claims past its bound while its lowest height still disagrees —, every entry tied to a block goes.
-   * Entries tied to no block (raw bytes by hash) stay. Not seen: an old entry below WALK_HEIGHTS ×
-   * WALK_ROUNDS claimed heights that all agree (a reorg deeper than that, with the new chain's answers
-   * cached at each of those heights before the check).
+   * A reorg on `u` below `anchor`: every claim (what an entry took the chain to be) at the cache's highest
+   * claimed heights against `u`'s blocks there, in arrays of WALK_HEIGHTS, at most WALK_ROUNDS — every
+   * height, not down to the first that agrees: the new chain's answers cached since the reorg (however
+   * many) agree above the old chain's. Entries above the lowest claim the node disagrees with go (none
+   * disagreeing, none); unsure (`u` unreadable, or claims past the bound below a disagreeing lowest): every
+   * entry tied to a block. Not seen: an old entry below WALK_HEIGHTS × WALK_ROUNDS agreeing heights.
    */
   private async dropAboveFork(u: Upstream, anchor: { height: number; hash: string }, now: string | null) {
     const scope = this.scopeOfChain();
@@ -441,8 +439,15 @@ export class Pool {
     const { fork, lowestBad, read } = await this.walkClaims(u, scope);
     // Redis's records unread: the fork says nothing of its entries that this process does not hold
     const dropped = await this.cache.dropAbove(scope, fork, read ? fork : -1);
+    const above = !read
+      ? "tied to a block (the shared records could not be read),"
+      : fork < 0
+        ? "above any block the cache could match"
+        : lowestBad === undefined
+          ? `above block ${fork}, where the cache and the node agree,`
+          : `above block ${fork}, below the lowest the cache and the node disagree on,`;
     this.log(
-      `upstream ${u.endpoint.label} of ${this.product.name}: block ${anchor.height} is now ${now ?? "gone"} (was ${anchor.hash}): a reorg; ${dropped} cached answers above ${fork < 0 ? "any block the cache could match" : lowestBad === undefined ? `block ${fork}, where the cache and the node agree,` : `block ${fork}, below the lowest the cache and the node disagree on,`} dropped`,
+      `upstream ${u.endpoint.label} of ${this.product.name}: block ${anchor.height} is now ${now ?? "gone"} (was ${anchor.hash}): a reorg; ${dropped} cached answers ${above} dropped`,
     );
   }
 
@@ -471,13 +476,8 @@ export class Pool {
    * The fork of the cache's claims and `u`'s chain (see dropAboveFork): the height above which entries go
    * (-1: every entry tied to a block), the lowest claim `u` disagrees with, and how many claims were read.
    */
-  private async walkClaims(
-    u: Upstream,
-    scope: string,
-  ): Promise<{ fork: number; lowestBad?: number; claims: number; read: boolean }> {
+  private async walkClaims(u: Upstream, scope: string): Promise<Walked> {
     const limit = WALK_HEIGHTS * WALK_ROUNDS;
-    // every claim at the highest heights (not the first so many claims: a busy chain's new receipts
-    // cached between a reorg and its check could fill them and hide an old one below)
     const { claims, all: whole, read } = await this.cache.claims(scope, limit);
     const byHeight = new Map<number, Set<string>>();
     for (const c of claims) {
