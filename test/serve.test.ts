@@ -336,7 +336,9 @@ describe("keys", () => {
     expect(JSON.parse(pretty.stdout)).toEqual(keys);
     expect(pretty.stdout).toContain('\n  {\n    "id": ');
     const empty = `${gw.dir}/no-such-keys.json`; // no file yet: no keys
-    expect((await runCli(["serve", "keys", "list", "--keys", empty])).stdout).toBe(`no keys in ${empty}\n`);
+    expect((await runCli(["serve", "keys", "list", "--keys", empty])).stdout).toBe(
+      `no keys in ${empty}: no such file yet (serve keys add makes it)\n`,
+    );
     expect((await runCli(["serve", "keys", "list", "--keys", empty, "--json"])).stdout).toBe("[]\n");
     const extra = await gw.addKey("ltc");
     gw.proc.kill("SIGHUP");

@@ -2,6 +2,7 @@
  * `chaingw serve --config FILE` and `chaingw serve keys add|list|revoke`: the command tree only. The
  * gateway (src/serve/) is imported when a subcommand runs, so the CLI's start-up does not pay for it.
  */
+import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import type { Command } from "commander";
 import { UsageError } from "../../errors/index.js";
@@ -229,7 +230,7 @@ function declareKeys(serve: Command, run: Run): void {
       const list = readKeys(file).map(({ id, products, created }) => ({ id, products, created }));
       run.print(list, () =>
         list.length === 0
-          ? `no keys in ${file}`
+          ? `no keys in ${file}${existsSync(file) ? "" : ": no such file yet (serve keys add makes it)"}`
           : list.map((k) => `${k.id}  ${k.products.join(",")}  ${k.created ?? ""}`.trimEnd()).join("\n"),
       );
     },
