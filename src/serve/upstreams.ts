@@ -7,10 +7,9 @@
  */
 
 import { groupOf } from "../chains/index.js";
-import type { ChainGroup } from "../chains/types.js";
 import { TransportError } from "../errors/index.js";
 import { quantityOf } from "../json/lossless.js";
-import { type BatchOutcome, callBatch } from "../rpc/batch.js";
+import { callBatch } from "../rpc/batch.js";
 import { type Attempted, type BatchEntry, type CallResult, JsonRpcClient } from "../rpc/client.js";
 import type { Endpoint } from "../rpc/endpoint.js";
 import { JSON_HEADERS } from "../rpc/http.js";
@@ -18,6 +17,7 @@ import { Slots } from "../rpc/slots.js";
 import { WirePool } from "../rpc/wire.js";
 import type { GatewayConfig, ProductConfig } from "./config.js";
 import type { Metrics, TimingCell } from "./metrics.js";
+import { CHECK_MARKS, hashCall, hashIn, walkClaims } from "./reorg.js";
 import type { Claims } from "./state.js";
 import { GATEWAY_WORDS, GatewayTransport, MAX_ANSWER_BYTES } from "./transport.js";
 
@@ -89,13 +89,6 @@ export interface PoolCache {
 }
 const NONE = { claims: [], all: true, read: true };
 const NO_CACHE: PoolCache = { drop() {}, claims: async () => NONE, dropAbove: async () => 0 };
-
-const CHECK_MARKS = { idempotent: true, heavy: false };
-/** A reorg's fork is looked for among the cache's claims: this many heights an array, at most so many arrays. */
-const WALK_HEIGHTS = 64;
-const WALK_ROUNDS = 4;
-
-type Walked = { fork: number; lowestBad?: number; claims: number; read: boolean };
 
 /** Failed health checks in a row that take an upstream out of the rotation. */
 export const FAILED_CHECKS_TO_LEAVE = 3;
@@ -319,9 +312,9 @@ export class Pool {
     if (!tip) return undefined;
     const bh = chain.blockHash;
     const asked: BatchEntry[] = [{ method: tip.method, params: [], marks: CHECK_MARKS, plain: true }];
-    if (bh) asked.push(this.hashCall(0));
+    if (bh) asked.push(hashCall(this.product.chain, 0));
     const anchor = bh && u.anchor;
-    if (anchor) asked.push(this.hashCall(anchor.height));
+    if (anchor) asked.push(hashCall(this.product.chain, anchor.height));
     try {
       const [t, g, a] = await callBatch(this.checker(u), asked);
       if (t instanceof Error) throw t;
@@ -331,7 +324,7 @@ export class Pool {
       if (bh) {
         // a node that answers its tip but not its genesis (yet: one just restarted) cannot be told to be on
         // the product's chain: a failed check, its chain as last read until a check reads it
-        const v = this.hashIn(g);
+        const v = hashIn(this.product.chain, g);
         if (typeof v !== "string")
           throw new Error(
             `its chain (${bh.method}) unreadable: ${g instanceof Error ? g.message : (g as CallResult).raw.slice(0, 40)}`,
@@ -341,7 +334,7 @@ export class Pool {
       if (a instanceof TransportError) throw a;
       u.lastProblem = undefined;
       u.reached = true;
-      return { height: h, atAnchor: anchor ? this.hashIn(a) : undefined };
+      return { height: h, atAnchor: anchor ? hashIn(this.product.chain, a) : undefined };
     } catch (e) {
       u.lastProblem = (e as Error).message;
       // an answer of any kind is a node that is there (a JSON-RPC error; litecoind's HTTP 503 "Work
@@ -349,20 +342,6 @@ export class Pool {
       u.reached = !(e instanceof TransportError) || (!e.neverSent && !e.timedOut);
       return undefined;
     }
-  }
-
-  /** The call that asks the hash of the block at `height`. */
-  private hashCall(height: number): BatchEntry {
-    const bh = groupOf(this.product.chain).blockHash as NonNullable<ChainGroup["blockHash"]>;
-    return { method: bh.method, params: bh.params(height), marks: CHECK_MARKS, plain: true };
-  }
-
-  /** A block hash from its call's outcome; null: no such block (null, or the node's error: out of range). */
-  private hashIn(o: BatchOutcome | undefined): string | null {
-    if (o === undefined || o instanceof Error) return null;
-    const bh = groupOf(this.product.chain).blockHash;
-    const v = bh?.member ? (o.result as Record<string, unknown> | null)?.[bh.member] : o.result;
-    return typeof v === "string" && v.length > 0 ? v : null;
   }
 
   /**
@@ -411,12 +390,13 @@ export class Pool {
         const old = u.anchor;
         if (old?.height === want) return;
         try {
-          const asked = [this.hashCall(want)];
-          if (old) asked.push(this.hashCall(old.height));
+          const asked = [hashCall(this.product.chain, want)];
+          if (old) asked.push(hashCall(this.product.chain, old.height));
           const [n, o] = await callBatch(this.checker(u), asked);
           if (n instanceof TransportError || o instanceof TransportError) return;
-          if (old && this.hashIn(o) !== old.hash) await this.dropAboveFork(u, old, this.hashIn(o));
-          const hash = this.hashIn(n);
+          if (old && hashIn(this.product.chain, o) !== old.hash)
+            await this.dropAboveFork(u, old, hashIn(this.product.chain, o));
+          const hash = hashIn(this.product.chain, n);
           u.anchor = hash === null ? undefined : { height: want, hash };
         } catch {
           // asked again at the next check
@@ -427,7 +407,7 @@ export class Pool {
 
   /**
    * A reorg on `u` below `anchor`: every claim (what an entry took the chain to be) at the cache's highest
-   * claimed heights against `u`'s blocks there, in arrays of WALK_HEIGHTS, at most WALK_ROUNDS — every
+   * claimed heights against `u`'s blocks there, in arrays (reorg.ts's walkClaims) — every
    * height, not down to the first that agrees: the new chain's answers cached since the reorg (however
    * many) agree above the old chain's. Entries above the lowest claim the node disagrees with go (none
    * disagreeing, none); unsure (`u` unreadable, or claims past the bound below a disagreeing lowest): every
@@ -436,7 +416,12 @@ export class Pool {
   private async dropAboveFork(u: Upstream, anchor: { height: number; hash: string }, now: string | null) {
     const scope = this.scopeOfChain();
     if (scope === undefined) return;
-    const { fork, lowestBad, read } = await this.walkClaims(u, scope);
+    const { fork, lowestBad, read } = await walkClaims(
+      this.cache,
+      this.checker(u),
+      this.product.chain,
+      scope,
+    );
     // Redis's records unread: the fork says nothing of its entries that this process does not hold
     const dropped = await this.cache.dropAbove(scope, fork, read ? fork : -1);
     const above = !read
@@ -458,7 +443,12 @@ export class Pool {
    * answering): every entry tied to a block. Said only when something disagreed or could not be told.
    */
   private async compareRecords(u: Upstream, scope: string): Promise<void> {
-    const { fork, lowestBad, claims, read } = await this.walkClaims(u, scope);
+    const { fork, lowestBad, claims, read } = await walkClaims(
+      this.cache,
+      this.checker(u),
+      this.product.chain,
+      scope,
+    );
     // every record agrees with the node (none: nothing to drop either)
     if (read && lowestBad === undefined && (fork >= 0 || claims === 0)) return;
     const dropped = await this.cache.dropAbove(scope, fork, read ? fork : -1);
@@ -470,58 +460,6 @@ export class Pool {
     this.log(
       `product ${this.product.name}: the cache's records of its chain from before this process followed it ${why}: ${dropped} cached answers above ${fork < 0 ? "any block the cache could match" : `block ${fork}`} dropped`,
     );
-  }
-
-  /**
-   * The fork of the cache's claims and `u`'s chain (see dropAboveFork): the height above which entries go
-   * (-1: every entry tied to a block), the lowest claim `u` disagrees with, and how many claims were read.
-   */
-  private async walkClaims(u: Upstream, scope: string): Promise<Walked> {
-    const limit = WALK_HEIGHTS * WALK_ROUNDS;
-    const { claims, all: whole, read } = await this.cache.claims(scope, limit);
-    const byHeight = new Map<number, Set<string>>();
-    for (const c of claims) {
-      const set = byHeight.get(c.height) ?? new Set();
-      byHeight.set(c.height, set);
-      set.add(c.hash);
-    }
-    const heights = [...byHeight.keys()];
-    let lowestBad: number | undefined;
-    let agreesBelow = false;
-    let sure = true;
-    try {
-      walk: for (let r = 0; r < WALK_ROUNDS; r++) {
-        const part = heights.slice(r * WALK_HEIGHTS, (r + 1) * WALK_HEIGHTS);
-        if (part.length === 0) break;
-        const outs = await callBatch(
-          this.checker(u),
-          part.map((h) => this.hashCall(h)),
-        );
-        for (const [k, h] of part.entries()) {
-          const o = outs[k];
-          if (o instanceof TransportError) {
-            sure = false;
-            break walk;
-          }
-          const hash = this.hashIn(o);
-          const held = byHeight.get(h) as Set<string>;
-          if (hash !== null && held.size === 1 && held.has(hash)) {
-            if (lowestBad !== undefined) agreesBelow = true;
-          } else [lowestBad, agreesBelow] = [h, false];
-        }
-      }
-    } catch {
-      sure = false;
-    }
-    // the fork: below the lowest claim the node disagrees with; -1: every entry tied to a block
-    const fork = !sure
-      ? -1
-      : lowestBad === undefined
-        ? (heights[0] ?? -1)
-        : whole || agreesBelow
-          ? lowestBad - 1
-          : -1;
-    return { fork, lowestBad, claims: claims.length, read };
   }
 
   /** An upstream's health client: it alone, no retries, the health timeout (made once). */
