@@ -9,28 +9,16 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { TronWeb } from "tronweb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixtureBalances, startTronFixture, type TronFixture } from "./fixtures/tron.js";
 import { runCli } from "./helpers/cli.js";
+import { hex20, OKX_HEADER, OKX_MESSAGE, six, tronAddress, tronSign } from "./helpers/okx-tron.js";
 import { trackDir } from "./helpers/procs.js";
 
 const K0 = "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
 const K1 = "59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
-const MESSAGE = "I am an OKX address";
 /** the fixture's TRC-20 (Nile USDT's address; it answers balanceOf and decimals() 6) */
 const USDT = "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf";
-const HEADER =
-  "coin,Network,Snapshot Height,address,amount,message,signature1,signature2,redeem script/ public key, eoa1, eoa2";
-
-const tronAddress = (key: string): string => TronWeb.address.fromPrivateKey(key) as string;
-const sign = (key: string) => new TronWeb({ fullHost: "http://127.0.0.1:1" }).trx.signMessageV2(MESSAGE, key);
-const hex20 = (addr: string) => `0x${TronWeb.address.toHex(addr).slice(2)}`;
-/** base units → decimal text with 6 places, trailing zeros kept off */
-const six = (v: bigint) => {
-  const s = v.toString().padStart(7, "0");
-  return `${s.slice(0, -6)}.${s.slice(-6)}`.replace(/\.?0+$/, "");
-};
 
 let dir: string;
 let tron: TronFixture;
@@ -40,11 +28,14 @@ const A1 = tronAddress(K1);
 
 function file(height: number, rows: string[]): string {
   const p = join(dir, `${n++}.csv`);
-  writeFileSync(p, `coin,snapshot height,amount\nTRX(ALL),${height},1\n\n${HEADER}\n${rows.join("\n")}\n`);
+  writeFileSync(
+    p,
+    `coin,snapshot height,amount\nTRX(ALL),${height},1\n\n${OKX_HEADER}\n${rows.join("\n")}\n`,
+  );
   return p;
 }
 const row = (coin: string, height: number, address: string, amount: string, key: string) =>
-  `${coin},TRON,${height},${address},${amount},${MESSAGE},${sign(key)},,`;
+  `${coin},TRON,${height},${address},${amount},${OKX_MESSAGE},${tronSign(key)},,`;
 
 interface Report {
   verdict: string;

@@ -9,23 +9,15 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { TronWeb } from "tronweb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExchangeSolvencyReport } from "../src/exchange/ownership/solvency.js";
 import { fixtureBalances, startTronFixture, type TronFixture } from "./fixtures/tron.js";
 import { runCli } from "./helpers/cli.js";
+import { hex20, OKX_HEADER, OKX_MESSAGE, six, tronAddress, tronSign } from "./helpers/okx-tron.js";
 import { trackDir } from "./helpers/procs.js";
 
 const K0 = "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
-const MESSAGE = "I am an OKX address";
-const HEADER =
-  "coin,Network,Snapshot Height,address,amount,message,signature1,signature2,redeem script/ public key, eoa1, eoa2";
-const A0 = TronWeb.address.fromPrivateKey(K0) as string;
-const sign = (key: string) => new TronWeb({ fullHost: "http://127.0.0.1:1" }).trx.signMessageV2(MESSAGE, key);
-const six = (v: bigint) => {
-  const s = v.toString().padStart(7, "0");
-  return `${s.slice(0, -6)}.${s.slice(-6)}`.replace(/\.?0+$/, "");
-};
+const A0 = tronAddress(K0);
 
 let dir: string;
 let tron: TronFixture;
@@ -59,11 +51,11 @@ describe("solvency with --node TRON=URL", () => {
   for (const network of ["TRON", "TRX", "TRC20"])
     it(`a TRX row whose network cell says ${network}: read and timed by the TRON node, SOLVENT`, async () => {
       const h = tron.head();
-      const trx = fixtureBalances(`0x${TronWeb.address.toHex(A0).slice(2)}`).trx;
+      const trx = fixtureBalances(hex20(A0)).trx;
       const reserves = write(
         "reserves.csv",
-        `coin,snapshot height,amount\nTRX(ALL),${h},${six(trx)}\n\n${HEADER}\n` +
-          `TRX,${network},${h},${A0},${six(trx)},${MESSAGE},${sign(K0)},,\n`,
+        `coin,snapshot height,amount\nTRX(ALL),${h},${six(trx)}\n\n${OKX_HEADER}\n` +
+          `TRX,${network},${h},${A0},${six(trx)},${OKX_MESSAGE},${tronSign(K0)},,\n`,
       );
       const r = await runCli([
         "solvency",
@@ -76,7 +68,7 @@ describe("solvency with --node TRON=URL", () => {
         "--backing",
         "TRX=tron-nile",
         "--challenge",
-        MESSAGE,
+        OKX_MESSAGE,
         "--max-gap",
         "3650d",
         "--json",
