@@ -38,6 +38,36 @@ describe("commands in-process, injected streams", () => {
     expect(csv.stderr).toContain("--format csv is not available for from-wei");
   });
 
+  it("--format csv: a command without a table refuses it by name before reading anything, never JSON instead", async () => {
+    for (const [args, name] of [
+      [["liabilities", "verify", "/nonexistent/proof.json"], "liabilities verify"],
+      [["reserves", "verify", "/nonexistent/proof.json"], "reserves verify"],
+      [
+        [
+          "liabilities",
+          "build",
+          "--input",
+          "/nonexistent/customers.csv",
+          "--assets",
+          "/nonexistent/a.csv",
+          "--out",
+          "/nonexistent",
+        ],
+        "liabilities build",
+      ],
+      [["config", "show"], "config show"],
+    ] as const) {
+      const r = await inProcess(["--format", "csv", ...args]);
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toContain(
+        `--format csv is not available for ${name}: it prints no table (json, jsonl or human)`,
+      );
+    }
+    // a command with a table prints it as CSV: the methods registry, sign-help
+    expect((await inProcess(["--format", "csv", "methods"])).stdout.split("\n")[0]).toMatch(/^group,method,/);
+  });
+
   it("calldata and decode: the ABI's encoding, no node asked", async () => {
     const one = `${"0".repeat(63)}1`;
     expect(

@@ -91,7 +91,7 @@ describe("completion: one entry point for bash, zsh and fish, from the command t
       [
         ["--url", "http://x", "reserves", ""],
         "words",
-        ["scan", "verify", "balances", "report", "status", "abort"],
+        ["scan", "verify", "balances", "report", "status", "abort", "sign-help"],
       ],
       [["completion", ""], "words", ["bash", "zsh", "fish"]],
       [["help", "reser"], "words", ["reserves"]],

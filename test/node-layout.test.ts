@@ -24,7 +24,13 @@ const DEVCOIN: Coin = {
   ticker: "DEV",
   decimals: 8,
   magic: "Devcoin Signed Message:\n",
-  node: { name: "Devcoin Core", home: ".devcoin", conf: "devcoin.conf", subversion: /devcoin/i },
+  node: {
+    name: "Devcoin Core",
+    home: ".devcoin",
+    conf: "devcoin.conf",
+    subversion: /devcoin/i,
+    cli: "devcoin-cli",
+  },
   prints: "base58",
   uses: { messages: false, localNode: true },
   networks: {

@@ -325,6 +325,30 @@ describe("solvency", () => {
     expect(dead.stdout).not.toContain("SOLVENT");
   });
 
+  it("--format csv: one row per asset, the JSON report's amounts and words", async () => {
+    const c = await liabilities("csv", "1.5", "7");
+    const r = await solvency(c, "--format", "csv", ...VERIFY());
+    expect(r.exitCode, r.stderr).toBe(1);
+    const doc = JSON.parse((await solvency(c, "--json", ...VERIFY())).stdout);
+    expect(r.stdout.trimEnd().split("\n")).toEqual([
+      "asset,decimals,liabilities,proven,claimed,proven_coverage,claimed_coverage,status,shortfall",
+      ...doc.assets.map((a: any) =>
+        [
+          a.asset,
+          a.decimals,
+          a.liabilities.amount,
+          a.proven.amount,
+          a.claimed.amount,
+          a.coverage,
+          a.claimed_coverage,
+          a.status,
+          a.shortfall ?? "",
+        ].join(","),
+      ),
+    ]);
+    expect(r.stdout).toMatch(/^LTC,8,1\.5,/m);
+  });
+
   it("--html: the page leads with solvency's verdict (the proofs hold, the liabilities are not covered) and says what each proof was judged on, in headless chromium", async () => {
     const chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find(existsSync);
     expect(chromium).toBeTruthy();

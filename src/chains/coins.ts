@@ -48,9 +48,19 @@ export interface Coin {
    * the reference node: its name ("Litecoin Core", in messages), the name its debug.log's start line gives
    * when that is another (`log`: Dogecoin Core 1.14 writes "Dogecoin version v1.14…", where Litecoin Core
    * writes "Litecoin Core version v0.21…"), data directory, config file, and what its `subversion`
-   * (getnetworkinfo, the P2P user agent) says: "/Satoshi:27.0.0/"
+   * (getnetworkinfo, the P2P user agent) says: "/Satoshi:27.0.0/"; `cli`, its command-line client (whose
+   * `signmessage` signs a P2PKH address's message), and `electrum`, the Electrum wallet's command for the
+   * coin where there is one (it signs segwit addresses too)
    */
-  node: { name: string; log?: string; home: string; conf: string; subversion: RegExp };
+  node: {
+    name: string;
+    log?: string;
+    home: string;
+    conf: string;
+    subversion: RegExp;
+    cli: string;
+    electrum?: string;
+  };
   /**
    * The address forms its nodes print. "cashaddr": legacy base58 addresses are byte-for-byte Bitcoin's, so
    * an address in that form says nothing of this coin; its own form is CashAddr.
@@ -76,7 +86,14 @@ export const COINS: readonly Coin[] = [
     ticker: "BTC",
     decimals: 8,
     magic: "Bitcoin Signed Message:\n",
-    node: { name: "Bitcoin Core", home: ".bitcoin", conf: "bitcoin.conf", subversion: /satoshi|bitcoin/i },
+    node: {
+      name: "Bitcoin Core",
+      home: ".bitcoin",
+      conf: "bitcoin.conf",
+      subversion: /satoshi|bitcoin/i,
+      cli: "bitcoin-cli",
+      electrum: "electrum",
+    },
     prints: "base58",
     uses: { messages: true, localNode: true },
     networks: {
@@ -116,7 +133,14 @@ export const COINS: readonly Coin[] = [
     ticker: "LTC",
     decimals: 8,
     magic: "Litecoin Signed Message:\n",
-    node: { name: "Litecoin Core", home: ".litecoin", conf: "litecoin.conf", subversion: /litecoin/i },
+    node: {
+      name: "Litecoin Core",
+      home: ".litecoin",
+      conf: "litecoin.conf",
+      subversion: /litecoin/i,
+      cli: "litecoin-cli",
+      electrum: "electrum-ltc",
+    },
     prints: "base58",
     uses: { messages: true, localNode: true },
     networks: {
@@ -165,6 +189,7 @@ export const COINS: readonly Coin[] = [
       home: ".dogecoin",
       conf: "dogecoin.conf",
       subversion: /shibetoshi|dogecoin/i,
+      cli: "dogecoin-cli",
     },
     prints: "base58",
     uses: { messages: true, localNode: true },
@@ -207,6 +232,7 @@ export const COINS: readonly Coin[] = [
       conf: "bitcoin.conf",
       // "/Bitcoin Cash Node:28.0.1(EB32.0)/", "/Bitcoin ABC:0.30.0(EB32.0)/": longer matches than Bitcoin's
       subversion: /bitcoin cash|bitcoin abc|bchn|bch unlimited/i,
+      cli: "bitcoin-cli",
     },
     prints: "cashaddr",
     uses: { messages: false, localNode: false },

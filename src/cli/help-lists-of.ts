@@ -31,6 +31,8 @@ export function helpListsOf(coins: readonly Coin[] = COINS): Record<string, stri
     MESSAGE_COINS: sentenceList(messageCoins.map((c) => c.name)),
     /** "Bitcoin/Litecoin" */
     MESSAGE_COINS_SLASH: messageCoins.map((c) => c.name).join("/"),
+    /** their ids, as `reserves sign-help --coin` takes them: "bitcoin, litecoin, dogecoin" */
+    MESSAGE_COIN_IDS: messageCoins.map((c) => c.id).join(", "),
     /** what `--network` takes: every network of a coin whose local node chaingw finds, "main, test, regtest or signet" */
     LOCAL_NETWORKS: sentenceList(localNetworks(coins)),
     /** the same as a list: "main, test, regtest, signet" (`config init`'s starter file) */

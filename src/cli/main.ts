@@ -16,7 +16,7 @@ import type { Run } from "./context.js";
 import { GLOBAL_OPTIONS } from "./global-options.js";
 import { fitWidth, HELP, helpWidth, methodsByGroup, WORKFLOWS } from "./help.js";
 import { report, startRun } from "./lifecycle.js";
-import { collect, formatConflict, refuseRepeats } from "./options.js";
+import { collect, csvRefusal, formatConflict, refuseRepeats } from "./options.js";
 import { VERSION } from "./version.js";
 
 function globalOptions(cmd: Command): Command {
@@ -90,8 +90,8 @@ export function buildProgram(argv: string[], run: Run): Command {
   if (toBuild.length !== 1) for (const c of COMMANDS) c.declare(program, run);
   // one value per option unless it says "repeatable": checked here, for every command however declared
   refuseRepeats(program);
-  program.hook("preAction", () => {
-    const conflict = formatConflict(program.opts());
+  program.hook("preAction", (_program, command) => {
+    const conflict = formatConflict(program.opts()) ?? csvRefusal(run.format, command);
     if (conflict) throw conflict;
   });
 

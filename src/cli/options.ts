@@ -72,6 +72,28 @@ export function onePerKey<T extends readonly [string, string]>(
   return [...pairs];
 }
 
+/** The commands whose output is a table with a CSV form; every other command refuses `--format csv` by name. */
+const CSV_COMMANDS = new WeakSet<Command>();
+
+/** Marks a command as printing its table as CSV under `--format csv` (its run does); returns it for chaining. */
+export function takesCsv(cmd: Command): Command {
+  CSV_COMMANDS.add(cmd);
+  return cmd;
+}
+
+/**
+ * `--format csv` for a command that has no table: refused naming it (exit 2, before its run sends anything),
+ * never JSON in its place. Run by the tree's preAction hook (src/cli/main.ts) for every command.
+ */
+export function csvRefusal(format: Format, cmd: Command): UsageError | undefined {
+  if (format !== "csv" || CSV_COMMANDS.has(cmd)) return undefined;
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
+  return new UsageError(
+    `--format csv is not available for ${names.join(" ")}: it prints no table (json, jsonl or human)`,
+  );
+}
+
 /** Commands that print one answer (a method's result, an EVM command's values) have no CSV form. */
 export function refuseCsv(run: { format: Format }, what: string): void {
   if (run.format === "csv")

@@ -33,3 +33,7 @@ export const csvField = (v: string | number | boolean | null | undefined): strin
   const s = formulaSafe(v);
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 };
+
+/** A whole CSV text: the head, then each row, every cell through {@link csvField}; lines end in LF. */
+export const csvTable = (head: string[], rows: (string | number | boolean | null | undefined)[][]): string =>
+  [head, ...rows].map((r) => r.map(csvField).join(",")).join("\n");

@@ -4,10 +4,10 @@ import { methodRows, methodTableMarkdown } from "../../methods/index.js";
 import { csvField } from "../../util/csv.js";
 import type { Run } from "../context.js";
 import { helpWidth } from "../help.js";
+import { takesCsv } from "../options.js";
 
 export function declareMethods(program: Command, run: Run): void {
-  program
-    .command("methods")
+  takesCsv(program.command("methods"))
     .description("list the methods chaingw knows: params, marks and where each mark comes from")
     .option("--markdown", "as the README's markdown table")
     .action((o: { markdown?: boolean }) => printMethods(run, o.markdown === true));

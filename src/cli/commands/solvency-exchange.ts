@@ -252,8 +252,8 @@ export async function runExchangeSolvency(
     const { writeAtomic } = await import("../files.js");
     writeAtomic(o.html, await pageOf(escapeDeep(report)), "--html");
   }
-  run.out(run.machine ? run.json(report) : await render(escapeDeep(report)));
-  if (o.html !== undefined && !run.machine) run.out(`report page written to ${o.html}`);
+  const { printSolvency } = await import("../render/solvency-rows.js");
+  await printSolvency(run, report, () => render(escapeDeep(report)), o.html);
   const [{ exitCodeOfVerdict }, { SOLVENCY_VERDICT }] = await Promise.all([
     import("../../reserves/verdict.js"),
     import("../../liabilities/solvency.js"),

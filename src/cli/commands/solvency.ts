@@ -18,7 +18,7 @@ import type { CombinedReport, ReadProof } from "../../reserves/combined.js";
 import { escapeDeep } from "../../util/escape.js";
 import { formatUnits } from "../../util/units.js";
 import { BACKING_ALIASES, BACKING_NETWORKS, OWNERSHIP_PUBLISHERS, WELL_KNOWN_ASSETS } from "../help-lists.js";
-import { collect } from "../options.js";
+import { collect, takesCsv } from "../options.js";
 
 /** --max-gap's default: the reserves' block and the liabilities' count on the same day (docs/proofs.md) */
 const DEFAULT_MAX_GAP = "24h";
@@ -46,8 +46,7 @@ export interface SolvencyOptions {
 }
 
 export function declareSolvency(program: Command, run: Run): void {
-  program
-    .command("solvency")
+  takesCsv(program.command("solvency"))
     .description("hold committed liabilities against reserve proofs: per asset coverage and one verdict")
     .requiredOption("--liabilities <file>", "the commitment.json of liabilities build")
     .requiredOption(
@@ -165,8 +164,8 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
     now: new Date(),
   });
   if (o.html !== undefined) await writeHtml(o, o.html, report, proofs, loaded.urlFor);
-  run.out(run.machine ? run.json(report) : await renderSolvency(escapeDeep(report)));
-  if (o.html !== undefined && !run.machine) run.out(`report page written to ${o.html}`);
+  const { printSolvency } = await import("../render/solvency-rows.js");
+  await printSolvency(run, report, () => renderSolvency(escapeDeep(report)), o.html);
   const { exitCodeOfVerdict } = await import("../../reserves/verdict.js");
   const { SOLVENCY_VERDICT } = await import("../../liabilities/solvency.js");
   run.exitCode = exitCodeOfVerdict(SOLVENCY_VERDICT[report.verdict]);

@@ -4,7 +4,7 @@ import { type GroupName, groupOf } from "../../../chains/index.js";
 import { chainFromFlags, type GlobalFlags } from "../../../config/config.js";
 import { UsageError } from "../../../errors/index.js";
 import { escapeDeep } from "../../../util/escape.js";
-import { collect, QUORUM_READS_HELP } from "../../options.js";
+import { collect, QUORUM_READS_HELP, takesCsv } from "../../options.js";
 import type { Run } from "../../run.js";
 
 export interface BalancesFlags {
@@ -30,8 +30,7 @@ export function evmGroupOf(group: GroupName | undefined): GroupName {
 }
 
 export function declareBalances(reserves: Command, run: Run): void {
-  reserves
-    .command("balances")
+  takesCsv(reserves.command("balances"))
     .description(
       "EVM and EVM-compat: native and token balances of addresses at ONE pinned block, totals exact, as a proof",
     )

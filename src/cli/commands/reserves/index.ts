@@ -9,6 +9,7 @@ import { declareAbort } from "./abort.js";
 import { declareBalances } from "./balances.js";
 import { declareReport } from "./report.js";
 import { declareScan } from "./scan.js";
+import { declareSignHelp } from "./sign-help.js";
 import { declareStatus } from "./status.js";
 import { declareVerify } from "./verify.js";
 
@@ -22,4 +23,5 @@ export function declareReserves(program: Command, run: Run): void {
   declareReport(reserves, run);
   declareStatus(reserves, run);
   declareAbort(reserves, run);
+  declareSignHelp(reserves, run);
 }

@@ -16,7 +16,7 @@ import { writeAtomic } from "../../../util/atomic.js";
 import { escapeDeep } from "../../../util/escape.js";
 import { parseDuration, parseWhole } from "../../../util/text.js";
 import type { Context } from "../../context.js";
-import { collect, QUORUM_READS_HELP } from "../../options.js";
+import { collect, QUORUM_READS_HELP, takesCsv } from "../../options.js";
 import type { Run } from "../../run.js";
 
 export interface ScanFlags {
@@ -64,8 +64,7 @@ export function progressText() {
 }
 
 export function declareScan(reserves: Command, run: Run): void {
-  reserves
-    .command("scan")
+  takesCsv(reserves.command("scan"))
     .description(
       "one scantxoutset pass over all addresses and descriptors; prints unspents and a summary checked to the satoshi",
     )
