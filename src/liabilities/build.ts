@@ -28,7 +28,7 @@ import {
   recordBytes,
   sha256Native,
 } from "./format.js";
-import { type Asset, type Ledger, readAssets, readLedger } from "./input.js";
+import { type Asset, denseAmounts, type Ledger, readAssets, readLedger } from "./input.js";
 import { LeafMaker } from "./leaves.js";
 import { cryptoRandom, type RandomSource } from "./random.js";
 import { BuildFiles, buildFiles, COMMITMENT_FILE, writeIndex, writeTreeHeader } from "./store.js";
@@ -142,12 +142,10 @@ function placeLeaves(ledger: Ledger, A: number, k: number, L: number, random: Ra
   const keys = new Uint8Array(L * KEY_BYTES);
   const slots = new Uint8Array(L * R);
   const secrets = new Uint8Array(ledger.count * 32);
+  const amounts = new Uint8Array(A * AMOUNT_BYTES);
   for (let c = 0; c < ledger.count; c++) {
-    maker.customer(
-      ledger.ids.subarray(c === 0 ? 0 : ledger.idEnd[c - 1], ledger.idEnd[c]),
-      ledger.amounts,
-      c * A * AMOUNT_BYTES,
-    );
+    denseAmounts(ledger, c, amounts);
+    maker.customer(ledger.ids.subarray(c === 0 ? 0 : ledger.idEnd[c - 1], ledger.idEnd[c]), amounts, 0);
     secrets.set(maker.secret, c * 32);
     keys.set(maker.keys, c * k * KEY_BYTES);
     slots.set(maker.records, c * k * R);

@@ -16,7 +16,10 @@ export interface Asset {
   decimals: number;
 }
 
-/** The balances, aggregated per customer in input order of first appearance. */
+/**
+ * The balances, aggregated per customer in input order of first appearance, sparse: one entry per row given
+ * (customer, asset, amount), so what it holds grows with the rows, never with customers × assets.
+ */
 export interface Ledger {
   assets: Asset[];
   /** customers */
@@ -24,11 +27,25 @@ export interface Ledger {
   /** every id's UTF-8 bytes, one after another; customer i's id is ids[idEnd[i-1] .. idEnd[i]] */
   ids: Uint8Array;
   idEnd: Uint32Array;
-  /** customer i, asset a: amounts[(i * assets + a) * 16 ..] as a u128 big-endian */
+  /** customer i's first entry (-1: none); entry e's next entry of the same customer (-1: the last) */
+  first: Int32Array;
+  next: Int32Array;
+  /** entry e: its asset's index, and its amount at amounts[e * 16 ..] as a u128 big-endian */
+  asset: Uint32Array;
   amounts: Uint8Array;
   /** per asset, in base units */
   totals: bigint[];
 }
+
+/** Customer `c`'s amounts of every asset, dense (A × 16 bytes, zero where the customer has no row) into `out`. */
+export function denseAmounts(l: Ledger, c: number, out: Uint8Array): void {
+  out.fill(0);
+  for (let e = l.first[c]; e >= 0; e = l.next[e])
+    out.set(l.amounts.subarray(e * AMOUNT_BYTES, e * AMOUNT_BYTES + AMOUNT_BYTES), l.asset[e] * AMOUNT_BYTES);
+}
+
+/** The most assets a table may name (asset indices are u32 everywhere; this bounds a record's size). */
+export const MAX_ASSETS = 65_536;
 
 const MAX_PROBLEMS = 10;
 const MAX_ID_BYTES = 256;
@@ -60,6 +77,7 @@ export function readAssets(file: string): Asset[] {
   const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
   const problems: string[] = [];
   const assets: Asset[] = [];
+  const names = new Set<string>();
   if (fields(lines[0] ?? "").join(",") !== "asset,decimals")
     problems.push(
       `line 1: expected the header asset,decimals, got ${JSON.stringify(lines[0]?.slice(0, 60))}`,
@@ -74,10 +92,15 @@ export function readAssets(file: string): Asset[] {
       problems.push(`${at}: asset name ${JSON.stringify(f[0])}: letters, digits and . _ : - only, 1 to 32`);
     else if (!/^\d+$/.test(f[1]) || Number(f[1]) > MAX_DECIMALS)
       problems.push(`${at}: decimals ${JSON.stringify(f[1])}: a whole number from 0 to ${MAX_DECIMALS}`);
-    else if (assets.some((a) => a.asset === f[0])) problems.push(`${at}: asset ${f[0]} is named twice`);
-    else assets.push({ asset: f[0], decimals: Number(f[1]) });
+    else if (names.has(f[0])) problems.push(`${at}: asset ${f[0]} is named twice`);
+    else {
+      names.add(f[0]);
+      assets.push({ asset: f[0], decimals: Number(f[1]) });
+    }
   }
   if (!problems.length && !assets.length) problems.push("names no asset");
+  if (!problems.length && assets.length > MAX_ASSETS)
+    problems.push(`names ${assets.length} assets, more than the ${MAX_ASSETS} a build handles`);
   if (problems.length) refuse(`--assets ${file}`, problems.slice(0, MAX_PROBLEMS));
   return assets;
 }
@@ -166,26 +189,34 @@ export function balanceRow(
 }
 
 /**
- * Customers aggregated from rows, in order of first appearance: typed arrays, an open-addressing table over
- * the ids' FNV-1a hashes. The in-memory build feeds it every row; the streamed build one bucket of rows at a
- * time (a customer's rows all land in one bucket).
+ * Customers aggregated from rows, in order of first appearance: typed arrays, sparse (one entry a row), an
+ * open-addressing table over the ids' FNV-1a hashes and another over (customer, asset) pairs (a customer
+ * given twice for an asset is refused naming the second line). The in-memory build feeds it every row; the
+ * streamed build one bucket of rows at a time (a customer's rows all land in one bucket).
  */
 export class LedgerBuilder {
   count = 0;
+  /** entries (rows) */
+  entries = 0;
   readonly totals: bigint[];
   private ids = new Uint8Array(1 << 16);
   private idBytes = 0;
   private idEnd = new Uint32Array(1024);
-  private amounts: Uint8Array;
-  private seen: Uint8Array;
+  private first = new Int32Array(1024);
+  private last = new Int32Array(1024);
+  private next = new Int32Array(1024);
+  private asset = new Uint32Array(1024);
+  private amounts = new Uint8Array(1024 * AMOUNT_BYTES);
+  /** entry e's customer */
+  private owner = new Int32Array(1024);
   // customer index + 1 per slot, the slot chosen by the id's FNV-1a hash
   private table = new Int32Array(1 << 12);
   private hashes = new Uint32Array(1024);
+  // entry index + 1 per slot, the slot chosen by a hash of (customer, asset)
+  private pairs = new Int32Array(1 << 12);
 
   constructor(readonly assets: Asset[]) {
     this.totals = assets.map(() => 0n);
-    this.amounts = new Uint8Array(1024 * assets.length * AMOUNT_BYTES);
-    this.seen = new Uint8Array(1024 * assets.length);
   }
 
   private find(id: Uint8Array, h: number): number {
@@ -211,9 +242,29 @@ export class LedgerBuilder {
     }
   }
 
+  /** the (customer, asset) pair's slot: its entry's (≥ 0), or -1 - the free slot where it would go */
+  private findPair(c: number, a: number): number {
+    const { pairs, asset, owner } = this;
+    const mask = pairs.length - 1;
+    for (let s = pairHash(c, a) & mask; ; s = (s + 1) & mask) {
+      const e = pairs[s] - 1;
+      if (e < 0) return -1 - s;
+      if (asset[e] === a && owner[e] === c) return s;
+    }
+  }
+
+  private rehashPairs(): void {
+    this.pairs = new Int32Array(this.pairs.length * 2);
+    const mask = this.pairs.length - 1;
+    for (let e = 0; e < this.entries; e++) {
+      let s = pairHash(this.owner[e], this.asset[e]) & mask;
+      while (this.pairs[s] !== 0) s = (s + 1) & mask;
+      this.pairs[s] = e + 1;
+    }
+  }
+
   /** Adds a row read from line `n`; the problem (naming the line) when the customer has the asset already. */
   add(idb: Uint8Array, a: number, base: bigint, n: number): string | undefined {
-    const A = this.assets.length;
     const h = fnv1a(idb);
     let c = this.find(idb, h);
     if (c < 0) {
@@ -226,21 +277,36 @@ export class LedgerBuilder {
       this.idEnd[c] = this.idBytes;
       this.hashes = grown(this.hashes, this.count, (k) => new Uint32Array(k));
       this.hashes[c] = h;
-      this.amounts = grown(this.amounts, this.count * A * AMOUNT_BYTES, (k) => new Uint8Array(k));
-      this.seen = grown(this.seen, this.count * A, (k) => new Uint8Array(k));
+      this.first = grown(this.first, this.count, (k) => new Int32Array(k));
+      this.last = grown(this.last, this.count, (k) => new Int32Array(k));
+      this.first[c] = -1;
+      this.last[c] = -1;
       if (this.count * 2 > this.table.length) this.rehash();
       else this.table[-1 - this.find(idb, h)] = c + 1;
     }
     const assetName = this.assets[a].asset;
-    if (this.seen[c * A + a]) {
+    const slot = this.findPair(c, a);
+    if (slot >= 0) {
       const id = Buffer.from(idb).toString("utf8");
       return `line ${n}: customer ${JSON.stringify(id.slice(0, 40))} has ${assetName} twice`;
     }
-    this.seen[c * A + a] = 1;
     this.totals[a] += base;
     if (this.totals[a] > MAX_AMOUNT)
       return `line ${n}: the ${assetName} total overflows 128 bits of base units`;
-    putAmount(this.amounts, (c * A + a) * AMOUNT_BYTES, base);
+    const e = this.entries++;
+    this.next = grown(this.next, this.entries, (k) => new Int32Array(k));
+    this.asset = grown(this.asset, this.entries, (k) => new Uint32Array(k));
+    this.owner = grown(this.owner, this.entries, (k) => new Int32Array(k));
+    this.amounts = grown(this.amounts, this.entries * AMOUNT_BYTES, (k) => new Uint8Array(k));
+    this.next[e] = -1;
+    this.asset[e] = a;
+    this.owner[e] = c;
+    putAmount(this.amounts, e * AMOUNT_BYTES, base);
+    if (this.last[c] < 0) this.first[c] = e;
+    else this.next[this.last[c]] = e;
+    this.last[c] = e;
+    if (this.entries * 2 > this.pairs.length) this.rehashPairs();
+    else this.pairs[-1 - slot] = e + 1;
     return undefined;
   }
 
@@ -249,27 +315,31 @@ export class LedgerBuilder {
    * builder, so the arrays grow once, not once a bucket with the old ones left to the garbage collector.
    */
   reset(): void {
-    const A = this.assets.length;
-    this.amounts.fill(0, 0, this.count * A * AMOUNT_BYTES);
-    this.seen.fill(0, 0, this.count * A);
     this.table.fill(0);
+    this.pairs.fill(0);
     this.totals.fill(0n);
     this.count = 0;
+    this.entries = 0;
     this.idBytes = 0;
   }
 
   ledger(): Ledger {
-    const A = this.assets.length;
     return {
       assets: this.assets,
       count: this.count,
       ids: this.ids.subarray(0, this.idBytes),
       idEnd: this.idEnd.subarray(0, this.count),
-      amounts: this.amounts.subarray(0, this.count * A * AMOUNT_BYTES),
+      first: this.first.subarray(0, this.count),
+      next: this.next.subarray(0, this.entries),
+      asset: this.asset.subarray(0, this.entries),
+      amounts: this.amounts.subarray(0, this.entries * AMOUNT_BYTES),
       totals: this.totals,
     };
   }
 }
+
+/** A hash of a (customer, asset) pair for the duplicate check (not a security property). */
+const pairHash = (c: number, a: number): number => Math.imul(c ^ Math.imul(a, 0x9e3779b1), 0x85ebca6b) >>> 7;
 
 /**
  * Reads the balances file (streamed) against the assets table. Refused, naming the lines: a malformed or

@@ -7,19 +7,28 @@
 import { closeSync, existsSync, openSync, readSync, rmSync, statSync, writeSync } from "node:fs";
 import { AMOUNT_BYTES, addAmount, NODE_PREFIX, sha256Native } from "./format.js";
 
-/** Appends to `count` files named by `name(i)`, each through a buffer of `bufferBytes`. */
+/** buckets from which a file is opened for each write and closed after it, not held open (descriptors) */
+const OPEN_AT_MOST = 256;
+
+/**
+ * Appends to `count` files named by `name(i)`, each through a buffer of `budget / count` bytes (64 KiB at
+ * most, one record at least): all its buffers together stay within `budget`. Past 256 buckets a file is
+ * opened for each write and closed again (the descriptors a process may hold are a limit too).
+ */
 export class BucketWriter {
   private readonly bufs: Buffer[];
   private readonly used: Uint32Array;
   private readonly fds: number[];
+  private readonly bufferBytes: number;
   /** bytes written to each bucket */
   readonly bytes: Float64Array;
 
   constructor(
     readonly count: number,
     private readonly name: (i: number) => string,
-    private readonly bufferBytes = 1 << 16,
+    budget = count * (1 << 16),
   ) {
+    this.bufferBytes = Math.max(1, Math.min(1 << 16, Math.floor(budget / count)));
     this.bufs = new Array(count);
     this.used = new Uint32Array(count);
     this.fds = new Array(count).fill(-1);
@@ -39,8 +48,14 @@ export class BucketWriter {
 
   private flush(i: number): void {
     if (!this.used[i]) return;
-    if (this.fds[i] < 0) this.fds[i] = openSync(this.name(i), "a", 0o600);
-    writeAll(this.fds[i], this.bufs[i].subarray(0, this.used[i]), -1);
+    const keep = this.count <= OPEN_AT_MOST;
+    const fd = this.fds[i] >= 0 ? this.fds[i] : openSync(this.name(i), "a", 0o600);
+    try {
+      writeAll(fd, this.bufs[i].subarray(0, this.used[i]), -1);
+    } finally {
+      if (keep) this.fds[i] = fd;
+      else closeSync(fd);
+    }
     this.used[i] = 0;
   }
 
@@ -127,8 +142,10 @@ export class LevelWriter {
     /** the subtree's height: leaves at 0, its root at `height` */
     private readonly height: number,
     offset: (level: number) => number,
-    bufferRecords = 4096,
+    /** the bytes its write buffers may take together (each level's holds up to 4096 records, one at least) */
+    budget = 2 * 4096 * R,
   ) {
+    const bufferRecords = Math.max(1, Math.min(4096, Math.floor(budget / (2 * R))));
     this.pending = Array.from({ length: height + 1 }, () => new Uint8Array(R));
     this.has = new Uint8Array(height + 1);
     this.ups = Array.from({ length: height + 2 }, () => new Uint8Array(R));

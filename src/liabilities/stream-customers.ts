@@ -37,7 +37,7 @@ export function writeCustomersStreamed(run: CustomersRun, perWorker: number[], T
   const slotBits = Math.log2(slots);
   // index entries: (hash, offset + 1), 12 bytes, to buckets of home slots; a bucket sorted takes ~40 bytes an entry
   const idxBits = Math.min(slotBits, pow2Bits((n * 40) / (run.data / 2)));
-  const idx = new BucketWriter(2 ** idxBits, (b) => join(work, `idx-${b}.bin`));
+  const idx = new BucketWriter(2 ** idxBits, (b) => join(work, `idx-${b}.bin`), run.data / 4);
   const lines = new CustomerLines(run.files.customers);
   const reader = new BucketReader();
   try {

@@ -3,8 +3,9 @@
  * its tasks. A task never holds more than one bucket.
  *
  * Files in the work directory (all removed when the build ends):
- *   in-P-B.bin      rows of the input's part P in input bucket B: u32be line in the part ‖ u8 asset ‖ u8 P ‖
- *                   u16be id bytes ‖ u128 amount ‖ id (one part, P = 0, when the main thread reads the input)
+ *   in-P-B.bin      rows of the input's part P in input bucket B: u32be line in the part ‖ u32be asset ‖ u8 P ‖
+ *                   u8 0 ‖ u16be id bytes ‖ u128 amount ‖ id (one part, P = 0, when the main thread reads the
+ *                   input); the asset's index as wide as the assets table's (MAX_ASSETS)
  *   place-W-B.bin   leaves worker W placed in place bucket B (the key's top bits):
  *                   key (16) ‖ u8 W (255: padding) ‖ u8 part ‖ u16 0 ‖ u32be customer number in W ‖ record
  *   cust-W.bin      worker W's customers in number order: u16be id bytes ‖ id ‖ secret (32)
@@ -14,13 +15,13 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { KEY_BYTES } from "./derive.js";
-import { fnv1a, recordBytes } from "./format.js";
+import { AMOUNT_BYTES, fnv1a, recordBytes } from "./format.js";
 import type { Asset } from "./input.js";
-import { balanceRow, LedgerBuilder } from "./input.js";
+import { balanceRow, denseAmounts, LedgerBuilder } from "./input.js";
 import { LeafMaker } from "./leaves.js";
 import { BucketReader, BucketWriter, LevelWriter, writeAll } from "./spill.js";
 
-export const IN_HEAD = 24;
+export const IN_HEAD = 28;
 export const PLACE_HEAD = 24;
 export const PADDING_WORKER = 255;
 export const TREE_HEADER = 32;
@@ -38,6 +39,8 @@ export interface WorkSetup {
   placeBits: number;
   /** per part of the input: the lines before it (a row's line = its part's base + its line in the part) */
   lineBase: number[];
+  /** the bytes the place buckets' write buffers may take together */
+  writerBudget: number;
 }
 
 export const inFile = (dir: string, part: number, b: number) => join(dir, `in-${part}-${b}.bin`);
@@ -58,15 +61,18 @@ export class LeafWork {
   private readonly R: number;
   private readonly reader = new BucketReader();
   private ledger: LedgerBuilder;
+  /** one customer's amounts, every asset (v1's leaf records are dense) */
+  private readonly dense: Uint8Array;
   /** customers numbered so far */
   customers = 0;
 
   constructor(private readonly s: WorkSetup) {
     this.maker = new LeafMaker(s.assets.length, s.k, s.key);
     this.R = recordBytes(s.assets.length);
-    this.place = new BucketWriter(2 ** s.placeBits, (b) => placeFile(s.dir, s.w, b));
+    this.place = new BucketWriter(2 ** s.placeBits, (b) => placeFile(s.dir, s.w, b), s.writerBudget);
     this.cust = openSync(custFile(s.dir, s.w), "a", 0o600);
     this.ledger = new LedgerBuilder(s.assets);
+    this.dense = new Uint8Array(s.assets.length * AMOUNT_BYTES);
   }
 
   private emit(w: number, j: number, q: number, key: Uint8Array, ko: number, rec: Uint8Array, ro: number) {
@@ -93,24 +99,24 @@ export class LeafWork {
     ledger.reset();
     const problems: [number, string][] = [];
     for (let at = 0; at < rows.length; ) {
-      const line = lineBase[rows[at + 5]] + rows.readUInt32BE(at);
-      const a = rows[at + 4];
-      const idLen = rows.readUInt16BE(at + 6);
+      const line = lineBase[rows[at + 8]] + rows.readUInt32BE(at);
+      const a = rows.readUInt32BE(at + 4);
+      const idLen = rows.readUInt16BE(at + 10);
       const id = rows.subarray(at + IN_HEAD, at + IN_HEAD + idLen);
-      const base = BigInt(`0x${rows.toString("hex", at + 8, at + 24)}`);
+      const base = BigInt(`0x${rows.toString("hex", at + 12, at + 28)}`);
       const problem = ledger.add(id, a, base, line);
       if (problem) problems.push([line, problem]);
       at += IN_HEAD + idLen;
     }
     if (problems.length) return { problems, customers: 0 };
     const l = ledger.ledger();
-    const A = this.s.assets.length;
     const { k } = this.s;
     const out = Buffer.allocUnsafe(1 << 20);
     let used = 0;
     for (let c = 0; c < l.count; c++) {
       const id = l.ids.subarray(c === 0 ? 0 : l.idEnd[c - 1], l.idEnd[c]);
-      this.maker.customer(id, l.amounts, c * A * 16);
+      denseAmounts(l, c, this.dense);
+      this.maker.customer(id, this.dense, 0);
       const q = this.customers++;
       for (let j = 0; j < k; j++)
         this.emit(this.s.w, j, q, this.maker.keys, j * KEY_BYTES, this.maker.records, j * this.R);
@@ -163,6 +169,8 @@ export interface SubtreeTask {
   counts: number[];
   /** slot files per leaf worker */
   slotRanges: number;
+  /** the bytes the level writer's buffers may take */
+  levelBudget: number;
 }
 
 /** Subtree `t` of `T`: its place buckets sorted by key, its leaves and every level above them written. */
@@ -175,7 +183,7 @@ export function buildSubtree(o: SubtreeTask): Uint8Array {
   const sh = Math.log2(span);
   const fd = openSync(o.tree, "r+");
   const levelOffset = (l: number) => TREE_HEADER + R * (2 * o.L - 2 * (o.L / 2 ** l)) + (lo / 2 ** l) * R;
-  const levels = new LevelWriter(fd, R, o.A, sh, levelOffset);
+  const levels = new LevelWriter(fd, R, o.A, sh, levelOffset, o.levelBudget);
   const slots = new BucketWriter(o.W * o.slotRanges, (i) =>
     slotFile(o.dir, o.t, Math.floor(i / o.slotRanges), i % o.slotRanges),
   );
@@ -265,6 +273,8 @@ export interface RowsTask {
   to: number;
   /** input buckets: the id's FNV-1a top inBits bits */
   inBits: number;
+  /** the bytes the buckets' write buffers may take together */
+  writerBudget: number;
 }
 
 export interface RowsResult {
@@ -289,10 +299,11 @@ export function spillRow(
   const h = fnv1a(row.idb);
   const [b, at] = out.reserve(bits === 0 ? 0 : h >>> (32 - bits), IN_HEAD + row.idb.length);
   b.writeUInt32BE(line, at);
-  b[at + 4] = row.a;
-  b[at + 5] = part;
-  b.writeUInt16BE(row.idb.length, at + 6);
-  b.write(row.base.toString(16).padStart(32, "0"), at + 8, "hex");
+  b.writeUInt32BE(row.a, at + 4);
+  b[at + 8] = part;
+  b[at + 9] = 0;
+  b.writeUInt16BE(row.idb.length, at + 10);
+  b.write(row.base.toString(16).padStart(32, "0"), at + 12, "hex");
   b.set(row.idb, at + IN_HEAD);
 }
 
@@ -305,7 +316,7 @@ export function spillRow(
 export function readPart(o: RowsTask): RowsResult {
   const assetIndex = new Map(o.assets.map((a, i) => [a.asset, i]));
   const totals = o.assets.map(() => 0n);
-  const out = new BucketWriter(2 ** o.inBits, (b) => inFile(o.dir, o.part, b), 1 << 16);
+  const out = new BucketWriter(2 ** o.inBits, (b) => inFile(o.dir, o.part, b), o.writerBudget);
   const { fd } = o;
   const buf = Buffer.allocUnsafe(4 << 20);
   let lines = 0;

@@ -16,39 +16,20 @@
  * E. the commitment; every file renamed into place only when all are complete.
  */
 
-import {
-  closeSync,
-  existsSync,
-  mkdtempSync,
-  openSync,
-  readdirSync,
-  readSync,
-  rmSync,
-  statfsSync,
-  statSync,
-} from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statfsSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { Worker } from "node:worker_threads";
 import { ChaingwError, UsageError } from "../errors/index.js";
 import { cannotWrite } from "../util/atomic.js";
 import { type BuildOptions, type BuildResult, commitmentOf, heightFor, splitOf } from "./build.js";
-import { MAX_AMOUNT, parentOf, recordBytes } from "./format.js";
-import { type Asset, balanceLines, balanceRow, readAssets, refuseEmpty } from "./input.js";
+import { parentOf, recordBytes } from "./format.js";
+import { type Asset, readAssets, refuseEmpty } from "./input.js";
 import { cryptoRandom } from "./random.js";
-import { BucketWriter } from "./spill.js";
 import { BuildFiles, buildFiles, indexSlots, writeTreeHeader } from "./store.js";
 import { pow2Bits, writeCustomersStreamed } from "./stream-customers.js";
-import {
-  inFile,
-  PLACE_HEAD,
-  placeFile,
-  type RowsResult,
-  SLOT_RANGE,
-  type SubtreeTask,
-  spillRow,
-  TREE_HEADER,
-} from "./stream-work.js";
+import { type Rows, readParts, spillRows } from "./stream-rows.js";
+import { PLACE_HEAD, placeFile, SLOT_RANGE, type SubtreeTask, TREE_HEADER } from "./stream-work.js";
 import type { WorkerTask } from "./worker.js";
 
 export interface StreamOptions extends BuildOptions {
@@ -87,6 +68,26 @@ export const BASELINE = 320 * 1024 ** 2;
 /** the smallest `--memory` the command accepts, MB */
 export const MIN_MEMORY_MB = 400;
 const MAX_PROBLEMS = 10;
+/** bytes a row's CSV bytes take at most, aggregated (its spilled row read back, the ledger's entry and tables) */
+const ROW_BYTES = 6;
+/** at most 2^16 input buckets, 2^20 place buckets */
+const MAX_IN_BITS = 16;
+const MAX_PLACE_BITS = 20;
+
+/**
+ * The place buckets' bits for up to `leaves` leaves of E bytes, a worker's share `per` of the data budget:
+ * a bucket sorted (~1.5 × (E + 28) bytes a leaf: the entries, their sort keys) within half of it, the
+ * buckets' write buffers (one leaf each at least) within a quarter. Undefined when no count of buckets
+ * fits: the budget is too small for the shape (per ≥ √(12·leaves·E·(E+28)) always fits).
+ */
+export function placeBitsFor(leaves: number, E: number, per: number): number | undefined {
+  const bits = pow2Bits((leaves * (E + 28) * 1.5) / (per / 2));
+  return bits > MAX_PLACE_BITS || 2 ** bits * E > per / 4 ? undefined : bits;
+}
+
+/** The --memory (MB) that gives each of T workers `per` bytes of data. */
+const neededMb = (T: number, per: number) => Math.ceil((per * T + BASELINE) / 1024 ** 2);
+const mbOf = (o: StreamOptions) => `${Math.round((o.memory ?? DEFAULT_MEMORY) / 1024 ** 2)} MB`;
 /** what a work file's failed write says: the system ran out of room or refused the write */
 const WRITE_CODES = new Set(["EFBIG", "ENOSPC", "EDQUOT", "EROFS", "EIO"]);
 
@@ -229,14 +230,6 @@ interface Run {
   sample: () => number;
 }
 
-/** What phase A gives: the input's lines, rows and totals, each bucket's first line number, the buckets' bits. */
-interface Rows {
-  lines: number;
-  rows: number;
-  totals: bigint[];
-  lineBase: number[];
-}
-
 /** What phase B leaves for the tree: the customers per worker, the tree's shape, the place buckets. */
 interface Leaves {
   count: number;
@@ -345,13 +338,22 @@ function startRun(
   };
 }
 
-/** A. rows to input buckets: a bucket aggregated takes ~4× its CSV bytes, one bucket per worker at a time. */
+/**
+ * A. rows to input buckets: a bucket aggregated takes up to ~6× its CSV bytes (the rows read back, the
+ * sparse ledger's entries and tables), one bucket per worker at a time, in half of a worker's share; the
+ * buckets' write buffers in a quarter.
+ */
 async function readRows(run: Run, inputBytes: number): Promise<Rows & { inBits: number }> {
   const { o, pool, assets, work, T, data } = run;
-  const inBits = Math.min(16, pow2Bits((inputBytes * 4 * T) / data));
+  const per = data / T;
+  const inBits = pow2Bits((inputBytes * ROW_BYTES) / (per / 2));
+  if (inBits > MAX_IN_BITS)
+    throw new UsageError(
+      `--input ${o.input}: ${gb(inputBytes)} of balances is more than --memory ${mbOf(o)} can aggregate in ${2 ** MAX_IN_BITS} buckets: give at least --memory ${neededMb(T, (inputBytes * ROW_BYTES * 2) / 2 ** MAX_IN_BITS)}`,
+    );
   const rowsIn =
-    (await readParts(pool, o.input, inputBytes, assets, inBits, work)) ??
-    (await spillRows(o.input, assets, inBits, work));
+    (await readParts(pool, o.input, inputBytes, assets, inBits, work, per / 4)) ??
+    (await spillRows(o.input, assets, inBits, work, per / 4));
   run.phase("rows read and spilled");
   return { ...rowsIn, inBits };
 }
@@ -364,13 +366,28 @@ async function makeLeaves(run: Run, rowsIn: Rows & { inBits: number }): Promise<
   const { o, pool, work, assets, k, T, data, R } = run;
   const E = PLACE_HEAD + R;
   const leavesMax = 2 ** pow2Bits(Math.max(2, rowsIn.rows * k));
-  const placeBits = Math.min(20, pow2Bits((leavesMax * (E + 28) * 1.5 * T) / data));
+  const per = data / T;
+  const placeBits = placeBitsFor(leavesMax, E, per);
+  if (placeBits === undefined)
+    throw new UsageError(
+      `--memory ${mbOf(o)} is too small for up to ${leavesMax} leaves of ${run.A} assets (${E} bytes a leaf): the tree's buckets need --memory ${neededMb(T, Math.sqrt(12 * leavesMax * E * (E + 28)))} or more`,
+      { hint: "nothing was written; give more --memory (fewer assets make smaller leaves)" },
+    );
   const buildKey = new Uint8Array(32);
   (o.random ?? cryptoRandom())(buildKey);
   for (let w = 0; w < T; w++)
     await pool.run(w, {
       op: "init",
-      setup: { dir: work, w, assets, k, key: buildKey, placeBits, lineBase: rowsIn.lineBase },
+      setup: {
+        dir: work,
+        w,
+        assets,
+        k,
+        key: buildKey,
+        placeBits,
+        lineBase: rowsIn.lineBase,
+        writerBudget: per / 4,
+      },
     });
   const perWorker = new Array<number>(T).fill(0);
   const problems: [number, string][] = [];
@@ -461,6 +478,7 @@ async function hashTree(
         bases,
         counts,
         slotRanges,
+        levelBudget: run.data / T / 4,
       };
       tops[t] = (await pool.run(t, { op: "subtree", task })) as Uint8Array;
     }),
@@ -480,112 +498,4 @@ async function hashTree(
     for (let w = 0; w < T; w++) rmSync(placeFile(work, w, b), { force: true });
   run.phase("tree hashed");
   return { root, treeBytes, Tt, slotRanges };
-}
-
-/** the input is read in parts by the workers from this size on (a smaller one is read faster than they start) */
-const PARALLEL_FROM = 1 << 20;
-/** parts of the input: ~32 MiB each, at least 2 per worker (a part is a task: the workers balance), at most 64 */
-const PART_BYTES = 32 * 2 ** 20;
-const MAX_PARTS = 64;
-
-/**
- * Phase A in the workers: a regular file cut into parts at line starts (just after a \n), each read by a
- * worker (stream-work.ts readPart) into its own in-P-B files, so a bucket's rows are read back in the
- * file's order and every customer is numbered as the serial reader numbers them. Undefined when the
- * input is small or not a regular file, or when a line is refused or a total overflows: the caller then
- * reads it itself (the refusals named exactly as it names them).
- */
-async function readParts(
-  pool: Pool,
-  input: string,
-  size: number,
-  assets: Asset[],
-  inBits: number,
-  work: string,
-): Promise<Rows | undefined> {
-  if (size < PARALLEL_FROM || !statSync(input).isFile()) return undefined;
-  const P = Math.max(1, Math.min(MAX_PARTS, Math.max(2 * pool.size, Math.ceil(size / PART_BYTES))));
-  // one descriptor for the cuts and every part (the workers read through it): the file that was opened is
-  // the file read, whatever happens to its name meanwhile
-  const fd = openSync(input, "r");
-  const parts: RowsResult[] = [];
-  try {
-    const cuts = [0];
-    const window = Buffer.allocUnsafe(1 << 16);
-    for (let p = 1; p < P; p++) {
-      // the first \n at or after the nominal cut (and after the last cut): the next part starts past it
-      let at = Math.max(Math.floor((size * p) / P), cuts.at(-1)!);
-      let cut = -1;
-      while (at < size && cut < 0) {
-        const got = readSync(fd, window, 0, window.length, at);
-        if (got === 0) break;
-        const i = window.subarray(0, got).indexOf(10);
-        if (i >= 0) cut = at + i + 1;
-        else at += got;
-      }
-      if (cut < 0 || cut >= size) break;
-      if (cut > cuts.at(-1)!) cuts.push(cut);
-    }
-    cuts.push(size);
-    await pool.each(
-      cuts.length - 1,
-      (part) => ({
-        op: "rows",
-        task: { dir: work, fd, assets, part, from: cuts[part], to: cuts[part + 1], inBits },
-      }),
-      (r) => {
-        const res = r as RowsResult;
-        parts[res.part] = res;
-      },
-    );
-  } finally {
-    closeSync(fd);
-  }
-  const totals = assets.map((_, a) => parts.reduce((t, x) => t + x.totals[a], 0n));
-  if (parts.some((x) => x.refused) || totals.some((t) => t > MAX_AMOUNT)) {
-    for (const f of readdirSync(work)) if (f.startsWith("in-")) rmSync(join(work, f), { force: true });
-    return undefined;
-  }
-  const lineBase: number[] = [];
-  let lines = 0;
-  for (const x of parts) {
-    lineBase.push(lines);
-    lines += x.lines;
-  }
-  const rows = parts.reduce((s, x) => s + x.rows, 0);
-  refuseEmpty(input, lines, rows, []);
-  return { lines, rows, totals, lineBase };
-}
-
-/** Phase A: the balances file's rows, checked, to input buckets by the id's FNV-1a top bits. */
-async function spillRows(input: string, assets: Asset[], bits: number, work: string) {
-  const assetIndex = new Map(assets.map((a, i) => [a.asset, i]));
-  const totals = assets.map(() => 0n);
-  const problems: string[] = [];
-  const out = new BucketWriter(2 ** bits, (b) => inFile(work, 0, b), 1 << 16);
-  let lines = 0;
-  let rows = 0;
-  try {
-    for await (const raw of await balanceLines(input)) {
-      lines++;
-      if (problems.length >= MAX_PROBLEMS) continue;
-      const row = balanceRow(raw, lines, assets, assetIndex);
-      if (row === undefined) continue;
-      if (typeof row === "string") {
-        problems.push(row);
-        continue;
-      }
-      totals[row.a] += row.base;
-      if (totals[row.a] > MAX_AMOUNT) {
-        problems.push(`line ${lines}: the ${assets[row.a].asset} total overflows 128 bits of base units`);
-        continue;
-      }
-      rows++;
-      spillRow(out, bits, lines, 0, row);
-    }
-  } finally {
-    out.close();
-  }
-  refuseEmpty(input, lines, rows, problems);
-  return { lines, rows, totals, lineBase: [0] };
 }
