@@ -134,7 +134,7 @@ describe("help lists from the tables", () => {
       expect(r.exitCode).toBe(2);
       expect(r.stdout).toBe("");
       for (const f of EXCHANGE_OWNERSHIP) expect(r.stderr, f.name).toContain(publisherOf(f));
-      expect(r.stderr).toContain("or an exchange's address file (the layouts of OKX, HTX (Huobi))");
+      expect(r.stderr).toContain("or an exchange's address file (the layouts of OKX, HTX (Huobi), Poloniex)");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

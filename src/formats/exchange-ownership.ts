@@ -1,9 +1,17 @@
 /**
- * The exchanges' address/signature files (`reserves verify`): OKX's three layouts and HTX's. Detection reads
+ * The exchanges' address/signature files (`reserves verify`): OKX's three layouts, HTX's and Poloniex's (HTX's
+ * columns, told by the texts its rows sign). Detection reads
  * the header line of the address table (src/exchange/ownership/read.ts, cheap); `load()` resolves to the layout's
  * `AddressFileModule` (exchange-ownership-module.ts: the reader and the verifier, loaded on use).
  */
-import { detectLayout, type OwnershipLayout } from "../exchange/ownership/read.js";
+import {
+  detectLayout,
+  HTX_COLUMNS_TEXTS,
+  hasHtxHeader,
+  htxColumnsSigners,
+  type OwnershipLayout,
+  readOwnershipFile,
+} from "../exchange/ownership/read.js";
 import type { AddressFileModule, ProofFormat } from "./types.js";
 
 const OKX_CHECKS = [
@@ -60,4 +68,39 @@ export const EXCHANGE_OWNERSHIP: readonly ProofFormat<AddressFileModule>[] = [
       "the same signature in an older snapshot shows nothing about this one: --previous names each reuse",
     ],
   }),
+  entry(
+    "poloniex",
+    'Poloniex reserve snapshot (poloniex/tools-nodejs-address-verify): HTX\'s columns, rows signed "poloniex" or "Poloniex"',
+    {
+      checks: [
+        "every signature in the forms of Poloniex's tool (HTX's): EVM EIP-191 or raw keccak(message), with or without 0x; TRON v1 over keccak(message) or the message's bytes; BTC signmessage",
+        'that each row signs Poloniex\'s text ("poloniex" or "Poloniex"): another is cannot say, --challenge requires one',
+        "every row with a balance is signed: an unsigned one fails the file; a contract wallet as HTX's",
+        "signatures reused from an older snapshot (--previous)",
+      ],
+      cannot: [
+        "that the message is fresh: Poloniex signs its name, unchanged since its first file (2024-09)",
+        "balances, without a node: the rows are signed with the amount claimed, never proven",
+      ],
+      catches: [
+        "Poloniex's tool crashes on every file since 2024-12 and rejects EVM signatures written without 0x; chaingw reads both",
+        "a row carrying another address's signature (its ETH rows under a TRON row's signature) fails, named",
+        "unsigned rows with a balance fail the file; Poloniex's tool skips them",
+      ],
+    },
+  ),
 ];
+
+/**
+ * Why an address file no layout claims is none (`reserves verify`, `solvency --reserves`): the layouts it is
+ * nearest to and what it lacks — HTX's columns whose rows sign neither HTX's nor Poloniex's texts (or both's)
+ * — else undefined (not an address file at all).
+ */
+export function unclaimedAddressFile(text: string): string | undefined {
+  if (!hasHtxHeader(text)) return undefined;
+  // a file its strict reader refuses is refused naming its line (a column no layout has, a row misread)
+  readOwnershipFile(text, "htx");
+  const signers = htxColumnsSigners(text);
+  const texts = (p: "htx" | "poloniex") => HTX_COLUMNS_TEXTS[p].map((t) => JSON.stringify(t)).join(", ");
+  return `not an address file of a layout chaingw knows: it has the columns of htx and poloniex, whose rows sign ${texts("htx")} (HTX) or ${texts("poloniex")} (Poloniex), but its rows sign ${signers.length === 0 ? "neither's texts" : "both's texts"}; --proof-format htx or --proof-format poloniex reads it as that publisher's`;
+}

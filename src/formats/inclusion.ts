@@ -18,6 +18,7 @@ export const EXCHANGE_FLAGS = {
   accountKey: "--account-key",
   email: "--email",
   assetSlots: "--asset-slots",
+  leaf: "--leaf",
 } as const;
 
 type Verify = (text: string, o: InclusionOptions) => InclusionCheck | Promise<InclusionCheck>;
@@ -37,6 +38,8 @@ export const inclusionModule = (get: () => Promise<Verify>) => async (): Promise
         );
       if (x.root !== undefined && !/^(0x)?[0-9a-fA-F]+$/.test(x.root))
         throw new UsageError(`--root ${JSON.stringify(x.root)}: not hex`);
+      if (x.leaf !== undefined && !/^[0-9a-fA-F]{16}$/.test(x.leaf))
+        throw new UsageError(`--leaf ${JSON.stringify(x.leaf)}: a leaf is 16 hex digits`);
       if (x.assetSlots !== undefined && !/^[1-9]\d{0,3}$/.test(x.assetSlots))
         throw new UsageError(`--asset-slots ${JSON.stringify(x.assetSlots)}: a whole number 1-9999`);
       const check = await verify(text, {
@@ -49,6 +52,7 @@ export const inclusionModule = (get: () => Promise<Verify>) => async (): Promise
         nonce: x.nonce,
         accountKey: x.accountKey,
         email: x.email,
+        leaf: x.leaf,
         assetSlots: x.assetSlots === undefined ? undefined : Number(x.assetSlots),
       });
       return { kind: "inclusion", verdict: check.verdict, check, notes: [] };

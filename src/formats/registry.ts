@@ -24,8 +24,9 @@ import { BYBIT } from "./bybit.js";
 import { CHAINGW_LIABILITIES, CHAINGW_LIABILITIES_PROOF } from "./chaingw-liabilities.js";
 import { CHAINGW_EVM, CHAINGW_UTXO } from "./chaingw-reserves.js";
 import { COINEX } from "./coinex.js";
-import { EXCHANGE_OWNERSHIP } from "./exchange-ownership.js";
+import { EXCHANGE_OWNERSHIP, unclaimedAddressFile } from "./exchange-ownership.js";
 import { HOTCOIN, HOTCOIN_ANCHOR_MARKS } from "./hotcoin.js";
+import { LEAF_LIST } from "./leaf-list.js";
 import { MEXC } from "./mexc.js";
 import { OKX_V1 } from "./okx-v1.js";
 import { OKX_V2 } from "./okx-v2.js";
@@ -80,6 +81,7 @@ const LIABILITIES: readonly ProofFormat<LiabilitiesModule>[] = [
   HOTCOIN,
   BITBASE,
   BITMEX,
+  LEAF_LIST,
   ...ZK_FORMATS,
 ];
 
@@ -177,11 +179,10 @@ const NOT_READ: readonly { is(text: string): boolean; what: string }[] = [
     is: (t) => hasMarks(t, ["data[].uhash", "data[].balances", "data[].r", "data[].depth"]),
     what: 'HTX\'s v1 Merkle-sum proof ({"data":[…]}; huobiapi/Tool-Go-MerkleVerify a083c94, Dec 2022: balances "BTC:…,ETH:…,TRX:…,USDT:…,HT:…"; 855d7b4, Aug 2024: XRP, DOGE and SOL added; bc0adce: any list), which chaingw does not read: no published file of it was found to test a reader on; HTX\'s zk proof (htx-zk) is read',
   },
-  {
-    is: (t) => /^\uFEFF?Level\tHash\r?\n/.test(t),
-    what: "the leaf list of Gate's 2020-22 Merkle tree (gateio/proof-of-reserves, branch merkle-proof, 847fa97: 16-hex leaves, no sums, the root binds no total), which chaingw does not read; Gate's zk proof since Oct 2023 (gate) is read",
-  },
 ];
+
+/** What a file no format reads is recognised as (NOT_READ's words), each that says so: at most one, and never for a file a format claims. */
+export const recognisedAs = (text: string): string[] => NOT_READ.filter((n) => n.is(text)).map((n) => n.what);
 
 /**
  * The format of a liabilities file no entry claims: chaingw's own reader for a file with a top-level `format`
@@ -211,6 +212,16 @@ export function unclaimed(text: string, file: string, own = false): ProofFormat<
   throw new UsageError(
     `${head} (${paths === undefined ? "not JSON, and not a tree file of BitMEX's form" : "it has none of the members the formats' files have"}); the liabilities formats: ${LIABILITIES.map((f) => f.name).join(", ")}`,
   );
+}
+
+/**
+ * A reserves file no entry claims that has an address table's columns (HTX's, signed with neither HTX's nor
+ * Poloniex's texts): a usage error naming the layouts it is nearest to and what it lacks; any other file goes
+ * on to chaingw's own reader (FALLBACK), whose refusal names the field.
+ */
+export function unclaimedReserves(text: string, file: string): void {
+  const why = unclaimedAddressFile(text);
+  if (why !== undefined) throw new UsageError(`${file}: ${why}`);
 }
 
 /** The formats of a kind as a usage message lists them: "chaingw-utxo (chaingw's UTXO reserve proof, …), …". */

@@ -6,7 +6,7 @@
 import { bytesToHex } from "@noble/hashes/utils.js";
 import type { NetworkName } from "../../chains/coins.js";
 import { ed25519NetOf, exchangeChainOf, isTronNetwork, type UtxoCoin, utxoCoinOf } from "./coins.js";
-import type { OwnershipLayout, OwnershipRow } from "./read.js";
+import { hasHtxColumns, type OwnershipLayout, type OwnershipRow } from "./read.js";
 import {
   type AccountDigest,
   decodeUtxoAddress,
@@ -30,7 +30,8 @@ export const DIGESTS: Record<
   okx: { evm: ["okx-evm", "okx-header"], tron: ["tron-v1", "tron-v2"], ed: ["okx-header"] },
   htx: { evm: ["eip191", "raw-keccak"], tron: ["tron-v1", "tron-v1-raw"], ed: ["raw"] },
 };
-export const publisherOf = (l: OwnershipLayout) => (l === "htx" ? "htx" : "okx");
+/** Poloniex's tool is HTX's (the same digests: raw keccak and EIP-191, TRON v1 over the hash or the bytes). */
+export const publisherOf = (l: OwnershipLayout) => (hasHtxColumns(l) ? "htx" : "okx");
 
 /**
  * The Bitcoin-family coin a row is of: its network's, or (no network) its coin's. A row whose coin is one

@@ -1,7 +1,7 @@
 /**
  * The readers of exchanges' address/signature files: OKX (the 2022 layout, the 2024-26 layout with network,
  * snapshot height and contract-wallet owners eoa1/eoa2, the 2025 audit layout) and HTX (a summary block,
- * then rows; `-` for unsigned). Every layout is told by its header line; the columns are found by name, so a
+ * then rows; `-` for unsigned) and Poloniex (HTX's columns, its own texts). Every layout is told by its header line; the columns are found by name, so a
  * reordered column reads the same, and a column no layout has (or one given twice) is refused by name. Nothing is judged here: `verify.ts` judges the rows.
  */
 import { UsageError } from "../../errors/index.js";
@@ -9,7 +9,22 @@ import { quoted } from "../../util/escape.js";
 import { decimalsOf } from "./coins.js";
 
 /** The layouts, by the name `--proof-format` takes. */
-export type OwnershipLayout = "okx-2022" | "okx-2024" | "okx-audit-2025" | "htx";
+export type OwnershipLayout = "okx-2022" | "okx-2024" | "okx-audit-2025" | "htx" | "poloniex";
+
+/**
+ * The publishers of HTX's columns (`coin,address,snapshot height,balance,message,signature`, a summary block
+ * before): HTX and Poloniex (poloniex/tools-nodejs-address-verify, HTX's tool renamed), told apart only by the
+ * texts their rows sign — each publisher's, as its real files sign them. A file whose rows sign neither's
+ * text, or both's, is neither's (`--proof-format` names it).
+ */
+export const HTX_COLUMNS_TEXTS: Record<"htx" | "poloniex", readonly string[]> = {
+  htx: ["huobi", "htx", "King will be back!"],
+  poloniex: ["poloniex", "Poloniex"],
+};
+const HTX_COLUMNS = Object.keys(HTX_COLUMNS_TEXTS) as ("htx" | "poloniex")[];
+/** Whether the layout has HTX's columns (HTX, Poloniex): its contract wallets' owner rows, `-` unsigned. */
+export const hasHtxColumns = (l: OwnershipLayout): l is "htx" | "poloniex" =>
+  (HTX_COLUMNS as string[]).includes(l);
 
 /** One line of the file's address table, as written (empty, "-" and "null" cells read as absent). */
 export interface OwnershipRow {
@@ -113,16 +128,45 @@ export function layoutOfHeader(header: string): OwnershipLayout | undefined {
 
 const SUMMARY = /^coin,snapshot height,(amount|balance)$/;
 
-/** The layout of a file's text (the first header line any layout knows), or undefined; cheap, never throws. */
-export function detectLayout(text: string): OwnershipLayout | undefined {
+/** The layout its header line names (HTX's columns: "htx"), and the lines after it; undefined: no header. */
+function headerOf(text: string): { layout: OwnershipLayout; at: number; lines: string[] } | undefined {
   // the header is within the first lines: a summary block is a few dozen lines at most
   const lines = text.slice(0, 20000).split(/\r?\n/, 200);
-  for (const l of lines) {
+  for (const [at, l] of lines.entries()) {
     const layout = layoutOfHeader(l);
-    if (layout) return layout;
+    if (layout) return { layout, at, lines };
   }
   return undefined;
 }
+
+/**
+ * The publishers of HTX's columns whose texts the rows sign (the message column's cells), in HTX_COLUMNS'
+ * order: one when the file is that publisher's, none or two when it is neither's.
+ */
+export function htxColumnsSigners(text: string): ("htx" | "poloniex")[] {
+  const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
+  const at = lines.findIndex((l) => layoutOfHeader(l) === "htx");
+  if (at < 0) return [];
+  const m = cells(lines[at] as string)
+    .map(norm)
+    .indexOf("message");
+  const texts = new Set(lines.slice(at + 1).map((l) => cells(l)[m]?.trim() ?? ""));
+  return HTX_COLUMNS.filter((p) => HTX_COLUMNS_TEXTS[p].some((t) => texts.has(t)));
+}
+
+/**
+ * The layout of a file's text (the first header line any layout knows; HTX's columns the publisher whose
+ * texts its rows sign, and only one's), or undefined; cheap, never throws.
+ */
+export function detectLayout(text: string): OwnershipLayout | undefined {
+  const h = headerOf(text);
+  if (h?.layout !== "htx") return h?.layout;
+  const signers = htxColumnsSigners(text);
+  return signers.length === 1 ? signers[0] : undefined;
+}
+
+/** Whether the text has an address table header with HTX's columns (whoever's texts its rows sign). */
+export const hasHtxHeader = (text: string): boolean => headerOf(text)?.layout === "htx";
 
 /** Amounts as the layouts write them: whole base units (OKX 2022), or a plain decimal of coins. */
 const AMOUNT = { base: /^\d+$/, coin: /^\d+(\.\d+)?$/ } as const;
@@ -261,8 +305,8 @@ export function readOwnershipFile(text: string, layout?: OwnershipLayout): Owner
       headerAt + 1,
       "no address table header (OKX: coin,address,amount,…; OKX 2024-26: coin,Network,Snapshot Height,address,…; OKX 2025 audit: digitalAsset,network,address,…; HTX: coin,address,snapshot height,balance,message,signature)",
     );
-  const use = layout ?? found;
-  if (layout && layout !== found)
+  const use = layout ?? (found === "htx" ? (detectLayout(text) ?? found) : found);
+  if (layout && layout !== found && !(hasHtxColumns(layout) && found === "htx"))
     bad(headerAt + 1, `the header is ${found}'s, not ${layout}'s (--proof-format ${layout})`);
   const columns = columnsOf(lines[headerAt] as string, headerAt + 1);
   const rows: OwnershipRow[] = [];
@@ -271,7 +315,7 @@ export function readOwnershipFile(text: string, layout?: OwnershipLayout): Owner
     const raw = lines[j] as string;
     if (raw.trim() === "") continue;
     const row = readRow(raw, j + 1, columns, use);
-    if (use === "htx") {
+    if (hasHtxColumns(use)) {
       // HTX's contract wallets: the wallet's row (a balance, no signature), then its owners' rows (no
       // balance, a signature), same coin; HTX's own tool does not link them
       if (row.amount !== undefined) wallet = row.signatures.length === 0 ? row : undefined;

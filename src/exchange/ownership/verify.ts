@@ -13,7 +13,13 @@ import { claim, fails, ok, runSteps, type VerifyStep } from "../../reserves/veri
 import type { ChainChecks } from "./balances.js";
 import { decimalsOf, exchangeChainOf } from "./coins.js";
 import { addressKey, DIGESTS, judgeRow, publisherOf, utxoCoinOfRow } from "./judge.js";
-import type { OwnershipFile, OwnershipLayout, OwnershipRow, SummaryLine } from "./read.js";
+import {
+  HTX_COLUMNS_TEXTS,
+  type OwnershipFile,
+  type OwnershipLayout,
+  type OwnershipRow,
+  type SummaryLine,
+} from "./read.js";
 import { type OwnerResult, type OwnershipReport, type RowResult, report } from "./report.js";
 
 export type { OwnerResult, OwnershipReport, RowResult, RowStatus, Tally } from "./report.js";
@@ -21,17 +27,23 @@ export { sumAmounts } from "./report.js";
 
 /**
  * The messages each layout's rows sign (every real file's): OKX "I am an OKX address", its 2025 audit the
- * audit's code, HTX its name or its slogan. None carries a snapshot date or height, so none shows control at
+ * audit's code, HTX its name or its slogan, Poloniex its name (either case). None carries a snapshot date or height, so none shows control at
  * the snapshot; `--challenge TEXT` requires one exact message instead.
  */
+function textsOf(texts: readonly string[]): { text: string; test: (m: string) => boolean } {
+  const q = texts.map((t) => JSON.stringify(t));
+  return {
+    text: q.length > 1 ? `${q.slice(0, -1).join(", ")} or ${q.at(-1)}` : (q[0] as string),
+    test: (m) => texts.includes(m),
+  };
+}
+
 const MESSAGES: Record<OwnershipLayout, { text: string; test: (m: string) => boolean }> = {
   "okx-2022": { text: '"I am an OKX address"', test: (m) => m === "I am an OKX address" },
   "okx-2024": { text: '"I am an OKX address"', test: (m) => m === "I am an OKX address" },
   "okx-audit-2025": { text: '"OKC_DTT_AUP" and a year', test: (m) => /^OKC_DTT_AUP\d{4}$/.test(m) },
-  htx: {
-    text: '"huobi", "htx" or "King will be back!"',
-    test: (m) => ["huobi", "htx", "King will be back!"].includes(m),
-  },
+  htx: textsOf(HTX_COLUMNS_TEXTS.htx),
+  poloniex: textsOf(HTX_COLUMNS_TEXTS.poloniex),
 };
 
 /**

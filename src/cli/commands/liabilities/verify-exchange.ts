@@ -35,6 +35,10 @@ export function declareExchangeOptions(cmd: Command): void {
     .option("--account-key <hex>", "River: your account key")
     .option("--email <address>", "River: your account's e-mail")
     .option(
+      "--leaf <hex>",
+      "a leaf list (the auditors' Merkle tree tool: Bitso, Gate 2020-22): your leaf hash, as your exchange gives it",
+    )
+    .option(
       "--asset-slots <n>",
       `${ZK_PUBLISHERS} zk proofs: the tool's number of asset slots (else the counts its versions used, only)`,
     );

@@ -102,6 +102,7 @@ export async function runVerify(run: Run, file: string, flags: GlobalFlags, o: V
     o.proofFormat !== undefined
       ? registry.formatNamed(o.proofFormat, "reserves", "--proof-format")
       : registry.detectFormat(text, "reserves");
+  if (format === undefined) registry.unclaimedReserves(text, file);
   const hint =
     format === undefined
       ? `reserves verify reads ${registry.formatList(registry.formatsOf("reserves"))}`

@@ -1,0 +1,226 @@
+/**
+ * Issue 58: the publishers round three — each real published file (test/fixtures/exchange/, SOURCES.md
+ * there) through the real bin, holding with its root, and a changed copy not holding; the publisher named
+ * right by detection on every file. The hashes the publishers' own verifiers compute are recomputed here
+ * independently (node:crypto, BigInt), not through chaingw's code.
+ */
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { FORMATS, recognisedAs } from "../src/formats/registry.js";
+import { runCli } from "./helpers/cli.js";
+import { failures, fixture, tamperer, text, verify } from "./helpers/inclusion.js";
+
+const { dir, tampered, next } = tamperer("chaingw-exfmt3-");
+const sha256 = (b: string | Buffer) => createHash("sha256").update(b).digest();
+const OWN = join(__dirname, "fixtures", "exchange", "ownership");
+
+/** Every file under a directory, recursively. */
+const filesUnder = (d: string): string[] =>
+  readdirSync(d).flatMap((f) => {
+    const p = join(d, f);
+    return statSync(p).isDirectory() ? filesUnder(p) : [p];
+  });
+
+describe("detection never names the wrong publisher (issue 58 item 2)", () => {
+  const files = [...filesUnder(join(__dirname, "fixtures")), ...filesUnder("/work/shared/por-samples")];
+
+  it("every file through every descriptor of every kind, and the recognisers of files chaingw does not read: at most one says yes", () => {
+    for (const file of files) {
+      const t = readFileSync(file, "utf8");
+      const claims = [
+        ...FORMATS.filter((f) => f.detect(t)).map((f) => f.name),
+        ...recognisedAs(t).map((w) => `not read: ${w.slice(0, 40)}`),
+      ];
+      expect({ file, claims: claims.length > 1 ? claims : "≤1" }).toEqual({ file, claims: "≤1" });
+    }
+  });
+
+  it.each([
+    ["ownership/poloniex_por_2024-08.csv", "poloniex"],
+    ["ownership/poloniex_por_2026-04.csv", "poloniex"],
+    ["ownership/huobi_por_2023-08.csv", "htx"],
+    ["ownership/huobi_por_2024-07.csv", "htx"],
+    ["ownership/huobi_por_2026-02.csv", "htx"],
+    ["liabilities/tnf-output_merkle_tree.txt", "tnf-leaf-list"],
+    ["liabilities/bitso-example-merkle-tree.tsv", "tnf-leaf-list"],
+  ])("%s is %s's", (name, format) => {
+    const t = readFileSync(join(__dirname, "fixtures", "exchange", name), "utf8");
+    expect(FORMATS.filter((f) => f.detect(t)).map((f) => f.name)).toEqual([format]);
+  });
+
+  it("HTX's columns signed with neither publisher's text, or with both's: not a layout chaingw knows, the two compared (exit 2)", async () => {
+    const polo = readFileSync(join(OWN, "poloniex_por_2024-08.csv"), "utf8");
+    for (const [what, body] of [
+      ["neither", polo.replaceAll(",poloniex,", ",acme,")],
+      ["both", polo.replace(",poloniex,", ",huobi,")],
+    ] as const) {
+      const file = join(dir, `${next()}-${what}.csv`);
+      writeFileSync(file, body);
+      const r = await runCli(["reserves", "verify", file]);
+      expect(r.exitCode).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toContain("not an address file of a layout chaingw knows");
+      expect(r.stderr).toContain("the columns of htx and poloniex");
+      expect(r.stderr).toContain(what === "neither" ? "neither's texts" : "both's texts");
+      // named, it is read as that publisher's
+      const forced = await runCli(["reserves", "verify", file, "--proof-format", "poloniex", "--json"]);
+      expect(JSON.parse(forced.stdout).format).toBe("poloniex");
+    }
+  });
+});
+
+describe("Poloniex's address files (poloniex/tools-nodejs-address-verify)", () => {
+  const run = async (file: string, ...args: string[]) => {
+    const r = await runCli(["reserves", "verify", file, "--json", ...args]);
+    return { ...r, json: JSON.parse(r.stdout) };
+  };
+  type Row = { line: number; coin: string; address: string; status: string; reason: string };
+
+  it('2026-04: read as Poloniex\'s; rows signed "poloniex" or "Poloniex" are signed, EVM signatures with or without 0x; the four rows under a TRX row\'s signature fail', async () => {
+    const r = await run(join(OWN, "poloniex_por_2026-04.csv"));
+    expect(r.exitCode).toBe(1);
+    expect(r.json.format).toBe("poloniex");
+    const rows: Row[] = r.json.rows;
+    const at = (line: number) => rows.find((x) => x.line === line)!;
+    // 0x8fca… signed "poloniex" without 0x; 0x176f… "Poloniex" without 0x; TUgS… with 0x
+    expect(at(67)).toMatchObject({ coin: "ETH", status: "signed" });
+    expect(at(68)).toMatchObject({ coin: "ETH", status: "signed" });
+    expect(at(45)).toMatchObject({ coin: "TRX", status: "signed" });
+    const failed = rows.filter((x) => x.status === "failed");
+    expect(failed.map((x) => [x.line, x.coin])).toEqual([
+      [69, "ETH"],
+      [80, "USDT-ERC20"],
+      [87, "SHIB-ERC20"],
+      [193, "BTC-ERC20"],
+    ]);
+    for (const f of failed) expect(f.address).toBe("0x29065a4c1f2f20d1e263930088890d6f49fe715a");
+    expect(rows.some((x) => /none of the messages/.test(x.reason ?? ""))).toBe(false);
+    // read as HTX's, the same rows sign none of HTX's texts: cannot say, never proven
+    const asHtx = await run(join(OWN, "poloniex_por_2026-04.csv"), "--proof-format", "htx");
+    expect(asHtx.json.rows.find((x: Row) => x.line === 67).status).toBe("cannot-say");
+  });
+
+  it("2024-08: its TRX total agrees with its rows; one amount raised does not (exit 1, the summary line named)", async () => {
+    const r = await run(join(OWN, "poloniex_por_2024-08.csv"));
+    expect(r.json.format).toBe("poloniex");
+    const summary = (j: { findings: { step: string; status: string; at?: string; text: string }[] }) =>
+      j.findings.filter((f) => f.step === "summary" || /summary/.test(f.text));
+    expect(summary(r.json).filter((f) => f.status === "fails")).toEqual([]);
+    const file = join(dir, `${next()}-polo.csv`);
+    writeFileSync(
+      file,
+      readFileSync(join(OWN, "poloniex_por_2024-08.csv"), "utf8").replace(
+        "63931974,845558.90,",
+        "63931974,845559.90,",
+      ),
+    );
+    const t = await run(file);
+    expect(t.exitCode).toBe(1);
+    expect(
+      failures(t.json)
+        .map((f) => f.text)
+        .join("\n"),
+    ).toMatch(/120746767\.91.*120746768\.91|120746768\.91.*120746767\.91/);
+  });
+});
+
+/** merkletreejs's defaults, by hand: each pair sha256(left ‖ right), an odd node carried up. */
+function rootByHand(leaves: string[]): string {
+  let layer: Buffer[] = leaves.map((h) => Buffer.from(h, "hex"));
+  while (layer.length > 1) {
+    const up: Buffer[] = [];
+    for (let i = 0; i < layer.length; i += 2)
+      up.push(i + 1 < layer.length ? sha256(Buffer.concat([layer[i]!, layer[i + 1]!])) : layer[i]!);
+    layer = up;
+  }
+  return layer[0]!.toString("hex");
+}
+const leavesOf = (t: string) =>
+  t
+    .split(/\r?\n/)
+    .slice(1)
+    .filter((l) => l)
+    .map((l) => l.split("\t")[1]!);
+
+describe("the auditors' Merkle tree tool's leaf lists (The Network Firm, formerly Armanino; Bitso)", () => {
+  const TNF = "tnf-output_merkle_tree.txt";
+  const BITSO = "bitso-example-merkle-tree.tsv";
+  const tnfRoot = text("tnf-output_merkle_root.txt").trim();
+
+  it("the tool's own output holds with the root it wrote apart and the customer's leaf; without --root: cannot say", async () => {
+    expect(rootByHand(leavesOf(text(TNF)))).toBe(tnfRoot);
+    const r = await verify(fixture(TNF), "--root", tnfRoot, "--leaf", "ec7062f87011b218", "--json");
+    expect(r.exitCode).toBe(0);
+    expect(r.json).toMatchObject({
+      format: "tnf-leaf-list",
+      root: tnfRoot,
+      root_source: "given",
+      sum_binding: "inclusion-only",
+    });
+    const bare = await verify(fixture(TNF), "--json");
+    expect(bare.exitCode).toBe(3);
+    expect(bare.json.root_source).toBe("none");
+    const human = await verify(fixture(TNF), "--root", tnfRoot, "--leaf", "ec7062f87011b218");
+    expect(human.stdout).toContain("the auditors' Merkle tree tool");
+    expect(human.stdout).toContain("it shows inclusion only, and the root bounds no total");
+  });
+
+  it("Bitso's file: the README's leaf is Bitso's rule over its account and balance, found in the list; the root by hand holds", async () => {
+    // merkle-tree-calculate-leaf-hash.js's rule: sha256(account ‖ hex(sha256(balance)) per sorted currency), 16 hex
+    const leaf = sha256(`d7ae2e6e-c36b-4b44-8b98-bdd59c4eebad${sha256("0.00000001").toString("hex")}`)
+      .toString("hex")
+      .slice(0, 16);
+    expect(leaf).toBe("e17e7edf6faa1a6a");
+    const root = rootByHand(leavesOf(text(BITSO)));
+    const r = await verify(fixture(BITSO), "--root", root, "--leaf", leaf, "--json");
+    expect(r.exitCode).toBe(0);
+    expect(r.json.findings).toContainEqual(
+      expect.objectContaining({ step: "leaf", at: "line 16", status: "ok" }),
+    );
+    // another customer's balance: the leaf it makes is not in the list
+    const other = sha256(`d7ae2e6e-c36b-4b44-8b98-bdd59c4eebad${sha256("0.00000002").toString("hex")}`)
+      .toString("hex")
+      .slice(0, 16);
+    const miss = await verify(fixture(BITSO), "--root", root, "--leaf", other, "--json");
+    expect(miss.exitCode).toBe(1);
+    expect(failures(miss.json)).toEqual([expect.objectContaining({ step: "leaf" })]);
+  });
+
+  it("changed copies: one leaf changed misses the root; a leaf listed twice fails; a line not of the form is refused with its line (exit 2)", async () => {
+    const root = rootByHand(leavesOf(text(BITSO)));
+    const t0 = Date.now();
+    const changed = await verify(
+      tampered(BITSO, (t) => t.replace("6,3\ta930ca02120c1a5d", "6,3\ta930ca02120c1a5e")),
+      "--root",
+      root,
+      "--leaf",
+      "e17e7edf6faa1a6a",
+      "--json",
+    );
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(changed.exitCode).toBe(1);
+    expect(failures(changed.json)).toEqual([
+      expect.objectContaining({ step: "root", text: expect.stringContaining("not the given root") }),
+    ]);
+    const twice = await verify(
+      tampered(BITSO, (t) => t.replace("6,3\ta930ca02120c1a5d", "6,3\td5e084ca00681adf")),
+      "--json",
+    );
+    expect(twice.exitCode).toBe(1);
+    expect(failures(twice.json)).toContainEqual(
+      expect.objectContaining({
+        step: "leaves",
+        at: "line 5",
+        text: expect.stringContaining("again (line 2)"),
+      }),
+    );
+    const bad = await verify(tampered(BITSO, (t) => t.replace("6,3\t", "6,4\t")));
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain("line 5: leaf index 4 where 3 belongs");
+    const flag = await verify(fixture(BITSO), "--leaf", "xyz");
+    expect(flag.exitCode).toBe(2);
+    expect(flag.stderr).toContain("--leaf");
+  });
+});
