@@ -224,3 +224,52 @@ describe("the auditors' Merkle tree tool's leaf lists (The Network Firm, formerl
     expect(flag.stderr).toContain("--leaf");
   });
 });
+
+describe("Bitget's hashing as its code did at each date (issue 58 item 3)", () => {
+  const SEP = "bitget-2025-09-merkel_tree_bg.json";
+  type Node = { balances: Record<string, string>; merkelLeaf: string; encryptUid: string; nonce: string };
+
+  it("Sep 2025 (ce8c0b9): the leaf and root are fastjson's default spelling (unquoted, scale kept) — the leaf holds, named; the file does not, for its negative USDC", async () => {
+    const doc = JSON.parse(text(SEP)) as { self: Node; path: Node[] };
+    // by hand: BTC, ETH, USDT, USDC is Java HashMap's order of these keys; the amounts bare, as written
+    const bare = `{${["BTC", "ETH", "USDT", "USDC"].map((k) => `"${k}":${doc.self.balances[k]}`).join(",")}}`;
+    const leaf = sha256(`${doc.self.encryptUid},${doc.self.nonce},${bare}`).toString("hex").slice(0, 16);
+    expect(leaf).toBe(doc.self.merkelLeaf);
+    const root = doc.path.at(-1)!.merkelLeaf;
+    const r = await verify(fixture(SEP), "--root", root, "--json");
+    expect(r.exitCode).toBe(1);
+    expect(r.json.root).toBe(root);
+    const leafFinding = r.json.findings.find((f: { step: string }) => f.step === "leaf");
+    expect(leafFinding).toMatchObject({ status: "ok" });
+    expect(leafFinding.text).toContain("fastjson");
+    expect(new Set(failures(r.json).map((f) => f.step))).toEqual(new Set(["balances", "hash"]));
+    expect(
+      failures(r.json)
+        .filter((f) => f.step === "balances")
+        .map((f) => f.at),
+    ).toEqual(["level 15 (path[12])", "level 14"]);
+  });
+
+  it("Nov 2025 (86209a9) is still hashed as its JSONUtils writes (quoted, zeros stripped), named", async () => {
+    const r = await verify(fixture("bitget-2025-11-merkel_tree_bg.json"), "--json");
+    const leafFinding = r.json.findings.find((f: { step: string }) => f.step === "leaf");
+    expect(leafFinding).toMatchObject({ status: "ok" });
+    expect(leafFinding.text).toContain("779bf2f");
+  });
+
+  it("a changed copy: one sibling's amount raised, the path untouched otherwise, does not reach the root (within 5 s)", async () => {
+    const root = (JSON.parse(text(SEP)) as { path: Node[] }).path.at(-1)!.merkelLeaf;
+    const t0 = Date.now();
+    const r = await verify(
+      tampered(SEP, (t) => t.replace('"USDT": "1484.52298053"', '"USDT": "1484.52298054"')),
+      "--root",
+      root,
+      "--json",
+    );
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(r.exitCode).toBe(1);
+    expect(failures(r.json)).toContainEqual(
+      expect.objectContaining({ step: "root", text: expect.stringContaining("not the given root") }),
+    );
+  });
+});

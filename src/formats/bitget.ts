@@ -15,7 +15,7 @@ export const BITGET = exchangeFormat({
   name: "bitget",
   title: "Bitget customer inclusion proof (merkel_tree_bg.json, quoted amounts, 2023-)",
   checks: [
-    "the leaf: sha256(encryptUid, nonce, balances) with the keys in Java HashMap's order, cut to 16 hex as Bitget does",
+    "the leaf: sha256(encryptUid, nonce, balances) with the keys in Java HashMap's order, cut to 16 hex as Bitget does; the amounts spelled as Bitget's code did at the file's date — fastjson's default (unquoted, scale kept; to Sep 2025) or its JSONUtils (quoted, zeros stripped; 779bf2f) — the one that reproduces your leaf, named",
     "every level: sha256(left right, the sums, the level), the sums carried up; the root's totals",
     "no negative amount on the path (siblings and the sums), levels n…1 in order",
     "every hash's length: Bitget's 64-bit hashes are a failure (a colliding subtree can be searched for)",

@@ -8,6 +8,11 @@
  *    spells them — Bitget 2025 quoted `stripTrailingZeros().toPlainString()`, UZX and Bitget 2022 bare
  *    `BigDecimal.toString()` with the scale kept (`0E-16`, `1.000000000E-7`), Bitunix quoted at each asset's
  *    precision.
+ *  - Bitget's code hashed quoted files two ways over time: fastjson's default for its `Map<String,BigDecimal>`
+ *    (unquoted `BigDecimal.toString()`, the scale kept: `86012252.80897580`; 6863e2d … 0fd82e9, the Sep 2025
+ *    file ce8c0b9), then its own JSONUtils (quoted, trailing zeros stripped; 779bf2f, the Nov 2025 file).
+ *    The file does not say which: the one that reproduces the customer's own leaf is used for the whole path
+ *    and named (the values hashed are the file's either way; only their spelling differs), else the later.
  */
 import type { InclusionOptions } from "./check.js";
 import { checkSibling, leafStep, pathVerifier, refuseNegative, sha256Hex, step, walkEnded } from "./check.js";
@@ -99,8 +104,16 @@ function readNode(n: unknown, at: string, v: Variant, rd: FileReader): Node {
   };
 }
 
+/** How Bitget's code spelled the amounts it hashed, by its commits (the quoted files' two versions). */
+const BITGET_CODE: Record<"quoted-stripped" | "java", string> = {
+  java: "as fastjson writes a Map<String,BigDecimal> by default: unquoted, the scale kept (Bitget's code 6863e2d … 0fd82e9, to Sep 2025)",
+  "quoted-stripped": "as Bitget's JSONUtils writes them: quoted, trailing zeros stripped (779bf2f, Nov 2025)",
+};
+
 interface Doc {
   v: Variant;
+  /** the spelling its amounts are hashed in (Bitget's quoted files: the version whose leaf held) */
+  spelling: Spelling;
   self: Node;
   uid: string;
   nonce: string;
@@ -125,6 +138,7 @@ function readFamily(v: Variant, text: string, o: InclusionOptions): Doc {
   }
   return {
     v,
+    spelling: v.spelling,
     self: readNode(selfObj, "self", v, rd),
     uid: rd.field(selfObj, "encryptUid", "self", "string"),
     nonce: rd.field(selfObj, "nonce", "self", "string"),
@@ -137,15 +151,16 @@ function readFamily(v: Variant, text: string, o: InclusionOptions): Doc {
 function json(d: Doc, entries: [string, { raw?: string; value: Dec }][]): string {
   const byKey = new Map(entries);
   const spell = (asset: string, x: Dec): string =>
-    d.v.spelling === "java"
+    d.spelling === "java"
       ? javaDec(x)
-      : d.v.spelling === "quoted-stripped"
+      : d.spelling === "quoted-stripped"
         ? JSON.stringify(strippedDec(x))
         : JSON.stringify(plainDec(truncateDec(x, d.precision.get(asset) ?? x.scale)));
   return `{${hashMapOrder(entries.map(([k]) => k))
     .map((k) => {
       const x = byKey.get(k)!;
-      return `${JSON.stringify(k)}:${x.raw ?? spell(k, x.value)}`;
+      // the tools parse the amounts and write them again: only Bitunix's precision form keeps the file's text
+      return `${JSON.stringify(k)}:${(d.spelling === "quoted-precision" ? x.raw : undefined) ?? spell(k, x.value)}`;
     })
     .join(",")}}`;
 }
@@ -162,13 +177,23 @@ const leafOf = (d: Doc) =>
     ),
   );
 
+/**
+ * Bitget's quoted files: the version of its code whose spelling reproduces the customer's leaf (the later one
+ * when neither does), used for every level after.
+ */
+function bitgetVersion(d: Doc): Doc {
+  if (d.v !== BITGET) return d;
+  const older: Doc = { ...d, spelling: "java" };
+  return leafOf(d) !== d.self.hash.toLowerCase() && leafOf(older) === d.self.hash.toLowerCase() ? older : d;
+}
+
 /** The leaf: sha256(encryptUid, nonce, balances), cut to the family's width, against the file's. */
 const leaf = leafStep<Doc>((d) => ({
   at: `level ${d.self.level} (self)`,
   balances: d.self.balances,
   claimed: d.self.hash,
   computed: leafOf(d),
-  formula: "sha256(encryptUid, nonce, balances)",
+  formula: `sha256(encryptUid, nonce, balances${d.v === BITGET ? ` ${BITGET_CODE[d.spelling as "java"]}` : ""})`,
 }));
 
 /** Every sibling up to the root: its level and side, the sums in HashMap order, the parent's hash. */
@@ -214,7 +239,7 @@ const family = (v: Variant) =>
   pathVerifier<Doc>({
     name: v.name,
     sums: "total",
-    read: (text, o) => readFamily(v, text, o),
+    read: (text, o) => bitgetVersion(readFamily(v, text, o)),
     balances: (d) => d.self.balances.map((a) => ({ asset: a.asset, amount: strippedDec(a.value) })),
     leaf,
     path: pathStep,
