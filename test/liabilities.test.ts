@@ -131,7 +131,7 @@ describe("liabilities build", () => {
       const c = JSON.parse(readFileSync(COMMITMENT(), "utf8"));
       expect(r.stdout).toMatch(
         new RegExp(
-          `^customer "${id}": .* included in the liabilities committed as ${c.digest} \\("snapshot 2026-11-30", created "${c.created}"\\)\n$`,
+          `^customer "${id}": .* included in the liabilities whose root is ${c.root} \\("snapshot 2026-11-30", created "${c.created}"; commitment digest ${c.digest}\\)\n$`,
         ),
       );
     }
@@ -407,12 +407,12 @@ describe("liabilities verify --customer: the customer says who they are", () => 
     const own = await verify(proofOf("cust-2"), COMMITMENT(), "--customer", "cust-2");
     expect(own.exitCode).toBe(0);
     expect(own.stdout).toMatch(
-      /^customer "cust-2": .* included in the liabilities committed as [0-9a-f]{64} /,
+      /^customer "cust-2": .* included in the liabilities whose root is [0-9a-f]{64} /,
     );
     const other = await verify(proofOf("cust-5"), COMMITMENT(), "--customer", "cust-2");
     expect(other.exitCode).toBe(1);
     expect(other.stdout).toMatch(
-      /^customer "cust-2": NOT proven in the liabilities committed as [0-9a-f]{64}/,
+      /^customer "cust-2": NOT proven in the liabilities whose root is [0-9a-f]{64}/,
     );
     expect(other.stdout).toContain(`this proof is customer "cust-5"'s, not "cust-2"'s`);
     // without --customer (and no terminal to ask on) the proof holds for whoever it names, and stderr says so

@@ -9,6 +9,7 @@ import { UsageError } from "../errors/index.js";
 import { type Finding, verdictOfFindings } from "../reserves/verdict.js";
 import { claim, fails, ok, type VerifyStep } from "../reserves/verifier.js";
 import { quoted, short as shown } from "../util/text.js";
+import { formatUnits } from "../util/units.js";
 import { type Commitment, commitmentFaults, type Total, totalOf } from "./commitment.js";
 import {
   AMOUNT_BYTES,
@@ -156,6 +157,13 @@ const short = (h: string) => `${h.slice(0, 12)}…`;
 export interface LiabilitiesOptions {
   /** the id the customer knows as theirs (`--customer`): a proof for anyone else fails first of all */
   customer?: string;
+  /** the root the exchange announced (`--root`, lowercase hex): the commitment's root must be it */
+  root?: string;
+  /**
+   * no commitment was read (`--root` alone): the commitment here is the proof's own frame around `root`, so
+   * its digest, label, created and root totals are not checked
+   */
+  rootOnly?: boolean;
 }
 
 /** What every step of one proof's check runs with: the commitment it is checked against, the options. */
@@ -197,7 +205,15 @@ const customerStep: Step = {
 /** The commitment's digest still matches its content. */
 const commitmentStep: Step = {
   name: "commitment",
-  run: ({ commitment: c }) => {
+  run: ({ commitment: c, options }) => {
+    if (options.rootOnly)
+      return [
+        claim(
+          "commitment",
+          "no --commitment: checked against the root given with --root alone; the commitment document (its digest, created, the root's totals) was not read",
+          "digest",
+        ),
+      ];
     const bad = commitmentFaults(c);
     return bad.length
       ? bad.map((t) => fails("commitment", t, "digest"))
@@ -208,8 +224,31 @@ const commitmentStep: Step = {
 /** The proof names this build: its label, its commitment digest and root. */
 const buildStep: Step = {
   name: "build",
-  run: ({ commitment: c }, { proof }) => {
+  run: ({ commitment: c, options }, { proof }) => {
     const out: Finding[] = [];
+    if (options.root !== undefined && c.root !== options.root)
+      out.push(
+        fails(
+          "build",
+          `the commitment's root ${c.root} is not the announced root ${options.root} (--root)`,
+          "root",
+        ),
+      );
+    else if (options.root !== undefined && !options.rootOnly)
+      out.push(
+        ok("build", `the commitment's root is the announced root ${short(options.root)} (--root)`, "root"),
+      );
+    if (options.rootOnly) {
+      if (proof.root !== c.root)
+        out.push(
+          fails(
+            "build",
+            `the proof names the root ${proof.root}, not the announced root ${c.root} (--root)`,
+            "root",
+          ),
+        );
+      return out;
+    }
     if (proof.label !== c.label)
       out.push(
         fails(
@@ -278,14 +317,22 @@ const leavesStep: Step = {
  */
 const pathStep: Step = {
   name: "path",
-  run: ({ commitment: c }, st) => {
+  run: (ctx, st) => {
+    const c = ctx.commitment;
     const out: Finding[] = [];
-    for (const [k, l] of st.proof.leaves.entries()) out.push(...walkLeaf(c, st, l, `leaves[${k}]`));
+    for (const [k, l] of st.proof.leaves.entries())
+      out.push(...walkLeaf(c, st, l, `leaves[${k}]`, ctx.options.rootOnly));
     return out;
   },
 };
 
-function walkLeaf(c: Commitment, st: LiabilitiesState, l: ProofLeaf, where: string): Finding[] {
+function walkLeaf(
+  c: Commitment,
+  st: LiabilitiesState,
+  l: ProofLeaf,
+  where: string,
+  rootOnly = false,
+): Finding[] {
   const A = c.assets.length;
   const out: Finding[] = [];
   const at = `leaf ${l.index}`;
@@ -348,18 +395,28 @@ function walkLeaf(c: Commitment, st: LiabilitiesState, l: ProofLeaf, where: stri
   if (rootHex !== c.root)
     bad(`${at}: the path leads to ${short(rootHex)}, not to the committed root ${short(c.root)}`, top);
   let added = true;
-  c.assets.forEach((asset, a) => {
-    const got = getAmount(node!, 32 + a * AMOUNT_BYTES);
-    if (got.toString() !== c.totals[a].base_units) {
-      added = false;
-      bad(
-        `${at}: the path's ${asset.asset} sums add up to ${got} base units at the root, the commitment's total is ${c.totals[a].base_units}: a sum does not add up`,
-        top,
-      );
-    }
-  });
+  // the root's totals are the commitment's; with --root alone they are what the path adds up to, said as such
+  if (!rootOnly)
+    c.assets.forEach((asset, a) => {
+      const got = getAmount(node!, 32 + a * AMOUNT_BYTES);
+      if (got.toString() !== c.totals[a].base_units) {
+        added = false;
+        bad(
+          `${at}: the path's ${asset.asset} sums add up to ${got} base units at the root, the commitment's total is ${c.totals[a].base_units}: a sum does not add up`,
+          top,
+        );
+      }
+    });
   if (rootHex === c.root && added)
-    out.push(ok("path", `${at} reaches the committed root ${short(c.root)} with its totals`, where));
+    out.push(
+      ok(
+        "path",
+        rootOnly
+          ? `${at} reaches the announced root ${short(c.root)}`
+          : `${at} reaches the committed root ${short(c.root)} with its totals`,
+        where,
+      ),
+    );
   return out;
 }
 
@@ -447,4 +504,33 @@ export function checkProofs(
     v.findings.unshift(fails("customer", text, "customer"));
   }
   return [v];
+}
+
+/**
+ * `--root` without `--commitment`: the frame a proof is checked in against the announced root alone — its
+ * assets and decimals as its balances state them, its tree's height from its paths. Nothing here is trusted
+ * beyond that: the leaves are recomputed and walked to `root` as ever (`rootOnly` skips the document's checks).
+ */
+export function rootFrame(p: ProofDocument, root: string): Commitment {
+  const height = p.leaves[0]?.path.length ?? 0;
+  return {
+    format: "chaingw-liabilities",
+    version: FORMAT_VERSION,
+    construction: CONSTRUCTION,
+    ...(p.label === undefined ? {} : { label: p.label }),
+    created: "",
+    assets: p.balances.map((b) => ({ asset: b.asset, decimals: decimalsOf(b.amount, b.base_units) })),
+    totals: p.balances.map((b) => ({ ...b })),
+    leaves: 2 ** height,
+    height,
+    root,
+    digest: p.commitment,
+  };
+}
+
+/** The decimals with which `amount` writes `base` base units (0 when none does: the balances step names it). */
+function decimalsOf(amount: string, base: string): number {
+  if (!/^\d{1,40}$/.test(base)) return 0;
+  for (let d = 0; d <= 36; d++) if (formatUnits(BigInt(base), d) === amount) return d;
+  return 0;
 }

@@ -28,7 +28,11 @@ export function printLiabilities(
 export function renderVerdict(v: LiabilitiesVerdict): string {
   const held = v.balances.filter((b) => b.base_units !== "0").map((b) => `${b.amount} ${b.asset}`);
   const what = held.length ? held.join(held.length === 2 ? " and " : ", ") : "a zero balance";
-  const where = `the liabilities committed as ${v.commitment} (${v.label !== undefined ? `${quoted(v.label)}, ` : ""}created ${quoted(v.created)}${v.challenge !== undefined ? `, for the audit ${quoted(v.challenge)}` : ""})`;
+  // root: the tree's top hash, what the exchange announces; digest: the commitment document's SHA-256
+  const where =
+    v.created === ""
+      ? `the liabilities whose root is ${v.root} (the root given with --root; no commitment read)`
+      : `the liabilities whose root is ${v.root} (${v.label !== undefined ? `${quoted(v.label)}, ` : ""}created ${quoted(v.created)}${v.challenge !== undefined ? `, for the audit ${quoted(v.challenge)}` : ""}; commitment digest ${v.commitment})`;
   if (v.verdict === "holds") return `customer ${quoted(v.customer)}: ${what} included in ${where}`;
   return [
     `customer ${quoted(v.expected_customer ?? v.customer)}: NOT proven in ${where}`,

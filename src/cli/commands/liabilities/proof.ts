@@ -11,6 +11,8 @@ export interface ProofCommandOptions {
   all: boolean;
   /** one file per customer in this directory (new or empty) instead of stdout */
   dir?: string;
+  /** the customer's own page (one id): self-contained HTML that checks the proof in the browser */
+  html?: string;
 }
 
 export function declareProof(parent: Command, run: Run): void {
@@ -24,12 +26,16 @@ export function declareProof(parent: Command, run: Run): void {
       "--dir <dir>",
       "write one file per customer there instead (a new or empty directory; names from the ids, escaped)",
     )
+    .option(
+      "--html <file>",
+      "one customer's page instead: self-contained HTML that checks their inclusion in the browser (Web Crypto SHA-256, offline) and shows the root to compare with the one the exchange announced",
+    )
     .addHelpText(
       "after",
       "\nExit 0; 1 when a customer id is not in the build (the others are printed); 2 bad usage.\nWith --dir: DIR/<id>.json per customer (letters, digits, _ and - kept, other bytes %XX; mode 600: a proof holds the customer's secret), each written whole or not at all.",
     )
-    .action(async (ids: string[], o: { out: string; all?: boolean; dir?: string }) =>
-      runProof({ out: o.out, ids, all: Boolean(o.all), dir: o.dir }, run),
+    .action(async (ids: string[], o: { out: string; all?: boolean; dir?: string; html?: string }) =>
+      runProof({ out: o.out, ids, all: Boolean(o.all), dir: o.dir, html: o.html }, run),
     );
 }
 
@@ -39,7 +45,17 @@ export async function runProof(
 ): Promise<void> {
   if (o.all === o.ids.length > 0) throw new UsageError("name customer ids or --all (one of them)");
   const { ProofSource, proofFileName } = await import("../../../liabilities/proof.js");
+  if (o.html !== undefined && (o.all || o.ids.length !== 1 || o.dir !== undefined))
+    throw new UsageError("--html: one customer's page: name one id (not --all, several ids or --dir)");
+  if (o.html !== undefined) (await import("../../files.js")).checkWritable(o.html, "--html");
   const src = new ProofSource(o.out);
+  if (o.html !== undefined) {
+    try {
+      return await toPage(o.html, o.ids[0] as string, src, o.out, io);
+    } finally {
+      src.close();
+    }
+  }
   if (o.dir !== undefined) {
     try {
       await toFiles(o, src, proofFileName, io);
@@ -72,6 +88,34 @@ export async function runProof(
   } finally {
     src.close();
   }
+}
+
+/** `--html`: the customer's page, private (it holds their secret), written whole or not at all. */
+async function toPage(
+  file: string,
+  id: string,
+  src: import("../../../liabilities/proof.js").ProofSource,
+  build: string,
+  io: Pick<Run, "out" | "err" | "exitCode" | "print">,
+): Promise<void> {
+  const p = src.proofOf(id);
+  if (!p) {
+    io.err(`chaingw: customer ${JSON.stringify(id)} is not in the build ${build}`);
+    io.exitCode = 1;
+    return;
+  }
+  const [{ customerPage }, { writeAtomic }] = await Promise.all([
+    import("../../render/customer-page.js"),
+    import("../../files.js"),
+  ]);
+  writeAtomic(file, customerPage(p, src.commitment.assets, src.commitment.created), "--html", {
+    mode: 0o600,
+  });
+  io.print(
+    { html: file, customer: id, root: p.root },
+    () =>
+      `customer ${JSON.stringify(id)}'s page written to ${file} (private: it holds their secret); it checks the proof in the browser and shows the root ${p.root} to compare with the one announced`,
+  );
 }
 
 /** `--dir`: each proof to its own file, whole or not at all; a summary on stdout. */
