@@ -22,6 +22,13 @@ import { type SignatureFormat, verifyMessage } from "./message.js";
 
 export const PROOF_FORMAT = "chaingw-reserves-proof/1";
 
+/**
+ * The most keys a proof's ranged descriptors may span, each range and all of them together: Bitcoin Core's
+ * own limit of one range (scantxoutset, deriveaddresses), and what `reserves scan --range` makes. A
+ * verifier expands every range on the node: this bounds the keys it asks for, whatever the proof says.
+ */
+export const MAX_SCAN_KEYS = 1_000_000;
+
 /** An address or descriptor as given to scantxoutset, a ranged descriptor with its [begin, end] range */
 export type ScanObject = string | { desc: string; range: [number, number] };
 
@@ -222,6 +229,15 @@ export function readProof(text: string): Proof {
     scanObject(v, `scan_objects[${i}]`),
   );
   if (scan_objects.length === 0) fail("scan_objects", "empty: a proof says what was scanned");
+  const keys = scan_objects.reduce(
+    (n, o) => n + (typeof o === "string" ? 0 : o.range[1] - o.range[0] + 1),
+    0,
+  );
+  if (keys > MAX_SCAN_KEYS)
+    fail(
+      "scan_objects",
+      `its ranged descriptors span ${keys.toLocaleString("en")} keys; a proof's ranges span at most ${MAX_SCAN_KEYS.toLocaleString("en")} in all (as \`reserves scan --range\` makes them), so that verifying it asks the node a bounded number of keys`,
+    );
 
   const { outputs, excluded } = readOutputs(doc, height, min_conf);
 
@@ -415,6 +431,12 @@ function scanObject(v: JsonValue, path: string): ScanObject {
   const begin = int(range[0] as JsonValue, at(path, "range[0]"));
   const end = int(range[1] as JsonValue, at(path, "range[1]"));
   if (end < begin) fail(at(path, "range"), `end ${end} is below begin ${begin}`);
+  if (end >= 2 ** 31) fail(at(path, "range"), `end ${end}: a descriptor's indexes end below 2^31`);
+  if (end - begin + 1 > MAX_SCAN_KEYS)
+    fail(
+      at(path, "range"),
+      `[${begin}, ${end}] spans ${(end - begin + 1).toLocaleString("en")} keys; at most ${MAX_SCAN_KEYS.toLocaleString("en")} (the node's own limit, and \`reserves scan --range\`'s)`,
+    );
   return { desc, range: [begin, end] };
 }
 

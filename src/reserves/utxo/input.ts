@@ -7,6 +7,7 @@ import { checkAddress, mixedFamilies, type ParsedAddress } from "../../chains/ad
 import { UsageError } from "../../errors/index.js";
 import { findMethod } from "../../methods/index.js";
 import { prepare } from "../../methods/prepare.js";
+import { MAX_SCAN_KEYS } from "../../proof/document.js";
 import { parseRange } from "../../util/text.js";
 import { readAddressList } from "../address-list.js";
 import { DEFAULT_RANGE } from "../defaults.js";
@@ -55,8 +56,8 @@ export interface PlanInput {
   range?: string;
 }
 
-/** The node's own limit: a range may span at most 1,000,000 indexes, ends below 2^31. */
-const MAX_RANGE_SPAN = 1_000_000;
+/** The node's own limit: a range may span at most 1,000,000 indexes, ends below 2^31 (a proof's too). */
+const MAX_RANGE_SPAN = MAX_SCAN_KEYS;
 
 const MAX_PROBLEMS_SHOWN = 50;
 
@@ -114,6 +115,12 @@ export function buildPlan(input: PlanInput): Plan {
   });
   if (range && ranged === 0)
     problems.push("--range given, but no --descriptor is ranged (ends in /*); the range would be ignored");
+  // every range's keys together, as a proof's reader bounds them (its verifier asks the node for each)
+  const keys = descriptors.reduce((n, d) => n + (d.range ? d.range[1] - d.range[0] + 1 : 0), 0);
+  if (keys > MAX_SCAN_KEYS)
+    problems.push(
+      `the ranged descriptors span ${keys.toLocaleString("en")} keys in all; at most ${MAX_SCAN_KEYS.toLocaleString("en")} (a narrower --range, or fewer descriptors a run), so that its proof can be verified`,
+    );
 
   // the first address of each prefix: named when networks mix, asked about by the node otherwise
   const reps = new Map<string, PlannedAddress>();

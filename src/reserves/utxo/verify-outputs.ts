@@ -278,6 +278,9 @@ export async function checkUnspent(c: Ctx, s: State): Promise<Finding[]> {
   const blockOk = s.block.ok === true;
   const pending = await unspentNow(c, s);
   s.walked = { blocks: 0 };
+  // a block mined since the node step may hold the spend gettxout saw: the walk goes up to a tip read after
+  // gettxout answered, so it reaches every block the answer can stand on
+  if (pending.size && blockOk) await tipAfterReads(c, s);
   const unreadable = pending.size && blockOk ? await walkUp(c, s, pending) : undefined;
   for (const i of pending.values()) {
     if (unreadable)
@@ -295,6 +298,13 @@ export async function checkUnspent(c: Ctx, s: State): Promise<Finding[]> {
     else failOutput(s, i, "spent since, and the chains part: not checked above the proof's height");
   }
   return [];
+}
+
+/** The node's tip read again (getblockcount), where it moved up since the node step: the walk's end. */
+async function tipAfterReads(c: Ctx, s: State): Promise<void> {
+  const n = await readOne(c.client, "getblockcount", []);
+  const tip = n instanceof RpcError ? undefined : numberOf(n);
+  if (tip !== undefined && Number.isSafeInteger(tip) && tip > s.tip) s.tip = tip;
 }
 
 /**
