@@ -9,10 +9,10 @@
  * Not supported, said plainly: EIP-712 typed data, the older TRON `signMessage` (V1, over hex data), and
  * signatures over raw bytes (a message is UTF-8 text, as the challenge is).
  */
-import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { bytesToHex, concatBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 import { hex20ToTron, looksLikeTronBase58, tronToHex20 } from "../chains/tron.js";
+import { recoverKey } from "./curve.js";
 import { ProofInputError } from "./errors.js";
 
 export type AccountFormat = "eip191" | "tip191";
@@ -79,12 +79,8 @@ export function recoverAccount(
   sig: { compact: Uint8Array; recovery: number },
   message: string,
 ): string | undefined {
-  try {
-    const s = secp256k1.Signature.fromBytes(sig.compact, "compact").addRecoveryBit(sig.recovery);
-    return accountOf(s.recoverPublicKey(accountMessageHash(format, message)).toBytes(false));
-  } catch {
-    return undefined;
-  }
+  const pub = recoverKey(sig.compact, sig.recovery, accountMessageHash(format, message), false);
+  return pub && accountOf(pub);
 }
 
 /**

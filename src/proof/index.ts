@@ -4,6 +4,7 @@
  */
 export * from "./account-message.js";
 export * from "./address.js";
+export * from "./curve.js";
 export * from "./document.js";
 export * from "./errors.js";
 export * from "./evm-document.js";

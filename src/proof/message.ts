@@ -7,7 +7,7 @@
  * A signature that is read and does not verify is a result (`valid: false`, with the reason in `detail`); only
  * input that cannot be judged at all throws {@link ProofInputError}.
  */
-import { schnorr, secp256k1 } from "@noble/curves/secp256k1.js";
+import { schnorr } from "@noble/curves/secp256k1.js";
 import { ripemd160 } from "@noble/hashes/legacy.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js";
@@ -16,6 +16,7 @@ import { OutScript, RawTx, RawWitness, Script, SigHash, Transaction } from "@scu
 import { type Coin, coinOf, MESSAGE_COINS, sentenceList } from "../chains/coins.js";
 import { accountFormatOf, verifyAccountMessage } from "./account-message.js";
 import { type CoinId, coinsOf, decodeProofAddress, type ProofAddress } from "./address.js";
+import { recoverKey, verifyDer } from "./curve.js";
 import { ProofInputError } from "./errors.js";
 
 export type SignatureFormat =
@@ -199,15 +200,12 @@ function legacyTarget(
   kind: HeaderKind,
 ): Uint8Array | undefined {
   const recovery = ((sig[0] as number) - 27) & 3;
-  try {
-    const s = secp256k1.Signature.fromBytes(sig.subarray(1), "compact").addRecoveryBit(recovery);
-    const pub = s.recoverPublicKey(legacyMessageHash(chain, message)).toBytes(kind !== "p2pkh-uncompressed");
-    const keyHash = hash160(pub);
-    return addr.kind === "p2sh" ? hash160(OutScript.encode({ type: "wpkh", hash: keyHash })) : keyHash;
-  } catch {
-    // no key for this hash: the signature is broken, or made over another message or magic
-    return undefined;
-  }
+  const digest = legacyMessageHash(chain, message);
+  const pub = recoverKey(sig.subarray(1), recovery, digest, kind !== "p2pkh-uncompressed");
+  // no key for this hash: the signature is broken, or made over another message or magic
+  if (!pub) return undefined;
+  const keyHash = hash160(pub);
+  return addr.kind === "p2sh" ? hash160(OutScript.encode({ type: "wpkh", hash: keyHash })) : keyHash;
 }
 
 function verifyLegacy(addr: ProofAddress, sig: Uint8Array, message: string, coin?: CoinId): VerifyResult {
@@ -303,11 +301,7 @@ function checkMultisig(
     let found = false;
     while (k < ms.pubkeys.length && !found) {
       const pub = ms.pubkeys[k++] as Uint8Array;
-      try {
-        found = secp256k1.verify(body, digest, pub, { prehash: false, lowS: true, format: "der" });
-      } catch {
-        found = false;
-      }
+      found = verifyDer(body, digest, pub);
     }
     if (!found)
       return `signature ${i + 1} verifies against none of the remaining keys of the ${ms.m}-of-${ms.pubkeys.length} script (another message, another key, or out of order)`;
@@ -556,11 +550,7 @@ function verifySimple(
       0n,
     );
     // strict DER and low S, as BIP-322's required rules (STRICTENC, LOW_S) say
-    const ok = secp256k1.verify(sig.subarray(0, -1), digest, pub, {
-      prehash: false,
-      lowS: true,
-      format: "der",
-    });
+    const ok = verifyDer(sig.subarray(0, -1), digest, pub);
     return ok
       ? {
           valid: true,

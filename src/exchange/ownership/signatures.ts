@@ -7,7 +7,6 @@
  * chaingw cannot judge is "unsupported", named, never valid.
  */
 import { ed25519 } from "@noble/curves/ed25519.js";
-import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { blake2b } from "@noble/hashes/blake2.js";
 import { sha256, sha512_256 } from "@noble/hashes/sha2.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
@@ -16,6 +15,7 @@ import { base32nopad, base58, base64, bech32 } from "@scure/base";
 import { OutScript } from "@scure/btc-signer";
 import { checkAddress, payloadOf } from "../../chains/address.js";
 import { hex20ToTron, looksLikeTronBase58, tronToHex20 } from "../../chains/tron.js";
+import { compressedKey, recoverKey } from "../../proof/curve.js";
 import { compactSize, equal, hash160, sha256d } from "../../proof/message.js";
 import { type Ed25519Net, ed25519NetOf, type UtxoCoin } from "./coins.js";
 
@@ -88,9 +88,31 @@ export function scriptOf(a: UtxoAddress): Uint8Array {
   }
 }
 
+/**
+ * A digest per message, kept: a file's rows sign one message or a few, so each digest is hashed once, not
+ * once a row. Bounded: a file of distinct messages empties it now and then.
+ */
+function remembered(make: (key: string) => Uint8Array): (key: string) => Uint8Array {
+  const kept = new Map<string, Uint8Array>();
+  return (key) => {
+    let d = kept.get(key);
+    if (!d) {
+      if (kept.size >= 1024) kept.clear();
+      d = make(key);
+      kept.set(key, d);
+    }
+    return d;
+  };
+}
+
+const signmessageDigests = remembered((key) => {
+  const cut = key.indexOf("\0");
+  return sha256d(concatBytes(varstr(key.slice(0, cut)), varstr(key.slice(cut + 1))));
+});
+
 /** Bitcoin Core's MessageHash with `magic`: double SHA-256 of varstr(magic) ‖ varstr(message). */
 export const signmessageDigest = (magic: string, message: string): Uint8Array =>
-  sha256d(concatBytes(varstr(magic), varstr(message)));
+  signmessageDigests(`${magic}\0${message}`);
 
 /** The public key a BIP-137 signature (base64, 65 bytes) yields over `digest`, or why none does. */
 export function recoverSignmessageKey(
@@ -106,22 +128,12 @@ export function recoverSignmessageKey(
   if (bytes.length !== 65) return `${bytes.length} bytes, not a 65-byte signmessage signature`;
   const header = bytes[0] as number;
   if (header < 27 || header > 42) return `header ${header} is not a signmessage header (27-42)`;
-  try {
-    const s = secp256k1.Signature.fromBytes(bytes.subarray(1), "compact").addRecoveryBit((header - 27) & 3);
-    return { pub: s.recoverPublicKey(digest).toBytes(header >= 31), header };
-  } catch {
-    return "no key can be recovered from it over this message";
-  }
+  const pub = recoverKey(bytes.subarray(1), (header - 27) & 3, digest, header >= 31);
+  return pub ? { pub, header } : "no key can be recovered from it over this message";
 }
 
 /** A public key's point, compressed, as hex (the bytes as given where they are not a point). */
-const pointOf = (pub: Uint8Array): string => {
-  try {
-    return secp256k1.Point.fromBytes(pub).toHex(true);
-  } catch {
-    return bytesToHex(pub);
-  }
-};
+const pointOf = (pub: Uint8Array): string => bytesToHex(compressedKey(pub) ?? pub);
 
 /** A single-key address proven by one signmessage signature. */
 export function judgeUtxoSingle(
@@ -257,8 +269,17 @@ export const ACCOUNT_DIGEST_NAME: Record<AccountDigest, string> = {
   "tron-v2": "TRON v2 signMessageV2",
 };
 
+const accountDigests = Object.fromEntries(
+  (Object.keys(ACCOUNT_DIGEST_NAME) as AccountDigest[]).map((d) => [
+    d,
+    remembered((message) => digestOf(d, message)),
+  ]),
+) as Record<AccountDigest, (message: string) => Uint8Array>;
+
 /** The 32 bytes signed for `message` in `d`. */
-export function accountDigest(d: AccountDigest, message: string): Uint8Array {
+export const accountDigest = (d: AccountDigest, message: string): Uint8Array => accountDigests[d](message);
+
+function digestOf(d: AccountDigest, message: string): Uint8Array {
   const m = utf8ToBytes(message);
   switch (d) {
     case "okx-evm":
@@ -294,12 +315,8 @@ export function recoverAccount20(
   sig: { compact: Uint8Array; recovery: number },
   digest: Uint8Array,
 ): string | undefined {
-  try {
-    const s = secp256k1.Signature.fromBytes(sig.compact, "compact").addRecoveryBit(sig.recovery);
-    return bytesToHex(keccak_256(s.recoverPublicKey(digest).toBytes(false).subarray(1)).subarray(12));
-  } catch {
-    return undefined;
-  }
+  const pub = recoverKey(sig.compact, sig.recovery, digest, false);
+  return pub && bytesToHex(keccak_256(pub.subarray(1)).subarray(12));
 }
 
 export const isEvmAddress = (a: string): boolean => /^0x[0-9a-fA-F]{40}$/.test(a);
