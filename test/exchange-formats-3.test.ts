@@ -273,3 +273,65 @@ describe("Bitget's hashing as its code did at each date (issue 58 item 3)", () =
     );
   });
 });
+
+describe("Flipster (teamprex/proof-of-reserves): both leaf rules, the one that held named", () => {
+  type Doc = {
+    leaf_index: number;
+    assets: { currency: string; balance: string }[];
+    root: string;
+    proofs: string[];
+  };
+  /** Flipster's main.go by hand: the leaf, then sha256 of the pair, the side by the index's parity. */
+  const byHand = (d: Doc, leafText: string) => {
+    let h = sha256(leafText);
+    let i = d.leaf_index;
+    for (const p of d.proofs) {
+      const sib = Buffer.from(p, "base64");
+      h = sha256(i % 2 === 0 ? Buffer.concat([h, sib]) : Buffer.concat([sib, h]));
+      i >>= 1;
+    }
+    return h.toString("hex");
+  };
+
+  it.each([
+    ["flipster-2025-03-06-merkle_proof.json", "json", "before 11aac7b"],
+    ["flipster-merkle_proof.json", "pipe", 'since 11aac7b "Fix hashing leaf element"'],
+  ])("%s holds with its root under the %s rule, named", async (name, rule, named) => {
+    const d = JSON.parse(text(name)) as Doc;
+    const leafText =
+      rule === "json"
+        ? JSON.stringify(d.assets.map((a) => ({ currency: a.currency, balance: a.balance })))
+        : d.assets.map((a) => `|${a.currency}:${a.balance}`).join("");
+    expect(byHand(d, leafText)).toBe(d.root);
+    const r = await verify(fixture(name), "--root", d.root, "--json");
+    expect(r.exitCode).toBe(0);
+    expect(r.json).toMatchObject({ format: "flipster", root: d.root, sum_binding: "inclusion-only" });
+    expect(r.json.findings).toContainEqual(
+      expect.objectContaining({ step: "leaf", status: "ok", text: expect.stringContaining(named) }),
+    );
+    const own = await verify(fixture(name));
+    expect(own.exitCode).toBe(3);
+  });
+
+  it("a changed copy (one balance, the path untouched) reaches neither root: fails, both rules named; a negative balance fails", async () => {
+    const d = JSON.parse(text("flipster-merkle_proof.json")) as Doc;
+    const t0 = Date.now();
+    const r = await verify(
+      tampered("flipster-merkle_proof.json", (t) => t.replace('"124.123"', '"125.123"')),
+      "--root",
+      d.root,
+      "--json",
+    );
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(r.exitCode).toBe(1);
+    expect(failures(r.json)).toContainEqual(
+      expect.objectContaining({ step: "path", text: expect.stringContaining("neither leaf rule reaches") }),
+    );
+    const neg = await verify(
+      tampered("flipster-merkle_proof.json", (t) => t.replace('"10.123"', '"-10.123"')),
+      "--json",
+    );
+    expect(neg.exitCode).toBe(1);
+    expect(failures(neg.json)).toContainEqual(expect.objectContaining({ step: "balances" }));
+  });
+});

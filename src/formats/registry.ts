@@ -25,6 +25,7 @@ import { CHAINGW_LIABILITIES, CHAINGW_LIABILITIES_PROOF } from "./chaingw-liabil
 import { CHAINGW_EVM, CHAINGW_UTXO } from "./chaingw-reserves.js";
 import { COINEX } from "./coinex.js";
 import { EXCHANGE_OWNERSHIP, unclaimedAddressFile } from "./exchange-ownership.js";
+import { FLIPSTER } from "./flipster.js";
 import { HOTCOIN, HOTCOIN_ANCHOR_MARKS } from "./hotcoin.js";
 import { LEAF_LIST } from "./leaf-list.js";
 import { MEXC } from "./mexc.js";
@@ -82,6 +83,7 @@ const LIABILITIES: readonly ProofFormat<LiabilitiesModule>[] = [
   BITBASE,
   BITMEX,
   LEAF_LIST,
+  FLIPSTER,
   ...ZK_FORMATS,
 ];
 
