@@ -6,7 +6,7 @@
 // codecs) is still not run at start-up: esbuild wraps modules reached through import() or require()
 // in functions that run on first use; V8 only pre-parses them.
 import { execFile, spawnSync } from "node:child_process";
-import { copyFileSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import { build } from "esbuild";
 import { genHelp } from "./gen-help.mjs";
@@ -139,13 +139,15 @@ for (const [name, file] of Object.entries(VENDOR))
 // libsecp256k1, prebuilt by the `secp256k1` package (N-API: one file serves every Node version), beside
 // dist/proof.cjs, which loads this platform's on the first signature it checks (src/proof/curve.ts)
 const PREBUILT = "node_modules/secp256k1/prebuilds";
+// a node_modules installed before the package was added has none: the bundle then checks with @noble
 for (const [from, to] of [
   ["linux-x64/secp256k1.glibc.node", "secp256k1-linux-x64-glibc.node"],
   ["linux-x64/secp256k1.musl.node", "secp256k1-linux-x64-musl.node"],
   ["darwin-arm64/secp256k1.node", "secp256k1-darwin-arm64.node"],
   ["win32-x64/secp256k1.node", "secp256k1-win32-x64.node"],
 ])
-  copyFileSync(`${PREBUILT}/${from}`, `dist/${to}`);
+  if (existsSync(`${PREBUILT}/${from}`)) copyFileSync(`${PREBUILT}/${from}`, `dist/${to}`);
+  else console.warn(`build: ${PREBUILT}/${from} missing (npm ci): signatures checked by @noble/curves`);
 
 await build({
   entryPoints: ["src/proof/index.ts"],
