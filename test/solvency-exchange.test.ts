@@ -8,7 +8,6 @@
  */
 
 import { execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,6 +18,7 @@ import type { ExchangeSolvencyReport } from "../src/exchange/ownership/solvency.
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
+import { okxV1Proof } from "./helpers/okx-v1.js";
 import { trackDir } from "./helpers/procs.js";
 import { deployToken, mint } from "./helpers/tokens.js";
 
@@ -113,48 +113,36 @@ async function commitment(owed: Record<string, string>, challenge?: string): Pro
   return join(out, "commitment.json");
 }
 
-const sha = (s: string) => createHash("sha256").update(s).digest("hex");
-
-/**
- * An OKX v1 inclusion proof (OKX's hashing: leaf sha256(nonce ‖ Go JSON of the balances), node sha256(L ‖ R
- * ‖ each sum ‖ height)) of one customer and one sibling whose sums are the chosen totals: its root's hash.
- */
-function okxV1(
-  mine: Record<string, string>,
-  sibling: Record<string, string>,
-): { file: string; root: string } {
-  const nonce = "5e".repeat(32);
-  const leaf = sha(`${nonce}${JSON.stringify(mine)}`);
-  const sib = "ab".repeat(32);
-  const total = (a: string) => {
-    const e8 = (x: string) => {
-      const [w, f = ""] = x.split(".");
-      return BigInt(w as string) * 10n ** 8n + BigInt(f.padEnd(8, "0"));
-    };
-    const v = e8(mine[a] as string) + e8(sibling[a] as string);
-    return `${v / 10n ** 8n}.${(v % 10n ** 8n).toString().padStart(8, "0")}`.replace(/\.?0+$/, "");
-  };
-  const assets = Object.keys(mine);
-  const totals = Object.fromEntries(assets.map((a) => [a, total(a)]));
-  const root = sha(`${leaf}${sib}${assets.map(total).join("")}2`);
-  const doc = {
-    self: { nonce, hash: leaf, balances: mine, type: 2, height: 1 },
-    path: [
-      { balances: sibling, type: 2, hash: sib, height: 1 },
-      { balances: totals, type: 3, hash: root, height: 2 },
-    ],
-  };
-  return { file: write("merkle_proof_file.json", JSON.stringify(doc)), root };
-}
+/** An OKX v1 inclusion proof to chosen totals (test/helpers/okx-v1.ts), written in the test's directory. */
+const okxV1 = (mine: Record<string, string>, sibling: Record<string, string>) =>
+  okxV1Proof(mine, sibling, (text) => write("merkle_proof_file.json", text));
 
 type Report = ExchangeSolvencyReport;
 type Coin = Report["coins"][number];
 
+/**
+ * What the test networks' coins are (the one identity rule: a well-known asset only on its mainnet, any other
+ * network declared): LTC litecoind's regtest, ETH anvil's own coin — for each the liabilities owe and `more`
+ * does not declare itself.
+ */
+function declared(liabilities: string, more: readonly string[]): string[] {
+  const text = readFileSync(liabilities, "utf8");
+  return [
+    ["LTC", "litecoin-regtest"],
+    ["ETH", "anvil"],
+  ].flatMap(([asset, net]) =>
+    text.includes(`"${asset}"`) && !more.some((m) => m.startsWith(`${asset}=`))
+      ? ["--backing", `${asset}=${net}`]
+      : [],
+  );
+}
+
 /** `solvency` of the package on the test's two nodes (the LTC rows on litecoind, the ETH rows on anvil) */
-const args = (reserves: string, liabilities: string) => [
+const args = (reserves: string, liabilities: string, more: readonly string[] = []) => [
   "--network",
   "regtest",
   "solvency",
+  ...declared(liabilities, more),
   "--reserves",
   reserves,
   "--liabilities",
@@ -166,7 +154,7 @@ const args = (reserves: string, liabilities: string) => [
 ];
 
 async function solvency(reserves: string, liabilities: string, ...more: string[]) {
-  const r = await runCli([...args(reserves, liabilities), "--json", ...more]);
+  const r = await runCli([...args(reserves, liabilities, more), "--json", ...more]);
   const report = (r.exitCode === 2 ? undefined : JSON.parse(r.stdout)) as Report;
   return { ...r, report, coin: (a: string) => report.coins.find((c) => c.asset === a) as Coin };
 }
@@ -277,7 +265,7 @@ describe("an exchange's address file against chaingw's commitment", () => {
     expect(r.report.verdict).toBe("not-solvent");
     expect(r.coin("ETH")).toMatchObject({ proven: "0", status: "not-covered" });
     expect(r.coin("ETH").not_counted[0]?.why).toContain(
-      "ETH-BSC is not ETH on a chain chaingw's tables know",
+      "ETH-BSC is a token whose contract is not named on BNB Smart Chain (--token SYMBOL=ADDRESS), not the native coin of anvil (chain id 31337) (--backing ETH): not counted as ETH",
     );
   });
 
@@ -550,8 +538,15 @@ describe("--backing for an exchange's rows: what the liabilities' asset names ar
       proven_ratio: "107.69%",
       status: "covered",
     });
-    // ETH, not declared, still by the tables' names
+    // ETH, anvil's own coin, declared by the test's defaults (--backing ETH=anvil)
     expect(ok.coin("ETH").status).toBe("covered");
+    // the declared token named as trusted in the verdict
+    expect(ok.report.trusted).toEqual([
+      `the token at ${real.toLowerCase()} on anvil (chain id 31337) as USDX`,
+    ]);
+    expect(ok.report.summary).toContain(
+      "trusted as declared (--backing), not checked to be what they are declared",
+    );
     // every coin declared: LTC by its node's genesis (litecoin-regtest), ETH as anvil's own coin
     const all = ["--backing", "LTC=litecoin-regtest", "--backing", "ETH=anvil"];
     const declared = await solvency(file, liab, ...token, "--backing", `USDX=anvil:${real}`, ...all);
@@ -566,7 +561,9 @@ describe("--backing for an exchange's rows: what the liabilities' asset names ar
     const bare = await solvency(file, liab, ...token);
     expect(bare.report.verdict).toBe("not-solvent");
     expect(bare.coin("USDX")).toMatchObject({ proven: "0", status: "not-covered" });
-    expect(bare.coin("USDX").not_counted[0]?.why).toContain("is not USDX on a chain chaingw's tables know");
+    expect(bare.coin("USDX").not_counted[0]?.why).toContain(
+      "nothing backs USDX: it is not a well-known asset; declare what does with --backing USDX=NETWORK[:TOKEN]",
+    );
   });
 
   it("the row read at another contract (the exchange's own USDX): proven on chain, but not the declared token: not counted, NOT SOLVENT", async () => {
@@ -830,7 +827,8 @@ describe("one balance counts once, however the exchange names it", () => {
     expect(r.report.verdict).toBe("not-solvent");
     expect(r.coin("LTC")).toMatchObject({ proven: "2", status: "covered" });
     expect(r.coin("ltc")).toMatchObject({ proven: "0", status: "not-covered" });
-    expect(r.coin("ltc").not_counted[0]?.why).toMatch(/^the same balance as line \d+ \(counted as LTC\)/);
+    // the row's chain backs LTC (--backing LTC=litecoin-regtest): it is no row of ltc, which nothing backs
+    expect(r.coin("ltc").why).toBe("no reserve row backs ltc: short 1.5");
     const one = okxV1({ LTC: "1" }, { LTC: "0.5" });
     expect((await solvency(addressFile(), one.file, ...rooted(one.root))).report.verdict).toBe("solvent");
   });

@@ -117,6 +117,9 @@ const solvency = (commitment: string, ...args: string[]) =>
   );
 /** regtest and anvil back nothing by default: the test declares them */
 const BACKING = () => ["--backing", "LTC=litecoin-regtest", "--backing", `USDX=evm:31337:${token}`];
+/** how every verdict names the declared USDX contract (item 4 of issue 55: declared is trusted) */
+const TRUSTED = () =>
+  `; trusted as declared (--backing), not checked to be what they are declared: the token at ${token} on anvil (chain id 31337) as USDX`;
 const VERIFY = () => ["--verify", "--url-for", `utxo=${ltcUrl}`, "--url-for", `evm=${anvil.url}`];
 
 describe("solvency", () => {
@@ -126,7 +129,7 @@ describe("solvency", () => {
     expect(r.stderr).toBe("");
     expect(r.exitCode).toBe(1);
     expect(r.stdout.split("\n")[0]).toBe(
-      "NOT PROVEN SOLVENT: LTC covered only by claimed reserves: proven 0 of 1.5 LTC (0.00%); nothing is proven without --verify; USDX covered only by claimed reserves: proven 0 of 7.000001 USDX (0.00%); nothing is proven without --verify",
+      `NOT PROVEN SOLVENT: LTC covered only by claimed reserves: proven 0 of 1.5 LTC (0.00%); nothing is proven without --verify; USDX covered only by claimed reserves: proven 0 of 7.000001 USDX (0.00%); nothing is proven without --verify${TRUSTED()}`,
     );
     expect(r.stdout).toMatch(
       /LTC .* 1\.5 .* 0 .* 1\.73456789 .* 0\.00% .* covered only by claims, short 1\.5/,
@@ -147,7 +150,7 @@ describe("solvency", () => {
     const ok = await solvency(await liabilities("proven", "1.2", "4.999999"), ...VERIFY());
     expect(ok.exitCode, ok.stdout + ok.stderr).toBe(0);
     expect(ok.stdout.split("\n")[0]).toMatch(
-      /^SOLVENT: every asset covered \(2\) by proven reserves: signed over the audit's challenge, re-read on chain \(Litecoin regtest at height \d+ \(0 blocks below the node's tip\); anvil \(chain id 31337\) at block \d+ \(0 blocks below the node's tip\)\)$/,
+      /^SOLVENT: every asset covered \(2\) by proven reserves: signed over the audit's challenge, re-read on chain \(Litecoin regtest at height \d+ \(0 blocks below the node's tip\); anvil \(chain id 31337\) at block \d+ \(0 blocks below the node's tip\)\); trusted as declared \(--backing\), not checked to be what they are declared: the token at 0x[0-9a-f]{40} on anvil \(chain id 31337\) as USDX$/,
     );
     // the coverage is the proven share (1.23456789 / 1.2), not the claimed one (1.73456789 / 1.2 = 144.55%)
     expect(ok.stdout).toMatch(/LTC .* 1\.2 .* 1\.23456789 .* 1\.73456789 .* 102\.88% .* covered \(proven\)/);
@@ -164,7 +167,7 @@ describe("solvency", () => {
     const r = await solvency(c, ...VERIFY());
     expect(r.exitCode).toBe(1);
     expect(r.stdout.split("\n")[0]).toBe(
-      "NOT PROVEN SOLVENT: LTC covered only by claimed reserves: proven 1.23456789 of 1.5 LTC (82.30%)",
+      `NOT PROVEN SOLVENT: LTC covered only by claimed reserves: proven 1.23456789 of 1.5 LTC (82.30%)${TRUSTED()}`,
     );
     const j = JSON.parse((await solvency(c, ...VERIFY(), "--json")).stdout);
     expect(j.assets[0]).toMatchObject({
@@ -308,7 +311,7 @@ describe("solvency", () => {
       ...VERIFY(),
     ]);
     expect(f.exitCode).toBe(1);
-    expect(f.stdout.split("\n")[0]).toBe("NOT SOLVENT: USDX: a reserve proof does not hold");
+    expect(f.stdout.split("\n")[0]).toBe(`NOT SOLVENT: USDX: a reserve proof does not hold${TRUSTED()}`);
     const dead = await solvency(
       c,
       "--verify",

@@ -29,6 +29,58 @@ export interface BackingRef {
   label: string;
 }
 
+/** What backs one liabilities asset: the auditor's `--backing`, else the well-known table, else nothing. */
+export interface AssetRule {
+  refs: BackingRef[];
+  source: "declared" | "well-known" | "none";
+}
+
+/**
+ * The one identity rule of solvency, for chaingw's own proofs and an exchange's rows alike: the asset whose
+ * rule has this (network, contract) — a well-known asset only at its known network and contract, any other
+ * only where `--backing` declared it. undefined: it backs no asset owed.
+ */
+export function assetAt(
+  rules: ReadonlyMap<string, AssetRule>,
+  network: NetworkId | null,
+  token: string | undefined | null,
+): { asset: string; ref: BackingRef } | undefined {
+  if (network === null || token === null) return undefined;
+  for (const [asset, rule] of rules) {
+    const ref = rule.refs.find((r) => r.network === network && r.token === token);
+    if (ref) return { asset, ref };
+  }
+  return undefined;
+}
+
+/** Why a holding named as `asset` is not it: what backs the asset instead, and how to declare otherwise. */
+export function notTheAsset(asset: string, rule: AssetRule): string {
+  if (rule.source === "none")
+    return `nothing backs ${asset}: it is not a well-known asset; declare what does with --backing ${asset}=NETWORK[:TOKEN]`;
+  const wanted = rule.refs.map((r) => r.label).join(" or ");
+  return rule.source === "declared"
+    ? `not ${wanted} (--backing ${asset})`
+    : `not ${wanted} (the well-known ${asset}; another network or contract only with --backing ${asset}=NETWORK[:TOKEN])`;
+}
+
+/** The declared contracts named in a verdict: "trusted as declared (--backing), not checked: …". */
+export const trustedText = (trusted: readonly string[]): string =>
+  `trusted as declared (--backing), not checked to be what they are declared: ${trusted.join("; ")}`;
+
+/**
+ * The declared tokens among the rules, each named as trusted: chaingw checks that a balance is held at the
+ * contract, not what the contract is (who can mint it, what redeems it).
+ */
+export function trustedContracts(rules: ReadonlyMap<string, AssetRule>): string[] {
+  return [...rules].flatMap(([asset, r]) =>
+    r.source === "declared"
+      ? r.refs.flatMap((x) =>
+          x.token === undefined || wellKnownAt(x.network, x.token) ? [] : [`${x.label} as ${asset}`],
+        )
+      : [],
+  );
+}
+
 interface WellKnown {
   asset: string;
   decimals: number;

@@ -2,7 +2,7 @@
  * What `solvency` (solvency.ts) reads and reports: a proof as a backing, an asset's rule, each asset's
  * judgement, the audit, the snapshots, the report and its verdict.
  */
-import type { BackingRef } from "../chains/assets.js";
+import type { AssetRule } from "../chains/assets.js";
 import type { Proof } from "../proof/document.js";
 import type { EvmProof } from "../proof/evm-document.js";
 import type { ProofCheck, ReportEntry } from "../reserves/combined.js";
@@ -20,11 +20,7 @@ export interface Backing {
   entry: ReportEntry & { verify?: ProofCheck };
 }
 
-/** What backs one liabilities asset: the auditor's `--backing`, else the well-known table, else nothing. */
-export interface AssetRule {
-  refs: BackingRef[];
-  source: "declared" | "well-known" | "none";
-}
+export type { AssetRule } from "../chains/assets.js";
 
 /** What a reserve proof's check means for solvency. */
 export type ReserveStatus = "holds" | "fails" | "cannot-say" | "not-verified";
@@ -193,6 +189,8 @@ export interface SolvencyReport {
   audit: Audit;
   /** The texts the proofs' signatures are over (null: a proof without one), each with its files. */
   challenges: { text: string | null; files: string[]; for_this_audit: boolean }[];
+  /** the contracts --backing declared, trusted as the assets they are declared to be (never checked) */
+  trusted: string[];
   /** chaingw's commitment, when the liabilities are one */
   commitment?: {
     root: string;

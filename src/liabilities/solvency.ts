@@ -25,7 +25,15 @@
  * Data in, data out: the face reads the files and runs the verifiers (as `reserves report` does).
  */
 
-import { type BackingRef, type NetworkId, networkLabel } from "../chains/assets.js";
+import {
+  assetAt,
+  type BackingRef,
+  type NetworkId,
+  networkLabel,
+  notTheAsset,
+  trustedContracts,
+  trustedText,
+} from "../chains/assets.js";
 import { share } from "../reserves/claims.js";
 import { counted } from "../reserves/verdict.js";
 import { rfc3339Seconds } from "../util/audit-time.js";
@@ -149,6 +157,7 @@ function tallyProof(
 }
 
 interface Judging {
+  rules: ReadonlyMap<string, AssetRule>;
   audit: Audit;
   createdS: number | null;
   /** the native mirrors among the proofs (`nativeMirrors`), and the asset each network's native coin backs */
@@ -194,9 +203,9 @@ function judgeAsset(
   const fmt = (v: bigint) => formatUnits(v, asset.decimals);
   const placed: Placed[] = mine.map((b) => {
     const { network } = networkOfBacking(b);
-    const token = tokenOf(b);
-    const ref = rule.refs.find((r) => r.network === network && r.token === token);
-    return { b, network, ref };
+    // the one identity rule (chains/assets.ts): the asset whose rule has this network and contract
+    const at = assetAt(j.rules, network, tokenOf(b));
+    return { b, network, ...(at?.asset === asset.asset ? { ref: at.ref } : {}) };
   });
   // one joint height per network: the highest of its counted proofs
   const joint = new Map<NetworkId, number>();
@@ -282,18 +291,14 @@ function proofLine(run: AssetRun, { b, network, ref }: Placed): SolvencyAsset["p
     ...(b.entry.verify ? { summary: b.entry.verify.summary } : {}),
   };
   const notCounted = (why: string) => ({ ...base, counted: false, why, claimed: "0", proven: "0" });
-  if (!ref || network === null) {
-    const wanted = rule.refs.length ? rule.refs.map((r) => r.label).join(" or ") : "nothing declared";
+  if (!ref || network === null)
     return notCounted(
       network === null
         ? b.entry.verify
           ? `its node: ${b.entry.verify.summary}`
           : "not judged without --verify"
-        : rule.source === "none"
-          ? `nothing backs ${asset.asset}: it is not a well-known asset; declare what does with --backing ${asset.asset}=NETWORK[:TOKEN]`
-          : `not ${wanted}`,
+        : notTheAsset(asset.asset, rule),
     );
-  }
   const at = run.joint.get(network) as number;
   const token = tokenOf(b);
   const mirror = token === undefined ? undefined : j.mirrors.get(`${network} ${token}`);
@@ -371,6 +376,7 @@ export function solvency(i: SolvencyInput): SolvencyReport {
     for (const r of rule.refs)
       if (r.token === undefined && !nativeOwner.has(r.network)) nativeOwner.set(r.network, asset);
   const j: Judging = {
+    rules: i.rules,
     audit,
     createdS: owed.created === null ? null : rfc3339Seconds(owed.created),
     mirrors: nativeMirrors(i.backings),
@@ -397,14 +403,18 @@ export function solvency(i: SolvencyInput): SolvencyReport {
       ? "cannot-say"
       : (["solvent", "cannot-say", "unproven", "not-solvent"] as const)[worst]!;
   const snapshots = [...new Set(assets.flatMap((a) => a.snapshots.map(snapshotText)))].join("; ");
-  const summary =
+  // a declared contract is trusted to be the asset: every verdict names it
+  const trusted = trustedContracts(i.rules);
+  const summary = [
     (owed.fails ?? owed.cannotSay) ||
-    (verdict === "solvent"
-      ? `every asset covered (${assets.length}) by proven reserves: signed over the audit's challenge, re-read on chain (${snapshots})`
-      : [
-          ...audit.faults,
-          ...assets.filter((a) => a.status !== "covered").map((a) => assetLine(a, i.verified)),
-        ].join("; "));
+      (verdict === "solvent"
+        ? `every asset covered (${assets.length}) by proven reserves: signed over the audit's challenge, re-read on chain (${snapshots})`
+        : [
+            ...audit.faults,
+            ...assets.filter((a) => a.status !== "covered").map((a) => assetLine(a, i.verified)),
+          ].join("; ")),
+    ...(trusted.length ? [trustedText(trusted)] : []),
+  ].join("; ");
   const c = i.commitment;
   const x = i.exchange;
   return {
@@ -413,6 +423,7 @@ export function solvency(i: SolvencyInput): SolvencyReport {
     verified: i.verified,
     audit,
     challenges: challengesOf(i.backings, audit),
+    trusted,
     ...(c
       ? {
           commitment: {

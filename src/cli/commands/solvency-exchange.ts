@@ -217,11 +217,7 @@ export async function runExchangeSolvency(
   const maxGap = { text: o.maxGap, seconds: parseSpan("--max-gap", o.maxGap) };
   // --backing read (exit 2 on a bad value) before anything is sent
   const { backingRules } = await import("./solvency-backing.js");
-  const declared = new Map(
-    [...backingRules(o.backing, liabilities.totals)].flatMap(([asset, r]) =>
-      r.source === "declared" ? [[asset, r.refs] as const] : [],
-    ),
-  );
+  const rules = backingRules(o.backing, liabilities.totals);
   const { addressFileJudged } = await import("./reserves/verify-exchange.js");
   // --challenge: every signed row must be over it (another text fails the row), as reserves verify's
   const judged = await addressFileJudged(run, o.reserves, reservesText, m, flags, {
@@ -232,7 +228,7 @@ export async function runExchangeSolvency(
   const times = await snapshotTimes(judged.file, judged.nodes);
   // each row's chain as its node answers: --backing's identities, and one balance counted once
   const backings: RowBackings = {
-    declared,
+    rules,
     nodes: await nodeNetworks(judged.nodes),
     tokens: judged.tokens,
     tronTokens: judged.tronTokens,

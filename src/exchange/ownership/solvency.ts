@@ -19,11 +19,15 @@
  * Data in, data out: the face reads the files, runs the verifier and reads the snapshots' block times.
  */
 import {
-  type BackingRef,
+  type AssetRule,
+  assetAt,
   type NetworkId,
   networkLabel,
   networkNamed,
+  notTheAsset,
   tokenHex,
+  trustedContracts,
+  trustedText,
   wellKnownBackings,
 } from "../../chains/assets.js";
 import { COINS, type NetworkName } from "../../chains/coins.js";
@@ -69,13 +73,13 @@ export interface SnapshotTime {
 }
 
 /**
- * What the auditor declared with `--backing ASSET=NETWORK[:TOKEN]` (the asset names of the liabilities), and
- * what tells a row's chain and contract: each `--node`'s network as its node answers (`getblockhash 0`,
+ * What backs each asset of the liabilities (`--backing ASSET=NETWORK[:TOKEN]`, else the well-known table, else
+ * nothing: the one rule of chaingw's own proofs, `assetAt`), and what tells a row's chain and contract: each `--node`'s network as its node answers (`getblockhash 0`,
  * `eth_chainId`; null: not read), the contracts its balances were read at (`--token`), the Bitcoin-family
  * addresses' network (`--network`).
  */
 export interface RowBackings {
-  declared: Map<string, BackingRef[]>;
+  rules: Map<string, AssetRule>;
   nodes: { network: string; id: NetworkId | null }[];
   tokens: Map<string, string>;
   tronTokens: Map<string, string>;
@@ -112,9 +116,6 @@ export function rowIdentity(
   const t = b.tokens.get(symbol);
   return { network, token: t ? t.toLowerCase() : nativeOn(symbol, name) ? undefined : known(network) };
 }
-
-const sameRef = (r: BackingRef, id: ReturnType<typeof rowIdentity>) =>
-  id.network !== null && r.network === id.network && r.token === (id.token ?? undefined) && id.token !== null;
 
 /** "LTC on Litecoin regtest", "the token at 0x… on anvil (chain id 31337)", or why it is not told. */
 function identityText(id: ReturnType<typeof rowIdentity>): string {
@@ -187,6 +188,8 @@ export interface ExchangeSolvencyReport {
   gap: string | null;
   /** --max-gap: a proven row's snapshot farther than this from the liabilities' date proves nothing for them */
   max_gap: string;
+  /** the contracts --backing declared, trusted as the assets they are declared to be (never checked) */
+  trusted: string[];
   coins: CoinVerdict[];
 }
 
@@ -200,32 +203,20 @@ export function tickerOf(row: Pick<OwnershipRow, "coin">): string {
   return parts.find((p) => !exchangeChainOf(p)) ?? (parts[0] as string);
 }
 
-/** A row's amount as base units of `decimals` (OKX 2022's are base units of the coin's own places), floored. */
-function baseUnits(file: OwnershipFile, row: RowResult, rowDecimals: number, decimals: number): bigint {
-  const text =
-    file.units === "base" ? formatUnits(BigInt(row.amount as string), rowDecimals) : (row.amount as string);
-  const [w, f = ""] = text.split(".");
-  return (
-    BigInt(w || "0") * 10n ** BigInt(decimals) + BigInt(f.slice(0, decimals).padEnd(decimals, "0") || "0")
-  );
-}
-
 /**
- * How a row stands to `asset` under `--backing`: "declared" (its chain and contract are one the auditor
- * declared for the asset), "other" (declared for another asset), its identity (the asset is declared and the
- * row, named as it, is something else: not counted), or "name" (nothing declared touches it: the tables'
- * names decide, as without --backing).
+ * How a row stands to `asset` by the one identity rule (`assetAt`): "mine" (its chain and contract back the
+ * asset: the well-known ones, or those `--backing` declared), "other" (they back another asset owed), its
+ * identity (named as the asset, it is something else: not counted), or "unrelated".
  */
 function backingOf(
   row: OwnershipRow,
   asset: string,
-  b: RowBackings | undefined,
-): "declared" | "other" | "name" | ReturnType<typeof rowIdentity> {
-  if (!b?.declared.size) return "name";
+  b: RowBackings,
+): "mine" | "other" | "unrelated" | ReturnType<typeof rowIdentity> {
   const id = rowIdentity(row, b);
-  for (const [a, refs] of b.declared)
-    if (refs.some((r) => sameRef(r, id))) return a === asset ? "declared" : "other";
-  return b.declared.has(asset) && tickerOf(row) === asset.toUpperCase() ? id : "name";
+  const at = assetAt(b.rules, id.network, id.token);
+  if (at) return at.asset === asset ? "mine" : "other";
+  return tickerOf(row) === asset.toUpperCase() ? id : "unrelated";
 }
 
 const RANK: Record<CoinStatus, number> = { covered: 0, "cannot-say": 1, "claimed-only": 2, "not-covered": 3 };
@@ -243,7 +234,7 @@ interface Judging {
   challenge: string | null;
   times: SnapshotTime[];
   audit: AuditTime;
-  backings: RowBackings | undefined;
+  backings: RowBackings;
   /** the balances counted so far, by chain (as its node answers), contract and address: where, as what */
   counted: Map<string, { line: number; asset: string }>;
   /** each chain's snapshot: the latest height a proven row of it was read at (`chainOf`) */
@@ -266,31 +257,46 @@ function snapshotOfRow(
   return { network, height, time: j.times.find((t) => t.network === network && t.height === height) };
 }
 
-/** Why a row of the coin's name (or of a chain and contract declared for it) is not counted, or undefined. */
+/**
+ * Why a row named as the coin (or at its chain and contract) is not counted, or its amount exactly: base units
+ * at the row's own places (a file of base units: the coin's places from the tables; else the places written).
+ */
 function notCountedWhy(
   r: RowResult,
   row: OwnershipRow,
   owed: LiabilityTotal,
   mine: ReturnType<typeof backingOf>,
   j: Judging,
-): { why: string } | { decimals: number } {
+): { why: string } | { amount: Exact } {
+  const rule = j.backings.rules.get(owed.asset) ?? { refs: [], source: "none" as const };
   if (typeof mine === "object")
     return {
-      why: `${r.coin} is ${identityText(mine)}, not ${j.backings?.declared
-        .get(owed.asset)
-        ?.map((x) => x.label)
-        .join(" or ")} (--backing ${owed.asset}): not counted as ${owed.asset}`,
+      why: `${r.coin} is ${identityText(mine)}, ${notTheAsset(owed.asset, rule)}: not counted as ${owed.asset}`,
     };
-  // a declared row's places matter only for a file of base units: the coin's, where the tables know them
-  const d =
-    decimalsOf(row.coin, row.network) ?? (mine === "declared" && j.file.units !== "base" ? 0 : undefined);
+  const d = j.file.units === "base" ? decimalsOf(row.coin, row.network) : 0;
   if (d === undefined)
     return {
-      why: `${r.coin}${r.network && !r.coin.includes("-") ? ` on ${r.network}` : ""} is not ${owed.asset} on a chain chaingw's tables know (its coin's own chain, or a well-known token's contract chain): not counted as ${owed.asset}`,
+      why: `${r.coin}${r.network && !r.coin.includes("-") ? ` on ${r.network}` : ""}: its amount is in base units of a coin whose places chaingw's tables do not know: not counted as ${owed.asset}`,
     };
   if (r.status !== "proven" && r.status !== "signed") return { why: r.reason };
-  return { decimals: d };
+  return { amount: exactOf(r.amount as string, j.file.units === "base" ? d : undefined) };
 }
+
+/** An amount exactly: base units at `scale` places. */
+interface Exact {
+  units: bigint;
+  scale: number;
+}
+
+/** A row's amount exactly: base units of `places` (a file of base units), else the decimal as written. */
+function exactOf(text: string, places: number | undefined): Exact {
+  if (places !== undefined) return { units: BigInt(text), scale: places };
+  const [w, f = ""] = text.split(".");
+  return { units: BigInt(`${w || "0"}${f}`), scale: f.length };
+}
+
+/** `x` in base units at `scale` (never fewer places than its own: nothing is cut). */
+const at = (x: Exact, scale: number): bigint => x.units * 10n ** BigInt(scale - x.scale);
 
 /**
  * What a row's amount is a balance of: its chain (the network its node answers for, else the name the file
@@ -347,31 +353,31 @@ function coinWhy(c: CoinVerdict, liab: bigint, fmt: (v: bigint) => string, j: Ju
   }
 }
 
-/** One coin owed: the rows that back it (proven, claimed), those that do not (named), the ratios, the status. */
-function judgeCoin(j: Judging, owed: LiabilityTotal): CoinVerdict {
-  const fmt = (v: bigint) => formatUnits(v, owed.decimals);
-  const rows: CoinVerdict["rows"] = [];
+/** A counted row before the sums: its line, its exact amount, whether proven for the audit, and why not. */
+interface Counted {
+  row: Omit<CoinVerdict["rows"][number], "amount">;
+  amount: Exact;
+  /** proven on chain, whether for this audit's time cannot be said */
+  unknown: boolean;
+}
+
+/** The rows of one coin owed: those counted (each balance once) and those not (named), with the snapshots. */
+function rowsOfCoin(j: Judging, owed: LiabilityTotal) {
+  const counted: Counted[] = [];
   const notCounted: CoinVerdict["not_counted"] = [];
   const snapshots = new Map<string, CoinVerdict["snapshots"][number]>();
-  // unknown: proven on chain, whether for this audit's time cannot be said
-  let [proven, claimed, unknown] = [0n, 0n, 0n];
   for (const [i, r] of j.report.rows.entries()) {
     const row = j.file.rows[i] as OwnershipRow;
     if (r.amount === null) continue;
     const mine = backingOf(row, owed.asset, j.backings);
-    if (mine === "other" || (mine === "name" && tickerOf(row) !== owed.asset.toUpperCase())) continue;
+    if (mine === "other" || mine === "unrelated") continue;
     const base = { line: r.line, coin: r.coin, network: r.network };
     const judged = notCountedWhy(r, row, owed, mine, j);
-    if ("why" in judged) {
-      notCounted.push({ ...base, status: r.status, why: judged.why });
+    const twice = "why" in judged ? undefined : countedBefore(j, row, r.line, owed.asset);
+    if ("why" in judged || twice) {
+      notCounted.push({ ...base, status: r.status, why: "why" in judged ? judged.why : (twice as string) });
       continue;
     }
-    const twice = countedBefore(j, row, r.line, owed.asset);
-    if (twice) {
-      notCounted.push({ ...base, status: r.status, why: twice });
-      continue;
-    }
-    const amount = baseUnits(j.file, r, judged.decimals, owed.decimals);
     const snap = snapshotOfRow(j, row);
     // the exchange's fixed text is no audit's challenge: proven for the audit only when the auditor accepts
     // it, and only at a snapshot within --max-gap of the liabilities' date
@@ -382,20 +388,37 @@ function judgeCoin(j: Judging, owed: LiabilityTotal): CoinVerdict {
       : moved
         ? { why: moved, cannotSay: false }
         : timeFault(snap?.time?.time, j.audit.dateS, j.audit.maxGap);
-    if (fault?.cannotSay) unknown += amount;
-    const isProven = onChain && fault === undefined;
-    claimed += amount;
-    if (isProven) proven += amount;
-    rows.push({
-      ...base,
-      address: r.address,
-      amount: fmt(amount),
-      proven: isProven,
-      ...(fault ? { not_for_this_audit: `line ${r.line}: ${fault.why}` } : {}),
+    counted.push({
+      row: {
+        ...base,
+        address: r.address,
+        proven: onChain && fault === undefined,
+        ...(fault ? { not_for_this_audit: `line ${r.line}: ${fault.why}` } : {}),
+      },
+      amount: judged.amount,
+      unknown: fault?.cannotSay === true,
     });
     if (snap) snapshots.set(`${snap.network} ${snap.height}`, snapshotEntry(snap, j.audit));
   }
-  const liab = owed.base_units;
+  return { counted, notCounted, snapshots: [...snapshots.values()] };
+}
+
+/**
+ * One coin owed: the rows that back it (proven, claimed), those that do not (named), the ratios, the status.
+ * Every amount exactly, at the most places of the liabilities' and the rows' (nothing cut to the liabilities').
+ */
+function judgeCoin(j: Judging, owed: LiabilityTotal): CoinVerdict {
+  const { counted, notCounted, snapshots } = rowsOfCoin(j, owed);
+  const decimals = Math.max(owed.decimals, ...counted.map((c) => c.amount.scale));
+  const fmt = (v: bigint) => formatUnits(v, decimals);
+  let [proven, claimed, unknown] = [0n, 0n, 0n];
+  for (const c of counted) {
+    const v = at(c.amount, decimals);
+    claimed += v;
+    if (c.row.proven) proven += v;
+    if (c.unknown) unknown += v;
+  }
+  const liab = at({ units: owed.base_units, scale: owed.decimals }, decimals);
   // cannot say only where the rows whose time is unknown could cover it: short even with them, it is not
   const status: CoinStatus =
     proven >= liab
@@ -407,7 +430,7 @@ function judgeCoin(j: Judging, owed: LiabilityTotal): CoinVerdict {
           : "not-covered";
   const c: CoinVerdict = {
     asset: owed.asset,
-    decimals: owed.decimals,
+    decimals,
     liabilities: fmt(liab),
     proven: fmt(proven),
     claimed: fmt(claimed),
@@ -416,9 +439,13 @@ function judgeCoin(j: Judging, owed: LiabilityTotal): CoinVerdict {
     shortfall: proven >= liab ? null : fmt(liab - proven),
     status,
     why: "",
-    rows,
+    rows: counted.map(({ row: { line, coin, network, address, ...rest }, amount }) => ({
+      ...{ line, coin, network, address },
+      amount: fmt(at(amount, decimals)),
+      ...rest,
+    })),
     not_counted: notCounted,
-    snapshots: [...snapshots.values()],
+    snapshots,
   };
   c.why = coinWhy(c, liab, fmt, j);
   return c;
@@ -447,8 +474,8 @@ export function exchangeSolvency(i: {
   /** the signed text the auditor accepts as the audit's (--challenge), or undefined */
   challenge?: string;
   times: SnapshotTime[];
-  /** --backing: what the auditor declared the liabilities' asset names to be */
-  backings?: RowBackings;
+  /** what backs each asset owed (--backing, the well-known table) and what tells a row's chain and contract */
+  backings: RowBackings;
   /** --max-gap: how far a snapshot's block time may be from the liabilities' date */
   maxGap: { text: string; seconds: number };
   /** the auditor's clock (a liabilities' date past it by more than CREATED_AHEAD_S is a fault) */
@@ -488,17 +515,26 @@ export function exchangeSolvency(i: {
           i.now ?? new Date(),
         );
   if (ahead && verdict === "solvent") verdict = "unproven";
-  if (i.liabilities.fails) verdict = "not-solvent";
+  // a failing row (another key's signature, an amount not on chain, a summary line off) and the file does not
+  // hold, as reserves verify says: the verdict is never better than the file's
+  const fileFails = i.report.verdict === "fails";
+  if (i.liabilities.fails || fileFails) verdict = "not-solvent";
   else if (i.liabilities.cannot_say) verdict = "cannot-say";
   const messages = [...new Set(i.file.rows.map((r) => r.message).filter((m) => m.trim() !== ""))];
   const open = coins.filter((c) => c.status !== "covered");
-  const summary = i.liabilities.fails
-    ? `the liabilities do not hold: ${i.liabilities.fails}`
-    : i.liabilities.cannot_say
-      ? `the liabilities cannot be relied on: ${i.liabilities.cannot_say}`
-      : verdict === "solvent"
-        ? `every coin owed (${coins.length}) covered by proven reserves: signed over the accepted text, re-read on chain at the snapshot`
-        : [...(ahead ? [ahead] : []), ...open.map((c) => `${c.asset} ${c.why}`)].join("; ");
+  const trusted = trustedContracts(i.backings.rules);
+  const summary = [
+    i.liabilities.fails
+      ? `the liabilities do not hold: ${i.liabilities.fails}`
+      : i.liabilities.cannot_say
+        ? `the liabilities cannot be relied on: ${i.liabilities.cannot_say}`
+        : fileFails
+          ? `the reserves file does not hold: ${i.report.summary_text}`
+          : verdict === "solvent"
+            ? `every coin owed (${coins.length}) covered by proven reserves: signed over the accepted text, re-read on chain at the snapshot`
+            : [...(ahead ? [ahead] : []), ...open.map((c) => `${c.asset} ${c.why}`)].join("; "),
+    ...(trusted.length ? [trustedText(trusted)] : []),
+  ].join("; ");
   const times = i.times.flatMap((t) => (t.time === null ? [] : [t.time]));
   const gap =
     dateS === null || !Number.isFinite(dateS) || !times.length
@@ -527,6 +563,7 @@ export function exchangeSolvency(i: {
     },
     gap,
     max_gap: i.maxGap.text,
+    trusted,
     coins,
   };
 }
