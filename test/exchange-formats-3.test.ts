@@ -4,7 +4,7 @@
  * right by detection on every file. The hashes the publishers' own verifiers compute are recomputed here
  * independently (node:crypto, BigInt), not through chaingw's code.
  */
-import { createHash } from "node:crypto";
+import { createHash, createHmac } from "node:crypto";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -333,5 +333,108 @@ describe("Flipster (teamprex/proof-of-reserves): both leaf rules, the one that h
     );
     expect(neg.exitCode).toBe(1);
     expect(failures(neg.json)).toContainEqual(expect.objectContaining({ step: "balances" }));
+  });
+});
+
+describe("SwissBorg (SwissBorg/proof-of-liabilities): userLiab with auditRoots as the second file, --credential", () => {
+  const U2 = fixture("swissborg-userLiab_2.json");
+  const R2 = fixture("swissborg-auditRoots_2.json");
+  const U6 = fixture("swissborg-userLiab_6.json");
+  const R6 = fixture("swissborg-auditRoots_6.json");
+  const C2 = "z2Ef6hx6QbRdixkL7c8rdBj";
+  const C6 = "D2tVdEWt1MooLsMa6ryPGj";
+  const commitment = (f: string) => JSON.parse(readFileSync(f, "utf8")).audit.commitment.digest as string;
+  const hmac = (k: string, m: string) => createHmac("sha256", k).update(m).digest("hex");
+
+  it("SBPOL20230111: the credential's nonce chain by hand is the file's proof.nonce; the file holds with the published commitment (each child's sum bound)", async () => {
+    const u = JSON.parse(readFileSync(U6, "utf8"));
+    const l = u.liabilities[0];
+    const a = hmac(C6, `SB PoL - Audit nonce derivation,${u.audit_id}`);
+    const t = hmac(a, `SB PoL - Currency Merkle tree nonce derivation,PLN`);
+    expect(l.audit_partition_id).toBe(`${u.audit_id}-PLN`);
+    expect(hmac(t, `SB PoL - Leaf nonce derivation,${l.proof.leaf_index}`)).toBe(l.proof.nonce);
+    const r = await verify(U6, R6, "--credential", C6, "--root", commitment(R6), "--json");
+    expect(r.exitCode).toBe(0);
+    expect(r.json).toMatchObject({
+      format: "swissborg",
+      sum_binding: "per-child",
+      root: commitment(R6),
+      root_source: "given",
+    });
+    expect(r.json.balances).toEqual([
+      { asset: "PLN", amount: "10" },
+      { asset: "CHSB", amount: "44.81425" },
+      { asset: "EUR", amount: "14558" },
+    ]);
+    expect(r.json.findings).toContainEqual(
+      expect.objectContaining({
+        step: "path",
+        status: "ok",
+        text: expect.stringContaining("the leaf's nonce (audits from SBPOL20221216)"),
+      }),
+    );
+    expect(r.stdout + r.stderr).not.toContain(C6);
+  });
+
+  it("SBPOL20221209 (proof.nonce the leaf's hash) holds; without the credential, cannot say whose the leaves are; another credential fails", async () => {
+    const r = await verify(U2, R2, "--credential", C2, "--root", commitment(R2), "--json");
+    expect(r.exitCode).toBe(0);
+    expect(r.json.findings).toContainEqual(
+      expect.objectContaining({
+        step: "path",
+        text: expect.stringContaining("the leaf's hash (audits SBPOL20221207, SBPOL20221209)"),
+      }),
+    );
+    const none = await verify(U2, R2, "--root", commitment(R2), "--json");
+    expect(none.exitCode).toBe(3);
+    expect(none.json.findings).toContainEqual(
+      expect.objectContaining({
+        step: "leaf",
+        status: "cannot-say",
+        text: expect.stringContaining("--credential TEXT"),
+      }),
+    );
+    const other = await verify(U2, R2, "--credential", `${C2}x`, "--root", commitment(R2), "--json");
+    expect(other.exitCode).toBe(1);
+    expect(new Set(failures(other.json).map((f) => f.step))).toEqual(new Set(["leaf"]));
+  });
+
+  it("changed copies: the customer's first liability raised (path untouched) misses the root; a currency's root total raised misses the commitment; the roots file alone, or the liabilities without it, exit 2", async () => {
+    const t0 = Date.now();
+    const sib = await verify(
+      tampered("swissborg-userLiab_6.json", (t) =>
+        t.replace(/("liability": ")(\d)/, (_, a, d) => `${a}${Number(d) + 1}`),
+      ),
+      R6,
+      "--credential",
+      C6,
+      "--root",
+      commitment(R6),
+      "--json",
+    );
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(sib.exitCode).toBe(1);
+    expect(failures(sib.json).length).toBeGreaterThan(0);
+    const roots = await verify(
+      U6,
+      tampered("swissborg-auditRoots_6.json", (t) =>
+        t.replace(/("liability": ")(\d)/, (_, a, d) => `${a}${Number(d) + 1}`),
+      ),
+      "--credential",
+      C6,
+      "--root",
+      commitment(R6),
+      "--json",
+    );
+    expect(roots.exitCode).toBe(1);
+    expect(failures(roots.json)).toContainEqual(
+      expect.objectContaining({ step: "root", text: expect.stringContaining("not the given root") }),
+    );
+    const alone = await verify(R6);
+    expect(alone.exitCode).toBe(2);
+    expect(alone.stderr).toContain("SwissBorg's audit roots file");
+    const single = await verify(U6, "--credential", C6);
+    expect(single.exitCode).toBe(2);
+    expect(single.stderr).toContain("give auditRoots_N.json as the second file");
   });
 });

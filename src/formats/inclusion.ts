@@ -19,6 +19,7 @@ export const EXCHANGE_FLAGS = {
   email: "--email",
   assetSlots: "--asset-slots",
   leaf: "--leaf",
+  credential: "--credential",
 } as const;
 
 type Verify = (text: string, o: InclusionOptions) => InclusionCheck | Promise<InclusionCheck>;
@@ -38,6 +39,8 @@ export const inclusionModule = (get: () => Promise<Verify>) => async (): Promise
         );
       if (x.root !== undefined && !/^(0x)?[0-9a-fA-F]+$/.test(x.root))
         throw new UsageError(`--root ${JSON.stringify(x.root)}: not hex`);
+      if (x.credential !== undefined && x.credential.trim() === "")
+        throw new UsageError("--credential: empty; give your audit credential as SwissBorg shows it");
       if (x.leaf !== undefined && !/^[0-9a-fA-F]{16}$/.test(x.leaf))
         throw new UsageError(`--leaf ${JSON.stringify(x.leaf)}: a leaf is 16 hex digits`);
       if (x.assetSlots !== undefined && !/^[1-9]\d{0,3}$/.test(x.assetSlots))
@@ -53,6 +56,7 @@ export const inclusionModule = (get: () => Promise<Verify>) => async (): Promise
         accountKey: x.accountKey,
         email: x.email,
         leaf: x.leaf,
+        credential: x.credential,
         assetSlots: x.assetSlots === undefined ? undefined : Number(x.assetSlots),
       });
       return { kind: "inclusion", verdict: check.verdict, check, notes: [] };

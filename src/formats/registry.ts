@@ -32,6 +32,7 @@ import { MEXC } from "./mexc.js";
 import { OKX_V1 } from "./okx-v1.js";
 import { OKX_V2 } from "./okx-v2.js";
 import { formatMember, hasMarks, memberPaths } from "./sniff.js";
+import { SWISSBORG, SWISSBORG_ROOTS_MARKS } from "./swissborg.js";
 import { UZX } from "./uzx.js";
 
 export type {
@@ -84,6 +85,7 @@ const LIABILITIES: readonly ProofFormat<LiabilitiesModule>[] = [
   BITMEX,
   LEAF_LIST,
   FLIPSTER,
+  SWISSBORG,
   ...ZK_FORMATS,
 ];
 
@@ -168,6 +170,10 @@ const NOT_READ: readonly { is(text: string): boolean; what: string }[] = [
   {
     is: (t) => hasMarks(t, HOTCOIN_ANCHOR_MARKS),
     what: "Hotcoin's anchor file (the root and totals it publishes apart): give it as --anchor FILE beside the customer's proof.json",
+  },
+  {
+    is: (t) => hasMarks(t, SWISSBORG_ROOTS_MARKS),
+    what: "SwissBorg's audit roots file (auditRoots_N.json: the audit commitment and each currency's root): give it as the second file beside the customer's userLiab_N.json (and --credential TEXT)",
   },
   {
     is: (t) => hasMarks(t, ["batch_inclusion_proof", "trunk_inclusion_proof"]),

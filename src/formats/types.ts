@@ -128,6 +128,8 @@ export interface LiabilitiesInput {
   nonce?: string;
   accountKey?: string;
   email?: string;
+  /** SwissBorg: the customer's audit credential */
+  credential?: string;
   /** a leaf list (the auditors' tool): the customer's leaf hash */
   leaf?: string;
   /** the Binance family: the tool's number of asset slots, as typed */

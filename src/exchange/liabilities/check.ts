@@ -26,6 +26,8 @@ export interface InclusionOptions {
   nonce?: string;
   accountKey?: string;
   email?: string;
+  /** SwissBorg: the customer's audit credential (a secret: never printed) */
+  credential?: string;
   /** a leaf list (the auditors' tool): the customer's leaf hash, as their exchange gives it */
   leaf?: string;
   /** the Binance family: the tool's number of asset slots (else the counts its versions used, and no others) */

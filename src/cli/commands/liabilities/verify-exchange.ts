@@ -35,6 +35,10 @@ export function declareExchangeOptions(cmd: Command): void {
     .option("--account-key <hex>", "River: your account key")
     .option("--email <address>", "River: your account's e-mail")
     .option(
+      "--credential <text>",
+      "SwissBorg: your audit credential (the secret your leaves' nonces derive from; never printed)",
+    )
+    .option(
       "--leaf <hex>",
       "a leaf list (the auditors' Merkle tree tool: Bitso, Gate 2020-22): your leaf hash, as your exchange gives it",
     )
