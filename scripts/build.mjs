@@ -119,6 +119,12 @@ await build({
 await build({ ...cli, entryPoints: ["src/cli/main.ts"], outfile: "dist/cli.cjs" });
 // the streamed liabilities build's worker thread (src/liabilities/worker.ts), started by `liabilities build`
 await build({ ...cli, entryPoints: ["src/liabilities/worker.ts"], outfile: "dist/liabilities-worker.cjs" });
+// the worker threads of `reserves verify` on a large exchange address file (src/exchange/ownership/worker.ts)
+await build({
+  ...cli,
+  entryPoints: ["src/exchange/ownership/worker.ts"],
+  outfile: "dist/ownership-worker.cjs",
+});
 for (const [name, file] of Object.entries(VENDOR))
   await build({
     // an ES module's default export is the file's export (import() of a CommonJS file in Node mode

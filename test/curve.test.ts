@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { sha256 } from "@noble/hashes/sha2.js";
@@ -8,6 +9,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { judgeRow } from "../src/exchange/ownership/judge.js";
 import { readOwnershipFile } from "../src/exchange/ownership/read.js";
 import { compressedKey, curveBackend, recoverKey, verifyDer } from "../src/proof/curve.js";
+import { runCli } from "./helpers/cli.js";
+import { trackDir } from "./helpers/procs.js";
 
 // libsecp256k1 (the prebuilt native module, src/proof/curve.ts) against @noble/curves, the reference: the same
 // answer for every input, valid or forged. Each case runs through both and compares.
@@ -146,5 +149,33 @@ describe("secp256k1 at native speed, the same answers as @noble/curves", () => {
       }
     }
     expect(rows).toBeGreaterThan(200);
+  });
+});
+
+describe("a large address file, judged on every core", () => {
+  it("3,200 rows (OKX's audit file 400 times: EVM, TRON, BTC 2-of-3, DOGE, ed25519, EOS): each row judged as in the 8-row file", async () => {
+    const src = readFileSync(join(__dirname, "fixtures/exchange/ownership/okx_OKC_DTT_AUP2025.csv"), "utf8");
+    const [header, ...rest] = src.trimEnd().split("\n");
+    const dir = mkdtempSync(join(tmpdir(), "chaingw-curve-"));
+    trackDir(dir);
+    const big = join(dir, "big.csv");
+    writeFileSync(big, `${header}\n${Array.from({ length: 400 }, () => rest.join("\n")).join("\n")}\n`);
+    const small = await runCli([
+      "reserves",
+      "verify",
+      join(__dirname, "fixtures/exchange/ownership/okx_OKC_DTT_AUP2025.csv"),
+      "--json",
+    ]);
+    const large = await runCli(["reserves", "verify", big, "--json"]);
+    expect(large.stderr).toBe("");
+    expect(large.exitCode).toBe(small.exitCode);
+    const one = JSON.parse(small.stdout).rows as { status: string; reason: string; form?: string }[];
+    const all = JSON.parse(large.stdout).rows as typeof one;
+    expect(all).toHaveLength(400 * one.length);
+    const seen = all.map((r, i) => {
+      const o = one[i % one.length] as (typeof one)[number];
+      return r.status === o.status && r.reason === o.reason && r.form === o.form;
+    });
+    expect(seen.every(Boolean)).toBe(true);
   });
 });

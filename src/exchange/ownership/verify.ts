@@ -12,7 +12,8 @@ import type { Finding } from "../../reserves/verdict.js";
 import { claim, fails, ok, runSteps, type VerifyStep } from "../../reserves/verifier.js";
 import type { ChainChecks } from "./balances.js";
 import { decimalsOf, exchangeChainOf } from "./coins.js";
-import { addressKey, DIGESTS, judgeRow, publisherOf, utxoCoinOfRow } from "./judge.js";
+import { addressKey, DIGESTS, publisherOf, type RowJudged, utxoCoinOfRow } from "./judge.js";
+import { judgeRows } from "./parallel.js";
 import {
   HTX_COLUMNS_TEXTS,
   type OwnershipFile,
@@ -270,7 +271,15 @@ const ownership: Step = {
   name: "ownership",
   async run(ctx, s) {
     const out: Finding[] = [];
-    for (const i of unjudged(s)) {
+    const todo = unjudged(s);
+    // the rows judged by their own signatures, on every core for a large file
+    const signed = todo.filter(
+      (i) => !(s.owners[i] as string[]).length && ctx.file.rows[i]?.signatures.length,
+    );
+    const rows = signed.map((i) => ctx.file.rows[i] as OwnershipRow);
+    const judged = await judgeRows(rows, ctx.file.layout, ctx.options.network, ctx.signal);
+    const judgedOf = new Map(signed.map((i, k) => [i, judged[k] as RowJudged]));
+    for (const i of todo) {
       const row = ctx.file.rows[i] as OwnershipRow;
       const owners = s.owners[i] as string[];
       if (owners.length) {
@@ -285,7 +294,7 @@ const ownership: Step = {
           }),
         );
       } else {
-        const j = judgeRow(row, ctx.file.layout, ctx.options.network);
+        const j = judgedOf.get(i) as RowJudged;
         out.push(
           judge(ctx, s, i, "ownership", {
             form: j.form,
