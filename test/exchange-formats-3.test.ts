@@ -438,3 +438,60 @@ describe("SwissBorg (SwissBorg/proof-of-liabilities): userLiab with auditRoots a
     expect(single.stderr).toContain("give auditRoots_N.json as the second file");
   });
 });
+
+describe("BlocPalX (Blocpal-Inc/proof-of-reserves): the full tree file, every line and its balances", () => {
+  const TREE = "blocpalx-2023-06-27_merkletree.txt";
+  const ROOT = "8aacaa6c4bd0950d7ec242418411c910cc330a78bcaa61b2980bcc0aeccf64f5";
+  const LINE8 = "02bc53f6243bf2f18fb9eb2ea8b10b1315149e9474b3c4f506039c6500f59425";
+
+  it("its root by hand (merkle-tools over sha256(hash,balances)); the file holds with it and a customer's sentence hash; the totals are the lines' exact sums", async () => {
+    const rows = text(TREE)
+      .split(/\r?\n/)
+      .slice(5)
+      .filter((l) => l);
+    const leaves = rows.map((r) => sha256(r.split(",").slice(0, 2).join(",")).toString("hex"));
+    expect(rootByHand(leaves)).toBe(ROOT);
+    const r = await verify(fixture(TREE), "--root", ROOT, "--leaf", LINE8, "--json");
+    expect(r.exitCode).toBe(0);
+    expect(r.json).toMatchObject({ format: "blocpalx", root: ROOT, sum_binding: "full-tree" });
+    expect(r.json.findings).toContainEqual(
+      expect.objectContaining({ step: "sums", status: "ok", text: expect.stringContaining("9 totals") }),
+    );
+    expect(r.json.findings).toContainEqual(
+      expect.objectContaining({ step: "leaf", status: "ok", at: "line 8" }),
+    );
+    const sentence = await verify(
+      fixture(TREE),
+      "--root",
+      ROOT,
+      "--credential",
+      "[me@example.com] [x] [27 June 2023] [1.00000000 BTC]",
+      "--json",
+    );
+    expect(sentence.exitCode).toBe(1);
+    expect(failures(sentence.json)).toEqual([
+      expect.objectContaining({ step: "leaf", text: expect.stringContaining("on no line") }),
+    ]);
+  });
+
+  it("a changed copy (one line's amount, the rest untouched) misses the root and the header's total; a negative amount is named; the source file is named for what it is", async () => {
+    const t0 = Date.now();
+    const r = await verify(
+      tampered(TREE, (t) => t.replace(",0.00003000 XRP,", ",0.00003001 XRP,")),
+      "--root",
+      ROOT,
+      "--json",
+    );
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(r.exitCode).toBe(1);
+    expect(new Set(failures(r.json).map((f) => f.step))).toEqual(new Set(["sums", "root"]));
+    const neg = await verify(
+      tampered(TREE, (t) => t.replace(",0.00003000 XRP,", ",-0.00003000 XRP,")),
+      "--json",
+    );
+    expect(failures(neg.json)).toContainEqual(expect.objectContaining({ step: "balances", at: "line 8" }));
+    const src = await verify(fixture("blocpalx-2023-06-27-source.csv"));
+    expect(src.exitCode).toBe(2);
+    expect(src.stderr).toContain("BlocPalX's source file");
+  });
+});

@@ -41,8 +41,10 @@ export const inclusionModule = (get: () => Promise<Verify>) => async (): Promise
         throw new UsageError(`--root ${JSON.stringify(x.root)}: not hex`);
       if (x.credential !== undefined && x.credential.trim() === "")
         throw new UsageError("--credential: empty; give your audit credential as SwissBorg shows it");
-      if (x.leaf !== undefined && !/^[0-9a-fA-F]{16}$/.test(x.leaf))
-        throw new UsageError(`--leaf ${JSON.stringify(x.leaf)}: a leaf is 16 hex digits`);
+      if (x.leaf !== undefined && !/^([0-9a-fA-F]{16}|[0-9a-fA-F]{64})$/.test(x.leaf))
+        throw new UsageError(
+          `--leaf ${JSON.stringify(x.leaf)}: a leaf is 16 hex digits (the auditors' tool) or 64 (BlocPalX's sentence hash)`,
+        );
       if (x.assetSlots !== undefined && !/^[1-9]\d{0,3}$/.test(x.assetSlots))
         throw new UsageError(`--asset-slots ${JSON.stringify(x.assetSlots)}: a whole number 1-9999`);
       const check = await verify(text, {

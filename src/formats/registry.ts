@@ -20,6 +20,7 @@ import { BITBASE } from "./bitbase.js";
 import { BITGET } from "./bitget.js";
 import { BITMEX } from "./bitmex.js";
 import { BITUNIX } from "./bitunix.js";
+import { BLOCPALX } from "./blocpalx.js";
 import { BYBIT } from "./bybit.js";
 import { CHAINGW_LIABILITIES, CHAINGW_LIABILITIES_PROOF } from "./chaingw-liabilities.js";
 import { CHAINGW_EVM, CHAINGW_UTXO } from "./chaingw-reserves.js";
@@ -86,6 +87,7 @@ const LIABILITIES: readonly ProofFormat<LiabilitiesModule>[] = [
   LEAF_LIST,
   FLIPSTER,
   SWISSBORG,
+  BLOCPALX,
   ...ZK_FORMATS,
 ];
 
@@ -170,6 +172,10 @@ const NOT_READ: readonly { is(text: string): boolean; what: string }[] = [
   {
     is: (t) => hasMarks(t, HOTCOIN_ANCHOR_MARKS),
     what: "Hotcoin's anchor file (the root and totals it publishes apart): give it as --anchor FILE beside the customer's proof.json",
+  },
+  {
+    is: (t) => /^\uFEFF?BlocPalX Proof Of Reserves Source File\r?\n/.test(t),
+    what: "BlocPalX's source file (the exchange's input to its tree, exchange_files/); the file customers check is the published tree file (audit_files/…_merkletree.txt), which blocpalx reads",
   },
   {
     is: (t) => hasMarks(t, SWISSBORG_ROOTS_MARKS),

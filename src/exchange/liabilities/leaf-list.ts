@@ -115,6 +115,10 @@ const leafStep = step<Doc>("leaf", ({ doc: d, options: o }, s) => {
     return;
   }
   const want = o.leaf.toLowerCase();
+  if (want.length !== 16) {
+    s.fail("leaf", `--leaf ${want}: this list's leaves are 16 hex digits`);
+    return;
+  }
   const at = d.leaves.find((l) => l.hash === want);
   if (at) s.ok("leaf", `your leaf ${want} is leaf ${d.leaves.indexOf(at)}`, `line ${at.line}`);
   else s.fail("leaf", `your leaf ${want} is not in the list (${d.leaves.length} leaves)`);

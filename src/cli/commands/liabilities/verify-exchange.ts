@@ -36,11 +36,11 @@ export function declareExchangeOptions(cmd: Command): void {
     .option("--email <address>", "River: your account's e-mail")
     .option(
       "--credential <text>",
-      "SwissBorg: your audit credential (the secret your leaves' nonces derive from; never printed)",
+      "SwissBorg: your audit credential (the secret your leaves' nonces derive from; never printed); BlocPalX: your proof sentence",
     )
     .option(
       "--leaf <hex>",
-      "a leaf list (the auditors' Merkle tree tool: Bitso, Gate 2020-22): your leaf hash, as your exchange gives it",
+      "a leaf list (the auditors' Merkle tree tool: Bitso, Gate 2020-22): your leaf hash; BlocPalX: your sentence hash",
     )
     .option(
       "--asset-slots <n>",
