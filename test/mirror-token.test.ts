@@ -17,7 +17,7 @@ import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
 import { buildCommitment } from "./helpers/liabilities.js";
 import { trackDir } from "./helpers/procs.js";
-import { deployMirror, deployToken, mint } from "./helpers/tokens.js";
+import { deployMirror, deployToken, deployTracking, mint } from "./helpers/tokens.js";
 
 const CAST = join(new URL("../", import.meta.url).pathname, "node_modules/.bin/cast");
 const CHALLENGE = "mirror audit";
@@ -224,5 +224,94 @@ describe("a token that mirrors the native balance", () => {
     expect(r.stdout).toContain(
       `MRC: ${polygon}#${MRC20}: NOT COUNTED: a token named MIR at ${MRC20} on Polygon, one balance backs one asset: the token named MIR at ${MRC20} on Polygon is Polygon's POL contract (MRC20): its balances are the native coin's, and the native coin of Polygon backs POL`,
     );
+  });
+});
+
+describe("a token that tracks the native balance without equalling it (issue 55, item 4)", () => {
+  let tracking: string;
+  let tracked: string;
+
+  beforeAll(async () => {
+    // balanceOf(a) = a.balance, + 1 wei at A2: equal at the signing address, one wei off at the other
+    tracking = await deployTracking(anvil.rpc, "TRK", A2);
+    await anvil.rpc("anvil_setBalance", [A0, `0x${(3n * 10n ** 18n).toString(16)}`]);
+    await anvil.rpc("anvil_setBalance", [A2, `0x${(2n * 10n ** 18n).toString(16)}`]);
+    await anvil.rpc("evm_mine", []);
+    tracked = join(dir, "tracked.json");
+    const r = await runCli(
+      [
+        "reserves",
+        "balances",
+        A0,
+        A2,
+        "--native",
+        "--token",
+        tracking,
+        "--proof",
+        tracked,
+        "--challenge",
+        CHALLENGE,
+        "--signatures",
+        join(dir, "sigs.csv"),
+      ],
+      { env: { CHAINGW_URL: anvil.url } },
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    // the exact-equality rule does not see it: reserves balances names no mirror
+    expect(r.stdout).not.toContain("native mirror");
+  });
+
+  it("backing a second asset (TRK beside ETH): NOT COUNTED, it tracks the native coin — NOT SOLVENT; backing ETH with the native coin: counted once, 2.5 SOLVENT beside 3.5 not", async () => {
+    writeFileSync(join(dir, "assets.csv"), "asset,decimals\nETH,18\nTRK,18\n");
+    const two = await buildCommitment(dir, "tracked-two", ["c1,ETH,2.5", "c2,TRK,2"]);
+    const forged = await solvency(two, [
+      "--reserves",
+      `ETH=${tracked}#native`,
+      "--reserves",
+      `TRK=${tracked}#${tracking}`,
+      "--backing",
+      "ETH=anvil",
+      "--backing",
+      `TRK=anvil:${tracking}`,
+    ]);
+    expect(forged.exitCode, forged.stdout + forged.stderr).toBe(1);
+    expect(forged.stdout.split("\n")[0]).toMatch(/^NOT SOLVENT: TRK not covered/);
+    expect(forged.stdout).toContain(
+      `TRK: ${tracked}#${tracking}: NOT COUNTED: a token named TRK at ${tracking} on anvil (chain id 31337), one balance backs one asset: the token named TRK at ${tracking} on anvil (chain id 31337) tracks the native coin: its balanceOf(${A0}) moved with that address's native balance at block`,
+    );
+    // the declared contract is named as trusted in the verdict
+    expect(forged.stdout.split("\n")[0]).toContain(
+      `trusted as declared (--backing), not checked to be what they are declared: the token at ${tracking} on anvil (chain id 31337) as TRK`,
+    );
+    writeFileSync(join(dir, "assets.csv"), "asset,decimals\nETH,18\n");
+    const both = [
+      "--reserves",
+      `ETH=${tracked}#native`,
+      "--reserves",
+      `ETH=${tracked}#${tracking}`,
+      "--backing",
+      "ETH=anvil",
+      "--backing",
+      `ETH=anvil:${tracking}`,
+    ];
+    const honest = await solvency(await buildCommitment(dir, "tracked-2.5", ["c1,ETH,2.5"]), both);
+    expect(honest.exitCode, honest.stdout + honest.stderr).toBe(0);
+    expect(honest.stdout).toMatch(/ETH .* 2\.5 .* 3 .* 5 .* covered \(proven\)/);
+    expect(honest.stdout).toContain("ETH: native mirror: the token named TRK");
+    const over = await solvency(await buildCommitment(dir, "tracked-3.5", ["c1,ETH,3.5"]), both);
+    expect(over.exitCode, over.stdout).toBe(1);
+    writeFileSync(join(dir, "assets.csv"), "asset,decimals\nETH,18\nMIR,18\n");
+  });
+
+  it("reserves verify names the tracking token in --json (tracking), and an ordinary token is not named", async () => {
+    const v = await runCli(["reserves", "verify", tracked, "--url", anvil.url, "--json"]);
+    expect(v.exitCode, v.stderr).toBe(0);
+    expect(JSON.parse(v.stdout).tracking).toEqual({
+      probed: true,
+      tokens: [{ token: tracking, address: A0 }],
+      detail: expect.stringContaining("moves with that address's native balance"),
+    });
+    const o = await runCli(["reserves", "verify", proof, "--url", anvil.url, "--json"]);
+    expect(JSON.parse(o.stdout).tracking.tokens).toEqual([{ token: mirror, address: A0 }]);
   });
 });

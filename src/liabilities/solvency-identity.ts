@@ -70,7 +70,8 @@ export function nativeMirrors(backings: Backing[]): Map<string, string> {
   return nativeMirrorsOf(
     backings.flatMap((b) => {
       const { network } = networkOfBacking(b);
-      return b.evm && network ? [{ doc: b.evm, network }] : [];
+      const tracks = b.entry.verify?.tracks_native;
+      return b.evm && network ? [{ doc: b.evm, network, ...(tracks ? { tracks } : {}) }] : [];
     }),
   );
 }

@@ -172,6 +172,8 @@ export interface ProofCheck {
   block_time: number | null;
   owned: string[];
   spent: Record<string, { height: number; time: number | null }>;
+  /** an EVM proof's tokens whose balanceOf moved with the native balance (token → the address it moved at) */
+  tracks_native?: Record<string, string>;
 }
 
 export interface CombinedReport {
@@ -276,7 +278,17 @@ export async function verifyEvmEntry(
   return {
     ...r.entry,
     assets,
-    verify: { verdict: v.verdict, summary: v.summary, chain, block_time: blockTime, owned, spent: {} },
+    verify: {
+      verdict: v.verdict,
+      summary: v.summary,
+      chain,
+      block_time: blockTime,
+      owned,
+      spent: {},
+      ...(v.tracking.tokens.length
+        ? { tracks_native: Object.fromEntries(v.tracking.tokens.map((t) => [t.token, t.address])) }
+        : {}),
+    },
   };
 }
 

@@ -80,3 +80,15 @@ export async function deployMirror(rpc: Rpc, symbol: string): Promise<string> {
   const r = await send(rpc, { data: code + encodeParams(paramsFrom(["string"]), [symbol]).slice(2) });
   return (r.contractAddress as string).toLowerCase();
 }
+
+/**
+ * Deploys test/fixtures/token/Tracking.sol's TrackingToken (compiled once into tracking.json): balanceOf is
+ * each address's native balance, plus one wei at `plusOne` — it tracks the native coin without equalling it.
+ */
+export async function deployTracking(rpc: Rpc, symbol: string, plusOne: string): Promise<string> {
+  const code = JSON.parse(readFileSync(new URL("../fixtures/token/tracking.json", import.meta.url), "utf8"))
+    .contracts.TrackingToken as string;
+  const args = encodeParams(paramsFrom(["string", "address"]), [symbol, plusOne as `0x${string}`]);
+  const r = await send(rpc, { data: code + args.slice(2) });
+  return (r.contractAddress as string).toLowerCase();
+}

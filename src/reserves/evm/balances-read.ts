@@ -286,3 +286,48 @@ export async function readChainId(client: JsonRpcClient, chain: ChainGroup): Pro
   if (o instanceof ChaingwError) throw o;
   return quantityOf(o!.result, "eth_chainId");
 }
+
+/** The native balance a probe sets at an address (2^120 + 7 wei): no real balance is it. */
+const PROBE_BALANCE = (1n << 120n) + 7n;
+
+/**
+ * Which `tokens` track the native coin at `addresses` at `block`: each balanceOf read again with the holder's
+ * native balance overridden (eth_call's state override, geth/erigon/reth/nethermind/anvil); a token whose
+ * answer moves with it reads the native balance (a mirror, whatever it adds: `a.balance + 1` too). `was`:
+ * the balances as re-read, `[token][address]`. Per token the first address where it moved; null: the node
+ * took no state override (not told).
+ */
+export async function readTracking(
+  client: JsonRpcClient,
+  chain: ChainGroup,
+  tokens: AssetId[],
+  addresses: string[],
+  was: bigint[][],
+  block: string,
+  signal?: AbortSignal,
+): Promise<Map<AssetId, string> | null> {
+  const A = await abi();
+  const selector = A.getSelector(A.from(SIGS.balanceOf));
+  const override = (a: string) => ({ [a]: { balance: `0x${PROBE_BALANCE.toString(16)}` } });
+  const entries = tokens.flatMap((t) =>
+    addresses.map((a) =>
+      prepareRead(chain, "eth_call", [
+        { to: t, data: `${selector}${a.slice(2).padStart(64, "0")}` },
+        block,
+        override(a),
+      ]),
+    ),
+  );
+  const res = await readMany(client, chain, entries, undefined, signal);
+  const out = new Map<AssetId, string>();
+  const n = addresses.length;
+  for (const [i, t] of tokens.entries())
+    for (const [j, a] of addresses.entries()) {
+      const o = res[i * n + j] as BatchOutcome;
+      if (o instanceof ChaingwError) return null;
+      const hex = o.result;
+      if (typeof hex !== "string" || !/^0x([0-9a-fA-F]{64})+$/.test(hex)) return null;
+      if (!out.has(t) && BigInt(hex.slice(0, 66)) !== was[i]?.[j]) out.set(t, a);
+    }
+  return out;
+}

@@ -58,6 +58,7 @@ import {
   readTokenMeta,
   StateUnavailableError,
 } from "./balances-read.js";
+import { probeTracking, type Tracking } from "./mirrors.js";
 import { judgeSignatures, provenTotals, type SignatureJudgement } from "./ownership.js";
 
 export interface EvmAssetVerdict {
@@ -102,6 +103,8 @@ export interface EvmVerifyReport extends Findings {
   };
   /** each balance that differs, at most 100 */
   mismatches: { asset: string; address: string; proof: string; node: string }[];
+  /** the tokens whose balanceOf moved with the holder's native balance (mirrors.ts `probeTracking`) */
+  tracking: Tracking;
   summary: string;
   /** every step's findings, in order (`failures` and `cannot_say` are derived from them) */
   findings: Finding[];
@@ -129,6 +132,9 @@ interface State {
   mismatches: EvmVerifyReport["mismatches"];
   /** every balance that differs (mismatches keeps the first 100 for the report) */
   differing: Set<string>;
+  /** the balances as re-read, `[asset][address]` (step 5), for the tracking probe */
+  values?: bigint[][];
+  tracking: EvmVerifyReport["tracking"];
   challenge: ChallengeCheck;
   ownership: EvmVerifyReport["ownership"];
 }
@@ -386,6 +392,7 @@ const checkBalances = (c: Ctx, s: State): Promise<Finding[]> =>
       (done, total) => c.onEvent({ type: "read", done, total }),
       c.signal,
     );
+    s.values = values;
     if (at === "latest") {
       const head = await readBlock(c.client, chain, "latest");
       if (!(head !== null && head.number === n && head.hash === proof.block.hash)) {
@@ -421,6 +428,14 @@ const checkBalances = (c: Ctx, s: State): Promise<Finding[]> =>
       ),
     );
   });
+
+/** 5b. Which tokens track the native coin (`probeTracking`): for solvency, never a failure of the proof. */
+async function checkTracking(c: Ctx, s: State): Promise<Finding[]> {
+  if (!s.values || s.at === undefined) return [];
+  c.onEvent({ type: "step", text: "probing the tokens for the native balance" });
+  s.tracking = await probeTracking(c.client, s.chain, s.proof, s.values, s.at, c.signal);
+  return s.tracking.probed ? [ok("tracking", s.tracking.detail)] : [];
+}
 
 /** 6. Ownership: signatures over the challenge, judged again; proven totals from the balances that held. */
 async function checkOwnership(c: Ctx, s: State): Promise<Finding[]> {
@@ -509,6 +524,7 @@ export const STEPS: readonly VerifyStep<Ctx, State>[] = [
   { name: "reread", run: rereadTag },
   { name: "metadata", run: checkMetadata },
   { name: "balances", run: checkBalances },
+  { name: "tracking", run: checkTracking },
   { name: "ownership", run: checkOwnership },
 ];
 
@@ -535,6 +551,7 @@ function initialState(proof: EvmProof): State {
     })),
     mismatches: [],
     differing: new Set(),
+    tracking: { probed: false, tokens: [], detail: "not probed" },
     challenge: checkChallenge(proof.challenge ?? null, undefined),
     ownership: { addresses: [], proven: [], proven_addresses: 0 },
   };
@@ -570,6 +587,7 @@ export async function verify(ctx: Ctx, proof: EvmProof): Promise<EvmVerifyReport
     challenge: s.challenge,
     ownership: s.ownership,
     mismatches: s.mismatches,
+    tracking: s.tracking,
     failures: outcome.failures,
     cannot_say: outcome.cannot_say,
     summary: outcome.summary,

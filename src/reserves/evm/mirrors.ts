@@ -5,21 +5,26 @@
  * `reserves balances` names the mirror. Data in, data out.
  */
 import { knownNativeMirror, type NetworkId, networkLabel } from "../../chains/assets.js";
+import type { ChainGroup } from "../../chains/types.js";
 import type { EvmProof } from "../../proof/evm-document.js";
+import type { JsonRpcClient } from "../../rpc/client.js";
 import { counted } from "../verdict.js";
 
 /**
  * The mirrors among `docs`' tokens, by `network token`, each with how it was told: a known mirror contract
- * (chains/assets.ts), or a token whose balance equals the native balance at every address some document reads
- * both for at one block, and is not zero at one of them at least.
+ * (chains/assets.ts), a token whose balance equals the native balance at every address some document reads
+ * both for at one block, and is not zero at one of them at least, or a token the verifier found tracking the
+ * native balance (`tracks`: its balanceOf moved when the holder's native balance was overridden).
  */
-export function nativeMirrorsOf(docs: readonly { doc: EvmProof; network: NetworkId }[]): Map<string, string> {
+export function nativeMirrorsOf(
+  docs: readonly { doc: EvmProof; network: NetworkId; tracks?: Record<string, string> }[],
+): Map<string, string> {
   const out = new Map<string, string>();
   const native = new Map<string, string>();
   for (const { doc, network } of docs)
     for (const bal of doc.assets.find((a) => a.id === "native")?.balances ?? [])
       native.set(`${network} ${doc.block.number} ${bal.address}`, bal.base_units);
-  for (const { doc, network } of docs)
+  for (const { doc, network, tracks } of docs)
     for (const a of doc.assets) {
       const key = `${network} ${a.id}`;
       if (a.id === "native" || out.has(key)) continue;
@@ -39,11 +44,73 @@ export function nativeMirrorsOf(docs: readonly { doc: EvmProof; network: Network
         if (n !== bal.base_units) equal = false;
         if (n !== "0") nonzero = true;
       }
+      const at = tracks?.[a.id];
       if (common && equal && nonzero)
         out.set(
           key,
           `${token} mirrors the native coin: its balanceOf equals the native balance at each of the ${counted(common, "address")} read at block ${doc.block.number}`,
         );
+      // the verifier's probe: balanceOf moved with the holder's native balance, whatever it adds to it
+      else if (at !== undefined)
+        out.set(
+          key,
+          `${token} tracks the native coin: its balanceOf(${at}) moved with that address's native balance at block ${doc.block.number} (eth_call with a state override), whatever it adds to it`,
+        );
     }
   return out;
+}
+
+/**
+ * The tokens whose balanceOf moved with the holder's native balance: each reads the native coin, a mirror
+ * however it adds to it. `probed` false: not asked (no tokens, no pinned state), null: the node took no state
+ * override.
+ */
+export interface Tracking {
+  probed: boolean | null;
+  tokens: { token: string; address: string }[];
+  detail: string;
+}
+
+/**
+ * Asks the node which of the proof's tokens track the native coin at its addresses, at block `at`
+ * (`readTracking`: balanceOf again with the holder's native balance overridden). `values`: the balances as
+ * re-read, `[asset][address]` in the proof's order.
+ */
+export async function probeTracking(
+  client: JsonRpcClient,
+  chain: ChainGroup,
+  proof: EvmProof,
+  values: bigint[][],
+  at: string,
+  signal?: AbortSignal,
+): Promise<Tracking> {
+  const tokens = proof.assets.flatMap((a, i) => (a.id === "native" ? [] : [{ id: a.id, i }]));
+  if (!tokens.length) return { probed: false, tokens: [], detail: "no tokens" };
+  if (!chain.evm?.pinnedStateReads)
+    return { probed: false, tokens: [], detail: "not probed: the chain serves no state at a block" };
+  const { readTracking } = await import("./balances-read.js");
+  const moved = await readTracking(
+    client,
+    chain,
+    tokens.map((t) => t.id),
+    proof.addresses,
+    tokens.map((t) => values[t.i] ?? []),
+    at,
+    signal,
+  );
+  if (moved === null)
+    return { probed: null, tokens: [], detail: "the node took no state override: not probed" };
+  const found = [...moved].map(([token, address]) => ({ token, address }));
+  return {
+    probed: true,
+    tokens: found,
+    detail: found.length
+      ? found
+          .map(
+            (f) =>
+              `token ${f.token}: balanceOf(${f.address}) moves with that address's native balance: it reads the native coin`,
+          )
+          .join("; ")
+      : `no token's balanceOf moves with the native balance at the ${counted(proof.addresses.length, "address")}`,
+  };
 }
