@@ -85,7 +85,8 @@ const verify = async (file: string, ...more: string[]) => {
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "chaingw-exchange-chain-"));
   trackDir(dir);
-  anvil = await startAnvil();
+  // chain id 1: the file's ETH rows are Ethereum's, and a --node must say it is on their chain
+  anvil = await startAnvil(["--chain-id", "1"]);
   wallet = (await send({ data: `${WALLET}${word(A0)}${word(A1)}${word("0x2")}` })) as string;
   stranger = (await send({ data: `${WALLET}${word(A0)}${word(A2)}${word("0x2")}` })) as string;
   token = (await send({
@@ -188,5 +189,54 @@ describe("an OKX-layout file checked against anvil", () => {
     ]);
     expect(bare.exitCode).toBe(3);
     expect(JSON.parse(bare.stdout).rows[0].reason).toContain("needs a node (--node NET=URL), not checked");
+  });
+});
+
+describe("every --node is asked which chain it is on before a row is read on it", () => {
+  it("ETH's or LINEA's rows on a node of another chain (anvil's 31337): exit 2 naming both chains, nothing judged; the same rows on their own chains' nodes are proven; a chain chaingw cannot name: its rows cannot say", async () => {
+    const [devnet, linea] = await Promise.all([startAnvil(), startAnvil(["--chain-id", "59144"])]);
+    try {
+      await Promise.all([devnet, linea].map((n) => n.rpc("anvil_mine", [`0x${height.toString(16)}`])));
+      const lineaRow = `ETH,LINEA,${height},${A0},9000,${MESSAGE},${okxSign(K0)},,`;
+      const eth = okxFile("eth.csv", [eoaRow("ETH", A0, "9000", K0)]);
+      const onLinea = okxFile("linea.csv", [lineaRow]);
+      const run = (file: string, node: string) => runCli(["reserves", "verify", file, "--node", node]);
+      // the forger's node: a devnet that holds what the file claims, given for Ethereum's or Linea's rows
+      const forgedEth = await run(eth, `ETH=${devnet.url}`);
+      expect(forgedEth.exitCode).toBe(2);
+      expect(forgedEth.stdout).toBe("");
+      expect(forgedEth.stderr).toBe(
+        "chaingw: --node ETH=…: the node is on anvil (chain id 31337), not Ethereum, the chain of the file's ETH rows; give a node of Ethereum. Nothing was checked\n",
+      );
+      const forgedLinea = await run(onLinea, `LINEA=${devnet.url}`);
+      expect(forgedLinea.exitCode).toBe(2);
+      expect(forgedLinea.stderr).toBe(
+        "chaingw: --node LINEA=…: the node is on anvil (chain id 31337), not LINEA (chain id 59144), the chain of the file's LINEA rows; give a node of LINEA (chain id 59144). Nothing was checked\n",
+      );
+      // the honest controls: each file on a node of its rows' chain
+      const honestEth = await verify(eth);
+      expect(honestEth.report.rows.map((r) => r.status)).toEqual(["proven"]);
+      const honestLinea = await runCli([
+        "reserves",
+        "verify",
+        onLinea,
+        "--json",
+        "--node",
+        `LINEA=${linea.url}`,
+      ]);
+      expect(honestLinea.stderr).toBe("");
+      expect((JSON.parse(honestLinea.stdout) as Report).rows.map((r) => r.status)).toEqual(["proven"]);
+      // ZKSYNC may be zkSync Lite, no EVM chain: no chain id to check the node against, its rows not read
+      const zk = okxFile("zk.csv", [`ETH,ZKSYNC,${height},${A0},9000,${MESSAGE},${okxSign(K0)},,`]);
+      const unknown = await runCli(["reserves", "verify", zk, "--json", "--node", `ZKSYNC=${devnet.url}`]);
+      const row = (JSON.parse(unknown.stdout) as Report).rows[0];
+      expect(row?.status).not.toBe("proven");
+      expect(row?.reason).toContain(
+        "chaingw does not know which chain ZKSYNC is, so the node given for it (on anvil (chain id 31337)) is not known to be its: its balances are not read",
+      );
+      expect(unknown.exitCode).toBe(3);
+    } finally {
+      await Promise.all([devnet.stop(), linea.stop()]);
+    }
   });
 });

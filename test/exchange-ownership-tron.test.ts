@@ -12,7 +12,15 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixtureBalances, startTronFixture, type TronFixture } from "./fixtures/tron.js";
 import { runCli } from "./helpers/cli.js";
-import { hex20, OKX_HEADER, OKX_MESSAGE, six, tronAddress, tronSign } from "./helpers/okx-tron.js";
+import {
+  hex20,
+  OKX_HEADER,
+  OKX_MESSAGE,
+  six,
+  TRON_MAINNET,
+  tronAddress,
+  tronSign,
+} from "./helpers/okx-tron.js";
 import { trackDir } from "./helpers/procs.js";
 
 const K0 = "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
@@ -63,7 +71,7 @@ const verify = async (path: string) => {
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "chaingw-exchange-tron-"));
   trackDir(dir);
-  tron = await startTronFixture();
+  tron = await startTronFixture({ chainId: TRON_MAINNET });
 });
 afterAll(async () => {
   await tron?.stop();
@@ -141,7 +149,7 @@ describe("TRON rows with --node TRON=URL", () => {
   });
 
   it("a head that moves while the balance is read (at the snapshot's block when the read began): not called the snapshot's balance", async () => {
-    const moving = await startTronFixture({ headMoves: 3 });
+    const moving = await startTronFixture({ headMoves: 3, chainId: TRON_MAINNET });
     try {
       const h = moving.head();
       const trx0 = fixtureBalances(hex20(A0)).trx;

@@ -6,6 +6,8 @@
 import { TronWeb } from "tronweb";
 
 export const OKX_MESSAGE = "I am an OKX address";
+/** TRON mainnet's eth_chainId: the fixture answers it for an exchange's mainnet rows (`--node TRON=` is asked) */
+export const TRON_MAINNET = "0x2b6653dc";
 export const OKX_HEADER =
   "coin,Network,Snapshot Height,address,amount,message,signature1,signature2,redeem script/ public key, eoa1, eoa2";
 

@@ -173,24 +173,6 @@ async function snapshotTimes(file: OwnershipFile, nodes: ChainNode[]): Promise<S
   return out;
 }
 
-/** Each node's network as it answers for itself: a UTXO chain's genesis hash, an account chain's id. */
-async function nodeNetworks(nodes: ChainNode[]): Promise<RowBackings["nodes"]> {
-  const { readChainId } = await import("../../reserves/evm/balances-read.js");
-  return Promise.all(
-    nodes.map(async (n) => {
-      try {
-        if (!n.chain.utxoScan)
-          return { network: n.network, id: `evm:${await readChainId(n.client, n.chain)}` };
-        const h = (await n.client.call("getblockhash", [0], { idempotent: true, heavy: false })).result;
-        return { network: n.network, id: typeof h === "string" ? `utxo:${h.toLowerCase()}` : null };
-      } catch {
-        // not told: a row of it backs no declared asset (named so in its line)
-        return { network: n.network, id: null };
-      }
-    }),
-  );
-}
-
 export async function runExchangeSolvency(
   o: ExchangeSolvencyOptions,
   run: Run,
@@ -224,12 +206,14 @@ export async function runExchangeSolvency(
     node: o.node,
     token: o.token,
     challenge,
+    // solvency knows each row by the chain its node is on (the one identity rule): a node of any chain
+    anyChain: true,
   });
   const times = await snapshotTimes(judged.file, judged.nodes);
   // each row's chain as its node answers: --backing's identities, and one balance counted once
   const backings: RowBackings = {
     rules,
-    nodes: await nodeNetworks(judged.nodes),
+    nodes: judged.nodes.map((n) => ({ network: n.network, id: n.id ?? null })),
     tokens: judged.tokens,
     tronTokens: judged.tronTokens,
     network: judged.network,

@@ -8,17 +8,24 @@
  */
 
 import { bytesToHex } from "@noble/hashes/utils.js";
-import { networkNamed, tokenHex, wellKnownBackings } from "../../chains/assets.js";
+import {
+  type NetworkId,
+  networkLabel,
+  networkNamed,
+  tokenHex,
+  wellKnownBackings,
+} from "../../chains/assets.js";
 import type { NetworkName } from "../../chains/coins.js";
 import type { ChainGroup } from "../../chains/index.js";
 import { tronToHex20 } from "../../chains/tron.js";
-import { ChaingwError } from "../../errors/index.js";
+import { ChaingwError, UsageError } from "../../errors/index.js";
 import { JsonNumber } from "../../json/lossless.js";
 import type { Prepared } from "../../methods/prepare.js";
 import {
   prepareRead,
   readBalances,
   readBlock,
+  readChainId,
   readFailure,
   readMany,
   readTokenMeta,
@@ -29,6 +36,7 @@ import { formatUnits, parseUnits } from "../../util/units.js";
 import {
   EXCHANGE_CHAINS,
   exchangeChainOf,
+  expectedNetworkOf,
   isTronNetwork,
   nativeOn,
   type UtxoCoin,
@@ -42,6 +50,10 @@ export interface ChainNode {
   network: string;
   client: JsonRpcClient;
   chain: ChainGroup;
+  /** the network it says it is on (`askNetworks`: its genesis, its chain id); null: it did not say */
+  id?: NetworkId | null;
+  /** why its rows are not read on it (cannot say): it did not say its chain, or that chain is not told */
+  unread?: string;
 }
 
 export interface ChainOptions {
@@ -364,10 +376,56 @@ async function evmBalance(c: ChainContext, node: ChainNode, row: OwnershipRow): 
   }
 }
 
+/** "anvil (chain id 31337)", "Litecoin regtest", or for a network the table lacks its chain id or genesis. */
+export const answeredLabel = (id: NetworkId): string =>
+  networkLabel(id) !== id
+    ? networkLabel(id)
+    : id.startsWith("evm:")
+      ? `chain id ${id.slice(4)}`
+      : `the chain of genesis ${id.slice(5)}`;
+
+/** The network a node says it is on: a UTXO chain's genesis hash, an account chain's id; null: not told. */
+async function networkOfNode(n: ChainNode): Promise<{ id: NetworkId | null; why?: string }> {
+  try {
+    if (!n.chain.utxoScan) return { id: `evm:${await readChainId(n.client, n.chain)}` };
+    const h = (await n.client.call("getblockhash", [0], { idempotent: true, heavy: false })).result;
+    return typeof h === "string" ? { id: `utxo:${h.toLowerCase()}` } : { id: null, why: "no genesis hash" };
+  } catch (e) {
+    if (e instanceof ChaingwError) return { id: null, why: e.message };
+    throw e;
+  }
+}
+
+/**
+ * Every `--node NET=URL` asked which chain it is on (`id`), before any row is read on it: a node of another
+ * chain than NET's (`expectedNetworkOf`) is a usage error naming both — unless `anyChain` (solvency, whose one
+ * identity rule knows each row by the chain its node is on, not by its name). A node that does not say, or
+ * whose NET chaingw cannot tell, is kept with `unread`: its rows cannot say.
+ */
+export async function askNetworks(nodes: ChainNode[], network: NetworkName, anyChain = false): Promise<void> {
+  const answers = await Promise.all(nodes.map(networkOfNode));
+  for (const [i, n] of nodes.entries()) {
+    const { id, why } = answers[i] as { id: NetworkId | null; why?: string };
+    n.id = id;
+    const want = expectedNetworkOf(isTronNetwork(n.network) ? "TRON" : n.network, network);
+    if (id === null) {
+      n.unread = `the node given for ${n.network} (--node ${n.network}=) did not say which chain it is on (${why}): its balances are not read`;
+      continue;
+    }
+    if (id === want?.id || anyChain) continue;
+    if (want)
+      throw new UsageError(
+        `--node ${n.network}=…: the node is on ${answeredLabel(id)}, not ${want.label}, the chain of the file's ${n.network} rows; give a node of ${want.label}. Nothing was checked`,
+      );
+    n.unread = `chaingw does not know which chain ${n.network} is, so the node given for it (on ${answeredLabel(id)}) is not known to be its: its balances are not read`;
+  }
+}
+
 /** A row's balance through its network's node: TRON's, a Bitcoin-family coin's, else an EVM chain's. */
 async function rowBalance(c: ChainContext, row: OwnershipRow): Promise<BalanceCheck | undefined> {
   const node = nodeOfRow(c.o.nodes, row);
   if (!node || row.amount === undefined) return undefined;
+  if (node.unread !== undefined) return { holds: null, detail: node.unread };
   if (isTronRow(row)) return tronBalance(c, node, row);
   const coin = utxoCoinOf(networkOf(row), c.o.network);
   // scantxoutset sees the coin only: a token on its addresses (USDT-BTC, Omni) is not the coin it holds
@@ -389,6 +447,7 @@ async function contractOwners(c: ChainContext, row: OwnershipRow, signers: strin
       controls: null,
       detail: `that they control the contract ${row.address} needs a node for ${networkOf(row)} (--node ${networkOf(row)}=URL), not checked`,
     };
+  if (node.unread !== undefined) return { controls: null, detail: node.unread };
   const block = blockOf(c.file, row) ?? "latest";
   const at = block === "latest" ? "the latest block" : `block ${BigInt(block)}`;
   const entries: Prepared[] = [

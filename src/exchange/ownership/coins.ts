@@ -65,6 +65,8 @@ export interface ExchangeChain {
   natives: readonly { symbol: string; decimals: number }[];
   /** its row in the network table (src/chains/networks.ts), where chaingw has one */
   network?: string;
+  /** an EVM chain without a row: its chain id (EIP-155), which its node must answer */
+  chainId?: number;
 }
 
 /** The ed25519 chains whose address chaingw derives from a public key (src/exchange/ownership/signatures.ts). */
@@ -85,17 +87,19 @@ const ed25519 = (key: Ed25519Net, ...more: string[]): Omit<ExchangeChain, "nativ
  * readers knew before this table): their kind, and their own coin where chaingw knows it.
  */
 const ROWLESS_CHAINS: readonly ExchangeChain[] = [
-  { key: "LINEA", names: ["LINEA"], kind: "hex", natives: [ETHER] },
+  // chain ids: Linea 59144, zkSync Era 324, OKTC 66, HECO 128, BTTC 199, Fantom 250, Ethereum Classic 61
+  // (chainlist.org); "ZKSYNC" alone may be zkSync Lite, which is no EVM chain: no id
+  { key: "LINEA", names: ["LINEA"], chainId: 59144, kind: "hex", natives: [ETHER] },
   { key: "ZKSYNC", names: ["ZKSYNC"], kind: "hex", natives: [ETHER] },
-  { key: "ZKSYNC ERA", names: ["ZKSYNC ERA"], kind: "hex", natives: [ETHER] },
+  { key: "ZKSYNC ERA", names: ["ZKSYNC ERA"], chainId: 324, kind: "hex", natives: [ETHER] },
   // its 0x addresses are 64 hex digits, its signatures the Stark curve's: not an EVM chain ("other": a 0x
   // address on it is not a malformed EVM one)
   { key: "STARKNET", names: ["STARKNET"], kind: "other", natives: [ETHER] },
-  { key: "OKC", names: ["OKC"], kind: "hex", natives: coin18("OKT") },
-  { key: "HECO", names: ["HECO"], kind: "hex", natives: coin18("HT") },
-  { key: "BTTC", names: ["BTTC"], kind: "hex", natives: [] },
-  { key: "FTM", names: ["FTM", "FANTOM"], kind: "hex", natives: coin18("FTM") },
-  { key: "ETC", names: ["ETC"], kind: "hex", natives: coin18("ETC") },
+  { key: "OKC", names: ["OKC"], chainId: 66, kind: "hex", natives: coin18("OKT") },
+  { key: "HECO", names: ["HECO"], chainId: 128, kind: "hex", natives: coin18("HT") },
+  { key: "BTTC", names: ["BTTC"], chainId: 199, kind: "hex", natives: [] },
+  { key: "FTM", names: ["FTM", "FANTOM"], chainId: 250, kind: "hex", natives: coin18("FTM") },
+  { key: "ETC", names: ["ETC"], chainId: 61, kind: "hex", natives: coin18("ETC") },
   // EOS, renamed Vaulta in 2025: accounts whose keys are on chain, EOS-style SIG_K1 signatures
   { key: "VAULTA", names: ["VAULTA"], kind: "other", natives: [] },
   // Omni Layer tokens ("USDT-OMNI") live on Bitcoin's outputs
@@ -197,4 +201,26 @@ export function decimalsOf(coin: string, network: string): number | undefined {
   if (known?.backings.some((b) => b.token && networkOf(b.network)?.exchangeNames?.includes(net)))
     return known.decimals;
   return undefined;
+}
+
+/**
+ * The chain a `--node NET=URL`'s node must be on for the rows of NET: a Bitcoin-family coin's network on
+ * `network` (its genesis), a chain's network table row (its chain id), a rowless EVM chain's id; undefined
+ * where chaingw does not know which chain the name is (LINEA's id is known, STARKNET's is none).
+ */
+export function expectedNetworkOf(
+  net: string,
+  network: NetworkName = "main",
+): { id: string; label: string } | undefined {
+  const coin = COINS.find((x) => x.ticker === net.toUpperCase());
+  if (coin) {
+    const g = coin.networks[network]?.genesis;
+    return g ? { id: `utxo:${g}`, label: coinNetworkLabel(coin, network) } : undefined;
+  }
+  const c = exchangeChainOf(net);
+  const row = c?.network === undefined ? undefined : networkNamed(c.network);
+  if (row) return { id: row.id, label: row.label };
+  return c?.chainId === undefined
+    ? undefined
+    : { id: `evm:${c.chainId}`, label: `${c.key} (chain id ${c.chainId})` };
 }

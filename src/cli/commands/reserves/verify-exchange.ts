@@ -23,6 +23,8 @@ export interface ExchangeVerifyFlags {
   quorum?: string;
   node?: string[];
   token?: string[];
+  /** a node may be on another chain than its NET's (solvency, which knows each row by its node's chain) */
+  anyChain?: boolean;
 }
 
 /** `NAME=VALUE` pairs of a repeatable flag, each checked, or a usage error naming the flag and the value. */
@@ -46,7 +48,38 @@ function readFile<T>(path: string, read: () => T): T {
   }
 }
 
-/** The address file `file` (its `text`) judged by its layout's module, with the flags' older file and nodes. */
+/**
+ * The `--node NET=URL` pairs as the rows' nodes, each asked which chain it is on before a row is read on it
+ * (another chain's node refused by name unless `anyChain`, `askNetworks`): a Bitcoin-family network's node is scanned
+ * (scantxoutset), TRON's read as java-tron's JSON-RPC, any other as an EVM node.
+ */
+async function nodesAsked(
+  run: Run,
+  flags: GlobalFlags,
+  nodes: [string, string][],
+  network: NetworkName,
+  anyChain: boolean,
+): Promise<ChainNode[]> {
+  if (!nodes.length) return [];
+  const [{ contextFor }, { groupOf }, { askNetworks }, { utxoCoinOf, isTronNetwork }] = await Promise.all([
+    import("../../context.js"),
+    import("../../../chains/index.js"),
+    import("../../../exchange/ownership/balances.js"),
+    import("../../../exchange/ownership/coins.js"),
+  ]);
+  const { url: _, network: __, ...rest } = flags;
+  const out: ChainNode[] = nodes.map(([net, url]) => {
+    const group = utxoCoinOf(net, network) ? "utxo" : isTronNetwork(net) ? "evm-compat" : "evm";
+    return {
+      network: net,
+      chain: groupOf(group),
+      client: contextFor(run, { ...rest, url: [url] }, group, { pooled: true }).client,
+    };
+  });
+  await askNetworks(out, network, anyChain);
+  return out;
+}
+
 /**
  * The address file `file` (its `text`) judged by its layout's module, with the flags' older file and nodes:
  * the report, the file as read and the nodes its balances were read through.
@@ -118,34 +151,16 @@ export async function addressFileJudged(
   // (refused by name when no coin has it; "testnet" is "test", as for the local node)
   const { parseNetwork } = await import("../../../config/node-layout.js");
   const network = parseNetwork(flags.network, "--network") ?? "main";
-  let chain: import("../../../exchange/ownership/balances.js").ChainChecks | undefined;
-  let chainNodes: ChainNode[] = [];
-  if (nodes.length) {
-    const [{ contextFor }, { groupOf }, { chainChecks }, { utxoCoinOf, isTronNetwork }] = await Promise.all([
-      import("../../context.js"),
-      import("../../../chains/index.js"),
-      import("../../../exchange/ownership/balances.js"),
-      import("../../../exchange/ownership/coins.js"),
-    ]);
-    chainNodes = nodes.map(([net, url]) => {
-      // a Bitcoin-family network's node is scanned (scantxoutset), TRON's read as java-tron's JSON-RPC,
-      // any other as an EVM node
-      const group = utxoCoinOf(net, network) ? "utxo" : isTronNetwork(net) ? "evm-compat" : "evm";
-      const { url: _, network: __, ...rest } = flags;
-      return {
-        network: net,
-        chain: groupOf(group),
-        client: contextFor(run, { ...rest, url: [url] }, group, { pooled: true }).client,
-      };
-    });
-    chain = chainChecks(owned, {
-      nodes: chainNodes,
-      tokens,
-      tronTokens,
-      network,
-      signal: run.abort.signal,
-    });
-  }
+  const chainNodes = await nodesAsked(run, flags, nodes, network, o.anyChain === true);
+  const chain = chainNodes.length
+    ? (await import("../../../exchange/ownership/balances.js")).chainChecks(owned, {
+        nodes: chainNodes,
+        tokens,
+        tronTokens,
+        network,
+        signal: run.abort.signal,
+      })
+    : undefined;
   // --challenge: the exact message every signed row must be over (else the layout's own messages)
   const report = await m.verify(owned, { previous, chain, network, message: o.challenge }, run.abort.signal);
   return { report, file: owned, nodes: chainNodes, tokens, tronTokens, network };

@@ -55,7 +55,7 @@ export function declareVerify(reserves: Command, run: Run): void {
     )
     .option(
       "--node <net=url>",
-      "an exchange's address file: a node for the rows of network NET (ETH, ARBITRUM, ERC20, …): balances at the snapshot block, contract wallets' owners (repeatable)",
+      "an exchange's address file: a node for the rows of network NET (ETH, ARBITRUM, ERC20, …): balances at the snapshot block, contract wallets' owners; asked its chain first, one of another chain refused (repeatable)",
       collect,
       [],
     )
