@@ -495,3 +495,60 @@ describe("BlocPalX (Blocpal-Inc/proof-of-reserves): the full tree file, every li
     expect(src.stderr).toContain("BlocPalX's source file");
   });
 });
+
+describe("Silver Sixpence's tree levels (silversixpence-crypto/merkletree-verify)", () => {
+  const LEVELS = "sixpence-tree-levels-9-14.csv";
+  const rowsOf = (t: string) =>
+    t
+      .split("\n")
+      .filter((l) => l)
+      .map((l) => l.split(","));
+  const top = () => rowsOf(text(LEVELS)).at(-1)![0]!;
+
+  it("every node is sha256(left ‖ right) by hand (MerkleTreeVerify.java); the levels hold with their top as --root and a level-9 child as the leaf", async () => {
+    for (const [h, , l, r] of rowsOf(text(LEVELS)))
+      expect(sha256(Buffer.concat([Buffer.from(l!, "hex"), Buffer.from(r!, "hex")])).toString("hex")).toBe(h);
+    const leaf = rowsOf(text(LEVELS))[0]![2]!;
+    const r = await verify(fixture(LEVELS), "--root", top(), "--leaf", leaf, "--json");
+    expect(r.exitCode).toBe(0);
+    expect(r.json).toMatchObject({ format: "sixpence-levels", root: top(), sum_binding: "inclusion-only" });
+    expect(r.json.findings).toContainEqual(
+      expect.objectContaining({
+        status: "claim",
+        text: expect.stringContaining("levels below 9 are not given"),
+      }),
+    );
+  });
+
+  it("a changed copy (one child hash, the rest untouched) fails at its line; a level left out is cannot say; another leaf fails", async () => {
+    const [, , l] = rowsOf(text(LEVELS))[3]!;
+    const t0 = Date.now();
+    const r = await verify(
+      tampered(LEVELS, (t) => t.replace(`,${l},`, `,${l!.slice(0, -1)}${l!.endsWith("0") ? "1" : "0"},`)),
+      "--root",
+      top(),
+      "--json",
+    );
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(r.exitCode).toBe(1);
+    expect(failures(r.json)).toContainEqual(expect.objectContaining({ step: "path", at: "line 4" }));
+    const gap = await verify(
+      tampered(LEVELS, (t) =>
+        t
+          .split("\n")
+          .filter((x) => !/^[0-9a-f]{64},12,/.test(x))
+          .join("\n"),
+      ),
+      "--root",
+      top(),
+      "--json",
+    );
+    expect(gap.exitCode).toBe(3);
+    expect(gap.json.findings).toContainEqual(
+      expect.objectContaining({ status: "cannot-say", text: expect.stringContaining("give every level") }),
+    );
+    const other = await verify(fixture(LEVELS), "--root", top(), "--leaf", "ab".repeat(32), "--json");
+    expect(other.exitCode).toBe(1);
+    expect(failures(other.json)).toEqual([expect.objectContaining({ step: "leaf" })]);
+  });
+});

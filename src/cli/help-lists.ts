@@ -11,7 +11,7 @@ export const BACKING_NETWORKS =
 export const BACKING_ALIASES = "tron";
 export const WELL_KNOWN_ASSETS = "BTC, LTC, DOGE, ETH, TRX, USDT, USDC, DAI";
 export const LIABILITIES_PUBLISHERS =
-  "OKX, Bitget, UZX, Bitunix, MEXC, CoinEx, Bybit, Hotcoin, Bitbase, BitMEX / River, Armanino / The Network Firm (the auditors' Merkle tree tool; Bitso, Gate 2020-22), Flipster, SwissBorg, BlocPalX, Binance, Gate, HTX";
+  "OKX, Bitget, UZX, Bitunix, MEXC, CoinEx, Bybit, Hotcoin, Bitbase, BitMEX / River, Armanino / The Network Firm (the auditors' Merkle tree tool; Bitso, Gate 2020-22), Flipster, SwissBorg, BlocPalX, Silver Sixpence (the auditor of the 2022 reviews of Binance, KuCoin, Crypto.com), Binance, Gate, HTX";
 export const ZK_PUBLISHERS = "Binance/Gate/HTX";
 export const OWNERSHIP_PUBLISHERS = "OKX, HTX (Huobi), Poloniex";
 export const RESERVES_FORMATS = "chaingw-utxo, chaingw-evm";

@@ -32,6 +32,7 @@ import { LEAF_LIST } from "./leaf-list.js";
 import { MEXC } from "./mexc.js";
 import { OKX_V1 } from "./okx-v1.js";
 import { OKX_V2 } from "./okx-v2.js";
+import { SIXPENCE } from "./sixpence.js";
 import { formatMember, hasMarks, memberPaths } from "./sniff.js";
 import { SWISSBORG, SWISSBORG_ROOTS_MARKS } from "./swissborg.js";
 import { UZX } from "./uzx.js";
@@ -88,6 +89,7 @@ const LIABILITIES: readonly ProofFormat<LiabilitiesModule>[] = [
   FLIPSTER,
   SWISSBORG,
   BLOCPALX,
+  SIXPENCE,
   ...ZK_FORMATS,
 ];
 
