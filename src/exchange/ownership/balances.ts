@@ -23,12 +23,13 @@ import { JsonNumber } from "../../json/lossless.js";
 import type { Prepared } from "../../methods/prepare.js";
 import {
   prepareRead,
-  readBalances,
+  readBalanceOutcomes,
   readBlock,
   readChainId,
   readFailure,
   readMany,
   readTokenMeta,
+  type TokenMeta,
 } from "../../reserves/evm/balances-read.js";
 import { startScan } from "../../reserves/utxo/scan.js";
 import type { JsonRpcClient } from "../../rpc/client.js";
@@ -138,11 +139,98 @@ interface UtxoSet {
   by: Map<string, bigint>;
 }
 
-/** What the checks of one file share: the file, the options, and each node's one scan (started once). */
+/** Rows' balance reads of one asset at one block on one node, gathered to go out as one batch. */
+interface Gathered {
+  node: ChainNode;
+  asset: string;
+  block: string;
+  waiting: { address: string; done: (v: bigint | Error) => void }[];
+}
+
+/**
+ * What the checks of one file share: the file, the options, each node's one scan (started once), and the
+ * reads rows ask at once gathered into batches (`gathered`), a token's metadata read once per block
+ * (`metas`), a head read in flight joined by every row that asks for one then (`heads`).
+ */
 interface ChainContext {
   file: OwnershipFile;
   o: ChainOptions;
   scans: Map<ChainNode, Promise<UtxoSet | string>>;
+  gathered: Map<string, Gathered>;
+  metas: Map<string, Promise<TokenMeta[]>>;
+  heads: Map<ChainNode, ReturnType<typeof readBlock>>;
+}
+
+/**
+ * One address's balance of `asset` ("native" or a contract) at `block`: gathered with every other row's
+ * that asks in the same turn, and read with them in batch arrays (`readBalanceOutcomes`: arrays the node's
+ * size, a few in flight), each address's own outcome back to it.
+ */
+function gatheredBalance(
+  c: ChainContext,
+  node: ChainNode,
+  asset: string,
+  address: string,
+  block: string,
+): Promise<bigint> {
+  const key = `${c.o.nodes.indexOf(node)}|${asset}|${block}`;
+  let g = c.gathered.get(key);
+  if (!g) {
+    const fresh: Gathered = { node, asset, block, waiting: [] };
+    c.gathered.set(key, fresh);
+    setImmediate(() => void readGathered(c, key, fresh));
+    g = fresh;
+  }
+  const waiting = g.waiting;
+  return new Promise((resolve, reject) =>
+    waiting.push({ address, done: (v) => (v instanceof Error ? reject(v) : resolve(v)) }),
+  );
+}
+
+async function readGathered(c: ChainContext, key: string, g: Gathered): Promise<void> {
+  c.gathered.delete(key);
+  const addresses = [...new Set(g.waiting.map((w) => w.address))];
+  let by: Map<string, bigint | Error>;
+  try {
+    const [out] = await readBalanceOutcomes(
+      g.node.client,
+      g.node.chain,
+      [g.asset],
+      addresses,
+      g.block,
+      undefined,
+      c.o.signal,
+    );
+    by = new Map(addresses.map((a, k) => [a, (out as (bigint | Error)[])[k] as bigint | Error]));
+  } catch (e) {
+    for (const w of g.waiting) w.done(e instanceof Error ? e : new Error(String(e)));
+    return;
+  }
+  for (const w of g.waiting) w.done(by.get(w.address) as bigint | Error);
+}
+
+/** A token's metadata at `block`, read once for every row of it. */
+function tokenMeta(c: ChainContext, node: ChainNode, token: string, block: string): Promise<TokenMeta[]> {
+  const key = `${c.o.nodes.indexOf(node)}|${token}|${block}`;
+  let p = c.metas.get(key);
+  if (!p) {
+    p = readTokenMeta(node.client, node.chain, [token], block, c.o.signal);
+    c.metas.set(key, p);
+  }
+  return p;
+}
+
+/** The node's head, as a read in flight answers it to every row that asks while it is (each later ask: a new read). */
+function headOf(c: ChainContext, node: ChainNode): ReturnType<typeof readBlock> {
+  let p = c.heads.get(node);
+  if (!p) {
+    const read = readBlock(node.client, node.chain, "latest");
+    const clear = () => void c.heads.delete(node);
+    read.then(clear, clear);
+    c.heads.set(node, read);
+    p = read;
+  }
+  return p;
 }
 
 /**
@@ -250,20 +338,10 @@ async function balanceAt(
   nativeDecimals: number,
   named = token,
 ): Promise<{ value: bigint; decimals: number } | BalanceCheck> {
-  const decimals = token
-    ? (await readTokenMeta(node.client, node.chain, [token], block, c.o.signal))[0]?.decimals
-    : nativeDecimals;
+  const decimals = token ? (await tokenMeta(c, node, token, block))[0]?.decimals : nativeDecimals;
   if (decimals === null || decimals === undefined)
     return { holds: null, detail: `token ${named}: decimals() unknown` };
-  const [[value]] = (await readBalances(
-    node.client,
-    node.chain,
-    [token ?? "native"],
-    [address],
-    block,
-    undefined,
-    c.o.signal,
-  )) as [[bigint]];
+  const value = await gatheredBalance(c, node, token ?? "native", address, block);
   return { value, decimals };
 }
 
@@ -291,13 +369,13 @@ async function tronBalance(c: ChainContext, node: ChainNode, row: OwnershipRow):
   const h = row.height ?? c.file.summary.find((s) => s.coin === row.coin)?.height;
   const snapshot = h && /^\d+$/.test(h) ? Number(h) : undefined;
   try {
-    const before = await readBlock(node.client, node.chain, "latest");
+    const before = await headOf(c, node);
     if (!before) return { holds: null, detail: "the node has no latest block" };
     const hex = token && tokenHex(token);
     const read = await balanceAt(c, node, hex, tronToHex20(row.address), "latest", 6, token);
     if ("holds" in read) return read;
     const { value, decimals } = read;
-    const after = await readBlock(node.client, node.chain, "latest");
+    const after = await headOf(c, node);
     const units = c.file.units === "base" ? 0 : decimals;
     const claimed = parseUnits(row.amount as string, units);
     if (claimed === undefined)
@@ -501,7 +579,14 @@ function ownersJudged(words: bigint[], t: bigint, signers: string[], at: string)
 
 /** The chain's checks of a file's rows, through the nodes given: named steps over one context. */
 export function chainChecks(file: OwnershipFile, o: ChainOptions): ChainChecks {
-  const c: ChainContext = { file, o, scans: new Map() };
+  const c: ChainContext = {
+    file,
+    o,
+    scans: new Map(),
+    gathered: new Map(),
+    metas: new Map(),
+    heads: new Map(),
+  };
   return {
     balance: (row) => rowBalance(c, row),
     owners: (row, signers) => contractOwners(c, row, signers),

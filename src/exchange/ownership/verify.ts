@@ -10,7 +10,7 @@
 import type { NetworkName } from "../../chains/coins.js";
 import type { Finding } from "../../reserves/verdict.js";
 import { claim, fails, ok, runSteps, type VerifyStep } from "../../reserves/verifier.js";
-import type { ChainChecks } from "./balances.js";
+import type { BalanceCheck, ChainChecks } from "./balances.js";
 import { decimalsOf, exchangeChainOf } from "./coins.js";
 import { addressKey, DIGESTS, publisherOf, type RowJudged, utxoCoinOfRow } from "./judge.js";
 import { judgeRows } from "./parallel.js";
@@ -338,45 +338,64 @@ const balances: Step = {
   async run(ctx, s) {
     const chain = ctx.options.chain;
     const out: Finding[] = [];
-    for (const i of open(s)) {
-      const res = s.rows[i] as RowResult;
-      const row = ctx.file.rows[i] as OwnershipRow;
-      const b = chain ? await chain.balance(row) : undefined;
-      if (b)
-        res.balance = { value: b.value ?? null, block: b.block ?? null, holds: b.holds, detail: b.detail };
-      if (b?.holds === false) {
-        out.push(
-          judge(ctx, s, i, "balances", {
-            proven: false,
-            status: "failed",
-            reason: `${res.reason}; but it ${b.detail}`,
-          }),
-        );
-        continue;
-      }
-      if (res.status !== "proven") continue;
-      res.signed = true;
-      if (row.amount === undefined || isZero(row.amount)) continue;
-      if (b?.holds === true) {
-        out.push(judge(ctx, s, i, "balances", { reason: `${res.reason}; it ${b.detail}` }));
-        continue;
-      }
-      const why = b
-        ? b.detail
-        : chain
-          ? `no node reads ${nodeNameOf(row)} (--node ${nodeNameOf(row)}=URL)`
-          : `no node given (--node ${nodeNameOf(row)}=URL)`;
-      out.push(
-        judge(ctx, s, i, "balances", {
-          proven: null,
-          status: "signed",
-          reason: `${res.reason}; signed, amount claimed: ${row.amount} not re-read on chain at the snapshot (${why})`,
-        }),
+    const rows = open(s);
+    // a window of rows asked at once: their reads go out together, in batch arrays (balances.ts)
+    for (let w = 0; w < rows.length; w += BALANCE_WINDOW) {
+      const part = rows.slice(w, w + BALANCE_WINDOW);
+      const read = await Promise.all(
+        part.map((i) => (chain ? chain.balance(ctx.file.rows[i] as OwnershipRow) : undefined)),
       );
+      for (const [k, i] of part.entries()) balanceFinding(ctx, s, i, read[k], out);
     }
     return out;
   },
 };
+
+/** Rows whose balances are asked at once (a bound on what waits in memory). */
+const BALANCE_WINDOW = 5000;
+
+/** One row's judgment after its balance was (or was not) read. */
+function balanceFinding(
+  ctx: OwnershipContext,
+  s: OwnershipState,
+  i: number,
+  b: BalanceCheck | undefined,
+  out: Finding[],
+): void {
+  const chain = ctx.options.chain;
+  const res = s.rows[i] as RowResult;
+  const row = ctx.file.rows[i] as OwnershipRow;
+  if (b) res.balance = { value: b.value ?? null, block: b.block ?? null, holds: b.holds, detail: b.detail };
+  if (b?.holds === false) {
+    out.push(
+      judge(ctx, s, i, "balances", {
+        proven: false,
+        status: "failed",
+        reason: `${res.reason}; but it ${b.detail}`,
+      }),
+    );
+    return;
+  }
+  if (res.status !== "proven") return;
+  res.signed = true;
+  if (row.amount === undefined || isZero(row.amount)) return;
+  if (b?.holds === true) {
+    out.push(judge(ctx, s, i, "balances", { reason: `${res.reason}; it ${b.detail}` }));
+    return;
+  }
+  const why = b
+    ? b.detail
+    : chain
+      ? `no node reads ${nodeNameOf(row)} (--node ${nodeNameOf(row)}=URL)`
+      : `no node given (--node ${nodeNameOf(row)}=URL)`;
+  out.push(
+    judge(ctx, s, i, "balances", {
+      proven: null,
+      status: "signed",
+      reason: `${res.reason}; signed, amount claimed: ${row.amount} not re-read on chain at the snapshot (${why})`,
+    }),
+  );
+}
 
 /** The coins whose decimal places no table of chaingw's gives: their amounts are kept as written (a claim). */
 const decimals: Step = {

@@ -205,6 +205,28 @@ export async function readBalances(
   onProgress?: (done: number, total: number) => void,
   signal?: AbortSignal,
 ): Promise<bigint[][]> {
+  const res = await readBalanceOutcomes(client, chain, assets, addresses, block, onProgress, signal);
+  return res.map((row) =>
+    row.map((o) => {
+      if (o instanceof ChaingwError) throw o;
+      return o;
+    }),
+  );
+}
+
+/**
+ * {@link readBalances} with each read's own outcome: a balance, or the error that read alone met (the
+ * others still read), for callers that judge each address apart.
+ */
+export async function readBalanceOutcomes(
+  client: JsonRpcClient,
+  chain: ChainGroup,
+  assets: AssetId[],
+  addresses: string[],
+  block: string,
+  onProgress?: (done: number, total: number) => void,
+  signal?: AbortSignal,
+): Promise<(bigint | ChaingwError)[][]> {
   const A = assets.some((a) => a !== "native") ? await abi() : undefined;
   const balanceOf = A?.from(SIGS.balanceOf);
   const entries: Prepared[] = [];
@@ -229,16 +251,21 @@ export async function readBalances(
     addresses.map((holder, j) => {
       const o = res[i * n + j] as BatchOutcome;
       const what = asset === "native" ? `eth_getBalance(${holder})` : `token ${asset}: balanceOf(${holder})`;
-      if (o instanceof ChaingwError) throw readFailure(entries[i * n + j] as Prepared, o, what, block);
-      if (asset === "native") return quantityOf(o.result, what);
-      const hex = o.result;
-      if (hex === "0x")
-        throw new IntegrityError(`${what}: the token answered no bytes (not a contract, or no balanceOf)`);
-      if (typeof hex !== "string" || !/^0x([0-9a-fA-F]{64})+$/.test(hex))
-        throw new IntegrityError(
-          `${what}: the answer ${JSON.stringify(hex).slice(0, 80)} is not a uint256 word`,
-        );
-      return BigInt(hex.slice(0, 66));
+      if (o instanceof ChaingwError) return readFailure(entries[i * n + j] as Prepared, o, what, block);
+      try {
+        if (asset === "native") return quantityOf(o.result, what);
+        const hex = o.result;
+        if (hex === "0x")
+          throw new IntegrityError(`${what}: the token answered no bytes (not a contract, or no balanceOf)`);
+        if (typeof hex !== "string" || !/^0x([0-9a-fA-F]{64})+$/.test(hex))
+          throw new IntegrityError(
+            `${what}: the answer ${JSON.stringify(hex).slice(0, 80)} is not a uint256 word`,
+          );
+        return BigInt(hex.slice(0, 66));
+      } catch (e) {
+        if (e instanceof IntegrityError) return e;
+        throw e;
+      }
     }),
   );
 }
