@@ -339,20 +339,15 @@ const balances: Step = {
     const chain = ctx.options.chain;
     const out: Finding[] = [];
     const rows = open(s);
-    // a window of rows asked at once: their reads go out together, in batch arrays (balances.ts)
-    for (let w = 0; w < rows.length; w += BALANCE_WINDOW) {
-      const part = rows.slice(w, w + BALANCE_WINDOW);
-      const read = await Promise.all(
-        part.map((i) => (chain ? chain.balance(ctx.file.rows[i] as OwnershipRow) : undefined)),
-      );
+    // a window of rows asked at once (a bound on what waits): their reads go out together, in batch arrays
+    for (let w = 0; w < rows.length; w += 5000) {
+      const part = rows.slice(w, w + 5000);
+      const read = await Promise.all(part.map((i) => chain?.balance(ctx.file.rows[i] as OwnershipRow)));
       for (const [k, i] of part.entries()) balanceFinding(ctx, s, i, read[k], out);
     }
     return out;
   },
 };
-
-/** Rows whose balances are asked at once (a bound on what waits in memory). */
-const BALANCE_WINDOW = 5000;
 
 /** One row's judgment after its balance was (or was not) read. */
 function balanceFinding(
@@ -367,13 +362,8 @@ function balanceFinding(
   const row = ctx.file.rows[i] as OwnershipRow;
   if (b) res.balance = { value: b.value ?? null, block: b.block ?? null, holds: b.holds, detail: b.detail };
   if (b?.holds === false) {
-    out.push(
-      judge(ctx, s, i, "balances", {
-        proven: false,
-        status: "failed",
-        reason: `${res.reason}; but it ${b.detail}`,
-      }),
-    );
+    const reason = `${res.reason}; but it ${b.detail}`;
+    out.push(judge(ctx, s, i, "balances", { proven: false, status: "failed", reason }));
     return;
   }
   if (res.status !== "proven") return;
