@@ -13,7 +13,15 @@ import { copyHeaders, forward, type RawServer, rawServer } from "./fixtures/forw
 import { fixtureBalances, startTronFixture, type TronFixture } from "./fixtures/tron.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
-import { hex20, OKX_HEADER, OKX_MESSAGE, six, tronAddress, tronSign } from "./helpers/okx-tron.js";
+import {
+  hex20,
+  OKX_HEADER,
+  OKX_MESSAGE,
+  six,
+  TRON_MAINNET,
+  tronAddress,
+  tronSign,
+} from "./helpers/okx-tron.js";
 import { trackDir } from "./helpers/procs.js";
 
 const MESSAGE = "I am an OKX address";
@@ -33,14 +41,15 @@ let height: number;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "chaingw-exchange-batched-"));
   trackDir(dir);
-  anvil = await startAnvil();
+  // chain id 1: the file's ETH rows are Ethereum's, and --node is asked its chain
+  anvil = await startAnvil(["--chain-id", "1"]);
   proxy = await rawServer(async (body, req, res) => {
     const r = await forward({ url: anvil.url }, body, copyHeaders(req.headers));
     res.writeHead(r.status, { "content-type": "application/json" });
     res.end(r.body);
   });
   height = Number(BigInt(await anvil.rpc<string>("eth_blockNumber", [])));
-  tron = await startTronFixture();
+  tron = await startTronFixture({ chainId: TRON_MAINNET });
 });
 
 afterAll(async () => {
