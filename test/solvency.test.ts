@@ -7,13 +7,14 @@
  * reserve proof the chain no longer backs, a node that cannot say, and the HTML page in headless chromium.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { digestOf } from "../src/proof/jcs.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
+import { domOf, layoutIn, screenshot } from "./helpers/chromium.js";
 import { runCli } from "./helpers/cli.js";
 import { buildCommitment } from "./helpers/liabilities.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
@@ -350,6 +351,98 @@ describe("solvency", () => {
       ),
     ]);
     expect(r.stdout).toMatch(/^LTC,8,1\.5,/m);
+  });
+
+  it("--report DIR: the package (page, JSON, CSVs, inputs, manifest); sha256sum -c and report verify agree, a changed byte is named", async () => {
+    const c = await liabilities("pkg", "1.5", "7");
+    const pkg = join(dir, "package");
+    const scope = ["--auditor", "Example Audit LLP", "--entity", "Example Exchange", "--period", "2026-11"];
+    const r = await solvency(c, ...VERIFY(), "--report", pkg, ...scope);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stdout).toMatch(
+      /report package written to .*package: 8 files, MANIFEST\.sha256's SHA-256 [0-9a-f]{64}/,
+    );
+    expect(readdirSync(pkg).sort()).toEqual([
+      "MANIFEST.sha256",
+      "index.html",
+      "inputs",
+      "rows.csv",
+      "solvency.csv",
+      "solvency.json",
+    ]);
+    expect(readdirSync(join(pkg, "inputs")).sort()).toEqual(["commitment.json", "evm.json", "ltc.json"]);
+    const doc = JSON.parse(readFileSync(join(pkg, "solvency.json"), "utf8"));
+    const json = JSON.parse((await solvency(c, ...VERIFY(), "--json")).stdout);
+    expect(doc.format).toBe("chaingw-audit-package/1");
+    expect(doc.scope).toMatchObject({
+      auditor: "Example Audit LLP",
+      entity: "Example Exchange",
+      period: "2026-11",
+    });
+    expect(doc.scope.audit_id).toMatch(/^[0-9a-f]{16}$/);
+    expect(doc.report.assets).toEqual(json.assets);
+    expect(doc.inputs.find((x: any) => x.name === "inputs/ltc.json").digest).toBe(
+      JSON.parse(readFileSync(ltcProof, "utf8")).digest,
+    );
+    expect(readFileSync(join(pkg, "solvency.csv"), "utf8").split("\n")[1]).toMatch(/^LTC,8,1\.5,/);
+    const rows = readFileSync(join(pkg, "rows.csv"), "utf8").trimEnd().split("\n");
+    expect(rows[0]).toBe("asset,source,network,address,claimed,proven,status,why");
+    expect(rows.length).toBe(3);
+    // the manifest: sha256sum -c agrees with report verify
+    const sum = await execa("sha256sum", ["-c", "MANIFEST.sha256"], { cwd: pkg, reject: false });
+    expect(sum.exitCode, sum.stderr).toBe(0);
+    expect(sum.stdout.trim().split("\n")).toHaveLength(7);
+    const ok = await runCli(["report", "verify", pkg]);
+    expect(ok.exitCode, ok.stderr).toBe(0);
+    expect(ok.stdout).toContain("holds: the 7 files MANIFEST.sha256 lists are unchanged");
+    // the page in Chromium: the verdict, the scope, one chart per asset, nothing off the side at 390 px
+    const page = join(pkg, "index.html");
+    const html = readFileSync(page, "utf8");
+    expect(html).not.toMatch(/<script|<link|@import|url\(|src="http/i);
+    const d = await domOf(page);
+    expect(d).toMatch(/<p class="verdict" id="verdict" data-verdict="unproven">NOT PROVEN SOLVENT: /);
+    for (const [k, v] of [
+      ["auditor", "Example Audit LLP"],
+      ["entity", "Example Exchange"],
+      ["period", "2026-11"],
+      ["audit id", doc.scope.audit_id],
+      ["challenge", CHALLENGE],
+    ])
+      expect(d).toContain(`<tr data-field="${k}"><th>${k}</th><td>${v}</td></tr>`);
+    expect([...d.matchAll(/<svg [^>]*data-asset="([^"]+)"/g)].map((m) => m[1])).toEqual(["LTC", "USDX"]);
+    expect(d).toContain(
+      '<g class="bar" data-kind="liabilities"><text x="0" y="16" class="lbl">liabilities</text>',
+    );
+    expect(d).toMatch(/>1\.50000000<\/text>/);
+    for (const width of [390, 1280]) {
+      const l = await layoutIn(
+        page,
+        width,
+        `[...d.querySelectorAll(".scroll")].map((s) => s.getBoundingClientRect().right <= d.documentElement.clientWidth + 0.5)`,
+      );
+      expect(l.scroll, `${width} px`).toBeLessThanOrEqual(l.viewport);
+      expect((l.more as boolean[]).every(Boolean)).toBe(true);
+      await screenshot(page, width, "solvency-package");
+    }
+    // a changed byte, a missing file: named by both
+    const csv = join(pkg, "rows.csv");
+    writeFileSync(csv, readFileSync(csv, "utf8").replace("LTC", "LTD"));
+    rmSync(join(pkg, "solvency.csv"));
+    const bad = await runCli(["report", "verify", pkg]);
+    expect(bad.exitCode).toBe(1);
+    expect(bad.stdout).toContain("DOES NOT HOLD: 2 of the 7 files MANIFEST.sha256 lists changed or missing");
+    expect(bad.stdout).toContain("  changed: rows.csv");
+    expect(bad.stdout).toContain("  missing: solvency.csv");
+    const sumBad = await execa("sha256sum", ["-c", "MANIFEST.sha256"], { cwd: pkg, reject: false });
+    expect(sumBad.exitCode).toBe(1);
+    expect(sumBad.stdout).toContain("rows.csv: FAILED");
+    // bad input: a folder that holds files, a scope flag without --report: exit 2, nothing sent
+    const again = await solvency(c, "--report", pkg);
+    expect(again.exitCode).toBe(2);
+    expect(again.stderr).toContain("holds files already");
+    const stray = await solvency(c, "--auditor", "X");
+    expect(stray.exitCode).toBe(2);
+    expect(stray.stderr).toContain("--auditor is the report package's scope: give --report DIR too");
   });
 
   it("--html: the page leads with solvency's verdict (the proofs hold, the liabilities are not covered) and says what each proof was judged on, in headless chromium", async () => {

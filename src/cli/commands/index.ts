@@ -15,6 +15,7 @@ import { EVM_COMMANDS } from "./evm/index.js";
 import { declareInfo } from "./info.js";
 import { declareLiabilities } from "./liabilities/index.js";
 import { declareMethods } from "./methods.js";
+import { declareReportFamily } from "./report/index.js";
 import { declareReserves } from "./reserves/index.js";
 import { declareRpc } from "./rpc.js";
 import { declareServe } from "./serve.js";
@@ -38,6 +39,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: "serve", declare: declareServe },
   { name: "liabilities", declare: declareLiabilities },
   { name: "solvency", declare: declareSolvency },
+  { name: "report", declare: declareReportFamily },
   { name: "verify-message", declare: declareVerifyMessage },
   { name: "methods", declare: declareMethods },
 ];

@@ -32,6 +32,10 @@ export interface ExchangeSolvencyOptions {
   maxGap: string;
   challenge?: string;
   html?: string;
+  report?: string;
+  auditor?: string;
+  entity?: string;
+  period?: string;
 }
 
 /** Whether `--reserves FILE` (no ASSET=) names an exchange's address file: its module, else undefined. */
@@ -232,8 +236,15 @@ export async function runExchangeSolvency(
     const { writeAtomic } = await import("../files.js");
     writeAtomic(o.html, await pageOf(escapeDeep(report)), "--html");
   }
-  const { printSolvency } = await import("../render/solvency-rows.js");
-  await printSolvency(run, report, () => render(escapeDeep(report)), o.html);
+  const [{ printSolvency }, { writtenBeside }] = await Promise.all([
+    import("../render/solvency-rows.js"),
+    import("./solvency-report.js"),
+  ]);
+  const written = await writtenBeside(o, report, [
+    { path: o.liabilities, role: "liabilities" },
+    { path: o.reserves, role: "reserves (address file)" },
+  ]);
+  await printSolvency(run, report, () => render(escapeDeep(report)), written);
   const [{ exitCodeOfVerdict }, { SOLVENCY_VERDICT }] = await Promise.all([
     import("../../reserves/verdict.js"),
     import("../../liabilities/solvency.js"),

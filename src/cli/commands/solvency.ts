@@ -43,6 +43,11 @@ export interface SolvencyOptions {
   root?: string;
   /** an exchange's inclusion proof as --liabilities: the date its root was published for (RFC 3339) */
   liabilitiesDate?: string;
+  /** the report package's folder and its scope */
+  report?: string;
+  auditor?: string;
+  entity?: string;
+  period?: string;
 }
 
 export function declareSolvency(program: Command, run: Run): void {
@@ -88,6 +93,13 @@ export function declareSolvency(program: Command, run: Run): void {
       "an exchange's inclusion proof as --liabilities: the date (RFC 3339) its root was published for, which its files do not state (without it: cannot say for reserves within --max-gap)",
     )
     .option("--html <file>", "also write the self-contained report page with the solvency table")
+    .option(
+      "--report <dir>",
+      "also write the audit's package to a new or empty folder: index.html, solvency.json, solvency.csv, rows.csv, the documents read (inputs/) and MANIFEST.sha256 (chaingw report verify DIR)",
+    )
+    .option("--auditor <name>", "the report package's scope: who audits")
+    .option("--entity <name>", "the report package's scope: whose reserves and liabilities")
+    .option("--period <text>", "the report package's scope: the period audited (2026-11)")
     .addHelpText(
       "after",
       "\nProven for these liabilities: signed over the audit's challenge (the commitment's, or --challenge), re-read on chain by --verify at a block within --max-gap of the commitment's created, and not spent by then. No challenge anywhere: nothing is proven.\nExit 0 every asset covered by proven reserves; 1 an asset covered only by claimed reserves (NOT PROVEN SOLVENT), not covered or a reserve proof that does not hold (NOT SOLVENT); 3 a node could not say; 2 bad input. See docs/proofs.md.",
@@ -107,6 +119,10 @@ export function declareSolvency(program: Command, run: Run): void {
           token: o.token,
           root: o.root,
           liabilitiesDate: o.liabilitiesDate,
+          report: o.report,
+          auditor: o.auditor,
+          entity: o.entity,
+          period: o.period,
         },
         run,
         command.optsWithGlobals() as GlobalFlags,
@@ -115,6 +131,7 @@ export function declareSolvency(program: Command, run: Run): void {
 }
 
 export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFlags): Promise<void> {
+  (await import("./solvency-report.js")).checkReport(o);
   // an exchange's package: --reserves FILE (no ASSET=) naming its address file
   const plain = o.reserves.filter((v) => !v.includes("="));
   if (plain.length) return runPackage(o, run, flags, plain[0] as string);
@@ -164,8 +181,13 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
     now: new Date(),
   });
   if (o.html !== undefined) await writeHtml(o, o.html, report, proofs, loaded.urlFor);
+  const { writtenBeside } = await import("./solvency-report.js");
+  const written = await writtenBeside(o, report, [
+    { path: o.liabilities, role: "liabilities" },
+    ...files.map((f) => ({ path: f, role: "reserves" })),
+  ]);
   const { printSolvency } = await import("../render/solvency-rows.js");
-  await printSolvency(run, report, () => renderSolvency(escapeDeep(report)), o.html);
+  await printSolvency(run, report, () => renderSolvency(escapeDeep(report)), written);
   const { exitCodeOfVerdict } = await import("../../reserves/verdict.js");
   const { SOLVENCY_VERDICT } = await import("../../liabilities/solvency.js");
   run.exitCode = exitCodeOfVerdict(SOLVENCY_VERDICT[report.verdict]);
@@ -221,6 +243,10 @@ async function runPackage(o: SolvencyOptions, run: Run, flags: GlobalFlags, file
       maxGap: o.maxGap ?? DEFAULT_MAX_GAP,
       challenge: o.challenge,
       html: o.html,
+      report: o.report,
+      auditor: o.auditor,
+      entity: o.entity,
+      period: o.period,
     },
     run,
     flags,

@@ -1,0 +1,134 @@
+/**
+ * `solvency … --report DIR`: the package of one audit, for either judge. DIR (new or empty) gets the
+ * documents read (inputs/), solvency.json (the scope, the inputs and the report `--json` prints),
+ * solvency.csv (one row per asset), rows.csv (every holding judged, with why), index.html (one template,
+ * render/audit-package.ts) and MANIFEST.sha256, every other file's SHA-256 in `sha256sum -c` form.
+ */
+import { createHash } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { basename, join } from "node:path";
+import { UsageError } from "../../errors/index.js";
+import type { AnySolvencyReport } from "../render/solvency-rows.js";
+
+export interface ReportFlags {
+  report?: string;
+  auditor?: string;
+  entity?: string;
+  period?: string;
+}
+
+export const PACKAGE_FORMAT = "chaingw-audit-package/1";
+export const MANIFEST = "MANIFEST.sha256";
+
+/** Before anything is read or sent: --report names a new or empty folder, and the scope flags need it. */
+export function checkReport(f: ReportFlags): void {
+  if (f.report === undefined) {
+    const stray = (["auditor", "entity", "period"] as const).find((k) => f[k] !== undefined);
+    if (stray) throw new UsageError(`--${stray} is the report package's scope: give --report DIR too`);
+    return;
+  }
+  for (const k of ["auditor", "entity", "period"] as const)
+    if (f[k] !== undefined && f[k].trim() === "") throw new UsageError(`--${k}: empty`);
+  let held: string[] = [];
+  try {
+    if (!statSync(f.report).isDirectory()) throw new UsageError(`--report ${f.report}: not a folder`);
+    held = readdirSync(f.report);
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT")
+      throw new UsageError(
+        `--report ${f.report}: cannot read it (${(e as NodeJS.ErrnoException).code ?? e})`,
+      );
+  }
+  if (held.length)
+    throw new UsageError(
+      `--report ${f.report}: holds files already; name a new or empty folder (nothing was sent)`,
+    );
+}
+
+const sha256 = (b: Uint8Array | string) => createHash("sha256").update(b).digest("hex");
+
+/** Writes the package; `inputs`: every document the audit read, with its role. Returns the manifest's SHA-256. */
+export async function writeReport(
+  f: ReportFlags & { report: string },
+  report: AnySolvencyReport,
+  inputs: { path: string; role: string }[],
+): Promise<{ files: number; manifest: string }> {
+  const [{ writeAtomic }, { packagePage }, { assetRows, solvencyCsv, holdingsCsv }, { escapeDeep }] =
+    await Promise.all([
+      import("../files.js"),
+      import("../render/audit-package.js"),
+      import("../render/solvency-rows.js"),
+      import("../../util/escape.js"),
+    ]);
+  try {
+    mkdirSync(join(f.report, "inputs"), { recursive: true });
+  } catch (e) {
+    throw new UsageError(`--report ${f.report}: cannot make it (${(e as NodeJS.ErrnoException).code ?? e})`);
+  }
+  const written = new Map<string, string>();
+  const put = (name: string, text: string | Uint8Array) => {
+    writeAtomic(join(f.report, name), text, "--report");
+    written.set(name, sha256(text));
+  };
+  const names = new Set<string>();
+  const files = inputs.map((i, k) => {
+    if (i.path === "-")
+      throw new UsageError("--report: an input read from stdin cannot be kept in the package");
+    const bytes = readFileSync(i.path);
+    let name = `inputs/${basename(i.path)}`;
+    if (names.has(name)) name = `inputs/${k + 1}-${basename(i.path)}`;
+    names.add(name);
+    put(name, bytes);
+    let digest: string | undefined;
+    try {
+      const d = (JSON.parse(bytes.toString("utf8")) as { digest?: unknown }).digest;
+      if (typeof d === "string" && /^[0-9a-f]{64}$/.test(d)) digest = d;
+    } catch {
+      // not JSON (an exchange's CSV): no digest of its own
+    }
+    return {
+      given: i.path,
+      name,
+      sha256: written.get(name) as string,
+      role: i.role,
+      ...(digest ? { digest } : {}),
+    };
+  });
+  const scope = {
+    ...(f.auditor === undefined ? {} : { auditor: f.auditor }),
+    ...(f.entity === undefined ? {} : { entity: f.entity }),
+    ...(f.period === undefined ? {} : { period: f.period }),
+    audit_id: sha256(files.map((x) => x.sha256).join("\n")).slice(0, 16),
+    made_at: new Date().toISOString(),
+  };
+  put(
+    "solvency.json",
+    `${JSON.stringify({ format: PACKAGE_FORMAT, scope, inputs: files, report }, null, 2)}\n`,
+  );
+  const shown = escapeDeep(report);
+  put("solvency.csv", `${solvencyCsv(shown)}\n`);
+  put("rows.csv", `${holdingsCsv(shown)}\n`);
+  put("index.html", packagePage(shown, assetRows(shown), escapeDeep(scope), escapeDeep(files)));
+  const manifest = `${[...written]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, h]) => `${h}  ${name}`)
+    .join("\n")}\n`;
+  writeAtomic(join(f.report, MANIFEST), manifest, "--report");
+  return { files: written.size + 1, manifest: sha256(manifest) };
+}
+
+/** `--report DIR`: the package written; the lines that say what was written beside the verdict (--html's too). */
+export async function writtenBeside(
+  o: ReportFlags & { html?: string },
+  report: AnySolvencyReport,
+  inputs: { path: string; role: string }[],
+): Promise<string[]> {
+  const out = o.html === undefined ? [] : [`report page written to ${o.html}`];
+  if (o.report === undefined) return out;
+  const w = await writeReport({ ...o, report: o.report }, report, inputs);
+  out.push(
+    `report package written to ${o.report}: ${w.files} files, MANIFEST.sha256's SHA-256 ${w.manifest} (give it to the client with the folder)`,
+  );
+  return out;
+}

@@ -1,0 +1,98 @@
+/**
+ * Pages opened in real headless Chromium (Debian's, installed by scripts/setup.sh): the DOM after the page's
+ * own script ran, and a page's layout measured in a frame of a given width (a headless window is at least
+ * 500 px wide, so 390 px is a frame's width, measured from outside it).
+ */
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execa } from "execa";
+import { expect } from "vitest";
+import { HANG_GUARD_MS, trackDir } from "./procs.js";
+
+export const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find(existsSync);
+export const ARTEFACT_DIR = join(tmpdir(), "chaingw-test-artefacts");
+
+function args(width: number, extra: string[]): string[] {
+  expect(
+    CHROMIUM,
+    "chromium is missing: run scripts/setup.sh as root (apt-get install -y chromium)",
+  ).toBeTruthy();
+  const profile = mkdtempSync(join(tmpdir(), "chaingw-chromium-"));
+  trackDir(profile);
+  return [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    `--user-data-dir=${profile}`,
+    `--window-size=${width},1600`,
+    ...extra,
+  ];
+}
+
+/** The page's DOM after its script ran (`hash`: a URL fragment, `#root=…`). */
+export async function domOf(
+  file: string,
+  o: { width?: number; hash?: string; extra?: string[] } = {},
+): Promise<string> {
+  const r = await execa(
+    CHROMIUM as string,
+    [
+      ...args(o.width ?? 1280, o.extra ?? []),
+      "--dump-dom",
+      "--virtual-time-budget=5000",
+      `file://${file}${o.hash ?? ""}`,
+    ],
+    { timeout: HANG_GUARD_MS, reject: false },
+  );
+  return String(r.stdout);
+}
+
+/** A screenshot of the page at `width`, under ARTEFACT_DIR, to look at; its path. */
+export async function screenshot(file: string, width: number, name: string): Promise<string> {
+  const { mkdirSync, statSync } = await import("node:fs");
+  mkdirSync(ARTEFACT_DIR, { recursive: true });
+  const shot = join(ARTEFACT_DIR, `${name}-${width}px.png`);
+  await execa(
+    CHROMIUM as string,
+    [...args(width, []), "--virtual-time-budget=3000", `--screenshot=${shot}`, `file://${file}`],
+    {
+      timeout: HANG_GUARD_MS,
+      reject: false,
+    },
+  );
+  expect(statSync(shot).size).toBeGreaterThan(5_000);
+  return shot;
+}
+
+/**
+ * The page in a frame `width` px wide, measured from outside once its script had time: the frame's
+ * viewport and scroll width, and `more` (a JS expression over the frame's document `d`).
+ */
+export async function layoutIn(
+  page: string,
+  width: number,
+  more = "null",
+): Promise<{ viewport: number; scroll: number; more: unknown }> {
+  const frame = page.replace(/\.html$/, `.frame-${width}.html`);
+  writeFileSync(
+    frame,
+    `<!doctype html><body style="margin:0"><iframe id="f" src="file://${page}" style="border:0;width:${width}px;height:1600px"></iframe><script>setTimeout(() => {
+const d = document.getElementById("f").contentDocument;
+const pre = document.createElement("pre"); pre.id = "layout";
+pre.textContent = JSON.stringify({ viewport: d.documentElement.clientWidth, scroll: d.documentElement.scrollWidth, more: (${more}) });
+document.body.appendChild(pre); }, 1500);</script></body>`,
+  );
+  const d = await domOf(frame, { width: 1400, extra: ["--allow-file-access-from-files"] });
+  const m = /<pre id="layout">([^<]*)<\/pre>/.exec(d);
+  expect(m, d.slice(-400)).toBeTruthy();
+  return JSON.parse(
+    (m?.[1] as string)
+      .replace(/&quot;/g, '"')
+      .replace(/&amp;/g, "&")
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">"),
+  );
+}
