@@ -89,7 +89,7 @@ document.body.appendChild(pre); }, 1500);</script></body>`,
   const m = /<pre id="layout">([^<]*)<\/pre>/.exec(d);
   expect(m, d.slice(-400)).toBeTruthy();
   return JSON.parse(
-    (m?.[1] as string)
+    (m?.[1] ?? "")
       .replace(/&quot;/g, '"')
       .replace(/&amp;/g, "&")
       .replace(/&lt;/g, "<")
