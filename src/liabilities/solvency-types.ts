@@ -101,6 +101,10 @@ export interface SolvencyAsset {
   spent_before_snapshot: number;
   /** outputs spent in a block whose time is at or before the commitment's `created`: they back nothing */
   spent_before_commitment: { output: string; height: number; time: string | null }[];
+  /** the one moment its chains are judged at (the latest of their snapshots' block times), null: one chain */
+  moment: { time: string; network: string } | null;
+  /** outputs of a chain read before that moment, spent by it: they may back the asset again on a later chain */
+  moved_before_moment: { output: string; height: number; time: string | null }[];
   /** tokens among its proofs that mirror a native coin, each named: counted as that coin, once */
   mirrors: string[];
 }

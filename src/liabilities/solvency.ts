@@ -89,6 +89,7 @@ interface Tally {
   overlaps: number;
   spentBefore: number;
   spentBeforeCommitment: Map<string, SolvencyAsset["spent_before_commitment"][number]>;
+  movedBeforeMoment: SolvencyAsset["spent_before_commitment"];
 }
 
 const OVERLAP_NAMED = 20;
@@ -97,7 +98,9 @@ const OVERLAP_NAMED = 20;
  * What one counted proof states at its network's joint height `at` (its own claimed and proven base units,
  * overlaps included); the tally keeps each coin once, proven when any proof that proves for this audit
  * (`proving`: it holds, over the audit's challenge, in time) proved it. An output spent at or below `at`, or
- * in a block whose time is at or before the commitment's `created` (`createdS`), is not counted.
+ * in a block whose time is at or before the commitment's `created` (`createdS`), is not counted; nor, on a
+ * network read before the asset's moment (`momentS`: the latest of its chains' snapshots), one spent in a
+ * block whose time is at or before that moment — it may back the asset again on the later chain.
  */
 function tallyProof(
   t: Tally,
@@ -105,7 +108,7 @@ function tallyProof(
   network: NetworkId,
   at: number,
   proving: boolean,
-  createdS: number | null,
+  { createdS, momentS }: { createdS: number | null; momentS: number | null },
   mirror: boolean,
 ): { claimed: bigint; proven: bigint } {
   const v = b.entry.verify;
@@ -139,6 +142,15 @@ function tallyProof(
       // of no date prove nothing for the audit (NO_LIABILITIES_DATE), and the output stands as claimed
       if (spent !== undefined && createdS !== null && (spent.time === null || spent.time <= createdS)) {
         t.spentBeforeCommitment.set(`${networkLabel(network)} ${key}`, {
+          output: key,
+          height: spent.height,
+          time: spent.time === null ? null : isoOf(spent.time),
+        });
+        continue;
+      }
+      // moved before the asset's moment: not shown still held when its other chains were read
+      if (spent !== undefined && momentS !== null && (spent.time === null || spent.time <= momentS)) {
+        t.movedBeforeMoment.push({
           output: key,
           height: spent.height,
           time: spent.time === null ? null : isoOf(spent.time),
@@ -182,6 +194,8 @@ interface AssetRun {
   snapshots: Map<NetworkId, Snapshot>;
   /** the native mirrors met among the counted proofs */
   mirrors: Set<string>;
+  /** the asset's one moment across its chains (`momentOf`), or null: one chain, or a time not read */
+  moment: { s: number; network: NetworkId } | null;
   fmt: (v: bigint) => string;
 }
 
@@ -199,6 +213,7 @@ function judgeAsset(
     overlaps: 0,
     spentBefore: 0,
     spentBeforeCommitment: new Map(),
+    movedBeforeMoment: [],
   };
   const fmt = (v: bigint) => formatUnits(v, asset.decimals);
   const placed: Placed[] = mine.map((b) => {
@@ -214,7 +229,8 @@ function judgeAsset(
   const snapshots = new Map(
     [...joint].map(([n, h]) => [n, snapshotOf(n, h, placed, j.createdS, j.audit.max_gap_seconds)]),
   );
-  const run: AssetRun = { asset, rule, j, t, joint, snapshots, mirrors: new Set(), fmt };
+  const moment = momentOf(snapshots);
+  const run: AssetRun = { asset, rule, j, t, joint, snapshots, moment, mirrors: new Set(), fmt };
   const proofs = placed.map((p) => proofLine(run, p));
   let claimed = 0n;
   let proven = 0n;
@@ -247,6 +263,8 @@ function judgeAsset(
     overlap: t.overlap,
     spent_before_snapshot: t.spentBefore,
     spent_before_commitment: [...t.spentBeforeCommitment.values()],
+    moment: moment === null ? null : { time: isoOf(moment.s), network: networkLabel(moment.network) },
+    moved_before_moment: t.movedBeforeMoment,
     mirrors: [...run.mirrors],
   };
 }
@@ -309,24 +327,67 @@ function proofLine(run: AssetRun, { b, network, ref }: Placed): SolvencyAsset["p
       `one balance backs one asset: ${mirror}, and the native coin of ${networkLabel(network)} backs ${owner}`,
     );
   if (b.evm && heightOf(b) !== at) return notCounted(`at block ${heightOf(b)}, not the joint block ${at}`);
-  const notFor = check === "holds" ? notForAudit(b, j.audit, run.snapshots.get(network)) : undefined;
+  const snap = run.snapshots.get(network);
+  const early = earlierThanMoment(run, snap);
+  const notFor =
+    check === "holds" ? (notForAudit(b, j.audit, snap) ?? (b.evm ? early?.evm : undefined)) : undefined;
   const own = tallyProof(
     t,
     b,
     network,
     at,
     check === "holds" && notFor === undefined,
-    j.createdS,
+    { createdS: j.createdS, momentS: early ? early.s : null },
     mirror !== undefined,
   );
   return {
     ...base,
     // no time for its block: the proof holds, and whether it backs these liabilities cannot be said
-    ...(notFor === NO_BLOCK_TIME || notFor === NO_LIABILITIES_DATE ? { check: "cannot-say" as const } : {}),
+    ...(notFor === NO_BLOCK_TIME ||
+    notFor === NO_LIABILITIES_DATE ||
+    (notFor !== undefined && notFor === early?.evm)
+      ? { check: "cannot-say" as const }
+      : {}),
     ...(notFor === undefined ? {} : { not_for_this_audit: notFor }),
     counted: true,
     claimed: fmt(own.claimed),
     proven: fmt(own.proven),
+  };
+}
+
+/**
+ * One moment across chains (docs/proofs.md, "One moment across chains"): an asset backed on several chains is
+ * judged at the latest of their snapshots' block times; null with one chain, or a block time not read.
+ */
+function momentOf(snapshots: Map<NetworkId, Snapshot>): AssetRun["moment"] {
+  if (snapshots.size < 2) return null;
+  let best: AssetRun["moment"] = null;
+  for (const [network, s] of snapshots) {
+    if (s.block_time === null) return null;
+    const t = rfc3339Seconds(s.block_time);
+    if (best === null || t > best.s) best = { s: t, network };
+  }
+  return best;
+}
+
+/**
+ * A network read before the asset's moment: its UTXO outputs count only if not spent by then (`s`); its
+ * balances, read at a block that is not the node's tip (a later block exists, at or before the moment or not),
+ * are not shown held at the moment: cannot say (`evm`, the reason). undefined: read at the moment.
+ */
+function earlierThanMoment(
+  run: AssetRun,
+  snap: Snapshot | undefined,
+): { s: number; evm?: string } | undefined {
+  const m = run.moment;
+  if (m === null || snap?.block_time == null || rfc3339Seconds(snap.block_time) >= m.s) return undefined;
+  return {
+    s: m.s,
+    ...(snap.below_tip === 0
+      ? {}
+      : {
+          evm: `its block (${snap.block_time}) is before the ${run.asset.asset} moment, ${isoOf(m.s)} (${networkLabel(m.network)}'s snapshot): coins moved from it to another chain since would count twice; prove at its last block at or before that moment`,
+        }),
   };
 }
 
@@ -346,7 +407,12 @@ function notForAuditText(a: SolvencyAsset): string {
         `${counted(a.spent_before_commitment.length, "output")} spent at or before the liabilities' created (block ${a.spent_before_commitment[0]!.height}${a.spent_before_commitment.length > 1 ? ", …" : ""})`,
       ]
     : [];
-  const all = [...why, ...spent];
+  const moved = a.moved_before_moment.length
+    ? [
+        `${counted(a.moved_before_moment.length, "output")} spent by the ${a.asset} moment ${a.moment?.time} (block ${a.moved_before_moment[0]!.height}${a.moved_before_moment.length > 1 ? ", …" : ""}): moved before its other chains were read, counted on none`,
+      ]
+    : [];
+  const all = [...why, ...spent, ...moved];
   return all.length ? `; not proven for this audit: ${all.join("; ")}` : "";
 }
 

@@ -444,6 +444,16 @@ function assetLines(a: SolvencyAsset, snapshotText: (s: Snapshot) => string): st
     );
   if (a.spent_before_commitment.length > SPENT_NAMED)
     out.push(`${a.asset}: and ${a.spent_before_commitment.length - SPENT_NAMED} more outputs spent by then`);
+  if (a.moment)
+    out.push(
+      `${a.asset}: one moment across its chains: ${a.moment.time} (${a.moment.network}'s snapshot); each other chain's coins count only if held then`,
+    );
+  for (const x of a.moved_before_moment.slice(0, SPENT_NAMED))
+    out.push(
+      `${a.asset}: ${x.output} was spent in block ${x.height} (${x.time ?? "its time unknown"}), at or before the ${a.asset} moment: moved before its other chains were read, not counted`,
+    );
+  if (a.moved_before_moment.length > SPENT_NAMED)
+    out.push(`${a.asset}: and ${a.moved_before_moment.length - SPENT_NAMED} more outputs moved by then`);
   for (const x of a.overlap) out.push(`${a.asset}: overlap: ${x}`);
   for (const x of a.mirrors) out.push(`${a.asset}: native mirror: ${x}; counted once, as the native coin`);
   return out;
