@@ -37,6 +37,10 @@ export const LIABILITIES_MODULE: LiabilitiesModule = {
     }
     // both files read whole before the customer is asked: a file that is not one is refused first
     const proofs = parseProofs(text, input.file);
+    if (input.commitment === undefined && proofs.some((p) => p.construction !== "merkle-sum-sha256/v1"))
+      throw new UsageError(
+        "--root alone: a merkle-sum-sha256/v2 proof is checked against each asset's tree root and total, which the commitment lists: give --commitment",
+      );
     const commitment =
       input.commitment === undefined
         ? rootFrame(proofs[0] as ProofDocument, root as string)

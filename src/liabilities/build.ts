@@ -42,6 +42,11 @@ export interface BuildOptions {
   out: string;
   /** leaves per customer @default 2 */
   split?: number;
+  /**
+   * 1: merkle-sum-sha256/v1, one tree, every record every asset's sum (the in-memory build makes only it);
+   * 2: merkle-sum-sha256/v2, a tree per asset over its holders (the streamed build) @default 1
+   */
+  construction?: 1 | 2;
   label?: string;
   /** the audit's challenge, written into the commitment (under its digest) */
   challenge?: string;
@@ -102,6 +107,7 @@ export function commitmentOf(
 
 /** The build in memory: the oracle the tests hold the streamed build (stream.ts, what the CLI runs) to, and the test vector's maker. */
 export async function buildLiabilities(o: BuildOptions): Promise<BuildResult> {
+  if (o.construction === 2) throw new Error("the in-memory build makes merkle-sum-sha256/v1 only");
   const k = splitOf(o);
   const assets = readAssets(o.assets);
   const ledger = await readLedger(o.input, assets);
@@ -216,9 +222,17 @@ export class CustomerLines {
   get offset(): number {
     return this.written + this.chunkBytes;
   }
-  add(id: Uint8Array, secret: Uint8Array, leaves: ArrayLike<number>): void {
+  /**
+   * v1: the leaves `i i …` (part 0 first); v2 (`held`: the assets held, in order, each `leaves.length /
+   * held.length` leaves): `a:i/i a:i/i …`, each asset's index, then its parts' leaf indices in its tree.
+   */
+  add(id: Uint8Array, secret: Uint8Array, leaves: ArrayLike<number>, held?: number[]): void {
     let line = `${formulaSafe(Buffer.from(id).toString("utf8"))},${Buffer.from(secret).toString("hex")},`;
-    for (let j = 0; j < leaves.length; j++) line += (j ? " " : "") + leaves[j];
+    const k = held ? leaves.length / held.length : leaves.length;
+    for (let j = 0; j < leaves.length; j++)
+      line += held
+        ? `${j % k ? "/" : `${j ? " " : ""}${held[j / k]}:`}${leaves[j]}`
+        : (j ? " " : "") + leaves[j];
     line += "\n";
     this.chunk += line;
     this.chunkBytes += Buffer.byteLength(line);

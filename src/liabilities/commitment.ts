@@ -4,7 +4,15 @@ import { UsageError } from "../errors/index.js";
 import { digestOf } from "../proof/jcs.js";
 import { quoted, short } from "../util/text.js";
 import { formatUnits, parseUnits } from "../util/units.js";
-import { COMMITMENT_FORMAT, CONSTRUCTION, FORMAT_VERSION, MAX_AMOUNT } from "./format.js";
+import {
+  COMMITMENT_FORMAT,
+  CONSTRUCTION,
+  CONSTRUCTION_V2,
+  type Construction,
+  FORMAT_VERSION,
+  forestRoot,
+  MAX_AMOUNT,
+} from "./format.js";
 import { ASSET_NAME, type Asset, MAX_DECIMALS } from "./input.js";
 import { isObj, isRfc3339, strictJson, unknownMember } from "./read.js";
 
@@ -19,7 +27,7 @@ export interface Total {
 export interface Commitment {
   format: typeof COMMITMENT_FORMAT;
   version: typeof FORMAT_VERSION;
-  construction: typeof CONSTRUCTION;
+  construction: Construction;
   label?: string;
   /**
    * the audit's challenge: the exact text the reserves' signatures must be over for them to count as proven
@@ -29,13 +37,22 @@ export interface Commitment {
   created: string;
   assets: Asset[];
   totals: Total[];
-  /** the padded leaf count, a power of two */
+  /** v2: per asset in order, its tree: 2^height leaves, its root hash (lowercase hex) */
+  trees?: TreeEntry[];
+  /** the padded leaf count, a power of two (v2: of all trees together) */
   leaves: number;
+  /** v2: the tallest tree's */
   height: number;
   /** the root's hash, lowercase hex */
   root: string;
   /** SHA-256 of the RFC 8785 form of this document without `digest` */
   digest: string;
+}
+
+export interface TreeEntry {
+  asset: string;
+  height: number;
+  root: string;
 }
 
 export const totalOf = (asset: Asset, base: bigint): Total => ({
@@ -53,16 +70,18 @@ export function makeCommitment(o: {
   created: Date;
   label?: string;
   challenge?: string;
+  trees?: TreeEntry[];
 }): Commitment {
   const body = {
     format: COMMITMENT_FORMAT,
     version: FORMAT_VERSION,
-    construction: CONSTRUCTION,
+    construction: o.trees ? CONSTRUCTION_V2 : CONSTRUCTION,
     ...(o.label !== undefined ? { label: o.label } : {}),
     ...(o.challenge !== undefined ? { challenge: o.challenge } : {}),
     created: o.created.toISOString().replace(/\.\d{3}Z$/, "Z"),
     assets: o.assets.map((a) => ({ asset: a.asset, decimals: a.decimals })),
     totals: o.assets.map((a, i) => totalOf(a, o.totals[i])),
+    ...(o.trees ? { trees: o.trees } : {}),
     leaves: o.leaves,
     height: o.height,
     root: o.root,
@@ -82,6 +101,7 @@ const MEMBERS = [
   "created",
   "assets",
   "totals",
+  "trees",
   "leaves",
   "height",
   "root",
@@ -108,7 +128,8 @@ export function parseCommitment(text: string, file: string): Commitment {
   if (extra !== undefined) bad(`member ${quoted(extra)} is not part of the format`);
   if (v.format !== COMMITMENT_FORMAT) bad(`format is ${short(v.format)}, expected "${COMMITMENT_FORMAT}"`);
   if (v.version !== FORMAT_VERSION) bad(`version ${short(v.version)} (this chaingw reads ${FORMAT_VERSION})`);
-  if (v.construction !== CONSTRUCTION) bad(`construction ${short(v.construction)}, expected ${CONSTRUCTION}`);
+  if (v.construction !== CONSTRUCTION && v.construction !== CONSTRUCTION_V2)
+    bad(`construction ${short(v.construction)}, expected ${CONSTRUCTION} or ${CONSTRUCTION_V2}`);
   if (typeof v.created !== "string" || !isRfc3339(v.created))
     bad(`created ${short(v.created)} is not an RFC 3339 date-time (like 2026-11-30T00:00:00Z)`);
   if (!Array.isArray(v.assets) || !v.assets.length) bad("assets is not a list of assets");
@@ -150,7 +171,9 @@ export function parseCommitment(text: string, file: string): Commitment {
   });
   if (!Number.isInteger(v.height) || (v.height as number) < 1 || (v.height as number) > MAX_HEIGHT)
     bad(`height ${short(v.height)} is not 1 to ${MAX_HEIGHT}`);
-  if (v.leaves !== 2 ** (v.height as number)) bad("leaves is not 2^height");
+  if (v.construction === CONSTRUCTION_V2) treesOf(v, assets, bad);
+  else if (v.trees !== undefined) bad(`trees: not part of ${CONSTRUCTION}`);
+  else if (v.leaves !== 2 ** (v.height as number)) bad("leaves is not 2^height");
   if (typeof v.root !== "string" || !HEX32.test(v.root)) bad("root is not 64 lowercase hex digits");
   if (typeof v.digest !== "string" || !HEX32.test(v.digest)) bad("digest is not 64 lowercase hex digits");
   if (v.label !== undefined && typeof v.label !== "string") bad("label is not text");
@@ -160,6 +183,42 @@ export function parseCommitment(text: string, file: string): Commitment {
   }
   return v as unknown as Commitment;
 }
+
+/** v2's trees: one per asset in order, each {asset, height, root}; leaves and height what they add up to. */
+function treesOf(v: Record<string, unknown>, assets: Asset[], bad: (why: string) => never): void {
+  if (!Array.isArray(v.trees) || v.trees.length !== assets.length)
+    bad("trees does not list one tree per asset");
+  let leaves = 0;
+  let height = 0;
+  (v.trees as unknown[]).forEach((t, i) => {
+    if (
+      !isObj(t) ||
+      unknownMember(t, ["asset", "height", "root"]) !== undefined ||
+      t.asset !== assets[i].asset
+    )
+      bad(`trees[${i}] is not the ${assets[i].asset} tree {asset, height, root}`);
+    const { height: h, root } = t as Record<string, unknown>;
+    if (!Number.isInteger(h) || (h as number) < 1 || (h as number) > MAX_HEIGHT)
+      bad(`trees[${i}].height ${short(h)} is not 1 to ${MAX_HEIGHT}`);
+    if (typeof root !== "string" || !HEX32.test(root)) bad(`trees[${i}].root is not 64 lowercase hex digits`);
+    leaves += 2 ** (h as number);
+    height = Math.max(height, h as number);
+  });
+  if (v.leaves !== leaves) bad("leaves is not the trees' leaves together");
+  if (v.height !== height) bad("height is not the tallest tree's");
+}
+
+/** v2: the root over the trees and totals, lowercase hex. */
+export const forestRootOf = (c: Pick<Commitment, "trees" | "totals">): string =>
+  Buffer.from(
+    forestRoot(
+      (c.trees ?? []).map((t, a) => ({
+        height: t.height,
+        root: Buffer.from(t.root, "hex"),
+        total: BigInt(c.totals[a].base_units),
+      })),
+    ),
+  ).toString("hex");
 
 /**
  * Why a text cannot be an audit's challenge (undefined when it can): empty or only white space — signatures
@@ -173,9 +232,18 @@ export function challengeFault(text: string): string | undefined {
 /** What is wrong with a commitment's integrity: its digest no longer matches its content. */
 export function commitmentFaults(c: Commitment): string[] {
   const d = digestOf(c);
-  return d === c.digest
-    ? []
-    : [
-        `the commitment was edited: its content hashes to ${d.slice(0, 16)}…, its digest says ${c.digest.slice(0, 16)}…`,
-      ];
+  const out =
+    d === c.digest
+      ? []
+      : [
+          `the commitment was edited: its content hashes to ${d.slice(0, 16)}…, its digest says ${c.digest.slice(0, 16)}…`,
+        ];
+  if (c.construction === CONSTRUCTION_V2) {
+    const root = forestRootOf(c);
+    if (root !== c.root)
+      out.push(
+        `the commitment's root ${c.root.slice(0, 16)}… is not the hash of its trees and totals (${root.slice(0, 16)}…)`,
+      );
+  }
+  return out;
 }

@@ -62,6 +62,17 @@ export function paddingSeed(key: Uint8Array, p: number): Buffer {
   return hmacNative(key, PAD);
 }
 
+const PAD2 = Buffer.alloc(13);
+PAD2[0] = 2;
+
+/** v2: padding leaf p of asset a's tree: its seed HMAC-SHA256(K, 0x02 ‖ u32be a ‖ u64be p). */
+export function paddingSeedV2(key: Uint8Array, a: number, p: number): Buffer {
+  PAD2.writeUInt32BE(a, 1);
+  PAD2.writeUInt32BE(Math.floor(p / 2 ** 32), 5);
+  PAD2.writeUInt32BE(p % 2 ** 32, 9);
+  return hmacNative(key, PAD2);
+}
+
 /** Compares two place keys (16 bytes each) at `a[ao..]` and `b[bo..]`: big-endian, unsigned. */
 export function compareKeys(a: Uint8Array, ao: number, b: Uint8Array, bo: number): number {
   for (let i = 0; i < KEY_BYTES; i++) {

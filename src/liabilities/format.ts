@@ -13,6 +13,12 @@ export const COMMITMENT_FORMAT = "chaingw-liabilities";
 export const PROOF_FORMAT = "chaingw-liabilities-proof";
 export const FORMAT_VERSION = 1;
 export const CONSTRUCTION = "merkle-sum-sha256/v1";
+/** one Merkle-sum tree per asset over its holders' leaves only (docs/liabilities.md): sparse */
+export const CONSTRUCTION_V2 = "merkle-sum-sha256/v2";
+export type Construction = typeof CONSTRUCTION | typeof CONSTRUCTION_V2;
+/** a v2 record: hash ‖ one u128 sum */
+export const RECORD_V2 = 32 + 16;
+export const ROOT_PREFIX = 0x02;
 /** bytes of one amount: unsigned, big-endian */
 export const AMOUNT_BYTES = 16;
 export const MAX_AMOUNT = (1n << 128n) - 1n;
@@ -109,6 +115,36 @@ export function leafInput(tag: Uint8Array, part: number, parts: number, amounts:
   v.setUint32(37, parts);
   b.set(amounts, 41);
   return b;
+}
+
+/** A v2 leaf's hash input: 0x00 ‖ tag ‖ u32be asset ‖ u32be part ‖ u32be parts ‖ u128 amount. */
+export function leafInputV2(tag: Uint8Array, asset: number, part: number, parts: number, amount: Uint8Array) {
+  const b = new Uint8Array(1 + 32 + 12 + AMOUNT_BYTES);
+  b[0] = LEAF_PREFIX;
+  b.set(tag, 1);
+  const v = new DataView(b.buffer);
+  v.setUint32(33, asset);
+  v.setUint32(37, part);
+  v.setUint32(41, parts);
+  b.set(amount, 45);
+  return b;
+}
+
+/**
+ * A v2 commitment's root over its trees: SHA-256(0x02 ‖ per asset in order: u32be height ‖ the tree's root
+ * hash ‖ u128 its sum).
+ */
+export function forestRoot(trees: { height: number; root: Uint8Array; total: bigint }[]): Uint8Array {
+  const b = new Uint8Array(1 + trees.length * (4 + 32 + AMOUNT_BYTES));
+  b[0] = ROOT_PREFIX;
+  const v = new DataView(b.buffer);
+  trees.forEach((t, a) => {
+    const at = 1 + a * (4 + 32 + AMOUNT_BYTES);
+    v.setUint32(at, t.height);
+    b.set(t.root.subarray(0, 32), at + 4);
+    putAmount(b, at + 36, t.total);
+  });
+  return sha256Native(b);
 }
 
 export const leafHash = (tag: Uint8Array, part: number, parts: number, amounts: Uint8Array): Uint8Array =>

@@ -10,6 +10,7 @@ import { type Commitment, parseCommitment, type Total, totalOf } from "./commitm
 import {
   AMOUNT_BYTES,
   CONSTRUCTION,
+  CONSTRUCTION_V2,
   FORMAT_VERSION,
   getAmount,
   hex,
@@ -39,6 +40,29 @@ export interface ProofLeaf {
   /** siblings from the leaf's up to the root's children */
   path: PathStep[];
 }
+
+/** v2: one leaf in one asset's tree, its path of single sums */
+export interface ProofLeafV2 {
+  /** the asset's name; its tree is the commitment's trees[asset's index] */
+  asset: string;
+  index: number;
+  part: number;
+  parts: number;
+  tag: string;
+  hash: string;
+  /** base units */
+  amount: string;
+  path: { hash: string; sum: string }[];
+}
+
+/** v2's proof: the balances held (not zero), in the commitment's asset order; k leaves per asset held. */
+export interface ProofDocumentV2 extends Omit<ProofDocument, "construction" | "leaves"> {
+  construction: typeof CONSTRUCTION_V2;
+  leaves: ProofLeafV2[];
+}
+
+/** A proof of either construction. */
+export type AnyProof = ProofDocument | ProofDocumentV2;
 
 export interface ProofDocument {
   format: typeof PROOF_FORMAT;
@@ -70,17 +94,71 @@ export class ProofSource {
     }
     this.commitment = parseCommitment(text, file);
     this.store = new BuildStore(dir);
-    if (this.store.assets !== this.commitment.assets.length || this.store.height !== this.commitment.height)
+    const c = this.commitment;
+    const v2 = c.construction === CONSTRUCTION_V2;
+    if (
+      this.store.assets !== c.assets.length ||
+      this.store.height !== c.height ||
+      (this.store.version === 2) !== v2 ||
+      (v2 && c.trees?.some((t, a) => t.height !== this.store.trees[a].height))
+    )
       throw new UsageError(`${dir}: the tree file does not match commitment.json`);
   }
 
   /** Customer `id`'s proof; undefined when the build has no such customer. */
-  proofOf(id: string): ProofDocument | undefined {
+  proofOf(id: string): AnyProof | undefined {
     const e = this.store.lookup(id);
     return e && this.proofFor(e);
   }
 
-  proofFor(e: CustomerEntry): ProofDocument {
+  proofFor(e: CustomerEntry): AnyProof {
+    return e.held ? this.proofV2(e, e.held) : this.proofV1(e);
+  }
+
+  /** v2: per asset held, its k leaves in its tree, each with its path of single sums. */
+  private proofV2(e: CustomerEntry, held: number[]): ProofDocumentV2 {
+    const { store, commitment: c } = this;
+    const k = held.length ? e.leaves.length / held.length : 0;
+    const tag = hex(tagOf(e.secret, Buffer.from(e.id, "utf8")));
+    const balances = held.map(() => 0n);
+    const leaves = e.leaves.map((index, j): ProofLeafV2 => {
+      const h = Math.floor(j / k);
+      const a = held[h];
+      const rec = store.node(0, index, a);
+      const amount = getAmount(rec, 32);
+      balances[h] += amount;
+      const path: ProofLeafV2["path"] = [];
+      for (let level = 0; level < store.trees[a].height; level++) {
+        const sib = store.node(level, (index >> level) ^ 1, a);
+        path.push({ hash: hex(sib.subarray(0, 32)), sum: getAmount(sib, 32).toString() });
+      }
+      const asset = c.assets[a].asset;
+      return {
+        asset,
+        index,
+        part: j % k,
+        parts: k,
+        tag,
+        hash: hex(rec.subarray(0, 32)),
+        amount: `${amount}`,
+        path,
+      };
+    });
+    return {
+      format: PROOF_FORMAT,
+      version: FORMAT_VERSION,
+      construction: CONSTRUCTION_V2,
+      commitment: c.digest,
+      root: c.root,
+      ...(c.label !== undefined ? { label: c.label } : {}),
+      customer: e.id,
+      secret: hex(e.secret),
+      balances: held.map((a, h) => totalOf(c.assets[a], balances[h])),
+      leaves,
+    };
+  }
+
+  private proofV1(e: CustomerEntry): ProofDocument {
     const { store, commitment: c } = this;
     const A = store.assets;
     const amountsOf = (rec: Uint8Array) =>
@@ -120,7 +198,7 @@ export class ProofSource {
   }
 
   /** Every customer's proof, in the customers file's order; upper tree levels held in memory. */
-  async *all(cacheBytes = 256 << 20): AsyncGenerator<ProofDocument> {
+  async *all(cacheBytes = 256 << 20): AsyncGenerator<AnyProof> {
     this.store.cacheLevels(cacheBytes);
     for await (const e of this.store.entries()) yield this.proofFor(e);
   }

@@ -14,7 +14,7 @@ import { createInterface } from "node:readline";
 import { UsageError } from "../errors/index.js";
 import { AtomicFile } from "../util/atomic.js";
 import { fromFormulaSafe } from "../util/csv.js";
-import { FORMAT_VERSION, fnv1a, recordBytes } from "./format.js";
+import { FORMAT_VERSION, fnv1a, RECORD_V2, recordBytes } from "./format.js";
 import type { Ledger } from "./input.js";
 
 export const COMMITMENT_FILE = "commitment.json";
@@ -78,13 +78,20 @@ const INDEX_MAGIC = "CGWLIDX1";
 const HEADER = 32;
 const SLOT = 12;
 
-export function writeTreeHeader(assets: number, height: number): Uint8Array {
-  const b = Buffer.alloc(HEADER);
+/**
+ * tree.bin's header; v2 (`heights` given: each asset's tree's) the version 2, leaves 0 and a directory of
+ * the heights (u32be each) after it, the trees one after another from there in asset order.
+ */
+export function writeTreeHeader(assets: number, height: number, heights?: number[]): Uint8Array {
+  const b = Buffer.alloc(HEADER + (heights ? 4 * assets : 0));
   b.write(TREE_MAGIC, 0, "latin1");
-  b.writeUInt32BE(FORMAT_VERSION, 8);
+  b.writeUInt32BE(heights ? 2 : FORMAT_VERSION, 8);
   b.writeUInt32BE(assets, 12);
   b.writeUInt32BE(height, 16);
-  b.writeUInt32BE(2 ** height, 20);
+  b.writeUInt32BE(heights ? 0 : 2 ** height, 20);
+  heights?.forEach((h, a) => {
+    b.writeUInt32BE(h, HEADER + 4 * a);
+  });
   return b;
 }
 
@@ -128,75 +135,103 @@ export function writeIndex(file: AtomicFile, ledger: Ledger, offsets: Float64Arr
 export interface CustomerEntry {
   id: string;
   secret: Uint8Array;
-  /** leaf index of part 0, 1, … */
+  /** leaf index of part 0, 1, … (v2: of each asset held in turn, in its tree) */
   leaves: number[];
+  /** v2: the assets held, in order, each leaves.length / held.length leaves */
+  held?: number[];
 }
 
-export function parseCustomerLine(line: string): CustomerEntry {
+/** A customers file's line: v1 `id,secret,i i …`; v2 `id,secret,a:i/i a:i/i …` (empty: nothing held). */
+export function parseCustomerLine(line: string, v2 = false): CustomerEntry {
   const c2 = line.lastIndexOf(",");
   const c1 = line.lastIndexOf(",", c2 - 1);
-  return {
-    id: fromFormulaSafe(line.slice(0, c1)),
-    secret: Buffer.from(line.slice(c1 + 1, c2), "hex"),
-    leaves: line
-      .slice(c2 + 1)
-      .split(" ")
-      .map((x) => Number(x)),
-  };
+  const text = line.slice(c2 + 1);
+  const id = fromFormulaSafe(line.slice(0, c1));
+  const secret = Buffer.from(line.slice(c1 + 1, c2), "hex");
+  if (!v2) return { id, secret, leaves: text.split(" ").map((x) => Number(x)) };
+  const held: number[] = [];
+  const leaves: number[] = [];
+  for (const token of text ? text.split(" ") : []) {
+    const [a, parts] = token.split(":");
+    held.push(Number(a));
+    for (const i of parts.split("/")) leaves.push(Number(i));
+  }
+  return { id, secret, leaves, held };
 }
 
 /** A build directory opened for reading: positioned reads only. */
 export class BuildStore {
   readonly assets: number;
+  /** v1: the tree's; v2: the tallest tree's */
   readonly height: number;
   readonly leaves: number;
   readonly record: number;
+  /** tree.bin's version: 1, or 2 (a tree per asset) */
+  readonly version: number;
+  /** per tree (v1: one): its height and where its level 0 starts */
+  readonly trees: { height: number; offset: number }[];
   private readonly tree: number;
   private index?: number;
   private customers?: number;
   private slots = 0;
-  /** levels held in memory (for --all): level → its records */
-  private readonly cached = new Map<number, Uint8Array>();
+  /** levels held in memory (for --all): `tree level` → its records */
+  private readonly cached = new Map<string, Uint8Array>();
 
   constructor(readonly dir: string) {
     this.tree = openOrRefuse(join(dir, TREE_FILE));
     const h = Buffer.alloc(HEADER);
     readSync(this.tree, h, 0, HEADER, 0);
-    if (h.toString("latin1", 0, 8) !== TREE_MAGIC || h.readUInt32BE(8) !== FORMAT_VERSION)
-      throw new UsageError(
-        `${join(dir, TREE_FILE)}: not a chaingw liabilities tree (version ${FORMAT_VERSION})`,
-      );
+    this.version = h.readUInt32BE(8);
+    if (h.toString("latin1", 0, 8) !== TREE_MAGIC || (this.version !== FORMAT_VERSION && this.version !== 2))
+      throw new UsageError(`${join(dir, TREE_FILE)}: not a chaingw liabilities tree (version 1 or 2)`);
     this.assets = h.readUInt32BE(12);
     this.height = h.readUInt32BE(16);
     this.leaves = h.readUInt32BE(20);
-    this.record = recordBytes(this.assets);
+    this.record = this.version === 2 ? RECORD_V2 : recordBytes(this.assets);
+    if (this.version === 1) this.trees = [{ height: this.height, offset: HEADER }];
+    else {
+      const d = Buffer.alloc(4 * this.assets);
+      readSync(this.tree, d, 0, d.length, HEADER);
+      let offset = HEADER + d.length;
+      this.trees = Array.from({ length: this.assets }, (_, a) => {
+        const height = d.readUInt32BE(4 * a);
+        const t = { height, offset };
+        offset += this.record * (2 * 2 ** height - 1);
+        return t;
+      });
+    }
   }
 
-  private levelOffset(level: number): number {
-    return HEADER + this.record * (2 * this.leaves - 2 * (this.leaves >> level));
+  private levelOffset(level: number, tree: number): number {
+    const { height, offset } = this.trees[tree];
+    const L = 2 ** height;
+    return offset + this.record * (2 * L - 2 * (L / 2 ** level));
   }
 
-  /** The record of node `i` at `level` (0 = leaves). */
-  node(level: number, i: number): Uint8Array {
-    const c = this.cached.get(level);
+  /** The record of node `i` at `level` (0 = leaves) of tree `tree` (v1: its one tree, 0). */
+  node(level: number, i: number, tree = 0): Uint8Array {
+    const c = this.cached.get(`${tree} ${level}`);
     if (c) return c.subarray(i * this.record, (i + 1) * this.record);
     const b = new Uint8Array(this.record);
-    readSync(this.tree, b, 0, this.record, this.levelOffset(level) + i * this.record);
+    readSync(this.tree, b, 0, this.record, this.levelOffset(level, tree) + i * this.record);
     return b;
   }
 
   /** Holds the upper levels in memory, as many as fit in `budget` bytes (a bulk extraction's speed-up). */
   cacheLevels(budget: number): void {
     let used = 0;
-    for (let level = this.height; level >= 0; level--) {
-      const bytes = (this.leaves >> level) * this.record;
-      if (used + bytes > budget) break;
-      const b = new Uint8Array(bytes);
-      let at = 0;
-      while (at < bytes) at += readSync(this.tree, b, at, bytes - at, this.levelOffset(level) + at);
-      this.cached.set(level, b);
-      used += bytes;
-    }
+    for (let down = 0; down <= Math.max(...this.trees.map((t) => t.height)); down++)
+      for (const [tree, t] of this.trees.entries()) {
+        const level = t.height - down;
+        if (level < 0) continue;
+        const bytes = 2 ** down * this.record;
+        if (used + bytes > budget) return;
+        const b = new Uint8Array(bytes);
+        let at = 0;
+        while (at < bytes) at += readSync(this.tree, b, at, bytes - at, this.levelOffset(level, tree) + at);
+        this.cached.set(`${tree} ${level}`, b);
+        used += bytes;
+      }
   }
 
   /** Customer `id`'s entry, found through the index: undefined when the build has no such customer. */
@@ -224,7 +259,7 @@ export class BuildStore {
         if (hi === 0 && lo === 0) return undefined;
         if (run.readUInt32BE(j * SLOT) !== hash) continue;
         const line = this.lineAt(hi * 2 ** 32 + lo - 1);
-        const e = parseCustomerLine(line);
+        const e = parseCustomerLine(line, this.version === 2);
         if (e.id === id) return e;
       }
       s = (s + n) & mask;
@@ -259,7 +294,7 @@ export class BuildStore {
         first = false;
         continue;
       }
-      if (line) yield parseCustomerLine(line);
+      if (line) yield parseCustomerLine(line, this.version === 2);
     }
   }
 

@@ -18,8 +18,10 @@ export const pow2Bits = (x: number) => Math.max(0, Math.ceil(Math.log2(Math.max(
 /** What phase D reads of the run (stream.ts's Run). */
 export interface CustomersRun {
   work: string;
-  /** leaves per customer */
+  /** leaves per customer (v2: per asset held) */
   k: number;
+  /** construction v2: a customer's leaves are k per asset held */
+  v2: boolean;
   /** worker threads */
   T: number;
   /** the bytes of memory the buckets may use */
@@ -30,7 +32,12 @@ export interface CustomersRun {
 }
 
 /** Phase D: customers.csv (worker by worker, in each worker's numbering) and customers.idx. */
-export function writeCustomersStreamed(run: CustomersRun, perWorker: number[], T: number): void {
+export function writeCustomersStreamed(
+  run: CustomersRun,
+  perWorker: number[],
+  leavesOf: number[],
+  T: number,
+): void {
   const { work, k } = run;
   const n = perWorker.reduce((s, x) => s + x, 0);
   const slots = indexSlots(n);
@@ -39,33 +46,26 @@ export function writeCustomersStreamed(run: CustomersRun, perWorker: number[], T
   const idxBits = Math.min(slotBits, pow2Bits((n * 40) / (run.data / 2)));
   const idx = new BucketWriter(2 ** idxBits, (b) => join(work, `idx-${b}.bin`), run.data / 4);
   const lines = new CustomerLines(run.files.customers);
-  const reader = new BucketReader();
   try {
-    const leaves = new Uint32Array(SLOT_RANGE * k);
     for (let w = 0; w < run.T; w++) {
       const cust = readStream(custFile(work, w));
-      for (let r = 0; r * SLOT_RANGE < perWorker[w]; r++) {
-        const slotsIn = reader.read(
-          Array.from({ length: T }, (_, t) => slotFile(work, t, w, r)),
-          true,
-        );
-        for (let at = 0; at < slotsIn.length; at += 12)
-          leaves[(slotsIn.readUInt32BE(at) - r * SLOT_RANGE) * k + slotsIn.readUInt32BE(at + 4)] =
-            slotsIn.readUInt32BE(at + 8);
-        const upTo = Math.min(perWorker[w], (r + 1) * SLOT_RANGE);
-        for (let q = r * SLOT_RANGE; q < upTo; q++) {
-          const { id, secret } = cust.next();
-          const offset = lines.offset;
-          const j = (q - r * SLOT_RANGE) * k;
-          lines.add(id, secret, leaves.subarray(j, j + k));
-          const h = fnv1a(id);
-          const home = h & (slots - 1);
-          const [b, at] = idx.reserve(idxBits === 0 ? 0 : home >>> (slotBits - idxBits), 12);
-          b.writeUInt32BE(h, at);
-          b.writeUInt32BE(Math.floor((offset + 1) / 2 ** 32), at + 4);
-          b.writeUInt32BE((offset + 1) % 2 ** 32, at + 8);
-        }
+      const leaves = new LeafIndices(work, T, w, leavesOf[w]);
+      let s = 0;
+      for (let q = 0; q < perWorker[w]; q++) {
+        const { id, secret, held } = cust.next();
+        const offset = lines.offset;
+        const count = run.v2 ? held.length * k : k;
+        const mine = leaves.take(s, count);
+        s += count;
+        lines.add(id, secret, mine, run.v2 ? held : undefined);
+        const h = fnv1a(id);
+        const home = h & (slots - 1);
+        const [b, at] = idx.reserve(idxBits === 0 ? 0 : home >>> (slotBits - idxBits), 12);
+        b.writeUInt32BE(h, at);
+        b.writeUInt32BE(Math.floor((offset + 1) / 2 ** 32), at + 4);
+        b.writeUInt32BE((offset + 1) % 2 ** 32, at + 8);
       }
+      leaves.release();
       cust.close();
       run.sample();
       rmSync(custFile(work, w), { force: true });
@@ -73,9 +73,49 @@ export function writeCustomersStreamed(run: CustomersRun, perWorker: number[], T
     lines.flush();
   } finally {
     idx.close();
-    reader.release();
   }
   writeIndexStreamed(run.files.index, work, n, slots, idxBits);
+}
+
+/**
+ * The leaf indices the subtree workers found for worker w's leaves, one range of SLOT_RANGE leaf numbers in
+ * memory at a time (read, and its files deleted, when a leaf number first reaches it).
+ */
+class LeafIndices {
+  private readonly reader = new BucketReader();
+  private readonly index = new Uint32Array(SLOT_RANGE);
+  private range = -1;
+  constructor(
+    private readonly work: string,
+    private readonly T: number,
+    private readonly w: number,
+    private readonly total: number,
+  ) {}
+  /** leaves s … s+count−1 */
+  take(s: number, count: number): number[] {
+    const out = new Array<number>(count);
+    for (let i = 0; i < count; i++) {
+      const x = s + i;
+      const r = Math.floor(x / SLOT_RANGE);
+      if (r !== this.range) this.load(r);
+      out[i] = this.index[x - r * SLOT_RANGE];
+    }
+    return out;
+  }
+  private load(r: number): void {
+    if (r * SLOT_RANGE >= this.total)
+      throw new Error(`leaf ${r * SLOT_RANGE} of worker ${this.w}: past its leaves`);
+    const got = this.reader.read(
+      Array.from({ length: this.T }, (_, t) => slotFile(this.work, t, this.w, r)),
+      true,
+    );
+    for (let at = 0; at < got.length; at += 8)
+      this.index[got.readUInt32BE(at) - r * SLOT_RANGE] = got.readUInt32BE(at + 4);
+    this.range = r;
+  }
+  release(): void {
+    this.reader.release();
+  }
 }
 
 /** Records of a cust-W file, read in order through a 4 MiB window. */
@@ -95,14 +135,18 @@ function readStream(file: string) {
     at = 0;
   };
   return {
-    next(): { id: Buffer; secret: Buffer } {
+    next(): { id: Buffer; secret: Buffer; held: number[] } {
       fill(2);
       const len = buf.readUInt16BE(at);
-      fill(2 + len + 32);
+      fill(2 + len + 32 + 4);
       const id = Buffer.from(buf.subarray(at + 2, at + 2 + len));
       const secret = Buffer.from(buf.subarray(at + 2 + len, at + 2 + len + 32));
-      at += 2 + len + 32;
-      return { id, secret };
+      const h = buf.readUInt32BE(at + 2 + len + 32);
+      fill(2 + len + 32 + 4 + 4 * h);
+      const held = new Array<number>(h);
+      for (let i = 0; i < h; i++) held[i] = buf.readUInt32BE(at + 2 + len + 36 + 4 * i);
+      at += 2 + len + 36 + 4 * h;
+      return { id, secret, held };
     },
     close: () => closeSync(fd),
   };

@@ -16,6 +16,8 @@ export interface Rows {
   lines: number;
   rows: number;
   totals: bigint[];
+  /** per asset, the rows with an amount above zero (v2: its tree's holders) */
+  held: number[];
   lineBase: number[];
 }
 
@@ -88,6 +90,7 @@ export async function readParts(
     closeSync(fd);
   }
   const totals = assets.map((_, a) => parts.reduce((t, x) => t + x.totals[a], 0n));
+  const held = assets.map((_, a) => parts.reduce((t, x) => t + x.held[a], 0));
   if (parts.some((x) => x.refused) || totals.some((t) => t > MAX_AMOUNT)) {
     for (const f of readdirSync(work)) if (f.startsWith("in-")) rmSync(join(work, f), { force: true });
     return undefined;
@@ -100,13 +103,14 @@ export async function readParts(
   }
   const rows = parts.reduce((s, x) => s + x.rows, 0);
   refuseEmpty(input, lines, rows, []);
-  return { lines, rows, totals, lineBase };
+  return { lines, rows, totals, held, lineBase };
 }
 
 /** Phase A: the balances file's rows, checked, to input buckets by the id's FNV-1a top bits. */
 export async function spillRows(input: string, assets: Asset[], bits: number, work: string, budget: number) {
   const assetIndex = new Map(assets.map((a, i) => [a.asset, i]));
   const totals = assets.map(() => 0n);
+  const held = assets.map(() => 0);
   const problems: string[] = [];
   const out = new BucketWriter(2 ** bits, (b) => inFile(work, 0, b), budget);
   let lines = 0;
@@ -122,6 +126,7 @@ export async function spillRows(input: string, assets: Asset[], bits: number, wo
         continue;
       }
       totals[row.a] += row.base;
+      if (row.base > 0n) held[row.a]++;
       if (totals[row.a] > MAX_AMOUNT) {
         problems.push(`line ${lines}: the ${assets[row.a].asset} total overflows 128 bits of base units`);
         continue;
@@ -133,5 +138,5 @@ export async function spillRows(input: string, assets: Asset[], bits: number, wo
     out.close();
   }
   refuseEmpty(input, lines, rows, problems);
-  return { lines, rows, totals, lineBase: [0] };
+  return { lines, rows, totals, held, lineBase: [0] };
 }

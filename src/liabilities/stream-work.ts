@@ -2,31 +2,45 @@
  * The streamed build's work, done in worker threads (worker.ts) or in-process: one worker's state across
  * its tasks. A task never holds more than one bucket.
  *
+ * One pipeline makes both constructions: v1 is a forest of one tree whose records carry every asset's sum;
+ * v2 a forest of one tree per asset over its holders' leaves, records of one sum (docs/liabilities.md).
+ *
  * Files in the work directory (all removed when the build ends):
  *   in-P-B.bin      rows of the input's part P in input bucket B: u32be line in the part ‖ u32be asset ‖ u8 P ‖
  *                   u8 0 ‖ u16be id bytes ‖ u128 amount ‖ id (one part, P = 0, when the main thread reads the
  *                   input); the asset's index as wide as the assets table's (MAX_ASSETS)
- *   place-W-B.bin   leaves worker W placed in place bucket B (the key's top bits):
- *                   key (16) ‖ u8 W (255: padding) ‖ u8 part ‖ u16 0 ‖ u32be customer number in W ‖ record
- *   cust-W.bin      worker W's customers in number order: u16be id bytes ‖ id ‖ secret (32)
- *   slot-T-W-Q.bin  leaf indices subtree worker T found for worker W's customers Q·range…: u32be number ‖
- *                   u32be part ‖ u32be leaf index
+ *   place-W-B.bin   leaves worker W placed in place bucket B (by the leaf's place in the forest: its tree,
+ *                   then its key): key (16) ‖ u32be tree ‖ u8 W (255: padding) ‖ 3 zero bytes ‖ u32be the
+ *                   leaf's number among W's customers' leaves (a padding leaf's: its number in its tree) ‖ record
+ *   cust-W.bin      worker W's customers in number order: u16be id bytes ‖ id ‖ secret (32) ‖ u32be h ‖
+ *                   h × u32be asset (v2: the assets held, each k leaves in W's numbering; v1: h = 0, k leaves)
+ *   slot-T-W-Q.bin  leaf indices subtree worker T found for worker W's leaves Q·range…: u32be leaf number ‖
+ *                   u32be index in its tree
  */
 import { closeSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { KEY_BYTES } from "./derive.js";
-import { AMOUNT_BYTES, fnv1a, recordBytes } from "./format.js";
+import { AMOUNT_BYTES, fnv1a, RECORD_V2, recordBytes } from "./format.js";
 import type { Asset } from "./input.js";
 import { balanceRow, denseAmounts, LedgerBuilder } from "./input.js";
 import { LeafMaker } from "./leaves.js";
-import { BucketReader, BucketWriter, LevelWriter, writeAll } from "./spill.js";
+import { BucketReader, BucketWriter, writeAll } from "./spill.js";
 
 export const IN_HEAD = 28;
-export const PLACE_HEAD = 24;
+export const PLACE_HEAD = 28;
 export const PADDING_WORKER = 255;
 export const TREE_HEADER = 32;
-/** Customer number ranges of the slot files: 2^20 customers (× k × 4 bytes of leaf indices in memory). */
-export const SLOT_RANGE = 1 << 20;
+/** Leaf number ranges of the slot files: 2^22 leaves (4 bytes each of leaf indices in memory). */
+export const SLOT_RANGE = 1 << 22;
+
+/** Where the trees' leaves sit in the forest's one order (v2; v1's one tree needs none of it). */
+export interface Forest {
+  /** per tree: its first leaf's place among all trees' leaves, its leaves (a power of two) */
+  base: number[];
+  L: number[];
+  /** all trees' leaves */
+  G: number;
+}
 
 export interface WorkSetup {
   dir: string;
@@ -35,8 +49,10 @@ export interface WorkSetup {
   assets: Asset[];
   k: number;
   key: Uint8Array;
-  /** place buckets: the key's top placeBits bits */
+  /** place buckets: 2^placeBits */
   placeBits: number;
+  /** v2's trees (undefined: v1) */
+  forest?: Forest;
   /** per part of the input: the lines before it (a row's line = its part's base + its line in the part) */
   lineBase: number[];
   /** the bytes the place buckets' write buffers may take together */
@@ -49,9 +65,17 @@ export const custFile = (dir: string, w: number) => join(dir, `cust-${w}.bin`);
 export const slotFile = (dir: string, t: number, w: number, q: number) =>
   join(dir, `slot-${t}-${w}-${q}.bin`);
 
-/** Place bucket of the key at `buf[at..]`. */
-export const placeBucket = (buf: Uint8Array, at: number, bits: number): number =>
-  bits === 0 ? 0 : ((buf[at] << 24) | (buf[at + 1] << 16) | (buf[at + 2] << 8) | buf[at + 3]) >>> (32 - bits);
+/**
+ * Place bucket of a leaf of tree `t` whose key is at `buf[at..]`: v1, the key's top bits; v2, its place in
+ * the forest's order (the tree's base + the key's share of its leaves) scaled to the buckets — monotone in
+ * (tree, key), so the buckets read in order and each sorted give every tree's leaves in key order.
+ */
+export function placeBucket(buf: Uint8Array, at: number, bits: number, t: number, f?: Forest): number {
+  const top = ((buf[at] << 24) | (buf[at + 1] << 16) | (buf[at + 2] << 8) | buf[at + 3]) >>> 0;
+  if (!f) return bits === 0 ? 0 : top >>> (32 - bits);
+  const pos = f.base[t] + Math.floor((top / 2 ** 32) * f.L[t]);
+  return Math.floor((pos * 2 ** bits) / f.G);
+}
 
 /** One worker's part of phases B (customers' leaves) and B' (padding leaves). */
 export class LeafWork {
@@ -65,29 +89,33 @@ export class LeafWork {
   private readonly dense: Uint8Array;
   /** customers numbered so far */
   customers = 0;
+  /** the leaves of this worker's customers numbered so far */
+  leaves = 0;
 
   constructor(private readonly s: WorkSetup) {
-    this.maker = new LeafMaker(s.assets.length, s.k, s.key);
-    this.R = recordBytes(s.assets.length);
+    const A = s.assets.length;
+    this.maker = new LeafMaker(s.forest ? 1 : A, s.k, s.key);
+    this.R = s.forest ? RECORD_V2 : recordBytes(A);
     this.place = new BucketWriter(2 ** s.placeBits, (b) => placeFile(s.dir, s.w, b), s.writerBudget);
     this.cust = openSync(custFile(s.dir, s.w), "a", 0o600);
     this.ledger = new LedgerBuilder(s.assets);
-    this.dense = new Uint8Array(s.assets.length * AMOUNT_BYTES);
+    this.dense = new Uint8Array(s.forest ? 0 : A * AMOUNT_BYTES);
   }
 
-  private emit(w: number, j: number, q: number, key: Uint8Array, ko: number, rec: Uint8Array, ro: number) {
+  private emit(t: number, w: number, n: number, key: Uint8Array, ko: number, rec: Uint8Array, ro: number) {
     const E = PLACE_HEAD + this.R;
-    const [b, at] = this.place.reserve(placeBucket(key, ko, this.s.placeBits), E);
+    const [b, at] = this.place.reserve(placeBucket(key, ko, this.s.placeBits, t, this.s.forest), E);
     b.set(key.subarray(ko, ko + KEY_BYTES), at);
-    b[at + 16] = w;
-    b[at + 17] = j;
-    b.writeUInt16BE(0, at + 18);
-    b.writeUInt32BE(q, at + 20);
+    b.writeUInt32BE(t, at + 16);
+    b[at + 20] = w;
+    b[at + 21] = 0;
+    b.writeUInt16BE(0, at + 22);
+    b.writeUInt32BE(n, at + 24);
     b.set(rec.subarray(ro, ro + this.R), at + PLACE_HEAD);
   }
 
   /** Input bucket `b`: its customers aggregated, their leaves placed; the problems found (line, text). */
-  aggregate(b: number): { problems: [number, string][]; customers: number } {
+  aggregate(b: number): { problems: [number, string][]; customers: number; leaves: number } {
     // the bucket's files (one a part of the input, in the input's order) deleted once read: the disk holds
     // the rows or their leaves, not both
     const { lineBase } = this.s;
@@ -108,36 +136,63 @@ export class LeafWork {
       if (problem) problems.push([line, problem]);
       at += IN_HEAD + idLen;
     }
-    if (problems.length) return { problems, customers: 0 };
+    if (problems.length) return { problems, customers: 0, leaves: this.leaves };
     const l = ledger.ledger();
-    const { k } = this.s;
-    const out = Buffer.allocUnsafe(1 << 20);
-    let used = 0;
+    const out = new CustWriter(this.cust);
     for (let c = 0; c < l.count; c++) {
       const id = l.ids.subarray(c === 0 ? 0 : l.idEnd[c - 1], l.idEnd[c]);
-      denseAmounts(l, c, this.dense);
-      this.maker.customer(id, this.dense, 0);
-      const q = this.customers++;
-      for (let j = 0; j < k; j++)
-        this.emit(this.s.w, j, q, this.maker.keys, j * KEY_BYTES, this.maker.records, j * this.R);
-      if (used + 2 + id.length + 32 > out.length) {
-        writeAll(this.cust, out.subarray(0, used), -1);
-        used = 0;
-      }
-      out.writeUInt16BE(id.length, used);
-      out.set(id, used + 2);
-      out.set(this.maker.secret, used + 2 + id.length);
-      used += 2 + id.length + 32;
+      const held = this.s.forest ? this.customerV2(l, c, id) : this.customerV1(l, c, id);
+      this.customers++;
+      out.add(id, this.maker.secret, held);
     }
-    writeAll(this.cust, out.subarray(0, used), -1);
-    return { problems: [], customers: l.count };
+    out.close();
+    return { problems: [], customers: l.count, leaves: this.leaves };
   }
 
-  /** Padding leaves from..to-1. */
-  padding(from: number, to: number): void {
+  private customerV1(l: ReturnType<LedgerBuilder["ledger"]>, c: number, id: Uint8Array): number[] {
+    denseAmounts(l, c, this.dense);
+    this.maker.customer(id, this.dense, 0);
+    for (let j = 0; j < this.s.k; j++)
+      this.emit(0, this.s.w, this.leaves++, this.maker.keys, j * KEY_BYTES, this.maker.records, j * this.R);
+    return [];
+  }
+
+  /** v2: the customer's non-zero holdings, in asset order, each k leaves in its asset's tree */
+  private customerV2(l: ReturnType<LedgerBuilder["ledger"]>, c: number, id: Uint8Array): number[] {
+    const entries: number[] = [];
+    for (let e = l.first[c]; e >= 0; e = l.next[e]) {
+      let zero = true;
+      for (let i = 0; i < AMOUNT_BYTES && zero; i++) if (l.amounts[e * AMOUNT_BYTES + i]) zero = false;
+      if (!zero) entries.push(e);
+    }
+    entries.sort((x, y) => l.asset[x] - l.asset[y]);
+    const held = entries.map((e) => l.asset[e]);
+    const amounts = new Uint8Array(entries.length * AMOUNT_BYTES);
+    entries.forEach((e, i) => {
+      amounts.set(l.amounts.subarray(e * AMOUNT_BYTES, (e + 1) * AMOUNT_BYTES), i * AMOUNT_BYTES);
+    });
+    const { keys, records } = this.maker.customerV2(id, held, amounts);
+    const { k } = this.s;
+    for (let i = 0; i < held.length; i++)
+      for (let j = 0; j < k; j++)
+        this.emit(
+          held[i],
+          this.s.w,
+          this.leaves++,
+          keys,
+          (i * k + j) * KEY_BYTES,
+          records,
+          (i * k + j) * RECORD_V2,
+        );
+    return held;
+  }
+
+  /** Padding leaves from..to-1 of tree `t` (v1: its one tree). */
+  padding(t: number, from: number, to: number): void {
     for (let p = from; p < to; p++) {
-      this.maker.padding(p);
-      this.emit(PADDING_WORKER, 0, p, this.maker.keys, 0, this.maker.records, 0);
+      if (this.s.forest) this.maker.paddingV2(t, p);
+      else this.maker.padding(p);
+      this.emit(t, PADDING_WORKER, p, this.maker.keys, 0, this.maker.records, 0);
     }
   }
 
@@ -152,110 +207,31 @@ export class LeafWork {
   }
 }
 
-export interface SubtreeTask {
-  dir: string;
-  tree: string;
-  /** this subtree worker's number, of `T` (a power of two) */
-  t: number;
-  T: number;
-  /** leaf-building workers (place-W-B files for W < W) */
-  W: number;
-  A: number;
-  L: number;
-  height: number;
-  placeBits: number;
-  /** first leaf index and entry count of each place bucket */
-  bases: number[];
-  counts: number[];
-  /** slot files per leaf worker */
-  slotRanges: number;
-  /** the bytes the level writer's buffers may take */
-  levelBudget: number;
-}
-
-/** Subtree `t` of `T`: its place buckets sorted by key, its leaves and every level above them written. */
-export function buildSubtree(o: SubtreeTask): Uint8Array {
-  const R = recordBytes(o.A);
-  const E = PLACE_HEAD + R;
-  const span = o.L / o.T;
-  const lo = o.t * span;
-  const hi = lo + span;
-  const sh = Math.log2(span);
-  const fd = openSync(o.tree, "r+");
-  const levelOffset = (l: number) => TREE_HEADER + R * (2 * o.L - 2 * (o.L / 2 ** l)) + (lo / 2 ** l) * R;
-  const levels = new LevelWriter(fd, R, o.A, sh, levelOffset, o.levelBudget);
-  const slots = new BucketWriter(o.W * o.slotRanges, (i) =>
-    slotFile(o.dir, o.t, Math.floor(i / o.slotRanges), i % o.slotRanges),
-  );
-  const reader = new BucketReader();
-  const keys = new SortKeys();
-  try {
-    for (let b = 0; b < o.bases.length; b++) {
-      const first = o.bases[b];
-      const n = o.counts[b];
-      if (first + n <= lo || first >= hi || n === 0) continue;
-      // a bucket wholly inside this half is read by no one else: deleted once read (the one across the
-      // halves' boundary, by the main thread once both are done)
-      const all = reader.read(
-        Array.from({ length: o.W }, (_, w) => placeFile(o.dir, w, b)),
-        first >= lo && first + n <= hi,
-      );
-      if (all.length !== n * E)
-        throw new Error(`place bucket ${b}: ${all.length / E} entries, expected ${n}`);
-      const order = keys.sort(all, n, E);
-      for (let r = Math.max(0, lo - first); r < n && first + r < hi; r++) {
-        const e = order[r] * E;
-        levels.push(all.subarray(e + PLACE_HEAD, e + E));
-        const w = all[e + 16];
-        if (w === PADDING_WORKER) continue;
-        const q = all.readUInt32BE(e + 20);
-        const [buf, at] = slots.reserve(w * o.slotRanges + Math.floor(q / SLOT_RANGE), 12);
-        buf.writeUInt32BE(q, at);
-        buf.writeUInt32BE(all[e + 17], at + 4);
-        buf.writeUInt32BE(first + r, at + 8);
-      }
+/** A worker's customers file, appended through a 1 MiB buffer: id, secret, the assets held. */
+class CustWriter {
+  private readonly out = Buffer.allocUnsafe(1 << 20);
+  private used = 0;
+  constructor(private readonly fd: number) {}
+  add(id: Uint8Array, secret: Uint8Array, held: number[]): void {
+    const n = 2 + id.length + 32 + 4 + 4 * held.length;
+    if (this.used + n > this.out.length) this.close();
+    const out = n > this.out.length ? Buffer.allocUnsafe(n) : this.out;
+    let at = out === this.out ? this.used : 0;
+    out.writeUInt16BE(id.length, at);
+    out.set(id, at + 2);
+    out.set(secret, at + 2 + id.length);
+    at += 2 + id.length + 32;
+    out.writeUInt32BE(held.length, at);
+    for (const a of held) {
+      at += 4;
+      out.writeUInt32BE(a, at);
     }
-    return levels.finish();
-  } finally {
-    slots.close();
-    closeSync(fd);
+    if (out === this.out) this.used += n;
+    else writeAll(this.fd, out, -1);
   }
-}
-
-/**
- * Entry numbers 0..n-1 of a bucket (entries of E bytes, a 16-byte key first) in key order, ties in entry
- * order; the key arrays kept from bucket to bucket (grown by an eighth when one is larger).
- */
-class SortKeys {
-  private k0 = new Float64Array(0);
-  private k1 = new Float64Array(0);
-  private k2 = new Float64Array(0);
-  private order = new Uint32Array(0);
-
-  sort(buf: Buffer, n: number, E: number): Uint32Array {
-    if (n > this.order.length) {
-      const m = Math.ceil(n * 1.125);
-      this.k0 = this.k1 = this.k2 = new Float64Array(0);
-      this.order = new Uint32Array(0);
-      [this.k0, this.k1, this.k2, this.order] = [
-        new Float64Array(m),
-        new Float64Array(m),
-        new Float64Array(m),
-        new Uint32Array(m),
-      ];
-    }
-    // 53 + 43 + 32 bits of the key as three exact doubles: the comparator reads no bytes
-    const { k0, k1, k2 } = this;
-    for (let i = 0; i < n; i++) {
-      const at = i * E;
-      const w1 = buf.readUInt32BE(at + 4);
-      k0[i] = buf.readUInt32BE(at) * 2 ** 21 + (w1 >>> 11);
-      k1[i] = (w1 & 0x7ff) * 2 ** 32 + buf.readUInt32BE(at + 8);
-      k2[i] = buf.readUInt32BE(at + 12);
-    }
-    const order = this.order.subarray(0, n);
-    for (let i = 0; i < n; i++) order[i] = i;
-    return order.sort((a, b) => k0[a] - k0[b] || k1[a] - k1[b] || k2[a] - k2[b]);
+  close(): void {
+    writeAll(this.fd, this.out.subarray(0, this.used), -1);
+    this.used = 0;
   }
 }
 
@@ -284,6 +260,8 @@ export interface RowsResult {
   rows: number;
   /** base units per asset in the part's rows */
   totals: bigint[];
+  /** per asset, the rows with an amount above zero */
+  held: number[];
   /** some line of the part is refused (the main thread then reads the input itself, for the exact messages) */
   refused: boolean;
 }
@@ -316,6 +294,7 @@ export function spillRow(
 export function readPart(o: RowsTask): RowsResult {
   const assetIndex = new Map(o.assets.map((a, i) => [a.asset, i]));
   const totals = o.assets.map(() => 0n);
+  const held = o.assets.map(() => 0);
   const out = new BucketWriter(2 ** o.inBits, (b) => inFile(o.dir, o.part, b), o.writerBudget);
   const { fd } = o;
   const buf = Buffer.allocUnsafe(4 << 20);
@@ -335,6 +314,7 @@ export function readPart(o: RowsTask): RowsResult {
     if (row === undefined) return true;
     if (typeof row === "string") return false;
     totals[row.a] += row.base;
+    if (row.base > 0n) held[row.a]++;
     rows++;
     spillRow(out, o.inBits, lines, o.part, row);
     return true;
@@ -372,7 +352,7 @@ export function readPart(o: RowsTask): RowsResult {
   } finally {
     out.close();
   }
-  return { part: o.part, lines, rows, totals, refused };
+  return { part: o.part, lines, rows, totals, held, refused };
 }
 
 function nextBreak(chunk: Buffer, from: number, crs: boolean): number {

@@ -23,13 +23,15 @@ import { Worker } from "node:worker_threads";
 import { ChaingwError, UsageError } from "../errors/index.js";
 import { cannotWrite } from "../util/atomic.js";
 import { type BuildOptions, type BuildResult, commitmentOf, heightFor, splitOf } from "./build.js";
-import { parentOf, recordBytes } from "./format.js";
+import { type Commitment, makeCommitment } from "./commitment.js";
+import { forestRoot, getAmount, hex, parentOf, RECORD_V2, recordBytes } from "./format.js";
 import { type Asset, readAssets, refuseEmpty } from "./input.js";
 import { cryptoRandom } from "./random.js";
 import { BuildFiles, buildFiles, indexSlots, writeTreeHeader } from "./store.js";
 import { pow2Bits, writeCustomersStreamed } from "./stream-customers.js";
 import { type Rows, readParts, spillRows } from "./stream-rows.js";
-import { PLACE_HEAD, placeFile, SLOT_RANGE, type SubtreeTask, TREE_HEADER } from "./stream-work.js";
+import type { HalfRoot, SubtreeTask, TreeAt } from "./stream-tree.js";
+import { type Forest, PLACE_HEAD, placeFile, SLOT_RANGE, TREE_HEADER } from "./stream-work.js";
 import type { WorkerTask } from "./worker.js";
 
 export interface StreamOptions extends BuildOptions {
@@ -53,6 +55,8 @@ export interface StreamOptions extends BuildOptions {
 }
 
 export interface StreamResult extends BuildResult {
+  /** v2: each asset's tree's height */
+  forest?: number[];
   /** the most the work directory held on disk (allocated blocks), sampled at each phase's end and before each deletion of a phase's leftovers */
   peakWorkBytes: number;
 }
@@ -157,7 +161,7 @@ const freeBytes = (dir: string): number => {
 function checkDisk(
   work: string,
   free: (dir: string) => number,
-  o: { treeBytes: number; customers: number; k: number; placeBucket: number },
+  o: { treeBytes: number; customers: number; k: number; leaves: number; placeBucket: number },
 ): void {
   const now = diskBytes(work);
   const files: Record<string, number> = {};
@@ -168,14 +172,15 @@ function checkDisk(
   const cust = files.cust ?? 0;
   const n = o.customers;
   const slots = indexSlots(n);
-  // customers.csv: the id and secret of each customer (the cust files less their 2-byte lengths, the secret
-  // in hex) and k leaf indices of at most 10 digits, with separators
-  const csv = cust + n * (32 - 2 + 3) + n * o.k * 11;
+  // customers.csv: the id and secret of each customer (the cust files, the secret in hex) and the leaf
+  // indices of at most 10 digits, with separators (v2: each asset held, its index and a colon, within the
+  // cust files' 4 bytes an asset and one more a leaf)
+  const csv = cust + n * (32 + 3) + o.leaves * 12;
   const index = 16 + 12 * slots;
   // C's end: the tree, the customers, the leaf indices, one place bucket; D's end: the outputs, the index
   // entries and one worker's customers (each deleted once read)
   const peak = Math.max(
-    o.treeBytes + cust + 12 * n * o.k + o.placeBucket,
+    o.treeBytes + cust + 8 * o.leaves + o.placeBucket,
     o.treeBytes + csv + index + 12 * n + cust,
   );
   // the leaves' buckets on disk now are deleted as the tree grows over them: the growth is peak − now
@@ -224,19 +229,24 @@ interface Run {
   T: number;
   /** the bytes of memory the buckets may use */
   data: number;
+  /** construction v2: a tree per asset */
+  v2: boolean;
   /** a phase ended: its name to onPhase with the time and the work directory's size */
   phase: (name: string) => void;
   /** the work directory's size now, noted for the peak */
   sample: () => number;
 }
 
-/** What phase B leaves for the tree: the customers per worker, the tree's shape, the place buckets. */
+/** What phase B leaves for the tree: the customers and leaves per worker, the trees' shape, the place buckets. */
 interface Leaves {
   count: number;
   perWorker: number[];
+  /** the leaves of each worker's customers */
+  leavesOf: number[];
+  /** the customers' leaves (before padding) */
   real: number;
-  height: number;
-  L: number;
+  forest: Forest;
+  heights: number[];
   placeBits: number;
   /** the place buckets' entries, and where each starts among all leaves */
   counts: number[];
@@ -264,17 +274,20 @@ export async function buildStreamed(o: StreamOptions): Promise<StreamResult> {
     run = startRun(o, { work, script, assets, k, T, data, out });
     const rowsIn = await readRows(run, inputBytes);
     const leaves = await makeLeaves(run, rowsIn);
-    const { root, treeBytes, Tt } = await hashTree(run, leaves);
-    writeCustomersStreamed(run, leaves.perWorker, Tt);
+    const { roots, treeBytes, Tt } = await hashTree(run, leaves);
+    writeCustomersStreamed(run, leaves.perWorker, leaves.leavesOf, Tt);
     run.phase("customers file and index written");
     // E. the commitment, then everything into place
-    const commitment = commitmentOf(o, assets, rowsIn.totals, leaves.height, root);
+    const commitment = run.v2
+      ? forestCommitment(o, assets, rowsIn.totals, leaves.heights, roots)
+      : commitmentOf(o, assets, rowsIn.totals, leaves.heights[0], roots[0]);
     run.files.commitment.write(`${JSON.stringify(commitment, null, 2)}\n`);
     run.files.commit();
     return {
       commitment,
       customers: leaves.count,
       realLeaves: leaves.real,
+      forest: run.v2 ? leaves.heights : undefined,
       files: buildFiles(o.out),
       treeBytes,
       peakWorkBytes: await run.stop(),
@@ -288,6 +301,31 @@ export async function buildStreamed(o: StreamOptions): Promise<StreamResult> {
     run?.files.discard();
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** v2's commitment: each tree's root (its sum checked against the input's total), the root over them. */
+function forestCommitment(
+  o: StreamOptions,
+  assets: Asset[],
+  totals: bigint[],
+  heights: number[],
+  roots: Uint8Array[],
+): Commitment {
+  const trees = roots.map((r, a) => {
+    if (getAmount(r, 32) !== totals[a]) throw new Error("root sum ≠ total");
+    return { height: heights[a], root: r.subarray(0, 32), total: totals[a] };
+  });
+  return makeCommitment({
+    assets,
+    totals,
+    leaves: heights.reduce((s, h) => s + 2 ** h, 0),
+    height: Math.max(...heights),
+    root: hex(forestRoot(trees)),
+    created: o.now ?? new Date(),
+    label: o.label,
+    challenge: o.challenge,
+    trees: trees.map((t, a) => ({ asset: assets[a].asset, height: t.height, root: hex(t.root) })),
+  });
 }
 
 /** The run's workers, outputs and clock: phases and ticks reported, the work directory's peak noted. */
@@ -320,7 +358,8 @@ function startRun(
     work,
     assets: r.assets,
     A: r.assets.length,
-    R: recordBytes(r.assets.length),
+    R: o.construction === 2 ? RECORD_V2 : recordBytes(r.assets.length),
+    v2: o.construction === 2,
     k: r.k,
     T: r.T,
     data: r.data,
@@ -359,45 +398,52 @@ async function readRows(run: Run, inputBytes: number): Promise<Rows & { inBits: 
 }
 
 /**
- * B. customers' leaves to place buckets (an entry and its sort keys take ~(E + 28) × 1.5 bytes in C), the
- * refusals of the rows, the tree's height; B'. the padding leaves, split between the workers.
+ * v2's forest, known from phase A's counts: per asset a tree of 2^h ≥ k × its holders' leaves (h ≥ 1), one
+ * after another in the forest's order.
+ */
+function forestOf(held: number[], k: number): Forest {
+  const L = held.map((n) => 2 ** heightFor(n, k));
+  const base: number[] = [];
+  const G = L.reduce((s, x) => {
+    base.push(s);
+    return s + x;
+  }, 0);
+  return { base, L, G };
+}
+
+/**
+ * B. customers' leaves to place buckets (an entry and its sort keys take ~(E + 36) × 1.5 bytes in C), the
+ * refusals of the rows, the trees' heights; B'. the padding leaves, split between the workers.
  */
 async function makeLeaves(run: Run, rowsIn: Rows & { inBits: number }): Promise<Leaves> {
   const { o, pool, work, assets, k, T, data, R } = run;
   const E = PLACE_HEAD + R;
-  const leavesMax = 2 ** pow2Bits(Math.max(2, rowsIn.rows * k));
+  const forest = run.v2 ? forestOf(rowsIn.held, k) : undefined;
+  const leavesMax = forest ? forest.G : 2 ** pow2Bits(Math.max(2, rowsIn.rows * k));
   const per = data / T;
   const placeBits = placeBitsFor(leavesMax, E, per);
   if (placeBits === undefined)
     throw new UsageError(
-      `--memory ${mbOf(o)} is too small for up to ${leavesMax} leaves of ${run.A} assets (${E} bytes a leaf): the tree's buckets need --memory ${neededMb(T, Math.sqrt(12 * leavesMax * E * (E + 28)))} or more`,
-      { hint: "nothing was written; give more --memory (fewer assets make smaller leaves)" },
+      `--memory ${mbOf(o)} is too small for up to ${leavesMax} leaves of ${run.v2 ? 1 : run.A} sums (${E} bytes a leaf): the tree's buckets need --memory ${neededMb(T, Math.sqrt(12 * leavesMax * E * (E + 36)))} or more`,
+      { hint: "nothing was written; give more --memory (or --construction v2: leaves of one sum each)" },
     );
   const buildKey = new Uint8Array(32);
   (o.random ?? cryptoRandom())(buildKey);
-  for (let w = 0; w < T; w++)
-    await pool.run(w, {
-      op: "init",
-      setup: {
-        dir: work,
-        w,
-        assets,
-        k,
-        key: buildKey,
-        placeBits,
-        lineBase: rowsIn.lineBase,
-        writerBudget: per / 4,
-      },
-    });
+  for (let w = 0; w < T; w++) {
+    const setup = { dir: work, w, assets, k, key: buildKey, placeBits, forest, lineBase: rowsIn.lineBase };
+    await pool.run(w, { op: "init", setup: { ...setup, writerBudget: per / 4 } });
+  }
   const perWorker = new Array<number>(T).fill(0);
+  const leavesOf = new Array<number>(T).fill(0);
   const problems: [number, string][] = [];
   await pool.each(
     2 ** rowsIn.inBits,
     (b) => ({ op: "aggregate", bucket: b }),
     (r, w) => {
-      const { problems: p, customers } = r as { problems: [number, string][]; customers: number };
-      problems.push(...p);
-      perWorker[w] += customers;
+      const x = r as { problems: [number, string][]; customers: number; leaves: number };
+      problems.push(...x.problems);
+      perWorker[w] += x.customers;
+      leavesOf[w] = x.leaves;
     },
   );
   const count = perWorker.reduce((s, x) => s + x, 0);
@@ -412,19 +458,10 @@ async function makeLeaves(run: Run, rowsIn: Rows & { inBits: number }): Promise<
     );
   }
   refuseEmpty(o.input, rowsIn.lines, count, []);
-  const real = count * k;
-  const height = heightFor(count, k);
-  const L = 2 ** height;
-  const pad = L - real;
-  await Promise.all(
-    Array.from({ length: T }, (_, w) =>
-      pool.run(w, {
-        op: "padding",
-        from: Math.floor((pad * w) / T),
-        to: Math.floor((pad * (w + 1)) / T),
-      }),
-    ),
-  );
+  const real = leavesOf.reduce((s, x) => s + x, 0);
+  const f = forest ?? { base: [0], L: [2 ** heightFor(count, k)], G: 2 ** heightFor(count, k) };
+  const heights = f.L.map((L) => Math.log2(L));
+  await padding(run, f, forest ? rowsIn.held.map((n) => n * k) : [real]);
   const counts = new Array<number>(2 ** placeBits).fill(0);
   for (let w = 0; w < T; w++) {
     const bytes = (await pool.run(w, { op: "finish" })) as number[];
@@ -438,64 +475,115 @@ async function makeLeaves(run: Run, rowsIn: Rows & { inBits: number }): Promise<
     bases.push(s);
     return s + x;
   }, 0);
-  return { count, perWorker, real, height, L, placeBits, counts, bases };
+  return { count, perWorker, leavesOf, real, forest: f, heights, placeBits, counts, bases };
 }
 
-/** C. the tree: each worker a subtree (a half), the main thread the root above them. */
+/** B'. Each tree's padding leaves (L − its real leaves), the forest's whole count split evenly between the workers. */
+async function padding(run: Run, f: Forest, real: number[]): Promise<void> {
+  const { T, pool } = run;
+  const pads = f.L.map((L, t) => L - real[t]);
+  const P = pads.reduce((s, x) => s + x, 0);
+  await Promise.all(
+    Array.from({ length: T }, async (_, w) => {
+      // this worker's share [from, to) of all padding leaves, tree by tree
+      const from = Math.floor((P * w) / T);
+      const to = Math.floor((P * (w + 1)) / T);
+      let at = 0;
+      for (let t = 0; t < pads.length; t++) {
+        const lo = Math.max(from, at);
+        const hi = Math.min(to, at + pads[t]);
+        if (lo < hi) await pool.run(w, { op: "padding", tree: t, from: lo - at, to: hi - at });
+        at += pads[t];
+      }
+    }),
+  );
+}
+
+/** The forest's trees in tree.bin (v2 after a directory of A heights), and the file's size. */
+function treesAt(run: Run, f: Forest): { trees: TreeAt[]; treeBytes: number } {
+  let offset = TREE_HEADER + (run.v2 ? 4 * run.A : 0);
+  const trees = f.L.map((L, t) => {
+    const at = { base: f.base[t], L, offset };
+    offset += run.R * (2 * L - 1);
+    return at;
+  });
+  return { trees, treeBytes: offset };
+}
+
+/**
+ * The workers' runs of half-trees: [cut_t, cut_t+1), each cut a half-tree's start nearest an even share of
+ * all leaves (v1: the two halves of its one tree).
+ */
+function runsOf(trees: TreeAt[], G: number, T: number): [number, number][] {
+  const starts = trees.flatMap((t) => [t.base, t.base + t.L / 2]);
+  const cuts = [0];
+  for (let w = 1; w < T; w++) {
+    const want = (G * w) / T;
+    const best = starts.reduce((b, x) => (Math.abs(x - want) < Math.abs(b - want) ? x : b), G);
+    cuts.push(Math.max(best, cuts.at(-1)!));
+  }
+  cuts.push(G);
+  return cuts.slice(0, -1).map((c, w) => [c, cuts[w + 1]] as [number, number]);
+}
+
+/** C. the trees: each worker a run of half-trees, the main thread each tree's root above its halves. */
 async function hashTree(
   run: Run,
   leaves: Leaves,
-): Promise<{ root: Uint8Array; treeBytes: number; Tt: number; slotRanges: number }> {
+): Promise<{ roots: Uint8Array[]; treeBytes: number; Tt: number }> {
   const { o, pool, work, A, R, k, T } = run;
-  const { L, height, placeBits, counts, bases, perWorker, count } = leaves;
+  const { forest, placeBits, counts, bases, leavesOf, count } = leaves;
   const E = PLACE_HEAD + R;
-  const treeBytes = TREE_HEADER + R * (2 * L - 1);
+  const { trees, treeBytes } = treesAt(run, forest);
   checkDisk(work, o.free ?? freeBytes, {
     treeBytes,
     customers: count,
     k,
+    leaves: leaves.real,
     placeBucket: Math.max(...counts) * E,
   });
   const file = run.files.tree;
-  const tree = file.tmp;
-  file.write(writeTreeHeader(A, height), 0);
+  file.write(writeTreeHeader(A, Math.max(...leaves.heights), run.v2 ? leaves.heights : undefined), 0);
   file.truncate(treeBytes);
-  const Tt = L >= T ? T : 1;
-  const slotRanges = Math.max(1, Math.ceil(Math.max(...perWorker) / SLOT_RANGE));
-  const tops: Uint8Array[] = [];
+  const runs = runsOf(trees, forest.G, T).filter(([lo, hi]) => hi > lo);
+  const Tt = runs.length;
+  const slotRanges = Math.max(1, Math.ceil(Math.max(...leavesOf) / SLOT_RANGE));
+  const halves: HalfRoot[][] = [];
   const subtrees = Promise.all(
-    Array.from({ length: Tt }, async (_, t) => {
+    runs.map(async ([lo, hi], t) => {
       const task: SubtreeTask = {
         dir: work,
-        tree,
+        tree: file.tmp,
         t,
-        T: Tt,
         W: T,
-        A,
-        L,
-        height,
-        placeBits,
+        R,
+        A: run.v2 ? 1 : A,
+        trees,
+        lo,
+        hi,
         bases,
         counts,
         slotRanges,
         levelBudget: run.data / T / 4,
       };
-      tops[t] = (await pool.run(t, { op: "subtree", task })) as Uint8Array;
+      halves[t] = (await pool.run(t, { op: "subtree", task })) as HalfRoot[];
     }),
   );
   // a level the workers could not write is tree.bin's failure
   await subtrees.catch((e) => {
     throw WRITE_CODES.has((e as NodeJS.ErrnoException).code ?? "") ? cannotWrite("--out", file.path, e) : e;
   });
-  let root = tops[0] as Uint8Array;
-  if (Tt === 2) {
-    root = parentOf(tops[0] as Uint8Array, tops[1] as Uint8Array, A)!;
-    file.write(root, TREE_HEADER + R * (2 * L - 2));
-  }
-  // the place bucket across the halves' boundary (each half deleted the buckets only it read)
+  const sides = trees.map(() => [] as Uint8Array[]);
+  for (const h of halves.flat()) sides[h.tree][h.half] = h.record;
+  const roots = trees.map((t, i) => {
+    const root = parentOf(sides[i][0], sides[i][1], run.v2 ? 1 : A)!;
+    file.write(root, t.offset + R * (2 * t.L - 2));
+    return root;
+  });
+  // the place bucket across the runs' boundary (each run deleted the buckets only it read)
   run.sample();
   for (let b = 0; b < 2 ** placeBits; b++)
     for (let w = 0; w < T; w++) rmSync(placeFile(work, w, b), { force: true });
   run.phase("tree hashed");
-  return { root, treeBytes, Tt, slotRanges };
+  return { roots, treeBytes, Tt };
 }

@@ -14,19 +14,20 @@ import { type Commitment, commitmentFaults, type Total, totalOf } from "./commit
 import {
   AMOUNT_BYTES,
   CONSTRUCTION,
+  CONSTRUCTION_V2,
   FORMAT_VERSION,
   getAmount,
   hex,
   leafHash,
-  MAX_AMOUNT,
   PROOF_FORMAT,
   parentOf,
   putAmount,
   recordBytes,
   tagOf,
 } from "./format.js";
-import type { ProofDocument, ProofLeaf } from "./proof.js";
+import type { AnyProof, ProofDocument, ProofDocumentV2, ProofLeaf } from "./proof.js";
 import { isObj, strictJsonDocuments, unknownMember } from "./read.js";
+import { amount, balancesV2, leavesV2, leavesV2From, walkLeafV2 } from "./verify-v2.js";
 
 export interface LiabilitiesVerdict {
   verdict: "holds" | "fails";
@@ -70,7 +71,7 @@ const LEAF_MEMBERS = ["index", "part", "parts", "tag", "hash", "amounts", "path"
  * one: a member the format does not have, another format, version or construction, a field of the wrong
  * type. Values are judged by the verifier.
  */
-function proofFrom(v: unknown, file: string): ProofDocument {
+function proofFrom(v: unknown, file: string): AnyProof {
   const bad = (why: string): never => {
     throw new UsageError(`${file}: not a liabilities proof: ${why}`);
   };
@@ -79,7 +80,8 @@ function proofFrom(v: unknown, file: string): ProofDocument {
   const extra = unknownMember(v, PROOF_MEMBERS);
   if (extra !== undefined) bad(`member ${quoted(extra)} is not part of the format`);
   if (v.version !== FORMAT_VERSION) bad(`version ${shown(v.version)} (this chaingw reads ${FORMAT_VERSION})`);
-  if (v.construction !== CONSTRUCTION) bad(`construction ${shown(v.construction)}, expected ${CONSTRUCTION}`);
+  if (v.construction !== CONSTRUCTION && v.construction !== CONSTRUCTION_V2)
+    bad(`construction ${shown(v.construction)}, expected ${CONSTRUCTION} or ${CONSTRUCTION_V2}`);
   for (const k of ["commitment", "root", "customer", "secret"])
     if (typeof v[k] !== "string") bad(`${k} is not text`);
   if (v.label !== undefined && typeof v.label !== "string") bad("label is not text");
@@ -96,6 +98,10 @@ function proofFrom(v: unknown, file: string): ProofDocument {
   )
     bad("balances is not a list of {asset, amount, base_units}");
   if (!Array.isArray(v.leaves)) bad("leaves is not a list");
+  if (v.construction === CONSTRUCTION_V2) {
+    leavesV2From(v.leaves as unknown[], bad);
+    return v as unknown as ProofDocumentV2;
+  }
   for (const [i, l] of (v.leaves as unknown[]).entries()) {
     if (!isObj(l)) {
       bad(`leaves[${i}] is not an object`);
@@ -124,22 +130,9 @@ function proofFrom(v: unknown, file: string): ProofDocument {
 }
 
 /** Reads a proof file: one proof, or JSON Lines of several (as `liabilities proof ID ID…` prints them). */
-export function parseProofs(text: string, file: string): ProofDocument[] {
+export function parseProofs(text: string, file: string): AnyProof[] {
   const docs = strictJsonDocuments(text, file);
   return docs.map((d) => proofFrom(d.value, docs.length > 1 ? `${file} line ${d.line}` : file));
-}
-
-/** Base units from a proof's text, or a failing finding (not an exception): negative, malformed, past 128 bits. */
-function amount(text: string, where: string, at: string, out: Finding[]): bigint | undefined {
-  const bad = (why: string) => {
-    out.push(fails("path", `${where} ${why}`, at));
-    return undefined;
-  };
-  if (/^-\d+$/.test(text)) return bad(`is negative (${text})`);
-  if (!/^\d{1,40}$/.test(text))
-    return bad(`is not a whole number of base units (${quoted(text.slice(0, 40))})`);
-  const v = BigInt(text);
-  return v > MAX_AMOUNT ? bad(`overflows 128 bits (${text})`) : v;
 }
 
 function record(hashHex: string, sums: bigint[]): Uint8Array {
@@ -174,7 +167,7 @@ export interface LiabilitiesContext {
 
 /** What the steps learn as they go: the customer's tag (from the secret) and the amounts the leaves add up to. */
 export interface LiabilitiesState {
-  proof: ProofDocument;
+  proof: AnyProof;
   tag: Uint8Array;
   /** per asset of the commitment, the sum of the leaves' amounts */
   sum: bigint[];
@@ -257,6 +250,14 @@ const buildStep: Step = {
           "label",
         ),
       );
+    if (proof.construction !== c.construction)
+      out.push(
+        fails(
+          "build",
+          `the proof is of ${proof.construction}, the commitment of ${c.construction}`,
+          "construction",
+        ),
+      );
     if (proof.commitment !== c.digest || proof.root !== c.root)
       out.push(
         fails(
@@ -285,7 +286,10 @@ const secretStep: Step = {
 /** The leaves: all of the customer's parts, once each, inside the tree. */
 const leavesStep: Step = {
   name: "leaves",
-  run: ({ commitment: c }, { proof: { leaves } }) => {
+  run: ({ commitment: c }, { proof }) => {
+    // v2: a customer holding nothing has no leaf (their balances say nothing is held)
+    if (proof.construction === CONSTRUCTION_V2) return leavesV2(c, proof.leaves);
+    const { leaves } = proof;
     const out: Finding[] = [];
     const bad = (text: string, at = "leaves") => out.push(fails("leaves", text, at));
     if (!leaves.length) bad("the proof carries no leaf: the customer is not shown in the tree");
@@ -320,8 +324,13 @@ const pathStep: Step = {
   run: (ctx, st) => {
     const c = ctx.commitment;
     const out: Finding[] = [];
-    for (const [k, l] of st.proof.leaves.entries())
-      out.push(...walkLeaf(c, st, l, `leaves[${k}]`, ctx.options.rootOnly));
+    const { proof } = st;
+    if (proof.construction === CONSTRUCTION_V2)
+      for (const [k, l] of proof.leaves.entries())
+        out.push(...walkLeafV2(c, st.tag, st.sum, l, `leaves[${k}]`));
+    else
+      for (const [k, l] of proof.leaves.entries())
+        out.push(...walkLeaf(c, st, l, `leaves[${k}]`, ctx.options.rootOnly));
     return out;
   },
 };
@@ -424,6 +433,7 @@ function walkLeaf(
 const balancesStep: Step = {
   name: "balances",
   run: ({ commitment: c }, { proof, sum }) => {
+    if (proof.construction === CONSTRUCTION_V2) return balancesV2(c, proof.balances, proof.leaves, sum);
     const A = c.assets.length;
     if (proof.balances.length !== A || proof.balances.some((b, i) => b.asset !== c.assets[i].asset))
       return [fails("balances", "the balances do not list the commitment's assets in its order", "balances")];
@@ -460,7 +470,7 @@ export const STEPS: readonly Step[] = [
  * first of all, however well it verifies.
  */
 export function verifyLiabilityProof(
-  proof: ProofDocument,
+  proof: AnyProof,
   commitment: Commitment,
   options: LiabilitiesOptions = {},
 ): LiabilitiesVerdict {
@@ -489,7 +499,7 @@ export function verifyLiabilityProof(
  * and a file holding none of theirs fails (a file of someone else's proof included).
  */
 export function checkProofs(
-  proofs: ProofDocument[],
+  proofs: AnyProof[],
   commitment: Commitment,
   options: LiabilitiesOptions = {},
 ): LiabilitiesVerdict[] {

@@ -3,20 +3,14 @@
  * its tasks, and subtrees. Messages in: {op, …}; out: {ok: result} or {error: message, code}.
  */
 import { parentPort } from "node:worker_threads";
-import {
-  buildSubtree,
-  LeafWork,
-  type RowsTask,
-  readPart,
-  type SubtreeTask,
-  type WorkSetup,
-} from "./stream-work.js";
+import { buildSubtree, type SubtreeTask } from "./stream-tree.js";
+import { LeafWork, type RowsTask, readPart, type WorkSetup } from "./stream-work.js";
 
 export type WorkerTask =
   | { op: "rows"; task: RowsTask }
   | { op: "init"; setup: WorkSetup }
   | { op: "aggregate"; bucket: number }
-  | { op: "padding"; from: number; to: number }
+  | { op: "padding"; tree: number; from: number; to: number }
   | { op: "finish" }
   | { op: "subtree"; task: SubtreeTask };
 
@@ -32,7 +26,7 @@ export function runTask(m: WorkerTask): unknown {
     case "aggregate":
       return work!.aggregate(m.bucket);
     case "padding":
-      work!.padding(m.from, m.to);
+      work!.padding(m.tree, m.from, m.to);
       return null;
     case "finish":
       return Array.from(work!.finish());

@@ -13,6 +13,8 @@ export interface BuildCommandOptions {
   /** the audit's challenge: the text reserves must be signed over to count for these liabilities */
   challenge?: string;
   memory?: string;
+  /** v1 (one tree, every asset's sum in every node) or v2 (a tree per asset over its holders: sparse) */
+  construction?: string;
   /** without a TTY, a line on stderr as each phase ends (on a TTY a spinner says the phase) */
   progress?: boolean;
 }
@@ -33,6 +35,10 @@ export function declareBuild(parent: Command, run: Run): void {
     .option(
       "--memory <MB>",
       "the memory the build may use, whatever the number of customers (default 2048, at least 400)",
+    )
+    .option(
+      "--construction <v1|v2>",
+      "v1 (default): one tree, every node every asset's sum; v2: a tree per asset over its holders — work, disk and proofs grow with the holdings, for hundreds of assets",
     )
     .option("--progress", "without a TTY: a line on stderr as each phase ends (time, memory, work files)")
     .addHelpText(
@@ -64,6 +70,9 @@ export async function runBuild(
     o.memory === undefined
       ? undefined
       : parseWhole("--memory", o.memory, 0, MIN_MEMORY_MB, 1 << 20) * 1024 ** 2;
+  if (o.construction !== undefined && o.construction !== "v1" && o.construction !== "v2")
+    throw new UsageError(`--construction ${o.construction}: v1 or v2`);
+  const construction = o.construction === "v2" ? 2 : 1;
   const { progress } = await import("../../../output/progress.js");
   // --json keeps stderr quiet unless --progress asks for the lines
   const bar = io.machine && !o.progress ? undefined : progress({ plainEveryMs: o.progress ? 0 : undefined });
@@ -78,6 +87,7 @@ export async function runBuild(
       label: o.label,
       challenge: o.challenge,
       memory,
+      construction,
       onPhase: (e) =>
         bar?.update(
           `liabilities build: ${e.phase} at ${(e.ms / 1000).toFixed(1)} s, peak memory ${mb(peakRss())}, work files ${mb(e.workBytes)}`,
@@ -107,7 +117,7 @@ export async function runBuild(
   };
   io.print(summary, () =>
     [
-      `liabilities: ${r.customers} customers in ${c.leaves} leaves (height ${c.height})${c.label ? `, ${c.label}` : ""}`,
+      `liabilities: ${r.customers} customers in ${c.leaves} leaves (${c.trees ? `${c.trees.length} trees, the tallest ${c.height} high` : `height ${c.height}`})${c.label ? `, ${c.label}` : ""}`,
       `root ${c.root}`,
       `audit challenge ${c.challenge === undefined ? "none (solvency will prove nothing for these liabilities without --challenge)" : JSON.stringify(c.challenge)}, created ${c.created}`,
       ...c.totals.map((t) => `  ${t.asset} ${t.amount}`),

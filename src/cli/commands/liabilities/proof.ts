@@ -104,6 +104,10 @@ async function toPage(
     io.exitCode = 1;
     return;
   }
+  if (p.construction !== "merkle-sum-sha256/v1")
+    throw new UsageError(
+      `--html: the page checks ${"merkle-sum-sha256/v1"} proofs; this build is ${p.construction} (give the JSON proof to liabilities verify)`,
+    );
   const [{ customerPage }, { writeAtomic }] = await Promise.all([
     import("../../render/customer-page.js"),
     import("../../files.js"),
@@ -144,7 +148,7 @@ async function toFiles(
   }
   const { writeAtomic } = await import("../../files.js");
   let written = 0;
-  const write = (p: import("../../../liabilities/proof.js").ProofDocument) => {
+  const write = (p: import("../../../liabilities/proof.js").AnyProof) => {
     const path = join(dir, nameOf(p.customer));
     try {
       writeAtomic(path, `${JSON.stringify(p, null, 2)}\n`, "--dir", { exclusive: true, mode: 0o600 });
