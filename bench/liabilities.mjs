@@ -32,6 +32,13 @@ import { join } from "node:path";
 import { banner, CHAINGW, dur, loadNote, NODE, ratio, runOnce, table, timeInterleaved } from "./lib.mjs";
 
 const SIZES = (process.env.LIAB_N ?? "1000000,10000000").split(",").map(Number);
+// LIAB_ASSETS (default 3): assets in the table; with more than 3, each customer holds 1-5 of them (3 on
+// average, chosen at random), amounts whole units; LIAB_CONSTRUCTION v1 (default) or v2 (a tree per asset)
+const ASSETS = Number(process.env.LIAB_ASSETS ?? 3);
+const SPARSE = ASSETS > 3;
+const V2 = process.env.LIAB_CONSTRUCTION === "v2";
+/** holdings written per size (the sparse shape's count, for the floor's messages) */
+const HOLDINGS = new Map();
 const ALL_N = Number(process.env.LIAB_ALL_N ?? 100_000);
 const MEMORY = process.env.LIAB_MEMORY;
 const MIN_FREE = Number(process.env.LIAB_MIN_FREE_GB ?? 8) * 1024 ** 3;
@@ -44,16 +51,27 @@ const dir = mkdtempSync(join(tmpdir(), "chaingw-bench-liab-"));
 const opts = { env, timeoutMs: 6 * 3_600_000 };
 
 banner(
-  `liabilities: ${SIZES.map((n) => n.toLocaleString("en")).join(" and ")} customers × 3 assets, split 2`,
+  `liabilities: ${SIZES.map((n) => n.toLocaleString("en")).join(" and ")} customers × ${ASSETS} assets${SPARSE ? " (1-5 held each, 3 on average)" : ""}, split 2, construction ${V2 ? "v2" : "v1"}`,
 );
 
 async function balances(file, n) {
   const out = createWriteStream(file);
   let x = 12345;
   let chunk = "customer_id,asset,amount\n";
+  let holdings = 0;
   for (let c = 0; c < n; c++) {
     x = (x * 1103515245 + 12345) % 2 ** 31;
-    chunk += `cust-${c},BTC,${x % 1000}.${String(x % 1e8).padStart(8, "0")}\ncust-${c},USDT,${x % 100000}.${x % 1000}\ncust-${c},ETH,${x}.000000000000000001\n`;
+    if (SPARSE) {
+      const held = new Set();
+      const h = 1 + (x % 5);
+      while (held.size < h) {
+        x = (x * 1103515245 + 12345) % 2 ** 31;
+        held.add(x % ASSETS);
+      }
+      for (const a of held) chunk += `cust-${c},A${a},${1 + (x % 1000000)}\n`;
+      holdings += h;
+    } else
+      chunk += `cust-${c},BTC,${x % 1000}.${String(x % 1e8).padStart(8, "0")}\ncust-${c},USDT,${x % 100000}.${x % 1000}\ncust-${c},ETH,${x}.000000000000000001\n`;
     if (chunk.length > 1 << 20) {
       if (!out.write(chunk)) await new Promise((ok) => out.once("drain", ok));
       chunk = "";
@@ -61,6 +79,29 @@ async function balances(file, n) {
   }
   out.end(chunk);
   await new Promise((ok) => out.once("finish", ok));
+  HOLDINGS.set(n, SPARSE ? holdings : 3 * n);
+}
+
+/**
+ * v2's messages (a tree per asset: leaves of 0x00 ‖ tag ‖ asset ‖ part ‖ parts ‖ u128, 61 bytes; inner nodes
+ * 0x01 ‖ two records of 48 bytes, 97): n customers holding H non-zero amounts (split 2: H cut values and 2H
+ * place keys, 2H leaves), G leaves in A trees. Seed-stream blocks: the secret, a cut each, two keys a block.
+ */
+function messagesV2(n, H, G, A) {
+  const pad = G - 2 * H;
+  const count = new Map();
+  const add = (size, k) => count.set(size, (count.get(size) ?? 0) + k);
+  let idBytes = 0;
+  for (let d = 1, lo = 0; lo < n; d++, lo = 10 ** (d - 1)) idBytes += (Math.min(n, 10 ** d) - lo) * (5 + d);
+  const avgId = Math.round(idBytes / n);
+  add(64 + 1 + avgId, n); // the customer's seed, inner
+  add(64 + avgId, n); // the tag, inner
+  add(96, 2 * n + pad); // the outer hashes of both, and of the padding seed
+  add(36, n + 2 * H + 2 * pad); // seed stream blocks: secret, H cuts, 2H keys (two a block); padding: r, key
+  add(77, pad); // the padding seed: HMAC(K, 0x02 ‖ u32 a ‖ u64 p), inner
+  add(61, G); // leaves
+  add(97, G - A); // inner nodes
+  return count;
 }
 
 /**
@@ -98,6 +139,32 @@ function nativeRate(size) {
   }
   return opensslRate.get(size);
 }
+/**
+ * The native floor in CPU time, which the load of other sessions does not inflate as it does openssl speed's
+ * wall-clock rates: `sha256sum` (coreutils, native) over 256 MiB under /usr/bin/time gives the CPU time of
+ * one 64-byte compression; a message of S bytes takes ⌈(S + 9) / 64⌉ of them.
+ */
+let perBlockMs;
+function blockCpuMs() {
+  if (perBlockMs === undefined) {
+    const f = join(dir, "zeros.bin");
+    spawnSync("sh", ["-c", `head -c 268435456 /dev/zero > ${f}`]);
+    const t = join(dir, "sha-time.txt");
+    spawnSync("/usr/bin/time", ["-f", "%U %S", "-o", t, "sha256sum", f], { encoding: "utf8" });
+    const [u, sys] = spawnSync("cat", [t], { encoding: "utf8" })
+      .stdout.trim()
+      .split("\n")
+      .at(-1)
+      .split(" ")
+      .map(Number);
+    perBlockMs = ((u + sys) * 1000) / (268435456 / 64);
+    rmSync(f, { force: true });
+  }
+  return perBlockMs;
+}
+const blockFloorCpu = (count) =>
+  [...count].reduce((ms, [size, k]) => ms + k * Math.ceil((size + 9) / 64) * blockCpuMs(), 0);
+
 const nativeFloor = (count) => [...count].reduce((ms, [size, k]) => ms + (k / nativeRate(size)) * 1000, 0);
 
 /** node:crypto's hash() over the same messages, the work split across CORES worker threads. */
@@ -197,7 +264,11 @@ async function timedBuild(argv, input, out) {
 }
 
 const assets = join(dir, "assets.csv");
-spawnSync("sh", ["-c", `printf 'asset,decimals\\nBTC,8\\nUSDT,6\\nETH,18\\n' > ${assets}`]);
+if (SPARSE)
+  spawnSync("sh", ["-c", `cat > ${assets}`], {
+    input: `asset,decimals\n${Array.from({ length: ASSETS }, (_, i) => `A${i},${i % 19}`).join("\n")}\n`,
+  });
+else spawnSync("sh", ["-c", `printf 'asset,decimals\\nBTC,8\\nUSDT,6\\nETH,18\\n' > ${assets}`]);
 const rows = [];
 let first;
 for (const N of SIZES) {
@@ -223,6 +294,7 @@ for (const N of SIZES) {
       "--progress",
       "--json",
       ...(MEMORY ? ["--memory", MEMORY] : []),
+      ...(V2 ? ["--construction", "v2"] : []),
     ],
     input,
     out,
@@ -235,17 +307,18 @@ for (const N of SIZES) {
     spawnSync("cat", [join(out, "commitment.json")], { encoding: "utf8" }).stdout,
   );
   const L = commitment.leaves;
-  const count = messages(N, L);
+  const count = V2 ? messagesV2(N, HOLDINGS.get(N), L, ASSETS) : messages(N, L);
   const native = nativeFloor(count);
   const node = nodeFloor(count);
   // CPU time, which the other sessions on this host do not inflate as they do wall time: the build's (all
   // threads) against the native floor's CPU time (openssl speed counts CPU time; its -multi rate is CORES ×)
   const nativeCpu = native * CORES;
   const hashes = [...count.values()].reduce((a, b) => a + b, 0);
+  const blocksCpu = blockFloorCpu(count);
   rows.push([
     N.toLocaleString("en"),
     `${(inputBytes / 1e6).toFixed(0)} MB`,
-    `${L.toLocaleString("en")} (h ${commitment.height})`,
+    `${L.toLocaleString("en")} (h ${commitment.height}${V2 ? ", tallest" : ""})`,
     `${(hashes / 1e6).toFixed(1)} M`,
     dur(build.ms),
     dur(build.cpuMs),
@@ -256,8 +329,21 @@ for (const N of SIZES) {
     `${dur(node.ms)} (CPU ${dur(node.cpuMs)})${node.scaled ? ` (measured on ${(node.scaled * 100).toFixed(0)} %, scaled)` : ""}`,
     ratio(build.cpuMs, node.cpuMs),
     `${(statSync(join(out, "tree.bin")).size / 1e9).toFixed(2)} GB`,
+    `${dur(blocksCpu)} (${ratio(build.cpuMs, blocksCpu)})`,
   ]);
   console.log(`done: ${rows.at(-1).join(" | ")}`); // as it comes: a long run stopped later keeps it
+  // a customer's proof, its size
+  const one = spawnSync(
+    CHAINGW[0],
+    [...CHAINGW.slice(1), "liabilities", "proof", "--out", out, `cust-${N >> 1}`],
+    {
+      env,
+      encoding: "utf8",
+      maxBuffer: 1 << 30,
+    },
+  );
+  console.log(`  proof of cust-${N >> 1}: ${(Buffer.byteLength(one.stdout) / 1024).toFixed(1)} KB`);
+  rows.at(-1).push(`${(Buffer.byteLength(one.stdout) / 1024).toFixed(1)} KB`);
   if (first === undefined) first = { N, out };
   else rmSync(out, { recursive: true, force: true });
 }
@@ -276,9 +362,12 @@ table(
     "node floor (hash() in workers)",
     "build ÷ node (CPU)",
     "tree.bin",
+    "sha256sum floor, CPU (build ÷ it)",
+    "one proof",
   ],
   rows,
 );
+console.log(`sha256sum: ${(blockCpuMs() * 1e6).toFixed(0)} ns of CPU a 64-byte block`);
 console.log(
   `openssl speed -evp sha256 -multi ${CORES}, messages/s by size: ${[...opensslRate].map(([s, r]) => `${s} B ${(r / 1e6).toFixed(2)} M`).join(", ")}`,
 );
@@ -320,12 +409,19 @@ const t = timeInterleaved(
   5,
 );
 
-// --all on a build of ALL_N customers
-const allIn = join(dir, "all.csv");
-await balances(allIn, ALL_N);
-const allOut = join(dir, "all");
-runOnce([...CHAINGW, "liabilities", "build", "--input", allIn, "--assets", assets, "--out", allOut], opts);
-const all = runOnce([...CHAINGW, "liabilities", "proof", "--out", allOut, "--all"], opts);
+// --all on a build of ALL_N customers (none: LIAB_ALL_N=0)
+let allMs;
+if (ALL_N > 0) {
+  const allIn = join(dir, "all.csv");
+  await balances(allIn, ALL_N);
+  const allOut = join(dir, "all");
+  const how = V2 ? ["--construction", "v2"] : [];
+  runOnce(
+    [...CHAINGW, "liabilities", "build", "--input", allIn, "--assets", assets, "--out", allOut, ...how],
+    opts,
+  );
+  allMs = runOnce([...CHAINGW, "liabilities", "proof", "--out", allOut, "--all"], opts).ms;
+}
 
 table(
   ["measure", "value"],
@@ -333,7 +429,9 @@ table(
     ["node -e 0 (median)", dur(t.get("node -e 0").median)],
     [`proof ID on the ${N.toLocaleString("en")} build (median)`, dur(t.get("proof ID").median)],
     ["verify (median)", dur(t.get("verify").median)],
-    [`--all on ${ALL_N.toLocaleString("en")}: per 1,000 proofs`, dur((all.ms / ALL_N) * 1000)],
+    ...(allMs === undefined
+      ? []
+      : [[`--all on ${ALL_N.toLocaleString("en")}: per 1,000 proofs`, dur((allMs / ALL_N) * 1000)]]),
   ],
 );
 console.log(loadNote());

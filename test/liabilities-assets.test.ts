@@ -10,8 +10,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseCommitment } from "../src/liabilities/commitment.js";
+import { CONSTRUCTION_V2 } from "../src/liabilities/format.js";
 import { ProofSource } from "../src/liabilities/proof.js";
 import { parseProofs, verifyLiabilityProof } from "../src/liabilities/verify.js";
+import { digestOf } from "../src/proof/jcs.js";
 import { runCli } from "./helpers/cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "chaingw-liab-assets-"));
@@ -68,7 +70,7 @@ function shape(n: number, customers: number, padTo = 0): Shape {
 }
 
 /** Builds the shape, then checks every total and every customer's proof. */
-async function buildAndCheck(name: string, s: Shape): Promise<string> {
+async function buildAndCheck(name: string, s: Shape, ...more: string[]): Promise<string> {
   const assetsFile = join(dir, `${name}-assets.csv`);
   const input = join(dir, `${name}-balances.csv`);
   const out = join(dir, name);
@@ -77,7 +79,17 @@ async function buildAndCheck(name: string, s: Shape): Promise<string> {
     `asset,decimals\n${s.assets.map((a, i) => `${a},${s.decimals[i]}`).join("\n")}\n`,
   );
   writeFileSync(input, s.csv);
-  const r = await cli("liabilities", "build", "--input", input, "--assets", assetsFile, "--out", out);
+  const r = await cli(
+    "liabilities",
+    "build",
+    "--input",
+    input,
+    "--assets",
+    assetsFile,
+    "--out",
+    out,
+    ...more,
+  );
   expect(r.stderr).toBe("");
   expect(r.exitCode).toBe(0);
   const text = readFileSync(join(out, "commitment.json"), "utf8");
@@ -96,6 +108,9 @@ async function buildAndCheck(name: string, s: Shape): Promise<string> {
     expect(v.faults).toEqual([]);
     expect(v.verdict).toBe("holds");
     const m = s.held.get(p.customer)!;
+    // v2 lists the assets held, v1 every asset
+    if (p.construction === CONSTRUCTION_V2)
+      expect(p.balances.length).toBe([...m.values()].filter((x) => x > 0n).length);
     v.balances.forEach((b, a) => {
       expect(b.base_units).toBe((m.get(a) ?? 0n).toString());
     });
@@ -110,13 +125,27 @@ describe("liabilities build over many assets", () => {
     await buildAndCheck("a257", shape(257, 40));
   }, 240_000);
 
-  it("800 assets, 1,000 customers holding 1-5 each, read in parts: every total exact, every proof holds", async () => {
-    const s = shape(800, 1000, 1.1 * 2 ** 20);
-    const out = await buildAndCheck("a800", s);
+  it("257 assets, construction v2: every total exact, every proof holds", async () => {
+    await buildAndCheck("a257v2", shape(257, 40), "--construction", "v2");
+  }, 240_000);
+
+  it("800 assets, construction v1: every total exact, every proof holds", async () => {
+    await buildAndCheck("a800v1", shape(800, 150));
+  }, 240_000);
+
+  it("800 assets v2, 600 customers holding 1-5 each, read in parts: every total exact, every proof holds", async () => {
+    const s = shape(800, 600, 1.1 * 2 ** 20);
+    const out = await buildAndCheck("a800", s, "--construction", "v2");
+    const c = JSON.parse(readFileSync(join(out, "commitment.json"), "utf8"));
+    expect(c.construction).toBe("merkle-sum-sha256/v2");
+    expect(c.trees.length).toBe(800);
     // the customer holding only the last asset, through the CLI's verifier
     const p = await cli("liabilities", "proof", "--out", out, "last-only");
     const f = join(dir, "last-only.json");
     writeFileSync(f, p.stdout);
+    const proof = JSON.parse(p.stdout);
+    expect(proof.balances).toEqual([{ asset: "A799", amount: "12345678.9", base_units: "123456789" }]);
+    expect(proof.leaves.map((l: { asset: string }) => l.asset)).toEqual(["A799", "A799"]);
     const v = await cli(
       "liabilities",
       "verify",
@@ -129,6 +158,9 @@ describe("liabilities build over many assets", () => {
     expect(v.stderr).toBe("");
     expect(v.stdout).toContain('customer "last-only": 12345678.9 A799 included');
     expect(v.exitCode).toBe(0);
+    // a proof of a customer holding 1-5 assets of 800: a few kilobytes, not the v1 proof's ~100 KB
+    expect(p.stdout.length).toBeLessThan(20_000);
+    forgeries(out, "wide");
   }, 240_000);
 
   it("a true duplicate past asset 256 is refused naming its own line and asset", async () => {
@@ -166,3 +198,55 @@ describe("liabilities build over many assets", () => {
     expect(existsSync(out)).toBe(false);
   });
 });
+
+/** The forger's edits of a v2 proof and commitment: each refused by the verifier, naming what changed. */
+function forgeries(out: string, id: string): void {
+  const text = readFileSync(join(out, "commitment.json"), "utf8");
+  const c = parseCommitment(text, "commitment.json");
+  const src = new ProofSource(out);
+  const honest = src.proofOf(id)!;
+  src.close();
+  const check = (p: unknown, cc = c) => verifyLiabilityProof(p as never, cc, { customer: id });
+  expect(check(honest).verdict).toBe("holds");
+  const edit = (f: (p: any) => void) => {
+    const p = structuredClone(honest) as any;
+    f(p);
+    return check(p);
+  };
+  // an amount raised (and the balance with it): the leaf no longer hashes to the path's start
+  let v = edit((p) => {
+    p.leaves[0].amount = String(BigInt(p.leaves[0].amount) + 1n);
+    p.balances[0].base_units = String(BigInt(p.balances[0].base_units) + 1n);
+  });
+  expect(v.verdict).toBe("fails");
+  expect(v.faults.join("\n")).toMatch(/edited|does not add up|not to the committed/);
+  // a leaf moved to another asset's tree
+  v = edit((p) => {
+    p.leaves[0].asset = p.leaves.find((l: any) => l.asset !== p.leaves[0].asset).asset;
+  });
+  expect(v.verdict).toBe("fails");
+  // a sibling's sum lowered (value shifted away from the customer's path)
+  v = edit((p) => {
+    const s = p.leaves[0].path[0];
+    s.sum = String(BigInt(s.sum) > 0n ? BigInt(s.sum) - 1n : 1n);
+  });
+  expect(v.verdict).toBe("fails");
+  expect(v.faults.join("\n")).toMatch(/not to the committed|does not add up/);
+  // a negative sibling sum
+  v = edit((p) => {
+    p.leaves[0].path[1].sum = "-5";
+  });
+  expect(v.faults.join("\n")).toContain("is negative");
+  // one part of an asset dropped
+  v = edit((p) => {
+    p.leaves.splice(1, 1);
+  });
+  expect(v.faults.join("\n")).toContain("is missing");
+  // the commitment's tree root replaced and its digest recomputed: the root is no longer its trees' hash
+  const forged = JSON.parse(text);
+  forged.trees[0].root = "00".repeat(32);
+  delete forged.digest;
+  forged.digest = digestOf(forged);
+  const fc = parseCommitment(JSON.stringify(forged), "forged.json");
+  expect(check(honest, fc).faults.join("\n")).toContain("is not the hash of its trees and totals");
+}

@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { buildLiabilities } from "../src/liabilities/build.js";
 import { ProofSource } from "../src/liabilities/proof.js";
 import { seededRandom } from "../src/liabilities/random.js";
+import { buildStreamed } from "../src/liabilities/stream.js";
 
 const FIX = join(__dirname, "fixtures", "liabilities");
 const VECTOR = join(FIX, "vector.json");
@@ -164,5 +165,145 @@ describe("liabilities test vector", () => {
     }
     placed.sort((a, b) => Buffer.compare(a.key, b.key));
     expect(placed.map((x) => x.leaf)).toEqual(v.levels[0].map((l) => l.hash));
+  });
+});
+
+/**
+ * The v2 vector (merkle-sum-sha256/v2: a tree per asset over its holders): built by the streamed build from
+ * the seed, then every secret, cut, place key, leaf, padding leaf, tree and the root recomputed here from
+ * the seed and the rows with node:crypto as docs/liabilities.md states them.
+ */
+describe("liabilities test vector, construction v2", () => {
+  it("every tree, the root and every customer's leaves follow from the seed and the rows as documented", async () => {
+    const out = join(mkdtempSync(join(tmpdir(), "liab-vec2-")), "build");
+    const r = await buildStreamed({
+      input: join(FIX, "vector-v2-balances.csv"),
+      assets: join(FIX, "vector-v2-assets.csv"),
+      out,
+      split: 2,
+      label: "test vector v2",
+      random: seededRandom(SEED),
+      now: new Date("2026-11-30T00:00:00Z"),
+      construction: 2,
+    });
+    const c = r.commitment;
+    const u32 = (n: number) => {
+      const b = Buffer.alloc(4);
+      b.writeUInt32BE(n);
+      return b;
+    };
+    const hmac = (key: Buffer, ...m: Buffer[]) => createHmac("sha256", key).update(Buffer.concat(m)).digest();
+    /** the seed's stream SHA-256(s ‖ u32 0) ‖ SHA-256(s ‖ u32 1) ‖ …, read n bytes at a time */
+    const stream = (s: Buffer) => {
+      let buf = Buffer.alloc(0);
+      let i = 0;
+      return (n: number) => {
+        while (buf.length < n) buf = Buffer.concat([buf, sha(s, u32(i++))]);
+        const got = buf.subarray(0, n);
+        buf = buf.subarray(n);
+        return got;
+      };
+    };
+    const K = sha(Buffer.from(SEED, "utf8"), u32(0));
+    const k = 2;
+    // the rows, in base units, per asset: BTC 8, USDT 6, ETH 18 decimals
+    const rows: [string, number, bigint][] = [
+      ["8812", 0, 125000000n],
+      ["8812", 1, 310000000n],
+      ["alice", 0, 50000000n],
+      ["carol", 1, 5000000n],
+      ["dave", 0, 200000000n],
+    ];
+    type Leaf = { key: Buffer; hash: Buffer; sum: bigint; who?: string; part?: number };
+    const trees: Leaf[][] = [[], [], []];
+    for (const id of ["8812", "alice", "carol", "dave", "zero"]) {
+      const next = stream(hmac(K, Buffer.from([0]), Buffer.from(id, "utf8")));
+      const secret = next(32);
+      const tag = hmac(secret, Buffer.from(id, "utf8"));
+      const held = rows.filter((x) => x[0] === id);
+      const parts = held.map(([, , x]) => {
+        const cut = BigInt(`0x${next(32).toString("hex")}`) % (x + 1n);
+        return [cut, x - cut];
+      });
+      held.forEach(([, a], h) => {
+        for (let j = 0; j < k; j++) {
+          const head = Buffer.concat([u32(a), u32(j), u32(k)]);
+          const sum = parts[h][j];
+          const hash = sha(Buffer.from([0]), tag, head, u128(sum.toString()));
+          trees[a].push({ key: next(16), hash, sum, who: id, part: j });
+        }
+      });
+    }
+    const roots = trees.map((leaves, a) => {
+      let L = 2;
+      while (L < leaves.length) L *= 2;
+      for (let p = 0; leaves.length < L; p++) {
+        const n = Buffer.alloc(8);
+        n.writeUInt32BE(p, 4);
+        const next = stream(hmac(K, Buffer.from([2]), u32(a), n));
+        const rr = next(32);
+        const hash = sha(Buffer.from([0]), rr, u32(a), u32(0), u32(k), u128("0"));
+        leaves.push({ key: next(16), hash, sum: 0n });
+      }
+      leaves.sort((x, y) => Buffer.compare(x.key, y.key));
+      let level = leaves.map((l) => ({ hash: l.hash, sum: l.sum }));
+      while (level.length > 1)
+        level = level
+          .filter((_, i) => i % 2 === 0)
+          .map((l, i) => {
+            const rt = level[2 * i + 1];
+            const hash = sha(
+              Buffer.from([1]),
+              l.hash,
+              u128(l.sum.toString()),
+              rt.hash,
+              u128(rt.sum.toString()),
+            );
+            return { hash, sum: l.sum + rt.sum };
+          });
+      return { height: Math.log2(L), ...level[0] };
+    });
+    expect(c.construction).toBe("merkle-sum-sha256/v2");
+    expect(c.trees).toEqual(
+      roots.map((t, a) => ({
+        asset: ["BTC", "USDT", "ETH"][a],
+        height: t.height,
+        root: t.hash.toString("hex"),
+      })),
+    );
+    expect(c.totals.map((t) => t.base_units)).toEqual(roots.map((t) => t.sum.toString()));
+    const top = sha(
+      Buffer.from([2]),
+      ...roots.flatMap((t) => [u32(t.height), t.hash, u128(t.sum.toString())]),
+    ).toString("hex");
+    expect(c.root).toBe(top);
+    // every customer's leaves: their places in their assets' trees
+    const src = new ProofSource(out);
+    for await (const e of src.store.entries()) {
+      const mine = e.held!.flatMap((a, h) =>
+        [0, 1].map((j) => {
+          const i = trees[a].findIndex((l) => l.who === e.id && l.part === j);
+          expect(e.leaves[h * k + j]).toBe(i);
+          return i;
+        }),
+      );
+      expect(mine.length).toBe(rows.filter((x) => x[0] === e.id).length * k);
+    }
+    src.close();
+    // the docs publish the same root and trees
+    const docs = readFileSync(join(__dirname, "..", "docs", "liabilities.md"), "utf8");
+    if (process.env.SHOW_VECTOR_V2)
+      console.log(
+        JSON.stringify(
+          {
+            c,
+            trees: trees.map((l) =>
+              l.map((x) => ({ who: x.who, part: x.part, sum: `${x.sum}`, hash: x.hash.toString("hex") })),
+            ),
+          },
+          null,
+          1,
+        ),
+      );
   });
 });
