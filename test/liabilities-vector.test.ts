@@ -292,18 +292,7 @@ describe("liabilities test vector, construction v2", () => {
     src.close();
     // the docs publish the same root and trees
     const docs = readFileSync(join(__dirname, "..", "docs", "liabilities.md"), "utf8");
-    if (process.env.SHOW_VECTOR_V2)
-      console.log(
-        JSON.stringify(
-          {
-            c,
-            trees: trees.map((l) =>
-              l.map((x) => ({ who: x.who, part: x.part, sum: `${x.sum}`, hash: x.hash.toString("hex") })),
-            ),
-          },
-          null,
-          1,
-        ),
-      );
+    expect(docs).toContain(c.root);
+    for (const t of c.trees!) expect(docs).toContain(t.root);
   });
 });
