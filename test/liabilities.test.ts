@@ -586,9 +586,14 @@ describe("the commitment (and the proof) checked whole: each forgery next to the
     }, "version");
     await refused(v.file, v.digest, /version 2 \(this chaingw reads 1\)/);
     const k = forged((c) => {
+      c.construction = "merkle-sum-sha256/v3";
+    }, "construction");
+    await refused(k.file, k.digest, /construction "merkle-sum-sha256\/v3"/);
+    // a v1 commitment called v2: it has no trees
+    const k2 = forged((c) => {
       c.construction = "merkle-sum-sha256/v2";
     }, "construction");
-    await refused(k.file, k.digest, /construction "merkle-sum-sha256\/v2"/);
+    await refused(k2.file, k2.digest, /trees does not list one tree per asset/);
     const m = forged((c) => {
       c.note = "audited";
     }, "member");
