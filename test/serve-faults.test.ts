@@ -387,6 +387,66 @@ describe("reloads", () => {
   });
 });
 
+describe("reloads one at a time", () => {
+  it("a reload whose first check is slow does not finish after a newer one: the revoked key gets 401, the removed product 404", async () => {
+    const { writeFileSync } = await import("node:fs");
+    const up = { url: node.url, user: node.user, password: node.password };
+    // a new product's upstream whose first health check the test holds (a real HTTP server in front of the node)
+    const slow = await startFaultServer({ upstream: up, name: "slow" });
+    let release: () => void = () => {};
+    slow.setMethodFault("getblockcount", { kind: "held", until: new Promise<void>((r) => (release = r)) });
+    const gw = await startServe(
+      { products: { ltc: { chain: "utxo", upstreams: [a.url] } }, health: { interval: 0.2, timeout: 30 } },
+      { keys: [["ltc"]] },
+    );
+    const key = gw.keys[0] as string;
+    const write = (products: Record<string, unknown>) =>
+      writeFileSync(
+        gw.configFile,
+        JSON.stringify({ keys: "keys.json", products, health: { interval: 0.2, timeout: 30 } }),
+      );
+    const reloads = () => (gw.notes().match(/reloaded /g) ?? []).length;
+    try {
+      expect((await call(gw, key, "getblockcount")).status).toBe(200);
+      // reload 1: a product "slow" added; its first check is held at the node
+      write({ ltc: { chain: "utxo", upstreams: [a.url] }, slow: { chain: "utxo", upstreams: [slow.url] } });
+      gw.proc.kill("SIGHUP");
+      await until("the slow product's first check at its upstream", () => slow.hits > 0);
+      // reload 2: the key revoked, "slow" removed again
+      const list = await runCli(["serve", "keys", "list", "--config", gw.configFile, "--json"]);
+      const id = (JSON.parse(list.stdout) as { id: string }[])[0]?.id as string;
+      expect((await runCli(["serve", "keys", "revoke", id, "--config", gw.configFile])).exitCode).toBe(0);
+      write({ ltc: { chain: "utxo", upstreams: [a.url] } });
+      gw.proc.kill("SIGHUP");
+      // (the code before: the second reload ran at once, and was done)
+      await until(
+        "the second reload taken",
+        () => gw.notes().includes("while one is under way") || reloads() > 0,
+      );
+      // the revoked key is refused at once, while the first reload still waits for its check
+      expect((await call(gw, key, "getblockcount")).status).toBe(401);
+      release();
+      await until("both reloads done", () => reloads() >= 2);
+      await sleep(300);
+      expect(reloads()).toBe(2);
+      // the file on disk is what serves: the key stays revoked, the product stays removed
+      expect((await call(gw, key, "getblockcount")).status).toBe(401);
+      expect((await call(gw, key, "getblockcount", "/v1/slow")).status).toBe(404);
+      const last = gw
+        .notes()
+        .trim()
+        .split("\n")
+        .filter((l) => l.includes("reloaded "))
+        .pop();
+      expect(last).toContain("1 products, 0 keys");
+    } finally {
+      release();
+      await gw.stop();
+      await slow.stop();
+    }
+  });
+});
+
 describe("start, logs, hang-ups, signals", () => {
   it("a busy port is exit 2 naming the address, and no upstream is asked anything", async () => {
     const blocker: Server = createServer();

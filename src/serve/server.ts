@@ -125,9 +125,14 @@ export class Gateway implements GatewayParts {
     return gw;
   }
 
-  /** Takes a config (start, SIGHUP): keys, products and their pools; the listen address stays as it was. */
+  /**
+   * Takes a config (start, SIGHUP): the keys at once (a revoked key is refused from now on, not after the
+   * new pools' first checks), then the products and their pools once their first checks are done; the
+   * listen address stays as it was. One at a time (`reload` queues them).
+   */
   private async apply(cfg: GatewayConfig): Promise<void> {
     const keys = new KeyRing(readKeys(cfg.keysFile));
+    this.keys = keys;
     const log = this.opts.log ?? (() => {});
     const products = new Map<string, Product>();
     for (const [name, p] of cfg.products) {
@@ -142,26 +147,59 @@ export class Gateway implements GatewayParts {
     }
     // the first round of checks before any request: a dead upstream is out of the rotation from the start
     await Promise.all([...products.values()].map((p) => p.pool.check()));
+    if (this.closing) {
+      for (const p of products.values()) p.pool.retire();
+      return;
+    }
     for (const p of products.values()) p.pool.start();
     const old = this.products;
     this.cfg = cfg;
-    this.keys = keys;
     this.products = products;
     // requests in flight keep the old pools they hold; their connections close when those are done
     for (const p of old.values()) p.pool.retire();
   }
 
-  /** SIGHUP: config and keys read again; requests in flight finish on what they started with. */
-  async reload(): Promise<void> {
-    const cfg = loadGatewayConfig(
+  /** The config file as it is now, for a reload (the listen address stays the running one). */
+  private loadConfig(): GatewayConfig {
+    return loadGatewayConfig(
       this.opts.configFile,
       { listen: `${this.cfg.host}:${this.cfg.port}` },
       this.opts.secrets,
     );
-    await this.apply(cfg);
-    this.opts.log?.(
-      `reloaded ${this.opts.configFile}: ${cfg.products.size} products, ${this.keys.size} keys`,
-    );
+  }
+
+  /** the reload under way (its first checks can take up to health.timeout), and the newest one asked */
+  private reloading?: Promise<void>;
+  private reloadsAsked = 0;
+
+  /**
+   * SIGHUP: config and keys read again; requests in flight finish on what they started with. One reload at
+   * a time: one asked while another is under way waits for it, then reads the files as they are then; of
+   * several waiting, the newest alone runs ("superseded" for the others). So an older reload whose first
+   * checks were slow never finishes after a newer one and brings back what the newer one removed.
+   */
+  async reload(): Promise<"reloaded" | "superseded"> {
+    const asked = ++this.reloadsAsked;
+    // the keys at once, even while another reload waits for its checks: a revoked key is refused from now on
+    this.keys = new KeyRing(readKeys(this.loadConfig().keysFile));
+    if (this.reloading)
+      this.opts.log?.("reload asked while one is under way: it follows that one, reading the files then");
+    while (this.reloading) await this.reloading.catch(() => {});
+    if (asked !== this.reloadsAsked) return "superseded";
+    const run = (async () => {
+      const cfg = this.loadConfig();
+      await this.apply(cfg);
+      this.opts.log?.(
+        `reloaded ${this.opts.configFile}: ${cfg.products.size} products, ${this.keys.size} keys`,
+      );
+    })();
+    this.reloading = run;
+    try {
+      await run;
+    } finally {
+      this.reloading = undefined;
+    }
+    return "reloaded";
   }
 
   private async listen(): Promise<void> {
