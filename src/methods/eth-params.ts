@@ -146,7 +146,7 @@ export const fullTransactionsParam = (): ParamDef =>
     true,
     "true full transaction objects; false hashes only (default false, always sent)",
     bool,
-    { default: false },
+    { default: false, nodeRequires: true },
   );
 
 export const CALL_OPTIONS: OptionDef[] = [

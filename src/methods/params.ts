@@ -176,7 +176,7 @@ export function param(
   required: boolean,
   help: string,
   k: ParamKind,
-  extra: { default?: unknown; aliases?: string[] } = {},
+  extra: { default?: unknown; aliases?: string[]; nodeRequires?: boolean } = {},
 ): ParamDef {
   return { name, type, required, help, ...k, ...extra };
 }

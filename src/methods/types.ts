@@ -31,6 +31,11 @@ export interface ParamDef extends ParamKind {
   help: string;
   /** sent when the user gives nothing (the spec's "always sent explicitly" cases) */
   default?: unknown;
+  /**
+   * the nodes refuse a request without it (geth and anvil: eth_getBlockByNumber's fullTransactions), though
+   * the CLI fills in its default: `serve` refuses a client's request without it too (-32602), as the node would
+   */
+  nodeRequires?: boolean;
   /** other names the node takes for it with -named (Core's `verbosity|verbose`) */
   aliases?: string[];
 }

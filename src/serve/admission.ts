@@ -69,6 +69,15 @@ export function check(gw: GatewayParts, call: Call, ctx: Ctx): Checked {
   const def: MethodDef | undefined = definitions(call.method).find((d) => d.group === product.cfg.chain);
   let p: Prepared;
   if (def) {
+    // what the node itself requires, though the CLI fills it in (eth_getBlockByNumber's second param)
+    const missing = def.params.findIndex((d, i) => d.nodeRequires && i >= call.params.length);
+    if (missing >= 0)
+      return fail(
+        new GatewayError(
+          "invalidParams",
+          `missing value for required argument ${missing} (${def.params[missing]?.name}) of ${def.name}`,
+        ),
+      );
     try {
       // the span reader's params are plain values already; the full parser's numbers are made numbers
       p = prepare(def, { params: call.paramsText !== undefined ? call.params : call.params.map(plainOf) });

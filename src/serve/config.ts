@@ -10,7 +10,7 @@ import { readCookie } from "../config/config.js";
 import { UsageError } from "../errors/index.js";
 import { type Endpoint, nodeEndpoint } from "../rpc/endpoint.js";
 import { checkJson, type Shape } from "../util/jsoncheck.js";
-import { redactUrl, Secrets } from "../util/redact.js";
+import { redactUrl, Secrets, urlSecrets } from "../util/redact.js";
 
 export interface Bucket {
   /** tokens added per second */
@@ -25,7 +25,10 @@ export interface Limits {
 }
 
 export interface UpstreamConfig {
+  /** its label (`endpoint.label`): the operator's name, else scheme://host:port — never its path or credentials */
   endpoint: Endpoint;
+  /** what clients are told it is: the operator's name, else "upstream N" (never its address) */
+  told: string;
   /** requests at work on this upstream at once, at most (litecoind's work queue is 16 deep) */
   maxConcurrency: number;
 }
@@ -61,6 +64,10 @@ export interface GatewayConfig {
   stateTimeoutMs: number;
   cache: { maxBytes: number; safeDepth: number };
   products: Map<string, ProductConfig>;
+  /** /readyz and /metrics on their own address (then not on `host:port`) */
+  ops?: { host: string; port: number };
+  /** the upstreams' credentials and URL secrets (and the cookies'): scrubbed from what serve says */
+  secrets: Secrets;
 }
 
 /** The documented defaults (docs/serve.md). */
@@ -99,6 +106,11 @@ const upstream: Shape = {
       kind: "object",
       keys: {
         url: { kind: "string", pattern: /^https?:\/\//i, expected: "an http(s) URL" },
+        name: {
+          kind: "string",
+          pattern: /^[A-Za-z0-9_.:-]{1,64}$/,
+          expected: "a name (letters, digits, _ . : -)",
+        },
         cookie: { kind: "string" },
         maxConcurrency: num({ min: 1, max: 1024, integer: true }),
       },
@@ -112,6 +124,7 @@ export const GATEWAY_SHAPE: Shape = {
   required: ["products"],
   keys: {
     listen: { kind: "string", pattern: /^[^\s]*:\d{1,5}$/, expected: "host:port, e.g. 127.0.0.1:8545" },
+    opsListen: { kind: "string", pattern: /^[^\s]*:\d{1,5}$/, expected: "host:port, e.g. 127.0.0.1:9100" },
     keys: { kind: "string" },
     maxBodyBytes: num({ min: 256, integer: true }),
     maxBatch: num({ min: 1, max: 100_000, integer: true }),
@@ -169,7 +182,7 @@ interface RawLimits {
 }
 interface RawProduct {
   chain: GroupName;
-  upstreams: (string | { url: string; cookie?: string; maxConcurrency?: number })[];
+  upstreams: (string | { url: string; name?: string; cookie?: string; maxConcurrency?: number })[];
   allow?: string[];
   limits?: RawLimits & { methods?: Record<string, RawLimits> };
   maxLogsRange?: number;
@@ -177,6 +190,7 @@ interface RawProduct {
 }
 interface RawGateway {
   listen?: string;
+  opsListen?: string;
   keys?: string;
   maxBodyBytes?: number;
   maxBatch?: number;
@@ -211,9 +225,7 @@ export function loadGatewayConfig(
   const raw = readGatewayFile(file);
   const dir = dirname(resolve(file));
   const listen = over.listen ?? raw.listen ?? SERVE_DEFAULTS.listen;
-  const m = /^\[?([^\]]*)\]?:(\d+)$/.exec(listen);
-  if (!m || Number(m[2]) > 65535)
-    throw new UsageError(`${file}: listen: expected host:port, got ${JSON.stringify(listen)}`);
+  const at = hostPort(listen, file, "listen");
   const top: Limits = {
     perKey: raw.limits?.perKey ?? SERVE_DEFAULTS.limits.perKey,
     perProduct: raw.limits?.perProduct ?? SERVE_DEFAULTS.limits.perProduct,
@@ -232,8 +244,14 @@ export function loadGatewayConfig(
           `${file}: products.${name}.upstreams[${i}]: ${JSON.stringify(redactUrl(o.url))} is not a URL`,
         );
       }
-      return { endpoint, maxConcurrency: o.maxConcurrency ?? concurrency };
+      for (const x of urlSecrets(o.url)) secrets.add(x);
+      return {
+        endpoint: { ...endpoint, label: o.name ?? hostLabel(endpoint.url) },
+        told: o.name ?? `upstream ${i + 1}`,
+        maxConcurrency: o.maxConcurrency ?? concurrency,
+      };
     });
+    distinctLabels(upstreams, `${file}: products.${name}.upstreams`);
     const own: Limits = {
       perKey: p.limits?.perKey ?? top.perKey,
       perProduct: p.limits?.perProduct ?? top.perProduct,
@@ -253,8 +271,8 @@ export function loadGatewayConfig(
   }
   return {
     file,
-    host: m[1] || "127.0.0.1",
-    port: Number(m[2]),
+    host: at.host,
+    port: at.port,
     keysFile: resolve(dir, raw.keys ?? "keys.json"),
     maxBodyBytes: raw.maxBodyBytes ?? SERVE_DEFAULTS.maxBodyBytes,
     maxBatch: raw.maxBatch ?? SERVE_DEFAULTS.maxBatch,
@@ -269,7 +287,39 @@ export function loadGatewayConfig(
       safeDepth: raw.cache?.safeDepth ?? SERVE_DEFAULTS.cache.safeDepth,
     },
     products,
+    ops: raw.opsListen === undefined ? undefined : hostPort(raw.opsListen, file, "opsListen"),
+    secrets,
   };
+}
+
+/** scheme://host:port of an upstream URL: what /readyz, /metrics and the logs call it without a name. */
+function hostLabel(url: string): string {
+  const u = new URL(url);
+  return `${u.protocol}//${u.host}`;
+}
+
+/**
+ * Upstreams of one product told apart: a name given twice is refused; two unnamed ones on one host:port
+ * (a provider's two keys) get " (2)", " (3)" after their label.
+ */
+function distinctLabels(list: UpstreamConfig[], where: string): void {
+  const seen = new Map<string, number>();
+  for (const u of list) {
+    const n = (seen.get(u.endpoint.label) ?? 0) + 1;
+    seen.set(u.endpoint.label, n);
+    if (n === 1) continue;
+    if (u.told === u.endpoint.label)
+      throw new UsageError(`${where}: the name ${JSON.stringify(u.told)} is given twice`);
+    u.endpoint = { ...u.endpoint, label: `${u.endpoint.label} (${n})` };
+  }
+}
+
+/** host:port of a listen setting, or bad usage naming it. */
+function hostPort(listen: string, file: string, what: string): { host: string; port: number } {
+  const m = /^\[?([^\]]*)\]?:(\d+)$/.exec(listen);
+  if (!m || Number(m[2]) > 65535)
+    throw new UsageError(`${file}: ${what}: expected host:port, got ${JSON.stringify(listen)}`);
+  return { host: m[1] || "127.0.0.1", port: Number(m[2]) };
 }
 
 /** The key file a gateway config names (relative to it), read without touching its upstreams. */

@@ -3,8 +3,10 @@
  * the request's id when it has one), answers built around a result's bytes or an error object, a failure of
  * the upstreams as the gateway's answer.
  */
+
+import { isUtf8 } from "node:buffer";
 import { ChaingwError, TransportError } from "../errors/index.js";
-import { JsonNumber, type JsonValue, stringifyLossless } from "../json/lossless.js";
+import { JsonNumber, type JsonValue, parseLossless, stringifyLossless } from "../json/lossless.js";
 import { scanObject } from "../json/scan.js";
 import { isMethodName } from "../methods/index.js";
 import { isJsonObject } from "../util/text.js";
@@ -180,13 +182,47 @@ export function isAnswered(list: JsonValue[], i: number): boolean {
 /** An upstream's answer to one forwarded call: the result's bytes, or the node's error object as it sent it. */
 export type Forwarded = { status: number; raw?: string; error?: string; code?: number };
 
-/** A failure of the upstreams, as the gateway's answer: 504 for a timeout, else 502. */
-export function upstreamError(e: unknown): GatewayError {
+/**
+ * A failure of the upstreams, as the gateway's answer (-32015 for a timeout, else -32010); `told`: its text
+ * as a client may read it (the pool's: no upstream's URL, address or credentials).
+ */
+export function upstreamError(e: unknown, told: (text: string) => string): GatewayError {
   if (e instanceof GatewayError) return e;
   if (e instanceof TransportError) {
     const timedOut = e.timedOut || /no complete answer within|timed out|timeout/.test(e.message);
-    return new GatewayError(timedOut ? "timeout" : "upstreamFailed", e.message);
+    return new GatewayError(timedOut ? "timeout" : "upstreamFailed", told(e.message));
   }
-  if (e instanceof ChaingwError) return new GatewayError("upstreamFailed", e.message);
+  if (e instanceof ChaingwError) return new GatewayError("upstreamFailed", told(e.message));
   throw e;
+}
+
+/** The body within the cap (413), as text if it is UTF-8 (else -32700: an id would be echoed altered). */
+export function bodyText(body: Buffer | undefined, cap: number): string | GatewayError {
+  if (body === undefined) return new GatewayError("bodyTooLarge", `more than ${cap} bytes`);
+  if (!isUtf8(body)) return new GatewayError("parse", "the body is not UTF-8");
+  return body.toString("utf8");
+}
+
+/** The body as JSON (-32700 naming what is wrong), read by the full parser. */
+export function parseRequest(text: string): JsonValue | GatewayError {
+  try {
+    return parseLossless(text, { maxDepth: 64 });
+  } catch (e) {
+    return new GatewayError("parse", (e as Error).message);
+  }
+}
+
+/**
+ * The id of a request refused before it was read (401, 403, 413 …), when its body is a single request
+ * whose id can be read: clients that match answers by id (web3.js) show the message then, not an empty one.
+ */
+export function idOf(body: Buffer | undefined): string {
+  if (body === undefined || !isUtf8(body)) return "null";
+  const text = body.toString("utf8");
+  const call = readCallText(text);
+  if (call) return call.id ?? "null";
+  const v = parseRequest(text);
+  if (v instanceof GatewayError || !isJsonObject(v)) return "null";
+  const id = (v as Record<string, JsonValue>).id;
+  return id === null || typeof id === "string" || id instanceof JsonNumber ? stringifyLossless(id) : "null";
 }

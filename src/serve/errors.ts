@@ -42,7 +42,7 @@ export const GATEWAY_ERRORS = {
     http: 404,
     code: -32001,
     message: "unknown product",
-    when: "path is not /v1/{product_id} of a configured product",
+    when: "path is not /v1/{product_id} of a configured product (nor `/` with Basic auth whose user names one); the path is not said back",
     cli: 'next gateway; exit 3, "wrong URL or product?"',
   },
   notPost: {
@@ -56,14 +56,14 @@ export const GATEWAY_ERRORS = {
     http: 401,
     code: -32002,
     message: "unauthorized: missing X-API-Key",
-    when: "no X-API-Key header",
+    when: "no X-API-Key header, nor a Basic auth password; the id echoed when the body can be read (so for 401, 403, 404)",
     cli: "exit 4, authentication refused",
   },
   badKey: {
     http: 401,
     code: -32002,
     message: "unauthorized: unknown API key",
-    when: "X-API-Key not in the key file (or revoked)",
+    when: "X-API-Key (or the Basic auth password) not in the key file (or revoked)",
     cli: "exit 4, authentication refused",
   },
   forbidden: {
@@ -77,7 +77,7 @@ export const GATEWAY_ERRORS = {
     http: 413,
     code: -32021,
     message: "request body too large",
-    when: "body over maxBodyBytes (default 1 MiB)",
+    when: "body over maxBodyBytes (default 1 MiB); the rest is read and dropped (up to 16 MiB) so the client reads the answer",
     cli: "next gateway; exit 3 naming HTTP 413 (`reserves scan` splits its objects on it)",
   },
   batchTooLarge: {
@@ -115,7 +115,7 @@ export const GATEWAY_ERRORS = {
   upstreamFailed: {
     code: -32010,
     message: "upstream failed",
-    when: "the upstreams tried failed in transport (refused, reset, 5xx without a JSON-RPC body, garbage)",
+    when: "the upstreams tried failed in transport (refused, reset, 5xx without a JSON-RPC body, garbage); upstreams named by their `name` or `upstream N`, never their address, the credentials serve sent scrubbed",
     cli: "idempotent: next gateway / retry; others exit 3, not retried",
   },
   timeout: {
@@ -186,7 +186,7 @@ export function errorTableMarkdown(): string {
   for (const r of Object.values(GATEWAY_ERRORS) as GatewayErrorRow[])
     rows.push(`| ${r.when} | ${statusText(r)} | ${r.code} | \`${r.message}\` | ${r.cli} |`);
   rows.push(
-    "| the node answered with a JSON-RPC error (-5 block not found, a revert, ...) | 200 (1.0-style: bitcoind's own, 500 or 404) | the node's own | the node's own, unchanged | exit 1, never retried elsewhere |",
+    "| the node answered with a JSON-RPC error (-5 block not found, a revert, ...) | 200 (1.0-style: bitcoind's own, 500 or 404) | the node's own | the node's own, unchanged but for the credentials serve sent it (`***`) | exit 1, never retried elsewhere |",
   );
   return rows.join("\n");
 }

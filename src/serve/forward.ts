@@ -203,7 +203,7 @@ export class Forwarder {
           deadlineReached: false,
         });
         if (err instanceof TransportError) err.timedOut = failed.timedOut === true;
-        settle(gatewayAnswer(upstreamError(err), id, call.legacy));
+        settle(gatewayAnswer(upstreamError(err, pool.told), id, call.legacy));
       } catch (e) {
         settle(Promise.reject(e));
       }
@@ -253,7 +253,7 @@ export class Forwarder {
       });
       return await this.forwarded(value, endpoint, s.call, s.plan, ctx);
     } catch (e) {
-      return gatewayAnswer(upstreamError(e), s.id, s.call.legacy);
+      return gatewayAnswer(upstreamError(e, ctx.product.pool.told), s.id, s.call.legacy);
     } finally {
       const moved = quickMoved + moves.moved;
       if (moved) this.gw.metrics?.failovers.inc({ product: ctx.product.cfg.name }, moved);
@@ -281,7 +281,7 @@ export class Forwarder {
     if (value.error !== undefined)
       return {
         status: errorStatus(value.code ?? -32603, call.legacy),
-        body: envelopeErr(id, value.error, call.legacy),
+        body: envelopeErr(id, pool.scrubbed(value.error), call.legacy),
         outcome: "node_error",
         upstream: endpoint.label,
       };
@@ -334,17 +334,19 @@ export class Forwarder {
                         status: errorStatus(o.code, f.call.legacy),
                         body: envelopeErr(
                           id,
-                          stringifyLossless({
-                            code: o.code,
-                            message: o.rpcMessage,
-                            ...(o.data !== null && o.data !== undefined ? { data: o.data } : {}),
-                          }),
+                          pool.scrubbed(
+                            stringifyLossless({
+                              code: o.code,
+                              message: o.rpcMessage,
+                              ...(o.data !== null && o.data !== undefined ? { data: o.data } : {}),
+                            }),
+                          ),
                           f.call.legacy,
                         ),
                         outcome: "node_error",
                         upstream: o.endpoint,
                       };
-                    return gatewayAnswer(upstreamError(o), id, f.call.legacy);
+                    return gatewayAnswer(upstreamError(o, pool.told), id, f.call.legacy);
                   }
                   const raw = o.rawBytes ? Buffer.from(o.rawBytes) : Buffer.from(o.raw, "utf8");
                   let served: Buffer | undefined;

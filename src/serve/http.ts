@@ -3,8 +3,8 @@
  * abort signal per client connection, the path as the access log may show it, the listen address checked
  * before anything starts.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Socket } from "node:net";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
 import { UsageError } from "../errors/index.js";
 import type { Answer } from "./envelope.js";
 
@@ -29,8 +29,18 @@ export function sendAnswer(
 }
 
 /**
- * The body to `done`, or undefined when it passes the cap (then the rest is not read); a failure of the
- * request's stream as `failed`. Callbacks, not a promise: this is every request's path.
+ * How much of a body over the cap is still read (and thrown away) after the 413 was sent, before the
+ * connection is cut: a client that writes its whole body before it reads (Python's http.client, so
+ * python-bitcoinlib) reads the 413 only if the body was taken — cutting the connection at once left it a
+ * BrokenPipeError. nginx does the same (its lingering close).
+ */
+export const DRAIN_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The body to `done`, or undefined when it passes the cap (the rest is then read and dropped, up to
+ * DRAIN_BYTES in all, so the client can read the answer; past that the connection is cut); a failure of
+ * the request's stream — the client hung up mid-body — as `failed`. Callbacks, not a promise: this is every
+ * request's path.
  */
 export function readBody(
   req: IncomingMessage,
@@ -38,18 +48,16 @@ export function readBody(
   done: (body: Buffer | undefined) => void,
   failed: (e: Error) => void,
 ): void {
-  const declared = Number(req.headers["content-length"] ?? -1);
-  if (declared > cap) {
-    done(undefined);
-    return;
-  }
   const chunks: Buffer[] = [];
   let size = 0;
   // once: past the cap, at the end, or on an error (whichever comes first)
   let over = false;
   req.on("data", (c: Buffer) => {
-    if (over) return;
     size += c.length;
+    if (over) {
+      if (size > DRAIN_BYTES) req.socket.destroy();
+      return;
+    }
     if (size > cap) {
       over = true;
       done(undefined);
@@ -65,6 +73,11 @@ export function readBody(
     over = true;
     failed(e);
   });
+  // a declared length over the cap is refused before its first byte (the rest drained as above)
+  if (Number(req.headers["content-length"] ?? -1) > cap) {
+    over = true;
+    done(undefined);
+  }
 }
 
 const signals = new WeakMap<Socket, AbortSignal>();
@@ -78,6 +91,21 @@ export function connectionSignal(socket: Socket): AbortSignal {
     signals.set(socket, signal);
   }
   return signal;
+}
+
+/** HTTP Basic auth's user and password, when the header carries them. */
+export function basicCredentials(header: string | undefined): { user: string; password: string } | undefined {
+  if (!header || !/^basic /i.test(header)) return undefined;
+  const text = Buffer.from(header.slice(6).trim(), "base64").toString("utf8");
+  const i = text.indexOf(":");
+  return i < 0 ? undefined : { user: text.slice(0, i), password: text.slice(i + 1) };
+}
+
+/** A request's path without its query. */
+export function pathOnly(url: string | undefined): string {
+  const u = url ?? "/";
+  const q = u.indexOf("?");
+  return q < 0 ? u : u.slice(0, q);
 }
 
 /** `/v1/<product>` and no further ("/…" marks that more was there); other paths by their first segment. */
@@ -122,6 +150,16 @@ export function listenError(host: string, port: number, e: unknown): UsageError 
           ? "no interface of this machine has that address"
           : (e as Error).message;
   return new UsageError(`--listen ${host}:${port}: ${why}; nothing was started`);
+}
+
+/** A server listening on host:port (a failure: bad usage naming the address); its URL. */
+export async function bind(server: Server, host: string, port: number): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (e) => reject(listenError(host, port, e)));
+    server.listen(port, host, () => resolve());
+  });
+  const a = server.address() as AddressInfo;
+  return `http://${a.family === "IPv6" ? `[${a.address}]` : a.address}:${a.port}`;
 }
 
 /** Binds and releases the address once, so a busy port is refused before anything starts. */
@@ -189,7 +227,8 @@ export class AccessLine {
   private readonly ts = isoNow();
 
   constructor(
-    readonly path: string,
+    /** up to the product; `/v1/…` when the product is none served (a key pasted there is not logged) */
+    public path: string,
     readonly worker: number | undefined,
   ) {}
 

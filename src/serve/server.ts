@@ -9,12 +9,11 @@
  * whose marks decide what may move to another upstream. Nothing refused before the last step touches a
  * node. A node's own JSON-RPC error is its answer: passed through, with its HTTP status, unchanged.
  */
-import { isUtf8 } from "node:buffer";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import type { Socket } from "node:net";
 import { groupOf } from "../chains/index.js";
 import { UsageError } from "../errors/index.js";
-import { type JsonValue, parseLossless } from "../json/lossless.js";
+import type { JsonValue } from "../json/lossless.js";
 import type { Prepared } from "../methods/prepare.js";
 import type { Secrets } from "../util/redact.js";
 import {
@@ -32,20 +31,34 @@ import {
 } from "./admission.js";
 import type { CachePlan } from "./cache.js";
 import { type GatewayConfig, loadGatewayConfig } from "./config.js";
-import { type Answer, type Call, gatewayAnswer, isAnswered, J, readCall, readCallText } from "./envelope.js";
+import {
+  type Answer,
+  bodyText,
+  type Call,
+  gatewayAnswer,
+  idOf,
+  isAnswered,
+  J,
+  parseRequest,
+  readCall,
+  readCallText,
+} from "./envelope.js";
 import { GatewayError } from "./errors.js";
 import { Forwarder } from "./forward.js";
 import {
   AccessLine,
+  basicCredentials,
+  bind,
   connectionSignal,
-  listenError,
   pathInfo,
+  pathOnly,
   probeListen,
   readBody,
   sendAnswer,
 } from "./http.js";
 import { KeyRing, readKeys } from "./keys.js";
 import type { Metrics } from "./metrics.js";
+import { OPS_PATHS, type OpsView, operations, opsServer } from "./ops.js";
 import { MemoryState, type SharedState } from "./state.js";
 import { RedisState } from "./state-redis.js";
 import { Pool } from "./upstreams.js";
@@ -83,15 +96,15 @@ export interface ServeOptions {
   };
 }
 
-export class Gateway implements GatewayParts {
+export class Gateway implements GatewayParts, OpsView {
   cfg!: GatewayConfig;
   private keys!: KeyRing;
-  private products = new Map<string, Product>();
+  products = new Map<string, Product>();
   private server?: Server;
   private readonly sockets = new Set<Socket>();
   private inflight = 0;
   private drained?: () => void;
-  private closing = false;
+  closing = false;
   metrics?: Metrics;
   url = "";
   /** forwarding, with the scans of ours each upstream runs */
@@ -106,7 +119,7 @@ export class Gateway implements GatewayParts {
     const cfg = loadGatewayConfig(opts.configFile, { listen: opts.listen }, opts.secrets);
     // a busy address is bad usage, said before anything starts (no shared state, no health checks); a
     // worker's primary said it already, and holds the address for all of them
-    if (!opts.worker) await probeListen(cfg.host, cfg.port);
+    if (!opts.worker) await probeListens(cfg);
     const state: SharedState = opts.stateUrl
       ? await connectState(opts.stateUrl, cfg, opts.log)
       : (opts.worker?.state?.(cfg.cache.maxBytes) ?? new MemoryState(cfg.cache.maxBytes));
@@ -225,24 +238,30 @@ export class Gateway implements GatewayParts {
         end(e);
       }
     });
-    server.on("connection", (s: Socket) => {
+    const track = (s: Socket) => {
       this.sockets.add(s);
       s.on("close", () => this.sockets.delete(s));
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", (e) => reject(listenError(this.cfg.host, this.cfg.port, e)));
-      server.listen(this.cfg.port, this.cfg.host, () => resolve());
-    });
+    };
+    server.on("connection", track);
+    this.url = await bind(server, this.cfg.host, this.cfg.port);
     this.server = server;
-    const a = server.address() as AddressInfo;
-    this.url = `http://${a.family === "IPv6" ? `[${a.address}]` : a.address}:${a.port}`;
+    const ops = this.cfg.ops;
+    if (ops) {
+      this.opsServer = opsServer(this);
+      this.opsServer.on("connection", track);
+      this.opsUrl = await bind(this.opsServer, ops.host, ops.port);
+    }
   }
+  private opsServer?: Server;
+  /** /readyz and /metrics when on their own address (`opsListen`) */
+  opsUrl?: string;
 
   /** SIGTERM: stop accepting, let the requests in flight finish (at most `graceMs`), close. */
   async close(graceMs = 30_000): Promise<void> {
     if (this.closing) return;
     this.closing = true;
     const closed = new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
+    this.opsServer?.close();
     this.server?.closeIdleConnections();
     if (this.inflight > 0)
       await new Promise<void>((resolve) => {
@@ -253,6 +272,11 @@ export class Gateway implements GatewayParts {
     await closed;
     for (const p of this.products.values()) p.pool.retire();
     await this.state.close();
+  }
+
+  /** a worker's: the whole gateway's /metrics (the primary's sum) */
+  get workerMetrics(): (() => Promise<string | undefined>) | undefined {
+    return this.opts.worker?.metrics;
   }
 
   get productNames(): string[] {
@@ -267,12 +291,11 @@ export class Gateway implements GatewayParts {
    */
   private handle(req: IncomingMessage, res: ServerResponse, end: (...failed: unknown[]) => void): void {
     const t0 = performance.now();
-    const url = req.url ?? "/";
-    const q = url.indexOf("?");
-    const path = q < 0 ? url : url.slice(0, q);
-    if (req.method === "GET" && (path === "/healthz" || path === "/readyz" || path === "/metrics")) {
+    const path = pathOnly(req.url);
+    // with opsListen, /readyz and /metrics are served there only (/healthz on both)
+    if (req.method === "GET" && OPS_PATHS.has(path) && (!this.cfg.ops || path === "/healthz")) {
       req.resume();
-      this.operations(path, res).then(() => end(), end);
+      operations(this, path, res).then(() => end(), end);
       return;
     }
     // the path only up to the product: a key put in the path (/v1/ltc/<KEY>) never reaches the log
@@ -280,9 +303,12 @@ export class Gateway implements GatewayParts {
     const log = new AccessLine(info.logged, this.opts.worker?.slot);
     const done = (a: Answer, extra?: Record<string, string>) => {
       try {
-        sendAnswer(res, a, this.closing, extra);
-        log.status = a.status;
-        log.outcome ??= a.outcome;
+        // a client that hung up before its answer: nginx's 499, nothing written
+        const gone = req.socket.destroyed;
+        if (!gone) sendAnswer(res, a, this.closing, extra);
+        log.status = gone ? 499 : a.status;
+        if (gone) log.outcome = "client_closed";
+        else log.outcome ??= a.outcome;
         if (a.upstream) log.upstream ??= a.upstream;
         log.ms = Math.round((performance.now() - t0) * 100) / 100;
         this.opts.accessLog?.(log.text());
@@ -296,25 +322,31 @@ export class Gateway implements GatewayParts {
       if (a instanceof Promise) a.then(done, end);
       else done(a);
     };
+    const cap = this.cfg.maxBodyBytes;
     const routed = this.route(req, path, info.product, log);
     if (routed instanceof GatewayError) {
-      req.resume();
-      done(gatewayAnswer(routed), routed.kind === "notPost" ? { allow: "POST" } : undefined);
+      const extra = routed.kind === "notPost" ? { allow: "POST" } : undefined;
+      if (req.method !== "POST") {
+        req.resume();
+        done(gatewayAnswer(routed), extra);
+      }
+      // the body read all the same (within the cap), so the refusal carries the request's id
+      else
+        readBody(
+          req,
+          cap,
+          (body) => done(gatewayAnswer(routed, idOf(body)), extra),
+          () => done(HUNG_UP),
+        );
       return;
     }
-    const cap = this.cfg.maxBodyBytes;
     readBody(
       req,
       cap,
       (body) => {
         try {
           const text = bodyText(body, cap);
-          if (text instanceof GatewayError)
-            // a body over the cap is not read to its end: the connection cannot carry another request
-            return done(
-              gatewayAnswer(text),
-              text.kind === "bodyTooLarge" ? { connection: "close" } : undefined,
-            );
+          if (text instanceof GatewayError) return done(gatewayAnswer(text));
           // one signal per connection, not per request: HTTP/1.1 answers a connection's requests one at a
           // time, so a connection that closes early closes on the request in flight
           const ctx = { product: routed.product, keyId: routed.keyId, signal: connectionSignal(req.socket) };
@@ -330,7 +362,15 @@ export class Gateway implements GatewayParts {
           end(e);
         }
       },
-      end,
+      // the client hung up mid-body: one line, one count, no error of ours
+      () => {
+        this.metrics?.requests.inc({
+          product: routed.product.cfg.name,
+          method: "unread",
+          outcome: "client_closed",
+        });
+        done(HUNG_UP);
+      },
     );
   }
 
@@ -347,26 +387,34 @@ export class Gateway implements GatewayParts {
     return call.id === undefined ? notified(a) : a;
   }
 
-  /** Route and key: the product of the path (404), POST (405), a key (401) that may use the product (403). */
+  /**
+   * Route and key: the product of the path (404), POST (405), a key (401) that may use the product (403).
+   * The key is the X-API-Key header, else the password of HTTP Basic auth; a POST to `/` with Basic auth
+   * goes to the product its user names — what bitcoin-cli / litecoin-cli send (`-rpcuser=PRODUCT
+   * -rpcpassword=KEY`), which can set neither a header nor a path.
+   */
   private route(
     req: IncomingMessage,
     path: string,
     productName: string | undefined,
     log: AccessLine,
   ): { product: Product; keyId: string } | GatewayError {
-    const product =
-      productName !== undefined && this.products.has(productName)
-        ? this.products.get(productName)
-        : undefined;
-    if (!product)
+    const basic = basicCredentials(req.headers.authorization);
+    const name = productName ?? (path === "/" ? basic?.user : undefined);
+    const product = name !== undefined && this.products.has(name) ? this.products.get(name) : undefined;
+    if (!product) {
+      if (productName !== undefined) log.path = "/v1/…";
       return new GatewayError(
         "notFound",
-        productName === undefined ? `${path} is not /v1/{product_id}` : J(productName),
+        // neither the path nor the name in it said back: a key pasted there would be
+        "the path is not /v1/{product_id} of a product served here",
       );
+    }
     log.product = product.cfg.name;
     if (req.method !== "POST") return new GatewayError("notPost");
-    const presented = req.headers["x-api-key"];
-    if (typeof presented !== "string" || presented === "") return new GatewayError("noKey");
+    const header = req.headers["x-api-key"];
+    const presented = typeof header === "string" && header !== "" ? header : basic?.password;
+    if (!presented) return new GatewayError("noKey");
     const who = this.keyOf(req.socket, presented);
     if (!who) return new GatewayError("badKey");
     log.key_id = who.id;
@@ -497,82 +545,21 @@ export class Gateway implements GatewayParts {
    * upstream failure that pages people.
    */
   private counted(a: Answer, label: string, ctx: Ctx): Answer {
-    const b =
-      ctx.signal.aborted && (a.status >= 500 || FAILURES.has(a.outcome))
-        ? { ...a, status: 499, outcome: "client_closed" }
-        : a;
+    // its answer cannot reach it, whatever it was
+    const b = ctx.signal.aborted ? { ...a, status: 499, outcome: "client_closed" } : a;
     this.metrics?.requests.inc({ product: ctx.product.cfg.name, method: label, outcome: b.outcome });
     return b;
   }
-
-  private async operations(path: string, res: ServerResponse): Promise<void> {
-    if (path === "/healthz") return sendAnswer(res, { status: 200, body: J({ status: "ok" }) }, this.closing);
-    if (path === "/readyz") {
-      const products: Record<string, unknown> = {};
-      let ready = true;
-      for (const [name, p] of this.products) {
-        const up = p.pool.upstreams.filter((u) => u.inRotation).length;
-        if (up === 0) ready = false;
-        products[name] = {
-          healthy: up,
-          upstreams: p.pool.upstreams.map((u) => ({
-            upstream: u.endpoint.label,
-            healthy: u.inRotation,
-            height: u.height ?? null,
-            ...(u.lastProblem ? { problem: u.lastProblem } : {}),
-          })),
-        };
-      }
-      // a shared state that does not answer is said, not fatal: the process serves from its own memory
-      return sendAnswer(
-        res,
-        {
-          status: ready && !this.closing ? 200 : 503,
-          body: J({
-            ready: ready && !this.closing,
-            products,
-            state: { kind: this.state.kind, up: this.state.up },
-          }),
-        },
-        this.closing,
-      );
-    }
-    if (!this.metrics)
-      return sendAnswer(res, { status: 404, body: J({ error: "metrics are off" }) }, this.closing);
-    // a worker answers for the whole gateway (the primary's sum); its own alone if the primary is gone
-    const text = (await this.opts.worker?.metrics()) ?? (await this.metrics.registry.metrics());
-    res.writeHead(200, {
-      "content-type": this.metrics.registry.contentType,
-      "content-length": Buffer.byteLength(text),
-    });
-    res.end(text);
-  }
 }
-
-/** The outcomes of a failure of the gateway or its upstreams (answered in a 200 to a 2.0 request). */
-const FAILURES = new Set(["upstreamFailed", "timeout", "noUpstream", "internal"]);
 
 /** The product's group takes JSON-RPC 1.0-style requests (bitcoind's), as its nodes do. */
 const legacyOk = (ctx: Ctx): boolean => groupOf(ctx.product.cfg.chain).legacyEnvelopes;
 
+/** What a client that hung up before its answer is logged and counted as (nginx's 499). */
+const HUNG_UP: Answer = { status: 499, body: "", outcome: "client_closed" };
+
 /** A notification's answer: nothing (204), whatever became of the call. */
 const notified = (a: Answer): Answer => ({ ...a, status: 204, body: "" });
-
-/** The body within the cap (413), as text if it is UTF-8 (else -32700: an id would be echoed altered). */
-function bodyText(body: Buffer | undefined, cap: number): string | GatewayError {
-  if (body === undefined) return new GatewayError("bodyTooLarge", `more than ${cap} bytes`);
-  if (!isUtf8(body)) return new GatewayError("parse", "the body is not UTF-8");
-  return body.toString("utf8");
-}
-
-/** The body as JSON (-32700 naming what is wrong), read by the full parser. */
-function parseRequest(text: string): JsonValue | GatewayError {
-  try {
-    return parseLossless(text, { maxDepth: 64 });
-  } catch (e) {
-    return new GatewayError("parse", (e as Error).message);
-  }
-}
 
 /** Redis as the shared state, or bad usage naming it (credentials hidden). */
 async function connectState(
@@ -597,7 +584,13 @@ export async function checkServe(opts: ServeOptions, reload = false): Promise<vo
   const cfg = loadGatewayConfig(opts.configFile, { listen: opts.listen }, opts.secrets);
   readKeys(cfg.keysFile);
   if (reload) return;
-  await probeListen(cfg.host, cfg.port);
+  await probeListens(cfg);
   if (opts.stateUrl)
     await (await connectState(opts.stateUrl, { ...cfg, cache: { ...cfg.cache, maxBytes: 0 } })).close();
+}
+
+/** The listen address (and the operations one, when apart) free, else bad usage naming it. */
+async function probeListens(cfg: GatewayConfig): Promise<void> {
+  await probeListen(cfg.host, cfg.port);
+  if (cfg.ops) await probeListen(cfg.ops.host, cfg.ops.port);
 }

@@ -47,11 +47,17 @@ export class Upstream {
   /** its /metrics series, bound on first use */
   series?: { inflight: { value: number }; seconds: TimingCell };
   private readonly slots: Slots;
+  /** its host:port and host, as a failure's text may name them (node's "connect ECONNREFUSED host:port") */
+  readonly hosts: string[];
   constructor(
     readonly endpoint: Endpoint,
     readonly maxConcurrency: number,
+    /** what clients are told it is (config.ts: the operator's name, else "upstream N") */
+    readonly told: string = endpoint.label,
   ) {
     this.slots = new Slots(maxConcurrency);
+    const u = new URL(endpoint.url);
+    this.hosts = [u.host, u.hostname.replace(/^\[|\]$/g, "")];
   }
   get inRotation(): boolean {
     return this.healthy !== false;
@@ -90,6 +96,9 @@ export interface PoolCache {
 const NONE = { claims: [], all: true, read: true };
 const NO_CACHE: PoolCache = { drop() {}, claims: async () => NONE, dropAbove: async () => 0 };
 
+/** an IPv4 or bracketed IPv6 address, with its port: never told to a client */
+const ADDRESS = /\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b|\[[0-9A-Fa-f:.]+\](?::\d+)?/g;
+
 /** Failed health checks in a row that take an upstream out of the rotation. */
 export const FAILED_CHECKS_TO_LEAVE = 3;
 /** A check brought forward by a failed exchange starts no sooner than this after the last one began. */
@@ -122,11 +131,42 @@ export class Pool {
     /** the product's cache: dropped when its chain changes, its entries above a reorg's fork dropped */
     private readonly cache: PoolCache = NO_CACHE,
   ) {
-    this.upstreams = product.upstreams.map((u) => new Upstream(u.endpoint, u.maxConcurrency));
+    this.upstreams = product.upstreams.map((u) => new Upstream(u.endpoint, u.maxConcurrency, u.told));
     for (const u of this.upstreams) this.byUrl.set(u.endpoint.url, u);
     this.transport = new GatewayTransport(this);
     this.checkTransport = new GatewayTransport(this, true);
   }
+
+  /**
+   * A node's own error object as a client gets it: unchanged, but for the credentials and URL secrets serve
+   * sent it (an upstream that echoes the Authorization header or its own URL back).
+   */
+  readonly scrubbed = (errorJson: string): string => this.cfg.secrets.scrub(errorJson);
+
+  /**
+   * A text about the upstreams as /readyz and the logs may show it: each URL by its label, the credentials
+   * and URL secrets serve holds scrubbed.
+   */
+  shown(text: string): string {
+    let out = this.cfg.secrets.scrub(text);
+    for (const u of this.upstreams) out = out.split(u.endpoint.url).join(u.endpoint.label);
+    return out;
+  }
+
+  /**
+   * A text about the upstreams as a client may be told it (a -32010/-32015 message): as `shown`, and each
+   * upstream by its told name — no URL, host or address of the operator's network.
+   */
+  readonly told = (text: string): string => {
+    let out = this.shown(text);
+    // the later first: a label with " (2)" starts with the first one's
+    for (let i = this.upstreams.length - 1; i >= 0; i--) {
+      const u = this.upstreams[i] as Upstream;
+      out = out.split(u.endpoint.label).join(u.told);
+      for (const h of u.hosts) if (h) out = out.split(h).join(u.told);
+    }
+    return out.replace(ADDRESS, "(an address)");
+  };
 
   /**
    * The upstream of `url` when the quick path may take its exchange: plain HTTP whose headers can be written

@@ -19,6 +19,40 @@ export function redactUrl(url: string): string {
 }
 
 /**
+ * What a URL carries that is secret besides its user and password: the password (and `user:password`), the
+ * values of key-like query parameters, and a provider's key in the path (`…/v3/KEY`: the path, and every
+ * segment of 16 characters or more). Added to a run's Secrets, they are scrubbed from whatever it prints.
+ */
+export function urlSecrets(url: string): string[] {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  const add = (s: string) => {
+    out.push(s);
+    // a secret as a URL spells it, and as its value (%-decoded)
+    try {
+      const d = decodeURIComponent(s);
+      if (d !== s) out.push(d);
+    } catch {}
+  };
+  if (u.password) {
+    add(u.password);
+    add(`${u.username}:${u.password}`);
+  }
+  for (const [k, v] of u.searchParams) if (/key|token|secret|pass|auth/i.test(k) && v) add(v);
+  if (u.pathname.length > 1) {
+    const path = u.pathname.replace(/\/+$/, "");
+    if (path.length > 1) add(path);
+    for (const seg of path.split("/")) if (seg.length >= 16) add(seg);
+  }
+  return out;
+}
+
+/**
  * The secret strings one run has seen (passwords, API keys, Basic tokens); `scrub` removes them from any
  * text before it is printed. One per run (the face's Run), handed to whoever reads secrets.
  */

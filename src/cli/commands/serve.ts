@@ -99,7 +99,7 @@ async function serveHere(
     cluster.announceReady(gw.url, gw.productNames, gw.state.kind);
   } else {
     note(
-      `listening on ${gw.url} (products ${gw.productNames.join(", ")}; state ${gw.state.kind}); SIGHUP reloads, SIGTERM drains and stops`,
+      `listening on ${gw.url} (products ${gw.productNames.join(", ")}; state ${gw.state.kind}${gw.opsUrl ? `; /readyz and /metrics on ${gw.opsUrl}` : ""}); SIGHUP reloads, SIGTERM drains and stops`,
     );
     process.on("SIGHUP", reload);
     run.abort.signal.addEventListener("abort", () => drain(String(run.abort.signal.reason)), { once: true });
