@@ -332,9 +332,10 @@ export class Gateway implements GatewayParts, OpsView {
       }
       // the body read all the same (within the cap), so the refusal carries the request's id
       else
+        // (a refused client's body is read only so far: past it, the id is null and the rest drained)
         readBody(
           req,
-          cap,
+          Math.min(cap, 65_536),
           (body) => done(gatewayAnswer(routed, idOf(body)), extra),
           () => done(HUNG_UP),
         );
