@@ -331,8 +331,8 @@ export class Gateway implements GatewayParts, OpsView {
         done(gatewayAnswer(routed), extra);
       }
       // the body read all the same (within the cap), so the refusal carries the request's id
+      // (a refused client's body is read only so far: past it, the id is null and the rest drained)
       else
-        // (a refused client's body is read only so far: past it, the id is null and the rest drained)
         readBody(
           req,
           Math.min(cap, 65_536),
