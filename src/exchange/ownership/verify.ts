@@ -394,7 +394,7 @@ const decimals: Step = {
     const unknown = new Map<string, number[]>();
     for (const r of ctx.file.rows)
       if (r.amount !== undefined && ctx.file.units === "coin" && decimalsOf(r.coin, r.network) === undefined)
-        unknown.set(r.coin, [...(unknown.get(r.coin) ?? []), r.line]);
+        (unknown.get(r.coin) ?? unknown.set(r.coin, []).get(r.coin))?.push(r.line);
     if (!unknown.size) return [];
     return [
       claim(
