@@ -445,6 +445,72 @@ describe("solvency", () => {
     expect(stray.stderr).toContain("--auditor is the report package's scope: give --report DIR too");
   });
 
+  it("report history: two audits' packages side by side, ordered by date: history.csv and a chart per asset; a changed package refused", async () => {
+    const made: string[] = [];
+    for (const [name, ltcTotal, period] of [
+      ["h-oct", "1.5", "2026-10"],
+      ["h-nov", "1", "2026-11"],
+    ] as const) {
+      const c = await liabilities(name, ltcTotal, "7");
+      const pkg = join(dir, `pkg-${name}`);
+      const r = await solvency(c, ...VERIFY(), "--report", pkg, "--period", period);
+      expect(r.stderr).toBe("");
+      made.push(pkg);
+    }
+    const out = join(dir, "history");
+    const h = await runCli(["report", "history", ...[...made].reverse(), "--out", out]);
+    expect(h.exitCode, h.stderr).toBe(0);
+    expect(h.stdout).toContain(
+      `history of 2 audits written to ${out}: index.html, history.csv (4 rows), MANIFEST.sha256`,
+    );
+    const csv = readFileSync(join(out, "history.csv"), "utf8").trimEnd().split("\n");
+    expect(csv[0]).toBe(
+      "date,label,audit_id,asset,liabilities,proven,claimed,proven_coverage,claimed_coverage,status,verdict,package",
+    );
+    // ordered by the liabilities' date, whatever the order given
+    expect(
+      csv.slice(1).map((l) =>
+        l
+          .split(",")
+          .slice(1, 2)
+          .concat(l.split(",")[3] as string, l.split(",")[7] as string),
+      ),
+    ).toEqual([
+      ["2026-10", "LTC", "82.30%"],
+      ["2026-10", "USDX", "71.43%"],
+      ["2026-11", "LTC", "123.46%"],
+      ["2026-11", "USDX", "71.43%"],
+    ]);
+    expect((await execa("sha256sum", ["-c", "MANIFEST.sha256"], { cwd: out, reject: false })).exitCode).toBe(
+      0,
+    );
+    const page = join(out, "index.html");
+    const d = await domOf(page);
+    expect([...d.matchAll(/<svg [^>]*data-asset="([^"]+)"/g)].map((m) => m[1])).toEqual(["LTC", "USDX"]);
+    const ltcChart = /<svg [^>]*data-asset="LTC".*?<\/svg>/s.exec(d)?.[0] ?? "";
+    expect([...ltcChart.matchAll(/<g class="series" data-kind="(\w+)">/g)].map((m) => m[1])).toEqual([
+      "claimed",
+      "proven",
+    ]);
+    expect([...ltcChart.matchAll(/data-value="([\d.]+)"/g)].map((m) => m[1])).toEqual([
+      "115.64",
+      "173.46",
+      "82.3",
+      "123.46",
+    ]);
+    const l = await layoutIn(page, 390);
+    expect(l.scroll).toBeLessThanOrEqual(l.viewport);
+    await screenshot(page, 1280, "solvency-history");
+    // a package changed after it was made: named, nothing written
+    writeFileSync(join(made[0] as string, "solvency.csv"), "asset\nforged\n");
+    const bad = await runCli(["report", "history", ...made, "--out", join(dir, "history2")]);
+    expect(bad.exitCode).toBe(1);
+    expect(bad.stderr).toContain(
+      `${made[0]}: the package's manifest does not hold (changed: solvency.csv); nothing was written`,
+    );
+    expect(existsSync(join(dir, "history2"))).toBe(false);
+  });
+
   it("--html: the page leads with solvency's verdict (the proofs hold, the liabilities are not covered) and says what each proof was judged on, in headless chromium", async () => {
     const chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find(existsSync);
     expect(chromium).toBeTruthy();

@@ -4,6 +4,7 @@
  */
 import type { Command } from "commander";
 import type { Run } from "../../run.js";
+import { declareReportHistory } from "./history.js";
 import { declareReportVerify } from "./verify.js";
 
 export function declareReportFamily(program: Command, run: Run): void {
@@ -11,4 +12,5 @@ export function declareReportFamily(program: Command, run: Run): void {
     .command("report")
     .description("an audit's report package (solvency --report DIR): verify its manifest, draw a history");
   declareReportVerify(report, run);
+  declareReportHistory(report, run);
 }
