@@ -102,6 +102,26 @@ describe("Poloniex's address files (poloniex/tools-nodejs-address-verify)", () =
     expect(asHtx.json.rows.find((x: Row) => x.line === 67).status).toBe("cannot-say");
   });
 
+  it("a variants total with no amount (2025-10's and 2026-02's BTC(ALL),-,) states none and is read; any other line without one is refused (exit 2)", async () => {
+    const polo = readFileSync(join(OWN, "poloniex_por_2024-08.csv"), "utf8");
+    const blank = join(dir, `${next()}-polo.csv`);
+    writeFileSync(blank, polo.replace("TRX(ALL),-,120746767.91", "TRX(ALL),-,"));
+    const r = await run(blank);
+    expect(r.exitCode).toBe(1);
+    expect(r.json.findings).toContainEqual(
+      expect.objectContaining({
+        step: "summary",
+        at: "line 2",
+        text: expect.stringContaining("TRX(ALL): none stated"),
+      }),
+    );
+    const bad = join(dir, `${next()}-polo.csv`);
+    writeFileSync(bad, polo.replace("TRX,63931974,120746767.91", "TRX,63931974,"));
+    const b = await runCli(["reserves", "verify", bad]);
+    expect(b.exitCode).toBe(2);
+    expect(b.stderr).toContain("line 3");
+  });
+
   it("2024-08: its TRX total agrees with its rows; one amount raised does not (exit 1, the summary line named)", async () => {
     const r = await run(join(OWN, "poloniex_por_2024-08.csv"));
     expect(r.json.format).toBe("poloniex");

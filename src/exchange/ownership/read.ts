@@ -54,6 +54,7 @@ export interface SummaryLine {
   line: number;
   coin: string;
   height?: string;
+  /** the amount as written; "none stated" on a variants total (`BTC(ALL)`) whose cell is empty */
   amount: string;
 }
 
@@ -200,7 +201,12 @@ function readSummary(lines: string[]): { summary: SummaryLine[]; next: number } 
         line: i + 1,
         coin: coin as string,
         height: cell(height),
-        amount: plainAmount(amount as string, "coin", i + 1),
+        // a total over a coin's variants with no amount (Poloniex's 2025-10 and 2026-02 `BTC(ALL),-,`) states
+        // none: it is compared with nothing anyway; any other line's amount must be there
+        amount:
+          absent(amount) && /\(all\)$/i.test(coin as string)
+            ? "none stated"
+            : plainAmount(amount as string, "coin", i + 1),
       });
     }
   }
