@@ -8,6 +8,7 @@ import { createHash, createHmac } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { runCli } from "./helpers/cli.js";
 import { type Finding, failsOnce, failures, fixture, tamperer, text, verify } from "./helpers/inclusion.js";
 
 const { dir, tampered } = tamperer("chaingw-exliab-");
@@ -25,7 +26,10 @@ const ownRootOnly = (r: {
   if (r.json) {
     expect(r.json.verdict).toBe("cannot-say");
     expect(failures(r.json)).toEqual([]);
-    expect(r.json.findings.filter((f) => f.status === "cannot-say").map((f) => f.step)).toEqual(["root"]);
+    // OKX's totals are also cannot-say (its root does not bind them): said apart, by the tests of OKX v1
+    expect(
+      r.json.findings.filter((f) => f.status === "cannot-say" && f.step !== "totals").map((f) => f.step),
+    ).toEqual(["root"]);
   } else expect(r.stdout).not.toContain("FAILS");
 };
 
@@ -58,18 +62,19 @@ describe("OKX v1: the real Nov 2022 path (auditId 499930592, ~95k BTC at the roo
     expect(r.stdout).toContain("balances   1.000069 BTC, 0.99908176 ETH, 19398.33550812 USDT");
     expect(r.stdout).toContain("23 siblings reach " + OKX_V1_ROOT);
     expect(r.stdout).toMatch(
-      /^cannot say: root ac6b39d2.* \(the file's own root\); okx-v1's nodes bind only their children's total: the root's total can be understated without any customer noticing$/m,
+      /^cannot say: root ac6b39d2.* \(the file's own root\); okx-v1's nodes bind only their children's total: the root's total can be understated without any customer noticing; the customer's leaf is judged above, but the root's hash does not bind its totals: cannot say what is owed$/m,
     );
     expect(r.stdout).toContain(
       "claim      scheme: okx-v1: each inner node's hash commits to the total of its two children, not to each child's own sum",
     );
   });
 
-  it("--json: verdict, format, root, balances, findings; --root the published root holds", async () => {
+  it("--json: verdict, format, root, balances, findings; --root the published root: the leaf and path hold, the totals cannot say (exit 3)", async () => {
     const r = await verify(fixture(OKX_V1), "--root", OKX_V1_ROOT, "--json");
-    expect(r.exitCode).toBe(0);
+    expect(r.exitCode).toBe(3);
     expect(r.json).toMatchObject({
-      verdict: "holds",
+      verdict: "cannot-say",
+      totals_binding: "ambiguous",
       format: "okx-v1",
       root: OKX_V1_ROOT,
       root_source: "given",
@@ -193,7 +198,9 @@ describe("OKX v2: user info beside the full tree", () => {
 describe("the dispatch", () => {
   it("--proof-format forces a format; an unknown name lists the liabilities formats (exit 2)", async () => {
     const r = await verify(fixture(OKX_V1), "--proof-format", "okx-v1", "--root", OKX_V1_ROOT);
-    expect(r.exitCode).toBe(0);
+    // read as okx-v1: its path holds, its totals cannot say (its root does not bind them)
+    expect(r.exitCode).toBe(3);
+    expect(r.stdout).toContain("ok         path [level 24 (root)]: 23 siblings reach");
     const bad = await verify(fixture(OKX_V1), "--proof-format", "nope");
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain("okx-v1");
@@ -873,9 +880,74 @@ describe("a root from outside (issue 45, item 6): the forger recomputes the path
       }),
     ]);
     const honest = await verify(fixture(OKX_V1), "--root", OKX_V1_ROOT);
-    expect(honest.exitCode).toBe(0);
+    expect(honest.exitCode).toBe(3);
+    expect(honest.stdout).not.toContain("FAILS");
     expect(honest.stdout).toMatch(
-      /^holds: root ac6b39d2.*\(the root given by --root\); okx-v1's nodes bind only/m,
+      /^cannot say: root ac6b39d2.*\(the root given by --root\); okx-v1's nodes bind only/m,
     );
+  });
+});
+
+describe("OKX v1's totals re-split under its real root (issue 55): its node concatenates the sums", () => {
+  /**
+   * The real Nov 2022 file with 6,000,000 ETH added to the root's total: the top sibling's BTC lowered by
+   * 0.00000006 and its ETH raised by 6,000,000, so the root's sums read "95088.5550565" ‖ "6939953.49090361"
+   * — the same text as "95088.55505656" ‖ "939953.49090361", the same hash: the real root.
+   */
+  const resplit = () =>
+    tampered(OKX_V1, (t) =>
+      t
+        .replace('"BTC":"58243.50077963"', '"BTC":"58243.50077957"')
+        .replace('"ETH":"619793.15336917"', '"ETH":"6619793.15336917"')
+        .replace('"BTC":"95088.55505656"', '"BTC":"95088.5550565"')
+        .replace('"ETH":"939953.49090361"', '"ETH":"6939953.49090361"'),
+    );
+
+  it("the re-split file reaches the real root with 6,939,953.49 ETH: not 'holds' (its totals cannot say, exit 3), as the honest file beside it; the customer's leaf holds in both", async () => {
+    const forged = await verify(resplit(), "--root", OKX_V1_ROOT, "--json");
+    const honest = await verify(fixture(OKX_V1), "--root", OKX_V1_ROOT, "--json");
+    for (const r of [forged, honest]) {
+      expect(r.exitCode).toBe(3);
+      expect(r.json.verdict).toBe("cannot-say");
+      expect(r.json.root).toBe(OKX_V1_ROOT);
+      expect(failures(r.json)).toEqual([]);
+      expect(r.json.totals_binding).toBe("ambiguous");
+      expect(r.json.findings).toContainEqual(expect.objectContaining({ status: "ok", step: "leaf" }));
+      expect(r.json.findings).toContainEqual(
+        expect.objectContaining({
+          status: "cannot-say",
+          step: "totals",
+          at: "level 24 (root)",
+          text: expect.stringContaining(
+            'the root\'s hash does not bind the totals it carries: its node hashes L ‖ R ‖ ΣBTC ‖ ΣETH ‖ ΣUSDT ‖ height as text, each sum without trailing zeros and with no separator, so "2.5" ‖ "25000" and "2.52" ‖ "5000" hash alike',
+          ),
+        }),
+      );
+    }
+    expect(forged.json.totals).toContainEqual({ asset: "ETH", amount: "6939953.49090361" });
+    expect(honest.json.totals).toContainEqual({ asset: "ETH", amount: "939953.49090361" });
+  });
+
+  it("solvency never takes such totals as liabilities: CANNOT SAY for the re-split file and the honest one, naming why", async () => {
+    const reserves = join(__dirname, "fixtures", "exchange", "ownership", "okx_por_example_2022-11.csv");
+    for (const liabilities of [resplit(), fixture(OKX_V1)]) {
+      const r = await runCli([
+        "solvency",
+        "--reserves",
+        reserves,
+        "--liabilities",
+        liabilities,
+        "--root",
+        OKX_V1_ROOT,
+        "--json",
+      ]);
+      expect(r.exitCode).toBe(3);
+      const report = JSON.parse(r.stdout);
+      expect(report.verdict).toBe("cannot-say");
+      expect(report.liabilities.note).toContain(
+        "okx-v1's root does not bind the totals it carries (its node hashes L ‖ R ‖ ΣBTC ‖ ΣETH ‖ ΣUSDT ‖ height as text",
+      );
+      expect(report.liabilities.note).toContain("so none is taken as what is owed");
+    }
   });
 });

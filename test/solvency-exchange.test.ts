@@ -2,7 +2,8 @@
  * `solvency` over an exchange's package (issue 47), end to end on real nodes: an HTX-layout address file whose
  * LTC row litecoind signed (signmessage, Litecoin's magic) and whose ETH row `cast wallet sign` signed
  * (EIP-191), both over HTX's fixed text "huobi"; liabilities as chaingw's commitment (`liabilities build`) or
- * as an OKX v1 inclusion proof built here to a chosen root. Each forgery — liabilities above the reserves, a
+ * as an exchange's inclusion proof (CoinEx's format, whose root binds its totals; OKX v1's does not) built here
+ * to a chosen root. Each forgery — liabilities above the reserves, a
  * row's amount inflated, a row moved to another chain, a coin owed that no row backs, the root not given from
  * outside, the exchange's fixed text not accepted — next to the honest control that is SOLVENT.
  */
@@ -18,8 +19,8 @@ import type { ExchangeSolvencyReport } from "../src/exchange/ownership/solvency.
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
-import { okxV1Proof } from "./helpers/okx-v1.js";
 import { trackDir } from "./helpers/procs.js";
+import { sumRootProof } from "./helpers/sum-root.js";
 import { deployToken, mint } from "./helpers/tokens.js";
 
 const CAST = new URL("../node_modules/.bin/cast", import.meta.url).pathname;
@@ -113,9 +114,9 @@ async function commitment(owed: Record<string, string>, challenge?: string): Pro
   return join(out, "commitment.json");
 }
 
-/** An OKX v1 inclusion proof to chosen totals (test/helpers/okx-v1.ts), written in the test's directory. */
-const okxV1 = (mine: Record<string, string>, sibling: Record<string, string>) =>
-  okxV1Proof(mine, sibling, (text) => write("merkle_proof_file.json", text));
+/** An exchange's inclusion proof to chosen totals (test/helpers/sum-root.ts), written in the test's directory. */
+const sumRoot = (mine: Record<string, string>, sibling: Record<string, string>) =>
+  sumRootProof(mine, sibling, (text) => write("merkle_proof_file.json", text));
 
 type Report = ExchangeSolvencyReport;
 type Coin = Report["coins"][number];
@@ -294,9 +295,9 @@ describe("an exchange's address file against chaingw's commitment", () => {
   });
 });
 
-describe("an exchange's address file against an exchange's liabilities root (OKX v1)", () => {
+describe("an exchange's address file against an exchange's liabilities root (CoinEx's format)", () => {
   it("covered with the root given from outside: SOLVENT; the root from the file alone: CANNOT SAY; another root: NOT SOLVENT", async () => {
-    const { file, root } = okxV1({ LTC: "1", ETH: "3000" }, { LTC: "0.5", ETH: "2000" });
+    const { file, root } = sumRoot({ LTC: "1", ETH: "3000" }, { LTC: "0.5", ETH: "2000" });
     const dated = ["--liabilities-date", now(), "--challenge", MESSAGE];
     const given = await solvency(addressFile(), file, "--root", root, ...dated);
     expect(given.report.verdict).toBe("solvent");
@@ -317,14 +318,14 @@ describe("an exchange's address file against an exchange's liabilities root (OKX
   });
 
   it("short against the root's totals: NOT SOLVENT, the LTC shortfall named", async () => {
-    const { file, root } = okxV1({ LTC: "2", ETH: "3000" }, { LTC: "1", ETH: "2000" });
+    const { file, root } = sumRoot({ LTC: "2", ETH: "3000" }, { LTC: "1", ETH: "2000" });
     const r = await solvency(addressFile(), file, ...rooted(root));
     expect(r.report.verdict).toBe("not-solvent");
     expect(r.coin("LTC")).toMatchObject({ liabilities: "3", status: "not-covered", shortfall: "1" });
   });
 
   it("--html writes the page with the verdict and the per-coin table; --json beside it", async () => {
-    const { file, root } = okxV1({ LTC: "1", ETH: "3000" }, { LTC: "0.5", ETH: "2000" });
+    const { file, root } = sumRoot({ LTC: "1", ETH: "3000" }, { LTC: "0.5", ETH: "2000" });
     const html = join(dir, "solvency.html");
     const r = await solvency(addressFile(), file, ...rooted(root, now(), "--html", html));
     expect(r.exitCode).toBe(0);
@@ -335,7 +336,7 @@ describe("an exchange's address file against an exchange's liabilities root (OKX
   });
 });
 
-describe("chaingw's own reserve proofs against an exchange's liabilities root (OKX v1)", () => {
+describe("chaingw's own reserve proofs against an exchange's liabilities root (CoinEx's format)", () => {
   const AUDIT = "exchange audit 2026-11";
   let ltcProof: string;
   let evmProof: string;
@@ -401,7 +402,7 @@ describe("chaingw's own reserve proofs against an exchange's liabilities root (O
   }
 
   it("covered with the root and its date given from outside: SOLVENT, per coin the ratios, snapshots and gap; --html alike", async () => {
-    const { file, root } = okxV1({ LTC: "1", ETH: "3000" }, { LTC: "0.5", ETH: "2000" });
+    const { file, root } = sumRoot({ LTC: "1", ETH: "3000" }, { LTC: "0.5", ETH: "2000" });
     const html = join(dir, "own-solvency.html");
     const ok = await own(file, "--root", root, "--liabilities-date", now(), "--json", "--html", html);
     expect(ok.stderr).toBe("");
@@ -426,11 +427,11 @@ describe("chaingw's own reserve proofs against an exchange's liabilities root (O
     expect(readFileSync(html, "utf8")).toContain('data-verdict="solvent"');
     const human = await own(file, "--root", root, "--liabilities-date", now());
     expect(human.stdout).toMatch(/^SOLVENT: every asset covered \(2\)/);
-    expect(human.stdout).toContain(`(okx-v1 inclusion proof, its root's totals)`);
+    expect(human.stdout).toContain(`(coinex inclusion proof, its root's totals)`);
   });
 
   it("the root not given from outside: CANNOT SAY (exit 3); another root: NOT SOLVENT (exit 1); the given root SOLVENT", async () => {
-    const { file, root } = okxV1({ LTC: "1", ETH: "3000" }, { LTC: "0.5", ETH: "2000" });
+    const { file, root } = sumRoot({ LTC: "1", ETH: "3000" }, { LTC: "0.5", ETH: "2000" });
     const date = ["--liabilities-date", now(), "--json"];
     const self = await own(file, ...date);
     expect(self.report.verdict).toBe("cannot-say");
@@ -444,7 +445,7 @@ describe("chaingw's own reserve proofs against an exchange's liabilities root (O
   });
 
   it("a coin owed that no reserve proof backs (USDT), and a root owing more LTC than proven: NOT SOLVENT for each", async () => {
-    const { file, root } = okxV1(
+    const { file, root } = sumRoot(
       { LTC: "2", ETH: "3000", USDT: "7" },
       { LTC: "0.5", ETH: "2000", USDT: "3" },
     );
@@ -457,7 +458,7 @@ describe("chaingw's own reserve proofs against an exchange's liabilities root (O
   });
 
   it("the root's date not given: CANNOT SAY, naming --liabilities-date; given 3 days off: beyond --max-gap, NOT PROVEN SOLVENT", async () => {
-    const { file, root } = okxV1({ LTC: "1", ETH: "3000" }, { LTC: "0.5", ETH: "2000" });
+    const { file, root } = sumRoot({ LTC: "1", ETH: "3000" }, { LTC: "0.5", ETH: "2000" });
     const undated = await own(file, "--root", root, "--json");
     expect(undated.report.verdict).toBe("cannot-say");
     expect(undated.exitCode).toBe(3);
@@ -485,7 +486,7 @@ describe("chaingw's own reserve proofs against an exchange's liabilities root (O
     const date = await own(liab, "--liabilities-date", now());
     expect(date.exitCode).toBe(2);
     expect(date.stderr).toContain("--liabilities-date: the liabilities are chaingw's commitment");
-    const { file, root: r } = okxV1({ LTC: "1", ETH: "3000" }, { LTC: "0.5", ETH: "2000" });
+    const { file, root: r } = sumRoot({ LTC: "1", ETH: "3000" }, { LTC: "0.5", ETH: "2000" });
     const bad = await own(file, "--root", r, "--liabilities-date", "yesterday");
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain('--liabilities-date "yesterday": not an RFC 3339 date-time');
@@ -614,7 +615,7 @@ describe("--backing for an exchange's rows: what the liabilities' asset names ar
 });
 
 describe("--max-gap over an exchange's address file, as over chaingw's own proofs", () => {
-  const root = () => okxV1({ LTC: "1", ETH: "3000" }, { LTC: "0.5", ETH: "2000" });
+  const root = () => sumRoot({ LTC: "1", ETH: "3000" }, { LTC: "0.5", ETH: "2000" });
   const dated = (r: { root: string }, date: string, ...more: string[]) => rooted(r.root, date, ...more);
 
   it("within the default 24h: SOLVENT; 3 days apart: each proven row claimed only, NOT PROVEN SOLVENT naming the gap; --max-gap 4d: SOLVENT", async () => {
@@ -639,7 +640,7 @@ describe("--max-gap over an exchange's address file, as over chaingw's own proof
   });
 
   it("beyond the gap and short of it by the claims too: NOT SOLVENT; the root undated: CANNOT SAY naming --liabilities-date; a commitment dated by its created", async () => {
-    const short = okxV1({ LTC: "2", ETH: "3000" }, { LTC: "1", ETH: "2000" });
+    const short = sumRoot({ LTC: "2", ETH: "3000" }, { LTC: "1", ETH: "2000" });
     const r = await solvency(addressFile(), short.file, ...dated(short, daysAgo(3)));
     expect(r.report.verdict).toBe("not-solvent");
     expect(r.coin("LTC")).toMatchObject({ status: "not-covered", shortfall: "3" });
@@ -680,7 +681,7 @@ describe("--max-gap over an exchange's address file, as over chaingw's own proof
   });
 
   it("undated, and short even were every row in time: NOT SOLVENT (not CANNOT SAY); undated and covered by those rows: CANNOT SAY", async () => {
-    const short = okxV1({ LTC: "2", ETH: "3000" }, { LTC: "1", ETH: "2000" });
+    const short = sumRoot({ LTC: "2", ETH: "3000" }, { LTC: "1", ETH: "2000" });
     const r = await solvency(addressFile(), short.file, "--root", short.root, "--challenge", MESSAGE);
     expect(r.report.verdict).toBe("not-solvent");
     expect(r.exitCode).toBe(1);
@@ -822,14 +823,14 @@ describe("one balance counts once, however the exchange names it", () => {
   });
 
   it("liabilities that owe one coin under two spellings (LTC and ltc, 1.5 each): a row backs one of them, the other NOT SOLVENT; one spelling SOLVENT", async () => {
-    const { file, root } = okxV1({ LTC: "1", ltc: "1" }, { LTC: "0.5", ltc: "0.5" });
+    const { file, root } = sumRoot({ LTC: "1", ltc: "1" }, { LTC: "0.5", ltc: "0.5" });
     const r = await solvency(addressFile(), file, ...rooted(root));
     expect(r.report.verdict).toBe("not-solvent");
     expect(r.coin("LTC")).toMatchObject({ proven: "2", status: "covered" });
     expect(r.coin("ltc")).toMatchObject({ proven: "0", status: "not-covered" });
     // the row's chain backs LTC (--backing LTC=litecoin-regtest): it is no row of ltc, which nothing backs
     expect(r.coin("ltc").why).toBe("no reserve row backs ltc: short 1.5");
-    const one = okxV1({ LTC: "1" }, { LTC: "0.5" });
+    const one = sumRoot({ LTC: "1" }, { LTC: "0.5" });
     expect((await solvency(addressFile(), one.file, ...rooted(one.root))).report.verdict).toBe("solvent");
   });
 });

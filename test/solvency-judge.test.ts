@@ -6,7 +6,7 @@
  *    as trusted;
  *  - a file that does not hold (a row carrying another key's signature; a summary line off by 990,500 ETH):
  *    NOT SOLVENT, as `reserves verify` of the same file says "does not hold" — beside the honest file, SOLVENT;
- *  - amounts at full precision: a row proven at 6666.666645666666645667 ETH against an OKX v1 root of whole
+ *  - amounts at full precision: a row proven at 6666.666645666666645667 ETH against an exchange's root of whole
  *    coins is printed and summed exactly (never cut to the root's 0 places).
  */
 import { execFileSync } from "node:child_process";
@@ -17,8 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExchangeSolvencyReport } from "../src/exchange/ownership/solvency.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
-import { okxV1Proof } from "./helpers/okx-v1.js";
 import { trackDir } from "./helpers/procs.js";
+import { sumRootProof } from "./helpers/sum-root.js";
 import { deployToken, mint } from "./helpers/tokens.js";
 
 const CAST = new URL("../node_modules/.bin/cast", import.meta.url).pathname;
@@ -224,7 +224,7 @@ describe("amounts exactly, never cut to the liabilities' places", () => {
       ["ETH", 2, "0.5", 2],
     ]);
     const root = (total: string) =>
-      okxV1Proof({ ETH: "6000" }, { ETH: total }, (t) => write("merkle_proof_file.json", t));
+      sumRootProof({ ETH: "6000" }, { ETH: total }, (t) => write("merkle_proof_file.json", t));
     const covered = root("667");
     const r = await solvency(reserves, covered.file, "--root", covered.root, "--liabilities-date", now());
     expect(r.stderr).toBe("");

@@ -136,11 +136,15 @@ export async function liabilitiesOf(
     root: check.root,
     ...(failed
       ? { fails: `${failed.at ? `${failed.at}: ` : ""}${failed.text}` }
-      : check.root_source !== "given"
+      : check.totals_binding === "ambiguous"
         ? {
-            cannot_say: `the root ${check.root} is the one written in the file itself: consistent with its own root; give the published root (--root HEX)`,
+            cannot_say: `${f.name}'s root does not bind the totals it carries (${check.totals_unbound}): the same root holds other totals, so none is taken as what is owed`,
           }
-        : {}),
+        : check.root_source !== "given"
+          ? {
+              cannot_say: `the root ${check.root} is the one written in the file itself: consistent with its own root; give the published root (--root HEX)`,
+            }
+          : {}),
   };
 }
 

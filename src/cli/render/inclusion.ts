@@ -34,6 +34,10 @@ export function renderInclusion(r: InclusionCheck, title: string): string {
         : r.sum_binding === "inclusion-only"
           ? `; ${r.format}'s tree hashes no sums: it shows inclusion only, and the root bounds no total`
           : "";
-  lines.push(`${VERDICT_WORDS[r.verdict]}: ${root}${source}${total}`);
+  const unbound =
+    r.totals_binding === "ambiguous"
+      ? "; the customer's leaf is judged above, but the root's hash does not bind its totals: cannot say what is owed"
+      : "";
+  lines.push(`${VERDICT_WORDS[r.verdict]}: ${root}${source}${total}${unbound}`);
   return lines.join("\n");
 }

@@ -61,6 +61,16 @@ export const SUM_BINDING_TEXT: Record<SumBinding, string> = {
     "the tree hashes no sums at all: a path shows the customer's leaf is in the tree and nothing about the total owed (a tree of any total, or with negative leaves, has a root all the same); the root bounds no total",
 };
 
+/**
+ * Whether the root's hash binds the totals it carries (the encoding, apart from `SumBinding`'s Maxwell flaw):
+ * `bound` where each node's preimage reads back into its amounts one way only (fixed widths, separators,
+ * JSON, binary); `ambiguous` where the amounts are text concatenated with no separator nor fixed width, so
+ * digits move from one total to the next under the same hash (OKX: "2.5"‖"25000" and "2.52"‖"5000" hash
+ * alike) — the same root holds other totals, which `solvency` never takes as liabilities; `none`: the root
+ * carries no totals.
+ */
+export type TotalsBinding = "bound" | "ambiguous" | "none";
+
 export interface InclusionCheck {
   verdict: Verdict;
   /** the registry's name of the format */
@@ -74,6 +84,9 @@ export interface InclusionCheck {
   balances: Balance[];
   /** the root node's totals per coin, as the file states them (Merkle-sum formats; absent for others) */
   totals?: Balance[];
+  /** whether the root's hash binds those totals (`TotalsBinding`), and why not where it does not */
+  totals_binding: TotalsBinding;
+  totals_unbound?: string;
   findings: Finding[];
 }
 
@@ -135,6 +148,8 @@ export interface InclusionFormat<D> {
   steps: readonly InclusionStep<D>[];
   /** what its inner nodes bind of their children's sums (OKX v2: per child only with the full tree) */
   sums: SumBinding | ((o: InclusionOptions) => SumBinding);
+  /** why its nodes' encoding does not bind the totals they carry (`TotalsBinding` "ambiguous"); absent: bound */
+  ambiguous?: string;
 }
 
 /**
@@ -193,6 +208,16 @@ export async function verifyInclusion<D>(
     rootAt: "root",
   };
   for (const st of [...f.steps, hashStep]) ctx.findings.push(...(await st.run(ctx)));
+  const totalsBinding: TotalsBinding = !ctx.rootTotals?.length ? "none" : f.ambiguous ? "ambiguous" : "bound";
+  // the customer's own leaf may hold: the totals the root carries cannot be told from others it hashes alike
+  if (totalsBinding === "ambiguous")
+    ctx.findings.push(
+      cannotSay(
+        "totals",
+        `the root's hash does not bind the totals it carries: ${f.ambiguous}; the same root holds other totals, so they cannot be relied on (the customer's own leaf is judged above)`,
+        ctx.rootAt,
+      ),
+    );
   const binding = typeof f.sums === "function" ? f.sums(o) : f.sums;
   ctx.findings.push(claim("scheme", `${f.name}: ${SUM_BINDING_TEXT[binding]}`));
   return {
@@ -204,6 +229,8 @@ export async function verifyInclusion<D>(
       ctx.rootSource ?? (o.root !== undefined ? "given" : o.anchor !== undefined ? "anchor" : "file"),
     balances: ctx.balances,
     ...(ctx.rootTotals ? { totals: ctx.rootTotals.map((a) => ({ asset: a.asset, amount: a.text })) } : {}),
+    totals_binding: totalsBinding,
+    ...(totalsBinding === "ambiguous" ? { totals_unbound: f.ambiguous } : {}),
     findings: ctx.findings,
   };
 }
@@ -366,10 +393,12 @@ export const pathVerifier = <D>(f: {
   leaf: InclusionStep<D>;
   path: InclusionStep<D>;
   reach?: InclusionStep<D>;
+  ambiguous?: string;
 }) =>
   verifierOf<D>({
     name: f.name,
     sums: f.sums,
+    ...(f.ambiguous === undefined ? {} : { ambiguous: f.ambiguous }),
     read: f.read,
     balances: f.balances,
     steps: [f.leaf, f.path, rootTotalsStep, f.reach ?? reachStep, rootStep],

@@ -32,6 +32,13 @@ const balancesJson = (a: Amount[]): string =>
 
 const sumText = (d: Dec): string => strippedDec(truncateDec(d, 8));
 
+/**
+ * Why OKX's nodes do not bind their totals: each sum is text cut of its trailing zeros, written after the
+ * other with no separator nor fixed width, and the height after them.
+ */
+const AMBIGUOUS =
+  'its node hashes L ‖ R ‖ ΣBTC ‖ ΣETH ‖ ΣUSDT ‖ height as text, each sum without trailing zeros and with no separator, so "2.5" ‖ "25000" and "2.52" ‖ "5000" hash alike: digits move between one coin\'s total and the next (or the height) under the same hash';
+
 const nodeHash = (l: string, r: string, assets: string[], sums: Sums, height: number): string =>
   sha256Hex(`${l}${r}${assets.map((a) => sumText(sums.get(a) ?? ZERO)).join("")}${height}`);
 
@@ -132,6 +139,7 @@ export const verifyV1 = pathVerifier<V1>({
   balances: (d) => toBalances(d.self.balances),
   leaf: leafV1,
   path: pathV1,
+  ambiguous: AMBIGUOUS,
 });
 
 interface TreeNode {
@@ -313,6 +321,8 @@ const V2_FORMAT: InclusionFormat<V2> = {
   read: readV2,
   balances: (d) => toBalances(d.total),
   steps: [leavesV2, treeV2, rootStep],
+  // its leaves (userHash ‖ BTC_i ‖ ETH_i ‖ USDT_i) and nodes concatenate amounts alike
+  ambiguous: AMBIGUOUS,
 };
 
 /** OKX v2: the user info file and the full tree (--tree, or the second file). */
