@@ -4,7 +4,8 @@
 #   scripts/setup.sh test   the same, and redis-server (serve --state redis://), chromium (the reserves
 #                           report page is opened in a real headless browser) and Debian's python3-requests
 #                           (serve's client tests run a requests-based client with /usr/bin/python3)
-#   scripts/setup.sh bench  litecoind, and nginx (bench/serve.mjs measures serve beside nginx proxy_pass)
+#   scripts/setup.sh bench  litecoind, nginx (bench/serve.mjs measures serve beside nginx proxy_pass) and
+#                           libsecp256k1-dev (bench/exchange-scale.mjs's C floor, bench/secp-floor.c)
 # One line per thing it installs; the installers' own output only when they fail. On a ready machine it
 # prints nothing and does nothing.
 set -euo pipefail
@@ -49,6 +50,10 @@ done
 py="${CHAINGW_SETUP_PYTHON:-/usr/bin/python3}"
 if [ "$what" = test ] && ! "$py" -c 'import requests' >/dev/null 2>&1; then
   missing="$missing python3-requests"
+fi
+# a C library, not a command: its header tells
+if [ "$what" = bench ] && [ ! -f /usr/include/secp256k1_recovery.h ]; then
+  missing="$missing libsecp256k1-dev"
 fi
 [ -z "$missing" ] && exit 0
 
