@@ -61,7 +61,7 @@ export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
   { flags: "--json", help: "print exactly the result as JSON, number tokens untouched (= --format json)" },
   {
     flags: "--format <format>",
-    help: "output: human, json, jsonl (JSON Lines: a list one element a line) or csv (reserves scan)",
+    help: "output: human, json, jsonl (JSON Lines: one element a line) or csv (commands with a table)",
     choices: FORMATS,
   },
   { flags: "--pretty", help: "with --json: indented JSON to read (compact without)" },
