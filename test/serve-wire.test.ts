@@ -229,7 +229,9 @@ describe("serve's quick path on its own HTTP/1.1 connections", () => {
       (alone.ns[0] as RawNode).shape = shape;
       const r = await call(alone.gw);
       expect([r.status, JSON.parse(r.text).error.code], what).toEqual([200, -32010]);
-      expect(JSON.parse(r.text).error.message, what).toMatch(/127\.0\.0\.1/);
+      // named to the client as the operator's upstream, never by its host:port (issue 57)
+      expect(JSON.parse(r.text).error.message, what).toMatch(/upstream 1: /);
+      expect(JSON.parse(r.text).error.message, what).not.toMatch(/127\.0\.0\.1/);
       (pair.ns[0] as RawNode).shape = shape;
       const before = pair.ns[1]?.calls ?? 0;
       expectHash(await call(pair.gw));
