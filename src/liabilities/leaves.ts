@@ -15,6 +15,7 @@ import {
   recordBytes,
   sha256Native,
 } from "./format.js";
+import type { RandomSource } from "./random.js";
 import { upTo } from "./random.js";
 
 export class LeafMaker {
@@ -57,23 +58,39 @@ export class LeafMaker {
       let zero = true;
       for (let i = 0; i < AMOUNT_BYTES; i++) if (amounts[src + i] !== 0) zero = false;
       if (zero) continue;
-      if (k === 1) {
-        records.set(amounts.subarray(src, src + AMOUNT_BYTES), off);
-        continue;
-      }
-      const x = getAmount(amounts, src);
-      const cuts = this.cuts;
-      for (let j = 0; j < k - 1; j++) cuts[j] = upTo(random, x);
-      const sorted = cuts.slice(0, k - 1).sort((p, q) => (p < q ? -1 : p > q ? 1 : 0));
-      sorted.push(x);
-      let prev = 0n;
-      for (let j = 0; j < k; j++) {
-        putAmount(records, j * R + off, sorted[j] - prev);
-        prev = sorted[j];
-      }
+      this.split(random, amounts, src, records, off, R);
     }
     random(this.keys);
     for (let j = 0; j < k; j++) this.hashLeaf(j * R, tag, j);
+  }
+
+  /**
+   * The one split of an amount into the customer's k parts, both constructions: the amount at
+   * `amounts[src..]` whole into part 0 when k is 1, else k−1 cuts drawn from the seed stream, sorted, and
+   * the differences written at `records[first + j × stride]`.
+   */
+  private split(
+    random: RandomSource,
+    amounts: Uint8Array,
+    src: number,
+    records: Uint8Array,
+    first: number,
+    stride: number,
+  ): void {
+    const { k, cuts } = this;
+    if (k === 1) {
+      records.set(amounts.subarray(src, src + AMOUNT_BYTES), first);
+      return;
+    }
+    const x = getAmount(amounts, src);
+    for (let j = 0; j < k - 1; j++) cuts[j] = upTo(random, x);
+    const sorted = cuts.slice(0, k - 1).sort((p, q) => (p < q ? -1 : p > q ? 1 : 0));
+    sorted.push(x);
+    let prev = 0n;
+    for (let j = 0; j < k; j++) {
+      putAmount(records, first + j * stride, sorted[j] - prev);
+      prev = sorted[j];
+    }
   }
 
   /** Padding leaf `p`: its record (sums zero, tag r from the seed) in records[0..R], its key in keys[0..16]. */
@@ -120,21 +137,7 @@ export class LeafMaker {
     records.fill(0);
     for (let i = 0; i < h; i++) {
       const src = i * AMOUNT_BYTES;
-      const first = i * k * RECORD_V2 + 32;
-      if (k === 1) {
-        records.set(amounts.subarray(src, src + AMOUNT_BYTES), first);
-        continue;
-      }
-      const x = getAmount(amounts, src);
-      const cuts = this.cuts;
-      for (let j = 0; j < k - 1; j++) cuts[j] = upTo(random, x);
-      const sorted = cuts.slice(0, k - 1).sort((p, q) => (p < q ? -1 : p > q ? 1 : 0));
-      sorted.push(x);
-      let prev = 0n;
-      for (let j = 0; j < k; j++) {
-        putAmount(records, first + j * RECORD_V2, sorted[j] - prev);
-        prev = sorted[j];
-      }
+      this.split(random, amounts, src, records, i * k * RECORD_V2 + 32, RECORD_V2);
     }
     random(keys);
     const input = this.inputV2;
