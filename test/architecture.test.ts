@@ -41,7 +41,8 @@ const MAY_IMPORT: Record<string, string[] | "everything"> = {
   evm: WORKFLOW,
   proof: [...BASE, "chains"],
   reserves: [...WORKFLOW, "proof"],
-  liabilities: [...WORKFLOW, "proof", "reserves"],
+  judge: [...BASE, "chains", "reserves"],
+  liabilities: [...WORKFLOW, "proof", "reserves", "judge"],
   formats: [
     ...BASE,
     "chains",
@@ -53,7 +54,7 @@ const MAY_IMPORT: Record<string, string[] | "everything"> = {
     "exchange/ownership",
   ],
   "exchange/liabilities": [...BASE, "reserves"],
-  "exchange/ownership": [...WORKFLOW, "proof", "reserves"],
+  "exchange/ownership": [...WORKFLOW, "proof", "reserves", "judge"],
   serve: [...WORKFLOW, "config"],
   cli: "everything",
 };

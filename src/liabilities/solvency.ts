@@ -34,6 +34,7 @@ import {
   trustedContracts,
   trustedText,
 } from "../chains/assets.js";
+import { beforeMomentFault, momentOf } from "../judge/moment.js";
 import { share } from "../reserves/claims.js";
 import { counted } from "../reserves/verdict.js";
 import { rfc3339Seconds } from "../util/audit-time.js";
@@ -229,7 +230,7 @@ function judgeAsset(
   const snapshots = new Map(
     [...joint].map(([n, h]) => [n, snapshotOf(n, h, placed, j.createdS, j.audit.max_gap_seconds)]),
   );
-  const moment = momentOf(snapshots);
+  const moment = assetMoment(snapshots);
   const run: AssetRun = { asset, rule, j, t, joint, snapshots, moment, mirrors: new Set(), fmt };
   const proofs = placed.map((p) => proofLine(run, p));
   let claimed = 0n;
@@ -355,25 +356,19 @@ function proofLine(run: AssetRun, { b, network, ref }: Placed): SolvencyAsset["p
   };
 }
 
-/**
- * One moment across chains (docs/proofs.md, "One moment across chains"): an asset backed on several chains is
- * judged at the latest of their snapshots' block times; null with one chain, or a block time not read.
- */
-function momentOf(snapshots: Map<NetworkId, Snapshot>): AssetRun["moment"] {
-  if (snapshots.size < 2) return null;
-  let best: AssetRun["moment"] = null;
-  for (const [network, s] of snapshots) {
-    if (s.block_time === null) return null;
-    const t = rfc3339Seconds(s.block_time);
-    if (best === null || t > best.s) best = { s: t, network };
-  }
-  return best;
+/** The asset's one moment across its chains (judge/moment.ts): null with one chain, or a block time not read. */
+function assetMoment(snapshots: Map<NetworkId, Snapshot>): AssetRun["moment"] {
+  const m = momentOf(
+    [...snapshots].map(([n, s]) => [n, s.block_time === null ? null : rfc3339Seconds(s.block_time)] as const),
+  );
+  return m === null ? null : { s: m.s, network: m.chain };
 }
 
 /**
  * A network read before the asset's moment: its UTXO outputs count only if not spent by then (`s`); its
  * balances, read at a block that is not the node's tip (a later block exists, at or before the moment or not),
- * are not shown held at the moment: cannot say (`evm`, the reason). undefined: read at the moment.
+ * are not shown held at the moment: cannot say (`evm`, the reason, `beforeMomentFault`). undefined: read at
+ * the moment.
  */
 function earlierThanMoment(
   run: AssetRun,
@@ -381,14 +376,14 @@ function earlierThanMoment(
 ): { s: number; evm?: string } | undefined {
   const m = run.moment;
   if (m === null || snap?.block_time == null || rfc3339Seconds(snap.block_time) >= m.s) return undefined;
-  return {
-    s: m.s,
-    ...(snap.below_tip === 0
-      ? {}
-      : {
-          evm: `its block (${snap.block_time}) is before the ${run.asset.asset} moment, ${isoOf(m.s)} (${networkLabel(m.network)}'s snapshot): coins moved from it to another chain since would count twice; prove at its last block at or before that moment`,
-        }),
-  };
+  const evm = beforeMomentFault(
+    run.asset.asset,
+    rfc3339Seconds(snap.block_time),
+    { s: m.s, chain: m.network },
+    networkLabel(m.network),
+    snap.below_tip !== 0,
+  );
+  return { s: m.s, ...(evm ? { evm } : {}) };
 }
 
 /** Why an asset's holding proofs prove nothing for this audit, once each ("" when none). */

@@ -172,13 +172,36 @@ async function snapshotTimes(file: OwnershipFile, nodes: ChainNode[]): Promise<S
           const { readBlockTimed } = await import("../../reserves/evm/balances-read.js");
           time = (await readBlockTimed(node.client, node.chain, `0x${height.toString(16)}`))?.time ?? null;
         }
-        out.push({ network: node.network, height, time });
+        // a UTXO row is re-read at its node's tip (scantxoutset): no later block then
+        out.push({ network: node.network, height, time, ...(node.chain.utxoScan ? { next: null } : {}) });
       } catch (e) {
         out.push({ network: node.network, height, time: null, detail: (e as Error).message });
       }
     }
   }
+  await laterBlocks(out, nodes);
   return out;
+}
+
+/**
+ * One moment across chains (judge/moment.ts): a balance read at a snapshot earlier than another chain's is
+ * held at the later moment only if its chain made no block between; the next block's time read where a later
+ * snapshot exists (null: no next block yet; a read that fails leaves it unknown: cannot say).
+ */
+async function laterBlocks(out: SnapshotTime[], nodes: ChainNode[]): Promise<void> {
+  const latest = Math.max(...out.map((t) => t.time ?? Number.NEGATIVE_INFINITY));
+  const { readBlockTimed } = await import("../../reserves/evm/balances-read.js");
+  for (const t of out) {
+    const node = nodes.find((n) => n.network === t.network);
+    if (t.time === null || t.time >= latest || t.next !== undefined || !node) continue;
+    try {
+      const b = await readBlockTimed(node.client, node.chain, `0x${(t.height + 1).toString(16)}`);
+      if (b === null) t.next = null;
+      else if (b.time !== undefined) t.next = b.time;
+    } catch {
+      // not told: the rows read there cannot be said held at the moment
+    }
+  }
 }
 
 export async function runExchangeSolvency(

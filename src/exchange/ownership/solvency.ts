@@ -31,6 +31,7 @@ import {
   wellKnownBackings,
 } from "../../chains/assets.js";
 import { COINS, type NetworkName } from "../../chains/coins.js";
+import { beforeMomentFault, type Moment, momentOf } from "../../judge/moment.js";
 import { share } from "../../reserves/claims.js";
 import { gapText, rfc3339Seconds, timeFault } from "../../util/audit-time.js";
 import { aheadOfClock, isoOf } from "../../util/text.js";
@@ -69,6 +70,11 @@ export interface SnapshotTime {
   height: number;
   /** Unix seconds */
   time: number | null;
+  /**
+   * the time of the chain's next block, where one moment across chains needs it (judge/moment.ts): null, none
+   * when read (a UTXO row is re-read at its node's tip: none); undefined, not read
+   */
+  next?: number | null;
   detail?: string;
 }
 
@@ -361,9 +367,20 @@ interface Counted {
   unknown: boolean;
 }
 
+/** A row counted for a coin, before the audit's faults: what it is, its amount, its snapshot. */
+interface Candidate {
+  base: { line: number; coin: string; network: string };
+  r: RowResult;
+  row: OwnershipRow;
+  amount: Exact;
+  snap: ReturnType<typeof snapshotOfRow>;
+  /** proven on chain over the accepted text (the exchange's fixed text is no audit's challenge otherwise) */
+  onChain: boolean;
+}
+
 /** The rows of one coin owed: those counted (each balance once) and those not (named), with the snapshots. */
 function rowsOfCoin(j: Judging, owed: LiabilityTotal) {
-  const counted: Counted[] = [];
+  const candidates: Candidate[] = [];
   const notCounted: CoinVerdict["not_counted"] = [];
   const snapshots = new Map<string, CoinVerdict["snapshots"][number]>();
   for (const [i, r] of j.report.rows.entries()) {
@@ -379,28 +396,72 @@ function rowsOfCoin(j: Judging, owed: LiabilityTotal) {
       continue;
     }
     const snap = snapshotOfRow(j, row);
-    // the exchange's fixed text is no audit's challenge: proven for the audit only when the auditor accepts
-    // it, and only at a snapshot within --max-gap of the liabilities' date
-    const onChain = r.status === "proven" && j.challenge !== null;
+    candidates.push({
+      base,
+      r,
+      row,
+      amount: judged.amount,
+      snap,
+      onChain: r.status === "proven" && j.challenge !== null,
+    });
+    if (snap) snapshots.set(`${snap.network} ${snap.height}`, snapshotEntry(snap, j.audit));
+  }
+  const moment = coinMoment(j, candidates);
+  const counted = candidates.map(({ base, r, row, amount, snap, onChain }): Counted => {
+    // proven for the audit only when the auditor accepts the text, at a snapshot within --max-gap of the
+    // liabilities' date, the latest of its chain, and held at the coin's one moment across chains
     const moved = onChain ? heightFault(j, row, snap?.height) : undefined;
     const fault = !onChain
       ? undefined
       : moved
         ? { why: moved, cannotSay: false }
-        : timeFault(snap?.time?.time, j.audit.dateS, j.audit.maxGap);
-    counted.push({
+        : (timeFault(snap?.time?.time, j.audit.dateS, j.audit.maxGap) ??
+          momentFault(owed.asset, snap, moment));
+    return {
       row: {
         ...base,
         address: r.address,
         proven: onChain && fault === undefined,
         ...(fault ? { not_for_this_audit: `line ${r.line}: ${fault.why}` } : {}),
       },
-      amount: judged.amount,
+      amount,
       unknown: fault?.cannotSay === true,
-    });
-    if (snap) snapshots.set(`${snap.network} ${snap.height}`, snapshotEntry(snap, j.audit));
-  }
+    };
+  });
   return { counted, notCounted, snapshots: [...snapshots.values()] };
+}
+
+/**
+ * The coin's one moment across chains (judge/moment.ts): the latest block time of the snapshots its rows
+ * proven on chain were read at, each chain (as its node answers, else its name) once; null: one chain.
+ */
+function coinMoment(j: Judging, cs: Candidate[]): Moment<string> | null {
+  const chains = new Map<string, number | null>();
+  for (const c of cs) {
+    if (!c.onChain || !c.snap) continue;
+    const id = rowIdentity(c.row, j.backings).network;
+    chains.set(id === null ? c.snap.network : networkLabel(id), c.snap.time?.time ?? null);
+  }
+  return momentOf(chains);
+}
+
+/** A row read before its coin's moment, at a block not its chain's last at or before it: cannot say (why). */
+function momentFault(
+  asset: string,
+  snap: ReturnType<typeof snapshotOfRow>,
+  m: Moment<string> | null,
+): { why: string; cannotSay: boolean } | undefined {
+  const t = snap?.time;
+  if (m === null || !t || t.time === null) return undefined;
+  const next = t.next;
+  const why = beforeMomentFault(
+    asset,
+    t.time,
+    m,
+    m.chain,
+    next === undefined ? undefined : next !== null && next <= m.s,
+  );
+  return why ? { why, cannotSay: true } : undefined;
 }
 
 /**

@@ -1,0 +1,47 @@
+/**
+ * One moment across chains (docs/proofs.md, "One moment across chains"), the one rule of both solvency paths
+ * — chaingw's own proofs (`liabilities/solvency.ts`) and an exchange's address file
+ * (`exchange/ownership/solvency.ts`): an asset backed on several chains is judged at one moment, the latest of
+ * its chains' snapshots' block times. A chain read before that moment shows its coins held then only when no
+ * later block of it came at or before the moment (coins moved from it to another chain inside the window would
+ * otherwise count on both); a UTXO output spent by the moment is not counted at all.
+ */
+import { isoOf } from "../util/text.js";
+
+/** The asset's moment: Unix seconds, and the chain whose snapshot it is. */
+export interface Moment<K> {
+  s: number;
+  chain: K;
+}
+
+/**
+ * The latest of the chains' snapshot times; null with fewer than two chains, or when a chain's time is not
+ * known (that chain's holdings prove nothing then, `timeFault`, so nothing can count twice as proven).
+ */
+export function momentOf<K>(times: Iterable<readonly [K, number | null]>): Moment<K> | null {
+  let best: Moment<K> | null = null;
+  let n = 0;
+  for (const [chain, s] of times) {
+    n++;
+    if (s === null || !Number.isFinite(s)) return null;
+    if (best === null || s > best.s) best = { s, chain };
+  }
+  return n < 2 ? null : best;
+}
+
+/**
+ * Why balances read at a block of time `blockS`, before the moment `m` (`label`: the moment's chain, named),
+ * are not shown held at the moment: a later block of their chain exists at or before it, or whether one does
+ * could not be told (`later`: true / undefined), so coins moved since would count twice. undefined: read at
+ * the moment, or the chain's last block at or before it (`later` false).
+ */
+export function beforeMomentFault(
+  asset: string,
+  blockS: number,
+  m: Moment<unknown>,
+  label: string,
+  later: boolean | undefined,
+): string | undefined {
+  if (blockS >= m.s || later === false) return undefined;
+  return `its block (${isoOf(blockS)}) is before the ${asset} moment, ${isoOf(m.s)} (${label}'s snapshot): coins moved from it to another chain since would count twice; prove at its last block at or before that moment`;
+}
