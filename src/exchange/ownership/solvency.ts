@@ -18,28 +18,29 @@
  *    `--max-gap` of the liabilities' date (beyond: claimed); its block time or that date unknown: cannot say.
  * Data in, data out: the face reads the files, runs the verifier and reads the snapshots' block times.
  */
-import {
-  type AssetRule,
-  assetAt,
-  type NetworkId,
-  networkLabel,
-  networkNamed,
-  notTheAsset,
-  tokenHex,
-  trustedContracts,
-  trustedText,
-  wellKnownBackings,
-} from "../../chains/assets.js";
-import { COINS, type NetworkName } from "../../chains/coins.js";
+import { networkLabel, notTheAsset, trustedContracts, trustedText } from "../../chains/assets.js";
 import { beforeMomentFault, type Moment, momentOf } from "../../judge/moment.js";
 import { share } from "../../reserves/claims.js";
 import { gapText, rfc3339Seconds, timeFault } from "../../util/audit-time.js";
 import { aheadOfClock, isoOf } from "../../util/text.js";
 import { formatUnits } from "../../util/units.js";
-import { isTronRow, networkOf, nodeOfRow } from "./balances.js";
-import { decimalsOf, exchangeChainOf, nativeOn } from "./coins.js";
+import { nodeOfRow } from "./balances.js";
+import { decimalsOf } from "./coins.js";
+import {
+  at,
+  backingOf,
+  type Exact,
+  exactOf,
+  holdingOf,
+  identityText,
+  type RowBackings,
+  rowIdentity,
+} from "./holdings.js";
 import { addressKey } from "./judge.js";
 import type { OwnershipFile, OwnershipRow } from "./read.js";
+
+export { type RowBackings, rowIdentity, tickerOf } from "./holdings.js";
+
 import type { OwnershipReport, RowResult } from "./verify.js";
 
 /** One coin the liabilities owe, in its own base units. */
@@ -76,63 +77,6 @@ export interface SnapshotTime {
    */
   next?: number | null;
   detail?: string;
-}
-
-/**
- * What backs each asset of the liabilities (`--backing ASSET=NETWORK[:TOKEN]`, else the well-known table, else
- * nothing: the one rule of chaingw's own proofs, `assetAt`), and what tells a row's chain and contract: each `--node`'s network as its node answers (`getblockhash 0`,
- * `eth_chainId`; null: not read), the contracts its balances were read at (`--token`), the Bitcoin-family
- * addresses' network (`--network`).
- */
-export interface RowBackings {
-  rules: Map<string, AssetRule>;
-  nodes: { network: string; id: NetworkId | null }[];
-  tokens: Map<string, string>;
-  tronTokens: Map<string, string>;
-  network: NetworkName;
-}
-
-/**
- * A row's chain and contract: the network its node answers for (without a node, the one its name claims:
- * a Bitcoin-family coin's on `--network`, TRON's names tron-mainnet, a chain's name in the files its network
- * table row — `EXCHANGE_CHAINS`: "ERC20" ethereum, "BSC" bnb-smart-chain —, else the table's own name), and
- * the contract its balance is read at (`--token SYMBOL=…`, else the well-known one there; none: the
- * network's own coin). null: not told.
- */
-export function rowIdentity(
-  row: OwnershipRow,
-  b: RowBackings,
-): { network: NetworkId | null; token: string | undefined | null } {
-  const name = networkOf(row);
-  const symbol = (row.coin.split("-")[0] as string).toUpperCase();
-  const utxo = COINS.find((c) => c.ticker === name);
-  const node = nodeOfRow(b.nodes, row);
-  const genesis = utxo?.networks[b.network]?.genesis;
-  const named = isTronRow(row)
-    ? networkNamed("tron-mainnet")?.id
-    : networkNamed(exchangeChainOf(name)?.network ?? name.toLowerCase())?.id;
-  const network = node ? node.id : utxo ? (genesis ? `utxo:${genesis}` : null) : (named ?? null);
-  const known = (n: NetworkId | null) =>
-    wellKnownBackings(symbol)?.backings.find((x) => x.network === n && x.token)?.token ?? null;
-  if (utxo) return { network, token: symbol === utxo.ticker ? undefined : null };
-  if (isTronRow(row)) {
-    const t = b.tronTokens.get(symbol);
-    return { network, token: symbol === "TRX" ? undefined : t ? tokenHex(t) : known(network) };
-  }
-  const t = b.tokens.get(symbol);
-  return { network, token: t ? t.toLowerCase() : nativeOn(symbol, name) ? undefined : known(network) };
-}
-
-/** "LTC on Litecoin regtest", "the token at 0x… on anvil (chain id 31337)", or why it is not told. */
-function identityText(id: ReturnType<typeof rowIdentity>): string {
-  if (id.network === null)
-    return "a network not told (no --node answered for it, and its name is no network's)";
-  const on = networkLabel(id.network);
-  return id.token === null
-    ? `a token whose contract is not named on ${on} (--token SYMBOL=ADDRESS)`
-    : id.token === undefined
-      ? `the own coin of ${on}`
-      : `the token at ${id.token} on ${on}`;
 }
 
 export type CoinStatus = "covered" | "claimed-only" | "not-covered" | "cannot-say";
@@ -199,32 +143,6 @@ export interface ExchangeSolvencyReport {
   coins: CoinVerdict[];
 }
 
-/**
- * The coin a row's amount is of, whatever the spelling: the first part of its coin that is not a chain's or
- * a token standard's name ("USDT-ERC20", "ERC20-USDT", "USDT-ETH" → USDT), else its first part ("ETH-ARBITRUM"
- * → ETH, "TRX" → TRX).
- */
-export function tickerOf(row: Pick<OwnershipRow, "coin">): string {
-  const parts = row.coin.split("-").map((p) => p.trim().toUpperCase());
-  return parts.find((p) => !exchangeChainOf(p)) ?? (parts[0] as string);
-}
-
-/**
- * How a row stands to `asset` by the one identity rule (`assetAt`): "mine" (its chain and contract back the
- * asset: the well-known ones, or those `--backing` declared), "other" (they back another asset owed), its
- * identity (named as the asset, it is something else: not counted), or "unrelated".
- */
-function backingOf(
-  row: OwnershipRow,
-  asset: string,
-  b: RowBackings,
-): "mine" | "other" | "unrelated" | ReturnType<typeof rowIdentity> {
-  const id = rowIdentity(row, b);
-  const at = assetAt(b.rules, id.network, id.token);
-  if (at) return at.asset === asset ? "mine" : "other";
-  return tickerOf(row) === asset.toUpperCase() ? id : "unrelated";
-}
-
 const RANK: Record<CoinStatus, number> = { covered: 0, "cannot-say": 1, "claimed-only": 2, "not-covered": 3 };
 
 /** The audit's time: the liabilities' date (Unix seconds; null: none stated nor given) and --max-gap. */
@@ -286,31 +204,6 @@ function notCountedWhy(
     };
   if (r.status !== "proven" && r.status !== "signed") return { why: r.reason };
   return { amount: exactOf(r.amount as string, j.file.units === "base" ? d : undefined) };
-}
-
-/** An amount exactly: base units at `scale` places. */
-interface Exact {
-  units: bigint;
-  scale: number;
-}
-
-/** A row's amount exactly: base units of `places` (a file of base units), else the decimal as written. */
-function exactOf(text: string, places: number | undefined): Exact {
-  if (places !== undefined) return { units: BigInt(text), scale: places };
-  const [w, f = ""] = text.split(".");
-  return { units: BigInt(`${w || "0"}${f}`), scale: f.length };
-}
-
-/** `x` in base units at `scale` (never fewer places than its own: nothing is cut). */
-const at = (x: Exact, scale: number): bigint => x.units * 10n ** BigInt(scale - x.scale);
-
-/**
- * What a row's amount is a balance of: its chain (the network its node answers for, else the name the file
- * gives it) and its contract (none: the chain's own coin; a token not named: its ticker).
- */
-function holdingOf(j: Pick<Judging, "backings">, row: OwnershipRow): string {
-  const id = j.backings ? rowIdentity(row, j.backings) : { network: null, token: null };
-  return `${id.network ?? `named ${networkOf(row)}`}|${id.token === undefined ? "" : (id.token ?? `named ${tickerOf(row)}`)}`;
 }
 
 /**

@@ -1,0 +1,126 @@
+/**
+ * An exchange's address file's row as what it holds (issue 55, one evidence model): its chain as its node
+ * answers (else the name the file gives it), its contract, its amount exactly, and how it stands to an asset
+ * owed by the one identity rule (`assetAt`). The exchange's reader only translates; solvency.ts judges.
+ */
+import {
+  type AssetRule,
+  assetAt,
+  type NetworkId,
+  networkLabel,
+  networkNamed,
+  tokenHex,
+  wellKnownBackings,
+} from "../../chains/assets.js";
+import { COINS, type NetworkName } from "../../chains/coins.js";
+import { isTronRow, networkOf, nodeOfRow } from "./balances.js";
+import { exchangeChainOf, nativeOn } from "./coins.js";
+import type { OwnershipRow } from "./read.js";
+
+/**
+ * What backs each asset of the liabilities (`--backing ASSET=NETWORK[:TOKEN]`, else the well-known table, else
+ * nothing: the one rule of chaingw's own proofs, `assetAt`), and what tells a row's chain and contract: each `--node`'s network as its node answers (`getblockhash 0`,
+ * `eth_chainId`; null: not read), the contracts its balances were read at (`--token`), the Bitcoin-family
+ * addresses' network (`--network`).
+ */
+export interface RowBackings {
+  rules: Map<string, AssetRule>;
+  nodes: { network: string; id: NetworkId | null }[];
+  tokens: Map<string, string>;
+  tronTokens: Map<string, string>;
+  network: NetworkName;
+}
+
+/**
+ * A row's chain and contract: the network its node answers for (without a node, the one its name claims:
+ * a Bitcoin-family coin's on `--network`, TRON's names tron-mainnet, a chain's name in the files its network
+ * table row — `EXCHANGE_CHAINS`: "ERC20" ethereum, "BSC" bnb-smart-chain —, else the table's own name), and
+ * the contract its balance is read at (`--token SYMBOL=…`, else the well-known one there; none: the
+ * network's own coin). null: not told.
+ */
+export function rowIdentity(
+  row: OwnershipRow,
+  b: RowBackings,
+): { network: NetworkId | null; token: string | undefined | null } {
+  const name = networkOf(row);
+  const symbol = (row.coin.split("-")[0] as string).toUpperCase();
+  const utxo = COINS.find((c) => c.ticker === name);
+  const node = nodeOfRow(b.nodes, row);
+  const genesis = utxo?.networks[b.network]?.genesis;
+  const named = isTronRow(row)
+    ? networkNamed("tron-mainnet")?.id
+    : networkNamed(exchangeChainOf(name)?.network ?? name.toLowerCase())?.id;
+  const network = node ? node.id : utxo ? (genesis ? `utxo:${genesis}` : null) : (named ?? null);
+  const known = (n: NetworkId | null) =>
+    wellKnownBackings(symbol)?.backings.find((x) => x.network === n && x.token)?.token ?? null;
+  if (utxo) return { network, token: symbol === utxo.ticker ? undefined : null };
+  if (isTronRow(row)) {
+    const t = b.tronTokens.get(symbol);
+    return { network, token: symbol === "TRX" ? undefined : t ? tokenHex(t) : known(network) };
+  }
+  const t = b.tokens.get(symbol);
+  return { network, token: t ? t.toLowerCase() : nativeOn(symbol, name) ? undefined : known(network) };
+}
+
+/** "LTC on Litecoin regtest", "the token at 0x… on anvil (chain id 31337)", or why it is not told. */
+export function identityText(id: ReturnType<typeof rowIdentity>): string {
+  if (id.network === null)
+    return "a network not told (no --node answered for it, and its name is no network's)";
+  const on = networkLabel(id.network);
+  return id.token === null
+    ? `a token whose contract is not named on ${on} (--token SYMBOL=ADDRESS)`
+    : id.token === undefined
+      ? `the own coin of ${on}`
+      : `the token at ${id.token} on ${on}`;
+}
+
+/**
+ * The coin a row's amount is of, whatever the spelling: the first part of its coin that is not a chain's or
+ * a token standard's name ("USDT-ERC20", "ERC20-USDT", "USDT-ETH" → USDT), else its first part ("ETH-ARBITRUM"
+ * → ETH, "TRX" → TRX).
+ */
+export function tickerOf(row: Pick<OwnershipRow, "coin">): string {
+  const parts = row.coin.split("-").map((p) => p.trim().toUpperCase());
+  return parts.find((p) => !exchangeChainOf(p)) ?? (parts[0] as string);
+}
+
+/**
+ * How a row stands to `asset` by the one identity rule (`assetAt`): "mine" (its chain and contract back the
+ * asset: the well-known ones, or those `--backing` declared), "other" (they back another asset owed), its
+ * identity (named as the asset, it is something else: not counted), or "unrelated".
+ */
+export function backingOf(
+  row: OwnershipRow,
+  asset: string,
+  b: RowBackings,
+): "mine" | "other" | "unrelated" | ReturnType<typeof rowIdentity> {
+  const id = rowIdentity(row, b);
+  const at = assetAt(b.rules, id.network, id.token);
+  if (at) return at.asset === asset ? "mine" : "other";
+  return tickerOf(row) === asset.toUpperCase() ? id : "unrelated";
+}
+
+/** An amount exactly: base units at `scale` places. */
+export interface Exact {
+  units: bigint;
+  scale: number;
+}
+
+/** A row's amount exactly: base units of `places` (a file of base units), else the decimal as written. */
+export function exactOf(text: string, places: number | undefined): Exact {
+  if (places !== undefined) return { units: BigInt(text), scale: places };
+  const [w, f = ""] = text.split(".");
+  return { units: BigInt(`${w || "0"}${f}`), scale: f.length };
+}
+
+/** `x` in base units at `scale` (never fewer places than its own: nothing is cut). */
+export const at = (x: Exact, scale: number): bigint => x.units * 10n ** BigInt(scale - x.scale);
+
+/**
+ * What a row's amount is a balance of: its chain (the network its node answers for, else the name the file
+ * gives it) and its contract (none: the chain's own coin; a token not named: its ticker).
+ */
+export function holdingOf(j: { backings: RowBackings }, row: OwnershipRow): string {
+  const id = j.backings ? rowIdentity(row, j.backings) : { network: null, token: null };
+  return `${id.network ?? `named ${networkOf(row)}`}|${id.token === undefined ? "" : (id.token ?? `named ${tickerOf(row)}`)}`;
+}
