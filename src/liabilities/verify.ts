@@ -27,7 +27,7 @@ import {
 } from "./format.js";
 import type { AnyProof, ProofDocument, ProofDocumentV2, ProofLeaf } from "./proof.js";
 import { isObj, strictJsonDocuments, unknownMember } from "./read.js";
-import { amount, balancesV2, leavesV2, leavesV2From, walkLeafV2 } from "./verify-v2.js";
+import { amount, heldBy, leavesV2, leavesV2From, walkLeafV2 } from "./verify-v2.js";
 
 export interface LiabilitiesVerdict {
   verdict: "holds" | "fails";
@@ -429,17 +429,32 @@ function walkLeaf(
   return out;
 }
 
-/** The balances the proof states are what the leaves add up to. */
+/**
+ * The balances the proof states are what the leaves add up to: they list exactly the assets `listed` (v1:
+ * every asset of the commitment; v2: the assets the leaves are of), in the commitment's order, each the
+ * leaves' sum — one check for both constructions.
+ */
 const balancesStep: Step = {
   name: "balances",
   run: ({ commitment: c }, { proof, sum }) => {
-    if (proof.construction === CONSTRUCTION_V2) return balancesV2(c, proof.balances, proof.leaves, sum);
-    const A = c.assets.length;
-    if (proof.balances.length !== A || proof.balances.some((b, i) => b.asset !== c.assets[i].asset))
-      return [fails("balances", "the balances do not list the commitment's assets in its order", "balances")];
+    const v2 = proof.construction === CONSTRUCTION_V2;
+    const listed = v2 ? heldBy(c, proof.leaves) : c.assets.map((_, a) => a);
+    if (
+      proof.balances.length !== listed.length ||
+      proof.balances.some((b, i) => b.asset !== c.assets[listed[i]].asset)
+    )
+      return [
+        fails(
+          "balances",
+          v2
+            ? "the balances do not list the assets the leaves are of, in the commitment's order (v2 lists what is held)"
+            : "the balances do not list the commitment's assets in its order",
+          "balances",
+        ),
+      ];
     const out: Finding[] = [];
     proof.balances.forEach((b, i) => {
-      const t = totalOf(c.assets[i], sum[i]);
+      const t = totalOf(c.assets[listed[i]], sum[listed[i]]);
       if (b.base_units !== t.base_units || b.amount !== t.amount)
         out.push(
           fails(
