@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { knownNativeMirror } from "../src/chains/assets.js";
 import { digestOf } from "../src/proof/jcs.js";
+import { entryProxy, type RawServer } from "./fixtures/forward.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
 import { buildCommitment } from "./helpers/liabilities.js";
@@ -313,5 +314,126 @@ describe("a token that tracks the native balance without equalling it (issue 55,
     });
     const o = await runCli(["reserves", "verify", proof, "--url", anvil.url, "--json"]);
     expect(JSON.parse(o.stdout).tracking.tokens).toEqual([{ token: mirror, address: A0 }]);
+  });
+
+  describe("a node that does not apply eth_call's state override (issue 55: the probe cannot tell)", () => {
+    /** anvil behind a loopback proxy that refuses any eth_call carrying a state override, as a node without it */
+    let refusing: RawServer;
+    /** anvil behind a loopback proxy that drops the state override and answers the plain call */
+    let ignoring: RawServer;
+    const anvilAnswer = async (e: { id: unknown; method: string; params?: unknown[] }) => {
+      try {
+        return { jsonrpc: "2.0", id: e.id, result: await anvil.rpc(e.method, e.params) };
+      } catch (x) {
+        const err = x as { code?: number; message: string };
+        return { jsonrpc: "2.0", id: e.id, error: { code: err.code ?? -32000, message: err.message } };
+      }
+    };
+    beforeAll(async () => {
+      refusing = await entryProxy(async (e) =>
+        e.method === "eth_call" && (e.params?.length ?? 0) > 2
+          ? {
+              jsonrpc: "2.0",
+              id: e.id,
+              error: { code: -32602, message: "too many arguments, want at most 2" },
+            }
+          : anvilAnswer(e),
+      );
+      ignoring = await entryProxy(async (e) =>
+        anvilAnswer(e.method === "eth_call" ? { ...e, params: e.params?.slice(0, 2) } : e),
+      );
+    });
+    afterAll(async () => {
+      await refusing?.close();
+      await ignoring?.close();
+    });
+
+    const on = (node: string, commitment: string, args: string[]) =>
+      runCli([
+        "solvency",
+        "--liabilities",
+        commitment,
+        "--verify",
+        "--url-for",
+        `evm=${node}`,
+        "--challenge",
+        CHALLENGE,
+        ...args,
+      ]);
+
+    it("the tracking token backing a second asset: CANNOT SAY naming it (was SOLVENT: it counted), beside NOT SOLVENT on anvil itself; an ordinary token CANNOT SAY there too, SOLVENT on anvil", async () => {
+      writeFileSync(join(dir, "assets.csv"), "asset,decimals\nETH,18\nTRK,18\n");
+      const two = await buildCommitment(dir, "untold-two", ["c1,ETH,2.5", "c2,TRK,2"]);
+      const args = [
+        "--reserves",
+        `ETH=${tracked}#native`,
+        "--reserves",
+        `TRK=${tracked}#${tracking}`,
+        "--backing",
+        "ETH=anvil",
+        "--backing",
+        `TRK=anvil:${tracking}`,
+      ];
+      const told = await on(anvil.url, two, args);
+      expect(told.exitCode, told.stdout + told.stderr).toBe(1);
+      expect(told.stdout.split("\n")[0]).toMatch(/^NOT SOLVENT: TRK not covered/);
+      for (const [node, answered] of [
+        [refusing, "too many arguments, want at most 2"],
+        [ignoring, '"0x"'],
+      ] as const) {
+        const r = await on(node.url, two, args);
+        expect(r.exitCode, r.stdout + r.stderr).toBe(3);
+        expect(r.stdout.split("\n")[0]).toMatch(/^CANNOT SAY: /);
+        expect(r.stdout).toMatch(/ETH .* 2\.5 .* 3 .* covered \(proven\)/);
+        expect(r.stdout).toContain(
+          `TRK: ${tracked}#${tracking}: proves nothing for this audit: whether its balanceOf reads the native coin of anvil (chain id 31337) (counted twice then) its node cannot tell: the node did not apply eth_call's state override (the native balance of ${A0} set to ${(1n << 120n) + 7n} read back as ${answered})`,
+        );
+        const j = JSON.parse((await on(node.url, two, [...args, "--json"])).stdout);
+        expect(j.verdict).toBe("cannot-say");
+        expect(j.assets[1]).toMatchObject({
+          asset: "TRK",
+          status: "cannot-say",
+          proven: { base_units: "0" },
+        });
+      }
+      // the ordinary token: SOLVENT read on anvil; its node in front cannot tell either
+      writeFileSync(join(dir, "assets.csv"), "asset,decimals\nETH,18\nUSDX,18\n");
+      const plain = await buildCommitment(dir, "untold-usdx", ["c1,ETH,2.5", "c2,USDX,2"]);
+      const usdArgs = [
+        "--reserves",
+        `ETH=${proof}#native`,
+        "--reserves",
+        `USDX=${proof}#${usd}`,
+        "--backing",
+        "ETH=anvil",
+        "--backing",
+        `USDX=anvil:${usd}`,
+      ];
+      const honest = await on(anvil.url, plain, usdArgs);
+      expect(honest.exitCode, honest.stdout + honest.stderr).toBe(0);
+      expect(honest.stdout).toMatch(/^SOLVENT/);
+      const untold = await on(refusing.url, plain, usdArgs);
+      expect(untold.exitCode, untold.stdout).toBe(3);
+      expect(untold.stdout).toContain(
+        `USDX: ${proof}#${usd}: proves nothing for this audit: whether its balanceOf`,
+      );
+      writeFileSync(join(dir, "assets.csv"), "asset,decimals\nETH,18\nMIR,18\n");
+    });
+
+    it("reserves verify: the proof still holds (exit 0), its tracking line CANNOT SAY naming the token; --json tracking.unknown", async () => {
+      const v = await runCli(["reserves", "verify", tracked, "--url", refusing.url]);
+      expect(v.exitCode, v.stdout + v.stderr).toBe(0);
+      expect(v.stdout).toContain(
+        `tracking   CANNOT SAY  whether token ${tracking} read the native coin the node cannot tell: the node did not apply eth_call's state override`,
+      );
+      const j = JSON.parse(
+        (await runCli(["reserves", "verify", tracked, "--url", ignoring.url, "--json"])).stdout,
+      );
+      expect(j.tracking).toMatchObject({ probed: null, tokens: [], unknown: [{ token: tracking }] });
+      const honest = JSON.parse(
+        (await runCli(["reserves", "verify", tracked, "--url", anvil.url, "--json"])).stdout,
+      );
+      expect(honest.tracking.unknown).toBeUndefined();
+    });
   });
 });

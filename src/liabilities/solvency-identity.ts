@@ -75,3 +75,18 @@ export function nativeMirrors(backings: Backing[]): Map<string, string> {
     }),
   );
 }
+
+/**
+ * The backings' EVM tokens whose tracking of the native coin their node could not tell (the verifier's probe:
+ * a node that refused or ignored the state override, a chain with no state at a block), by `network token`,
+ * each with why: such a token may be the native coin again, so solvency cannot say for it.
+ */
+export function trackingUnknown(backings: Backing[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const b of backings) {
+    const { network } = networkOfBacking(b);
+    for (const [token, why] of Object.entries(b.entry.verify?.tracking_unknown ?? {}))
+      if (network && !out.has(`${network} ${token}`)) out.set(`${network} ${token}`, why);
+  }
+  return out;
+}

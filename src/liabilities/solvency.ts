@@ -50,7 +50,14 @@ import {
   snapshotOf,
   snapshotText,
 } from "./solvency-audit.js";
-import { heightOf, nativeMirrors, networkOfBacking, tokenOf, whatIs } from "./solvency-identity.js";
+import {
+  heightOf,
+  nativeMirrors,
+  networkOfBacking,
+  tokenOf,
+  trackingUnknown,
+  whatIs,
+} from "./solvency-identity.js";
 import {
   type AssetRule,
   type AssetStatus,
@@ -176,6 +183,8 @@ interface Judging {
   /** the native mirrors among the proofs (`nativeMirrors`), and the asset each network's native coin backs */
   mirrors: Map<string, string>;
   nativeOwner: Map<NetworkId, string>;
+  /** the tokens whose node could not tell whether they read the native coin (`trackingUnknown`) */
+  untracked: Map<string, string>;
 }
 
 /** A proof placed for an asset: the network it was found on, and the backing of the asset it is (if any). */
@@ -330,8 +339,17 @@ function proofLine(run: AssetRun, { b, network, ref }: Placed): SolvencyAsset["p
   if (b.evm && heightOf(b) !== at) return notCounted(`at block ${heightOf(b)}, not the joint block ${at}`);
   const snap = run.snapshots.get(network);
   const early = earlierThanMoment(run, snap);
+  // a declared token its node could not probe may be the native coin again (a well-known one is not)
+  const why =
+    token === undefined || mirror !== undefined ? undefined : j.untracked.get(`${network} ${token}`);
+  const untold =
+    why === undefined || rule.source === "well-known"
+      ? undefined
+      : `whether its balanceOf reads the native coin of ${networkLabel(network)} (counted twice then) its node cannot tell: ${why}`;
   const notFor =
-    check === "holds" ? (notForAudit(b, j.audit, snap) ?? (b.evm ? early?.evm : undefined)) : undefined;
+    check === "holds"
+      ? (notForAudit(b, j.audit, snap) ?? (b.evm ? (early?.evm ?? untold) : undefined))
+      : undefined;
   const own = tallyProof(
     t,
     b,
@@ -346,7 +364,7 @@ function proofLine(run: AssetRun, { b, network, ref }: Placed): SolvencyAsset["p
     // no time for its block: the proof holds, and whether it backs these liabilities cannot be said
     ...(notFor === NO_BLOCK_TIME ||
     notFor === NO_LIABILITIES_DATE ||
-    (notFor !== undefined && notFor === early?.evm)
+    (notFor !== undefined && (notFor === early?.evm || notFor === untold))
       ? { check: "cannot-say" as const }
       : {}),
     ...(notFor === undefined ? {} : { not_for_this_audit: notFor }),
@@ -442,6 +460,7 @@ export function solvency(i: SolvencyInput): SolvencyReport {
     createdS: owed.created === null ? null : rfc3339Seconds(owed.created),
     mirrors: nativeMirrors(i.backings),
     nativeOwner,
+    untracked: trackingUnknown(i.backings),
   };
   const assets = owed.assets.map((asset, k) =>
     judgeAsset(

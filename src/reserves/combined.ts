@@ -174,6 +174,8 @@ export interface ProofCheck {
   spent: Record<string, { height: number; time: number | null }>;
   /** an EVM proof's tokens whose balanceOf moved with the native balance (token → the address it moved at) */
   tracks_native?: Record<string, string>;
+  /** an EVM proof's tokens whose tracking of the native balance the node could not tell (token → why) */
+  tracking_unknown?: Record<string, string>;
 }
 
 export interface CombinedReport {
@@ -287,6 +289,9 @@ export async function verifyEvmEntry(
       spent: {},
       ...(v.tracking.tokens.length
         ? { tracks_native: Object.fromEntries(v.tracking.tokens.map((t) => [t.token, t.address])) }
+        : {}),
+      ...(v.tracking.unknown?.length
+        ? { tracking_unknown: Object.fromEntries(v.tracking.unknown.map((t) => [t.token, t.why])) }
         : {}),
     },
   };

@@ -107,6 +107,12 @@ export function renderEvmVerify(
     `block      ${mark(r.block.ok)}  ${r.block.detail}`,
     `metadata   ${mark(r.metadata.ok)}  ${r.metadata.detail}`,
     `balances   ${mark(r.balances.ok)}  ${r.balances.detail}`,
+    // which tokens read the native coin: told, or CANNOT SAY for solvency (the proof's balances hold either way)
+    ...(r.tracking.probed === true && !r.tracking.unknown
+      ? [`tracking   ${st.good("ok")}  ${r.tracking.detail}`]
+      : r.tracking.unknown
+        ? [`tracking   CANNOT SAY  ${r.tracking.detail} (solvency counts no such token as proven)`]
+        : []),
     ...(r.challenge.required !== null ? [`challenge  ${mark(r.challenge.ok)}  ${r.challenge.detail}`] : []),
     "",
   ];

@@ -318,11 +318,36 @@ export async function readChainId(client: JsonRpcClient, chain: ChainGroup): Pro
 const PROBE_BALANCE = (1n << 120n) + 7n;
 
 /**
+ * The control of the probe: an account no key holds, given for the call the code
+ * `PUSH1 0 CALLDATALOAD BALANCE PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN` — the native balance of the address in
+ * its calldata. Called with the probe's own override, it answers the overridden balance only on a node that
+ * applies state overrides; a node that refuses them errs, one that ignores them answers the real balance.
+ */
+const CONTROL_ACCOUNT = "0x00000000000000000000000000000000c0de0b01";
+const CONTROL_CODE = "0x6000353160005260206000f3";
+
+/**
+ * What the node answered to the tracking probe (`readTracking`): `applied` false when it did not apply the
+ * state override (refused or ignored it: `why`), so no token's answer tells anything; else per token the first
+ * address where its balanceOf moved (`moved`), or why its balanceOf could not be asked so (`failed`).
+ */
+export type TrackingRead =
+  | { applied: false; why: string }
+  | { applied: true; moved: Map<AssetId, string>; failed: Map<AssetId, string> };
+
+/** A node's answer to one call of the probe as text, short (its error's message, or what it answered). */
+function probeAnswer(o: BatchOutcome): string {
+  const text =
+    o instanceof ChaingwError ? (o instanceof RpcError ? o.rpcMessage : o.message) : JSON.stringify(o.result);
+  return text.length > 160 ? `${text.slice(0, 157)}...` : text;
+}
+
+/**
  * Which `tokens` track the native coin at `addresses` at `block`: each balanceOf read again with the holder's
  * native balance overridden (eth_call's state override, geth/erigon/reth/nethermind/anvil); a token whose
  * answer moves with it reads the native balance (a mirror, whatever it adds: `a.balance + 1` too). `was`:
- * the balances as re-read, `[token][address]`. Per token the first address where it moved; null: the node
- * took no state override (not told).
+ * the balances as re-read, `[token][address]`. The same override first read back through a control account
+ * (`CONTROL_CODE`): a node that refuses or ignores state overrides tells nothing (`applied` false).
  */
 export async function readTracking(
   client: JsonRpcClient,
@@ -332,29 +357,47 @@ export async function readTracking(
   was: bigint[][],
   block: string,
   signal?: AbortSignal,
-): Promise<Map<AssetId, string> | null> {
+): Promise<TrackingRead> {
   const A = await abi();
   const selector = A.getSelector(A.from(SIGS.balanceOf));
-  const override = (a: string) => ({ [a]: { balance: `0x${PROBE_BALANCE.toString(16)}` } });
+  const word = (a: string) => a.slice(2).toLowerCase().padStart(64, "0");
+  const override = (a: string) => ({
+    [a]: { balance: `0x${PROBE_BALANCE.toString(16)}` },
+    [CONTROL_ACCOUNT]: { code: CONTROL_CODE },
+  });
+  const control = addresses.map((a) =>
+    prepareRead(chain, "eth_call", [{ to: CONTROL_ACCOUNT, data: `0x${word(a)}` }, block, override(a)]),
+  );
   const entries = tokens.flatMap((t) =>
     addresses.map((a) =>
-      prepareRead(chain, "eth_call", [
-        { to: t, data: `${selector}${a.slice(2).padStart(64, "0")}` },
-        block,
-        override(a),
-      ]),
+      prepareRead(chain, "eth_call", [{ to: t, data: `${selector}${word(a)}` }, block, override(a)]),
     ),
   );
-  const res = await readMany(client, chain, entries, undefined, signal);
-  const out = new Map<AssetId, string>();
+  const res = await readMany(client, chain, [...control, ...entries], undefined, signal);
+  for (const [j, a] of addresses.entries()) {
+    const o = res[j] as BatchOutcome;
+    const hex = o instanceof ChaingwError ? undefined : o.result;
+    if (typeof hex !== "string" || !/^0x[0-9a-fA-F]{64}$/.test(hex) || BigInt(hex) !== PROBE_BALANCE)
+      return {
+        applied: false,
+        why: `the node did not apply eth_call's state override (the native balance of ${a} set to ${PROBE_BALANCE} read back as ${probeAnswer(o)})`,
+      };
+  }
+  const moved = new Map<AssetId, string>();
+  const failed = new Map<AssetId, string>();
   const n = addresses.length;
   for (const [i, t] of tokens.entries())
     for (const [j, a] of addresses.entries()) {
-      const o = res[i * n + j] as BatchOutcome;
-      if (o instanceof ChaingwError) return null;
-      const hex = o.result;
-      if (typeof hex !== "string" || !/^0x([0-9a-fA-F]{64})+$/.test(hex)) return null;
-      if (!out.has(t) && BigInt(hex.slice(0, 66)) !== was[i]?.[j]) out.set(t, a);
+      const o = res[n + i * n + j] as BatchOutcome;
+      const hex = o instanceof ChaingwError ? undefined : o.result;
+      if (typeof hex !== "string" || !/^0x([0-9a-fA-F]{64})+$/.test(hex)) {
+        if (!failed.has(t))
+          failed.set(t, `its balanceOf(${a}) with the native balance overridden answered ${probeAnswer(o)}`);
+        continue;
+      }
+      if (!moved.has(t) && BigInt(hex.slice(0, 66)) !== was[i]?.[j]) moved.set(t, a);
     }
-  return out;
+  // a token seen moving is told, whatever else it answered
+  for (const t of moved.keys()) failed.delete(t);
+  return { applied: true, moved, failed };
 }

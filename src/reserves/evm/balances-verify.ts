@@ -434,7 +434,7 @@ async function checkTracking(c: Ctx, s: State): Promise<Finding[]> {
   if (!s.values || s.at === undefined) return [];
   c.onEvent({ type: "step", text: "probing the tokens for the native balance" });
   s.tracking = await probeTracking(c.client, s.chain, s.proof, s.values, s.at, c.signal);
-  return s.tracking.probed ? [ok("tracking", s.tracking.detail)] : [];
+  return s.tracking.probed && !s.tracking.unknown ? [ok("tracking", s.tracking.detail)] : [];
 }
 
 /** 6. Ownership: signatures over the challenge, judged again; proven totals from the balances that held. */

@@ -62,12 +62,15 @@ export function nativeMirrorsOf(
 
 /**
  * The tokens whose balanceOf moved with the holder's native balance: each reads the native coin, a mirror
- * however it adds to it. `probed` false: not asked (no tokens, no pinned state), null: the node took no state
- * override.
+ * however it adds to it. `probed` false: not asked (no tokens, or a chain that serves no state at a block),
+ * null: the node did not apply the state override (refused or ignored it). `unknown`: the tokens the node
+ * could not tell about (every token when `probed` is not true), each with why — solvency cannot say for them.
  */
 export interface Tracking {
   probed: boolean | null;
   tokens: { token: string; address: string }[];
+  /** absent when every token was told */
+  unknown?: { token: string; why: string }[];
   detail: string;
 }
 
@@ -86,10 +89,15 @@ export async function probeTracking(
 ): Promise<Tracking> {
   const tokens = proof.assets.flatMap((a, i) => (a.id === "native" ? [] : [{ id: a.id, i }]));
   if (!tokens.length) return { probed: false, tokens: [], detail: "no tokens" };
-  if (!chain.evm?.pinnedStateReads)
-    return { probed: false, tokens: [], detail: "not probed: the chain serves no state at a block" };
+  const untold = (why: string) => tokens.map((t) => ({ token: t.id, why }));
+  const unknownText = (why: string) =>
+    `whether ${tokens.length === 1 ? `token ${tokens[0]!.id}` : `tokens ${tokens.map((t) => t.id).join(", ")}`} read the native coin the node cannot tell: ${why}`;
+  if (!chain.evm?.pinnedStateReads) {
+    const why = "the chain serves no state at a block, so no balance can be overridden there";
+    return { probed: false, tokens: [], unknown: untold(why), detail: unknownText(why) };
+  }
   const { readTracking } = await import("./balances-read.js");
-  const moved = await readTracking(
+  const read = await readTracking(
     client,
     chain,
     tokens.map((t) => t.id),
@@ -98,19 +106,25 @@ export async function probeTracking(
     at,
     signal,
   );
-  if (moved === null)
-    return { probed: null, tokens: [], detail: "the node took no state override: not probed" };
-  const found = [...moved].map(([token, address]) => ({ token, address }));
+  if (!read.applied)
+    return { probed: null, tokens: [], unknown: untold(read.why), detail: unknownText(read.why) };
+  const found = [...read.moved].map(([token, address]) => ({ token, address }));
+  const unknown = [...read.failed].map(([token, why]) => ({ token, why }));
+  const lines = [
+    ...found.map(
+      (f) =>
+        `token ${f.token}: balanceOf(${f.address}) moves with that address's native balance: it reads the native coin`,
+    ),
+    ...unknown.map(
+      (u) => `token ${u.token}: whether it reads the native coin the node cannot tell: ${u.why}`,
+    ),
+  ];
   return {
     probed: true,
     tokens: found,
-    detail: found.length
-      ? found
-          .map(
-            (f) =>
-              `token ${f.token}: balanceOf(${f.address}) moves with that address's native balance: it reads the native coin`,
-          )
-          .join("; ")
+    ...(unknown.length ? { unknown } : {}),
+    detail: lines.length
+      ? lines.join("; ")
       : `no token's balanceOf moves with the native balance at the ${counted(proof.addresses.length, "address")}`,
   };
 }
