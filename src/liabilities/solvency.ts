@@ -34,6 +34,7 @@ import {
   trustedContracts,
   trustedText,
 } from "../chains/assets.js";
+import { type Holding, holdingName, Ledger, provenFor, type ReadStatus } from "../judge/holding.js";
 import { beforeMomentFault, momentOf } from "../judge/moment.js";
 import { share } from "../reserves/claims.js";
 import { counted } from "../reserves/verdict.js";
@@ -90,9 +91,9 @@ export type {
 } from "./solvency-types.js";
 export { CREATED_AHEAD_S, reserveStatus, SOLVENCY_VERDICT } from "./solvency-types.js";
 
-/** Every counted output or balance once: its amount, the first proof naming it, and whether any proof proved it. */
+/** Every counted output or balance once (the ledger, judge/holding.ts), and what was not counted and why. */
 interface Tally {
-  coins: Map<string, { amount: bigint; file: string; proven: boolean }>;
+  ledger: Ledger;
   overlap: string[];
   overlaps: number;
   spentBefore: number;
@@ -115,7 +116,7 @@ function tallyProof(
   b: Backing,
   network: NetworkId,
   at: number,
-  proving: boolean,
+  audit: { check: ReserveStatus; notFor: string | undefined; challenge: string | null; scale: number },
   { createdS, momentS }: { createdS: number | null; momentS: number | null },
   mirror: boolean,
 ): { claimed: bigint; proven: bigint } {
@@ -123,19 +124,13 @@ function tallyProof(
   const owned = new Set(v?.owned ?? []);
   let claimed = 0n;
   let proven = 0n;
-  const add = (key: string, owner: string, amount: bigint) => {
-    const isProven = proving && owned.has(owner);
-    claimed += amount;
-    if (isProven) proven += amount;
-    const k = `${networkLabel(network)} ${key}`;
-    const first = t.coins.get(k);
-    if (first === undefined) {
-      t.coins.set(k, { amount, file: b.file, proven: isProven });
-      return;
-    }
-    // proven at the amount a holding proof re-read on the chain, never at an earlier document's word for it
-    if (isProven && !first.proven) Object.assign(first, { amount, proven: true });
-    if (t.overlaps++ < OVERLAP_NAMED) t.overlap.push(`${k} is in ${first.file} and ${b.file}: counted once`);
+  const add = (h: Pick<Holding, "kind" | "contract" | "key" | "address" | "amount">) => {
+    const record = ownHolding(b, network, at, h, owned, audit);
+    claimed += h.amount;
+    if (provenFor(record, audit.challenge)) proven += h.amount;
+    const first = t.ledger.count(record, b.asset);
+    if (first && t.overlaps++ < OVERLAP_NAMED)
+      t.overlap.push(`${holdingName(record)} is in ${first.first.source} and ${b.file}: counted once`);
   };
   if (b.utxo) {
     for (const o of b.utxo.outputs) {
@@ -165,15 +160,55 @@ function tallyProof(
         });
         continue;
       }
-      add(key, o.matched, BigInt(o.amount_sats));
+      add({ kind: "output", key, address: o.matched, amount: BigInt(o.amount_sats) });
     }
   } else {
     const a = b.evm!.assets.find((x) => x.id === b.id)!;
     // a native mirror's balance is the native coin's: one key, so native and mirror count once
-    const id = mirror ? "native" : a.id;
-    for (const bal of a.balances) add(`${id} ${bal.address}`, bal.address, BigInt(bal.base_units));
+    const contract = mirror || a.id === "native" ? undefined : a.id;
+    for (const bal of a.balances)
+      add({
+        kind: "balance",
+        ...(contract ? { contract } : {}),
+        key: bal.address,
+        address: bal.address,
+        amount: BigInt(bal.base_units),
+      });
   }
   return { claimed, proven };
+}
+
+/** What the proof's verifier read, as the evidence model's words (judge/holding.ts). */
+const READ: Record<ReserveStatus, ReadStatus> = {
+  holds: "proven",
+  fails: "failed",
+  "cannot-say": "cannot-say",
+  "not-verified": "claimed",
+};
+
+/**
+ * One output or balance of a proof as a holding record: its chain as the verifier re-derived it (else as
+ * claimed), the proof's joint height and block time, the text its signatures are over and whether its
+ * address's signature holds, what the verifier re-read, and why it proves nothing for this audit, if so.
+ */
+function ownHolding(
+  b: Backing,
+  network: NetworkId,
+  at: number,
+  h: Pick<Holding, "kind" | "contract" | "key" | "address" | "amount">,
+  owned: Set<string>,
+  audit: { check: ReserveStatus; notFor: string | undefined; scale: number },
+): Holding {
+  return {
+    ...h,
+    source: b.file,
+    chain: network,
+    scale: audit.scale,
+    snapshot: { height: at, time: b.entry.verify?.block_time ?? null },
+    signed: { text: b.entry.claims.challenge, valid: owned.has(h.address) },
+    read: READ[audit.check],
+    ...(audit.notFor === undefined ? {} : { fault: { why: audit.notFor, cannotSay: false } }),
+  };
 }
 
 interface Judging {
@@ -218,7 +253,7 @@ function judgeAsset(
   j: Judging,
 ): SolvencyAsset {
   const t: Tally = {
-    coins: new Map(),
+    ledger: new Ledger(j.audit.challenge),
     overlap: [],
     overlaps: 0,
     spentBefore: 0,
@@ -242,12 +277,7 @@ function judgeAsset(
   const moment = assetMoment(snapshots);
   const run: AssetRun = { asset, rule, j, t, joint, snapshots, moment, mirrors: new Set(), fmt };
   const proofs = placed.map((p) => proofLine(run, p));
-  let claimed = 0n;
-  let proven = 0n;
-  for (const c of t.coins.values()) {
-    claimed += c.amount;
-    if (c.proven) proven += c.amount;
-  }
+  const { claimed, proven } = t.ledger.sums(asset.asset, asset.decimals);
   // a proof whose network nobody could tell was not judged: "cannot say" with --verify, "unjudged" without
   const untold = placed.some((p) => p.network === null && !p.b.entry.verify);
   if (t.overlaps > OVERLAP_NAMED) t.overlap.push(`and ${t.overlaps - OVERLAP_NAMED} more counted once`);
@@ -355,7 +385,7 @@ function proofLine(run: AssetRun, { b, network, ref }: Placed): SolvencyAsset["p
     b,
     network,
     at,
-    check === "holds" && notFor === undefined,
+    { check, notFor, challenge: j.audit.challenge, scale: asset.decimals },
     { createdS: j.createdS, momentS: early ? early.s : null },
     mirror !== undefined,
   );

@@ -13,9 +13,12 @@ import {
   wellKnownBackings,
 } from "../../chains/assets.js";
 import { COINS, type NetworkName } from "../../chains/coins.js";
+import type { Holding, ReadStatus } from "../../judge/holding.js";
 import { isTronRow, networkOf, nodeOfRow } from "./balances.js";
 import { exchangeChainOf, nativeOn } from "./coins.js";
+import { addressKey } from "./judge.js";
 import type { OwnershipRow } from "./read.js";
+import type { RowResult } from "./report.js";
 
 /**
  * What backs each asset of the liabilities (`--backing ASSET=NETWORK[:TOKEN]`, else the well-known table, else
@@ -123,4 +126,51 @@ export const at = (x: Exact, scale: number): bigint => x.units * 10n ** BigInt(s
 export function holdingOf(j: { backings: RowBackings }, row: OwnershipRow): string {
   const id = j.backings ? rowIdentity(row, j.backings) : { network: null, token: null };
   return `${id.network ?? `named ${networkOf(row)}`}|${id.token === undefined ? "" : (id.token ?? `named ${tickerOf(row)}`)}`;
+}
+
+/** What the verifier's row status says was re-read on chain. */
+const READ: Record<RowResult["status"], ReadStatus> = {
+  proven: "proven",
+  signed: "claimed",
+  failed: "failed",
+  unsigned: "claimed",
+  unsupported: "cannot-say",
+  "cannot-say": "cannot-say",
+};
+
+/**
+ * A row as a holding record (judge/holding.ts): its chain as its node answers (else the name the file gives,
+ * `named …`), its contract (a token not named: its ticker), its address in one spelling, its amount exactly,
+ * its snapshot, the text its key signed and whether the signature holds, what the node re-read, and the
+ * audit's fault of its time, if any.
+ */
+export function rowHolding(
+  row: OwnershipRow,
+  r: RowResult,
+  amount: Exact,
+  snap: { height: number; time: { time: number | null } | undefined } | undefined,
+  b: RowBackings,
+  fault: Holding["fault"],
+  accepted: string | null,
+): Holding {
+  const id = rowIdentity(row, b);
+  return {
+    source: `line ${r.line}`,
+    kind: "balance",
+    chain: id.network ?? `named ${networkOf(row)}`,
+    ...(id.token === undefined ? {} : { contract: id.token ?? `named ${tickerOf(row)}` }),
+    key: addressKey(row, b.network),
+    address: r.address,
+    amount: amount.units,
+    scale: amount.scale,
+    snapshot: snap ? { height: snap.height, time: snap.time?.time ?? null } : null,
+    // with --challenge the verifier failed every row (and owner row) signed over another text: a valid row's
+    // text is the accepted one
+    signed: {
+      text: accepted ?? row.message,
+      valid: r.signed ?? (r.status === "proven" || r.status === "signed"),
+    },
+    read: READ[r.status],
+    ...(fault ? { fault } : {}),
+  };
 }

@@ -19,6 +19,7 @@
  * Data in, data out: the face reads the files, runs the verifier and reads the snapshots' block times.
  */
 import { networkLabel, notTheAsset, trustedContracts, trustedText } from "../../chains/assets.js";
+import { type Entry, Ledger } from "../../judge/holding.js";
 import { beforeMomentFault, type Moment, momentOf } from "../../judge/moment.js";
 import { share } from "../../reserves/claims.js";
 import { gapText, rfc3339Seconds, timeFault } from "../../util/audit-time.js";
@@ -34,9 +35,9 @@ import {
   holdingOf,
   identityText,
   type RowBackings,
+  rowHolding,
   rowIdentity,
 } from "./holdings.js";
-import { addressKey } from "./judge.js";
 import type { OwnershipFile, OwnershipRow } from "./read.js";
 
 export { type RowBackings, rowIdentity, tickerOf } from "./holdings.js";
@@ -159,8 +160,8 @@ interface Judging {
   times: SnapshotTime[];
   audit: AuditTime;
   backings: RowBackings;
-  /** the balances counted so far, by chain (as its node answers), contract and address: where, as what */
-  counted: Map<string, { line: number; asset: string }>;
+  /** every holding counted so far, once (judge/holding.ts): by chain (as its node answers), contract and address */
+  ledger: Ledger;
   /** each chain's snapshot: the latest height a proven row of it was read at (`chainOf`) */
   latest: Map<string, number>;
 }
@@ -218,19 +219,13 @@ function heightFault(j: Judging, row: OwnershipRow, height: number | undefined):
 }
 
 /**
- * One balance counts once: a row whose chain (the network its node answers for: two `--node` names of one
- * chain are one), contract and address (however written: `addressKey`) a row already counted has is named
- * and not counted again. Undefined: not counted before (and now marked).
+ * One balance counts once (the ledger's rule, judge/holding.ts): a row whose chain (the network its node
+ * answers for: two `--node` names of one chain are one), contract and address (however written:
+ * `addressKey`) a row already counted has is named and not counted again: why, in words.
  */
-function countedBefore(j: Judging, row: OwnershipRow, line: number, asset: string): string | undefined {
-  const id = j.backings ? rowIdentity(row, j.backings) : { network: null, token: null };
-  const key = `${holdingOf(j, row)}|${addressKey(row, j.backings?.network)}`;
-  const first = j.counted.get(key);
-  if (!first) {
-    j.counted.set(key, { line, asset });
-    return undefined;
-  }
-  return `the same balance as line ${first.line}${first.asset === asset ? "" : ` (counted as ${first.asset})`}: ${identityText(id).replace(/^a network not told.*/, "the same network name")}, the same address: it counts once`;
+function againWhy(j: Judging, row: OwnershipRow, first: Entry, asset: string): string {
+  const id = rowIdentity(row, j.backings);
+  return `the same balance as ${first.first.source}${first.asset === asset ? "" : ` (counted as ${first.asset})`}: ${identityText(id).replace(/^a network not told.*/, "the same network name")}, the same address: it counts once`;
 }
 
 /** The coin's line: covered, cannot say, covered only by claims, not covered — and why. */
@@ -254,10 +249,9 @@ function coinWhy(c: CoinVerdict, liab: bigint, fmt: (v: bigint) => string, j: Ju
 
 /** A counted row before the sums: its line, its exact amount, whether proven for the audit, and why not. */
 interface Counted {
-  row: Omit<CoinVerdict["rows"][number], "amount">;
-  amount: Exact;
-  /** proven on chain, whether for this audit's time cannot be said */
-  unknown: boolean;
+  row: Omit<CoinVerdict["rows"][number], "amount" | "proven">;
+  /** the ledger's entry the row stands for: proven where any row of the balance is */
+  entry: Entry;
 }
 
 /** A row counted for a coin, before the audit's faults: what it is, its amount, its snapshot. */
@@ -283,9 +277,8 @@ function rowsOfCoin(j: Judging, owed: LiabilityTotal) {
     if (mine === "other" || mine === "unrelated") continue;
     const base = { line: r.line, coin: r.coin, network: r.network };
     const judged = notCountedWhy(r, row, owed, mine, j);
-    const twice = "why" in judged ? undefined : countedBefore(j, row, r.line, owed.asset);
-    if ("why" in judged || twice) {
-      notCounted.push({ ...base, status: r.status, why: "why" in judged ? judged.why : (twice as string) });
+    if ("why" in judged) {
+      notCounted.push({ ...base, status: r.status, why: judged.why });
       continue;
     }
     const snap = snapshotOfRow(j, row);
@@ -297,10 +290,10 @@ function rowsOfCoin(j: Judging, owed: LiabilityTotal) {
       snap,
       onChain: r.status === "proven" && j.challenge !== null,
     });
-    if (snap) snapshots.set(`${snap.network} ${snap.height}`, snapshotEntry(snap, j.audit));
   }
   const moment = coinMoment(j, candidates);
-  const counted = candidates.map(({ base, r, row, amount, snap, onChain }): Counted => {
+  const counted: Counted[] = [];
+  for (const { base, r, row, amount, snap, onChain } of candidates) {
     // proven for the audit only when the auditor accepts the text, at a snapshot within --max-gap of the
     // liabilities' date, the latest of its chain, and held at the coin's one moment across chains
     const moved = onChain ? heightFault(j, row, snap?.height) : undefined;
@@ -310,17 +303,23 @@ function rowsOfCoin(j: Judging, owed: LiabilityTotal) {
         ? { why: moved, cannotSay: false }
         : (timeFault(snap?.time?.time, j.audit.dateS, j.audit.maxGap) ??
           momentFault(owed.asset, snap, moment));
-    return {
+    const h = rowHolding(row, r, amount, snap, j.backings, fault, j.challenge);
+    const again = j.ledger.count(h, owed.asset);
+    if (again) {
+      notCounted.push({ ...base, status: r.status, why: againWhy(j, row, again, owed.asset) });
+      continue;
+    }
+    counted.push({
       row: {
         ...base,
         address: r.address,
-        proven: onChain && fault === undefined,
         ...(fault ? { not_for_this_audit: `line ${r.line}: ${fault.why}` } : {}),
       },
-      amount,
-      unknown: fault?.cannotSay === true,
-    };
-  });
+      entry: j.ledger.entries.get(Ledger.keyOf(h)) as Entry,
+    });
+    if (snap) snapshots.set(`${snap.network} ${snap.height}`, snapshotEntry(snap, j.audit));
+  }
+  notCounted.sort((a, b) => a.line - b.line);
   return { counted, notCounted, snapshots: [...snapshots.values()] };
 }
 
@@ -363,15 +362,9 @@ function momentFault(
  */
 function judgeCoin(j: Judging, owed: LiabilityTotal): CoinVerdict {
   const { counted, notCounted, snapshots } = rowsOfCoin(j, owed);
-  const decimals = Math.max(owed.decimals, ...counted.map((c) => c.amount.scale));
+  const decimals = Math.max(owed.decimals, ...counted.map((c) => c.entry.scale));
   const fmt = (v: bigint) => formatUnits(v, decimals);
-  let [proven, claimed, unknown] = [0n, 0n, 0n];
-  for (const c of counted) {
-    const v = at(c.amount, decimals);
-    claimed += v;
-    if (c.row.proven) proven += v;
-    if (c.unknown) unknown += v;
-  }
+  const { claimed, proven, unknown } = j.ledger.sums(owed.asset, decimals);
   const liab = at({ units: owed.base_units, scale: owed.decimals }, decimals);
   // cannot say only where the rows whose time is unknown could cover it: short even with them, it is not
   const status: CoinStatus =
@@ -393,9 +386,10 @@ function judgeCoin(j: Judging, owed: LiabilityTotal): CoinVerdict {
     shortfall: proven >= liab ? null : fmt(liab - proven),
     status,
     why: "",
-    rows: counted.map(({ row: { line, coin, network, address, ...rest }, amount }) => ({
+    rows: counted.map(({ row: { line, coin, network, address, ...rest }, entry }) => ({
       ...{ line, coin, network, address },
-      amount: fmt(at(amount, decimals)),
+      amount: fmt(at({ units: entry.amount, scale: entry.scale }, decimals)),
+      proven: entry.proven,
       ...rest,
     })),
     not_counted: notCounted,
@@ -444,7 +438,7 @@ export function exchangeSolvency(i: {
     times: i.times,
     audit: { dateS, maxGap: i.maxGap },
     backings: i.backings,
-    counted: new Map(),
+    ledger: new Ledger(challenge),
     latest: new Map(),
   };
   for (const [k, r] of i.report.rows.entries()) {
