@@ -18,7 +18,7 @@ import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
 import { buildCommitment } from "./helpers/liabilities.js";
 import { trackDir } from "./helpers/procs.js";
-import { deployMirror, deployToken, deployTracking, mint } from "./helpers/tokens.js";
+import { deployFollower, deployMirror, deployToken, deployTracking, mint } from "./helpers/tokens.js";
 
 const CAST = join(new URL("../", import.meta.url).pathname, "node_modules/.bin/cast");
 const CHALLENGE = "mirror audit";
@@ -321,6 +321,8 @@ describe("a token that tracks the native balance without equalling it (issue 55,
     let refusing: RawServer;
     /** anvil behind a loopback proxy that drops the state override and answers the plain call */
     let ignoring: RawServer;
+    /** anvil behind a loopback proxy that passes the override's code on and drops its balances */
+    let codeOnly: RawServer;
     const anvilAnswer = async (e: { id: unknown; method: string; params?: unknown[] }) => {
       try {
         return { jsonrpc: "2.0", id: e.id, result: await anvil.rpc(e.method, e.params) };
@@ -342,10 +344,22 @@ describe("a token that tracks the native balance without equalling it (issue 55,
       ignoring = await entryProxy(async (e) =>
         anvilAnswer(e.method === "eth_call" ? { ...e, params: e.params?.slice(0, 2) } : e),
       );
+      codeOnly = await entryProxy(async (e) => {
+        const o = e.method === "eth_call" ? (e.params?.[2] as Record<string, object> | undefined) : undefined;
+        if (!o) return anvilAnswer(e);
+        const kept = Object.fromEntries(
+          Object.entries(o).map(([a, v]) => [
+            a,
+            Object.fromEntries(Object.entries(v).filter(([k]) => k !== "balance")),
+          ]),
+        );
+        return anvilAnswer({ ...e, params: [e.params?.[0], e.params?.[1], kept] });
+      });
     });
     afterAll(async () => {
       await refusing?.close();
       await ignoring?.close();
+      await codeOnly?.close();
     });
 
     const on = (node: string, commitment: string, args: string[]) =>
@@ -377,16 +391,18 @@ describe("a token that tracks the native balance without equalling it (issue 55,
       const told = await on(anvil.url, two, args);
       expect(told.exitCode, told.stdout + told.stderr).toBe(1);
       expect(told.stdout.split("\n")[0]).toMatch(/^NOT SOLVENT: TRK not covered/);
+      const code = "the probe's code given to 0x00000000000000000000000000000000c0de0b01 answered";
       for (const [node, answered] of [
-        [refusing, "too many arguments, want at most 2"],
-        [ignoring, '"0x"'],
+        [refusing, `${code} too many arguments, want at most 2`],
+        [ignoring, `${code} "0x"`],
+        [codeOnly, `the native balance of ${A0} set to `],
       ] as const) {
         const r = await on(node.url, two, args);
         expect(r.exitCode, r.stdout + r.stderr).toBe(3);
         expect(r.stdout.split("\n")[0]).toMatch(/^CANNOT SAY: /);
         expect(r.stdout).toMatch(/ETH .* 2\.5 .* 3 .* covered \(proven\)/);
         expect(r.stdout).toContain(
-          `TRK: ${tracked}#${tracking}: proves nothing for this audit: whether its balanceOf reads the native coin of anvil (chain id 31337) (counted twice then) its node cannot tell: the node did not apply eth_call's state override (the native balance of ${A0} set to ${(1n << 120n) + 7n} read back as ${answered})`,
+          `TRK: ${tracked}#${tracking}: proves nothing for this audit: whether its balanceOf reads the native coin of anvil (chain id 31337) (counted twice then) its node cannot tell: the node did not apply eth_call's state override (${answered}`,
         );
         const j = JSON.parse((await on(node.url, two, [...args, "--json"])).stdout);
         expect(j.verdict).toBe("cannot-say");
@@ -435,5 +451,120 @@ describe("a token that tracks the native balance without equalling it (issue 55,
       );
       expect(honest.tracking.unknown).toBeUndefined();
     });
+  });
+});
+
+describe("a token whose balanceOf reads another proof address's native balance (issue 55: the probe raises every address)", () => {
+  /** anvil's second dev key and its address: the holder of the other proof */
+  const K1 = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
+  const A1 = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8";
+  let swap: string;
+  let other: string;
+  let swapped: string;
+  let tokenOnly: string;
+  let nativeOnly: string;
+
+  const balances = async (file: string, args: string[], sigs: string) => {
+    const r = await runCli(
+      ["reserves", "balances", ...args, "--proof", file, "--challenge", CHALLENGE, "--signatures", sigs],
+      { env: { CHAINGW_URL: anvil.url } },
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    return r.stdout;
+  };
+
+  beforeAll(async () => {
+    // each address shows the other's coins: balanceOf(A0) = A2.balance, balanceOf(A2) = A0.balance
+    swap = await deployFollower(anvil.rpc, "SWP", [A0, A2], [A2, A0]);
+    // balanceOf(A0) = A1.balance: A1 is in another proof only
+    other = await deployFollower(anvil.rpc, "OTH", [A0], [A1]);
+    for (const [a, eth] of [
+      [A0, 3n],
+      [A2, 2n],
+      [A1, 4n],
+    ] as const)
+      await anvil.rpc("anvil_setBalance", [a, `0x${(eth * 10n ** 18n).toString(16)}`]);
+    await anvil.rpc("evm_mine", []);
+    const sig1 = execFileSync(CAST, ["wallet", "sign", "--private-key", K1, CHALLENGE], {
+      encoding: "utf8",
+    }).trim();
+    writeFileSync(join(dir, "sigs1.csv"), `${A1},${sig1}\n`);
+    swapped = join(dir, "swapped.json");
+    // the swap token beside the ordinary one (USDX: 3 at A0, 5 base units at A2), in one proof
+    const made = await balances(
+      swapped,
+      [A0, A2, "--native", "--token", swap, "--token", usd],
+      join(dir, "sigs.csv"),
+    );
+    // neither equal to the native balances nor moving with the holder's own: no rule before saw it
+    expect(made).not.toContain("native mirror");
+    tokenOnly = join(dir, "token-only.json");
+    await balances(tokenOnly, [A0, "--token", other], join(dir, "sigs.csv"));
+    nativeOnly = join(dir, "native-only.json");
+    await balances(nativeOnly, [A1, "--native"], join(dir, "sigs1.csv"));
+  });
+
+  it("the other address's coins backing a second asset: NOT COUNTED, named with whose balance it follows — NOT SOLVENT; the ordinary token of the same proof SOLVENT", async () => {
+    writeFileSync(join(dir, "assets.csv"), "asset,decimals\nETH,18\nSWP,18\n");
+    const forged = await solvency(await buildCommitment(dir, "swap-two", ["c1,ETH,2.5", "c2,SWP,2"]), [
+      "--reserves",
+      `ETH=${swapped}#native`,
+      "--reserves",
+      `SWP=${swapped}#${swap}`,
+      "--backing",
+      "ETH=anvil",
+      "--backing",
+      `SWP=anvil:${swap}`,
+    ]);
+    expect(forged.exitCode, forged.stdout + forged.stderr).toBe(1);
+    expect(forged.stdout.split("\n")[0]).toMatch(/^NOT SOLVENT: SWP not covered/);
+    expect(forged.stdout).toContain(
+      `SWP: ${swapped}#${swap}: NOT COUNTED: a token named SWP at ${swap} on anvil (chain id 31337), one balance backs one asset: the token named SWP at ${swap} on anvil (chain id 31337) tracks the native coin: its balanceOf(${A0}) moved with the native balance of ${A2} at block`,
+    );
+    writeFileSync(join(dir, "assets.csv"), "asset,decimals\nETH,18\nUSDX,18\n");
+    const honest = await solvency(await buildCommitment(dir, "swap-usdx", ["c1,ETH,2.5", "c2,USDX,2"]), [
+      "--reserves",
+      `ETH=${swapped}#native`,
+      "--reserves",
+      `USDX=${swapped}#${usd}`,
+      "--backing",
+      "ETH=anvil",
+      "--backing",
+      `USDX=anvil:${usd}`,
+    ]);
+    expect(honest.exitCode, honest.stdout + honest.stderr).toBe(0);
+    expect(honest.stdout).toMatch(/^SOLVENT/);
+    const v = JSON.parse(
+      (await runCli(["reserves", "verify", swapped, "--url", anvil.url, "--json"])).stdout,
+    );
+    expect(v.exitCode ?? 0).toBe(0);
+    expect(v.tracking.tokens).toEqual([{ token: swap, address: A0, follows: A2 }]);
+    writeFileSync(join(dir, "assets.csv"), "asset,decimals\nETH,18\nMIR,18\n");
+  });
+
+  it("an address of another proof on the chain: solvency raises every proof's addresses at once — NOT COUNTED (reserves verify of the token's proof alone cannot see it)", async () => {
+    writeFileSync(join(dir, "assets.csv"), "asset,decimals\nETH,18\nOTH,18\n");
+    const c = await buildCommitment(dir, "other-two", ["c1,ETH,3", "c2,OTH,3"]);
+    const r = await solvency(c, [
+      "--reserves",
+      `ETH=${nativeOnly}#native`,
+      "--reserves",
+      `OTH=${tokenOnly}#${other}`,
+      "--backing",
+      "ETH=anvil",
+      "--backing",
+      `OTH=anvil:${other}`,
+    ]);
+    expect(r.exitCode, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout.split("\n")[0]).toMatch(/^NOT SOLVENT: OTH not covered/);
+    expect(r.stdout).toContain(
+      `tracks the native coin: its balanceOf(${A0}) moved with the native balance of ${A1} at block`,
+    );
+    expect(r.stdout).toMatch(/ETH .* 3 .* 4 .* 4 .* covered \(proven\)/);
+    const alone = JSON.parse(
+      (await runCli(["reserves", "verify", tokenOnly, "--url", anvil.url, "--json"])).stdout,
+    );
+    expect(alone.tracking.tokens).toEqual([]);
+    writeFileSync(join(dir, "assets.csv"), "asset,decimals\nETH,18\nMIR,18\n");
   });
 });

@@ -69,6 +69,14 @@ export async function verifyReserveProofs(
 ): Promise<CombinedReport["proofs"]> {
   const { OWN_RESERVES } = await import("../formats/registry.js");
   const proofs: CombinedReport["proofs"] = [];
+  // every EVM proof's addresses by chain id: each proof's tracking probe raises the others' native balances too
+  const nativeAlso = new Map<string, string[]>();
+  for (const r of read)
+    if (r.evm)
+      nativeAlso.set(r.evm.chain.chain_id, [
+        ...(nativeAlso.get(r.evm.chain.chain_id) ?? []),
+        ...r.evm.addresses,
+      ]);
   for (const r of read) {
     // the module of the format that read it verifies it
     const m = await (OWN_RESERVES.find((f) => f.name === r.format) as (typeof OWN_RESERVES)[number]).load();
@@ -77,7 +85,12 @@ export async function verifyReserveProofs(
     const ctx = contextFor(run, { ...flags, ...(url ? { url: [url] } : {}), chain: group }, group, {
       pooled: true,
     });
-    proofs.push(await m.verifyEntry(ctx.client, r, ctx.signal, challenge === undefined ? {} : { challenge }));
+    proofs.push(
+      await m.verifyEntry(ctx.client, r, ctx.signal, {
+        ...(challenge === undefined ? {} : { challenge }),
+        ...(nativeAlso.size ? { nativeAlso } : {}),
+      }),
+    );
   }
   return proofs;
 }

@@ -71,7 +71,10 @@ export function nativeMirrors(backings: Backing[]): Map<string, string> {
     backings.flatMap((b) => {
       const { network } = networkOfBacking(b);
       const tracks = b.entry.verify?.tracks_native;
-      return b.evm && network ? [{ doc: b.evm, network, ...(tracks ? { tracks } : {}) }] : [];
+      const follows = b.entry.verify?.tracks_follows;
+      return b.evm && network
+        ? [{ doc: b.evm, network, ...(tracks ? { tracks } : {}), ...(follows ? { follows } : {}) }]
+        : [];
     }),
   );
 }

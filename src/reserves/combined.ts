@@ -174,6 +174,8 @@ export interface ProofCheck {
   spent: Record<string, { height: number; time: number | null }>;
   /** an EVM proof's tokens whose balanceOf moved with the native balance (token → the address it moved at) */
   tracks_native?: Record<string, string>;
+  /** of those, the ones that moved with another address's native balance (null: several at once) */
+  tracks_follows?: Record<string, string | null>;
   /** an EVM proof's tokens whose tracking of the native balance the node could not tell (token → why) */
   tracking_unknown?: Record<string, string>;
 }
@@ -289,6 +291,13 @@ export async function verifyEvmEntry(
       spent: {},
       ...(v.tracking.tokens.length
         ? { tracks_native: Object.fromEntries(v.tracking.tokens.map((t) => [t.token, t.address])) }
+        : {}),
+      ...(v.tracking.tokens.some((t) => t.follows !== undefined)
+        ? {
+            tracks_follows: Object.fromEntries(
+              v.tracking.tokens.flatMap((t) => (t.follows === undefined ? [] : [[t.token, t.follows]])),
+            ),
+          }
         : {}),
       ...(v.tracking.unknown?.length
         ? { tracking_unknown: Object.fromEntries(v.tracking.unknown.map((t) => [t.token, t.why])) }

@@ -21,6 +21,11 @@ export interface VerifyOptions {
   signatures?: SignatureLine[];
   /** the challenge the signatures must be over (verify --challenge): another one fails */
   challenge?: string;
+  /**
+   * the addresses of the other EVM proofs an audit reads, by chain id: the tracking probe raises their native
+   * balances too, so a token following an address of another proof on its chain is told (solvency, report)
+   */
+  nativeAlso?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** What every verifier runs with. `E`: the verifier's progress events. */

@@ -92,3 +92,24 @@ export async function deployTracking(rpc: Rpc, symbol: string, plusOne: string):
   const r = await send(rpc, { data: code + args.slice(2) });
   return (r.contractAddress as string).toLowerCase();
 }
+
+/**
+ * Deploys test/fixtures/token/Follower.sol's FollowerToken (compiled once into follower.json):
+ * balanceOf(holders[i]) is follows[i]'s native balance — another address's coins. Its address (lowercase).
+ */
+export async function deployFollower(
+  rpc: Rpc,
+  symbol: string,
+  holders: string[],
+  follows: string[],
+): Promise<string> {
+  const code = JSON.parse(readFileSync(new URL("../fixtures/token/follower.json", import.meta.url), "utf8"))
+    .contracts.FollowerToken as string;
+  const args = encodeParams(paramsFrom(["string", "address[]", "address[]"]), [
+    symbol,
+    holders as `0x${string}`[],
+    follows as `0x${string}`[],
+  ]);
+  const r = await send(rpc, { data: code + args.slice(2) });
+  return (r.contractAddress as string).toLowerCase();
+}

@@ -11,6 +11,7 @@ import { explainError, type Prepared, prepareRaw } from "../../methods/prepare.j
 import { type BatchOutcome, callBatch, callChunked } from "../../rpc/batch.js";
 import type { JsonRpcClient } from "../../rpc/client.js";
 import { isJsonObject } from "../../util/text.js";
+import { PROBE_CODE } from "./probe-code.js";
 
 /** The node cannot read state at that block: not an archive node, or a chain that serves the head only. */
 export class StateUnavailableError extends TransportError {}
@@ -314,88 +315,163 @@ export async function readChainId(client: JsonRpcClient, chain: ChainGroup): Pro
   return quantityOf(o!.result, "eth_chainId");
 }
 
-/** The native balance a probe sets at an address (2^120 + 7 wei): no real balance is it. */
-const PROBE_BALANCE = (1n << 120n) + 7n;
-
 /**
- * The control of the probe: an account no key holds, given for the call the code
- * `PUSH1 0 CALLDATALOAD BALANCE PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN` — the native balance of the address in
- * its calldata. Called with the probe's own override, it answers the overridden balance only on a node that
- * applies state overrides; a node that refuses them errs, one that ignores them answers the real balance.
+ * The scratch account the tracking probe runs at (scripts/balance-probe.sol's code given to it by the call's
+ * state override; no key holds it, nothing is deployed there).
  */
-const CONTROL_ACCOUNT = "0x00000000000000000000000000000000c0de0b01";
-const CONTROL_CODE = "0x6000353160005260206000f3";
+const PROBE_ACCOUNT = "0x00000000000000000000000000000000c0de0b01";
+/** Addresses read in one probe call (a word of calldata and one balanceOf each). */
+const PROBE_CHUNK = 400;
 
 /**
  * What the node answered to the tracking probe (`readTracking`): `applied` false when it did not apply the
  * state override (refused or ignored it: `why`), so no token's answer tells anything; else per token the first
- * address where its balanceOf moved (`moved`), or why its balanceOf could not be asked so (`failed`).
+ * address where its balanceOf moved and whose native balance it followed (`follows`: one address's, or null —
+ * several at once), or why its balanceOf could not be asked so (`failed`).
  */
 export type TrackingRead =
   | { applied: false; why: string }
-  | { applied: true; moved: Map<AssetId, string>; failed: Map<AssetId, string> };
+  | {
+      applied: true;
+      moved: Map<AssetId, { address: string; follows: string | null }>;
+      failed: Map<AssetId, string>;
+    };
 
 /** A node's answer to one call of the probe as text, short (its error's message, or what it answered). */
-function probeAnswer(o: BatchOutcome): string {
+function probeAnswer(o: BatchOutcome | undefined): string {
   const text =
-    o instanceof ChaingwError ? (o instanceof RpcError ? o.rpcMessage : o.message) : JSON.stringify(o.result);
+    o === undefined
+      ? "nothing"
+      : o instanceof ChaingwError
+        ? o instanceof RpcError
+          ? o.rpcMessage
+          : o.message
+        : JSON.stringify(o.result);
   return text.length > 160 ? `${text.slice(0, 157)}...` : text;
 }
 
+/** The probe's answer as `n` words, or undefined (an error, or not that many words). */
+function probeWords(o: BatchOutcome | undefined, n: number): bigint[] | undefined {
+  if (o === undefined || o instanceof ChaingwError) return undefined;
+  const hex = o.result;
+  if (typeof hex !== "string" || hex.length !== 2 + 64 * n || !/^0x[0-9a-fA-F]*$/.test(hex)) return undefined;
+  return Array.from({ length: n }, (_, k) => BigInt(`0x${hex.slice(2 + 64 * k, 66 + 64 * k)}`));
+}
+
+/** `n` distinct amounts between 2^64 and 2^66 wei (18 to 74 coins of 18 decimals), drawn afresh each probe. */
+async function probeDeltas(n: number): Promise<bigint[]> {
+  const { randomBytes } = await import("node:crypto");
+  const seen = new Set<bigint>();
+  const out: bigint[] = [];
+  for (let k = 0; out.length < n && k < n * 4 + 16; k++) {
+    const d = (1n << 64n) + BigInt(`0x${randomBytes(9).toString("hex")}`) * 3n;
+    if (!seen.has(d)) {
+      seen.add(d);
+      out.push(d);
+    }
+  }
+  if (out.length < n) throw new Error("the tracking probe could not draw distinct amounts");
+  return out;
+}
+
 /**
- * Which `tokens` track the native coin at `addresses` at `block`: each balanceOf read again with the holder's
- * native balance overridden (eth_call's state override, geth/erigon/reth/nethermind/anvil); a token whose
- * answer moves with it reads the native balance (a mirror, whatever it adds: `a.balance + 1` too). `was`:
- * the balances as re-read, `[token][address]`. The same override first read back through a control account
- * (`CONTROL_CODE`): a node that refuses or ignores state overrides tells nothing (`applied` false).
+ * Which `tokens` track the native coin of `addresses` (the proof's) or `also` (the other proofs' addresses on
+ * the same chain) at `block`: scripts/balance-probe.sol's code, given to a scratch account by eth_call's state
+ * override (geth, erigon, reth, nethermind, anvil), reads each token's balanceOf at the proof's addresses in
+ * one call, once as the chain has it and once with the native balance of every one of those addresses raised
+ * by its own distinct amount, drawn afresh; a token whose answer moves reads the native coin (a mirror,
+ * whatever it adds: `a.balance + 1`, another address's balance, a sum of several), and the amount it moved by
+ * tells whose balance it follows. First the probe reads the native balances back through the same override: a
+ * node that refuses or ignores state overrides tells nothing (`applied` false).
  */
 export async function readTracking(
   client: JsonRpcClient,
   chain: ChainGroup,
   tokens: AssetId[],
   addresses: string[],
-  was: bigint[][],
   block: string,
   signal?: AbortSignal,
+  also: readonly string[] = [],
 ): Promise<TrackingRead> {
-  const A = await abi();
-  const selector = A.getSelector(A.from(SIGS.balanceOf));
   const word = (a: string) => a.slice(2).toLowerCase().padStart(64, "0");
-  const override = (a: string) => ({
-    [a]: { balance: `0x${PROBE_BALANCE.toString(16)}` },
-    [CONTROL_ACCOUNT]: { code: CONTROL_CODE },
-  });
-  const control = addresses.map((a) =>
-    prepareRead(chain, "eth_call", [{ to: CONTROL_ACCOUNT, data: `0x${word(a)}` }, block, override(a)]),
+  const all = [...new Set([...addresses, ...also].map((a) => a.toLowerCase()))];
+  const chunks = <T>(list: T[]): T[][] =>
+    Array.from({ length: Math.ceil(list.length / PROBE_CHUNK) }, (_, k) =>
+      list.slice(k * PROBE_CHUNK, (k + 1) * PROBE_CHUNK),
+    );
+  const code = { [PROBE_ACCOUNT]: { code: PROBE_CODE } };
+  const call = (token: string, who: string[], override: object) =>
+    prepareRead(chain, "eth_call", [
+      { to: PROBE_ACCOUNT, data: `0x${word(token)}${who.map(word).join("")}` },
+      block,
+      override,
+    ]);
+  const ZERO = `0x${"0".repeat(40)}`;
+  // the native balances as the chain has them, read by the probe itself
+  const parts = chunks(all);
+  const natives = await readMany(
+    client,
+    chain,
+    parts.map((c) => call(ZERO, c, code)),
+    undefined,
+    signal,
   );
-  const entries = tokens.flatMap((t) =>
-    addresses.map((a) =>
-      prepareRead(chain, "eth_call", [{ to: t, data: `${selector}${word(a)}` }, block, override(a)]),
-    ),
-  );
-  const res = await readMany(client, chain, [...control, ...entries], undefined, signal);
-  for (const [j, a] of addresses.entries()) {
-    const o = res[j] as BatchOutcome;
-    const hex = o instanceof ChaingwError ? undefined : o.result;
-    if (typeof hex !== "string" || !/^0x[0-9a-fA-F]{64}$/.test(hex) || BigInt(hex) !== PROBE_BALANCE)
+  const native: bigint[] = [];
+  for (const [k, c] of parts.entries()) {
+    const w = probeWords(natives[k], c.length);
+    if (!w)
       return {
         applied: false,
-        why: `the node did not apply eth_call's state override (the native balance of ${a} set to ${PROBE_BALANCE} read back as ${probeAnswer(o)})`,
+        why: `the node did not apply eth_call's state override (the probe's code given to ${PROBE_ACCOUNT} answered ${probeAnswer(natives[k])})`,
+      };
+    native.push(...w);
+  }
+  const deltas = await probeDeltas(all.length);
+  const raised = all.map((_, k) => (native[k] as bigint) + (deltas[k] as bigint));
+  const override = {
+    ...code,
+    ...Object.fromEntries(all.map((a, k) => [a, { balance: `0x${(raised[k] as bigint).toString(16)}` }])),
+  };
+  const mine = chunks(addresses.map((a) => a.toLowerCase()));
+  const entries = [
+    // the control: the raised balances read back through the same override
+    ...parts.map((c) => call(ZERO, c, override)),
+    ...tokens.flatMap((t) => mine.flatMap((c) => [call(t, c, code), call(t, c, override)])),
+  ];
+  const res = await readMany(client, chain, entries, undefined, signal);
+  for (const [k, c] of parts.entries()) {
+    const w = probeWords(res[k], c.length);
+    const at = k * PROBE_CHUNK;
+    const bad = w ? w.findIndex((v, j) => v !== raised[at + j]) : 0;
+    if (bad >= 0)
+      return {
+        applied: false,
+        why: `the node did not apply eth_call's state override (the native balance of ${c[bad]} set to ${raised[at + bad]} read back as ${w ? w[bad] : probeAnswer(res[k])})`,
       };
   }
-  const moved = new Map<AssetId, string>();
+  const byDelta = new Map(deltas.map((d, k) => [d, all[k] as string]));
+  const moved = new Map<AssetId, { address: string; follows: string | null }>();
   const failed = new Map<AssetId, string>();
-  const n = addresses.length;
-  for (const [i, t] of tokens.entries())
-    for (const [j, a] of addresses.entries()) {
-      const o = res[n + i * n + j] as BatchOutcome;
-      const hex = o instanceof ChaingwError ? undefined : o.result;
-      if (typeof hex !== "string" || !/^0x([0-9a-fA-F]{64})+$/.test(hex)) {
+  let i = parts.length;
+  for (const t of tokens)
+    for (const c of mine) {
+      const [before, after] = [res[i], res[i + 1]];
+      i += 2;
+      const [b, r] = [probeWords(before, c.length), probeWords(after, c.length)];
+      if (!b || !r) {
         if (!failed.has(t))
-          failed.set(t, `its balanceOf(${a}) with the native balance overridden answered ${probeAnswer(o)}`);
+          failed.set(
+            t,
+            `its balanceOf at the proof's addresses, read by the probe${b ? " with their native balances raised" : ""}, answered ${probeAnswer(b ? after : before)}`,
+          );
         continue;
       }
-      if (!moved.has(t) && BigInt(hex.slice(0, 66)) !== was[i]?.[j]) moved.set(t, a);
+      const j = r.findIndex((v, k) => v !== b[k]);
+      if (j >= 0 && !moved.has(t))
+        moved.set(t, {
+          address: c[j] as string,
+          follows: byDelta.get((r[j] as bigint) - (b[j] as bigint)) ?? null,
+        });
     }
   // a token seen moving is told, whatever else it answered
   for (const t of moved.keys()) failed.delete(t);

@@ -433,7 +433,11 @@ const checkBalances = (c: Ctx, s: State): Promise<Finding[]> =>
 async function checkTracking(c: Ctx, s: State): Promise<Finding[]> {
   if (!s.values || s.at === undefined) return [];
   c.onEvent({ type: "step", text: "probing the tokens for the native balance" });
-  s.tracking = await probeTracking(c.client, s.chain, s.proof, s.values, s.at, c.signal);
+  const mine = new Set(s.proof.addresses.map((a) => a.toLowerCase()));
+  const also = (c.options.nativeAlso?.get(s.proof.chain.chain_id) ?? []).filter(
+    (a) => !mine.has(a.toLowerCase()),
+  );
+  s.tracking = await probeTracking(c.client, s.chain, s.proof, s.at, c.signal, also);
   return s.tracking.probed && !s.tracking.unknown ? [ok("tracking", s.tracking.detail)] : [];
 }
 

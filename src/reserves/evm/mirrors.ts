@@ -17,14 +17,20 @@ import { counted } from "../verdict.js";
  * native balance (`tracks`: its balanceOf moved when the holder's native balance was overridden).
  */
 export function nativeMirrorsOf(
-  docs: readonly { doc: EvmProof; network: NetworkId; tracks?: Record<string, string> }[],
+  docs: readonly {
+    doc: EvmProof;
+    network: NetworkId;
+    tracks?: Record<string, string>;
+    /** per tracking token whose native balance it followed, when not its holder's own (null: several) */
+    follows?: Record<string, string | null>;
+  }[],
 ): Map<string, string> {
   const out = new Map<string, string>();
   const native = new Map<string, string>();
   for (const { doc, network } of docs)
     for (const bal of doc.assets.find((a) => a.id === "native")?.balances ?? [])
       native.set(`${network} ${doc.block.number} ${bal.address}`, bal.base_units);
-  for (const { doc, network, tracks } of docs)
+  for (const { doc, network, tracks, follows } of docs)
     for (const a of doc.assets) {
       const key = `${network} ${a.id}`;
       if (a.id === "native" || out.has(key)) continue;
@@ -54,7 +60,7 @@ export function nativeMirrorsOf(
       else if (at !== undefined)
         out.set(
           key,
-          `${token} tracks the native coin: its balanceOf(${at}) moved with that address's native balance at block ${doc.block.number} (eth_call with a state override), whatever it adds to it`,
+          `${token} tracks the native coin: its balanceOf(${at}) moved with ${followsText(follows && a.id in follows ? { follows: follows[a.id] } : {})} at block ${doc.block.number} (eth_call with a state override), whatever it adds to it`,
         );
     }
   return out;
@@ -68,7 +74,8 @@ export function nativeMirrorsOf(
  */
 export interface Tracking {
   probed: boolean | null;
-  tokens: { token: string; address: string }[];
+  /** `follows`: absent when it moved with `address`'s own native balance; another address's; null: several */
+  tokens: { token: string; address: string; follows?: string | null }[];
   /** absent when every token was told */
   unknown?: { token: string; why: string }[];
   detail: string;
@@ -83,9 +90,10 @@ export async function probeTracking(
   client: JsonRpcClient,
   chain: ChainGroup,
   proof: EvmProof,
-  values: bigint[][],
   at: string,
   signal?: AbortSignal,
+  /** the other proofs' addresses on the same chain: their native balances are raised too */
+  also: readonly string[] = [],
 ): Promise<Tracking> {
   const tokens = proof.assets.flatMap((a, i) => (a.id === "native" ? [] : [{ id: a.id, i }]));
   if (!tokens.length) return { probed: false, tokens: [], detail: "no tokens" };
@@ -102,18 +110,22 @@ export async function probeTracking(
     chain,
     tokens.map((t) => t.id),
     proof.addresses,
-    tokens.map((t) => values[t.i] ?? []),
     at,
     signal,
+    also,
   );
   if (!read.applied)
     return { probed: null, tokens: [], unknown: untold(read.why), detail: unknownText(read.why) };
-  const found = [...read.moved].map(([token, address]) => ({ token, address }));
+  const found = [...read.moved].map(([token, m]) => ({
+    token,
+    address: m.address,
+    ...(m.follows === m.address ? {} : { follows: m.follows }),
+  }));
   const unknown = [...read.failed].map(([token, why]) => ({ token, why }));
   const lines = [
     ...found.map(
       (f) =>
-        `token ${f.token}: balanceOf(${f.address}) moves with that address's native balance: it reads the native coin`,
+        `token ${f.token}: balanceOf(${f.address}) moves with ${followsText(f)}: it reads the native coin`,
     ),
     ...unknown.map(
       (u) => `token ${u.token}: whether it reads the native coin the node cannot tell: ${u.why}`,
@@ -125,6 +137,15 @@ export async function probeTracking(
     ...(unknown.length ? { unknown } : {}),
     detail: lines.length
       ? lines.join("; ")
-      : `no token's balanceOf moves with the native balance at the ${counted(proof.addresses.length, "address")}`,
+      : `no token's balanceOf moves with the native balances of the ${counted(proof.addresses.length + also.length, "address")}${also.length ? ` (${also.length} of other proofs on the chain)` : ""}`,
   };
+}
+
+/** Whose native balance a tracking token's balanceOf moved with, as a verdict says it. */
+export function followsText(f: { follows?: string | null }): string {
+  return f.follows === undefined
+    ? "that address's native balance"
+    : f.follows === null
+      ? "the native balances of several of the audit's addresses at once"
+      : `the native balance of ${f.follows}`;
 }
