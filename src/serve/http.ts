@@ -3,10 +3,79 @@
  * abort signal per client connection, the path as the access log may show it, the listen address checked
  * before anything starts.
  */
-import type { IncomingMessage, Server, ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AddressInfo, Server, Socket } from "node:net";
 import { UsageError } from "../errors/index.js";
 import type { Answer } from "./envelope.js";
+
+/**
+ * One request as the gateway's handler reads and answers it: node's IncomingMessage and ServerResponse
+ * (`NodeExchange`), or a request the lane read off the connection's bytes itself (lane.ts).
+ */
+export interface Exchange {
+  readonly method: string | undefined;
+  readonly url: string | undefined;
+  readonly socket: Socket;
+  /** the header's value when given once (node joins a repeated X-API-Key; the lane hands those to node) */
+  header(name: "authorization" | "x-api-key"): string | undefined;
+  /** the body within `cap`, as `readBody` gives it */
+  body(cap: number, done: (body: Buffer | undefined) => void, failed: (e: Error) => void): void;
+  /** the body, if any, read and dropped */
+  discard(): void;
+  /** the answer written whole (`sendAnswer`) */
+  send(
+    a: Answer | { status: number; body: string | Buffer },
+    closing: boolean,
+    extra?: Record<string, string>,
+  ): void;
+  readonly headersSent: boolean;
+  /** the client went away: its answer cannot reach it */
+  gone(): boolean;
+  destroy(): void;
+}
+
+/** A request node's HTTP server read. */
+export class NodeExchange implements Exchange {
+  constructor(
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+  ) {}
+  get method(): string | undefined {
+    return this.req.method;
+  }
+  get url(): string | undefined {
+    return this.req.url;
+  }
+  get socket(): Socket {
+    return this.req.socket;
+  }
+  header(name: "authorization" | "x-api-key"): string | undefined {
+    const v = this.req.headers[name];
+    return typeof v === "string" ? v : undefined;
+  }
+  body(cap: number, done: (body: Buffer | undefined) => void, failed: (e: Error) => void): void {
+    readBody(this.req, cap, done, failed);
+  }
+  discard(): void {
+    this.req.resume();
+  }
+  send(
+    a: Answer | { status: number; body: string | Buffer },
+    closing: boolean,
+    extra?: Record<string, string>,
+  ): void {
+    sendAnswer(this.res, a, closing, extra);
+  }
+  get headersSent(): boolean {
+    return this.res.headersSent;
+  }
+  gone(): boolean {
+    return this.req.socket.destroyed;
+  }
+  destroy(): void {
+    this.res.destroy();
+  }
+}
 
 /** An answer written whole: JSON, its length, Retry-After when limited; `closing`: tell the client to go. */
 export function sendAnswer(

@@ -9,10 +9,9 @@
  * whose marks decide what may move to another upstream. Nothing refused before the last step touches a
  * node. A node's own JSON-RPC error is its answer: passed through, with its HTTP status, unchanged.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { Socket } from "node:net";
+import { createServer, type Server } from "node:http";
+import { createServer as createNetServer, type Server as NetServer, type Socket } from "node:net";
 import { groupOf } from "../chains/index.js";
-import { UsageError } from "../errors/index.js";
 import type { JsonValue } from "../json/lossless.js";
 import type { Prepared } from "../methods/prepare.js";
 import type { Secrets } from "../util/redact.js";
@@ -50,20 +49,21 @@ import {
   basicCredentials,
   bind,
   connectionSignal,
+  type Exchange,
+  NodeExchange,
   pathInfo,
   pathOnly,
-  probeListen,
-  readBody,
-  sendAnswer,
 } from "./http.js";
 import { KeyRing, readKeys } from "./keys.js";
+import { Lane } from "./lane.js";
 import type { Metrics } from "./metrics.js";
 import { OPS_PATHS, type OpsView, operations, opsServer } from "./ops.js";
+import { connectState, probeListens } from "./preflight.js";
 import { MemoryState, type SharedState } from "./state.js";
-import { RedisState } from "./state-redis.js";
 import { Pool } from "./upstreams.js";
 
 export { loggedPath } from "./http.js";
+export { checkServe } from "./preflight.js";
 
 /** The key each connection last presented, and who it was, per key ring. */
 const knownKeys = new WeakMap<
@@ -100,7 +100,7 @@ export class Gateway implements GatewayParts, OpsView {
   cfg!: GatewayConfig;
   private keys!: KeyRing;
   products = new Map<string, Product>();
-  private server?: Server;
+  private server?: NetServer;
   private readonly sockets = new Set<Socket>();
   private inflight = 0;
   private drained?: () => void;
@@ -216,10 +216,11 @@ export class Gateway implements GatewayParts, OpsView {
   }
 
   private async listen(): Promise<void> {
-    const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
+    /** one request, node's or the lane's: `end` once, with no argument when its answer went out, else the error */
+    const serve = (ex: Exchange) => {
       this.inflight++;
-      // every path through handle calls `end` once: with no argument when the answer went out, else with
-      // the error (whatever it is: a promise rejected with undefined is a failure too)
+      // every path through handle calls `end` once (whatever it fails with: a promise rejected with
+      // undefined is a failure too)
       let ended = false;
       const end = (...failed: unknown[]) => {
         if (ended) return;
@@ -227,17 +228,27 @@ export class Gateway implements GatewayParts, OpsView {
         if (failed.length > 0) {
           const e = failed[0];
           this.opts.log?.(`internal error: ${(e as Error)?.stack ?? String(e)}`);
-          if (!res.headersSent) sendAnswer(res, gatewayAnswer(new GatewayError("internal")), this.closing);
-          else res.destroy();
+          if (!ex.headersSent) ex.send(gatewayAnswer(new GatewayError("internal")), this.closing);
+          else ex.destroy();
         }
         if (--this.inflight === 0) this.drained?.();
       };
       try {
-        this.handle(req, res, end);
+        this.handle(ex, end);
       } catch (e) {
         end(e);
       }
-    });
+    };
+    // node's HTTP server reads what the lane does not take (it never listens itself: the lane hands it
+    // connections); the operations pages are served there
+    const http = createServer({ keepAliveTimeout: KEEP_ALIVE_MS }, (req, res) =>
+      serve(new NodeExchange(req, res)),
+    );
+    // its connection tracking (headers and request timeouts, idle connections) starts on `listening`
+    http.emit("listening");
+    this.http = http;
+    this.lane = new Lane(http, serve, () => this.cfg.maxBodyBytes, KEEP_ALIVE_MS);
+    const server = createNetServer(this.lane.connection);
     const track = (s: Socket) => {
       this.sockets.add(s);
       s.on("close", () => this.sockets.delete(s));
@@ -252,6 +263,8 @@ export class Gateway implements GatewayParts, OpsView {
       this.opsUrl = await bind(this.opsServer, ops.host, ops.port);
     }
   }
+  private http?: Server;
+  private lane?: Lane;
   private opsServer?: Server;
   /** /readyz and /metrics when on their own address (`opsListen`) */
   opsUrl?: string;
@@ -262,7 +275,8 @@ export class Gateway implements GatewayParts, OpsView {
     this.closing = true;
     const closed = new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
     this.opsServer?.close();
-    this.server?.closeIdleConnections();
+    this.http?.close();
+    this.lane?.stop();
     if (this.inflight > 0)
       await new Promise<void>((resolve) => {
         this.drained = resolve;
@@ -289,13 +303,18 @@ export class Gateway implements GatewayParts, OpsView {
    * request's path was a measurable share of its cost); a batch, anything unusual and anything that has to
    * wait (limits, the cache, a scan's pin, the failover loop) take promises.
    */
-  private handle(req: IncomingMessage, res: ServerResponse, end: (...failed: unknown[]) => void): void {
+  private handle(ex: Exchange, end: (...failed: unknown[]) => void): void {
     const t0 = performance.now();
-    const path = pathOnly(req.url);
-    // with opsListen, /readyz and /metrics are served there only (/healthz on both)
-    if (req.method === "GET" && OPS_PATHS.has(path) && (!this.cfg.ops || path === "/healthz")) {
-      req.resume();
-      operations(this, path, res).then(() => end(), end);
+    const path = pathOnly(ex.url);
+    // with opsListen, /readyz and /metrics are served there only (/healthz on both); the lane takes no GET
+    if (
+      ex instanceof NodeExchange &&
+      ex.method === "GET" &&
+      OPS_PATHS.has(path) &&
+      (!this.cfg.ops || path === "/healthz")
+    ) {
+      ex.discard();
+      operations(this, path, ex.res).then(() => end(), end);
       return;
     }
     // the path only up to the product: a key put in the path (/v1/ltc/<KEY>) never reaches the log
@@ -304,8 +323,8 @@ export class Gateway implements GatewayParts, OpsView {
     const done = (a: Answer, extra?: Record<string, string>) => {
       try {
         // a client that hung up before its answer: nginx's 499, nothing written
-        const gone = req.socket.destroyed;
-        if (!gone) sendAnswer(res, a, this.closing, extra);
+        const gone = ex.gone();
+        if (!gone) ex.send(a, this.closing, extra);
         log.status = gone ? 499 : a.status;
         if (gone) log.outcome = "client_closed";
         else log.outcome ??= a.outcome;
@@ -323,26 +342,24 @@ export class Gateway implements GatewayParts, OpsView {
       else done(a);
     };
     const cap = this.cfg.maxBodyBytes;
-    const routed = this.route(req, path, info.product, log);
+    const routed = this.route(ex, path, info.product, log);
     if (routed instanceof GatewayError) {
       const extra = routed.kind === "notPost" ? { allow: "POST" } : undefined;
-      if (req.method !== "POST") {
-        req.resume();
+      if (ex.method !== "POST") {
+        ex.discard();
         done(gatewayAnswer(routed), extra);
       }
       // the body read all the same (within the cap), so the refusal carries the request's id
       // (a refused client's body is read only so far: past it, the id is null and the rest drained)
       else
-        readBody(
-          req,
+        ex.body(
           Math.min(cap, 65_536),
           (body) => done(gatewayAnswer(routed, idOf(body)), extra),
           () => done(HUNG_UP),
         );
       return;
     }
-    readBody(
-      req,
+    ex.body(
       cap,
       (body) => {
         try {
@@ -350,7 +367,7 @@ export class Gateway implements GatewayParts, OpsView {
           if (text instanceof GatewayError) return done(gatewayAnswer(text));
           // one signal per connection, not per request: HTTP/1.1 answers a connection's requests one at a
           // time, so a connection that closes early closes on the request in flight
-          const ctx = { product: routed.product, keyId: routed.keyId, signal: connectionSignal(req.socket) };
+          const ctx = { product: routed.product, keyId: routed.keyId, signal: connectionSignal(ex.socket) };
           // the common single request by the span reader; a batch, or anything unusual, by the full parser
           const call = readCallText(text);
           if (!call) return answer(this.unusual(text, ctx, log));
@@ -395,12 +412,12 @@ export class Gateway implements GatewayParts, OpsView {
    * -rpcpassword=KEY`), which can set neither a header nor a path.
    */
   private route(
-    req: IncomingMessage,
+    ex: Exchange,
     path: string,
     productName: string | undefined,
     log: AccessLine,
   ): { product: Product; keyId: string } | GatewayError {
-    const basic = basicCredentials(req.headers.authorization);
+    const basic = basicCredentials(ex.header("authorization"));
     const name = productName ?? (path === "/" ? basic?.user : undefined);
     const product = name !== undefined && this.products.has(name) ? this.products.get(name) : undefined;
     if (!product) {
@@ -412,11 +429,11 @@ export class Gateway implements GatewayParts, OpsView {
       );
     }
     log.product = product.cfg.name;
-    if (req.method !== "POST") return new GatewayError("notPost");
-    const header = req.headers["x-api-key"];
-    const presented = typeof header === "string" && header !== "" ? header : basic?.password;
+    if (ex.method !== "POST") return new GatewayError("notPost");
+    const header = ex.header("x-api-key");
+    const presented = header !== undefined && header !== "" ? header : basic?.password;
     if (!presented) return new GatewayError("noKey");
-    const who = this.keyOf(req.socket, presented);
+    const who = this.keyOf(ex.socket, presented);
     if (!who) return new GatewayError("badKey");
     log.key_id = who.id;
     if (!who.products.has(product.cfg.name)) return new GatewayError("forbidden", J(product.cfg.name));
@@ -553,6 +570,9 @@ export class Gateway implements GatewayParts, OpsView {
   }
 }
 
+/** How long a kept-alive client connection may idle (node's server and the lane alike). */
+const KEEP_ALIVE_MS = 65_000;
+
 /** The product's group takes JSON-RPC 1.0-style requests (bitcoind's), as its nodes do. */
 const legacyOk = (ctx: Ctx): boolean => groupOf(ctx.product.cfg.chain).legacyEnvelopes;
 
@@ -561,37 +581,3 @@ const HUNG_UP: Answer = { status: 499, body: "", outcome: "client_closed" };
 
 /** A notification's answer: nothing (204), whatever became of the call. */
 const notified = (a: Answer): Answer => ({ ...a, status: 204, body: "" });
-
-/** Redis as the shared state, or bad usage naming it (credentials hidden). */
-async function connectState(
-  url: string,
-  cfg: { cache: { maxBytes: number }; stateTimeoutMs: number },
-  log?: (l: string) => void,
-) {
-  return RedisState.connect(url, cfg.cache.maxBytes, cfg.stateTimeoutMs, log ?? (() => {})).catch(
-    (e: unknown) => {
-      throw new UsageError(
-        `--state: cannot reach ${url.replace(/\/\/[^@]*@/, "//***@")}: ${(e as Error).message}`,
-      );
-    },
-  );
-}
-
-/**
- * What `Gateway.start` refuses before it serves, checked without serving (`serve --workers`' primary, before
- * any worker starts; again on SIGHUP with `reload`, where the address is the running one's).
- */
-export async function checkServe(opts: ServeOptions, reload = false): Promise<void> {
-  const cfg = loadGatewayConfig(opts.configFile, { listen: opts.listen }, opts.secrets);
-  readKeys(cfg.keysFile);
-  if (reload) return;
-  await probeListens(cfg);
-  if (opts.stateUrl)
-    await (await connectState(opts.stateUrl, { ...cfg, cache: { ...cfg.cache, maxBytes: 0 } })).close();
-}
-
-/** The listen address (and the operations one, when apart) free, else bad usage naming it. */
-async function probeListens(cfg: GatewayConfig): Promise<void> {
-  await probeListen(cfg.host, cfg.port);
-  if (cfg.ops) await probeListen(cfg.ops.host, cfg.ops.port);
-}
