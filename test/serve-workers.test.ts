@@ -4,6 +4,7 @@
  * worker; a worker killed is replaced and counted; reserve proofs are made and verified through it.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -174,6 +175,61 @@ async function workerPids(gw: Served): Promise<number[]> {
   }
   return out;
 }
+
+/** A GET on a connection of its own (the primary hands each new connection to the next worker). */
+const get = (url: string) =>
+  new Promise<{ status: number; text: string }>((resolve, reject) => {
+    request(url, { agent: false, headers: { connection: "close" } }, (res) => {
+      let text = "";
+      res.on("data", (c: Buffer) => (text += c.toString()));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+      res.on("error", reject);
+    })
+      .on("error", reject)
+      .end();
+  });
+
+describe("serve --workers 2 with /readyz and /metrics on their own address (opsListen)", () => {
+  it("the ops address answers for the whole gateway whichever worker takes it; the main address serves only /healthz of the three", async () => {
+    const gw = await startServe(
+      { ...config, products: { ltc: { chain: "utxo", upstreams: [proxy.url] } }, opsListen: "127.0.0.1:0" },
+      { args: ["--workers", "2"], keys: [["ltc"]] },
+    );
+    try {
+      const key = gw.keys[0] as string;
+      const ops = /\/readyz and \/metrics on (http:\/\/[^\s;)]+)/.exec(gw.notes())?.[1] as string;
+      expect(gw.notes()).toMatch(
+        /listening on http:\/\/127\.0\.0\.1:\d+ \(2 workers; products ltc; state memory; \/readyz and \/metrics on http:\/\/127\.0\.0\.1:\d+\)/,
+      );
+      expect(ops).not.toBe(gw.url);
+      for (let i = 0; i < 10; i++)
+        expect((await post(gw, key, call("getblockcount", [], i))).status).toBe(200);
+      await until("the 10 calls' access-log lines", () => gw.log().length >= 10);
+      expect(new Set(gw.log().map((l) => JSON.parse(l).worker)).size).toBe(2);
+      // each GET on a connection of its own: the primary hands them to the workers in turn, and every
+      // answer is the same — the main address refuses /readyz and /metrics, the ops address sums both workers
+      for (let i = 0; i < 4; i++) {
+        const [ready, { text }] = [await get(`${ops}/readyz`), await get(`${ops}/metrics`)];
+        expect(ready.status).toBe(200);
+        expect(JSON.parse(ready.text).ready).toBe(true);
+        expect(metric(text, /^chaingw_serve_workers (\d+)$/m)).toBe(2);
+        expect(
+          metric(
+            text,
+            /^chaingw_serve_requests_total\{product="ltc",method="getblockcount",outcome="ok"\} (\d+)$/m,
+          ),
+        ).toBe(10);
+        expect((await get(`${gw.url}/readyz`)).status).toBe(404);
+        expect((await get(`${gw.url}/metrics`)).status).toBe(404);
+        expect((await get(`${gw.url}/healthz`)).status).toBe(200);
+        expect((await get(`${ops}/healthz`)).status).toBe(200);
+        expect((await get(`${ops}/v1/ltc`)).status).toBe(404);
+      }
+    } finally {
+      expect(await gw.stop()).toBe(0);
+    }
+  });
+});
 
 describe("serve --workers 2 on one Redis", () => {
   it("two workers enforce one limit on one Redis; a proof is made and verified through them", async () => {

@@ -127,7 +127,7 @@ class Workers {
     if (!this.listening && this.ready.size === this.o.workers) {
       this.listening = true;
       this.o.note(
-        `listening on ${m.url} (${this.o.workers} workers; products ${(m.products as string[]).join(", ")}; state ${m.state}); SIGHUP reloads, SIGTERM drains and stops`,
+        `listening on ${m.url} (${this.o.workers} workers; products ${(m.products as string[]).join(", ")}; state ${m.state}${m.ops ? `; /readyz and /metrics on ${m.ops}` : ""}); SIGHUP reloads, SIGTERM drains and stops`,
       );
     }
   }
@@ -319,8 +319,8 @@ export function serveAsWorker(h: WorkerHooks): void {
 }
 
 /** Tells the primary this worker listens. */
-export function announceReady(url: string, products: string[], state: string): void {
-  process.send?.({ chaingw: "ready", url, products, state });
+export function announceReady(url: string, products: string[], state: string, ops?: string): void {
+  process.send?.({ chaingw: "ready", url, products, state, ops });
 }
 
 /** /metrics in a worker: the whole gateway's, summed by the primary (undefined: it did not answer). */

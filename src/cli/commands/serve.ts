@@ -96,7 +96,7 @@ async function serveHere(
     });
     // a terminal's Ctrl-C reaches the whole group: the worker's own first signal only aborts its run (the
     // interrupt is handled); it drains on the primary's stop
-    cluster.announceReady(gw.url, gw.productNames, gw.state.kind);
+    cluster.announceReady(gw.url, gw.productNames, gw.state.kind, gw.opsUrl);
   } else {
     note(
       `listening on ${gw.url} (products ${gw.productNames.join(", ")}; state ${gw.state.kind}${gw.opsUrl ? `; /readyz and /metrics on ${gw.opsUrl}` : ""}); SIGHUP reloads, SIGTERM drains and stops`,
