@@ -9,12 +9,7 @@ import type { GlobalFlags } from "../../config/config.js";
 import { UsageError } from "../../errors/index.js";
 import type { ChainNode } from "../../exchange/ownership/balances.js";
 import type { OwnershipFile } from "../../exchange/ownership/read.js";
-import type {
-  ExchangeLiabilities,
-  ExchangeSolvencyReport,
-  RowBackings,
-  SnapshotTime,
-} from "../../exchange/ownership/solvency.js";
+import type { ExchangeLiabilities, RowBackings, SnapshotTime } from "../../exchange/ownership/solvency.js";
 import type { AddressFileModule } from "../../formats/registry.js";
 import { escapeDeep } from "../../util/escape.js";
 import type { Run } from "../run.js";
@@ -261,100 +256,22 @@ export async function runExchangeSolvency(
   });
   if (o.html !== undefined) {
     const { writeAtomic } = await import("../files.js");
-    writeAtomic(o.html, await pageOf(escapeDeep(report)), "--html");
+    const { solvencyPage } = await import("../render/solvency.js");
+    writeAtomic(o.html, await solvencyPage(escapeDeep(report)), "--html");
   }
-  const [{ printSolvency }, { writtenBeside }] = await Promise.all([
+  const [{ printSolvency }, { renderSolvency }, { writtenBeside }] = await Promise.all([
     import("../render/solvency-rows.js"),
+    import("../render/solvency.js"),
     import("./solvency-report.js"),
   ]);
   const written = await writtenBeside(o, report, [
     { path: o.liabilities, role: "liabilities" },
     { path: o.reserves, role: "reserves (address file)" },
   ]);
-  await printSolvency(run, report, () => render(escapeDeep(report)), written);
+  await printSolvency(run, report, () => renderSolvency(escapeDeep(report)), written);
   const [{ exitCodeOfVerdict }, { SOLVENCY_VERDICT }] = await Promise.all([
     import("../../reserves/verdict.js"),
     import("../../liabilities/solvency.js"),
   ]);
   run.exitCode = exitCodeOfVerdict(SOLVENCY_VERDICT[report.verdict]);
-}
-
-const WORD: Record<ExchangeSolvencyReport["verdict"], string> = {
-  solvent: "SOLVENT",
-  unproven: "NOT PROVEN SOLVENT",
-  "not-solvent": "NOT SOLVENT",
-  "cannot-say": "CANNOT SAY",
-};
-const HEAD = ["coin", "liabilities", "proven", "claimed", "proven ratio", "claimed ratio", "status"];
-const rowOf = (c: ExchangeSolvencyReport["coins"][number]) => [
-  c.asset,
-  c.liabilities,
-  c.proven,
-  c.claimed,
-  c.proven_ratio,
-  c.claimed_ratio,
-  c.shortfall && c.status !== "covered" ? `${c.status}, short ${c.shortfall}` : c.status,
-];
-
-/** The lines under the table: the reserves file, the challenge, the liabilities, each coin's snapshots and rows. */
-function lines(r: ExchangeSolvencyReport): string[] {
-  const out = [
-    `reserves: ${r.reserves.format} file, ${r.reserves.verdict}: ${r.reserves.summary}`,
-    r.reserves.challenge === null
-      ? `reserves: the rows sign ${r.reserves.messages.map((x) => JSON.stringify(x)).join(", ") || "nothing"}, the exchange's own text, not an audit's challenge: nothing is proven for the audit until you accept it (--challenge TEXT)`
-      : `reserves: the rows sign ${JSON.stringify(r.reserves.challenge)}, accepted by --challenge as the audit's text`,
-    ...r.reserves.disagreements.map((d) => `reserves: the file disagrees with itself: ${d}`),
-    `liabilities: ${r.liabilities.source}${r.liabilities.root ? `, root ${r.liabilities.root}` : ""}, dated ${r.liabilities.date ?? "nowhere in the file"}`,
-    ...(r.liabilities.note ? [`liabilities: ${r.liabilities.note}`] : []),
-    `gap: ${r.gap ?? "not known (a block time not read, or the liabilities not dated)"}; reserves within --max-gap ${r.max_gap} of the liabilities' date prove for them`,
-  ];
-  for (const c of r.coins) {
-    out.push(`${c.asset}: ${c.why}`);
-    for (const s of c.snapshots)
-      out.push(
-        `${c.asset}: reserves snapshot ${s.network} at height ${s.height}, block time ${s.block_time ?? "not read"}${s.gap ? `: ${s.gap}` : ""}${s.within_max_gap === false ? `, BEYOND --max-gap ${r.max_gap}` : ""}`,
-      );
-    for (const x of c.rows)
-      out.push(
-        `${c.asset}: line ${x.line} ${x.coin} ${x.address}: ${x.amount} ${x.proven ? "proven" : "claimed"}${x.not_for_this_audit ? ` (not proven for this audit: ${x.not_for_this_audit.replace(/^line \d+: /, "")})` : ""}`,
-      );
-    for (const x of c.not_counted)
-      out.push(`${c.asset}: line ${x.line} ${x.coin}: NOT COUNTED (${x.status}): ${x.why}`);
-  }
-  return out;
-}
-
-async function render(r: ExchangeSolvencyReport): Promise<string> {
-  const { table } = await import("../../output/human.js");
-  return [
-    `${WORD[r.verdict]}: ${r.summary}`,
-    "",
-    table(HEAD, r.coins.map(rowOf), false),
-    "",
-    ...lines(r),
-  ].join("\n");
-}
-
-async function pageOf(r: ExchangeSolvencyReport): Promise<string> {
-  const { esc } = await import("../render/html.js");
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Solvency: ${esc(WORD[r.verdict])}</title>
-<style>body{font-family:system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .6em}.num{text-align:right}</style></head>
-<body><h1>Solvency: ${esc(WORD[r.verdict])}</h1>
-<p id="solvency-verdict" data-verdict="${esc(r.verdict)}">${esc(WORD[r.verdict])}: ${esc(r.summary)}</p>
-<table id="solvency"><tr>${HEAD.map((h) => `<th>${esc(h)}</th>`).join("")}</tr>
-${r.coins
-  .map(
-    (c) =>
-      `<tr data-asset="${esc(c.asset)}" data-status="${esc(c.status)}">${rowOf(c)
-        .map((x, i) => `<td${i > 0 && i < 6 ? ' class="num"' : ""}>${esc(x)}</td>`)
-        .join("")}</tr>`,
-  )
-  .join("\n")}
-</table>
-<ul>${lines(r)
-    .map((l) => `<li>${esc(l)}</li>`)
-    .join("")}</ul>
-</body></html>
-`;
 }

@@ -7,13 +7,7 @@ import type { GlobalFlags } from "../../config/config.js";
 import { UsageError } from "../../errors/index.js";
 import type { ExchangeLiabilities } from "../../exchange/ownership/solvency.js";
 import type { Commitment } from "../../liabilities/commitment.js";
-import type {
-  Backing,
-  ExchangeOwed,
-  Snapshot,
-  SolvencyAsset,
-  SolvencyReport,
-} from "../../liabilities/solvency.js";
+import type { Backing, ExchangeOwed, SolvencyReport } from "../../liabilities/solvency.js";
 import type { CombinedReport, ReadProof } from "../../reserves/combined.js";
 import { escapeDeep } from "../../util/escape.js";
 import { formatUnits } from "../../util/units.js";
@@ -186,7 +180,10 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
     { path: o.liabilities, role: "liabilities" },
     ...files.map((f) => ({ path: f, role: "reserves" })),
   ]);
-  const { printSolvency } = await import("../render/solvency-rows.js");
+  const [{ printSolvency }, { renderSolvency }] = await Promise.all([
+    import("../render/solvency-rows.js"),
+    import("../render/solvency.js"),
+  ]);
   await printSolvency(run, report, () => renderSolvency(escapeDeep(report)), written);
   const { exitCodeOfVerdict } = await import("../../reserves/verdict.js");
   const { SOLVENCY_VERDICT } = await import("../../liabilities/solvency.js");
@@ -281,13 +278,21 @@ async function writeHtml(
     ...[...urlFor].map(([g, u]) => `--url-for ${shellQuote(`${g}=${redactUrl(u)}`)}`),
   ].join(" ");
   const reservesReport = combine(proofs, o.verify, again);
+  const [{ VERDICT_WORD }, { solvencyHtml }] = await Promise.all([
+    import("../render/solvency-rows.js"),
+    import("../render/solvency.js"),
+  ]);
   const lead = {
-    text: WORD[report.verdict],
+    text: VERDICT_WORD[report.verdict],
     verdict: report.verdict,
     summary: report.summary,
     tone: report.verdict === "solvent" ? "good" : report.verdict === "cannot-say" ? "unknown" : "bad",
   } as const;
-  writeAtomic(html, reportHtml(reservesReport, new Date(), await solvencyHtml(report), lead), "--html");
+  writeAtomic(
+    html,
+    reportHtml(reservesReport, new Date(), await solvencyHtml(escapeDeep(report)), lead),
+    "--html",
+  );
 }
 
 type Wanted = { asset: { asset: string; decimals: number }; file: string; id?: string };
@@ -386,162 +391,4 @@ function backingsOf(
       );
     return { asset: w.asset.asset, file: w.file, id, evm: r.evm, entry };
   });
-}
-
-const WORD: Record<SolvencyReport["verdict"], string> = {
-  solvent: "SOLVENT",
-  unproven: "NOT PROVEN SOLVENT",
-  "not-solvent": "NOT SOLVENT",
-  "cannot-say": "CANNOT SAY",
-};
-
-const STATUS_WORD: Record<SolvencyAsset["status"], string> = {
-  covered: "covered (proven)",
-  "claimed-only": "covered only by claims",
-  "not-covered": "not covered",
-  "reserves-fail": "a proof does not hold",
-  "cannot-say": "cannot say",
-  unjudged: "not judged",
-};
-
-const assetRow = (a: SolvencyAsset) => [
-  a.asset,
-  a.liabilities.amount,
-  a.proven.amount,
-  a.claimed.amount,
-  a.coverage,
-  a.shortfall && a.status !== "covered"
-    ? `${STATUS_WORD[a.status]}, short ${a.shortfall}`
-    : STATUS_WORD[a.status],
-];
-const HEAD = ["asset", "liabilities", "proven", "claimed", "proven coverage", "status"];
-
-/** The lines under the table: per asset what backs it, each proof (counted or why not), the snapshot, overlaps. */
-function assetLines(a: SolvencyAsset, snapshotText: (s: Snapshot) => string): string[] {
-  const out = [
-    `${a.asset}: backed by ${a.backing.by.length ? a.backing.by.join(" or ") : "nothing"} (${a.backing.source === "declared" ? "--backing" : a.backing.source === "well-known" ? "well-known asset" : "not a well-known asset: declare it with --backing"})`,
-  ];
-  if (!a.proofs.length) out.push(`${a.asset}: no reserve proof backs it`);
-  for (const p of a.proofs) {
-    const name = `${p.file}${p.id ? `#${p.id}` : ""}`;
-    out.push(
-      p.counted
-        ? `${a.asset}: ${name}: ${p.is} at ${p.height}: claimed ${p.claimed}, proven ${p.proven} (${p.check})${p.summary ? `: ${p.summary}` : ""}`
-        : `${a.asset}: ${name}: NOT COUNTED: ${p.is}, ${p.why}`,
-    );
-    if (p.not_for_this_audit)
-      out.push(`${a.asset}: ${name}: proves nothing for this audit: ${p.not_for_this_audit}`);
-  }
-  if (a.snapshots.length)
-    out.push(`${a.asset}: judged at one snapshot per chain: ${a.snapshots.map(snapshotText).join("; ")}`);
-  if (a.spent_before_snapshot)
-    out.push(
-      `${a.asset}: ${a.spent_before_snapshot} outputs of lower proofs were spent by the joint height: not counted`,
-    );
-  for (const x of a.spent_before_commitment.slice(0, SPENT_NAMED))
-    out.push(
-      `${a.asset}: ${x.output} was spent in block ${x.height} (${x.time ?? "its time unknown"}), at or before the liabilities' created: not counted`,
-    );
-  if (a.spent_before_commitment.length > SPENT_NAMED)
-    out.push(`${a.asset}: and ${a.spent_before_commitment.length - SPENT_NAMED} more outputs spent by then`);
-  if (a.moment)
-    out.push(
-      `${a.asset}: one moment across its chains: ${a.moment.time} (${a.moment.network}'s snapshot); each other chain's coins count only if held then`,
-    );
-  for (const x of a.moved_before_moment.slice(0, SPENT_NAMED))
-    out.push(
-      `${a.asset}: ${x.output} was spent in block ${x.height} (${x.time ?? "its time unknown"}), at or before the ${a.asset} moment: moved before its other chains were read, not counted`,
-    );
-  if (a.moved_before_moment.length > SPENT_NAMED)
-    out.push(`${a.asset}: and ${a.moved_before_moment.length - SPENT_NAMED} more outputs moved by then`);
-  for (const x of a.overlap) out.push(`${a.asset}: overlap: ${x}`);
-  for (const x of a.mirrors) out.push(`${a.asset}: native mirror: ${x}; counted once, as the native coin`);
-  return out;
-}
-
-const SPENT_NAMED = 5;
-
-/** Which audit was judged: its challenge and whence, the liabilities' created, each snapshot's time and gap. */
-function auditLines(r: SolvencyReport, snapshotText: (s: Snapshot) => string): string[] {
-  const a = r.audit;
-  const out = [
-    a.challenge === null
-      ? `audit: no challenge (${r.commitment ? "the commitment has none" : "an exchange's root carries none"}; --challenge not given)`
-      : `audit: challenge ${JSON.stringify(a.challenge)} (from the ${a.from})`,
-    a.created === null
-      ? "liabilities dated nowhere (an exchange's root: --liabilities-date gives the date it was published for); no reserves prove for them"
-      : `liabilities created ${a.created}; reserves within --max-gap ${a.max_gap} of it prove for them`,
-  ];
-  const snaps = new Map(r.assets.flatMap((x) => x.snapshots.map((s) => [snapshotText(s), s] as const)));
-  for (const s of snaps.values())
-    out.push(
-      s.block_time === null
-        ? `reserves: ${s.network} at ${s.kind} ${s.height}, block time not read (--verify reads it from the node)`
-        : `reserves: ${s.network} at ${s.kind} ${s.height}, block time ${s.block_time}: ${s.gap ?? "the gap not known"}${s.within_max_gap === false ? `, BEYOND --max-gap ${a.max_gap}` : ""}`,
-    );
-  for (const f of a.faults) out.push(`audit: ${f}`);
-  return out;
-}
-
-/** Which texts the signatures are over, and whether each is the audit's. */
-function challengeLines(r: SolvencyReport): string[] {
-  return r.challenges.map(
-    (c) =>
-      `signatures over ${c.text === null ? "no challenge" : JSON.stringify(c.text)}${c.for_this_audit ? " (the audit's)" : r.audit.challenge === null || c.text === null ? "" : " (NOT the audit's)"}: ${c.files.join(", ")}`,
-  );
-}
-
-export async function renderSolvency(r: SolvencyReport): Promise<string> {
-  const { table } = await import("../../output/human.js");
-  const { snapshotText } = await import("../../liabilities/solvency.js");
-  const out = [`${WORD[r.verdict]}: ${r.summary}`, ...auditLines(r, snapshotText), ""];
-  out.push(table(HEAD, r.assets.map(assetRow), false), "");
-  for (const a of r.assets) out.push(...assetLines(a, snapshotText));
-  out.push(...challengeLines(r));
-  out.push(
-    `proven: held on chain under an address whose signature over the audit's challenge was judged valid, at a block within --max-gap of the liabilities' created${r.verified ? "" : " (nothing is proven without --verify)"}; claimed: what the proofs state`,
-    liabilitiesLine(r),
-  );
-  return out.join("\n");
-}
-
-/** The liabilities judged: the commitment's root and digest, or the exchange's root file, its root and date. */
-function liabilitiesLine(r: SolvencyReport): string {
-  const c = r.commitment;
-  if (c)
-    return `liabilities: root ${c.root}${c.label ? `, ${c.label}` : ""}, digest ${c.digest_ok ? "matches" : "DOES NOT MATCH"}`;
-  const x = r.exchange_liabilities!;
-  return `liabilities: ${x.source}${x.root ? `, root ${x.root}` : ""}, dated ${x.date ?? "nowhere (--liabilities-date gives it)"}${x.note ? `; ${x.note}` : ""}`;
-}
-
-async function solvencyHtml(r: SolvencyReport): Promise<string> {
-  const { esc } = await import("../render/html.js");
-  const { snapshotText } = await import("../../liabilities/solvency.js");
-  const rows = r.assets
-    .map(
-      (a) =>
-        `<tr data-asset="${esc(a.asset)}" data-status="${esc(a.status)}">${assetRow(a)
-          .map((x, i) => `<td${i > 0 && i < 5 ? ' class="num"' : ""}>${esc(x)}</td>`)
-          .join("")}</tr>`,
-    )
-    .join("\n");
-  return `<h2>Solvency: ${esc(WORD[r.verdict])}</h2>
-<p id="solvency-verdict" data-verdict="${esc(r.verdict)}">${esc(WORD[r.verdict])}: ${esc(r.summary)}</p>
-<table id="solvency">
-<tr>${HEAD.map((h) => `<th>${esc(h)}</th>`).join("")}</tr>
-${rows}
-</table>
-<ul class="muted">${[
-    ...auditLines(r, snapshotText),
-    ...r.assets.flatMap((a) => assetLines(a, snapshotText)),
-    ...challengeLines(r),
-  ]
-    .map((l) => `<li>${esc(l)}</li>`)
-    .join("")}</ul>
-<p class="muted">${
-    r.commitment
-      ? `Liabilities root <code>${esc(r.commitment.root)}</code>${r.commitment.label ? `, ${esc(r.commitment.label)}` : ""}; commitment digest <code>${esc(r.commitment.digest)}</code> ${r.commitment.digest_ok ? "matches" : "<b>DOES NOT MATCH</b>"}.`
-      : esc(liabilitiesLine(r))
-  }</p>
-`;
 }

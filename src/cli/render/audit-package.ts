@@ -14,6 +14,7 @@ import {
   type Holding,
   holdings,
   snapshotsOf,
+  VERDICT_WORD,
 } from "./solvency-rows.js";
 
 /** Who the audit is by and for, and which: given by the auditor (--auditor, --entity, --period), and derived. */
@@ -37,10 +38,10 @@ export interface InputFile {
 }
 
 const WORD: Record<string, { text: string; color: string }> = {
-  solvent: { text: "SOLVENT", color: "#1a7f37" },
-  unproven: { text: "NOT PROVEN SOLVENT", color: "#9a6700" },
-  "not-solvent": { text: "NOT SOLVENT", color: "#cf222e" },
-  "cannot-say": { text: "CANNOT SAY", color: "#57606a" },
+  solvent: { text: VERDICT_WORD.solvent, color: "#1a7f37" },
+  unproven: { text: VERDICT_WORD.unproven, color: "#9a6700" },
+  "not-solvent": { text: VERDICT_WORD["not-solvent"], color: "#cf222e" },
+  "cannot-say": { text: VERDICT_WORD["cannot-say"], color: "#57606a" },
 };
 
 /** An amount in base units of its asset, or undefined when the text is not one (the chart then leaves it out). */

@@ -12,6 +12,24 @@ import type { Run } from "../run.js";
 
 export type AnySolvencyReport = SolvencyReport | ExchangeSolvencyReport;
 
+/** The verdict in words, once for every renderer (text, page, package). */
+export const VERDICT_WORD: Record<AnySolvencyReport["verdict"], string> = {
+  solvent: "SOLVENT",
+  unproven: "NOT PROVEN SOLVENT",
+  "not-solvent": "NOT SOLVENT",
+  "cannot-say": "CANNOT SAY",
+};
+
+/** An asset's status in words (an exchange's coin's statuses are among them), once for every renderer. */
+export const STATUS_WORD: Record<string, string> = {
+  covered: "covered (proven)",
+  "claimed-only": "covered only by claims",
+  "not-covered": "not covered",
+  "reserves-fail": "a proof does not hold",
+  "cannot-say": "cannot say",
+  unjudged: "not judged",
+};
+
 export interface AssetRow {
   asset: string;
   decimals: number;

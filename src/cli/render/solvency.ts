@@ -1,0 +1,205 @@
+/**
+ * Solvency's one renderer (issue 55, item 1): the text and the page of either judge's report — chaingw's own
+ * proofs' (`assets`) and an exchange's address file's (`coins`) — drawn one way: the verdict in its words, the
+ * audit's lines, one table of the rows both reports share (`assetRows` of solvency-rows.ts, which the CSV and
+ * the report package read too), then what each proof or row counted as and why. The verdict's and a status's
+ * words are solvency-rows.ts's, once.
+ */
+import type { ExchangeSolvencyReport } from "../../exchange/ownership/solvency.js";
+import type { Snapshot, SolvencyAsset, SolvencyReport } from "../../liabilities/solvency.js";
+import { type AnySolvencyReport, assetRows, STATUS_WORD, VERDICT_WORD } from "./solvency-rows.js";
+
+const HEAD = ["asset", "liabilities", "proven", "claimed", "proven coverage", "claimed coverage", "status"];
+
+/** The table's rows, from the one per-asset view of both reports. */
+const tableRows = (r: AnySolvencyReport): string[][] =>
+  assetRows(r).map((a) => [
+    a.asset,
+    a.liabilities,
+    a.proven,
+    a.claimed,
+    a.proven_coverage,
+    a.claimed_coverage,
+    a.shortfall && a.status !== "covered"
+      ? `${STATUS_WORD[a.status] ?? a.status}, short ${a.shortfall}`
+      : (STATUS_WORD[a.status] ?? a.status),
+  ]);
+
+/** The lines under the table: per asset what backs it, each proof (counted or why not), the snapshot, overlaps. */
+function assetLines(a: SolvencyAsset, snapshotText: (s: Snapshot) => string): string[] {
+  const out = [
+    `${a.asset}: backed by ${a.backing.by.length ? a.backing.by.join(" or ") : "nothing"} (${a.backing.source === "declared" ? "--backing" : a.backing.source === "well-known" ? "well-known asset" : "not a well-known asset: declare it with --backing"})`,
+  ];
+  if (!a.proofs.length) out.push(`${a.asset}: no reserve proof backs it`);
+  for (const p of a.proofs) {
+    const name = `${p.file}${p.id ? `#${p.id}` : ""}`;
+    out.push(
+      p.counted
+        ? `${a.asset}: ${name}: ${p.is} at ${p.height}: claimed ${p.claimed}, proven ${p.proven} (${p.check})${p.summary ? `: ${p.summary}` : ""}`
+        : `${a.asset}: ${name}: NOT COUNTED: ${p.is}, ${p.why}`,
+    );
+    if (p.not_for_this_audit)
+      out.push(`${a.asset}: ${name}: proves nothing for this audit: ${p.not_for_this_audit}`);
+  }
+  if (a.snapshots.length)
+    out.push(`${a.asset}: judged at one snapshot per chain: ${a.snapshots.map(snapshotText).join("; ")}`);
+  if (a.spent_before_snapshot)
+    out.push(
+      `${a.asset}: ${a.spent_before_snapshot} outputs of lower proofs were spent by the joint height: not counted`,
+    );
+  for (const x of a.spent_before_commitment.slice(0, SPENT_NAMED))
+    out.push(
+      `${a.asset}: ${x.output} was spent in block ${x.height} (${x.time ?? "its time unknown"}), at or before the liabilities' created: not counted`,
+    );
+  if (a.spent_before_commitment.length > SPENT_NAMED)
+    out.push(`${a.asset}: and ${a.spent_before_commitment.length - SPENT_NAMED} more outputs spent by then`);
+  if (a.moment)
+    out.push(
+      `${a.asset}: one moment across its chains: ${a.moment.time} (${a.moment.network}'s snapshot); each other chain's coins count only if held then`,
+    );
+  for (const x of a.moved_before_moment.slice(0, SPENT_NAMED))
+    out.push(
+      `${a.asset}: ${x.output} was spent in block ${x.height} (${x.time ?? "its time unknown"}), at or before the ${a.asset} moment: moved before its other chains were read, not counted`,
+    );
+  if (a.moved_before_moment.length > SPENT_NAMED)
+    out.push(`${a.asset}: and ${a.moved_before_moment.length - SPENT_NAMED} more outputs moved by then`);
+  for (const x of a.overlap) out.push(`${a.asset}: overlap: ${x}`);
+  for (const x of a.mirrors) out.push(`${a.asset}: native mirror: ${x}; counted once, as the native coin`);
+  return out;
+}
+
+const SPENT_NAMED = 5;
+
+/** Which audit was judged: its challenge and whence, the liabilities' created, each snapshot's time and gap. */
+function auditLines(r: SolvencyReport, snapshotText: (s: Snapshot) => string): string[] {
+  const a = r.audit;
+  const out = [
+    a.challenge === null
+      ? `audit: no challenge (${r.commitment ? "the commitment has none" : "an exchange's root carries none"}; --challenge not given)`
+      : `audit: challenge ${JSON.stringify(a.challenge)} (from the ${a.from})`,
+    a.created === null
+      ? "liabilities dated nowhere (an exchange's root: --liabilities-date gives the date it was published for); no reserves prove for them"
+      : `liabilities created ${a.created}; reserves within --max-gap ${a.max_gap} of it prove for them`,
+  ];
+  const snaps = new Map(r.assets.flatMap((x) => x.snapshots.map((s) => [snapshotText(s), s] as const)));
+  for (const s of snaps.values())
+    out.push(
+      s.block_time === null
+        ? `reserves: ${s.network} at ${s.kind} ${s.height}, block time not read (--verify reads it from the node)`
+        : `reserves: ${s.network} at ${s.kind} ${s.height}, block time ${s.block_time}: ${s.gap ?? "the gap not known"}${s.within_max_gap === false ? `, BEYOND --max-gap ${a.max_gap}` : ""}`,
+    );
+  for (const f of a.faults) out.push(`audit: ${f}`);
+  return out;
+}
+
+/** Which texts the signatures are over, and whether each is the audit's. */
+function challengeLines(r: SolvencyReport): string[] {
+  return r.challenges.map(
+    (c) =>
+      `signatures over ${c.text === null ? "no challenge" : JSON.stringify(c.text)}${c.for_this_audit ? " (the audit's)" : r.audit.challenge === null || c.text === null ? "" : " (NOT the audit's)"}: ${c.files.join(", ")}`,
+  );
+}
+
+/** The liabilities judged: the commitment's root and digest, or the exchange's root file, its root and date. */
+function liabilitiesLine(r: SolvencyReport): string {
+  const c = r.commitment;
+  if (c)
+    return `liabilities: root ${c.root}${c.label ? `, ${c.label}` : ""}, digest ${c.digest_ok ? "matches" : "DOES NOT MATCH"}`;
+  const x = r.exchange_liabilities!;
+  return `liabilities: ${x.source}${x.root ? `, root ${x.root}` : ""}, dated ${x.date ?? "nowhere (--liabilities-date gives it)"}${x.note ? `; ${x.note}` : ""}`;
+}
+
+/** An exchange's file: the reserves file, the text its rows sign, the liabilities, the gap. */
+function fileLines(r: ExchangeSolvencyReport): string[] {
+  return [
+    `reserves: ${r.reserves.format} file, ${r.reserves.verdict}: ${r.reserves.summary}`,
+    r.reserves.challenge === null
+      ? `reserves: the rows sign ${r.reserves.messages.map((x) => JSON.stringify(x)).join(", ") || "nothing"}, the exchange's own text, not an audit's challenge: nothing is proven for the audit until you accept it (--challenge TEXT)`
+      : `reserves: the rows sign ${JSON.stringify(r.reserves.challenge)}, accepted by --challenge as the audit's text`,
+    ...r.reserves.disagreements.map((d) => `reserves: the file disagrees with itself: ${d}`),
+    `liabilities: ${r.liabilities.source}${r.liabilities.root ? `, root ${r.liabilities.root}` : ""}, dated ${r.liabilities.date ?? "nowhere in the file"}`,
+    ...(r.liabilities.note ? [`liabilities: ${r.liabilities.note}`] : []),
+    `gap: ${r.gap ?? "not known (a block time not read, or the liabilities not dated)"}; reserves within --max-gap ${r.max_gap} of the liabilities' date prove for them`,
+  ];
+}
+
+/** An exchange's coins: each one's why, its snapshots, its rows counted and not. */
+function coinLines(r: ExchangeSolvencyReport): string[] {
+  const out: string[] = [];
+  for (const c of r.coins) {
+    out.push(`${c.asset}: ${c.why}`);
+    for (const s of c.snapshots)
+      out.push(
+        `${c.asset}: reserves snapshot ${s.network} at height ${s.height}, block time ${s.block_time ?? "not read"}${s.gap ? `: ${s.gap}` : ""}${s.within_max_gap === false ? `, BEYOND --max-gap ${r.max_gap}` : ""}`,
+      );
+    for (const x of c.rows)
+      out.push(
+        `${c.asset}: line ${x.line} ${x.coin} ${x.address}: ${x.amount} ${x.proven ? "proven" : "claimed"}${x.not_for_this_audit ? ` (not proven for this audit: ${x.not_for_this_audit.replace(/^line \d+: /, "")})` : ""}`,
+      );
+    for (const x of c.not_counted)
+      out.push(`${c.asset}: line ${x.line} ${x.coin}: NOT COUNTED (${x.status}): ${x.why}`);
+  }
+  return out;
+}
+
+/** The lines above the table (the audit) and below it (each asset's holdings and why), of either report. */
+async function linesOf(r: AnySolvencyReport): Promise<{ head: string[]; tail: string[] }> {
+  if ("coins" in r) return { head: fileLines(r), tail: coinLines(r) };
+  const { snapshotText } = await import("../../liabilities/solvency.js");
+  return {
+    head: auditLines(r, snapshotText),
+    tail: [
+      ...r.assets.flatMap((a) => assetLines(a, snapshotText)),
+      ...challengeLines(r),
+      `proven: held on chain under an address whose signature over the audit's challenge was judged valid, at a block within --max-gap of the liabilities' created${r.verified ? "" : " (nothing is proven without --verify)"}; claimed: what the proofs state`,
+      liabilitiesLine(r),
+    ],
+  };
+}
+
+/** Either report as text: the verdict, the audit, the table, each asset's holdings. */
+export async function renderSolvency(r: AnySolvencyReport): Promise<string> {
+  const { table } = await import("../../output/human.js");
+  const { head, tail } = await linesOf(r);
+  return [
+    `${VERDICT_WORD[r.verdict]}: ${r.summary}`,
+    ...head,
+    "",
+    table(HEAD, tableRows(r), false),
+    "",
+    ...tail,
+  ].join("\n");
+}
+
+/** Either report as a page's section: the verdict, the table (each row's data-asset, data-status), the lines. */
+export async function solvencyHtml(r: AnySolvencyReport): Promise<string> {
+  const { esc } = await import("./html.js");
+  const { head, tail } = await linesOf(r);
+  const statuses = assetRows(r).map((a) => a.status);
+  const rows = tableRows(r)
+    .map(
+      (row, k) =>
+        `<tr data-asset="${esc(row[0] as string)}" data-status="${esc(statuses[k] as string)}">${row
+          .map((x, i) => `<td${i > 0 && i < 6 ? ' class="num"' : ""}>${esc(x)}</td>`)
+          .join("")}</tr>`,
+    )
+    .join("\n");
+  return `<h2>Solvency: ${esc(VERDICT_WORD[r.verdict])}</h2>
+<p id="solvency-verdict" data-verdict="${esc(r.verdict)}">${esc(VERDICT_WORD[r.verdict])}: ${esc(r.summary)}</p>
+<table id="solvency">
+<tr>${HEAD.map((h) => `<th>${esc(h)}</th>`).join("")}</tr>
+${rows}
+</table>
+<ul class="muted">${[...head, ...tail].map((l) => `<li>${esc(l)}</li>`).join("")}</ul>
+`;
+}
+
+/** An exchange's file has no reserves report page to lead: the section as a page of its own. */
+export async function solvencyPage(r: AnySolvencyReport): Promise<string> {
+  const { esc } = await import("./html.js");
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Solvency: ${esc(VERDICT_WORD[r.verdict])}</title>
+<style>body{font-family:system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .6em}.num{text-align:right}</style></head>
+<body>${await solvencyHtml(r)}</body></html>
+`;
+}
