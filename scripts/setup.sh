@@ -25,7 +25,11 @@ quiet() {
   return "$rc"
 }
 
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+if [ -L node_modules ]; then
+  # a link to another tree's packages (a git worktree sharing its main tree's): `npm ci` here would empty the
+  # linked folder through the link, under every tree that uses it; the tree that owns it installs them
+  :
+elif [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   # `npm ci` only: it installs exactly the locked tree and fails when package.json and the lock disagree
   # (after changing dependencies: `npm install && node scripts/complete-lock.mjs`, see the README)
   echo "setup: installing the npm packages (npm ci)" >&2

@@ -100,4 +100,40 @@ describe("scripts/setup.sh installs what the command needs, quietly", () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toContain("usage: scripts/setup.sh demo|test");
   });
+
+  it("a node_modules that is a link to another tree's (a worktree sharing them) is left alone: npm ci would empty the linked folder", () => {
+    const dir = mkdtempSync(join(tmpdir(), "chaingw-setup-link-"));
+    trackDir(dir);
+    const tree = join(dir, "tree");
+    const shared = join(dir, "shared-node_modules");
+    const bin = join(dir, "bin");
+    for (const d of [join(tree, "scripts"), shared, bin]) spawnSync("mkdir", ["-p", d]);
+    writeFileSync(join(tree, "scripts/setup.sh"), readFileSync(SETUP));
+    writeFileSync(join(shared, ".package-lock.json"), "{}");
+    writeFileSync(join(shared, "marker"), "the other tree's packages");
+    // the worktree's lock is newer than the linked packages' record (a fresh checkout is)
+    spawnSync("touch", ["-d", "2020-01-01", join(shared, ".package-lock.json")]);
+    writeFileSync(join(tree, "package-lock.json"), "{}");
+    symlinkSync(shared, join(tree, "node_modules"));
+    for (const tool of ["bash", "dirname", "mktemp", "cat", "rm", "env", "id"]) {
+      const real = spawnSync("bash", ["-c", `command -v ${tool}`], { encoding: "utf8" }).stdout.trim();
+      if (real) symlinkSync(real, join(bin, tool));
+    }
+    // npm as `npm ci` acts on a linked node_modules: the folder behind the link emptied; and litecoind present
+    writeFileSync(
+      join(bin, "npm"),
+      `#!/bin/bash\necho "npm $*" >> ${dir}/npm.log\n/bin/rm -rf ${shared}/* ${shared}/.package-lock.json\n`,
+    );
+    writeFileSync(join(bin, "litecoind"), "#!/bin/sh\n");
+    chmodSync(join(bin, "npm"), 0o755);
+    chmodSync(join(bin, "litecoind"), 0o755);
+    const r = spawnSync(join(bin, "bash"), [join(tree, "scripts/setup.sh"), "demo"], {
+      env: { PATH: bin, HOME: dir },
+      encoding: "utf8",
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout + r.stderr).toBe("");
+    expect(existsSync(join(dir, "npm.log"))).toBe(false);
+    expect(readFileSync(join(shared, "marker"), "utf8")).toBe("the other tree's packages");
+  });
 });
