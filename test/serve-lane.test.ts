@@ -56,6 +56,7 @@ interface Parsed {
 async function exchange(
   parts: (string | number)[],
   expected: number,
+  untilClosed = false,
 ): Promise<{ answers: Parsed[]; closed: boolean }> {
   const s = connect(port, "127.0.0.1");
   let raw = Buffer.alloc(0);
@@ -96,8 +97,8 @@ async function exchange(
       at = end + 4 + len;
     }
   };
-  // bounded: 600 × 50 ms
-  for (let i = 0; i < 600 && parse().length < expected && !closed; i++)
+  // bounded: 600 × 50 ms (with untilClosed, until the server closed the connection)
+  for (let i = 0; i < 600 && (parse().length < expected || untilClosed) && !closed; i++)
     await new Promise((r) => setTimeout(r, 50));
   const answers = parse();
   s.destroy();
