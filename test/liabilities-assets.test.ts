@@ -5,7 +5,7 @@
  * a true duplicate named by its own line and asset, never another's; limits refused by name (exit 2,
  * nothing written).
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -195,6 +195,78 @@ describe("liabilities build over many assets", () => {
     const r = await cli("liabilities", "build", "--input", input, "--assets", assetsFile, "--out", out);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain("names 65537 assets, more than the 65536 a build handles");
+    expect(existsSync(out)).toBe(false);
+  });
+});
+
+describe("input beyond what a build handles: exit 2 naming the limit, nothing written, never an internal error", () => {
+  const assetsFile = join(dir, "limit-assets.csv");
+  const refused = async (name: string, input: string, construction = "v2") => {
+    writeFileSync(assetsFile, "asset,decimals\nBTC,8\nMILLI,3\n");
+    const file = join(dir, `${name}.csv`);
+    writeFileSync(file, input);
+    const out = join(dir, name);
+    const r = await cli(
+      "liabilities",
+      "build",
+      "--input",
+      file,
+      "--assets",
+      assetsFile,
+      "--out",
+      out,
+      "--construction",
+      construction,
+    );
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).not.toMatch(/internal error|RangeError|TypeError/);
+    expect(existsSync(out)).toBe(false);
+    expect(readdirSync(dir).filter((f) => f.startsWith(`.${name}.build-`))).toEqual([]);
+    return r.stderr;
+  };
+
+  it("an amount of 2^128 base units or more, a total past it: named by line, in both constructions", async () => {
+    const max = 2n ** 128n;
+    for (const construction of ["v1", "v2"]) {
+      // 2^128 base units at 3 decimals
+      const s = max.toString();
+      const milli = `${s.slice(0, -3)}.${s.slice(-3)}`;
+      expect(
+        await refused("amount", `customer_id,asset,amount\na,BTC,1\nb,MILLI,${milli}\n`, construction),
+      ).toContain(`line 3: amount ${milli} MILLI overflows 128 bits of base units`);
+      // two halves of 2^128 base units: each within it, their total not
+      const h = (max / 2n).toString();
+      const half = `${h.slice(0, -3)}.${h.slice(-3)}`;
+      const input = `customer_id,asset,amount\na,BTC,1\nb,MILLI,${half}\nc,MILLI,${half}\n`;
+      expect(await refused("total", input, construction)).toContain(
+        "line 4: the MILLI total overflows 128 bits of base units",
+      );
+    }
+  });
+
+  it("a line longer than 1 MiB: named, never held whole — read by the workers (a file from 1 MiB) and by the main thread", async () => {
+    const rows = Array.from({ length: 60_000 }, (_, i) => `c${i},BTC,1`).join("\n");
+    // a zero-padded amount 3 MiB long (valid digits: only its length is past the limit), then more rows
+    const long = `long,BTC,1.${"0".repeat(3 * 2 ** 20)}`;
+    const big = await refused("long-big", `customer_id,asset,amount\n${rows}\n${long}\nafter,BTC,1\n`);
+    expect(big).toContain("line 60002: longer than 1,048,576 bytes, the most a line may take");
+    const small = await refused("long-small", `customer_id,asset,amount\na,BTC,1\n${long}`);
+    expect(small).toContain("line 3: longer than 1,048,576 bytes");
+    // a comment line too (it is held like any line)
+    expect(
+      await refused("long-comment", `customer_id,asset,amount\n#${"x".repeat(2 ** 20 + 1)}\na,BTC,1\n`),
+    ).toContain("line 2: longer than 1,048,576 bytes");
+  });
+
+  it("an assets table file past 16 MiB: refused before it is read", async () => {
+    const file = join(dir, "huge-assets.csv");
+    writeFileSync(file, `asset,decimals\nBTC,8\n#${"x".repeat(16 * 2 ** 20)}\n`);
+    const input = join(dir, "huge-balances.csv");
+    writeFileSync(input, "customer_id,asset,amount\na,BTC,1\n");
+    const out = join(dir, "huge");
+    const r = await cli("liabilities", "build", "--input", input, "--assets", file, "--out", out);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain("more than the 16,777,216 an assets table may take");
     expect(existsSync(out)).toBe(false);
   });
 });

@@ -4,8 +4,9 @@
  * 16-byte amount per customer and asset, no object per customer. Every refusal names the file and the line
  * as a text editor counts them (the header is line 1).
  */
-import { createReadStream, readFileSync } from "node:fs";
+import { createReadStream, readFileSync, statSync } from "node:fs";
 import { createInterface } from "node:readline";
+import { Transform, type TransformCallback } from "node:stream";
 import { UsageError } from "../errors/index.js";
 import { quoted, UNPRINTABLE } from "../util/text.js";
 import { AMOUNT_BYTES, fnv1a, MAX_AMOUNT, putAmount } from "./format.js";
@@ -47,7 +48,15 @@ export function denseAmounts(l: Ledger, c: number, out: Uint8Array): void {
 /** The most assets a table may name (asset indices are u32 everywhere; this bounds a record's size). */
 export const MAX_ASSETS = 65_536;
 
-const MAX_PROBLEMS = 10;
+/** the most bytes an assets table's file may take */
+const MAX_ASSETS_FILE = 16 * 2 ** 20;
+/**
+ * the most bytes a balances line may take, its break aside: a row is at most a few hundred (an id of 256,
+ * an asset of 32, an amount); past it a line is refused, named, rather than held whole in memory
+ */
+export const MAX_LINE_BYTES = 2 ** 20;
+/** the problems a refusal names at most (the lowest lines) */
+export const MAX_PROBLEMS = 10;
 const MAX_ID_BYTES = 256;
 export const MAX_DECIMALS = 36;
 /** an asset's name: exact ASCII, so two names that look alike are two names that differ */
@@ -70,8 +79,15 @@ const fields = (line: string): string[] => line.split(",").map((f) => f.trim());
 export function readAssets(file: string): Asset[] {
   let text: string;
   try {
+    const size = statSync(file).size;
+    if (size > MAX_ASSETS_FILE)
+      throw new UsageError(
+        `--assets ${file}: ${size.toLocaleString("en")} bytes, more than the ${MAX_ASSETS_FILE.toLocaleString("en")} an assets table may take (${MAX_ASSETS.toLocaleString("en")} assets of 32-character names take under 3 MB)`,
+        { hint: "nothing was written" },
+      );
     text = readFileSync(file, "utf8");
   } catch (e) {
+    if (e instanceof UsageError) throw e;
     throw new UsageError(`--assets ${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? e})`);
   }
   const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
@@ -119,8 +135,76 @@ function grown<T extends Uint8Array | Uint32Array | Int32Array>(
   return b;
 }
 
-/** The balances file's lines, streamed; UsageError when it cannot be opened. */
-export async function balanceLines(file: string): Promise<AsyncIterable<string>> {
+/** What {@link balanceLines} gives in place of a line longer than {@link MAX_LINE_BYTES}: the last it gives. */
+export const LONG_LINE = Symbol("a line past MAX_LINE_BYTES");
+
+/** The refusal of a line longer than {@link MAX_LINE_BYTES}. */
+export const longLine = (n: number): string =>
+  `line ${n}: longer than ${MAX_LINE_BYTES.toLocaleString("en")} bytes, the most a line may take (a row takes a few hundred)`;
+
+/**
+ * The bytes of a file up to the start of the first line longer than `max` bytes (`\r` and `\n` end a
+ * line), then the end; `long` set when it stopped there. It holds at most one line's start: the lines
+ * before the long one reach readline whole, none of the long one does.
+ */
+class LineCap extends Transform {
+  long = false;
+  private tail = Buffer.alloc(0);
+  constructor(private readonly max: number) {
+    super();
+  }
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    if (!this.long) this.lines(chunk);
+    done();
+  }
+  private stop(): void {
+    this.long = true;
+    this.tail = Buffer.alloc(0);
+    this.push(null);
+  }
+  /** the chunk's whole lines passed on, its last line's start kept; stopped at a long line */
+  private lines(chunk: Buffer): void {
+    const isBreak = (c: number) => c === 10 || c === 13;
+    let first = 0;
+    while (first < chunk.length && !isBreak(chunk[first])) first++;
+    // the line the tail began (all of the chunk, when it holds no break)
+    if (this.tail.length + first > this.max) {
+      this.stop();
+      return;
+    }
+    if (first === chunk.length) {
+      this.tail = Buffer.concat([this.tail, chunk]);
+      return;
+    }
+    let last = chunk.length - 1;
+    while (!isBreak(chunk[last])) last--;
+    // a chunk larger than the limit may hold a long line between its breaks: passed on up to it
+    if (chunk.length > this.max)
+      for (let i = first + 1, start = i; i <= last; i++)
+        if (isBreak(chunk[i])) {
+          if (i - start > this.max) {
+            this.push(Buffer.concat([this.tail, chunk.subarray(0, start)]));
+            this.stop();
+            return;
+          }
+          start = i + 1;
+        }
+    this.push(Buffer.concat([this.tail, chunk.subarray(0, last + 1)]));
+    this.tail = Buffer.from(chunk.subarray(last + 1));
+    if (this.tail.length > this.max) this.stop();
+  }
+  override _flush(done: TransformCallback): void {
+    if (!this.long && this.tail.length) this.push(this.tail);
+    done();
+  }
+}
+
+/**
+ * The balances file's lines, streamed (split as readline splits them: `\r\n`, a lone `\r`, `\n`), then
+ * {@link LONG_LINE} in place of a line longer than MAX_LINE_BYTES, which ends them; UsageError when it
+ * cannot be opened.
+ */
+export async function* balanceLines(file: string): AsyncGenerator<string | typeof LONG_LINE> {
   let input: ReturnType<typeof createReadStream>;
   try {
     input = createReadStream(file);
@@ -128,7 +212,14 @@ export async function balanceLines(file: string): Promise<AsyncIterable<string>>
   } catch (e) {
     throw new UsageError(`--input ${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? e})`);
   }
-  return createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+  const cap = new LineCap(MAX_LINE_BYTES);
+  input.pipe(cap);
+  try {
+    yield* createInterface({ input: cap, crlfDelay: Number.POSITIVE_INFINITY });
+  } finally {
+    input.destroy();
+  }
+  if (cap.long) yield LONG_LINE;
 }
 
 /** One row of the balances file, read: the id (text and UTF-8 bytes), the asset's index, base units. */
@@ -352,9 +443,13 @@ export async function readLedger(file: string, assets: Asset[]): Promise<Ledger>
   const problems: string[] = [];
   const ledger = new LedgerBuilder(assets);
   let n = 0;
-  for await (const raw of await balanceLines(file)) {
+  for await (const raw of balanceLines(file)) {
     n++;
     if (problems.length >= MAX_PROBLEMS) continue;
+    if (raw === LONG_LINE) {
+      problems.push(longLine(n));
+      break;
+    }
     const row = balanceRow(raw, n, assets, assetIndex);
     if (row === undefined) continue;
     const problem = typeof row === "string" ? row : ledger.add(row.idb, row.a, row.base, n);

@@ -6,7 +6,15 @@
 import { closeSync, openSync, readdirSync, readSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { MAX_AMOUNT } from "./format.js";
-import { type Asset, balanceLines, balanceRow, refuseEmpty } from "./input.js";
+import {
+  type Asset,
+  balanceLines,
+  balanceRow,
+  LONG_LINE,
+  longLine,
+  MAX_PROBLEMS,
+  refuseEmpty,
+} from "./input.js";
 import { BucketWriter } from "./spill.js";
 import { inFile, type RowsResult, spillRow } from "./stream-work.js";
 import type { WorkerTask } from "./worker.js";
@@ -26,8 +34,6 @@ export interface RowsPool {
   readonly size: number;
   each(n: number, task: (i: number) => WorkerTask, done: (r: unknown, worker: number) => void): Promise<void>;
 }
-
-const MAX_PROBLEMS = 10;
 
 /** the input is read in parts by the workers from this size on (a smaller one is read faster than they start) */
 const PARALLEL_FROM = 1 << 20;
@@ -116,9 +122,13 @@ export async function spillRows(input: string, assets: Asset[], bits: number, wo
   let lines = 0;
   let rows = 0;
   try {
-    for await (const raw of await balanceLines(input)) {
+    for await (const raw of balanceLines(input)) {
       lines++;
       if (problems.length >= MAX_PROBLEMS) continue;
+      if (raw === LONG_LINE) {
+        problems.push(longLine(lines));
+        break;
+      }
       const row = balanceRow(raw, lines, assets, assetIndex);
       if (row === undefined) continue;
       if (typeof row === "string") {

@@ -6,8 +6,8 @@
  * v2 a forest of one tree per asset over its holders' leaves, records of one sum (docs/liabilities.md).
  *
  * Files in the work directory (all removed when the build ends):
- *   in-P-B.bin      rows of the input's part P in input bucket B: u32be line in the part ‖ u32be asset ‖ u8 P ‖
- *                   u8 0 ‖ u16be id bytes ‖ u128 amount ‖ id (one part, P = 0, when the main thread reads the
+ *   in-P-B.bin      rows of the input's part P in input bucket B: u32be line in the part (its low 32 bits) ‖
+ *                   u32be asset ‖ u8 P ‖ u8 the line's bits 32-39 ‖ u16be id bytes ‖ u128 amount ‖ id (one part, P = 0, when the main thread reads the
  *                   input); the asset's index as wide as the assets table's (MAX_ASSETS)
  *   place-W-B.bin   leaves worker W placed in place bucket B (by the leaf's place in the forest: its tree,
  *                   then its key): key (16) ‖ u32be tree ‖ u8 W (255: padding) ‖ 3 zero bytes ‖ u32be the
@@ -19,14 +19,17 @@
  */
 import { closeSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
+import { UsageError } from "../errors/index.js";
 import { KEY_BYTES } from "./derive.js";
 import { AMOUNT_BYTES, fnv1a, RECORD_V2, recordBytes } from "./format.js";
 import type { Asset } from "./input.js";
-import { balanceRow, denseAmounts, LedgerBuilder } from "./input.js";
+import { balanceRow, denseAmounts, LedgerBuilder, MAX_LINE_BYTES, MAX_PROBLEMS } from "./input.js";
 import { LeafMaker } from "./leaves.js";
 import { BucketReader, BucketWriter, writeAll } from "./spill.js";
 
 export const IN_HEAD = 28;
+/** a row's line number is kept in 40 bits (a file of more lines is refused, naming the limit) */
+export const MAX_LINES = 2 ** 40;
 export const PLACE_HEAD = 28;
 export const PADDING_WORKER = 255;
 export const TREE_HEADER = 32;
@@ -114,8 +117,13 @@ export class LeafWork {
     b.set(rec.subarray(ro, ro + this.R), at + PLACE_HEAD);
   }
 
-  /** Input bucket `b`: its customers aggregated, their leaves placed; the problems found (line, text). */
-  aggregate(b: number): { problems: [number, string][]; customers: number; leaves: number } {
+  /**
+   * Input bucket `b`: its customers aggregated, their leaves placed; the problems found (line, text), the
+   * first MAX_PROBLEMS of the bucket only (its rows come in the file's order: they are its lowest lines, all
+   * a refusal names — an input given twice over would otherwise carry a problem a row to the main thread).
+   * With `check` (the build is refused already) the rows are checked and no leaf is made.
+   */
+  aggregate(b: number, check = false): { problems: [number, string][]; customers: number; leaves: number } {
     // the bucket's files (one a part of the input, in the input's order) deleted once read: the disk holds
     // the rows or their leaves, not both
     const { lineBase } = this.s;
@@ -127,16 +135,16 @@ export class LeafWork {
     ledger.reset();
     const problems: [number, string][] = [];
     for (let at = 0; at < rows.length; ) {
-      const line = lineBase[rows[at + 8]] + rows.readUInt32BE(at);
+      const line = lineBase[rows[at + 8]] + rows[at + 9] * 2 ** 32 + rows.readUInt32BE(at);
       const a = rows.readUInt32BE(at + 4);
       const idLen = rows.readUInt16BE(at + 10);
       const id = rows.subarray(at + IN_HEAD, at + IN_HEAD + idLen);
       const base = BigInt(`0x${rows.toString("hex", at + 12, at + 28)}`);
       const problem = ledger.add(id, a, base, line);
-      if (problem) problems.push([line, problem]);
+      if (problem && problems.length < MAX_PROBLEMS) problems.push([line, problem]);
       at += IN_HEAD + idLen;
     }
-    if (problems.length) return { problems, customers: 0, leaves: this.leaves };
+    if (problems.length || check) return { problems, customers: 0, leaves: this.leaves };
     const l = ledger.ledger();
     const out = new CustWriter(this.cust);
     for (let c = 0; c < l.count; c++) {
@@ -275,11 +283,16 @@ export function spillRow(
   row: { idb: Buffer; a: number; base: bigint },
 ): void {
   const h = fnv1a(row.idb);
+  if (line >= MAX_LINES)
+    throw new UsageError(
+      `--input: more than ${MAX_LINES.toLocaleString("en")} lines, the most a balances file may have (its lines are numbered in 40 bits)`,
+      { hint: "nothing was written; split the file by customer and build each part" },
+    );
   const [b, at] = out.reserve(bits === 0 ? 0 : h >>> (32 - bits), IN_HEAD + row.idb.length);
-  b.writeUInt32BE(line, at);
+  b.writeUInt32BE(line % 2 ** 32, at);
   b.writeUInt32BE(row.a, at + 4);
   b[at + 8] = part;
-  b[at + 9] = 0;
+  b[at + 9] = Math.floor(line / 2 ** 32);
   b.writeUInt16BE(row.idb.length, at + 10);
   b.write(row.base.toString(16).padStart(32, "0"), at + 12, "hex");
   b.set(row.idb, at + IN_HEAD);
@@ -304,6 +317,8 @@ export function readPart(o: RowsTask): RowsResult {
   // one line's text: the header only at the file's first line
   const take = (bytes: Buffer, start: number, end: number): boolean => {
     lines++;
+    // past the most a line may take: refused (the main thread names it)
+    if (end - start > MAX_LINE_BYTES) return false;
     const row = balanceRow(
       bytes.toString("utf8", start, end),
       lines,
@@ -346,6 +361,8 @@ export function readPart(o: RowsTask): RowsResult {
         start = i + 1;
       }
       carry = Buffer.from(chunk.subarray(start));
+      // a line past the most a line may take: refused (the main thread names it), never held whole
+      if (carry.length > MAX_LINE_BYTES) refused = true;
     }
     // the file's last line, without a break after it
     if (!refused && carry.length && !take(carry, 0, carry.length)) refused = true;

@@ -25,7 +25,7 @@ import { cannotWrite } from "../util/atomic.js";
 import { type BuildOptions, type BuildResult, commitmentOf, heightFor, splitOf } from "./build.js";
 import { type Commitment, makeCommitment } from "./commitment.js";
 import { forestRoot, getAmount, hex, parentOf, RECORD_V2, recordBytes } from "./format.js";
-import { type Asset, readAssets, refuseEmpty } from "./input.js";
+import { type Asset, MAX_PROBLEMS, readAssets, refuseEmpty } from "./input.js";
 import { cryptoRandom } from "./random.js";
 import { BuildFiles, buildFiles, indexSlots, writeTreeHeader } from "./store.js";
 import { pow2Bits, writeCustomersStreamed } from "./stream-customers.js";
@@ -71,9 +71,10 @@ export const DEFAULT_MEMORY = 2 * 1024 ** 3;
 export const BASELINE = 320 * 1024 ** 2;
 /** the smallest `--memory` the command accepts, MB */
 export const MIN_MEMORY_MB = 400;
-const MAX_PROBLEMS = 10;
 /** bytes a row's CSV bytes take at most, aggregated (its spilled row read back, the ledger's entry and tables) */
 const ROW_BYTES = 6;
+/** v2: the customers' leaves a build makes at most (numbered in 32 bits) */
+const MAX_LEAVES_V2 = 2 ** 32 - 1;
 /** at most 2^16 input buckets, 2^20 place buckets */
 const MAX_IN_BITS = 16;
 const MAX_PLACE_BITS = 20;
@@ -95,6 +96,14 @@ const mbOf = (o: StreamOptions) => `${Math.round((o.memory ?? DEFAULT_MEMORY) / 
 /** what a work file's failed write says: the system ran out of room or refused the write */
 const WRITE_CODES = new Set(["EFBIG", "ENOSPC", "EDQUOT", "EROFS", "EIO"]);
 
+/** A worker's answer: its result, or its error (a refusal of the input carried as one) */
+interface WorkerAnswer {
+  ok?: unknown;
+  error?: string;
+  code?: string;
+  usage?: { message: string; hint?: string };
+}
+
 /** A worker thread, one task at a time. */
 class Pool {
   private readonly workers: Worker[];
@@ -109,9 +118,10 @@ class Pool {
     return new Promise((ok, fail) => {
       const onError = (e: Error) => fail(e);
       w.once("error", onError);
-      w.once("message", (m: { ok?: unknown; error?: string; code?: string }) => {
+      w.once("message", (m: WorkerAnswer) => {
         w.off("error", onError);
-        if (m.error !== undefined)
+        if (m.usage) fail(new UsageError(m.usage.message, { hint: m.usage.hint }));
+        else if (m.error !== undefined)
           fail(Object.assign(new Error(`liabilities worker: ${m.error}`), { code: m.code }));
         else ok(m.ok);
       });
@@ -418,6 +428,13 @@ function forestOf(held: number[], k: number): Forest {
 async function makeLeaves(run: Run, rowsIn: Rows & { inBits: number }): Promise<Leaves> {
   const { o, pool, work, assets, k, T, data, R } = run;
   const E = PLACE_HEAD + R;
+  // a leaf is numbered in 32 bits among its worker's (v1's one tree is held to 2^31 leaves by its height)
+  const holdings = rowsIn.held.reduce((s, x) => s + x, 0);
+  if (run.v2 && holdings * k > MAX_LEAVES_V2)
+    throw new UsageError(
+      `--input ${o.input}: ${holdings.toLocaleString("en")} holdings × ${k} parts are more than the ${MAX_LEAVES_V2.toLocaleString("en")} leaves a build makes`,
+      { hint: "nothing was written; build the customers in parts, or give a smaller --split" },
+    );
   const forest = run.v2 ? forestOf(rowsIn.held, k) : undefined;
   const leavesMax = forest ? forest.G : 2 ** pow2Bits(Math.max(2, rowsIn.rows * k));
   const per = data / T;
@@ -435,28 +452,29 @@ async function makeLeaves(run: Run, rowsIn: Rows & { inBits: number }): Promise<
   }
   const perWorker = new Array<number>(T).fill(0);
   const leavesOf = new Array<number>(T).fill(0);
-  const problems: [number, string][] = [];
+  // the lowest MAX_PROBLEMS lines refused, kept as they come (each bucket sends at most its own lowest);
+  // once one is, the buckets left are only checked: no leaves are made for a build that is refused
+  let problems: [number, string][] = [];
   await pool.each(
     2 ** rowsIn.inBits,
-    (b) => ({ op: "aggregate", bucket: b }),
+    (b) => ({ op: "aggregate", bucket: b, check: problems.length > 0 }),
     (r, w) => {
       const x = r as { problems: [number, string][]; customers: number; leaves: number };
-      problems.push(...x.problems);
+      if (x.problems.length)
+        problems = [...problems, ...x.problems].sort((p, q) => p[0] - q[0]).slice(0, MAX_PROBLEMS);
       perWorker[w] += x.customers;
       leavesOf[w] = x.leaves;
     },
   );
   const count = perWorker.reduce((s, x) => s + x, 0);
   run.phase("customers' leaves made");
-  if (problems.length) {
-    problems.sort((p, q) => p[0] - q[0]);
+  if (problems.length)
     refuseEmpty(
       o.input,
       rowsIn.lines,
       count,
-      problems.slice(0, MAX_PROBLEMS).map((p) => p[1]),
+      problems.map((p) => p[1]),
     );
-  }
   refuseEmpty(o.input, rowsIn.lines, count, []);
   const real = leavesOf.reduce((s, x) => s + x, 0);
   const f = forest ?? { base: [0], L: [2 ** heightFor(count, k)], G: 2 ** heightFor(count, k) };
