@@ -103,7 +103,14 @@ export class Run {
    * under `--json`).
    */
   print(value: unknown, human: () => string): void {
-    this.out(this.machine ? this.json(value) : human());
+    if (!this.machine) return this.out(human());
+    const pieces = this.pretty || this.format !== "json" ? undefined : jsonPieces(value);
+    if (!pieces) return this.out(this.json(value));
+    // a report of 100,000 rows is ~65 MB of JSON: written in pieces, its whole text (and the bytes it is
+    // written as) never exists at once. The same bytes as JSON.stringify's, escaped as out() escapes them
+    this.clearProgress?.();
+    for (const piece of pieces) this.stdout.write(escapeJsonText(piece));
+    this.stdout.write("\n");
   }
 
   /**
@@ -141,4 +148,40 @@ export class Run {
       this.format === "json" || this.format === "jsonl" ? escapeJsonText(text) : escapeTerminal(text);
     this.stdout.write(safe.endsWith("\n") ? safe : safe + "\n");
   }
+}
+
+/** Elements of one array written at a time by {@link jsonPieces}. */
+const PIECE = 1000;
+
+/**
+ * A plain object holding a long array (more than {@link PIECE} elements) as compact JSON text in pieces —
+ * each member, a long array's elements a block at a time — whose concatenation is JSON.stringify(value);
+ * undefined for any other value (it is written whole).
+ */
+function jsonPieces(value: unknown): Iterable<string> | undefined {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
+  if (Object.getPrototypeOf(value) !== Object.prototype || "toJSON" in value) return undefined;
+  const members = Object.entries(value as Record<string, unknown>);
+  if (!members.some(([, v]) => Array.isArray(v) && v.length > PIECE)) return undefined;
+  return (function* () {
+    let sep = "{";
+    for (const [k, v] of members) {
+      // members JSON.stringify leaves out
+      if (v === undefined || typeof v === "function" || typeof v === "symbol") continue;
+      const head = `${sep}${JSON.stringify(k)}:`;
+      sep = ",";
+      if (!Array.isArray(v) || v.length <= PIECE || "toJSON" in v) {
+        yield head + JSON.stringify(v);
+        continue;
+      }
+      yield `${head}[`;
+      for (let i = 0; i < v.length; i += PIECE) {
+        const block: string[] = [];
+        for (let j = i; j < Math.min(v.length, i + PIECE); j++) block.push(JSON.stringify(v[j]) ?? "null");
+        yield (i ? "," : "") + block.join(",");
+      }
+      yield "]";
+    }
+    yield sep === "{" ? "{}" : "}";
+  })();
 }
