@@ -7,7 +7,8 @@
  * The lane takes only what it can read without doubt: one whole request in the bytes that arrived, `POST`
  * of HTTP/1.1, a target of plain path characters, header lines of token names and printable values, one
  * Host, one Content-Length within the body cap and the body all there, no Transfer-Encoding, Expect,
- * Upgrade, no Connection but keep-alive, at most one X-API-Key and one Authorization. Anything else — a
+ * Upgrade, no Connection but keep-alive, at most one X-API-Key and one Authorization, at most 100 header
+ * lines (node reads only its first 2,000 headers). Anything else — a
  * request in pieces, pipelined requests, a large or chunked body, HTTP/1.0, a GET, a byte it does not
  * expect — goes, from that request on, to node's HTTP server (llhttp, its timeouts, its 400s and 413s), at a
  * request boundary: the lane has answered all it took, and the connection's unread bytes are given back to
@@ -23,6 +24,13 @@ export type Serve = (ex: Exchange) => void;
 
 /** A request head larger than this goes to node (its own bound is 16 KiB). */
 const MAX_HEAD = 8192;
+/**
+ * A head of more header lines than this goes to node: node keeps only its first 2,000 headers
+ * (`maxHeadersCount`) and drops the rest, so a Host or an X-API-Key past them is one node does not see —
+ * an 8 KiB head holds 2,000 two-byte lines, and the lane read them all (a 200 where node's server said 400
+ * or 401).
+ */
+const MAX_LINES = 100;
 const CRLF2 = Buffer.from("\r\n\r\n");
 /** RFC 3986 path and query characters: what llhttp takes in a target without question. */
 const TARGET = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@%/?]*$/;
@@ -152,11 +160,20 @@ class LaneConnection {
 
   /** The buffered bytes as exactly one whole request of the lane's grammar; else undefined. */
   private read(buf: Buffer): LaneExchange | undefined {
-    // "POST /"
-    if (buf.length < 16 || buf[0] !== 0x50 || buf[1] !== 0x4f || buf[2] !== 0x53 || buf[3] !== 0x54) return;
+    // "POST " — the space too: "POSTX/" or "POST\t/" is a method node refuses (400), not a POST
+    if (
+      buf.length < 16 ||
+      buf[0] !== 0x50 ||
+      buf[1] !== 0x4f ||
+      buf[2] !== 0x53 ||
+      buf[3] !== 0x54 ||
+      buf[4] !== 0x20
+    )
+      return;
     const end = buf.indexOf(CRLF2);
     if (end < 0 || end > MAX_HEAD) return;
     const lines = buf.toString("latin1", 0, end).split("\r\n");
+    if (lines.length > MAX_LINES + 1) return;
     const first = lines[0] as string;
     if (!first.endsWith(" HTTP/1.1")) return;
     const url = first.slice(5, -9);
