@@ -41,7 +41,7 @@ describe("commands in-process, injected streams", () => {
   it("--format csv: a command without a table refuses it by name before reading anything, never JSON instead", async () => {
     for (const [args, name] of [
       [["liabilities", "verify", "/nonexistent/proof.json"], "liabilities verify"],
-      [["reserves", "verify", "/nonexistent/proof.json"], "reserves verify"],
+      [["reserves", "status"], "reserves status"],
       [
         [
           "liabilities",

@@ -118,8 +118,8 @@ describe("an OKX-layout file checked against anvil", () => {
     expect(report.rows[1]?.reason).toContain(
       `the contract names them among its 2 owners, threshold 2, at block ${height}`,
     );
-    expect(report.rows[1]?.balance).toMatchObject({ holds: true, value: "2" });
-    expect(report.rows[2]?.balance).toMatchObject({ holds: true, value: "100" });
+    expect(report.rows[1]?.balance).toMatchObject({ holds: true, value: "2.000000000000000000" });
+    expect(report.rows[2]?.balance).toMatchObject({ holds: true, value: "100.000000" });
     expect(report.verdict).toBe("holds");
     expect(exitCode).toBe(0);
   });
@@ -154,7 +154,9 @@ describe("an OKX-layout file checked against anvil", () => {
   it("fails: a balance above what the chain held at the snapshot, naming the row", async () => {
     const { exitCode, report } = await verify(okxFile("raised.csv", [walletRow(wallet, "2.5")]));
     expect(report.rows[0]).toMatchObject({ proven: false, status: "failed" });
-    expect(report.rows[0]?.reason).toContain(`holds 2 at block ${height}, less than the 2.5 claimed`);
+    expect(report.rows[0]?.reason).toContain(
+      `holds 2.000000000000000000 at block ${height}, less than the 2.500000000000000000 claimed`,
+    );
     expect(exitCode).toBe(1);
   });
 

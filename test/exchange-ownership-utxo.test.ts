@@ -61,7 +61,7 @@ describe("an HTX-layout file scanned on litecoind", () => {
     const { exitCode, report, stderr } = await verify(file("honest.csv", "1.5"));
     expect(stderr).toBe("");
     expect(report.rows[0]).toMatchObject({ proven: true, status: "proven", form: "LTC signmessage, P2PKH" });
-    expect(report.rows[0].balance).toMatchObject({ holds: true, value: "1.5" });
+    expect(report.rows[0].balance).toMatchObject({ holds: true, value: "1.50000000" });
     expect(exitCode).toBe(0);
   });
 
@@ -69,7 +69,7 @@ describe("an HTX-layout file scanned on litecoind", () => {
     const { exitCode, report } = await verify(file("raised.csv", "2"));
     expect(report.rows[0]).toMatchObject({ proven: false, status: "failed" });
     expect(report.rows[0].reason).toContain(
-      `holds 1.5 at height ${height} (scantxoutset), less than the 2 claimed`,
+      `holds 1.50000000 at height ${height} (scantxoutset), less than the 2.00000000 claimed`,
     );
     expect(exitCode).toBe(1);
   });
@@ -95,7 +95,7 @@ describe("a token row on a Bitcoin-family address (the forger's relabel)", () =>
     );
     const { report } = await verify(p);
     expect(report.rows[0]).toMatchObject({ coin: "LTC", status: "proven" });
-    expect(report.rows[0].balance).toMatchObject({ holds: true, value: "1.5" });
+    expect(report.rows[0].balance).toMatchObject({ holds: true, value: "1.50000000" });
     // the signature proves the address; the USDT it claims is not read: signed, amount claimed
     expect(report.rows[1]).toMatchObject({ coin: "USDT-LTC", status: "signed", signed: true });
     expect(report.rows[1].balance.holds).toBe(null);

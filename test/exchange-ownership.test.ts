@@ -88,7 +88,31 @@ describe("OKX", () => {
   it("the human table names each row and the verdict", async () => {
     const r = await runCli(["reserves", "verify", fixture("okx_por_example_2022-11.csv")]);
     expect(r.exitCode).toBe(3);
-    expect(r.stdout).toContain("format     okx-2022 (amounts in base units)");
+    expect(r.stdout).toContain("format     okx-2022 (amounts in base units, shown in coins)");
+    // one way to write an amount: coin units with the coin's decimals, never the file's base units
+    expect(r.stdout).toMatch(
+      /│ 37 +│ ETH +│ 0x34c5731a0cabf28a264a2b0b497207dc0bef003e +│ 5\.000000803935811584 +│/,
+    );
+    expect(r.stdout).toMatch(/│ ETH +│ 0\.000000000000000000 +│ 5\.283448258302172760 +│/);
+    expect(r.stdout).toMatch(/│ 19 +│ BTC +│ 3QVtn5nHRxBXX7C7sKw2qdkoGqMMwFUgwF +│ 0\.17263933 +│/);
+    expect(r.stdout).not.toContain("5283448258302172760");
+    expect(r.stdout).not.toContain("5000000803935811584");
+    // a coin whose places chaingw's tables do not know (USDT on Optimism) keeps its base units, said so
+    expect(r.stdout).toContain("132513768 base units");
+    // --format csv: the table, one row per row of the file, coin units beside the file's base units
+    const c = await runCli(["--format", "csv", "reserves", "verify", fixture("okx_por_example_2022-11.csv")]);
+    expect(c.exitCode).toBe(3);
+    const rows = c.stdout.trimEnd().split("\n");
+    expect(rows[0]).toBe(
+      "line,coin,network,address,amount,base_units,result,form,chain_balance,chain_block,reason",
+    );
+    expect(rows).toHaveLength(34);
+    expect(rows.find((x) => x.startsWith("37,"))).toMatch(
+      /^37,ETH,,0x34c5731a0cabf28a264a2b0b497207dc0bef003e,5\.000000803935811584,5000000803935811584,signed,/,
+    );
+    expect(rows.find((x) => x.startsWith("17,"))).toMatch(
+      /^17,USDT-OPTIMISM,[^,]*,0x[0-9a-f]{40},,132513768,signed,/,
+    );
     expect(r.stdout).toContain("claim      BTC: 449.5140 at height 763861");
     expect(r.stdout).toMatch(
       /3QVtn5nHRxBXX7C7sKw2qdkoGqMMwFUgwF.*signed, amount claimed.*BTC signmessage, P2SH 2-of-3/,

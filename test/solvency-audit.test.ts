@@ -147,7 +147,7 @@ describe("whose reserves: a proof proves for an audit only when signed over its 
     expect(first(both.stdout)).toMatch(
       /^NOT PROVEN SOLVENT: LTC covered only by claimed reserves: proven 1 of 1\.4 LTC \(71\.43%\); not proven for this audit: .*B\.json: its signatures are over/,
     );
-    expect(both.stdout).toMatch(/LTC +│ 1\.4 +│ 1 +│ 1\.5 +│ 71\.43%/);
+    expect(both.stdout).toMatch(/LTC +│ 1\.40000000 +│ 1\.00000000 +│ 1\.50000000 +│ 71\.43%/);
     // the same letters with a trailing space, or decomposed (NFD): another text to a signature
     const space = await judge(cA, ["A_space"]);
     expect(space.exitCode).toBe(1);

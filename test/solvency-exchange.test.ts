@@ -9,14 +9,15 @@
  */
 
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { base58check } from "@scure/base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExchangeSolvencyReport } from "../src/exchange/ownership/solvency.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
+import { domOf, layoutIn, screenshot } from "./helpers/chromium.js";
 import { runCli } from "./helpers/cli.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
 import { trackDir } from "./helpers/procs.js";
@@ -250,7 +251,7 @@ describe("an exchange's address file against chaingw's commitment", () => {
       expect.objectContaining({
         coin: "LTC",
         status: "failed",
-        why: expect.stringContaining("less than the 20 claimed"),
+        why: expect.stringContaining("less than the 20.00000000 claimed"),
       }),
     ]);
     expect((await solvency(addressFile(), liab, "--challenge", MESSAGE)).report.verdict).toBe("solvent");
@@ -832,5 +833,81 @@ describe("one balance counts once, however the exchange names it", () => {
     expect(r.coin("ltc").why).toBe("no reserve row backs ltc: short 1.5");
     const one = sumRoot({ LTC: "1" }, { LTC: "0.5" });
     expect((await solvency(addressFile(), one.file, ...rooted(one.root))).report.verdict).toBe("solvent");
+  });
+});
+
+describe("the report package of an exchange's address file (solvency --report DIR)", () => {
+  it("index.html in Chromium at 1280 and 390 px (the verdict, the scope, a chart per coin, nothing off the side), rows.csv a row per address, MANIFEST verified by report verify, a changed byte named", async () => {
+    const reserves = addressFile();
+    const liab = await commitment({ LTC: "1.5", ETH: "5000" });
+    const pkg = join(dir, "exchange-package");
+    const scope = ["--auditor", "Example Audit LLP", "--entity", "Example Exchange", "--period", "2026-11"];
+    const r = await runCli([...args(reserves, liab), "--challenge", MESSAGE, "--report", pkg, ...scope]);
+    expect(r.stderr).toBe("");
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/^SOLVENT: /);
+    expect(r.stdout).toMatch(
+      /report package written to .*exchange-package: 7 files, MANIFEST\.sha256's SHA-256 [0-9a-f]{64}/,
+    );
+    expect(readdirSync(pkg).sort()).toEqual([
+      "MANIFEST.sha256",
+      "index.html",
+      "inputs",
+      "rows.csv",
+      "solvency.csv",
+      "solvency.json",
+    ]);
+    // the per-coin CSV and every row judged, amounts in coin units with each coin's decimals
+    const eth18 = (t: string) => {
+      const [w, f = ""] = t.split(".");
+      return `${w}.${f.padEnd(18, "0")}`;
+    };
+    expect(readFileSync(join(pkg, "solvency.csv"), "utf8").trimEnd().split("\n")).toEqual([
+      "asset,decimals,liabilities,proven,claimed,proven_coverage,claimed_coverage,status,shortfall",
+      "LTC,8,1.50000000,2.00000000,2.00000000,133.33%,133.33%,covered,",
+      expect.stringMatching(new RegExp(`^ETH,18,5000\\.0{18},${eth18(ethBalance).replace(".", "\\.")},`)),
+    ]);
+    const rows = readFileSync(join(pkg, "rows.csv"), "utf8").trimEnd().split("\n");
+    expect(rows).toEqual([
+      "asset,source,network,address,claimed,proven,status,why",
+      `LTC,line 6,,${addr},2.00000000,2.00000000,proven,"signed over the audit's text, the balance read at the snapshot"`,
+      `ETH,line 7,,${A0},${eth18(ethBalance)},${eth18(ethBalance)},proven,"signed over the audit's text, the balance read at the snapshot"`,
+    ]);
+    // the page in Chromium: self-contained, the verdict, the scope, a chart per coin
+    const page = join(pkg, "index.html");
+    expect(readFileSync(page, "utf8")).not.toMatch(/<script|<link|@import|url\(|src="http/i);
+    const d = await domOf(page);
+    expect(d).toMatch(/<p class="verdict" id="verdict" data-verdict="solvent">SOLVENT: /);
+    for (const [k, v] of [
+      ["auditor", "Example Audit LLP"],
+      ["entity", "Example Exchange"],
+      ["period", "2026-11"],
+      ["challenge", MESSAGE],
+    ])
+      expect(d).toContain(`<tr data-field="${k}"><th>${k}</th><td>${v}</td></tr>`);
+    expect([...d.matchAll(/<svg [^>]*data-asset="([^"]+)"/g)].map((m) => m[1])).toEqual(["LTC", "ETH"]);
+    expect(d).toMatch(/<g class="bar" data-kind="proven">.*>2\.00000000<\/text><\/g>/);
+    for (const width of [390, 1280]) {
+      const l = await layoutIn(
+        page,
+        width,
+        `[...d.querySelectorAll(".scroll")].map((s) => s.getBoundingClientRect().right <= d.documentElement.clientWidth + 0.5)`,
+      );
+      expect(l.scroll, `${width} px`).toBeLessThanOrEqual(l.viewport);
+      expect((l.more as boolean[]).every(Boolean)).toBe(true);
+      await screenshot(page, width, "solvency-exchange-package");
+    }
+    // the manifest: report verify holds; one changed byte is named
+    const ok = await runCli(["report", "verify", pkg]);
+    expect(ok.exitCode, ok.stderr).toBe(0);
+    expect(ok.stdout).toContain("holds: the 6 files MANIFEST.sha256 lists are unchanged");
+    const csv = join(pkg, "inputs", basename(reserves));
+    const bytes = readFileSync(csv);
+    bytes[bytes.length - 2] ^= 1;
+    writeFileSync(csv, bytes);
+    const bad = await runCli(["report", "verify", pkg]);
+    expect(bad.exitCode).toBe(1);
+    expect(bad.stdout).toContain("DOES NOT HOLD: 1 of the 6 files MANIFEST.sha256 lists changed or missing");
+    expect(bad.stdout).toContain(`  changed: inputs/${basename(reserves)}`);
   });
 });

@@ -25,6 +25,8 @@ let ltc: LitecoinNode;
 let anvil: AnvilNode;
 let dir: string;
 let ltcProof: string;
+/** the LTC address whose key signed the challenge */
+let sigAddress: string;
 let ltcProofA: string;
 let evmProof: string;
 let token: string;
@@ -47,6 +49,7 @@ beforeAll(async () => {
   await ltc.rpc("sendtoaddress", [a, 1.23456789]);
   await ltc.rpc("sendtoaddress", [b, 0.5]);
   await ltc.rpc("generatetoaddress", [1, await ltc.rpc<string>("getnewaddress", ["", "bech32"])]);
+  sigAddress = a;
   const sig = await ltc.rpc<string>("signmessage", [a, CHALLENGE]);
   writeFileSync(join(dir, "sigs.csv"), `${a},${sig}\n`);
   ltcProof = join(dir, "ltc.json");
@@ -133,7 +136,7 @@ describe("solvency", () => {
       `NOT PROVEN SOLVENT: LTC covered only by claimed reserves: proven 0 of 1.5 LTC (0.00%); nothing is proven without --verify; USDX covered only by claimed reserves: proven 0 of 7.000001 USDX (0.00%); nothing is proven without --verify${TRUSTED()}`,
     );
     expect(r.stdout).toMatch(
-      /LTC .* 1\.5 .* 0 .* 1\.73456789 .* 0\.00% .* covered only by claims, short 1\.5/,
+      /LTC .* 1\.50000000 .* 0\.00000000 .* 1\.73456789 .* 0\.00% .* covered only by claims, short 1\.50000000/,
     );
     const j = await solvency(c, "--json");
     const doc = JSON.parse(j.stdout);
@@ -154,8 +157,12 @@ describe("solvency", () => {
       /^SOLVENT: every asset covered \(2\) by proven reserves: signed over the audit's challenge, re-read on chain \(Litecoin regtest at height \d+ \(0 blocks below the node's tip\); anvil \(chain id 31337\) at block \d+ \(0 blocks below the node's tip\)\); trusted as declared \(--backing\), not checked to be what they are declared: the token at 0x[0-9a-f]{40} on anvil \(chain id 31337\) as USDX$/,
     );
     // the coverage is the proven share (1.23456789 / 1.2), not the claimed one (1.73456789 / 1.2 = 144.55%)
-    expect(ok.stdout).toMatch(/LTC .* 1\.2 .* 1\.23456789 .* 1\.73456789 .* 102\.88% .* covered \(proven\)/);
-    expect(ok.stdout).toMatch(/USDX .* 5 .* 5 .* 7\.500002 .* 100\.00% .* covered \(proven\)/);
+    expect(ok.stdout).toMatch(
+      /LTC .* 1\.20000000 .* 1\.23456789 .* 1\.73456789 .* 102\.88% .* covered \(proven\)/,
+    );
+    expect(ok.stdout).toMatch(
+      /USDX .* 5\.000000 .* 5\.000000 .* 7\.500002 .* 100\.00% .* covered \(proven\)/,
+    );
     const over = await solvency(await liabilities("over", "1.2", "5"), ...VERIFY());
     expect(over.exitCode).toBe(1);
     expect(over.stdout.split("\n")[0]).toMatch(
@@ -340,17 +347,23 @@ describe("solvency", () => {
         [
           a.asset,
           a.decimals,
-          a.liabilities.amount,
-          a.proven.amount,
-          a.claimed.amount,
+          // one way to write an amount: coin units with all of the asset's decimals
+          inUnits(a.liabilities.base_units, a.decimals),
+          inUnits(a.proven.base_units, a.decimals),
+          inUnits(a.claimed.base_units, a.decimals),
           a.coverage,
           a.claimed_coverage,
           a.status,
-          a.shortfall ?? "",
+          a.shortfall === null
+            ? ""
+            : inUnits(
+                (BigInt(a.liabilities.base_units) - BigInt(a.proven.base_units)).toString(),
+                a.decimals,
+              ),
         ].join(","),
       ),
     ]);
-    expect(r.stdout).toMatch(/^LTC,8,1\.5,/m);
+    expect(r.stdout).toMatch(/^LTC,8,1\.50000000,/m);
   });
 
   it("--report DIR: the package (page, JSON, CSVs, inputs, manifest); sha256sum -c and report verify agree, a changed byte is named", async () => {
@@ -384,10 +397,39 @@ describe("solvency", () => {
     expect(doc.inputs.find((x: any) => x.name === "inputs/ltc.json").digest).toBe(
       JSON.parse(readFileSync(ltcProof, "utf8")).digest,
     );
-    expect(readFileSync(join(pkg, "solvency.csv"), "utf8").split("\n")[1]).toMatch(/^LTC,8,1\.5,/);
+    expect(readFileSync(join(pkg, "solvency.csv"), "utf8").split("\n")[1]).toMatch(/^LTC,8,1\.50000000,/);
     const rows = readFileSync(join(pkg, "rows.csv"), "utf8").trimEnd().split("\n");
     expect(rows[0]).toBe("asset,source,network,address,claimed,proven,status,why");
-    expect(rows.length).toBe(3);
+    // every holding judged, with why: each output of the UTXO proof and each balance of the EVM proof, per
+    // address — the signed address's proven, the other's claimed — adding up to the report's figures
+    const ltcDoc = JSON.parse(readFileSync(ltcProof, "utf8"));
+    const evmDoc = JSON.parse(readFileSync(evmProof, "utf8"));
+    const held = evmDoc.assets
+      .find((x: any) => x.id === token)
+      .balances.filter((b: any) => b.base_units !== "0");
+    expect(rows.length).toBe(1 + ltcDoc.outputs.length + held.length);
+    const cells = rows.slice(1).map((x) => x.split(","));
+    for (const o of ltcDoc.outputs) {
+      const row = cells.find((c) => c[1] === `${ltcProof} ${o.txid}:${o.vout}`);
+      expect(row?.[3]).toBe(o.matched);
+      expect(row?.[4]).toBe(o.amount);
+      expect(row?.[6]).toBe(o.matched === sigAddress ? "proven" : "claimed");
+    }
+    const ltcRows = cells.filter((c) => c[0] === "LTC");
+    expect(ltcRows.find((c) => c[6] === "proven")?.[7]).toMatch(
+      /^held at height \d+ \(re-read on the node\); its address signed the audit's challenge$/,
+    );
+    expect(ltcRows.find((c) => c[6] === "claimed")?.[7]).toMatch(
+      /no signature over the audit's challenge proven for this address/,
+    );
+    const provenSum = (asset: string, d: number) =>
+      cells
+        .filter((c) => c[0] === asset)
+        .reduce((s, c) => s + BigInt((c[5] as string).replace(".", "")), 0n)
+        .toString()
+        .padStart(d + 1, "0");
+    expect(provenSum("LTC", 8)).toBe(json.assets[0].proven.base_units.padStart(9, "0"));
+    expect(provenSum("USDX", 6)).toBe(json.assets[1].proven.base_units.padStart(7, "0"));
     // the manifest: sha256sum -c agrees with report verify
     const sum = await execa("sha256sum", ["-c", "MANIFEST.sha256"], { cwd: pkg, reject: false });
     expect(sum.exitCode, sum.stderr).toBe(0);
@@ -571,3 +613,9 @@ describe("solvency", () => {
     expect(dom.indexOf('id="solvency"')).toBeLessThan(dom.indexOf('id="totals"'));
   });
 });
+
+/** Base units in coin units with every one of the asset's decimals ("150000000", 8 → "1.50000000"). */
+function inUnits(base: string, d: number): string {
+  const s = base.padStart(d + 1, "0");
+  return d === 0 ? s : `${s.slice(0, -d)}.${s.slice(-d)}`;
+}

@@ -98,7 +98,7 @@ export function csvRefusal(format: Format, cmd: Command): UsageError | undefined
 export function refuseCsv(run: { format: Format }, what: string): void {
   if (run.format === "csv")
     throw new UsageError(
-      `--format csv is not available for ${what}; it is for \`reserves scan\` (json, jsonl or human here)`,
+      `--format csv is not available for ${what}: it has no CSV form (json, jsonl or human here)`,
     );
 }
 

@@ -43,3 +43,30 @@ export function groupDigits(text: string): string {
   const g = (whole as string).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
   return frac === undefined ? g : `${g}.${frac}`;
 }
+
+/**
+ * The one way an amount is written for a reader, in every table, text line, chart and CSV: coin units with
+ * every one of the asset's decimals, exact, no separators (`150000000n, 8` → `"1.50000000"`). Base units are
+ * written only in fields named base_units.
+ */
+export function amountText(base: bigint, decimals: number): string {
+  const neg = base < 0n;
+  const a = neg ? -base : base;
+  if (decimals === 0) return `${neg ? "-" : ""}${a}`;
+  const s = a.toString().padStart(decimals + 1, "0");
+  return `${neg ? "-" : ""}${s.slice(0, -decimals)}.${s.slice(-decimals)}`;
+}
+
+/**
+ * Decimal text in coin units (as a report states it: "1.5") written the one way, with the asset's decimals
+ * ("1.50000000"); text that is no such amount (more places than the asset has, "n/a") is returned as it is.
+ */
+export function amountOf(text: string, decimals: number): string {
+  const neg = text.startsWith("-");
+  try {
+    const b = parseUnits(neg ? text.slice(1) : text, decimals);
+    return amountText(neg ? -b : b, decimals);
+  } catch {
+    return text;
+  }
+}

@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { UsageError } from "../../errors/index.js";
-import type { AnySolvencyReport } from "../render/solvency-rows.js";
+import type { AnySolvencyReport, OwnDocument } from "../render/solvency-rows.js";
 
 export interface ReportFlags {
   report?: string;
@@ -53,14 +53,19 @@ export async function writeReport(
   f: ReportFlags & { report: string },
   report: AnySolvencyReport,
   inputs: { path: string; role: string }[],
+  docs?: OwnDocument[],
 ): Promise<{ files: number; manifest: string }> {
-  const [{ writeAtomic }, { packagePage }, { assetRows, solvencyCsv, holdingsCsv }, { escapeDeep }] =
-    await Promise.all([
-      import("../files.js"),
-      import("../render/audit-package.js"),
-      import("../render/solvency-rows.js"),
-      import("../../util/escape.js"),
-    ]);
+  const [
+    { writeAtomic },
+    { packagePage },
+    { assetRows, solvencyCsv, holdingsCsv, holdings },
+    { escapeDeep },
+  ] = await Promise.all([
+    import("../files.js"),
+    import("../render/audit-package.js"),
+    import("../render/solvency-rows.js"),
+    import("../../util/escape.js"),
+  ]);
   try {
     mkdirSync(join(f.report, "inputs"), { recursive: true });
   } catch (e) {
@@ -108,8 +113,10 @@ export async function writeReport(
   );
   const shown = escapeDeep(report);
   put("solvency.csv", `${solvencyCsv(shown)}\n`);
-  put("rows.csv", `${holdingsCsv(shown)}\n`);
-  put("index.html", packagePage(shown, assetRows(shown), escapeDeep(scope), escapeDeep(files)));
+  // every holding judged: an exchange's rows; chaingw's own proofs' outputs and balances, one per address
+  const hs = escapeDeep(holdings(report, docs));
+  put("rows.csv", `${holdingsCsv(hs)}\n`);
+  put("index.html", packagePage(shown, assetRows(shown), escapeDeep(scope), escapeDeep(files), hs));
   const manifest = `${[...written]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([name, h]) => `${h}  ${name}`)
@@ -123,10 +130,11 @@ export async function writtenBeside(
   o: ReportFlags & { html?: string },
   report: AnySolvencyReport,
   inputs: { path: string; role: string }[],
+  docs?: OwnDocument[],
 ): Promise<string[]> {
   const out = o.html === undefined ? [] : [`report page written to ${o.html}`];
   if (o.report === undefined) return out;
-  const w = await writeReport({ ...o, report: o.report }, report, inputs);
+  const w = await writeReport({ ...o, report: o.report }, report, inputs, docs);
   out.push(
     `report package written to ${o.report}: ${w.files} files, MANIFEST.sha256's SHA-256 ${w.manifest} (give it to the client with the folder)`,
   );

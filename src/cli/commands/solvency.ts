@@ -176,10 +176,20 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
   });
   if (o.html !== undefined) await writeHtml(o, o.html, report, proofs, loaded.urlFor);
   const { writtenBeside } = await import("./solvency-report.js");
-  const written = await writtenBeside(o, report, [
-    { path: o.liabilities, role: "liabilities" },
-    ...files.map((f) => ({ path: f, role: "reserves" })),
-  ]);
+  // the package's rows.csv lists each output and balance of the documents read, with the verifier's word
+  const docs = read.map((x, i) => ({
+    file: x.entry.file,
+    ...(x.utxo ? { utxo: x.utxo } : {}),
+    ...(x.evm ? { evm: x.evm } : {}),
+    owned: proofs[i]?.verify?.owned ?? null,
+    spent: proofs[i]?.verify?.spent ?? {},
+  }));
+  const written = await writtenBeside(
+    o,
+    report,
+    [{ path: o.liabilities, role: "liabilities" }, ...files.map((f) => ({ path: f, role: "reserves" }))],
+    docs,
+  );
   const [{ printSolvency }, { renderSolvency }] = await Promise.all([
     import("../render/solvency-rows.js"),
     import("../render/solvency.js"),

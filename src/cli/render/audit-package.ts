@@ -4,15 +4,14 @@
  * `default-src 'none'`), readable at 390 px (every table in a box that scrolls sideways, never cut), printable.
  * Amounts in coin units with each asset's decimals; base units only where a column says so.
  */
-import { parseUnits } from "../../util/units.js";
-import { esc } from "./html.js";
+import { amountOf, amountText, parseUnits } from "../../util/units.js";
+import { BASE_CSS, COLOR, esc, fraction, hbar, htmlTable, page, svg } from "./html.js";
 import {
   type AnySolvencyReport,
   type AssetRow,
   auditFacts,
   findingsOf,
   type Holding,
-  holdings,
   snapshotsOf,
   VERDICT_WORD,
 } from "./solvency-rows.js";
@@ -38,10 +37,10 @@ export interface InputFile {
 }
 
 const WORD: Record<string, { text: string; color: string }> = {
-  solvent: { text: VERDICT_WORD.solvent, color: "#1a7f37" },
-  unproven: { text: VERDICT_WORD.unproven, color: "#9a6700" },
-  "not-solvent": { text: VERDICT_WORD["not-solvent"], color: "#cf222e" },
-  "cannot-say": { text: VERDICT_WORD["cannot-say"], color: "#57606a" },
+  solvent: { text: VERDICT_WORD.solvent, color: COLOR.good },
+  unproven: { text: VERDICT_WORD.unproven, color: COLOR.unknown },
+  "not-solvent": { text: VERDICT_WORD["not-solvent"], color: COLOR.bad },
+  "cannot-say": { text: VERDICT_WORD["cannot-say"], color: COLOR.muted },
 };
 
 /** An amount in base units of its asset, or undefined when the text is not one (the chart then leaves it out). */
@@ -53,41 +52,34 @@ function base(amount: string, decimals: number): bigint | undefined {
   }
 }
 
-/** Coin units written with every one of the asset's decimals: "1.50000000". */
-export function fixed(amount: string, decimals: number): string {
-  const b = base(amount, decimals);
-  return b === undefined ? amount : unitsOf(b, decimals);
-}
-
-const table = (id: string, head: string[], rows: string[][], nums: number[] = []) =>
-  `<div class="scroll"><table id="${id}">
-<tr>${head.map((h) => `<th>${esc(h)}</th>`).join("")}</tr>
-${rows.map((r) => `<tr>${r.map((c, i) => `<td${nums.includes(i) ? ' class="num"' : ""}>${c}</td>`).join("")}</tr>`).join("\n")}
-</table></div>`;
-
 /** Liabilities, proven and claimed of one asset as three bars, each with its amount. */
 function coverageChart(a: AssetRow): string {
   const bars = [
-    ["liabilities", a.liabilities, "#57606a"],
-    ["proven", a.proven, "#1a7f37"],
-    ["claimed", a.claimed, "#0969da"],
+    ["liabilities", a.liabilities, COLOR.muted],
+    ["proven", a.proven, COLOR.good],
+    ["claimed", a.claimed, COLOR.blue],
   ] as const;
   const values = bars.map(([, v]) => base(v, a.decimals) ?? 0n);
   let max = 1n;
   for (const v of values) if (v > max) max = v;
-  const W = 360;
-  const LABEL = 84;
-  const BAR = 170;
   const H = 24;
   const rows = bars
-    .map(([name, v, color], i) => {
-      const w = Number(((values[i] as bigint) * 1_000_000n) / max) / 1_000_000;
-      const y = i * H;
-      return `<g class="bar" data-kind="${name}"><text x="0" y="${y + 16}" class="lbl">${name}</text><rect x="${LABEL}" y="${y + 4}" width="${(w * BAR).toFixed(1)}" height="${H - 8}" fill="${color}"/><text x="${(LABEL + w * BAR + 4).toFixed(1)}" y="${y + 16}" class="val">${esc(fixed(v, a.decimals))}</text></g>`;
-    })
+    .map(([name, v, color], i) =>
+      hbar({
+        y: i * H,
+        h: H,
+        x: 84,
+        width: 170,
+        w: fraction(values[i] as bigint, max),
+        color,
+        label: name,
+        value: amountOf(v, a.decimals),
+        attrs: `class="bar" data-kind="${name}"`,
+      }),
+    )
     .join("");
   return `<figure class="chart"><figcaption>${esc(a.asset)}: proven ${esc(a.proven_coverage)}, claimed ${esc(a.claimed_coverage)} of the liabilities</figcaption>
-<svg xmlns="http://www.w3.org/2000/svg" role="img" data-asset="${esc(a.asset)}" aria-label="${esc(a.asset)}: liabilities, proven and claimed" width="${W + 160}" height="${3 * H}" viewBox="0 0 ${W + 160} ${3 * H}">${rows}</svg></figure>`;
+${svg({ width: 520, height: 3 * H, label: `${a.asset}: liabilities, proven and claimed`, asset: a.asset }, rows)}</figure>`;
 }
 
 /** Holdings per network and asset: how many, claimed and proven, summed exactly. */
@@ -107,15 +99,15 @@ function perChain(hs: Holding[], decimalsOf: Map<string, number>): string[][] {
   }
   return [...groups.values()].map((g) => {
     const d = decimalsOf.get(g.asset) ?? 0;
-    return [esc(g.network), esc(g.asset), String(g.n), esc(unitsOf(g.claimed, d)), esc(unitsOf(g.proven, d))];
+    return [
+      esc(g.network),
+      esc(g.asset),
+      String(g.n),
+      esc(amountText(g.claimed, d)),
+      esc(amountText(g.proven, d)),
+    ];
   });
 }
-
-const unitsOf = (v: bigint, d: number): string => {
-  if (d === 0) return v.toString();
-  const s = v.toString().padStart(d + 1, "0");
-  return `${s.slice(0, -d)}.${s.slice(-d)}`;
-};
 
 /** At most this many holdings listed on the page (every one is in rows.csv). */
 const HOLDINGS_LISTED = 200;
@@ -166,68 +158,52 @@ export function packagePage(
   rows: AssetRow[],
   scope: Scope,
   inputs: InputFile[],
+  hs: Holding[],
 ): string {
   const v = WORD[r.verdict] ?? { text: r.verdict, color: "#57606a" };
   const decimalsOf = new Map(rows.map((a) => [a.asset, a.decimals]));
-  const hs = holdings(r);
   const scopeRows = scopeOf(r, scope);
   const findings = findingsHtml(r);
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Solvency: ${esc(v.text)}${scope.entity ? ` — ${esc(scope.entity)}` : ""}</title>
-<style>
-body { font: 14px/1.45 system-ui, sans-serif; margin: 16px auto; padding: 0 12px; color: #1f2328; max-width: 1100px; overflow-wrap: anywhere; }
+  return page({
+    title: `Solvency: ${esc(v.text)}${scope.entity ? ` — ${esc(scope.entity)}` : ""}`,
+    css: `body { font: 14px/1.45 system-ui, sans-serif; margin: 16px auto; padding: 0 12px; color: ${COLOR.text}; max-width: 1100px; overflow-wrap: anywhere; }
 .verdict { font-size: 21px; font-weight: 700; color: #fff; background: ${v.color}; padding: 12px 16px; border-radius: 6px; }
-.scroll { overflow-x: auto; max-width: 100%; margin: 8px 0 20px; }
-table { border-collapse: collapse; }
-th, td { border: 1px solid #d0d7de; padding: 4px 8px; text-align: left; vertical-align: top; }
-th { background: #f6f8fa; white-space: nowrap; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-code { font: 12px ui-monospace, monospace; word-break: break-all; }
+${BASE_CSS}
+th { white-space: nowrap; }
 .charts { display: flex; flex-wrap: wrap; gap: 8px 24px; }
 figure.chart { margin: 0; max-width: 100%; }
-svg { max-width: 100%; height: auto; }
-.lbl, .val { font: 12px ui-monospace, monospace; fill: #1f2328; }
-.muted { color: #57606a; }
-@media print { body { max-width: none; margin: 0; } .scroll { overflow: visible; } .verdict { color: #000; background: none; border: 3px solid ${v.color}; } section, figure { break-inside: avoid; } }
-</style>
-</head>
-<body>
-<p class="verdict" id="verdict" data-verdict="${esc(r.verdict)}">${esc(v.text)}: ${esc(r.summary)}</p>
+@media print { body { max-width: none; margin: 0; } .verdict { color: #000; background: none; border: 3px solid ${v.color}; } }`,
+    body: `<p class="verdict" id="verdict" data-verdict="${esc(r.verdict)}">${esc(v.text)}: ${esc(r.summary)}</p>
 <h2>Scope</h2>
 <div class="scroll"><table id="scope">${scopeRows.map(([k, x]) => `<tr data-field="${esc(k)}"><th>${esc(k)}</th><td>${esc(x)}</td></tr>`).join("\n")}</table></div>
 <h2>Coverage per asset</h2>
 <div class="charts" id="coverage">
 ${rows.map(coverageChart).join("\n")}
 </div>
-${table(
+${htmlTable(
   "assets",
   ["asset", "liabilities", "proven", "claimed", "proven coverage", "claimed coverage", "status", "short by"],
   rows.map((a) => [
     esc(a.asset),
-    esc(fixed(a.liabilities, a.decimals)),
-    esc(fixed(a.proven, a.decimals)),
-    esc(fixed(a.claimed, a.decimals)),
+    esc(amountOf(a.liabilities, a.decimals)),
+    esc(amountOf(a.proven, a.decimals)),
+    esc(amountOf(a.claimed, a.decimals)),
     esc(a.proven_coverage),
     esc(a.claimed_coverage),
     esc(a.status),
-    a.shortfall ? esc(fixed(a.shortfall, a.decimals)) : "",
+    a.shortfall ? esc(amountOf(a.shortfall, a.decimals)) : "",
   ]),
   [1, 2, 3, 4, 5, 7],
 )}
 <h2>Per chain</h2>
-${table("chains", ["network", "asset", "holdings", "claimed", "proven"], perChain(hs, decimalsOf), [2, 3, 4])}
+${htmlTable("chains", ["network", "asset", "holdings", "claimed", "proven"], perChain(hs, decimalsOf), [2, 3, 4])}
 <h2>Findings, by kind</h2>
 <div id="findings">
 ${findings}
 </div>
 <h2>Holdings judged</h2>
 <p class="muted">${hs.length} holding${hs.length === 1 ? "" : "s"}${hs.length > HOLDINGS_LISTED ? `, the first ${HOLDINGS_LISTED} here` : ""}; every one, with why, in rows.csv.</p>
-${table(
+${htmlTable(
   "holdings",
   ["asset", "source", "network", "address", "claimed", "proven", "status", "why"],
   hs
@@ -237,15 +213,15 @@ ${table(
       esc(h.source),
       esc(h.network),
       h.address ? `<code>${esc(h.address)}</code>` : "",
-      esc(fixed(h.claimed, decimalsOf.get(h.asset) ?? 0)),
-      esc(fixed(h.proven, decimalsOf.get(h.asset) ?? 0)),
+      esc(amountOf(h.claimed, decimalsOf.get(h.asset) ?? 0)),
+      esc(amountOf(h.proven, decimalsOf.get(h.asset) ?? 0)),
       esc(h.status),
       esc(h.why),
     ]),
   [4, 5],
 )}
 <h2>Documents read, with their digests</h2>
-${table(
+${htmlTable(
   "inputs",
   ["role", "file", "SHA-256 of the file", "digest (SHA-256 of its RFC 8785 form)"],
   inputs.map((f) => [
@@ -255,8 +231,6 @@ ${table(
     f.digest ? `<code>${esc(f.digest)}</code>` : "none stated",
   ]),
 )}
-<p class="muted">Made by chaingw at ${esc(scope.made_at)}. Every document read is in inputs/; MANIFEST.sha256 lists every file of this package with its SHA-256 (<code>sha256sum -c MANIFEST.sha256</code>, or <code>chaingw report verify DIR</code>). This page fetches nothing.</p>
-</body>
-</html>
-`;
+<p class="muted">Made by chaingw at ${esc(scope.made_at)}. Every document read is in inputs/; MANIFEST.sha256 lists every file of this package with its SHA-256 (<code>sha256sum -c MANIFEST.sha256</code>, or <code>chaingw report verify DIR</code>). This page fetches nothing.</p>`,
+  });
 }

@@ -4,7 +4,7 @@ import { style, table } from "../../output/human.js";
 import type { EvmProof } from "../../proof/evm-document.js";
 import { nativeMirrorsOf } from "../../reserves/evm/mirrors.js";
 import { csvField } from "../../util/csv.js";
-import { groupDigits } from "../../util/units.js";
+import { amountOf } from "../../util/units.js";
 
 /** The chain's display of an address beside the hex (TRON's T-form), else the hex. */
 function shown(proof: EvmProof, hex: string): string {
@@ -33,7 +33,7 @@ export function balancesHuman(proof: EvmProof, color: boolean): string {
     out.push(
       table(
         ["address", "amount", "base units"],
-        a.balances.map((b) => [shown(proof, b.address), groupDigits(b.amount), b.base_units]),
+        a.balances.map((b) => [shown(proof, b.address), amountOf(b.amount, a.decimals ?? 0), b.base_units]),
         color,
       ),
     );
@@ -64,10 +64,10 @@ export function balancesHuman(proof: EvmProof, color: boolean): string {
       ["asset", "total", "base units", "holders", ...(proof.ownership ? ["proven owned"] : [])],
       proof.assets.map((a, k) => [
         assetLabel(a),
-        groupDigits(a.total.amount),
+        amountOf(a.total.amount, a.decimals ?? 0),
         a.total.base_units,
         `${a.holders} of ${proof.addresses.length}`,
-        ...(proof.ownership ? [groupDigits(proof.ownership.proven[k]?.amount ?? "0")] : []),
+        ...(proof.ownership ? [amountOf(proof.ownership.proven[k]?.amount ?? "0", a.decimals ?? 0)] : []),
       ]),
       color,
     ),

@@ -10,7 +10,8 @@
 import { createHash } from "node:crypto";
 import type { Asset } from "../../liabilities/input.js";
 import type { ProofDocument } from "../../liabilities/proof.js";
-import { esc } from "./html.js";
+import { amountOf } from "../../util/units.js";
+import { COLOR, esc, page } from "./html.js";
 
 /**
  * The check, run by the browser on load. It trusts nothing the proof says about hashes: the leaves are
@@ -128,23 +129,18 @@ export function customerPage(p: ProofDocument, assets: readonly Asset[], created
   const data = JSON.stringify({ proof: p, decimals: assets.map((a) => a.decimals) }).replace(/</g, "\\u003c");
   const rows = p.balances
     .map(
-      (b) =>
-        `<tr data-asset="${esc(b.asset)}"><td>${esc(b.asset)}</td><td class="num amount">${esc(b.amount)}</td><td class="num base">${esc(b.base_units)}</td></tr>`,
+      (b, a) =>
+        `<tr data-asset="${esc(b.asset)}"><td>${esc(b.asset)}</td><td class="num amount">${esc(amountOf(b.amount, assets[a]?.decimals ?? 0))}</td><td class="num base">${esc(b.base_units)}</td></tr>`,
     )
     .join("\n");
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${hash}'">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Your balance in the liabilities${p.label ? `: ${esc(p.label)}` : ""}</title>
-<style>
-body { font: 15px/1.5 system-ui, sans-serif; margin: 16px auto; padding: 0 12px; color: #1f2328; max-width: 760px; overflow-wrap: anywhere; }
+  return page({
+    title: `Your balance in the liabilities${p.label ? `: ${esc(p.label)}` : ""}`,
+    scriptHash: hash,
+    css: `body { font: 15px/1.5 system-ui, sans-serif; margin: 16px auto; padding: 0 12px; color: #1f2328; max-width: 760px; overflow-wrap: anywhere; }
 #verdict { font-size: 19px; font-weight: 700; color: #fff; background: #57606a; padding: 12px 14px; border-radius: 6px; }
-#verdict[data-verdict="holds"] { background: #1a7f37; }
-#verdict[data-verdict="fails"] { background: #cf222e; }
-#verdict[data-verdict="cannot-say"] { background: #9a6700; }
+#verdict[data-verdict="holds"] { background: ${COLOR.good}; }
+#verdict[data-verdict="fails"] { background: ${COLOR.bad}; }
+#verdict[data-verdict="cannot-say"] { background: ${COLOR.unknown}; }
 table { border-collapse: collapse; margin: 8px 0 16px; width: 100%; }
 th, td { border: 1px solid #d0d7de; padding: 4px 8px; text-align: left; vertical-align: top; }
 th { background: #f6f8fa; }
@@ -153,13 +149,10 @@ td.base { font-size: 12px; color: #57606a; }
 code, td, input { overflow-wrap: anywhere; word-break: break-all; }
 code.root { font: 14px ui-monospace, monospace; display: block; background: #f6f8fa; padding: 8px; }
 input { font: 14px ui-monospace, monospace; width: 100%; box-sizing: border-box; padding: 6px; }
-#compare[data-match="true"] { color: #1a7f37; font-weight: 700; }
-#compare[data-match="false"] { color: #cf222e; font-weight: 700; }
-.muted { color: #57606a; font-size: 13px; }
-</style>
-</head>
-<body>
-<h1>Your balance in the liabilities</h1>
+#compare[data-match="true"] { color: ${COLOR.good}; font-weight: 700; }
+#compare[data-match="false"] { color: ${COLOR.bad}; font-weight: 700; }
+.muted { color: #57606a; font-size: 13px; }`,
+    body: `<h1>Your balance in the liabilities</h1>
 <p id="verdict" data-verdict="not-checked">NOT CHECKED: this page's check did not run (it needs JavaScript)</p>
 <ul id="why"></ul>
 <table id="balances">
@@ -179,8 +172,6 @@ ${rows}
 <li>Nothing is fetched: this page works offline, and the check runs in your browser (Web Crypto).</li>
 </ul>
 <script type="application/json" id="proof-data">${data}</script>
-<script>${CHECK}</script>
-</body>
-</html>
-`;
+<script>${CHECK}</script>`,
+  });
 }

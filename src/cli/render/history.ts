@@ -4,7 +4,8 @@
  * per audit. Self-contained like the package's page (no script, no request).
  */
 import { csvTable } from "../../util/csv.js";
-import { esc } from "./html.js";
+import { amountOf } from "../../util/units.js";
+import { BASE_CSS, COLOR, esc, htmlTable, page, svg } from "./html.js";
 import type { AssetRow } from "./solvency-rows.js";
 
 /** One audit as its package states it. */
@@ -92,58 +93,64 @@ function assetChart(asset: string, audits: AuditPoint[]): string {
         `<text x="${xAt(i).toFixed(1)}" y="${H - B + 16}" text-anchor="middle" class="lbl">${esc(x.label)}</text>`,
     )
     .join("");
-  return `<svg xmlns="http://www.w3.org/2000/svg" role="img" data-asset="${esc(asset)}" aria-label="${esc(asset)}: proven and claimed coverage per audit" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}">
-<line x1="${L}" x2="${W}" y1="${yAt(100).toFixed(1)}" y2="${yAt(100).toFixed(1)}" stroke="#57606a" stroke-dasharray="4 3"/><text x="0" y="${(yAt(100) + 4).toFixed(1)}" class="lbl">100%</text>
-<line x1="${L}" x2="${W}" y1="${yAt(0).toFixed(1)}" y2="${yAt(0).toFixed(1)}" stroke="#d0d7de"/><text x="0" y="${(yAt(0) + 4).toFixed(1)}" class="lbl">0%</text>
-${line("claimed", "#0969da")}${line("proven", "#1a7f37")}${labels}
-</svg>`;
+  return svg(
+    { width: W, height: H, label: `${asset}: proven and claimed coverage per audit`, asset },
+    `
+<line x1="${L}" x2="${W}" y1="${yAt(100).toFixed(1)}" y2="${yAt(100).toFixed(1)}" stroke="${COLOR.muted}" stroke-dasharray="4 3"/><text x="0" y="${(yAt(100) + 4).toFixed(1)}" class="lbl">100%</text>
+<line x1="${L}" x2="${W}" y1="${yAt(0).toFixed(1)}" y2="${yAt(0).toFixed(1)}" stroke="${COLOR.rule}"/><text x="0" y="${(yAt(0) + 4).toFixed(1)}" class="lbl">0%</text>
+${line("claimed", COLOR.blue)}${line("proven", COLOR.good)}${labels}
+`,
+  );
 }
 
 export function historyPage(audits: AuditPoint[]): string {
   const assets = [...new Set(audits.flatMap((x) => x.assets.map((a) => a.asset)))];
   const sections = assets
     .map((asset) => {
-      const rows = audits
-        .map((x) => {
-          const a = x.assets.find((y) => y.asset === asset);
-          return `<tr data-audit="${esc(x.audit_id)}"><td>${esc(x.label)}</td><td>${esc(x.date)}</td><td class="num">${esc(a?.liabilities ?? "—")}</td><td class="num">${esc(a?.proven_coverage ?? "—")}</td><td class="num">${esc(a?.claimed_coverage ?? "—")}</td><td>${esc(a?.status ?? "not in this audit")}</td></tr>`;
-        })
-        .join("\n");
+      const rows = audits.map((x) => {
+        const a = x.assets.find((y) => y.asset === asset);
+        return {
+          attrs: `data-audit="${esc(x.audit_id)}"`,
+          cells: [
+            esc(x.label),
+            esc(x.date),
+            esc(a ? amountOf(a.liabilities, a.decimals) : "—"),
+            esc(a?.proven_coverage ?? "—"),
+            esc(a?.claimed_coverage ?? "—"),
+            esc(a?.status ?? "not in this audit"),
+          ],
+        };
+      });
       return `<section class="asset" data-asset="${esc(asset)}"><h2>${esc(asset)}</h2>
-<p class="legend"><span style="color:#1a7f37">● proven</span> <span style="color:#0969da">● claimed</span> coverage of the liabilities, per audit</p>
+<p class="legend"><span style="color:${COLOR.good}">● proven</span> <span style="color:${COLOR.blue}">● claimed</span> coverage of the liabilities, per audit</p>
 ${assetChart(asset, audits)}
-<div class="scroll"><table><tr><th>audit</th><th>liabilities' date</th><th>liabilities</th><th>proven coverage</th><th>claimed coverage</th><th>status</th></tr>
-${rows}
-</table></div></section>`;
+${htmlTable(
+  undefined,
+  ["audit", "liabilities' date", "liabilities", "proven coverage", "claimed coverage", "status"],
+  rows.map((r) => r.cells),
+  [2, 3, 4],
+  rows.map((r) => r.attrs),
+)}</section>`;
     })
     .join("\n");
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Solvency across ${audits.length} audits</title>
-<style>
-body { font: 14px/1.45 system-ui, sans-serif; margin: 16px auto; padding: 0 12px; color: #1f2328; max-width: 1000px; overflow-wrap: anywhere; }
-.scroll { overflow-x: auto; max-width: 100%; margin: 8px 0 20px; }
-table { border-collapse: collapse; }
-th, td { border: 1px solid #d0d7de; padding: 4px 8px; text-align: left; }
-th { background: #f6f8fa; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-svg { max-width: 100%; height: auto; }
-.lbl { font: 11px ui-monospace, monospace; fill: #1f2328; }
-@media print { .scroll { overflow: visible; } section { break-inside: avoid; } }
-</style>
-</head>
-<body>
-<h1>Solvency across ${audits.length} audits</h1>
-<div class="scroll"><table id="audits"><tr><th>audit</th><th>audit id</th><th>liabilities' date</th><th>verdict</th><th>package</th></tr>
-${audits.map((x) => `<tr><td>${esc(x.label)}</td><td><code>${esc(x.audit_id)}</code></td><td>${esc(x.date)}</td><td>${esc(x.verdict)}</td><td><code>${esc(x.dir)}</code></td></tr>`).join("\n")}
-</table></div>
+  return page({
+    title: `Solvency across ${audits.length} audits`,
+    css: `body { font: 14px/1.45 system-ui, sans-serif; margin: 16px auto; padding: 0 12px; color: ${COLOR.text}; max-width: 1000px; overflow-wrap: anywhere; }
+${BASE_CSS}
+.lbl { font-size: 11px; }`,
+    body: `<h1>Solvency across ${audits.length} audits</h1>
+${htmlTable(
+  "audits",
+  ["audit", "audit id", "liabilities' date", "verdict", "package"],
+  audits.map((x) => [
+    esc(x.label),
+    `<code>${esc(x.audit_id)}</code>`,
+    esc(x.date),
+    esc(x.verdict),
+    `<code>${esc(x.dir)}</code>`,
+  ]),
+)}
 ${sections}
-<p>Every figure is in history.csv, one row per asset per audit. Each package's manifest was verified before it was read.</p>
-</body>
-</html>
-`;
+<p>Every figure is in history.csv, one row per asset per audit. Each package's manifest was verified before it was read.</p>`,
+  });
 }

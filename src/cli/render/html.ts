@@ -8,7 +8,7 @@
 import type { CombinedReport } from "../../reserves/combined.js";
 import { ageOf, distribution } from "../../reserves/combined.js";
 import { escapeUnprintable } from "../../util/escape.js";
-import { groupDigits } from "../../util/units.js";
+import { amountOf } from "../../util/units.js";
 import { provenCell } from "./report.js";
 
 /** Text for the page: control characters shown as escapes (util/escape.ts), then HTML's own five. */
@@ -19,6 +19,114 @@ export const esc = (s: string) =>
     .replace(/>/g, "&gt;")
     .replace(/"/g, "&quot;")
     .replace(/'/g, "&#39;");
+
+/** The pages' colours: one meaning each, on every page (verdicts, bars, lines). */
+export const COLOR = {
+  good: "#1a7f37",
+  bad: "#cf222e",
+  unknown: "#9a6700",
+  muted: "#57606a",
+  blue: "#0969da",
+  rule: "#d0d7de",
+  text: "#1f2328",
+} as const;
+
+/**
+ * What every page's style shares: tables in a box that scrolls sideways (never cut at 390 px), figures
+ * right-aligned in tabular digits, charts that shrink to the window, monospace chart text, printable.
+ */
+export const BASE_CSS = `.scroll { overflow-x: auto; max-width: 100%; margin: 8px 0 20px; }
+table { border-collapse: collapse; }
+th, td { border: 1px solid ${COLOR.rule}; padding: 4px 8px; text-align: left; vertical-align: top; }
+th { background: #f6f8fa; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+code { font: 12px ui-monospace, monospace; word-break: break-all; }
+svg { max-width: 100%; height: auto; }
+.lbl, .val { font: 12px ui-monospace, monospace; fill: ${COLOR.text}; }
+.muted { color: ${COLOR.muted}; }
+@media print { .scroll { overflow: visible; } section, figure { break-inside: avoid; } }`;
+
+/**
+ * A self-contained page: no request of any kind (a Content-Security-Policy of `default-src 'none'`; inline
+ * style only; a script only when `scriptHash` names it), readable on a phone (the viewport's width).
+ */
+export function page(o: {
+  title: string;
+  css: string;
+  body: string;
+  scriptHash?: string;
+  images?: boolean;
+}): string {
+  const csp = `default-src 'none'; style-src 'unsafe-inline'${o.images ? "; img-src data:" : ""}${o.scriptHash ? `; script-src 'sha256-${o.scriptHash}'` : ""}`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${o.title}</title>
+<style>
+${o.css}
+</style>
+</head>
+<body>
+${o.body}
+</body>
+</html>
+`;
+}
+
+/**
+ * A table in a box that scrolls sideways: `head` is text (escaped here), `rows` trusted HTML cells; the
+ * columns in `nums` are figures (right-aligned). `attrs` go on each row (`data-audit="…"`), trusted.
+ */
+export function htmlTable(
+  id: string | undefined,
+  head: string[],
+  rows: string[][],
+  nums: number[] = [],
+  attrs: string[] = [],
+): string {
+  return `<div class="scroll"><table${id ? ` id="${id}"` : ""}>
+<tr>${head.map((h) => `<th>${esc(h)}</th>`).join("")}</tr>
+${rows.map((r, k) => `<tr${attrs[k] ? ` ${attrs[k]}` : ""}>${r.map((c, i) => `<td${nums.includes(i) ? ' class="num"' : ""}>${c}</td>`).join("")}</tr>`).join("\n")}
+</table></div>`;
+}
+
+/** An inline chart's root: an image to assistive tools (`label`), of its own size, that scales down. */
+export const svg = (o: { width: number; height: number; label: string; asset?: string }, inner: string) =>
+  `<svg xmlns="http://www.w3.org/2000/svg" role="img"${o.asset === undefined ? "" : ` data-asset="${esc(o.asset)}"`} aria-label="${esc(o.label)}" width="${o.width}" height="${o.height}" viewBox="0 0 ${o.width} ${o.height}">${inner}</svg>`;
+
+/** A fraction in [0, 1] of `v` over `max`, exact enough to draw (scaled in BigInt, then to a number below 10^6). */
+export const fraction = (v: bigint, max: bigint): number =>
+  max <= 0n ? 0 : Number((v * 1_000_000n) / max) / 1_000_000;
+
+/**
+ * One horizontal bar of a chart: its label, the bar (`w` of `width` px, from `x`), the value after it.
+ * `attrs` go on the group (`data-kind="proven"`), trusted; label and value are escaped here.
+ */
+export function hbar(o: {
+  y: number;
+  h: number;
+  x: number;
+  width: number;
+  w: number;
+  color: string;
+  label: string;
+  value: string;
+  attrs?: string;
+  /** the width of one character: label and value held to it (no font pushes them into the bar) */
+  fit?: number;
+  /** the full label, when the one shown is shortened */
+  title?: string;
+}): string {
+  const sized = (t: string) =>
+    o.fit ? ` textLength="${(t.length * o.fit).toFixed(1)}" lengthAdjust="spacingAndGlyphs"` : "";
+  // the text's baseline two thirds down the row, the bar inset a sixth of it
+  const line = o.y + Math.round(o.h * 0.68);
+  const pad = Math.round(o.h / 6);
+  return `<g${o.attrs ? ` ${o.attrs}` : ""}>${o.title ? `<title>${esc(o.title)}</title>` : ""}<text x="0" y="${line}" class="lbl"${sized(o.label)}>${esc(o.label)}</text><rect x="${o.x}" y="${o.y + pad}" width="${(o.w * o.width).toFixed(1)}" height="${o.h - 2 * pad}" fill="${o.color}"/><text x="${(o.x + o.w * o.width + 5).toFixed(1)}" y="${line}" class="val"${sized(o.value)}>${esc(o.value)}</text></g>`;
+}
 
 const VERDICT: Record<CombinedReport["verdict"], { text: string; color: string }> = {
   holds: { text: "HOLDS", color: "#1a7f37" },
@@ -51,20 +159,26 @@ function chart(a: CombinedReport["proofs"][number]["assets"][number]): string {
   let max = 1n;
   for (const r of rows) if (r.base_units > max) max = r.base_units;
   const bars = rows
-    .map((r, i) => {
-      // a width in pixels needs no exactness: scaled in BigInt, then to a number below 10^6
-      const w = Number((r.base_units * 1_000_000n) / max) / 1_000_000;
-      const y = i * H;
-      const label = labels[i] as string;
-      return [
-        `<g class="row">${label === r.label ? "" : `<title>${esc(r.label)}</title>`}`,
-        `<text x="0" y="${y + 15}" class="lbl" textLength="${(label.length * CHAR).toFixed(1)}" lengthAdjust="spacingAndGlyphs">${esc(label)}</text>`,
-        `<rect x="${LABEL}" y="${y + 3}" width="${(w * BAR).toFixed(1)}" height="${H - 6}" fill="#0969da"/>`,
-        `<text x="${(LABEL + w * BAR + 6).toFixed(1)}" y="${y + 15}" class="val" textLength="${(r.share.length * CHAR).toFixed(1)}" lengthAdjust="spacingAndGlyphs">${esc(r.share)}</text></g>`,
-      ].join("");
-    })
+    .map((r, i) =>
+      hbar({
+        y: i * H,
+        h: H,
+        x: LABEL,
+        width: BAR,
+        w: fraction(r.base_units, max),
+        color: COLOR.blue,
+        label: labels[i] as string,
+        value: r.share,
+        attrs: 'class="row"',
+        fit: CHAR,
+        ...(labels[i] === r.label ? {} : { title: r.label }),
+      }),
+    )
     .join("\n");
-  return `<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="distribution of ${esc(a.symbol)} over addresses" width="${W}" height="${rows.length * H}" viewBox="0 0 ${W} ${rows.length * H}">\n${bars}\n</svg>`;
+  return svg(
+    { width: W, height: rows.length * H, label: `distribution of ${a.symbol} over addresses` },
+    `\n${bars}\n`,
+  );
 }
 
 /** The verdict the page leads with, when it is not the reserves report's own (solvency's). */
@@ -115,7 +229,7 @@ export function reportHtml(r: CombinedReport, at: Date, extra = "", lead?: Lead)
     .flatMap((p) =>
       p.assets.map(
         (a) =>
-          `<tr><td>${esc(p.chain)}</td><td>${esc(a.symbol)}${a.contract ? `<br><small>${esc(a.contract)}</small>` : ""}</td><td class="num">${p.block}${p.snapshot === "latest-only" ? " (head)" : ""}</td><td class="num total" data-symbol="${esc(a.symbol)}" data-base-units="${esc(a.total_base_units)}">${esc(groupDigits(a.total))}</td><td class="num base">${esc(a.total_base_units)}</td><td class="num">${a.holders} of ${a.addresses}</td><td>${esc(provenCell(a, p.verify !== undefined))}</td><td>${esc(p.verify ? VERDICT[p.verify.verdict].text.toLowerCase() : p.digest_ok ? "digest ok" : "DIGEST FAILS")}</td></tr>`,
+          `<tr><td>${esc(p.chain)}</td><td>${esc(a.symbol)}${a.contract ? `<br><small>${esc(a.contract)}</small>` : ""}</td><td class="num">${p.block}${p.snapshot === "latest-only" ? " (head)" : ""}</td><td class="num total" data-symbol="${esc(a.symbol)}" data-base-units="${esc(a.total_base_units)}">${esc(amountOf(a.total, a.decimals ?? 0))}</td><td class="num base">${esc(a.total_base_units)}</td><td class="num">${a.holders} of ${a.addresses}</td><td>${esc(provenCell(a, p.verify !== undefined))}</td><td>${esc(p.verify ? VERDICT[p.verify.verdict].text.toLowerCase() : p.digest_ok ? "digest ok" : "DIGEST FAILS")}</td></tr>`,
       ),
     )
     .join("\n");
@@ -123,7 +237,7 @@ export function reportHtml(r: CombinedReport, at: Date, extra = "", lead?: Lead)
     .flatMap((p) =>
       p.assets.map(
         (a) =>
-          `<section class="chart"><h3>${esc(a.symbol)} on ${esc(p.chain)}: ${esc(groupDigits(a.total))} over ${a.holders} address${a.holders === 1 ? "" : "es"}</h3>\n${chart(a)}</section>`,
+          `<section class="chart"><h3>${esc(a.symbol)} on ${esc(p.chain)}: ${esc(amountOf(a.total, a.decimals ?? 0))} over ${a.holders} address${a.holders === 1 ? "" : "es"}</h3>\n${chart(a)}</section>`,
       ),
     )
     .join("\n");
@@ -133,15 +247,10 @@ export function reportHtml(r: CombinedReport, at: Date, extra = "", lead?: Lead)
         `<tr><td>${esc(p.file)}</td><td>${esc(p.format)}</td><td><code>${esc(p.block_hash)}</code></td><td><code class="digest">${esc(p.digest)}</code></td><td>${p.digest_ok ? "matches" : "<b>DOES NOT MATCH</b>"}</td></tr>${p.verify ? `<tr><td></td><td colspan="4">${esc(p.verify.summary)}</td></tr>` : ""}`,
     )
     .join("\n");
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${lead ? "Solvency" : "Reserves report"}: ${esc(v.text)}</title>
-<style>
-body { font: 14px/1.45 system-ui, sans-serif; margin: 24px; color: #1f2328; max-width: 1200px; }
+  return page({
+    title: `${lead ? "Solvency" : "Reserves report"}: ${esc(v.text)}`,
+    images: true,
+    css: `body { font: 14px/1.45 system-ui, sans-serif; margin: 24px; color: #1f2328; max-width: 1200px; }
 .verdict { font-size: 22px; font-weight: 700; color: #fff; background: ${v.color}; padding: 12px 16px; border-radius: 6px; }
 table { border-collapse: collapse; margin: 8px 0 20px; max-width: 100%; }
 th, td { border: 1px solid #d0d7de; padding: 4px 8px; text-align: left; vertical-align: top; }
@@ -154,11 +263,8 @@ svg { max-width: 100%; height: auto; }
 code { font: 12px ui-monospace, monospace; }
 .lbl, .val { font: 12px ui-monospace, monospace; fill: #1f2328; }
 .muted { color: #57606a; }
-pre { background: #f6f8fa; padding: 8px; white-space: pre-wrap; overflow-wrap: anywhere; }
-</style>
-</head>
-<body>
-<p class="verdict" id="verdict" data-verdict="${esc(v.verdict)}">${esc(v.text)}: ${esc(v.summary)}</p>
+pre { background: #f6f8fa; padding: 8px; white-space: pre-wrap; overflow-wrap: anywhere; }`,
+    body: `<p class="verdict" id="verdict" data-verdict="${esc(v.verdict)}">${esc(v.text)}: ${esc(v.summary)}</p>
 ${lead ? `<p class="muted" id="reserves-verdict" data-verdict="${esc(r.verdict)}">The reserve proofs themselves: ${esc(own.text.toLowerCase())}: ${esc(r.summary)}</p>\n` : ""}
 ${extra}<h2>Totals per asset</h2>
 <table id="totals">
@@ -176,8 +282,6 @@ ${digests}
 </table>
 <h2>Verify again</h2>
 <pre id="command">${esc(r.command)}</pre>
-<p class="muted">Made by chaingw at ${esc(at.toISOString())}. This page fetches nothing: every figure is in it.</p>
-</body>
-</html>
-`;
+<p class="muted">Made by chaingw at ${esc(at.toISOString())}. This page fetches nothing: every figure is in it.</p>`,
+  });
 }

@@ -1,7 +1,8 @@
 /** `reserves report`'s summary as people read it: the verdict line, one row per proof and asset, the files. */
 import { style, table } from "../../output/human.js";
 import type { CombinedReport } from "../../reserves/combined.js";
-import { groupDigits } from "../../util/units.js";
+import { csvTable } from "../../util/csv.js";
+import { amountOf } from "../../util/units.js";
 
 const VERDICT_TEXT: Record<CombinedReport["verdict"], string> = {
   holds: "HOLDS",
@@ -30,7 +31,7 @@ export function renderReport(r: CombinedReport, color: boolean): string {
       p.chain,
       a.symbol,
       `${p.block.toLocaleString("en")}${p.snapshot === "latest-only" ? " (head)" : ""}`,
-      groupDigits(a.total),
+      amountOf(a.total, a.decimals ?? 0),
       `${a.holders} of ${a.addresses}`,
       provenCell(a, p.verify !== undefined),
       p.verify ? VERDICT_TEXT[p.verify.verdict].toLowerCase() : p.digest_ok ? "digest ok" : "DIGEST FAILS",
@@ -49,3 +50,40 @@ export function renderReport(r: CombinedReport, color: boolean): string {
   out.push("", `re-verify: ${r.command}`);
   return out.join("\n");
 }
+
+/** `reserves report --format csv`: its table, one row per proof and asset, amounts in coin units and base units. */
+export const reportCsv = (r: CombinedReport): string =>
+  csvTable(
+    [
+      "file",
+      "chain",
+      "asset",
+      "contract",
+      "block",
+      "total",
+      "total_base_units",
+      "decimals",
+      "holders",
+      "addresses",
+      "proven_owned",
+      "proven_share",
+      "verdict",
+    ],
+    r.proofs.flatMap((p) =>
+      p.assets.map((a) => [
+        p.file,
+        p.chain,
+        a.symbol,
+        a.contract ?? "",
+        p.block,
+        amountOf(a.total, a.decimals ?? 0),
+        a.total_base_units,
+        a.decimals ?? "",
+        a.holders,
+        a.addresses,
+        a.proven === null ? "" : amountOf(a.proven, a.decimals ?? 0),
+        a.proven_share ?? "",
+        p.verify ? p.verify.verdict : p.digest_ok ? "not-verified" : "digest-fails",
+      ]),
+    ),
+  );

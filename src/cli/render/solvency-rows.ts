@@ -6,8 +6,11 @@
  */
 import type { ExchangeSolvencyReport } from "../../exchange/ownership/solvency.js";
 import type { SolvencyReport } from "../../liabilities/solvency.js";
+import type { Proof } from "../../proof/document.js";
+import type { EvmProof } from "../../proof/evm-document.js";
 import { csvTable } from "../../util/csv.js";
 import { escapeDeep } from "../../util/escape.js";
+import { amountOf } from "../../util/units.js";
 import type { Run } from "../run.js";
 
 export type AnySolvencyReport = SolvencyReport | ExchangeSolvencyReport;
@@ -44,29 +47,30 @@ export interface AssetRow {
   shortfall: string | null;
 }
 
+/** Every amount written the one way (util/units.ts amountOf): coin units with the asset's decimals. */
 export function assetRows(r: AnySolvencyReport): AssetRow[] {
   if ("coins" in r)
     return r.coins.map((c) => ({
       asset: c.asset,
       decimals: c.decimals,
-      liabilities: c.liabilities,
-      proven: c.proven,
-      claimed: c.claimed,
+      liabilities: amountOf(c.liabilities, c.decimals),
+      proven: amountOf(c.proven, c.decimals),
+      claimed: amountOf(c.claimed, c.decimals),
       proven_coverage: c.proven_ratio,
       claimed_coverage: c.claimed_ratio,
       status: c.status,
-      shortfall: c.shortfall,
+      shortfall: c.shortfall === null ? null : amountOf(c.shortfall, c.decimals),
     }));
   return r.assets.map((a) => ({
     asset: a.asset,
     decimals: a.decimals,
-    liabilities: a.liabilities.amount,
-    proven: a.proven.amount,
-    claimed: a.claimed.amount,
+    liabilities: amountOf(a.liabilities.amount, a.decimals),
+    proven: amountOf(a.proven.amount, a.decimals),
+    claimed: amountOf(a.claimed.amount, a.decimals),
     proven_coverage: a.coverage,
     claimed_coverage: a.claimed_coverage,
     status: a.status,
-    shortfall: a.shortfall,
+    shortfall: a.shortfall === null ? null : amountOf(a.shortfall, a.decimals),
   }));
 }
 
@@ -120,8 +124,155 @@ export interface Holding {
   why: string;
 }
 
-/** Every holding the report judged, with why it counts as it does. */
-export function holdings(r: AnySolvencyReport): Holding[] {
+/**
+ * chaingw's own reserve proofs as solvency read them: each document's outputs (UTXO) or balances (EVM), and
+ * the addresses a signature was proven to own (the verifier's, with --verify; null: not verified).
+ */
+export interface OwnDocument {
+  file: string;
+  utxo?: Proof;
+  evm?: EvmProof;
+  owned: string[] | null;
+  /** each output spent since the proof's height, as the verifying node said */
+  spent: Record<string, { height: number }>;
+}
+
+type OwnAsset = SolvencyReport["assets"][number];
+type OwnProof = OwnAsset["proofs"][number];
+
+/** The joint height a UTXO proof of `a` was judged at: its network's snapshot (one height per network). */
+function jointOf(a: OwnAsset, p: OwnProof): number {
+  const heights = a.snapshots.filter((s) => s.kind === "height");
+  const mine =
+    heights.find((s) => p.is.includes(s.network)) ?? (heights.length === 1 ? heights[0] : undefined);
+  return mine?.height ?? p.height;
+}
+
+/**
+ * One holding of a counted proof: proven when its proof proves for this audit and a signature over the
+ * audit's challenge was proven for its address; else claimed, and why.
+ */
+function heldWhy(p: OwnProof, d: OwnDocument, address: string, at: string): Pick<Holding, "status" | "why"> {
+  const owned = d.owned?.some((x) => x.toLowerCase() === address.toLowerCase());
+  if (p.not_for_this_audit) return { status: "claimed", why: p.not_for_this_audit };
+  if (d.owned === null)
+    return { status: "claimed", why: `held at ${at} as the document states (not verified: --verify)` };
+  if (!owned)
+    return {
+      status: "claimed",
+      why: `held at ${at}; no signature over the audit's challenge proven for this address`,
+    };
+  if (p.proven === "0" || p.check !== "holds")
+    return {
+      status: "claimed",
+      why: `held at ${at}; the proof ${p.check === "holds" ? "proves nothing for this audit" : `does not hold (${p.check})`}`,
+    };
+  return {
+    status: "proven",
+    why: `held at ${at} (re-read on the node); its address signed the audit's challenge`,
+  };
+}
+
+/**
+ * Every output (UTXO) or balance (EVM) of chaingw's own proofs, one row each, per address, with why it counts
+ * as it does: the judge's exclusions as its report names them (spent by the joint height, before the
+ * liabilities' date, before the asset's moment; counted once when two proofs hold it), the proof's own
+ * standing, and the address's signature.
+ */
+function ownHoldings(r: SolvencyReport, docs: OwnDocument[]): Holding[] {
+  const out: Holding[] = [];
+  for (const a of r.assets) {
+    const seen = new Map<string, string>();
+    const gone = new Map<string, string>();
+    for (const x of a.spent_before_commitment)
+      gone.set(
+        x.output,
+        `spent in block ${x.height} (${x.time ?? "its time unknown"}), at or before the liabilities' date`,
+      );
+    for (const x of a.moved_before_moment)
+      gone.set(
+        x.output,
+        `spent in block ${x.height} (${x.time ?? "its time unknown"}), before the ${a.asset} moment`,
+      );
+    const amount = (v: string) => amountOf(v, a.decimals);
+    for (const p of a.proofs) {
+      const d = docs.find((x) => x.file === p.file);
+      const rows: { key: string; source: string; address: string; claimed: string }[] = [];
+      if (d?.utxo)
+        for (const o of d.utxo.outputs)
+          rows.push({
+            key: `${o.txid}:${o.vout}`,
+            source: `${p.file} ${o.txid}:${o.vout}`,
+            address: o.matched,
+            claimed: o.amount,
+          });
+      const ev = d?.evm?.assets.find((x) => x.id === (p.id ?? "native"));
+      if (ev)
+        for (const b of ev.balances)
+          if (b.base_units !== "0")
+            rows.push({
+              key: `${ev.id} ${b.address}`,
+              source: `${p.file}${p.id ? `#${p.id}` : ""}`,
+              address: b.address,
+              claimed: b.amount,
+            });
+      if (!d || rows.length === 0) {
+        out.push(...proofHolding(a, p));
+        continue;
+      }
+      const joint = jointOf(a, p);
+      const at = `${d.utxo ? "height" : "block"} ${d.utxo ? joint : p.height}`;
+      for (const x of rows) {
+        const base = {
+          asset: a.asset,
+          source: x.source,
+          network: p.is,
+          address: x.address,
+          claimed: amount(x.claimed),
+        };
+        const spent = d.spent[x.key];
+        const why = !p.counted
+          ? `the proof is not counted: ${p.why ?? p.is}`
+          : spent !== undefined && spent.height <= joint
+            ? `spent in block ${spent.height}, at or below the joint height ${joint}`
+            : (gone.get(x.key) ??
+              (seen.has(x.key) ? `also in ${seen.get(x.key)}: counted once, there` : undefined));
+        if (why !== undefined) {
+          out.push({ ...base, claimed: amount(x.claimed), proven: amount("0"), status: "not counted", why });
+          continue;
+        }
+        seen.set(x.key, p.file);
+        const j = heldWhy(p, d, x.address, at);
+        out.push({ ...base, proven: amount(j.status === "proven" ? x.claimed : "0"), ...j });
+      }
+    }
+  }
+  return out;
+}
+
+/** A proof as one holding, where its document was not given (the proof's own claimed and proven). */
+function proofHolding(a: OwnAsset, p: OwnProof): Holding[] {
+  return [
+    {
+      asset: a.asset,
+      source: `${p.file}${p.id ? `#${p.id}` : ""}`,
+      network: p.is,
+      address: "",
+      claimed: amountOf(p.counted ? p.claimed : "0", a.decimals),
+      proven: amountOf(p.counted ? p.proven : "0", a.decimals),
+      status: !p.counted ? "not counted" : p.proven !== "0" ? "proven" : "claimed",
+      why: !p.counted
+        ? (p.why ?? "not counted")
+        : (p.not_for_this_audit ?? `${p.check}${p.summary ? `: ${p.summary}` : ""}`),
+    },
+  ];
+}
+
+/**
+ * Every holding the report judged, with why it counts as it does: an exchange's rows; chaingw's own proofs'
+ * outputs and balances, one per address, when their documents are given (else one line per proof).
+ */
+export function holdings(r: AnySolvencyReport, docs?: OwnDocument[]): Holding[] {
   if ("coins" in r)
     return r.coins.flatMap((c) => [
       ...c.rows.map(
@@ -130,8 +281,8 @@ export function holdings(r: AnySolvencyReport): Holding[] {
           source: `line ${x.line}`,
           network: x.network,
           address: x.address,
-          claimed: x.amount,
-          proven: x.proven ? x.amount : "0",
+          claimed: amountOf(x.amount, c.decimals),
+          proven: amountOf(x.proven ? x.amount : "0", c.decimals),
           status: x.proven ? "proven" : "claimed",
           why:
             x.not_for_this_audit ??
@@ -146,36 +297,22 @@ export function holdings(r: AnySolvencyReport): Holding[] {
           source: `line ${x.line}`,
           network: x.network,
           address: "",
-          claimed: "0",
-          proven: "0",
+          claimed: amountOf("0", c.decimals),
+          proven: amountOf("0", c.decimals),
           status: "not counted",
           why: `${x.status}: ${x.why}`,
         }),
       ),
     ]);
-  return r.assets.flatMap((a) =>
-    a.proofs.map(
-      (p): Holding => ({
-        asset: a.asset,
-        source: `${p.file}${p.id ? `#${p.id}` : ""}`,
-        network: p.is,
-        address: "",
-        claimed: p.counted ? p.claimed : "0",
-        proven: p.counted ? p.proven : "0",
-        status: !p.counted ? "not counted" : p.proven !== "0" ? "proven" : "claimed",
-        why: !p.counted
-          ? (p.why ?? "not counted")
-          : (p.not_for_this_audit ?? `${p.check}${p.summary ? `: ${p.summary}` : ""}`),
-      }),
-    ),
-  );
+  if (docs) return ownHoldings(r, docs);
+  return r.assets.flatMap((a) => a.proofs.flatMap((p) => proofHolding(a, p)));
 }
 
 /** rows.csv: every holding judged, with why. */
-export const holdingsCsv = (r: AnySolvencyReport): string =>
+export const holdingsCsv = (hs: Holding[]): string =>
   csvTable(
     ["asset", "source", "network", "address", "claimed", "proven", "status", "why"],
-    holdings(r).map((h) => [h.asset, h.source, h.network, h.address, h.claimed, h.proven, h.status, h.why]),
+    hs.map((h) => [h.asset, h.source, h.network, h.address, h.claimed, h.proven, h.status, h.why]),
   );
 
 /** A finding the verdict rests on, with its kind (the page groups them). */
@@ -213,7 +350,7 @@ export function findingsOf(r: AnySolvencyReport): Finding[] {
     if (a.status !== "covered")
       add(
         `asset ${a.status}`,
-        `${a.asset}: proven ${a.proven.amount} of ${a.liabilities.amount} (${a.coverage})`,
+        `${a.asset}: proven ${amountOf(a.proven.amount, a.decimals)} of ${amountOf(a.liabilities.amount, a.decimals)} (${a.coverage})`,
       );
     for (const p of a.proofs) {
       const name = `${a.asset}: ${p.file}${p.id ? `#${p.id}` : ""}`;

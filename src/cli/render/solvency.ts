@@ -7,6 +7,7 @@
  */
 import type { ExchangeSolvencyReport } from "../../exchange/ownership/solvency.js";
 import type { Snapshot, SolvencyAsset, SolvencyReport } from "../../liabilities/solvency.js";
+import { amountOf } from "../../util/units.js";
 import { type AnySolvencyReport, assetRows, STATUS_WORD, VERDICT_WORD } from "./solvency-rows.js";
 
 const HEAD = ["asset", "liabilities", "proven", "claimed", "proven coverage", "claimed coverage", "status"];
@@ -35,7 +36,7 @@ function assetLines(a: SolvencyAsset, snapshotText: (s: Snapshot) => string): st
     const name = `${p.file}${p.id ? `#${p.id}` : ""}`;
     out.push(
       p.counted
-        ? `${a.asset}: ${name}: ${p.is} at ${p.height}: claimed ${p.claimed}, proven ${p.proven} (${p.check})${p.summary ? `: ${p.summary}` : ""}`
+        ? `${a.asset}: ${name}: ${p.is} at ${p.height}: claimed ${amountOf(p.claimed, a.decimals)}, proven ${amountOf(p.proven, a.decimals)} (${p.check})${p.summary ? `: ${p.summary}` : ""}`
         : `${a.asset}: ${name}: NOT COUNTED: ${p.is}, ${p.why}`,
     );
     if (p.not_for_this_audit)
@@ -134,7 +135,7 @@ function coinLines(r: ExchangeSolvencyReport): string[] {
       );
     for (const x of c.rows)
       out.push(
-        `${c.asset}: line ${x.line} ${x.coin} ${x.address}: ${x.amount} ${x.proven ? "proven" : "claimed"}${x.not_for_this_audit ? ` (not proven for this audit: ${x.not_for_this_audit.replace(/^line \d+: /, "")})` : ""}`,
+        `${c.asset}: line ${x.line} ${x.coin} ${x.address}: ${amountOf(x.amount, c.decimals)} ${x.proven ? "proven" : "claimed"}${x.not_for_this_audit ? ` (not proven for this audit: ${x.not_for_this_audit.replace(/^line \d+: /, "")})` : ""}`,
       );
     for (const x of c.not_counted)
       out.push(`${c.asset}: line ${x.line} ${x.coin}: NOT COUNTED (${x.status}): ${x.why}`);

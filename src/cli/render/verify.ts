@@ -4,7 +4,8 @@ import { style, table } from "../../output/human.js";
 import type { QuorumNode } from "../../proof/document.js";
 import type { EvmVerifyReport } from "../../reserves/evm/balances-verify.js";
 import type { VerifyReport } from "../../reserves/utxo/verify.js";
-import { groupDigits } from "../../util/units.js";
+import { csvTable } from "../../util/csv.js";
+import { amountOf } from "../../util/units.js";
 import { renderClaims, renderFindings, renderQuorum } from "./verdict.js";
 
 /** A reserves verifier's report, whichever proof it is of (the UTXO proof's lists outputs). */
@@ -87,6 +88,7 @@ export function renderVerify(
 }
 
 const assetName = (r: EvmVerifyReport, id: string) => r.assets.find((a) => a.id === id)?.symbol ?? id;
+const decimalsOf = (r: EvmVerifyReport, id: string) => r.assets.find((a) => a.id === id)?.decimals ?? 0;
 
 export function renderEvmVerify(
   r: EvmVerifyReport & { quorum?: { k: number; nodes: QuorumNode[] } },
@@ -134,7 +136,11 @@ export function renderEvmVerify(
       "",
       table(
         ["asset", "proven owned", "share"],
-        r.ownership.proven.map((p) => [assetName(r, p.asset), groupDigits(p.amount), p.share]),
+        r.ownership.proven.map((p) => [
+          assetName(r, p.asset),
+          amountOf(p.amount, decimalsOf(r, p.asset)),
+          p.share,
+        ]),
         color,
       ),
       "",
@@ -146,7 +152,7 @@ export function renderEvmVerify(
       r.assets.map((a) => [
         a.symbol ?? a.id,
         a.metadata_ok === false ? st.bad(`${a.decimals ?? "none"} FAILS`) : String(a.decimals ?? "none"),
-        groupDigits(a.total),
+        amountOf(a.total, a.decimals ?? 0),
         String(a.checked),
         String(a.mismatches),
       ]),
@@ -156,4 +162,41 @@ export function renderEvmVerify(
   );
   lines.push(...renderFindings(r, color));
   return lines.join("\n");
+}
+
+/**
+ * `reserves verify --format csv` of chaingw's own proofs: the UTXO proof's outputs, one row each, as judged;
+ * the EVM proof's assets, one row each (total, how many balances were re-read and differ, proven owned).
+ */
+export function proofReportCsv(r: ProofReport): string {
+  if ("outputs" in r)
+    return csvTable(
+      ["txid", "vout", "matched", "amount", "verdict", "state", "spent_at", "detail"],
+      r.outputs.map((v) => [
+        v.txid,
+        v.vout,
+        v.matched,
+        amountOf(v.amount, 8),
+        v.ok ? "ok" : v.state === "unknown" ? "cannot-say" : "fails",
+        v.state,
+        v.spentAt ?? "",
+        v.detail,
+      ]),
+    );
+  return csvTable(
+    ["asset", "symbol", "decimals", "total", "total_base_units", "re_read", "differ", "proven_owned"],
+    r.assets.map((a) => {
+      const proven = r.ownership.proven.find((p) => p.asset === a.id);
+      return [
+        a.id,
+        a.symbol ?? "",
+        a.decimals ?? "",
+        amountOf(a.total, a.decimals ?? 0),
+        a.total_base_units,
+        a.checked,
+        a.mismatches,
+        proven ? amountOf(proven.amount, a.decimals ?? 0) : "",
+      ];
+    }),
+  );
 }

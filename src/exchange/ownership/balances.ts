@@ -33,7 +33,7 @@ import {
 } from "../../reserves/evm/balances-read.js";
 import { startScan } from "../../reserves/utxo/scan.js";
 import type { JsonRpcClient } from "../../rpc/client.js";
-import { formatUnits, parseUnits } from "../../util/units.js";
+import { amountText, parseUnits } from "../../util/units.js";
 import {
   EXCHANGE_CHAINS,
   exchangeChainOf,
@@ -238,20 +238,21 @@ function headOf(c: ChainContext, node: ChainNode): ReturnType<typeof readBlock> 
  * the detail's note after the block (" (scantxoutset)").
  */
 function judgedBalance(
-  row: OwnershipRow,
   value: bigint,
   claimed: bigint,
-  shown: string,
+  decimals: number,
   at: string,
   how: string,
 ): BalanceCheck {
+  // both in base units; written the one way, in coin units with the coin's decimals (util/units.ts)
+  const shown = amountText(value, decimals);
   return value >= claimed
     ? { value: shown, block: at, holds: true, detail: `holds ${shown} at ${at}${how}` }
     : {
         value: shown,
         block: at,
         holds: false,
-        detail: `holds ${shown} at ${at}${how}, less than the ${row.amount} claimed`,
+        detail: `holds ${shown} at ${at}${how}, less than the ${amountText(claimed, decimals)} claimed`,
       };
 }
 
@@ -320,8 +321,7 @@ async function utxoBalance(
   const claimed = parseUnits(row.amount as string, c.file.units === "base" ? 0 : coin.decimals);
   if (claimed === undefined)
     return { holds: null, detail: `the claimed amount ${row.amount} has more places than ${coin.decimals}` };
-  const shown = c.file.units === "base" ? value.toString() : formatUnits(value, coin.decimals);
-  return judgedBalance(row, value, claimed, shown, `height ${want}`, " (scantxoutset)");
+  return judgedBalance(value, claimed, coin.decimals, `height ${want}`, " (scantxoutset)");
 }
 
 /**
@@ -380,8 +380,8 @@ async function tronBalance(c: ChainContext, node: ChainNode, row: OwnershipRow):
     const claimed = parseUnits(row.amount as string, units);
     if (claimed === undefined)
       return { holds: null, detail: `the claimed amount ${row.amount} has more places than ${decimals}` };
-    const shown = units === 0 ? value.toString() : formatUnits(value, units);
-    const less = value < claimed ? `, less than the ${row.amount} claimed` : "";
+    const shown = amountText(value, decimals);
+    const less = value < claimed ? `, less than the ${amountText(claimed, decimals)} claimed` : "";
     if (!after || after.hash !== before.hash)
       return {
         value: shown,
@@ -391,10 +391,9 @@ async function tronBalance(c: ChainContext, node: ChainNode, row: OwnershipRow):
     // java-tron reads state at the head only: the snapshot's balance when the head is the snapshot's block
     if (snapshot !== undefined && before.number === snapshot)
       return judgedBalance(
-        row,
         value,
         claimed,
-        shown,
+        decimals,
         `block ${snapshot}`,
         " (the head, the snapshot's block)",
       );
@@ -445,9 +444,7 @@ async function evmBalance(c: ChainContext, node: ChainNode, row: OwnershipRow): 
     const claimed = c.file.units === "base" ? parseUnits(amount, 0) : parseUnits(amount, decimals);
     if (claimed === undefined)
       return { holds: null, detail: `the claimed amount ${row.amount} has more places than ${decimals}` };
-    const units = c.file.units === "base" ? 0 : decimals;
-    const shown = units === 0 ? value.toString() : formatUnits(value, units);
-    return judgedBalance(row, value, claimed, shown, `block ${BigInt(block)}`, "");
+    return judgedBalance(value, claimed, decimals, `block ${BigInt(block)}`, "");
   } catch (e) {
     if (e instanceof ChaingwError) return { holds: null, detail: e.message };
     throw e;

@@ -8,6 +8,7 @@
 import { networkNamed, networkOf, wellKnownBackings } from "../../chains/assets.js";
 import { COINS, coinNetworkLabel, type NetworkName } from "../../chains/coins.js";
 import { type Native, type Network, networks } from "../../chains/networks.js";
+import { amountOf, amountText, parseUnits } from "../../util/units.js";
 
 export interface UtxoCoin {
   ticker: string;
@@ -223,4 +224,44 @@ export function expectedNetworkOf(
   return c?.chainId === undefined
     ? undefined
     : { id: `evm:${c.chainId}`, label: `${c.key} (chain id ${c.chainId})` };
+}
+
+/**
+ * A row's amount for a reader, the one way (util/units.ts amountText): a file of base units (OKX 2022) in
+ * coin units where the coin's places are known (5283448258302172760 → "5.283448258302172760" ETH), else
+ * said to be base units; a file of coins as written.
+ */
+export function rowAmountText(
+  amount: string,
+  units: "base" | "coin" | "none",
+  coin: string,
+  network: string,
+): string {
+  if (units !== "base") return amount;
+  const d = decimalsOf(coin, network);
+  return d === undefined || !/^\d+$/.test(amount) ? `${amount} base units` : amountText(BigInt(amount), d);
+}
+
+/**
+ * A row's amount in the CSV's two columns: `amount` in coin units with the coin's decimals, `base_units` the
+ * integer; each empty where it cannot be told (a file of base units whose coin's places chaingw does not know).
+ */
+export function rowAmounts(
+  amount: string,
+  units: "base" | "coin" | "none",
+  coin: string,
+  network: string,
+): { amount: string; base_units: string } {
+  const d = decimalsOf(coin, network);
+  if (units === "base")
+    return {
+      amount: d === undefined || !/^\d+$/.test(amount) ? "" : amountText(BigInt(amount), d),
+      base_units: amount,
+    };
+  if (d === undefined) return { amount, base_units: "" };
+  try {
+    return { amount: amountOf(amount, d), base_units: parseUnits(amount, d).toString() };
+  } catch {
+    return { amount, base_units: "" };
+  }
 }

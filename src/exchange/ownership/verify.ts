@@ -11,7 +11,7 @@ import type { NetworkName } from "../../chains/coins.js";
 import type { Finding } from "../../reserves/verdict.js";
 import { claim, fails, ok, runSteps, type VerifyStep } from "../../reserves/verifier.js";
 import type { BalanceCheck, ChainChecks } from "./balances.js";
-import { decimalsOf, exchangeChainOf } from "./coins.js";
+import { decimalsOf, exchangeChainOf, rowAmountText } from "./coins.js";
 import { addressKey, DIGESTS, publisherOf, type RowJudged, utxoCoinOfRow } from "./judge.js";
 import { judgeRows } from "./parallel.js";
 import {
@@ -382,7 +382,7 @@ function balanceFinding(
     judge(ctx, s, i, "balances", {
       proven: null,
       status: "signed",
-      reason: `${res.reason}; signed, amount claimed: ${row.amount} not re-read on chain at the snapshot (${why})`,
+      reason: `${res.reason}; signed, amount claimed: ${rowAmountText(row.amount, ctx.file.units, row.coin, row.network)} not re-read on chain at the snapshot (${why})`,
     }),
   );
 }

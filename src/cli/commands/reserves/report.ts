@@ -9,13 +9,12 @@ import { UsageError } from "../../../errors/index.js";
 import { escapeDeep } from "../../../util/escape.js";
 import { redactUrl } from "../../../util/redact.js";
 import { shellQuote } from "../../../util/text.js";
-import { collect } from "../../options.js";
+import { collect, takesCsv } from "../../options.js";
 import type { ProofSetFlags } from "../../proofs.js";
 import type { Run } from "../../run.js";
 
 export function declareReport(reserves: Command, run: Run): void {
-  reserves
-    .command("report")
+  takesCsv(reserves.command("report"))
     .description(
       "several proofs (UTXO and EVM) as one summary: per chain, per asset, block, proven-owned share",
     )
@@ -33,9 +32,9 @@ export function declareReport(reserves: Command, run: Run): void {
 }
 
 export async function runReport(run: Run, files: string[], flags: GlobalFlags, o: ProofSetFlags) {
-  if (run.format === "csv" || run.format === "jsonl")
+  if (run.format === "jsonl")
     throw new UsageError(
-      `--format ${run.format} is not available for reserves report (human or json; --html FILE)`,
+      "--format jsonl is not available for reserves report (human, json or csv; --html FILE)",
     );
   const [{ loadReserveProofs }, { writeAtomic }, { renderReport }, { exitCodeOfVerdict }] = await Promise.all(
     [
@@ -59,7 +58,8 @@ export async function runReport(run: Run, files: string[], flags: GlobalFlags, o
     writeAtomic(o.html, reportHtml(report, new Date()), "--html");
   }
   const { colorOf } = await import("../../context.js");
-  run.print(report, () => renderReport(escapeDeep(report), colorOf(run, flags)));
+  if (run.format === "csv") run.out((await import("../../render/report.js")).reportCsv(escapeDeep(report)));
+  else run.print(report, () => renderReport(escapeDeep(report), colorOf(run, flags)));
   if (o.html !== undefined && !run.machine) run.out(`report page written to ${o.html}`);
   if (verdict !== "not-verified") run.exitCode = exitCodeOfVerdict(verdict);
 }

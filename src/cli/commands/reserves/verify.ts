@@ -11,7 +11,7 @@ import type { QuorumNode } from "../../../proof/document.js";
 import type { Verdict } from "../../../reserves/verdict.js";
 import { escapeDeep } from "../../../util/escape.js";
 import { OWNERSHIP_LAYOUTS, OWNERSHIP_PUBLISHERS, RESERVES_FORMATS } from "../../help-lists.js";
-import { collect } from "../../options.js";
+import { collect, takesCsv } from "../../options.js";
 import type { Run } from "../../run.js";
 
 export interface VerifyFlags {
@@ -27,8 +27,7 @@ export interface VerifyFlags {
 }
 
 export function declareVerify(reserves: Command, run: Run): void {
-  reserves
-    .command("verify")
+  takesCsv(reserves.command("verify"))
     .description(
       "check a proof file against the node now: digest, block, every output existed and was unspent at the proof's height, signatures",
     )
@@ -87,8 +86,6 @@ export function declareVerify(reserves: Command, run: Run): void {
 }
 
 export async function runVerify(run: Run, file: string, flags: GlobalFlags, o: VerifyFlags): Promise<void> {
-  if (run.format === "csv")
-    throw new UsageError("--format csv is not available for reserves verify (human or json)");
   if (o.challenge !== undefined && o.challenge.trim() === "")
     throw new UsageError("--challenge: empty; give the text the signatures must be over");
   const [files, registry] = await Promise.all([
@@ -110,13 +107,13 @@ export async function runVerify(run: Run, file: string, flags: GlobalFlags, o: V
   const m = await (format ?? registry.FALLBACK.reserves).load();
   if (m.kind === "address-file") {
     // an exchange's address file (src/exchange/ownership/): every row judged
-    const [{ addressFileJudged }, { renderOwnership }, { colorOf }] = await Promise.all([
+    const [{ addressFileJudged }, { renderOwnership, ownershipCsv }, { colorOf }] = await Promise.all([
       import("./verify-exchange.js"),
       import("../../render/ownership.js"),
       import("../../context.js"),
     ]);
     const { report } = await addressFileJudged(run, file, text, m, flags, o);
-    return printReport(run, report, colorOf(run, flags), renderOwnership);
+    return printReport(run, report, colorOf(run, flags), renderOwnership, ownershipCsv);
   }
   if (o.previous !== undefined || o.node?.length || o.token?.length)
     throw new UsageError("--previous, --node and --token are for exchanges' address files; this is not one");
@@ -153,8 +150,8 @@ async function verifyOwnFile(
         ? await files.readAccountSignatures(o.signatures, groupOf(group))
         : await files.readSignatures(o.signatures);
   const ctx = contextFor(run, m.namesGroup ? { ...flags, chain: group } : flags, group, { pooled: true });
-  const { renderProofReport } = await import("../../render/verify.js");
-  await verifyAndPrint(run, ctx, k, renderProofReport, async (bar) => {
+  const { renderProofReport, proofReportCsv } = await import("../../render/verify.js");
+  await verifyAndPrint(run, ctx, k, renderProofReport, proofReportCsv, async (bar) => {
     const once = (client: typeof ctx.client) =>
       m.report(
         {
@@ -183,6 +180,7 @@ async function verifyAndPrint<R extends ProofReport>(
   ctx: { color: boolean },
   k: number | undefined,
   render: (r: R & { quorum?: { k: number; nodes: QuorumNode[] } }, color: boolean) => string,
+  csv: (r: R) => string,
   work: (bar: { update(text: string): void }) => Promise<Verified<R>>,
 ): Promise<void> {
   const { progress } = await import("../../../output/progress.js");
@@ -203,7 +201,7 @@ async function verifyAndPrint<R extends ProofReport>(
           quorum: { k: k as number, nodes: v.quorum.nodes },
         }
       : v.report;
-  await printReport(run, report, ctx.color, render);
+  await printReport(run, report, ctx.color, render, csv);
 }
 
 /**
@@ -216,8 +214,11 @@ async function printReport<R extends { verdict: Verdict }>(
   report: R,
   color: boolean,
   render: (r: R, color: boolean) => string,
+  csv: (r: R) => string,
 ): Promise<void> {
   const { exitCodeOfVerdict } = await import("../../../reserves/verdict.js");
-  run.print(report, () => render(escapeDeep(report), color));
+  // --format csv: the report's table, one row per row (an exchange's file) or output (a UTXO proof)
+  if (run.format === "csv") run.out(csv(escapeDeep(report)));
+  else run.print(report, () => render(escapeDeep(report), color));
   run.exitCode = exitCodeOfVerdict(report.verdict);
 }
