@@ -600,7 +600,7 @@ describe("detection cannot overlap (issue 50 item 4)", () => {
   const proofDirs = /fixtures\/exchange\/|por-samples\//;
   /** files there that are proofs of no format chaingw reads (notes, contracts, a verifier's config, batch tables) */
   const notProofs =
-    /(\.md|\.sol|\.ts|Token\.json|token\.json|wallet\.json|ownerswallet\.json|binance\/config\.json|proof\.csv|output_merkle_root\.txt|auditRoots_\d+\.json|blocpalx-.*-source\.csv|full-liabilities-merkle-tree.*|hotcoin-sample-anchor\.json|zkstark_v1_.*|vector.*)$/i;
+    /(\.md|\.sol|\.ts|Token\.json|token\.json|wallet\.json|ownerswallet\.json|binance\/config\.json|binance-config\.json|proof\.csv|output_merkle_root\.txt|auditRoots_\d+\.json|blocpalx-.*-source\.csv|full-liabilities-merkle-tree.*|hotcoin-sample-anchor\.json|zkstark_v1_.*|vector.*)$/i;
 
   /** what a developer whose new descriptor claims another format's file reads (docs/architecture.md, "A proof format") */
   const OVERLAP =

@@ -534,6 +534,26 @@ describe("the Binance family (Poseidon over BN254)", () => {
     );
   });
 
+  it("Binance's assets by name where its asset list (config.json's CexAssetsInfo, the second file) names them; by number otherwise, said so", async () => {
+    const named = await verify(fixture("binance-user_config.json"), fixture("binance-config.json"));
+    expect(named.exitCode).toBe(3);
+    expect(named.stdout).toContain(
+      "balances   14571647457 BTC equity, 184812783 BTC debt, 25424316291 ETH equity, 3323064077 ETH debt, 57834282404 #2 equity,",
+    );
+    expect(named.stdout).toMatch(
+      /claim +balances: the assets named by .*binance-config\.json, the exchange's own asset list \(the proof binds numbers, not names\); not named there: #2, #3/,
+    );
+    const numbered = await verify(fixture("binance-user_config.json"));
+    expect(numbered.stdout).toContain("balances   14571647457 #0 equity,");
+    expect(numbered.stdout).toContain(
+      "the file numbers its assets (#0, #1…): the exchange's asset list names them (its config.json, CexAssetsInfo: give it as the second file)",
+    );
+    // a second file that is no asset list: exit 2, naming what it should be
+    const bad = await verify(fixture("binance-user_config.json"), fixture("gate-user_config.json"));
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain("not the exchange's asset list");
+  });
+
   it("Binance: an equity, a margin or the collateral raised, or a sibling swapped, misses the root (exit 1, level 28)", async () => {
     const edits: ((t: string) => string)[] = [
       (t) => t.replace('"Equity": 25100', '"Equity": 25101'),

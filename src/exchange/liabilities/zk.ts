@@ -168,6 +168,33 @@ interface Doc {
   assets: Obj[];
   root: string;
   proof: string[];
+  /** the assets' names by index, from the exchange's own asset list (the second file), and that file's name */
+  names?: { by: Map<bigint, string>; file: string };
+}
+
+/**
+ * The exchange's asset list, given as the second file: Binance's config.json (`CexAssetsInfo`: each asset's
+ * `Symbol` and `Index`), or that list alone. It names the file's numbered assets; nothing in the proof binds
+ * the names (the Groth16 batch proofs do, which chaingw does not check).
+ */
+function namesOf(t: { text: string; file: string }): { by: Map<bigint, string>; file: string } {
+  const rd = new FileReader(t.file);
+  const doc = rd.json(t.text);
+  const list = Array.isArray(doc) ? doc : isObj(doc) ? doc.CexAssetsInfo : undefined;
+  if (!Array.isArray(list))
+    throw rd.error(
+      "not the exchange's asset list: the second file of a zk user proof is its config.json (CexAssetsInfo: each asset's Symbol and Index)",
+    );
+  const by = new Map<bigint, string>();
+  for (const [i, a] of list.entries()) {
+    const at = `CexAssetsInfo[${i}]`;
+    if (!isObj(a) || typeof a.Symbol !== "string" || a.Symbol.trim() === "")
+      throw rd.error(`${at}.Symbol must be the asset's name`);
+    const idx = whole(a.Index, `${at}.Index`, rd);
+    if (by.has(idx)) throw rd.error(`${at}: asset index ${idx} named twice`);
+    by.set(idx, a.Symbol);
+  }
+  return { by, file: t.file };
 }
 
 /**
@@ -233,13 +260,25 @@ function read(v: Variant, text: string, o: InclusionOptions): Doc {
   const proof = doc[v.proof];
   if (!Array.isArray(proof) || proof.some((p) => typeof p !== "string"))
     throw rd.error(`${v.proof} must be an array of base64 strings`);
-  return { v, version, doc, index, id, assets: assets as Obj[], root, proof: proof as string[] };
+  return {
+    v,
+    version,
+    doc,
+    index,
+    id,
+    assets: assets as Obj[],
+    root,
+    proof: proof as string[],
+    ...(o.tree ? { names: namesOf(o.tree) } : {}),
+  };
 }
 
 /** The document: every field element of BN254, the index within the tree, no negative amount, assets ascending. */
 const documentStep = step<Doc>("document", (ctx, s) => {
-  const { v, version, doc, index, id, assets, root, proof } = ctx.doc;
+  const { v, version, doc, index, id, assets, root, proof, names } = ctx.doc;
   const rd = new FileReader(ctx.options.file);
+  // an asset by its name where the exchange's list names it, else by its number in the file
+  const nameOf = (idx: bigint) => names?.by.get(idx) ?? `#${idx}`;
   for (const t of version.totals)
     if (whole(doc[t], t, rd) >= FR) s.fail("leaf", `${t} is not a BN254 field element`, t);
   if (index < 0n || index >= 1n << BigInt(DEPTH))
@@ -262,9 +301,20 @@ const documentStep = step<Doc>("document", (ctx, s) => {
       else if (x >= 1n << 64n) s.fail("balances", `asset #${idx} ${k} does not fit 64 bits (${x})`, at);
       // the customer's balances: what they hold and owe (in the tool's base units); the rest is collateral
       if (j === 0 || (j === 1 && x !== 0n))
-        balances.push({ asset: `#${idx} ${k.toLowerCase()}`, amount: x.toString() });
+        balances.push({ asset: `${nameOf(idx)} ${k.toLowerCase()}`, amount: x.toString() });
     }
   }
+  const unnamed = assets.map((a) => whole(a.Index, "Index", rd)).filter((i) => !names?.by.has(i));
+  if (names)
+    s.claim(
+      "balances",
+      `the assets named by ${names.file}, the exchange's own asset list (the proof binds numbers, not names)${unnamed.length ? `; not named there: ${unnamed.map((i) => `#${i}`).join(", ")}` : ""}`,
+    );
+  else
+    s.claim(
+      "balances",
+      "the file numbers its assets (#0, #1…): the exchange's asset list names them (its config.json, CexAssetsInfo: give it as the second file)",
+    );
   ctx.balances = balances;
   if ((hexField(root) as bigint) >= FR) s.fail("root", `${v.root} is not a BN254 field element`, v.root);
   if (proof.length !== DEPTH)
