@@ -1,24 +1,17 @@
-// Regenerates README sections derived from the registry (method table). Run after changing src/methods.
+// Regenerates the docs derived from the code: the method table (docs/methods.md, from the registry) and the
+// gateway's own answers (docs/serve.md, from src/serve/errors.ts). Run after changing src/methods or those errors.
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 
-const table = execFileSync(process.execPath, ["bin/chaingw", "methods", "--markdown"], {
-  encoding: "utf8",
-}).trim();
-const readme = readFileSync("README.md", "utf8");
-const next = readme.replace(
-  /<!-- methods:start -->[\s\S]*?<!-- methods:end -->/,
-  `<!-- methods:start -->\n${table}\n<!-- methods:end -->`,
-);
-writeFileSync("README.md", next);
+/** Replaces the text between `<!-- NAME:start -->` and `<!-- NAME:end -->` in `file` with the command's output. */
+function regenerate(file, name, args) {
+  const text = execFileSync(process.execPath, ["bin/chaingw", ...args], { encoding: "utf8" }).trim();
+  const marks = new RegExp(`<!-- ${name}:start -->[\\s\\S]*?<!-- ${name}:end -->`);
+  writeFileSync(
+    file,
+    readFileSync(file, "utf8").replace(marks, `<!-- ${name}:start -->\n${text}\n<!-- ${name}:end -->`),
+  );
+}
 
-const errors = execFileSync(process.execPath, ["bin/chaingw", "serve", "errors"], {
-  encoding: "utf8",
-}).trim();
-writeFileSync(
-  "README.md",
-  readFileSync("README.md", "utf8").replace(
-    /<!-- serve-errors:start -->[\s\S]*?<!-- serve-errors:end -->/,
-    `<!-- serve-errors:start -->\n${errors}\n<!-- serve-errors:end -->`,
-  ),
-);
+regenerate("docs/methods.md", "methods", ["methods", "--markdown"]);
+regenerate("docs/serve.md", "serve-errors", ["serve", "errors"]);

@@ -197,9 +197,11 @@ beforeAll(async () => {
   const evmHead = Number(await anvil.rpc("eth_blockNumber", []));
   copyFileSync(TOKEN_ABI_PATH, join(cwd, "Token.json"));
   file("custody.txt", `${ALICE}\n${BOB}\n`);
-  // the exchanges' published address files the README's examples read
+  // the exchanges' published address files the README's examples read, where the repository holds them
+  const ownership = join("test", "fixtures", "exchange", "ownership");
+  mkdirSync(join(cwd, ownership), { recursive: true });
   for (const f of ["huobi_por_2023-08.csv", "huobi_por_2026-02.csv", "okx_por_example_2022-11.csv"])
-    copyFileSync(join(ROOT, "test", "fixtures", "exchange", "ownership", f), join(cwd, f));
+    copyFileSync(join(ROOT, ownership, f), join(cwd, ownership, f));
 
   tron = await startTronFixture();
   const t = tron.data;
