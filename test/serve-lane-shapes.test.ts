@@ -46,6 +46,9 @@ const request = (id: number, edit: (head: string) => string = (h) => h, b = body
 /** a header line added before the head's end */
 const add = (line: string) => (h: string) => h.replace(/\r\n\r\n$/, `\r\n${line}\r\n\r\n`);
 
+/** a part that half-closes the client's side (its FIN) */
+const FIN = "\u0000FIN";
+
 interface Parsed {
   status: number;
   headers: Record<string, string>;
@@ -72,7 +75,11 @@ async function exchange(
   await new Promise<void>((r) => s.once("connect", () => r()));
   for (const p of parts) {
     if (typeof p === "number") await new Promise((r) => setTimeout(r, p));
-    else if (!s.destroyed) s.write(Buffer.from(p, "latin1"));
+    else if (!s.destroyed) {
+      const fin = p.endsWith(FIN);
+      s.write(Buffer.from(fin ? p.slice(0, -FIN.length) : p, "latin1"));
+      if (fin) s.end();
+    }
   }
   const parse = (): Parsed[] => {
     const out: Parsed[] = [];
@@ -422,6 +429,24 @@ const shapes = (): Shape[] => [
     closes: false,
   },
   { name: "an empty body", bytes: request(49, undefined, ""), answers: ["200:null"], closes: false },
+  {
+    name: "Content-Length with leading zeros",
+    bytes: request(55, (h) => h.replace("Content-Length: ", "Content-Length: 000")),
+    answers: ["200:55"],
+    closes: false,
+  },
+  {
+    name: "Basic credentials once, no X-API-Key",
+    bytes: request(56, (h) => h.replace("X-API-Key: K", "Authorization: Basic eDp5")),
+    answers: ["401:56"],
+    closes: false,
+  },
+  {
+    name: "the request, then the client's FIN (half-close)",
+    bytes: request(57) + FIN,
+    answers: [],
+    closes: true,
+  },
   // pipelining in one write
   {
     name: "three pipelined requests",
