@@ -73,8 +73,6 @@ export const BASELINE = 320 * 1024 ** 2;
 export const MIN_MEMORY_MB = 400;
 /** bytes a row's CSV bytes take at most, aggregated (its spilled row read back, the ledger's entry and tables) */
 const ROW_BYTES = 6;
-/** v2: the customers' leaves a build makes at most (numbered in 32 bits) */
-const MAX_LEAVES_V2 = 2 ** 32 - 1;
 /** at most 2^16 input buckets, 2^20 place buckets */
 const MAX_IN_BITS = 16;
 const MAX_PLACE_BITS = 20;
@@ -96,14 +94,6 @@ const mbOf = (o: StreamOptions) => `${Math.round((o.memory ?? DEFAULT_MEMORY) / 
 /** what a work file's failed write says: the system ran out of room or refused the write */
 const WRITE_CODES = new Set(["EFBIG", "ENOSPC", "EDQUOT", "EROFS", "EIO"]);
 
-/** A worker's answer: its result, or its error (a refusal of the input carried as one) */
-interface WorkerAnswer {
-  ok?: unknown;
-  error?: string;
-  code?: string;
-  usage?: { message: string; hint?: string };
-}
-
 /** A worker thread, one task at a time. */
 class Pool {
   private readonly workers: Worker[];
@@ -118,7 +108,13 @@ class Pool {
     return new Promise((ok, fail) => {
       const onError = (e: Error) => fail(e);
       w.once("error", onError);
-      w.once("message", (m: WorkerAnswer) => {
+      type Answer = {
+        ok?: unknown;
+        error?: string;
+        code?: string;
+        usage?: { message: string; hint?: string };
+      };
+      w.once("message", (m: Answer) => {
         w.off("error", onError);
         if (m.usage) fail(new UsageError(m.usage.message, { hint: m.usage.hint }));
         else if (m.error !== undefined)
@@ -409,9 +405,14 @@ async function readRows(run: Run, inputBytes: number): Promise<Rows & { inBits: 
 
 /**
  * v2's forest, known from phase A's counts: per asset a tree of 2^h ≥ k × its holders' leaves (h ≥ 1), one
- * after another in the forest's order.
+ * after another in the forest's order; refused past 2^32 − 1 leaves (numbered in 32 bits among a worker's).
  */
 function forestOf(held: number[], k: number): Forest {
+  const leaves = held.reduce((s, x) => s + x, 0) * k;
+  if (leaves > 2 ** 32 - 1)
+    throw new UsageError(`--input: ${leaves} leaves, more than the 2^32 − 1 a v2 build makes`, {
+      hint: "nothing was written; build the customers in parts, or give a smaller --split",
+    });
   const L = held.map((n) => 2 ** heightFor(n, k));
   const base: number[] = [];
   const G = L.reduce((s, x) => {
@@ -428,13 +429,6 @@ function forestOf(held: number[], k: number): Forest {
 async function makeLeaves(run: Run, rowsIn: Rows & { inBits: number }): Promise<Leaves> {
   const { o, pool, work, assets, k, T, data, R } = run;
   const E = PLACE_HEAD + R;
-  // a leaf is numbered in 32 bits among its worker's (v1's one tree is held to 2^31 leaves by its height)
-  const holdings = rowsIn.held.reduce((s, x) => s + x, 0);
-  if (run.v2 && holdings * k > MAX_LEAVES_V2)
-    throw new UsageError(
-      `--input ${o.input}: ${holdings.toLocaleString("en")} holdings × ${k} parts are more than the ${MAX_LEAVES_V2.toLocaleString("en")} leaves a build makes`,
-      { hint: "nothing was written; build the customers in parts, or give a smaller --split" },
-    );
   const forest = run.v2 ? forestOf(rowsIn.held, k) : undefined;
   const leavesMax = forest ? forest.G : 2 ** pow2Bits(Math.max(2, rowsIn.rows * k));
   const per = data / T;
@@ -468,14 +462,12 @@ async function makeLeaves(run: Run, rowsIn: Rows & { inBits: number }): Promise<
   );
   const count = perWorker.reduce((s, x) => s + x, 0);
   run.phase("customers' leaves made");
-  if (problems.length)
-    refuseEmpty(
-      o.input,
-      rowsIn.lines,
-      count,
-      problems.map((p) => p[1]),
-    );
-  refuseEmpty(o.input, rowsIn.lines, count, []);
+  refuseEmpty(
+    o.input,
+    rowsIn.lines,
+    count,
+    problems.map((p) => p[1]),
+  );
   const real = leavesOf.reduce((s, x) => s + x, 0);
   const f = forest ?? { base: [0], L: [2 ** heightFor(count, k)], G: 2 ** heightFor(count, k) };
   const heights = f.L.map((L) => Math.log2(L));
