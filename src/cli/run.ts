@@ -103,9 +103,15 @@ export class Run {
    * under `--json`).
    */
   print(value: unknown, human: () => string): void {
-    if (!this.machine) return this.out(human());
+    if (!this.machine) {
+      this.out(human());
+      return;
+    }
     const pieces = this.pretty || this.format !== "json" ? undefined : jsonPieces(value);
-    if (!pieces) return this.out(this.json(value));
+    if (!pieces) {
+      this.out(this.json(value));
+      return;
+    }
     // a report of 100,000 rows is ~65 MB of JSON: written in pieces, its whole text (and the bytes it is
     // written as) never exists at once. The same bytes as JSON.stringify's, escaped as out() escapes them
     this.clearProgress?.();
