@@ -155,7 +155,7 @@ describe("an exchange's rows: one moment across chains", () => {
     );
     expect(fh.exitCode).toBe(3);
     expect(fh.stdout).toMatch(
-      /^CANNOT SAY: ETH cannot say: proven 5 of 10 ETH; not proven for this audit: line \d+: its block/,
+      /^CANNOT SAY: ETH: whether its reserves proven on chain are for this audit cannot be said; proven 5 of 10 ETH; not proven for this audit: line \d+: its block/,
     );
 
     expect(h.stderr).toBe("");

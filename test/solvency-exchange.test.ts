@@ -225,7 +225,7 @@ describe("an exchange's address file against chaingw's commitment", () => {
     expect(human.stdout).toContain(
       `reserves: the rows sign "huobi", the exchange's own text, not an audit's challenge: nothing is proven for the audit until you accept it (--challenge TEXT)`,
     );
-    expect(human.stdout).toMatch(/^NOT PROVEN SOLVENT: LTC covered only by claims/);
+    expect(human.stdout).toMatch(/^NOT PROVEN SOLVENT: LTC covered only by claimed reserves/);
   });
 
   it("short: liabilities above the reserves are NOT SOLVENT for that coin, the shortfall named; the honest amount SOLVENT", async () => {
@@ -239,7 +239,7 @@ describe("an exchange's address file against chaingw's commitment", () => {
     expect(r.exitCode).toBe(1);
     expect(r.coin("LTC")).toMatchObject({ status: "not-covered", shortfall: "1", proven_ratio: "66.67%" });
     expect(r.coin("ETH").status).toBe("covered");
-    expect(r.report.summary).toContain("LTC not covered: short 1 LTC (claimed 2, proven 2)");
+    expect(r.report.summary).toContain("LTC not covered: short 1 LTC (claimed reserves 2 of 3)");
   });
 
   it("an inflated row (20 LTC claimed, 2 on chain): the row fails and counts nothing; NOT SOLVENT beside the honest file", async () => {
@@ -282,7 +282,7 @@ describe("an exchange's address file against chaingw's commitment", () => {
     expect(r.coin("USDT")).toMatchObject({
       status: "not-covered",
       shortfall: "10",
-      why: "no reserve row backs USDT: short 10",
+      why: "USDT not covered: short 10 USDT (no reserves count for it)",
     });
     expect(r.coin("LTC").status).toBe("covered");
   });
@@ -830,7 +830,7 @@ describe("one balance counts once, however the exchange names it", () => {
     expect(r.coin("LTC")).toMatchObject({ proven: "2", status: "covered" });
     expect(r.coin("ltc")).toMatchObject({ proven: "0", status: "not-covered" });
     // the row's chain backs LTC (--backing LTC=litecoin-regtest): it is no row of ltc, which nothing backs
-    expect(r.coin("ltc").why).toBe("no reserve row backs ltc: short 1.5");
+    expect(r.coin("ltc").why).toBe("ltc not covered: short 1.5 ltc (no reserves count for it)");
     const one = sumRoot({ LTC: "1" }, { LTC: "0.5" });
     expect((await solvency(addressFile(), one.file, ...rooted(one.root))).report.verdict).toBe("solvent");
   });

@@ -107,6 +107,8 @@ export interface SolvencyAsset {
   moved_before_moment: { output: string; height: number; time: string | null }[];
   /** tokens among its proofs that mirror a native coin, each named: counted as that coin, once */
   mirrors: string[];
+  /** the asset's finding in words (judge/words.ts): what the summary, the text and the package say of it */
+  why: string;
 }
 
 /** One network's snapshot: the height its proofs were judged at, that block's time, and its gap to `created`. */

@@ -36,6 +36,7 @@ import {
 } from "../chains/assets.js";
 import { type Holding, holdingName, Ledger, provenFor, type ReadStatus } from "../judge/holding.js";
 import { beforeMomentFault, momentOf } from "../judge/moment.js";
+import { type AssetFinding, assetWords } from "../judge/words.js";
 import { share } from "../reserves/claims.js";
 import { counted } from "../reserves/verdict.js";
 import { rfc3339Seconds } from "../util/audit-time.js";
@@ -306,6 +307,7 @@ function judgeAsset(
     moment: moment === null ? null : { time: isoOf(moment.s), network: networkLabel(moment.network) },
     moved_before_moment: t.movedBeforeMoment,
     mirrors: [...run.mirrors],
+    why: "",
   };
 }
 
@@ -434,8 +436,8 @@ function earlierThanMoment(
   return { s: m.s, ...(evm ? { evm } : {}) };
 }
 
-/** Why an asset's holding proofs prove nothing for this audit, once each ("" when none). */
-function notForAuditText(a: SolvencyAsset): string {
+/** Why an asset's holding proofs prove nothing for this audit, once each. */
+function notForList(a: SolvencyAsset): string[] {
   const why = [
     ...new Set(
       a.proofs.flatMap((p) =>
@@ -455,25 +457,25 @@ function notForAuditText(a: SolvencyAsset): string {
         `${counted(a.moved_before_moment.length, "output")} spent by the ${a.asset} moment ${a.moment?.time} (block ${a.moved_before_moment[0]!.height}${a.moved_before_moment.length > 1 ? ", …" : ""}): moved before its other chains were read, counted on none`,
       ]
     : [];
-  const all = [...why, ...spent, ...moved];
-  return all.length ? `; not proven for this audit: ${all.join("; ")}` : "";
+  return [...why, ...spent, ...moved];
 }
 
-function assetLine(a: SolvencyAsset, verified: boolean): string {
-  switch (a.status) {
-    case "not-covered":
-      return `${a.asset} not covered: short ${a.shortfall} ${a.asset}${a.proofs.some((p) => p.counted) ? ` (claimed reserves ${a.claimed.amount} of ${a.liabilities.amount})` : " (no reserves count for it)"}${notForAuditText(a)}`;
-    case "reserves-fail":
-      return `${a.asset}: a reserve proof does not hold`;
-    case "cannot-say":
-      return `${a.asset}: a node could not say whether its reserves hold; proven ${a.proven.amount} of ${a.liabilities.amount} ${a.asset}`;
-    case "unjudged":
-      return `${a.asset}: a proof whose addresses do not say which coin it is was not judged (--verify asks its node); proven ${a.proven.amount} of ${a.liabilities.amount} ${a.asset}`;
-    case "claimed-only":
-      return `${a.asset} covered only by claimed reserves: proven ${a.proven.amount} of ${a.liabilities.amount} ${a.asset} (${a.coverage})${verified ? "" : "; nothing is proven without --verify"}${notForAuditText(a)}`;
-    default:
-      return `${a.asset} covered`;
-  }
+/** The asset's finding, typed (judge/words.ts turns it into words). */
+function findingOf(a: SolvencyAsset, verified: boolean): AssetFinding {
+  return {
+    code: a.status,
+    asset: a.asset,
+    numbers: {
+      liabilities: a.liabilities.amount,
+      proven: a.proven.amount,
+      claimed: a.claimed.amount,
+      shortfall: a.shortfall,
+      coverage: a.coverage,
+    },
+    none: !a.proofs.some((p) => p.counted),
+    notFor: notForList(a),
+    ...(verified ? {} : { unprovable: "nothing is proven without --verify" }),
+  };
 }
 
 export function solvency(i: SolvencyInput): SolvencyReport {
@@ -502,6 +504,7 @@ export function solvency(i: SolvencyInput): SolvencyReport {
       j,
     ),
   );
+  for (const a of assets) a.why = assetWords(findingOf(a, i.verified));
   const worst = Math.max(
     owed.fails ? 3 : 0,
     audit.faults.length ? 2 : 0,
@@ -519,10 +522,7 @@ export function solvency(i: SolvencyInput): SolvencyReport {
     (owed.fails ?? owed.cannotSay) ||
       (verdict === "solvent"
         ? `every asset covered (${assets.length}) by proven reserves: signed over the audit's challenge, re-read on chain (${snapshots})`
-        : [
-            ...audit.faults,
-            ...assets.filter((a) => a.status !== "covered").map((a) => assetLine(a, i.verified)),
-          ].join("; ")),
+        : [...audit.faults, ...assets.filter((a) => a.status !== "covered").map((a) => a.why)].join("; ")),
     ...(trusted.length ? [trustedText(trusted)] : []),
   ].join("; ");
   const c = i.commitment;

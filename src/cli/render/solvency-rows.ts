@@ -334,7 +334,7 @@ export function findingsOf(r: AnySolvencyReport): Finding[] {
       );
     if (r.liabilities.note) add("liabilities", r.liabilities.note);
     for (const c of r.coins) {
-      if (c.status !== "covered") add(`asset ${c.status}`, `${c.asset}: ${c.why}`);
+      if (c.status !== "covered") add(`asset ${c.status}`, c.why);
       for (const x of c.not_counted) add(`not counted: ${x.status}`, `${c.asset} line ${x.line}: ${x.why}`);
       for (const x of c.rows)
         if (x.not_for_this_audit)

@@ -128,7 +128,7 @@ function fileLines(r: ExchangeSolvencyReport): string[] {
 function coinLines(r: ExchangeSolvencyReport): string[] {
   const out: string[] = [];
   for (const c of r.coins) {
-    out.push(`${c.asset}: ${c.why}`);
+    out.push(c.why);
     for (const s of c.snapshots)
       out.push(
         `${c.asset}: reserves snapshot ${s.network} at height ${s.height}, block time ${s.block_time ?? "not read"}${s.gap ? `: ${s.gap}` : ""}${s.within_max_gap === false ? `, BEYOND --max-gap ${r.max_gap}` : ""}`,

@@ -21,6 +21,7 @@
 import { networkLabel, notTheAsset, trustedContracts, trustedText } from "../../chains/assets.js";
 import { type Entry, Ledger } from "../../judge/holding.js";
 import { beforeMomentFault, type Moment, momentOf } from "../../judge/moment.js";
+import { type AssetFinding, assetWords } from "../../judge/words.js";
 import { share } from "../../reserves/claims.js";
 import { gapText, rfc3339Seconds, timeFault } from "../../util/audit-time.js";
 import { aheadOfClock, isoOf } from "../../util/text.js";
@@ -228,23 +229,24 @@ function againWhy(j: Judging, row: OwnershipRow, first: Entry, asset: string): s
   return `the same balance as ${first.first.source}${first.asset === asset ? "" : ` (counted as ${first.asset})`}: ${identityText(id).replace(/^a network not told.*/, "the same network name")}, the same address: it counts once`;
 }
 
-/** The coin's line: covered, cannot say, covered only by claims, not covered — and why. */
-function coinWhy(c: CoinVerdict, liab: bigint, fmt: (v: bigint) => string, j: Judging): string {
-  const l = fmt(liab);
+/** The coin's finding, typed (judge/words.ts turns it into words): its status, numbers, and why not proven. */
+function coinFinding(c: CoinVerdict, liab: string, j: Judging): AssetFinding {
   const late = [...new Set(c.rows.flatMap((x) => (x.not_for_this_audit ? [x.not_for_this_audit] : [])))];
-  const notFor = late.length ? `; not proven for this audit: ${late.join("; ")}` : "";
-  switch (c.status) {
-    case "covered":
-      return `proven ${c.proven} of ${l} ${c.asset}: signed, and re-read on chain at the snapshot`;
-    case "cannot-say":
-      return `cannot say: proven ${c.proven} of ${l} ${c.asset}${notFor}`;
-    case "claimed-only":
-      return `covered only by claims: proven ${c.proven} of ${l} ${c.asset}${j.challenge === null ? " (nothing is proven for the audit without --challenge)" : ""}${notFor}`;
-    default:
-      return c.rows.length === 0
-        ? `no reserve row backs ${c.asset}: short ${l}`
-        : `not covered: short ${c.shortfall} ${c.asset} (claimed ${c.claimed}, proven ${c.proven})${notFor}`;
-  }
+  return {
+    // an exchange's coin is cannot say only where rows proven on chain could be for this audit
+    code: c.status === "cannot-say" ? "unknown-for-audit" : c.status,
+    asset: c.asset,
+    numbers: {
+      liabilities: liab,
+      proven: c.proven,
+      claimed: c.claimed,
+      shortfall: c.shortfall,
+      coverage: c.proven_ratio,
+    },
+    none: c.rows.length === 0,
+    notFor: late,
+    ...(j.challenge === null ? { unprovable: "nothing is proven for the audit without --challenge" } : {}),
+  };
 }
 
 /** A counted row before the sums: its line, its exact amount, whether proven for the audit, and why not. */
@@ -395,7 +397,7 @@ function judgeCoin(j: Judging, owed: LiabilityTotal): CoinVerdict {
     not_counted: notCounted,
     snapshots,
   };
-  c.why = coinWhy(c, liab, fmt, j);
+  c.why = assetWords(coinFinding(c, fmt(liab), j));
   return c;
 }
 
@@ -480,7 +482,7 @@ export function exchangeSolvency(i: {
           ? `the reserves file does not hold: ${i.report.summary_text}`
           : verdict === "solvent"
             ? `every coin owed (${coins.length}) covered by proven reserves: signed over the accepted text, re-read on chain at the snapshot`
-            : [...(ahead ? [ahead] : []), ...open.map((c) => `${c.asset} ${c.why}`)].join("; "),
+            : [...(ahead ? [ahead] : []), ...open.map((c) => c.why)].join("; "),
     ...(trusted.length ? [trustedText(trusted)] : []),
   ].join("; ");
   const times = i.times.flatMap((t) => (t.time === null ? [] : [t.time]));
