@@ -117,7 +117,7 @@ describe("solvency: an output two proofs name is proven only at the amount a hol
             ? "CANNOT SAY: LTC: a node could not say whether its reserves hold; proven 0.3 of 100 LTC"
             : "NOT SOLVENT: LTC: a reserve proof does not hold",
         );
-        expect(r.stdout).toMatch(/LTC +│ 100 +│ 0\.3 +│ 0\.3 +│ 0\.30%/);
+        expect(r.stdout).toMatch(/LTC +│ 100\.00000000 +│ 0\.30000000 +│ 0\.30000000 +│ 0\.30%/);
         expect(r.stdout).toContain(`${forged}: NOT COUNTED: a proof whose network could not be told`);
       }
     // the page and --json say what the text and the exit code say
