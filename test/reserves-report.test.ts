@@ -10,6 +10,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { digestOf } from "../src/proof/jcs.js";
@@ -332,3 +333,138 @@ const fixed = (b: bigint, d: number) => {
   return `${s.slice(0, -d)}.${s.slice(-d)}`;
 };
 const fixed6 = (b: bigint) => fixed(b, 6);
+
+describe("--node NET=URL: one way to name the nodes, for every command that re-reads proofs (issue 55, item 5)", () => {
+  const LTC_LINE = () => `LTC (Litecoin regtest): ${ltc.url}`;
+
+  it("reserves report --verify --node LTC=… --node evm=…: the same verdict as --url-for, each node named for its chain, credentials cut", async () => {
+    const r = await report([
+      "--verify",
+      "--node",
+      `LTC=${ltcUrl}`,
+      "--node",
+      `evm=${anvil.url}`,
+      utxoProof,
+      evmProof,
+    ]);
+    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout.split("\n")[0]).toMatch(/^HOLDS: all 2 proofs hold/);
+    expect(r.stdout).toContain(`nodes: ${LTC_LINE()}; evm (anvil (chain id 31337)): ${anvil.url}`);
+    expect(r.stdout).toContain(
+      `re-verify: chaingw reserves report --verify --node LTC=${ltc.url} --node evm=${anvil.url} ${utxoProof} ${evmProof}`,
+    );
+    expect(r.stdout).not.toContain(ltc.password);
+    const j = JSON.parse(
+      (
+        await report([
+          "--json",
+          "--verify",
+          "--node",
+          `LTC=${ltcUrl}`,
+          "--url-for",
+          `evm=${anvil.url}`,
+          utxoProof,
+          evmProof,
+        ])
+      ).stdout,
+    );
+    expect(j.nodes).toEqual([
+      { net: "LTC", chain: "Litecoin regtest", url: ltc.url },
+      { net: "evm", chain: "anvil (chain id 31337)", url: anvil.url },
+    ]);
+  });
+
+  it("reserves verify of chaingw's own proof takes --node (its coin or its group), in the same words; the global --url points nowhere", async () => {
+    const u = await runCli(["reserves", "verify", utxoProof, "--node", `ltc=${ltcUrl}`], {
+      env: { CHAINGW_URL: "http://127.0.0.1:9/" },
+    });
+    expect(u.exitCode, u.stdout + u.stderr).toBe(0);
+    expect(u.stdout).toContain(`nodes: ${LTC_LINE()}`);
+    expect(u.stdout).not.toContain(ltc.password);
+    const e = await runCli(["reserves", "verify", evmProof, "--node", `evm=${anvil.url}`, "--json"], {
+      env: { CHAINGW_URL: "http://127.0.0.1:9/" },
+    });
+    expect(e.exitCode, e.stderr).toBe(0);
+    expect(JSON.parse(e.stdout).nodes).toEqual([
+      { net: "evm", chain: "anvil (chain id 31337)", url: anvil.url },
+    ]);
+  });
+
+  it("solvency over chaingw's own proofs takes --node too: SOLVENT, the node named as in reserves verify", async () => {
+    writeFileSync(join(dir, "assets.csv"), "asset,decimals\nLTC,8\n");
+    const { buildCommitment } = await import("./helpers/liabilities.js");
+    const c = await buildCommitment(dir, "node-ltc", ["c1,LTC,1"]);
+    const r = await runCli([
+      "solvency",
+      "--liabilities",
+      c,
+      "--reserves",
+      `LTC=${utxoProof}`,
+      "--backing",
+      "LTC=litecoin-regtest",
+      "--challenge",
+      CHALLENGE,
+      "--verify",
+      "--node",
+      `LTC=${ltcUrl}`,
+    ]);
+    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^SOLVENT/);
+    expect(r.stdout).toContain(`nodes: ${LTC_LINE()}`);
+    expect(r.stdout).not.toContain(ltc.password);
+  });
+
+  it("an unknown NET, a NET given twice (either spelling), a coin no proof is of: exit 2 by name, nothing sent", async () => {
+    const refused = async (args: string[], words: string) => {
+      const r = await runCli(args);
+      expect(r.exitCode, r.stdout + r.stderr).toBe(2);
+      expect(r.stderr).toContain(words);
+      expect(r.stderr).not.toContain(ltc.password);
+    };
+    for (const cmd of [
+      ["reserves", "report", "--verify", utxoProof],
+      ["reserves", "verify", utxoProof],
+      [
+        "solvency",
+        "--liabilities",
+        join(dir, "node-ltc", "commitment.json"),
+        "--reserves",
+        `LTC=${utxoProof}`,
+        "--verify",
+      ],
+    ]) {
+      await refused([...cmd, "--node", `LTCX=${ltcUrl}`], '--node "LTCX"=…: no network "LTCX"');
+      await refused(
+        [...cmd, "--node", `LTC=${ltcUrl}`, "--node", "ltc=http://127.0.0.1:1/"],
+        '--node names "LTC" twice',
+      );
+    }
+    await refused(
+      [
+        "reserves",
+        "report",
+        "--verify",
+        utxoProof,
+        "--url-for",
+        `utxo=${ltcUrl}`,
+        "--node",
+        "utxo=http://127.0.0.1:1/",
+      ],
+      '--node names "utxo" twice',
+    );
+    await refused(
+      ["reserves", "report", "--verify", utxoProof, "--node", `BTC=${ltcUrl}`],
+      "--node BTC=…: no proof read is of BTC's chain",
+    );
+    await refused(
+      [
+        "reserves",
+        "verify",
+        fileURLToPath(new URL("./fixtures/exchange/ownership/okx_por_example_2022-11.csv", import.meta.url)),
+        "--node",
+        "NOPE=http://127.0.0.1:1/",
+      ],
+      '--node "NOPE"=…: no network "NOPE"',
+    );
+  });
+});

@@ -1,20 +1,21 @@
 /**
  * Proof files as the commands that read several of them take them (`reserves report`, `solvency`): every
  * file read and checked by its format's strict reader before anything is sent, then, with --verify, each
- * verified against its chain (--url-for names a node per chain).
+ * verified against its chain (--node names a node per coin, network or group; --url-for is its alias).
  */
-import { type GroupName, parseChainName } from "../chains/index.js";
 import type { GlobalFlags } from "../config/config.js";
 import { UsageError } from "../errors/index.js";
 import type { CombinedReport, ReadProof } from "../reserves/combined.js";
 import { contextFor, type Run } from "./context.js";
 import { asUsage, checkWritable, readText } from "./files.js";
-import { onePerKey } from "./options.js";
+import type { NodeChoice, NodeUsed } from "./nodes.js";
 
 /** The flags `reserves report` and `solvency` share. */
 export interface ProofSetFlags {
   verify?: boolean;
   urlFor?: string[];
+  /** `--node NET=URL` (src/cli/nodes.ts); `--url-for GROUP=URL` is its alias */
+  node?: string[];
   html?: string;
   /** solvency: the proofs are verified later (verifyReserveProofs), once they are known to fit together */
   verifyLater?: boolean;
@@ -26,18 +27,16 @@ export async function loadReserveProofs(
   flags: GlobalFlags,
   o: ProofSetFlags,
   command: string,
-): Promise<{ read: ReadProof[]; proofs: CombinedReport["proofs"]; urlFor: Map<GroupName, string> }> {
-  const pairs = (o.urlFor ?? []).map((v): [GroupName, string] => {
-    const m = /^([a-z-]+)=(.+)$/.exec(v);
-    if (!m)
-      throw new UsageError(
-        `--url-for ${JSON.stringify(v)}: expected group=url, like evm=http://127.0.0.1:8545/`,
-      );
-    return [parseChainName(m[1], "--url-for group") as GroupName, m[2] as string];
-  });
-  const urlFor = new Map<GroupName, string>(onePerKey("--url-for", pairs));
-  if (urlFor.size && !o.verify && !o.verifyLater)
-    throw new UsageError("--url-for names nodes to verify against: give --verify too");
+): Promise<{
+  read: ReadProof[];
+  proofs: CombinedReport["proofs"];
+  nodes: NodeChoice[];
+  used: NodeUsed[];
+}> {
+  const { nodeChoices } = await import("./nodes.js");
+  const nodes = await nodeChoices(o.node, o.urlFor);
+  if (nodes.length && !o.verify && !o.verifyLater)
+    throw new UsageError(`${nodes[0]?.flag} names nodes to verify against: give --verify too`);
   checkWritable(o.html, "--html");
   const { detectFormat, formatList, OWN_RESERVES } = await import("../formats/registry.js");
   // every file is read and checked before anything is sent, by the reader of its format
@@ -52,21 +51,44 @@ export async function loadReserveProofs(
     const hint = found ? undefined : `${command} reads ${formatList(OWN_RESERVES)}`;
     read.push(await asUsage(f, () => m.read(f, text), hint));
   }
+  // every named node answers for some proof read (a group may have none), before anything is sent
+  const { nodeForProof, refuseUnused } = await import("./nodes.js");
+  const { OWN_RESERVES: own } = await import("../formats/registry.js");
+  const hit = new Set<NodeChoice>();
+  for (const r of read) {
+    const m = await (own.find((f) => f.name === r.format) as (typeof own)[number]).load();
+    const c = await nodeForProof(nodes, r, m.group(r));
+    if (c) hit.add(c);
+  }
+  await refuseUnused(nodes, hit);
+  const used: NodeUsed[] = [];
   const proofs = o.verify
-    ? await verifyReserveProofs(run, read, flags, urlFor)
+    ? await verifyReserveProofs(run, read, flags, nodes, undefined, used)
     : read.map((r) => ({ ...r.entry }));
-  return { read, proofs, urlFor };
+  return { read, proofs, nodes, used };
 }
 
-/** Each proof read verified against its chain (--url-for names a node per group). */
+/** The command line's node options as they were given (credentials masked), for "run it again" lines. */
+export async function nodeArgs(nodes: readonly NodeChoice[]): Promise<string[]> {
+  const [{ redactUrl }, { shellQuote }] = await Promise.all([
+    import("../util/redact.js"),
+    import("../util/text.js"),
+  ]);
+  return nodes.map((c) => `${c.flag} ${shellQuote(`${c.net}=${redactUrl(c.url)}`)}`);
+}
+
+/** Each proof read verified against its chain (--node names a node per coin, network or group). */
 export async function verifyReserveProofs(
   run: Run,
   read: ReadProof[],
   flags: GlobalFlags,
-  urlFor: Map<GroupName, string>,
+  nodes: readonly NodeChoice[],
   /** solvency --challenge: the text every proof's signatures must be over */
   challenge?: string,
+  /** filled with each named node and the chain it answered for, once each */
+  used?: NodeUsed[],
 ): Promise<CombinedReport["proofs"]> {
+  const { nodeForProof, nodeUsed, proofChainLabel } = await import("./nodes.js");
   const { OWN_RESERVES } = await import("../formats/registry.js");
   const proofs: CombinedReport["proofs"] = [];
   // every EVM proof's addresses by chain id: each proof's tracking probe raises the others' native balances too
@@ -81,7 +103,12 @@ export async function verifyReserveProofs(
     // the module of the format that read it verifies it
     const m = await (OWN_RESERVES.find((f) => f.name === r.format) as (typeof OWN_RESERVES)[number]).load();
     const group = m.group(r);
-    const url = urlFor.get(group);
+    const node = await nodeForProof(nodes, r, group);
+    const url = node?.url;
+    if (node && used) {
+      const u = nodeUsed(node, await proofChainLabel(r));
+      if (!used.some((x) => x.net === u.net && x.chain === u.chain)) used.push(u);
+    }
     const ctx = contextFor(run, { ...flags, ...(url ? { url: [url] } : {}), chain: group }, group, {
       pooled: true,
     });

@@ -268,7 +268,16 @@ export async function runExchangeSolvency(
     { path: o.liabilities, role: "liabilities" },
     { path: o.reserves, role: "reserves (address file)" },
   ]);
-  await printSolvency(run, report, () => renderSolvency(escapeDeep(report)), written);
+  // which node answered for which chain, in the words of every verdict (src/cli/nodes.ts)
+  const { nodesLine } = await import("../nodes.js");
+  const used = judged.used;
+  const withNodes = { ...report, nodes: used };
+  await printSolvency(
+    run,
+    used.length ? withNodes : report,
+    async () => [await renderSolvency(escapeDeep(report)), ...nodesLine(escapeDeep(used))].join("\n"),
+    written,
+  );
   const [{ exitCodeOfVerdict }, { SOLVENCY_VERDICT }] = await Promise.all([
     import("../../reserves/verdict.js"),
     import("../../liabilities/solvency.js"),

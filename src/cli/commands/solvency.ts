@@ -12,6 +12,7 @@ import type { CombinedReport, ReadProof } from "../../reserves/combined.js";
 import { escapeDeep } from "../../util/escape.js";
 import { formatUnits } from "../../util/units.js";
 import { BACKING_ALIASES, BACKING_NETWORKS, OWNERSHIP_PUBLISHERS, WELL_KNOWN_ASSETS } from "../help-lists.js";
+import { NODE_OPTION, type NodeChoice, type NodeUsed, URL_FOR_OPTION } from "../nodes.js";
 import { collect, takesCsv } from "../options.js";
 
 /** --max-gap's default: the reserves' block and the liabilities' count on the same day (docs/proofs.md) */
@@ -67,12 +68,12 @@ export function declareSolvency(program: Command, run: Run): void {
       "--max-gap <duration>",
       `how far a reserve snapshot's block time may be from the liabilities' created (an exchange's root: --liabilities-date) (s, m, h or d; default ${DEFAULT_MAX_GAP}); beyond it the reserves prove nothing for them`,
     )
-    .option("--url-for <group=url>", "with --verify: the node for a chain group (repeatable)", collect)
     .option(
-      "--node <net=url>",
-      "an exchange's address file as --reserves FILE: the node its NET rows' balances are re-read on at the snapshot (repeatable)",
+      NODE_OPTION.flags,
+      `with --verify (an exchange's address file: its NET rows re-read at the snapshot): ${NODE_OPTION.help}`,
       collect,
     )
+    .option(URL_FOR_OPTION.flags, URL_FOR_OPTION.help, collect)
     .option(
       "--token <symbol=address>",
       "an exchange's address file: a token's contract for its SYMBOL rows (repeatable)",
@@ -129,14 +130,10 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
   // an exchange's package: --reserves FILE (no ASSET=) naming its address file
   const plain = o.reserves.filter((v) => !v.includes("="));
   if (plain.length) return runPackage(o, run, flags, plain[0] as string);
-  for (const [flag, given] of [
-    ["--node", o.node?.[0]],
-    ["--token", o.token?.[0]],
-  ] as const)
-    if (given !== undefined)
-      throw new UsageError(
-        `${flag} is for an exchange's address file (--reserves ADDRESS-FILE); chaingw's own proofs are re-read with --verify --url-for`,
-      );
+  if (o.token?.[0] !== undefined)
+    throw new UsageError(
+      "--token is for an exchange's address file (--reserves ADDRESS-FILE); chaingw's own proofs name their tokens' contracts",
+    );
   const { commitment, exchange, assets } = await liabilitiesFor(o);
   const wanted = wantedOf(o.reserves, assets);
   const { backingRules } = await import("./solvency-backing.js");
@@ -148,7 +145,7 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
     run,
     files,
     flags,
-    { ...o, verify: false, verifyLater: o.verify },
+    { ...o, node: o.node ?? [], verify: false, verifyLater: o.verify },
     "solvency",
   );
   const { read } = loaded;
@@ -164,7 +161,10 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
   const gapText = o.maxGap ?? DEFAULT_MAX_GAP;
   const maxGap = { text: gapText, seconds: parseSpan("--max-gap", gapText) };
   // each proof is verified on its own terms (its own challenge); whether that is the audit's, solvency says
-  const proofs = o.verify ? await verifyReserveProofs(run, read, flags, loaded.urlFor) : loaded.proofs;
+  const used: NodeUsed[] = [];
+  const proofs = o.verify
+    ? await verifyReserveProofs(run, read, flags, loaded.nodes, undefined, used)
+    : loaded.proofs;
   const report = solvency({
     ...(commitment ? { commitment } : { exchange: owed }),
     backings: backingsOf(wanted, files, read, proofs),
@@ -174,7 +174,7 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
     maxGap,
     now: new Date(),
   });
-  if (o.html !== undefined) await writeHtml(o, o.html, report, proofs, loaded.urlFor);
+  if (o.html !== undefined) await writeHtml(o, o.html, report, proofs, loaded.nodes);
   const { writtenBeside } = await import("./solvency-report.js");
   // the package's rows.csv lists each output and balance of the documents read, with the verifier's word
   const docs = read.map((x, i) => ({
@@ -194,7 +194,15 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
     import("../render/solvency-rows.js"),
     import("../render/solvency.js"),
   ]);
-  await printSolvency(run, report, () => renderSolvency(escapeDeep(report)), written);
+  // which node answered for which chain, in the words of every verdict (src/cli/nodes.ts)
+  const { nodesLine } = await import("../nodes.js");
+  const shown = used.length ? { ...report, nodes: used } : report;
+  await printSolvency(
+    run,
+    shown,
+    async () => [await renderSolvency(escapeDeep(report)), ...nodesLine(escapeDeep(used))].join("\n"),
+    written,
+  );
   const { exitCodeOfVerdict } = await import("../../reserves/verdict.js");
   const { SOLVENCY_VERDICT } = await import("../../liabilities/solvency.js");
   run.exitCode = exitCodeOfVerdict(SOLVENCY_VERDICT[report.verdict]);
@@ -268,13 +276,13 @@ async function writeHtml(
   html: string,
   report: SolvencyReport,
   proofs: CombinedReport["proofs"],
-  urlFor: Map<string, string>,
+  nodes: readonly NodeChoice[],
 ): Promise<void> {
   const { combine } = await import("../../reserves/combined.js");
   const { reportHtml } = await import("../render/html.js");
   const { writeAtomic } = await import("../files.js");
-  const { redactUrl } = await import("../../util/redact.js");
   const { shellQuote } = await import("../../util/text.js");
+  const { nodeArgs } = await import("../proofs.js");
   // the command another person runs to judge the same files against the same nodes (credentials masked)
   const again = [
     "chaingw solvency --verify --liabilities",
@@ -285,7 +293,7 @@ async function writeHtml(
     ...o.backing.map((v) => `--backing ${shellQuote(v)}`),
     ...(o.challenge === undefined ? [] : [`--challenge ${shellQuote(o.challenge)}`]),
     ...(o.maxGap === undefined ? [] : [`--max-gap ${shellQuote(o.maxGap)}`]),
-    ...[...urlFor].map(([g, u]) => `--url-for ${shellQuote(`${g}=${redactUrl(u)}`)}`),
+    ...(await nodeArgs(nodes)),
   ].join(" ");
   const reservesReport = combine(proofs, o.verify, again);
   const [{ VERDICT_WORD }, { solvencyHtml }] = await Promise.all([

@@ -7,8 +7,8 @@ import type { Command } from "commander";
 import type { GlobalFlags } from "../../../config/config.js";
 import { UsageError } from "../../../errors/index.js";
 import { escapeDeep } from "../../../util/escape.js";
-import { redactUrl } from "../../../util/redact.js";
 import { shellQuote } from "../../../util/text.js";
+import { NODE_OPTION, URL_FOR_OPTION } from "../../nodes.js";
 import { collect, takesCsv } from "../../options.js";
 import type { ProofSetFlags } from "../../proofs.js";
 import type { Run } from "../../run.js";
@@ -20,11 +20,8 @@ export function declareReport(reserves: Command, run: Run): void {
     )
     .argument("<proofs...>", "proof documents")
     .option("--verify", "verify each proof against its chain first; fail when any does not hold")
-    .option(
-      "--url-for <group=url>",
-      "with --verify: the node for proofs of one group (utxo=..., evm=..., evm-compat=...), repeatable",
-      collect,
-    )
+    .option(NODE_OPTION.flags, `with --verify: ${NODE_OPTION.help}`, collect)
+    .option(URL_FOR_OPTION.flags, URL_FOR_OPTION.help, collect)
     .option("--html <file>", "also write the report as one self-contained HTML page (no network fetches)")
     .action(async (files: string[], _o: unknown, command: Command) => {
       await runReport(run, files, command.optsWithGlobals() as GlobalFlags, command.opts());
@@ -44,22 +41,29 @@ export async function runReport(run: Run, files: string[], flags: GlobalFlags, o
       import("../../../reserves/verdict.js"),
     ],
   );
-  const { proofs, urlFor } = await loadReserveProofs(run, files, flags, o, "reserves report");
+  const { proofs, nodes, used } = await loadReserveProofs(run, files, flags, o, "reserves report");
   const { combine } = await import("../../../reserves/combined.js");
-  const report = combine(
+  const { nodeArgs } = await import("../../proofs.js");
+  const combined = combine(
     proofs,
     o.verify === true,
     // the nodes it was verified against go with it (credentials and key-like query values masked: they never print)
-    `chaingw reserves report --verify ${[...urlFor].map(([g, u]) => `--url-for ${shellQuote(`${g}=${redactUrl(u)}`)} `).join("")}${files.map(shellQuote).join(" ")}`,
+    `chaingw reserves report --verify ${(await nodeArgs(nodes)).map((a) => `${a} `).join("")}${files.map(shellQuote).join(" ")}`,
   );
+  // which node answered for which chain, in the words of every verdict (src/cli/nodes.ts)
+  const report = used.length ? { ...combined, nodes: used } : combined;
   const verdict = report.verdict;
   if (o.html !== undefined) {
     const { reportHtml } = await import("../../render/html.js");
     writeAtomic(o.html, reportHtml(report, new Date()), "--html");
   }
   const { colorOf } = await import("../../context.js");
-  if (run.format === "csv") run.out((await import("../../render/report.js")).reportCsv(escapeDeep(report)));
-  else run.print(report, () => renderReport(escapeDeep(report), colorOf(run, flags)));
+  const { nodesLine } = await import("../../nodes.js");
+  if (run.format === "csv") run.out((await import("../../render/report.js")).reportCsv(escapeDeep(combined)));
+  else
+    run.print(report, () =>
+      [renderReport(escapeDeep(combined), colorOf(run, flags)), ...nodesLine(escapeDeep(used))].join("\n"),
+    );
   if (o.html !== undefined && !run.machine) run.out(`report page written to ${o.html}`);
   if (verdict !== "not-verified") run.exitCode = exitCodeOfVerdict(verdict);
 }

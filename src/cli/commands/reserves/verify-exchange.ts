@@ -13,6 +13,7 @@ import type { OwnershipFile } from "../../../exchange/ownership/read.js";
 import type { OwnershipReport } from "../../../exchange/ownership/verify.js";
 import type { AddressFileModule } from "../../../formats/registry.js";
 import { quoted } from "../../../util/text.js";
+import type { NodeUsed } from "../../nodes.js";
 import { onePerKey } from "../../options.js";
 import type { Run } from "../../run.js";
 
@@ -95,6 +96,8 @@ export async function addressFileJudged(
   report: OwnershipReport;
   file: OwnershipFile;
   nodes: ChainNode[];
+  /** each node and the chain it answered for, as every verdict names them */
+  used: NodeUsed[];
   /** what the rows were read with: the token contracts by symbol, the Bitcoin-family addresses' network */
   tokens: Map<string, string>;
   tronTokens: Map<string, string>;
@@ -116,9 +119,12 @@ export async function addressFileJudged(
     const old = files.readText(older, "--previous");
     previous = readFile(older, () => m.previous(old, basename(older)));
   }
-  const nodes = onePerKey("--node", pairs("--node", o.node, /^https?:\/\/\S+$/, "NET=http(s)://host:port"));
-  // two names of one chain (ETH and ERC20) would leave which node reads its rows to the order given
-  const { nodeKey } = await import("../../../exchange/ownership/balances.js");
+  // one per NET, NET known (a coin, a network, or a name the file's rows use): src/cli/nodes.ts
+  const { nodeKey, networkOf } = await import("../../../exchange/ownership/balances.js");
+  const { nodeChoices } = await import("../../nodes.js");
+  const nodes = (
+    await nodeChoices(o.node, undefined, { groups: false, extra: new Set(owned.rows.map(networkOf)) })
+  ).map((c): [string, string] => [c.net, c.url]);
   for (const [i, [a]] of nodes.entries())
     for (const [b] of nodes.slice(i + 1))
       if (nodeKey(a) === nodeKey(b))
@@ -163,5 +169,13 @@ export async function addressFileJudged(
     : undefined;
   // --challenge: the exact message every signed row must be over (else the layout's own messages)
   const report = await m.verify(owned, { previous, chain, network, message: o.challenge }, run.abort.signal);
-  return { report, file: owned, nodes: chainNodes, tokens, tronTokens, network };
+  // which node answered for which chain, in the words of every verdict (src/cli/nodes.ts)
+  const { answeredLabel } = await import("../../../exchange/ownership/balances.js");
+  const { redactUrl } = await import("../../../util/redact.js");
+  const used = chainNodes.map((n, i) => ({
+    net: n.network,
+    chain: n.id ? answeredLabel(n.id) : "its chain not told",
+    url: redactUrl(nodes[i]?.[1] ?? ""),
+  }));
+  return { report, file: owned, nodes: chainNodes, used, tokens, tronTokens, network };
 }

@@ -11,6 +11,7 @@ import type { QuorumNode } from "../../../proof/document.js";
 import type { Verdict } from "../../../reserves/verdict.js";
 import { escapeDeep } from "../../../util/escape.js";
 import { OWNERSHIP_LAYOUTS, OWNERSHIP_PUBLISHERS, RESERVES_FORMATS } from "../../help-lists.js";
+import { NODE_OPTION, type NodeUsed } from "../../nodes.js";
 import { collect, takesCsv } from "../../options.js";
 import type { Run } from "../../run.js";
 
@@ -53,8 +54,8 @@ export function declareVerify(reserves: Command, run: Run): void {
       "an exchange's address file: an older one of the same exchange; a signature found in it fails the row (reused, not fresh)",
     )
     .option(
-      "--node <net=url>",
-      "an exchange's address file: a node for the rows of network NET (ETH, ARBITRUM, ERC20, …): balances at the snapshot block, contract wallets' owners; asked its chain first, one of another chain refused (repeatable)",
+      NODE_OPTION.flags,
+      `${NODE_OPTION.help}; an exchange's address file: its NET rows' balances at the snapshot block, contract wallets' owners (a node of another chain refused)`,
       collect,
       [],
     )
@@ -112,11 +113,18 @@ export async function runVerify(run: Run, file: string, flags: GlobalFlags, o: V
       import("../../render/ownership.js"),
       import("../../context.js"),
     ]);
-    const { report } = await addressFileJudged(run, file, text, m, flags, o);
-    return printReport(run, report, colorOf(run, flags), renderOwnership, ownershipCsv);
+    const { report, used } = await addressFileJudged(run, file, text, m, flags, o);
+    const { nodesLine } = await import("../../nodes.js");
+    return printReport(
+      run,
+      used.length ? { ...report, nodes: used } : report,
+      colorOf(run, flags),
+      (x, c) => [renderOwnership(x, c), ...nodesLine(escapeDeep(used))].join("\n"),
+      (x) => ownershipCsv(x),
+    );
   }
-  if (o.previous !== undefined || o.node?.length || o.token?.length)
-    throw new UsageError("--previous, --node and --token are for exchanges' address files; this is not one");
+  if (o.previous !== undefined || o.token?.length)
+    throw new UsageError("--previous and --token are for exchanges' address files; this is not one");
   return verifyOwnFile(run, file, text, flags, o, files.quorumOf(o.quorum), m, hint);
 }
 
@@ -143,15 +151,33 @@ async function verifyOwnFile(
   ]);
   const r = await files.asUsage(file, () => m.read(file, text), hint);
   const group = m.group(r);
+  // --node: the node of the proof's coin, network or group (src/cli/nodes.ts); any other named one refused
+  const nodes = await import("../../nodes.js");
+  const choices = await nodes.nodeChoices(o.node, undefined);
+  const node = await nodes.nodeForProof(choices, r, group);
+  if (choices.length && !node)
+    throw new UsageError(
+      `--node: none of ${choices.map((c) => c.net).join(", ")} answers for this proof's chain (${await nodes.proofChainLabel(r)}): name its coin, its network or its group (${group})`,
+    );
+  await nodes.refuseUnused(choices, new Set(node ? [node] : []));
+  if (node && k !== undefined)
+    throw new UsageError(
+      "--quorum verifies on K nodes given with --url; --node names one node for the proof",
+    );
+  const used = node ? [nodes.nodeUsed(node, await nodes.proofChainLabel(r))] : [];
+  const f: GlobalFlags = node ? { ...flags, url: [node.url] } : flags;
   const signatures =
     o.signatures === undefined
       ? undefined
       : m.namesGroup
         ? await files.readAccountSignatures(o.signatures, groupOf(group))
         : await files.readSignatures(o.signatures);
-  const ctx = contextFor(run, m.namesGroup ? { ...flags, chain: group } : flags, group, { pooled: true });
+  const ctx = contextFor(run, m.namesGroup ? { ...f, chain: group } : f, group, { pooled: true });
   const { renderProofReport, proofReportCsv } = await import("../../render/verify.js");
-  await verifyAndPrint(run, ctx, k, renderProofReport, proofReportCsv, async (bar) => {
+  // which node answered for which chain, in the words of every verdict (src/cli/nodes.ts)
+  const render = (x: Parameters<typeof renderProofReport>[0], color: boolean) =>
+    [renderProofReport(x, color), ...nodes.nodesLine(escapeDeep(used))].join("\n");
+  await verifyAndPrint(run, ctx, k, render, proofReportCsv, used, async (bar) => {
     const once = (client: typeof ctx.client) =>
       m.report(
         {
@@ -181,6 +207,7 @@ async function verifyAndPrint<R extends ProofReport>(
   k: number | undefined,
   render: (r: R & { quorum?: { k: number; nodes: QuorumNode[] } }, color: boolean) => string,
   csv: (r: R) => string,
+  used: readonly NodeUsed[],
   work: (bar: { update(text: string): void }) => Promise<Verified<R>>,
 ): Promise<void> {
   const { progress } = await import("../../../output/progress.js");
@@ -201,7 +228,7 @@ async function verifyAndPrint<R extends ProofReport>(
           quorum: { k: k as number, nodes: v.quorum.nodes },
         }
       : v.report;
-  await printReport(run, report, ctx.color, render, csv);
+  await printReport(run, used.length ? { ...report, nodes: used } : report, ctx.color, render, csv);
 }
 
 /**
