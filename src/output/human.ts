@@ -94,8 +94,20 @@ export function plainColumns(head: string[], rows: string[][], width = terminalW
   return [wrapped(head), cols.map((n) => "-".repeat(n)).join("  "), ...rows.map(wrapped)].join("\n");
 }
 
-/** A boxed table, as wide as its cells or, on a narrower terminal, wrapped within it. */
+/**
+ * cli-table3 lays out ~40 µs per cell (option merging, width and truncation per cell) and checks each new
+ * cell against every earlier one for row spans: 5,000 rows of an address file cost 8.7 s of its layout, 10,000
+ * rows 4× that. Beyond this many rows every table is plain aligned columns (same content, one line per row,
+ * easier to grep).
+ */
+export const BOXED_ROWS_MAX = 100;
+
+/**
+ * A boxed table, as wide as its cells or, on a narrower terminal, wrapped within it; beyond BOXED_ROWS_MAX
+ * rows, plain columns.
+ */
 export function table(head: string[], rows: string[][], color: boolean, width = terminalWidth()): string {
+  if (rows.length > BOXED_ROWS_MAX) return plainColumns(head, rows, width);
   const Table = require("cli-table3") as typeof import("cli-table3");
   const natural = head.map((h, i) => Math.max(cellWidth(h), ...rows.map((r) => cellWidth(r[i] ?? ""))) + 2);
   const borders = head.length + 1;

@@ -1,6 +1,6 @@
 /** Renderers of a reserves report: human (table + summary), JSON (one stable shape), CSV. */
 
-import { plainColumns, style, table } from "../../output/human.js";
+import { style, table } from "../../output/human.js";
 import { nodeName } from "../../reserves/claims.js";
 import { formatCoins } from "../../reserves/utxo/amount.js";
 import type { Report } from "../../reserves/utxo/report.js";
@@ -90,17 +90,6 @@ export function reportCsv(r: Report): string {
 }
 
 /**
- * cli-table3 lays out ~40 µs per cell (option merging, width and truncation per cell): 400 unspents cost
- * 67 ms, more than the node's scan of 10,000 addresses. Beyond this many rows, plain aligned columns (same
- * content, one line per row, easier to grep).
- */
-const BOXED_ROWS_MAX = 100;
-
-function rowsTable(head: string[], rows: string[][], color: boolean): string {
-  return rows.length <= BOXED_ROWS_MAX ? table(head, rows, color) : plainColumns(head, rows);
-}
-
-/**
  * What the proof carries beside the scan's total. With --min-conf: its outputs and those left out (each
  * named `txid:vout`, marked in the table). With --signatures: each signature and whether it checked out.
  */
@@ -121,7 +110,7 @@ export function reportHuman(r: Report, opts: { color: boolean; proof?: ProofTota
   const out: string[] = [];
   if (r.holdings) {
     out.push(
-      rowsTable(
+      table(
         ["address or descriptor", "outputs", "amount"],
         r.holdings.map((h) => [h.key, String(h.outputs), formatCoins(h.sats)]),
         opts.color,
@@ -132,7 +121,7 @@ export function reportHuman(r: Report, opts: { color: boolean; proof?: ProofTota
     const left = opts.proof?.minConf === undefined ? undefined : opts.proof.excluded.outpoints;
     const head = ["txid:vout", "address or descriptor", "amount", "height"];
     out.push(
-      rowsTable(
+      table(
         left ? [...head, "in the proof"] : head,
         s.unspents.map((u) => {
           const row = [
