@@ -210,7 +210,6 @@ describe("the auditors' Merkle tree tool's leaf lists (The Network Firm, formerl
 
   it("changed copies: one leaf changed misses the root; a leaf listed twice fails; a line not of the form is refused with its line (exit 2)", async () => {
     const root = rootByHand(leavesOf(text(BITSO)));
-    const t0 = Date.now();
     const changed = await verify(
       tampered(BITSO, (t) => t.replace("6,3\ta930ca02120c1a5d", "6,3\ta930ca02120c1a5e")),
       "--root",
@@ -219,7 +218,6 @@ describe("the auditors' Merkle tree tool's leaf lists (The Network Firm, formerl
       "e17e7edf6faa1a6a",
       "--json",
     );
-    expect(Date.now() - t0).toBeLessThan(5000);
     expect(changed.exitCode).toBe(1);
     expect(failures(changed.json)).toEqual([
       expect.objectContaining({ step: "root", text: expect.stringContaining("not the given root") }),
@@ -277,16 +275,14 @@ describe("Bitget's hashing as its code did at each date (issue 58 item 3)", () =
     expect(leafFinding.text).toContain("779bf2f");
   });
 
-  it("a changed copy: one sibling's amount raised, the path untouched otherwise, does not reach the root (within 5 s)", async () => {
+  it("a changed copy: one sibling's amount raised, the path untouched otherwise, does not reach the root", async () => {
     const root = (JSON.parse(text(SEP)) as { path: Node[] }).path.at(-1)!.merkelLeaf;
-    const t0 = Date.now();
     const r = await verify(
       tampered(SEP, (t) => t.replace('"USDT": "1484.52298053"', '"USDT": "1484.52298054"')),
       "--root",
       root,
       "--json",
     );
-    expect(Date.now() - t0).toBeLessThan(5000);
     expect(r.exitCode).toBe(1);
     expect(failures(r.json)).toContainEqual(
       expect.objectContaining({ step: "root", text: expect.stringContaining("not the given root") }),
@@ -335,14 +331,12 @@ describe("Flipster (teamprex/proof-of-reserves): both leaf rules, the one that h
 
   it("a changed copy (one balance, the path untouched) reaches neither root: fails, both rules named; a negative balance fails", async () => {
     const d = JSON.parse(text("flipster-merkle_proof.json")) as Doc;
-    const t0 = Date.now();
     const r = await verify(
       tampered("flipster-merkle_proof.json", (t) => t.replace('"124.123"', '"125.123"')),
       "--root",
       d.root,
       "--json",
     );
-    expect(Date.now() - t0).toBeLessThan(5000);
     expect(r.exitCode).toBe(1);
     expect(failures(r.json)).toContainEqual(
       expect.objectContaining({ step: "path", text: expect.stringContaining("neither leaf rule reaches") }),
@@ -420,7 +414,6 @@ describe("SwissBorg (SwissBorg/proof-of-liabilities): userLiab with auditRoots a
   });
 
   it("changed copies: the customer's first liability raised (path untouched) misses the root; a currency's root total raised misses the commitment; the roots file alone, or the liabilities without it, exit 2", async () => {
-    const t0 = Date.now();
     const sib = await verify(
       tampered("swissborg-userLiab_6.json", (t) =>
         t.replace(/("liability": ")(\d)/, (_, a, d) => `${a}${Number(d) + 1}`),
@@ -432,7 +425,6 @@ describe("SwissBorg (SwissBorg/proof-of-liabilities): userLiab with auditRoots a
       commitment(R6),
       "--json",
     );
-    expect(Date.now() - t0).toBeLessThan(5000);
     expect(sib.exitCode).toBe(1);
     expect(failures(sib.json).length).toBeGreaterThan(0);
     const roots = await verify(
@@ -495,14 +487,12 @@ describe("BlocPalX (Blocpal-Inc/proof-of-reserves): the full tree file, every li
   });
 
   it("a changed copy (one line's amount, the rest untouched) misses the root and the header's total; a negative amount is named; the source file is named for what it is", async () => {
-    const t0 = Date.now();
     const r = await verify(
       tampered(TREE, (t) => t.replace(",0.00003000 XRP,", ",0.00003001 XRP,")),
       "--root",
       ROOT,
       "--json",
     );
-    expect(Date.now() - t0).toBeLessThan(5000);
     expect(r.exitCode).toBe(1);
     expect(new Set(failures(r.json).map((f) => f.step))).toEqual(new Set(["sums", "root"]));
     const neg = await verify(
@@ -542,14 +532,12 @@ describe("Silver Sixpence's tree levels (silversixpence-crypto/merkletree-verify
 
   it("a changed copy (one child hash, the rest untouched) fails at its line; a level left out is cannot say; another leaf fails", async () => {
     const [, , l] = rowsOf(text(LEVELS))[3]!;
-    const t0 = Date.now();
     const r = await verify(
       tampered(LEVELS, (t) => t.replace(`,${l},`, `,${l!.slice(0, -1)}${l!.endsWith("0") ? "1" : "0"},`)),
       "--root",
       top(),
       "--json",
     );
-    expect(Date.now() - t0).toBeLessThan(5000);
     expect(r.exitCode).toBe(1);
     expect(failures(r.json)).toContainEqual(expect.objectContaining({ step: "path", at: "line 4" }));
     const gap = await verify(
