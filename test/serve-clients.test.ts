@@ -1,10 +1,12 @@
 /**
  * The clients people already use, against `chaingw serve` in front of real litecoind and anvil (issue 48):
- * viem, ethers v6, the npm `bitcoin-core` client, python `requests` (as web3.py's HTTPProvider uses it:
+ * viem, ethers v6, web3.js 4, the npm `bitcoin-core` client, python `requests` (as web3.py's HTTPProvider uses it:
  * `raise_for_status()` first) and cast — each shows the gateway's own JSON-RPC code and message, and a
  * batch under a rate limit is admitted or refused whole (429 + Retry-After) so a batching client can obey.
  */
 import { execFileSync } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -54,6 +56,14 @@ afterAll(async () => {
 
 const eth = () => `${gw.url}/v1/eth`;
 
+/** What the test uses of web3.js 4. */
+interface Web3Module {
+  Web3: new (
+    provider: unknown,
+  ) => { eth: { getBlockNumber(): Promise<bigint>; getPastLogs(filter: object): Promise<unknown> } };
+  HttpProvider: new (url: string, options: object) => unknown;
+}
+
 describe("EVM clients see the gateway's own code and message", () => {
   it("viem: results, block overrides, -32602 with the range cap's message", async () => {
     const { createPublicClient, http } = await import("viem");
@@ -90,6 +100,44 @@ describe("EVM clients see the gateway's own code and message", () => {
     expect(e.error?.code).toBe(-32602);
     expect(e.error?.message).toMatch(CAP);
     provider.destroy();
+  });
+
+  it("web3.js 4: a gateway's error reaches the application with its message and code, in a 200 and in a 401 (its id echoed); the same 401 with id null shows an empty message", async () => {
+    // named through a variable: its types are not needed, and tsc stays green in a tree whose node_modules
+    // predates this devDependency (worktrees share one)
+    const WEB3 = "web3";
+    const { Web3, HttpProvider } = (await import(WEB3)) as Web3Module;
+    const client = (k: string, url = eth()) =>
+      new Web3(new HttpProvider(url, { providerOptions: { headers: { "x-api-key": k } } }));
+    const web3 = client(key);
+    expect(Number(await web3.eth.getBlockNumber())).toBe(Number(await anvil.rpc<string>("eth_blockNumber")));
+    type W3Error = { message: string; cause?: { code: number; message: string } };
+    const capped = (await web3.eth
+      .getPastLogs({ fromBlock: 0, toBlock: 200 })
+      .catch((x: unknown) => x)) as W3Error;
+    expect(capped.message).toMatch(CAP);
+    expect(capped.cause?.code).toBe(-32602);
+    const refused = (await client("cgw_nope")
+      .eth.getBlockNumber()
+      .catch((x: unknown) => x)) as W3Error;
+    expect(refused.message).toBe("Returned error: unauthorized: unknown API key");
+    expect(refused.cause).toEqual({ code: -32002, message: "unauthorized: unknown API key" });
+    // the control: serve's 401 as it was answered before issue 57 (id null), from a loopback server
+    const body = JSON.stringify({ jsonrpc: "2.0", id: null, error: refused.cause });
+    const old = createServer((_req, res) => {
+      res.writeHead(401, { "content-type": "application/json" });
+      res.end(body);
+    });
+    await new Promise<void>((r) => old.listen(0, "127.0.0.1", () => r()));
+    try {
+      const url = `http://127.0.0.1:${(old.address() as AddressInfo).port}/`;
+      const blank = (await client("cgw_nope", url)
+        .eth.getBlockNumber()
+        .catch((x: unknown) => x)) as W3Error;
+      expect(blank.message).not.toContain("unauthorized");
+    } finally {
+      old.close();
+    }
   });
 
   it("cast: the code and message as the node's own error, not 'HTTP error'", async () => {
