@@ -361,12 +361,9 @@ for (const conns of [1, 10, 50]) {
   const b = fx.find(conns, BARE);
   const n = fx.find(conns, NGINX);
   const rps = fx.paired(s, b, "rps");
-  console.log(
-    target(
-      rps >= 1,
-      `${conns} conns: serve uncached ${rps.toFixed(2)}× the bare proxy's req/s (aim ≥ 1×; ${s.rps.toFixed(0)} vs ${b.rps.toFixed(0)})${n ? `, ${fx.paired(s, n, "rps").toFixed(2)}× nginx's` : ""}`,
-    ),
-  );
+  const said = `${conns} conns: serve uncached ${rps.toFixed(2)}× the bare proxy's req/s (${s.rps.toFixed(0)} vs ${b.rps.toFixed(0)})${n ? `, ${fx.paired(s, n, "rps").toFixed(2)}× nginx's` : ""}`;
+  // the aim is at 10 and 50 connections; one connection is a latency, reported
+  console.log(conns === 1 ? said : target(rps >= 1, `${said}; aim ≥ 1×`));
   console.log(
     `${conns} conns: serve CPU ${s.cpuUs.toFixed(0)} µs/req${n ? ` = ${fx.paired(s, n, "cpuUs").toFixed(2)}× nginx's ${n.cpuUs.toFixed(0)} (the bare proxy ${fx.paired(b, n, "cpuUs").toFixed(2)}×)` : ""}; ${fx.paired(s, b, "cpuUs").toFixed(2)}× the bare proxy's ${b.cpuUs.toFixed(0)}`,
   );
