@@ -76,8 +76,12 @@ describe("balances of a large file, read in batches", () => {
     expect(report.rows).toHaveLength(1000);
     expect(report.rows[0]).toMatchObject({ status: "proven", balance: { holds: true } });
     expect(report.rows[1]?.status).toBe("failed");
-    expect(report.rows[1]?.reason).toContain(`at block ${height}, less than the 20000.000000000000000000 claimed`);
-    expect(report.rows.slice(2).every((x) => x.status === "proven" && x.balance?.value === "0.000000000000000000")).toBe(true);
+    expect(report.rows[1]?.reason).toContain(
+      `at block ${height}, less than the 20000.000000000000000000 claimed`,
+    );
+    expect(
+      report.rows.slice(2).every((x) => x.status === "proven" && x.balance?.value === "0.000000000000000000"),
+    ).toBe(true);
     expect(r.exitCode).toBe(1);
     expect(sent).toBeLessThanOrEqual(20);
     expect(sent).toBeGreaterThan(0);
