@@ -128,7 +128,7 @@ describe("a token that mirrors the native balance", () => {
     const r = await solvency(c, args);
     expect(r.exitCode, r.stdout + r.stderr).toBe(1);
     expect(r.stdout.split("\n")[0]).toMatch(/^NOT SOLVENT: MIR not covered/);
-    expect(r.stdout).toMatch(/ETH .* 2\.5 .* 3 .* covered \(proven\)/);
+    expect(r.stdout).toMatch(/ETH .* 2\.50* .* 3\.0* .* covered \(proven\)/);
     expect(r.stdout).toContain(
       `MIR: ${proof}#${mirror}: NOT COUNTED: a token named MIR at ${mirror} on anvil (chain id 31337), one balance backs one asset: the token named MIR at ${mirror} on anvil (chain id 31337) mirrors the native coin: its balanceOf equals the native balance at each of the 2 addresses read at block`,
     );
@@ -154,12 +154,12 @@ describe("a token that mirrors the native balance", () => {
     const honest = await solvency(await buildCommitment(dir, "eth-2.5", ["c1,ETH,2.5"]), args);
     expect(honest.exitCode, honest.stdout + honest.stderr).toBe(0);
     expect(honest.stdout).toMatch(/^SOLVENT/);
-    expect(honest.stdout).toMatch(/ETH .* 2\.5 .* 3 .* 5 .* covered \(proven\)/);
+    expect(honest.stdout).toMatch(/ETH .* 2\.50* .* 3\.0* .* 5\.0* .* covered \(proven\)/);
     expect(honest.stdout).toContain("ETH: native mirror: the token named MIR");
     expect(honest.stdout).toContain("counted once, as the native coin");
     const over = await solvency(await buildCommitment(dir, "eth-3.5", ["c1,ETH,3.5"]), args);
     expect(over.exitCode, over.stdout).toBe(1);
-    expect(over.stdout).toMatch(/ETH .* 3\.5 .* 3 .* 5 /);
+    expect(over.stdout).toMatch(/ETH .* 3\.50* .* 3\.0* .* 5\.0* /);
     writeFileSync(join(dir, "assets.csv"), "asset,decimals\nETH,18\nMIR,18\n");
   });
 
@@ -297,7 +297,7 @@ describe("a token that tracks the native balance without equalling it (issue 55,
     ];
     const honest = await solvency(await buildCommitment(dir, "tracked-2.5", ["c1,ETH,2.5"]), both);
     expect(honest.exitCode, honest.stdout + honest.stderr).toBe(0);
-    expect(honest.stdout).toMatch(/ETH .* 2\.5 .* 3 .* 5 .* covered \(proven\)/);
+    expect(honest.stdout).toMatch(/ETH .* 2\.50* .* 3\.0* .* 5\.0* .* covered \(proven\)/);
     expect(honest.stdout).toContain("ETH: native mirror: the token named TRK");
     const over = await solvency(await buildCommitment(dir, "tracked-3.5", ["c1,ETH,3.5"]), both);
     expect(over.exitCode, over.stdout).toBe(1);
@@ -400,7 +400,7 @@ describe("a token that tracks the native balance without equalling it (issue 55,
         const r = await on(node.url, two, args);
         expect(r.exitCode, r.stdout + r.stderr).toBe(3);
         expect(r.stdout.split("\n")[0]).toMatch(/^CANNOT SAY: /);
-        expect(r.stdout).toMatch(/ETH .* 2\.5 .* 3 .* covered \(proven\)/);
+        expect(r.stdout).toMatch(/ETH .* 2\.50* .* 3\.0* .* covered \(proven\)/);
         expect(r.stdout).toContain(
           `TRK: ${tracked}#${tracking}: proves nothing for this audit: whether its balanceOf reads the native coin of anvil (chain id 31337) (counted twice then) its node cannot tell: the node did not apply eth_call's state override (${answered}`,
         );
@@ -560,7 +560,7 @@ describe("a token whose balanceOf reads another proof address's native balance (
     expect(r.stdout).toContain(
       `tracks the native coin: its balanceOf(${A0}) moved with the native balance of ${A1} at block`,
     );
-    expect(r.stdout).toMatch(/ETH .* 3 .* 4 .* 4 .* covered \(proven\)/);
+    expect(r.stdout).toMatch(/ETH .* 3\.0* .* 4\.0* .* 4\.0* .* covered \(proven\)/);
     const alone = JSON.parse(
       (await runCli(["reserves", "verify", tokenOnly, "--url", anvil.url, "--json"])).stdout,
     );
