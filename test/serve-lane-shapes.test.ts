@@ -131,6 +131,11 @@ interface Shape {
   bytes: string;
   answers: string[];
   closes: boolean;
+  /**
+   * a second outcome either reader may give: a race, not a divergence (a request and the client's FIN in one
+   * read: the lane may answer it before it sees the FIN, node's server drops it; both close)
+   */
+  or?: string;
 }
 
 const bigHead = (n: number) =>
@@ -446,6 +451,7 @@ const shapes = (): Shape[] => [
     bytes: request(57) + FIN,
     answers: [],
     closes: true,
+    or: "200:57 closed",
   },
   // pipelining in one write
   {
@@ -478,7 +484,8 @@ describe("serve's lane answers every shape as node's server does", () => {
       const line = (r: { answers: Parsed[]; closed: boolean }) =>
         `${seen(r.answers).join(",")}${r.closed ? " closed" : ""}`;
       const expected = `${want.join(",")}${shape.closes ? " closed" : ""}`;
-      if (line(whole) !== expected || line(split) !== expected)
+      const fits = (l: string) => l === expected || (shape.or !== undefined && l === shape.or);
+      if (!fits(line(whole)) || !fits(line(split)))
         diverged.push(`${shape.name}: whole ${line(whole)} | node ${line(split)} | expected ${expected}`);
     };
     // a few shapes at a time (a loaded machine)

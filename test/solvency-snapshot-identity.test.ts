@@ -155,7 +155,9 @@ describe("solvency: one snapshot per chain, each coin once", () => {
       "LTC: 1 outputs of lower proofs were spent by the joint height: not counted",
     );
     // each proof alone holds: the double count was only in the sum
-    expect(forged.stdout).toMatch(/P\.json: LTC on Litecoin regtest at \d+: claimed 0, proven 0 \(holds\)/);
+    expect(forged.stdout).toMatch(
+      /P\.json: LTC on Litecoin regtest at \d+: claimed 0\.0+, proven 0\.0+ \(holds\)/,
+    );
     // honest control: a coin that stayed put at h counts beside Q at h+1
     const c2 = await owed({ LTC: "0.999" });
     const honest = await solvency(
@@ -169,7 +171,9 @@ describe("solvency: one snapshot per chain, each coin once", () => {
     );
     expect(honest.exitCode, honest.stdout + honest.stderr).toBe(0);
     expect(first(honest.stdout)).toMatch(/^SOLVENT: every asset covered \(5\) by proven reserves/);
-    expect(honest.stdout).toMatch(/LTC .* 0\.999 .* 0\.999 .* 0\.999 .* 100\.00% .* covered \(proven\)/);
+    expect(honest.stdout).toMatch(
+      /LTC .* 0\.9990* .* 0\.9990* .* 0\.9990* .* 100\.00% .* covered \(proven\)/,
+    );
   });
 
   it("proofs of one chain at different heights without --verify, EVM proofs at different blocks: exit 2, nothing sent", async () => {
