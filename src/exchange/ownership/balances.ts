@@ -99,6 +99,8 @@ export interface BalanceCheck {
   /** the chain's balance in the row's units, as text */
   value?: string;
   block?: string;
+  /** the places of the amount the chain answered: the token's decimals() at the block, else its coin's */
+  decimals?: number;
   /**
    * true: at least the claimed amount; false: less; null: not judged at the snapshot (why in detail) — not
    * read, or (`value` given) read at a head that is not the snapshot's block
@@ -247,10 +249,11 @@ function judgedBalance(
   // both in base units; written the one way, in coin units with the coin's decimals (util/units.ts)
   const shown = amountText(value, decimals);
   return value >= claimed
-    ? { value: shown, block: at, holds: true, detail: `holds ${shown} at ${at}${how}` }
+    ? { value: shown, block: at, decimals, holds: true, detail: `holds ${shown} at ${at}${how}` }
     : {
         value: shown,
         block: at,
+        decimals,
         holds: false,
         detail: `holds ${shown} at ${at}${how}, less than the ${amountText(claimed, decimals)} claimed`,
       };

@@ -205,6 +205,16 @@ export function decimalsOf(coin: string, network: string): number | undefined {
 }
 
 /**
+ * The places a row's base units (a file of base units, OKX 2022) are in: the ones the chain gave the amount it
+ * re-read (a token's decimals() at the block: a contract declared with --token is the chain's word, not the
+ * table's), else the coin's from chaingw's tables (`decimalsOf`); undefined: neither tells.
+ */
+export const basePlacesOf = (
+  row: { coin: string; network: string },
+  read: { balance?: { decimals?: number } } | undefined,
+): number | undefined => read?.balance?.decimals ?? decimalsOf(row.coin, row.network);
+
+/**
  * The chain a `--node NET=URL`'s node must be on for the rows of NET: a Bitcoin-family coin's network on
  * `network` (its genesis), a chain's network table row (its chain id), a rowless EVM chain's id; undefined
  * where chaingw does not know which chain the name is (LINEA's id is known, STARKNET's is none).

@@ -39,8 +39,17 @@ export interface RowResult {
   wallet?: number;
   /** a contract wallet's owners (OKX eoa1/eoa2; HTX's owner rows) */
   owners?: OwnerResult[];
-  /** the balance re-read at the snapshot block, where a node was given */
-  balance?: { value: string | null; block: string | null; holds: boolean | null; detail: string };
+  /**
+   * the balance re-read at the snapshot block, where a node was given; `decimals`: the places the chain gives
+   * its amount (a token's decimals() at the block), what a file of base units is counted in
+   */
+  balance?: {
+    value: string | null;
+    block: string | null;
+    holds: boolean | null;
+    detail: string;
+    decimals?: number;
+  };
 }
 
 export interface Tally {

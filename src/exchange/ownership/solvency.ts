@@ -27,7 +27,7 @@ import { gapText, rfc3339Seconds, timeFault } from "../../util/audit-time.js";
 import { aheadOfClock, isoOf } from "../../util/text.js";
 import { formatUnits } from "../../util/units.js";
 import { nodeOfRow } from "./balances.js";
-import { decimalsOf } from "./coins.js";
+import { basePlacesOf } from "./coins.js";
 import {
   at,
   backingOf,
@@ -199,7 +199,8 @@ function notCountedWhy(
     return {
       why: `${r.coin} is ${identityText(mine)}, ${notTheAsset(owed.asset, rule)}: not counted as ${owed.asset}`,
     };
-  const d = j.file.units === "base" ? decimalsOf(row.coin, row.network) : 0;
+  // base units in the places the chain gave the amount it re-read, else the coin's in chaingw's tables
+  const d = j.file.units === "base" ? basePlacesOf(row, r) : 0;
   if (d === undefined)
     return {
       why: `${r.coin}${r.network && !r.coin.includes("-") ? ` on ${r.network}` : ""}: its amount is in base units of a coin whose places chaingw's tables do not know: not counted as ${owed.asset}`,

@@ -11,7 +11,7 @@ import type { NetworkName } from "../../chains/coins.js";
 import type { Finding } from "../../reserves/verdict.js";
 import { claim, fails, ok, runSteps, type VerifyStep } from "../../reserves/verifier.js";
 import type { BalanceCheck, ChainChecks } from "./balances.js";
-import { decimalsOf, exchangeChainOf, rowAmountText } from "./coins.js";
+import { basePlacesOf, decimalsOf, exchangeChainOf, rowAmountText } from "./coins.js";
 import { addressKey, DIGESTS, publisherOf, type RowJudged, utxoCoinOfRow } from "./judge.js";
 import { judgeRows } from "./parallel.js";
 import {
@@ -360,7 +360,14 @@ function balanceFinding(
   const chain = ctx.options.chain;
   const res = s.rows[i] as RowResult;
   const row = ctx.file.rows[i] as OwnershipRow;
-  if (b) res.balance = { value: b.value ?? null, block: b.block ?? null, holds: b.holds, detail: b.detail };
+  if (b)
+    res.balance = {
+      value: b.value ?? null,
+      block: b.block ?? null,
+      holds: b.holds,
+      detail: b.detail,
+      ...(b.decimals === undefined ? {} : { decimals: b.decimals }),
+    };
   if (b?.holds === false) {
     const reason = `${res.reason}; but it ${b.detail}`;
     out.push(judge(ctx, s, i, "balances", { proven: false, status: "failed", reason }));
@@ -429,15 +436,19 @@ const decimalText = (v: bigint, scale: number): string => {
  * 12124.63 against 12119.81 does not). A total over a coin's variants ("BTC(ALL)") is shown, not compared:
  * which rows it covers the file does not say.
  */
-function summaryFinding(file: OwnershipFile, s: SummaryLine): Finding {
+function summaryFinding(file: OwnershipFile, s: SummaryLine, judged: RowResult[]): Finding {
   const at = `line ${s.line}`;
   const claimed = `${s.coin}: ${s.amount}${s.height ? ` at height ${s.height}` : ""}, as the file claims`;
   if (/\(all\)$/i.test(s.coin))
     return claim("summary", `${claimed} (a total over the coin's variants: not compared with the rows)`, at);
   // the summary's coin read as the reader reads a row's: its network the part after its first "-"
   const key = assetKey({ coin: s.coin, network: s.coin.split("-").slice(1).join("-") });
-  const rows = file.rows.filter((r) => r.amount !== undefined && assetKey(r) === key);
-  const shifts = rows.map((r) => (file.units === "base" ? decimalsOf(r.coin, r.network) : 0));
+  const idx = file.rows.flatMap((r, i) => (r.amount !== undefined && assetKey(r) === key ? [i] : []));
+  const rows = idx.map((i) => file.rows[i] as OwnershipRow);
+  // base units in the places the chain gave the amount it re-read, else the coin's in chaingw's tables
+  const shifts = idx.map((i) =>
+    file.units === "base" ? basePlacesOf(file.rows[i] as OwnershipRow, judged[i]) : 0,
+  );
   if (shifts.some((d) => d === undefined))
     return claim(
       "summary",
@@ -481,7 +492,7 @@ function summaryFinding(file: OwnershipFile, s: SummaryLine): Finding {
 /** The file's own totals per coin (the block before the address table), each against the rows that make it. */
 const summary: Step = {
   name: "summary",
-  run: (ctx) => ctx.file.summary.map((s) => summaryFinding(ctx.file, s)),
+  run: (ctx, st) => ctx.file.summary.map((s) => summaryFinding(ctx.file, s, st.rows)),
 };
 
 /**

@@ -1,0 +1,117 @@
+/**
+ * Tried as an auditor's adversary would (issue 55, "tried again later … with cases nobody here has seen"): each
+ * forgery beside its honest control, on real nodes (anvil; the token of test/fixtures/token), asserting what
+ * the user sees — the verdict line and the exit code.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
+import { runCli } from "./helpers/cli.js";
+import { trackDir } from "./helpers/procs.js";
+import { deployToken, mint } from "./helpers/tokens.js";
+
+const CAST = new URL("../node_modules/.bin/cast", import.meta.url).pathname;
+const K0 = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
+const A0 = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266";
+const OKX = "I am an OKX address";
+const cast = (...args: string[]) => execFileSync(CAST, args, { encoding: "utf8" }).trim();
+/** OKX's EVM form: personal_sign over the 32 bytes of keccak256(message) */
+const okxSign = (key: string) => cast("wallet", "sign", "--private-key", key, cast("keccak", OKX));
+
+let dir: string;
+let anvil: AnvilNode;
+let n = 0;
+const write = (name: string, text: string) => {
+  const p = join(dir, `${n++}-${name}`);
+  writeFileSync(p, text);
+  return p;
+};
+
+/** chaingw's commitment of one customer per asset owing `owed` (asset → [amount, decimals]). */
+async function commitment(owed: Record<string, [string, number]>): Promise<string> {
+  const out = join(dir, `${n++}-snap`);
+  const input = write(
+    "balances.csv",
+    ["customer_id,asset,amount", ...Object.entries(owed).map(([a, [v]], i) => `c${i},${a},${v}`), ""].join(
+      "\n",
+    ),
+  );
+  const assets = write(
+    "assets.csv",
+    ["asset,decimals", ...Object.entries(owed).map(([a, [, d]]) => `${a},${d}`), ""].join("\n"),
+  );
+  const r = await runCli(["liabilities", "build", "--input", input, "--assets", assets, "--out", out]);
+  expect(r.exitCode, r.stderr).toBe(0);
+  return join(out, "commitment.json");
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "chaingw-solvency-adversary-"));
+  trackDir(dir);
+  anvil = await startAnvil();
+});
+
+afterAll(async () => {
+  await anvil?.stop();
+});
+
+describe("an OKX 2022 file (amounts in base units) of a token declared with --token", () => {
+  it("its base units are counted in the places the chain gives them (the token's decimals()), not chaingw's table's for the coin's name: 1 token of 18 decimals is not 10^12 USDT", async () => {
+    // a declared USDT whose contract has 18 decimals (as Tether's BEP-20 issue has); the table's USDT-ERC20 has 6
+    const token = await deployToken(anvil.rpc, "Token", { symbol: "USDT", decimals: 18 });
+    await mint(anvil.rpc, token, [A0], [10n ** 24n]);
+    await anvil.rpc("anvil_mine", ["0x1"]);
+    const height = Number(BigInt(await anvil.rpc<string>("eth_blockNumber", [])));
+    const sig = okxSign(K0);
+    const file = (coins: string, base: string) =>
+      write(
+        "okx.csv",
+        [
+          "coin,snapshot height,amount",
+          `USDT-ERC20,${height},${coins}`,
+          "",
+          "coin,address,amount,message,signature1,signature2,redeem script/ public key",
+          `USDT-ERC20,${A0},${base},${OKX},${sig},,`,
+          "",
+        ].join("\n"),
+      );
+    const liabilities = await commitment({ USDT: ["1000000", 6] });
+    const solvency = (reserves: string) =>
+      runCli([
+        "solvency",
+        "--reserves",
+        reserves,
+        "--liabilities",
+        liabilities,
+        "--node",
+        `ERC20=${anvil.url}`,
+        "--token",
+        `USDT=${token}`,
+        "--backing",
+        `USDT=anvil:${token}`,
+        "--challenge",
+        OKX,
+      ]);
+    // honest: 10^24 base units, 1,000,000 tokens, and its summary line says so in coins
+    const honest = await solvency(file("1000000", `1${"0".repeat(24)}`));
+    expect(honest.stderr).toBe("");
+    expect(honest.stdout.split("\n")[0]).toMatch(/^SOLVENT: every coin owed \(1\) covered/);
+    expect(honest.stdout).toContain("USDT covered: proven 1000000 of 1000000 USDT");
+    expect(honest.exitCode).toBe(0);
+    // forged: 10^18 base units, one token, whose summary line is what the table's 6 places would make of them
+    // (10^12): it was SOLVENT, "proven 1000000000000 of 1000000 USDT"
+    const forged = await solvency(file("1000000000000", `1${"0".repeat(18)}`));
+    expect(forged.stdout.split("\n")[0]).toMatch(/^NOT SOLVENT: /);
+    expect(forged.stdout).toContain("the file's summary says 1000000000000, its 1 row sum to 1");
+    expect(forged.stdout).not.toContain("USDT covered");
+    expect(forged.exitCode).toBe(1);
+    // the same forgery with a summary line that agrees with the chain: short, not covered
+    const short = await solvency(file("1", `1${"0".repeat(18)}`));
+    expect(short.stdout.split("\n")[0]).toMatch(/^NOT SOLVENT: /);
+    expect(short.stdout).toContain("USDT not covered: short 999999 USDT (claimed reserves 1 of 1000000)");
+    expect(short.exitCode).toBe(1);
+  });
+});
