@@ -115,3 +115,64 @@ describe("an OKX 2022 file (amounts in base units) of a token declared with --to
     expect(short.exitCode).toBe(1);
   });
 });
+
+describe("one snapshot per asset and chain: ether read at one block, the same coins wrapped read at a later one", () => {
+  it("a row of the native coin below the latest snapshot of a declared token backing the same asset on the same chain proves nothing (it was SOLVENT for twice the coins held at either block)", async () => {
+    await anvil.rpc("anvil_mine", ["0x1"]);
+    const h1 = Number(BigInt(await anvil.rpc<string>("eth_blockNumber", [])));
+    // A0 "wraps" 9,000 ETH: the ether leaves, 9,000 WETH arrive
+    const weth = await deployToken(anvil.rpc, "Token", { symbol: "WETH", decimals: 18 });
+    await mint(anvil.rpc, weth, [A0], [9000n * 10n ** 18n]);
+    await anvil.rpc("eth_sendTransaction", [
+      {
+        from: A0,
+        to: "0x000000000000000000000000000000000000dEaD",
+        value: `0x${(9000n * 10n ** 18n).toString(16)}`,
+      },
+    ]);
+    await anvil.rpc("anvil_mine", ["0x1"]);
+    const h2 = Number(BigInt(await anvil.rpc<string>("eth_blockNumber", [])));
+    const sig = okxSign(K0);
+    const file = write(
+      "okx-2024.csv",
+      [
+        "coin,Network,Snapshot Height,address,amount,message,signature1,signature2,redeem script/ public key, eoa1, eoa2",
+        `ETH,ETH,${h1},${A0},9000,${OKX},${sig},,,,`,
+        `WETH,ETH,${h2},${A0},9000,${OKX},${sig},,,,`,
+        "",
+      ].join("\n"),
+    );
+    const solvency = async (owed: string) =>
+      runCli([
+        "solvency",
+        "--reserves",
+        file,
+        "--liabilities",
+        await commitment({ ETH: [owed, 18] }),
+        "--node",
+        `ETH=${anvil.url}`,
+        "--token",
+        `WETH=${weth}`,
+        "--backing",
+        "ETH=anvil",
+        "--backing",
+        `ETH=anvil:${weth}`,
+        "--challenge",
+        OKX,
+      ]);
+    // honest: 9,000 ETH owed, held at the later block as WETH
+    const honest = await solvency("9000");
+    expect(honest.stderr).toBe("");
+    expect(honest.stdout.split("\n")[0]).toMatch(/^SOLVENT: /);
+    expect(honest.exitCode).toBe(0);
+    // forged: 18,000 owed, the 9,000 counted once as ether at h1 and again as WETH at h2
+    const forged = await solvency("18000");
+    expect(forged.stdout.split("\n")[0]).toMatch(
+      /^NOT PROVEN SOLVENT: ETH covered only by claimed reserves: proven 9000 of 18000 ETH \(50\.00%\)/,
+    );
+    expect(forged.stdout).toContain(
+      `line 2: proven at height ${h1}, but the file's latest snapshot of this asset on this chain is height ${h2}`,
+    );
+    expect(forged.exitCode).toBe(1);
+  });
+});

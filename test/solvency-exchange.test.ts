@@ -809,7 +809,7 @@ describe("one balance counts once, however the exchange names it", () => {
     expect(moved.exitCode).toBe(1);
     expect(moved.coin("ETH")).toMatchObject({ proven: eth(a1h2), status: "claimed-only" });
     expect(moved.coin("ETH").why).toContain(
-      `line 2: proven at height ${h1}, but the file's latest snapshot of this coin on this chain is height ${h2}`,
+      `line 2: proven at height ${h1}, but the file's latest snapshot of this asset on this chain is height ${h2}`,
     );
     const one = await solvency(
       file([

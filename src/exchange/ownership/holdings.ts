@@ -128,6 +128,17 @@ export function holdingOf(j: { backings: RowBackings }, row: OwnershipRow): stri
   return `${id.network ?? `named ${networkOf(row)}`}|${id.token === undefined ? "" : (id.token ?? `named ${tickerOf(row)}`)}`;
 }
 
+/**
+ * What one snapshot binds (one snapshot per asset and chain): the asset owed a row backs (`assetAt`: every
+ * contract of it on the chain, and its own coin, together — ether read at one block and the same coins wrapped
+ * read at a later one would count twice) on the row's chain; a row that backs none, its own holding.
+ */
+export function snapshotGroupOf(j: { backings: RowBackings }, row: OwnershipRow): string {
+  const id = rowIdentity(row, j.backings);
+  const at = assetAt(j.backings.rules, id.network, id.token);
+  return at ? `${id.network}|asset ${at.asset}` : holdingOf(j, row);
+}
+
 /** What the verifier's row status says was re-read on chain. */
 const READ: Record<RowResult["status"], ReadStatus> = {
   proven: "proven",

@@ -33,11 +33,11 @@ import {
   backingOf,
   type Exact,
   exactOf,
-  holdingOf,
   identityText,
   type RowBackings,
   rowHolding,
   rowIdentity,
+  snapshotGroupOf,
 } from "./holdings.js";
 import type { OwnershipFile, OwnershipRow } from "./read.js";
 
@@ -163,7 +163,7 @@ interface Judging {
   backings: RowBackings;
   /** every holding counted so far, once (judge/holding.ts): by chain (as its node answers), contract and address */
   ledger: Ledger;
-  /** each chain's snapshot: the latest height a proven row of it was read at (`chainOf`) */
+  /** each asset's snapshot on each chain: the latest height a proven row of it was read at (`snapshotGroupOf`) */
   latest: Map<string, number>;
 }
 
@@ -210,14 +210,15 @@ function notCountedWhy(
 }
 
 /**
- * One snapshot per coin and chain: a proven row read at an earlier height than the latest of its coin on its
- * chain (`holdingOf`) proves nothing for the sum — coins moved between the two heights would count at both (undefined: at the latest).
+ * One snapshot per asset and chain: a proven row read at an earlier height than the latest of the asset it
+ * backs on its chain (`snapshotGroupOf`: its own coin and every contract of it there) proves nothing for the
+ * sum — coins moved (or wrapped) between the two heights would count at both (undefined: at the latest).
  */
 function heightFault(j: Judging, row: OwnershipRow, height: number | undefined): string | undefined {
-  const latest = j.latest.get(holdingOf(j, row));
+  const latest = j.latest.get(snapshotGroupOf(j, row));
   return height === undefined || latest === undefined || height === latest
     ? undefined
-    : `proven at height ${height}, but the file's latest snapshot of this coin on this chain is height ${latest}: coins moved between the two would count at both; one snapshot per chain proves`;
+    : `proven at height ${height}, but the file's latest snapshot of this asset on this chain is height ${latest}: coins moved between the two (or wrapped into another of its contracts) would count at both; one snapshot per asset and chain proves`;
 }
 
 /**
@@ -447,7 +448,7 @@ export function exchangeSolvency(i: {
   for (const [k, r] of i.report.rows.entries()) {
     const row = i.file.rows[k] as OwnershipRow;
     const at = r.status === "proven" ? snapshotOfRow(j, row)?.height : undefined;
-    const chain = holdingOf(j, row);
+    const chain = snapshotGroupOf(j, row);
     if (at !== undefined && at > (j.latest.get(chain) ?? -1)) j.latest.set(chain, at);
   }
   const coins = i.liabilities.totals.map((t) => judgeCoin(j, t));
