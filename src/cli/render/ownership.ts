@@ -98,6 +98,8 @@ export function renderOwnership(r: OwnershipReport, color: boolean): string {
     `rows       ${c.rows}: ${c.proven} proven (signed; a claimed balance re-read), ${c.signed} signed with the amount claimed, ${c.failed} failed, ${c.unsigned} unsigned, ${c.unsupported} not supported, ${c.cannot_say} not checked`,
   );
   const at = (f: { at?: string; text: string }) => `${f.at ? `${f.at}: ` : ""}${f.text}`;
+  // a declared token that reads the native coin, or whose node could not tell (the tracking probe)
+  for (const f of r.findings) if (f.step === "tracking") lines.push(`tracking   ${at(f)}`);
   lines.push(
     ...renderFindings(
       {

@@ -20,14 +20,10 @@ import type { ChainGroup } from "../../chains/index.js";
 import { tronToHex20 } from "../../chains/tron.js";
 import { ChaingwError, UsageError } from "../../errors/index.js";
 import { JsonNumber } from "../../json/lossless.js";
-import type { Prepared } from "../../methods/prepare.js";
 import {
-  prepareRead,
   readBalanceOutcomes,
   readBlock,
   readChainId,
-  readFailure,
-  readMany,
   readTokenMeta,
   type TokenMeta,
 } from "../../reserves/evm/balances-read.js";
@@ -43,8 +39,12 @@ import {
   type UtxoCoin,
   utxoCoinOf,
 } from "./coins.js";
+import { contractOwners, type OwnersCheck } from "./owners.js";
 import type { OwnershipFile, OwnershipRow } from "./read.js";
 import { decodeUtxoAddress, isEvmAddress, isTronAddress, scriptOf } from "./signatures.js";
+import { probeRows, type TokenTracking } from "./tracking.js";
+
+export type { OwnersCheck } from "./owners.js";
 
 export interface ChainNode {
   /** the network it answers for, as the file names it ("ETH", "ARBITRUM", "ERC20") */
@@ -107,6 +107,12 @@ export interface BalanceCheck {
    */
   holds: boolean | null;
   detail: string;
+  /**
+   * a token row's: its balanceOf moves with a native balance (tracks true: the native coin again, it backs
+   * nothing twice), or whether it does the node cannot tell (null) — tracking.ts; absent: it does not, or not
+   * a token
+   */
+  tracking?: TokenTracking;
 }
 
 export interface ChainChecks {
@@ -114,26 +120,11 @@ export interface ChainChecks {
   owners(row: OwnershipRow, signers: string[]): Promise<OwnersCheck>;
 }
 
-export interface OwnersCheck {
-  controls: boolean | null;
-  detail: string;
-}
-
-const SEL_GET_OWNERS = "0xa0e67e2b";
-const SEL_GET_THRESHOLD = "0xe75235b8";
-
 /** The snapshot block of a row: its own height, else the summary's for its coin. */
-function blockOf(file: OwnershipFile, row: OwnershipRow): string | undefined {
+export function blockOf(file: OwnershipFile, row: OwnershipRow): string | undefined {
   const h = row.height ?? file.summary.find((s) => s.coin === row.coin)?.height;
   return h && /^\d+$/.test(h) ? `0x${BigInt(h).toString(16)}` : undefined;
 }
-
-const hexWords = (hex: string): bigint[] => {
-  const body = hex.slice(2);
-  const out: bigint[] = [];
-  for (let i = 0; i + 64 <= body.length; i += 64) out.push(BigInt(`0x${body.slice(i, i + 64)}`));
-  return out;
-};
 
 /** A node's UTXO set as one scantxoutset answered it: its height and each script's total (base units). */
 interface UtxoSet {
@@ -161,6 +152,8 @@ interface ChainContext {
   gathered: Map<string, Gathered>;
   metas: Map<string, Promise<TokenMeta[]>>;
   heads: Map<ChainNode, ReturnType<typeof readBlock>>;
+  /** the tracking probe's answer per node and block, asked once for every token read there (tracking.ts) */
+  probes: Map<string, Promise<Map<string, TokenTracking>>>;
 }
 
 /**
@@ -433,6 +426,28 @@ function evmUnread(
   return undefined;
 }
 
+/** The token contract an EVM row's balance is read at (`--token`), undefined: none (the native coin, or not read). */
+function evmTokenOf(c: ChainContext, row: OwnershipRow): string | undefined {
+  const token = c.o.tokens.get((row.coin.split("-")[0] as string).toUpperCase());
+  return token !== undefined && evmUnread(row, blockOf(c.file, row), token) === undefined ? token : undefined;
+}
+
+/**
+ * Whether `token` reads the native coin at the rows' addresses on `node` at `block` (tracking.ts): the probe
+ * asked once per node and block for every token read there, every EVM address of the node's rows raised.
+ */
+async function trackingOf(c: ChainContext, node: ChainNode, token: string, block: string) {
+  const key = `${c.o.nodes.indexOf(node)}|${block}`;
+  let p = c.probes.get(key);
+  if (!p) {
+    const rows = c.file.rows.filter((r) => !isTronRow(r) && nodeOfRow(c.o.nodes, r) === node);
+    const tokenAt = (r: OwnershipRow) => (blockOf(c.file, r) === block ? evmTokenOf(c, r) : undefined);
+    p = probeRows(node, rows, tokenAt, block, c.o.signal);
+    c.probes.set(key, p);
+  }
+  return (await p).get(token.toLowerCase());
+}
+
 /** An EVM row: the native balance (eth_getBalance) or the token's (balanceOf) at its snapshot block. */
 async function evmBalance(c: ChainContext, node: ChainNode, row: OwnershipRow): Promise<BalanceCheck> {
   const block = blockOf(c.file, row);
@@ -440,14 +455,23 @@ async function evmBalance(c: ChainContext, node: ChainNode, row: OwnershipRow): 
   const why = evmUnread(row, block, token);
   if (why !== undefined || !block) return { holds: null, detail: why as string };
   try {
-    const read = await balanceAt(c, node, token, row.address, block, 18);
+    const [read, tracking] = await Promise.all([
+      balanceAt(c, node, token, row.address, block, 18),
+      token === undefined ? undefined : trackingOf(c, node, token, block),
+    ]);
     if ("holds" in read) return read;
     const { value, decimals } = read;
     const amount = row.amount as string;
     const claimed = c.file.units === "base" ? parseUnits(amount, 0) : parseUnits(amount, decimals);
     if (claimed === undefined)
       return { holds: null, detail: `the claimed amount ${row.amount} has more places than ${decimals}` };
-    return judgedBalance(value, claimed, decimals, `block ${BigInt(block)}`, "");
+    const judged = judgedBalance(value, claimed, decimals, `block ${BigInt(block)}`, "");
+    if (!tracking || tracking.tracks === false) return judged;
+    // named where the row is judged: the balance is there, and it is the native coin's
+    const note = tracking.tracks
+      ? `; but the token at ${token} ${tracking.detail}: the native coin again`
+      : "";
+    return { ...judged, detail: `${judged.detail}${note}`, tracking };
   } catch (e) {
     if (e instanceof ChaingwError) return { holds: null, detail: e.message };
     throw e;
@@ -517,66 +541,6 @@ async function rowBalance(c: ChainContext, row: OwnershipRow): Promise<BalanceCh
   return evmBalance(c, node, row);
 }
 
-/** A contract wallet's owners and threshold at the row's block: whether the signers control it. */
-async function contractOwners(c: ChainContext, row: OwnershipRow, signers: string[]): Promise<OwnersCheck> {
-  const node = nodeOfRow(c.o.nodes, row);
-  if (!node)
-    return {
-      controls: null,
-      detail: `that they control the contract ${row.address} needs a node for ${networkOf(row)} (--node ${networkOf(row)}=URL), not checked`,
-    };
-  if (node.unread !== undefined) return { controls: null, detail: node.unread };
-  const block = blockOf(c.file, row) ?? "latest";
-  const at = block === "latest" ? "the latest block" : `block ${BigInt(block)}`;
-  const entries: Prepared[] = [
-    prepareRead(node.chain, "eth_getCode", [row.address, block]),
-    prepareRead(node.chain, "eth_call", [{ to: row.address, data: SEL_GET_OWNERS }, block]),
-    prepareRead(node.chain, "eth_call", [{ to: row.address, data: SEL_GET_THRESHOLD }, block]),
-  ];
-  const [code, owners, threshold] = await readMany(node.client, node.chain, entries, undefined, c.o.signal);
-  if (code instanceof ChaingwError)
-    return {
-      controls: null,
-      detail: readFailure(entries[0] as Prepared, code, "eth_getCode", block).message,
-    };
-  if (code?.result === "0x")
-    return {
-      controls: false,
-      detail: `${row.address} has no code at ${at}: not a contract, and its owners' signatures prove nothing for it`,
-    };
-  const hex = (x: typeof owners) => (x instanceof ChaingwError ? undefined : x?.result);
-  const ow = hex(owners);
-  const th = hex(threshold);
-  if (typeof ow !== "string" || typeof th !== "string" || ow.length < 130 || th.length !== 66)
-    return {
-      controls: null,
-      detail: `the contract answers neither getOwners() nor getThreshold() at ${at} (not a Safe-style wallet): who controls it is not read`,
-    };
-  return ownersJudged(hexWords(ow), BigInt(th), signers, at);
-}
-
-/** The owners a Safe-style wallet lists (its getOwners() words) and its threshold, against the signers. */
-function ownersJudged(words: bigint[], t: bigint, signers: string[], at: string): OwnersCheck {
-  const n = Number(words[1] ?? 0n);
-  const list = words.slice(2, 2 + n).map((w) => `0x${w.toString(16).padStart(40, "0")}`);
-  const named = signers.filter((s) => list.includes(s.toLowerCase()));
-  const missing = signers.filter((s) => !list.includes(s.toLowerCase()));
-  if (missing.length)
-    return {
-      controls: false,
-      detail: `the contract's owners at ${at} are ${list.join(", ")}: ${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} not among them`,
-    };
-  if (BigInt(new Set(named.map((s) => s.toLowerCase())).size) < t)
-    return {
-      controls: false,
-      detail: `${named.length} of its owners signed; the contract needs ${t} at ${at}`,
-    };
-  return {
-    controls: true,
-    detail: `the contract names them among its ${list.length} owners, threshold ${t}, at ${at}`,
-  };
-}
-
 /** The chain's checks of a file's rows, through the nodes given: named steps over one context. */
 export function chainChecks(file: OwnershipFile, o: ChainOptions): ChainChecks {
   const c: ChainContext = {
@@ -586,9 +550,11 @@ export function chainChecks(file: OwnershipFile, o: ChainOptions): ChainChecks {
     gathered: new Map(),
     metas: new Map(),
     heads: new Map(),
+    probes: new Map(),
   };
   return {
     balance: (row) => rowBalance(c, row),
-    owners: (row, signers) => contractOwners(c, row, signers),
+    owners: (row, signers) =>
+      contractOwners(nodeOfRow(o.nodes, row), blockOf(file, row), networkOf(row), row, signers, o.signal),
   };
 }

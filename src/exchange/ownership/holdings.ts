@@ -139,6 +139,35 @@ export function snapshotGroupOf(j: { backings: RowBackings }, row: OwnershipRow)
   return at ? `${id.network}|asset ${at.asset}` : holdingOf(j, row);
 }
 
+/**
+ * A token row whose balanceOf the tracking probe saw move with a native balance (balances.ts, tracking.ts): the
+ * native coin again, so it backs nothing — the native coin's own rows count it, once (`notCounted`, why). A
+ * token row whose node could not tell (refused or ignored the state override) proves nothing for the audit,
+ * cannot say (`fault`) — unless it backs `asset` as the well-known contract it is.
+ */
+export function trackingFault(
+  r: RowResult,
+  row: OwnershipRow,
+  asset: string,
+  b: RowBackings,
+): { notCounted: string } | { fault: { why: string; cannotSay: true } } | undefined {
+  const t = r.balance?.tracking;
+  if (!t || t.tracks === false) return undefined;
+  const id = rowIdentity(row, b);
+  if (t.tracks)
+    return {
+      notCounted: `${r.coin} is ${identityText(id)}, one balance backs one asset: it ${t.detail}; the native coin counts once, as itself: not counted as ${asset}`,
+    };
+  if (b.rules.get(asset)?.source === "well-known") return undefined;
+  const on = id.network === null ? "its network" : networkLabel(id.network);
+  return {
+    fault: {
+      why: `${t.detail.replace(/^whether its balanceOf reads the native coin/, `whether its balanceOf reads the native coin of ${on} (counted twice then)`)}`,
+      cannotSay: true,
+    },
+  };
+}
+
 /** What the verifier's row status says was re-read on chain. */
 const READ: Record<RowResult["status"], ReadStatus> = {
   proven: "proven",

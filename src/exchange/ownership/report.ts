@@ -49,6 +49,8 @@ export interface RowResult {
     holds: boolean | null;
     detail: string;
     decimals?: number;
+    /** a token's balanceOf moving with a native balance (tracking.ts): true, it does; null, the node cannot tell */
+    tracking?: { tracks: boolean | null; detail: string };
   };
 }
 

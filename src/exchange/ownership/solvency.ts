@@ -38,6 +38,7 @@ import {
   rowHolding,
   rowIdentity,
   snapshotGroupOf,
+  trackingFault,
 } from "./holdings.js";
 import type { OwnershipFile, OwnershipRow } from "./read.js";
 
@@ -206,6 +207,8 @@ function notCountedWhy(
       why: `${r.coin}${r.network && !r.coin.includes("-") ? ` on ${r.network}` : ""}: its amount is in base units of a coin whose places chaingw's tables do not know: not counted as ${owed.asset}`,
     };
   if (r.status !== "proven" && r.status !== "signed") return { why: r.reason };
+  const tracked = trackingFault(r, row, owed.asset, j.backings);
+  if (tracked && "notCounted" in tracked) return { why: tracked.notCounted };
   return { amount: exactOf(r.amount as string, j.file.units === "base" ? d : undefined) };
 }
 
@@ -306,7 +309,8 @@ function rowsOfCoin(j: Judging, owed: LiabilityTotal) {
       : moved
         ? { why: moved, cannotSay: false }
         : (timeFault(snap?.time?.time, j.audit.dateS, j.audit.maxGap) ??
-          momentFault(owed.asset, snap, moment));
+          momentFault(owed.asset, snap, moment) ??
+          untoldFault(r, row, owed.asset, j.backings));
     const h = rowHolding(row, r, amount, snap, j.backings, fault, j.challenge);
     const again = j.ledger.count(h, owed.asset);
     if (again) {
@@ -340,6 +344,12 @@ function coinMoment(j: Judging, cs: Candidate[]): Moment<string> | null {
   }
   return momentOf(chains);
 }
+
+/** A token row whose node could not tell whether it reads the native coin (`trackingFault`): cannot say. */
+const untoldFault = (...a: Parameters<typeof trackingFault>) => {
+  const t = trackingFault(...a);
+  return t && "fault" in t ? t.fault : undefined;
+};
 
 /** A row read before its coin's moment, at a block not its chain's last at or before it: cannot say (why). */
 function momentFault(

@@ -22,6 +22,7 @@ import {
   type SummaryLine,
 } from "./read.js";
 import { type OwnerResult, type OwnershipReport, type RowResult, report } from "./report.js";
+import { balanceRecord, trackingFinding } from "./tracking.js";
 
 export type { OwnerResult, OwnershipReport, RowResult, RowStatus, Tally } from "./report.js";
 export { sumAmounts } from "./report.js";
@@ -360,14 +361,8 @@ function balanceFinding(
   const chain = ctx.options.chain;
   const res = s.rows[i] as RowResult;
   const row = ctx.file.rows[i] as OwnershipRow;
-  if (b)
-    res.balance = {
-      value: b.value ?? null,
-      block: b.block ?? null,
-      holds: b.holds,
-      detail: b.detail,
-      ...(b.decimals === undefined ? {} : { decimals: b.decimals }),
-    };
+  if (b) res.balance = balanceRecord(b);
+  out.push(...trackingFinding(res));
   if (b?.holds === false) {
     const reason = `${res.reason}; but it ${b.detail}`;
     out.push(judge(ctx, s, i, "balances", { proven: false, status: "failed", reason }));

@@ -1,0 +1,125 @@
+/**
+ * The tracking probe for an exchange's token rows (issue 55, item 4): a token declared with `--token
+ * SYMBOL=0x…` whose balanceOf moves with the native balance of the file's addresses (`a.balance`, `a.balance +
+ * 1`, another row's address's balance) is the native coin again, and backs nothing twice. The same probe as
+ * chaingw's own proofs (reserves/evm/balances-read.ts `readTracking`: scripts/balance-probe.sol's code in one
+ * eth_call with the native balances raised by a state override), asked once per node and snapshot block for
+ * every token read there, at the token rows' addresses, with every EVM address the node's rows name raised.
+ */
+import type { ChainGroup } from "../../chains/types.js";
+import { ChaingwError } from "../../errors/index.js";
+import { followsText } from "../../reserves/evm/mirrors.js";
+import type { Finding } from "../../reserves/verdict.js";
+import { claim } from "../../reserves/verifier.js";
+import type { JsonRpcClient } from "../../rpc/client.js";
+import type { BalanceCheck } from "./balances.js";
+import type { OwnershipRow } from "./read.js";
+import type { RowResult } from "./report.js";
+import { isEvmAddress } from "./signatures.js";
+
+/**
+ * What the probe told of one token on one node at one block: `tracks` true, its balanceOf moved with a native
+ * balance (the detail says whose); null, the node could not tell (refused or ignored the state override, or
+ * the token's call failed: why); false, it did not move.
+ */
+export interface TokenTracking {
+  tracks: boolean | null;
+  detail: string;
+}
+
+/** The node's side the probe needs: its client and chain (an EVM node of `--node`). */
+interface ProbeNode {
+  client: JsonRpcClient;
+  chain: ChainGroup;
+}
+
+/**
+ * Every token of `rows` (their contracts by `tokenOf`, undefined: the native coin or not a token row) asked at
+ * `block` on `node`: the token rows' addresses read, every EVM address of `rows` raised. By token, lowercase.
+ */
+export async function probeRows(
+  node: ProbeNode,
+  rows: readonly OwnershipRow[],
+  tokenOf: (row: OwnershipRow) => string | undefined,
+  block: string,
+  signal?: AbortSignal,
+): Promise<Map<string, TokenTracking>> {
+  const holders = new Map<string, Set<string>>();
+  const all = new Set<string>();
+  for (const r of rows) {
+    if (!isEvmAddress(r.address)) continue;
+    const a = r.address.toLowerCase();
+    all.add(a);
+    const t = tokenOf(r)?.toLowerCase();
+    if (t !== undefined) (holders.get(t) ?? holders.set(t, new Set()).get(t))?.add(a);
+  }
+  const out = new Map<string, TokenTracking>();
+  if (!holders.size) return out;
+  const untold = (why: string) => {
+    for (const t of holders.keys())
+      out.set(t, {
+        tracks: null,
+        detail: `whether its balanceOf reads the native coin the node cannot tell: ${why}`,
+      });
+    return out;
+  };
+  if (!node.chain.evm?.pinnedStateReads)
+    return untold("the chain serves no state at a block, so no balance can be overridden there");
+  const addresses = [...new Set([...holders.values()].flatMap((s) => [...s]))];
+  const also = [...all].filter((a) => !addresses.includes(a));
+  const { readTracking } = await import("../../reserves/evm/balances-read.js");
+  let read: Awaited<ReturnType<typeof readTracking>>;
+  try {
+    read = await readTracking(node.client, node.chain, [...holders.keys()], addresses, block, signal, also);
+  } catch (e) {
+    if (e instanceof ChaingwError) return untold(e.message);
+    throw e;
+  }
+  if (!read.applied) return untold(read.why);
+  const at = `block ${BigInt(block)}`;
+  for (const t of holders.keys()) {
+    const m = read.moved.get(t);
+    const failed = read.failed.get(t);
+    out.set(
+      t,
+      m
+        ? {
+            tracks: true,
+            detail: `tracks the native coin: its balanceOf(${m.address}) moved with ${followsText(m.follows === m.address ? {} : { follows: m.follows })} at ${at} (eth_call with a state override), whatever it adds to it`,
+          }
+        : failed !== undefined
+          ? {
+              tracks: null,
+              detail: `whether its balanceOf reads the native coin the node cannot tell: ${failed}`,
+            }
+          : {
+              tracks: false,
+              detail: `its balanceOf moved with no native balance of the ${all.size} addresses at ${at}`,
+            },
+    );
+  }
+  return out;
+}
+
+/**
+ * A token row's tracking as `reserves verify` names it (a claim: the row stands, its key signed and the balance
+ * is there), or none: solvency counts such a token for no asset (exchange/ownership/holdings.ts).
+ */
+export function trackingFinding(r: RowResult): Finding[] {
+  const t = r.balance?.tracking;
+  if (!t) return [];
+  const said = t.tracks
+    ? `its token ${t.detail}: the native coin again, which solvency counts once, as itself`
+    : `${t.detail}; solvency takes it as proven for no audit`;
+  return [claim("tracking", `${r.coin} ${r.address}: ${said}`, `line ${r.line}`)];
+}
+
+/** A balance check as the row's report keeps it: the places the chain gives, and the tracking, where told. */
+export function balanceRecord(b: BalanceCheck): NonNullable<RowResult["balance"]> {
+  const { value = null, block = null, holds, detail, decimals, tracking } = b;
+  return {
+    ...{ value, block, holds, detail },
+    ...(decimals === undefined ? {} : { decimals }),
+    ...(tracking ? { tracking } : {}),
+  };
+}

@@ -1,0 +1,310 @@
+/**
+ * Issue 55, item 4, on an exchange's address file: a token declared with `--token SYMBOL=0x…` whose balanceOf
+ * tracks the native balance at the file's addresses (test/fixtures/token/Tracking.sol: `a.balance`, + 1 wei at
+ * one address; Follower.sol: another row's address's balance) backs nothing twice — the same probe as chaingw's
+ * own proofs (one eth_call, the native balances raised by a state override). Real anvil, contracts compiled
+ * with solc-js (sources beside the fixtures), an HTX-layout file whose rows anvil's dev keys signed (ethers'
+ * Wallet, EIP-191 over HTX's text "huobi"), the real `solvency` and `reserves verify`; each forgery beside the
+ * honest token of the same file, SOLVENT in the same invocation; a node that refuses or ignores state
+ * overrides (loopback proxies in front of anvil): CANNOT SAY.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Wallet } from "ethers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ExchangeSolvencyReport } from "../src/exchange/ownership/solvency.js";
+import { entryProxy, type RawServer } from "./fixtures/forward.js";
+import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
+import { runCli } from "./helpers/cli.js";
+import { trackDir } from "./helpers/procs.js";
+import { deployFollower, deployToken, deployTracking, mint } from "./helpers/tokens.js";
+
+const MESSAGE = "huobi";
+/** anvil's first two dev keys: the exchange's two addresses, each signing its rows */
+const W0 = new Wallet("0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80");
+const W1 = new Wallet("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d");
+const A0 = W0.address.toLowerCase();
+const A1 = W1.address.toLowerCase();
+const ETHER = 10n ** 18n;
+
+let dir: string;
+let anvil: AnvilNode;
+let height: number;
+/** balanceOf(a) = a.balance (+1 wei at A1) */
+let trk: string;
+/** balanceOf(A0) = A1.balance: the coins of the file's other address */
+let fol: string;
+/** an ordinary token: 7 at A0 */
+let usd: string;
+let n = 0;
+
+const write = (name: string, text: string) => {
+  const p = join(dir, `${n++}-${name}`);
+  writeFileSync(p, text);
+  return p;
+};
+
+/**
+ * The exchange's file in HTX's layout: its rows (coin, address, amount) in the order given, each signed by its
+ * address's key over "huobi", and the summary lines their sums.
+ */
+function addressFile(rows: [coin: string, wallet: Wallet, amount: string][]): string {
+  const sums = new Map<string, bigint>();
+  for (const [coin, , amount] of rows) sums.set(coin, (sums.get(coin) ?? 0n) + BigInt(amount));
+  return write(
+    "reserves.csv",
+    [
+      "coin,snapshot height,balance",
+      ...[...sums].map(([coin, s]) => `${coin},${height},${s}`),
+      "",
+      "coin,address,snapshot height,balance,message,signature",
+      ...rows.map(
+        ([coin, w, amount]) =>
+          `${coin},${w.address},${height},${amount},${MESSAGE},${w.signMessageSync(MESSAGE)}`,
+      ),
+      "",
+    ].join("\n"),
+  );
+}
+
+/** chaingw's commitment of customers owing `owed` (asset → amount, 18 places each), by `liabilities build`. */
+async function commitment(owed: Record<string, string>): Promise<string> {
+  const out = join(dir, `${n++}-snap`);
+  const input = write(
+    "balances.csv",
+    ["customer_id,asset,amount", ...Object.entries(owed).map(([a, v], i) => `c${i},${a},${v}`), ""].join(
+      "\n",
+    ),
+  );
+  const assets = write(
+    "assets.csv",
+    ["asset,decimals", ...Object.keys(owed).map((a) => `${a},18`), ""].join("\n"),
+  );
+  const r = await runCli(["liabilities", "build", "--input", input, "--assets", assets, "--out", out]);
+  expect(r.exitCode, r.stderr).toBe(0);
+  return join(out, "commitment.json");
+}
+
+/** Each token row's contract and what it backs: --token SYMBOL=0x… and --backing SYMBOL=anvil:0x… */
+const declare = (tokens: Record<string, string>) =>
+  Object.entries(tokens).flatMap(([s, t]) => ["--token", `${s}=${t}`, "--backing", `${s}=ethereum:${t}`]);
+
+async function solvency(node: string, reserves: string, liabilities: string, more: string[]) {
+  const args = [
+    "solvency",
+    "--reserves",
+    reserves,
+    "--liabilities",
+    liabilities,
+    "--node",
+    `ETH=${node}`,
+    "--challenge",
+    MESSAGE,
+    ...more,
+  ];
+  const text = await runCli(args);
+  const json = await runCli([...args, "--json"]);
+  const report = JSON.parse(json.stdout) as ExchangeSolvencyReport;
+  const coin = (a: string) =>
+    report.coins.find((c) => c.asset === a) as ExchangeSolvencyReport["coins"][number];
+  return { ...text, report, coin };
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "chaingw-exchange-tracking-"));
+  trackDir(dir);
+  // chain id 1: the file's ETH rows are Ethereum's (reserves verify asks each --node which chain it is on)
+  anvil = await startAnvil(["--chain-id", "1"]);
+  trk = await deployTracking(anvil.rpc, "TRK", A1);
+  fol = await deployFollower(anvil.rpc, "FOL", [A0], [A1]);
+  usd = await deployToken(anvil.rpc, "Token", { symbol: "USDX", decimals: 18 });
+  await mint(anvil.rpc, usd, [A0], [7n * ETHER]);
+  // after the deployments (gas): 3 ETH at A0, 5 at A1
+  await anvil.rpc("anvil_setBalance", [A0, `0x${(3n * ETHER).toString(16)}`]);
+  await anvil.rpc("anvil_setBalance", [A1, `0x${(5n * ETHER).toString(16)}`]);
+  await anvil.rpc("evm_mine", []);
+  height = Number(await anvil.rpc<string>("eth_blockNumber"));
+});
+
+afterAll(async () => {
+  await anvil?.stop();
+});
+
+describe("a declared token that tracks the native balance, in an exchange's address file", () => {
+  it("TRK (a.balance) backing a second asset: NOT COUNTED, it tracks the native coin — NOT SOLVENT; USDX of the same file SOLVENT; ETH counted once", async () => {
+    const file = addressFile([
+      ["ETH", W0, "3"],
+      ["ETH", W1, "5"],
+      ["TRK-ETH", W0, "3"],
+      ["USDX-ETH", W0, "7"],
+    ]);
+    const liab = await commitment({ ETH: "8", TRK: "3", USDX: "7" });
+    const r = await solvency(anvil.url, file, liab, [...declare({ TRK: trk, USDX: usd })]);
+    expect(r.exitCode, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout.split("\n")[0]).toMatch(/^NOT SOLVENT: TRK not covered/);
+    expect(r.report.verdict).toBe("not-solvent");
+    expect(r.coin("ETH")).toMatchObject({ status: "covered", proven: "8" });
+    expect(r.coin("USDX")).toMatchObject({ status: "covered", proven: "7" });
+    expect(r.coin("TRK")).toMatchObject({ status: "not-covered", proven: "0", claimed: "0" });
+    expect(r.coin("TRK").not_counted).toEqual([
+      {
+        line: 9,
+        coin: "TRK-ETH",
+        network: "ETH",
+        status: "proven",
+        why: `TRK-ETH is the token at ${trk} on Ethereum, one balance backs one asset: it tracks the native coin: its balanceOf(${A0}) moved with that address's native balance at block ${height} (eth_call with a state override), whatever it adds to it; the native coin counts once, as itself: not counted as TRK`,
+      },
+    ]);
+    expect(r.stdout).toContain(`it tracks the native coin: its balanceOf(${A0}) moved with`);
+    // the honest control alone: SOLVENT, exit 0
+    const honest = await solvency(
+      anvil.url,
+      addressFile([
+        ["ETH", W0, "3"],
+        ["USDX-ETH", W0, "7"],
+      ]),
+      await commitment({ ETH: "3", USDX: "7" }),
+      [...declare({ USDX: usd })],
+    );
+    expect(honest.exitCode, honest.stdout + honest.stderr).toBe(0);
+    expect(honest.stdout).toMatch(/^SOLVENT/);
+  });
+
+  it("FOL (balanceOf(A0) = A1.balance, the file's other address): NOT COUNTED, naming whose balance it follows — listed before the native rows and backing ETH itself, the 5 ETH at A1 count once (8 proven, not 13)", async () => {
+    const file = addressFile([
+      ["FOL-ETH", W0, "5"],
+      ["ETH", W0, "3"],
+      ["ETH", W1, "5"],
+      ["USDX-ETH", W0, "7"],
+    ]);
+    const follows = `its balanceOf(${A0}) moved with the native balance of ${A1} at block ${height}`;
+    // a second asset
+    const two = await solvency(anvil.url, file, await commitment({ ETH: "8", FOL: "5", USDX: "7" }), [
+      ...declare({ FOL: fol, USDX: usd }),
+    ]);
+    expect(two.exitCode, two.stdout + two.stderr).toBe(1);
+    expect(two.stdout.split("\n")[0]).toMatch(/^NOT SOLVENT: FOL not covered/);
+    expect(two.coin("FOL").not_counted[0]?.why).toContain(follows);
+    expect(two.coin("USDX").status).toBe("covered");
+    // the follower declared as ETH itself, first in the file: 8 ETH proven, 13 owed is not covered
+    const eth = ["--backing", "ETH=ethereum", "--backing", `ETH=ethereum:${fol}`, "--token", `FOL=${fol}`];
+    const over = await solvency(anvil.url, file, await commitment({ ETH: "13" }), eth);
+    expect(over.exitCode, over.stdout + over.stderr).toBe(1);
+    expect(over.coin("ETH")).toMatchObject({ status: "not-covered", proven: "8" });
+    expect(over.coin("ETH").not_counted[0]).toMatchObject({ line: 7, coin: "FOL-ETH" });
+    expect(over.coin("ETH").not_counted[0]?.why).toContain(follows);
+    const eight = await solvency(anvil.url, file, await commitment({ ETH: "8" }), eth);
+    expect(eight.exitCode, eight.stdout + eight.stderr).toBe(0);
+  });
+
+  it("reserves verify: the row proven (its key signed, the balance there), its detail naming the native coin again; --json balance.tracking", async () => {
+    const file = addressFile([
+      ["ETH", W0, "3"],
+      ["TRK-ETH", W0, "3"],
+      ["USDX-ETH", W0, "7"],
+    ]);
+    const args = [
+      "reserves",
+      "verify",
+      file,
+      "--node",
+      `ETH=${anvil.url}`,
+      "--token",
+      `TRK=${trk}`,
+      "--token",
+      `USDX=${usd}`,
+    ];
+    const v = await runCli(args);
+    expect(v.exitCode, v.stdout + v.stderr).toBe(0);
+    expect(v.stdout).toContain(
+      `tracking   line 8: TRK-ETH ${W0.address}: its token tracks the native coin: its balanceOf(${A0}) moved with that address's native balance at block ${height} (eth_call with a state override), whatever it adds to it: the native coin again, which solvency counts once, as itself`,
+    );
+    expect(v.stdout).not.toContain(`USDX-ETH ${W0.address}: its token`);
+    const j = JSON.parse((await runCli([...args, "--json"])).stdout);
+    const rows = j.rows as { coin: string; balance: { tracking?: { tracks: boolean | null } } }[];
+    expect(rows.find((x) => x.coin === "TRK-ETH")).toMatchObject({
+      status: "proven",
+      reason: expect.stringContaining(`but the token at ${trk} tracks the native coin`),
+      balance: { tracking: { tracks: true } },
+    });
+    expect(rows.find((x) => x.coin === "USDX-ETH")?.balance.tracking).toBeUndefined();
+  });
+});
+
+describe("a node that does not apply eth_call's state override: whether a token reads the native coin it cannot tell", () => {
+  let refusing: RawServer;
+  let ignoring: RawServer;
+  const anvilAnswer = async (e: { id: unknown; method: string; params?: unknown[] }) => {
+    try {
+      return { jsonrpc: "2.0", id: e.id, result: await anvil.rpc(e.method, e.params) };
+    } catch (x) {
+      const err = x as { code?: number; message: string };
+      return { jsonrpc: "2.0", id: e.id, error: { code: err.code ?? -32000, message: err.message } };
+    }
+  };
+  beforeAll(async () => {
+    refusing = await entryProxy(async (e) =>
+      e.method === "eth_call" && (e.params?.length ?? 0) > 2
+        ? { jsonrpc: "2.0", id: e.id, error: { code: -32602, message: "too many arguments, want at most 2" } }
+        : anvilAnswer(e),
+    );
+    ignoring = await entryProxy(async (e) =>
+      anvilAnswer(e.method === "eth_call" ? { ...e, params: e.params?.slice(0, 2) } : e),
+    );
+  });
+  afterAll(async () => {
+    await refusing?.close();
+    await ignoring?.close();
+  });
+
+  it("the tracking token and the ordinary one: CANNOT SAY (exit 3) naming why, beside NOT SOLVENT / SOLVENT on anvil itself; ETH covered", async () => {
+    const file = addressFile([
+      ["ETH", W0, "3"],
+      ["TRK-ETH", W0, "3"],
+      ["USDX-ETH", W0, "7"],
+    ]);
+    const liab = await commitment({ ETH: "3", TRK: "3", USDX: "7" });
+    const more = [...declare({ TRK: trk, USDX: usd })];
+    const told = await solvency(anvil.url, file, liab, more);
+    expect(told.exitCode, told.stdout + told.stderr).toBe(1);
+    expect(told.coin("USDX").status).toBe("covered");
+    const code = "the probe's code given to 0x00000000000000000000000000000000c0de0b01 answered";
+    for (const [node, answered] of [
+      [refusing, `${code} too many arguments, want at most 2`],
+      [ignoring, `${code} "0x"`],
+    ] as const) {
+      const r = await solvency(node.url, file, liab, more);
+      expect(r.exitCode, r.stdout + r.stderr).toBe(3);
+      expect(r.stdout.split("\n")[0]).toMatch(/^CANNOT SAY: /);
+      expect(r.coin("ETH")).toMatchObject({ status: "covered", proven: "3" });
+      for (const a of ["TRK", "USDX"]) {
+        expect(r.coin(a)).toMatchObject({ status: "cannot-say", proven: "0" });
+        expect(r.coin(a).rows[0]?.not_for_this_audit).toContain(
+          `whether its balanceOf reads the native coin of Ethereum (counted twice then) the node cannot tell: the node did not apply eth_call's state override (${answered}`,
+        );
+      }
+    }
+    // reserves verify through the refusing node: the rows still proven, the field says it could not tell
+    const v = JSON.parse(
+      (
+        await runCli([
+          "reserves",
+          "verify",
+          file,
+          "--node",
+          `ETH=${refusing.url}`,
+          "--token",
+          `TRK=${trk}`,
+          "--json",
+        ])
+      ).stdout,
+    );
+    expect(v.verdict).not.toBe("fails");
+    const row = (v.rows as { coin: string; status: string; balance: { tracking?: unknown } }[]).find(
+      (x) => x.coin === "TRK-ETH",
+    );
+    expect(row).toMatchObject({ status: "proven", balance: { tracking: { tracks: null } } });
+    expect(readFileSync(file, "utf8")).toContain("TRK-ETH");
+  });
+});
