@@ -568,3 +568,64 @@ describe("a token whose balanceOf reads another proof address's native balance (
     writeFileSync(join(dir, "assets.csv"), "asset,decimals\nETH,18\nMIR,18\n");
   });
 });
+
+describe("a follower token listed before the native coin (issue 55: counted at its holder's key first)", () => {
+  let fol: string;
+  let proofFile: string;
+
+  beforeAll(async () => {
+    // balanceOf(A0) = A2.balance: A0 (signed) holds 1 ETH, A2 (not signed) 5
+    fol = await deployFollower(anvil.rpc, "FOL", [A0], [A2]);
+    await anvil.rpc("anvil_setBalance", [A0, `0x${(1n * 10n ** 18n).toString(16)}`]);
+    await anvil.rpc("anvil_setBalance", [A2, `0x${(5n * 10n ** 18n).toString(16)}`]);
+    await anvil.rpc("evm_mine", []);
+    proofFile = join(dir, "follower-first.json");
+    const r = await runCli(
+      [
+        "reserves",
+        "balances",
+        A0,
+        A2,
+        "--native",
+        "--token",
+        fol,
+        "--proof",
+        proofFile,
+        "--challenge",
+        CHALLENGE,
+        "--signatures",
+        join(dir, "sigs.csv"),
+      ],
+      { env: { CHAINGW_URL: anvil.url } },
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+  });
+
+  it("backing ETH itself, given before the native coin: A2's 5 ETH are not proven at A0 — 1 ETH proven, 3 owed NOT SOLVENT; 1 owed SOLVENT", async () => {
+    writeFileSync(join(dir, "assets.csv"), "asset,decimals\nETH,18\n");
+    const args = [
+      "--reserves",
+      `ETH=${proofFile}#${fol}`,
+      "--reserves",
+      `ETH=${proofFile}#native`,
+      "--backing",
+      `ETH=anvil:${fol}`,
+      "--backing",
+      "ETH=anvil",
+    ];
+    const over = await solvency(await buildCommitment(dir, "follower-3", ["c1,ETH,3"]), [...args, "--json"]);
+    const j = JSON.parse(over.stdout);
+    expect(j.assets[0].proven.base_units, over.stdout).toBe(String(10n ** 18n));
+    expect(j.assets[0].proofs[0]).toMatchObject({ id: fol, counted: false });
+    expect(j.assets[0].proofs[0].why).toContain(
+      `tracks the native coin: its balanceOf(${A0}) moved with the native balance of ${A2} at block`,
+    );
+    expect(j.assets[0].proofs[0].why).toContain(
+      "it counts for no asset — its balanceOf at an address is not shown to be that address's coins",
+    );
+    expect(over.exitCode).toBe(1);
+    const honest = await solvency(await buildCommitment(dir, "follower-1", ["c1,ETH,1"]), args);
+    expect(honest.exitCode, honest.stdout + honest.stderr).toBe(0);
+    writeFileSync(join(dir, "assets.csv"), "asset,decimals\nETH,18\nMIR,18\n");
+  });
+});

@@ -28,6 +28,7 @@
 import {
   assetAt,
   type BackingRef,
+  knownNativeMirror,
   type NetworkId,
   networkLabel,
   notTheAsset,
@@ -367,6 +368,17 @@ function proofLine(run: AssetRun, { b, network, ref }: Placed): SolvencyAsset["p
   if (mirror !== undefined && owner !== undefined && owner !== asset.asset)
     return notCounted(
       `one balance backs one asset: ${mirror}, and the native coin of ${networkLabel(network)} backs ${owner}`,
+    );
+  // a token the probe saw read the native coin, not a known mirror contract: what its balanceOf shows at an
+  // address may be another address's coins (a follower listed first would count them at its holder's key)
+  if (
+    mirror !== undefined &&
+    token &&
+    b.entry.verify?.tracks_native?.[token] &&
+    !knownNativeMirror(network, token)
+  )
+    return notCounted(
+      `${mirror}: it counts for no asset — its balanceOf at an address is not shown to be that address's coins; the native coin of ${networkLabel(network)} counts them, once, as itself`,
     );
   if (b.evm && heightOf(b) !== at) return notCounted(`at block ${heightOf(b)}, not the joint block ${at}`);
   const snap = run.snapshots.get(network);
