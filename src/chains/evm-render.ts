@@ -5,7 +5,7 @@
  * `--json` never comes here.
  */
 import { JsonNumber, type JsonValue } from "../json/lossless.js";
-import { type Annotate, renderValue, scalarText, style, table } from "../output/human.js";
+import { type Annotate, type Cells, renderValue, scalarText, style, table } from "../output/human.js";
 import { isJsonObject } from "../util/text.js";
 import { formatUnits } from "../util/units.js";
 import { HEX_QTY } from "./evm-values.js";
@@ -128,30 +128,45 @@ const withDecimal = (v: JsonValue | undefined): string => {
   return d === undefined ? cell(v) : d;
 };
 
-/** Logs as a table: one row per log, topics one per line, data shortened. */
-function logsTable(logs: JsonValue[], ctx: RenderCtx): string {
-  const st = style(ctx.color);
-  if (logs.length === 0) return st.dim("(no logs)");
+export const LOG_HEAD = ["block", "log", "address", "topics", "data", "transaction"];
+
+/**
+ * Logs' cells, one row per log. For a person (`person`, the render's context): topics one per line, data
+ * shortened, the chain's own address form under the address; for CSV (no context): every topic
+ * (space-separated) and all the data, as the node sent them.
+ */
+export function logCells(logs: JsonValue[], person?: RenderCtx): Cells {
+  const shown = person !== undefined;
   const rows = logs.map((l) => {
     const o = isObj(l) ? l : {};
-    const topics = Array.isArray(o.topics) ? o.topics.map(cell).join("\n") : "";
+    const topics = Array.isArray(o.topics) ? o.topics.map(cell).join(shown ? "\n" : " ") : "";
     const d = cell(o.data);
     const addr = cell(o.address);
-    const t = ownForm(ctx, o.address);
+    const t = person ? ownForm(person, o.address) : undefined;
     return [
       withDecimal(o.blockNumber),
       withDecimal(o.logIndex),
       t ? `${addr}\n${t}` : addr,
       topics,
-      d.length > 66 ? `${d.slice(0, 66)}…\n(${(d.length - 2) / 2} bytes)` : d,
+      shown && d.length > 66 ? `${d.slice(0, 66)}…\n(${(d.length - 2) / 2} bytes)` : d,
       cell(o.transactionHash),
     ];
   });
-  return `${table(["block", "log", "address", "topics", "data", "transaction"], rows, ctx.color)}\n${st.dim(`${logs.length} log${logs.length === 1 ? "" : "s"}`)}`;
+  return { head: LOG_HEAD, rows };
 }
 
-/** Full transaction objects as a table. */
-function txTable(txs: JsonValue[], ctx: RenderCtx): string {
+/** Logs as a table: one row per log, topics one per line, data shortened. */
+function logsTable(logs: JsonValue[], ctx: RenderCtx): string {
+  const st = style(ctx.color);
+  if (logs.length === 0) return st.dim("(no logs)");
+  const c = logCells(logs, ctx);
+  return `${table(c.head, c.rows, ctx.color)}\n${st.dim(`${logs.length} log${logs.length === 1 ? "" : "s"}`)}`;
+}
+
+/** A block's transactions: full objects a row each (#, hash, from, to, value, gas), hashes a row each (#, hash). */
+function txCells(txs: JsonValue[]): Cells {
+  if (txs.every((t) => typeof t === "string"))
+    return { head: ["#", "hash"], rows: txs.map((t, i) => [String(i), cell(t)]) };
   const rows = txs.map((t) => {
     const o = isObj(t) ? t : {};
     return [
@@ -163,8 +178,20 @@ function txTable(txs: JsonValue[], ctx: RenderCtx): string {
       withDecimal(o.gas),
     ];
   });
-  return table(["#", "hash", "from", "to", "value", "gas"], rows, ctx.color);
+  return { head: ["#", "hash", "from", "to", "value", "gas"], rows };
 }
+
+/** The table `--format csv` writes of a block: its transactions (see txCells); undefined when not a block. */
+export const blockCells = (result: JsonValue): Cells | undefined =>
+  isObj(result) && Array.isArray(result.transactions) ? txCells(result.transactions) : undefined;
+
+/** The table `--format csv` writes of a receipt: its logs; undefined when not a receipt. */
+export const receiptCells = (result: JsonValue): Cells | undefined =>
+  isObj(result) && Array.isArray(result.logs) ? logCells(result.logs) : undefined;
+
+/** The table `--format csv` writes of eth_getLogs' answer; undefined when not a list. */
+export const logsCells = (result: JsonValue): Cells | undefined =>
+  Array.isArray(result) ? logCells(result) : undefined;
 
 export function renderBlock(result: JsonValue, ctx: RenderCtx): string {
   if (result === null) return notFound(ctx.method, "no such block");
@@ -175,7 +202,10 @@ export function renderBlock(result: JsonValue, ctx: RenderCtx): string {
   out.push("", st.key(`transactions (${txs.length})`));
   if (txs.length === 0) out.push(st.dim("  none"));
   else if (txs.every((t) => typeof t === "string")) for (const t of txs) out.push(`  ${t}`);
-  else out.push(txTable(txs, ctx));
+  else {
+    const c = txCells(txs);
+    out.push(table(c.head, c.rows, ctx.color));
+  }
   return out.join("\n");
 }
 

@@ -81,6 +81,13 @@ export function takesCsv(cmd: Command): Command {
   return cmd;
 }
 
+/** The one refusal of `--format csv` by a command that prints no table: exit 2, naming it, nothing sent. */
+export const noCsv = (what: string, why = "it prints no table"): UsageError =>
+  new UsageError(`--format csv is not available for ${what}: ${why} (json, jsonl or human)`);
+
+/** Whether `cmd` prints its table as CSV (marked by {@link takesCsv}); every other command refuses it. */
+export const printsCsv = (cmd: Command): boolean => CSV_COMMANDS.has(cmd);
+
 /**
  * `--format csv` for a command that has no table: refused naming it (exit 2, before its run sends anything),
  * never JSON in its place. Run by the tree's preAction hook (src/cli/main.ts) for every command.
@@ -89,17 +96,12 @@ export function csvRefusal(format: Format, cmd: Command): UsageError | undefined
   if (format !== "csv" || CSV_COMMANDS.has(cmd)) return undefined;
   const names: string[] = [];
   for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
-  return new UsageError(
-    `--format csv is not available for ${names.join(" ")}: it prints no table (json, jsonl or human)`,
-  );
+  return noCsv(names.join(" "));
 }
 
 /** Commands that print one answer (a method's result, an EVM command's values) have no CSV form. */
-export function refuseCsv(run: { format: Format }, what: string): void {
-  if (run.format === "csv")
-    throw new UsageError(
-      `--format csv is not available for ${what}: it has no CSV form (json, jsonl or human here)`,
-    );
+export function refuseCsv(run: { format: Format }, what: string, why?: string): void {
+  if (run.format === "csv") throw noCsv(what, why);
 }
 
 /** `--quorum <k>` of the commands that read state for a proof (reserves scan, reserves balances). */

@@ -5,6 +5,9 @@
  */
 
 import {
+  blockCells,
+  logsCells,
+  receiptCells,
   renderBlock,
   renderLogs,
   renderNumber,
@@ -43,6 +46,7 @@ export const ethGetLogs = (chain: ChainGroup, marks: Marks, filterHelp: string):
   fromOptions: (opts, params) => logsFromOptions(chain, opts, params),
   result: "ARRAY of log objects (address, blockNumber, topics, data)",
   render: renderLogs,
+  table: logsCells,
 });
 
 export const ethGetTransactionByHash = (chain: ChainGroup, marks: Marks, summary: string): MethodDef => ({
@@ -71,6 +75,7 @@ export const ethGetBlockByNumber = (
   ],
   range: { toParam: (h) => quantity(h) },
   render: renderBlock,
+  table: blockCells,
   ...extra,
 });
 
@@ -89,6 +94,7 @@ export const ethGetBlockByHash = (
   ],
   result: "OBJECT (number, hash, timestamp, transactions) or null",
   render: renderBlock,
+  table: blockCells,
   ...extra,
 });
 
@@ -104,6 +110,7 @@ export const ethGetTransactionReceipt = (
   params: [txHashParam()],
   result: "OBJECT (transactionHash, status, gasUsed, logs) or null",
   render: renderReceipt,
+  table: receiptCells,
   ...extra,
 });
 

@@ -1,6 +1,7 @@
 import type { ChainGroup, GroupName, RenderCtx } from "../chains/index.js";
 import type { RpcError } from "../errors/index.js";
 import type { JsonValue } from "../json/lossless.js";
+import type { Cells } from "../output/human.js";
 
 export type Group = GroupName;
 export type { RenderCtx };
@@ -79,6 +80,11 @@ export interface MethodDef {
   fromOptions?(opts: Record<string, unknown>, params: unknown[]): unknown[];
   /** human rendering; the default renderer is used when absent */
   render?(result: JsonValue, ctx: RenderCtx): string;
+  /**
+   * The table the human form prints, as cells: what `--format csv` writes (undefined: the answer is not one).
+   * Absent: the method prints no table, and `--format csv` is refused naming it, before anything is sent.
+   */
+  table?(result: JsonValue, ctx: RenderCtx): Cells | undefined;
   /**
    * The result in the unit a flag of the call asks for (`--ether`), as exact decimal text keyed by the unit's
    * name (`{ ether: "1.5" }`); undefined without the flag. `--json` then prints an object: `result`, the

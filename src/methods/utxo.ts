@@ -1,6 +1,7 @@
 /** The UTXO group (bitcoind-style methods), as ../shared/spec/gateway-jsonrpc.md lists them. */
 
 import { UsageError } from "../errors/index.js";
+import { objectCells } from "../output/human.js";
 import { isJsonObject } from "../util/text.js";
 import {
   bool,
@@ -209,11 +210,14 @@ const ownMethods: MethodDef[] = [
     ],
     result: "STRING: block hash, hex",
   }),
-  none(
-    "getchaintips",
-    "Every known chain tip: the active one, forks, headers-only and invalid branches.",
-    "ARRAY of {height, hash, branchlen, status}",
-  ),
+  {
+    ...none(
+      "getchaintips",
+      "Every known chain tip: the active one, forks, headers-only and invalid branches.",
+      "ARRAY of {height, hash, branchlen, status}",
+    ),
+    table: objectCells,
+  },
   none("getdifficulty", "Proof-of-work difficulty as a multiple of the minimum.", "NUMBER"),
   read({
     name: "getchaintxstats",
@@ -310,11 +314,14 @@ const ownMethods: MethodDef[] = [
     result: "OBJECT: feerate, errors, blocks",
   }),
   none("getconnectioncount", "Number of peer connections.", "NUMBER"),
-  none(
-    "getpeerinfo",
-    "Every connected peer: address, version, direction, ping, bytes sent and received.",
-    "ARRAY of peer objects",
-  ),
+  {
+    ...none(
+      "getpeerinfo",
+      "Every connected peer: address, version, direction, ping, bytes sent and received.",
+      "ARRAY of peer objects",
+    ),
+    table: objectCells,
+  },
   none("uptime", "Seconds since the node started.", "NUMBER: seconds"),
   read({
     name: "getindexinfo",

@@ -123,17 +123,31 @@ export function table(head: string[], rows: string[][], color: boolean, width = 
   return t.toString();
 }
 
-function objectsTable(items: Record<string, JsonValue>[], color: boolean): string {
+/**
+ * A table's cells: its head and rows, what a renderer lays out for a person and what `--format csv` writes
+ * (src/util/csv.ts's csvTable) — one set of cells for both.
+ */
+export interface Cells {
+  head: string[];
+  rows: string[][];
+}
+
+/** Objects' cells: a column per key in first-seen order, nested values as compact JSON; undefined if not objects. */
+export function objectCells(v: JsonValue): Cells | undefined {
+  if (!Array.isArray(v) || !v.every(isObject)) return undefined;
+  const items = v as Record<string, JsonValue>[];
   const keys: string[] = [];
   for (const it of items) for (const k of Object.keys(it)) if (!keys.includes(k)) keys.push(k);
-  return table(
-    keys,
-    items.map((it) =>
+  return {
+    head: keys,
+    rows: items.map((it) =>
       keys.map((k) => (it[k] === undefined ? "" : isScalar(it[k]) ? scalarText(it[k]) : compact(it[k]))),
     ),
-    color,
-  );
+  };
 }
+
+const isObject = (e: JsonValue): boolean =>
+  e !== null && typeof e === "object" && !Array.isArray(e) && !(e instanceof JsonNumber);
 
 /** Extra text shown after a value (e.g. decimal beside a hex QUANTITY). */
 export type Annotate = (key: string, v: JsonValue) => string | undefined;
@@ -149,11 +163,8 @@ export function renderValue(v: JsonValue, color: boolean, annotate?: Annotate): 
       return v.length === 1 && process.stdout.isTTY
         ? `[${scalarText(v[0] as JsonValue)}]`
         : v.map(scalarText).join("\n");
-    if (
-      v.every((e) => e !== null && typeof e === "object" && !Array.isArray(e) && !(e instanceof JsonNumber))
-    ) {
-      return objectsTable(v as Record<string, JsonValue>[], color);
-    }
+    const cells = objectCells(v);
+    if (cells) return table(cells.head, cells.rows, color);
     return v.map(compact).join("\n");
   }
   const lines: string[] = [];

@@ -34,6 +34,10 @@ export const csvField = (v: string | number | boolean | null | undefined): strin
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 };
 
+type Cell = string | number | boolean | null | undefined;
+
+/** One CSV line (no line end): every cell through {@link csvField}. A streamed table writes its rows so. */
+export const csvRow = (row: readonly Cell[]): string => row.map(csvField).join(",");
+
 /** A whole CSV text: the head, then each row, every cell through {@link csvField}; lines end in LF. */
-export const csvTable = (head: string[], rows: (string | number | boolean | null | undefined)[][]): string =>
-  [head, ...rows].map((r) => r.map(csvField).join(",")).join("\n");
+export const csvTable = (head: string[], rows: Cell[][]): string => [head, ...rows].map(csvRow).join("\n");

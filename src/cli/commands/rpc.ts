@@ -6,11 +6,12 @@ import type { Command } from "commander";
 import type { GlobalFlags } from "../../config/config.js";
 import { wrapWords } from "../../util/text.js";
 import { GLOBAL_NOTE, helpWidth } from "../help.js";
+import { takesCsv } from "../options.js";
 import type { Run } from "../run.js";
 
 export function declareRpc(program: Command, run: Run): void {
-  program
-    .command("rpc")
+  // --format csv where the registry knows the method's answer is a table (runRaw refuses the rest by name)
+  takesCsv(program.command("rpc"))
     .description(
       "send any method verbatim; params typed as bitcoin-cli types them (the registry's methods by the registry, others by bitcoin-cli's list of JSON params, the rest strings; EVM methods as cast rpc: JSON where it parses)",
     )

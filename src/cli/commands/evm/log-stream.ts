@@ -4,15 +4,16 @@
  * resume. Used by `chaingw logs` and by `eth_getLogs --split`.
  */
 import { once } from "node:events";
+import { LOG_HEAD, logCells } from "../../../chains/evm-render.js";
 import { EXIT, UsageError } from "../../../errors/index.js";
 import { LOGS_DEFAULTS, type LogsOptions, type LogsSummary, streamLogs } from "../../../evm/logs.js";
 import { type JsonValue, stringifyLossless } from "../../../json/lossless.js";
 import { prepare } from "../../../methods/prepare.js";
 import type { MethodDef } from "../../../methods/types.js";
 import { progress } from "../../../output/progress.js";
+import { csvRow } from "../../../util/csv.js";
 import { isJsonObject, parseWhole } from "../../../util/text.js";
 import type { Context } from "../../context.js";
-import { refuseCsv } from "../../options.js";
 import type { Run } from "../../run.js";
 import { definitionAndContext } from "./common.js";
 import type { EvmFlags } from "./options.js";
@@ -31,7 +32,8 @@ export async function streamToStdout(
   ctx: Context,
   label: string,
   o: LogsOptions,
-  render: (log: JsonValue) => { json: string; human: string },
+  render: (log: JsonValue) => { json: string; human: string; csv: string[] },
+  csvHead: string[],
 ): Promise<LogsSummary> {
   const bar = progress();
   run.clearProgress = () => bar.clear();
@@ -42,6 +44,8 @@ export async function streamToStdout(
   };
   let first = true;
   if (run.format === "json") await write("[");
+  // CSV: the head once, then a row per log as it comes (the one CSV writer: src/util/csv.ts)
+  if (run.format === "csv") await write(`${csvRow(csvHead)}\n`);
   let range = "";
   let splits = 0;
   let s: LogsSummary;
@@ -57,7 +61,8 @@ export async function streamToStdout(
           if (run.format === "json") {
             parts.push(`${first ? "\n" : ",\n"}${r.json}`);
             first = false;
-          } else parts.push(`${run.format === "jsonl" ? r.json : r.human}\n`);
+          } else if (run.format === "csv") parts.push(`${csvRow(r.csv)}\n`);
+          else parts.push(`${run.format === "jsonl" ? r.json : r.human}\n`);
         }
         await write(parts.join(""));
       },
@@ -146,16 +151,24 @@ export async function runSplitGetLogs(
   flags: EvmFlags & { split?: string | boolean },
   opts: Record<string, unknown>,
 ): Promise<void> {
-  refuseCsv(run, "eth_getLogs");
   const { def, ctx } = definitionAndContext(run, flags, "eth_getLogs", { pooled: true });
   const req = prepare(def, { params: texts, fromText: true, options: opts });
   const o = logsOptions(def, req.params[0] as Record<string, unknown>, flags, ctx);
-  await streamToStdout(run, ctx, "eth_getLogs --split", o, (log) => {
-    const l = (isJsonObject(log) ? log : {}) as Record<string, JsonValue>;
-    const topics = Array.isArray(l.topics) ? (l.topics as JsonValue[]) : [];
-    return {
-      json: stringifyLossless(log),
-      human: `${num(l.blockNumber)}  ${num(l.logIndex)}  ${String(l.transactionHash)}  ${String(l.address)}  ${topics.map(String).join(" ")}  ${String(l.data)}`,
-    };
-  });
+  await streamToStdout(
+    run,
+    ctx,
+    "eth_getLogs --split",
+    o,
+    (log) => {
+      const l = (isJsonObject(log) ? log : {}) as Record<string, JsonValue>;
+      const topics = Array.isArray(l.topics) ? (l.topics as JsonValue[]) : [];
+      return {
+        json: stringifyLossless(log),
+        human: `${num(l.blockNumber)}  ${num(l.logIndex)}  ${String(l.transactionHash)}  ${String(l.address)}  ${topics.map(String).join(" ")}  ${String(l.data)}`,
+        // eth_getLogs' own table (src/chains/evm-render.ts), a row at a time
+        csv: logCells([log]).rows[0] ?? [],
+      };
+    },
+    LOG_HEAD,
+  );
 }

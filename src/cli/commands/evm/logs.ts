@@ -4,14 +4,13 @@ import { UsageError } from "../../../errors/index.js";
 import type { Event, Param } from "../../../evm/abi.js";
 import type { JsonValue } from "../../../json/lossless.js";
 import { isJsonObject } from "../../../util/text.js";
-import { collect, refuseCsv } from "../../options.js";
+import { collect, takesCsv } from "../../options.js";
 import type { Run } from "../../run.js";
 import { definitionAndContext } from "./common.js";
 import { type EvmFlags, evmFlags } from "./options.js";
 
 export function declareLogs(program: Command, run: Run): void {
-  program
-    .command("logs")
+  takesCsv(program.command("logs"))
     .description(
       "event logs decoded into named fields, over a block range of any length (split where the upstream refuses)",
     )
@@ -34,7 +33,7 @@ export function declareLogs(program: Command, run: Run): void {
       "after",
       [
         "",
-        "Output: one line per log in block order, streamed (--format jsonl: one JSON object per line; --json: a JSON array).",
+        "Output: one line per log in block order, streamed (--format jsonl: one JSON object per line; --json: a JSON array; --format csv: a row per log, a column per argument).",
         "Ctrl-C stops after what was printed and says which block to resume from (--from-block).",
       ].join("\n"),
     )
@@ -50,7 +49,6 @@ export async function runLogs(
   filters: string[],
   flags: EvmFlags,
 ): Promise<void> {
-  refuseCsv(run, "logs");
   let sig = eventArg;
   let rest = filters;
   if (flags.event !== undefined) {
@@ -84,38 +82,59 @@ export async function runLogs(
   );
   const show = chain.evm?.displayAddress;
   const inputOf = new Map(ev.inputs.map((p, i) => [p.name || String(i), p as Param]));
+  // --format csv: the log's place, then one column per argument of the event, then an undecoded log's parts
+  const argNames = [...inputOf.keys()];
+  const csvHead = ["block", "log", "transaction", "address", "event", ...argNames, "topics", "data"];
   // logs whose topics do not match the signature's indexed arguments: said once, at the end
   const indexed = abi.indexedInputs(ev).length;
   const mismatched = { logs: 0, topics: new Set<number>() };
-  await streamToStdout(run, ctx, "logs", o, (log) => {
-    const l = (isJsonObject(log) ? log : {}) as Record<string, JsonValue>;
-    const topicsOf = Array.isArray(l.topics) ? (l.topics as string[]) : [];
-    const args = abi.decodeLog(ev, topicsOf, typeof l.data === "string" ? l.data : "0x");
-    const line: Record<string, unknown> = {
-      blockNumber: Number(num(l.blockNumber)),
-      logIndex: Number(num(l.logIndex)),
-      transactionHash: l.transactionHash,
-      address: l.address,
-      event: ev.name,
-      args: args ?? null,
-    };
-    if (!args) Object.assign(line, { topics: l.topics, data: l.data });
-    if (!args && topicsOf.length !== indexed + 1) {
-      mismatched.logs++;
-      mismatched.topics.add(topicsOf.length - 1);
-    }
-    const addr = typeof l.address === "string" ? l.address : "";
-    const own = show?.(addr);
-    const argText = args
-      ? Object.entries(args)
-          .map(([k, v]) => `${k}: ${abi.valueText(inputOf.get(k) as Param, v, false)}`)
-          .join(", ")
-      : `undecoded: topics ${JSON.stringify(l.topics)} data ${String(l.data)}`;
-    return {
-      json: JSON.stringify(line),
-      human: `${num(l.blockNumber)}  ${num(l.logIndex)}  ${String(l.transactionHash)}  ${addr}${own ? ` (${own})` : ""}  ${ev.name}(${argText})`,
-    };
-  });
+  await streamToStdout(
+    run,
+    ctx,
+    "logs",
+    o,
+    (log) => {
+      const l = (isJsonObject(log) ? log : {}) as Record<string, JsonValue>;
+      const topicsOf = Array.isArray(l.topics) ? (l.topics as string[]) : [];
+      const args = abi.decodeLog(ev, topicsOf, typeof l.data === "string" ? l.data : "0x");
+      const line: Record<string, unknown> = {
+        blockNumber: Number(num(l.blockNumber)),
+        logIndex: Number(num(l.logIndex)),
+        transactionHash: l.transactionHash,
+        address: l.address,
+        event: ev.name,
+        args: args ?? null,
+      };
+      if (!args) Object.assign(line, { topics: l.topics, data: l.data });
+      if (!args && topicsOf.length !== indexed + 1) {
+        mismatched.logs++;
+        mismatched.topics.add(topicsOf.length - 1);
+      }
+      const addr = typeof l.address === "string" ? l.address : "";
+      const own = show?.(addr);
+      const argText = args
+        ? Object.entries(args)
+            .map(([k, v]) => `${k}: ${abi.valueText(inputOf.get(k) as Param, v, false)}`)
+            .join(", ")
+        : `undecoded: topics ${JSON.stringify(l.topics)} data ${String(l.data)}`;
+      return {
+        json: JSON.stringify(line),
+        human: `${num(l.blockNumber)}  ${num(l.logIndex)}  ${String(l.transactionHash)}  ${addr}${own ? ` (${own})` : ""}  ${ev.name}(${argText})`,
+        // an argument a column; a log that did not decode leaves them empty and shows its topics and data
+        csv: [
+          num(l.blockNumber),
+          num(l.logIndex),
+          String(l.transactionHash ?? ""),
+          addr,
+          ev.name,
+          ...argNames.map((k) => (args ? abi.valueText(inputOf.get(k) as Param, args[k]) : "")),
+          args ? "" : topicsOf.map(String).join(" "),
+          args ? "" : String(l.data ?? ""),
+        ],
+      };
+    },
+    csvHead,
+  );
   if (mismatched.logs) {
     const carried = [...mismatched.topics].join(" or ");
     run.err(

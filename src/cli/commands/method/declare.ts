@@ -9,7 +9,7 @@ import { UsageError } from "../../../errors/index.js";
 import { definitions, findMethod, marksText, methodHelp } from "../../../methods/index.js";
 import { wrapWords } from "../../../util/text.js";
 import { GLOBAL_NOTE, helpWidth } from "../../help.js";
-import { collect } from "../../options.js";
+import { collect, refuseCsv, takesCsv } from "../../options.js";
 import type { Run } from "../../run.js";
 import { addBatchOptions } from "../batch.js";
 
@@ -59,6 +59,8 @@ export function declareMethodCommands(
         cmd.option("--range <from..to>", "every height in the range, streamed as JSON lines (batched)"),
       );
     }
+    // its table as CSV where the method prints one (src/methods/types.ts, `table`); refused by name elsewhere
+    if (defs.some((x) => x.table)) takesCsv(cmd);
     if (loose) cmd.allowExcessArguments(true);
     cmd.addHelpText("after", () => {
       const width = helpWidth(run.stdout, run.env);
@@ -73,6 +75,7 @@ export function declareMethodCommands(
         return runSplitGetLogs(run, command.args, flags, command.opts());
       }
       if (flags.range !== undefined) {
+        refuseCsv(run, `${name} --range`, "it streams JSON lines");
         const def = findMethod(name, chainFromFlags(flags, run.env));
         if (!def.range)
           throw new UsageError(`--range is not available for ${name} on the ${def.group} group`);
