@@ -30,6 +30,7 @@ interface Row {
   coin: string;
   address: string;
   amount: string | null;
+  base_units: string | null;
   proven: boolean | null;
   signed?: boolean;
   status: string;
@@ -43,7 +44,9 @@ interface Report {
   verdict: string;
   findings: { status: string; step: string; at?: string; text: string }[];
   counts: Record<string, number>;
+  file_units: string;
   amounts: Record<string, Record<string, string>>;
+  amounts_base_units: Record<string, Record<string, string>>;
   rows: Row[];
 }
 
@@ -73,9 +76,18 @@ describe("OKX", () => {
     expect(rowAt(report, 16).form).toBe("TRON TRON v1 signMessage over keccak256(message)");
     expect(rowAt(report, 19).form).toBe("BTC signmessage, P2SH 2-of-3");
     expect(rowAt(report, 39).form).toBe("BTC signmessage, P2WSH 2-of-3");
-    // amounts in base units, summed exactly: 449.5140 BTC in satoshis, as the file's own total says
-    expect(report.amounts.BTC?.signed).toBe("44951400581");
-    expect(report.amounts.BTC?.proven).toBe("0");
+    // one way to write an amount: coin units with the coin's decimals; the file's base units only in fields
+    // named so (summed exactly: 449.5140 BTC in satoshis, as the file's own total says)
+    expect(report.file_units).toBe("base");
+    expect(report.amounts.BTC?.signed).toBe("449.51400581");
+    expect(report.amounts.BTC?.proven).toBe("0.00000000");
+    expect(report.amounts_base_units.BTC?.signed).toBe("44951400581");
+    expect(rowAt(report, 37)).toMatchObject({
+      amount: "5.000000803935811584",
+      base_units: "5000000803935811584",
+    });
+    expect(rowAt(report, 19)).toMatchObject({ amount: "0.17263933", base_units: "17263933" });
+    expect(report).not.toHaveProperty("units");
     // every summary line agrees with its rows (base units read in the coin's places), or is not compared
     const sums = report.findings.filter((f) => f.step === "summary");
     expect(sums.filter((f) => f.status === "fails")).toEqual([]);

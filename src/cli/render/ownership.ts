@@ -1,9 +1,10 @@
 /** `reserves verify` of an exchange's address file: the rows as a table, the amounts per coin, the verdict. */
 
-import { decimalsOf, rowAmounts, rowAmountText } from "../../exchange/ownership/coins.js";
+import { basePlacesOf, decimalsOf, rowAmounts } from "../../exchange/ownership/coins.js";
 import type { OwnershipReport, RowStatus } from "../../exchange/ownership/verify.js";
 import { style, table } from "../../output/human.js";
 import { csvTable } from "../../util/csv.js";
+import { amountOf, amountText } from "../../util/units.js";
 import { renderFindings } from "./verdict.js";
 
 const WORD: Record<RowStatus, string> = {
@@ -25,27 +26,89 @@ function chainAmount(b: NonNullable<OwnershipReport["rows"][number]["balance"]>)
   return `chain: ${b.value}${b.block ? ` at ${b.block}` : ""}`;
 }
 
+type Row = OwnershipReport["rows"][number];
+
 /**
- * The per-coin sums of a file of base units in coin units, where every row of the coin has the same places
- * (exchange/ownership/coins.ts rowAmountText writes each row's).
+ * A row's amount the one way (exchange/ownership/coins.ts rowAmounts): coin units with the coin's decimals —
+ * a file of base units (OKX 2022) counted in the places the chain gave its re-read balance, else the coin's —
+ * and the integer of base units; each "" where it cannot be told.
  */
-function coinSum(r: OwnershipReport): (amount: string, coin: string) => string {
-  const network = new Map<string, string | undefined>();
+const amountsOf = (r: OwnershipReport, x: Row) =>
+  x.amount === null
+    ? { amount: "", base_units: "" }
+    : rowAmounts(x.amount, r.units, x.coin, x.network, r.units === "base" ? basePlacesOf(x, x) : undefined);
+
+/** A row's amount for a person: in coin units, or said to be base units where the places are not known. */
+const amountShown = (r: OwnershipReport, x: Row): string => {
+  const a = amountsOf(r, x);
+  return a.amount || `${x.amount} base units`;
+};
+
+/**
+ * The places of each coin's sums: the one its rows all share (a coin whose rows are counted in different
+ * places, or in none known, has none: its sums stay in base units, said so).
+ */
+function placesByCoin(r: OwnershipReport): Map<string, number | undefined> {
+  const places = new Map<string, number | undefined>();
   for (const x of r.rows) {
-    const d = decimalsOf(x.coin, x.network);
-    const before = network.get(x.coin);
-    network.set(
-      x.coin,
-      network.has(x.coin) && (before === undefined || decimalsOf(x.coin, before) !== d)
-        ? undefined
-        : x.network,
-    );
+    const d = r.units === "base" ? basePlacesOf(x, x) : decimalsOf(x.coin, x.network);
+    places.set(x.coin, places.has(x.coin) && places.get(x.coin) !== d ? undefined : d);
   }
+  return places;
+}
+
+/** A coin's sum in coin units: a file of base units converted (or said to be base units), a file of coins padded. */
+function coinSum(r: OwnershipReport): (amount: string, coin: string) => string | undefined {
+  const places = placesByCoin(r);
   return (a, coin) => {
-    const n = network.get(coin);
-    return n === undefined && r.units === "base"
-      ? `${a} base units`
-      : rowAmountText(a, r.units, coin, n ?? "");
+    const d = places.get(coin);
+    if (d === undefined) return r.units === "base" ? undefined : a;
+    return r.units === "base" ? amountText(BigInt(a), d) : amountOf(a, d);
+  };
+}
+
+/**
+ * `reserves verify --json` of an exchange's address file: the report with every amount the one way — `amount`
+ * in coin units with the asset's decimals, base units only in fields named so (`base_units`,
+ * `amounts_base_units`); `file_units` says how the file writes them. A coin of a file of base units whose
+ * places chaingw cannot tell has `amount` null and appears in `amounts_base_units` only.
+ */
+export function ownershipJson(r: OwnershipReport): unknown {
+  const { format, verdict, holds, units, counts, amounts, summary, rows, findings, summary_text, ...rest } =
+    r;
+  const inCoins = coinSum(r);
+  const coinAmounts: Record<string, Record<string, string>> = {};
+  const baseAmounts: Record<string, Record<string, string>> = {};
+  const places = placesByCoin(r);
+  for (const [coin, per] of Object.entries(amounts)) {
+    const d = places.get(coin);
+    const shown = Object.entries(per).map(([k, v]) => [k, inCoins(v, coin)] as const);
+    if (shown.every(([, v]) => v !== undefined))
+      coinAmounts[coin] = Object.fromEntries(shown) as Record<string, string>;
+    if (units === "base") baseAmounts[coin] = per;
+    else if (d !== undefined)
+      baseAmounts[coin] = Object.fromEntries(
+        Object.entries(per).map(([k, v]) => [k, rowAmounts(v, units, coin, "", d).base_units]),
+      );
+  }
+  return {
+    format,
+    verdict,
+    holds,
+    file_units: units,
+    counts,
+    amounts: coinAmounts,
+    amounts_base_units: baseAmounts,
+    summary,
+    rows: rows.map((x) => {
+      const a = amountsOf(r, x);
+      const { amount: _, ...row } = x;
+      return { ...row, amount: a.amount || null, base_units: a.base_units || null };
+    }),
+    findings,
+    summary_text,
+    // the nodes a verdict names, when given
+    ...rest,
   };
 }
 
@@ -71,8 +134,7 @@ export function renderOwnership(r: OwnershipReport, color: boolean): string {
         String(x.line),
         x.coin,
         x.address + (x.wallet ? ` (owner of line ${x.wallet})` : ""),
-        (x.amount === null ? "-" : rowAmountText(x.amount, r.units, x.coin, x.network)) +
-          (x.balance ? ` (${chainAmount(x.balance)})` : ""),
+        (x.amount === null ? "-" : amountShown(r, x)) + (x.balance ? ` (${chainAmount(x.balance)})` : ""),
         word(x.status),
         x.form ?? "",
       ]),
@@ -86,8 +148,8 @@ export function renderOwnership(r: OwnershipReport, color: boolean): string {
         ["coin", "proven", "signed, claimed", "failed", "unsigned", "not supported", "not checked"],
         coins.map(([c, a]) => [
           c,
-          ...[a.proven, a.signed, a.failed, a.unsigned, a.unsupported, a["cannot-say"]].map((v) =>
-            inCoins(v, c),
+          ...[a.proven, a.signed, a.failed, a.unsigned, a.unsupported, a["cannot-say"]].map(
+            (v) => inCoins(v, c) ?? `${v} base units`,
           ),
         ]),
         color,
@@ -131,8 +193,7 @@ export const ownershipCsv = (r: OwnershipReport): string =>
       "reason",
     ],
     r.rows.map((x) => {
-      const a =
-        x.amount === null ? { amount: "", base_units: "" } : rowAmounts(x.amount, r.units, x.coin, x.network);
+      const a = amountsOf(r, x);
       return [
         x.line,
         x.coin,

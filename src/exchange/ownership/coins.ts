@@ -253,16 +253,18 @@ export function rowAmountText(
 }
 
 /**
- * A row's amount in the CSV's two columns: `amount` in coin units with the coin's decimals, `base_units` the
+ * A row's amount the one way, in two fields: `amount` in coin units with the coin's decimals, `base_units` the
  * integer; each empty where it cannot be told (a file of base units whose coin's places chaingw does not know).
+ * `places`: the places the amount is counted in where the chain told them (basePlacesOf), else the coin's.
  */
 export function rowAmounts(
   amount: string,
   units: "base" | "coin" | "none",
   coin: string,
   network: string,
+  places: number | undefined = decimalsOf(coin, network),
 ): { amount: string; base_units: string } {
-  const d = decimalsOf(coin, network);
+  const d = places;
   if (units === "base")
     return {
       amount: d === undefined || !/^\d+$/.test(amount) ? "" : amountText(BigInt(amount), d),

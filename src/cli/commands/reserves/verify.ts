@@ -108,11 +108,12 @@ export async function runVerify(run: Run, file: string, flags: GlobalFlags, o: V
   const m = await (format ?? registry.FALLBACK.reserves).load();
   if (m.kind === "address-file") {
     // an exchange's address file (src/exchange/ownership/): every row judged
-    const [{ addressFileJudged }, { renderOwnership, ownershipCsv }, { colorOf }] = await Promise.all([
-      import("./verify-exchange.js"),
-      import("../../render/ownership.js"),
-      import("../../context.js"),
-    ]);
+    const [{ addressFileJudged }, { renderOwnership, ownershipCsv, ownershipJson }, { colorOf }] =
+      await Promise.all([
+        import("./verify-exchange.js"),
+        import("../../render/ownership.js"),
+        import("../../context.js"),
+      ]);
     const { report, used } = await addressFileJudged(run, file, text, m, flags, o);
     const { nodesLine } = await import("../../nodes.js");
     return printReport(
@@ -121,6 +122,8 @@ export async function runVerify(run: Run, file: string, flags: GlobalFlags, o: V
       colorOf(run, flags),
       (x, c) => [renderOwnership(x, c), ...nodesLine(escapeDeep(used))].join("\n"),
       (x) => ownershipCsv(x),
+      // --json: every amount the one way (coin units; base units only in fields named so)
+      (x) => ownershipJson(x),
     );
   }
   if (o.previous !== undefined || o.token?.length)
@@ -242,10 +245,12 @@ async function printReport<R extends { verdict: Verdict }>(
   color: boolean,
   render: (r: R, color: boolean) => string,
   csv: (r: R) => string,
+  json: (r: R) => unknown = (r) => r,
 ): Promise<void> {
   const { exitCodeOfVerdict } = await import("../../../reserves/verdict.js");
   // --format csv: the report's table, one row per row (an exchange's file) or output (a UTXO proof)
   if (run.format === "csv") run.out(csv(escapeDeep(report)));
+  else if (run.machine) run.print(json(report), () => "");
   else run.print(report, () => render(escapeDeep(report), color));
   run.exitCode = exitCodeOfVerdict(report.verdict);
 }
