@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
 import { trackDir } from "./helpers/procs.js";
-import { deployToken, mint } from "./helpers/tokens.js";
+import { deployToken, mint, move } from "./helpers/tokens.js";
 
 const CAST = new URL("../node_modules/.bin/cast", import.meta.url).pathname;
 const K0 = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
@@ -116,7 +116,7 @@ describe("an OKX 2022 file (amounts in base units) of a token declared with --to
   });
 });
 
-describe("one snapshot per asset and chain: ether read at one block, the same coins wrapped read at a later one", () => {
+describe("one snapshot per chain: value read at one block, the same value read again at a later one in another form", () => {
   it("a row of the native coin below the latest snapshot of a declared token backing the same asset on the same chain proves nothing (it was SOLVENT for twice the coins held at either block)", async () => {
     await anvil.rpc("anvil_mine", ["0x1"]);
     const h1 = Number(BigInt(await anvil.rpc<string>("eth_blockNumber", [])));
@@ -171,8 +171,64 @@ describe("one snapshot per asset and chain: ether read at one block, the same co
       /^NOT PROVEN SOLVENT: ETH covered only by claimed reserves: proven 9000 of 18000 ETH \(50\.00%\)/,
     );
     expect(forged.stdout).toContain(
-      `line 2: proven at height ${h1}, but the file's latest snapshot of this asset on this chain is height ${h2}`,
+      `line 2: proven at height ${h1}, but the file's latest snapshot on this chain is height ${h2}: value moved between the two (paid to another address, wrapped, or swapped into another asset owed) would count at both`,
     );
+    expect(forged.exitCode).toBe(1);
+  });
+
+  it("a USDT row below the latest snapshot of a USDC row on the same chain proves nothing: 1,000 USDT swapped for 1,000 USDC between the two blocks made 1,000 of each owed SOLVENT", async () => {
+    await anvil.rpc("anvil_mine", ["0x1"]);
+    const usdt = await deployToken(anvil.rpc, "Token", { symbol: "USDT", decimals: 6 });
+    const usdc = await deployToken(anvil.rpc, "Token", { symbol: "USDC", decimals: 6 });
+    await mint(anvil.rpc, usdt, [A0], [1000n * 10n ** 6n]);
+    await anvil.rpc("anvil_mine", ["0x1"]);
+    const h1 = Number(BigInt(await anvil.rpc<string>("eth_blockNumber", [])));
+    // the swap: A0's USDT leaves, as much USDC arrives
+    await move(anvil.rpc, usdt, A0, "0x000000000000000000000000000000000000dead", 1000n * 10n ** 6n);
+    await mint(anvil.rpc, usdc, [A0], [1000n * 10n ** 6n]);
+    await anvil.rpc("anvil_mine", ["0x1"]);
+    const h2 = Number(BigInt(await anvil.rpc<string>("eth_blockNumber", [])));
+    const sig = okxSign(K0);
+    const file = write(
+      "okx-2024.csv",
+      [
+        "coin,Network,Snapshot Height,address,amount,message,signature1,signature2,redeem script/ public key, eoa1, eoa2",
+        `USDT,ETH,${h1},${A0},1000,${OKX},${sig},,,,`,
+        `USDC,ETH,${h2},${A0},1000,${OKX},${sig},,,,`,
+        "",
+      ].join("\n"),
+    );
+    const solvency = async (owed: Record<string, [string, number]>) =>
+      runCli([
+        "solvency",
+        "--reserves",
+        file,
+        "--liabilities",
+        await commitment(owed),
+        "--node",
+        `ETH=${anvil.url}`,
+        "--token",
+        `USDT=${usdt}`,
+        "--token",
+        `USDC=${usdc}`,
+        ...Object.keys(owed).flatMap((a) => ["--backing", `${a}=anvil:${a === "USDT" ? usdt : usdc}`]),
+        "--challenge",
+        OKX,
+      ]);
+    // honest: 1,000 USDC owed, held at the file's one snapshot of the chain
+    const honest = await solvency({ USDC: ["1000", 6] });
+    expect(honest.stderr).toBe("");
+    expect(honest.stdout.split("\n")[0]).toMatch(/^SOLVENT: /);
+    expect(honest.exitCode).toBe(0);
+    // forged: 1,000 of each owed, the same 1,000 counted as USDT at h1 and as USDC at h2
+    const forged = await solvency({ USDT: ["1000", 6], USDC: ["1000", 6] });
+    expect(forged.stdout.split("\n")[0]).toMatch(
+      /^NOT PROVEN SOLVENT: USDT covered only by claimed reserves: proven 0 of 1000 USDT \(0\.00%\)/,
+    );
+    expect(forged.stdout).toContain(
+      `line 2: proven at height ${h1}, but the file's latest snapshot on this chain is height ${h2}`,
+    );
+    expect(forged.stdout).toContain("USDC covered: proven 1000 of 1000 USDC");
     expect(forged.exitCode).toBe(1);
   });
 });

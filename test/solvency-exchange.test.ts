@@ -498,6 +498,8 @@ describe("--backing for an exchange's rows: what the liabilities' asset names ar
   let real: string;
   let fake: string;
   let usdxHeight: number;
+  /** A0's ether at usdxHeight: the file's one snapshot of the chain (one snapshot per chain) */
+  let usdxEth: string;
 
   beforeAll(async () => {
     // the token the auditor names, and one the exchange deployed and minted itself under the same symbol
@@ -506,6 +508,8 @@ describe("--backing for an exchange's rows: what the liabilities' asset names ar
     await mint(anvil.rpc, real, [A0], [7_000_000n]);
     await mint(anvil.rpc, fake, [A0], [7_000_000n]);
     usdxHeight = Number(await anvil.rpc<string>("eth_blockNumber"));
+    const wei = BigInt(await anvil.rpc<string>("eth_getBalance", [A0, `0x${usdxHeight.toString(16)}`]));
+    usdxEth = `${wei / 10n ** 18n}.${(wei % 10n ** 18n).toString().padStart(18, "0")}`.replace(/\.?0+$/, "");
   });
 
   /** the HTX-layout file with a USDX row on the ETH network (A0, its signature over "huobi") */
@@ -515,12 +519,12 @@ describe("--backing for an exchange's rows: what the liabilities' asset names ar
       [
         "coin,snapshot height,balance",
         `LTC,${ltcHeight},2`,
-        `ETH,${ethHeight},${ethBalance}`,
+        `ETH,${usdxHeight},${usdxEth}`,
         `USDX-ETH,${usdxHeight},7`,
         "",
         "coin,address,snapshot height,balance,message,signature",
         `LTC,${addr},${ltcHeight},2,${MESSAGE},${ltcSig}`,
-        `ETH,${A0},${ethHeight},${ethBalance},${MESSAGE},${ethSig}`,
+        `ETH,${A0},${usdxHeight},${usdxEth},${MESSAGE},${ethSig}`,
         `USDX-ETH,${A0},${usdxHeight},7,${MESSAGE},${ethSig}`,
         "",
       ].join("\n"),
@@ -809,7 +813,7 @@ describe("one balance counts once, however the exchange names it", () => {
     expect(moved.exitCode).toBe(1);
     expect(moved.coin("ETH")).toMatchObject({ proven: eth(a1h2), status: "claimed-only" });
     expect(moved.coin("ETH").why).toContain(
-      `line 2: proven at height ${h1}, but the file's latest snapshot of this asset on this chain is height ${h2}`,
+      `line 2: proven at height ${h1}, but the file's latest snapshot on this chain is height ${h2}`,
     );
     const one = await solvency(
       file([

@@ -129,14 +129,15 @@ export function holdingOf(j: { backings: RowBackings }, row: OwnershipRow): stri
 }
 
 /**
- * What one snapshot binds (one snapshot per asset and chain): the asset owed a row backs (`assetAt`: every
- * contract of it on the chain, and its own coin, together — ether read at one block and the same coins wrapped
- * read at a later one would count twice) on the row's chain; a row that backs none, its own holding.
+ * What one snapshot binds (one snapshot per chain, as chaingw's own EVM proofs of one chain share one block):
+ * the row's chain as its node answers (else the name the file gives it). Every asset's rows on it together —
+ * ether read at one block and the same coins wrapped into a declared WETH, or swapped into a USDT owed too,
+ * read at a later one would count at both. undefined: the row backs no asset owed.
  */
-export function snapshotGroupOf(j: { backings: RowBackings }, row: OwnershipRow): string {
+export function snapshotGroupOf(j: { backings: RowBackings }, row: OwnershipRow): string | undefined {
   const id = rowIdentity(row, j.backings);
-  const at = assetAt(j.backings.rules, id.network, id.token);
-  return at ? `${id.network}|asset ${at.asset}` : holdingOf(j, row);
+  // a row that backs no asset owed moves nothing that is counted
+  return assetAt(j.backings.rules, id.network, id.token) ? (id.network as NetworkId) : undefined;
 }
 
 /**

@@ -164,7 +164,7 @@ interface Judging {
   backings: RowBackings;
   /** every holding counted so far, once (judge/holding.ts): by chain (as its node answers), contract and address */
   ledger: Ledger;
-  /** each asset's snapshot on each chain: the latest height a proven row of it was read at (`snapshotGroupOf`) */
+  /** each chain's snapshot: the latest height a proven row of it was read at (`snapshotGroupOf`) */
   latest: Map<string, number>;
 }
 
@@ -213,15 +213,16 @@ function notCountedWhy(
 }
 
 /**
- * One snapshot per asset and chain: a proven row read at an earlier height than the latest of the asset it
- * backs on its chain (`snapshotGroupOf`: its own coin and every contract of it there) proves nothing for the
- * sum — coins moved (or wrapped) between the two heights would count at both (undefined: at the latest).
+ * One snapshot per chain: a proven row read at an earlier height than the latest proven row of its chain
+ * (`snapshotGroupOf`: every asset's rows there) proves nothing for the sum — value moved between the two
+ * heights (paid on, wrapped, swapped into another asset owed) would count at both (undefined: at the latest).
  */
 function heightFault(j: Judging, row: OwnershipRow, height: number | undefined): string | undefined {
-  const latest = j.latest.get(snapshotGroupOf(j, row));
+  const group = snapshotGroupOf(j, row);
+  const latest = group === undefined ? undefined : j.latest.get(group);
   return height === undefined || latest === undefined || height === latest
     ? undefined
-    : `proven at height ${height}, but the file's latest snapshot of this asset on this chain is height ${latest}: coins moved between the two (or wrapped into another of its contracts) would count at both; one snapshot per asset and chain proves`;
+    : `proven at height ${height}, but the file's latest snapshot on this chain is height ${latest}: value moved between the two (paid to another address, wrapped, or swapped into another asset owed) would count at both; one snapshot per chain proves`;
 }
 
 /**
@@ -459,7 +460,7 @@ export function exchangeSolvency(i: {
     const row = i.file.rows[k] as OwnershipRow;
     const at = r.status === "proven" ? snapshotOfRow(j, row)?.height : undefined;
     const chain = snapshotGroupOf(j, row);
-    if (at !== undefined && at > (j.latest.get(chain) ?? -1)) j.latest.set(chain, at);
+    if (chain !== undefined && at !== undefined && at > (j.latest.get(chain) ?? -1)) j.latest.set(chain, at);
   }
   const coins = i.liabilities.totals.map((t) => judgeCoin(j, t));
   const worst = Math.max(0, ...coins.map((c) => RANK[c.status]));
