@@ -11,6 +11,7 @@ import { UsageError } from "../errors/index.js";
 import type { ReadProof } from "../reserves/combined.js";
 import { redactUrl } from "../util/redact.js";
 import { quoted } from "../util/text.js";
+import { onePerKey } from "./options.js";
 
 /** The option, declared once: its flags and help for every command that takes it (help, completion, docs). */
 export const NODE_OPTION = {
@@ -103,13 +104,13 @@ export async function nodeChoices(
       throw new UsageError(
         `${flag} ${quoted(k)}=…: no network ${quoted(k)}: give a coin (LTC, BTC, …), a network (ETH, ARBITRUM, TRON, …)${o.groups ? ` or a group (${CHAIN_NAMES.join(", ")})` : ""}; nothing was checked`,
       );
-    const before = out.find((c) => c.net === net);
-    if (before)
-      throw new UsageError(
-        `${flag} names ${quoted(net)} twice (${quoted(redactUrl(before.url))}, then ${quoted(redactUrl(url))}): one value each`,
-      );
     out.push({ net, url, flag: flag as NodeChoice["flag"], ...(group ? { group } : {}) });
   }
+  // one per NET across both spellings: the one rule of every KEY=VALUE option (options.ts)
+  onePerKey(
+    ([, , flag]) => flag,
+    out.map((c) => [c.net, c.url, c.flag] as const),
+  );
   return out;
 }
 

@@ -53,10 +53,12 @@ export function formatConflict(flags: { json?: boolean; format?: string }): Usag
 
 /**
  * A repeatable KEY=VALUE option's pairs, one value per key: `--node ETH=a --node ETH=b` is refused naming both
- * (which node would answer for ETH is not for chaingw to pick). `key` is what must not repeat (default the KEY).
+ * (which node would answer for ETH is not for chaingw to pick). `key` is what must not repeat (default the KEY);
+ * `flag` names the option, or is the flag of the repeating pair where two spellings share one key (`--node utxo=`
+ * after `--url-for utxo=`). The one "names … twice" refusal of every KEY=VALUE option.
  */
-export function onePerKey<T extends readonly [string, string]>(
-  flag: string,
+export function onePerKey<T extends readonly [string, string, ...string[]]>(
+  flag: string | ((p: T) => string),
   pairs: readonly T[],
   key: (p: T) => string = (p) => p[0],
 ): T[] {
@@ -65,7 +67,7 @@ export function onePerKey<T extends readonly [string, string]>(
     const before = seen.get(key(p));
     if (before)
       throw new UsageError(
-        `${flag} names ${quoted(p[0])} twice (${quoted(redactUrl(before[1]))}, then ${quoted(redactUrl(p[1]))}): one value each`,
+        `${typeof flag === "string" ? flag : flag(p)} names ${quoted(p[0])} twice (${quoted(redactUrl(before[1]))}, then ${quoted(redactUrl(p[1]))}): one value each`,
       );
     seen.set(key(p), p);
   }
