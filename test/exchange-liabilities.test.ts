@@ -537,21 +537,64 @@ describe("the Binance family (Poseidon over BN254)", () => {
   it("Binance's assets by name where its asset list (config.json's CexAssetsInfo, the second file) names them; by number otherwise, said so", async () => {
     const named = await verify(fixture("binance-user_config.json"), fixture("binance-config.json"));
     expect(named.exitCode).toBe(3);
+    // in coin units at the tool's 8 places (the decimal × 10^8, cut); an asset the list does not name: base units
     expect(named.stdout).toContain(
-      "balances   14571647457 BTC equity, 184812783 BTC debt, 25424316291 ETH equity, 3323064077 ETH debt, 57834282404 #2 equity,",
+      "balances   145.71647457 BTC equity, 1.84812783 BTC debt, 254.24316291 ETH equity, 33.23064077 ETH debt, 57834282404 base units of #2 equity,",
+    );
+    expect(named.stdout).toMatch(
+      /claim +balances: amounts read in coin units: Binance's tool writes each as the decimal × 10\^8, cut to a whole number \(binance\/zkmerkle-proof-of-solvency src\/utils\/utils\.go .*\); #2, #3 in base units: the places depend on the asset's name/,
     );
     expect(named.stdout).toMatch(
       /claim +balances: the assets named by .*binance-config\.json, the exchange's own asset list \(the proof binds numbers, not names\); not named there: #2, #3/,
     );
-    const numbered = await verify(fixture("binance-user_config.json"));
-    expect(numbered.stdout).toContain("balances   14571647457 #0 equity,");
-    expect(numbered.stdout).toContain(
+    const numbered = await verify(fixture("binance-user_config.json"), "--json");
+    expect(numbered.json.balances[0]).toEqual({
+      asset: "#0 equity",
+      amount: null,
+      base_units: "14571647457",
+    });
+    const said = await verify(fixture("binance-user_config.json"));
+    expect(said.stdout).toContain("balances   14571647457 base units of #0 equity,");
+    expect(said.stdout).toContain(
       "the file numbers its assets (#0, #1…): the exchange's asset list names them (its config.json, CexAssetsInfo: give it as the second file)",
     );
     // a second file that is no asset list: exit 2, naming what it should be
     const bad = await verify(fixture("binance-user_config.json"), fixture("gate-user_config.json"));
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain("not the exchange's asset list");
+  });
+
+  it("Binance's two-place coins (DOGE): × 100 where the version's code surely writes them so (Sep 2024 on), else base units, said why", async () => {
+    // the sample's #2 and #3 named DOGE (in 5d26d4f's AssetTypeForTwoDigits) and NEIRO (added there later, a61a90c)
+    const list = join(dir, "binance-config-doge.json");
+    const config = JSON.parse(text("binance-config.json"));
+    config.CexAssetsInfo.push({ ...config.CexAssetsInfo[0], Symbol: "doge", Index: 2 });
+    config.CexAssetsInfo.push({ ...config.CexAssetsInfo[0], Symbol: "NEIRO", Index: 3 });
+    writeFileSync(list, JSON.stringify(config));
+    const loan = await verify(fixture("binance-user_config.json"), list, "--json");
+    expect(loan.json.balances).toContainEqual({
+      asset: "doge equity",
+      amount: "578342824.04",
+      base_units: "57834282404",
+    });
+    expect(loan.json.balances).toContainEqual({ asset: "NEIRO equity", amount: null, base_units: "25100" });
+    const words = loan.json.findings.map((f: Finding) => f.text).join("\n");
+    expect(words).toContain("; doge × 100, 2 places, as this version's code writes it");
+    expect(words).toContain(
+      "; NEIRO in base units: Binance's code writes it × 100 or × 10^8 by version and by how its input spelled the symbol, which the file does not show",
+    );
+    // Jul 2024's code looked the symbol up as spelled, against upper-case keys: DOGE's places are not known
+    const vip = await verify(fixture("binance-2024-07-user_config.json"), list, "--json");
+    expect(vip.json.balances).toContainEqual({
+      asset: "doge equity",
+      amount: null,
+      base_units: "57834282404",
+    });
+    expect(vip.json.balances).toContainEqual({
+      asset: "BTC equity",
+      amount: "145.71647457",
+      base_units: "14571647457",
+    });
   });
 
   it("Binance: an equity, a margin or the collateral raised, or a sibling swapped, misses the root (exit 1, level 28)", async () => {

@@ -916,7 +916,8 @@ describe("exchanges' inclusion steps, in-process through the registry (the real 
     expect([gate.verdict, gate.sum_binding, ...statuses(gate)]).toEqual([
       "holds",
       "none",
-      // its assets numbered, the exchange's list not given: said, a claim
+      // its assets numbered, the exchange's list not given: said, a claim; the places its amounts are read at, another
+      "balances:claim",
       "balances:claim",
       "document:ok",
       "path:ok",

@@ -10,7 +10,9 @@ const WORD = { ok: "ok", fails: "FAILS", "cannot-say": "CANNOT SAY", claim: "cla
 
 export function renderInclusion(r: InclusionCheck, title: string): string {
   const lines = [`format     ${r.format}: ${title}`];
-  const held = r.balances.map((b) => `${b.amount} ${b.asset}`).join(", ");
+  const held = r.balances
+    .map((b) => (b.amount === null ? `${b.base_units} base units of ${b.asset}` : `${b.amount} ${b.asset}`))
+    .join(", ");
   lines.push(`balances   ${held ? safe(held) : "none in the file"}`);
   for (const f of r.findings)
     lines.push(`${WORD[f.status].padEnd(10)} ${f.step}${f.at ? ` [${safe(f.at)}]` : ""}: ${safe(f.text)}`);

@@ -39,6 +39,15 @@ export interface Balance {
   amount: string;
 }
 
+/** A customer's balance as the report prints it: a Balance, or (the zk files) the file's integer beside it. */
+export interface CustomerBalance {
+  asset: string;
+  /** in coin units: as the file writes it, or its integer read at the places its tool writes (zk); null where they are not known */
+  amount: string | null;
+  /** the file's integer, where it writes base units (the zk files): beside `amount`, or alone when its places are not known */
+  base_units?: string;
+}
+
 /**
  * What a format's inner node binds of its children's sums (the Maxwell flaw): `per-child` each child's own
  * sum (BitMEX, River); `full-tree` only their total, but every node is rebuilt from the published leaves
@@ -81,7 +90,7 @@ export interface InclusionCheck {
   root: string | null;
   /** where the root compared against came from: --root, the file itself, Hotcoin's anchor file (--anchor), or nowhere (Hotcoin's proof without its anchor) */
   root_source: "given" | "file" | "anchor" | "none";
-  balances: Balance[];
+  balances: CustomerBalance[];
   /** the root node's totals per coin, as the file states them (Merkle-sum formats; absent for others) */
   totals?: Balance[];
   /** whether the root's hash binds those totals (`TotalsBinding`), and why not where it does not */
@@ -104,7 +113,7 @@ export interface InclusionContext<D> {
   /** every hash the file gives, with where: judged for width once every step ran */
   hashes: { hash: string; at: string }[];
   /** the customer's balances, as the report prints them */
-  balances: Balance[];
+  balances: CustomerBalance[];
   /** the root the path reached (null: none reached) */
   reached: string | null;
   /** the root the file states (null: it states none), and where it stands ("level 24 (root)") */

@@ -20,7 +20,8 @@
  * within the tree, the amounts whole and not negative, the root against --root.
  */
 import { JsonNumber, type JsonValue } from "../../json/value.js";
-import type { InclusionFormat, InclusionOptions } from "./check.js";
+import { amountText } from "../../util/units.js";
+import type { CustomerBalance, InclusionFormat, InclusionOptions } from "./check.js";
 import { OWN_ROOT, step, verifierOf } from "./check.js";
 import { FileReader, isObj, type Obj } from "./read.js";
 
@@ -39,6 +40,12 @@ export interface ZkVersion {
   commit: string;
   totals: readonly string[];
   amounts: readonly string[];
+  /**
+   * The assets this version's code surely writes at 2 places (×100): its `AssetTypeForTwoDigits` matched on a
+   * lower-cased symbol. Where unset, a symbol of the family's two-place lists may be at 2 or 8 places: the
+   * code looked the symbol up as the exchange's input spelled it, against upper-case keys.
+   */
+  twoPlaces?: ReadonlySet<string>;
   knownSlots: readonly number[];
   /** the publisher's commits whose code used a count (where the count alone tells the versions apart) */
   slotCommits?: Readonly<Record<number, string>>;
@@ -65,7 +72,15 @@ interface Variant {
   commitment: "balances" | "packed";
   /** the versions its publisher's history shows, oldest first */
   versions: readonly ZkVersion[];
+  /**
+   * How the tool writes an amount: the decimal × 10^8 cut to a whole number (`ConvertFloatStrToUint64(…,
+   * 100000000)`, shopspring's `BigInt()`), × 100 for the symbols of `AssetTypeForTwoDigits` — here every
+   * symbol any commit of the publisher listed there (upper-case), and where the code is.
+   */
+  places: { twoPlaceSymbols: ReadonlySet<string>; source: string };
 }
+
+const set = (words: string): ReadonlySet<string> => new Set(words.split(" "));
 
 const BINANCE: Variant = {
   name: "binance",
@@ -100,10 +115,19 @@ const BINANCE: Variant = {
       commit: "49843ea",
       totals: ["TotalEquity", "TotalDebt", "TotalCollateral"],
       amounts: ["Equity", "Debt", "Loan", "Margin", "PortfolioMargin"],
+      // 5d26d4f lower-cases each symbol and lists both spellings: these at 2 places (symbols added later may not be)
+      twoPlaces: set("1000SATS BIDR BONK BTTC DOGE DOGS FLOKI HOT IDRT LUNC PEPE SHIB SPELL WIN XEC"),
       knownSlots: [350, 500, 50],
       indexedTiers: [50, 500],
     },
   ],
+  places: {
+    twoPlaceSymbols: set(
+      "1000CHEEMS 1000PEPPER 1000SATS 1MBABYDOGE BIDR BOME BONK BTTC DOGE DOGS FLOKI HMSTR HOT IDR IDRT LUNC MONKY NEIRO NFT NOT PEPE PUMP SHIB SPELL WIN WLFI XEC",
+    ),
+    source:
+      "binance/zkmerkle-proof-of-solvency src/utils/utils.go ReadUserDataFromCsvFile, constants.go AssetTypeForTwoDigits (c1884aa … 9a3e5b7)",
+  },
 };
 const GATE: Variant = {
   name: "gate",
@@ -126,6 +150,13 @@ const GATE: Variant = {
       slotCommits: { 350: "7490ef5, 71d3045", 500: "cf0d653", 800: "edd8fc8" },
     },
   ],
+  places: {
+    twoPlaceSymbols: set(
+      "1CAT AIDOGE AKE AKITA APEPE APU ATLAS AXL BABYDOGE BGSC BIDR BITBOARD BOME BONK BRISE BTT BTTC CAT CHEEMS COQ DBC DOG DOGE DOGELONMARS DOGS DSD ELON FLOKI FUNTOKEN GF HIPPO HMSTR HOT HTX KCT KICK KISHU LADYS LAI LEVER LOBO LOVE LUNC MAGA MOG MOODENGETH MYRIA NATIX NEIRO NEIROCTO NFT OMI PEIPEI PEPE PEPPER PIG PTB PUMP QUBIC RACA RATS REEF REKTCOIN SATS SAY SHIB SIDUS SNEK SPELL SUPRA TAG TOSHI TROLL TURBO VINU VRA WEN WGRT WHY WIN WKC WOJAK WUF X XEC XEN XPIN ZBAI ZBCN",
+    ),
+    source:
+      "gateio/proof-of-reserves utils/utils.go, utils/constants.go AssetTypeForTwoDigits (7490ef5 … 87db18d)",
+  },
 };
 const HTX: Variant = {
   name: "htx-zk",
@@ -147,6 +178,13 @@ const HTX: Variant = {
       slotCommits: { 174: "5390028", 205: "f57c44d" },
     },
   ],
+  places: {
+    twoPlaceSymbols: set(
+      "AIDOGE BABYDOGE BIDR BONK BRISE BTT BTTC CAW DOGE HOT LADYS LOVELY LUNC NFT PEPE SHIB SPELL WIN XEC XEN",
+    ),
+    source:
+      "huobiapi/Tool-Go-MerkleVerify merkle_groth16/src/utils/utils.go, constants.go AssetTypeForTwoDigits (f57c44d … bc0adce)",
+  },
 };
 
 /** A JSON whole number (any size), or a usage error naming the field; its sign kept for the finding. */
@@ -288,7 +326,15 @@ const documentStep = step<Doc>("document", (ctx, s) => {
     const x = whole(doc[t], t, rd);
     if (x < 0n) s.fail("balances", `${t} is negative (${x})`, t);
   }
-  const balances: { asset: string; amount: string }[] = [];
+  const balances: CustomerBalance[] = [];
+  // the places the tool wrote an asset's amounts at: 8, 2 for the symbols its version surely writes so, else
+  // unknown (an asset the file only numbers, or a symbol some version writes at 2 places and this one may not)
+  const placesOf = (idx: bigint): number | undefined => {
+    const sym = names?.by.get(idx)?.toUpperCase();
+    if (sym === undefined) return undefined;
+    if (version.twoPlaces?.has(sym)) return 2;
+    return v.places.twoPlaceSymbols.has(sym) ? undefined : 8;
+  };
   let last = -1n;
   for (const [i, a] of assets.entries()) {
     const at = `${v.assets}[${i}]`;
@@ -300,8 +346,14 @@ const documentStep = step<Doc>("document", (ctx, s) => {
       if (x < 0n) s.fail("balances", `asset #${idx} ${k} is negative (${x})`, at);
       else if (x >= 1n << 64n) s.fail("balances", `asset #${idx} ${k} does not fit 64 bits (${x})`, at);
       // the customer's balances: what they hold and owe (in the tool's base units); the rest is collateral
-      if (j === 0 || (j === 1 && x !== 0n))
-        balances.push({ asset: `${nameOf(idx)} ${k.toLowerCase()}`, amount: x.toString() });
+      if (j === 0 || (j === 1 && x !== 0n)) {
+        const places = placesOf(idx);
+        balances.push({
+          asset: `${nameOf(idx)} ${k.toLowerCase()}`,
+          amount: places === undefined ? null : amountText(x, places),
+          base_units: x.toString(),
+        });
+      }
     }
   }
   const unnamed = assets.map((a) => whole(a.Index, "Index", rd)).filter((i) => !names?.by.has(i));
@@ -315,6 +367,20 @@ const documentStep = step<Doc>("document", (ctx, s) => {
       "balances",
       "the file numbers its assets (#0, #1…): the exchange's asset list names them (its config.json, CexAssetsInfo: give it as the second file)",
     );
+  // the places, said where they come from: the tool's code, not the file (which writes integers)
+  const at2 = [...new Set(assets.map((a) => whole(a.Index, "Index", rd)).filter((i) => placesOf(i) === 2))];
+  const unsure = [
+    ...new Set(
+      assets
+        .map((a) => whole(a.Index, "Index", rd))
+        .filter((i) => names?.by.has(i) && placesOf(i) === undefined),
+    ),
+  ];
+  const of = (l: bigint[]) => l.map(nameOf).join(", ");
+  s.claim(
+    "balances",
+    `amounts read in coin units: ${v.title}'s tool writes each as the decimal × 10^8, cut to a whole number (${v.places.source})${at2.length ? `; ${of(at2)} × 100, 2 places, as this version's code writes ${at2.length === 1 ? "it" : "them"}` : ""}${unsure.length ? `; ${of(unsure)} in base units: ${v.title}'s code writes ${unsure.length === 1 ? "it" : "them"} × 100 or × 10^8 by version and by how its input spelled the symbol, which the file does not show` : ""}${unnamed.length ? `; ${unnamed.map((i) => `#${i}`).join(", ")} in base units: the places depend on the asset's name` : ""}`,
+  );
   ctx.balances = balances;
   if ((hexField(root) as bigint) >= FR) s.fail("root", `${v.root} is not a BN254 field element`, v.root);
   if (proof.length !== DEPTH)
