@@ -337,19 +337,29 @@ const fixed6 = (b: bigint) => fixed(b, 6);
 describe("--node NET=URL: one way to name the nodes, for every command that re-reads proofs (issue 55, item 5)", () => {
   const LTC_LINE = () => `LTC (Litecoin regtest): ${ltc.url}`;
 
-  it("reserves report --verify --node LTC=… --node evm=…: the same verdict as --url-for, each node named for its chain, credentials cut", async () => {
+  it("reserves report --verify --node LTC=… --node evm=…: the same verdict as --url-for, each node named for its chain (text, --json, --html), credentials cut", async () => {
+    const page = join(dir, "nodes.html");
     const r = await report([
       "--verify",
       "--node",
       `LTC=${ltcUrl}`,
       "--node",
       `evm=${anvil.url}`,
+      "--html",
+      page,
       utxoProof,
       evmProof,
     ]);
     expect(r.exitCode, r.stdout + r.stderr).toBe(0);
     expect(r.stdout.split("\n")[0]).toMatch(/^HOLDS: all 2 proofs hold/);
     expect(r.stdout).toContain(`nodes: ${LTC_LINE()}; evm (anvil (chain id 31337)): ${anvil.url}`);
+    // the page says it in the same words, under the verdict
+    const html = readFileSync(page, "utf8");
+    expect(html).toContain(
+      `<p class="muted" id="nodes">nodes: ${LTC_LINE()}; evm (anvil (chain id 31337)): ${anvil.url}</p>`,
+    );
+    expect(html.indexOf('id="verdict"')).toBeLessThan(html.indexOf('id="nodes"'));
+    expect(html).not.toContain(ltc.password);
     expect(r.stdout).toContain(
       `re-verify: chaingw reserves report --verify --node LTC=${ltc.url} --node evm=${anvil.url} ${utxoProof} ${evmProof}`,
     );
@@ -390,10 +400,11 @@ describe("--node NET=URL: one way to name the nodes, for every command that re-r
     ]);
   });
 
-  it("solvency over chaingw's own proofs takes --node too: SOLVENT, the node named as in reserves verify", async () => {
+  it("solvency over chaingw's own proofs takes --node too: SOLVENT, the node named as in reserves verify (text, --html)", async () => {
     writeFileSync(join(dir, "assets.csv"), "asset,decimals\nLTC,8\n");
     const { buildCommitment } = await import("./helpers/liabilities.js");
     const c = await buildCommitment(dir, "node-ltc", ["c1,LTC,1"]);
+    const page = join(dir, "solvency-nodes.html");
     const r = await runCli([
       "solvency",
       "--liabilities",
@@ -407,11 +418,16 @@ describe("--node NET=URL: one way to name the nodes, for every command that re-r
       "--verify",
       "--node",
       `LTC=${ltcUrl}`,
+      "--html",
+      page,
     ]);
     expect(r.exitCode, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^SOLVENT/);
     expect(r.stdout).toContain(`nodes: ${LTC_LINE()}`);
     expect(r.stdout).not.toContain(ltc.password);
+    const html = readFileSync(page, "utf8");
+    expect(html).toContain(`<p class="muted" id="nodes">nodes: ${LTC_LINE()}</p>`);
+    expect(html).not.toContain(ltc.password);
   });
 
   it("an unknown NET, a NET given twice (either spelling), a coin no proof is of: exit 2 by name, nothing sent", async () => {

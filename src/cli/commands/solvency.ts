@@ -174,7 +174,7 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
     maxGap,
     now: new Date(),
   });
-  if (o.html !== undefined) await writeHtml(o, o.html, report, proofs, loaded.nodes);
+  if (o.html !== undefined) await writeHtml(o, o.html, report, proofs, loaded.nodes, used);
   const { writtenBeside } = await import("./solvency-report.js");
   // the package's rows.csv lists each output and balance of the documents read, with the verifier's word
   const docs = read.map((x, i) => ({
@@ -277,6 +277,7 @@ async function writeHtml(
   report: SolvencyReport,
   proofs: CombinedReport["proofs"],
   nodes: readonly NodeChoice[],
+  used: readonly NodeUsed[],
 ): Promise<void> {
   const { combine } = await import("../../reserves/combined.js");
   const { reportHtml } = await import("../render/html.js");
@@ -308,7 +309,8 @@ async function writeHtml(
   } as const;
   writeAtomic(
     html,
-    reportHtml(reservesReport, new Date(), await solvencyHtml(escapeDeep(report)), lead),
+    // which node answered for which chain, as the text's last line says it
+    reportHtml({ ...reservesReport, nodes: used }, new Date(), await solvencyHtml(escapeDeep(report)), lead),
     "--html",
   );
 }

@@ -9,6 +9,7 @@ import type { CombinedReport } from "../../reserves/combined.js";
 import { ageOf, distribution } from "../../reserves/combined.js";
 import { escapeUnprintable } from "../../util/escape.js";
 import { amountOf } from "../../util/units.js";
+import { type NodeUsed, nodesLine } from "../nodes.js";
 import { provenCell } from "./report.js";
 
 /** Text for the page: control characters shown as escapes (util/escape.ts), then HTML's own five. */
@@ -182,6 +183,12 @@ function chart(a: CombinedReport["proofs"][number]["assets"][number]): string {
 }
 
 /** The verdict the page leads with, when it is not the reserves report's own (solvency's). */
+/** The nodes an audit read, in the one sentence every verdict ends with (cli/nodes.ts), as a line of a page. */
+export const nodesHtml = (nodes: readonly NodeUsed[] | undefined): string =>
+  nodesLine(nodes ?? [])
+    .map((l) => `<p class="muted" id="nodes">${esc(l)}</p>\n`)
+    .join("");
+
 export interface Lead {
   text: string;
   verdict: string;
@@ -220,7 +227,12 @@ ${rows.join("\n")}
  * The page; `extra` (trusted HTML, e.g. solvency's table) goes right under the verdict; `lead`, when given,
  * is the verdict the page leads with (solvency's), so no reserves "HOLDS" stands above a "NOT SOLVENT".
  */
-export function reportHtml(r: CombinedReport, at: Date, extra = "", lead?: Lead): string {
+export function reportHtml(
+  r: CombinedReport & { nodes?: readonly NodeUsed[] },
+  at: Date,
+  extra = "",
+  lead?: Lead,
+): string {
   const own = VERDICT[r.verdict];
   const v = lead
     ? { text: lead.text, color: TONE[lead.tone], verdict: lead.verdict, summary: lead.summary }
@@ -266,7 +278,7 @@ code { font: 12px ui-monospace, monospace; }
 pre { background: #f6f8fa; padding: 8px; white-space: pre-wrap; overflow-wrap: anywhere; }`,
     body: `<p class="verdict" id="verdict" data-verdict="${esc(v.verdict)}">${esc(v.text)}: ${esc(v.summary)}</p>
 ${lead ? `<p class="muted" id="reserves-verdict" data-verdict="${esc(r.verdict)}">The reserve proofs themselves: ${esc(own.text.toLowerCase())}: ${esc(r.summary)}</p>\n` : ""}
-${extra}<h2>Totals per asset</h2>
+${nodesHtml(r.nodes)}${extra}<h2>Totals per asset</h2>
 <table id="totals">
 <tr><th>chain</th><th>asset</th><th>height / block</th><th>total</th><th>base units</th><th>holders</th><th>proven owned</th><th>verdict</th></tr>
 ${totals}
