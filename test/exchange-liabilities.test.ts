@@ -1007,10 +1007,10 @@ describe("OKX v1's totals re-split under its real root (issue 55): its node conc
       expect(r.exitCode).toBe(3);
       const report = JSON.parse(r.stdout);
       expect(report.verdict).toBe("cannot-say");
-      expect(report.liabilities.note).toContain(
+      expect(report.exchange_liabilities.note).toContain(
         "okx-v1's root does not bind the totals it carries (its node hashes L ‖ R ‖ ΣBTC ‖ ΣETH ‖ ΣUSDT ‖ height as text",
       );
-      expect(report.liabilities.note).toContain("so none is taken as what is owed");
+      expect(report.exchange_liabilities.note).toContain("so none is taken as what is owed");
     }
   });
 });

@@ -15,7 +15,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ExchangeSolvencyReport } from "../src/exchange/ownership/solvency.js";
+import type { SolvencyReport } from "../src/judge/report.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
 import { trackDir } from "./helpers/procs.js";
@@ -90,7 +90,7 @@ async function solvency(reserves: string, liabilities: string, ...more: string[]
     MESSAGE,
     ...more,
   ]);
-  const report = (more.includes("--json") ? JSON.parse(r.stdout) : undefined) as ExchangeSolvencyReport;
+  const report = (more.includes("--json") ? JSON.parse(r.stdout) : undefined) as SolvencyReport;
   return { ...r, report };
 }
 
@@ -147,10 +147,15 @@ describe("an exchange's rows: one moment across chains", () => {
     expect(f.stderr).toBe("");
     expect(f.exitCode).toBe(3);
     expect(f.report.verdict).toBe("cannot-say");
-    const eth = f.report.coins[0];
-    expect(eth).toMatchObject({ asset: "ETH", proven: "5", claimed: "10", status: "cannot-say" });
-    expect(eth?.rows.find((r) => r.coin === "ETH")).toMatchObject({ proven: false });
-    expect(eth?.rows.find((r) => r.coin === "ETH")?.not_for_this_audit).toMatch(
+    const eth = f.report.assets[0];
+    expect(eth).toMatchObject({
+      asset: "ETH",
+      proven: { amount: "5" },
+      claimed: { amount: "10" },
+      status: "cannot-say",
+    });
+    expect(eth?.rows?.find((r) => r.coin === "ETH")).toMatchObject({ proven: false });
+    expect(eth?.rows?.find((r) => r.coin === "ETH")?.not_for_this_audit).toMatch(
       /is before the ETH moment, .* \(evm:31338's snapshot\): coins moved from it to another chain since would count twice/,
     );
     expect(fh.exitCode).toBe(3);
@@ -160,7 +165,7 @@ describe("an exchange's rows: one moment across chains", () => {
 
     expect(h.stderr).toBe("");
     expect(h.exitCode).toBe(0);
-    expect(h.report.coins[0]).toMatchObject({ proven: "10", status: "covered" });
+    expect(h.report.assets[0]).toMatchObject({ proven: { amount: "10" }, status: "covered" });
     expect(hh.exitCode).toBe(0);
     expect(hh.stdout).toMatch(/^SOLVENT: every coin owed \(1\) covered by proven reserves/);
   });

@@ -10,7 +10,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ExchangeSolvencyReport } from "../src/exchange/ownership/solvency.js";
+import type { SolvencyReport } from "../src/judge/report.js";
 import { fixtureBalances, startTronFixture, type TronFixture } from "./fixtures/tron.js";
 import { runCli } from "./helpers/cli.js";
 import { hex20, OKX_HEADER, OKX_MESSAGE, six, tronAddress, tronSign } from "./helpers/okx-tron.js";
@@ -74,9 +74,9 @@ describe("solvency with --node TRON=URL", () => {
         "--json",
       ]);
       expect(r.stderr).toBe("");
-      const report = JSON.parse(r.stdout) as ExchangeSolvencyReport;
-      const coin = report.coins.find((c) => c.asset === "TRX");
-      expect(coin).toMatchObject({ proven: six(trx), status: "covered" });
+      const report = JSON.parse(r.stdout) as SolvencyReport;
+      const coin = report.assets.find((c) => c.asset === "TRX");
+      expect(coin).toMatchObject({ proven: { amount: six(trx) }, status: "covered" });
       expect(coin?.snapshots).toEqual([
         expect.objectContaining({
           height: h,

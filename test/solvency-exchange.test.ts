@@ -15,7 +15,7 @@ import { basename, join } from "node:path";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { base58check } from "@scure/base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ExchangeSolvencyReport } from "../src/exchange/ownership/solvency.js";
+import type { SolvencyReport } from "../src/judge/report.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { domOf, layoutIn, screenshot } from "./helpers/chromium.js";
 import { runCli } from "./helpers/cli.js";
@@ -119,8 +119,8 @@ async function commitment(owed: Record<string, string>, challenge?: string): Pro
 const sumRoot = (mine: Record<string, string>, sibling: Record<string, string>) =>
   sumRootProof(mine, sibling, (text) => write("merkle_proof_file.json", text));
 
-type Report = ExchangeSolvencyReport;
-type Coin = Report["coins"][number];
+type Report = SolvencyReport;
+type Coin = Required<Report["assets"][number]>;
 
 /**
  * What the test networks' coins are (the one identity rule: a well-known asset only on its mainnet, any other
@@ -158,7 +158,7 @@ const args = (reserves: string, liabilities: string, more: readonly string[] = [
 async function solvency(reserves: string, liabilities: string, ...more: string[]) {
   const r = await runCli([...args(reserves, liabilities, more), "--json", ...more]);
   const report = (r.exitCode === 2 ? undefined : JSON.parse(r.stdout)) as Report;
-  return { ...r, report, coin: (a: string) => report.coins.find((c) => c.asset === a) as Coin };
+  return { ...r, report, coin: (a: string) => report.assets.find((c) => c.asset === a) as Coin };
 }
 
 beforeAll(async () => {
@@ -194,33 +194,41 @@ describe("an exchange's address file against chaingw's commitment", () => {
     expect(ok.report.verdict).toBe("solvent");
     expect(ok.exitCode).toBe(0);
     expect(ok.coin("LTC")).toMatchObject({
-      liabilities: "1.5",
-      proven: "2",
-      claimed: "2",
-      proven_ratio: "133.33%",
-      claimed_ratio: "133.33%",
+      liabilities: { amount: "1.5" },
+      proven: { amount: "2" },
+      claimed: { amount: "2" },
+      coverage: "133.33%",
+      claimed_coverage: "133.33%",
       shortfall: null,
       status: "covered",
     });
-    expect(ok.coin("ETH")).toMatchObject({ proven: ethBalance, status: "covered" });
+    expect(ok.coin("ETH")).toMatchObject({ proven: { amount: ethBalance }, status: "covered" });
     // both snapshots: the reserves' height and block time, the liabilities' date, the gap
     expect(ok.coin("LTC").snapshots).toEqual([
       {
         network: "LTC",
+        kind: "height",
         height: ltcHeight,
+        below_tip: null,
         block_time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        gap_seconds: expect.any(Number),
         gap: expect.stringMatching(/ (after|before) the liabilities' date$/),
         within_max_gap: true,
       },
     ]);
-    expect(ok.report.liabilities.date).toMatch(/^\d{4}-\d\d-\d\dT/);
-    expect(ok.report.gap).toMatch(/ (after|before) the liabilities' date$/);
+    expect(ok.report.audit.created).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(ok.report.audit.gap).toMatch(/ (after|before) the liabilities' date$/);
 
     const fixed = await solvency(reserves, liab);
     expect(fixed.report.verdict).toBe("unproven");
     expect(fixed.exitCode).toBe(1);
-    expect(fixed.report.reserves).toMatchObject({ challenge: null, messages: [MESSAGE] });
-    expect(fixed.coin("LTC")).toMatchObject({ proven: "0", claimed: "2", status: "claimed-only" });
+    expect(fixed.report.audit.challenge).toBeNull();
+    expect(fixed.report.challenges).toEqual([{ text: MESSAGE, files: [reserves], for_this_audit: false }]);
+    expect(fixed.coin("LTC")).toMatchObject({
+      proven: { amount: "0" },
+      claimed: { amount: "2" },
+      status: "claimed-only",
+    });
     const human = await runCli(args(reserves, liab));
     expect(human.stdout).toContain(
       `reserves: the rows sign "huobi", the exchange's own text, not an audit's challenge: nothing is proven for the audit until you accept it (--challenge TEXT)`,
@@ -237,7 +245,7 @@ describe("an exchange's address file against chaingw's commitment", () => {
     );
     expect(r.report.verdict).toBe("not-solvent");
     expect(r.exitCode).toBe(1);
-    expect(r.coin("LTC")).toMatchObject({ status: "not-covered", shortfall: "1", proven_ratio: "66.67%" });
+    expect(r.coin("LTC")).toMatchObject({ status: "not-covered", shortfall: "1", coverage: "66.67%" });
     expect(r.coin("ETH").status).toBe("covered");
     expect(r.report.summary).toContain("LTC not covered: short 1 LTC (claimed reserves 2 of 3)");
   });
@@ -246,7 +254,11 @@ describe("an exchange's address file against chaingw's commitment", () => {
     const liab = await commitment({ LTC: "1.5", ETH: "5000" });
     const r = await solvency(addressFile({ ltc: "20" }), liab, "--challenge", MESSAGE);
     expect(r.report.verdict).toBe("not-solvent");
-    expect(r.coin("LTC")).toMatchObject({ proven: "0", claimed: "0", status: "not-covered" });
+    expect(r.coin("LTC")).toMatchObject({
+      proven: { amount: "0" },
+      claimed: { amount: "0" },
+      status: "not-covered",
+    });
     expect(r.coin("LTC").not_counted).toEqual([
       expect.objectContaining({
         coin: "LTC",
@@ -265,7 +277,7 @@ describe("an exchange's address file against chaingw's commitment", () => {
       MESSAGE,
     );
     expect(r.report.verdict).toBe("not-solvent");
-    expect(r.coin("ETH")).toMatchObject({ proven: "0", status: "not-covered" });
+    expect(r.coin("ETH")).toMatchObject({ proven: { amount: "0" }, status: "not-covered" });
     expect(r.coin("ETH").not_counted[0]?.why).toContain(
       "ETH-BSC is a token whose contract is not named on BNB Smart Chain (--token SYMBOL=ADDRESS), not the native coin of anvil (chain id 31337) (--backing ETH): not counted as ETH",
     );
@@ -303,14 +315,16 @@ describe("an exchange's address file against an exchange's liabilities root (Coi
     const given = await solvency(addressFile(), file, "--root", root, ...dated);
     expect(given.report.verdict).toBe("solvent");
     expect(given.exitCode).toBe(0);
-    expect(given.coin("LTC")).toMatchObject({ liabilities: "1.5", proven: "2" });
-    expect(given.coin("ETH")).toMatchObject({ liabilities: "5000", status: "covered" });
-    expect(given.report.liabilities).toMatchObject({ root, date: dated[1] });
+    expect(given.coin("LTC")).toMatchObject({ liabilities: { amount: "1.5" }, proven: { amount: "2" } });
+    expect(given.coin("ETH")).toMatchObject({ liabilities: { amount: "5000" }, status: "covered" });
+    expect(given.report.exchange_liabilities).toMatchObject({ root, date: dated[1] });
 
     const own = await solvency(addressFile(), file, ...dated);
     expect(own.report.verdict).toBe("cannot-say");
     expect(own.exitCode).toBe(3);
-    expect(own.report.liabilities.note).toContain("consistent with its own root; give the published root");
+    expect(own.report.exchange_liabilities?.note).toContain(
+      "consistent with its own root; give the published root",
+    );
 
     const other = await solvency(addressFile(), file, "--root", "cd".repeat(32), ...dated);
     expect(other.report.verdict).toBe("not-solvent");
@@ -322,7 +336,11 @@ describe("an exchange's address file against an exchange's liabilities root (Coi
     const { file, root } = sumRoot({ LTC: "2", ETH: "3000" }, { LTC: "1", ETH: "2000" });
     const r = await solvency(addressFile(), file, ...rooted(root));
     expect(r.report.verdict).toBe("not-solvent");
-    expect(r.coin("LTC")).toMatchObject({ liabilities: "3", status: "not-covered", shortfall: "1" });
+    expect(r.coin("LTC")).toMatchObject({
+      liabilities: { amount: "3" },
+      status: "not-covered",
+      shortfall: "1",
+    });
   });
 
   it("--html writes the page with the verdict and the per-coin table; --json beside it", async () => {
@@ -539,9 +557,9 @@ describe("--backing for an exchange's rows: what the liabilities' asset names ar
     expect(ok.report.verdict).toBe("solvent");
     expect(ok.exitCode).toBe(0);
     expect(ok.coin("USDX")).toMatchObject({
-      liabilities: "6.5",
-      proven: "7",
-      proven_ratio: "107.69%",
+      liabilities: { amount: "6.5" },
+      proven: { amount: "7" },
+      coverage: "107.69%",
       status: "covered",
     });
     // ETH, anvil's own coin, declared by the test's defaults (--backing ETH=anvil)
@@ -557,7 +575,7 @@ describe("--backing for an exchange's rows: what the liabilities' asset names ar
     const all = ["--backing", "LTC=litecoin-regtest", "--backing", "ETH=anvil"];
     const declared = await solvency(file, liab, ...token, "--backing", `USDX=anvil:${real}`, ...all);
     expect(declared.report.verdict).toBe("solvent");
-    expect(declared.coin("LTC")).toMatchObject({ proven: "2", status: "covered" });
+    expect(declared.coin("LTC")).toMatchObject({ proven: { amount: "2" }, status: "covered" });
     // ETH declared as Ethereum's ether: the anvil row is not it
     const mainnet = await solvency(file, liab, ...token, "--backing", "ETH=ethereum");
     expect(mainnet.coin("ETH").status).toBe("not-covered");
@@ -566,7 +584,7 @@ describe("--backing for an exchange's rows: what the liabilities' asset names ar
     );
     const bare = await solvency(file, liab, ...token);
     expect(bare.report.verdict).toBe("not-solvent");
-    expect(bare.coin("USDX")).toMatchObject({ proven: "0", status: "not-covered" });
+    expect(bare.coin("USDX")).toMatchObject({ proven: { amount: "0" }, status: "not-covered" });
     expect(bare.coin("USDX").not_counted[0]?.why).toContain(
       "nothing backs USDX: it is not a well-known asset; declare what does with --backing USDX=NETWORK[:TOKEN]",
     );
@@ -586,7 +604,11 @@ describe("--backing for an exchange's rows: what the liabilities' asset names ar
     );
     expect(r.report.verdict).toBe("not-solvent");
     expect(r.exitCode).toBe(1);
-    expect(r.coin("USDX")).toMatchObject({ proven: "0", claimed: "0", status: "not-covered" });
+    expect(r.coin("USDX")).toMatchObject({
+      proven: { amount: "0" },
+      claimed: { amount: "0" },
+      status: "not-covered",
+    });
     expect(r.coin("USDX").not_counted).toEqual([
       expect.objectContaining({
         coin: "USDX-ETH",
@@ -629,8 +651,12 @@ describe("--max-gap over an exchange's address file, as over chaingw's own proof
     const late = await solvency(addressFile(), r.file, ...dated(r, daysAgo(3)));
     expect(late.report.verdict).toBe("unproven");
     expect(late.exitCode).toBe(1);
-    expect(late.report.max_gap).toBe("24h");
-    expect(late.coin("LTC")).toMatchObject({ proven: "0", claimed: "2", status: "claimed-only" });
+    expect(late.report.audit.max_gap).toBe("24h");
+    expect(late.coin("LTC")).toMatchObject({
+      proven: { amount: "0" },
+      claimed: { amount: "2" },
+      status: "claimed-only",
+    });
     expect(late.coin("LTC").snapshots[0]).toMatchObject({
       gap: expect.stringMatching(/^(3 d|2 d 23 h) after the liabilities' date$/),
       within_max_gap: false,
@@ -680,7 +706,7 @@ describe("--max-gap over an exchange's address file, as over chaingw's own proof
       const x = await solvency(addressFile(), r.file, ...dated(r, date));
       expect(x.report.verdict, date).toBe("unproven");
       expect(x.exitCode).toBe(1);
-      expect(x.report.gap, date).toMatch(/^(2 d( \d+ h)?|3 d) after the liabilities' date$/);
+      expect(x.report.audit.gap, date).toMatch(/^(2 d( \d+ h)?|3 d) after the liabilities' date$/);
       expect(x.coin("LTC").snapshots[0]).toMatchObject({ within_max_gap: false });
     }
   });
@@ -690,7 +716,7 @@ describe("--max-gap over an exchange's address file, as over chaingw's own proof
     const r = await solvency(addressFile(), short.file, "--root", short.root, "--challenge", MESSAGE);
     expect(r.report.verdict).toBe("not-solvent");
     expect(r.exitCode).toBe(1);
-    expect(r.coin("LTC")).toMatchObject({ status: "not-covered", shortfall: "3", claimed: "2" });
+    expect(r.coin("LTC")).toMatchObject({ status: "not-covered", shortfall: "3", claimed: { amount: "2" } });
     expect(r.coin("LTC").why).toContain("the liabilities state no date");
     const covered = await solvency(addressFile(), root().file, "--root", root().root, "--challenge", MESSAGE);
     expect(covered.report.verdict).toBe("cannot-say");
@@ -742,7 +768,11 @@ describe("one balance counts once, however the exchange names it", () => {
     );
     expect(twice.report.verdict).toBe("not-solvent");
     expect(twice.exitCode).toBe(1);
-    expect(twice.coin("LTC")).toMatchObject({ proven: "1", status: "not-covered", shortfall: "0.5" });
+    expect(twice.coin("LTC")).toMatchObject({
+      proven: { amount: "1" },
+      status: "not-covered",
+      shortfall: "0.5",
+    });
     expect(twice.coin("LTC").not_counted[0]?.why).toContain("the same LTC address as line 2");
     const once = await solvency(
       file([["LTC", p2sh, "1", p2shSig]]),
@@ -751,7 +781,7 @@ describe("one balance counts once, however the exchange names it", () => {
       MESSAGE,
     );
     expect(once.report.verdict).toBe("solvent");
-    expect(once.coin("LTC")).toMatchObject({ proven: "1", status: "covered" });
+    expect(once.coin("LTC")).toMatchObject({ proven: { amount: "1" }, status: "covered" });
   });
 
   it("one ETH address under two network names whose --node is one chain (ETH, ETH-ARBITRUM on one anvil): counted once, NOT SOLVENT; once owed, SOLVENT", async () => {
@@ -768,7 +798,7 @@ describe("one balance counts once, however the exchange names it", () => {
     const two = ["--node", `ARBITRUM=${anvil.url}`, "--challenge", MESSAGE];
     const r = await solvency(reserves, await commitment({ ETH: more }), ...two);
     expect(r.report.verdict).toBe("not-solvent");
-    expect(r.coin("ETH")).toMatchObject({ proven: ethBalance, status: "not-covered" });
+    expect(r.coin("ETH")).toMatchObject({ proven: { amount: ethBalance }, status: "not-covered" });
     expect(r.coin("ETH").not_counted).toEqual([
       {
         line: 3,
@@ -811,7 +841,7 @@ describe("one balance counts once, however the exchange names it", () => {
     );
     expect(moved.report.verdict).toBe("unproven");
     expect(moved.exitCode).toBe(1);
-    expect(moved.coin("ETH")).toMatchObject({ proven: eth(a1h2), status: "claimed-only" });
+    expect(moved.coin("ETH")).toMatchObject({ proven: { amount: eth(a1h2) }, status: "claimed-only" });
     expect(moved.coin("ETH").why).toContain(
       `line 2: proven at height ${h1}, but the file's latest snapshot on this chain is height ${h2}`,
     );
@@ -831,8 +861,8 @@ describe("one balance counts once, however the exchange names it", () => {
     const { file, root } = sumRoot({ LTC: "1", ltc: "1" }, { LTC: "0.5", ltc: "0.5" });
     const r = await solvency(addressFile(), file, ...rooted(root));
     expect(r.report.verdict).toBe("not-solvent");
-    expect(r.coin("LTC")).toMatchObject({ proven: "2", status: "covered" });
-    expect(r.coin("ltc")).toMatchObject({ proven: "0", status: "not-covered" });
+    expect(r.coin("LTC")).toMatchObject({ proven: { amount: "2" }, status: "covered" });
+    expect(r.coin("ltc")).toMatchObject({ proven: { amount: "0" }, status: "not-covered" });
     // the row's chain backs LTC (--backing LTC=litecoin-regtest): it is no row of ltc, which nothing backs
     expect(r.coin("ltc").why).toBe("ltc not covered: short 1.5 ltc (no reserves count for it)");
     const one = sumRoot({ LTC: "1" }, { LTC: "0.5" });

@@ -14,7 +14,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ExchangeSolvencyReport } from "../src/exchange/ownership/solvency.js";
+import type { SolvencyReport } from "../src/judge/report.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
 import { trackDir } from "./helpers/procs.js";
@@ -106,8 +106,8 @@ async function solvency(reserves: string, liabilities: string, ...more: string[]
     "--json",
     ...more,
   ]);
-  const report = (r.exitCode === 2 ? undefined : JSON.parse(r.stdout)) as ExchangeSolvencyReport;
-  return { ...r, report, coin: (a: string) => report.coins.find((c) => c.asset === a) };
+  const report = (r.exitCode === 2 ? undefined : JSON.parse(r.stdout)) as SolvencyReport;
+  return { ...r, report, coin: (a: string) => report.assets.find((c) => c.asset === a) };
 }
 
 beforeAll(async () => {
@@ -141,8 +141,12 @@ describe("one identity rule: a well-known asset only at its known contract", () 
     expect(forged.stderr).toBe("");
     expect(forged.report.verdict).toBe("not-solvent");
     expect(forged.exitCode).toBe(1);
-    expect(forged.coin("ETH")).toMatchObject({ proven: "3", status: "covered" });
-    expect(forged.coin("USDT")).toMatchObject({ proven: "0", claimed: "0", status: "not-covered" });
+    expect(forged.coin("ETH")).toMatchObject({ proven: { amount: "3" }, status: "covered" });
+    expect(forged.coin("USDT")).toMatchObject({
+      proven: { amount: "0" },
+      claimed: { amount: "0" },
+      status: "not-covered",
+    });
     expect(forged.coin("USDT")?.not_counted).toEqual([
       expect.objectContaining({
         status: "proven",
@@ -162,7 +166,7 @@ describe("one identity rule: a well-known asset only at its known contract", () 
       "ETH=ethereum",
     );
     expect(declared.report.verdict).toBe("solvent");
-    expect(declared.coin("USDT")).toMatchObject({ proven: "7", status: "covered" });
+    expect(declared.coin("USDT")).toMatchObject({ proven: { amount: "7" }, status: "covered" });
     expect(declared.report.trusted).toEqual([`the token at ${usdt} on Ethereum as USDT`]);
     expect(declared.report.summary).toContain(
       `trusted as declared (--backing), not checked to be what they are declared: the token at ${usdt} on Ethereum as USDT`,
@@ -187,7 +191,7 @@ describe("a failing row makes its file not hold, and solvency NOT SOLVENT", () =
     const r = await solvency(forged, liab);
     expect(r.report.verdict).toBe("not-solvent");
     expect(r.exitCode).toBe(1);
-    expect(r.report.reserves.verdict).toBe("fails");
+    expect(r.report.reserves_file?.verdict).toBe("fails");
     expect(r.report.summary).toMatch(/^the reserves file does not hold: /);
     // the coin itself is covered by the good row: the file, not the coin, decides
     expect(r.coin("ETH")?.status).toBe("covered");
@@ -199,7 +203,7 @@ describe("a failing row makes its file not hold, and solvency NOT SOLVENT", () =
     const r = await solvency(off, liab);
     expect(r.report.verdict).toBe("not-solvent");
     expect(r.exitCode).toBe(1);
-    expect(r.report.reserves.disagreements.length).toBeGreaterThan(0);
+    expect(r.report.reserves_file?.disagreements.length).toBeGreaterThan(0);
     expect(r.report.summary).toMatch(/^the reserves file does not hold: .*summary line/);
     const human = await runCli([
       "solvency",
@@ -231,11 +235,11 @@ describe("amounts exactly, never cut to the liabilities' places", () => {
     expect(r.report.verdict).toBe("solvent");
     expect(r.coin("ETH")).toMatchObject({
       decimals: 18,
-      liabilities: "6667",
-      proven: "6667.166645666666645667",
+      liabilities: { amount: "6667" },
+      proven: { amount: "6667.166645666666645667" },
       status: "covered",
     });
-    expect(r.coin("ETH")?.rows.map((x) => x.amount)).toEqual(["6666.666645666666645667", "0.5"]);
+    expect(r.coin("ETH")?.rows?.map((x) => x.amount)).toEqual(["6666.666645666666645667", "0.5"]);
     const short = root("668");
     const s = await solvency(reserves, short.file, "--root", short.root, "--liabilities-date", now());
     expect(s.report.verdict).toBe("not-solvent");

@@ -4,7 +4,6 @@
  * network's snapshot with its block's time against the liabilities' created.
  */
 import { type NetworkId, networkLabel } from "../chains/assets.js";
-import { counted } from "../reserves/verdict.js";
 import {
   gapText,
   NO_BLOCK_TIME,
@@ -25,6 +24,7 @@ import type {
   SolvencyReport,
 } from "./solvency-types.js";
 
+export { snapshotText } from "../judge/report.js";
 export { isoOf, NO_BLOCK_TIME, NO_LIABILITIES_DATE };
 
 /**
@@ -115,6 +115,8 @@ export function auditOf(i: SolvencyInput, owed: Owed): Audit {
     created: owed.created,
     max_gap: i.maxGap.text,
     max_gap_seconds: i.maxGap.seconds,
+    // the snapshots' largest gap, once the assets are judged (solvency.ts)
+    gap: null,
     faults,
   };
 }
@@ -159,10 +161,6 @@ export function snapshotOf(
     within_max_gap: gap === null ? null : Math.abs(gap) <= maxGapS,
   };
 }
-
-/** "Litecoin regtest at height 111 (0 blocks below the node's tip)". */
-export const snapshotText = (s: Snapshot): string =>
-  `${s.network} at ${s.kind} ${s.height}${s.below_tip === null ? "" : ` (${counted(s.below_tip, "block")} below the node's tip)`}`;
 
 /** The proofs' challenges, each with the files signed over it, in the order first met. */
 export function challengesOf(backings: Backing[], audit: Audit): SolvencyReport["challenges"] {

@@ -37,6 +37,7 @@ import {
 } from "../chains/assets.js";
 import { type Holding, holdingName, Ledger, provenFor, type ReadStatus } from "../judge/holding.js";
 import { beforeMomentFault, momentOf } from "../judge/moment.js";
+import { largestGap } from "../judge/report.js";
 import { type AssetFinding, assetWords } from "../judge/words.js";
 import { share } from "../reserves/claims.js";
 import { counted } from "../reserves/verdict.js";
@@ -517,6 +518,7 @@ export function solvency(i: SolvencyInput): SolvencyReport {
     ),
   );
   for (const a of assets) a.why = assetWords(findingOf(a, i.verified));
+  audit.gap = largestGap(assets.flatMap((a) => a.snapshots));
   const worst = Math.max(
     owed.fails ? 3 : 0,
     audit.faults.length ? 2 : 0,

@@ -85,6 +85,7 @@ export async function liabilitiesOf(
       root: c.root,
       ...(c.challenge === undefined ? {} : { challenge: c.challenge }),
       ...(faults.length ? { fails: `the commitment was edited: ${faults[0]}` } : {}),
+      commitment: { digest: c.digest, ...(c.label ? { label: c.label } : {}) },
     };
   }
   const f = detectFormat(text, "liabilities");
@@ -246,11 +247,13 @@ export async function runExchangeSolvency(
   };
   const { exchangeSolvency } = await import("../../exchange/ownership/solvency.js");
   const report = exchangeSolvency({
+    source: o.reserves,
     file: judged.file,
     report: judged.report,
     liabilities,
-    challenge,
+    ...(o.challenge === undefined ? {} : { challenge: o.challenge }),
     times,
+    verified: judged.nodes.length > 0,
     backings,
     maxGap,
   });

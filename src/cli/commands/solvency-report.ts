@@ -8,7 +8,8 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { UsageError } from "../../errors/index.js";
-import type { AnySolvencyReport, OwnDocument } from "../render/solvency-rows.js";
+import type { SolvencyReport } from "../../judge/report.js";
+import type { OwnDocument } from "../render/solvency-rows.js";
 
 export interface ReportFlags {
   report?: string;
@@ -51,7 +52,7 @@ const sha256 = (b: Uint8Array | string) => createHash("sha256").update(b).digest
 /** Writes the package; `inputs`: every document the audit read, with its role. Returns the manifest's SHA-256. */
 export async function writeReport(
   f: ReportFlags & { report: string },
-  report: AnySolvencyReport,
+  report: SolvencyReport,
   inputs: { path: string; role: string }[],
   docs?: OwnDocument[],
 ): Promise<{ files: number; manifest: string }> {
@@ -128,7 +129,7 @@ export async function writeReport(
 /** `--report DIR`: the package written; the lines that say what was written beside the verdict (--html's too). */
 export async function writtenBeside(
   o: ReportFlags & { html?: string },
-  report: AnySolvencyReport,
+  report: SolvencyReport,
   inputs: { path: string; role: string }[],
   docs?: OwnDocument[],
 ): Promise<string[]> {

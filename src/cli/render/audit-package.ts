@@ -4,10 +4,10 @@
  * `default-src 'none'`), readable at 390 px (every table in a box that scrolls sideways, never cut), printable.
  * Amounts in coin units with each asset's decimals; base units only where a column says so.
  */
+import type { SolvencyReport } from "../../judge/report.js";
 import { amountOf, amountText, parseUnits } from "../../util/units.js";
 import { BASE_CSS, COLOR, esc, fraction, hbar, htmlTable, page, svg } from "./html.js";
 import {
-  type AnySolvencyReport,
   type AssetRow,
   auditFacts,
   findingsOf,
@@ -115,7 +115,7 @@ const HOLDINGS_LISTED = 200;
 const FINDINGS_LISTED = 20;
 
 /** The scope table's rows: what the auditor gave, and what the report says of the audit. */
-function scopeOf(r: AnySolvencyReport, scope: Scope): [string, string][] {
+function scopeOf(r: SolvencyReport, scope: Scope): [string, string][] {
   const facts = auditFacts(r);
   return [
     ["auditor", scope.auditor ?? "not given (--auditor)"],
@@ -135,7 +135,7 @@ function scopeOf(r: AnySolvencyReport, scope: Scope): [string, string][] {
 }
 
 /** The findings, grouped by kind: each kind's count and its first texts. */
-function findingsHtml(r: AnySolvencyReport): string {
+function findingsHtml(r: SolvencyReport): string {
   const groups = new Map<string, string[]>();
   for (const f of findingsOf(r)) groups.set(f.kind, [...(groups.get(f.kind) ?? []), f.text]);
   return groups.size
@@ -154,7 +154,7 @@ function findingsHtml(r: AnySolvencyReport): string {
 }
 
 export function packagePage(
-  r: AnySolvencyReport,
+  r: SolvencyReport,
   rows: AssetRow[],
   scope: Scope,
   inputs: InputFile[],

@@ -1,11 +1,10 @@
 /**
- * Solvency's per-asset rows in one shape, read from either report `solvency --json` prints (chaingw's own
- * proofs' `assets`, an exchange's files' `coins`): the CSV of `--format csv` and the report package's tables
- * and chart read these, so the two judges' reports are drawn one way. Amounts stay the report's exact
- * decimal text, in the asset's units.
+ * Solvency's per-asset rows, read from the one report `solvency --json` prints (judge/report.ts), whichever
+ * input fed the judge (chaingw's own proofs, an exchange's address file): the CSV of `--format csv` and the
+ * report package's tables and chart read these, so every audit is drawn one way. Amounts stay the report's
+ * exact decimal text, in the asset's units.
  */
-import type { ExchangeSolvencyReport } from "../../exchange/ownership/solvency.js";
-import type { SolvencyReport } from "../../liabilities/solvency.js";
+import type { SolvencyAsset, SolvencyReport } from "../../judge/report.js";
 import type { Proof } from "../../proof/document.js";
 import type { EvmProof } from "../../proof/evm-document.js";
 import { csvTable } from "../../util/csv.js";
@@ -13,10 +12,8 @@ import { escapeDeep } from "../../util/escape.js";
 import { amountOf } from "../../util/units.js";
 import type { Run } from "../run.js";
 
-export type AnySolvencyReport = SolvencyReport | ExchangeSolvencyReport;
-
 /** The verdict in words, once for every renderer (text, page, package). */
-export const VERDICT_WORD: Record<AnySolvencyReport["verdict"], string> = {
+export const VERDICT_WORD: Record<SolvencyReport["verdict"], string> = {
   solvent: "SOLVENT",
   unproven: "NOT PROVEN SOLVENT",
   "not-solvent": "NOT SOLVENT",
@@ -48,19 +45,7 @@ export interface AssetRow {
 }
 
 /** Every amount written the one way (util/units.ts amountOf): coin units with the asset's decimals. */
-export function assetRows(r: AnySolvencyReport): AssetRow[] {
-  if ("coins" in r)
-    return r.coins.map((c) => ({
-      asset: c.asset,
-      decimals: c.decimals,
-      liabilities: amountOf(c.liabilities, c.decimals),
-      proven: amountOf(c.proven, c.decimals),
-      claimed: amountOf(c.claimed, c.decimals),
-      proven_coverage: c.proven_ratio,
-      claimed_coverage: c.claimed_ratio,
-      status: c.status,
-      shortfall: c.shortfall === null ? null : amountOf(c.shortfall, c.decimals),
-    }));
+export function assetRows(r: SolvencyReport): AssetRow[] {
   return r.assets.map((a) => ({
     asset: a.asset,
     decimals: a.decimals,
@@ -87,7 +72,7 @@ const HEAD = [
 ] as const;
 
 /** `solvency --format csv` and the package's solvency.csv: one row per asset, the verdict's words in `status`. */
-export const solvencyCsv = (r: AnySolvencyReport): string =>
+export const solvencyCsv = (r: SolvencyReport): string =>
   csvTable(
     [...HEAD],
     assetRows(r).map((a) => HEAD.map((h) => a[h])),
@@ -99,7 +84,7 @@ export const solvencyCsv = (r: AnySolvencyReport): string =>
  */
 export async function printSolvency(
   run: Run,
-  report: AnySolvencyReport,
+  report: SolvencyReport,
   human: () => Promise<string>,
   written: string[],
 ): Promise<void> {
@@ -179,9 +164,9 @@ function heldWhy(p: OwnProof, d: OwnDocument, address: string, at: string): Pick
  * liabilities' date, before the asset's moment; counted once when two proofs hold it), the proof's own
  * standing, and the address's signature.
  */
-function ownHoldings(r: SolvencyReport, docs: OwnDocument[]): Holding[] {
+function ownHoldings(a: OwnAsset, docs: OwnDocument[]): Holding[] {
   const out: Holding[] = [];
-  for (const a of r.assets) {
+  {
     const seen = new Map<string, string>();
     const gone = new Map<string, string>();
     for (const x of a.spent_before_commitment)
@@ -268,44 +253,52 @@ function proofHolding(a: OwnAsset, p: OwnProof): Holding[] {
   ];
 }
 
+/** An address file's rows of an asset as holdings: those counted (proven or claimed) and those not, with why. */
+function rowHoldings(a: SolvencyAsset): Holding[] {
+  return [
+    ...(a.rows ?? []).map(
+      (x): Holding => ({
+        asset: a.asset,
+        source: `line ${x.line}`,
+        network: x.network,
+        address: x.address,
+        claimed: amountOf(x.amount, a.decimals),
+        proven: amountOf(x.proven ? x.amount : "0", a.decimals),
+        status: x.proven ? "proven" : "claimed",
+        why:
+          x.not_for_this_audit ??
+          (x.proven
+            ? "signed over the audit's text, the balance read at the snapshot"
+            : "signed, the amount as the file claims it"),
+      }),
+    ),
+    ...(a.not_counted ?? []).map(
+      (x): Holding => ({
+        asset: a.asset,
+        source: `line ${x.line}`,
+        network: x.network,
+        address: "",
+        claimed: amountOf("0", a.decimals),
+        proven: amountOf("0", a.decimals),
+        status: "not counted",
+        why: `${x.status}: ${x.why}`,
+      }),
+    ),
+  ];
+}
+
 /**
- * Every holding the report judged, with why it counts as it does: an exchange's rows; chaingw's own proofs'
- * outputs and balances, one per address, when their documents are given (else one line per proof).
+ * Every holding the report judged, with why it counts as it does: an address file's rows; chaingw's own
+ * proofs' outputs and balances, one per address, when their documents are given (else one line per proof).
  */
-export function holdings(r: AnySolvencyReport, docs?: OwnDocument[]): Holding[] {
-  if ("coins" in r)
-    return r.coins.flatMap((c) => [
-      ...c.rows.map(
-        (x): Holding => ({
-          asset: c.asset,
-          source: `line ${x.line}`,
-          network: x.network,
-          address: x.address,
-          claimed: amountOf(x.amount, c.decimals),
-          proven: amountOf(x.proven ? x.amount : "0", c.decimals),
-          status: x.proven ? "proven" : "claimed",
-          why:
-            x.not_for_this_audit ??
-            (x.proven
-              ? "signed over the audit's text, the balance read at the snapshot"
-              : "signed, the amount as the file claims it"),
-        }),
-      ),
-      ...c.not_counted.map(
-        (x): Holding => ({
-          asset: c.asset,
-          source: `line ${x.line}`,
-          network: x.network,
-          address: "",
-          claimed: amountOf("0", c.decimals),
-          proven: amountOf("0", c.decimals),
-          status: "not counted",
-          why: `${x.status}: ${x.why}`,
-        }),
-      ),
-    ]);
-  if (docs) return ownHoldings(r, docs);
-  return r.assets.flatMap((a) => a.proofs.flatMap((p) => proofHolding(a, p)));
+export function holdings(r: SolvencyReport, docs?: OwnDocument[]): Holding[] {
+  return r.assets.flatMap((a) =>
+    a.rows !== undefined
+      ? rowHoldings(a)
+      : docs
+        ? ownHoldings(a, docs)
+        : a.proofs.flatMap((p) => proofHolding(a, p)),
+  );
 }
 
 /** rows.csv: every holding judged, with why. */
@@ -322,36 +315,21 @@ export interface Finding {
 }
 
 /** What keeps the verdict from SOLVENT, and what the auditor should know, each of a kind. */
-export function findingsOf(r: AnySolvencyReport): Finding[] {
+export function findingsOf(r: SolvencyReport): Finding[] {
   const out: Finding[] = [];
   const add = (kind: string, text: string) => out.push({ kind, text });
-  if ("coins" in r) {
-    for (const d of r.reserves.disagreements) add("the file disagrees with itself", d);
-    if (r.reserves.challenge === null)
-      add(
-        "audit",
-        "the rows sign the exchange's own text, not an audit's challenge: nothing is proven for the audit",
-      );
-    if (r.liabilities.note) add("liabilities", r.liabilities.note);
-    for (const c of r.coins) {
-      if (c.status !== "covered") add(`asset ${c.status}`, c.why);
-      for (const x of c.not_counted) add(`not counted: ${x.status}`, `${c.asset} line ${x.line}: ${x.why}`);
-      for (const x of c.rows)
-        if (x.not_for_this_audit)
-          add("proven, but not for this audit", `${c.asset} line ${x.line}: ${x.not_for_this_audit}`);
-    }
-    return out;
-  }
+  for (const d of r.reserves_file?.disagreements ?? []) add("the file disagrees with itself", d);
+  if (r.reserves_file && r.audit.challenge === null)
+    add(
+      "audit",
+      "the rows sign the exchange's own text, not an audit's challenge: nothing is proven for the audit",
+    );
   for (const f of r.audit.faults) add("audit", f);
   if (r.commitment && !r.commitment.digest_ok)
     add("liabilities", "the commitment's digest does not match its content");
   if (r.exchange_liabilities?.note) add("liabilities", r.exchange_liabilities.note);
   for (const a of r.assets) {
-    if (a.status !== "covered")
-      add(
-        `asset ${a.status}`,
-        `${a.asset}: proven ${amountOf(a.proven.amount, a.decimals)} of ${amountOf(a.liabilities.amount, a.decimals)} (${a.coverage})`,
-      );
+    if (a.status !== "covered") add(`asset ${a.status}`, a.why);
     for (const p of a.proofs) {
       const name = `${a.asset}: ${p.file}${p.id ? `#${p.id}` : ""}`;
       if (!p.counted) add("proof not counted", `${name}: ${p.why ?? p.is}`);
@@ -360,6 +338,11 @@ export function findingsOf(r: AnySolvencyReport): Finding[] {
       if (p.check === "fails" || p.check === "cannot-say")
         add(`proof ${p.check}`, `${name}${p.summary ? `: ${p.summary}` : ""}`);
     }
+    for (const x of a.not_counted ?? [])
+      add(`not counted: ${x.status}`, `${a.asset} line ${x.line}: ${x.why}`);
+    for (const x of a.rows ?? [])
+      if (x.not_for_this_audit)
+        add("proven, but not for this audit", `${a.asset} line ${x.line}: ${x.not_for_this_audit}`);
     for (const x of a.overlap) add("overlap, counted once", `${a.asset}: ${x}`);
     for (const x of a.mirrors) add("native mirror, counted once", `${a.asset}: ${x}`);
     for (const x of a.spent_before_commitment)
@@ -369,14 +352,14 @@ export function findingsOf(r: AnySolvencyReport): Finding[] {
 }
 
 /** The snapshots the reserves were judged at: network, height, block time, gap to the liabilities' date. */
-export function snapshotsOf(r: AnySolvencyReport): {
+export function snapshotsOf(r: SolvencyReport): {
   network: string;
   height: number;
   block_time: string | null;
   gap: string | null;
   within_max_gap: boolean | null;
 }[] {
-  const all = "coins" in r ? r.coins.flatMap((c) => c.snapshots) : r.assets.flatMap((a) => a.snapshots);
+  const all = r.assets.flatMap((a) => a.snapshots);
   const seen = new Map<string, (typeof all)[number]>();
   for (const s of all) seen.set(`${s.network}@${s.height}`, s);
   return [...seen.values()].map((s) => ({
@@ -389,21 +372,13 @@ export function snapshotsOf(r: AnySolvencyReport): {
 }
 
 /** The audit's facts as the page and solvency.json's scope state them. */
-export function auditFacts(r: AnySolvencyReport): {
+export function auditFacts(r: SolvencyReport): {
   challenge: string | null;
   liabilities_date: string | null;
   liabilities_root: string | null;
   liabilities: string;
   max_gap: string;
 } {
-  if ("coins" in r)
-    return {
-      challenge: r.reserves.challenge,
-      liabilities_date: r.liabilities.date,
-      liabilities_root: r.liabilities.root,
-      liabilities: r.liabilities.source,
-      max_gap: r.max_gap,
-    };
   return {
     challenge: r.audit.challenge,
     liabilities_date: r.audit.created,

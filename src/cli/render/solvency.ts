@@ -1,19 +1,18 @@
 /**
- * Solvency's one renderer (issue 55, item 1): the text and the page of either judge's report — chaingw's own
- * proofs' (`assets`) and an exchange's address file's (`coins`) — drawn one way: the verdict in its words, the
- * audit's lines, one table of the rows both reports share (`assetRows` of solvency-rows.ts, which the CSV and
- * the report package read too), then what each proof or row counted as and why. The verdict's and a status's
- * words are solvency-rows.ts's, once.
+ * Solvency's one renderer (issue 55, item 1): the text and the page of the one report (judge/report.ts),
+ * whichever input fed the judge — chaingw's own proofs or an exchange's address file — drawn one way: the
+ * verdict in its words, the audit's lines (and the address file's, where the reserves are one), one table of
+ * the assets (`assetRows` of solvency-rows.ts, which the CSV and the report package read too), then what each
+ * proof or row counted as and why. The verdict's and a status's words are solvency-rows.ts's, once.
  */
-import type { ExchangeSolvencyReport } from "../../exchange/ownership/solvency.js";
-import type { Snapshot, SolvencyAsset, SolvencyReport } from "../../liabilities/solvency.js";
+import { type SolvencyAsset, type SolvencyReport, snapshotText } from "../../judge/report.js";
 import { amountOf } from "../../util/units.js";
-import { type AnySolvencyReport, assetRows, STATUS_WORD, VERDICT_WORD } from "./solvency-rows.js";
+import { assetRows, STATUS_WORD, VERDICT_WORD } from "./solvency-rows.js";
 
 const HEAD = ["asset", "liabilities", "proven", "claimed", "proven coverage", "claimed coverage", "status"];
 
 /** The table's rows, from the one per-asset view of both reports. */
-const tableRows = (r: AnySolvencyReport): string[][] =>
+const tableRows = (r: SolvencyReport): string[][] =>
   assetRows(r).map((a) => [
     a.asset,
     a.liabilities,
@@ -27,11 +26,11 @@ const tableRows = (r: AnySolvencyReport): string[][] =>
   ]);
 
 /** The lines under the table: per asset what backs it, each proof (counted or why not), the snapshot, overlaps. */
-function assetLines(a: SolvencyAsset, snapshotText: (s: Snapshot) => string): string[] {
+function assetLines(a: SolvencyAsset): string[] {
   const out = [
     `${a.asset}: backed by ${a.backing.by.length ? a.backing.by.join(" or ") : "nothing"} (${a.backing.source === "declared" ? "--backing" : a.backing.source === "well-known" ? "well-known asset" : "not a well-known asset: declare it with --backing"})`,
   ];
-  if (!a.proofs.length) out.push(`${a.asset}: no reserve proof backs it`);
+  if (!a.proofs.length && a.rows === undefined) out.push(`${a.asset}: no reserve proof backs it`);
   for (const p of a.proofs) {
     const name = `${p.file}${p.id ? `#${p.id}` : ""}`;
     out.push(
@@ -42,6 +41,12 @@ function assetLines(a: SolvencyAsset, snapshotText: (s: Snapshot) => string): st
     if (p.not_for_this_audit)
       out.push(`${a.asset}: ${name}: proves nothing for this audit: ${p.not_for_this_audit}`);
   }
+  for (const x of a.rows ?? [])
+    out.push(
+      `${a.asset}: line ${x.line} ${x.coin} ${x.address}: ${amountOf(x.amount, a.decimals)} ${x.proven ? "proven" : "claimed"}${x.not_for_this_audit ? ` (not proven for this audit: ${x.not_for_this_audit.replace(/^line \d+: /, "")})` : ""}`,
+    );
+  for (const x of a.not_counted ?? [])
+    out.push(`${a.asset}: line ${x.line} ${x.coin}: NOT COUNTED (${x.status}): ${x.why}`);
   if (a.snapshots.length)
     out.push(`${a.asset}: judged at one snapshot per chain: ${a.snapshots.map(snapshotText).join("; ")}`);
   if (a.spent_before_snapshot)
@@ -72,7 +77,7 @@ function assetLines(a: SolvencyAsset, snapshotText: (s: Snapshot) => string): st
 const SPENT_NAMED = 5;
 
 /** Which audit was judged: its challenge and whence, the liabilities' created, each snapshot's time and gap. */
-function auditLines(r: SolvencyReport, snapshotText: (s: Snapshot) => string): string[] {
+function auditLines(r: SolvencyReport): string[] {
   const a = r.audit;
   const out = [
     a.challenge === null
@@ -86,11 +91,25 @@ function auditLines(r: SolvencyReport, snapshotText: (s: Snapshot) => string): s
   for (const s of snaps.values())
     out.push(
       s.block_time === null
-        ? `reserves: ${s.network} at ${s.kind} ${s.height}, block time not read (--verify reads it from the node)`
+        ? `reserves: ${s.network} at ${s.kind} ${s.height}, block time not read${r.reserves_file ? "" : " (--verify reads it from the node)"}`
         : `reserves: ${s.network} at ${s.kind} ${s.height}, block time ${s.block_time}: ${s.gap ?? "the gap not known"}${s.within_max_gap === false ? `, BEYOND --max-gap ${a.max_gap}` : ""}`,
     );
   for (const f of a.faults) out.push(`audit: ${f}`);
   return out;
+}
+
+/** An exchange's address file as the reserves: its own verdict, the text its rows sign, where it disagrees with itself. */
+function fileLines(r: SolvencyReport): string[] {
+  const f = r.reserves_file;
+  if (!f) return [];
+  const texts = r.challenges.map((c) => JSON.stringify(c.text)).join(", ") || "nothing";
+  return [
+    `reserves: ${f.format} file, ${f.verdict}: ${f.summary}`,
+    r.audit.challenge === null
+      ? `reserves: the rows sign ${texts}, the exchange's own text, not an audit's challenge: nothing is proven for the audit until you accept it (--challenge TEXT)`
+      : `reserves: the rows sign ${texts}; the audit's text ${JSON.stringify(r.audit.challenge)} (from the ${r.audit.from})`,
+    ...f.disagreements.map((d) => `reserves: the file disagrees with itself: ${d}`),
+  ];
 }
 
 /** Which texts the signatures are over, and whether each is the audit's. */
@@ -110,58 +129,23 @@ function liabilitiesLine(r: SolvencyReport): string {
   return `liabilities: ${x.source}${x.root ? `, root ${x.root}` : ""}, dated ${x.date ?? "nowhere (--liabilities-date gives it)"}${x.note ? `; ${x.note}` : ""}`;
 }
 
-/** An exchange's file: the reserves file, the text its rows sign, the liabilities, the gap. */
-function fileLines(r: ExchangeSolvencyReport): string[] {
-  return [
-    `reserves: ${r.reserves.format} file, ${r.reserves.verdict}: ${r.reserves.summary}`,
-    r.reserves.challenge === null
-      ? `reserves: the rows sign ${r.reserves.messages.map((x) => JSON.stringify(x)).join(", ") || "nothing"}, the exchange's own text, not an audit's challenge: nothing is proven for the audit until you accept it (--challenge TEXT)`
-      : `reserves: the rows sign ${JSON.stringify(r.reserves.challenge)}, accepted by --challenge as the audit's text`,
-    ...r.reserves.disagreements.map((d) => `reserves: the file disagrees with itself: ${d}`),
-    `liabilities: ${r.liabilities.source}${r.liabilities.root ? `, root ${r.liabilities.root}` : ""}, dated ${r.liabilities.date ?? "nowhere in the file"}`,
-    ...(r.liabilities.note ? [`liabilities: ${r.liabilities.note}`] : []),
-    `gap: ${r.gap ?? "not known (a block time not read, or the liabilities not dated)"}; reserves within --max-gap ${r.max_gap} of the liabilities' date prove for them`,
-  ];
-}
-
-/** An exchange's coins: each one's why, its snapshots, its rows counted and not. */
-function coinLines(r: ExchangeSolvencyReport): string[] {
-  const out: string[] = [];
-  for (const c of r.coins) {
-    out.push(c.why);
-    for (const s of c.snapshots)
-      out.push(
-        `${c.asset}: reserves snapshot ${s.network} at height ${s.height}, block time ${s.block_time ?? "not read"}${s.gap ? `: ${s.gap}` : ""}${s.within_max_gap === false ? `, BEYOND --max-gap ${r.max_gap}` : ""}`,
-      );
-    for (const x of c.rows)
-      out.push(
-        `${c.asset}: line ${x.line} ${x.coin} ${x.address}: ${amountOf(x.amount, c.decimals)} ${x.proven ? "proven" : "claimed"}${x.not_for_this_audit ? ` (not proven for this audit: ${x.not_for_this_audit.replace(/^line \d+: /, "")})` : ""}`,
-      );
-    for (const x of c.not_counted)
-      out.push(`${c.asset}: line ${x.line} ${x.coin}: NOT COUNTED (${x.status}): ${x.why}`);
-  }
-  return out;
-}
-
-/** The lines above the table (the audit) and below it (each asset's holdings and why), of either report. */
-async function linesOf(r: AnySolvencyReport): Promise<{ head: string[]; tail: string[] }> {
-  if ("coins" in r) return { head: fileLines(r), tail: coinLines(r) };
-  const { snapshotText } = await import("../../liabilities/solvency.js");
+/** The lines above the table (the audit, the address file) and below it (each asset's holdings and why). */
+function linesOf(r: SolvencyReport): { head: string[]; tail: string[] } {
   return {
-    head: auditLines(r, snapshotText),
+    head: [...auditLines(r), ...fileLines(r)],
     tail: [
-      ...r.assets.flatMap((a) => assetLines(a, snapshotText)),
+      ...r.assets.flatMap((a) => assetLines(a)),
       ...challengeLines(r),
-      `proven: held on chain under an address whose signature over the audit's challenge was judged valid, at a block within --max-gap of the liabilities' created${r.verified ? "" : " (nothing is proven without --verify)"}; claimed: what the proofs state`,
+      `proven: held on chain under an address whose signature over the audit's challenge was judged valid, at a block within --max-gap of the liabilities' created${r.verified ? "" : r.reserves_file ? " (nothing is proven without --node)" : " (nothing is proven without --verify)"}; claimed: what the ${r.reserves_file ? "rows" : "proofs"} state`,
       liabilitiesLine(r),
     ],
   };
 }
 
 /** Either report as text: the verdict, the audit, the table, each asset's holdings. */
-export async function renderSolvency(r: AnySolvencyReport): Promise<string> {
+export async function renderSolvency(r: SolvencyReport): Promise<string> {
   const { table } = await import("../../output/human.js");
-  const { head, tail } = await linesOf(r);
+  const { head, tail } = linesOf(r);
   return [
     `${VERDICT_WORD[r.verdict]}: ${r.summary}`,
     ...head,
@@ -173,9 +157,9 @@ export async function renderSolvency(r: AnySolvencyReport): Promise<string> {
 }
 
 /** Either report as a page's section: the verdict, the table (each row's data-asset, data-status), the lines. */
-export async function solvencyHtml(r: AnySolvencyReport): Promise<string> {
+export async function solvencyHtml(r: SolvencyReport): Promise<string> {
   const { esc } = await import("./html.js");
-  const { head, tail } = await linesOf(r);
+  const { head, tail } = linesOf(r);
   const statuses = assetRows(r).map((a) => a.status);
   const rows = tableRows(r)
     .map(
@@ -196,7 +180,7 @@ ${rows}
 }
 
 /** An exchange's file has no reserves report page to lead: the section as a page of its own. */
-export async function solvencyPage(r: AnySolvencyReport): Promise<string> {
+export async function solvencyPage(r: SolvencyReport): Promise<string> {
   const { esc } = await import("./html.js");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Solvency: ${esc(VERDICT_WORD[r.verdict])}</title>

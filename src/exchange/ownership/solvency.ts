@@ -21,6 +21,17 @@
 import { networkLabel, notTheAsset, trustedContracts, trustedText } from "../../chains/assets.js";
 import { type Entry, Ledger } from "../../judge/holding.js";
 import { beforeMomentFault, type Moment, momentOf } from "../../judge/moment.js";
+import {
+  type AssetStatus,
+  largestGap,
+  type RowLine,
+  type RowNotCounted,
+  type Snapshot,
+  type SolvencyAsset,
+  type SolvencyReport,
+  type SolvencyVerdict,
+  STATUS_RANK,
+} from "../../judge/report.js";
 import { type AssetFinding, assetWords } from "../../judge/words.js";
 import { share } from "../../reserves/claims.js";
 import { gapText, rfc3339Seconds, timeFault } from "../../util/audit-time.js";
@@ -66,6 +77,8 @@ export interface ExchangeLiabilities {
   /** why the totals cannot be relied on (a root from the file itself), or why they do not hold */
   cannot_say?: string;
   fails?: string;
+  /** chaingw's commitment, when the totals are one: its digest and label (its root and created above) */
+  commitment?: { digest: string; label?: string };
 }
 
 /** The block time of a snapshot height on a network of the file, read from its node (null: not read). */
@@ -81,72 +94,6 @@ export interface SnapshotTime {
   next?: number | null;
   detail?: string;
 }
-
-export type CoinStatus = "covered" | "claimed-only" | "not-covered" | "cannot-say";
-
-export interface CoinVerdict {
-  asset: string;
-  decimals: number;
-  liabilities: string;
-  proven: string;
-  claimed: string;
-  /** proven ÷ liabilities */
-  proven_ratio: string;
-  /** claimed ÷ liabilities (proven included) */
-  claimed_ratio: string;
-  shortfall: string | null;
-  status: CoinStatus;
-  why: string;
-  /** the rows counted: proven or signed with the amount claimed */
-  rows: {
-    line: number;
-    coin: string;
-    network: string;
-    address: string;
-    amount: string;
-    proven: boolean;
-    /** proven on chain over the accepted text, but not for this audit's time: why */
-    not_for_this_audit?: string;
-  }[];
-  /** the rows of the coin not counted, and why */
-  not_counted: { line: number; coin: string; network: string; status: string; why: string }[];
-  /** the reserves' snapshots of the coin's rows: network, height, block time, its gap to the liabilities' date */
-  snapshots: {
-    network: string;
-    height: number;
-    block_time: string | null;
-    gap: string | null;
-    within_max_gap: boolean | null;
-  }[];
-}
-
-export type ExchangeSolvencyVerdict = "solvent" | "unproven" | "not-solvent" | "cannot-say";
-
-export interface ExchangeSolvencyReport {
-  verdict: ExchangeSolvencyVerdict;
-  summary: string;
-  reserves: {
-    format: string;
-    verdict: OwnershipReport["verdict"];
-    summary: string;
-    /** the texts the rows signed */
-    messages: string[];
-    /** the text the auditor accepted (--challenge), or null: nothing is proven for the audit */
-    challenge: string | null;
-    /** summary lines that disagree with the rows, as the verifier found them */
-    disagreements: string[];
-  };
-  liabilities: { source: string; date: string | null; root: string | null; note?: string };
-  /** the reserves' latest block time against the liabilities' date, where both are known */
-  gap: string | null;
-  /** --max-gap: a proven row's snapshot farther than this from the liabilities' date proves nothing for them */
-  max_gap: string;
-  /** the contracts --backing declared, trusted as the assets they are declared to be (never checked) */
-  trusted: string[];
-  coins: CoinVerdict[];
-}
-
-const RANK: Record<CoinStatus, number> = { covered: 0, "cannot-say": 1, "claimed-only": 2, "not-covered": 3 };
 
 /** The audit's time: the liabilities' date (Unix seconds; null: none stated nor given) and --max-gap. */
 export interface AuditTime {
@@ -236,20 +183,22 @@ function againWhy(j: Judging, row: OwnershipRow, first: Entry, asset: string): s
 }
 
 /** The coin's finding, typed (judge/words.ts turns it into words): its status, numbers, and why not proven. */
-function coinFinding(c: CoinVerdict, liab: string, j: Judging): AssetFinding {
-  const late = [...new Set(c.rows.flatMap((x) => (x.not_for_this_audit ? [x.not_for_this_audit] : [])))];
+function coinFinding(c: SolvencyAsset, j: Judging): AssetFinding {
+  const late = [
+    ...new Set((c.rows ?? []).flatMap((x) => (x.not_for_this_audit ? [x.not_for_this_audit] : []))),
+  ];
   return {
     // an exchange's coin is cannot say only where rows proven on chain could be for this audit
     code: c.status === "cannot-say" ? "unknown-for-audit" : c.status,
     asset: c.asset,
     numbers: {
-      liabilities: liab,
-      proven: c.proven,
-      claimed: c.claimed,
+      liabilities: c.liabilities.amount,
+      proven: c.proven.amount,
+      claimed: c.claimed.amount,
       shortfall: c.shortfall,
-      coverage: c.proven_ratio,
+      coverage: c.coverage,
     },
-    none: c.rows.length === 0,
+    none: !c.rows?.length,
     notFor: late,
     ...(j.challenge === null ? { unprovable: "nothing is proven for the audit without --challenge" } : {}),
   };
@@ -257,7 +206,7 @@ function coinFinding(c: CoinVerdict, liab: string, j: Judging): AssetFinding {
 
 /** A counted row before the sums: its line, its exact amount, whether proven for the audit, and why not. */
 interface Counted {
-  row: Omit<CoinVerdict["rows"][number], "amount" | "proven">;
+  row: Omit<RowLine, "amount" | "proven">;
   /** the ledger's entry the row stands for: proven where any row of the balance is */
   entry: Entry;
 }
@@ -276,8 +225,8 @@ interface Candidate {
 /** The rows of one coin owed: those counted (each balance once) and those not (named), with the snapshots. */
 function rowsOfCoin(j: Judging, owed: LiabilityTotal) {
   const candidates: Candidate[] = [];
-  const notCounted: CoinVerdict["not_counted"] = [];
-  const snapshots = new Map<string, CoinVerdict["snapshots"][number]>();
+  const notCounted: RowNotCounted[] = [];
+  const snapshots = new Map<string, Snapshot>();
   for (const [i, r] of j.report.rows.entries()) {
     const row = j.file.rows[i] as OwnershipRow;
     if (r.amount === null) continue;
@@ -329,7 +278,7 @@ function rowsOfCoin(j: Judging, owed: LiabilityTotal) {
     if (snap) snapshots.set(`${snap.network} ${snap.height}`, snapshotEntry(snap, j.audit));
   }
   notCounted.sort((a, b) => a.line - b.line);
-  return { counted, notCounted, snapshots: [...snapshots.values()] };
+  return { counted, notCounted, snapshots: [...snapshots.values()], moment };
 }
 
 /**
@@ -375,14 +324,15 @@ function momentFault(
  * One coin owed: the rows that back it (proven, claimed), those that do not (named), the ratios, the status.
  * Every amount exactly, at the most places of the liabilities' and the rows' (nothing cut to the liabilities').
  */
-function judgeCoin(j: Judging, owed: LiabilityTotal): CoinVerdict {
-  const { counted, notCounted, snapshots } = rowsOfCoin(j, owed);
+function judgeCoin(j: Judging, owed: LiabilityTotal): SolvencyAsset {
+  const { counted, notCounted, snapshots, moment } = rowsOfCoin(j, owed);
   const decimals = Math.max(owed.decimals, ...counted.map((c) => c.entry.scale));
   const fmt = (v: bigint) => formatUnits(v, decimals);
+  const amount = (v: bigint) => ({ amount: fmt(v), base_units: v.toString() });
   const { claimed, proven, unknown } = j.ledger.sums(owed.asset, decimals);
   const liab = at({ units: owed.base_units, scale: owed.decimals }, decimals);
   // cannot say only where the rows whose time is unknown could cover it: short even with them, it is not
-  const status: CoinStatus =
+  const status: AssetStatus =
     proven >= liab
       ? "covered"
       : proven + unknown >= liab
@@ -390,17 +340,20 @@ function judgeCoin(j: Judging, owed: LiabilityTotal): CoinVerdict {
         : claimed >= liab
           ? "claimed-only"
           : "not-covered";
-  const c: CoinVerdict = {
+  const rule = j.backings.rules.get(owed.asset) ?? { refs: [], source: "none" as const };
+  const c: SolvencyAsset = {
     asset: owed.asset,
     decimals,
-    liabilities: fmt(liab),
-    proven: fmt(proven),
-    claimed: fmt(claimed),
-    proven_ratio: share(proven, liab),
-    claimed_ratio: share(claimed, liab),
+    backing: { source: rule.source, by: rule.refs.map((r) => r.label) },
+    liabilities: amount(liab),
+    proven: amount(proven),
+    claimed: amount(claimed),
+    coverage: liab === 0n ? "n/a" : share(proven, liab),
+    claimed_coverage: liab === 0n ? "n/a" : share(claimed, liab),
+    proven_share: share(proven, claimed),
     shortfall: proven >= liab ? null : fmt(liab - proven),
     status,
-    why: "",
+    proofs: [],
     rows: counted.map(({ row: { line, coin, network, address, ...rest }, entry }) => ({
       ...{ line, coin, network, address },
       amount: fmt(at({ units: entry.amount, scale: entry.scale }, decimals)),
@@ -409,42 +362,57 @@ function judgeCoin(j: Judging, owed: LiabilityTotal): CoinVerdict {
     })),
     not_counted: notCounted,
     snapshots,
+    overlap: [],
+    spent_before_snapshot: 0,
+    spent_before_commitment: [],
+    moment: moment === null ? null : { time: isoOf(moment.s), network: moment.chain },
+    moved_before_moment: [],
+    mirrors: [],
+    why: "",
   };
-  c.why = assetWords(coinFinding(c, fmt(liab), j));
+  c.why = assetWords(coinFinding(c, j));
   return c;
 }
 
 /** A snapshot as the report names it: its block time, and its gap to the liabilities' date against --max-gap. */
-function snapshotEntry(
-  s: NonNullable<ReturnType<typeof snapshotOfRow>>,
-  a: AuditTime,
-): CoinVerdict["snapshots"][number] {
+function snapshotEntry(s: NonNullable<ReturnType<typeof snapshotOfRow>>, a: AuditTime): Snapshot {
   const t = s.time?.time ?? null;
   const gap = t === null || a.dateS === null ? null : t - a.dateS;
   return {
     network: s.network,
+    kind: "height",
     height: s.height,
+    below_tip: null,
     block_time: t === null ? null : isoOf(t),
+    gap_seconds: gap,
     gap: gap === null ? null : gapText(gap),
     within_max_gap: gap === null ? null : Math.abs(gap) <= a.maxGap.seconds,
   };
 }
 
 export function exchangeSolvency(i: {
+  /** the address file as given (--reserves FILE) */
+  source: string;
   file: OwnershipFile;
   report: OwnershipReport;
   liabilities: ExchangeLiabilities;
   /** the signed text the auditor accepts as the audit's (--challenge), or undefined */
   challenge?: string;
   times: SnapshotTime[];
+  /** whether a node re-read any row (a --node given) */
+  verified: boolean;
   /** what backs each asset owed (--backing, the well-known table) and what tells a row's chain and contract */
   backings: RowBackings;
   /** --max-gap: how far a snapshot's block time may be from the liabilities' date */
   maxGap: { text: string; seconds: number };
   /** the auditor's clock (a liabilities' date past it by more than CREATED_AHEAD_S is a fault) */
   now?: Date;
-}): ExchangeSolvencyReport {
-  const challenge = i.challenge ?? null;
+}): SolvencyReport {
+  // the audit's text: the commitment's (liabilities build --challenge), else the one the auditor accepts (the
+  // face refuses the two when they differ)
+  const mine = i.liabilities.challenge ?? null;
+  const given = i.challenge ?? null;
+  const challenge = given ?? mine;
   const dateS = i.liabilities.date === null ? null : rfc3339Seconds(i.liabilities.date);
   const j: Judging = {
     file: i.file,
@@ -463,10 +431,10 @@ export function exchangeSolvency(i: {
     if (chain !== undefined && at !== undefined && at > (j.latest.get(chain) ?? -1)) j.latest.set(chain, at);
   }
   const coins = i.liabilities.totals.map((t) => judgeCoin(j, t));
-  const worst = Math.max(0, ...coins.map((c) => RANK[c.status]));
-  let verdict: ExchangeSolvencyVerdict = (["solvent", "cannot-say", "unproven", "not-solvent"] as const)[
+  const worst = Math.max(0, ...coins.map((c) => STATUS_RANK[c.status]));
+  let verdict: SolvencyVerdict = (["solvent", "cannot-say", "unproven", "not-solvent"] as const)[
     worst
-  ] as ExchangeSolvencyVerdict;
+  ] as SolvencyVerdict;
   // as chaingw's own solvency: liabilities dated after the auditor's clock cannot have been counted then
   const ahead =
     dateS === null
@@ -498,35 +466,78 @@ export function exchangeSolvency(i: {
             : [...(ahead ? [ahead] : []), ...open.map((c) => c.why)].join("; "),
     ...(trusted.length ? [trustedText(trusted)] : []),
   ].join("; ");
-  const times = i.times.flatMap((t) => (t.time === null ? [] : [t.time]));
-  const gap =
-    dateS === null || !Number.isFinite(dateS) || !times.length
-      ? null
-      : gapText(Math.max(...times.map((t) => Math.abs(t - dateS))) * (Math.max(...times) >= dateS ? 1 : -1));
   return {
     verdict,
     summary,
-    reserves: {
+    verified: i.verified,
+    ...reportFacts(i, { challenge, mine, given, ahead, messages }, coins),
+    trusted,
+    ...liabilitiesFacts(i.liabilities, mine),
+    reserves_file: {
+      file: i.source,
       format: i.report.format,
       verdict: i.report.verdict,
       summary: i.report.summary_text,
-      messages,
-      challenge,
       disagreements: i.report.findings
         .filter((f) => f.step === "summary" && f.status === "fails")
         .map((f) => `${f.at ? `${f.at}: ` : ""}${f.text}`),
     },
-    liabilities: {
-      source: i.liabilities.source,
-      date: i.liabilities.date,
-      root: i.liabilities.root,
-      ...(i.liabilities.cannot_say || i.liabilities.fails
-        ? { note: (i.liabilities.fails ?? i.liabilities.cannot_say) as string }
-        : {}),
-    },
-    gap,
-    max_gap: i.maxGap.text,
-    trusted,
-    coins,
+    assets: coins,
   };
+}
+
+/** The audit the report answers (its text and whence, the date, the gap) and the texts the rows sign. */
+function reportFacts(
+  i: { source: string; liabilities: ExchangeLiabilities; maxGap: { text: string; seconds: number } },
+  t: {
+    challenge: string | null;
+    mine: string | null;
+    given: string | null;
+    ahead?: string;
+    messages: string[];
+  },
+  coins: SolvencyAsset[],
+): Pick<SolvencyReport, "audit" | "challenges"> {
+  const { challenge, mine, given } = t;
+  return {
+    audit: {
+      challenge,
+      from:
+        mine !== null && given !== null
+          ? "commitment and --challenge"
+          : mine !== null
+            ? "commitment"
+            : given !== null
+              ? "--challenge"
+              : null,
+      commitment_challenge: i.liabilities.commitment ? mine : null,
+      given_challenge: given,
+      created: i.liabilities.date,
+      max_gap: i.maxGap.text,
+      max_gap_seconds: i.maxGap.seconds,
+      gap: largestGap(coins.flatMap((c) => c.snapshots)),
+      faults: t.ahead ? [t.ahead] : [],
+    },
+    challenges: t.messages.map((text) => ({ text, files: [i.source], for_this_audit: text === challenge })),
+  };
+}
+
+/** The liabilities as the report names them: chaingw's commitment, or an exchange's root (and why not relied on). */
+function liabilitiesFacts(
+  l: ExchangeLiabilities,
+  mine: string | null,
+): Pick<SolvencyReport, "commitment" | "exchange_liabilities"> {
+  const note = l.fails ?? l.cannot_say;
+  return l.commitment
+    ? {
+        commitment: {
+          root: l.root as string,
+          digest: l.commitment.digest,
+          ...(l.commitment.label ? { label: l.commitment.label } : {}),
+          challenge: mine,
+          created: l.date as string,
+          digest_ok: !l.fails,
+        },
+      }
+    : { exchange_liabilities: { source: l.source, root: l.root, date: l.date, ...(note ? { note } : {}) } };
 }
