@@ -25,9 +25,10 @@ const tableRows = (r: SolvencyReport): string[][] =>
       : (STATUS_WORD[a.status] ?? a.status),
   ]);
 
-/** The lines under the table: per asset what backs it, each proof (counted or why not), the snapshot, overlaps. */
+/** The lines under the table: per asset its finding in words, what backs it, each proof (counted or why not), the snapshot, overlaps. */
 function assetLines(a: SolvencyAsset): string[] {
   const out = [
+    a.why,
     `${a.asset}: backed by ${a.backing.by.length ? a.backing.by.join(" or ") : "nothing"} (${a.backing.source === "declared" ? "--backing" : a.backing.source === "well-known" ? "well-known asset" : "not a well-known asset: declare it with --backing"})`,
   ];
   if (!a.proofs.length && a.rows === undefined) out.push(`${a.asset}: no reserve proof backs it`);
