@@ -1,6 +1,10 @@
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { Run } from "../src/cli/run.js";
+import { JsonArraySpool } from "../src/util/spool.js";
 
 /** What a run printed to its stdout (a stream of our own, read whole). */
 function printed(format: "json" | "jsonl", value: unknown, pretty = false): string {
@@ -51,5 +55,45 @@ describe("Run.print of a report with a long array (written in pieces)", () => {
     expect(printed("json", report, true)).toBe(`${esc(JSON.stringify(report, null, 2))}\n`);
     const small = { rows: [1, 2, 3], a: undefined };
     expect(printed("json", small)).toBe('{"rows":[1,2,3]}\n');
+  });
+});
+
+describe("Run.print of a report whose rows were spooled as they were judged (reserves verify --json)", () => {
+  it("the same bytes as the rows kept in an array, past the memory bound (a temporary file, removed after)", () => {
+    const own = mkdtempSync(join(tmpdir(), "chaingw-spool-test-"));
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = own;
+    try {
+      // ~6 MB of rows: more than the 1 Mi characters kept in memory; two- and four-byte characters and
+      // characters JSON output escapes, so that a piece read back from the file ends inside one somewhere
+      const rows = Array.from({ length: 30_000 }, (_, i) => ({
+        line: i + 2,
+        coin: i % 7 ? "ETH" : "USDT-TRC20",
+        reason: `${"é".repeat(i % 13)}${"🙂".repeat(i % 5)} signed\u0085 ${"x".repeat(150)}`,
+        amount: i % 3 ? `${i}.5` : null,
+      }));
+      const spool = new JsonArraySpool();
+      for (let w = 0; w < rows.length; w += 7_000) spool.push(rows.slice(w, w + 7_000));
+      expect(spool.length).toBe(rows.length);
+      expect(readdirSync(own)).toHaveLength(1);
+      const kept = printed("json", { verdict: "fails", rows, summary_text: "tail" });
+      const spooled = printed("json", { verdict: "fails", rows: spool, summary_text: "tail" });
+      expect(spooled.length).toBe(kept.length);
+      expect(spooled === kept).toBe(true);
+      // a spooled array is never a value for JSON.stringify: it is written in pieces or not at all
+      expect(() => JSON.stringify({ rows: spool })).toThrow(/spooled/);
+      spool.close();
+      expect(readdirSync(own)).toEqual([]);
+      // a small one stays in memory: no file at all
+      const small = new JsonArraySpool();
+      small.push([{ a: 1 }, { b: "é" }]);
+      expect(readdirSync(own)).toEqual([]);
+      expect(printed("json", { rows: small })).toBe('{"rows":[{"a":1},{"b":"é"}]}\n');
+      small.close();
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+      rmSync(own, { recursive: true, force: true });
+    }
   });
 });

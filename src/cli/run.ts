@@ -10,6 +10,7 @@ import { Writable } from "node:stream";
 import { type Format, isMachine } from "../output/format.js";
 import { escapeJsonText, escapeTerminal } from "../util/escape.js";
 import { Secrets } from "../util/redact.js";
+import type { JsonArrayText } from "../util/spool.js";
 
 /** Where a run writes: the process's streams, or a test's (commands run in-process with injected streams). */
 export type OutStream = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
@@ -143,6 +144,23 @@ export class Run {
   }
 
   /**
+   * Text on stdout in pieces (each whole lines, or ending between two), escaped as `out` escapes it: the
+   * same bytes as `out` of their concatenation, which never exists at once (a CSV of 100,000 rows).
+   */
+  outPieces(pieces: Iterable<string>): void {
+    this.clearProgress?.();
+    const json = this.format === "json" || this.format === "jsonl";
+    let last = "";
+    for (const p of pieces) {
+      if (!p) continue;
+      const safe = json ? escapeJsonText(p) : escapeTerminal(p);
+      this.stdout.write(safe);
+      last = safe;
+    }
+    if (!last.endsWith("\n")) this.stdout.write("\n");
+  }
+
+  /**
    * Data on stdout (a line), after any progress line is taken off the terminal. Whatever a renderer missed,
    * no control character from a file or a node reaches the reader raw: JSON's strings get `\uXXXX` escapes
    * for the characters JSON.stringify leaves (the same values), other text gets `\x1b`-style escapes with
@@ -156,6 +174,10 @@ export class Run {
   }
 }
 
+/** A member whose array text was made elsewhere (a spooled report's rows): written as it was made. */
+const isArrayText = (v: unknown): v is JsonArrayText =>
+  typeof v === "object" && v !== null && typeof (v as Partial<JsonArrayText>).jsonArrayText === "function";
+
 /** Elements of one array written at a time by {@link jsonPieces}. */
 const PIECE = 1000;
 
@@ -168,7 +190,7 @@ function jsonPieces(value: unknown): Iterable<string> | undefined {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
   if (Object.getPrototypeOf(value) !== Object.prototype || "toJSON" in value) return undefined;
   const members = Object.entries(value as Record<string, unknown>);
-  if (!members.some(([, v]) => Array.isArray(v) && v.length > PIECE)) return undefined;
+  if (!members.some(([, v]) => isArrayText(v) || (Array.isArray(v) && v.length > PIECE))) return undefined;
   return (function* () {
     let sep = "{";
     for (const [k, v] of members) {
@@ -176,6 +198,13 @@ function jsonPieces(value: unknown): Iterable<string> | undefined {
       if (v === undefined || typeof v === "function" || typeof v === "symbol") continue;
       const head = `${sep}${JSON.stringify(k)}:`;
       sep = ",";
+      if (isArrayText(v)) {
+        // an array made elsewhere as it came (src/util/spool.ts): its elements' text as it was written
+        yield `${head}[`;
+        yield* v.jsonArrayText();
+        yield "]";
+        continue;
+      }
       if (!Array.isArray(v) || v.length <= PIECE || "toJSON" in v) {
         yield head + JSON.stringify(v);
         continue;

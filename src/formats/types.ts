@@ -10,6 +10,7 @@ import type {
   VerifyOptions as OwnershipOptions,
   OwnershipReport,
   PreviousSignatures,
+  RowSink,
 } from "../exchange/ownership/verify.js";
 import type { LiabilitiesVerdict } from "../liabilities/verify.js";
 import type { QuorumNode } from "../proof/document.js";
@@ -91,8 +92,16 @@ export interface AddressFileModule {
   read(text: string): OwnershipFile;
   /** an older file of the same exchange (`--previous`, any layout): its signatures, each named `name` line N */
   previous(text: string, name: string): PreviousSignatures;
-  /** every row judged (the one verifier shape: named steps, `Finding`s) */
-  verify(file: OwnershipFile, options: OwnershipOptions, signal?: AbortSignal): Promise<OwnershipReport>;
+  /**
+   * every row judged (the one verifier shape: named steps, `Finding`s); with `sink`, the judged rows and their
+   * findings go to it a window at a time and the report lists none of them (its counts and sums are every row's)
+   */
+  verify(
+    file: OwnershipFile,
+    options: OwnershipOptions,
+    signal?: AbortSignal,
+    sink?: RowSink,
+  ): Promise<OwnershipReport>;
 }
 
 /** What `load()` of every reserves format resolves to: `reserves verify` runs either through its `kind`. */

@@ -79,26 +79,45 @@ export interface OwnershipReport {
   summary_text: string;
 }
 
-/** A message shown in a reason: quoted, cut at 60 characters. */
+/** An exact decimal sum kept as an integer at the widest scale of the amounts added so far. */
+class DecimalSum {
+  private scale = 0;
+  private total = 0n;
+
+  add(x: string): void {
+    const [w, f = ""] = x.split(".");
+    if (f.length > this.scale) {
+      this.total *= 10n ** BigInt(f.length - this.scale);
+      this.scale = f.length;
+    }
+    this.total += BigInt(w || "0") * 10n ** BigInt(this.scale) + BigInt(f.padEnd(this.scale, "0") || "0");
+  }
+
+  /** The sum as a plain decimal, trailing zeros of the fraction dropped. */
+  text(): string {
+    if (this.scale === 0) return this.total.toString();
+    const s = this.total.toString().padStart(this.scale + 1, "0");
+    return `${s.slice(0, -this.scale)}.${s.slice(-this.scale)}`.replace(/\.?0+$/, "");
+  }
+}
+
 /** Exact decimal sums of amounts as written: the widest scale among them. */
 export function sumAmounts(xs: readonly string[]): string {
-  const scale = Math.max(0, ...xs.map((x) => (x.split(".")[1] ?? "").length));
-  let t = 0n;
-  for (const x of xs) {
-    const [w, f = ""] = x.split(".");
-    t += BigInt(w || "0") * 10n ** BigInt(scale) + BigInt(f.padEnd(scale, "0") || "0");
-  }
-  if (scale === 0) return t.toString();
-  const s = t.toString().padStart(scale + 1, "0");
-  return `${s.slice(0, -scale)}.${s.slice(-scale)}`.replace(/\.?0+$/, "");
+  const sum = new DecimalSum();
+  for (const x of xs) sum.add(x);
+  return sum.text();
 }
 
 const STATUSES: RowStatus[] = ["proven", "signed", "failed", "unsigned", "unsupported", "cannot-say"];
 
-/** The report of the judged rows: counts and amounts per status, the verdict and summary of the findings. */
-export function report(file: OwnershipFile, rows: RowResult[], findings: Finding[]): OwnershipReport {
-  const counts: Tally = {
-    rows: rows.length,
+/**
+ * What the report says of every row, gathered as the rows are judged (a window at a time): the count of each
+ * status, each coin's amounts summed per status, whether any finding fails or cannot say, the file's own
+ * summary lines that disagree with its rows.
+ */
+export class RowTally {
+  readonly counts: Tally = {
+    rows: 0,
     proven: 0,
     signed: 0,
     failed: 0,
@@ -106,26 +125,63 @@ export function report(file: OwnershipFile, rows: RowResult[], findings: Finding
     unsupported: 0,
     cannot_say: 0,
   };
-  const per = new Map<string, Map<RowStatus, string[]>>();
-  for (const r of rows) {
-    counts[r.status === "cannot-say" ? "cannot_say" : r.status]++;
-    if (r.amount !== null) {
-      if (!per.has(r.coin)) per.set(r.coin, new Map());
-      const m = per.get(r.coin) as Map<RowStatus, string[]>;
-      // pushed, not copied: a copy per row made the report quadratic in the file's rows (23 s of 50,000)
-      const list = m.get(r.status);
-      if (list) list.push(r.amount);
-      else m.set(r.status, [r.amount]);
+  private readonly per = new Map<string, Map<RowStatus, DecimalSum>>();
+  /** one finding of each status that decides a verdict (fails, cannot say), the first seen */
+  private readonly deciding = new Map<Finding["status"], Finding>();
+  disagree = 0;
+
+  add(rows: readonly RowResult[], findings: readonly Finding[]): void {
+    for (const r of rows) {
+      this.counts.rows++;
+      this.counts[r.status === "cannot-say" ? "cannot_say" : r.status]++;
+      if (r.amount !== null) {
+        const m = this.per.get(r.coin) ?? new Map<RowStatus, DecimalSum>();
+        this.per.set(r.coin, m);
+        const sum = m.get(r.status) ?? new DecimalSum();
+        m.set(r.status, sum);
+        sum.add(r.amount);
+      }
+    }
+    for (const f of findings) {
+      if ((f.status === "fails" || f.status === "cannot-say") && !this.deciding.has(f.status))
+        this.deciding.set(f.status, f);
+      if (f.step === "summary" && f.status === "fails") this.disagree++;
     }
   }
-  const amounts: OwnershipReport["amounts"] = {};
-  for (const [coin, m] of per) {
-    amounts[coin] = {} as Record<RowStatus, string>;
-    for (const s of STATUSES) (amounts[coin] as Record<RowStatus, string>)[s] = sumAmounts(m.get(s) ?? []);
+
+  /** per coin, in the order first met: the amounts the rows of each status claim */
+  amounts(): OwnershipReport["amounts"] {
+    const out: OwnershipReport["amounts"] = {};
+    for (const [coin, m] of this.per) {
+      const a = {} as Record<RowStatus, string>;
+      for (const s of STATUSES) a[s] = m.get(s)?.text() ?? "0";
+      out[coin] = a;
+    }
+    return out;
   }
-  const verdict = verdictOfFindings(findings);
+
+  verdict(): Verdict {
+    return verdictOfFindings([...this.deciding.values()]);
+  }
+}
+
+/**
+ * The report of the judged rows (`tally`: every row's counts and sums, and every finding's part in the
+ * verdict): counts and amounts per status, the verdict and summary. `rows` and `findings` are what the report
+ * lists: every row and finding, or (the rows written out as they were judged) none of the rows' and the
+ * file's own findings.
+ */
+export function report(
+  file: OwnershipFile,
+  tally: RowTally,
+  rows: RowResult[],
+  findings: Finding[],
+): OwnershipReport {
+  const counts = tally.counts;
+  const amounts = tally.amounts();
+  const verdict = tally.verdict();
   const open = counts.failed + counts.unsigned;
-  const disagree = findings.filter((f) => f.step === "summary" && f.status === "fails").length;
+  const disagree = tally.disagree;
   const why = [
     ...(open
       ? [

@@ -1,6 +1,7 @@
 /**
  * The verifier of exchanges' ownership files (OKX, HTX), in the one verifier shape (reserves/verifier.ts):
- * `STEPS` over one `OwnershipContext` — a row listed again, a signature over nothing, signatures reused from
+ * `ROW_JUDGES` over one `OwnershipContext` (a window of rows at a time), then the file's own steps
+ * (`file-steps.ts`: decimals, summary lines) — a row listed again, a signature over nothing, signatures reused from
  * an older file, every row's signature forms offline (`judge.ts`: its address decoded, a multisig's distinct
  * keys) and a contract wallet's owners, the messages signed, balances re-read at the snapshot where a node is
  * given (`balances.ts`) — each returning `Finding`s, and one verdict: holds only when every row with a
@@ -9,21 +10,17 @@
 
 import type { NetworkName } from "../../chains/coins.js";
 import type { Finding } from "../../reserves/verdict.js";
-import { claim, fails, ok, runSteps, type VerifyStep } from "../../reserves/verifier.js";
+import { runSteps, throwIfInterrupted, type VerifyStep } from "../../reserves/verifier.js";
 import type { BalanceCheck, ChainChecks } from "./balances.js";
-import { basePlacesOf, decimalsOf, exchangeChainOf, rowAmountText } from "./coins.js";
+import { rowAmountText } from "./coins.js";
+import { assetKey, FILE_STEPS, isZero } from "./file-steps.js";
 import { addressKey, DIGESTS, publisherOf, type RowJudged, utxoCoinOfRow } from "./judge.js";
-import { judgeRows } from "./parallel.js";
-import {
-  HTX_COLUMNS_TEXTS,
-  type OwnershipFile,
-  type OwnershipLayout,
-  type OwnershipRow,
-  type SummaryLine,
-} from "./read.js";
-import { type OwnerResult, type OwnershipReport, type RowResult, report } from "./report.js";
+import { type RowJudges, rowJudges } from "./parallel.js";
+import { HTX_COLUMNS_TEXTS, type OwnershipFile, type OwnershipLayout, type OwnershipRow } from "./read.js";
+import { type OwnerResult, type OwnershipReport, type RowResult, RowTally, report } from "./report.js";
 import { balanceRecord, trackingFinding } from "./tracking.js";
 
+export { assetKey } from "./file-steps.js";
 export type { OwnerResult, OwnershipReport, RowResult, RowStatus, Tally } from "./report.js";
 export { sumAmounts } from "./report.js";
 
@@ -108,27 +105,6 @@ export function signaturesOf(file: OwnershipFile, name: string): PreviousSignatu
   return m;
 }
 
-const isZero = (a: string) => /^0*(\.0*)?$/.test(a);
-
-/** One chain's names in the files, as one: HTX's USDT-ETH and USDT-ERC20 are one token on one chain. */
-const chainKey = (name: string): string => exchangeChainOf(name)?.key ?? name;
-
-/**
- * What a row's amount is of, whatever its spelling: the coin's and the network's names, each chain's aliases
- * as one, in any order ("USDT-ETH", "USDT-ERC20", "ERC20-USDT" and USDT on network ERC20 are one asset).
- */
-export const assetKey = (row: Pick<OwnershipRow, "coin" | "network">): string =>
-  [
-    ...new Set(
-      [...row.coin.split("-"), row.network]
-        .map((x) => x.trim().toUpperCase())
-        .filter((x) => x !== "")
-        .map(chainKey),
-    ),
-  ]
-    .sort()
-    .join("+");
-
 export interface VerifyOptions {
   previous?: PreviousSignatures;
   /** the exact message every signed row must be over (`--challenge`); else the layout's own messages */
@@ -144,9 +120,12 @@ export interface VerifyOptions {
 
 /** What every step of the ownership verifier runs with: the file as read, `reserves verify`'s options. */
 export interface OwnershipContext {
+  /** the file as read; the row steps see one window of its rows at a time */
   file: OwnershipFile;
   options: VerifyOptions;
   signal?: AbortSignal;
+  /** the rows' signatures judged on every core, the workers kept from one window to the next */
+  judges?: RowJudges;
 }
 
 /** What the steps learn, row by row. */
@@ -159,6 +138,8 @@ export interface OwnershipState {
   ownersOf: Map<number, OwnershipRow[]>;
   /** each row's contract-wallet owners (OKX eoa1/eoa2, HTX's owner rows): empty for any other row */
   owners: string[][];
+  /** each asset's address with an amount, by the line that first lists it (the whole file's, window after window) */
+  firstLine: Map<string, number>;
 }
 
 type Step = VerifyStep<OwnershipContext, OwnershipState>;
@@ -205,7 +186,7 @@ const unjudged = (s: OwnershipState): number[] => s.by.flatMap((b, i) => (b === 
 const repeats: Step = {
   name: "repeats",
   run(ctx, s) {
-    const firstLine = new Map<string, number>();
+    const firstLine = s.firstLine;
     const out: Finding[] = [];
     for (const [i, row] of ctx.file.rows.entries()) {
       if (row.amount === undefined) continue;
@@ -278,7 +259,13 @@ const ownership: Step = {
       (i) => !(s.owners[i] as string[]).length && ctx.file.rows[i]?.signatures.length,
     );
     const rows = signed.map((i) => ctx.file.rows[i] as OwnershipRow);
-    const judged = await judgeRows(rows, ctx.file.layout, ctx.options.network, ctx.signal);
+    const judges = ctx.judges ?? rowJudges(ctx.file.layout, ctx.options.network, ctx.signal);
+    let judged: RowJudged[];
+    try {
+      judged = await judges.judge(rows);
+    } finally {
+      if (!ctx.judges) judges.close();
+    }
     const judgedOf = new Map(signed.map((i, k) => [i, judged[k] as RowJudged]));
     for (const i of todo) {
       const row = ctx.file.rows[i] as OwnershipRow;
@@ -389,120 +376,15 @@ function balanceFinding(
   );
 }
 
-/** The coins whose decimal places no table of chaingw's gives: their amounts are kept as written (a claim). */
-const decimals: Step = {
-  name: "decimals",
-  run(ctx) {
-    const unknown = new Map<string, number[]>();
-    for (const r of ctx.file.rows)
-      if (r.amount !== undefined && ctx.file.units === "coin" && decimalsOf(r.coin, r.network) === undefined)
-        (unknown.get(r.coin) ?? unknown.set(r.coin, []).get(r.coin))?.push(r.line);
-    if (!unknown.size) return [];
-    return [
-      claim(
-        "decimals",
-        `decimal places not checked for ${[...unknown].map(([c, ls]) => `${c} (line${ls.length === 1 ? "" : "s"} ${ls.join(", ")})`).join(", ")}: chaingw's coin tables do not know ${unknown.size === 1 ? "that coin" : "those coins"} on ${unknown.size === 1 ? "its network" : "their networks"}; the amounts are as written`,
-      ),
-    ];
-  },
-};
-
-/** A plain decimal's digits after the point. */
-const placesOf = (x: string): number => (x.split(".")[1] ?? "").length;
-
-/** A plain decimal (or base units, `shift` places) as an integer at `scale` places. */
-const atScale = (x: string, scale: number, shift = 0): bigint => {
-  const [w, f = ""] = x.split(".");
-  const places = f.length + shift;
-  return BigInt(`${w}${f}` || "0") * 10n ** BigInt(scale - places);
-};
-
-/** An integer at `scale` places as a plain decimal. */
-const decimalText = (v: bigint, scale: number): string => {
-  if (scale === 0) return v.toString();
-  const t = v.toString().padStart(scale + 1, "0");
-  return `${t.slice(0, -scale)}.${t.slice(-scale)}`.replace(/\.?0+$/, "");
-};
-
 /**
- * One summary line of the file against its own rows: the rows of its asset (whatever their spelling: the
- * summary's USDT-ERC20 is the rows' ERC20-USDT) summed exactly, and equal to the line within the places the
- * line and the rows are written to (9185.95 against eight rows of two places each summing to 9185.94 agrees;
- * 12124.63 against 12119.81 does not). A total over a coin's variants ("BTC(ALL)") is shown, not compared:
- * which rows it covers the file does not say.
- */
-function summaryFinding(file: OwnershipFile, s: SummaryLine, judged: RowResult[]): Finding {
-  const at = `line ${s.line}`;
-  const claimed = `${s.coin}: ${s.amount}${s.height ? ` at height ${s.height}` : ""}, as the file claims`;
-  if (/\(all\)$/i.test(s.coin))
-    return claim("summary", `${claimed} (a total over the coin's variants: not compared with the rows)`, at);
-  // the summary's coin read as the reader reads a row's: its network the part after its first "-"
-  const key = assetKey({ coin: s.coin, network: s.coin.split("-").slice(1).join("-") });
-  const idx = file.rows.flatMap((r, i) => (r.amount !== undefined && assetKey(r) === key ? [i] : []));
-  const rows = idx.map((i) => file.rows[i] as OwnershipRow);
-  // base units in the places the chain gave the amount it re-read, else the coin's in chaingw's tables
-  const shifts = idx.map((i) =>
-    file.units === "base" ? basePlacesOf(file.rows[i] as OwnershipRow, judged[i]) : 0,
-  );
-  if (shifts.some((d) => d === undefined))
-    return claim(
-      "summary",
-      `${claimed}; not compared with its rows: chaingw's coin tables do not know the decimal places of its base units`,
-      at,
-    );
-  if (rows.length === 0 && !isZero(s.amount))
-    return claim(
-      "summary",
-      `${claimed}; no row of the file holds ${s.coin}: a claim the file's rows do not show, counted nowhere`,
-      at,
-    );
-  // one place more than any written, so that half a unit of a row's last place is whole
-  const scale =
-    1 +
-    Math.max(placesOf(s.amount), ...rows.map((r, i) => placesOf(r.amount as string) + (shifts[i] as number)));
-  let sum = 0n;
-  // within one unit of the summary's last place, and half a unit of each row's (base units are exact)
-  let slack = 10n ** BigInt(scale - placesOf(s.amount));
-  for (const [i, r] of rows.entries()) {
-    sum += atScale(r.amount as string, scale, shifts[i] as number);
-    if (file.units !== "base") slack += 10n ** BigInt(scale - placesOf(r.amount as string)) / 2n;
-  }
-  const stated = atScale(s.amount, scale);
-  const diff = sum > stated ? sum - stated : stated - sum;
-  const rowsText = `${rows.length} row${rows.length === 1 ? "" : "s"}`;
-  const total = decimalText(sum, scale);
-  if (diff < slack)
-    return ok(
-      "summary",
-      `${claimed}; its ${rowsText} sum to ${total}${rows.length && file.units === "base" ? " (base units, in coins)" : ""}`,
-      at,
-    );
-  return fails(
-    "summary",
-    `${s.coin}: the file's summary says ${s.amount}, its ${rowsText} sum to ${total}: the file does not agree with itself (${sum > stated ? "the rows" : "the summary"} ${decimalText(diff, scale)} more)`,
-    at,
-  );
-}
-
-/** The file's own totals per coin (the block before the address table), each against the rows that make it. */
-const summary: Step = {
-  name: "summary",
-  run: (ctx, st) => ctx.file.summary.map((s) => summaryFinding(ctx.file, s, st.rows)),
-};
-
-/**
- * The verifier's steps, in order. A row is judged by the first of `repeats`, `empty-message`, `reuse` and
+ * The verifier's row steps, in order (the file's own, `FILE_STEPS`, after every row). A row is judged by the first of `repeats`, `empty-message`, `reuse` and
  * `ownership` that says something of it (every row by the last); `message` and `balances` may then change an
  * open row's judgment (proven, not supported, not checked): a row's finding is the last step's that judged it.
  */
 const ROW_JUDGES: readonly Step[] = [repeats, emptyMessage, reuse, ownership, message, balances];
-export const STEPS: readonly Step[] = [...ROW_JUDGES, decimals, summary];
 
-/** The steps' names whose findings are a row's judgment (one standing finding per row). */
-const ROW_STEPS = new Set(ROW_JUDGES.map((x) => x.name));
-
-/** The state before any step: each row as read, its contract wallet's owners found. */
-function initialState(file: OwnershipFile, network: NetworkName | undefined): OwnershipState {
+/** A contract wallet's owner rows, by the wallet row's line: the whole file's, found before any row is judged. */
+function ownersOfFile(file: OwnershipFile): Map<number, OwnershipRow[]> {
   const ownersOf = new Map<number, OwnershipRow[]>();
   for (const r of file.rows)
     if (r.ownerOf !== undefined) ownersOf.set(r.ownerOf, [...(ownersOf.get(r.ownerOf) ?? []), r]);
@@ -515,7 +397,17 @@ function initialState(file: OwnershipFile, network: NetworkName | undefined): Ow
   for (const r of file.rows)
     if (r.signatures.length === 0 && !ownersOf.has(r.line) && walletOwners.has(r.address.toLowerCase()))
       ownersOf.set(r.line, walletOwners.get(r.address.toLowerCase()) as OwnershipRow[]);
-  const rows = file.rows.map((row) => {
+  return ownersOf;
+}
+
+/** The state before any step of a window of `rows`: each row as read, its contract wallet's owners found. */
+function initialState(
+  rows: readonly OwnershipRow[],
+  network: NetworkName | undefined,
+  ownersOf: Map<number, OwnershipRow[]>,
+  firstLine: Map<string, number>,
+): OwnershipState {
+  const results = rows.map((row) => {
     const res: RowResult = {
       line: row.line,
       coin: row.coin,
@@ -531,33 +423,100 @@ function initialState(file: OwnershipFile, network: NetworkName | undefined): Ow
     return res;
   });
   // owners of a contract wallet: OKX's eoa1/eoa2 of an EVM address, HTX's owner rows under it
-  const owners = file.rows.map((row) => {
+  const owners = rows.map((row) => {
     const u = utxoCoinOfRow(row, network);
     if (!isEvmAddress(row.address) || u.coin || u.mismatch) return [];
     return row.owners.length ? row.owners : (ownersOf.get(row.line) ?? []).map((o) => o.address);
   });
-  return { rows, by: rows.map(() => undefined), ownersOf, owners };
+  return { rows: results, by: results.map(() => undefined), ownersOf, owners, firstLine };
 }
 
 /**
- * Verifies every row of `file` through `STEPS`; the report's verdict is its findings' (reserves/verdict.ts):
- * holds only when every row with a balance is proven.
+ * Rows judged a window at a time, so that what a file's size holds is its rows as read, not every row's
+ * judgment beside them: each window goes through the row steps and leaves as its rows and their findings.
+ */
+const WINDOW = 10_000;
+
+/**
+ * Where a file's judged rows go when they are not kept in the report (`reserves verify --json` writes them
+ * out as they come): each window's rows and their standing findings, in the file's order, and the other
+ * findings the row steps made of them (a token's tracking), which the report lists after every row's.
+ */
+export type RowSink = (window: JudgedWindow) => void | Promise<void>;
+
+/** One window of a file's rows as judged: what a `RowSink` is given. */
+export interface JudgedWindow {
+  /** how the file writes its amounts (what a row's `amount` is in) */
+  units: OwnershipFile["units"];
+  rows: readonly RowResult[];
+  /** each row's standing finding, in the rows' order */
+  findings: readonly Finding[];
+  /** the other findings the row steps made (a token's tracking) */
+  others: readonly Finding[];
+}
+
+/** The steps' names whose findings are a row's judgment (one standing finding per row). */
+const ROW_STEPS = new Set(ROW_JUDGES.map((x) => x.name));
+
+/**
+ * Verifies every row of `file` through `ROW_JUDGES`, then the file through `FILE_STEPS`; the report's verdict is its findings' (reserves/verdict.ts):
+ * holds only when every row with a balance is proven. With a `sink`, each window of judged rows and their
+ * findings go to it and are not kept: the report then holds the verdict, counts and sums of every row, but
+ * its `rows` are empty and its `findings` only the file's own (the decimals', the summary's), which follow
+ * every finding the sink was given.
  */
 export async function verifyOwnership(
   file: OwnershipFile,
   options: VerifyOptions = {},
   signal?: AbortSignal,
+  sink?: RowSink,
 ): Promise<OwnershipReport> {
-  const state = initialState(file, options.network);
-  const all = await runSteps({ file, options, signal }, state, STEPS);
-  // one standing finding per row (the last step's that judged it), in the file's order; then the file's own
-  const byRow = new Map<string, Finding>();
-  for (const f of all) if (ROW_STEPS.has(f.step)) byRow.set(f.at as string, f);
-  const findings = [
-    ...state.rows.map((r) => byRow.get(`line ${r.line}`) as Finding),
-    ...all.filter((f) => !ROW_STEPS.has(f.step)),
-  ];
-  return report(file, state.rows, findings);
+  const ownersOf = ownersOfFile(file);
+  const firstLine = new Map<string, number>();
+  const tally = new RowTally();
+  const kept: { rows: RowResult[]; findings: Finding[]; others: Finding[] } = {
+    rows: [],
+    findings: [],
+    others: [],
+  };
+  // the places the chain gave a row's re-read amount (by the row's index): what the summary counts base units in
+  const chainPlaces = new Map<number, number>();
+  const judges = rowJudges(file.layout, options.network, signal);
+  try {
+    for (let w = 0; w < file.rows.length; w += WINDOW) {
+      throwIfInterrupted(signal);
+      const rows = file.rows.slice(w, w + WINDOW);
+      const state = initialState(rows, options.network, ownersOf, firstLine);
+      const ctx = { file: { ...file, rows }, options, signal, judges };
+      const all = await runSteps(ctx, state, ROW_JUDGES);
+      // one standing finding per row (the last step's that judged it), in the file's order; the others after
+      const byRow = new Map<string, Finding>();
+      const others: Finding[] = [];
+      for (const f of all) {
+        if (ROW_STEPS.has(f.step)) byRow.set(f.at as string, f);
+        else others.push(f);
+      }
+      const findings = state.rows.map((r) => byRow.get(`line ${r.line}`) as Finding);
+      for (const [k, r] of state.rows.entries())
+        if (r.balance?.decimals !== undefined) chainPlaces.set(w + k, r.balance.decimals);
+      tally.add(state.rows, [...findings, ...others]);
+      if (sink) await sink({ units: file.units, rows: state.rows, findings, others });
+      else {
+        for (const [k, r] of state.rows.entries()) {
+          kept.rows.push(r);
+          kept.findings.push(findings[k] as Finding);
+        }
+        kept.others.push(...others);
+      }
+    }
+  } finally {
+    judges.close();
+  }
+  throwIfInterrupted(signal);
+  // then the file's own
+  const own = await runSteps({ file, signal, chainPlaces }, undefined, FILE_STEPS);
+  tally.add([], own);
+  return report(file, tally, kept.rows, [...kept.findings, ...kept.others, ...own]);
 }
 
 /** A contract wallet: every owner's signature, then (with a node) that the owners control the contract. */

@@ -10,7 +10,7 @@ import type { GlobalFlags } from "../../../config/config.js";
 import { UsageError } from "../../../errors/index.js";
 import type { ChainNode } from "../../../exchange/ownership/balances.js";
 import type { OwnershipFile } from "../../../exchange/ownership/read.js";
-import type { OwnershipReport } from "../../../exchange/ownership/verify.js";
+import type { OwnershipReport, RowSink } from "../../../exchange/ownership/verify.js";
 import type { AddressFileModule } from "../../../formats/registry.js";
 import { quoted } from "../../../util/text.js";
 import type { NodeUsed } from "../../nodes.js";
@@ -92,6 +92,8 @@ export async function addressFileJudged(
   m: AddressFileModule,
   flags: GlobalFlags,
   o: ExchangeVerifyFlags,
+  /** where the judged rows go when the report is not to list them (see `AddressFileModule.verify`) */
+  sink?: RowSink,
 ): Promise<{
   report: OwnershipReport;
   file: OwnershipFile;
@@ -168,7 +170,8 @@ export async function addressFileJudged(
       })
     : undefined;
   // --challenge: the exact message every signed row must be over (else the layout's own messages)
-  const report = await m.verify(owned, { previous, chain, network, message: o.challenge }, run.abort.signal);
+  const options = { previous, chain, network, message: o.challenge };
+  const report = await m.verify(owned, options, run.abort.signal, sink);
   // which node answered for which chain, in the words of every verdict (src/cli/nodes.ts)
   const { answeredLabel } = await import("../../../exchange/ownership/balances.js");
   const { redactUrl } = await import("../../../util/redact.js");

@@ -6,9 +6,11 @@
 import type { Command } from "commander";
 import type { GlobalFlags } from "../../../config/config.js";
 import { UsageError } from "../../../errors/index.js";
+import type { RowSink } from "../../../exchange/ownership/verify.js";
 import type { ProofReport, ReservesModule } from "../../../formats/registry.js";
 import type { QuorumNode } from "../../../proof/document.js";
 import type { Verdict } from "../../../reserves/verdict.js";
+import { csvRow } from "../../../util/csv.js";
 import { escapeDeep } from "../../../util/escape.js";
 import { OWNERSHIP_LAYOUTS, OWNERSHIP_PUBLISHERS, RESERVES_FORMATS } from "../../help-lists.js";
 import { NODE_OPTION, type NodeUsed } from "../../nodes.js";
@@ -108,23 +110,63 @@ export async function runVerify(run: Run, file: string, flags: GlobalFlags, o: V
   const m = await (format ?? registry.FALLBACK.reserves).load();
   if (m.kind === "address-file") {
     // an exchange's address file (src/exchange/ownership/): every row judged
-    const [{ addressFileJudged }, { renderOwnership, ownershipCsv, ownershipJson }, { colorOf }] =
-      await Promise.all([
-        import("./verify-exchange.js"),
-        import("../../render/ownership.js"),
-        import("../../context.js"),
-      ]);
-    const { report, used } = await addressFileJudged(run, file, text, m, flags, o);
-    const { nodesLine } = await import("../../nodes.js");
-    return printReport(
-      run,
-      used.length ? { ...report, nodes: used } : report,
-      colorOf(run, flags),
-      (x, c) => [renderOwnership(x, c), ...nodesLine(escapeDeep(used))].join("\n"),
-      (x) => ownershipCsv(x),
-      // --json: every amount the one way (coin units; base units only in fields named so)
-      (x) => ownershipJson(x),
-    );
+    const [{ addressFileJudged }, render, { colorOf }, spool] = await Promise.all([
+      import("./verify-exchange.js"),
+      import("../../render/ownership.js"),
+      import("../../context.js"),
+      import("../../../util/spool.js"),
+    ]);
+    // --json (compact) and --format csv: each window of judged rows written out as it comes (src/util/spool.ts:
+    // a temporary file past a bound) and not kept, then the report around them — the same bytes as a report
+    // that kept every row. The table (its columns as wide as every row's) and --pretty keep the rows.
+    const json =
+      run.format === "json" && !run.pretty
+        ? {
+            rows: new spool.JsonArraySpool(),
+            findings: new spool.JsonArraySpool(),
+            others: new spool.JsonArraySpool(),
+            own: new spool.JsonArraySpool(),
+            places: new Map() as import("../../render/ownership.js").CoinPlaces,
+          }
+        : undefined;
+    const csv = run.format === "csv" ? new spool.TextSpool() : undefined;
+    const sink: RowSink | undefined = json
+      ? (w) => {
+          render.addPlaces(json.places, w.units, w.rows);
+          json.rows.push(w.rows.map((x) => render.ownershipJsonRow(w.units, x)));
+          json.findings.push(w.findings);
+          json.others.push(w.others);
+        }
+      : csv
+        ? (w) => {
+            for (const x of w.rows) csv.append(`\n${csvRow(render.ownershipCsvRow(w.units, escapeDeep(x)))}`);
+          }
+        : undefined;
+    try {
+      const { report, used } = await addressFileJudged(run, file, text, m, flags, o, sink);
+      const { nodesLine } = await import("../../nodes.js");
+      json?.own.push(report.findings);
+      return await printReport(
+        run,
+        used.length ? { ...report, nodes: used } : report,
+        colorOf(run, flags),
+        (x, c) => [render.renderOwnership(x, c), ...nodesLine(escapeDeep(used))].join("\n"),
+        (x) => (csv ? [csvRow(render.OWNERSHIP_CSV_HEAD), ...csv.pieces()] : render.ownershipCsv(x)),
+        // --json: every amount the one way (coin units; base units only in fields named so)
+        (x) =>
+          render.ownershipJson(
+            x,
+            json && {
+              rows: json.rows,
+              findings: spool.joinedArrays([json.findings, json.others, json.own]),
+              places: json.places,
+            },
+          ),
+      );
+    } finally {
+      for (const x of json ? [json.rows, json.findings, json.others, json.own] : []) x.close();
+      csv?.close();
+    }
   }
   if (o.previous !== undefined || o.token?.length)
     throw new UsageError("--previous and --token are for exchanges' address files; this is not one");
@@ -244,13 +286,17 @@ async function printReport<R extends { verdict: Verdict }>(
   report: R,
   color: boolean,
   render: (r: R, color: boolean) => string,
-  csv: (r: R) => string,
+  csv: (r: R) => string | Iterable<string>,
   json: (r: R) => unknown = (r) => r,
 ): Promise<void> {
   const { exitCodeOfVerdict } = await import("../../../reserves/verdict.js");
-  // --format csv: the report's table, one row per row (an exchange's file) or output (a UTXO proof)
-  if (run.format === "csv") run.out(csv(escapeDeep(report)));
-  else if (run.machine) run.print(json(report), () => "");
+  // --format csv: the report's table, one row per row (an exchange's file) or output (a UTXO proof); or its
+  // lines in pieces, as they were written while the rows were judged
+  if (run.format === "csv") {
+    const text = csv(escapeDeep(report));
+    if (typeof text === "string") run.out(text);
+    else run.outPieces(text);
+  } else if (run.machine) run.print(json(report), () => "");
   else run.print(report, () => render(escapeDeep(report), color));
   run.exitCode = exitCodeOfVerdict(report.verdict);
 }

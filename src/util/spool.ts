@@ -1,0 +1,134 @@
+/**
+ * Text written once and read back once, in order, without holding it all: kept in memory up to a bound, then
+ * in a temporary file (removed by `close()`, or when the process exits). What a long report's rows are while
+ * the verdict that heads the report is still being reached (`reserves verify --json` of an address file).
+ */
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { StringDecoder } from "node:string_decoder";
+
+/** Characters kept in memory before the text goes to a file. */
+const IN_MEMORY = 1 << 20;
+/** Bytes read back at a time. */
+const CHUNK = 1 << 20;
+
+const open = new Set<TextSpool>();
+let hooked = false;
+
+export class TextSpool {
+  private parts: string[] = [];
+  private held = 0;
+  private dir?: string;
+  private fd?: number;
+
+  constructor(private readonly prefix = "chaingw-spool-") {}
+
+  append(text: string): void {
+    if (this.fd === undefined) {
+      this.parts.push(text);
+      this.held += text.length;
+      if (this.held <= IN_MEMORY) return;
+      this.toFile();
+      return;
+    }
+    writeSync(this.fd, text);
+  }
+
+  private toFile(): void {
+    this.dir = mkdtempSync(join(tmpdir(), this.prefix));
+    this.fd = openSync(join(this.dir, "text"), "w+", 0o600);
+    open.add(this);
+    if (!hooked) {
+      hooked = true;
+      process.once("exit", () => {
+        for (const s of open) s.close();
+      });
+    }
+    for (const p of this.parts) writeSync(this.fd, p);
+    this.parts = [];
+    this.held = 0;
+  }
+
+  /** The text written, in pieces of about a mebibyte (a character never split across two). */
+  *pieces(): Generator<string> {
+    if (this.fd === undefined) {
+      yield* this.parts;
+      return;
+    }
+    const buf = Buffer.allocUnsafe(CHUNK);
+    const dec = new StringDecoder("utf8");
+    for (let at = 0; ; ) {
+      const n = readSync(this.fd, buf, 0, CHUNK, at);
+      if (n === 0) break;
+      at += n;
+      const s = dec.write(buf.subarray(0, n));
+      if (s) yield s;
+    }
+    const rest = dec.end();
+    if (rest) yield rest;
+  }
+
+  /** The file (if any) closed and removed; the text gone. */
+  close(): void {
+    this.parts = [];
+    if (this.fd !== undefined) closeSync(this.fd);
+    if (this.dir !== undefined) rmSync(this.dir, { recursive: true, force: true });
+    this.fd = undefined;
+    this.dir = undefined;
+    open.delete(this);
+  }
+}
+
+/** An array's JSON text made elsewhere (`JsonArraySpool`), written by `Run.print` in pieces. */
+export interface JsonArrayText {
+  /** the elements' JSON texts, comma-joined, in pieces (no brackets) */
+  jsonArrayText(): Iterable<string>;
+}
+
+/**
+ * A JSON array whose elements are turned into text as they come and spooled (`TextSpool`): the same text as
+ * JSON.stringify of the array, written by `Run.print` in pieces; never a value for JSON.stringify itself.
+ */
+export class JsonArraySpool implements JsonArrayText {
+  private readonly spool = new TextSpool("chaingw-json-");
+  private n = 0;
+
+  push(values: readonly unknown[]): void {
+    if (!values.length) return;
+    const text = values.map((v) => JSON.stringify(v) ?? "null").join(",");
+    this.spool.append(this.n ? `,${text}` : text);
+    this.n += values.length;
+  }
+
+  get length(): number {
+    return this.n;
+  }
+
+  jsonArrayText(): Iterable<string> {
+    return this.spool.pieces();
+  }
+
+  toJSON(): never {
+    throw new Error("a spooled JSON array is written in pieces (Run.print), not through JSON.stringify");
+  }
+
+  close(): void {
+    this.spool.close();
+  }
+}
+
+/** Several arrays' texts as one array's: their elements in order (`JsonArraySpool`s written one after another). */
+export function joinedArrays(parts: readonly JsonArraySpool[]): JsonArrayText {
+  return {
+    *jsonArrayText() {
+      let first = true;
+      for (const p of parts) {
+        if (!p.length) continue;
+        if (!first) yield ",";
+        first = false;
+        yield* p.jsonArrayText();
+      }
+    },
+  };
+}
