@@ -400,11 +400,12 @@ describe("--node NET=URL: one way to name the nodes, for every command that re-r
     ]);
   });
 
-  it("solvency over chaingw's own proofs takes --node too: SOLVENT, the node named as in reserves verify (text, --html)", async () => {
+  it("solvency over chaingw's own proofs takes --node too: SOLVENT, the node named as in reserves verify (text, --html, the package's solvency.json and page)", async () => {
     writeFileSync(join(dir, "assets.csv"), "asset,decimals\nLTC,8\n");
     const { buildCommitment } = await import("./helpers/liabilities.js");
     const c = await buildCommitment(dir, "node-ltc", ["c1,LTC,1"]);
     const page = join(dir, "solvency-nodes.html");
+    const pkg = join(dir, "solvency-nodes-pkg");
     const r = await runCli([
       "solvency",
       "--liabilities",
@@ -420,6 +421,8 @@ describe("--node NET=URL: one way to name the nodes, for every command that re-r
       `LTC=${ltcUrl}`,
       "--html",
       page,
+      "--report",
+      pkg,
     ]);
     expect(r.exitCode, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^SOLVENT/);
@@ -428,6 +431,13 @@ describe("--node NET=URL: one way to name the nodes, for every command that re-r
     const html = readFileSync(page, "utf8");
     expect(html).toContain(`<p class="muted" id="nodes">nodes: ${LTC_LINE()}</p>`);
     expect(html).not.toContain(ltc.password);
+    // the package: solvency.json's report names it as --json does, its page's scope in the same words
+    const json = readFileSync(join(pkg, "solvency.json"), "utf8");
+    expect(JSON.parse(json).report.nodes).toEqual([{ net: "LTC", chain: "Litecoin regtest", url: ltc.url }]);
+    expect(json).not.toContain(ltc.password);
+    expect(readFileSync(join(pkg, "index.html"), "utf8")).toContain(
+      `<tr data-field="nodes"><th>nodes</th><td>${LTC_LINE()}</td></tr>`,
+    );
   });
 
   it("an unknown NET, a NET given twice (either spelling), a coin no proof is of: exit 2 by name, nothing sent", async () => {

@@ -16,7 +16,7 @@
  * address file, test/solvency-exchange-moment.test.ts.)
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -73,30 +73,32 @@ function file(a: number, h: number): string {
   );
 }
 
-async function solvency(reserves: string) {
-  return runCli([
-    "--network",
-    "regtest",
-    "solvency",
-    "--reserves",
-    reserves,
-    "--liabilities",
-    commitment,
-    "--node",
-    `LTC=${ltc.authUrl}`,
-    "--node",
-    `ETH=${anvil.url}`,
-    "--token",
-    `WLTC=${wltc}`,
-    "--backing",
-    "LTC=litecoin-regtest",
-    "--backing",
-    `LTC=anvil:${wltc}`,
-    "--challenge",
-    MESSAGE,
-    "--json",
-  ]);
-}
+/** `solvency` of the file on both nodes, the bridge's wLTC declared as LTC; `--json` and `more` */
+const args = (reserves: string, ...more: string[]) => [
+  "--network",
+  "regtest",
+  "solvency",
+  "--reserves",
+  reserves,
+  "--liabilities",
+  commitment,
+  "--node",
+  `LTC=${ltc.authUrl}`,
+  "--node",
+  `ETH=${anvil.url}`,
+  "--token",
+  `WLTC=${wltc}`,
+  "--backing",
+  "LTC=litecoin-regtest",
+  "--backing",
+  `LTC=anvil:${wltc}`,
+  "--challenge",
+  MESSAGE,
+  "--json",
+  ...more,
+];
+
+const solvency = (reserves: string, ...more: string[]) => runCli(args(reserves, ...more));
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "chaingw-solvency-exchange-bridge-"));
@@ -141,10 +143,31 @@ describe("an exchange's rows: one moment across a UTXO chain and an EVM chain (L
     expect(forged.stdout).toMatch(
       /is before the LTC moment, [^"]+ \(Litecoin regtest's snapshot\): coins moved/,
     );
-    const honest = await solvency(file(1, hW + 1));
+    const page = join(dir, "honest.html");
+    const pkg = join(dir, "honest-package");
+    const honest = await solvency(file(1, hW + 1), "--html", page, "--report", pkg);
     expect(honest.stderr).toBe("");
     expect(honest.exitCode).toBe(0);
-    expect(JSON.parse(honest.stdout).verdict).toBe("solvent");
+    const h = JSON.parse(honest.stdout);
+    expect(h.verdict).toBe("solvent");
     expect(honest.stdout).not.toContain("moment,");
+    // which node answered for which chain, in every form of the verdict (issue 55, item 5), credentials cut
+    const nodes = [
+      { net: "LTC", chain: "Litecoin regtest", url: ltc.url },
+      { net: "ETH", chain: "anvil (chain id 31337)", url: anvil.url },
+    ];
+    expect(h.nodes).toEqual(nodes);
+    const words = `nodes: LTC (Litecoin regtest): ${ltc.url}; ETH (anvil (chain id 31337)): ${anvil.url}`;
+    expect(readFileSync(page, "utf8")).toContain(`<p class="muted" id="nodes">${words}</p>`);
+    const json = readFileSync(join(pkg, "solvency.json"), "utf8");
+    expect(JSON.parse(json).report.nodes).toEqual(nodes);
+    expect(readFileSync(join(pkg, "index.html"), "utf8")).toContain(
+      `<tr data-field="nodes"><th>nodes</th><td>${words.replace(/^nodes: /, "")}</td></tr>`,
+    );
+    for (const text of [honest.stdout, readFileSync(page, "utf8"), json])
+      expect(text).not.toContain(ltc.password);
+    const plain = await runCli(args(file(1, hW + 1)).filter((a) => a !== "--json"));
+    expect(plain.exitCode).toBe(0);
+    expect(plain.stdout.trimEnd().split("\n").at(-1)).toBe(words);
   });
 });

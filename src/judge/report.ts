@@ -197,6 +197,9 @@ export interface SolvencyReport {
     disagreements: string[];
   };
   assets: SolvencyAsset[];
+  /** the nodes read, each named with the chain it answered for (cli/nodes.ts: one sentence, credentials cut);
+   * absent when none was named */
+  nodes?: { net: string; chain: string; url: string }[];
 }
 
 export const STATUS_RANK: Record<AssetStatus, number> = {

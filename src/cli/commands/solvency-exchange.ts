@@ -246,7 +246,7 @@ export async function runExchangeSolvency(
     network: judged.network,
   };
   const { exchangeSolvency } = await import("../../exchange/ownership/solvency.js");
-  const report = exchangeSolvency({
+  const judging = exchangeSolvency({
     source: o.reserves,
     file: judged.file,
     report: judged.report,
@@ -257,6 +257,8 @@ export async function runExchangeSolvency(
     backings,
     maxGap,
   });
+  // which node answered for which chain, in every form of the verdict (text, --json, --html, the package)
+  const report = judged.used.length ? { ...judging, nodes: judged.used } : judging;
   if (o.html !== undefined) {
     const { writeAtomic } = await import("../files.js");
     const { solvencyPage } = await import("../render/solvency.js");
@@ -271,16 +273,7 @@ export async function runExchangeSolvency(
     { path: o.liabilities, role: "liabilities" },
     { path: o.reserves, role: "reserves (address file)" },
   ]);
-  // which node answered for which chain, in the words of every verdict (src/cli/nodes.ts)
-  const { nodesLine } = await import("../nodes.js");
-  const used = judged.used;
-  const withNodes = { ...report, nodes: used };
-  await printSolvency(
-    run,
-    used.length ? withNodes : report,
-    async () => [await renderSolvency(escapeDeep(report)), ...nodesLine(escapeDeep(used))].join("\n"),
-    written,
-  );
+  await printSolvency(run, report, () => renderSolvency(escapeDeep(report)), written);
   const [{ exitCodeOfVerdict }, { SOLVENCY_VERDICT }] = await Promise.all([
     import("../../reserves/verdict.js"),
     import("../../liabilities/solvency.js"),

@@ -165,7 +165,7 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
   const proofs = o.verify
     ? await verifyReserveProofs(run, read, flags, loaded.nodes, undefined, used)
     : loaded.proofs;
-  const report = solvency({
+  const judged = solvency({
     ...(commitment ? { commitment } : { exchange: owed }),
     backings: backingsOf(wanted, files, read, proofs),
     verified: o.verify,
@@ -174,7 +174,9 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
     maxGap,
     now: new Date(),
   });
-  if (o.html !== undefined) await writeHtml(o, o.html, report, proofs, loaded.nodes, used);
+  // which node answered for which chain, in every form of the verdict (text, --json, --html, the package)
+  const report: SolvencyReport = used.length ? { ...judged, nodes: used } : judged;
+  if (o.html !== undefined) await writeHtml(o, o.html, report, proofs, loaded.nodes);
   const { writtenBeside } = await import("./solvency-report.js");
   // the package's rows.csv lists each output and balance of the documents read, with the verifier's word
   const docs = read.map((x, i) => ({
@@ -194,15 +196,7 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
     import("../render/solvency-rows.js"),
     import("../render/solvency.js"),
   ]);
-  // which node answered for which chain, in the words of every verdict (src/cli/nodes.ts)
-  const { nodesLine } = await import("../nodes.js");
-  const shown = used.length ? { ...report, nodes: used } : report;
-  await printSolvency(
-    run,
-    shown,
-    async () => [await renderSolvency(escapeDeep(report)), ...nodesLine(escapeDeep(used))].join("\n"),
-    written,
-  );
+  await printSolvency(run, report, () => renderSolvency(escapeDeep(report)), written);
   const { exitCodeOfVerdict } = await import("../../reserves/verdict.js");
   const { SOLVENCY_VERDICT } = await import("../../liabilities/solvency.js");
   run.exitCode = exitCodeOfVerdict(SOLVENCY_VERDICT[report.verdict]);
@@ -277,7 +271,6 @@ async function writeHtml(
   report: SolvencyReport,
   proofs: CombinedReport["proofs"],
   nodes: readonly NodeChoice[],
-  used: readonly NodeUsed[],
 ): Promise<void> {
   const { combine } = await import("../../reserves/combined.js");
   const { reportHtml } = await import("../render/html.js");
@@ -310,7 +303,12 @@ async function writeHtml(
   writeAtomic(
     html,
     // which node answered for which chain, as the text's last line says it
-    reportHtml({ ...reservesReport, nodes: used }, new Date(), await solvencyHtml(escapeDeep(report)), lead),
+    reportHtml(
+      { ...reservesReport, ...(report.nodes ? { nodes: report.nodes } : {}) },
+      new Date(),
+      await solvencyHtml(escapeDeep(report)),
+      lead,
+    ),
     "--html",
   );
 }

@@ -6,6 +6,7 @@
  */
 import type { SolvencyReport } from "../../judge/report.js";
 import { amountOf, amountText, parseUnits } from "../../util/units.js";
+import { nodeWords } from "../nodes.js";
 import { BASE_CSS, COLOR, esc, fraction, hbar, htmlTable, page, svg } from "./html.js";
 import {
   type AssetRow,
@@ -131,6 +132,8 @@ function scopeOf(r: SolvencyReport, scope: Scope): [string, string][] {
       "snapshot",
       `${s.network} at height ${s.height}, block time ${s.block_time ?? "not read"}${s.gap ? `: ${s.gap}` : ""}${s.within_max_gap === false ? " (BEYOND --max-gap)" : ""}`,
     ]),
+    // which node answered for which chain, in the words of every verdict
+    ...(r.nodes?.length ? [["nodes", r.nodes.map(nodeWords).join("; ")] as [string, string]] : []),
   ];
 }
 

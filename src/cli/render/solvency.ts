@@ -7,6 +7,7 @@
  */
 import { type SolvencyAsset, type SolvencyReport, snapshotText } from "../../judge/report.js";
 import { amountOf } from "../../util/units.js";
+import { nodesLine } from "../nodes.js";
 import { assetRows, STATUS_WORD, VERDICT_WORD } from "./solvency-rows.js";
 
 const HEAD = ["asset", "liabilities", "proven", "claimed", "proven coverage", "claimed coverage", "status"];
@@ -154,6 +155,8 @@ export async function renderSolvency(r: SolvencyReport): Promise<string> {
     table(HEAD, tableRows(r), false),
     "",
     ...tail,
+    // which node answered for which chain: the line every verdict ends with (cli/nodes.ts)
+    ...nodesLine(r.nodes ?? []),
   ].join("\n");
 }
 
@@ -182,10 +185,10 @@ ${rows}
 
 /** An exchange's file has no reserves report page to lead: the section as a page of its own. */
 export async function solvencyPage(r: SolvencyReport): Promise<string> {
-  const { esc } = await import("./html.js");
+  const { esc, nodesHtml } = await import("./html.js");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Solvency: ${esc(VERDICT_WORD[r.verdict])}</title>
 <style>body{font-family:system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .6em}.num{text-align:right}</style></head>
-<body>${await solvencyHtml(r)}</body></html>
+<body>${await solvencyHtml(r)}${nodesHtml(r.nodes)}</body></html>
 `;
 }
