@@ -45,13 +45,15 @@ export const provenFor = (h: Holding, challenge: string | null): boolean =>
   h.read === "proven" &&
   h.fault === undefined;
 
-/** Signed and read, but whether for this audit cannot be said (its time or moment not told). */
+/**
+ * Not proven, and whether it is cannot be said: stated over the audit's challenge and its node could not say
+ * (what it re-read, its signatures), or signed and read but whether for this audit cannot be told (its time or
+ * moment not told). What might be proven: the judge's "cannot say" (status.ts) weighs it.
+ */
 export const unknownFor = (h: Holding, challenge: string | null): boolean =>
   challenge !== null &&
-  h.signed.valid &&
   h.signed.text === challenge &&
-  h.read === "proven" &&
-  h.fault?.cannotSay === true;
+  (h.read === "cannot-say" || (h.signed.valid && h.read === "proven" && h.fault?.cannotSay === true));
 
 /** One balance or output: the record that first stated it, the asset it counts for, and how it stands. */
 export interface Entry {
@@ -95,6 +97,8 @@ export class Ledger {
     }
     if (proven && !first.proven)
       Object.assign(first, { proven, unknown: false, amount: h.amount, scale: h.scale });
+    else if (!first.proven && !first.unknown && unknownFor(h, this.challenge))
+      Object.assign(first, { unknown: true, amount: h.amount, scale: h.scale });
     return first;
   }
 

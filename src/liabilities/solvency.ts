@@ -38,6 +38,7 @@ import {
 import { type Holding, holdingName, Ledger, provenFor, type ReadStatus } from "../judge/holding.js";
 import { beforeMomentFault, momentOf } from "../judge/moment.js";
 import { largestGap } from "../judge/report.js";
+import { assetStatus, chainSnapshots, snapshotFault } from "../judge/status.js";
 import { type AssetFinding, assetWords } from "../judge/words.js";
 import { share } from "../reserves/claims.js";
 import { counted } from "../reserves/verdict.js";
@@ -64,7 +65,6 @@ import {
 } from "./solvency-identity.js";
 import {
   type AssetRule,
-  type AssetStatus,
   type Audit,
   type Backing,
   type ReserveStatus,
@@ -119,7 +119,13 @@ function tallyProof(
   b: Backing,
   network: NetworkId,
   at: number,
-  audit: { check: ReserveStatus; notFor: string | undefined; challenge: string | null; scale: number },
+  audit: {
+    check: ReserveStatus;
+    notFor: string | undefined;
+    unknown: boolean;
+    challenge: string | null;
+    scale: number;
+  },
   { createdS, momentS }: { createdS: number | null; momentS: number | null },
   mirror: boolean,
 ): { claimed: bigint; proven: bigint } {
@@ -200,17 +206,18 @@ function ownHolding(
   at: number,
   h: Pick<Holding, "kind" | "contract" | "key" | "address" | "amount">,
   owned: Set<string>,
-  audit: { check: ReserveStatus; notFor: string | undefined; scale: number },
+  audit: { check: ReserveStatus; notFor: string | undefined; unknown: boolean; scale: number },
 ): Holding {
   return {
     ...h,
     source: b.file,
     chain: network,
     scale: audit.scale,
-    snapshot: { height: at, time: b.entry.verify?.block_time ?? null },
+    // an output is judged at its chain's snapshot (unspent there); a balance stands at its own block
+    snapshot: { height: b.evm ? heightOf(b) : at, time: b.entry.verify?.block_time ?? null },
     signed: { text: b.entry.claims.challenge, valid: owned.has(h.address) },
     read: READ[audit.check],
-    ...(audit.notFor === undefined ? {} : { fault: { why: audit.notFor, cannotSay: false } }),
+    ...(audit.notFor === undefined ? {} : { fault: { why: audit.notFor, cannotSay: audit.unknown } }),
   };
 }
 
@@ -223,6 +230,8 @@ interface Judging {
   nativeOwner: Map<NetworkId, string>;
   /** the tokens whose node could not tell whether they read the native coin (`trackingUnknown`) */
   untracked: Map<string, string>;
+  /** each chain's one snapshot (judge/status.ts `chainSnapshots`), of the proofs placed for their assets */
+  latest: Map<string, number>;
 }
 
 /** A proof placed for an asset: the network it was found on, and the backing of the asset it is (if any). */
@@ -270,17 +279,17 @@ function judgeAsset(
     const at = assetAt(j.rules, network, tokenOf(b));
     return { b, network, ...(at?.asset === asset.asset ? { ref: at.ref } : {}) };
   });
-  // one joint height per network: the highest of its counted proofs
+  // one snapshot per chain (judge/status.ts): the joint height of each network its proofs are of
   const joint = new Map<NetworkId, number>();
   for (const p of placed)
-    if (p.ref && p.network) joint.set(p.network, Math.max(joint.get(p.network) ?? -1, heightOf(p.b)));
+    if (p.ref && p.network) joint.set(p.network, j.latest.get(p.network) ?? heightOf(p.b));
   const snapshots = new Map(
     [...joint].map(([n, h]) => [n, snapshotOf(n, h, placed, j.createdS, j.audit.max_gap_seconds)]),
   );
   const moment = assetMoment(snapshots);
   const run: AssetRun = { asset, rule, j, t, joint, snapshots, moment, mirrors: new Set(), fmt };
   const proofs = placed.map((p) => proofLine(run, p));
-  const { claimed, proven } = t.ledger.sums(asset.asset, asset.decimals);
+  const { claimed, proven, unknown } = t.ledger.sums(asset.asset, asset.decimals);
   // a proof whose network nobody could tell was not judged: "cannot say" with --verify, "unjudged" without
   const untold = placed.some((p) => p.network === null && !p.b.entry.verify);
   if (t.overlaps > OVERLAP_NAMED) t.overlap.push(`and ${t.overlaps - OVERLAP_NAMED} more counted once`);
@@ -295,12 +304,16 @@ function judgeAsset(
     claimed_coverage: liab === 0n ? "n/a" : share(claimed, liab),
     proven_share: share(proven, claimed),
     shortfall: proven >= liab ? null : fmt(liab - proven),
-    status: assetStatus(
-      proofs.map((p) => p.check),
-      { liab, claimed, proven },
-      untold,
-      proofs.some((p) => p.check === "cannot-say" && !p.counted),
-    ),
+    // the one status rule (judge/status.ts)
+    status: assetStatus({
+      liabilities: liab,
+      claimed,
+      proven,
+      unknown,
+      fails: proofs.some((p) => p.check === "fails"),
+      unplaced: proofs.some((p) => p.check === "cannot-say" && !p.counted),
+      unjudged: untold,
+    }),
     proofs,
     snapshots: [...snapshots.values()],
     overlap: t.overlap,
@@ -311,30 +324,6 @@ function judgeAsset(
     mirrors: [...run.mirrors],
     why: "",
   };
-}
-
-/**
- * An asset's status from its proofs' checks and its sums. A proof a node could not judge makes it "cannot
- * say" only where it could cover the liabilities: its claim counted and the claims reach them, or its claim
- * not placed (`unplaced`); short even by every claim, it is not covered.
- */
-function assetStatus(
-  checks: ReserveStatus[],
-  x: { liab: bigint; claimed: bigint; proven: bigint },
-  untold: boolean,
-  unplaced: boolean,
-): AssetStatus {
-  return checks.includes("fails")
-    ? "reserves-fail"
-    : x.proven >= x.liab
-      ? "covered"
-      : checks.includes("cannot-say") && (unplaced || x.claimed >= x.liab)
-        ? "cannot-say"
-        : untold
-          ? "unjudged"
-          : x.claimed < x.liab
-            ? "not-covered"
-            : "claimed-only";
 }
 
 /** One proof's line of an asset: counted (its coins tallied once) or why not. */
@@ -381,7 +370,8 @@ function proofLine(run: AssetRun, { b, network, ref }: Placed): SolvencyAsset["p
     return notCounted(
       `${mirror}: it counts for no asset — its balanceOf at an address is not shown to be that address's coins; the native coin of ${networkLabel(network)} counts them, once, as itself`,
     );
-  if (b.evm && heightOf(b) !== at) return notCounted(`at block ${heightOf(b)}, not the joint block ${at}`);
+  // one snapshot per chain: a balance read below its chain's (the face refuses such EVM proofs before sending)
+  const moved = b.evm ? snapshotFault("balance", heightOf(b), at, "the proofs'") : undefined;
   const snap = run.snapshots.get(network);
   const early = earlierThanMoment(run, snap);
   // a declared token its node could not probe may be the native coin again (a well-known one is not)
@@ -393,25 +383,26 @@ function proofLine(run: AssetRun, { b, network, ref }: Placed): SolvencyAsset["p
       : `whether its balanceOf reads the native coin of ${networkLabel(network)} (counted twice then) its node cannot tell: ${why}`;
   const notFor =
     check === "holds"
-      ? (notForAudit(b, j.audit, snap) ?? (b.evm ? (early?.evm ?? untold) : undefined))
+      ? (moved ?? notForAudit(b, j.audit, snap) ?? (b.evm ? (early?.evm ?? untold) : undefined))
       : undefined;
+  // no time for its block (or the moment, or whether it is the native coin again, not told): the proof holds,
+  // and whether it backs these liabilities cannot be said
+  const unknown =
+    notFor === NO_BLOCK_TIME ||
+    notFor === NO_LIABILITIES_DATE ||
+    (notFor !== undefined && (notFor === early?.evm || notFor === untold));
   const own = tallyProof(
     t,
     b,
     network,
     at,
-    { check, notFor, challenge: j.audit.challenge, scale: asset.decimals },
+    { check, notFor, unknown, challenge: j.audit.challenge, scale: asset.decimals },
     { createdS: j.createdS, momentS: early ? early.s : null },
     mirror !== undefined,
   );
   return {
     ...base,
-    // no time for its block: the proof holds, and whether it backs these liabilities cannot be said
-    ...(notFor === NO_BLOCK_TIME ||
-    notFor === NO_LIABILITIES_DATE ||
-    (notFor !== undefined && (notFor === early?.evm || notFor === untold))
-      ? { check: "cannot-say" as const }
-      : {}),
+    ...(unknown ? { check: "cannot-say" as const } : {}),
     ...(notFor === undefined ? {} : { not_for_this_audit: notFor }),
     counted: true,
     claimed: fmt(own.claimed),
@@ -506,6 +497,14 @@ export function solvency(i: SolvencyInput): SolvencyReport {
     mirrors: nativeMirrors(i.backings),
     nativeOwner,
     untracked: trackingUnknown(i.backings),
+    latest: chainSnapshots(
+      i.backings.flatMap((b) => {
+        const { network } = networkOfBacking(b);
+        return network !== null && assetAt(i.rules, network, tokenOf(b))?.asset === b.asset
+          ? [{ chain: network, height: heightOf(b), read: READ[reserveStatus(b)] }]
+          : [];
+      }),
+    ),
   };
   const assets = owed.assets.map((asset, k) =>
     judgeAsset(

@@ -22,7 +22,6 @@ import { networkLabel, notTheAsset, trustedContracts, trustedText } from "../../
 import { type Entry, Ledger } from "../../judge/holding.js";
 import { beforeMomentFault, type Moment, momentOf } from "../../judge/moment.js";
 import {
-  type AssetStatus,
   largestGap,
   type RowLine,
   type RowNotCounted,
@@ -32,6 +31,7 @@ import {
   type SolvencyVerdict,
   STATUS_RANK,
 } from "../../judge/report.js";
+import { assetStatus, chainSnapshots, snapshotFault } from "../../judge/status.js";
 import { type AssetFinding, assetWords } from "../../judge/words.js";
 import { share } from "../../reserves/claims.js";
 import { gapText, rfc3339Seconds, timeFault } from "../../util/audit-time.js";
@@ -159,17 +159,15 @@ function notCountedWhy(
   return { amount: exactOf(r.amount as string, j.file.units === "base" ? d : undefined) };
 }
 
-/**
- * One snapshot per chain: a proven row read at an earlier height than the latest proven row of its chain
- * (`snapshotGroupOf`: every asset's rows there) proves nothing for the sum — value moved between the two
- * heights (paid on, wrapped, swapped into another asset owed) would count at both (undefined: at the latest).
- */
+/** One snapshot per chain (judge/status.ts): why a proven row read below its chain's proves nothing for the sum. */
 function heightFault(j: Judging, row: OwnershipRow, height: number | undefined): string | undefined {
   const group = snapshotGroupOf(j, row);
-  const latest = group === undefined ? undefined : j.latest.get(group);
-  return height === undefined || latest === undefined || height === latest
-    ? undefined
-    : `proven at height ${height}, but the file's latest snapshot on this chain is height ${latest}: value moved between the two (paid to another address, wrapped, or swapped into another asset owed) would count at both; one snapshot per chain proves`;
+  return snapshotFault(
+    "balance",
+    height,
+    group === undefined ? undefined : j.latest.get(group),
+    "the file's",
+  );
 }
 
 /**
@@ -331,15 +329,16 @@ function judgeCoin(j: Judging, owed: LiabilityTotal): SolvencyAsset {
   const amount = (v: bigint) => ({ amount: fmt(v), base_units: v.toString() });
   const { claimed, proven, unknown } = j.ledger.sums(owed.asset, decimals);
   const liab = at({ units: owed.base_units, scale: owed.decimals }, decimals);
-  // cannot say only where the rows whose time is unknown could cover it: short even with them, it is not
-  const status: AssetStatus =
-    proven >= liab
-      ? "covered"
-      : proven + unknown >= liab
-        ? "cannot-say"
-        : claimed >= liab
-          ? "claimed-only"
-          : "not-covered";
+  // the one status rule (judge/status.ts): a failing row is the file's verdict (exchangeSolvency), not the coin's
+  const status = assetStatus({
+    liabilities: liab,
+    claimed,
+    proven,
+    unknown,
+    fails: false,
+    unplaced: false,
+    unjudged: false,
+  });
   const rule = j.backings.rules.get(owed.asset) ?? { refs: [], source: "none" as const };
   const c: SolvencyAsset = {
     asset: owed.asset,
@@ -424,12 +423,17 @@ export function exchangeSolvency(i: {
     ledger: new Ledger(challenge),
     latest: new Map(),
   };
-  for (const [k, r] of i.report.rows.entries()) {
-    const row = i.file.rows[k] as OwnershipRow;
-    const at = r.status === "proven" ? snapshotOfRow(j, row)?.height : undefined;
-    const chain = snapshotGroupOf(j, row);
-    if (chain !== undefined && at !== undefined && at > (j.latest.get(chain) ?? -1)) j.latest.set(chain, at);
-  }
+  // each chain's one snapshot (judge/status.ts), of the rows that back an asset owed
+  j.latest = chainSnapshots(
+    i.report.rows.flatMap((r, k) => {
+      const row = i.file.rows[k] as OwnershipRow;
+      const chain = snapshotGroupOf(j, row);
+      const height = snapshotOfRow(j, row)?.height;
+      return chain === undefined || height === undefined
+        ? []
+        : [{ chain, height, read: r.status === "proven" ? ("proven" as const) : ("claimed" as const) }];
+    }),
+  );
   const coins = i.liabilities.totals.map((t) => judgeCoin(j, t));
   const worst = Math.max(0, ...coins.map((c) => STATUS_RANK[c.status]));
   let verdict: SolvencyVerdict = (["solvent", "cannot-say", "unproven", "not-solvent"] as const)[
