@@ -166,8 +166,16 @@ describe("an exchange's rows: one moment across a UTXO chain and an EVM chain (L
     );
     for (const text of [honest.stdout, readFileSync(page, "utf8"), json])
       expect(text).not.toContain(ltc.password);
+    // the declared contract named as trusted in every form of the verdict (issue 55, item 4)
+    const trusted = `trusted as declared (--backing), not checked to be what they are declared: the token at ${wltc} on anvil (chain id 31337) as LTC`;
+    expect(h.trusted).toEqual([`the token at ${wltc} on anvil (chain id 31337) as LTC`]);
+    expect(h.summary).toContain(trusted);
+    const lead = (html: string) => /data-verdict="solvent">SOLVENT: ([^<]*)</.exec(html)?.[1];
+    expect(lead(readFileSync(page, "utf8"))).toContain(trusted);
+    expect(lead(readFileSync(join(pkg, "index.html"), "utf8"))).toContain(trusted);
     const plain = await runCli(args(file(1, hW + 1)).filter((a) => a !== "--json"));
     expect(plain.exitCode).toBe(0);
     expect(plain.stdout.trimEnd().split("\n").at(-1)).toBe(words);
+    expect(plain.stdout.split("\n")[0]).toContain(trusted);
   });
 });
