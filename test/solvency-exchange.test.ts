@@ -9,7 +9,8 @@
  */
 
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { sha256 } from "@noble/hashes/sha2.js";
@@ -343,15 +344,44 @@ describe("an exchange's address file against an exchange's liabilities root (Coi
     });
   });
 
-  it("--html writes the page with the verdict and the per-coin table; --json beside it", async () => {
+  it("--html writes the report package's page alone (one template, page()): in Chromium at 1280 and 390 px the verdict, a chart per coin, the table, the nodes, each document with its SHA-256, nothing off the side", async () => {
     const { file, root } = sumRoot({ LTC: "1", ETH: "3000" }, { LTC: "0.5", ETH: "2000" });
     const html = join(dir, "solvency.html");
-    const r = await solvency(addressFile(), file, ...rooted(root, now(), "--html", html));
+    const reserves = addressFile();
+    const r = await solvency(reserves, file, ...rooted(root, now(), "--html", html));
     expect(r.exitCode).toBe(0);
-    expect(existsSync(html)).toBe(true);
-    const page = readFileSync(html, "utf8");
-    expect(page).toContain('data-verdict="solvent"');
-    expect(page).toMatch(/<tr data-asset="LTC" data-status="covered">/);
+    const text = readFileSync(html, "utf8");
+    // self-contained as every page is: the one CSP, the viewport, no request of any kind
+    expect(text).toContain(
+      `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`,
+    );
+    expect(text).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+    expect(text).not.toMatch(/<script|<link|@import|url\(|src="http/i);
+    const d = await domOf(html);
+    expect(d).toMatch(/<p class="verdict" id="verdict" data-verdict="solvent">SOLVENT: /);
+    expect(d).toMatch(/<tr data-asset="LTC" data-status="covered">/);
+    expect([...d.matchAll(/<svg [^>]*data-asset="([^"]+)"/g)].map((m) => m[1])).toEqual(["LTC", "ETH"]);
+    // the nodes read, as the text's last line names them; the scope without the package's own fields
+    expect(d).toMatch(/<tr data-field="nodes"><th>nodes<\/th><td>LTC .*ETH .*<\/td><\/tr>/);
+    expect(d).toContain('<tr data-field="challenge"><th>challenge</th>');
+    expect(d).not.toContain('data-field="auditor"');
+    // each document named as it was given, with its SHA-256
+    const sha = (f: string) => createHash("sha256").update(readFileSync(f)).digest("hex");
+    for (const f of [file, reserves]) {
+      expect(d).toContain(`<code>${f}</code>`);
+      expect(d).toContain(`<code>${sha(f)}</code>`);
+    }
+    expect(d).toContain("--report DIR</code> writes them beside this page");
+    for (const width of [390, 1280]) {
+      const l = await layoutIn(
+        html,
+        width,
+        `[...d.querySelectorAll(".scroll")].map((s) => s.getBoundingClientRect().right <= d.documentElement.clientWidth + 0.5)`,
+      );
+      expect(l.scroll, `${width} px`).toBeLessThanOrEqual(l.viewport);
+      expect((l.more as boolean[]).every(Boolean)).toBe(true);
+      await screenshot(html, width, "solvency-exchange-html");
+    }
   });
 });
 

@@ -259,20 +259,24 @@ export async function runExchangeSolvency(
   });
   // which node answered for which chain, in every form of the verdict (text, --json, --html, the package)
   const report = judged.used.length ? { ...judging, nodes: judged.used } : judging;
+  const inputs = [
+    { path: o.liabilities, role: "liabilities" },
+    { path: o.reserves, role: "reserves (address file)" },
+  ];
   if (o.html !== undefined) {
-    const { writeAtomic } = await import("../files.js");
-    const { solvencyPage } = await import("../render/solvency.js");
-    writeAtomic(o.html, await solvencyPage(escapeDeep(report)), "--html");
+    // the report package's page (one template), alone: its documents named where they were read
+    const [{ writeAtomic }, { pageOf }] = await Promise.all([
+      import("../files.js"),
+      import("./solvency-report.js"),
+    ]);
+    writeAtomic(o.html, await pageOf(report, inputs), "--html");
   }
   const [{ printSolvency }, { renderSolvency }, { writtenBeside }] = await Promise.all([
     import("../render/solvency-rows.js"),
     import("../render/solvency.js"),
     import("./solvency-report.js"),
   ]);
-  const written = await writtenBeside(o, report, [
-    { path: o.liabilities, role: "liabilities" },
-    { path: o.reserves, role: "reserves (address file)" },
-  ]);
+  const written = await writtenBeside(o, report, inputs);
   await printSolvency(run, report, () => renderSolvency(escapeDeep(report)), written);
   const [{ exitCodeOfVerdict }, { SOLVENCY_VERDICT }] = await Promise.all([
     import("../../reserves/verdict.js"),

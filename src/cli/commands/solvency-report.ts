@@ -9,6 +9,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { UsageError } from "../../errors/index.js";
 import type { SolvencyReport } from "../../judge/report.js";
+import type { InputFile } from "../render/audit-package.js";
 import type { OwnDocument } from "../render/solvency-rows.js";
 
 export interface ReportFlags {
@@ -49,6 +50,72 @@ export function checkReport(f: ReportFlags): void {
 
 const sha256 = (b: Uint8Array | string) => createHash("sha256").update(b).digest("hex");
 
+/**
+ * The documents the audit read, each with its role, its SHA-256 and its own digest where it states one;
+ * `put` (the package) keeps a copy of each under inputs/, named so; without it each is named as given.
+ */
+function inputFiles(
+  inputs: { path: string; role: string }[],
+  put: ((name: string, bytes: Uint8Array) => void) | undefined,
+  flag: string,
+): InputFile[] {
+  const names = new Set<string>();
+  return inputs.map((i, k) => {
+    if (i.path === "-") {
+      if (put) throw new UsageError(`${flag}: an input read from stdin cannot be kept in the package`);
+      return { given: "-", name: "(stdin)", sha256: "not known: read from stdin", role: i.role };
+    }
+    const bytes = readFileSync(i.path);
+    let name = i.path;
+    if (put) {
+      name = `inputs/${basename(i.path)}`;
+      if (names.has(name)) name = `inputs/${k + 1}-${basename(i.path)}`;
+      names.add(name);
+      put(name, bytes);
+    }
+    let digest: string | undefined;
+    try {
+      const d = (JSON.parse(bytes.toString("utf8")) as { digest?: unknown }).digest;
+      if (typeof d === "string" && /^[0-9a-f]{64}$/.test(d)) digest = d;
+    } catch {
+      // not JSON (an exchange's CSV): no digest of its own
+    }
+    return { given: i.path, name, sha256: sha256(bytes), role: i.role, ...(digest ? { digest } : {}) };
+  });
+}
+
+/** The audit's scope: what the auditor gave, the id of the documents read (the same documents, the same id), when. */
+const scopeOf = (f: ReportFlags, files: InputFile[]) => ({
+  ...(f.auditor === undefined ? {} : { auditor: f.auditor }),
+  ...(f.entity === undefined ? {} : { entity: f.entity }),
+  ...(f.period === undefined ? {} : { period: f.period }),
+  audit_id: sha256(files.map((x) => x.sha256).join("\n")).slice(0, 16),
+  made_at: new Date().toISOString(),
+});
+
+/** The page alone (`solvency --html FILE`): the package's template, its documents named where they were read. */
+export async function pageOf(
+  report: SolvencyReport,
+  inputs: { path: string; role: string }[],
+  docs?: OwnDocument[],
+): Promise<string> {
+  const [{ packagePage }, { assetRows, holdings }, { escapeDeep }] = await Promise.all([
+    import("../render/audit-package.js"),
+    import("../render/solvency-rows.js"),
+    import("../../util/escape.js"),
+  ]);
+  const files = inputFiles(inputs, undefined, "--html");
+  const shown = escapeDeep(report);
+  return packagePage(
+    shown,
+    assetRows(shown),
+    escapeDeep(scopeOf({}, files)),
+    escapeDeep(files),
+    escapeDeep(holdings(report, docs)),
+    { standalone: true },
+  );
+}
+
 /** Writes the package; `inputs`: every document the audit read, with its role. Returns the manifest's SHA-256. */
 export async function writeReport(
   f: ReportFlags & { report: string },
@@ -77,37 +144,8 @@ export async function writeReport(
     writeAtomic(join(f.report, name), text, "--report");
     written.set(name, sha256(text));
   };
-  const names = new Set<string>();
-  const files = inputs.map((i, k) => {
-    if (i.path === "-")
-      throw new UsageError("--report: an input read from stdin cannot be kept in the package");
-    const bytes = readFileSync(i.path);
-    let name = `inputs/${basename(i.path)}`;
-    if (names.has(name)) name = `inputs/${k + 1}-${basename(i.path)}`;
-    names.add(name);
-    put(name, bytes);
-    let digest: string | undefined;
-    try {
-      const d = (JSON.parse(bytes.toString("utf8")) as { digest?: unknown }).digest;
-      if (typeof d === "string" && /^[0-9a-f]{64}$/.test(d)) digest = d;
-    } catch {
-      // not JSON (an exchange's CSV): no digest of its own
-    }
-    return {
-      given: i.path,
-      name,
-      sha256: written.get(name) as string,
-      role: i.role,
-      ...(digest ? { digest } : {}),
-    };
-  });
-  const scope = {
-    ...(f.auditor === undefined ? {} : { auditor: f.auditor }),
-    ...(f.entity === undefined ? {} : { entity: f.entity }),
-    ...(f.period === undefined ? {} : { period: f.period }),
-    audit_id: sha256(files.map((x) => x.sha256).join("\n")).slice(0, 16),
-    made_at: new Date().toISOString(),
-  };
+  const files = inputFiles(inputs, put, "--report");
+  const scope = scopeOf(f, files);
   put(
     "solvency.json",
     `${JSON.stringify({ format: PACKAGE_FORMAT, scope, inputs: files, report }, null, 2)}\n`,

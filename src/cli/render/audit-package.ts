@@ -115,13 +115,17 @@ const HOLDINGS_LISTED = 200;
 /** At most this many findings of one kind listed (the count is always given). */
 const FINDINGS_LISTED = 20;
 
-/** The scope table's rows: what the auditor gave, and what the report says of the audit. */
-function scopeOf(r: SolvencyReport, scope: Scope): [string, string][] {
+/** The scope table's rows: what the auditor gave (a package's), and what the report says of the audit. */
+function scopeOf(r: SolvencyReport, scope: Scope, standalone: boolean): [string, string][] {
   const facts = auditFacts(r);
   return [
-    ["auditor", scope.auditor ?? "not given (--auditor)"],
-    ["entity", scope.entity ?? "not given (--entity)"],
-    ["period", scope.period ?? "not given (--period)"],
+    ...(standalone
+      ? []
+      : ([
+          ["auditor", scope.auditor ?? "not given (--auditor)"],
+          ["entity", scope.entity ?? "not given (--entity)"],
+          ["period", scope.period ?? "not given (--period)"],
+        ] as [string, string][])),
     ["audit id", scope.audit_id],
     ["challenge", facts.challenge ?? "none: nothing is proven for an audit"],
     ["liabilities", facts.liabilities],
@@ -156,16 +160,26 @@ function findingsHtml(r: SolvencyReport): string {
     : "<p>None: every asset is covered by proven reserves.</p>";
 }
 
+/** `standalone`: the page `--html FILE` writes alone, its documents named where they were read (no inputs/, no manifest). */
+export interface PageOptions {
+  standalone?: boolean;
+}
+
+/**
+ * The one solvency page, for both judges: a report package's index.html, and (standalone) the page of
+ * `solvency --html FILE` of an exchange's address file.
+ */
 export function packagePage(
   r: SolvencyReport,
   rows: AssetRow[],
   scope: Scope,
   inputs: InputFile[],
   hs: Holding[],
+  o: PageOptions = {},
 ): string {
   const v = WORD[r.verdict] ?? { text: r.verdict, color: "#57606a" };
   const decimalsOf = new Map(rows.map((a) => [a.asset, a.decimals]));
-  const scopeRows = scopeOf(r, scope);
+  const scopeRows = scopeOf(r, scope, o.standalone === true);
   const findings = findingsHtml(r);
   return page({
     title: `Solvency: ${esc(v.text)}${scope.entity ? ` — ${esc(scope.entity)}` : ""}`,
@@ -197,6 +211,7 @@ ${htmlTable(
     a.shortfall ? esc(amountOf(a.shortfall, a.decimals)) : "",
   ]),
   [1, 2, 3, 4, 5, 7],
+  rows.map((a) => `data-asset="${esc(a.asset)}" data-status="${esc(a.status)}"`),
 )}
 <h2>Per chain</h2>
 ${htmlTable("chains", ["network", "asset", "holdings", "claimed", "proven"], perChain(hs, decimalsOf), [2, 3, 4])}
@@ -229,11 +244,15 @@ ${htmlTable(
   ["role", "file", "SHA-256 of the file", "digest (SHA-256 of its RFC 8785 form)"],
   inputs.map((f) => [
     esc(f.role),
-    `<code>${esc(f.name)}</code><br><small class="muted">${esc(f.given)}</small>`,
+    `<code>${esc(f.name)}</code>${f.given === f.name ? "" : `<br><small class="muted">${esc(f.given)}</small>`}`,
     `<code>${esc(f.sha256)}</code>`,
     f.digest ? `<code>${esc(f.digest)}</code>` : "none stated",
   ]),
 )}
-<p class="muted">Made by chaingw at ${esc(scope.made_at)}. Every document read is in inputs/; MANIFEST.sha256 lists every file of this package with its SHA-256 (<code>sha256sum -c MANIFEST.sha256</code>, or <code>chaingw report verify DIR</code>). This page fetches nothing.</p>`,
+<p class="muted">Made by chaingw at ${esc(scope.made_at)}. ${
+      o.standalone
+        ? "Each document read is named above with its SHA-256. <code>solvency … --report DIR</code> writes them beside this page, with MANIFEST.sha256 over every file."
+        : "Every document read is in inputs/; MANIFEST.sha256 lists every file of this package with its SHA-256 (<code>sha256sum -c MANIFEST.sha256</code>, or <code>chaingw report verify DIR</code>)."
+    } This page fetches nothing.</p>`,
   });
 }

@@ -182,13 +182,3 @@ ${rows}
 <ul class="muted">${[...head, ...tail].map((l) => `<li>${esc(l)}</li>`).join("")}</ul>
 `;
 }
-
-/** An exchange's file has no reserves report page to lead: the section as a page of its own. */
-export async function solvencyPage(r: SolvencyReport): Promise<string> {
-  const { esc, nodesHtml } = await import("./html.js");
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Solvency: ${esc(VERDICT_WORD[r.verdict])}</title>
-<style>body{font-family:system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .6em}.num{text-align:right}</style></head>
-<body>${await solvencyHtml(r)}${nodesHtml(r.nodes)}</body></html>
-`;
-}
