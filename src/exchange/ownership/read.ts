@@ -250,10 +250,13 @@ function readRow(
   { head, col }: { head: string[]; col: Record<string, number> },
   use: OwnershipLayout,
 ): OwnershipRow {
-  if (layoutOfHeader(raw)) bad(line, "a header line again inside the address table");
+  const c = cells(raw);
+  // every layout's header has a cell that reads "address" (norm): a row without one is no header, not read
+  // as one again (the rows' messages say "address": a test of the text would not spare them)
+  if (c.some((x) => /^\s*address\s*$/i.test(x)) && layoutOfHeader(raw))
+    bad(line, "a header line again inside the address table");
   if ((raw.match(/"/g)?.length ?? 0) % 2 === 1)
     bad(line, "a quote left open (a quoted field cannot hold a line break here)");
-  const c = cells(raw);
   if (c.length > head.length) bad(line, `${c.length} cells, more than the header's ${head.length}`);
   const get = (f: string) => (col[f] === undefined ? undefined : c[col[f] as number]);
   const coin = cell(get("coin"));

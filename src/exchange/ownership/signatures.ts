@@ -322,6 +322,23 @@ export function recoverAccount20(
 export const isEvmAddress = (a: string): boolean => /^0x[0-9a-fA-F]{40}$/.test(a);
 export const isTronAddress = looksLikeTronBase58;
 
+/** Per list of digests (DIGESTS' arrays, one per publisher and chain kind): the one a row last held in. */
+const lastHeld = new WeakMap<readonly AccountDigest[], AccountDigest>();
+
+/** secp256k1's order n. */
+const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+const scalars = new WeakMap<Uint8Array, bigint>();
+
+/** A digest as the number ECDSA signs: its 32 bytes mod n (kept per digest, which `accountDigest` keeps). */
+const digestScalar = (d: Uint8Array): bigint => {
+  let e = scalars.get(d);
+  if (e === undefined) {
+    e = BigInt(`0x${bytesToHex(d)}`) % N;
+    scalars.set(d, e);
+  }
+  return e;
+};
+
 /**
  * An EVM (0x…) or TRON (T…) address proven by a signature in one of `digests` (tried in order; the one that
  * held is named). Every digest binds the message: a forger needs the key for any of them.
@@ -342,13 +359,28 @@ export function judgeAccount(
   }
   const sig = readRsv(signature);
   if (typeof sig === "string") return failed(`${chainName} signature`, `the signature: ${sig}`);
-  let first: string | undefined;
-  for (const d of digests) {
-    const got = recoverAccount20(sig, accountDigest(d, message));
-    if (got === want)
-      return proven(`${chainName} ${ACCOUNT_DIGEST_NAME[d]}`, `the address's key signed "${message}"`);
-    first ??= got;
+  const got = new Map<AccountDigest, string | undefined>();
+  const recovered = (d: AccountDigest) => {
+    if (!got.has(d)) got.set(d, recoverAccount20(sig, accountDigest(d, message)));
+    return got.get(d);
+  };
+  const held = (d: AccountDigest) => {
+    lastHeld.set(digests, d);
+    return proven(`${chainName} ${ACCOUNT_DIGEST_NAME[d]}`, `the address's key signed "${message}"`);
+  };
+  // the digest the last row of this list held in first (a file's rows sign in one: OKX's TRON v2 rows were
+  // recovered twice, v1 tried first). The same answer as trying them in order: one signature recovers one key
+  // per digest, another key for another digest unless the two are one number mod n — then the earlier is named
+  const likely = lastHeld.get(digests);
+  if (likely !== undefined && recovered(likely) === want) {
+    const e = digestScalar(accountDigest(likely, message));
+    const earlier = digests
+      .slice(0, digests.indexOf(likely))
+      .find((d) => digestScalar(accountDigest(d, message)) === e);
+    return held(earlier ?? likely);
   }
+  for (const d of digests) if (d !== likely && recovered(d) === want) return held(d);
+  const first = digests.map(recovered).find((a) => a !== undefined);
   const shown = (h: string) => (tron ? hex20ToTron(`0x${h}`) : `0x${h}`);
   return failed(
     `${chainName} signature`,
