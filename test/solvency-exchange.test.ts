@@ -934,8 +934,8 @@ describe("the report package of an exchange's address file (solvency --report DI
     const rows = readFileSync(join(pkg, "rows.csv"), "utf8").trimEnd().split("\n");
     expect(rows).toEqual([
       "asset,source,network,address,claimed,proven,status,why",
-      `LTC,line 6,,${addr},2.00000000,2.00000000,proven,"signed over the audit's text, the balance read at the snapshot"`,
-      `ETH,line 7,,${A0},${eth18(ethBalance)},${eth18(ethBalance)},proven,"signed over the audit's text, the balance read at the snapshot"`,
+      `LTC,line 6,LTC (its own chain),${addr},2.00000000,2.00000000,proven,"signed over the audit's text, the balance read at the snapshot"`,
+      `ETH,line 7,ETH (its own chain),${A0},${eth18(ethBalance)},${eth18(ethBalance)},proven,"signed over the audit's text, the balance read at the snapshot"`,
     ]);
     // the page in Chromium: self-contained, the verdict, the scope, a chart per coin
     const page = join(pkg, "index.html");

@@ -253,6 +253,9 @@ function proofHolding(a: OwnAsset, p: OwnProof): Holding[] {
   ];
 }
 
+/** A row's network as its file names it; a row that names none is on its coin's own chain (HTX's `BTC`, OKX's `LTC`). */
+const networkOf = (x: { coin: string; network: string }): string => x.network || `${x.coin} (its own chain)`;
+
 /** An address file's rows of an asset as holdings: those counted (proven or claimed) and those not, with why. */
 function rowHoldings(a: SolvencyAsset): Holding[] {
   return [
@@ -260,7 +263,7 @@ function rowHoldings(a: SolvencyAsset): Holding[] {
       (x): Holding => ({
         asset: a.asset,
         source: `line ${x.line}`,
-        network: x.network,
+        network: networkOf(x),
         address: x.address,
         claimed: amountOf(x.amount, a.decimals),
         proven: amountOf(x.proven ? x.amount : "0", a.decimals),
@@ -276,7 +279,7 @@ function rowHoldings(a: SolvencyAsset): Holding[] {
       (x): Holding => ({
         asset: a.asset,
         source: `line ${x.line}`,
-        network: x.network,
+        network: networkOf(x),
         address: "",
         claimed: amountOf("0", a.decimals),
         proven: amountOf("0", a.decimals),
