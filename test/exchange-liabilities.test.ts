@@ -1011,6 +1011,15 @@ describe("OKX v1's totals re-split under its real root (issue 55): its node conc
         "okx-v1's root does not bind the totals it carries (its node hashes L ‖ R ‖ ΣBTC ‖ ΣETH ‖ ΣUSDT ‖ height as text",
       );
       expect(report.exchange_liabilities.note).toContain("so none is taken as what is owed");
+      // and each coin they owe is cannot say, whatever the reserves: what is owed is not known
+      expect(report.assets.map((a: { asset: string; status: string }) => [a.asset, a.status])).toEqual([
+        ["BTC", "cannot-say"],
+        ["ETH", "cannot-say"],
+        ["USDT", "cannot-say"],
+      ]);
+      expect(report.assets[1].why).toMatch(
+        /^ETH: what is owed cannot be said \(the liabilities' totals are not relied on\); proven 0 ETH against the 6?939953\.49090361/,
+      );
     }
   });
 });

@@ -323,6 +323,11 @@ describe("an exchange's address file against an exchange's liabilities root (Coi
     const own = await solvency(addressFile(), file, ...dated);
     expect(own.report.verdict).toBe("cannot-say");
     expect(own.exitCode).toBe(3);
+    // covered as the file's own root states them, but what is owed is not known: each coin cannot say
+    expect(own.coin("ETH")).toMatchObject({ proven: given.coin("ETH").proven, status: "cannot-say" });
+    expect(own.coin("LTC").why).toBe(
+      "LTC: what is owed cannot be said (the liabilities' totals are not relied on); proven 2 LTC against the 1.5 they state",
+    );
     expect(own.report.exchange_liabilities?.note).toContain(
       "consistent with its own root; give the published root",
     );
@@ -485,6 +490,7 @@ describe("chaingw's own reserve proofs against an exchange's liabilities root (C
     const self = await own(file, ...date);
     expect(self.report.verdict).toBe("cannot-say");
     expect(self.exitCode).toBe(3);
+    expect(self.report.assets.map((a: { status: string }) => a.status)).toEqual(["cannot-say", "cannot-say"]);
     expect(self.report.summary).toContain("consistent with its own root; give the published root");
     const other = await own(file, "--root", "cd".repeat(32), ...date);
     expect(other.report.verdict).toBe("not-solvent");

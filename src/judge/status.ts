@@ -68,6 +68,11 @@ export interface StatusInput {
   unplaced: boolean;
   /** a document not judged at all (without --verify, its addresses do not say which coin it is) */
   unjudged: boolean;
+  /**
+   * the liabilities' totals cannot be relied on (a root whose hash does not bind the totals it carries, or the
+   * file's own root): what is owed is not known, so whether it is covered cannot be said (issue 55, item 2)
+   */
+  owedUnknown: boolean;
 }
 
 /**
@@ -77,6 +82,7 @@ export interface StatusInput {
  */
 export function assetStatus(x: StatusInput): AssetStatus {
   if (x.fails) return "reserves-fail";
+  if (x.owedUnknown) return "cannot-say";
   if (x.proven >= x.liabilities) return "covered";
   if (x.unplaced || x.proven + x.unknown >= x.liabilities) return "cannot-say";
   if (x.unjudged) return "unjudged";

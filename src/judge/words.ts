@@ -17,6 +17,7 @@ export type AssetCode =
   | "reserves-fail"
   | "cannot-say"
   | "unknown-for-audit"
+  | "owed-unknown"
   | "unjudged";
 
 export interface AssetFinding {
@@ -52,6 +53,8 @@ export function assetWords(f: AssetFinding): string {
       return `${a}: a node could not say whether its reserves hold; proven ${n.proven} of ${n.liabilities} ${a}`;
     case "unknown-for-audit":
       return `${a}: whether its reserves proven on chain are for this audit cannot be said; proven ${n.proven} of ${n.liabilities} ${a}${notFor}`;
+    case "owed-unknown":
+      return `${a}: what is owed cannot be said (the liabilities' totals are not relied on); proven ${n.proven} ${a} against the ${n.liabilities} they state`;
     case "unjudged":
       return `${a}: a proof whose addresses do not say which coin it is was not judged (--verify asks its node); proven ${n.proven} of ${n.liabilities} ${a}`;
     case "claimed-only":

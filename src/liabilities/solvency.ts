@@ -232,6 +232,8 @@ interface Judging {
   untracked: Map<string, string>;
   /** each chain's one snapshot (judge/status.ts `chainSnapshots`), of the proofs placed for their assets */
   latest: Map<string, number>;
+  /** the liabilities' totals cannot be relied on (an exchange's root): every asset's status is cannot say */
+  owedUnknown: boolean;
 }
 
 /** A proof placed for an asset: the network it was found on, and the backing of the asset it is (if any). */
@@ -313,6 +315,7 @@ function judgeAsset(
       fails: proofs.some((p) => p.check === "fails"),
       unplaced: proofs.some((p) => p.check === "cannot-say" && !p.counted),
       unjudged: untold,
+      owedUnknown: j.owedUnknown,
     }),
     proofs,
     snapshots: [...snapshots.values()],
@@ -465,9 +468,9 @@ function notForList(a: SolvencyAsset): string[] {
 }
 
 /** The asset's finding, typed (judge/words.ts turns it into words). */
-function findingOf(a: SolvencyAsset, verified: boolean): AssetFinding {
+function findingOf(a: SolvencyAsset, verified: boolean, owedUnknown: boolean): AssetFinding {
   return {
-    code: a.status,
+    code: owedUnknown && a.status === "cannot-say" ? "owed-unknown" : a.status,
     asset: a.asset,
     numbers: {
       liabilities: a.liabilities.amount,
@@ -497,6 +500,7 @@ export function solvency(i: SolvencyInput): SolvencyReport {
     mirrors: nativeMirrors(i.backings),
     nativeOwner,
     untracked: trackingUnknown(i.backings),
+    owedUnknown: !owed.fails && owed.cannotSay !== undefined,
     latest: chainSnapshots(
       i.backings.flatMap((b) => {
         const { network } = networkOfBacking(b);
@@ -516,7 +520,7 @@ export function solvency(i: SolvencyInput): SolvencyReport {
       j,
     ),
   );
-  for (const a of assets) a.why = assetWords(findingOf(a, i.verified));
+  for (const a of assets) a.why = assetWords(findingOf(a, i.verified, j.owedUnknown));
   audit.gap = largestGap(assets.flatMap((a) => a.snapshots));
   const worst = Math.max(
     owed.fails ? 3 : 0,

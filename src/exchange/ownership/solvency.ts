@@ -113,6 +113,8 @@ interface Judging {
   ledger: Ledger;
   /** each chain's snapshot: the latest height a proven row of it was read at (`snapshotGroupOf`) */
   latest: Map<string, number>;
+  /** the liabilities' totals cannot be relied on: every coin's status is cannot say (judge/status.ts) */
+  owedUnknown: boolean;
 }
 
 /** A row's snapshot: the node that read it (else its own name) and height, and that block's time. */
@@ -186,8 +188,9 @@ function coinFinding(c: SolvencyAsset, j: Judging): AssetFinding {
     ...new Set((c.rows ?? []).flatMap((x) => (x.not_for_this_audit ? [x.not_for_this_audit] : []))),
   ];
   return {
-    // an exchange's coin is cannot say only where rows proven on chain could be for this audit
-    code: c.status === "cannot-say" ? "unknown-for-audit" : c.status,
+    // an exchange's coin is cannot say where what it owes is not known, else only where rows proven on chain
+    // could be for this audit
+    code: c.status !== "cannot-say" ? c.status : j.owedUnknown ? "owed-unknown" : "unknown-for-audit",
     asset: c.asset,
     numbers: {
       liabilities: c.liabilities.amount,
@@ -338,6 +341,7 @@ function judgeCoin(j: Judging, owed: LiabilityTotal): SolvencyAsset {
     fails: false,
     unplaced: false,
     unjudged: false,
+    owedUnknown: j.owedUnknown,
   });
   const rule = j.backings.rules.get(owed.asset) ?? { refs: [], source: "none" as const };
   const c: SolvencyAsset = {
@@ -407,8 +411,7 @@ export function exchangeSolvency(i: {
   /** the auditor's clock (a liabilities' date past it by more than CREATED_AHEAD_S is a fault) */
   now?: Date;
 }): SolvencyReport {
-  // the audit's text: the commitment's (liabilities build --challenge), else the one the auditor accepts (the
-  // face refuses the two when they differ)
+  // the audit's text: the commitment's, else the one the auditor accepts (the face refuses the two differing)
   const mine = i.liabilities.challenge ?? null;
   const given = i.challenge ?? null;
   const challenge = given ?? mine;
@@ -422,6 +425,7 @@ export function exchangeSolvency(i: {
     backings: i.backings,
     ledger: new Ledger(challenge),
     latest: new Map(),
+    owedUnknown: i.liabilities.cannot_say !== undefined,
   };
   // each chain's one snapshot (judge/status.ts), of the rows that back an asset owed
   j.latest = chainSnapshots(
