@@ -365,6 +365,8 @@ describe("an exchange's address file against an exchange's liabilities root (Coi
     const d = await domOf(html);
     expect(d).toMatch(/<p class="verdict" id="verdict" data-verdict="solvent">SOLVENT: /);
     expect(d).toMatch(/<tr data-asset="LTC" data-status="covered">/);
+    // the status in the words the text uses (the code stays in data-status and the CSV)
+    expect(d).toMatch(/<tr data-asset="LTC" data-status="covered">.*<td>covered \(proven\)<\/td>/);
     expect([...d.matchAll(/<svg [^>]*data-asset="([^"]+)"/g)].map((m) => m[1])).toEqual(["LTC", "ETH"]);
     // the nodes read, as the text's last line names them; the scope without the package's own fields
     expect(d).toMatch(/<tr data-field="nodes"><th>nodes<\/th><td>LTC .*ETH .*<\/td><\/tr>/);

@@ -13,6 +13,7 @@ import {
   auditFacts,
   findingsOf,
   type Holding,
+  STATUS_WORD,
   snapshotsOf,
   VERDICT_WORD,
 } from "./solvency-rows.js";
@@ -207,7 +208,7 @@ ${htmlTable(
     esc(amountOf(a.claimed, a.decimals)),
     esc(a.proven_coverage),
     esc(a.claimed_coverage),
-    esc(a.status),
+    esc(STATUS_WORD[a.status] ?? a.status),
     a.shortfall ? esc(amountOf(a.shortfall, a.decimals)) : "",
   ]),
   [1, 2, 3, 4, 5, 7],
