@@ -222,6 +222,7 @@ describe("one snapshot per chain: value read at one block, the same value read a
     expect(honest.exitCode).toBe(0);
     // forged: 1,000 of each owed, the same 1,000 counted as USDT at h1 and as USDC at h2
     const forged = await solvency({ USDT: ["1000", 6], USDC: ["1000", 6] });
+    expect(forged.stderr).toBe("");
     expect(forged.stdout.split("\n")[0]).toMatch(
       /^NOT PROVEN SOLVENT: USDT covered only by claimed reserves: proven 0 of 1000 USDT \(0\.00%\)/,
     );
@@ -230,5 +231,62 @@ describe("one snapshot per chain: value read at one block, the same value read a
     );
     expect(forged.stdout).toContain("USDC covered: proven 1000 of 1000 USDC");
     expect(forged.exitCode).toBe(1);
+  });
+});
+
+describe("chaingw's own proofs: one block per EVM chain for every asset owed (it held)", () => {
+  it("1,000 USDT proven at block N and the same value swapped into 1,000 USDC proven at N+1: refused (exit 2: proofs of one chain at two blocks), never SOLVENT for 1,000 of each; 1,000 USDC owed: SOLVENT", async () => {
+    const CHALLENGE = "adversary audit 55";
+    const usdt = await deployToken(anvil.rpc, "Token", { symbol: "USDT", decimals: 6 });
+    const usdc = await deployToken(anvil.rpc, "Token", { symbol: "USDC", decimals: 6 });
+    await mint(anvil.rpc, usdt, [A0], [1000n * 10n ** 6n]);
+    await anvil.rpc("anvil_mine", ["0x1"]);
+    const h1 = Number(BigInt(await anvil.rpc<string>("eth_blockNumber", [])));
+    const sigs = write("sigs.csv", `${A0},${cast("wallet", "sign", "--private-key", K0, CHALLENGE)}\n`);
+    const prove = async (token: string, block: string) => {
+      const proof = join(dir, `${n++}-balances.json`);
+      const r = await runCli(
+        ["reserves", "balances", A0, "--token", token, "--block", block, "--proof", proof].concat([
+          "--challenge",
+          CHALLENGE,
+          "--signatures",
+          sigs,
+        ]),
+        { env: { CHAINGW_URL: anvil.url } },
+      );
+      expect(r.exitCode, r.stderr).toBe(0);
+      return proof;
+    };
+    const before = await prove(usdt, String(h1));
+    // the swap: A0's USDT leaves, as much USDC arrives
+    await move(anvil.rpc, usdt, A0, "0x000000000000000000000000000000000000dead", 1000n * 10n ** 6n);
+    await mint(anvil.rpc, usdc, [A0], [1000n * 10n ** 6n]);
+    await anvil.rpc("anvil_mine", ["0x1"]);
+    const h2 = Number(BigInt(await anvil.rpc<string>("eth_blockNumber", [])));
+    const after = await prove(usdc, String(h2));
+    const solvency = async (owed: Record<string, [string, number]>) =>
+      runCli([
+        "solvency",
+        "--liabilities",
+        await commitment(owed),
+        ...Object.keys(owed).flatMap((a) => ["--reserves", `${a}=${a === "USDT" ? before : after}`]),
+        ...Object.keys(owed).flatMap((a) => ["--backing", `${a}=anvil:${a === "USDT" ? usdt : usdc}`]),
+        "--verify",
+        "--url-for",
+        `evm=${anvil.url}`,
+        "--challenge",
+        CHALLENGE,
+      ]);
+    const honest = await solvency({ USDC: ["1000", 6] });
+    expect(honest.stderr).toBe("");
+    expect(honest.stdout.split("\n")[0]).toMatch(/^SOLVENT: /);
+    expect(honest.exitCode).toBe(0);
+    // held before the exchange path did: one chain's EVM proofs at two blocks are refused, whatever their assets
+    const forged = await solvency({ USDT: ["1000", 6], USDC: ["1000", 6] });
+    expect(forged.stdout).toBe("");
+    expect(forged.stderr).toContain(
+      `anvil (chain id 31337): proofs at different blocks (${before} at ${h1}, ${after} at ${h2}) cannot be counted together — make them at one block`,
+    );
+    expect(forged.exitCode).toBe(2);
   });
 });

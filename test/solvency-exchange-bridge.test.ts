@@ -8,7 +8,7 @@
  *  - base+300, Litecoin's tip: the bridge releases 5 LTC to the exchange's address X.
  * Against 10 LTC owed:
  *  - the forgery: X's 5 LTC at the tip and A0's 5 wLTC at hW — the same coins, once wrapped and once not,
- *    never both held at one moment. A0's row is read before the LTC moment (base+300) and anvil made a block
+ *    never both held at one moment. A0's row is read before the audit's moment (base+300) and anvil made a block
  *    since (hW+1, base+200): CANNOT SAY (exit 3), never SOLVENT;
  *  - the honest control in the same run: X's 5 LTC and A1's 5 wLTC at hW+1, anvil's last block before the
  *    moment: SOLVENT (exit 0).
@@ -139,9 +139,9 @@ describe("an exchange's rows: one moment across a UTXO chain and an EVM chain (L
     expect(forged.exitCode).toBe(3);
     const f = JSON.parse(forged.stdout);
     expect(f.verdict).toBe("cannot-say");
-    // A0's row is read before the LTC moment, and anvil made a block since: coins moved from it count twice
+    // A0's row is read before the audit's moment, and anvil made a block since: coins moved from it count twice
     expect(forged.stdout).toMatch(
-      /is before the LTC moment, [^"]+ \(Litecoin regtest's snapshot\): coins moved/,
+      /is before the audit's moment, [^"]+ \(Litecoin regtest's snapshot\): coins moved/,
     );
     const page = join(dir, "honest.html");
     const pkg = join(dir, "honest-package");

@@ -5,7 +5,7 @@
  * HTX-layout file whose rows `cast wallet sign` signed over "huobi":
  *  - the forgery: A0's 5 ETH proven on the first chain at block hA (time base), then moved away (block hA+1 at
  *    base+200) and proven again on the second chain at base+300: against 10 ETH owed, the same coins must not
- *    count twice — the first chain's row is read before the ETH moment and its chain made a block since: CANNOT
+ *    count twice — the first chain's row is read before the audit's moment and its chain made a block since: CANNOT
  *    SAY (exit 3), never SOLVENT;
  *  - the honest control in the same run: A1's 5 ETH on the first chain at its last block (hA+1) beside A0's on
  *    the second: SOLVENT (exit 0);
@@ -156,7 +156,7 @@ describe("an exchange's rows: one moment across chains", () => {
     });
     expect(eth?.rows?.find((r) => r.coin === "ETH")).toMatchObject({ proven: false });
     expect(eth?.rows?.find((r) => r.coin === "ETH")?.not_for_this_audit).toMatch(
-      /is before the ETH moment, .* \(evm:31338's snapshot\): coins moved from it to another chain since would count twice/,
+      /is before the audit's moment, .* \(evm:31338's snapshot\): coins moved from it to another chain since \(as the same asset or swapped into another owed\) would count twice/,
     );
     expect(fh.exitCode).toBe(3);
     expect(fh.stdout).toMatch(
@@ -168,5 +168,64 @@ describe("an exchange's rows: one moment across chains", () => {
     expect(h.report.assets[0]).toMatchObject({ proven: { amount: "10" }, status: "covered" });
     expect(hh.exitCode).toBe(0);
     expect(hh.stdout).toMatch(/^SOLVENT: every coin owed \(1\) covered by proven reserves/);
+  });
+});
+/** chaingw's commitment owing `owed` (asset → whole coins, 18 decimals), one customer per asset */
+async function owing(owed: Record<string, string>): Promise<string> {
+  const input = write(
+    "balances.csv",
+    ["customer_id,asset,amount", ...Object.entries(owed).map(([a, v], i) => `c${i},${a},${v}`), ""].join(
+      "\n",
+    ),
+  );
+  const assets = write(
+    "assets.csv",
+    ["asset,decimals", ...Object.keys(owed).map((a) => `${a},18`), ""].join("\n"),
+  );
+  const out = join(dir, `${n++}-snap`);
+  const r = await runCli(["liabilities", "build", "--input", input, "--assets", assets, "--out", out]);
+  expect(r.exitCode, r.stderr).toBe(0);
+  return join(out, "commitment.json");
+}
+
+describe("an exchange's rows: one moment across chains for every asset owed, not one per asset", () => {
+  it("5 ETH proven on one chain, moved, and proven again later on another as its native coin owed as BNB: CANNOT SAY (exit 3), never SOLVENT for 5 of each; the honest file read at the first chain's last block: SOLVENT", async () => {
+    const liab = await owing({ ETH: "5", BNB: "5" });
+    const run = (reserves: string) =>
+      runCli([
+        "solvency",
+        "--reserves",
+        reserves,
+        "--liabilities",
+        liab,
+        "--node",
+        `ETH=${first.url}`,
+        "--node",
+        `BSC=${second.url}`,
+        "--backing",
+        "ETH=evm:31337",
+        "--backing",
+        "BNB=evm:31338",
+        "--challenge",
+        MESSAGE,
+      ]);
+    const forged = file([
+      ["ETH", 0, hA],
+      ["BNB-BSC", 0, hB],
+    ]);
+    const honest = file([
+      ["ETH", 1, hA + 1],
+      ["BNB-BSC", 0, hB],
+    ]);
+    const [f, h] = await Promise.all([run(forged), run(honest)]);
+    expect(h.stderr).toBe("");
+    expect(h.stdout.split("\n")[0]).toMatch(/^SOLVENT: every coin owed \(2\) covered by proven reserves/);
+    expect(h.exitCode).toBe(0);
+    expect(f.stderr).toBe("");
+    expect(f.stdout.split("\n")[0]).toMatch(
+      /^CANNOT SAY: ETH: whether its reserves proven on chain are for this audit cannot be said; proven 0 of 5 ETH/,
+    );
+    expect(f.stdout).toMatch(/its block \(.*\) is before the audit's moment, .* \(evm:31338's snapshot\)/);
+    expect(f.exitCode).toBe(3);
   });
 });

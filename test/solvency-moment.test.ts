@@ -150,6 +150,47 @@ describe("one moment across chains: coins moved between chains count once", () =
     expect(a.moved_before_moment).toEqual([
       expect.objectContaining({ time: new Date((base + 200) * 1000).toISOString().replace(".000", "") }),
     ]);
-    expect(forged.report.summary).toContain("1 output spent by the LTC moment");
+    expect(forged.report.summary).toContain("1 output spent by the audit's moment");
+  });
+});
+
+describe("one moment for the whole audit, not one per asset", () => {
+  it("5 LTC proven on Litecoin, moved to a bridge, and the same value proven again after the move as 5 of another asset owed (WBTC on anvil): NOT SOLVENT for 5 of each; proven before the move: SOLVENT", async () => {
+    writeFileSync(join(dir, "assets.csv"), "asset,decimals\nLTC,8\nWBTC,8\n");
+    const two = await buildCommitment(dir, "owed-two", ["c1,LTC,5", "c2,WBTC,5"], CHALLENGE);
+    const run = async (evm: string) => {
+      const r = await runCli([
+        "solvency",
+        "--liabilities",
+        two,
+        "--reserves",
+        `LTC=${ltcProof}`,
+        "--reserves",
+        `WBTC=${evm}#${wltc}`,
+        "--backing",
+        "LTC=litecoin-regtest",
+        "--backing",
+        `WBTC=anvil:${wltc}`,
+        "--verify",
+        "--url-for",
+        `utxo=${ltc.authUrl}`,
+        "--url-for",
+        `evm=${anvil.url}`,
+        "--json",
+      ]);
+      return { ...r, report: JSON.parse(r.stdout) as SolvencyReport };
+    };
+    const [ok, forged] = await Promise.all([run(before), run(after)]);
+    expect(ok.stderr).toBe("");
+    expect(ok.report.verdict).toBe("solvent");
+    expect(ok.exitCode).toBe(0);
+    expect(forged.stderr).toBe("");
+    expect(forged.report.verdict).toBe("not-solvent");
+    expect(forged.exitCode).toBe(1);
+    const l = forged.report.assets.find((a) => a.asset === "LTC")!;
+    expect(l).toMatchObject({ status: "not-covered", proven: { amount: "0" } });
+    expect(l.moment).toMatchObject({ network: "anvil (chain id 31337)" });
+    expect(forged.report.summary).toContain("1 output spent by the audit's moment");
+    expect(forged.report.assets.find((a) => a.asset === "WBTC")).toMatchObject({ status: "covered" });
   });
 });

@@ -111,7 +111,7 @@ const OVERLAP_NAMED = 20;
  * overlaps included); the tally keeps each coin once, proven when any proof that proves for this audit
  * (`proving`: it holds, over the audit's challenge, in time) proved it. An output spent at or below `at`, or
  * in a block whose time is at or before the commitment's `created` (`createdS`), is not counted; nor, on a
- * network read before the asset's moment (`momentS`: the latest of its chains' snapshots), one spent in a
+ * network read before the audit's moment (`momentS`: the latest of every chain's snapshot), one spent in a
  * block whose time is at or before that moment — it may back the asset again on the later chain.
  */
 function tallyProof(
@@ -160,7 +160,7 @@ function tallyProof(
         });
         continue;
       }
-      // moved before the asset's moment: not shown still held when its other chains were read
+      // moved before the audit's moment: not shown still held when its other chains were read
       if (spent !== undefined && momentS !== null && (spent.time === null || spent.time <= momentS)) {
         t.movedBeforeMoment.push({
           output: key,
@@ -234,6 +234,8 @@ interface Judging {
   latest: Map<string, number>;
   /** the liabilities' totals cannot be relied on (an exchange's root): every asset's status is cannot say */
   owedUnknown: boolean;
+  /** the audit's one moment across chains, every asset's together (`auditMoment`) */
+  moment: AssetRun["moment"];
 }
 
 /** A proof placed for an asset: the network it was found on, and the backing of the asset it is (if any). */
@@ -253,7 +255,7 @@ interface AssetRun {
   snapshots: Map<NetworkId, Snapshot>;
   /** the native mirrors met among the counted proofs */
   mirrors: Set<string>;
-  /** the asset's one moment across its chains (`momentOf`), or null: one chain, or a time not read */
+  /** the audit's one moment across chains (`auditMoment`), or null: one chain, or times not read */
   moment: { s: number; network: NetworkId } | null;
   fmt: (v: bigint) => string;
 }
@@ -288,7 +290,7 @@ function judgeAsset(
   const snapshots = new Map(
     [...joint].map(([n, h]) => [n, snapshotOf(n, h, placed, j.createdS, j.audit.max_gap_seconds)]),
   );
-  const moment = assetMoment(snapshots);
+  const { moment } = j;
   const run: AssetRun = { asset, rule, j, t, joint, snapshots, moment, mirrors: new Set(), fmt };
   const proofs = placed.map((p) => proofLine(run, p));
   const { claimed, proven, unknown } = t.ledger.sums(asset.asset, asset.decimals);
@@ -413,16 +415,29 @@ function proofLine(run: AssetRun, { b, network, ref }: Placed): SolvencyAsset["p
   };
 }
 
-/** The asset's one moment across its chains (judge/moment.ts): null with one chain, or a block time not read. */
-function assetMoment(snapshots: Map<NetworkId, Snapshot>): AssetRun["moment"] {
+/**
+ * The audit's one moment across chains (judge/moment.ts): the latest snapshot time of every chain backing any
+ * asset owed, at its one snapshot (`latest`) — one for the audit, not one per asset: 5 LTC proven on Litecoin,
+ * spent to a bridge and proven again later as another asset owed on an EVM chain, would count as both.
+ */
+function auditMoment(
+  backings: Backing[],
+  latest: Map<string, number>,
+  createdS: number | null,
+  maxGapS: number,
+): AssetRun["moment"] {
+  const placed = backings.map((b) => ({ b, network: networkOfBacking(b).network }));
   const m = momentOf(
-    [...snapshots].map(([n, s]) => [n, s.block_time === null ? null : rfc3339Seconds(s.block_time)] as const),
+    [...latest].map(([n, h]) => {
+      const t = snapshotOf(n as NetworkId, h, placed, createdS, maxGapS).block_time;
+      return [n as NetworkId, t === null ? null : rfc3339Seconds(t)] as const;
+    }),
   );
   return m === null ? null : { s: m.s, network: m.chain };
 }
 
 /**
- * A network read before the asset's moment: its UTXO outputs count only if not spent by then (`s`); its
+ * A network read before the audit's moment: its UTXO outputs count only if not spent by then (`s`); its
  * balances, read at a block that is not the node's tip (a later block exists, at or before the moment or not),
  * are not shown held at the moment: cannot say (`evm`, the reason, `beforeMomentFault`). undefined: read at
  * the moment.
@@ -434,7 +449,6 @@ function earlierThanMoment(
   const m = run.moment;
   if (m === null || snap?.block_time == null || rfc3339Seconds(snap.block_time) >= m.s) return undefined;
   const evm = beforeMomentFault(
-    run.asset.asset,
     rfc3339Seconds(snap.block_time),
     { s: m.s, chain: m.network },
     networkLabel(m.network),
@@ -461,7 +475,7 @@ function notForList(a: SolvencyAsset): string[] {
     : [];
   const moved = a.moved_before_moment.length
     ? [
-        `${counted(a.moved_before_moment.length, "output")} spent by the ${a.asset} moment ${a.moment?.time} (block ${a.moved_before_moment[0]!.height}${a.moved_before_moment.length > 1 ? ", …" : ""}): moved before its other chains were read, counted on none`,
+        `${counted(a.moved_before_moment.length, "output")} spent by the audit's moment ${a.moment?.time} (block ${a.moved_before_moment[0]!.height}${a.moved_before_moment.length > 1 ? ", …" : ""}): moved before its other chains were read, counted on none`,
       ]
     : [];
   return [...why, ...spent, ...moved];
@@ -509,7 +523,9 @@ export function solvency(i: SolvencyInput): SolvencyReport {
           : [];
       }),
     ),
+    moment: null,
   };
+  j.moment = auditMoment(i.backings, j.latest, j.createdS, audit.max_gap_seconds);
   const assets = owed.assets.map((asset, k) =>
     judgeAsset(
       asset,

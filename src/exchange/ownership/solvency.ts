@@ -223,11 +223,10 @@ interface Candidate {
   onChain: boolean;
 }
 
-/** The rows of one coin owed: those counted (each balance once) and those not (named), with the snapshots. */
-function rowsOfCoin(j: Judging, owed: LiabilityTotal) {
+/** The rows that may back one coin owed (before the audit's faults), and those that do not (named). */
+function candidatesOf(j: Judging, owed: LiabilityTotal) {
   const candidates: Candidate[] = [];
   const notCounted: RowNotCounted[] = [];
-  const snapshots = new Map<string, Snapshot>();
   for (const [i, r] of j.report.rows.entries()) {
     const row = j.file.rows[i] as OwnershipRow;
     if (r.amount === null) continue;
@@ -249,18 +248,31 @@ function rowsOfCoin(j: Judging, owed: LiabilityTotal) {
       onChain: r.status === "proven" && j.challenge !== null,
     });
   }
-  const moment = coinMoment(j, candidates);
+  return { candidates, notCounted };
+}
+
+/**
+ * The rows of one coin owed: those counted (each balance once) and those not (named), with the snapshots —
+ * held at the audit's one moment across chains (`moment`: every coin's chains, `auditMoment`).
+ */
+function rowsOfCoin(
+  j: Judging,
+  { candidates, notCounted }: ReturnType<typeof candidatesOf>,
+  owed: LiabilityTotal,
+  moment: Moment<string> | null,
+) {
+  const snapshots = new Map<string, Snapshot>();
   const counted: Counted[] = [];
   for (const { base, r, row, amount, snap, onChain } of candidates) {
     // proven for the audit only when the auditor accepts the text, at a snapshot within --max-gap of the
-    // liabilities' date, the latest of its chain, and held at the coin's one moment across chains
+    // liabilities' date, the latest of its chain, and held at the audit's one moment across chains
     const moved = onChain ? heightFault(j, row, snap?.height) : undefined;
     const fault = !onChain
       ? undefined
       : moved
         ? { why: moved, cannotSay: false }
         : (timeFault(snap?.time?.time, j.audit.dateS, j.audit.maxGap) ??
-          momentFault(owed.asset, snap, moment) ??
+          momentFault(snap, moment) ??
           untoldFault(r, row, owed.asset, j.backings));
     const h = rowHolding(row, r, amount, snap, j.backings, fault, j.challenge);
     const again = j.ledger.count(h, owed.asset);
@@ -279,19 +291,25 @@ function rowsOfCoin(j: Judging, owed: LiabilityTotal) {
     if (snap) snapshots.set(`${snap.network} ${snap.height}`, snapshotEntry(snap, j.audit));
   }
   notCounted.sort((a, b) => a.line - b.line);
-  return { counted, notCounted, snapshots: [...snapshots.values()], moment };
+  return { counted, notCounted, snapshots: [...snapshots.values()] };
 }
 
 /**
- * The coin's one moment across chains (judge/moment.ts): the latest block time of the snapshots its rows
- * proven on chain were read at, each chain (as its node answers, else its name) once; null: one chain.
+ * The audit's one moment across chains (judge/moment.ts): the latest block time of the snapshots the rows
+ * proven on chain for any coin owed were read at, each chain (as its node answers, else its name) once, at
+ * its latest; null: one chain. One for every coin, not one per coin: ether proven on one chain, then moved
+ * and proven on another chain later as another coin owed, would count as both.
  */
-function coinMoment(j: Judging, cs: Candidate[]): Moment<string> | null {
+function auditMoment(j: Judging, coins: { candidates: Candidate[] }[]): Moment<string> | null {
   const chains = new Map<string, number | null>();
-  for (const c of cs) {
+  for (const c of coins.flatMap((x) => x.candidates)) {
     if (!c.onChain || !c.snap) continue;
     const id = rowIdentity(c.row, j.backings).network;
-    chains.set(id === null ? c.snap.network : networkLabel(id), c.snap.time?.time ?? null);
+    const key = id === null ? c.snap.network : networkLabel(id);
+    const t = c.snap.time?.time ?? null;
+    // a chain's latest snapshot (its earlier rows count as claimed only: one snapshot per chain)
+    const had = chains.get(key) ?? null;
+    chains.set(key, had === null || t === null ? (t ?? had) : Math.max(had, t));
   }
   return momentOf(chains);
 }
@@ -302,9 +320,8 @@ const untoldFault = (...a: Parameters<typeof trackingFault>) => {
   return t && "fault" in t ? t.fault : undefined;
 };
 
-/** A row read before its coin's moment, at a block not its chain's last at or before it: cannot say (why). */
+/** A row read before the audit's moment, at a block not its chain's last at or before it: cannot say (why). */
 function momentFault(
-  asset: string,
   snap: ReturnType<typeof snapshotOfRow>,
   m: Moment<string> | null,
 ): { why: string; cannotSay: boolean } | undefined {
@@ -312,7 +329,6 @@ function momentFault(
   if (m === null || !t || t.time === null) return undefined;
   const next = t.next;
   const why = beforeMomentFault(
-    asset,
     t.time,
     m,
     m.chain,
@@ -325,8 +341,13 @@ function momentFault(
  * One coin owed: the rows that back it (proven, claimed), those that do not (named), the ratios, the status.
  * Every amount exactly, at the most places of the liabilities' and the rows' (nothing cut to the liabilities').
  */
-function judgeCoin(j: Judging, owed: LiabilityTotal): SolvencyAsset {
-  const { counted, notCounted, snapshots, moment } = rowsOfCoin(j, owed);
+function judgeCoin(
+  j: Judging,
+  rows: ReturnType<typeof candidatesOf>,
+  owed: LiabilityTotal,
+  moment: Moment<string> | null,
+): SolvencyAsset {
+  const { counted, notCounted, snapshots } = rowsOfCoin(j, rows, owed, moment);
   const decimals = Math.max(owed.decimals, ...counted.map((c) => c.entry.scale));
   const fmt = (v: bigint) => formatUnits(v, decimals);
   const amount = (v: bigint) => ({ amount: fmt(v), base_units: v.toString() });
@@ -393,6 +414,20 @@ function snapshotEntry(s: NonNullable<ReturnType<typeof snapshotOfRow>>, a: Audi
   };
 }
 
+/** Each chain's one snapshot (judge/status.ts), of the rows that back an asset owed. */
+function latestOf(j: Judging): Map<string, number> {
+  return chainSnapshots(
+    j.report.rows.flatMap((r, k) => {
+      const row = j.file.rows[k] as OwnershipRow;
+      const chain = snapshotGroupOf(j, row);
+      const height = snapshotOfRow(j, row)?.height;
+      return chain === undefined || height === undefined
+        ? []
+        : [{ chain, height, read: r.status === "proven" ? ("proven" as const) : ("claimed" as const) }];
+    }),
+  );
+}
+
 export function exchangeSolvency(i: {
   /** the address file as given (--reserves FILE) */
   source: string;
@@ -427,18 +462,10 @@ export function exchangeSolvency(i: {
     latest: new Map(),
     owedUnknown: i.liabilities.cannot_say !== undefined,
   };
-  // each chain's one snapshot (judge/status.ts), of the rows that back an asset owed
-  j.latest = chainSnapshots(
-    i.report.rows.flatMap((r, k) => {
-      const row = i.file.rows[k] as OwnershipRow;
-      const chain = snapshotGroupOf(j, row);
-      const height = snapshotOfRow(j, row)?.height;
-      return chain === undefined || height === undefined
-        ? []
-        : [{ chain, height, read: r.status === "proven" ? ("proven" as const) : ("claimed" as const) }];
-    }),
-  );
-  const coins = i.liabilities.totals.map((t) => judgeCoin(j, t));
+  j.latest = latestOf(j);
+  const rows = i.liabilities.totals.map((t) => ({ t, ...candidatesOf(j, t) }));
+  const moment = auditMoment(j, rows);
+  const coins = rows.map((r) => judgeCoin(j, r, r.t, moment));
   const worst = Math.max(0, ...coins.map((c) => STATUS_RANK[c.status]));
   let verdict: SolvencyVerdict = (["solvent", "cannot-say", "unproven", "not-solvent"] as const)[
     worst
