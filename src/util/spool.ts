@@ -1,6 +1,7 @@
 /**
  * Text written once and read back once, in order, without holding it all: kept in memory up to a bound, then
- * in a temporary file (removed by `close()`, or when the process exits). What a long report's rows are while
+ * in a temporary file (unlinked as soon as it is open where the system allows, else removed by `close()` or
+ * when the process exits). What a long report's rows are while
  * the verdict that heads the report is still being reached (`reserves verify --json` of an address file).
  */
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from "node:fs";
@@ -38,6 +39,14 @@ export class TextSpool {
   private toFile(): void {
     this.dir = mkdtempSync(join(tmpdir(), this.prefix));
     this.fd = openSync(join(this.dir, "text"), "w+", 0o600);
+    // removed at once where the system lets an open file go (POSIX): read through its descriptor, nothing is
+    // left behind even by a process killed mid-run (out of memory, SIGKILL); elsewhere at close() or exit
+    try {
+      rmSync(this.dir, { recursive: true, force: true });
+      this.dir = undefined;
+    } catch {
+      // kept, and removed by close()
+    }
     open.add(this);
     if (!hooked) {
       hooked = true;
