@@ -9,6 +9,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { TronWeb } from "tronweb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SolvencyReport } from "../src/judge/report.js";
 import { fixtureBalances, startTronFixture, type TronFixture } from "./fixtures/tron.js";
@@ -87,4 +88,62 @@ describe("solvency with --node TRON=URL", () => {
       expect(report.verdict).toBe("solvent");
       expect(r.exitCode).toBe(0);
     });
+});
+
+describe("a declared TRC-20 on TRON: whether it reads TRX again its node cannot tell", () => {
+  it("a token whose balanceOf is the holder's TRX balance, declared as WTRX beside TRX: CANNOT SAY (exit 3), never SOLVENT for both; TRX owed alone: SOLVENT", async () => {
+    const wrapper = await startTronFixture({ tokenReadsTrx: true });
+    try {
+      const h = wrapper.head();
+      const trx = six(fixtureBalances(hex20(A0)).trx);
+      // the fixture's one TRC-20 (Nile USDT's address), in TRON's form
+      const token = TronWeb.address.fromHex("41eca9bc828a3005b9a3b909f2cc5c2a54794de05f") as string;
+      const reserves = write(
+        "reserves.csv",
+        `coin,snapshot height,amount\nTRX(ALL),${h},${trx}\n\n${OKX_HEADER}\n` +
+          `TRX,TRON,${h},${A0},${trx},${OKX_MESSAGE},${tronSign(K0)},,\n` +
+          `WTRX,TRC20,${h},${A0},${trx},${OKX_MESSAGE},${tronSign(K0)},,\n`,
+      );
+      const run = async (owed: string[]) => {
+        const input = write(
+          "balances.csv",
+          ["customer_id,asset,amount", ...owed.map((a, i) => `c${i},${a},${trx}`), ""].join("\n"),
+        );
+        const assets = write("assets.csv", ["asset,decimals", ...owed.map((a) => `${a},6`), ""].join("\n"));
+        const out = join(dir, `${n++}-snap`);
+        const b = await runCli(["liabilities", "build", "--input", input, "--assets", assets, "--out", out]);
+        expect(b.exitCode, b.stderr).toBe(0);
+        return runCli([
+          "solvency",
+          "--reserves",
+          reserves,
+          "--liabilities",
+          join(out, "commitment.json"),
+          "--node",
+          `TRON=${wrapper.url}`,
+          "--token",
+          `WTRX=${token}`,
+          "--backing",
+          "TRX=tron-nile",
+          ...(owed.includes("WTRX") ? ["--backing", `WTRX=tron-nile:${token}`] : []),
+          "--challenge",
+          OKX_MESSAGE,
+          "--max-gap",
+          "3650d",
+        ]);
+      };
+      const [honest, both] = await Promise.all([run(["TRX"]), run(["TRX", "WTRX"])]);
+      expect(honest.stderr).toBe("");
+      expect(honest.stdout.split("\n")[0]).toMatch(/^SOLVENT: /);
+      expect(honest.exitCode).toBe(0);
+      expect(both.stderr).toBe("");
+      expect(both.stdout.split("\n")[0]).toMatch(/^CANNOT SAY: WTRX/);
+      expect(both.stdout).toContain(
+        "whether its balanceOf reads the native coin of TRON Nile (counted twice then) its node cannot tell: java-tron's JSON-RPC takes no state override",
+      );
+      expect(both.exitCode).toBe(3);
+    } finally {
+      await wrapper.stop();
+    }
+  });
 });

@@ -141,6 +141,19 @@ export function snapshotGroupOf(j: { backings: RowBackings }, row: OwnershipRow)
 }
 
 /**
+ * A TRON row read at a TRC-20: the tracking probe is not asked (java-tron's JSON-RPC takes no state override),
+ * so whether its balanceOf reads TRX again its node cannot tell — as an EVM node that ignores the override.
+ */
+function tronUntracked(row: OwnershipRow, b: RowBackings): { tracks: null; detail: string } | undefined {
+  if (!isTronRow(row) || typeof rowIdentity(row, b).token !== "string") return undefined;
+  return {
+    tracks: null,
+    detail:
+      "whether its balanceOf reads the native coin its node cannot tell: java-tron's JSON-RPC takes no state override",
+  };
+}
+
+/**
  * A token row whose balanceOf the tracking probe saw move with a native balance (balances.ts, tracking.ts): the
  * native coin again, so it backs nothing — the native coin's own rows count it, once (`notCounted`, why). A
  * token row whose node could not tell (refused or ignored the state override) proves nothing for the audit,
@@ -152,7 +165,7 @@ export function trackingFault(
   asset: string,
   b: RowBackings,
 ): { notCounted: string } | { fault: { why: string; cannotSay: true } } | undefined {
-  const t = r.balance?.tracking;
+  const t = r.balance?.tracking ?? tronUntracked(row, b);
   if (!t || t.tracks === false) return undefined;
   const id = rowIdentity(row, b);
   if (t.tracks)
