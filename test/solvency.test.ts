@@ -430,6 +430,15 @@ describe("solvency", () => {
         .padStart(d + 1, "0");
     expect(provenSum("LTC", 8)).toBe(json.assets[0].proven.base_units.padStart(9, "0"));
     expect(provenSum("USDX", 6)).toBe(json.assets[1].proven.base_units.padStart(7, "0"));
+    // the lines the judge counted (all but those not counted) state the claimed figure: rows.csv is its record
+    const claimedSum = (asset: string, d: number) =>
+      cells
+        .filter((c) => c[0] === asset && c[6] !== "not counted")
+        .reduce((s, c) => s + BigInt((c[4] as string).replace(".", "")), 0n)
+        .toString()
+        .padStart(d + 1, "0");
+    expect(claimedSum("LTC", 8)).toBe(json.assets[0].claimed.base_units.padStart(9, "0"));
+    expect(claimedSum("USDX", 6)).toBe(json.assets[1].claimed.base_units.padStart(7, "0"));
     // the manifest: sha256sum -c agrees with report verify
     const sum = await execa("sha256sum", ["-c", "MANIFEST.sha256"], { cwd: pkg, reject: false });
     expect(sum.exitCode, sum.stderr).toBe(0);

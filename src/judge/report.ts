@@ -8,6 +8,7 @@
 import type { AssetRule } from "../chains/assets.js";
 import { counted, type Verdict } from "../reserves/verdict.js";
 import { gapText } from "../util/audit-time.js";
+import type { HoldingFinding } from "./words.js";
 
 /** What a reserve proof's check means for solvency. */
 export type ReserveStatus = "holds" | "fails" | "cannot-say" | "not-verified";
@@ -82,6 +83,28 @@ export interface RowLine {
   proven: boolean;
   /** proven on chain over the accepted text, but not for this audit's time or moment: why */
   not_for_this_audit?: string;
+  /** why it counts as it does, in words (judge/words.ts `holdingWords`, or not_for_this_audit's) */
+  why: string;
+}
+
+/**
+ * One holding as the judge judged it — a proof's output or balance (chaingw's own), an address file's row —,
+ * with its finding (judge/words.ts) and that finding in words: what rows.csv and the package list.
+ */
+export interface HoldingLine {
+  asset: string;
+  /** the file and output (`txid:vout`), the file (and #id) of a balance, or the file's line */
+  source: string;
+  /** what it is of: the proof's network (and token), or the row's network cell */
+  network: string;
+  /** the address, where one is named */
+  address: string;
+  /** what it states, and what of it is proven for this audit, in the asset's units with all its decimals */
+  claimed: string;
+  proven: string;
+  status: "proven" | "claimed" | "not counted";
+  finding?: HoldingFinding;
+  why: string;
 }
 
 /** An address file's row of an asset not counted, and why. */

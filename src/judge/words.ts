@@ -63,3 +63,63 @@ export function assetWords(f: AssetFinding): string {
       return `${a} covered: proven ${n.proven} of ${n.liabilities} ${a}`;
   }
 }
+
+/**
+ * Why one holding counts as it does (a proof's output or balance, an address file's row), typed: a code, its
+ * subject (where it is stated) and its numbers; `holdingWords` turns it into the words rows.csv, the package,
+ * the text and `--json` (`why`) read.
+ */
+export type HoldingFinding =
+  /** signed over the audit's challenge, re-read on chain at the snapshot (`at`: "height 111", "block 5") */
+  | { code: "proven"; at: string }
+  /** a row of an address file: signed over the audit's text, its balance read at the snapshot */
+  | { code: "row-proven" }
+  /** a row signed, its amount as the file claims it (not re-read, or no audit's text accepted) */
+  | { code: "row-claimed" }
+  /** held as the document states: nothing re-read (no --verify) */
+  | { code: "not-verified"; at: string }
+  /** no signature over the audit's challenge proven for its address */
+  | { code: "unsigned"; at: string }
+  /** its proof proves nothing for this audit (another text, none), or does not hold (`check`) */
+  | { code: "proof-not-proving"; at: string; check: string }
+  /** proven on chain, but not for this audit: the judge's reason (time, moment, snapshot), already in words */
+  | { code: "not-for-audit"; why: string }
+  /** its proof is not counted for the asset: the proof's reason */
+  | { code: "proof-not-counted"; why: string }
+  /** an output spent at or below its chain's joint height */
+  | { code: "spent-by-snapshot"; block: number; joint: number }
+  /** an output spent at or before the liabilities' date, or by the audit's moment across chains */
+  | { code: "spent-before-liabilities"; block: number; time: string | null }
+  | { code: "moved-before-moment"; block: number; time: string | null }
+  /** the same output or balance as one counted before (`first`: where), counted once there */
+  | { code: "counted-once"; first: string };
+
+/** The holding's finding in words: "held at height 111 (re-read on the node); its address signed the audit's challenge". */
+export function holdingWords(f: HoldingFinding): string {
+  switch (f.code) {
+    case "proven":
+      return `held at ${f.at} (re-read on the node); its address signed the audit's challenge`;
+    case "row-proven":
+      return "signed over the audit's text, the balance read at the snapshot";
+    case "row-claimed":
+      return "signed, the amount as the file claims it";
+    case "not-verified":
+      return `held at ${f.at} as the document states (not verified: --verify)`;
+    case "unsigned":
+      return `held at ${f.at}; no signature over the audit's challenge proven for this address`;
+    case "proof-not-proving":
+      return `held at ${f.at}; the proof ${f.check === "holds" ? "proves nothing for this audit" : `does not hold (${f.check})`}`;
+    case "not-for-audit":
+      return f.why;
+    case "proof-not-counted":
+      return `the proof is not counted: ${f.why}`;
+    case "spent-by-snapshot":
+      return `spent in block ${f.block}, at or below the joint height ${f.joint}`;
+    case "spent-before-liabilities":
+      return `spent in block ${f.block} (${f.time ?? "its time unknown"}), at or before the liabilities' date`;
+    case "moved-before-moment":
+      return `spent in block ${f.block} (${f.time ?? "its time unknown"}), before the audit's moment`;
+    case "counted-once":
+      return `also in ${f.first}: counted once, there`;
+  }
+}

@@ -35,9 +35,9 @@ import {
   trustedContracts,
   trustedText,
 } from "../chains/assets.js";
-import { type Holding, holdingName, Ledger, provenFor, type ReadStatus } from "../judge/holding.js";
+import { Ledger } from "../judge/holding.js";
 import { beforeMomentFault, momentOf } from "../judge/moment.js";
-import { largestGap } from "../judge/report.js";
+import { type HoldingLine, largestGap } from "../judge/report.js";
 import { assetStatus, chainSnapshots, snapshotFault } from "../judge/status.js";
 import { type AssetFinding, assetWords } from "../judge/words.js";
 import { share } from "../reserves/claims.js";
@@ -55,6 +55,7 @@ import {
   snapshotOf,
   snapshotText,
 } from "./solvency-audit.js";
+import { HoldingList, OVERLAP_NAMED, READ, statedOf, type Tally, tallyProof } from "./solvency-holdings.js";
 import {
   heightOf,
   nativeMirrors,
@@ -67,7 +68,6 @@ import {
   type AssetRule,
   type Audit,
   type Backing,
-  type ReserveStatus,
   reserveStatus,
   type Snapshot,
   type SolvencyAsset,
@@ -93,133 +93,6 @@ export type {
   SolvencyVerdict,
 } from "./solvency-types.js";
 export { CREATED_AHEAD_S, reserveStatus, SOLVENCY_VERDICT } from "./solvency-types.js";
-
-/** Every counted output or balance once (the ledger, judge/holding.ts), and what was not counted and why. */
-interface Tally {
-  ledger: Ledger;
-  overlap: string[];
-  overlaps: number;
-  spentBefore: number;
-  spentBeforeCommitment: Map<string, SolvencyAsset["spent_before_commitment"][number]>;
-  movedBeforeMoment: SolvencyAsset["spent_before_commitment"];
-}
-
-const OVERLAP_NAMED = 20;
-
-/**
- * What one counted proof states at its network's joint height `at` (its own claimed and proven base units,
- * overlaps included); the tally keeps each coin once, proven when any proof that proves for this audit
- * (`proving`: it holds, over the audit's challenge, in time) proved it. An output spent at or below `at`, or
- * in a block whose time is at or before the commitment's `created` (`createdS`), is not counted; nor, on a
- * network read before the audit's moment (`momentS`: the latest of every chain's snapshot), one spent in a
- * block whose time is at or before that moment — it may back the asset again on the later chain.
- */
-function tallyProof(
-  t: Tally,
-  b: Backing,
-  network: NetworkId,
-  at: number,
-  audit: {
-    check: ReserveStatus;
-    notFor: string | undefined;
-    unknown: boolean;
-    challenge: string | null;
-    scale: number;
-  },
-  { createdS, momentS }: { createdS: number | null; momentS: number | null },
-  mirror: boolean,
-): { claimed: bigint; proven: bigint } {
-  const v = b.entry.verify;
-  const owned = new Set(v?.owned ?? []);
-  let claimed = 0n;
-  let proven = 0n;
-  const add = (h: Pick<Holding, "kind" | "contract" | "key" | "address" | "amount">) => {
-    const record = ownHolding(b, network, at, h, owned, audit);
-    claimed += h.amount;
-    if (provenFor(record, audit.challenge)) proven += h.amount;
-    const first = t.ledger.count(record, b.asset);
-    if (first && t.overlaps++ < OVERLAP_NAMED)
-      t.overlap.push(`${holdingName(record)} is in ${first.first.source} and ${b.file}: counted once`);
-  };
-  if (b.utxo) {
-    for (const o of b.utxo.outputs) {
-      const key = `${o.txid}:${o.vout}`;
-      const spent = v?.spent[key];
-      // spent in block S: unspent below S; at the joint height only if S > at
-      if (spent !== undefined && spent.height <= at) {
-        t.spentBefore++;
-        continue;
-      }
-      // gone when the liabilities were counted (or when, the node did not say): it backs nothing; liabilities
-      // of no date prove nothing for the audit (NO_LIABILITIES_DATE), and the output stands as claimed
-      if (spent !== undefined && createdS !== null && (spent.time === null || spent.time <= createdS)) {
-        t.spentBeforeCommitment.set(`${networkLabel(network)} ${key}`, {
-          output: key,
-          height: spent.height,
-          time: spent.time === null ? null : isoOf(spent.time),
-        });
-        continue;
-      }
-      // moved before the audit's moment: not shown still held when its other chains were read
-      if (spent !== undefined && momentS !== null && (spent.time === null || spent.time <= momentS)) {
-        t.movedBeforeMoment.push({
-          output: key,
-          height: spent.height,
-          time: spent.time === null ? null : isoOf(spent.time),
-        });
-        continue;
-      }
-      add({ kind: "output", key, address: o.matched, amount: BigInt(o.amount_sats) });
-    }
-  } else {
-    const a = b.evm!.assets.find((x) => x.id === b.id)!;
-    // a native mirror's balance is the native coin's: one key, so native and mirror count once
-    const contract = mirror || a.id === "native" ? undefined : a.id;
-    for (const bal of a.balances)
-      add({
-        kind: "balance",
-        ...(contract ? { contract } : {}),
-        key: bal.address,
-        address: bal.address,
-        amount: BigInt(bal.base_units),
-      });
-  }
-  return { claimed, proven };
-}
-
-/** What the proof's verifier read, as the evidence model's words (judge/holding.ts). */
-const READ: Record<ReserveStatus, ReadStatus> = {
-  holds: "proven",
-  fails: "failed",
-  "cannot-say": "cannot-say",
-  "not-verified": "claimed",
-};
-
-/**
- * One output or balance of a proof as a holding record: its chain as the verifier re-derived it (else as
- * claimed), the proof's joint height and block time, the text its signatures are over and whether its
- * address's signature holds, what the verifier re-read, and why it proves nothing for this audit, if so.
- */
-function ownHolding(
-  b: Backing,
-  network: NetworkId,
-  at: number,
-  h: Pick<Holding, "kind" | "contract" | "key" | "address" | "amount">,
-  owned: Set<string>,
-  audit: { check: ReserveStatus; notFor: string | undefined; unknown: boolean; scale: number },
-): Holding {
-  return {
-    ...h,
-    source: b.file,
-    chain: network,
-    scale: audit.scale,
-    // an output is judged at its chain's snapshot (unspent there); a balance stands at its own block
-    snapshot: { height: b.evm ? heightOf(b) : at, time: b.entry.verify?.block_time ?? null },
-    signed: { text: b.entry.claims.challenge, valid: owned.has(h.address) },
-    read: READ[audit.check],
-    ...(audit.notFor === undefined ? {} : { fault: { why: audit.notFor, cannotSay: audit.unknown } }),
-  };
-}
 
 interface Judging {
   rules: ReadonlyMap<string, AssetRule>;
@@ -267,6 +140,7 @@ function judgeAsset(
   rule: AssetRule,
   mine: Backing[],
   j: Judging,
+  lines: HoldingLine[],
 ): SolvencyAsset {
   const t: Tally = {
     ledger: new Ledger(j.audit.challenge),
@@ -275,6 +149,7 @@ function judgeAsset(
     spentBefore: 0,
     spentBeforeCommitment: new Map(),
     movedBeforeMoment: [],
+    list: new HoldingList(asset.asset, asset.decimals),
   };
   const fmt = (v: bigint) => formatUnits(v, asset.decimals);
   const placed: Placed[] = mine.map((b) => {
@@ -292,7 +167,19 @@ function judgeAsset(
   );
   const { moment } = j;
   const run: AssetRun = { asset, rule, j, t, joint, snapshots, moment, mirrors: new Set(), fmt };
-  const proofs = placed.map((p) => proofLine(run, p));
+  const proofs = placed.map((p) => {
+    const from = t.list.lines.length;
+    const line = proofLine(run, p);
+    // a proof none of whose holdings was listed: the proof as one line
+    t.list.proof(from, p.b, line.is, {
+      ...line,
+      why: !line.counted
+        ? (line.why ?? "not counted")
+        : (line.not_for_this_audit ?? `${line.check}${line.summary ? `: ${line.summary}` : ""}`),
+    });
+    return line;
+  });
+  lines.push(...t.list.lines);
   const { claimed, proven, unknown } = t.ledger.sums(asset.asset, asset.decimals);
   // a proof whose network nobody could tell was not judged: "cannot say" with --verify, "unjudged" without
   const untold = placed.some((p) => p.network === null && !p.b.entry.verify);
@@ -346,7 +233,10 @@ function proofLine(run: AssetRun, { b, network, ref }: Placed): SolvencyAsset["p
     check,
     ...(b.entry.verify ? { summary: b.entry.verify.summary } : {}),
   };
-  const notCounted = (why: string) => ({ ...base, counted: false, why, claimed: "0", proven: "0" });
+  const notCounted = (why: string) => {
+    for (const x of statedOf(b)) t.list.notCounted(base.is, x, { code: "proof-not-counted", why });
+    return { ...base, counted: false, why, claimed: "0", proven: "0" };
+  };
   if (!ref || network === null)
     return notCounted(
       network === null
@@ -500,6 +390,12 @@ function findingOf(a: SolvencyAsset, verified: boolean, owedUnknown: boolean): A
 }
 
 export function solvency(i: SolvencyInput): SolvencyReport {
+  return judgeSolvency(i).report;
+}
+
+/** The report, and every output and balance as the judge judged it (rows.csv reads these, never re-derives). */
+export function judgeSolvency(i: SolvencyInput): { report: SolvencyReport; holdings: HoldingLine[] } {
+  const holdings: HoldingLine[] = [];
   const owed = owedOf(i);
   const audit = auditOf(i, owed);
   // the asset each network's native coin backs: a mirror of that coin counts there, and for no other asset
@@ -534,6 +430,7 @@ export function solvency(i: SolvencyInput): SolvencyReport {
       i.rules.get(asset.asset) ?? { refs: [], source: "none" },
       i.backings.filter((b) => b.asset === asset.asset),
       j,
+      holdings,
     ),
   );
   for (const a of assets) a.why = assetWords(findingOf(a, i.verified, j.owedUnknown));
@@ -560,7 +457,7 @@ export function solvency(i: SolvencyInput): SolvencyReport {
   ].join("; ");
   const c = i.commitment;
   const x = i.exchange;
-  return {
+  const report: SolvencyReport = {
     verdict,
     summary,
     verified: i.verified,
@@ -591,4 +488,5 @@ export function solvency(i: SolvencyInput): SolvencyReport {
       : {}),
     assets,
   };
+  return { report, holdings };
 }

@@ -8,9 +8,8 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { UsageError } from "../../errors/index.js";
-import type { SolvencyReport } from "../../judge/report.js";
+import type { HoldingLine, SolvencyReport } from "../../judge/report.js";
 import type { InputFile } from "../render/audit-package.js";
-import type { OwnDocument } from "../render/solvency-rows.js";
 
 export interface ReportFlags {
   report?: string;
@@ -97,7 +96,7 @@ const scopeOf = (f: ReportFlags, files: InputFile[]) => ({
 export async function pageOf(
   report: SolvencyReport,
   inputs: { path: string; role: string }[],
-  docs?: OwnDocument[],
+  lines?: HoldingLine[],
 ): Promise<string> {
   const [{ packagePage }, { assetRows, holdings }, { escapeDeep }] = await Promise.all([
     import("../render/audit-package.js"),
@@ -111,7 +110,7 @@ export async function pageOf(
     assetRows(shown),
     escapeDeep(scopeOf({}, files)),
     escapeDeep(files),
-    escapeDeep(holdings(report, docs)),
+    escapeDeep(holdings(report, lines)),
     { standalone: true },
   );
 }
@@ -121,7 +120,7 @@ export async function writeReport(
   f: ReportFlags & { report: string },
   report: SolvencyReport,
   inputs: { path: string; role: string }[],
-  docs?: OwnDocument[],
+  lines?: HoldingLine[],
 ): Promise<{ files: number; manifest: string }> {
   const [
     { writeAtomic },
@@ -153,7 +152,7 @@ export async function writeReport(
   const shown = escapeDeep(report);
   put("solvency.csv", `${solvencyCsv(shown)}\n`);
   // every holding judged: an exchange's rows; chaingw's own proofs' outputs and balances, one per address
-  const hs = escapeDeep(holdings(report, docs));
+  const hs = escapeDeep(holdings(report, lines));
   put("rows.csv", `${holdingsCsv(hs)}\n`);
   put("index.html", packagePage(shown, assetRows(shown), escapeDeep(scope), escapeDeep(files), hs));
   const manifest = `${[...written]
@@ -169,11 +168,11 @@ export async function writtenBeside(
   o: ReportFlags & { html?: string },
   report: SolvencyReport,
   inputs: { path: string; role: string }[],
-  docs?: OwnDocument[],
+  lines?: HoldingLine[],
 ): Promise<string[]> {
   const out = o.html === undefined ? [] : [`report page written to ${o.html}`];
   if (o.report === undefined) return out;
-  const w = await writeReport({ ...o, report: o.report }, report, inputs, docs);
+  const w = await writeReport({ ...o, report: o.report }, report, inputs, lines);
   out.push(
     `report package written to ${o.report}: ${w.files} files, MANIFEST.sha256's SHA-256 ${w.manifest} (give it to the client with the folder)`,
   );

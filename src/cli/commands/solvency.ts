@@ -151,7 +151,7 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
   const { read } = loaded;
   // an exchange's totals in the decimals of the proofs that back each coin
   const owed = exchange && inDecimalsOfProofs(exchange, assets, wanted, files, read);
-  const { snapshotConflicts, solvency } = await import("../../liabilities/solvency.js");
+  const { snapshotConflicts, judgeSolvency } = await import("../../liabilities/solvency.js");
   const conflicts = snapshotConflicts(backingsOf(wanted, files, read, loaded.proofs), o.verify);
   if (conflicts.length) throw new UsageError(`--reserves: ${conflicts[0]}`, { details: conflicts.slice(1) });
   const { challengeFault } = await import("../../liabilities/commitment.js");
@@ -165,7 +165,7 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
   const proofs = o.verify
     ? await verifyReserveProofs(run, read, flags, loaded.nodes, undefined, used)
     : loaded.proofs;
-  const judged = solvency({
+  const { report: judged, holdings } = judgeSolvency({
     ...(commitment ? { commitment } : { exchange: owed }),
     backings: backingsOf(wanted, files, read, proofs),
     verified: o.verify,
@@ -178,19 +178,12 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
   const report: SolvencyReport = used.length ? { ...judged, nodes: used } : judged;
   if (o.html !== undefined) await writeHtml(o, o.html, report, proofs, loaded.nodes);
   const { writtenBeside } = await import("./solvency-report.js");
-  // the package's rows.csv lists each output and balance of the documents read, with the verifier's word
-  const docs = read.map((x, i) => ({
-    file: x.entry.file,
-    ...(x.utxo ? { utxo: x.utxo } : {}),
-    ...(x.evm ? { evm: x.evm } : {}),
-    owned: proofs[i]?.verify?.owned ?? null,
-    spent: proofs[i]?.verify?.spent ?? {},
-  }));
+  // the package's rows.csv lists each output and balance as the judge judged it (judgeSolvency's lines)
   const written = await writtenBeside(
     o,
     report,
     [{ path: o.liabilities, role: "liabilities" }, ...files.map((f) => ({ path: f, role: "reserves" }))],
-    docs,
+    holdings,
   );
   const [{ printSolvency }, { renderSolvency }] = await Promise.all([
     import("../render/solvency-rows.js"),

@@ -4,9 +4,7 @@
  * report package's tables and chart read these, so every audit is drawn one way. Amounts stay the report's
  * exact decimal text, in the asset's units.
  */
-import type { SolvencyAsset, SolvencyReport } from "../../judge/report.js";
-import type { Proof } from "../../proof/document.js";
-import type { EvmProof } from "../../proof/evm-document.js";
+import type { HoldingLine, SolvencyAsset, SolvencyReport } from "../../judge/report.js";
 import { csvTable } from "../../util/csv.js";
 import { escapeDeep } from "../../util/escape.js";
 import { amountOf } from "../../util/units.js";
@@ -93,150 +91,11 @@ export async function printSolvency(
   if (!run.machine) for (const w of written) run.out(w);
 }
 
-/** One holding judged: a proof's share of an asset (chaingw's own), or an address file's row (an exchange's). */
-export interface Holding {
-  asset: string;
-  /** the file (and #id), or the file's line */
-  source: string;
-  network: string;
-  /** the address, where the report names one */
-  address: string;
-  /** what it states, in the asset's units */
-  claimed: string;
-  /** what of it is proven for this audit */
-  proven: string;
-  status: "proven" | "claimed" | "not counted";
-  why: string;
-}
+/** One holding judged: a proof's output or balance (chaingw's own), or an address file's row (an exchange's). */
+export type Holding = HoldingLine;
 
-/**
- * chaingw's own reserve proofs as solvency read them: each document's outputs (UTXO) or balances (EVM), and
- * the addresses a signature was proven to own (the verifier's, with --verify; null: not verified).
- */
-export interface OwnDocument {
-  file: string;
-  utxo?: Proof;
-  evm?: EvmProof;
-  owned: string[] | null;
-  /** each output spent since the proof's height, as the verifying node said */
-  spent: Record<string, { height: number }>;
-}
-
-type OwnAsset = SolvencyReport["assets"][number];
-type OwnProof = OwnAsset["proofs"][number];
-
-/** The joint height a UTXO proof of `a` was judged at: its network's snapshot (one height per network). */
-function jointOf(a: OwnAsset, p: OwnProof): number {
-  const heights = a.snapshots.filter((s) => s.kind === "height");
-  const mine =
-    heights.find((s) => p.is.includes(s.network)) ?? (heights.length === 1 ? heights[0] : undefined);
-  return mine?.height ?? p.height;
-}
-
-/**
- * One holding of a counted proof: proven when its proof proves for this audit and a signature over the
- * audit's challenge was proven for its address; else claimed, and why.
- */
-function heldWhy(p: OwnProof, d: OwnDocument, address: string, at: string): Pick<Holding, "status" | "why"> {
-  const owned = d.owned?.some((x) => x.toLowerCase() === address.toLowerCase());
-  if (p.not_for_this_audit) return { status: "claimed", why: p.not_for_this_audit };
-  if (d.owned === null)
-    return { status: "claimed", why: `held at ${at} as the document states (not verified: --verify)` };
-  if (!owned)
-    return {
-      status: "claimed",
-      why: `held at ${at}; no signature over the audit's challenge proven for this address`,
-    };
-  if (p.proven === "0" || p.check !== "holds")
-    return {
-      status: "claimed",
-      why: `held at ${at}; the proof ${p.check === "holds" ? "proves nothing for this audit" : `does not hold (${p.check})`}`,
-    };
-  return {
-    status: "proven",
-    why: `held at ${at} (re-read on the node); its address signed the audit's challenge`,
-  };
-}
-
-/**
- * Every output (UTXO) or balance (EVM) of chaingw's own proofs, one row each, per address, with why it counts
- * as it does: the judge's exclusions as its report names them (spent by the joint height, before the
- * liabilities' date, before the asset's moment; counted once when two proofs hold it), the proof's own
- * standing, and the address's signature.
- */
-function ownHoldings(a: OwnAsset, docs: OwnDocument[]): Holding[] {
-  const out: Holding[] = [];
-  {
-    const seen = new Map<string, string>();
-    const gone = new Map<string, string>();
-    for (const x of a.spent_before_commitment)
-      gone.set(
-        x.output,
-        `spent in block ${x.height} (${x.time ?? "its time unknown"}), at or before the liabilities' date`,
-      );
-    for (const x of a.moved_before_moment)
-      gone.set(
-        x.output,
-        `spent in block ${x.height} (${x.time ?? "its time unknown"}), before the ${a.asset} moment`,
-      );
-    const amount = (v: string) => amountOf(v, a.decimals);
-    for (const p of a.proofs) {
-      const d = docs.find((x) => x.file === p.file);
-      const rows: { key: string; source: string; address: string; claimed: string }[] = [];
-      if (d?.utxo)
-        for (const o of d.utxo.outputs)
-          rows.push({
-            key: `${o.txid}:${o.vout}`,
-            source: `${p.file} ${o.txid}:${o.vout}`,
-            address: o.matched,
-            claimed: o.amount,
-          });
-      const ev = d?.evm?.assets.find((x) => x.id === (p.id ?? "native"));
-      if (ev)
-        for (const b of ev.balances)
-          if (b.base_units !== "0")
-            rows.push({
-              key: `${ev.id} ${b.address}`,
-              source: `${p.file}${p.id ? `#${p.id}` : ""}`,
-              address: b.address,
-              claimed: b.amount,
-            });
-      if (!d || rows.length === 0) {
-        out.push(...proofHolding(a, p));
-        continue;
-      }
-      const joint = jointOf(a, p);
-      const at = `${d.utxo ? "height" : "block"} ${d.utxo ? joint : p.height}`;
-      for (const x of rows) {
-        const base = {
-          asset: a.asset,
-          source: x.source,
-          network: p.is,
-          address: x.address,
-          claimed: amount(x.claimed),
-        };
-        const spent = d.spent[x.key];
-        const why = !p.counted
-          ? `the proof is not counted: ${p.why ?? p.is}`
-          : spent !== undefined && spent.height <= joint
-            ? `spent in block ${spent.height}, at or below the joint height ${joint}`
-            : (gone.get(x.key) ??
-              (seen.has(x.key) ? `also in ${seen.get(x.key)}: counted once, there` : undefined));
-        if (why !== undefined) {
-          out.push({ ...base, claimed: amount(x.claimed), proven: amount("0"), status: "not counted", why });
-          continue;
-        }
-        seen.set(x.key, p.file);
-        const j = heldWhy(p, d, x.address, at);
-        out.push({ ...base, proven: amount(j.status === "proven" ? x.claimed : "0"), ...j });
-      }
-    }
-  }
-  return out;
-}
-
-/** A proof as one holding, where its document was not given (the proof's own claimed and proven). */
-function proofHolding(a: OwnAsset, p: OwnProof): Holding[] {
+/** A proof as one holding, where the judge's lines are not given (the proof's own claimed and proven). */
+function proofHolding(a: SolvencyAsset, p: SolvencyAsset["proofs"][number]): Holding[] {
   return [
     {
       asset: a.asset,
@@ -256,7 +115,7 @@ function proofHolding(a: OwnAsset, p: OwnProof): Holding[] {
 /** A row's network as its file names it; a row that names none is on its coin's own chain (HTX's `BTC`, OKX's `LTC`). */
 const networkOf = (x: { coin: string; network: string }): string => x.network || `${x.coin} (its own chain)`;
 
-/** An address file's rows of an asset as holdings: those counted (proven or claimed) and those not, with why. */
+/** An address file's rows of an asset as holdings: those counted (proven or claimed) and those not, with the judge's why. */
 function rowHoldings(a: SolvencyAsset): Holding[] {
   return [
     ...(a.rows ?? []).map(
@@ -268,11 +127,7 @@ function rowHoldings(a: SolvencyAsset): Holding[] {
         claimed: amountOf(x.amount, a.decimals),
         proven: amountOf(x.proven ? x.amount : "0", a.decimals),
         status: x.proven ? "proven" : "claimed",
-        why:
-          x.not_for_this_audit ??
-          (x.proven
-            ? "signed over the audit's text, the balance read at the snapshot"
-            : "signed, the amount as the file claims it"),
+        why: x.why,
       }),
     ),
     ...(a.not_counted ?? []).map(
@@ -291,15 +146,16 @@ function rowHoldings(a: SolvencyAsset): Holding[] {
 }
 
 /**
- * Every holding the report judged, with why it counts as it does: an address file's rows; chaingw's own
- * proofs' outputs and balances, one per address, when their documents are given (else one line per proof).
+ * Every holding the report judged, with why, as the judge decided it: an address file's rows (the report's);
+ * chaingw's own proofs' outputs and balances, one per address, the judge's lines (`lines`: judgeSolvency's),
+ * else one line per proof.
  */
-export function holdings(r: SolvencyReport, docs?: OwnDocument[]): Holding[] {
+export function holdings(r: SolvencyReport, lines?: HoldingLine[]): Holding[] {
   return r.assets.flatMap((a) =>
     a.rows !== undefined
       ? rowHoldings(a)
-      : docs
-        ? ownHoldings(a, docs)
+      : lines
+        ? lines.filter((l) => l.asset === a.asset)
         : a.proofs.flatMap((p) => proofHolding(a, p)),
   );
 }

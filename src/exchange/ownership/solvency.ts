@@ -32,7 +32,7 @@ import {
   STATUS_RANK,
 } from "../../judge/report.js";
 import { assetStatus, chainSnapshots, snapshotFault } from "../../judge/status.js";
-import { type AssetFinding, assetWords } from "../../judge/words.js";
+import { type AssetFinding, assetWords, holdingWords } from "../../judge/words.js";
 import { share } from "../../reserves/claims.js";
 import { gapText, rfc3339Seconds, timeFault } from "../../util/audit-time.js";
 import { aheadOfClock, isoOf } from "../../util/text.js";
@@ -207,7 +207,7 @@ function coinFinding(c: SolvencyAsset, j: Judging): AssetFinding {
 
 /** A counted row before the sums: its line, its exact amount, whether proven for the audit, and why not. */
 interface Counted {
-  row: Omit<RowLine, "amount" | "proven">;
+  row: Omit<RowLine, "amount" | "proven" | "why">;
   /** the ledger's entry the row stands for: proven where any row of the balance is */
   entry: Entry;
 }
@@ -383,6 +383,7 @@ function judgeCoin(
       amount: fmt(at({ units: entry.amount, scale: entry.scale }, decimals)),
       proven: entry.proven,
       ...rest,
+      why: rest.not_for_this_audit ?? holdingWords({ code: entry.proven ? "row-proven" : "row-claimed" }),
     })),
     not_counted: notCounted,
     snapshots,
