@@ -64,11 +64,12 @@ export class HoldingList {
     repeat: { first: string; proves: boolean } | undefined,
   ): void {
     const status = finding.code === "proven" ? "proven" : "claimed";
-    if (repeat && !repeat.proves) {
+    const k = this.counted.get(key);
+    // a repeat, or one that proves a holding first counted for another asset (its line is that asset's): once
+    if (repeat && (!repeat.proves || k === undefined)) {
       this.notCounted(is, s, { code: "counted-once", first: repeat.first });
       return;
     }
-    const k = this.counted.get(key);
     if (repeat && k !== undefined) {
       const was = this.lines[k] as HoldingLine;
       const f: HoldingFinding = { code: "counted-once", first: s.source };

@@ -105,6 +105,8 @@ interface Judging {
   untracked: Map<string, string>;
   /** each chain's one snapshot (judge/status.ts `chainSnapshots`), of the proofs placed for their assets */
   latest: Map<string, number>;
+  /** every output and balance of the audit once (judge/holding.ts): one ledger for every asset, as an address file's */
+  ledger: Ledger;
   /** the liabilities' totals cannot be relied on (an exchange's root): every asset's status is cannot say */
   owedUnknown: boolean;
   /** the audit's one moment across chains, every asset's together (`auditMoment`) */
@@ -143,7 +145,7 @@ function judgeAsset(
   lines: HoldingLine[],
 ): SolvencyAsset {
   const t: Tally = {
-    ledger: new Ledger(j.audit.challenge),
+    ledger: j.ledger,
     overlap: [],
     overlaps: 0,
     spentBefore: 0,
@@ -411,6 +413,7 @@ export function judgeSolvency(i: SolvencyInput): { report: SolvencyReport; holdi
     nativeOwner,
     untracked: trackingUnknown(i.backings),
     owedUnknown: !owed.fails && owed.cannotSay !== undefined,
+    ledger: new Ledger(audit.challenge),
     latest: chainSnapshots(
       i.backings.flatMap((b) => {
         const { network } = networkOfBacking(b);
