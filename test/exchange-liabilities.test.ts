@@ -1018,7 +1018,7 @@ describe("OKX v1's totals re-split under its real root (issue 55): its node conc
         ["USDT", "cannot-say"],
       ]);
       expect(report.assets[1].why).toMatch(
-        /^ETH: what is owed cannot be said \(the liabilities' totals are not relied on\); proven 0 ETH against the 6?939953\.49090361/,
+        /^ETH: what is owed cannot be said \(the liabilities' totals are not relied on\); proven 0\.000000000000000000 ETH against the 6?939953\.490903610000000000 they state/,
       );
     }
   });

@@ -99,7 +99,9 @@ describe("an OKX 2022 file (amounts in base units) of a token declared with --to
     const honest = await solvency(file("1000000", `1${"0".repeat(24)}`));
     expect(honest.stderr).toBe("");
     expect(honest.stdout.split("\n")[0]).toMatch(/^SOLVENT: every coin owed \(1\) covered/);
-    expect(honest.stdout).toContain("USDT covered: proven 1000000 of 1000000 USDT");
+    expect(honest.stdout).toContain(
+      "USDT covered: proven 1000000.000000000000000000 of 1000000.000000000000000000 USDT",
+    );
     expect(honest.exitCode).toBe(0);
     // forged: 10^18 base units, one token, whose summary line is what the table's 6 places would make of them
     // (10^12): it was SOLVENT, "proven 1000000000000 of 1000000 USDT"
@@ -111,7 +113,9 @@ describe("an OKX 2022 file (amounts in base units) of a token declared with --to
     // the same forgery with a summary line that agrees with the chain: short, not covered
     const short = await solvency(file("1", `1${"0".repeat(18)}`));
     expect(short.stdout.split("\n")[0]).toMatch(/^NOT SOLVENT: /);
-    expect(short.stdout).toContain("USDT not covered: short 999999 USDT (claimed reserves 1 of 1000000)");
+    expect(short.stdout).toContain(
+      "USDT not covered: short 999999.000000000000000000 USDT (claimed reserves 1.000000000000000000 of 1000000.000000000000000000)",
+    );
     expect(short.exitCode).toBe(1);
   });
 });
@@ -168,7 +172,7 @@ describe("one snapshot per chain: value read at one block, the same value read a
     // forged: 18,000 owed, the 9,000 counted once as ether at h1 and again as WETH at h2
     const forged = await solvency("18000");
     expect(forged.stdout.split("\n")[0]).toMatch(
-      /^NOT PROVEN SOLVENT: ETH covered only by claimed reserves: proven 9000 of 18000 ETH \(50\.00%\)/,
+      /^NOT PROVEN SOLVENT: ETH covered only by claimed reserves: proven 9000\.000000000000000000 of 18000\.000000000000000000 ETH \(50\.00%\)/,
     );
     expect(forged.stdout).toContain(
       `line 2: proven at height ${h1}, but the file's latest snapshot on this chain is height ${h2}: value moved between the two (paid to another address, wrapped, or swapped into another asset owed) would count at both`,
@@ -224,12 +228,12 @@ describe("one snapshot per chain: value read at one block, the same value read a
     const forged = await solvency({ USDT: ["1000", 6], USDC: ["1000", 6] });
     expect(forged.stderr).toBe("");
     expect(forged.stdout.split("\n")[0]).toMatch(
-      /^NOT PROVEN SOLVENT: USDT covered only by claimed reserves: proven 0 of 1000 USDT \(0\.00%\)/,
+      /^NOT PROVEN SOLVENT: USDT covered only by claimed reserves: proven 0\.000000 of 1000\.000000 USDT \(0\.00%\)/,
     );
     expect(forged.stdout).toContain(
       `line 2: proven at height ${h1}, but the file's latest snapshot on this chain is height ${h2}`,
     );
-    expect(forged.stdout).toContain("USDC covered: proven 1000 of 1000 USDC");
+    expect(forged.stdout).toContain("USDC covered: proven 1000.000000 of 1000.000000 USDC");
     expect(forged.exitCode).toBe(1);
   });
 });

@@ -134,7 +134,7 @@ describe("whose reserves: a proof proves for an audit only when signed over its 
     const other = await judge(cA, ["B"]);
     expect(other.exitCode, other.stdout + other.stderr).toBe(1);
     expect(first(other.stdout)).toBe(
-      `NOT PROVEN SOLVENT: LTC covered only by claimed reserves: proven 0 of 0.5 LTC (0.00%); not proven for this audit: ${proof.B}: its signatures are over ${JSON.stringify(CH_B)}, not the audit's challenge ${JSON.stringify(CH_A)}`,
+      `NOT PROVEN SOLVENT: LTC covered only by claimed reserves: proven 0.00000000 of 0.50000000 LTC (0.00%); not proven for this audit: ${proof.B}: its signatures are over ${JSON.stringify(CH_B)}, not the audit's challenge ${JSON.stringify(CH_A)}`,
     );
     expect(other.stdout).toContain(`signatures over ${JSON.stringify(CH_B)} (NOT the audit's): ${proof.B}`);
     // ... and prove B's own liabilities, the same coins
@@ -145,7 +145,7 @@ describe("whose reserves: a proof proves for an audit only when signed over its 
     const both = await judge(await owed("1.4", CH_A), ["A", "B"]);
     expect(both.exitCode).toBe(1);
     expect(first(both.stdout)).toMatch(
-      /^NOT PROVEN SOLVENT: LTC covered only by claimed reserves: proven 1 of 1\.4 LTC \(71\.43%\); not proven for this audit: .*B\.json: its signatures are over/,
+      /^NOT PROVEN SOLVENT: LTC covered only by claimed reserves: proven 1\.00000000 of 1\.40000000 LTC \(71\.43%\); not proven for this audit: .*B\.json: its signatures are over/,
     );
     expect(both.stdout).toMatch(/LTC +│ 1\.40000000 +│ 1\.00000000 +│ 1\.50000000 +│ 71\.43%/);
     // the same letters with a trailing space, or decomposed (NFD): another text to a signature
@@ -170,7 +170,7 @@ describe("whose reserves: a proof proves for an audit only when signed over its 
     const none = await judge(c0, ["A"]);
     expect(none.exitCode, none.stdout + none.stderr).toBe(1);
     expect(first(none.stdout)).toBe(
-      "NOT PROVEN SOLVENT: no audit challenge: the commitment has none (liabilities build --challenge) and no --challenge was given, so no signature can be bound to these liabilities; LTC covered only by claimed reserves: proven 0 of 0.5 LTC (0.00%)",
+      "NOT PROVEN SOLVENT: no audit challenge: the commitment has none (liabilities build --challenge) and no --challenge was given, so no signature can be bound to these liabilities; LTC covered only by claimed reserves: proven 0.00000000 of 0.50000000 LTC (0.00%)",
     );
     expect(none.stdout).toContain("audit: no challenge (the commitment has none; --challenge not given)");
     const given = await judge(c0, ["A"], "--challenge", CH_A);
@@ -181,7 +181,7 @@ describe("whose reserves: a proof proves for an audit only when signed over its 
     const clash = await judge(cB, ["B"], "--challenge", CH_A);
     expect(clash.exitCode).toBe(1);
     expect(first(clash.stdout)).toBe(
-      `NOT PROVEN SOLVENT: --challenge ${JSON.stringify(CH_A)} is not the commitment's challenge ${JSON.stringify(CH_B)}: these liabilities were committed for another audit; LTC covered only by claimed reserves: proven 0 of 0.5 LTC (0.00%)`,
+      `NOT PROVEN SOLVENT: --challenge ${JSON.stringify(CH_A)} is not the commitment's challenge ${JSON.stringify(CH_B)}: these liabilities were committed for another audit; LTC covered only by claimed reserves: proven 0.00000000 of 0.50000000 LTC (0.00%)`,
     );
     const agree = await judge(cB, ["B"], "--challenge", CH_B);
     expect(agree.exitCode, agree.stdout + agree.stderr).toBe(0);
@@ -290,7 +290,7 @@ describe("when: the liabilities' created against each snapshot's block time", ()
     const gone = await judge(after, ["S"]);
     expect(gone.exitCode, gone.stdout + gone.stderr).toBe(1);
     expect(first(gone.stdout)).toBe(
-      `NOT SOLVENT: LTC not covered: short 0.4 LTC (claimed reserves 0 of 0.4); not proven for this audit: 1 output spent at or before the liabilities' created (block ${spentHeight})`,
+      `NOT SOLVENT: LTC not covered: short 0.40000000 LTC (claimed reserves 0.00000000 of 0.40000000); not proven for this audit: 1 output spent at or before the liabilities' created (block ${spentHeight})`,
     );
     expect(gone.stdout).toMatch(
       new RegExp(
@@ -312,7 +312,7 @@ describe("when: the liabilities' created against each snapshot's block time", ()
     const r = await judge(old, ["A"]);
     expect(r.exitCode, r.stdout + r.stderr).toBe(1);
     expect(first(r.stdout)).toMatch(
-      /^NOT PROVEN SOLVENT: LTC covered only by claimed reserves: proven 0 of 0\.5 LTC \(0\.00%\); not proven for this audit: .*A\.json: its snapshot's block is \d+ d( \d+ h)? after the liabilities' date: beyond --max-gap 24h$/,
+      /^NOT PROVEN SOLVENT: LTC covered only by claimed reserves: proven 0\.00000000 of 0\.50000000 LTC \(0\.00%\); not proven for this audit: .*A\.json: its snapshot's block is \d+ d( \d+ h)? after the liabilities' date: beyond --max-gap 24h$/,
     );
     expect(r.stdout).toMatch(
       /block time \S+Z: \d+ d( \d+ h)? after the liabilities' date, BEYOND --max-gap 24h/,
@@ -336,7 +336,7 @@ describe("when: the liabilities' created against each snapshot's block time", ()
     expect(f.exitCode).toBe(1);
     expect(first(f.stdout)).toMatch(
       new RegExp(
-        `^NOT PROVEN SOLVENT: the commitment is dated ${ahead}, (2 d 23 h|3 d) after this computer's clock \\(\\S+\\): liabilities cannot have been counted then; LTC covered only by claimed reserves: proven 0 of 0\\.5 LTC`,
+        `^NOT PROVEN SOLVENT: the commitment is dated ${ahead}, (2 d 23 h|3 d) after this computer's clock \\(\\S+\\): liabilities cannot have been counted then; LTC covered only by claimed reserves: proven 0\\.00000000 of 0\\.50000000 LTC`,
       ),
     );
     // control: the commitment as built
@@ -371,7 +371,7 @@ describe("cannot say means cannot say", () => {
     const lagging = await at(behindUrl);
     expect(lagging.exitCode, lagging.stdout + lagging.stderr).toBe(3);
     expect(first(lagging.stdout)).toBe(
-      "CANNOT SAY: LTC: a node could not say whether its reserves hold; proven 0 of 0.5 LTC",
+      "CANNOT SAY: LTC: a node could not say whether its reserves hold; proven 0.00000000 of 0.50000000 LTC",
     );
     expect(lagging.stdout).toContain(`below the proof's height ${h}`);
     expect(lagging.stdout).toContain(
@@ -380,12 +380,12 @@ describe("cannot say means cannot say", () => {
     const evm = await at(anvil.url);
     expect(evm.exitCode, evm.stdout + evm.stderr).toBe(3);
     expect(first(evm.stdout)).toBe(
-      "CANNOT SAY: LTC: a node could not say whether its reserves hold; proven 0 of 0.5 LTC",
+      "CANNOT SAY: LTC: a node could not say whether its reserves hold; proven 0.00000000 of 0.50000000 LTC",
     );
     const offline = await runCli(["solvency", "--liabilities", cA, "--reserves", `LTC=${proof.A}`, ...BACK]);
     expect(offline.exitCode).toBe(1);
     expect(first(offline.stdout)).toBe(
-      "NOT PROVEN SOLVENT: LTC: a proof whose addresses do not say which coin it is was not judged (--verify asks its node); proven 0 of 0.5 LTC",
+      "NOT PROVEN SOLVENT: LTC: a proof whose addresses do not say which coin it is was not judged (--verify asks its node); proven 0.00000000 of 0.50000000 LTC",
     );
     expect(offline.stdout).toContain(`audit: challenge ${JSON.stringify(CH_A)} (from the commitment)`);
     const right = await at(ltcUrl);
@@ -431,7 +431,7 @@ describe("cannot say means cannot say", () => {
       expect(stripped).toBeGreaterThan(0);
       expect(r.exitCode, r.stdout + r.stderr).toBe(3);
       expect(first(r.stdout)).toBe(
-        "CANNOT SAY: LTC: a node could not say whether its reserves hold; proven 0 of 0.5 LTC",
+        "CANNOT SAY: LTC: a node could not say whether its reserves hold; proven 0.00000000 of 0.50000000 LTC",
       );
       expect(r.stdout).toContain(
         `reserves: Litecoin regtest at height ${h}, block time not read (--verify reads it from the node)`,
@@ -448,7 +448,7 @@ describe("cannot say means cannot say", () => {
       });
       expect(short.exitCode, short.stdout + short.stderr).toBe(1);
       expect(first(short.stdout)).toMatch(
-        /^NOT SOLVENT: LTC not covered: short 1\.5 LTC \(claimed reserves 1 of 1\.5\)/,
+        /^NOT SOLVENT: LTC not covered: short 1\.50000000 LTC \(claimed reserves 1\.00000000 of 1\.50000000\)/,
       );
     } finally {
       await proxy.close();

@@ -160,7 +160,7 @@ describe("an exchange's rows: one moment across chains", () => {
     );
     expect(fh.exitCode).toBe(3);
     expect(fh.stdout).toMatch(
-      /^CANNOT SAY: ETH: whether its reserves proven on chain are for this audit cannot be said; proven 5 of 10 ETH; not proven for this audit: line \d+: its block/,
+      /^CANNOT SAY: ETH: whether its reserves proven on chain are for this audit cannot be said; proven 5\.000000000000000000 of 10\.000000000000000000 ETH; not proven for this audit: line \d+: its block/,
     );
 
     expect(h.stderr).toBe("");
@@ -223,7 +223,7 @@ describe("an exchange's rows: one moment across chains for every asset owed, not
     expect(h.exitCode).toBe(0);
     expect(f.stderr).toBe("");
     expect(f.stdout.split("\n")[0]).toMatch(
-      /^CANNOT SAY: ETH: whether its reserves proven on chain are for this audit cannot be said; proven 0 of 5 ETH/,
+      /^CANNOT SAY: ETH: whether its reserves proven on chain are for this audit cannot be said; proven 0\.000000000000000000 of 5\.000000000000000000 ETH/,
     );
     expect(f.stdout).toMatch(/its block \(.*\) is before the audit's moment, .* \(evm:31338's snapshot\)/);
     expect(f.exitCode).toBe(3);

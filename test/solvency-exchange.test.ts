@@ -248,7 +248,9 @@ describe("an exchange's address file against chaingw's commitment", () => {
     expect(r.exitCode).toBe(1);
     expect(r.coin("LTC")).toMatchObject({ status: "not-covered", shortfall: "1", coverage: "66.67%" });
     expect(r.coin("ETH").status).toBe("covered");
-    expect(r.report.summary).toContain("LTC not covered: short 1 LTC (claimed reserves 2 of 3)");
+    expect(r.report.summary).toContain(
+      "LTC not covered: short 1.00000000 LTC (claimed reserves 2.00000000 of 3.00000000)",
+    );
   });
 
   it("an inflated row (20 LTC claimed, 2 on chain): the row fails and counts nothing; NOT SOLVENT beside the honest file", async () => {
@@ -295,7 +297,7 @@ describe("an exchange's address file against chaingw's commitment", () => {
     expect(r.coin("USDT")).toMatchObject({
       status: "not-covered",
       shortfall: "10",
-      why: "USDT not covered: short 10 USDT (no reserves count for it)",
+      why: "USDT not covered: short 10.000000 USDT (no reserves count for it)",
     });
     expect(r.coin("LTC").status).toBe("covered");
   });
@@ -326,7 +328,7 @@ describe("an exchange's address file against an exchange's liabilities root (Coi
     // covered as the file's own root states them, but what is owed is not known: each coin cannot say
     expect(own.coin("ETH")).toMatchObject({ proven: given.coin("ETH").proven, status: "cannot-say" });
     expect(own.coin("LTC").why).toBe(
-      "LTC: what is owed cannot be said (the liabilities' totals are not relied on); proven 2 LTC against the 1.5 they state",
+      "LTC: what is owed cannot be said (the liabilities' totals are not relied on); proven 2.0 LTC against the 1.5 they state",
     );
     expect(own.report.exchange_liabilities?.note).toContain(
       "consistent with its own root; give the published root",

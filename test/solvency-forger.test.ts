@@ -114,7 +114,7 @@ describe("solvency: an output two proofs name is proven only at the amount a hol
         expect(r.exitCode, r.stdout + r.stderr).toBe(forged === above ? 3 : 1);
         expect(first(r.stdout)).toBe(
           forged === above
-            ? "CANNOT SAY: LTC: a node could not say whether its reserves hold; proven 0.3 of 100 LTC"
+            ? "CANNOT SAY: LTC: a node could not say whether its reserves hold; proven 0.30000000 of 100.00000000 LTC"
             : "NOT SOLVENT: LTC: a reserve proof does not hold",
         );
         expect(r.stdout).toMatch(/LTC +│ 100\.00000000 +│ 0\.30000000 +│ 0\.30000000 +│ 0\.30%/);
@@ -126,7 +126,7 @@ describe("solvency: an output two proofs name is proven only at the amount a hol
     const h = await solvency(c, ...both, "--html", page);
     expect(h.exitCode).toBe(3);
     expect(readFileSync(page, "utf8")).toContain(
-      '<p id="solvency-verdict" data-verdict="cannot-say">CANNOT SAY: LTC: a node could not say whether its reserves hold; proven 0.3 of 100 LTC',
+      '<p id="solvency-verdict" data-verdict="cannot-say">CANNOT SAY: LTC: a node could not say whether its reserves hold; proven 0.30000000 of 100.00000000 LTC',
     );
     const j = await solvency(c, ...both, "--json");
     expect(j.exitCode).toBe(3);
@@ -143,7 +143,7 @@ describe("solvency: an output two proofs name is proven only at the amount a hol
     const over = await solvency(await owed("0.30000001"), "--reserves", `LTC=${honest}`);
     expect(over.exitCode, over.stdout + over.stderr).toBe(1);
     expect(first(over.stdout)).toBe(
-      "NOT SOLVENT: LTC not covered: short 0.00000001 LTC (claimed reserves 0.3 of 0.30000001)",
+      "NOT SOLVENT: LTC not covered: short 0.00000001 LTC (claimed reserves 0.30000000 of 0.30000001)",
     );
   });
 });

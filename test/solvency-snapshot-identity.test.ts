@@ -146,7 +146,7 @@ describe("solvency: one snapshot per chain, each coin once", () => {
     );
     expect(forged.exitCode, forged.stdout + forged.stderr).toBe(1);
     expect(first(forged.stdout)).toBe(
-      "NOT SOLVENT: LTC not covered: short 0.601 LTC (claimed reserves 0.699 of 1.3)",
+      "NOT SOLVENT: LTC not covered: short 0.60100000 LTC (claimed reserves 0.69900000 of 1.30000000)",
     );
     expect(forged.stdout).toContain(
       `LTC: judged at one snapshot per chain: Litecoin regtest at height ${h + 1} (0 blocks below the node's tip)`,
@@ -224,7 +224,9 @@ describe("solvency: an asset is backed by its own network and contract only", ()
   it("a regtest LTC proof backs neither BTC nor, without --backing, LTC; declared, it does", async () => {
     const btc = await solvency(await owed({ BTC: "0.1" }), "--reserves", `BTC=${proof.R}`, ...VERIFY());
     expect(btc.exitCode).toBe(1);
-    expect(first(btc.stdout)).toBe("NOT SOLVENT: BTC not covered: short 0.1 BTC (no reserves count for it)");
+    expect(first(btc.stdout)).toBe(
+      "NOT SOLVENT: BTC not covered: short 0.10000000 BTC (no reserves count for it)",
+    );
     expect(btc.stdout).toMatch(
       /BTC: .*R\.json: NOT COUNTED: LTC on Litecoin regtest, not bitcoin on Bitcoin/,
     );
@@ -294,13 +296,13 @@ describe("solvency: an asset is backed by its own network and contract only", ()
     const offline = await solvency(c, "--reserves", `ETH=${edited}#native`);
     expect(offline.exitCode).toBe(1);
     expect(first(offline.stdout)).toMatch(
-      /^NOT PROVEN SOLVENT: ETH covered only by claimed reserves: proven 0 of 1 ETH/,
+      /^NOT PROVEN SOLVENT: ETH covered only by claimed reserves: proven 0\.000000000000000000 of 1\.000000000000000000 ETH/,
     );
     // with it the node says chain id 31337: it cannot check a chain-1 proof, so nothing is proven
     const online = await solvency(c, "--reserves", `ETH=${edited}#native`, ...VERIFY());
     expect(online.exitCode).toBe(3);
     expect(first(online.stdout)).toBe(
-      "CANNOT SAY: ETH: a node could not say whether its reserves hold; proven 0 of 1 ETH",
+      "CANNOT SAY: ETH: a node could not say whether its reserves hold; proven 0.000000000000000000 of 1.000000000000000000 ETH",
     );
     expect(online.stdout).toContain("the node is on chain id 31337, the proof on 1");
     // control: the honest proof, declared as anvil's ether, covers 1 ETH (A0 and A1 signed)
@@ -323,7 +325,7 @@ describe("solvency --challenge: signatures over another text prove nothing for t
     const other = await solvency(c, ...args, "--challenge", "audit 2027-01 for Example Exchange");
     expect(other.exitCode).toBe(1);
     expect(first(other.stdout)).toBe(
-      `NOT PROVEN SOLVENT: LTC covered only by claimed reserves: proven 0 of 0.3 LTC (0.00%); not proven for this audit: ${proof.R}: its signatures are over "${CHALLENGE}", not the audit's challenge "audit 2027-01 for Example Exchange"`,
+      `NOT PROVEN SOLVENT: LTC covered only by claimed reserves: proven 0.00000000 of 0.30000000 LTC (0.00%); not proven for this audit: ${proof.R}: its signatures are over "${CHALLENGE}", not the audit's challenge "audit 2027-01 for Example Exchange"`,
     );
     expect(other.stdout).toContain(
       'audit: challenge "audit 2027-01 for Example Exchange" (from the --challenge)',

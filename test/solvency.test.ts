@@ -133,7 +133,7 @@ describe("solvency", () => {
     expect(r.stderr).toBe("");
     expect(r.exitCode).toBe(1);
     expect(r.stdout.split("\n")[0]).toBe(
-      `NOT PROVEN SOLVENT: LTC covered only by claimed reserves: proven 0 of 1.5 LTC (0.00%); nothing is proven without --verify; USDX covered only by claimed reserves: proven 0 of 7.000001 USDX (0.00%); nothing is proven without --verify${TRUSTED()}`,
+      `NOT PROVEN SOLVENT: LTC covered only by claimed reserves: proven 0.00000000 of 1.50000000 LTC (0.00%); nothing is proven without --verify; USDX covered only by claimed reserves: proven 0.000000 of 7.000001 USDX (0.00%); nothing is proven without --verify${TRUSTED()}`,
     );
     expect(r.stdout).toMatch(
       /LTC .* 1\.50000000 .* 0\.00000000 .* 1\.73456789 .* 0\.00% .* covered only by claims, short 1\.50000000/,
@@ -166,7 +166,7 @@ describe("solvency", () => {
     const over = await solvency(await liabilities("over", "1.2", "5"), ...VERIFY());
     expect(over.exitCode).toBe(1);
     expect(over.stdout.split("\n")[0]).toMatch(
-      /^NOT PROVEN SOLVENT: USDX covered only by claimed reserves: proven 5 of 5\.000001 USDX/,
+      /^NOT PROVEN SOLVENT: USDX covered only by claimed reserves: proven 5\.000000 of 5\.000001 USDX/,
     );
   });
 
@@ -175,7 +175,7 @@ describe("solvency", () => {
     const r = await solvency(c, ...VERIFY());
     expect(r.exitCode).toBe(1);
     expect(r.stdout.split("\n")[0]).toBe(
-      `NOT PROVEN SOLVENT: LTC covered only by claimed reserves: proven 1.23456789 of 1.5 LTC (82.30%)${TRUSTED()}`,
+      `NOT PROVEN SOLVENT: LTC covered only by claimed reserves: proven 1.23456789 of 1.50000000 LTC (82.30%)${TRUSTED()}`,
     );
     const j = JSON.parse((await solvency(c, ...VERIFY(), "--json")).stdout);
     expect(j.assets[0]).toMatchObject({
@@ -283,7 +283,7 @@ describe("solvency", () => {
     const c = await liabilities("verify", "1.5", "5");
     const ok = await solvency(c, ...VERIFY());
     expect(ok.exitCode, ok.stdout + ok.stderr).toBe(1);
-    expect(ok.stdout).toContain("LTC covered only by claimed reserves: proven 1.23456789 of 1.5 LTC");
+    expect(ok.stdout).toContain("LTC covered only by claimed reserves: proven 1.23456789 of 1.50000000 LTC");
     // a forged balance, re-digested so only the chain can tell
     const d = JSON.parse(readFileSync(evmProof, "utf8"));
     const usd = d.assets.find((a: { id: string }) => a.id === token);
@@ -306,7 +306,9 @@ describe("solvency", () => {
       ...BACKING(),
     ]);
     expect(offline.exitCode).toBe(1); // the document alone covers it, by its own word only
-    expect(offline.stdout).toContain("USDX covered only by claimed reserves: proven 0 of 1000.000001 USDX");
+    expect(offline.stdout).toContain(
+      "USDX covered only by claimed reserves: proven 0.000000 of 1000.000001 USDX",
+    );
     const f = await runCli([
       "solvency",
       "--liabilities",

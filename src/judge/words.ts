@@ -5,6 +5,8 @@
  * so they cannot disagree.
  */
 
+import { amountOf } from "../util/units.js";
+
 /**
  * covered: proven reserves cover it; claimed-only: only claims do; not-covered: not even they; reserves-fail:
  * a proof backing it does not hold; cannot-say: a node could not say; unknown-for-audit: holdings proven on
@@ -24,6 +26,8 @@ export interface AssetFinding {
   code: AssetCode;
   /** the subject: the asset owed */
   asset: string;
+  /** the places its amounts are written at, every one (the table's, util/units.ts amountText) */
+  decimals: number;
   /** its numbers, as exact decimals of the asset (coverage: proven ÷ liabilities, "66.67%") */
   numbers: {
     liabilities: string;
@@ -42,7 +46,16 @@ export interface AssetFinding {
 
 /** The finding in words: "LTC not covered: short 1 LTC (claimed reserves 2 of 3)". */
 export function assetWords(f: AssetFinding): string {
-  const { asset: a, numbers: n } = f;
+  const { asset: a } = f;
+  // amounts written the one way, as the table writes them (every place of the asset)
+  const q = (t: string) => amountOf(t, f.decimals);
+  const n = {
+    ...f.numbers,
+    liabilities: q(f.numbers.liabilities),
+    proven: q(f.numbers.proven),
+    claimed: q(f.numbers.claimed),
+    shortfall: f.numbers.shortfall === null ? null : q(f.numbers.shortfall),
+  };
   const notFor = f.notFor.length ? `; not proven for this audit: ${f.notFor.join("; ")}` : "";
   switch (f.code) {
     case "not-covered":

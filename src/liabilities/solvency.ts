@@ -378,6 +378,7 @@ function findingOf(a: SolvencyAsset, verified: boolean, owedUnknown: boolean): A
   return {
     code: owedUnknown && a.status === "cannot-say" ? "owed-unknown" : a.status,
     asset: a.asset,
+    decimals: a.decimals,
     numbers: {
       liabilities: a.liabilities.amount,
       proven: a.proven.amount,

@@ -192,6 +192,7 @@ function coinFinding(c: SolvencyAsset, j: Judging): AssetFinding {
     // could be for this audit
     code: c.status !== "cannot-say" ? c.status : j.owedUnknown ? "owed-unknown" : "unknown-for-audit",
     asset: c.asset,
+    decimals: c.decimals,
     numbers: {
       liabilities: c.liabilities.amount,
       proven: c.proven.amount,
