@@ -11,6 +11,8 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { sha256 } from "@noble/hashes/sha2.js";
@@ -251,6 +253,40 @@ describe("an exchange's address file against chaingw's commitment", () => {
     expect(r.report.summary).toContain(
       "LTC not covered: short 1.00000000 LTC (claimed reserves 2.00000000 of 3.00000000)",
     );
+  });
+
+  it("a row whose node cannot answer: its coin CANNOT SAY (exit 3), not NOT SOLVENT; the same file through anvil SOLVENT", async () => {
+    // a loopback node that answers every request 503: the ETH row's balance cannot be re-read
+    let hits = 0;
+    const down = createServer((_req, res) => {
+      hits++;
+      res.writeHead(503, { "content-type": "text/plain" }).end("service unavailable");
+    });
+    await new Promise<void>((ok) => down.listen(0, "127.0.0.1", ok));
+    const url = `http://127.0.0.1:${(down.address() as AddressInfo).port}`;
+    try {
+      const liab = await commitment({ LTC: "1.5", ETH: "5000" });
+      const file = addressFile();
+      const honest = await solvency(file, liab, "--challenge", MESSAGE);
+      expect(honest.report.verdict).toBe("solvent");
+      expect(honest.exitCode).toBe(0);
+      const r = await runCli([
+        ...args(file, liab).map((a) => (a === `ETH=${anvil.url}` ? `ETH=${url}` : a)),
+        "--challenge",
+        MESSAGE,
+        "--json",
+      ]);
+      const report = JSON.parse(r.stdout) as Report;
+      const eth = report.assets.find((c) => c.asset === "ETH") as Coin;
+      // before: the unread row was dropped, ETH 'not covered' (nothing claimed), NOT SOLVENT exit 1
+      expect(eth.status).toBe("cannot-say");
+      expect(report.assets.find((c) => c.asset === "LTC")?.status).toBe("covered");
+      expect(report.verdict).toBe("cannot-say");
+      expect(r.exitCode).toBe(3);
+      expect(hits).toBeGreaterThan(0);
+    } finally {
+      down.close();
+    }
   });
 
   it("an inflated row (20 LTC claimed, 2 on chain): the row fails and counts nothing; NOT SOLVENT beside the honest file", async () => {

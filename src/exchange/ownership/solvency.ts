@@ -155,7 +155,9 @@ function notCountedWhy(
     return {
       why: `${r.coin}${r.network && !r.coin.includes("-") ? ` on ${r.network}` : ""}: its amount is in base units of a coin whose places chaingw's tables do not know: not counted as ${owed.asset}`,
     };
-  if (r.status !== "proven" && r.status !== "signed") return { why: r.reason };
+  // a row its node could not re-read stays in the sums as what might be proven (the ledger's unknown): the
+  // judge's "cannot say" weighs it; dropped, its coin read "not covered" though no chain answered against it
+  if (r.status !== "proven" && r.status !== "signed" && r.status !== "cannot-say") return { why: r.reason };
   const tracked = trackingFault(r, row, owed.asset, j.backings);
   if (tracked && "notCounted" in tracked) return { why: tracked.notCounted };
   return { amount: exactOf(r.amount as string, j.file.units === "base" ? d : undefined) };
