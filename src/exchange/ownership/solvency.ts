@@ -48,6 +48,7 @@ import {
   type RowBackings,
   rowHolding,
   rowIdentity,
+  silentNode,
   snapshotGroupOf,
   trackingFault,
 } from "./holdings.js";
@@ -145,7 +146,9 @@ function notCountedWhy(
   j: Judging,
 ): { why: string } | { amount: Exact } {
   const rule = j.backings.rules.get(owed.asset) ?? { refs: [], source: "none" as const };
-  if (typeof mine === "object")
+  // a row of the asset's ticker whose --node did not answer: which chain it is cannot be told, so it is neither
+  // the asset nor not — it stays in the sums as what might be proven (rowHolding reads it "cannot say")
+  if (typeof mine === "object" && !(mine.network === null && silentNode(row, j.backings)))
     return {
       why: `${r.coin} is ${identityText(mine)}, ${notTheAsset(owed.asset, rule)}: not counted as ${owed.asset}`,
     };
