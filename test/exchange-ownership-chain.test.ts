@@ -8,6 +8,8 @@
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -239,6 +241,44 @@ describe("every --node is asked which chain it is on before a row is read on it"
       expect(unknown.exitCode).toBe(3);
     } finally {
       await Promise.all([devnet.stop(), linea.stop()]);
+    }
+  });
+
+  it("a node that answers 503: the row is cannot say at the verifier (exit 3), the node named without its credentials; the same file on anvil proven (exit 0)", async () => {
+    let hits = 0;
+    const down = createServer((_req, res) => {
+      hits++;
+      res.writeHead(503, { "content-type": "text/plain" }).end("service unavailable");
+    });
+    await new Promise<void>((ok) => down.listen(0, "127.0.0.1", ok));
+    const port = (down.address() as AddressInfo).port;
+    try {
+      const file = okxFile("down.csv", [eoaRow("ETH", A0, "9000", K0)]);
+      const honest = await verify(file);
+      expect(honest.report.rows.map((r) => r.status)).toEqual(["proven"]);
+      expect(honest.exitCode).toBe(0);
+      const r = await runCli([
+        "reserves",
+        "verify",
+        file,
+        "--json",
+        "--node",
+        `ETH=http://auditor:s3cret@127.0.0.1:${port}/`,
+      ]);
+      const row = (JSON.parse(r.stdout) as Report).rows[0];
+      // before: status "signed" (signed, the amount claimed), which solvency had to patch into cannot say
+      expect(row?.status).toBe("cannot-say");
+      expect(row?.proven).toBe(null);
+      expect(row?.reason).toContain(
+        `cannot say: the node given for ETH (http://127.0.0.1:${port}/) did not answer which chain it is on (`,
+      );
+      expect(row?.reason).toContain("its balance is not read");
+      expect(`${r.stdout}${r.stderr}`).not.toContain("s3cret");
+      expect((JSON.parse(r.stdout) as Report).verdict).toBe("cannot-say");
+      expect(r.exitCode).toBe(3);
+      expect(hits).toBeGreaterThan(0);
+    } finally {
+      down.close();
     }
   });
 });

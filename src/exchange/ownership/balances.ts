@@ -57,6 +57,17 @@ export interface ChainNode {
   unread?: string;
 }
 
+/** A read its node did not answer (refused, failed, an error for an answer): cannot say, the node named. */
+const unansweredRead = (n: ChainNode, e: Error): BalanceCheck => ({
+  holds: null,
+  detail: `the node given for ${nodeName(n)} did not answer the read (${e.message}): its balance is not read`,
+  unanswered: true,
+});
+
+/** A node as the words name it: its NET and its URL, credentials cut ("ETH (http://127.0.0.1:8545/)"). */
+const nodeName = (n: ChainNode): string =>
+  `${n.network} (${n.client.endpoints.map((e) => e.label).join(", ")})`;
+
 export interface ChainOptions {
   nodes: ChainNode[];
   /** the network of the file's Bitcoin-family addresses */
@@ -107,6 +118,8 @@ export interface BalanceCheck {
    */
   holds: boolean | null;
   detail: string;
+  /** the node given for the row did not answer (which chain it is on, or the read itself): cannot say */
+  unanswered?: true;
   /**
    * a token row's: its balanceOf moves with a native balance (tracks true: the native coin again, it backs
    * nothing twice), or whether it does the node cannot tell (null) — tracking.ts; absent: it does not, or not
@@ -306,7 +319,12 @@ async function utxoBalance(
   if (typeof addr === "string" || !block)
     return { holds: null, detail: "no address or snapshot height to scan" };
   const s = await utxoSetOf(c, node, coin);
-  if (typeof s === "string") return { holds: null, detail: `scantxoutset: ${s}` };
+  if (typeof s === "string")
+    return {
+      holds: null,
+      detail: `the node given for ${nodeName(node)} did not answer scantxoutset (${s}): its balance is not read`,
+      unanswered: true,
+    };
   const want = Number(BigInt(block));
   if (s.height !== want)
     return {
@@ -400,7 +418,7 @@ async function tronBalance(c: ChainContext, node: ChainNode, row: OwnershipRow):
       detail: `holds ${shown} at the head block ${before.number}${less}; the snapshot is ${snapshot === undefined ? "not given" : `block ${snapshot}`} and java-tron's JSON-RPC reads state at the head only, so the amount at the snapshot is as claimed, not read`,
     };
   } catch (e) {
-    if (e instanceof ChaingwError) return { holds: null, detail: e.message };
+    if (e instanceof ChaingwError) return unansweredRead(node, e);
     if (e instanceof Error && /TRON address/.test(e.message)) return { holds: null, detail: e.message };
     throw e;
   }
@@ -473,7 +491,7 @@ async function evmBalance(c: ChainContext, node: ChainNode, row: OwnershipRow): 
       : "";
     return { ...judged, detail: `${judged.detail}${note}`, tracking };
   } catch (e) {
-    if (e instanceof ChaingwError) return { holds: null, detail: e.message };
+    if (e instanceof ChaingwError) return unansweredRead(node, e);
     throw e;
   }
 }
@@ -511,7 +529,7 @@ export async function askNetworks(nodes: ChainNode[], network: NetworkName, anyC
     n.id = id;
     const want = expectedNetworkOf(isTronNetwork(n.network) ? "TRON" : n.network, network);
     if (id === null) {
-      n.unread = `the node given for ${n.network} (--node ${n.network}=) did not say which chain it is on (${why}): its balances are not read`;
+      n.unread = `the node given for ${nodeName(n)} did not answer which chain it is on (${why}): its balance is not read`;
       continue;
     }
     if (id === want?.id || anyChain) continue;
@@ -527,7 +545,8 @@ export async function askNetworks(nodes: ChainNode[], network: NetworkName, anyC
 async function rowBalance(c: ChainContext, row: OwnershipRow): Promise<BalanceCheck | undefined> {
   const node = nodeOfRow(c.o.nodes, row);
   if (!node || row.amount === undefined) return undefined;
-  if (node.unread !== undefined) return { holds: null, detail: node.unread };
+  if (node.unread !== undefined)
+    return { holds: null, detail: node.unread, ...(node.id === null ? { unanswered: true } : {}) };
   if (isTronRow(row)) return tronBalance(c, node, row);
   const coin = utxoCoinOf(networkOf(row), c.o.network);
   // scantxoutset sees the coin only: a token on its addresses (USDT-BTC, Omni) is not the coin it holds

@@ -65,10 +65,6 @@ export function rowIdentity(
   return { network, token: t ? t.toLowerCase() : nativeOn(symbol, name) ? undefined : known(network) };
 }
 
-/** The row's --node was given but did not answer (which chain it is cannot be told): what it reads cannot say. */
-export const silentNode = (row: OwnershipRow, b: RowBackings): boolean =>
-  nodeOfRow(b.nodes, row)?.id === null;
-
 /** "LTC on Litecoin regtest", "the token at 0x… on anvil (chain id 31337)", or why it is not told. */
 export function identityText(id: ReturnType<typeof rowIdentity>): string {
   if (id.network === null)
@@ -228,8 +224,7 @@ export function rowHolding(
       text: accepted ?? row.message,
       valid: r.signed ?? (r.status === "proven" || r.status === "signed"),
     },
-    // its node silent: neither its chain nor its balance was told
-    read: silentNode(row, b) && r.status === "signed" ? "cannot-say" : READ[r.status],
+    read: READ[r.status],
     ...(fault ? { fault } : {}),
   };
 }

@@ -3,7 +3,7 @@ import type { OwnershipFile, OwnershipLayout, SummaryLine } from "./read.js";
 
 /**
  * proven: its key signed and its balance was re-read on chain at the snapshot (a row with no amount: its key
- * signed); signed: its key signed, its amount is as claimed (not read: no node, or the node could not say);
+ * signed); signed: its key signed, its amount is as claimed (not read: no node, or not at the snapshot);
  * failed, unsigned; unsupported: a form chaingw cannot judge; cannot-say: a check could not be made.
  */
 

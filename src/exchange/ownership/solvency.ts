@@ -48,7 +48,6 @@ import {
   type RowBackings,
   rowHolding,
   rowIdentity,
-  silentNode,
   snapshotGroupOf,
   trackingFault,
 } from "./holdings.js";
@@ -146,9 +145,9 @@ function notCountedWhy(
   j: Judging,
 ): { why: string } | { amount: Exact } {
   const rule = j.backings.rules.get(owed.asset) ?? { refs: [], source: "none" as const };
-  // a row of the asset's ticker whose --node did not answer: which chain it is cannot be told, so it is neither
-  // the asset nor not — it stays in the sums as what might be proven (rowHolding reads it "cannot say")
-  if (typeof mine === "object" && !(mine.network === null && silentNode(row, j.backings)))
+  // a signed row whose --node did not answer (the verifier's "cannot say"): which chain it is cannot be told,
+  // so it is neither the asset nor not — it stays in the sums as what might be proven (the ledger's unknown)
+  if (typeof mine === "object" && !(mine.network === null && r.status === "cannot-say" && r.signed))
     return {
       why: `${r.coin} is ${identityText(mine)}, ${notTheAsset(owed.asset, rule)}: not counted as ${owed.asset}`,
     };

@@ -47,7 +47,7 @@ const MESSAGES: Record<OwnershipLayout, { text: string; test: (m: string) => boo
 
 /**
  * proven: its key signed and its balance was re-read on chain at the snapshot (a row with no amount: its key
- * signed); signed: its key signed, its amount is as claimed (not read: no node, or the node could not say);
+ * signed); signed: its key signed, its amount is as claimed (not read: no node, or not at the snapshot);
  * failed, unsigned; unsupported: a form chaingw cannot judge; cannot-say: a check could not be made.
  */
 import { isEvmAddress, judgeAccount } from "./signatures.js";
@@ -319,7 +319,8 @@ const nodeNameOf = (row: OwnershipRow): string => (row.network || row.coin).toUp
 /**
  * Every signed row's balance re-read at the snapshot block where a node is given: less than the claim fails
  * the row; at least the claim proves it; not read (no node, or the node could not say) leaves it *signed,
- * amount claimed*: a key signing shows control of a key, not a balance.
+ * amount claimed*: a key signing shows control of a key, not a balance; a node given that did not answer
+ * (which chain it is on, or the read) leaves it *cannot say*, the node named.
  */
 const balances: Step = {
   name: "balances",
@@ -360,6 +361,12 @@ function balanceFinding(
   if (row.amount === undefined || isZero(row.amount)) return;
   if (b?.holds === true) {
     out.push(judge(ctx, s, i, "balances", { reason: `${res.reason}; it ${b.detail}` }));
+    return;
+  }
+  // its node given did not answer: whether the balance holds cannot be said — never "signed, amount claimed"
+  if (b?.unanswered) {
+    const reason = `${res.reason}; cannot say: ${b.detail}`;
+    out.push(judge(ctx, s, i, "balances", { proven: null, status: "cannot-say", reason }));
     return;
   }
   const why = b
