@@ -1,6 +1,10 @@
 /**
  * `reserves verify` of a UTXO proof while the chain moves, and against proofs that ask for unbounded work
  * (issue 55, item 6), on a real litecoind -regtest:
+ *  - the spend walk above the proof's height reads at most `--walk` blocks (a counting proxy in front of the
+ *    node counts getblock): an output spent beyond it is "cannot say" (exit 3) naming the cap, the heights
+ *    walked and how to raise it; raised, the spend is found and the proof holds; "spent at or before the
+ *    proof's height" (fails) only where the walk reached the tip;
  *  - a block mined while the verifier runs (between its node step and gettxout, by a real HTTP proxy in front
  *    of the node that spends the proof's output and mines just before forwarding gettxout) never fails a
  *    valid proof: the spend above the proof's height is found; a forged proof whose output was spent at its
@@ -215,5 +219,130 @@ describe("a proof's descriptor ranges are bounded", () => {
     ]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain("the ranged descriptors span 2,000,000 keys in all; at most 1,000,000");
+  });
+});
+
+/** A proxy in front of the node that counts the calls of each method (batch entries one by one). */
+async function countingProxy() {
+  const calls = new Map<string, number>();
+  const server = await entryProxy(async (e) => {
+    calls.set(e.method, (calls.get(e.method) ?? 0) + 1);
+    return JSON.parse((await ltc.rawCall(JSON.stringify(e))).text);
+  });
+  return { server, calls, reset: () => calls.clear() };
+}
+
+describe("the spend walk is bounded by --walk, not by the chain", () => {
+  it("an output spent 7 blocks above the proof: --walk 3 cannot say (exit 3) naming the cap, the heights and how to raise it, 3 getblock calls; --walk 7 and the default find the spend: holds; a forged proof whose output was spent at its height fails only where the walk reached the tip", async () => {
+    const q = await ltc.newAddress();
+    await ltc.rpc("sendtoaddress", [q, 0.7]);
+    await ltc.mine(1);
+    const f = join(dir, "walk.json");
+    const s = await runCli(["--url", ltc.authUrl, "reserves", "scan", q, "--proof", f]);
+    expect(s.stderr).toBe("");
+    const proof = read(f);
+    const H = proof.height as number;
+    const out = proof.outputs[0];
+    await ltc.mine(6);
+    const spentAt = await spendAndMine(out.txid, out.vout, Number(out.amount));
+    expect(spentAt).toBe(H + 7);
+    await ltc.mine(2);
+    const tip = H + 9;
+    expect(await ltc.rpc<number>("getblockcount")).toBe(tip);
+    const p = await countingProxy();
+    try {
+      const capped = await runCli(["--url", p.server.url, "--json", "reserves", "verify", f, "--walk", "3"]);
+      expect(capped.stderr).toBe("");
+      expect(capped.exitCode).toBe(3);
+      const rep = JSON.parse(capped.stdout);
+      expect(rep.verdict).toBe("cannot-say");
+      const detail = `spent since, and not in the 3 blocks walked above the proof's height (heights ${H + 1} to ${H + 3}, the most --walk 3 reads; the tip is ${tip}): cannot say whether it was spent after the proof's height; --walk 9 walks to the tip`;
+      expect(rep.outputs[0]).toMatchObject({ state: "unknown", detail });
+      expect(rep.walked).toEqual({ blocks: 3, from: H + 1, to: H + 3, limit: 3 });
+      expect(rep.cannot_say).toEqual([`output ${out.txid}:${out.vout} (${out.amount}, ${q}): ${detail}`]);
+      // bounded by the cap: 3 blocks read, not the 9 up to the tip
+      expect(p.calls.get("getblock")).toBe(3);
+      // the text form says the same
+      p.reset();
+      const text = await runCli(["--url", p.server.url, "reserves", "verify", f, "--walk", "3"]);
+      expect(text.exitCode).toBe(3);
+      expect(text.stdout).toContain(detail);
+      expect(p.calls.get("getblock")).toBe(3);
+      // --walk 0: no block read at all
+      p.reset();
+      const none = await runCli(["--url", p.server.url, "--json", "reserves", "verify", f, "--walk", "0"]);
+      expect(none.exitCode).toBe(3);
+      expect(JSON.parse(none.stdout).outputs[0].detail).toBe(
+        `spent since, and no block above the proof's height walked (--walk 0; the tip is ${tip}): cannot say whether it was spent after the proof's height; --walk 9 walks to the tip`,
+      );
+      expect(p.calls.get("getblock")).toBeUndefined();
+      // the cap raised to the distance, and the default: the spend is found, the walk stops there
+      // (the default reads the whole first array of 8; --walk 7 stops at the 7th)
+      for (const [more, blocks] of [
+        [["--walk", "7"], 7],
+        [[], 8],
+      ] as const) {
+        p.reset();
+        const found = await runCli(["--url", p.server.url, "--json", "reserves", "verify", f, ...more]);
+        expect(found.stderr).toBe("");
+        expect(found.exitCode).toBe(0);
+        const r = JSON.parse(found.stdout);
+        expect(r.verdict).toBe("holds");
+        expect(r.outputs[0]).toMatchObject({ state: "spent-after", spentAt });
+        expect(r.walked).toMatchObject({ blocks, from: H + 1, to: H + blocks });
+        expect(p.calls.get("getblock")).toBe(blocks);
+      }
+      // the forger's proof: the output claimed unspent at the height of the block that spent it. Within the
+      // cap's reach of the tip the walk reaches it: fails; with the cap below the tip: cannot say, never holds
+      const hash = await ltc.rpc<string>("getblockhash", [spentAt]);
+      const atSpend = forged(f, (d) => {
+        d.height = spentAt;
+        d.block_hash = hash;
+      });
+      p.reset();
+      const reached = await runCli(["--url", p.server.url, "--json", "reserves", "verify", atSpend]);
+      expect(reached.exitCode).toBe(1);
+      expect(JSON.parse(reached.stdout).outputs[0].detail).toBe(
+        `spent, and not in any block above the proof's height (up to ${tip}): it was spent at or before height ${spentAt}`,
+      );
+      expect(p.calls.get("getblock")).toBe(2);
+      p.reset();
+      const short = await runCli([
+        "--url",
+        p.server.url,
+        "--json",
+        "reserves",
+        "verify",
+        atSpend,
+        "--walk",
+        "1",
+      ]);
+      expect(short.exitCode).toBe(3);
+      expect(JSON.parse(short.stdout).outputs[0].detail).toBe(
+        `spent since, and not in the 1 block walked above the proof's height (heights ${spentAt + 1} to ${spentAt + 1}, the most --walk 1 reads; the tip is ${tip}): cannot say whether it was spent after the proof's height; --walk 2 walks to the tip`,
+      );
+      expect(p.calls.get("getblock")).toBe(1);
+    } finally {
+      await p.server.close();
+    }
+  });
+
+  it("--walk is read strictly: not a whole number, or without --verify: exit 2, nothing sent", async () => {
+    const bad = await runCli([
+      "--url",
+      "http://127.0.0.1:9/",
+      "reserves",
+      "verify",
+      proofFile,
+      "--walk",
+      "-1",
+    ]);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('invalid --walk: expected a whole number from 0 to 100000000, got "-1"');
+    const report = await runCli(["reserves", "report", proofFile, "--walk", "5"]);
+    expect(report.exitCode).toBe(2);
+    expect(report.stderr).toContain(
+      "--walk bounds what --verify reads above a UTXO proof's height: give --verify too",
+    );
   });
 });

@@ -3,8 +3,9 @@ import type { EventEmitter } from "node:events";
 import type { Command, Option } from "commander";
 import { UsageError } from "../errors/index.js";
 import type { Format } from "../output/format.js";
+import { DEFAULT_WALK_BLOCKS, MAX_WALK_BLOCKS } from "../reserves/defaults.js";
 import { redactUrl } from "../util/redact.js";
-import { quoted } from "../util/text.js";
+import { parseWhole, quoted } from "../util/text.js";
 
 /** A repeatable option: every value, in order. Its help says "repeatable" (test/repeated-options.test.ts). */
 export const collect = (v: string, prev: string[] | undefined): string[] => [...(prev ?? []), v];
@@ -109,3 +110,17 @@ export function refuseCsv(run: { format: Format }, what: string, why?: string): 
 /** `--quorum <k>` of the commands that read state for a proof (reserves scan, reserves balances). */
 export const QUORUM_READS_HELP =
   "K distinct nodes (--url once per node) must answer every read alike; a disagreement is exit 1 naming both";
+
+/**
+ * `--walk <blocks>` of the commands that verify UTXO proofs (reserves verify, reserves report --verify,
+ * solvency --verify): the most blocks above a proof's height read to find where an output spent since was
+ * spent (reserves/defaults.ts, docs/proofs.md "What verify reads").
+ */
+export const WALK_OPTION = {
+  flags: "--walk <blocks>",
+  help: `a UTXO proof: at most this many blocks above its height read to find where an output spent since was spent; not found within them: cannot say (default ${DEFAULT_WALK_BLOCKS})`,
+};
+
+/** `--walk`'s value (undefined: not given, the default). */
+export const walkOf = (v: string | undefined): number | undefined =>
+  v === undefined ? undefined : parseWhole("--walk", v, DEFAULT_WALK_BLOCKS, 0, MAX_WALK_BLOCKS);

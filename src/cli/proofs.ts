@@ -19,6 +19,8 @@ export interface ProofSetFlags {
   html?: string;
   /** solvency: the proofs are verified later (verifyReserveProofs), once they are known to fit together */
   verifyLater?: boolean;
+  /** --walk: a UTXO proof's spend walk's most blocks (options.ts) */
+  walk?: string;
 }
 
 export async function loadReserveProofs(
@@ -37,6 +39,8 @@ export async function loadReserveProofs(
   const nodes = await nodeChoices(o.node, o.urlFor);
   if (nodes.length && !o.verify && !o.verifyLater)
     throw new UsageError(`${nodes[0]?.flag} names nodes to verify against: give --verify too`);
+  if (o.walk !== undefined && !o.verify && !o.verifyLater)
+    throw new UsageError("--walk bounds what --verify reads above a UTXO proof's height: give --verify too");
   checkWritable(o.html, "--html");
   const { detectFormat, formatList, OWN_RESERVES } = await import("../formats/registry.js");
   // every file is read and checked before anything is sent, by the reader of its format
@@ -63,7 +67,7 @@ export async function loadReserveProofs(
   await refuseUnused(nodes, hit);
   const used: NodeUsed[] = [];
   const proofs = o.verify
-    ? await verifyReserveProofs(run, read, flags, nodes, undefined, used)
+    ? await verifyReserveProofs(run, read, flags, nodes, undefined, used, o.walk)
     : read.map((r) => ({ ...r.entry }));
   return { read, proofs, nodes, used };
 }
@@ -87,7 +91,11 @@ export async function verifyReserveProofs(
   challenge?: string,
   /** filled with each named node and the chain it answered for, once each */
   used?: NodeUsed[],
+  /** --walk as given: a UTXO proof's spend walk's most blocks */
+  walk?: string,
 ): Promise<CombinedReport["proofs"]> {
+  const { walkOf } = await import("./options.js");
+  const walkBlocks = walkOf(walk);
   const { nodeForProof, nodeUsed, proofChainLabel } = await import("./nodes.js");
   const { OWN_RESERVES } = await import("../formats/registry.js");
   const proofs: CombinedReport["proofs"] = [];
@@ -116,6 +124,7 @@ export async function verifyReserveProofs(
       await m.verifyEntry(ctx.client, r, ctx.signal, {
         ...(challenge === undefined ? {} : { challenge }),
         ...(nativeAlso.size ? { nativeAlso } : {}),
+        ...(walkBlocks === undefined ? {} : { walkBlocks }),
       }),
     );
   }

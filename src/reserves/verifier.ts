@@ -26,6 +26,11 @@ export interface VerifyOptions {
    * balances too, so a token following an address of another proof on its chain is told (solvency, report)
    */
   nativeAlso?: ReadonlyMap<string, readonly string[]>;
+  /**
+   * a UTXO proof: at most this many blocks above its height read to find where an output spent since was
+   * spent (verify --walk; default DEFAULT_WALK_BLOCKS, reserves/defaults.ts)
+   */
+  walkBlocks?: number;
 }
 
 /** What every verifier runs with. `E`: the verifier's progress events. */

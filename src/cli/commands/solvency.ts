@@ -13,7 +13,7 @@ import { escapeDeep } from "../../util/escape.js";
 import { formatUnits } from "../../util/units.js";
 import { BACKING_ALIASES, BACKING_NETWORKS, OWNERSHIP_PUBLISHERS, WELL_KNOWN_ASSETS } from "../help-lists.js";
 import { NODE_OPTION, type NodeChoice, type NodeUsed, URL_FOR_OPTION } from "../nodes.js";
-import { collect, takesCsv } from "../options.js";
+import { collect, takesCsv, WALK_OPTION } from "../options.js";
 
 /** --max-gap's default: the reserves' block and the liabilities' count on the same day (docs/proofs.md) */
 const DEFAULT_MAX_GAP = "24h";
@@ -43,6 +43,8 @@ export interface SolvencyOptions {
   auditor?: string;
   entity?: string;
   period?: string;
+  /** --walk: a UTXO proof's spend walk's most blocks, with --verify */
+  walk?: string;
 }
 
 export function declareSolvency(program: Command, run: Run): void {
@@ -74,6 +76,7 @@ export function declareSolvency(program: Command, run: Run): void {
       collect,
     )
     .option(URL_FOR_OPTION.flags, URL_FOR_OPTION.help, collect)
+    .option(WALK_OPTION.flags, `with --verify: ${WALK_OPTION.help}`)
     .option(
       "--token <symbol=address>",
       "an exchange's address file: a token's contract for its SYMBOL rows (repeatable)",
@@ -118,6 +121,7 @@ export function declareSolvency(program: Command, run: Run): void {
           auditor: o.auditor,
           entity: o.entity,
           period: o.period,
+          walk: o.walk,
         },
         run,
         command.optsWithGlobals() as GlobalFlags,
@@ -163,7 +167,7 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
   // each proof is verified on its own terms (its own challenge); whether that is the audit's, solvency says
   const used: NodeUsed[] = [];
   const proofs = o.verify
-    ? await verifyReserveProofs(run, read, flags, loaded.nodes, undefined, used)
+    ? await verifyReserveProofs(run, read, flags, loaded.nodes, undefined, used, o.walk)
     : loaded.proofs;
   const { report: judged, holdings } = judgeSolvency({
     ...(commitment ? { commitment } : { exchange: owed }),
@@ -228,6 +232,7 @@ async function runPackage(o: SolvencyOptions, run: Run, flags: GlobalFlags, file
   for (const [flag, given] of [
     ["--verify", o.verify || undefined],
     ["--url-for", o.urlFor.length ? o.urlFor[0] : undefined],
+    ["--walk", o.walk],
   ] as const)
     if (given !== undefined)
       throw new UsageError(
@@ -280,6 +285,7 @@ async function writeHtml(
     ...o.backing.map((v) => `--backing ${shellQuote(v)}`),
     ...(o.challenge === undefined ? [] : [`--challenge ${shellQuote(o.challenge)}`]),
     ...(o.maxGap === undefined ? [] : [`--max-gap ${shellQuote(o.maxGap)}`]),
+    ...(o.walk === undefined ? [] : [`--walk ${shellQuote(o.walk)}`]),
     ...(await nodeArgs(nodes)),
   ].join(" ");
   const reservesReport = combine(proofs, o.verify, again);

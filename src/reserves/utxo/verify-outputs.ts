@@ -12,6 +12,7 @@ import { decodeProofAddress, type ProofAddress } from "../../proof/address.js";
 import type { ProofOutput, ScanObject } from "../../proof/document.js";
 import { ProofInputError } from "../../proof/errors.js";
 import type { BatchOutcome } from "../../rpc/batch.js";
+import { DEFAULT_WALK_BLOCKS } from "../defaults.js";
 import { counted, type Finding } from "../verdict.js";
 import { cannotSay, fails, ok, throwIfInterrupted } from "../verifier.js";
 import { formatCoins, toSats } from "./amount.js";
@@ -272,22 +273,34 @@ async function bestHeights(c: Ctx, outs: BatchOutcome[]): Promise<Map<string, nu
   );
 }
 
-/** 6. Unspent at the proof's height: unspent now, or spent in a block above it (walked upward). */
+/**
+ * 6. Unspent at the proof's height: unspent now, or spent in a block above it, walked upward — at most
+ * `--walk` blocks (verify's option; reserves/defaults.ts), so a small proof claiming an old height does not
+ * make verify read the chain. An output not found is "fails" only where the walk reached the tip.
+ */
 export async function checkUnspent(c: Ctx, s: State): Promise<Finding[]> {
   const { proof } = s;
   const blockOk = s.block.ok === true;
   const pending = await unspentNow(c, s);
-  s.walked = { blocks: 0 };
+  s.walked = { blocks: 0, limit: c.options.walkBlocks ?? DEFAULT_WALK_BLOCKS };
   // a block mined since the node step may hold the spend gettxout saw: the walk goes up to a tip read after
   // gettxout answered, so it reaches every block the answer can stand on
   if (pending.size && blockOk) await tipAfterReads(c, s);
   const unreadable = pending.size && blockOk ? await walkUp(c, s, pending) : undefined;
+  const { limit } = s.walked;
+  const short = proof.height + limit < s.tip;
   for (const i of pending.values()) {
     if (unreadable)
       unknownOutput(
         s,
         i,
         `spent since, and the node cannot read the blocks above the proof to say when (${unreadable})`,
+      );
+    else if (blockOk && short)
+      unknownOutput(
+        s,
+        i,
+        `spent since, and ${limit === 0 ? "no block above the proof's height walked (--walk 0" : `not in the ${counted(limit, "block")} walked above the proof's height (heights ${proof.height + 1} to ${proof.height + limit}, the most --walk ${limit} reads`}; the tip is ${s.tip}): cannot say whether it was spent after the proof's height; --walk ${s.tip - proof.height} walks to the tip`,
       );
     else if (blockOk)
       failOutput(
@@ -359,18 +372,21 @@ async function unspentNow(c: Ctx, s: State): Promise<Map<string, number>> {
 }
 
 /**
- * The blocks above the proof's height walked upward while some output is unaccounted for: each spent one
- * found is "spent-after" (and leaves `pending`). Gives why a block could not be read, if one could not.
+ * The blocks above the proof's height walked upward while some output is unaccounted for, up to the tip or
+ * `walked.limit` blocks, whichever comes first: each spent one found is "spent-after" (and leaves `pending`).
+ * Gives why a block could not be read, if one could not.
  */
 async function walkUp(c: Ctx, s: State, pending: Map<string, number>): Promise<string | undefined> {
   const { client } = c;
   const walked = s.walked;
   let unreadable: string | undefined;
   walked.from = s.proof.height + 1;
-  for (let h = walked.from; h <= s.tip && pending.size && !unreadable; h += WALK_BATCH) {
+  // bounded by --walk, not by the chain: at most `limit` blocks, whatever height the proof claims
+  const end = Math.min(s.tip, s.proof.height + walked.limit);
+  for (let h = walked.from; h <= end && pending.size && !unreadable; h += WALK_BATCH) {
     throwIfInterrupted(c.signal);
-    const span = Array.from({ length: Math.min(WALK_BATCH, s.tip - h + 1) }, (_, k) => h + k);
-    c.onEvent({ type: "walk", height: h, tip: s.tip, pending: pending.size });
+    const span = Array.from({ length: Math.min(WALK_BATCH, end - h + 1) }, (_, k) => h + k);
+    c.onEvent({ type: "walk", height: h, tip: end, pending: pending.size });
     const bh = await readEach(
       client,
       "getblockhash",

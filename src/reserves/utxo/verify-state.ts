@@ -70,7 +70,11 @@ export interface VerifyReport extends Findings {
   addresses: AddressVerdict[];
   totals: { ok: boolean; amount: string; amount_sats: string; outputs: number; detail: string };
   ownership: { proven_sats: string; claimed_only_sats: string; proven_addresses: number; addresses: number };
-  walked: { blocks: number; from?: number; to?: number };
+  /**
+   * the blocks above the proof's height read for outputs spent since (`from`..`to`), and the most the walk
+   * reads (`limit`, verify --walk): an output not found within it is "cannot say" unless the walk reached the tip
+   */
+  walked: { blocks: number; from?: number; to?: number; limit: number };
   /** what is proven (or why not), in one line */
   summary: string;
   /** every step's findings, in order (`failures` and `cannot_say` are derived from them) */

@@ -34,6 +34,7 @@ import { type JsonValue, numberOf } from "../../json/lossless.js";
 import type { Proof } from "../../proof/document.js";
 import { digestOf } from "../../proof/jcs.js";
 import { quorumClaim, unitOf } from "../claims.js";
+import { DEFAULT_WALK_BLOCKS } from "../defaults.js";
 import { checkChallenge, counted, type Finding } from "../verdict.js";
 import { cannotSay, fails, ok, outcomeOf, runSteps, type VerifyStep } from "../verifier.js";
 import { formatCoins } from "./amount.js";
@@ -282,7 +283,7 @@ function initialState(proof: Proof): State {
       detail: "not checked: the node cannot check this proof",
     },
     attribution: { ok: null, detail: "not checked" },
-    walked: { blocks: 0 },
+    walked: { blocks: 0, limit: DEFAULT_WALK_BLOCKS },
     challenge: checkChallenge(proof.challenge, undefined),
     addresses: [],
     ownership: { proven_sats: "0", claimed_only_sats: "0", proven_addresses: 0, addresses: 0 },

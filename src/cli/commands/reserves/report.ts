@@ -9,7 +9,7 @@ import { UsageError } from "../../../errors/index.js";
 import { escapeDeep } from "../../../util/escape.js";
 import { shellQuote } from "../../../util/text.js";
 import { NODE_OPTION, URL_FOR_OPTION } from "../../nodes.js";
-import { collect, takesCsv } from "../../options.js";
+import { collect, takesCsv, WALK_OPTION } from "../../options.js";
 import type { ProofSetFlags } from "../../proofs.js";
 import type { Run } from "../../run.js";
 
@@ -22,6 +22,7 @@ export function declareReport(reserves: Command, run: Run): void {
     .option("--verify", "verify each proof against its chain first; fail when any does not hold")
     .option(NODE_OPTION.flags, `with --verify: ${NODE_OPTION.help}`, collect)
     .option(URL_FOR_OPTION.flags, URL_FOR_OPTION.help, collect)
+    .option(WALK_OPTION.flags, `with --verify: ${WALK_OPTION.help}`)
     .option("--html <file>", "also write the report as one self-contained HTML page (no network fetches)")
     .action(async (files: string[], _o: unknown, command: Command) => {
       await runReport(run, files, command.optsWithGlobals() as GlobalFlags, command.opts());
@@ -48,7 +49,7 @@ export async function runReport(run: Run, files: string[], flags: GlobalFlags, o
     proofs,
     o.verify === true,
     // the nodes it was verified against go with it (credentials and key-like query values masked: they never print)
-    `chaingw reserves report --verify ${(await nodeArgs(nodes)).map((a) => `${a} `).join("")}${files.map(shellQuote).join(" ")}`,
+    `chaingw reserves report --verify ${o.walk === undefined ? "" : `--walk ${shellQuote(o.walk)} `}${(await nodeArgs(nodes)).map((a) => `${a} `).join("")}${files.map(shellQuote).join(" ")}`,
   );
   // which node answered for which chain, in the words of every verdict (src/cli/nodes.ts)
   const report = used.length ? { ...combined, nodes: used } : combined;

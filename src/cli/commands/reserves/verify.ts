@@ -14,7 +14,7 @@ import { csvRow } from "../../../util/csv.js";
 import { escapeDeep } from "../../../util/escape.js";
 import { OWNERSHIP_LAYOUTS, OWNERSHIP_PUBLISHERS, RESERVES_FORMATS } from "../../help-lists.js";
 import { NODE_OPTION, type NodeUsed } from "../../nodes.js";
-import { collect, takesCsv } from "../../options.js";
+import { collect, takesCsv, WALK_OPTION, walkOf } from "../../options.js";
 import type { Run } from "../../run.js";
 
 export interface VerifyFlags {
@@ -27,6 +27,8 @@ export interface VerifyFlags {
   previous?: string;
   node?: string[];
   token?: string[];
+  /** a UTXO proof: the most blocks above its height walked for outputs spent since */
+  walk?: string;
 }
 
 export function declareVerify(reserves: Command, run: Run): void {
@@ -67,6 +69,7 @@ export function declareVerify(reserves: Command, run: Run): void {
       collect,
       [],
     )
+    .option(WALK_OPTION.flags, WALK_OPTION.help)
     .addHelpText(
       "after",
       [
@@ -80,7 +83,8 @@ export function declareVerify(reserves: Command, run: Run): void {
         "behind the proof, of another kind or network, lacks the data, or did not answer).",
         "The proof's own claims (created_at, the challenge) are printed as claims; --challenge requires one.",
         "Works on any node of the chain, without -txindex; blocks above the proof's height are walked only for",
-        "outputs spent since. The file's format is detected from its text (--proof-format NAME forces one).",
+        "outputs spent since, at most --walk of them. The file's format is detected from its text",
+        "(--proof-format NAME forces one).",
       ].join("\n"),
     )
     .action(async (file: string, _o: unknown, command: Command) => {
@@ -91,6 +95,7 @@ export function declareVerify(reserves: Command, run: Run): void {
 export async function runVerify(run: Run, file: string, flags: GlobalFlags, o: VerifyFlags): Promise<void> {
   if (o.challenge !== undefined && o.challenge.trim() === "")
     throw new UsageError("--challenge: empty; give the text the signatures must be over");
+  const walkBlocks = walkOf(o.walk);
   const [files, registry] = await Promise.all([
     import("../../files.js"),
     import("../../../formats/registry.js"),
@@ -108,6 +113,10 @@ export async function runVerify(run: Run, file: string, flags: GlobalFlags, o: V
       ? `reserves verify reads ${registry.formatList(registry.formatsOf("reserves"))}`
       : undefined;
   const m = await (format ?? registry.FALLBACK.reserves).load();
+  if (walkBlocks !== undefined && (m.kind === "address-file" || m.namesGroup))
+    throw new UsageError(
+      "--walk bounds the spend walk of a UTXO proof (chaingw-reserves-proof); this file is not one",
+    );
   if (m.kind === "address-file") {
     // an exchange's address file (src/exchange/ownership/): every row judged
     const [{ addressFileJudged }, render, { colorOf }, spool] = await Promise.all([
@@ -170,7 +179,7 @@ export async function runVerify(run: Run, file: string, flags: GlobalFlags, o: V
   }
   if (o.previous !== undefined || o.token?.length)
     throw new UsageError("--previous and --token are for exchanges' address files; this is not one");
-  return verifyOwnFile(run, file, text, flags, o, files.quorumOf(o.quorum), m, hint);
+  return verifyOwnFile(run, file, text, flags, o, files.quorumOf(o.quorum), m, hint, walkBlocks);
 }
 
 /**
@@ -188,6 +197,7 @@ async function verifyOwnFile(
   k: number | undefined,
   m: ReservesModule,
   hint?: string,
+  walkBlocks?: number,
 ): Promise<void> {
   const [files, { contextFor }, { groupOf }] = await Promise.all([
     import("../../files.js"),
@@ -227,7 +237,11 @@ async function verifyOwnFile(
       m.report(
         {
           client,
-          options: { signatures, challenge: o.challenge },
+          options: {
+            signatures,
+            challenge: o.challenge,
+            ...(walkBlocks === undefined ? {} : { walkBlocks }),
+          },
           onEvent: (line) => bar.update(line),
           signal: ctx.signal,
         },
