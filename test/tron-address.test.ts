@@ -1,7 +1,8 @@
 /**
- * A TRON address read by chaingw's own base58 loop (src/chains/tron.ts, the fast path of an exchange's rows)
- * gives what @scure/base's base58check gives — the same 20 bytes, or the same refusal in the same words — for
- * addresses as TronWeb makes them and for every one-character change, cut, extension and wrong version.
+ * A TRON address read by chaingw (src/chains/tron.ts: @scure/base's base58check over @noble/hashes' SHA-256,
+ * which replaced a hand-written loop, issue 60) gives what @scure/base's base58check over node:crypto's
+ * SHA-256 gives — the same 20 bytes, or the same refusal in the same words — for addresses as TronWeb makes
+ * them and for every one-character change, cut, extension and wrong version.
  */
 import { createHash } from "node:crypto";
 import { bytesToHex } from "@noble/hashes/utils.js";
@@ -14,7 +15,7 @@ import { tronToHex20 } from "../src/chains/tron.js";
 const check = createBase58check((d: Uint8Array) => new Uint8Array(createHash("sha256").update(d).digest()));
 const B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 
-/** what tronToHex20 said before its own loop: @scure/base's reading, and its words when it refuses */
+/** @scure/base's reading over node:crypto's SHA-256, and tronToHex20's words when it refuses */
 function reference(addr: string): string {
   let raw: Uint8Array;
   try {
@@ -36,7 +37,7 @@ function ours(addr: string): string {
   }
 }
 
-describe("TRON addresses: chaingw's base58 loop against @scure/base's base58check", () => {
+describe("TRON addresses: chaingw's reading against @scure/base's base58check over node:crypto", () => {
   it("TronWeb's addresses, and each changed, cut, lengthened or of another version byte", () => {
     const body = fc.uint8Array({ minLength: 20, maxLength: 20 });
     fc.assert(

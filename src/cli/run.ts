@@ -116,7 +116,7 @@ export class Run {
     // a report of 100,000 rows is ~65 MB of JSON: written in pieces, its whole text (and the bytes it is
     // written as) never exists at once. The same bytes as JSON.stringify's, escaped as out() escapes them
     this.clearProgress?.();
-    for (const piece of pieces) this.stdout.write(escapeJsonText(piece));
+    for (const piece of pieces) this.stdout.write(typeof piece === "string" ? escapeJsonText(piece) : piece);
     this.stdout.write("\n");
   }
 
@@ -145,19 +145,20 @@ export class Run {
 
   /**
    * Text on stdout in pieces (each whole lines, or ending between two), escaped as `out` escapes it: the
-   * same bytes as `out` of their concatenation, which never exists at once (a CSV of 100,000 rows).
+   * same bytes as `out` of their concatenation, which never exists at once (a CSV of 100,000 rows). A piece
+   * of bytes was escaped so when it was made (a spool's, src/util/spool.ts) and is written as it is.
    */
-  outPieces(pieces: Iterable<string>): void {
+  outPieces(pieces: Iterable<string | Uint8Array>): void {
     this.clearProgress?.();
     const json = this.format === "json" || this.format === "jsonl";
-    let last = "";
+    let endsLine = false;
     for (const p of pieces) {
-      if (!p) continue;
-      const safe = json ? escapeJsonText(p) : escapeTerminal(p);
+      if (!p.length) continue;
+      const safe = typeof p !== "string" ? p : json ? escapeJsonText(p) : escapeTerminal(p);
       this.stdout.write(safe);
-      last = safe;
+      endsLine = typeof safe === "string" ? safe.endsWith("\n") : safe[safe.length - 1] === 0x0a;
     }
-    if (!last.endsWith("\n")) this.stdout.write("\n");
+    if (!endsLine) this.stdout.write("\n");
   }
 
   /**
@@ -186,7 +187,7 @@ const PIECE = 1000;
  * each member, a long array's elements a block at a time — whose concatenation is JSON.stringify(value);
  * undefined for any other value (it is written whole).
  */
-function jsonPieces(value: unknown): Iterable<string> | undefined {
+function jsonPieces(value: unknown): Iterable<string | Uint8Array> | undefined {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
   if (Object.getPrototypeOf(value) !== Object.prototype || "toJSON" in value) return undefined;
   const members = Object.entries(value as Record<string, unknown>);

@@ -442,7 +442,7 @@ function initialState(
  * Rows judged a window at a time, so that what a file's size holds is its rows as read, not every row's
  * judgment beside them: each window goes through the row steps and leaves as its rows and their findings.
  */
-const WINDOW = 10_000;
+const WINDOW = 3_000;
 
 /**
  * Where a file's judged rows go when they are not kept in the report (`reserves verify --json` writes them

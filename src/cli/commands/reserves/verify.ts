@@ -11,7 +11,7 @@ import type { ProofReport, ReservesModule } from "../../../formats/registry.js";
 import type { QuorumNode } from "../../../proof/document.js";
 import type { Verdict } from "../../../reserves/verdict.js";
 import { csvRow } from "../../../util/csv.js";
-import { escapeDeep } from "../../../util/escape.js";
+import { escapeDeep, escapeTerminal } from "../../../util/escape.js";
 import { OWNERSHIP_LAYOUTS, OWNERSHIP_PUBLISHERS, RESERVES_FORMATS } from "../../help-lists.js";
 import { NODE_OPTION, type NodeUsed } from "../../nodes.js";
 import { collect, takesCsv, WALK_OPTION, walkOf } from "../../options.js";
@@ -148,7 +148,9 @@ export async function runVerify(run: Run, file: string, flags: GlobalFlags, o: V
         }
       : csv
         ? (w) => {
-            for (const x of w.rows) csv.append(`\n${csvRow(render.ownershipCsvRow(w.units, escapeDeep(x)))}`);
+            // escaped as Run.outPieces escapes CSV text, row by row: written back as bytes
+            for (const x of w.rows)
+              csv.append(escapeTerminal(`\n${csvRow(render.ownershipCsvRow(w.units, escapeDeep(x)))}`));
           }
         : undefined;
     try {
@@ -160,7 +162,14 @@ export async function runVerify(run: Run, file: string, flags: GlobalFlags, o: V
         used.length ? { ...report, nodes: used } : report,
         colorOf(run, flags),
         (x, c) => [render.renderOwnership(x, c), ...nodesLine(escapeDeep(used))].join("\n"),
-        (x) => (csv ? [csvRow(render.OWNERSHIP_CSV_HEAD), ...csv.pieces()] : render.ownershipCsv(x)),
+        // the spooled lines read back as they are written, never all at once
+        (x) =>
+          csv
+            ? (function* () {
+                yield csvRow(render.OWNERSHIP_CSV_HEAD);
+                yield* csv.bytes();
+              })()
+            : render.ownershipCsv(x),
         // --json: every amount the one way (coin units; base units only in fields named so)
         (x) =>
           render.ownershipJson(
@@ -300,7 +309,7 @@ async function printReport<R extends { verdict: Verdict }>(
   report: R,
   color: boolean,
   render: (r: R, color: boolean) => string,
-  csv: (r: R) => string | Iterable<string>,
+  csv: (r: R) => string | Iterable<string | Uint8Array>,
   json: (r: R) => unknown = (r) => r,
 ): Promise<void> {
   const { exitCodeOfVerdict } = await import("../../../reserves/verdict.js");
