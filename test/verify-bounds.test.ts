@@ -327,6 +327,42 @@ describe("the spend walk is bounded by --walk, not by the chain", () => {
     }
   });
 
+  it("the proof's block on a branch the node left: the branch is walked down at most --walk headers; uncapped here (3 headers) it names where the chains part", async () => {
+    const q = await ltc.newAddress();
+    await ltc.rpc("sendtoaddress", [q, 0.2]);
+    await ltc.mine(3);
+    const f = join(dir, "branch.json");
+    const s = await runCli(["--url", ltc.authUrl, "reserves", "scan", q, "--proof", f]);
+    expect(s.stderr).toBe("");
+    const P = read(f).height as number;
+    // the node leaves the branch P-2..P for a longer one
+    const fork = await ltc.rpc<string>("getblockhash", [P - 2]);
+    await ltc.rpc("invalidateblock", [fork]);
+    const p = await countingProxy();
+    try {
+      await ltc.mine(5);
+      const all = await runCli(["--url", p.server.url, "--json", "reserves", "verify", f]);
+      expect(all.exitCode).toBe(1);
+      expect(JSON.parse(all.stdout).block.detail).toMatch(
+        new RegExp(`a branch that parts from it above height ${P - 3} \\(block [0-9a-f]{64}\\)$`),
+      );
+      const uncapped = p.calls.get("getblockheader") ?? 0;
+      p.reset();
+      const capped = await runCli(["--url", p.server.url, "--json", "reserves", "verify", f, "--walk", "1"]);
+      expect(capped.exitCode).toBe(1);
+      expect(JSON.parse(capped.stdout).block.detail).toMatch(
+        new RegExp(
+          `a branch that parts from it below height ${P - 1} \\(block [0-9a-f]{64}, reached 1 header down, the most --walk 1 reads\\)$`,
+        ),
+      );
+      // the branch's other two headers not read
+      expect(p.calls.get("getblockheader")).toBe(uncapped - 2);
+    } finally {
+      await p.server.close();
+      await ltc.rpc("reconsiderblock", [fork]);
+    }
+  });
+
   it("--walk is read strictly: not a whole number, or without --verify: exit 2, nothing sent", async () => {
     const bad = await runCli([
       "--url",

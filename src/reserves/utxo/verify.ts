@@ -188,8 +188,11 @@ async function partingPoint(c: Ctx, s: State, nodeHash: JsonValue | RpcError): P
   const { proof } = s;
   let cur = obj(await readOne(client, "getblockheader", [proof.block_hash, true]));
   if (cur) {
-    // the node knows the proof's block on a branch that is not active: walk back to the active chain
-    for (let i = 0; i < 100_000 && numberOf(cur.confirmations) === -1; i++) {
+    // the node knows the proof's block on a branch that is not active: walk back to the active chain, at most
+    // --walk headers (the branch is the node's, not the proof's: its length is not bounded by the proof)
+    const limit = c.options.walkBlocks ?? DEFAULT_WALK_BLOCKS;
+    let steps = 0;
+    for (; steps < limit && numberOf(cur.confirmations) === -1; steps++) {
       const prev = cur.previousblockhash;
       if (typeof prev !== "string") break;
       const v = obj(await readOne(client, "getblockheader", [prev, true]));
@@ -197,7 +200,10 @@ async function partingPoint(c: Ctx, s: State, nodeHash: JsonValue | RpcError): P
       cur = v;
     }
     const common = numberOf(cur.height);
-    return `the node's active chain has ${String(nodeHash)} at height ${proof.height}; the proof's block is on a branch that parts from it above height ${common} (block ${String(cur.hash)})`;
+    const head = `the node's active chain has ${String(nodeHash)} at height ${proof.height}; the proof's block is on a branch that parts from it`;
+    if (steps >= limit && numberOf(cur.confirmations) === -1)
+      return `${head} below height ${common} (block ${String(cur.hash)}, reached ${counted(steps, "header")} down, the most --walk ${limit} reads)`;
+    return `${head} above height ${common} (block ${String(cur.hash)})`;
   }
   // unknown block: narrow the parting with the outputs' own blocks, highest first
   const heights = [...new Set(proof.outputs.map((o) => o.height))].sort((a, b) => b - a);
