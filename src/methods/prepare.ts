@@ -38,6 +38,8 @@ export function prepare(def: MethodDef, input: PrepareInput): Prepared {
     method: def.name,
     params,
     marks: def.marks,
+    // every method of the registry reads: sent again after a kept-alive connection closed under it
+    read: true,
     ...(def.slow ? { slow: true } : {}),
     long: def.longRunning?.(params) ?? false,
     plain: input.plain,
@@ -66,6 +68,8 @@ export function prepareRaw(method: string, params: unknown[], group?: GroupName)
     method,
     params,
     marks: def?.marks ?? UNKNOWN_MARKS,
+    // a method outside the registry may change the node's state (sendrawtransaction): never sent twice
+    read: def !== undefined,
     ...(def?.slow ? { slow: true } : {}),
     long: def?.longRunning?.(params) ?? false,
     chain,
@@ -82,7 +86,12 @@ export function callOptionsOf(
   scanTimeoutMs: number,
   extra: Partial<CallOptions> = {},
 ): CallOptions {
-  const base: CallOptions = { ...p.marks, ...(p.slow ? { slow: true } : {}), ...extra };
+  const base: CallOptions = {
+    ...p.marks,
+    ...(p.read ? { read: true } : {}),
+    ...(p.slow ? { slow: true } : {}),
+    ...extra,
+  };
   return p.long ? { ...base, timeoutMs: scanTimeoutMs, deadlineMs: 0 } : base;
 }
 

@@ -65,7 +65,9 @@ export async function callBatch(
   opts: { fresh?: boolean } = {},
 ): Promise<BatchOutcome[]> {
   const single = (e: BatchEntry) =>
-    client.call(e.method, e.params, e.marks).catch((err: unknown) => asError(err));
+    client
+      .call(e.method, e.params, e.read ? { ...e.marks, read: true } : e.marks)
+      .catch((err: unknown) => asError(err));
   const first = client.endpoints[0];
   if (entries.length === 1 || client.noBatch.has(first.url)) return Promise.all(entries.map(single));
   const ids = entries.map(() => client.newId());
@@ -76,6 +78,8 @@ export async function callBatch(
     })
     .join(",")}]`;
   const idempotent = entries.every((e) => e.marks.idempotent);
+  // an array of reads only goes again on a new connection after a kept-alive one closed under it
+  const read = entries.every((e) => e.read || e.marks.idempotent);
   let answer: ArrayAnswer;
   let ep: Endpoint;
   try {
@@ -85,6 +89,7 @@ export async function callBatch(
       co: {
         idempotent,
         heavy: false,
+        read,
         fresh: opts.fresh,
         timeoutMs: client.opts.requestTimeoutMs,
         deadlineMs: 0,

@@ -79,6 +79,14 @@ export interface Attempted {
 export interface CallOptions {
   idempotent: boolean;
   heavy: boolean;
+  /**
+   * The method only reads (every method of the registry, idempotent or not: eth_getBlockByNumber): sent on a
+   * kept-alive connection the upstream's server had closed idle, and refused before any byte of an answer,
+   * it goes once more on a new connection (HttpOptions.resendStale). Absent for a method outside the
+   * registry (sendrawtransaction, eth_sendRawTransaction: it may change the node's state). Idempotent
+   * implies it.
+   */
+  read?: boolean;
   /** the node computes for minutes (MethodDef.slow): the heavy timeout instead of the request timeout */
   slow?: boolean;
   /** per-attempt timeout override (scans); 0 = none */
@@ -161,7 +169,7 @@ export class JsonRpcClient {
   }
 
   /** HTTP options of one attempt: the request timeout, cut to what is left of the overall deadline */
-  httpOpts(timeoutMs: number, deadline: number, fresh?: boolean): HttpOptions {
+  httpOpts(timeoutMs: number, deadline: number, fresh?: boolean, read?: boolean): HttpOptions {
     const left = deadline ? Math.max(1, deadline - Date.now()) : 0;
     const t = timeoutMs && left ? Math.min(timeoutMs, left) : timeoutMs || left;
     return {
@@ -172,6 +180,7 @@ export class JsonRpcClient {
       verifyTls: this.opts.verifyTls,
       signal: this.opts.signal,
       fresh,
+      resendStale: read,
     };
   }
 
@@ -187,7 +196,7 @@ export class JsonRpcClient {
         ep.url,
         ep.headers,
         x.body,
-        this.httpOpts(timeoutMs, deadline, x.co.fresh),
+        this.httpOpts(timeoutMs, deadline, x.co.fresh, x.co.idempotent || x.co.read === true),
       );
       return x.interpret(res, ep);
     } catch (e) {
@@ -321,6 +330,8 @@ export interface BatchEntry {
   method: string;
   params: unknown[];
   marks: { idempotent: boolean; heavy: boolean };
+  /** the method only reads (the registry's): CallOptions.read */
+  read?: boolean;
   /** the node computes for minutes (MethodDef.slow): the heavy timeout */
   slow?: boolean;
   /** params hold plain JS values only (no JsonNumber): the native JSON.stringify is enough */

@@ -38,7 +38,17 @@ export interface HttpOptions {
    * handshake costs more than the stall, so kept-alive connections stay.
    */
   fresh?: boolean;
+  /**
+   * The request only reads (CallOptions.read): when a kept-alive connection it was sent on turns out closed
+   * before any byte of the answer (ECONNRESET, EPIPE, "socket hang up"), it is sent once more on a new
+   * connection. Never set for a method that may change the node's state (sendrawtransaction): it may have
+   * arrived after all.
+   */
+  resendStale?: boolean;
 }
+
+/** Errors of a reused connection that the upstream's server closed while it sat idle in the pool. */
+const STALE_CODES = new Set(["ECONNRESET", "EPIPE"]);
 
 /** The answer cap as the CLI's user sets it. */
 const CLI_CAP = "--max-response";
@@ -125,6 +135,25 @@ export class Transport {
     body: string,
     opts: HttpOptions,
   ): Promise<HttpResult> {
+    try {
+      return await this.postOn(url, headers, body, opts, false);
+    } catch (e) {
+      // a read sent on a kept-alive connection the server had closed idle, refused before any byte of an
+      // answer: it never reached the node's application. Once more, on a connection of its own (the pool's
+      // other idle connections may be as old) — what careful HTTP clients do for reads; never for writes
+      if (!(e instanceof HttpFailure && e.staleReuse && opts.resendStale)) throw e;
+      return this.postOn(url, headers, body, opts, true);
+    }
+  }
+
+  /** One request: on a kept-alive connection of the pool, or (`own`, or no keep-alive) a connection of its own. */
+  private async postOn(
+    url: string,
+    headers: Record<string, string>,
+    body: string,
+    opts: HttpOptions,
+    own: boolean,
+  ): Promise<HttpResult> {
     const u = new URL(url);
     const https = u.protocol === "https:";
     // a single call on plain HTTP: its own connection, written and read by wire.ts (node:http's module,
@@ -136,7 +165,7 @@ export class Transport {
     // required on use: node:https alone costs ~4 ms to load, and plain-http calls never need it
     const mod = (https ? require("node:https") : require("node:http")) as typeof import("node:https");
     const agent: Agent | false =
-      this.keepAlive && !(opts.fresh && !https) ? this.agentFor(u.protocol, opts.verifyTls) : false;
+      this.keepAlive && !own && !(opts.fresh && !https) ? this.agentFor(u.protocol, opts.verifyTls) : false;
     // fresh connections bypass the agent and its cap: a many-call run holds them to the same number
     const limited = this.keepAlive && agent === false;
     const queuedAt = Date.now();
@@ -152,6 +181,10 @@ export class Transport {
     try {
       return await new Promise<HttpResult>((resolve, reject) => {
         let connected = false;
+        /** the socket was the pool's, already connected; the bytes it had read when this request got it */
+        let reused = false;
+        let readBefore = 0;
+        let answered = false;
         let req: ClientRequest | undefined;
         const end = requestEnd(opts, requestTimeoutMs, () => req?.destroy(), resolve, reject);
         const finish = end.finish;
@@ -168,6 +201,7 @@ export class Transport {
             agent,
           },
           (res: IncomingMessage) => {
+            answered = true;
             const declared = Number(res.headers["content-length"] ?? -1);
             if (declared > opts.maxBodyBytes) {
               return finish(
@@ -185,6 +219,8 @@ export class Transport {
           // a kept-alive socket is connected already: a failure on it may follow a delivered request
           if (!sock.connecting && !sock.destroyed) {
             connected = true;
+            reused = true;
+            readBefore = sock.bytesRead;
             return;
           }
           const ev = https ? "secureConnect" : "connect";
@@ -197,7 +233,10 @@ export class Transport {
         });
         req.on("error", (e) => {
           const d = describeNetError(e);
-          finish(failureOf(d.msg, d.code, !connected));
+          // closed under a reused connection before a byte of the answer: the server's idle close crossed it
+          const stale =
+            reused && STALE_CODES.has(d.code) && (socket?.bytesRead ?? 0) === readBefore && !answered;
+          finish(stale ? new HttpFailure(d.msg, "maybe", false, true) : failureOf(d.msg, d.code, !connected));
         });
         req.end(body);
       });
