@@ -181,9 +181,8 @@ export class Transport {
     try {
       return await new Promise<HttpResult>((resolve, reject) => {
         let connected = false;
-        /** the socket was the pool's, already connected; the bytes it had read when this request got it */
-        let reused = false;
-        let readBefore = 0;
+        /** a socket of the pool, connected already: the bytes it had read when this request got it */
+        let readBefore: number | undefined;
         let answered = false;
         let req: ClientRequest | undefined;
         const end = requestEnd(opts, requestTimeoutMs, () => req?.destroy(), resolve, reject);
@@ -202,16 +201,7 @@ export class Transport {
           },
           (res: IncomingMessage) => {
             answered = true;
-            const declared = Number(res.headers["content-length"] ?? -1);
-            if (declared > opts.maxBodyBytes) {
-              return finish(
-                new HttpFailure(
-                  `response of ${declared} bytes exceeds the ${opts.maxBodyBytes}-byte cap (${opts.capName ?? CLI_CAP})`,
-                  "maybe",
-                ),
-              );
-            }
-            readAnswer(res, opts.maxBodyBytes, opts.capName ?? CLI_CAP, finish);
+            takeAnswer(res, opts, finish);
           },
         );
         req.on("socket", (sock) => {
@@ -219,7 +209,6 @@ export class Transport {
           // a kept-alive socket is connected already: a failure on it may follow a delivered request
           if (!sock.connecting && !sock.destroyed) {
             connected = true;
-            reused = true;
             readBefore = sock.bytesRead;
             return;
           }
@@ -235,7 +224,10 @@ export class Transport {
           const d = describeNetError(e);
           // closed under a reused connection before a byte of the answer: the server's idle close crossed it
           const stale =
-            reused && STALE_CODES.has(d.code) && (socket?.bytesRead ?? 0) === readBefore && !answered;
+            readBefore !== undefined &&
+            STALE_CODES.has(d.code) &&
+            socket?.bytesRead === readBefore &&
+            !answered;
           finish(stale ? new HttpFailure(d.msg, "maybe", false, true) : failureOf(d.msg, d.code, !connected));
         });
         req.end(body);
@@ -248,6 +240,23 @@ export class Transport {
       }
     }
   }
+}
+
+/** An answer under way: refused at once when its declared length is past the cap, else read whole. */
+function takeAnswer(
+  res: IncomingMessage,
+  opts: HttpOptions,
+  finish: (err: HttpFailure | null, r?: HttpResult) => void,
+): void {
+  const declared = Number(res.headers["content-length"] ?? -1);
+  if (declared > opts.maxBodyBytes)
+    finish(
+      new HttpFailure(
+        `response of ${declared} bytes exceeds the ${opts.maxBodyBytes}-byte cap (${opts.capName ?? CLI_CAP})`,
+        "maybe",
+      ),
+    );
+  else readAnswer(res, opts.maxBodyBytes, opts.capName ?? CLI_CAP, finish);
 }
 
 /**
