@@ -9,6 +9,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { entryProxy } from "./fixtures/forward.js";
 import { runCli } from "./helpers/cli.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
 import { trackDir } from "./helpers/procs.js";
@@ -83,6 +84,45 @@ describe("an HTX-layout file scanned on litecoind", () => {
     // signed, the amount claimed: a balance not read at the snapshot proves nothing (exit 3)
     expect(report.rows[0].status).toBe("signed");
     expect(exitCode).toBe(3);
+  });
+});
+
+describe("the node's one scantxoutset is bounded by --scan-timeout", () => {
+  it("a node that never answers scantxoutset: the row cannot say (exit 3) after --scan-timeout 2, naming the node; through the node itself it holds", async () => {
+    const calls = new Map<string, number>();
+    // a loopback node that forwards everything to litecoind but keeps scantxoutset start unanswered
+    const mute = await entryProxy(async (e) => {
+      calls.set(e.method, (calls.get(e.method) ?? 0) + 1);
+      if (e.method === "scantxoutset" && e.params?.[0] === "start") return new Promise(() => {});
+      return JSON.parse((await ltc.rawCall(JSON.stringify(e))).text);
+    });
+    try {
+      const path = file("mute.csv", "1.5");
+      const r = await runCli([
+        "--network",
+        "regtest",
+        "--scan-timeout",
+        "2",
+        "reserves",
+        "verify",
+        path,
+        "--json",
+        "--node",
+        `LTC=${mute.url}`,
+      ]);
+      expect(r.exitCode, r.stdout + r.stderr).toBe(3);
+      const row = JSON.parse(r.stdout).rows[0];
+      expect(row.status).toBe("cannot-say");
+      expect(row.balance.holds).toBe(null);
+      expect(row.balance.detail).toContain(
+        `the node given for LTC (${mute.url}) did not answer scantxoutset`,
+      );
+      expect(calls.get("scantxoutset")).toBe(1);
+      const honest = await verify(path);
+      expect(honest.exitCode).toBe(0);
+    } finally {
+      await mute.close();
+    }
   });
 });
 

@@ -55,6 +55,8 @@ export interface ChainNode {
   id?: NetworkId | null;
   /** why its rows are not read on it (cannot say): it did not say its chain, or that chain is not told */
   unread?: string;
+  /** the bound of its one scantxoutset (--scan-timeout; 0 or none: unbounded) */
+  scanTimeoutMs?: number;
 }
 
 /** A read its node did not answer (refused, failed, an error for an answer): cannot say, the node named. */
@@ -277,7 +279,8 @@ async function scanUtxoSet(c: ChainContext, node: ChainNode, coin: UtxoCoin): Pr
       client: node.client,
       endpoint: node.client.endpoints[0] as (typeof node.client.endpoints)[number],
       objects: [...addresses].map((a) => `addr(${a})`),
-      scanTimeoutMs: 0,
+      // the node's one pass over its UTXO set, bounded by --scan-timeout as reserves scan's is
+      scanTimeoutMs: node.scanTimeoutMs ?? 0,
       wait: false,
       pollMs: 1000,
       signal: c.o.signal,

@@ -71,10 +71,12 @@ async function nodesAsked(
   const { url: _, network: __, ...rest } = flags;
   const out: ChainNode[] = nodes.map(([net, url]) => {
     const group = utxoCoinOf(net, network) ? "utxo" : isTronNetwork(net) ? "evm-compat" : "evm";
+    const ctx = contextFor(run, { ...rest, url: [url] }, group, { pooled: true });
     return {
       network: net,
       chain: groupOf(group),
-      client: contextFor(run, { ...rest, url: [url] }, group, { pooled: true }).client,
+      client: ctx.client,
+      scanTimeoutMs: ctx.settings.scanTimeoutMs,
     };
   });
   await askNetworks(out, network, anyChain);
