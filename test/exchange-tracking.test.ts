@@ -31,6 +31,7 @@ const ETHER = 10n ** 18n;
 let dir: string;
 let anvil: AnvilNode;
 let height: number;
+let genesis: string;
 /** balanceOf(a) = a.balance (+1 wei at A1) */
 let trk: string;
 /** balanceOf(A0) = A1.balance: the coins of the file's other address */
@@ -86,9 +87,12 @@ async function commitment(owed: Record<string, string>): Promise<string> {
   return join(out, "commitment.json");
 }
 
-/** Each token row's contract and what it backs: --token SYMBOL=0x… and --backing SYMBOL=anvil:0x… */
+/**
+ * Each token row's contract and what it backs: --token SYMBOL=0x… and --backing SYMBOL=evm:1:0x… (anvil answers
+ * Ethereum's chain id, not its genesis: what it holds counts only as declared by chain id)
+ */
 const declare = (tokens: Record<string, string>) =>
-  Object.entries(tokens).flatMap(([s, t]) => ["--token", `${s}=${t}`, "--backing", `${s}=ethereum:${t}`]);
+  Object.entries(tokens).flatMap(([s, t]) => ["--token", `${s}=${t}`, "--backing", `${s}=evm:1:${t}`]);
 
 async function solvency(node: string, reserves: string, liabilities: string, more: string[]) {
   const args = [
@@ -101,6 +105,8 @@ async function solvency(node: string, reserves: string, liabilities: string, mor
     `ETH=${node}`,
     "--challenge",
     MESSAGE,
+    // its ether, by chain id, where the test declares nothing else for ETH
+    ...(more.some((m) => m.startsWith("ETH=")) ? [] : ["--backing", "ETH=evm:1"]),
     ...more,
   ];
   const text = await runCli(args);
@@ -129,7 +135,11 @@ beforeAll(async () => {
   await anvil.rpc("anvil_setBalance", [A1, `0x${(5n * ETHER).toString(16)}`]);
   await anvil.rpc("evm_mine", []);
   height = Number(await anvil.rpc<string>("eth_blockNumber"));
+  genesis = (await anvil.rpc<{ hash: string }>("eth_getBlockByNumber", ["0x0", false])).hash;
 });
+
+/** how a verdict names anvil's chain: Ethereum's chain id, its own genesis */
+const chain1 = () => `chain id 1 (not Ethereum: its genesis block is ${genesis})`;
 
 afterAll(async () => {
   await anvil?.stop();
@@ -161,7 +171,7 @@ describe("a declared token that tracks the native balance, in an exchange's addr
         coin: "TRK-ETH",
         network: "ETH",
         status: "proven",
-        why: `TRK-ETH is the token at ${trk} on Ethereum, one balance backs one asset: it tracks the native coin: its balanceOf(${A0}) moved with that address's native balance at block ${height} (eth_call with a state override), whatever it adds to it; the native coin counts once, as itself: not counted as TRK`,
+        why: `TRK-ETH is the token at ${trk} on ${chain1()}, one balance backs one asset: it tracks the native coin: its balanceOf(${A0}) moved with that address's native balance at block ${height} (eth_call with a state override), whatever it adds to it; the native coin counts once, as itself: not counted as TRK`,
       },
     ]);
     expect(r.stdout).toContain(`it tracks the native coin: its balanceOf(${A0}) moved with`);
@@ -196,7 +206,7 @@ describe("a declared token that tracks the native balance, in an exchange's addr
     expect(two.coin("FOL").not_counted[0]?.why).toContain(follows);
     expect(two.coin("USDX").status).toBe("covered");
     // the follower declared as ETH itself, first in the file: 8 ETH proven, 13 owed is not covered
-    const eth = ["--backing", "ETH=ethereum", "--backing", `ETH=ethereum:${fol}`, "--token", `FOL=${fol}`];
+    const eth = ["--backing", "ETH=evm:1", "--backing", `ETH=evm:1:${fol}`, "--token", `FOL=${fol}`];
     const over = await solvency(anvil.url, file, await commitment({ ETH: "13" }), eth);
     expect(over.exitCode, over.stdout + over.stderr).toBe(1);
     expect(over.coin("ETH")).toMatchObject({ status: "not-covered", proven: { amount: "8" } });
@@ -289,7 +299,7 @@ describe("a node that does not apply eth_call's state override: whether a token 
       for (const a of ["TRK", "USDX"]) {
         expect(r.coin(a)).toMatchObject({ status: "cannot-say", proven: { amount: "0" } });
         expect(r.coin(a).rows[0]?.not_for_this_audit).toContain(
-          `whether its balanceOf reads the native coin of Ethereum (counted twice then) the node cannot tell: the node did not apply eth_call's state override (${answered}`,
+          `whether its balanceOf reads the native coin of ${chain1()} (counted twice then) the node cannot tell: the node did not apply eth_call's state override (${answered}`,
         );
       }
     }

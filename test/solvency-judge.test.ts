@@ -1,6 +1,7 @@
 /**
  * Issue 55, item 1: one judge for chaingw's own proofs and an exchange's rows. On a real anvil answering
- * Ethereum's chain id (1), an HTX-layout address file whose rows `cast wallet sign` signed over HTX's "huobi":
+ * Ethereum's chain id (1) — not Ethereum (its genesis is its own), so its ether is declared `--backing ETH=evm:1` —
+ * an HTX-layout address file whose rows `cast wallet sign` signed over HTX's "huobi":
  *  - a "USDT" the exchange minted itself, read with `--token USDT=<its contract>`: not Tether's USDT, not
  *    counted (as chaingw's own path says) — beside the same token declared with --backing, counted and named
  *    as trusted;
@@ -41,6 +42,8 @@ const ODD = 6666n * ETHER + 666645666666645667n;
 let dir: string;
 let anvil: AnvilNode;
 let usdt: string;
+/** anvil's own block 0: not Ethereum's */
+let genesis: string;
 let height: number;
 let sig: string[];
 let n = 0;
@@ -104,6 +107,9 @@ async function solvency(reserves: string, liabilities: string, ...more: string[]
     "--challenge",
     MESSAGE,
     "--json",
+    // anvil answers Ethereum's chain id, not its genesis: its ether is declared by chain id
+    "--backing",
+    "ETH=evm:1",
     ...more,
   ]);
   const report = (r.exitCode === 2 ? undefined : JSON.parse(r.stdout)) as SolvencyReport;
@@ -121,6 +127,7 @@ beforeAll(async () => {
   await anvil.rpc("anvil_setBalance", [A[2], `0x${(ETHER / 2n).toString(16)}`]);
   await anvil.rpc("evm_mine", []);
   height = Number(await anvil.rpc<string>("eth_blockNumber"));
+  genesis = (await anvil.rpc<{ hash: string }>("eth_getBlockByNumber", ["0x0", false])).hash;
   sig = K.map((k) =>
     execFileSync(CAST, ["wallet", "sign", "--private-key", k, MESSAGE], { encoding: "utf8" }).trim(),
   );
@@ -150,7 +157,7 @@ describe("one identity rule: a well-known asset only at its known contract", () 
     expect(forged.coin("USDT")?.not_counted).toEqual([
       expect.objectContaining({
         status: "proven",
-        why: `USDT-ETH is the token at ${usdt} on Ethereum, not Tether's USDT on Ethereum or Tether's USDT on TRON (the well-known USDT; another network or contract only with --backing USDT=NETWORK[:TOKEN]): not counted as USDT`,
+        why: `USDT-ETH is the token at ${usdt} on chain id 1 (not Ethereum: its genesis block is ${genesis}), not Tether's USDT on Ethereum or Tether's USDT on TRON (the well-known USDT; another network or contract only with --backing USDT=NETWORK[:TOKEN]): not counted as USDT`,
       }),
     ]);
     expect(forged.report.trusted).toEqual([]);
@@ -161,15 +168,13 @@ describe("one identity rule: a well-known asset only at its known contract", () 
       "--token",
       `USDT=${usdt}`,
       "--backing",
-      `USDT=ethereum:${usdt}`,
-      "--backing",
-      "ETH=ethereum",
+      `USDT=evm:1:${usdt}`,
     );
     expect(declared.report.verdict).toBe("solvent");
     expect(declared.coin("USDT")).toMatchObject({ proven: { amount: "7" }, status: "covered" });
-    expect(declared.report.trusted).toEqual([`the token at ${usdt} on Ethereum as USDT`]);
+    expect(declared.report.trusted).toEqual([`the token at ${usdt} on chain id 1 as USDT`]);
     expect(declared.report.summary).toContain(
-      `trusted as declared (--backing), not checked to be what they are declared: the token at ${usdt} on Ethereum as USDT`,
+      `trusted as declared (--backing), not checked to be what they are declared: the token at ${usdt} on chain id 1 as USDT`,
     );
   });
 });
@@ -215,6 +220,8 @@ describe("a failing row makes its file not hold, and solvency NOT SOLVENT", () =
       `ETH=${anvil.url}`,
       "--challenge",
       MESSAGE,
+      "--backing",
+      "ETH=evm:1",
     ]);
     expect(human.stdout).toMatch(/^NOT SOLVENT: the reserves file does not hold/);
     expect((await solvency(file([["ETH", 0, "3", 0]], { ETH: "3" }), liab)).report.verdict).toBe("solvent");

@@ -636,13 +636,24 @@ describe("EVM balances proof steps, in-process against a scripted node", () => {
 
   it("the chain step names the network by its label: Ethereum, not the proof's key", async () => {
     const { verify: verifyEvm } = await import("../src/reserves/evm/balances-verify.js");
-    const chainText = async (chainId: string) => {
-      const proof = await evmProof({ eth_chainId: () => chainId });
+    // Ethereum's block 0, for the node that is Ethereum; else the scripted chain's own
+    const ETHEREUM = "0xd4e56740f876aef8c010b86a40d5f56745a118d0906a34e69aec8c0db1cb8fa3";
+    const chainText = async (chainId: string, genesis?: string) => {
+      const blocks = honestEvm().eth_getBlockByNumber;
+      const proof = await evmProof({
+        eth_chainId: () => chainId,
+        eth_getBlockByNumber: (p) =>
+          p[0] === "0x0" && genesis ? { number: "0x0", hash: genesis } : blocks(p),
+      });
       const r = await verifyEvm({ client: client(), options: {}, onEvent: () => {} }, proof);
       expect(r.verdict).toBe("holds");
       return r.findings.filter((f) => f.step === "chain").map((f) => f.text);
     };
-    expect(await chainText("0x1")).toEqual(["chain id 1 (Ethereum)"]);
+    expect(await chainText("0x1", ETHEREUM)).toEqual(["chain id 1 (Ethereum)"]);
+    // chain id 1 with another genesis is not Ethereum (the proof made on it names no network)
+    expect(await chainText("0x1")).toEqual([
+      `chain id 1 (not Ethereum: its genesis block is ${blockHash(0)})`,
+    ]);
     // a label that already says its chain id is not said twice
     expect(await chainText("0x7a69")).toEqual(["anvil (chain id 31337)"]);
   });

@@ -5,7 +5,7 @@
  * the auditor's `--backing ASSET=NETWORK[:TOKEN]`, else the well-known table below. Test networks are named
  * here so that `--backing` can use them, and never back an asset by default.
  */
-import { type Network, type NetworkId, networks } from "./networks.js";
+import { chainIdNetwork, type Network, type NetworkId, networks } from "./networks.js";
 import { looksLikeTronBase58, tronToHex20 } from "./tron.js";
 
 export type { NetworkId } from "./networks.js";
@@ -27,6 +27,11 @@ export interface BackingRef {
   token?: string;
   /** how a verdict names it ("Tether's USDT on Ethereum") */
   label: string;
+  /**
+   * declared by chain id (`--backing A=evm:1:…`) for a network whose genesis the table knows: any node answering
+   * that chain id, whatever its genesis, is it — the auditor's word, named as trusted (`trustedContracts`)
+   */
+  chainIdOnly?: true;
 }
 
 /** What backs one liabilities asset: the auditor's `--backing`, else the well-known table, else nothing. */
@@ -38,7 +43,9 @@ export interface AssetRule {
 /**
  * The one identity rule of solvency, for chaingw's own proofs and an exchange's rows alike: the asset whose
  * rule has this (network, contract) — a well-known asset only at its known network and contract, any other
- * only where `--backing` declared it. undefined: it backs no asset owed.
+ * only where `--backing` declared it. undefined: it backs no asset owed. A node whose chain id is a known
+ * network's but whose genesis is not (`accountNetworkId`: "evm:1/0x…") is not that network: the well-known
+ * table and a network declared by name ("ethereum") never match it; one declared by chain id ("evm:1") does.
  */
 export function assetAt(
   rules: ReadonlyMap<string, AssetRule>,
@@ -47,7 +54,11 @@ export function assetAt(
 ): { asset: string; ref: BackingRef } | undefined {
   if (network === null || token === null) return undefined;
   for (const [asset, rule] of rules) {
-    const ref = rule.refs.find((r) => r.network === network && r.token === token);
+    const ref = rule.refs.find(
+      (r) =>
+        r.token === token &&
+        (r.network === network || (r.chainIdOnly && r.network === chainIdNetwork(network))),
+    );
     if (ref) return { asset, ref };
   }
   return undefined;
@@ -75,7 +86,9 @@ export function trustedContracts(rules: ReadonlyMap<string, AssetRule>): string[
   return [...rules].flatMap(([asset, r]) =>
     r.source === "declared"
       ? r.refs.flatMap((x) =>
-          x.token === undefined || wellKnownAt(x.network, x.token) ? [] : [`${x.label} as ${asset}`],
+          x.token === undefined || (wellKnownAt(x.network, x.token) && !x.chainIdOnly)
+            ? []
+            : [`${x.label} as ${asset}`],
         )
       : [],
   );
@@ -159,8 +172,18 @@ export const networkNamed = (name: string): KnownNetwork | undefined =>
 
 export const networkOf = (id: NetworkId): KnownNetwork | undefined => KNOWN_NETWORKS.find((n) => n.id === id);
 
-/** "Litecoin regtest", or the id itself for a network the table does not know ("evm:8453"). */
-export const networkLabel = (id: NetworkId): string => networkOf(id)?.label ?? id;
+/**
+ * "Litecoin regtest", or the id itself for a network the table does not know ("evm:8453"); a node on a known
+ * chain id whose genesis is another's: "chain id 1 (not Ethereum: its genesis block is 0x…)".
+ */
+export const networkLabel = (id: NetworkId): string => {
+  const known = networkOf(id)?.label;
+  if (known) return known;
+  const base = chainIdNetwork(id);
+  if (base === id) return id;
+  const g = id.slice(base.length + 1);
+  return `chain id ${base.slice(4)} (not ${networkOf(base)?.label ?? base}: ${g === "none" ? "it gave no genesis block" : `its genesis block is ${g}`})`;
+};
 /** The network's own coin as a verdict names it: "LTC on Litecoin regtest", "the native coin of anvil (…)". */
 export const nativeCoinLabel = (id: NetworkId): string => {
   const n = networkOf(id);

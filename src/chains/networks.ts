@@ -34,6 +34,11 @@ export interface Network {
   /** an account chain's group: the chain-id lookup of that group finds only its own rows */
   group?: "evm" | "evm-compat";
   /**
+   * an account chain's genesis block hash (eth_getBlockByNumber("0x0"), 0x + 64 lowercase hex), where a node
+   * must show it to be this network (`accountNetworkId`): a chain id alone is a number any node can answer
+   */
+  genesis?: string;
+  /**
    * the names exchanges' address files give this chain, upper case: a network column ("BSC"), a token's
    * standard ("USDT-BEP20"), the coin itself ("BNB") — mainnets only (src/exchange/ownership/coins.ts)
    */
@@ -65,6 +70,7 @@ interface AccountRow {
   backs?: string;
   group: "evm" | "evm-compat";
   exchangeNames?: readonly string[];
+  genesis?: string;
 }
 
 /** The account chains: EVM chain ids (EIP-155) and TRON's (the last 4 bytes of each genesis block id). */
@@ -78,6 +84,8 @@ const ACCOUNT_NETWORKS: readonly AccountRow[] = [
     backs: "ETH",
     group: "evm",
     exchangeNames: ["ETH", "ERC20"],
+    // go-ethereum params/config.go MainnetGenesisHash; Etherscan's block 0
+    genesis: "0xd4e56740f876aef8c010b86a40d5f56745a118d0906a34e69aec8c0db1cb8fa3",
   },
   {
     name: "optimism",
@@ -147,6 +155,9 @@ const ACCOUNT_NETWORKS: readonly AccountRow[] = [
     native: TRX,
     backs: "TRX",
     group: "evm-compat",
+    // ChainAgnostic/namespaces tron/caip2.md ("Genesis Block Hash Format", the chain id its last 4 bytes,
+    // TIP-474); java-tron's wallet/getblockbynum {"num":0} blockID
+    genesis: "0x00000000000000001ebf88508a03865c71d452e25f4d51194196a1d22b6653dc",
     // a network column ("TRON"), the coin ("TRX"), a token's standard ("USDT-TRC20")
     exchangeNames: ["TRON", "TRX", "TRC20"],
   },
@@ -177,6 +188,28 @@ export function accountNetwork(
   const row = ACCOUNT_NETWORKS.find((r) => r.chainId === id && r.group === group);
   return row && BigInt(row.chainId) === chainId ? { name: row.name, symbol: row.native.symbol } : undefined;
 }
+
+/**
+ * The genesis block hash a node must show (eth_getBlockByNumber("0x0")) to be the table's network `name`
+ * (Ethereum, TRON), or undefined where the table knows none (anvil, a test network, a chain of no row).
+ */
+export const genesisOfNetwork = (name: string): string | undefined =>
+  ACCOUNT_NETWORKS.find((r) => r.name === name)?.genesis;
+
+/**
+ * The network an account chain's node of chain id `chainId` is on, as solvency identifies it, where the table
+ * names that id `name` and knows its genesis: "evm:<chain id>" when the node's genesis (`genesis`) is it, else
+ * "evm:<chain id>/<its genesis>" — not that network: an anvil started with `--chain-id 1` is not Ethereum,
+ * and a contract set at Tether's address there is not Tether's USDT.
+ */
+export function accountNetworkId(chainId: bigint, name: string, genesis: string | undefined): NetworkId {
+  const g = genesis?.toLowerCase();
+  return g === genesisOfNetwork(name) ? `evm:${chainId}` : `evm:${chainId}/${g ?? "none"}`;
+}
+
+/** The chain-id network of an id ("evm:1" for "evm:1/0x…", a chain id 1 that is not Ethereum); else the id. */
+export const chainIdNetwork = (id: NetworkId): NetworkId =>
+  id.startsWith("evm:") ? (id.split("/")[0] as string) : id;
 
 /**
  * The UTXO networks of the coin table: "bitcoin", "litecoin-regtest", "dogecoin-testnet"… A network whose

@@ -274,7 +274,8 @@ export async function verifyEvmEntry(
     : null;
   const blockTime = own?.hash === proof.block.hash.toLowerCase() ? (own.time ?? null) : null;
   const chain = {
-    network: v.chain.ok ? `evm:${proof.chain.chain_id}` : null,
+    // the chain id, and the genesis where the table knows that id's (the verifier's read)
+    network: v.chain.ok ? (v.chain.network ?? `evm:${proof.chain.chain_id}`) : null,
     tip: head?.number ?? null,
     node: v.chain.detail,
   };

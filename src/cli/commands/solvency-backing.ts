@@ -9,6 +9,7 @@ import {
   nativeCoinLabel,
   networkLabel,
   networkNamed,
+  networkOf,
   tokenHex,
   wellKnownAt,
   wellKnownBackings,
@@ -52,6 +53,15 @@ export function parseBacking(v: string): { asset: string; ref: BackingRef } {
   if (m[3] !== undefined && network.startsWith("utxo:"))
     throw new UsageError(`${flag}: ${m[2]} is a UTXO network: it has no tokens`);
   const token = m[3] === undefined ? undefined : parseToken(m[3], flag);
+  // "evm:1" names a chain id: any node answering it, not only the one whose genesis is Ethereum's ("ethereum")
+  if (CHAIN_ID.test(m[2] as string) && networkOf(network)?.genesis !== undefined) {
+    const on = `chain id ${network.slice(4)}`;
+    const label = token ? `the token at ${token} on ${on}` : `the native coin of ${on}`;
+    return {
+      asset: m[1] as string,
+      ref: { network, ...(token ? { token } : {}), label, chainIdOnly: true },
+    };
+  }
   const label =
     wellKnownAt(network, token)?.label ??
     (token ? `the token at ${token} on ${networkLabel(network)}` : nativeCoinLabel(network));

@@ -17,10 +17,12 @@ import {
 } from "../../chains/assets.js";
 import type { NetworkName } from "../../chains/coins.js";
 import type { ChainGroup } from "../../chains/index.js";
+import { chainIdNetwork } from "../../chains/networks.js";
 import { tronToHex20 } from "../../chains/tron.js";
 import { ChaingwError, UsageError } from "../../errors/index.js";
 import { JsonNumber } from "../../json/lossless.js";
 import {
+  readAccountNetwork,
   readBalanceOutcomes,
   readBlock,
   readChainId,
@@ -510,7 +512,11 @@ export const answeredLabel = (id: NetworkId): string =>
 /** The network a node says it is on: a UTXO chain's genesis hash, an account chain's id; null: not told. */
 async function networkOfNode(n: ChainNode): Promise<{ id: NetworkId | null; why?: string }> {
   try {
-    if (!n.chain.utxoScan) return { id: `evm:${await readChainId(n.client, n.chain)}` };
+    // an account chain: its chain id, and where the table knows that id's genesis, the node's block 0
+    if (!n.chain.utxoScan) {
+      const a = await readAccountNetwork(n.client, n.chain, await readChainId(n.client, n.chain));
+      return "unread" in a ? { id: null, why: a.unread } : { id: a.id };
+    }
     const h = (await n.client.call("getblockhash", [0], { idempotent: true, heavy: false })).result;
     return typeof h === "string" ? { id: `utxo:${h.toLowerCase()}` } : { id: null, why: "no genesis hash" };
   } catch (e) {
@@ -535,7 +541,9 @@ export async function askNetworks(nodes: ChainNode[], network: NetworkName, anyC
       n.unread = `the node given for ${nodeName(n)} did not answer which chain it is on (${why}): its balance is not read`;
       continue;
     }
-    if (id === want?.id || anyChain) continue;
+    // `reserves verify` asks the chain id a row's network has (a node on chain id 1 whose genesis is not
+    // Ethereum's is named so in its verdict: answeredLabel); solvency's identity rule asks the genesis too
+    if (chainIdNetwork(id) === want?.id || anyChain) continue;
     if (want)
       throw new UsageError(
         `--node ${n.network}=…: the node is on ${answeredLabel(id)}, not ${want.label}, the chain of the file's ${n.network} rows; give a node of ${want.label}. Nothing was checked`,

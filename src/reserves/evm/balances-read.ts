@@ -4,7 +4,9 @@
  * each token's metadata (code, decimals(), symbol()), in batch arrays through the client's batch path.
  * ABI encoding and decoding come from `ox`, loaded when a read needs it.
  */
+import { networkLabel } from "../../chains/assets.js";
 import type { ChainGroup } from "../../chains/index.js";
+import { accountNetworkId, genesisOfNetwork, type NetworkId } from "../../chains/networks.js";
 import { ChaingwError, IntegrityError, RpcError, TransportError } from "../../errors/index.js";
 import type { JsonObject, JsonValue } from "../../json/lossless.js";
 import { explainError, type Prepared, prepareRaw } from "../../methods/prepare.js";
@@ -313,6 +315,47 @@ export async function readChainId(client: JsonRpcClient, chain: ChainGroup): Pro
   const [o] = await callBatch(client, [prepareRead(chain, "eth_chainId", [])]);
   if (o instanceof ChaingwError) throw o;
   return quantityOf(o!.result, "eth_chainId");
+}
+
+/** The network a node answered, by `readAccountNetwork`; `named`: how the chain step names it. */
+export type AccountNetwork =
+  | { id: NetworkId; network: { name: string; symbol?: string } | undefined; named: string }
+  | { unread: string };
+
+/**
+ * The network a node of chain id `chainId` is on (networks.ts `accountNetworkId`): where the table knows that
+ * chain id's genesis (Ethereum's, TRON's), the node's block 0 is asked (eth_getBlockByNumber("0x0")), and a
+ * node whose genesis is another is not that network — `network` undefined, `id` "evm:<chain id>/<genesis>". One
+ * request more, only on those chain ids. A node that cannot answer it: `unread`, why (it cannot say).
+ */
+export async function readAccountNetwork(
+  client: JsonRpcClient,
+  chain: ChainGroup,
+  chainId: bigint,
+): Promise<AccountNetwork> {
+  const network = chain.evm?.network(chainId);
+  const label = networkLabel(`evm:${chainId}`);
+  // a label that already says its chain id is not said twice: "anvil (chain id 31337)", "chain id 1 (Ethereum)"
+  const named = !network
+    ? `chain id ${chainId}`
+    : label.includes(`chain id ${chainId}`)
+      ? label
+      : `chain id ${chainId} (${label})`;
+  if (!network || genesisOfNetwork(network.name) === undefined)
+    return { id: `evm:${chainId}`, network, named };
+  let genesis: string | undefined;
+  try {
+    genesis = (await readBlock(client, chain, "0x0"))?.hash;
+  } catch (e) {
+    if (!(e instanceof ChaingwError)) throw e;
+    return {
+      unread: `the node on chain id ${chainId} did not give its genesis block (eth_getBlockByNumber 0x0: ${e.message}), which tells whether it is ${label}`,
+    };
+  }
+  const id = accountNetworkId(chainId, network.name, genesis);
+  return id === `evm:${chainId}`
+    ? { id, network, named }
+    : { id, network: undefined, named: networkLabel(id) };
 }
 
 /**

@@ -52,6 +52,7 @@ import {
 } from "../verifier.js";
 import { planBalances } from "./balances.js";
 import {
+  readAccountNetwork,
   readBalances,
   readBlock,
   readChainId,
@@ -82,7 +83,8 @@ export interface EvmVerifyReport extends Findings {
   claims: { created_at: string; quorum: string | null };
   digest: { ok: boolean; claimed: string; computed: string };
   inputs: { ok: boolean; detail: string };
-  chain: { ok: boolean | null; detail: string };
+  /** `network`: the network the node is on (its chain id, and its genesis where the table knows that id's) */
+  chain: { ok: boolean | null; detail: string; network?: string };
   block: { ok: boolean | null; number: number; hash: string; detail: string };
   metadata: { ok: boolean | null; detail: string };
   balances: { ok: boolean | null; checked: number; detail: string };
@@ -211,12 +213,6 @@ async function checkInputs(_c: Ctx, s: State): Promise<Finding[]> {
   return [ok("inputs", s.inputs.detail, "inputs")];
 }
 
-/** A chain by its id and, when the table knows it, its label: "chain id 1 (Ethereum)", "anvil (chain id 31337)". */
-function chainNamed(id: bigint, known: boolean): string {
-  const label = networkLabel(`evm:${id}`);
-  return !known ? `chain id ${id}` : label.includes(`chain id ${id}`) ? label : `chain id ${id} (${label})`;
-}
-
 /** 2. The node's chain, and what the chain's own definition says of the network and its coin. */
 async function checkChain(c: Ctx, s: State): Promise<Finding[]> {
   const { proof, chain } = s;
@@ -230,19 +226,23 @@ async function checkChain(c: Ctx, s: State): Promise<Finding[]> {
     s.chainCheck = { ok: null, detail };
     return [cannotSay("chain", `node: ${detail}`, "chain.chain_id")];
   }
-  if (id.toString() !== proof.chain.chain_id) {
-    const detail = `the node is on chain id ${id}, the proof on ${proof.chain.chain_id}: this node cannot check it; ask a node of chain id ${proof.chain.chain_id}`;
-    s.chainCheck = { ok: null, detail };
-    return [cannotSay("chain", `chain: ${detail}`, "chain.chain_id")];
-  }
   const traits = chain.evm as NonNullable<ChainGroup["evm"]>;
-  const network = traits.network(id);
+  const other = `the node is on chain id ${id}, the proof on ${proof.chain.chain_id}: this node cannot check it; ask a node of chain id ${proof.chain.chain_id}`;
+  const answered =
+    id.toString() === proof.chain.chain_id
+      ? await readAccountNetwork(c.client, chain, id)
+      : { unread: other };
+  if ("unread" in answered) {
+    s.chainCheck = { ok: null, detail: answered.unread };
+    return [cannotSay("chain", `chain: ${answered.unread}`, "chain.chain_id")];
+  }
+  const { network } = answered;
   const problems: Finding[] = [];
   if ((network?.name ?? null) !== proof.chain.network)
     problems.push(
       fails(
         "chain",
-        `chain.network: the proof names the network ${JSON.stringify(proof.chain.network)}, chain id ${id} is ${network ? `"${network.name}"` : "no network chaingw names"}`,
+        `chain.network: the proof names the network ${JSON.stringify(proof.chain.network)}, chain id ${id} is ${network ? `"${network.name}"` : answered.id !== `evm:${id}` ? networkLabel(answered.id) : "no network chaingw names"}`,
         "chain.network",
       ),
     );
@@ -268,7 +268,7 @@ async function checkChain(c: Ctx, s: State): Promise<Finding[]> {
   }
   s.chainCheck = problems.length
     ? { ok: false, detail: problems.map((p) => p.text).join("; ") }
-    : { ok: true, detail: chainNamed(id, network !== undefined) };
+    : { ok: true, detail: answered.named, network: answered.id };
   for (const a of s.assets) if (a.id === "native") a.metadata_ok = s.chainCheck.ok;
   return problems.length ? problems : [ok("chain", s.chainCheck.detail, "chain")];
 }

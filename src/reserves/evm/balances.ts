@@ -19,7 +19,7 @@ import { digestOf } from "../../proof/jcs.js";
 import { JsonRpcClient } from "../../rpc/client.js";
 import { formatUnits } from "../../util/units.js";
 import { readAddressList } from "../address-list.js";
-import { readBalances, readBlock, readChainId, readTokenMeta } from "./balances-read.js";
+import { readAccountNetwork, readBalances, readBlock, readChainId, readTokenMeta } from "./balances-read.js";
 import { judgeSignatures, ownershipSection } from "./ownership.js";
 
 export interface BalancesOptions {
@@ -242,7 +242,11 @@ export async function readBalancesProof(
     );
     const after = await readBlock(c, chain, pinned ? at : "latest");
     if (after && after.hash === before.hash && after.number === before.number) {
-      const network = traits.network(chainId);
+      // the network by its chain id, and its genesis where the table knows that id's: chain id 1 is not
+      // enough to be Ethereum (balances-read.ts readAccountNetwork)
+      const answered = await readAccountNetwork(c, chain, chainId);
+      if ("unread" in answered) throw new IntegrityError(answered.unread);
+      const { network } = answered;
       const assets = assetsOf(ids, meta, values, plan, network?.symbol ?? traits.native.symbol, traits);
       const doc: Omit<EvmProof, "digest"> = {
         format: EVM_PROOF_FORMAT,
