@@ -95,14 +95,41 @@ function accountFamilyOf(
   return undefined;
 }
 
-/** The judged signature forms of one row, with no node (contract ownership is decided later). */
-/** A row's judgment: a signature's (`Judged`), or cannot-say for a key on a network chaingw cannot name. */
-export type RowJudged = Omit<Judged, "status"> & { status: Judged["status"] | "cannot-say" };
+/**
+ * A row's judgment: a signature's (`Judged`), or cannot-say for a key on a network chaingw cannot name;
+ * `digest`, the digest an EVM or TRON row's signature held in.
+ */
+export type RowJudged = Omit<Judged, "status"> & {
+  status: Judged["status"] | "cannot-say";
+  digest?: AccountDigest;
+};
 
+/** The digest an EVM and a TRON row last held in, of the rows judged before (`judgeRows`): tried first. */
+export type HeldDigests = Partial<Record<"hex" | "tron", AccountDigest>>;
+
+/**
+ * Rows judged one after another (a share of a window, `parallel.ts`, on a thread): each account row's
+ * digests tried from the one the row of its kind before held in — a file's rows sign in one.
+ */
+export function judgeRows(
+  rows: readonly OwnershipRow[],
+  layout: OwnershipLayout,
+  network: NetworkName = "main",
+): RowJudged[] {
+  const held: HeldDigests = {};
+  return rows.map((row) => {
+    const j = judgeRow(row, layout, network, held);
+    if (j.digest) held[isTronAddress(row.address) ? "tron" : "hex"] = j.digest;
+    return j;
+  });
+}
+
+/** The judged signature forms of one row, with no node (contract ownership is decided later). */
 export function judgeRow(
   row: OwnershipRow,
   layout: OwnershipLayout,
   network: NetworkName = "main",
+  held: HeldDigests = {},
 ): RowJudged {
   const [sig] = row.signatures;
   if (!sig) return unsupported("none", "unsigned");
@@ -114,7 +141,7 @@ export function judgeRow(
   // a Bitcoin-family row's address must be its coin's: an EVM or TRON key's signature proves no bitcoin
   const { coin, mismatch } = utxoCoinOfRow(row, network);
   if (mismatch) return { status: "failed", form: `${row.coin} on ${row.network}`, detail: mismatch };
-  return coin ? judgeUtxoRow(coin, row, sig) : judgeAccountRow(row, sig, DIGESTS[publisherOf(layout)]);
+  return coin ? judgeUtxoRow(coin, row, sig) : judgeAccountRow(row, sig, DIGESTS[publisherOf(layout)], held);
 }
 
 /** A Bitcoin-family row: its address decoded as its coin's, then signmessage (or a multisig's script). */
@@ -152,6 +179,7 @@ function judgeAccountRow(
   row: OwnershipRow,
   sig: string,
   pub: { evm: AccountDigest[]; tron: AccountDigest[]; ed: Ed25519Body[] },
+  held: HeldDigests,
 ): RowJudged {
   const base = row.coin.split("-")[0] as string;
   const family = accountFamilyOf(row);
@@ -165,7 +193,7 @@ function judgeAccountRow(
       detail: `the row is on ${family.name} (${row.network && !family.byCoin ? `network ${row.network}` : `coin ${row.coin}`}), but its address is ${kind === "hex" ? "an EVM" : "a TRON"} address: its amount would count on ${family.name} on another chain's key`,
     };
   if (kind) {
-    const j = judgeAccount(row.address, sig, row.message, kind === "tron" ? pub.tron : pub.evm);
+    const j = judgeAccount(row.address, sig, row.message, kind === "tron" ? pub.tron : pub.evm, held[kind]);
     // a key's signature on a network chaingw cannot name: control of a key, on no chain it can read
     // (a TRON address is TRON's by its form; an EVM address may be any EVM chain's)
     if (family || kind === "tron" || j.status !== "proven") return j;

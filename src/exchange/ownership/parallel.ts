@@ -1,7 +1,7 @@
 /**
  * Rows judged on every core: a large file's rows split into shares, one judged on the main thread and each
  * other in a worker thread (`worker.ts`, dist/ownership-worker.cjs), the judgments back in the rows' order.
- * The same `judgeRow` everywhere; a small file, a single core or a missing worker file judges on the main
+ * The same `judgeRows` everywhere; a small file, a single core or a missing worker file judges on the main
  * thread alone. A file judged a window of rows at a time keeps its workers from one window to the next.
  */
 import { existsSync } from "node:fs";
@@ -9,7 +9,7 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { NetworkName } from "../../chains/coins.js";
-import { judgeRow, type RowJudged } from "./judge.js";
+import { judgeRows, type RowJudged } from "./judge.js";
 import type { OwnershipLayout, OwnershipRow } from "./read.js";
 import type { JudgeTask } from "./worker.js";
 
@@ -68,7 +68,7 @@ class ShareWorker {
 }
 
 /**
- * Rows judged offline (`judgeRow`), on as many cores as a window of rows is worth: the worker threads started
+ * Rows judged offline (`judgeRows`), on as many cores as a window of rows is worth: the worker threads started
  * on the first window that needs them and kept for the next (a worker's start is ~0.1 s); `close()` ends them
  * (and an abort of `signal` does).
  */
@@ -92,7 +92,7 @@ export function rowJudges(
     async judge(rows) {
       const shares = Math.min(availableParallelism(), MOST, Math.floor(rows.length / SHARE));
       const file = shares > 1 && !signal?.aborted ? workerFile() : undefined;
-      if (!file) return rows.map((r) => judgeRow(r, layout, network));
+      if (!file) return judgeRows(rows, layout, network);
       while (workers.length < shares - 1) workers.push(new ShareWorker(file));
       const size = Math.ceil(rows.length / shares);
       const others = [];
@@ -105,7 +105,7 @@ export function rowJudges(
           }),
         );
       // the main thread's share while the workers judge theirs
-      const mine = rows.slice(0, size).map((r) => judgeRow(r, layout, network));
+      const mine = judgeRows(rows.slice(0, size), layout, network);
       return mine.concat(...(await Promise.all(others)));
     },
     close,

@@ -322,9 +322,6 @@ export function recoverAccount20(
 export const isEvmAddress = (a: string): boolean => /^0x[0-9a-fA-F]{40}$/.test(a);
 export const isTronAddress = looksLikeTronBase58;
 
-/** Per list of digests (DIGESTS' arrays, one per publisher and chain kind): the one a row last held in. */
-const lastHeld = new WeakMap<readonly AccountDigest[], AccountDigest>();
-
 /** secp256k1's order n. */
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const scalars = new WeakMap<Uint8Array, bigint>();
@@ -341,14 +338,17 @@ const digestScalar = (d: Uint8Array): bigint => {
 
 /**
  * An EVM (0x…) or TRON (T…) address proven by a signature in one of `digests` (tried in order; the one that
- * held is named). Every digest binds the message: a forger needs the key for any of them.
+ * held is named, and given as `digest`). Every digest binds the message: a forger needs the key for any of
+ * them. `likely`: a digest to try first (the one the rows before held in: a file's rows sign in one), with
+ * the same answer as trying them in order.
  */
 export function judgeAccount(
   address: string,
   signature: string,
   message: string,
   digests: readonly AccountDigest[],
-): Judged {
+  likely?: AccountDigest,
+): Judged & { digest?: AccountDigest } {
   const tron = isTronAddress(address);
   const chainName = tron ? "TRON" : "EVM";
   let want: string;
@@ -364,15 +364,14 @@ export function judgeAccount(
     if (!got.has(d)) got.set(d, recoverAccount20(sig, accountDigest(d, message)));
     return got.get(d);
   };
-  const held = (d: AccountDigest) => {
-    lastHeld.set(digests, d);
-    return proven(`${chainName} ${ACCOUNT_DIGEST_NAME[d]}`, `the address's key signed "${message}"`);
-  };
-  // the digest the last row of this list held in first (a file's rows sign in one: OKX's TRON v2 rows were
-  // recovered twice, v1 tried first). The same answer as trying them in order: one signature recovers one key
-  // per digest, another key for another digest unless the two are one number mod n — then the earlier is named
-  const likely = lastHeld.get(digests);
-  if (likely !== undefined && recovered(likely) === want) {
+  const held = (d: AccountDigest) => ({
+    ...proven(`${chainName} ${ACCOUNT_DIGEST_NAME[d]}`, `the address's key signed "${message}"`),
+    digest: d,
+  });
+  // the likely digest first (OKX's TRON v2 rows were recovered twice, v1 tried first). The same answer as
+  // trying them in order: one signature recovers one key per digest, another key for another digest unless
+  // the two are one number mod n — then the earlier is named
+  if (likely !== undefined && digests.includes(likely) && recovered(likely) === want) {
     const e = digestScalar(accountDigest(likely, message));
     const earlier = digests
       .slice(0, digests.indexOf(likely))

@@ -1,11 +1,11 @@
 /**
  * A worker thread of `reserves verify` on a large address file (bundled apart as
  * dist/ownership-worker.cjs, started by `parallel.ts`): the rows it is given judged offline, each as
- * `judgeRow` judges it on the main thread. Message in: {rows, layout, network}; out: {judged} or {error}.
+ * `judgeRows` judges it on the main thread. Message in: {rows, layout, network}; out: {judged} or {error}.
  */
 import { parentPort } from "node:worker_threads";
 import type { NetworkName } from "../../chains/coins.js";
-import { judgeRow } from "./judge.js";
+import { judgeRows } from "./judge.js";
 import type { OwnershipLayout, OwnershipRow } from "./read.js";
 
 export interface JudgeTask {
@@ -16,7 +16,7 @@ export interface JudgeTask {
 
 parentPort?.on("message", (m: JudgeTask) => {
   try {
-    parentPort?.postMessage({ judged: m.rows.map((r) => judgeRow(r, m.layout, m.network)) });
+    parentPort?.postMessage({ judged: judgeRows(m.rows, m.layout, m.network) });
   } catch (e) {
     parentPort?.postMessage({ error: (e as Error).stack ?? String(e) });
   }
