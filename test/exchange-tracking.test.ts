@@ -171,6 +171,7 @@ describe("a declared token that tracks the native balance, in an exchange's addr
         coin: "TRK-ETH",
         network: "ETH",
         status: "proven",
+        code: "reads-native",
         why: `TRK-ETH is the token at ${trk} on ${chain1()}, one balance backs one asset: it tracks the native coin: its balanceOf(${A0}) moved with that address's native balance at block ${height} (eth_call with a state override), whatever it adds to it; the native coin counts once, as itself: not counted as TRK`,
       },
     ]);

@@ -322,6 +322,36 @@ describe("an exchange's address file against chaingw's commitment", () => {
     );
   });
 
+  it("a row's finding is one: its code and words the same in --json, the text and the package's rows.csv (the ETH row relabelled ETH-BSC, not counted; the LTC row proven)", async () => {
+    const file = addressFile({ ethCoin: "ETH-BSC" });
+    const liab = await commitment({ LTC: "1.5", ETH: "5000" });
+    const json = await solvency(file, liab, "--challenge", MESSAGE);
+    const [row] = json.coin("ETH").not_counted;
+    expect(row).toMatchObject({ line: 7, coin: "ETH-BSC", status: "signed", code: "not-the-asset" });
+    const why = row?.why as string;
+    expect(why).toMatch(
+      /^ETH-BSC is a token whose contract is not named on BNB Smart Chain .*: not counted as ETH$/,
+    );
+    const proven = json.coin("LTC").rows[0];
+    expect(proven).toMatchObject({ line: 6, code: "row-proven" });
+    const pkg = join(dir, "finding-package");
+    const text = await runCli([...args(file, liab), "--challenge", MESSAGE, "--report", pkg]);
+    expect(text.exitCode).toBe(1);
+    expect(text.stdout).toContain(`ETH: line 7 ETH-BSC: NOT COUNTED (signed): ${why}\n`);
+    const rows = readFileSync(join(pkg, "rows.csv"), "utf8").trimEnd().split("\n");
+    const q = (t: string) => `"${t.replaceAll('"', '""')}"`;
+    const eth = rows.find((x) => x.startsWith("ETH,line 7,"));
+    expect(eth).toMatch(/^ETH,line 7,[^,]*,,0\.0{18},0\.0{18},not counted,/);
+    expect(eth?.endsWith(`,not counted,${q(`signed: ${why}`)},not-the-asset`)).toBe(true);
+    expect(rows).toContain(
+      `LTC,line 6,LTC (its own chain),${addr},2.00000000,2.00000000,proven,${q(proven?.why as string)},row-proven`,
+    );
+    // the page lists the same finding: its code on the row, its words in the cell
+    expect(readFileSync(join(pkg, "index.html"), "utf8")).toMatch(
+      /<tr data-code="not-the-asset"><td>ETH<\/td><td>line 7<\/td>/,
+    );
+  });
+
   it("a coin owed that no reserve row backs (USDT): NOT SOLVENT for it; the others covered", async () => {
     const r = await solvency(
       addressFile(),
@@ -881,6 +911,7 @@ describe("one balance counts once, however the exchange names it", () => {
         coin: "ETH-ARBITRUM",
         network: "ARBITRUM",
         status: "proven",
+        code: "same-balance",
         why: expect.stringMatching(
           /^the same balance as line 2: the own coin of .*, the same address: it counts once$/,
         ),
@@ -979,9 +1010,9 @@ describe("the report package of an exchange's address file (solvency --report DI
     ]);
     const rows = readFileSync(join(pkg, "rows.csv"), "utf8").trimEnd().split("\n");
     expect(rows).toEqual([
-      "asset,source,network,address,claimed,proven,status,why",
-      `LTC,line 6,LTC (its own chain),${addr},2.00000000,2.00000000,proven,"signed over the audit's text, the balance read at the snapshot"`,
-      `ETH,line 7,ETH (its own chain),${A0},${eth18(ethBalance)},${eth18(ethBalance)},proven,"signed over the audit's text, the balance read at the snapshot"`,
+      "asset,source,network,address,claimed,proven,status,why,code",
+      `LTC,line 6,LTC (its own chain),${addr},2.00000000,2.00000000,proven,"signed over the audit's text, the balance read at the snapshot",row-proven`,
+      `ETH,line 7,ETH (its own chain),${A0},${eth18(ethBalance)},${eth18(ethBalance)},proven,"signed over the audit's text, the balance read at the snapshot",row-proven`,
     ]);
     // the page in Chromium: self-contained, the verdict, the scope, a chart per coin
     const page = join(pkg, "index.html");

@@ -401,7 +401,7 @@ describe("solvency", () => {
     );
     expect(readFileSync(join(pkg, "solvency.csv"), "utf8").split("\n")[1]).toMatch(/^LTC,8,1\.50000000,/);
     const rows = readFileSync(join(pkg, "rows.csv"), "utf8").trimEnd().split("\n");
-    expect(rows[0]).toBe("asset,source,network,address,claimed,proven,status,why");
+    expect(rows[0]).toBe("asset,source,network,address,claimed,proven,status,why,code");
     // every holding judged, with why: each output of the UTXO proof and each balance of the EVM proof, per
     // address — the signed address's proven, the other's claimed — adding up to the report's figures
     const ltcDoc = JSON.parse(readFileSync(ltcProof, "utf8"));

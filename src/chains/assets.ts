@@ -64,16 +64,6 @@ export function assetAt(
   return undefined;
 }
 
-/** Why a holding named as `asset` is not it: what backs the asset instead, and how to declare otherwise. */
-export function notTheAsset(asset: string, rule: AssetRule): string {
-  if (rule.source === "none")
-    return `nothing backs ${asset}: it is not a well-known asset; declare what does with --backing ${asset}=NETWORK[:TOKEN]`;
-  const wanted = rule.refs.map((r) => r.label).join(" or ");
-  return rule.source === "declared"
-    ? `not ${wanted} (--backing ${asset})`
-    : `not ${wanted} (the well-known ${asset}; another network or contract only with --backing ${asset}=NETWORK[:TOKEN])`;
-}
-
 /** The declared contracts named in a verdict: "trusted as declared (--backing), not checked: …". */
 export const trustedText = (trusted: readonly string[]): string =>
   `trusted as declared (--backing), not checked to be what they are declared: ${trusted.join("; ")}`;

@@ -8,7 +8,7 @@
 import type { AssetRule } from "../chains/assets.js";
 import { counted, type Verdict } from "../reserves/verdict.js";
 import { gapText } from "../util/audit-time.js";
-import type { HoldingFinding } from "./words.js";
+import type { HoldingCode, HoldingFinding } from "./words.js";
 
 /** What a reserve proof's check means for solvency. */
 export type ReserveStatus = "holds" | "fails" | "cannot-say" | "not-verified";
@@ -56,7 +56,8 @@ export interface ProofLine {
   /** what the proof is: its network (and token), as re-derived or, without --verify, as claimed */
   is: string;
   counted: boolean;
-  /** why it does not count */
+  /** why it does not count: the finding's code and its words (judge/words.ts) */
+  code?: HoldingCode;
   why?: string;
   /** the proof's own height or block */
   height: number;
@@ -83,7 +84,8 @@ export interface RowLine {
   proven: boolean;
   /** proven on chain over the accepted text, but not for this audit's time or moment: why */
   not_for_this_audit?: string;
-  /** why it counts as it does, in words (judge/words.ts `holdingWords`, or not_for_this_audit's) */
+  /** why it counts as it does: the finding's code and its words (judge/words.ts `holdingWords`) */
+  code: HoldingCode;
   why: string;
 }
 
@@ -104,6 +106,8 @@ export interface HoldingLine {
   proven: string;
   status: "proven" | "claimed" | "not counted";
   finding?: HoldingFinding;
+  /** the finding's code and its words (judge/words.ts): what rows.csv and the page list */
+  code: HoldingCode;
   why: string;
 }
 
@@ -112,7 +116,10 @@ export interface RowNotCounted {
   line: number;
   coin: string;
   network: string;
+  /** the verifier's status of the row */
   status: string;
+  /** why it is not counted: the finding's code and its words (judge/words.ts) */
+  code: HoldingCode;
   why: string;
 }
 

@@ -5,6 +5,7 @@
  * so they cannot disagree.
  */
 
+import { type AssetRule, type NetworkId, networkLabel } from "../chains/assets.js";
 import { amountOf } from "../util/units.js";
 
 /**
@@ -77,10 +78,40 @@ export function assetWords(f: AssetFinding): string {
   }
 }
 
+/** What a holding is by the one identity rule: its chain as its node answered (null: not told) and its contract
+ * (undefined: the chain's own coin; null: a token whose contract is not named). */
+export interface HoldingChain {
+  network: NetworkId | null;
+  token: string | undefined | null;
+}
+
+/** "LTC on Litecoin regtest", "the token at 0x… on anvil (chain id 31337)", or why it is not told. */
+export function chainWords(id: HoldingChain): string {
+  if (id.network === null)
+    return "a network not told (no --node answered for it, and its name is no network's)";
+  const on = networkLabel(id.network);
+  return id.token === null
+    ? `a token whose contract is not named on ${on} (--token SYMBOL=ADDRESS)`
+    : id.token === undefined
+      ? `the own coin of ${on}`
+      : `the token at ${id.token} on ${on}`;
+}
+
+/** Why a holding named as `asset` is not it: what backs the asset instead, and how to declare otherwise. */
+export function notTheAsset(asset: string, rule: AssetRule): string {
+  if (rule.source === "none")
+    return `nothing backs ${asset}: it is not a well-known asset; declare what does with --backing ${asset}=NETWORK[:TOKEN]`;
+  const wanted = rule.refs.map((r) => r.label).join(" or ");
+  return rule.source === "declared"
+    ? `not ${wanted} (--backing ${asset})`
+    : `not ${wanted} (the well-known ${asset}; another network or contract only with --backing ${asset}=NETWORK[:TOKEN])`;
+}
+
 /**
  * Why one holding counts as it does (a proof's output or balance, an address file's row), typed: a code, its
- * subject (where it is stated) and its numbers; `holdingWords` turns it into the words rows.csv, the package,
- * the text and `--json` (`why`) read.
+ * subject (where it is stated, what it is) and its numbers; `holdingWords` turns it into the words the text,
+ * `--json` (`why`, beside `code`), the page and the package's rows.csv read — the judge builds the finding, and
+ * nothing else words it.
  */
 export type HoldingFinding =
   /** signed over the audit's challenge, re-read on chain at the snapshot (`at`: "height 111", "block 5") */
@@ -95,17 +126,44 @@ export type HoldingFinding =
   | { code: "unsigned"; at: string }
   /** its proof proves nothing for this audit (another text, none), or does not hold (`check`) */
   | { code: "proof-not-proving"; at: string; check: string }
+  /** a counted proof's own line where none of its holdings was listed: its check and the verifier's summary */
+  | { code: "proof-check"; check: string; summary?: string }
   /** proven on chain, but not for this audit: the judge's reason (time, moment, snapshot), already in words */
   | { code: "not-for-audit"; why: string }
-  /** its proof is not counted for the asset: the proof's reason */
-  | { code: "proof-not-counted"; why: string }
+  /** its proof is not counted for the asset: the proof's finding */
+  | { code: "proof-not-counted"; proof: HoldingFinding }
   /** an output spent at or below its chain's joint height */
   | { code: "spent-by-snapshot"; block: number; joint: number }
   /** an output spent at or before the liabilities' date, or by the audit's moment across chains */
   | { code: "spent-before-liabilities"; block: number; time: string | null }
   | { code: "moved-before-moment"; block: number; time: string | null }
   /** the same output or balance as one counted before (`first`: where), counted once there */
-  | { code: "counted-once"; first: string };
+  | { code: "counted-once"; first: string }
+  /**
+   * named as `asset` (a row: its coin `coin`, what it `is`), its chain and contract are not what backs it
+   * (`rule`: the well-known table's, --backing's, or none)
+   */
+  | { code: "not-the-asset"; asset: string; rule: AssetRule; row?: { coin: string; is: HoldingChain } }
+  /** a proof whose network its node could not tell (`summary`: the node's words), or not asked (no --verify) */
+  | { code: "network-untold"; summary: string | null }
+  /** an address file's row of base units of a coin whose places chaingw's tables do not know */
+  | { code: "places-unknown"; asset: string; coin: string; network: string }
+  /** an address file's row the verifier did not find signed and held (failed, unsigned, unsupported): its words */
+  | { code: "row-not-proven"; status: string; reason: string }
+  /** a token whose balanceOf reads the native coin (`detail`: what the probe saw): the native coin counts it */
+  | { code: "reads-native"; asset: string; coin: string; is: HoldingChain; detail: string }
+  /** a token of a known mirror, on a chain whose native coin backs another asset owed */
+  | { code: "mirror-backs-other"; mirror: string; network: NetworkId; owner: string }
+  /** a token the probe saw read the native coin at a contract not known to mirror it: it counts for none */
+  | { code: "mirror-unshown"; mirror: string; network: NetworkId }
+  /**
+   * an address file's row of the same chain, contract and address as one counted before (`first`: its line, and
+   * the asset it counted for): counted once, there
+   */
+  | { code: "same-balance"; first: string; firstAsset: string; asset: string; is: HoldingChain };
+
+/** A holding's code: the one word `--json`, rows.csv and the page give beside its words. */
+export type HoldingCode = HoldingFinding["code"];
 
 /** The holding's finding in words: "held at height 111 (re-read on the node); its address signed the audit's challenge". */
 export function holdingWords(f: HoldingFinding): string {
@@ -122,10 +180,12 @@ export function holdingWords(f: HoldingFinding): string {
       return `held at ${f.at}; no signature over the audit's challenge proven for this address`;
     case "proof-not-proving":
       return `held at ${f.at}; the proof ${f.check === "holds" ? "proves nothing for this audit" : `does not hold (${f.check})`}`;
+    case "proof-check":
+      return `${f.check}${f.summary ? `: ${f.summary}` : ""}`;
     case "not-for-audit":
       return f.why;
     case "proof-not-counted":
-      return `the proof is not counted: ${f.why}`;
+      return `the proof is not counted: ${holdingWords(f.proof)}`;
     case "spent-by-snapshot":
       return `spent in block ${f.block}, at or below the joint height ${f.joint}`;
     case "spent-before-liabilities":
@@ -134,5 +194,23 @@ export function holdingWords(f: HoldingFinding): string {
       return `spent in block ${f.block} (${f.time ?? "its time unknown"}), before the audit's moment`;
     case "counted-once":
       return `also in ${f.first}: counted once, there`;
+    case "not-the-asset":
+      return f.row
+        ? `${f.row.coin} is ${chainWords(f.row.is)}, ${notTheAsset(f.asset, f.rule)}: not counted as ${f.asset}`
+        : notTheAsset(f.asset, f.rule);
+    case "network-untold":
+      return f.summary === null ? "not judged without --verify" : `its node: ${f.summary}`;
+    case "places-unknown":
+      return `${f.coin}${f.network && !f.coin.includes("-") ? ` on ${f.network}` : ""}: its amount is in base units of a coin whose places chaingw's tables do not know: not counted as ${f.asset}`;
+    case "row-not-proven":
+      return f.reason;
+    case "reads-native":
+      return `${f.coin} is ${chainWords(f.is)}, one balance backs one asset: it ${f.detail}; the native coin counts once, as itself: not counted as ${f.asset}`;
+    case "mirror-backs-other":
+      return `one balance backs one asset: ${f.mirror}, and the native coin of ${networkLabel(f.network)} backs ${f.owner}`;
+    case "mirror-unshown":
+      return `${f.mirror}: it counts for no asset — its balanceOf at an address is not shown to be that address's coins; the native coin of ${networkLabel(f.network)} counts them, once, as itself`;
+    case "same-balance":
+      return `the same balance as ${f.first}${f.firstAsset === f.asset ? "" : ` (counted as ${f.firstAsset})`}: ${f.is.network === null ? "the same network name" : chainWords(f.is)}, the same address: it counts once`;
   }
 }

@@ -42,6 +42,7 @@ export class HoldingList {
       proven: status === "proven" ? amount : amountOf("0", this.decimals),
       status,
       finding,
+      code: finding.code,
       why: holdingWords(finding),
     };
   }
@@ -78,6 +79,7 @@ export class HoldingList {
         proven: amountOf("0", this.decimals),
         status: "not counted",
         finding: f,
+        code: f.code,
         why: holdingWords(f),
       };
     }
@@ -90,9 +92,10 @@ export class HoldingList {
     from: number,
     b: Backing,
     is: string,
-    p: { counted: boolean; claimed: string; proven: string; why: string },
+    p: { counted: boolean; claimed: string; proven: string; finding: HoldingFinding },
   ): void {
     if (this.lines.length > from) return;
+    const f = p.finding;
     this.lines.push({
       asset: this.asset,
       source: `${b.file}${b.id ? `#${b.id}` : ""}`,
@@ -101,7 +104,9 @@ export class HoldingList {
       claimed: amountOf(p.counted ? p.claimed : "0", this.decimals),
       proven: amountOf(p.counted ? p.proven : "0", this.decimals),
       status: !p.counted ? "not counted" : p.proven !== "0" ? "proven" : "claimed",
-      why: p.why,
+      finding: f,
+      code: f.code,
+      why: holdingWords(f),
     });
   }
 }

@@ -31,7 +31,6 @@ import {
   knownNativeMirror,
   type NetworkId,
   networkLabel,
-  notTheAsset,
   trustedContracts,
   trustedText,
 } from "../chains/assets.js";
@@ -39,7 +38,7 @@ import { Ledger } from "../judge/holding.js";
 import { beforeMomentFault, momentOf } from "../judge/moment.js";
 import { type HoldingLine, largestGap } from "../judge/report.js";
 import { assetStatus, chainSnapshots, snapshotFault } from "../judge/status.js";
-import { type AssetFinding, assetWords } from "../judge/words.js";
+import { type AssetFinding, assetWords, type HoldingFinding, holdingWords } from "../judge/words.js";
 import { share } from "../reserves/claims.js";
 import { counted } from "../reserves/verdict.js";
 import { rfc3339Seconds } from "../util/audit-time.js";
@@ -171,14 +170,15 @@ function judgeAsset(
   const run: AssetRun = { asset, rule, j, t, joint, snapshots, moment, mirrors: new Set(), fmt };
   const proofs = placed.map((p) => {
     const from = t.list.lines.length;
-    const line = proofLine(run, p);
+    // the finding of a proof not counted stays the judge's (its code and words are the line's)
+    const { finding, ...line } = proofLine(run, p);
     // a proof none of whose holdings was listed: the proof as one line
-    t.list.proof(from, p.b, line.is, {
-      ...line,
-      why: !line.counted
-        ? (line.why ?? "not counted")
-        : (line.not_for_this_audit ?? `${line.check}${line.summary ? `: ${line.summary}` : ""}`),
-    });
+    const f: HoldingFinding | undefined = line.counted
+      ? line.not_for_this_audit
+        ? { code: "not-for-audit", why: line.not_for_this_audit }
+        : { code: "proof-check", check: line.check, ...(line.summary ? { summary: line.summary } : {}) }
+      : (finding as HoldingFinding);
+    t.list.proof(from, p.b, line.is, { ...line, finding: f });
     return line;
   });
   lines.push(...t.list.lines);
@@ -221,7 +221,10 @@ function judgeAsset(
 }
 
 /** One proof's line of an asset: counted (its coins tallied once) or why not. */
-function proofLine(run: AssetRun, { b, network, ref }: Placed): SolvencyAsset["proofs"][number] {
+function proofLine(
+  run: AssetRun,
+  { b, network, ref }: Placed,
+): SolvencyAsset["proofs"][number] & { finding?: HoldingFinding } {
   const { asset, rule, j, t, fmt } = run;
   const check = reserveStatus(b);
   const t0 = b.entry.verify?.block_time ?? null;
@@ -235,17 +238,23 @@ function proofLine(run: AssetRun, { b, network, ref }: Placed): SolvencyAsset["p
     check,
     ...(b.entry.verify ? { summary: b.entry.verify.summary } : {}),
   };
-  const notCounted = (why: string) => {
-    for (const x of statedOf(b)) t.list.notCounted(base.is, x, { code: "proof-not-counted", why });
-    return { ...base, counted: false, why, claimed: "0", proven: "0" };
+  const notCounted = (f: HoldingFinding) => {
+    for (const x of statedOf(b)) t.list.notCounted(base.is, x, { code: "proof-not-counted", proof: f });
+    return {
+      ...base,
+      counted: false,
+      code: f.code,
+      why: holdingWords(f),
+      finding: f,
+      claimed: "0",
+      proven: "0",
+    };
   };
   if (!ref || network === null)
     return notCounted(
       network === null
-        ? b.entry.verify
-          ? `its node: ${b.entry.verify.summary}`
-          : "not judged without --verify"
-        : notTheAsset(asset.asset, rule),
+        ? { code: "network-untold", summary: b.entry.verify ? b.entry.verify.summary : null }
+        : { code: "not-the-asset", asset: asset.asset, rule },
     );
   const at = run.joint.get(network) as number;
   const token = tokenOf(b);
@@ -253,9 +262,7 @@ function proofLine(run: AssetRun, { b, network, ref }: Placed): SolvencyAsset["p
   if (mirror !== undefined) run.mirrors.add(mirror);
   const owner = j.nativeOwner.get(network);
   if (mirror !== undefined && owner !== undefined && owner !== asset.asset)
-    return notCounted(
-      `one balance backs one asset: ${mirror}, and the native coin of ${networkLabel(network)} backs ${owner}`,
-    );
+    return notCounted({ code: "mirror-backs-other", mirror, network, owner });
   // a token the probe saw read the native coin, not a known mirror contract: what its balanceOf shows at an
   // address may be another address's coins (a follower listed first would count them at its holder's key)
   if (
@@ -264,9 +271,7 @@ function proofLine(run: AssetRun, { b, network, ref }: Placed): SolvencyAsset["p
     b.entry.verify?.tracks_native?.[token] &&
     !knownNativeMirror(network, token)
   )
-    return notCounted(
-      `${mirror}: it counts for no asset — its balanceOf at an address is not shown to be that address's coins; the native coin of ${networkLabel(network)} counts them, once, as itself`,
-    );
+    return notCounted({ code: "mirror-unshown", mirror, network });
   // one snapshot per chain: a balance read below its chain's (the face refuses such EVM proofs before sending)
   const moved = b.evm ? snapshotFault("balance", heightOf(b), at, "the proofs'") : undefined;
   const snap = run.snapshots.get(network);

@@ -238,6 +238,7 @@ ${htmlTable(
       esc(h.why),
     ]),
   [4, 5],
+  hs.slice(0, HOLDINGS_LISTED).map((h) => `data-code="${esc(h.code)}"`),
 )}
 <h2>Documents read, with their digests</h2>
 ${htmlTable(

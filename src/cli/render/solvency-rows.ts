@@ -5,6 +5,7 @@
  * exact decimal text, in the asset's units.
  */
 import type { HoldingLine, SolvencyAsset, SolvencyReport } from "../../judge/report.js";
+import { type HoldingFinding, holdingWords } from "../../judge/words.js";
 import { csvTable } from "../../util/csv.js";
 import { escapeDeep } from "../../util/escape.js";
 import { amountOf } from "../../util/units.js";
@@ -96,6 +97,12 @@ export type Holding = HoldingLine;
 
 /** A proof as one holding, where the judge's lines are not given (the proof's own claimed and proven). */
 function proofHolding(a: SolvencyAsset, p: SolvencyAsset["proofs"][number]): Holding[] {
+  // a counted proof's finding from its line; one not counted carries the judge's code and words
+  const f: HoldingFinding | undefined = !p.counted
+    ? undefined
+    : p.not_for_this_audit
+      ? { code: "not-for-audit", why: p.not_for_this_audit }
+      : { code: "proof-check", check: p.check, ...(p.summary ? { summary: p.summary } : {}) };
   return [
     {
       asset: a.asset,
@@ -105,9 +112,8 @@ function proofHolding(a: SolvencyAsset, p: SolvencyAsset["proofs"][number]): Hol
       claimed: amountOf(p.counted ? p.claimed : "0", a.decimals),
       proven: amountOf(p.counted ? p.proven : "0", a.decimals),
       status: !p.counted ? "not counted" : p.proven !== "0" ? "proven" : "claimed",
-      why: !p.counted
-        ? (p.why ?? "not counted")
-        : (p.not_for_this_audit ?? `${p.check}${p.summary ? `: ${p.summary}` : ""}`),
+      code: f ? f.code : (p.code ?? "proof-not-counted"),
+      why: f ? holdingWords(f) : (p.why ?? "not counted"),
     },
   ];
 }
@@ -127,6 +133,7 @@ function rowHoldings(a: SolvencyAsset): Holding[] {
         claimed: amountOf(x.amount, a.decimals),
         proven: amountOf(x.proven ? x.amount : "0", a.decimals),
         status: x.proven ? "proven" : "claimed",
+        code: x.code,
         why: x.why,
       }),
     ),
@@ -139,6 +146,7 @@ function rowHoldings(a: SolvencyAsset): Holding[] {
         claimed: amountOf("0", a.decimals),
         proven: amountOf("0", a.decimals),
         status: "not counted",
+        code: x.code,
         why: `${x.status}: ${x.why}`,
       }),
     ),
@@ -160,11 +168,11 @@ export function holdings(r: SolvencyReport, lines?: HoldingLine[]): Holding[] {
   );
 }
 
-/** rows.csv: every holding judged, with why. */
+/** rows.csv: every holding judged, with why — its finding's words and code (judge/words.ts). */
 export const holdingsCsv = (hs: Holding[]): string =>
   csvTable(
-    ["asset", "source", "network", "address", "claimed", "proven", "status", "why"],
-    hs.map((h) => [h.asset, h.source, h.network, h.address, h.claimed, h.proven, h.status, h.why]),
+    ["asset", "source", "network", "address", "claimed", "proven", "status", "why", "code"],
+    hs.map((h) => [h.asset, h.source, h.network, h.address, h.claimed, h.proven, h.status, h.why, h.code]),
   );
 
 /** A finding the verdict rests on, with its kind (the page groups them). */

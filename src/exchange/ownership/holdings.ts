@@ -14,6 +14,7 @@ import {
 } from "../../chains/assets.js";
 import { COINS, type NetworkName } from "../../chains/coins.js";
 import type { Holding, ReadStatus } from "../../judge/holding.js";
+import type { HoldingFinding } from "../../judge/words.js";
 import { isTronRow, networkOf, nodeOfRow } from "./balances.js";
 import { exchangeChainOf, nativeOn } from "./coins.js";
 import { addressKey } from "./judge.js";
@@ -63,18 +64,6 @@ export function rowIdentity(
   }
   const t = b.tokens.get(symbol);
   return { network, token: t ? t.toLowerCase() : nativeOn(symbol, name) ? undefined : known(network) };
-}
-
-/** "LTC on Litecoin regtest", "the token at 0x… on anvil (chain id 31337)", or why it is not told. */
-export function identityText(id: ReturnType<typeof rowIdentity>): string {
-  if (id.network === null)
-    return "a network not told (no --node answered for it, and its name is no network's)";
-  const on = networkLabel(id.network);
-  return id.token === null
-    ? `a token whose contract is not named on ${on} (--token SYMBOL=ADDRESS)`
-    : id.token === undefined
-      ? `the own coin of ${on}`
-      : `the token at ${id.token} on ${on}`;
 }
 
 /**
@@ -155,7 +144,7 @@ function tronUntracked(row: OwnershipRow, b: RowBackings): { tracks: null; detai
 
 /**
  * A token row whose balanceOf the tracking probe saw move with a native balance (balances.ts, tracking.ts): the
- * native coin again, so it backs nothing — the native coin's own rows count it, once (`notCounted`, why). A
+ * native coin again, so it backs nothing — the native coin's own rows count it, once (`notCounted`, its finding). A
  * token row whose node could not tell (refused or ignored the state override) proves nothing for the audit,
  * cannot say (`fault`) — unless it backs `asset` as the well-known contract it is.
  */
@@ -164,14 +153,12 @@ export function trackingFault(
   row: OwnershipRow,
   asset: string,
   b: RowBackings,
-): { notCounted: string } | { fault: { why: string; cannotSay: true } } | undefined {
+): { notCounted: HoldingFinding } | { fault: { why: string; cannotSay: true } } | undefined {
   const t = r.balance?.tracking ?? tronUntracked(row, b);
   if (!t || t.tracks === false) return undefined;
   const id = rowIdentity(row, b);
   if (t.tracks)
-    return {
-      notCounted: `${r.coin} is ${identityText(id)}, one balance backs one asset: it ${t.detail}; the native coin counts once, as itself: not counted as ${asset}`,
-    };
+    return { notCounted: { code: "reads-native", asset, coin: r.coin, is: id, detail: t.detail } };
   if (b.rules.get(asset)?.source === "well-known") return undefined;
   const on = id.network === null ? "its network" : networkLabel(id.network);
   return {

@@ -18,11 +18,10 @@
  *    `--max-gap` of the liabilities' date (beyond: claimed); its block time or that date unknown: cannot say.
  * Data in, data out: the face reads the files, runs the verifier and reads the snapshots' block times.
  */
-import { networkLabel, notTheAsset, trustedContracts, trustedText } from "../../chains/assets.js";
+import { networkLabel, trustedContracts, trustedText } from "../../chains/assets.js";
 import { type Entry, Ledger } from "../../judge/holding.js";
 import { beforeMomentFault, type Moment, momentOf } from "../../judge/moment.js";
 import {
-  largestGap,
   type RowLine,
   type RowNotCounted,
   type Snapshot,
@@ -32,7 +31,7 @@ import {
   STATUS_RANK,
 } from "../../judge/report.js";
 import { assetStatus, chainSnapshots, snapshotFault } from "../../judge/status.js";
-import { type AssetFinding, assetWords, holdingWords } from "../../judge/words.js";
+import { type AssetFinding, assetWords, type HoldingFinding, holdingWords } from "../../judge/words.js";
 import { share } from "../../reserves/claims.js";
 import { gapText, rfc3339Seconds, timeFault } from "../../util/audit-time.js";
 import { aheadOfClock, isoOf } from "../../util/text.js";
@@ -44,7 +43,6 @@ import {
   backingOf,
   type Exact,
   exactOf,
-  identityText,
   type RowBackings,
   rowHolding,
   rowIdentity,
@@ -52,6 +50,7 @@ import {
   trackingFault,
 } from "./holdings.js";
 import type { OwnershipFile, OwnershipRow } from "./read.js";
+import { liabilitiesFacts, reportFacts } from "./solvency-facts.js";
 
 export { type RowBackings, rowIdentity, tickerOf } from "./holdings.js";
 
@@ -134,8 +133,9 @@ function snapshotOfRow(
 }
 
 /**
- * Why a row named as the coin (or at its chain and contract) is not counted, or its amount exactly: base units
- * at the row's own places (a file of base units: the coin's places from the tables; else the places written).
+ * Why a row named as the coin (or at its chain and contract) is not counted (its finding), or its amount
+ * exactly: base units at the row's own places (a file of base units: the coin's places from the tables; else
+ * the places written).
  */
 function notCountedWhy(
   r: RowResult,
@@ -143,25 +143,22 @@ function notCountedWhy(
   owed: LiabilityTotal,
   mine: ReturnType<typeof backingOf>,
   j: Judging,
-): { why: string } | { amount: Exact } {
+): { finding: HoldingFinding } | { amount: Exact } {
   const rule = j.backings.rules.get(owed.asset) ?? { refs: [], source: "none" as const };
   // a signed row whose --node did not answer (the verifier's "cannot say"): which chain it is cannot be told,
   // so it is neither the asset nor not — it stays in the sums as what might be proven (the ledger's unknown)
   if (typeof mine === "object" && !(mine.network === null && r.status === "cannot-say" && r.signed))
-    return {
-      why: `${r.coin} is ${identityText(mine)}, ${notTheAsset(owed.asset, rule)}: not counted as ${owed.asset}`,
-    };
+    return { finding: { code: "not-the-asset", asset: owed.asset, rule, row: { coin: r.coin, is: mine } } };
   // base units in the places the chain gave the amount it re-read, else the coin's in chaingw's tables
   const d = j.file.units === "base" ? basePlacesOf(row, r) : 0;
   if (d === undefined)
-    return {
-      why: `${r.coin}${r.network && !r.coin.includes("-") ? ` on ${r.network}` : ""}: its amount is in base units of a coin whose places chaingw's tables do not know: not counted as ${owed.asset}`,
-    };
+    return { finding: { code: "places-unknown", asset: owed.asset, coin: r.coin, network: r.network } };
   // a row its node could not re-read stays in the sums as what might be proven (the ledger's unknown): the
   // judge's "cannot say" weighs it; dropped, its coin read "not covered" though no chain answered against it
-  if (r.status !== "proven" && r.status !== "signed" && r.status !== "cannot-say") return { why: r.reason };
+  if (r.status !== "proven" && r.status !== "signed" && r.status !== "cannot-say")
+    return { finding: { code: "row-not-proven", status: r.status, reason: r.reason } };
   const tracked = trackingFault(r, row, owed.asset, j.backings);
-  if (tracked && "notCounted" in tracked) return { why: tracked.notCounted };
+  if (tracked && "notCounted" in tracked) return { finding: tracked.notCounted };
   return { amount: exactOf(r.amount as string, j.file.units === "base" ? d : undefined) };
 }
 
@@ -179,12 +176,24 @@ function heightFault(j: Judging, row: OwnershipRow, height: number | undefined):
 /**
  * One balance counts once (the ledger's rule, judge/holding.ts): a row whose chain (the network its node
  * answers for: two `--node` names of one chain are one), contract and address (however written:
- * `addressKey`) a row already counted has is named and not counted again: why, in words.
+ * `addressKey`) a row already counted has is named and not counted again: its finding.
  */
-function againWhy(j: Judging, row: OwnershipRow, first: Entry, asset: string): string {
-  const id = rowIdentity(row, j.backings);
-  return `the same balance as ${first.first.source}${first.asset === asset ? "" : ` (counted as ${first.asset})`}: ${identityText(id).replace(/^a network not told.*/, "the same network name")}, the same address: it counts once`;
+function againOf(j: Judging, row: OwnershipRow, first: Entry, asset: string): HoldingFinding {
+  return {
+    code: "same-balance",
+    first: first.first.source,
+    firstAsset: first.asset,
+    asset,
+    is: rowIdentity(row, j.backings),
+  };
 }
+
+/** A row not counted, with its finding's code and words (judge/words.ts). */
+const notCountedRow = (
+  base: { line: number; coin: string; network: string },
+  status: string,
+  f: HoldingFinding,
+): RowNotCounted => ({ ...base, status, code: f.code, why: holdingWords(f) });
 
 /** The coin's finding, typed (judge/words.ts turns it into words): its status, numbers, and why not proven. */
 function coinFinding(c: SolvencyAsset, j: Judging): AssetFinding {
@@ -212,7 +221,7 @@ function coinFinding(c: SolvencyAsset, j: Judging): AssetFinding {
 
 /** A counted row before the sums: its line, its exact amount, whether proven for the audit, and why not. */
 interface Counted {
-  row: Omit<RowLine, "amount" | "proven" | "why">;
+  row: Omit<RowLine, "amount" | "proven" | "code" | "why">;
   /** the ledger's entry the row stands for: proven where any row of the balance is */
   entry: Entry;
 }
@@ -239,8 +248,8 @@ function candidatesOf(j: Judging, owed: LiabilityTotal) {
     if (mine === "other" || mine === "unrelated") continue;
     const base = { line: r.line, coin: r.coin, network: r.network };
     const judged = notCountedWhy(r, row, owed, mine, j);
-    if ("why" in judged) {
-      notCounted.push({ ...base, status: r.status, why: judged.why });
+    if ("finding" in judged) {
+      notCounted.push(notCountedRow(base, r.status, judged.finding));
       continue;
     }
     const snap = snapshotOfRow(j, row);
@@ -282,7 +291,7 @@ function rowsOfCoin(
     const h = rowHolding(row, r, amount, snap, j.backings, fault, j.challenge);
     const again = j.ledger.count(h, owed.asset);
     if (again) {
-      notCounted.push({ ...base, status: r.status, why: againWhy(j, row, again, owed.asset) });
+      notCounted.push(notCountedRow(base, r.status, againOf(j, row, again, owed.asset)));
       continue;
     }
     counted.push({
@@ -383,13 +392,19 @@ function judgeCoin(
     shortfall: proven >= liab ? null : fmt(liab - proven),
     status,
     proofs: [],
-    rows: counted.map(({ row: { line, coin, network, address, ...rest }, entry }) => ({
-      ...{ line, coin, network, address },
-      amount: fmt(at({ units: entry.amount, scale: entry.scale }, decimals)),
-      proven: entry.proven,
-      ...rest,
-      why: rest.not_for_this_audit ?? holdingWords({ code: entry.proven ? "row-proven" : "row-claimed" }),
-    })),
+    rows: counted.map(({ row: { line, coin, network, address, ...rest }, entry }) => {
+      const f: HoldingFinding = rest.not_for_this_audit
+        ? { code: "not-for-audit", why: rest.not_for_this_audit }
+        : { code: entry.proven ? "row-proven" : "row-claimed" };
+      return {
+        ...{ line, coin, network, address },
+        amount: fmt(at({ units: entry.amount, scale: entry.scale }, decimals)),
+        proven: entry.proven,
+        ...rest,
+        code: f.code,
+        why: holdingWords(f),
+      };
+    }),
     not_counted: notCounted,
     snapshots,
     overlap: [],
@@ -525,60 +540,4 @@ export function exchangeSolvency(i: {
     },
     assets: coins,
   };
-}
-
-/** The audit the report answers (its text and whence, the date, the gap) and the texts the rows sign. */
-function reportFacts(
-  i: { source: string; liabilities: ExchangeLiabilities; maxGap: { text: string; seconds: number } },
-  t: {
-    challenge: string | null;
-    mine: string | null;
-    given: string | null;
-    ahead?: string;
-    messages: string[];
-  },
-  coins: SolvencyAsset[],
-): Pick<SolvencyReport, "audit" | "challenges"> {
-  const { challenge, mine, given } = t;
-  return {
-    audit: {
-      challenge,
-      from:
-        mine !== null && given !== null
-          ? "commitment and --challenge"
-          : mine !== null
-            ? "commitment"
-            : given !== null
-              ? "--challenge"
-              : null,
-      commitment_challenge: i.liabilities.commitment ? mine : null,
-      given_challenge: given,
-      created: i.liabilities.date,
-      max_gap: i.maxGap.text,
-      max_gap_seconds: i.maxGap.seconds,
-      gap: largestGap(coins.flatMap((c) => c.snapshots)),
-      faults: t.ahead ? [t.ahead] : [],
-    },
-    challenges: t.messages.map((text) => ({ text, files: [i.source], for_this_audit: text === challenge })),
-  };
-}
-
-/** The liabilities as the report names them: chaingw's commitment, or an exchange's root (and why not relied on). */
-function liabilitiesFacts(
-  l: ExchangeLiabilities,
-  mine: string | null,
-): Pick<SolvencyReport, "commitment" | "exchange_liabilities"> {
-  const note = l.fails ?? l.cannot_say;
-  return l.commitment
-    ? {
-        commitment: {
-          root: l.root as string,
-          digest: l.commitment.digest,
-          ...(l.commitment.label ? { label: l.commitment.label } : {}),
-          challenge: mine,
-          created: l.date as string,
-          digest_ok: !l.fails,
-        },
-      }
-    : { exchange_liabilities: { source: l.source, root: l.root, date: l.date, ...(note ? { note } : {}) } };
 }
