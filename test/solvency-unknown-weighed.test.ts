@@ -10,7 +10,10 @@
  *  - ETH: a signed proof whose node answers like a non-archive node (a loopback proxy over anvil: "missing trie
  *    node" for state below the head) — 10,000 ETH that might be proven against 1 owed: CANNOT SAY;
  *  - the verdict is the worse, NOT PROVEN SOLVENT, exit 1; with 0.3 LTC owed instead, the unknown 0.3 could
- *    cover it and LTC is CANNOT SAY too: exit 3.
+ *    cover it and LTC is CANNOT SAY too: exit 3;
+ *  - an address no signature names is never "might be proven", whatever its node says: one proof of X (0.3,
+ *    signed, its node cannot say) and Z (1 LTC, unsigned), 1 LTC owed: NOT PROVEN SOLVENT (before: the whole
+ *    1.3 weighed as unknown, CANNOT SAY); 0.3 owed: CANNOT SAY.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -42,12 +45,32 @@ beforeAll(async () => {
   trackDir(dir);
   [ltc, anvil] = await Promise.all([startLitecoind({ blocks: 110 }), startAnvil()]);
   ltcUrl = ltc.authUrl;
-  const [X, Y] = await Promise.all([1, 2].map(() => ltc.rpc<string>("getnewaddress", ["", "legacy"])));
+  const [X, Y, Z] = await Promise.all([1, 2, 3].map(() => ltc.rpc<string>("getnewaddress", ["", "legacy"])));
   await ltc.rpc("sendtoaddress", [X, 0.3]);
   await ltc.rpc("sendtoaddress", [Y, 1]);
+  await ltc.rpc("sendtoaddress", [Z, 1]);
   await ltc.mine(1);
   proof.X = await signedLtcProof(ltc, ltcUrl, dir, "X", X as string, CH);
   proof.Y = await signedLtcProof(ltc, ltcUrl, dir, "Y", Y as string, OTHER);
+  // one proof of X (signed over the audit's challenge) and Z (no signature at all)
+  writeFileSync(join(dir, "XZ.csv"), `${X},${await ltc.rpc<string>("signmessage", [X, CH])}\n`);
+  proof.XZ = join(dir, "XZ.json");
+  const xz = await runCli(
+    [
+      "reserves",
+      "scan",
+      X as string,
+      Z as string,
+      "--proof",
+      proof.XZ,
+      "--challenge",
+      CH,
+      "--signatures",
+      join(dir, "XZ.csv"),
+    ],
+    { env: { CHAINGW_URL: ltcUrl } },
+  );
+  expect(xz.exitCode, xz.stderr).toBe(0);
   // X's coin is spent three blocks above the proofs' height: --walk 1 does not reach it
   await ltc.mine(2);
   const [u] = await ltc.rpc<{ txid: string; vout: number }[]>("listunspent", [1, 9_999_999, [X]]);
@@ -163,5 +186,37 @@ describe("an asset's unknown holdings are weighed against what it owes", () => {
       LTC: "cannot-say",
       ETH: "cannot-say",
     });
+  });
+
+  it("an address no signature names is never weighed as might-be-proven: X 0.3 signed (cannot say) and Z 1 unsigned in one proof, 1 LTC owed: NOT PROVEN SOLVENT, exit 1; 0.3 owed: CANNOT SAY, exit 3", async () => {
+    const ltcOnly = (amount: string) => buildCommitment(dir, `z${built++}`, [`c0,LTC,${amount}`], CH);
+    const run = (c: string) =>
+      runCli(
+        [
+          "solvency",
+          "--liabilities",
+          c,
+          "--reserves",
+          `LTC=${proof.XZ}`,
+          "--backing",
+          "LTC=litecoin-regtest",
+          "--verify",
+          "--url-for",
+          `utxo=${ltcUrl}`,
+          "--walk",
+          "1",
+          "--json",
+        ],
+        { env: { CHAINGW_URL: "http://127.0.0.1:9/" } },
+      );
+    const short = await run(await ltcOnly("1"));
+    expect(short.stderr).toBe("");
+    expect(short.exitCode, short.stdout).toBe(1);
+    const a = JSON.parse(short.stdout);
+    expect(a.verdict).toBe("unproven");
+    expect(a.assets[0]).toMatchObject({ asset: "LTC", status: "claimed-only", claimed: { amount: "1.3" } });
+    const close = await run(await ltcOnly("0.3"));
+    expect(close.exitCode, close.stdout).toBe(3);
+    expect(JSON.parse(close.stdout).assets[0]).toMatchObject({ asset: "LTC", status: "cannot-say" });
   });
 });

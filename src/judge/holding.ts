@@ -48,7 +48,8 @@ export const provenFor = (h: Holding, challenge: string | null): boolean =>
 /**
  * Not proven, and whether it is cannot be said: stated over the audit's challenge and its node could not say
  * (what it re-read, its signatures), or signed and read but whether for this audit cannot be told (its time or
- * moment not told). What might be proven: the judge's "cannot say" (status.ts) weighs it.
+ * moment not told). What might be proven: the judge's "cannot say" (status.ts) weighs it. A holding whose key
+ * signed nothing (`signed.text` null: an address of a proof no signature line names) never might be.
  */
 export const unknownFor = (h: Holding, challenge: string | null): boolean =>
   challenge !== null &&

@@ -170,6 +170,7 @@ export function tallyProof(
 ): { claimed: bigint; proven: bigint } {
   const v = b.entry.verify;
   const owned = new Set(v?.owned ?? []);
+  const unsigned = new Set(v?.unsigned ?? []);
   let claimed = 0n;
   let proven = 0n;
   // each holding's line (rows.csv) as judged here: its finding typed (judge/words.ts)
@@ -181,7 +182,7 @@ export function tallyProof(
     if (x) t.list.notCounted(is, x, f);
   };
   const add = (h: Pick<Holding, "kind" | "contract" | "key" | "address" | "amount">) => {
-    const record = ownHolding(b, network, at, h, owned, audit);
+    const record = ownHolding(b, network, at, h, owned, audit, unsigned);
     claimed += h.amount;
     const proves = provenFor(record, audit.challenge);
     if (proves) proven += h.amount;
@@ -290,6 +291,7 @@ function ownHolding(
   h: Pick<Holding, "kind" | "contract" | "key" | "address" | "amount">,
   owned: Set<string>,
   audit: { check: ReserveStatus; notFor: string | undefined; unknown: boolean; scale: number },
+  unsigned: Set<string>,
 ): Holding {
   return {
     ...h,
@@ -298,7 +300,11 @@ function ownHolding(
     scale: audit.scale,
     // an output is judged at its chain's snapshot (unspent there); a balance stands at its own block
     snapshot: { height: b.evm ? heightOf(b) : at, time: b.entry.verify?.block_time ?? null },
-    signed: { text: b.entry.claims.challenge, valid: owned.has(h.address) },
+    // an address no signature line names signed no text: never proven, nor what might be (judge/holding.ts)
+    signed: {
+      text: unsigned.has(h.address) ? null : b.entry.claims.challenge,
+      valid: owned.has(h.address),
+    },
     read: READ[audit.check],
     ...(audit.notFor === undefined ? {} : { fault: { why: audit.notFor, cannotSay: audit.unknown } }),
   };

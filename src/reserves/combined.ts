@@ -171,6 +171,11 @@ export interface ProofCheck {
   /** the proof's block's time as the node gives it (Unix seconds), or null when the block is not the node's */
   block_time: number | null;
   owned: string[];
+  /**
+   * the addresses the proof counts that no signature line names: never proven, whatever the node says, so never
+   * what might be proven when the node cannot say (judge/holding.ts `unknownFor`); absent when none
+   */
+  unsigned?: string[];
   spent: Record<string, { height: number; time: number | null }>;
   /** an EVM proof's tokens whose balanceOf moved with the native balance (token → the address it moved at) */
   tracks_native?: Record<string, string>;
@@ -238,10 +243,19 @@ export async function verifyUtxoEntry(
     if (t !== undefined && Number.isSafeInteger(t)) blockTime = t;
   }
   const owned = v.addresses.filter((a) => a.ownership === "proven").map((a) => a.address);
+  const unsigned = v.addresses.filter((a) => a.ownership === "claimed-only").map((a) => a.address);
   return {
     ...r.entry,
     assets,
-    verify: { verdict: v.verdict, summary: v.summary, chain, block_time: blockTime, owned, spent },
+    verify: {
+      verdict: v.verdict,
+      summary: v.summary,
+      chain,
+      block_time: blockTime,
+      owned,
+      ...(unsigned.length ? { unsigned } : {}),
+      spent,
+    },
   };
 }
 
@@ -280,6 +294,9 @@ export async function verifyEvmEntry(
     node: v.chain.detail,
   };
   const owned = v.ownership.addresses.filter((a) => a.ownership === "proven").map((a) => a.address);
+  // an address no signature line names (the verifier lists those it judged, lower-cased)
+  const judged = new Set(v.ownership.addresses.map((a) => a.address.toLowerCase()));
+  const unsigned = proof.addresses.filter((a) => !judged.has(a.toLowerCase()));
   return {
     ...r.entry,
     assets,
@@ -289,6 +306,7 @@ export async function verifyEvmEntry(
       chain,
       block_time: blockTime,
       owned,
+      ...(unsigned.length ? { unsigned } : {}),
       spent: {},
       ...(v.tracking.tokens.length
         ? { tracks_native: Object.fromEntries(v.tracking.tokens.map((t) => [t.token, t.address])) }
