@@ -29,8 +29,13 @@ export interface Holding {
   scale: number;
   /** the snapshot it stands at: its height or block, and that block's time (Unix seconds; null: not read) */
   snapshot: { height: number; time: number | null } | null;
-  /** the text its key signed (null: none) and whether that signature was judged valid */
-  signed: { text: string | null; valid: boolean };
+  /**
+   * the text its signature covers (null: none signed) — the document's own (a proof's challenge, a row's
+   * message, a contract wallet's owners'), one string shared by every holding that signs it, never a copy per
+   * holding —, the key that signed it (the address; a contract wallet: its owners) and whether that signature
+   * was judged valid
+   */
+  signed: { text: string | null; by: string; valid: boolean };
   /** what was re-read on chain */
   read: ReadStatus;
   /** why, signed and read, it proves nothing for this audit (out of time, before the moment, …), and whether that is cannot say */

@@ -303,6 +303,7 @@ function ownHolding(
     // an address no signature line names signed no text: never proven, nor what might be (judge/holding.ts)
     signed: {
       text: unsigned.has(h.address) ? null : b.entry.claims.challenge,
+      by: h.address,
       valid: owned.has(h.address),
     },
     read: READ[audit.check],

@@ -182,8 +182,8 @@ const READ: Record<RowResult["status"], ReadStatus> = {
 /**
  * A row as a holding record (judge/holding.ts): its chain as its node answers (else the name the file gives,
  * `named …`), its contract (a token not named: its ticker), its address in one spelling, its amount exactly,
- * its snapshot, the text its key signed and whether the signature holds, what the node re-read, and the
- * audit's fault of its time, if any.
+ * its snapshot, the text its signature covers and the key that signed it (`signer`), whether the signature
+ * holds, what the node re-read, and the audit's fault of its time, if any.
  */
 export function rowHolding(
   row: OwnershipRow,
@@ -192,7 +192,7 @@ export function rowHolding(
   snap: { height: number; time: { time: number | null } | undefined } | undefined,
   b: RowBackings,
   fault: Holding["fault"],
-  accepted: string | null,
+  signer: { text: string | null; by: string },
 ): Holding {
   const id = rowIdentity(row, b);
   return {
@@ -205,13 +205,32 @@ export function rowHolding(
     amount: amount.units,
     scale: amount.scale,
     snapshot: snap ? { height: snap.height, time: snap.time?.time ?? null } : null,
-    // with --challenge the verifier failed every row (and owner row) signed over another text: a valid row's
-    // text is the accepted one
-    signed: {
-      text: accepted ?? row.message,
-      valid: r.signed ?? (r.status === "proven" || r.status === "signed"),
-    },
+    signed: { ...signer, valid: r.signed ?? (r.status === "proven" || r.status === "signed") },
     read: READ[r.status],
     ...(fault ? { fault } : {}),
   };
+}
+
+/**
+ * The text a row's signature covers and the key that signed it: its own message and address; a contract
+ * wallet's, its owners' (HTX lists their rows under it, each signing its own message: `owned`, by owner
+ * address; OKX's eoa1/eoa2 sign the wallet row's message). No signature, no owners: no text.
+ */
+export function signerOf(
+  row: OwnershipRow,
+  r: RowResult,
+  owned: ReadonlyMap<string, string>,
+): { text: string | null; by: string } {
+  const owners = r.owners ?? [];
+  if (owners.length === 0) return { text: row.signatures.length ? row.message : null, by: row.address };
+  const first = (owners[0] as { address: string }).address.toLowerCase();
+  return { text: owned.get(first) ?? row.message, by: owners.map((o) => o.address).join(" and ") };
+}
+
+/** The messages a contract wallet's owner rows sign, by owner address (lower case): each row's own string. */
+export function ownerMessages(rows: readonly OwnershipRow[]): Map<string, string> {
+  const m = new Map<string, string>();
+  for (const o of rows)
+    if (o.ownerOf !== undefined && !m.has(o.address.toLowerCase())) m.set(o.address.toLowerCase(), o.message);
+  return m;
 }

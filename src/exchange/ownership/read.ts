@@ -243,12 +243,27 @@ function columnsOf(header: string, line: number): { head: string[]; col: Record<
   return { head, col };
 }
 
+/**
+ * One string per distinct signed text: the rows of a file sign one message, or a few (OKX's "I am an OKX
+ * address" on every row of 100,000), and each row's cell would otherwise be its own string — a slice keeping
+ * its whole line alive. Every row (and the judge's holding records, judge/holding.ts) refers to the one.
+ */
+function textOf(texts: Map<string, string>, cell: string): string {
+  const had = texts.get(cell);
+  if (had !== undefined) return had;
+  // a fresh string, not a slice of the row's line (the first row's line is not kept for it)
+  const own = JSON.parse(JSON.stringify(cell)) as string;
+  texts.set(own, own);
+  return own;
+}
+
 /** One row of the address table, read under the header's columns (refused, never re-aligned). */
 function readRow(
   raw: string,
   line: number,
   { head, col }: { head: string[]; col: Record<string, number> },
   use: OwnershipLayout,
+  texts: Map<string, string>,
 ): OwnershipRow {
   const c = cells(raw);
   // every layout's header has a cell that reads "address" (norm): a row without one is no header, not read
@@ -276,7 +291,7 @@ function readRow(
     coin: coin as string,
     network,
     address: address as string,
-    message: get("message")?.trim() ?? "",
+    message: textOf(texts, get("message")?.trim() ?? ""),
     signatures: [cell(get("sig1")), cell(get("sig2"))].filter((s): s is string => s !== undefined),
     owners: [cell(get("owner1")), cell(get("owner2"))].filter((s): s is string => s !== undefined),
   };
@@ -319,11 +334,12 @@ export function readOwnershipFile(text: string, layout?: OwnershipLayout): Owner
     bad(headerAt + 1, `the header is ${found}'s, not ${layout}'s (--proof-format ${layout})`);
   const columns = columnsOf(lines[headerAt] as string, headerAt + 1);
   const rows: OwnershipRow[] = [];
+  const texts = new Map<string, string>();
   let wallet: OwnershipRow | undefined;
   for (let j = headerAt + 1; j < lines.length; j++) {
     const raw = lines[j] as string;
     if (raw.trim() === "") continue;
-    const row = readRow(raw, j + 1, columns, use);
+    const row = readRow(raw, j + 1, columns, use, texts);
     if (hasHtxColumns(use)) {
       // HTX's contract wallets: the wallet's row (a balance, no signature), then its owners' rows (no
       // balance, a signature), same coin; HTX's own tool does not link them

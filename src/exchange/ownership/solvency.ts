@@ -43,9 +43,11 @@ import {
   backingOf,
   type Exact,
   exactOf,
+  ownerMessages,
   type RowBackings,
   rowHolding,
   rowIdentity,
+  signerOf,
   snapshotGroupOf,
   trackingFault,
 } from "./holdings.js";
@@ -114,6 +116,8 @@ interface Judging {
   latest: Map<string, number>;
   /** the liabilities' totals cannot be relied on: every coin's status is cannot say (judge/status.ts) */
   owedUnknown: boolean;
+  /** the messages a contract wallet's owner rows sign, by owner address (holdings.ts `ownerMessages`) */
+  owned: Map<string, string>;
 }
 
 /** A row's snapshot: the node that read it (else its own name) and height, and that block's time. */
@@ -288,7 +292,7 @@ function rowsOfCoin(
         : (timeFault(snap?.time?.time, j.audit.dateS, j.audit.maxGap) ??
           momentFault(snap, moment) ??
           untoldFault(r, row, owed.asset, j.backings));
-    const h = rowHolding(row, r, amount, snap, j.backings, fault, j.challenge);
+    const h = rowHolding(row, r, amount, snap, j.backings, fault, signerOf(row, r, j.owned));
     const again = j.ledger.count(h, owed.asset);
     if (again) {
       notCounted.push(notCountedRow(base, r.status, againOf(j, row, again, owed.asset)));
@@ -482,6 +486,7 @@ export function exchangeSolvency(i: {
     ledger: new Ledger(challenge),
     latest: new Map(),
     owedUnknown: i.liabilities.cannot_say !== undefined,
+    owned: ownerMessages(i.file.rows),
   };
   j.latest = latestOf(j);
   const rows = i.liabilities.totals.map((t) => ({ t, ...candidatesOf(j, t) }));
