@@ -394,7 +394,7 @@ describe("an exchange's address file against an exchange's liabilities root (Coi
     // covered as the file's own root states them, but what is owed is not known: each coin cannot say
     expect(own.coin("ETH")).toMatchObject({ proven: given.coin("ETH").proven, status: "cannot-say" });
     expect(own.coin("LTC").why).toBe(
-      "LTC: what is owed cannot be said (the liabilities' totals are not relied on); proven 2.0 LTC against the 1.5 they state",
+      "LTC: what is owed cannot be said (the liabilities' totals are not relied on); proven 2.00000000 LTC against the 1.50000000 they state",
     );
     expect(own.report.exchange_liabilities?.note).toContain(
       "consistent with its own root; give the published root",
@@ -414,6 +414,44 @@ describe("an exchange's address file against an exchange's liabilities root (Coi
       liabilities: { amount: "3" },
       status: "not-covered",
       shortfall: "1",
+    });
+  });
+
+  it("a root that writes LTC's total as \"1.5\": written at LTC's 8 places in the table, the words, --format csv, the chart and the rows (1.50000000), not at the file's 1; a total of 9 places is written at 9 and said so, never rounded", async () => {
+    const reserves = addressFile();
+    const { file, root } = sumRoot({ LTC: "1", ETH: "3000" }, { LTC: "0.5", ETH: "2000" });
+    expect(readFileSync(file, "utf8")).toContain('"LTC":"1.5"');
+    const text = await runCli([...args(reserves, file), ...rooted(root)]);
+    expect(text.exitCode, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/│ LTC +│ 1\.50000000 +│ 2\.00000000 +│ 2\.00000000 +│ 133\.33% /);
+    expect(text.stdout).toMatch(/LTC: line \d+ LTC \S+: 2\.00000000 proven/);
+    expect(text.stdout).not.toContain("places, not rounded");
+    const json = await solvency(reserves, file, ...rooted(root));
+    expect(json.coin("LTC")).toMatchObject({ decimals: 8, liabilities: { amount: "1.5" } });
+    expect(json.coin("LTC").places).toBeUndefined();
+    const csv = await runCli([...args(reserves, file), ...rooted(root), "--format", "csv"]);
+    expect(csv.stdout).toMatch(/^LTC,8,1\.50000000,2\.00000000,2\.00000000,133\.33%,133\.33%,covered,$/m);
+    const html = join(dir, "places.html");
+    expect((await runCli([...args(reserves, file), ...rooted(root, now(), "--html", html)])).exitCode).toBe(
+      0,
+    );
+    const chart = /<svg [^>]*data-asset="LTC"[\s\S]*?<\/svg>/.exec(readFileSync(html, "utf8"))?.[0] ?? "";
+    expect(chart).toContain("1.50000000");
+    expect(chart).not.toMatch(/>[^<]*\b1\.5\b(?!0)/);
+
+    // more places than LTC has: the exchange's total is written whole, and the finding says so
+    const nine = sumRoot({ LTC: "1.000000001", ETH: "3000" }, { LTC: "0.5", ETH: "2000" });
+    const over = await runCli([...args(reserves, nine.file), ...rooted(nine.root)]);
+    expect(over.stdout).toMatch(/│ LTC +│ 1\.500000001 +│ 2\.000000000 +│ 2\.000000000 +│/);
+    expect(over.stdout).toContain(
+      "LTC: the liabilities' total states 9 places, more than LTC's 8: every LTC amount is written at 9 places, not rounded",
+    );
+    const overJson = await solvency(reserves, nine.file, ...rooted(nine.root));
+    expect(overJson.coin("LTC")).toMatchObject({
+      decimals: 9,
+      liabilities: { amount: "1.500000001", base_units: "1500000001" },
+      places:
+        "LTC: the liabilities' total states 9 places, more than LTC's 8: every LTC amount is written at 9 places, not rounded",
     });
   });
 

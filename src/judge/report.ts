@@ -164,6 +164,8 @@ export interface SolvencyAsset {
   mirrors: string[];
   /** the asset's finding in words (judge/words.ts): what the summary, the text and the package say of it */
   why: string;
+  /** where the data states more places than the asset's decimals: which, and that none is rounded (words) */
+  places?: string;
 }
 
 /** The audit the verdict answers: its challenge, where it came from, and why nothing is proven for it, if so. */

@@ -214,3 +214,22 @@ export function holdingWords(f: HoldingFinding): string {
       return `the same balance as ${f.first}${f.firstAsset === f.asset ? "" : ` (counted as ${f.firstAsset})`}: ${f.is.network === null ? "the same network name" : chainWords(f.is)}, the same address: it counts once`;
   }
 }
+
+/**
+ * An asset whose data states more places than its decimals (an exchange's row or total): written at the
+ * data's places, never rounded — where (`over`: "line 7", "the liabilities' total") and how many.
+ */
+export interface PlacesFinding {
+  asset: string;
+  /** the asset's decimals as chaingw knows them */
+  decimals: number;
+  /** the places its amounts are written at: the most the data states */
+  written: number;
+  over: { at: string; places: number }[];
+}
+
+/** "BTC: line 7 states 9 places, more than BTC's 8: every BTC amount is written at 9 places, not rounded". */
+export function placesWords(f: PlacesFinding): string {
+  const where = f.over.map((o) => `${o.at} states ${o.places} places`).join(", ");
+  return `${f.asset}: ${where}, more than ${f.asset}'s ${f.decimals}: every ${f.asset} amount is written at ${f.written} places, not rounded`;
+}

@@ -42,6 +42,24 @@ export async function addressFileOf(text: string): Promise<AddressFileModule | u
 }
 
 /**
+ * The root's totals, each at its significant places ("1.50" states one, "1.5"): which places the coin is
+ * written at is solvency's to choose (exchange/ownership/places.ts). A total that is no amount: exit 2.
+ */
+async function rootTotals(totals: { asset: string; amount: string }[], file: string) {
+  const [{ parseDec }, { significant }] = await Promise.all([
+    import("../../exchange/liabilities/decimal.js"),
+    import("../../exchange/ownership/holdings.js"),
+  ]);
+  return totals.map((t) => {
+    const d = parseDec(t.amount);
+    if (!d || d.units < 0n)
+      throw new UsageError(`--liabilities ${file}: the root's ${t.asset} total ${t.amount} is not an amount`);
+    const x = significant({ units: d.units, scale: d.scale });
+    return { asset: t.asset, decimals: x.scale, base_units: x.units };
+  });
+}
+
+/**
  * The liabilities' totals per coin: a chaingw commitment, or an exchange's inclusion proof with --root (and
  * the date given for its root, --liabilities-date).
  */
@@ -80,6 +98,8 @@ export async function liabilitiesOf(
         asset: a.asset,
         decimals: a.decimals,
         base_units: BigInt(c.totals[i]?.base_units ?? "0"),
+        // the commitment states each asset's decimals: the places its amounts are written at
+        known: true,
       })),
       date: c.created,
       root: c.root,
@@ -113,13 +133,7 @@ export async function liabilitiesOf(
     throw new UsageError(
       `--liabilities ${file}: ${f.title} states no per-coin totals at its root (${check.sum_binding === "none" ? "its tree carries no sums" : "none in the file"}): nothing to hold reserves against`,
     );
-  const { parseDec } = await import("../../exchange/liabilities/decimal.js");
-  const totals = check.totals.map((t) => {
-    const d = parseDec(t.amount);
-    if (!d || d.units < 0n)
-      throw new UsageError(`--liabilities ${file}: the root's ${t.asset} total ${t.amount} is not an amount`);
-    return { asset: t.asset, decimals: d.scale, base_units: d.units };
-  });
+  const totals = await rootTotals(check.totals, file);
   const failed = check.findings.find((x) => x.status === "fails");
   const binding =
     check.sum_binding === "total"

@@ -197,6 +197,7 @@ export function findingsOf(r: SolvencyReport): Finding[] {
   if (r.exchange_liabilities?.note) add("liabilities", r.exchange_liabilities.note);
   for (const a of r.assets) {
     if (a.status !== "covered") add(`asset ${a.status}`, a.why);
+    if (a.places) add("more places than the asset has", a.places);
     for (const p of a.proofs) {
       const name = `${a.asset}: ${p.file}${p.id ? `#${p.id}` : ""}`;
       if (!p.counted) add("proof not counted", `${name}: ${p.why ?? p.is}`);

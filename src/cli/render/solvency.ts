@@ -30,6 +30,7 @@ const tableRows = (r: SolvencyReport): string[][] =>
 function assetLines(a: SolvencyAsset): string[] {
   const out = [
     a.why,
+    ...(a.places ? [a.places] : []),
     `${a.asset}: backed by ${a.backing.by.length ? a.backing.by.join(" or ") : "nothing"} (${a.backing.source === "declared" ? "--backing" : a.backing.source === "well-known" ? "well-known asset" : "not a well-known asset: declare it with --backing"})`,
   ];
   if (!a.proofs.length && a.rows === undefined) out.push(`${a.asset}: no reserve proof backs it`);

@@ -100,9 +100,19 @@ export interface Exact {
 
 /** A row's amount exactly: base units of `places` (a file of base units), else the decimal as written. */
 export function exactOf(text: string, places: number | undefined): Exact {
-  if (places !== undefined) return { units: BigInt(text), scale: places };
+  if (places !== undefined) return significant({ units: BigInt(text), scale: places });
   const [w, f = ""] = text.split(".");
-  return { units: BigInt(`${w || "0"}${f}`), scale: f.length };
+  return significant({ units: BigInt(`${w || "0"}${f}`), scale: f.length });
+}
+
+/** The same amount at its significant places only ("2.50000" is 2.5): trailing zeros are no places it states. */
+export function significant(x: Exact): Exact {
+  let { units, scale } = x;
+  while (scale > 0 && units % 10n === 0n) {
+    units /= 10n;
+    scale--;
+  }
+  return { units, scale };
 }
 
 /** `x` in base units at `scale` (never fewer places than its own: nothing is cut). */

@@ -31,7 +31,13 @@ import {
   STATUS_RANK,
 } from "../../judge/report.js";
 import { assetStatus, chainSnapshots, snapshotFault } from "../../judge/status.js";
-import { type AssetFinding, assetWords, type HoldingFinding, holdingWords } from "../../judge/words.js";
+import {
+  type AssetFinding,
+  assetWords,
+  type HoldingFinding,
+  holdingWords,
+  placesWords,
+} from "../../judge/words.js";
 import { share } from "../../reserves/claims.js";
 import { gapText, rfc3339Seconds, timeFault } from "../../util/audit-time.js";
 import { aheadOfClock, isoOf } from "../../util/text.js";
@@ -51,6 +57,7 @@ import {
   snapshotGroupOf,
   trackingFault,
 } from "./holdings.js";
+import { assetPlaces } from "./places.js";
 import type { OwnershipFile, OwnershipRow } from "./read.js";
 import { liabilitiesFacts, reportFacts } from "./solvency-facts.js";
 
@@ -61,8 +68,10 @@ import type { OwnershipReport, RowResult } from "./verify.js";
 /** One coin the liabilities owe, in its own base units. */
 export interface LiabilityTotal {
   asset: string;
+  /** the places of `base_units`: the coin's decimals where `known` (chaingw's commitment states them), else the total's own */
   decimals: number;
   base_units: bigint;
+  known?: boolean;
 }
 
 export interface ExchangeLiabilities {
@@ -357,7 +366,8 @@ function momentFault(
 
 /**
  * One coin owed: the rows that back it (proven, claimed), those that do not (named), the ratios, the status.
- * Every amount exactly, at the most places of the liabilities' and the rows' (nothing cut to the liabilities').
+ * Every amount exactly, at the coin's decimals (places.ts: the commitment's, the chain's, the tables'), at more
+ * only where the data states more (said so, never rounded); the coin's decimals unknown, the places it needs.
  */
 function judgeCoin(
   j: Judging,
@@ -366,7 +376,12 @@ function judgeCoin(
   moment: Moment<string> | null,
 ): SolvencyAsset {
   const { counted, notCounted, snapshots } = rowsOfCoin(j, rows, owed, moment);
-  const decimals = Math.max(owed.decimals, ...counted.map((c) => c.entry.scale));
+  const { decimals, finding: places } = assetPlaces(
+    owed.asset,
+    { places: owed.decimals, commitment: owed.known === true },
+    rows.candidates,
+    counted.map((c) => ({ line: c.row.line, places: c.entry.scale })),
+  );
   const fmt = (v: bigint) => formatUnits(v, decimals);
   const amount = (v: bigint) => ({ amount: fmt(v), base_units: v.toString() });
   const { claimed, proven, unknown } = j.ledger.sums(owed.asset, decimals);
@@ -418,6 +433,7 @@ function judgeCoin(
     moved_before_moment: [],
     mirrors: [],
     why: "",
+    ...(places ? { places: placesWords(places) } : {}),
   };
   c.why = assetWords(coinFinding(c, j));
   return c;

@@ -1,0 +1,53 @@
+/**
+ * The places an exchange's coin owed is written at (issue 59 item 6, one way to write an amount): the coin's
+ * own decimals where they are known — chaingw's commitment states them; else the chain's word for a row that
+ * backs it (a token's decimals() read at the block), else chaingw's tables (BTC 8, ETH 18, a well-known
+ * token's) — never fewer than the data needs: a total or row written with more places than the coin has is
+ * written at its own places, not rounded, and the finding says which (judge/words.ts `placesWords`).
+ * Where nothing tells the coin's decimals, the places the liabilities and the rows need.
+ */
+import { wellKnownBackings } from "../../chains/assets.js";
+import type { PlacesFinding } from "../../judge/words.js";
+import { decimalsOf } from "./coins.js";
+import type { OwnershipRow } from "./read.js";
+import type { RowResult } from "./report.js";
+
+/** The coin's decimals as the commitment, the chain or the tables give them (the most of those told), or undefined. */
+function knownDecimals(
+  asset: string,
+  commitment: number | undefined,
+  rows: readonly { row: OwnershipRow; r: RowResult }[],
+): number | undefined {
+  if (commitment !== undefined) return commitment;
+  const told = rows.flatMap(({ row, r }) => {
+    const d = r.balance?.decimals ?? decimalsOf(row.coin, row.network);
+    return d === undefined ? [] : [d];
+  });
+  if (told.length) return Math.max(...told);
+  // the tables by the asset's own name, as written ("ltc" beside "LTC" is another asset: not LTC's places)
+  return (
+    wellKnownBackings(asset)?.decimals ?? (asset === asset.toUpperCase() ? decimalsOf(asset, "") : undefined)
+  );
+}
+
+/**
+ * The places every amount of `asset` is written at, and where the data states more than its decimals, that
+ * finding (typed): `owed` the liabilities' total (its places; `commitment`: they are the coin's, chaingw's
+ * commitment states them), `rows` the rows that back it, `counted` each counted row's line and places.
+ */
+export function assetPlaces(
+  asset: string,
+  owed: { places: number; commitment: boolean },
+  rows: readonly { row: OwnershipRow; r: RowResult }[],
+  counted: readonly { line: number; places: number }[],
+): { decimals: number; finding?: PlacesFinding } {
+  const known = knownDecimals(asset, owed.commitment ? owed.places : undefined, rows);
+  const needed = Math.max(owed.places, ...counted.map((c) => c.places));
+  if (known === undefined) return { decimals: needed };
+  if (needed <= known) return { decimals: known };
+  const over = [
+    ...(owed.places > known ? [{ at: "the liabilities' total", places: owed.places }] : []),
+    ...counted.filter((c) => c.places > known).map((c) => ({ at: `line ${c.line}`, places: c.places })),
+  ];
+  return { decimals: needed, finding: { asset, decimals: known, written: needed, over } };
+}
