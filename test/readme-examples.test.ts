@@ -7,7 +7,15 @@
  * the README: `<!-- examples: not run: why -->` before a block, `<!-- example not run: START — why -->`
  * for the lines starting with START.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -94,6 +102,40 @@ function examplesOf(readme: string): { examples: Example[]; unmarked: string[] }
   return { examples, unmarked };
 }
 
+/**
+ * The commands of a Markdown text: every line of its `sh` blocks, the `$ ` lines of other blocks and, in any
+ * block, the lines that start with `chaingw ` (continuation lines joined).
+ */
+function commandsOf(markdown: string): { line: number; command: string }[] {
+  const lines = markdown.split("\n");
+  const out: { line: number; command: string }[] = [];
+  let fence: string | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i] as string;
+    const f = /^```(\w*)\s*$/.exec(l);
+    if (f) {
+      fence = fence === undefined ? (f[1] as string) : undefined;
+      continue;
+    }
+    if (fence === undefined) continue;
+    let text = fence === "sh" || l.startsWith("chaingw ") ? l : l.startsWith("$ ") ? l.slice(2) : undefined;
+    if (text === undefined) continue;
+    const start = i + 1;
+    while (text.endsWith("\\") && i + 1 < lines.length)
+      text = `${text.slice(0, -1)} ${(lines[++i] as string).trim()}`;
+    out.push({ line: start, command: splitComment(text)[0] });
+  }
+  return out.filter((c) => c.command);
+}
+
+/** The paths a command names outside the repository: under ~ or $HOME, absolute (not /dev/null), or ../. */
+function outsidePaths(command: string): string[] {
+  const words = command.replace(/\w+:\/\/\S*/g, "URL").match(/[^\s=:'"()<>|;]+/g) ?? [];
+  return words.filter(
+    (w) => /^(~|\$HOME\b|\$\{HOME\}|\.\.\/)/.test(w) || (/^\/[\w.-]/.test(w) && w !== "/dev/null"),
+  );
+}
+
 /** What the example's comment says its exit code is ("exit 2, nothing sent"), else 0. */
 const expectedExit = (comment: string): number => Number(/\bexit (\d)\b(?! at)/.exec(comment)?.[1] ?? 0);
 
@@ -119,11 +161,10 @@ beforeAll(async () => {
     startAnvil(),
   ]);
   await ltc2.rpc("addnode", [`127.0.0.1:${ltc.p2pPort}`, "onetry"]);
-  // the node where bitcoin-cli would look (~/.litecoin) and where the tour's --datadir points (~/regtest)
+  // the node where bitcoin-cli would look (~/.litecoin)
   home = join(work, "home");
   mkdirSync(join(home, ".config"), { recursive: true });
   symlinkSync(ltc.datadir, join(home, ".litecoin"));
-  symlinkSync(ltc.datadir, join(home, "regtest"));
   bin = join(work, "bin");
   mkdirSync(bin);
   writeFileSync(join(bin, "chaingw"), `#!/bin/sh\nexec "${process.execPath}" "${ROOT}bin/chaingw" "$@"\n`, {
@@ -131,6 +172,9 @@ beforeAll(async () => {
   });
   const cwd = join(work, "cwd");
   mkdirSync(cwd);
+  // where the tour's --datadir points: inside the repository (.tmp/, which git ignores)
+  mkdirSync(join(cwd, ".tmp"));
+  symlinkSync(ltc.datadir, join(cwd, ".tmp", "regtest"));
   const file = (name: string, text: string) => writeFileSync(join(cwd, name), text);
 
   // UTXO: legacy addresses that sign the challenge, a segwit one, 6 confirmations for --min-conf 6
@@ -280,6 +324,26 @@ function realised(command: string): string {
 describe("the README's examples", () => {
   const readme = readFileSync(join(ROOT, "README.md"), "utf8");
   const { examples, unmarked } = examplesOf(readme);
+
+  it("name no path outside the repository: no ~, $HOME, absolute path or ../ in any command of README.md or docs/*.md", () => {
+    const docs = readdirSync(join(ROOT, "docs"))
+      .filter((f) => f.endsWith(".md"))
+      .map((f) => `docs/${f}`);
+    const outside: string[] = [];
+    for (const f of ["README.md", ...docs])
+      for (const c of commandsOf(readFileSync(join(ROOT, f), "utf8")))
+        for (const p of outsidePaths(c.command))
+          outside.push(`${f}:${c.line}: ${p} in: ${c.command.slice(0, 120)}`);
+    expect(outside).toEqual([]);
+    // the check itself: each kind of path outside is found, a URL's path and a relative one are not
+    expect(outsidePaths("chaingw --datadir ~/regtest getblockcount")).toEqual(["~/regtest"]);
+    expect(outsidePaths('chaingw -f "$HOME/a.txt" --proof /tmp/p.json --out ../x --url http://h/p')).toEqual([
+      "$HOME/a.txt",
+      "/tmp/p.json",
+      "../x",
+    ]);
+    expect(outsidePaths("chaingw --datadir .tmp/regtest -f test/fixtures/a.csv > /dev/null")).toEqual([]);
+  });
 
   it("are found, and what is not run says why", () => {
     expect(examples.length).toBeGreaterThan(60);
