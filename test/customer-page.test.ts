@@ -14,7 +14,7 @@ import { trackDir } from "./helpers/procs.js";
 
 let dir: string;
 let page: string;
-let commitment: { root: string; digest: string };
+let commitment: { root: string; digest: string; created: string };
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "chaingw-customer-page-"));
@@ -89,6 +89,24 @@ describe("liabilities proof --html: the customer's page", () => {
     expect(await dom(page, 1280, `#root=${"ab".repeat(32)}`)).toContain(
       'data-match="false">NOT the same root',
     );
+  });
+
+  it("names what the announced root is for in words, with the build's label or without one (it read 'announced for created …')", async () => {
+    expect(readFileSync(page, "utf8")).toContain(
+      `with the root the exchange announced for <b>snapshot 2026-12-01</b>, created ${commitment.created}:`,
+    );
+    const out = join(dir, "build-unlabelled");
+    const b = await runCli([
+      ...["liabilities", "build", "--input", join(dir, "balances.csv")],
+      ...["--assets", join(dir, "assets.csv"), "--out", out],
+    ]);
+    expect(b.exitCode, b.stderr).toBe(0);
+    const bare = join(dir, "alice-unlabelled.html");
+    expect((await runCli(["liabilities", "proof", "--out", out, "alice", "--html", bare])).exitCode).toBe(0);
+    const created = JSON.parse(readFileSync(join(out, "commitment.json"), "utf8")).created;
+    const html = readFileSync(bare, "utf8");
+    expect(html).toContain(`with the root the exchange announced for the liabilities created ${created}:`);
+    expect(html).not.toContain("announced for created");
   });
 
   it("a changed copy says it does not hold: a balance, a leaf's amount with its balance, a path's sum", async () => {

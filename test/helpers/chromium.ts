@@ -96,3 +96,24 @@ document.body.appendChild(pre); }, 1500);</script></body>`,
       .replace(/&gt;/g, ">"),
   );
 }
+
+/**
+ * A `layoutIn` expression: the words of the page's table cells (not the scope table's, nor code or small
+ * text, which may wrap anywhere) that the layout broke across lines — "reserve|s.json", "ARBITRU|M" (a break
+ * after a hyphen, the browser's own, is none).
+ */
+export const BROKEN_WORDS = `[...d.querySelectorAll("table:not(#scope) td")].flatMap((td) => {
+  const out = [];
+  const walk = d.createTreeWalker(td, 4);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    if (n.parentElement.closest("code, small")) continue;
+    for (const m of n.data.matchAll(/[^\\s-]+/g)) {
+      const r = d.createRange();
+      r.setStart(n, m.index);
+      r.setEnd(n, m.index + m[0].length);
+      const tops = new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.top)));
+      if (tops.size > 1) out.push(m[0]);
+    }
+  }
+  return out;
+})`;

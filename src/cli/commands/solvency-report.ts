@@ -160,7 +160,8 @@ export async function writeReport(
     .map(([name, h]) => `${h}  ${name}`)
     .join("\n")}\n`;
   writeAtomic(join(f.report, MANIFEST), manifest, "--report");
-  return { files: written.size + 1, manifest: sha256(manifest) };
+  // the files MANIFEST.sha256 lists (itself not among them), as report verify counts them
+  return { files: written.size, manifest: sha256(manifest) };
 }
 
 /** `--report DIR`: the package written; the lines that say what was written beside the verdict (--html's too). */
@@ -174,7 +175,7 @@ export async function writtenBeside(
   if (o.report === undefined) return out;
   const w = await writeReport({ ...o, report: o.report }, report, inputs, lines);
   out.push(
-    `report package written to ${o.report}: ${w.files} files, MANIFEST.sha256's SHA-256 ${w.manifest} (give it to the client with the folder)`,
+    `report package written to ${o.report}: ${w.files} files and MANIFEST.sha256, which lists them; its SHA-256 ${w.manifest} (give it to the client with the folder)`,
   );
   return out;
 }

@@ -111,6 +111,13 @@ function perChain(hs: Holding[], decimalsOf: Map<string, number>): string[][] {
   });
 }
 
+/**
+ * Text for a table's cell whose long tokens (an outpoint, a digest) may wrap anywhere, as code, while its
+ * words stay whole: a cell is never squeezed into "reserve / s.json" (td breaks at words only; the table
+ * scrolls sideways where the words do not fit).
+ */
+const breakable = (text: string): string => esc(text).replace(/\S{24,}/g, (t) => `<code>${t}</code>`);
+
 /** At most this many holdings listed on the page (every one is in rows.csv). */
 const HOLDINGS_LISTED = 200;
 /** At most this many findings of one kind listed (the count is always given). */
@@ -188,6 +195,8 @@ export function packagePage(
 .verdict { font-size: 21px; font-weight: 700; color: #fff; background: ${v.color}; padding: 12px 16px; border-radius: 6px; }
 ${BASE_CSS}
 th { white-space: nowrap; }
+td { overflow-wrap: break-word; }
+#scope td, td small { overflow-wrap: anywhere; }
 .charts { display: flex; flex-wrap: wrap; gap: 8px 24px; }
 figure.chart { margin: 0; max-width: 100%; }
 @media print { body { max-width: none; margin: 0; } .verdict { color: #000; background: none; border: 3px solid ${v.color}; } }`,
@@ -229,7 +238,7 @@ ${htmlTable(
     .slice(0, HOLDINGS_LISTED)
     .map((h) => [
       esc(h.asset),
-      esc(h.source),
+      breakable(h.source),
       esc(h.network),
       h.address ? `<code>${esc(h.address)}</code>` : "",
       esc(amountOf(h.claimed, decimalsOf.get(h.asset) ?? 0)),

@@ -160,7 +160,7 @@ input { font: 14px ui-monospace, monospace; width: 100%; box-sizing: border-box;
 ${rows}
 </table>
 <h2>The root to compare</h2>
-<p>Your balances reach this root. Compare it, every character, with the root the exchange announced for ${p.label ? `<b>${esc(p.label)}</b>, ` : ""}created ${esc(created)}:</p>
+<p>Your balances reach this root. Compare it, every character, with the root the exchange announced for ${p.label ? `<b>${esc(p.label)}</b>, ` : "the liabilities "}created ${esc(created)}:</p>
 <code class="root" id="root">${esc(p.root)}</code>
 <p><label for="announced">The root the exchange announced:</label><br><input id="announced" autocomplete="off" spellcheck="false" placeholder="paste it here"></p>
 <p id="compare" data-match=""></p>
