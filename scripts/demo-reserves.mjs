@@ -4,7 +4,7 @@
 // SOLVENT, a proof signed over another custodian's text refused beside it, and one real exchange file judged.
 // scripts/demo.mjs calls demoReserves() with its throwaway node; nothing here starts or stops a node.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,12 +28,21 @@ export async function demoReserves({ url, user, password, addresses, rpc }) {
   u.password = encodeURIComponent(password);
   const secret = u.toString();
   const dir = mkdtempSync(join(tmpdir(), "chaingw-demo-"));
+  // what an auditor opens afterwards — the report package and the customer's page — is kept in the
+  // repository's .tmp/demo-audit/ (git ignores .tmp/; CHAINGW_DEMO_OUT names another place), new each run
+  const out = process.env.CHAINGW_DEMO_OUT || join(ROOT, ".tmp", "demo-audit");
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  const kept = out.startsWith(ROOT) ? out.slice(ROOT.length) : out;
   // every file is named relative to the audit's directory, where chaingw runs
   const at = (f) => f;
-  const shown = (a) => a.map((x) => x.replaceAll(secret, "$NODE").replaceAll(`${dir}/`, ""));
+  const shown = (a) =>
+    a.map((x) => x.replaceAll(secret, "$NODE").replaceAll(`${dir}/`, "").replaceAll(out, kept));
   let failed = 0;
+  /** an argument as a shell reads it back: quoted where it has a space ("Demo Auditor") */
+  const quoted = (x) => (/\s/.test(x) ? JSON.stringify(x) : x);
   /** runs chaingw, prints the command (paths short, no credentials) and what it printed; checks the exit */
-  const run = (args, want, label = shown(args).join(" ")) => {
+  const run = (args, want, label = shown(args).map(quoted).join(" ")) => {
     console.log(`\n$ chaingw ${label}`);
     const s = spawnSync(process.execPath, [BIN, ...args], {
       cwd: dir,
@@ -131,9 +140,11 @@ export async function demoReserves({ url, user, password, addresses, rpc }) {
     ],
     0,
   );
+  // the same check as a page the customer opens: it recomputes the path in their browser, offline
+  run(["liabilities", "proof", "--out", at("audit"), "alice", "--html", join(out, "alice.html")], 0);
 
   // 4. the auditor: the liabilities against the reserves, re-read on the chain
-  const solvency = (reserves, want) =>
+  const solvency = (reserves, want, more = []) =>
     run(
       [
         "solvency",
@@ -146,10 +157,15 @@ export async function demoReserves({ url, user, password, addresses, rpc }) {
         "--verify",
         "--url-for",
         `utxo=${secret}`,
+        ...more,
       ],
       want,
     );
-  solvency(at("reserves.json"), 0);
+  // with the package the auditor hands the client: the page, the CSVs, every document read, MANIFEST.sha256
+  const pkg = join(out, "package");
+  const scope = ["--auditor", "Demo Auditor", "--entity", "Demo Exchange", "--period", challenge.slice(-10)];
+  solvency(at("reserves.json"), 0, ["--report", pkg, ...scope]);
+  run(["report", "verify", pkg], 0);
 
   // 5. beside it, a forgery: the same coins, signed over another custodian's challenge (anyone's public
   //    proof) — it holds on its own terms, and proves nothing for this audit
@@ -186,5 +202,8 @@ export async function demoReserves({ url, user, password, addresses, rpc }) {
     `liabilities verify test/fixtures/exchange/liabilities/okx-v2-user_info_file.json okx-v2-full-liabilities-merkle-tree.txt --root ${OKX_ROOT.slice(0, 12)}…`,
   );
   rmSync(dir, { recursive: true, force: true });
+  console.log(`\ndemo: kept for you to open in a browser (each page self-contained, offline):
+  ${join(kept, "package", "index.html")}   the report package's page (chaingw report verify ${join(kept, "package")})
+  ${join(kept, "alice.html")}   alice's page: checks her inclusion in her browser`);
   return failed ? 1 : 0;
 }
