@@ -74,13 +74,32 @@ function fitColumns(natural: number[], budget: number): number[] {
  * cells continue on the next lines, within the column. Without a width (a pipe) every row stays one line for grep.
  */
 export function plainColumns(head: string[], rows: string[][], width = terminalWidth()): string {
-  // widths by loop: Math.max(...rows) overflows the stack past ~120,000 rows
-  const w = head.map((h) => h.length);
-  for (const r of rows)
-    for (let i = 0; i < w.length; i++) w[i] = Math.max(w[i] as number, (r[i] ?? "").length);
-  const gaps = 2 * (w.length - 1);
-  const total = w.reduce((a, b) => a + b, 0) + gaps;
-  const cols = width !== undefined && total > width ? fitColumns(w, width - gaps) : w;
+  const widths = columnWidths(head);
+  for (const r of rows) widenColumns(widths, r);
+  const lay = plainLayout(widths, width);
+  return [lay.head(head), ...rows.map(lay.row)].join("\n");
+}
+
+/** The widths of a table's columns so far: its head's, before any row (`widenColumns`). */
+export const columnWidths = (head: readonly string[]): number[] => head.map((h) => h.length);
+
+/** `widths` widened to a row's cells (by loop: Math.max(...rows) overflows the stack past ~120,000 rows). */
+export function widenColumns(widths: number[], r: readonly string[]): void {
+  for (let i = 0; i < widths.length; i++) widths[i] = Math.max(widths[i] as number, (r[i] ?? "").length);
+}
+
+/**
+ * The lines of plain aligned columns as wide as `widths` (every row's, `widenColumns`), or cut to the
+ * terminal's `width`: the head and its rule, then each row — what `plainColumns` joins, given a row at a time
+ * (a report whose rows were spooled as they were judged, never all at once).
+ */
+export function plainLayout(
+  widths: readonly number[],
+  width = terminalWidth(),
+): { head(head: string[]): string; row(r: string[]): string } {
+  const gaps = 2 * (widths.length - 1);
+  const total = widths.reduce((a, b) => a + b, 0) + gaps;
+  const cols = width !== undefined && total > width ? fitColumns([...widths], width - gaps) : widths;
   const line = (r: string[]) =>
     r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(cols[i] as number))).join("  ");
   const wrapped = (r: string[]): string => {
@@ -91,7 +110,10 @@ export function plainColumns(head: string[], rows: string[][], width = terminalW
     for (let k = 0; k < n; k++) out.push(line(pieces.map((p) => p[k] ?? "")).trimEnd());
     return out.join("\n");
   };
-  return [wrapped(head), cols.map((n) => "-".repeat(n)).join("  "), ...rows.map(wrapped)].join("\n");
+  return {
+    head: (head) => `${wrapped(head)}\n${cols.map((n) => "-".repeat(n)).join("  ")}`,
+    row: wrapped,
+  };
 }
 
 /**

@@ -7,6 +7,7 @@
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { StringDecoder } from "node:string_decoder";
 import { escapeJsonText } from "./escape.js";
 
 /** Characters kept in memory before the text goes to a file. */
@@ -75,6 +76,25 @@ export class TextSpool {
       at += n;
       yield buf.subarray(0, n);
     }
+  }
+
+  /** The text written, line by line (each without its "\n"; a last line without one too). */
+  *lines(): Generator<string> {
+    const dec = new StringDecoder("utf8");
+    let rest = "";
+    const split = function* (text: string) {
+      const all = rest + text;
+      const cut = all.lastIndexOf("\n");
+      if (cut < 0) {
+        rest = all;
+        return;
+      }
+      rest = all.slice(cut + 1);
+      yield* all.slice(0, cut).split("\n");
+    };
+    for (const b of this.bytes()) yield* split(dec.write(b));
+    yield* split(dec.end());
+    if (rest) yield rest;
   }
 
   /** The file (if any) closed and removed; the text gone. */

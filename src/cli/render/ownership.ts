@@ -2,11 +2,21 @@
 
 import { basePlacesOf, decimalsOf, rowAmounts } from "../../exchange/ownership/coins.js";
 import type { OwnershipReport, RowStatus } from "../../exchange/ownership/verify.js";
-import { style, table } from "../../output/human.js";
+import {
+  BOXED_ROWS_MAX,
+  columnWidths,
+  plainLayout,
+  type Style,
+  style,
+  table,
+  widenColumns,
+} from "../../output/human.js";
+import type { Finding } from "../../reserves/verdict.js";
 import { csvTable } from "../../util/csv.js";
-import type { JsonArrayText } from "../../util/spool.js";
+import { escapeDeep, escapeTerminal } from "../../util/escape.js";
+import { type JsonArrayText, TextSpool } from "../../util/spool.js";
 import { amountOf, amountText } from "../../util/units.js";
-import { renderFindings } from "./verdict.js";
+import { cannotSayLine, failsLine, renderFindings } from "./verdict.js";
 
 const WORD: Record<RowStatus, string> = {
   proven: "proven",
@@ -42,8 +52,8 @@ const amountsOf = (units: Units, x: Row) =>
     : rowAmounts(x.amount, units, x.coin, x.network, units === "base" ? basePlacesOf(x, x) : undefined);
 
 /** A row's amount for a person: in coin units, or said to be base units where the places are not known. */
-const amountShown = (r: OwnershipReport, x: Row): string => {
-  const a = amountsOf(r.units, x);
+const amountShown = (units: Units, x: Row): string => {
+  const a = amountsOf(units, x);
   return a.amount || `${x.amount} base units`;
 };
 
@@ -138,10 +148,29 @@ export function ownershipJson(r: OwnershipReport, spooled?: SpooledRows): unknow
   };
 }
 
-/** `r` has been through escapeDeep (src/util/escape.ts): every string from the file is shown escaped. */
-export function renderOwnership(r: OwnershipReport, color: boolean): string {
-  const st = style(color);
-  const inCoins = coinSum(r);
+/** The columns of the rows' table a person reads. */
+const ROW_HEAD = ["line", "coin", "address", "amount", "result", "form"];
+
+/** A row's word, coloured: proven green, failed and unsigned red. */
+const wordOf =
+  (st: Style) =>
+  (x: RowStatus): string =>
+    x === "proven" ? st.good(WORD[x]) : x === "failed" || x === "unsigned" ? st.bad(WORD[x]) : WORD[x];
+
+/** A row as the cells of the table a person reads (`x` escaped: escapeDeep). */
+const rowCells = (units: Units, x: Row, word: (x: RowStatus) => string): string[] => [
+  String(x.line),
+  x.coin,
+  x.address + (x.wallet ? ` (owner of line ${x.wallet})` : ""),
+  (x.amount === null ? "-" : amountShown(units, x)) + (x.balance ? ` (${chainAmount(x.balance)})` : ""),
+  word(x.status),
+  x.form ?? "",
+];
+
+const at = (f: { at?: string; text: string }) => `${f.at ? `${f.at}: ` : ""}${f.text}`;
+
+/** What heads the rows' table: the file's layout and units, its own claims. */
+function headLines(r: OwnershipReport): string[] {
   const units =
     r.units === "base"
       ? "amounts in base units, shown in coins"
@@ -151,22 +180,13 @@ export function renderOwnership(r: OwnershipReport, color: boolean): string {
   const lines = [`format     ${r.format} (${units})`];
   for (const s of r.summary)
     lines.push(`claim      ${s.coin}: ${s.amount}${s.height ? ` at height ${s.height}` : ""}`);
-  const word = (x: RowStatus) =>
-    x === "proven" ? st.good(WORD[x]) : x === "failed" || x === "unsigned" ? st.bad(WORD[x]) : WORD[x];
-  lines.push(
-    table(
-      ["line", "coin", "address", "amount", "result", "form"],
-      r.rows.map((x) => [
-        String(x.line),
-        x.coin,
-        x.address + (x.wallet ? ` (owner of line ${x.wallet})` : ""),
-        (x.amount === null ? "-" : amountShown(r, x)) + (x.balance ? ` (${chainAmount(x.balance)})` : ""),
-        word(x.status),
-        x.form ?? "",
-      ]),
-      color,
-    ),
-  );
+  return lines;
+}
+
+/** What follows the rows' table: the amounts per coin and status, the counts. */
+function sumLines(r: OwnershipReport, color: boolean, places = placesByCoin(r)): string[] {
+  const inCoins = coinSum(r, places);
+  const lines: string[] = [];
   const coins = Object.entries(r.amounts);
   if (coins.length)
     lines.push(
@@ -185,7 +205,22 @@ export function renderOwnership(r: OwnershipReport, color: boolean): string {
   lines.push(
     `rows       ${c.rows}: ${c.proven} proven (signed; a claimed balance re-read), ${c.signed} signed with the amount claimed, ${c.failed} failed, ${c.unsigned} unsigned, ${c.unsupported} not supported, ${c.cannot_say} not checked`,
   );
-  const at = (f: { at?: string; text: string }) => `${f.at ? `${f.at}: ` : ""}${f.text}`;
+  return lines;
+}
+
+/** `r` has been through escapeDeep (src/util/escape.ts): every string from the file is shown escaped. */
+export function renderOwnership(r: OwnershipReport, color: boolean): string {
+  const st = style(color);
+  const word = wordOf(st);
+  const lines = headLines(r);
+  lines.push(
+    table(
+      ROW_HEAD,
+      r.rows.map((x) => rowCells(r.units, x, word)),
+      color,
+    ),
+  );
+  lines.push(...sumLines(r, color));
   // a declared token that reads the native coin, or whose node could not tell (the tracking probe)
   for (const f of r.findings) if (f.step === "tracking") lines.push(`tracking   ${at(f)}`);
   lines.push(
@@ -200,6 +235,105 @@ export function renderOwnership(r: OwnershipReport, color: boolean): string {
     ),
   );
   return lines.join("\n");
+}
+
+/**
+ * The table a person reads of a large file, its rows written out as they were judged (`reserves verify` of an
+ * address file): each window's rows as their cells (escaped), the columns' widths, and the lines of their
+ * findings, in temporary spools (src/util/spool.ts); then `pieces` — the same text as `renderOwnership` of
+ * the report that kept every row, which never exists at once.
+ */
+export class OwnershipTable {
+  private readonly st: Style;
+  private readonly word: (x: RowStatus) => string;
+  private readonly widths = columnWidths(ROW_HEAD);
+  private readonly rows = new TextSpool("chaingw-table-");
+  private n = 0;
+  /** each coin's places, by every row (`addPlaces`) */
+  private readonly places: CoinPlaces = new Map();
+  /** the lines of the rows' own findings and of the others (a token's tracking), each kind apart */
+  private readonly lines = {
+    rowFails: new TextSpool("chaingw-table-"),
+    rowCannot: new TextSpool("chaingw-table-"),
+    tracking: new TextSpool("chaingw-table-"),
+    otherFails: new TextSpool("chaingw-table-"),
+    otherCannot: new TextSpool("chaingw-table-"),
+  };
+
+  constructor(private readonly color: boolean) {
+    this.st = style(color);
+    this.word = wordOf(this.st);
+  }
+
+  /** A window of judged rows (a RowSink's): their cells and their findings' lines spooled. */
+  add(units: Units, rows: readonly Row[], findings: readonly Finding[], others: readonly Finding[]): void {
+    addPlaces(this.places, units, rows);
+    for (const x of rows) {
+      const cells = rowCells(units, escapeDeep(x), this.word);
+      widenColumns(this.widths, cells);
+      this.rows.append(`${JSON.stringify(cells)}\n`);
+      this.n++;
+    }
+    const line = (spool: TextSpool, text: string) => spool.append(`${escapeTerminal(text)}\n`);
+    for (const f of findings.map(escapeDeep)) {
+      if (f.status === "fails") line(this.lines.rowFails, failsLine(at(f), this.st));
+      if (f.status === "cannot-say") line(this.lines.rowCannot, cannotSayLine(at(f)));
+    }
+    for (const f of others.map(escapeDeep)) {
+      if (f.step === "tracking") line(this.lines.tracking, `tracking   ${at(f)}`);
+      if (f.status === "fails") line(this.lines.otherFails, failsLine(at(f), this.st));
+      if (f.status === "cannot-say") line(this.lines.otherCannot, cannotSayLine(at(f)));
+    }
+  }
+
+  /**
+   * The report as a person reads it (`r` escaped, its rows and findings but the file's own spooled here),
+   * then `tail` (the nodes line): strings to escape for a terminal, and lines escaped when spooled.
+   */
+  *pieces(r: OwnershipReport, tail: readonly string[]): Generator<string | Uint8Array> {
+    const nl = (lines: string[]) => lines.map((l) => `${l}\n`).join("");
+    yield nl(headLines(r));
+    const cells = () => [...this.rows.lines()].map((l) => JSON.parse(l) as string[]);
+    if (this.n <= BOXED_ROWS_MAX) yield `${table(ROW_HEAD, cells(), this.color)}\n`;
+    else {
+      const lay = plainLayout(this.widths);
+      yield `${lay.head(ROW_HEAD)}\n`;
+      let block: string[] = [];
+      for (const l of this.rows.lines()) {
+        block.push(lay.row(JSON.parse(l) as string[]));
+        if (block.length === 1000) {
+          yield `${block.join("\n")}\n`;
+          block = [];
+        }
+      }
+      if (block.length) yield `${block.join("\n")}\n`;
+    }
+    yield nl(sumLines(r, this.color, this.places));
+    const own = r.findings;
+    yield* this.lines.tracking.bytes();
+    yield nl(own.filter((f) => f.step === "tracking").map((f) => `tracking   ${at(f)}`));
+    // the file's own findings and the verdict line, as renderFindings writes them: each kind after the rows'
+    const failures = own.filter((f) => f.status === "fails").map(at);
+    const ownLines = renderFindings(
+      {
+        verdict: r.verdict,
+        failures,
+        cannot_say: own.filter((f) => f.status === "cannot-say").map(at),
+        summary: r.summary_text,
+      },
+      this.color,
+    );
+    yield* this.lines.rowFails.bytes();
+    yield* this.lines.otherFails.bytes();
+    yield nl(ownLines.slice(0, failures.length));
+    yield* this.lines.rowCannot.bytes();
+    yield* this.lines.otherCannot.bytes();
+    yield [...ownLines.slice(failures.length), ...tail].join("\n");
+  }
+
+  close(): void {
+    for (const s of [this.rows, ...Object.values(this.lines)]) s.close();
+  }
 }
 
 /** The head of `reserves verify --format csv` of an exchange's address file. */

@@ -1,7 +1,13 @@
 /** How every proof check prints its verdict: the proof's claims, each finding, and the verdict line. */
-import { style } from "../../output/human.js";
+import { type Style, style } from "../../output/human.js";
 import { VERDICT_WORDS, type Verdict } from "../../reserves/verdict.js";
 import { escapeUnprintable } from "../../util/escape.js";
+
+/** A finding that fails the proof, as its line. */
+export const failsLine = (f: string, st: Style): string => st.bad(`FAILS: ${f}`);
+
+/** A finding the chain could not settle, as its line. */
+export const cannotSayLine = (f: string): string => `CANNOT SAY: ${f}`;
 
 /** The findings and the verdict line, as every proof check prints them. */
 export function renderFindings(
@@ -10,8 +16,8 @@ export function renderFindings(
 ): string[] {
   const st = style(color);
   const lines: string[] = [];
-  for (const f of r.failures) lines.push(st.bad(`FAILS: ${f}`));
-  for (const f of r.cannot_say) lines.push(`CANNOT SAY: ${f}`);
+  for (const f of r.failures) lines.push(failsLine(f, st));
+  for (const f of r.cannot_say) lines.push(cannotSayLine(f));
   // the summary of a failing or undecided check says so itself ("the proof does not hold: ...")
   const v = r.verdict === "holds" ? `${VERDICT_WORDS.holds}: ${r.summary}` : r.summary;
   lines.push(r.verdict === "holds" ? st.good(v) : r.verdict === "fails" ? st.bad(v) : v);

@@ -7,7 +7,7 @@ import type { Command } from "commander";
 import type { GlobalFlags } from "../../../config/config.js";
 import { UsageError } from "../../../errors/index.js";
 import type { RowSink } from "../../../exchange/ownership/verify.js";
-import type { ProofReport, ReservesModule } from "../../../formats/registry.js";
+import type { AddressFileModule, ProofReport, ReservesModule } from "../../../formats/registry.js";
 import type { QuorumNode } from "../../../proof/document.js";
 import type { Verdict } from "../../../reserves/verdict.js";
 import { csvRow } from "../../../util/csv.js";
@@ -117,78 +117,98 @@ export async function runVerify(run: Run, file: string, flags: GlobalFlags, o: V
     throw new UsageError(
       "--walk bounds the spend walk of a UTXO proof (chaingw-reserves-proof); this file is not one",
     );
-  if (m.kind === "address-file") {
-    // an exchange's address file (src/exchange/ownership/): every row judged
-    const [{ addressFileJudged }, render, { colorOf }, spool] = await Promise.all([
-      import("./verify-exchange.js"),
-      import("../../render/ownership.js"),
-      import("../../context.js"),
-      import("../../../util/spool.js"),
-    ]);
-    // --json (compact) and --format csv: each window of judged rows written out as it comes (src/util/spool.ts:
-    // a temporary file past a bound) and not kept, then the report around them — the same bytes as a report
-    // that kept every row. The table (its columns as wide as every row's) and --pretty keep the rows.
-    const json =
-      run.format === "json" && !run.pretty
-        ? {
-            rows: new spool.JsonArraySpool(),
-            findings: new spool.JsonArraySpool(),
-            others: new spool.JsonArraySpool(),
-            own: new spool.JsonArraySpool(),
-            places: new Map() as import("../../render/ownership.js").CoinPlaces,
-          }
-        : undefined;
-    const csv = run.format === "csv" ? new spool.TextSpool() : undefined;
-    const sink: RowSink | undefined = json
-      ? (w) => {
-          render.addPlaces(json.places, w.units, w.rows);
-          json.rows.push(w.rows.map((x) => render.ownershipJsonRow(w.units, x)));
-          json.findings.push(w.findings);
-          json.others.push(w.others);
-        }
-      : csv
-        ? (w) => {
-            // escaped as Run.outPieces escapes CSV text, row by row: written back as bytes
-            for (const x of w.rows)
-              csv.append(escapeTerminal(`\n${csvRow(render.ownershipCsvRow(w.units, escapeDeep(x)))}`));
-          }
-        : undefined;
-    try {
-      const { report, used } = await addressFileJudged(run, file, text, m, flags, o, sink);
-      const { nodesLine } = await import("../../nodes.js");
-      json?.own.push(report.findings);
-      return await printReport(
-        run,
-        used.length ? { ...report, nodes: used } : report,
-        colorOf(run, flags),
-        (x, c) => [render.renderOwnership(x, c), ...nodesLine(escapeDeep(used))].join("\n"),
-        // the spooled lines read back as they are written, never all at once
-        (x) =>
-          csv
-            ? (function* () {
-                yield csvRow(render.OWNERSHIP_CSV_HEAD);
-                yield* csv.bytes();
-              })()
-            : render.ownershipCsv(x),
-        // --json: every amount the one way (coin units; base units only in fields named so)
-        (x) =>
-          render.ownershipJson(
-            x,
-            json && {
-              rows: json.rows,
-              findings: spool.joinedArrays([json.findings, json.others, json.own]),
-              places: json.places,
-            },
-          ),
-      );
-    } finally {
-      for (const x of json ? [json.rows, json.findings, json.others, json.own] : []) x.close();
-      csv?.close();
-    }
-  }
+  // an exchange's address file (src/exchange/ownership/): every row judged
+  if (m.kind === "address-file") return verifyAddressFile(run, file, text, m, flags, o);
   if (o.previous !== undefined || o.token?.length)
     throw new UsageError("--previous and --token are for exchanges' address files; this is not one");
   return verifyOwnFile(run, file, text, flags, o, files.quorumOf(o.quorum), m, hint, walkBlocks);
+}
+
+/**
+ * `reserves verify` of an exchange's address file: every row judged, the report printed in the run's format.
+ */
+async function verifyAddressFile(
+  run: Run,
+  file: string,
+  text: string,
+  m: AddressFileModule,
+  flags: GlobalFlags,
+  o: VerifyFlags,
+): Promise<void> {
+  const [{ addressFileJudged }, render, { colorOf }, spool] = await Promise.all([
+    import("./verify-exchange.js"),
+    import("../../render/ownership.js"),
+    import("../../context.js"),
+    import("../../../util/spool.js"),
+  ]);
+  // --json (compact) and --format csv: each window of judged rows written out as it comes (src/util/spool.ts:
+  // a temporary file past a bound) and not kept, then the report around them — the same bytes as a report
+  // that kept every row. The table (its columns as wide as every row's) and --pretty keep the rows.
+  const json =
+    run.format === "json" && !run.pretty
+      ? {
+          rows: new spool.JsonArraySpool(),
+          findings: new spool.JsonArraySpool(),
+          others: new spool.JsonArraySpool(),
+          own: new spool.JsonArraySpool(),
+          places: new Map() as import("../../render/ownership.js").CoinPlaces,
+        }
+      : undefined;
+  const csv = run.format === "csv" ? new spool.TextSpool() : undefined;
+  // the table a person reads: each window's cells and findings' lines spooled, the columns' widths kept
+  const human = run.format === "human" ? new render.OwnershipTable(colorOf(run, flags)) : undefined;
+  const sink: RowSink | undefined = json
+    ? (w) => {
+        render.addPlaces(json.places, w.units, w.rows);
+        json.rows.push(w.rows.map((x) => render.ownershipJsonRow(w.units, x)));
+        json.findings.push(w.findings);
+        json.others.push(w.others);
+      }
+    : csv
+      ? (w) => {
+          // escaped as Run.outPieces escapes CSV text, row by row: written back as bytes
+          for (const x of w.rows)
+            csv.append(escapeTerminal(`\n${csvRow(render.ownershipCsvRow(w.units, escapeDeep(x)))}`));
+        }
+      : human
+        ? (w) => human.add(w.units, w.rows, w.findings, w.others)
+        : undefined;
+  try {
+    const { report, used } = await addressFileJudged(run, file, text, m, flags, o, sink);
+    const { nodesLine } = await import("../../nodes.js");
+    json?.own.push(report.findings);
+    return await printReport(
+      run,
+      used.length ? { ...report, nodes: used } : report,
+      colorOf(run, flags),
+      (x, c) =>
+        human
+          ? human.pieces(x, nodesLine(escapeDeep(used)))
+          : [render.renderOwnership(x, c), ...nodesLine(escapeDeep(used))].join("\n"),
+      // the spooled lines read back as they are written, never all at once
+      (x) =>
+        csv
+          ? (function* () {
+              yield csvRow(render.OWNERSHIP_CSV_HEAD);
+              yield* csv.bytes();
+            })()
+          : render.ownershipCsv(x),
+      // --json: every amount the one way (coin units; base units only in fields named so)
+      (x) =>
+        render.ownershipJson(
+          x,
+          json && {
+            rows: json.rows,
+            findings: spool.joinedArrays([json.findings, json.others, json.own]),
+            places: json.places,
+          },
+        ),
+    );
+  } finally {
+    for (const x of json ? [json.rows, json.findings, json.others, json.own] : []) x.close();
+    csv?.close();
+    human?.close();
+  }
 }
 
 /**
@@ -308,7 +328,7 @@ async function printReport<R extends { verdict: Verdict }>(
   run: Run,
   report: R,
   color: boolean,
-  render: (r: R, color: boolean) => string,
+  render: (r: R, color: boolean) => string | Iterable<string | Uint8Array>,
   csv: (r: R) => string | Iterable<string | Uint8Array>,
   json: (r: R) => unknown = (r) => r,
 ): Promise<void> {
@@ -320,6 +340,11 @@ async function printReport<R extends { verdict: Verdict }>(
     if (typeof text === "string") run.out(text);
     else run.outPieces(text);
   } else if (run.machine) run.print(json(report), () => "");
-  else run.print(report, () => render(escapeDeep(report), color));
+  else {
+    // the text, or (an address file's rows spooled as they were judged) its pieces
+    const text = render(escapeDeep(report), color);
+    if (typeof text === "string") run.print(report, () => text);
+    else run.outPieces(text);
+  }
   run.exitCode = exitCodeOfVerdict(report.verdict);
 }
