@@ -6,7 +6,9 @@
  * with solc-js (sources beside the fixtures), an HTX-layout file whose rows anvil's dev keys signed (ethers'
  * Wallet, EIP-191 over HTX's text "huobi"), the real `solvency` and `reserves verify`; each forgery beside the
  * honest token of the same file, SOLVENT in the same invocation; a node that refuses or ignores state
- * overrides (loopback proxies in front of anvil): CANNOT SAY.
+ * overrides (loopback proxies in front of anvil): CANNOT SAY. A declared token whose balanceOf is another
+ * declared token's (Shadow.sol: USDX's balanceOf, + 1 at one address) backs nothing: the token it reads counts
+ * the coins, once (the same eth_call, that token's code answering otherwise by a state override).
  */
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,7 +20,7 @@ import { entryProxy, type RawServer } from "./fixtures/forward.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
 import { trackDir } from "./helpers/procs.js";
-import { deployFollower, deployToken, deployTracking, mint } from "./helpers/tokens.js";
+import { deployFollower, deployShadow, deployToken, deployTracking, mint } from "./helpers/tokens.js";
 
 const MESSAGE = "huobi";
 /** anvil's first two dev keys: the exchange's two addresses, each signing its rows */
@@ -38,6 +40,8 @@ let trk: string;
 let fol: string;
 /** an ordinary token: 7 at A0 */
 let usd: string;
+/** Shadow.sol: balanceOf(a) is USDX's balanceOf(a), + 1 at A1 — USDX's coins again */
+let shd: string;
 let n = 0;
 
 const write = (name: string, text: string) => {
@@ -130,6 +134,7 @@ beforeAll(async () => {
   fol = await deployFollower(anvil.rpc, "FOL", [A0], [A1]);
   usd = await deployToken(anvil.rpc, "Token", { symbol: "USDX", decimals: 18 });
   await mint(anvil.rpc, usd, [A0], [7n * ETHER]);
+  shd = await deployShadow(anvil.rpc, "SHD", usd, A1);
   // after the deployments (gas): 3 ETH at A0, 5 at A1
   await anvil.rpc("anvil_setBalance", [A0, `0x${(3n * ETHER).toString(16)}`]);
   await anvil.rpc("anvil_setBalance", [A1, `0x${(5n * ETHER).toString(16)}`]);
@@ -143,6 +148,49 @@ const chain1 = () => `chain id 1 (not Ethereum: its genesis block is ${genesis})
 
 afterAll(async () => {
   await anvil?.stop();
+});
+
+describe("a declared token whose balances are another declared token's", () => {
+  it("SHD (USDX's balanceOf, + 1 at A1) backing a second asset: NOT COUNTED, it reads USDX — NOT SOLVENT; USDX and ETH of the same file covered", async () => {
+    const file = addressFile([
+      ["ETH", W0, "3"],
+      ["SHD-ETH", W0, "7"],
+      ["USDX-ETH", W0, "7"],
+    ]);
+    const liab = await commitment({ ETH: "3", SHD: "7", USDX: "7" });
+    const r = await solvency(anvil.url, file, liab, [...declare({ SHD: shd, USDX: usd })]);
+    expect(r.exitCode, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout.split("\n")[0]).toMatch(/^NOT SOLVENT: SHD not covered/);
+    expect(r.coin("ETH")).toMatchObject({ status: "covered", proven: { amount: "3" } });
+    expect(r.coin("USDX")).toMatchObject({ status: "covered", proven: { amount: "7" } });
+    expect(r.coin("SHD")).toMatchObject({ status: "not-covered", proven: { amount: "0" } });
+    expect(r.coin("SHD").not_counted).toEqual([
+      {
+        line: 8,
+        coin: "SHD-ETH",
+        network: "ETH",
+        status: "proven",
+        code: "reads-token",
+        why: `SHD-ETH is the token at ${shd} on ${chain1()}, one balance backs one asset: it reads the token at ${usd}: its balanceOf(${A0}) moved when that token answered otherwise at block ${height} (eth_call with a state override): that token's coins again; the token at ${usd} counts once, as itself: not counted as SHD`,
+      },
+    ]);
+    // reserves verify: the row stands (its key signed, the balance is there), named as USDX's coins again
+    const v = await runCli([
+      "reserves",
+      "verify",
+      file,
+      "--node",
+      `ETH=${anvil.url}`,
+      "--token",
+      `USDX=${usd}`,
+      "--token",
+      `SHD=${shd}`,
+    ]);
+    expect(v.exitCode, v.stdout + v.stderr).toBe(0);
+    expect(v.stdout).toContain(
+      `SHD-ETH ${W0.address}: its token reads the token at ${usd}: its balanceOf(${A0}) moved when that token answered otherwise at block ${height} (eth_call with a state override): that token's coins again, which solvency counts once, as that token`,
+    );
+  });
 });
 
 describe("a declared token that tracks the native balance, in an exchange's address file", () => {

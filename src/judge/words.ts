@@ -152,6 +152,8 @@ export type HoldingFinding =
   | { code: "row-not-proven"; status: string; reason: string }
   /** a token whose balanceOf reads the native coin (`detail`: what the probe saw): the native coin counts it */
   | { code: "reads-native"; asset: string; coin: string; is: HoldingChain; detail: string }
+  /** a token whose balanceOf reads another declared token's (`token`; `detail`: what the probe saw): that token counts it */
+  | { code: "reads-token"; asset: string; coin: string; is: HoldingChain; detail: string; token: string }
   /** a token of a known mirror, on a chain whose native coin backs another asset owed */
   | { code: "mirror-backs-other"; mirror: string; network: NetworkId; owner: string }
   /** a token the probe saw read the native coin at a contract not known to mirror it: it counts for none */
@@ -206,6 +208,8 @@ export function holdingWords(f: HoldingFinding): string {
       return f.reason;
     case "reads-native":
       return `${f.coin} is ${chainWords(f.is)}, one balance backs one asset: it ${f.detail}; the native coin counts once, as itself: not counted as ${f.asset}`;
+    case "reads-token":
+      return `${f.coin} is ${chainWords(f.is)}, one balance backs one asset: it ${f.detail}; the token at ${f.token} counts once, as itself: not counted as ${f.asset}`;
     case "mirror-backs-other":
       return `one balance backs one asset: ${f.mirror}, and the native coin of ${networkLabel(f.network)} backs ${f.owner}`;
     case "mirror-unshown":

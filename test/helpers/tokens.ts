@@ -113,3 +113,24 @@ export async function deployFollower(
   const r = await send(rpc, { data: code + args.slice(2) });
   return (r.contractAddress as string).toLowerCase();
 }
+
+/**
+ * Deploys test/fixtures/token/Shadow.sol's ShadowToken (compiled once into shadow.json): balanceOf(a) is
+ * `source`'s balanceOf(a), plus one base unit at `plusOne` — another token's coins. Its address (lowercase).
+ */
+export async function deployShadow(
+  rpc: Rpc,
+  symbol: string,
+  source: string,
+  plusOne: string,
+): Promise<string> {
+  const code = JSON.parse(readFileSync(new URL("../fixtures/token/shadow.json", import.meta.url), "utf8"))
+    .contracts.ShadowToken as string;
+  const args = encodeParams(paramsFrom(["string", "address", "address"]), [
+    symbol,
+    source as `0x${string}`,
+    plusOne as `0x${string}`,
+  ]);
+  const r = await send(rpc, { data: code + args.slice(2) });
+  return (r.contractAddress as string).toLowerCase();
+}

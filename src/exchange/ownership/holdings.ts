@@ -168,7 +168,11 @@ export function trackingFault(
   if (!t || t.tracks === false) return undefined;
   const id = rowIdentity(row, b);
   if (t.tracks)
-    return { notCounted: { code: "reads-native", asset, coin: r.coin, is: id, detail: t.detail } };
+    return {
+      notCounted: t.reads
+        ? { code: "reads-token", asset, coin: r.coin, is: id, detail: t.detail, token: t.reads }
+        : { code: "reads-native", asset, coin: r.coin, is: id, detail: t.detail },
+    };
   if (b.rules.get(asset)?.source === "well-known") return undefined;
   const on = id.network === null ? "its network" : networkLabel(id.network);
   return {

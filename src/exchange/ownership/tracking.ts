@@ -1,7 +1,9 @@
 /**
  * The tracking probe for an exchange's token rows (issue 55, item 4): a token declared with `--token
  * SYMBOL=0x…` whose balanceOf moves with the native balance of the file's addresses (`a.balance`, `a.balance +
- * 1`, another row's address's balance) is the native coin again, and backs nothing twice. The same probe as
+ * 1`, another row's address's balance) is the native coin again, and backs nothing twice; one whose balanceOf
+ * moves when another declared token's code answers otherwise (`B.balanceOf(a)` returning `A.balanceOf(a)`) is
+ * that token's coins again, and backs nothing either: the token it reads counts them, once. The same probe as
  * chaingw's own proofs (reserves/evm/balances-read.ts `readTracking`: scripts/balance-probe.sol's code in one
  * eth_call with the native balances raised by a state override), asked once per node and snapshot block for
  * every token read there, at the token rows' addresses, with every EVM address the node's rows name raised.
@@ -25,6 +27,8 @@ import { isEvmAddress } from "./signatures.js";
 export interface TokenTracking {
   tracks: boolean | null;
   detail: string;
+  /** the other declared token whose balances it reads (tracks true): that token's coins, counted once, as it */
+  reads?: string;
 }
 
 /** The node's side the probe needs: its client and chain (an EVM node of `--node`). */
@@ -80,22 +84,29 @@ export async function probeRows(
   for (const t of holders.keys()) {
     const m = read.moved.get(t);
     const failed = read.failed.get(t);
+    const other = read.reads.get(t);
     out.set(
       t,
-      m
+      other && !m
         ? {
             tracks: true,
-            detail: `tracks the native coin: its balanceOf(${m.address}) moved with ${followsText(m.follows === m.address ? {} : { follows: m.follows })} at ${at} (eth_call with a state override), whatever it adds to it`,
+            reads: other.token,
+            detail: `reads the token at ${other.token}: its balanceOf(${other.address}) moved when that token answered otherwise at ${at} (eth_call with a state override): that token's coins again`,
           }
-        : failed !== undefined
+        : m
           ? {
-              tracks: null,
-              detail: `whether its balanceOf reads the native coin the node cannot tell: ${failed}`,
+              tracks: true,
+              detail: `tracks the native coin: its balanceOf(${m.address}) moved with ${followsText(m.follows === m.address ? {} : { follows: m.follows })} at ${at} (eth_call with a state override), whatever it adds to it`,
             }
-          : {
-              tracks: false,
-              detail: `its balanceOf moved with no native balance of the ${all.size} addresses at ${at}`,
-            },
+          : failed !== undefined
+            ? {
+                tracks: null,
+                detail: `whether its balanceOf reads the native coin the node cannot tell: ${failed}`,
+              }
+            : {
+                tracks: false,
+                detail: `its balanceOf moved with no native balance of the ${all.size} addresses at ${at}`,
+              },
     );
   }
   return out;
@@ -109,7 +120,9 @@ export function trackingFinding(r: RowResult): Finding[] {
   const t = r.balance?.tracking;
   if (!t) return [];
   const said = t.tracks
-    ? `its token ${t.detail}: the native coin again, which solvency counts once, as itself`
+    ? t.reads
+      ? `its token ${t.detail}, which solvency counts once, as that token`
+      : `its token ${t.detail}: the native coin again, which solvency counts once, as itself`
     : `${t.detail}; solvency takes it as proven for no audit`;
   return [claim("tracking", `${r.coin} ${r.address}: ${said}`, `line ${r.line}`)];
 }
