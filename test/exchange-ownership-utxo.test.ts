@@ -88,12 +88,24 @@ describe("an HTX-layout file scanned on litecoind", () => {
 });
 
 describe("the node's one scantxoutset is bounded by --scan-timeout", () => {
-  it("a node that never answers scantxoutset: the row cannot say (exit 3) after --scan-timeout 2, naming the node; through the node itself it holds", async () => {
+  it("a node whose scantxoutset start never answers within the bound: the row cannot say (exit 3) after --scan-timeout 2, naming the node, and the scan is aborted (the node's one scan slot freed, as reserves scan does); through the node itself it holds", async () => {
     const calls = new Map<string, number>();
-    // a loopback node that forwards everything to litecoind but keeps scantxoutset start unanswered
+    // a loopback node that forwards everything to litecoind but scans slowly: `start` is left unanswered
+    // while its scan runs (status says so) until an `abort` stops it, as Core does with a long pass
+    let scanning = false;
     const mute = await entryProxy(async (e) => {
-      calls.set(e.method, (calls.get(e.method) ?? 0) + 1);
-      if (e.method === "scantxoutset" && e.params?.[0] === "start") return new Promise(() => {});
+      const key = e.method === "scantxoutset" ? `scantxoutset ${e.params?.[0]}` : e.method;
+      calls.set(key, (calls.get(key) ?? 0) + 1);
+      if (key === "scantxoutset start") {
+        scanning = true;
+        return new Promise(() => {});
+      }
+      if (key === "scantxoutset status") return scanning ? { progress: 0 } : null;
+      if (key === "scantxoutset abort") {
+        const was = scanning;
+        scanning = false;
+        return was;
+      }
       return JSON.parse((await ltc.rawCall(JSON.stringify(e))).text);
     });
     try {
@@ -114,10 +126,13 @@ describe("the node's one scantxoutset is bounded by --scan-timeout", () => {
       const row = JSON.parse(r.stdout).rows[0];
       expect(row.status).toBe("cannot-say");
       expect(row.balance.holds).toBe(null);
-      expect(row.balance.detail).toContain(
-        `the node given for LTC (${mute.url}) did not answer scantxoutset`,
+      expect(row.balance.detail).toBe(
+        `the node given for LTC (${mute.url}) did not answer scantxoutset (${mute.url}: the scan did not finish within --scan-timeout (2 s); nothing was proven): its balance is not read`,
       );
-      expect(calls.get("scantxoutset")).toBe(1);
+      expect(calls.get("scantxoutset start")).toBe(1);
+      // the abort went out, once, and the node no longer scans
+      expect(calls.get("scantxoutset abort")).toBe(1);
+      expect(scanning).toBe(false);
       const honest = await verify(path);
       expect(honest.exitCode).toBe(0);
     } finally {

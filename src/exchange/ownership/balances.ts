@@ -19,8 +19,9 @@ import type { NetworkName } from "../../chains/coins.js";
 import type { ChainGroup } from "../../chains/index.js";
 import { chainIdNetwork } from "../../chains/networks.js";
 import { tronToHex20 } from "../../chains/tron.js";
-import { ChaingwError, UsageError } from "../../errors/index.js";
+import { ChaingwError, TransportError, UsageError } from "../../errors/index.js";
 import { JsonNumber } from "../../json/lossless.js";
+import { DEFAULT_ABORT_WAIT_S } from "../../reserves/defaults.js";
 import {
   readAccountNetwork,
   readBalanceOutcomes,
@@ -29,7 +30,7 @@ import {
   readTokenMeta,
   type TokenMeta,
 } from "../../reserves/evm/balances-read.js";
-import { startScan } from "../../reserves/utxo/scan.js";
+import { abortTimedOut, startScan } from "../../reserves/utxo/scan.js";
 import type { JsonRpcClient } from "../../rpc/client.js";
 import { amountText, parseUnits } from "../../util/units.js";
 import {
@@ -276,13 +277,15 @@ async function scanUtxoSet(c: ChainContext, node: ChainNode, coin: UtxoCoin): Pr
     if (nodeOfRow(c.o.nodes, r) !== node) continue;
     if (typeof decodeUtxoAddress(coin, r.address) !== "string") addresses.add(r.address);
   }
+  const endpoint = node.client.endpoints[0] as (typeof node.client.endpoints)[number];
+  const bound = { scanTimeoutMs: node.scanTimeoutMs ?? 0, abortWaitMs: DEFAULT_ABORT_WAIT_S * 1000 };
   try {
     const { result } = await startScan({
       client: node.client,
-      endpoint: node.client.endpoints[0] as (typeof node.client.endpoints)[number],
+      endpoint,
       objects: [...addresses].map((a) => `addr(${a})`),
       // the node's one pass over its UTXO set, bounded by --scan-timeout as reserves scan's is
-      scanTimeoutMs: node.scanTimeoutMs ?? 0,
+      scanTimeoutMs: bound.scanTimeoutMs,
       wait: false,
       pollMs: 1000,
       signal: c.o.signal,
@@ -297,6 +300,8 @@ async function scanUtxoSet(c: ChainContext, node: ChainNode, coin: UtxoCoin): Pr
     }
     return { height: Number(r.height instanceof JsonNumber ? r.height.raw : r.height), by };
   } catch (e) {
+    // cut off by --scan-timeout: the node's scan slot freed by an abort, as reserves scan does
+    if (e instanceof TransportError) await abortTimedOut(node.client.withoutSignal(), endpoint, e, bound);
     if (e instanceof ChaingwError) return e.message;
     throw e;
   }

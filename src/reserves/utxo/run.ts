@@ -35,6 +35,7 @@ import {
 import {
   type AbortOutcome,
   abortAndConfirm,
+  abortTimedOut,
   ScanBusyError,
   type ScanState,
   scanStatus,
@@ -513,26 +514,13 @@ export function crossCheckFailure(report: Report): IntegrityError | undefined {
 }
 
 /**
- * `start` failed without an answer. After a --scan-timeout the node is still scanning for nobody: abort it.
- * After another transport failure the scan may or may not be ours: only say what the node reports.
+ * `start` failed without an answer. After a --scan-timeout the node is still scanning for nobody: abort it
+ * (scan.ts abortTimedOut). After another transport failure the scan may or may not be ours: only say what
+ * the node reports.
  */
 async function afterFailedStart(client: JsonRpcClient, o: ScanOptions, ep: Endpoint, e: TransportError) {
   const control = client.withoutSignal();
-  if (o.scanTimeoutMs > 0 && e.timedOut) {
-    e.message = `${ep.label}: the scan did not finish within --scan-timeout (${o.scanTimeoutMs / 1000} s); nothing was proven`;
-    try {
-      const a = await abortAndConfirm(control, ep, o.abortWaitMs);
-      e.details = [`${ep.label}: ${a.statement}`];
-      e.hint =
-        a.nodeScanning === false
-          ? "Raise --scan-timeout (0 = none) and run again."
-          : "check with: chaingw reserves status";
-      e.facts = { aborts_sent: a.aborts, node_scanning: a.nodeScanning };
-    } catch {
-      e.hint = "the node did not answer abort; check with: chaingw reserves status";
-    }
-    return;
-  }
+  if (await abortTimedOut(control, ep, e, o)) return;
   try {
     const s = await scanStatus(control, ep);
     if (s.running) {

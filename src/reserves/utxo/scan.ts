@@ -222,6 +222,34 @@ function notConfirmed(s: AbortState, last: ScanState | undefined, preparing: boo
 /** The node's one scan slot is taken (-8 "Scan already in progress"). */
 export class ScanBusyError extends RpcError {}
 
+/**
+ * `start` cut off by --scan-timeout (`e` timed out): the node is still scanning for nobody, its one scan
+ * slot taken. `abort` is sent and the node's word awaited (abortAndConfirm, within `abortWaitMs`); `e`
+ * is reworded to say so. False, nothing sent, for any other failure. `reserves scan` and an exchange's
+ * address file (exchange/ownership/balances.ts) both end a timed-out scan here.
+ */
+export async function abortTimedOut(
+  control: JsonRpcClient,
+  ep: Endpoint,
+  e: TransportError,
+  o: { scanTimeoutMs: number; abortWaitMs: number },
+): Promise<boolean> {
+  if (!(o.scanTimeoutMs > 0 && e.timedOut)) return false;
+  e.message = `${ep.label}: the scan did not finish within --scan-timeout (${o.scanTimeoutMs / 1000} s); nothing was proven`;
+  try {
+    const a = await abortAndConfirm(control, ep, o.abortWaitMs);
+    e.details = [`${ep.label}: ${a.statement}`];
+    e.hint =
+      a.nodeScanning === false
+        ? "Raise --scan-timeout (0 = none) and run again."
+        : "check with: chaingw reserves status";
+    e.facts = { aborts_sent: a.aborts, node_scanning: a.nodeScanning };
+  } catch {
+    e.hint = "the node did not answer abort; check with: chaingw reserves status";
+  }
+  return true;
+}
+
 /** The node or a gateway refused the request's size (HTTP 413): the caller may split the objects. */
 export class TooLargeError extends TransportError {}
 
