@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { digestOf } from "../src/proof/jcs.js";
-import { entryProxy, type RawServer } from "./fixtures/forward.js";
+import { entryProxy, type RawServer, rawServer, sendJson } from "./fixtures/forward.js";
 import { runCli } from "./helpers/cli.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
 import { trackDir } from "./helpers/procs.js";
@@ -380,5 +380,47 @@ describe("the spend walk is bounded by --walk, not by the chain", () => {
     expect(report.stderr).toContain(
       "--walk bounds what --verify reads above a UTXO proof's height: give --verify too",
     );
+  });
+});
+
+describe("--walk where there is no UTXO spend walk: refused by name (exit 2), nothing sent", () => {
+  const HTX = join(import.meta.dirname, "fixtures/exchange/ownership/huobi_por_2023-08.csv");
+  const LIABILITIES = join(import.meta.dirname, "fixtures/exchange/liabilities/binance-config.json");
+
+  it("on an EVM proof, on an exchange's address file (reserves verify), and in solvency's exchange path: exit 2 naming --walk, 0 requests to the node given", async () => {
+    // a counting loopback node: any request at all is a failure of the refusal
+    const node = await rawServer((_b, _r, res) => sendJson(res, 500, '{"error":"nothing should be sent"}'));
+    try {
+      const evm = join(dir, "walk-evm.json");
+      writeFileSync(evm, JSON.stringify({ format: "chaingw-evm-balances-proof/1" }));
+      const onEvm = await runCli(["--url", node.url, "reserves", "verify", evm, "--walk", "5"]);
+      expect(onEvm.exitCode, onEvm.stderr).toBe(2);
+      expect(onEvm.stderr).toContain(
+        "--walk bounds the spend walk of a UTXO proof (chaingw-reserves-proof); this file is not one",
+      );
+      const onFile = await runCli(["reserves", "verify", HTX, "--walk", "5", "--node", `LTC=${node.url}`]);
+      expect(onFile.exitCode, onFile.stderr).toBe(2);
+      expect(onFile.stderr).toContain(
+        "--walk bounds the spend walk of a UTXO proof (chaingw-reserves-proof); this file is not one",
+      );
+      const solvency = await runCli([
+        "solvency",
+        "--liabilities",
+        LIABILITIES,
+        "--reserves",
+        HTX,
+        "--walk",
+        "5",
+        "--node",
+        `LTC=${node.url}`,
+      ]);
+      expect(solvency.exitCode, solvency.stderr).toBe(2);
+      expect(solvency.stderr).toContain(
+        "--walk: an exchange's address file is judged with --node NET=URL (its rows re-read at the snapshot) and its coins by --backing or chaingw's tables; leave --walk out",
+      );
+      expect(node.hits).toBe(0);
+    } finally {
+      await node.close();
+    }
   });
 });
