@@ -1092,4 +1092,50 @@ describe("the report package of an exchange's address file (solvency --report DI
     expect(bad.stdout).toContain("DOES NOT HOLD: 1 of the 6 files MANIFEST.sha256 lists changed or missing");
     expect(bad.stdout).toContain(`  changed: inputs/${basename(reserves)}`);
   });
+
+  it("report history of two exchange roots that state no date: the page and history.csv say so (it showed when the package was made as the liabilities' date), each audit's label inside its chart", async () => {
+    const reserves = addressFile();
+    const made: string[] = [];
+    for (const [ltc, period] of [
+      ["1", "2026-10"],
+      ["0.5", "2026-11"],
+    ] as const) {
+      const { file, root } = sumRoot({ LTC: ltc, ETH: "3000" }, { LTC: "0.5", ETH: "2000" });
+      const pkg = join(dir, `undated-${period}`);
+      const r = await runCli([
+        ...args(reserves, file),
+        "--root",
+        root,
+        "--challenge",
+        MESSAGE,
+        "--report",
+        pkg,
+        "--period",
+        period,
+      ]);
+      expect(r.stdout).toMatch(/^CANNOT SAY: /);
+      made.push(pkg);
+    }
+    const out = join(dir, "undated-history");
+    const h = await runCli(["report", "history", ...made, "--out", out]);
+    expect(h.exitCode, h.stderr).toBe(0);
+    const csv = readFileSync(join(out, "history.csv"), "utf8").trimEnd().split("\n");
+    expect(csv[0]).toMatch(/,package,date_is$/);
+    expect(csv.slice(1).map((l) => l.split(",").at(-1))).toEqual(Array(4).fill("package made"));
+    const page = join(out, "index.html");
+    const html = readFileSync(page, "utf8");
+    expect(html).toMatch(
+      /<td>not stated <small class="muted">\(placed by when the package was made, \d{4}-\d\d-\d\dT[^)]*\)<\/small><\/td>/,
+    );
+    // every label of every chart within its chart's width (the last one ran off the right edge: "2026-1")
+    for (const width of [390, 1280]) {
+      const l = await layoutIn(
+        page,
+        width,
+        `[...d.querySelectorAll("svg[data-asset] text")].filter((t) => { const b = t.getBBox(); return b.x < 0 || b.x + b.width > t.ownerSVGElement.viewBox.baseVal.width + 0.5; }).map((t) => t.textContent)`,
+      );
+      expect(l.more, `${width} px`).toEqual([]);
+      expect(l.scroll, `${width} px`).toBeLessThanOrEqual(l.viewport);
+    }
+  });
 });

@@ -521,7 +521,7 @@ describe("solvency", () => {
     );
     const csv = readFileSync(join(out, "history.csv"), "utf8").trimEnd().split("\n");
     expect(csv[0]).toBe(
-      "date,label,audit_id,asset,liabilities,proven,claimed,proven_coverage,claimed_coverage,status,verdict,package",
+      "date,label,audit_id,asset,liabilities,proven,claimed,proven_coverage,claimed_coverage,status,verdict,package,date_is",
     );
     // ordered by the liabilities' date, whatever the order given
     expect(

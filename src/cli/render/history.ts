@@ -16,6 +16,8 @@ export interface AuditPoint {
   label: string;
   /** what orders the audits: the liabilities' date, else when the package was made */
   date: string;
+  /** whether `date` is the liabilities' own (false: they state none, it is when the package was made) */
+  dated: boolean;
   verdict: string;
   assets: AssetRow[];
 }
@@ -33,6 +35,7 @@ const HEAD = [
   "status",
   "verdict",
   "package",
+  "date_is",
 ] as const;
 
 export const historyCsv = (audits: AuditPoint[]): string =>
@@ -52,6 +55,8 @@ export const historyCsv = (audits: AuditPoint[]): string =>
         a.status,
         x.verdict,
         x.dir,
+        // what `date` is: the liabilities' own, or (they state none) when the package was made
+        x.dated ? "liabilities" : "package made",
       ]),
     ),
   );
@@ -87,10 +92,13 @@ function assetChart(asset: string, audits: AuditPoint[]): string {
       )
       .join("")}</g>`;
   };
+  // the first label from its point on, the last up to it: neither runs off the chart's edge
+  const anchorAt = (i: number) =>
+    audits.length === 1 ? "middle" : i === 0 ? "start" : i === audits.length - 1 ? "end" : "middle";
   const labels = audits
     .map(
       (x, i) =>
-        `<text x="${xAt(i).toFixed(1)}" y="${H - B + 16}" text-anchor="middle" class="lbl">${esc(x.label)}</text>`,
+        `<text x="${xAt(i).toFixed(1)}" y="${H - B + 16}" text-anchor="${anchorAt(i)}" class="lbl">${esc(x.label)}</text>`,
     )
     .join("");
   return svg(
@@ -103,6 +111,12 @@ ${line("claimed", COLOR.blue)}${line("proven", COLOR.good)}${labels}
   );
 }
 
+/** The liabilities' date, or that they state none (the audit placed by when its package was made). */
+const dateCell = (x: AuditPoint): string =>
+  x.dated
+    ? esc(x.date)
+    : `not stated <small class="muted">(placed by when the package was made, ${esc(x.date)})</small>`;
+
 export function historyPage(audits: AuditPoint[]): string {
   const assets = [...new Set(audits.flatMap((x) => x.assets.map((a) => a.asset)))];
   const sections = assets
@@ -113,7 +127,7 @@ export function historyPage(audits: AuditPoint[]): string {
           attrs: `data-audit="${esc(x.audit_id)}"`,
           cells: [
             esc(x.label),
-            esc(x.date),
+            dateCell(x),
             esc(a ? amountOf(a.liabilities, a.decimals) : "—"),
             esc(a?.proven_coverage ?? "—"),
             esc(a?.claimed_coverage ?? "—"),
@@ -145,7 +159,7 @@ ${htmlTable(
   audits.map((x) => [
     esc(x.label),
     `<code>${esc(x.audit_id)}</code>`,
-    esc(x.date),
+    dateCell(x),
     esc(x.verdict),
     `<code>${esc(x.dir)}</code>`,
   ]),

@@ -76,6 +76,7 @@ export async function runReportHistory(run: Run, dirs: string[], out: string): P
       audit_id: doc.scope.audit_id,
       label: doc.scope.period ?? date,
       date,
+      dated: facts.liabilities_date !== undefined && facts.liabilities_date !== null,
       verdict: (doc.report as { verdict: string }).verdict,
       assets: assetRows(doc.report),
     };
