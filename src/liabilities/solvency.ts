@@ -181,7 +181,8 @@ function judgeAsset(
     t.list.proof(from, p.b, line.is, { ...line, finding: f });
     return line;
   });
-  lines.push(...t.list.lines);
+  // by loop: push(...list) overflows the stack past ~120,000 holdings (a proof of that many outputs)
+  for (const l of t.list.lines) lines.push(l);
   const { claimed, proven, unknown } = t.ledger.sums(asset.asset, asset.decimals);
   // a proof whose network nobody could tell was not judged: "cannot say" with --verify, "unjudged" without
   const untold = placed.some((p) => p.network === null && !p.b.entry.verify);

@@ -244,18 +244,26 @@ export async function verifyUtxoEntry(
   }
   const owned = v.addresses.filter((a) => a.ownership === "proven").map((a) => a.address);
   const unsigned = v.addresses.filter((a) => a.ownership === "claimed-only").map((a) => a.address);
+  return { ...r.entry, assets, verify: checkOf(v, chain, blockTime, owned, unsigned, spent) };
+}
+
+/** The part of a proof's check every chain's has: its verdict, the chain read, what is owned or unsigned, spent. */
+function checkOf(
+  v: { verdict: Verdict; summary: string },
+  chain: ProofCheck["chain"],
+  blockTime: number | null,
+  owned: string[],
+  unsigned: string[],
+  spent: ProofCheck["spent"],
+): ProofCheck {
   return {
-    ...r.entry,
-    assets,
-    verify: {
-      verdict: v.verdict,
-      summary: v.summary,
-      chain,
-      block_time: blockTime,
-      owned,
-      ...(unsigned.length ? { unsigned } : {}),
-      spent,
-    },
+    verdict: v.verdict,
+    summary: v.summary,
+    chain,
+    block_time: blockTime,
+    owned,
+    ...(unsigned.length ? { unsigned } : {}),
+    spent,
   };
 }
 
@@ -301,13 +309,7 @@ export async function verifyEvmEntry(
     ...r.entry,
     assets,
     verify: {
-      verdict: v.verdict,
-      summary: v.summary,
-      chain,
-      block_time: blockTime,
-      owned,
-      ...(unsigned.length ? { unsigned } : {}),
-      spent: {},
+      ...checkOf(v, chain, blockTime, owned, unsigned, {}),
       ...(v.tracking.tokens.length
         ? { tracks_native: Object.fromEntries(v.tracking.tokens.map((t) => [t.token, t.address])) }
         : {}),

@@ -19,11 +19,13 @@ function knownDecimals(
   rows: readonly { row: OwnershipRow; r: RowResult }[],
 ): number | undefined {
   if (commitment !== undefined) return commitment;
-  const told = rows.flatMap(({ row, r }) => {
+  // the most any row tells, by loop: Math.max(...rows) overflows the stack past ~120,000 rows of one coin
+  let told: number | undefined;
+  for (const { row, r } of rows) {
     const d = r.balance?.decimals ?? decimalsOf(row.coin, row.network);
-    return d === undefined ? [] : [d];
-  });
-  if (told.length) return Math.max(...told);
+    if (d !== undefined && (told === undefined || d > told)) told = d;
+  }
+  if (told !== undefined) return told;
   // the tables by the asset's own name, as written ("ltc" beside "LTC" is another asset: not LTC's places)
   return (
     wellKnownBackings(asset)?.decimals ?? (asset === asset.toUpperCase() ? decimalsOf(asset, "") : undefined)
@@ -42,7 +44,8 @@ export function assetPlaces(
   counted: readonly { line: number; places: number }[],
 ): { decimals: number; finding?: PlacesFinding } {
   const known = knownDecimals(asset, owed.commitment ? owed.places : undefined, rows);
-  const needed = Math.max(owed.places, ...counted.map((c) => c.places));
+  let needed = owed.places;
+  for (const c of counted) if (c.places > needed) needed = c.places;
   if (known === undefined) return { decimals: needed };
   if (needed <= known) return { decimals: known };
   const over = [
