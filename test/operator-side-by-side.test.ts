@@ -92,7 +92,10 @@ describe("--wait / -rpcwait on a node just started with cookie auth (item 1)", (
     // before: the .cookie read once, before the node wrote it; the node's 401 ended the run
     const reference = () =>
       execa("litecoin-cli", ["-rpcwait", `-datadir=${d}`, "getblockcount"], { reject: false });
-    const [ours, first] = await Promise.all([runCli(["-rpcwait", `-datadir=${d}`, "getblockcount"]), reference()]);
+    const [ours, first] = await Promise.all([
+      runCli(["-rpcwait", `-datadir=${d}`, "getblockcount"]),
+      reference(),
+    ]);
     // the reference CLI's own race (one clean-clone run of 1,351 at dc00fb4): it can connect between the node
     // binding its port and writing .cookie, and then gives up. Asked once more, it is the reference again;
     // chaingw's side below is never retried
