@@ -25,6 +25,10 @@ let server: Server;
 let url: string;
 /** requests the server's application answered, by method; connections it reset as idle */
 const answered = new Map<string, number>();
+/** requests the server read whole before it reset their connection as idle, by method */
+const resetAfterReading = new Map<string, number>();
+/** read a request whole before resetting its idle connection (a node that got it, then the reset) */
+let readThenReset = false;
 let resets = 0;
 /** every request reset, on any connection (a server that fails outright) */
 let resetEvery = false;
@@ -42,7 +46,19 @@ beforeAll(async () => {
   server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const sock = req.socket;
     const last = lastAnswer.get(sock);
-    if (resetEvery || (last !== undefined && Date.now() - last >= IDLE_MS)) {
+    const idle = last !== undefined && Date.now() - last >= IDLE_MS;
+    if (idle && readThenReset) {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        const { method } = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { method: string };
+        resetAfterReading.set(method, (resetAfterReading.get(method) ?? 0) + 1);
+        resets++;
+        sock.resetAndDestroy();
+      });
+      return;
+    }
+    if (resetEvery || idle) {
       // idle too long: closed, and the request that came on it reset unanswered
       resets++;
       sock.resetAndDestroy();
@@ -85,6 +101,7 @@ const pooled = () =>
 const counts = () => ({ answered: Object.fromEntries(answered), resets });
 const reset = () => {
   answered.clear();
+  resetAfterReading.clear();
   resets = 0;
 };
 
@@ -141,6 +158,41 @@ describe("a kept-alive connection closed idle by the server", () => {
       client.transport.close();
     }
     expect(counts()).toEqual({ answered: { eth_sendRawTransaction: 1 }, resets: 1 });
+  });
+
+  it("scantxoutset start (marked writes: it starts a scan) is not sent again; getblockchaininfo, a read, is", async () => {
+    reset();
+    readThenReset = true;
+    const client = pooled();
+    const scan = findMethod("scantxoutset", "utxo");
+    const info = findMethod("getblockchaininfo", "utxo");
+    expect(scan.writes?.when).toEqual(["start", "abort"]);
+    const start = () => prepare(scan, { params: ["start", ["addr(mzBc4XEFSdzCDcTxAgf6EZXgsZWpztRhef)"]] });
+    let failure: unknown;
+    try {
+      await send(client, prepare(info, { params: [] }), { scanTimeoutMs: 0 });
+      await sleep(4 * IDLE_MS);
+      // the node read the start, then the kept-alive connection was reset: sent again, a real node would
+      // answer "Scan already in progress"
+      failure = await send(client, start(), { scanTimeoutMs: 0 }).catch((e: unknown) => e);
+      // a new connection (the reset one is gone), kept alive, then left idle
+      await send(client, prepare(info, { params: [] }), { scanTimeoutMs: 0 });
+      await sleep(4 * IDLE_MS);
+      // the control: a read reset the same way goes once more on a new connection, answered
+      await send(client, prepare(info, { params: [] }), { scanTimeoutMs: 0 });
+    } finally {
+      readThenReset = false;
+      client.transport.close();
+    }
+    expect(failure).toBeInstanceOf(TransportError);
+    expect((failure as Error).message).toBe(
+      `${url}/: connection reset by the upstream; scantxoutset changes the node's state (the registry marks it writes: the node may have started it), so it was not sent again`,
+    );
+    expect({ ...counts(), read: Object.fromEntries(resetAfterReading) }).toEqual({
+      answered: { getblockchaininfo: 3 },
+      resets: 2,
+      read: { scantxoutset: 1, getblockchaininfo: 1 },
+    });
   });
 
   it("a reset on a new connection is not sent again: only a reused one closed idle is", async () => {

@@ -73,9 +73,24 @@ export const isMethodName = (s: string): boolean => /^[A-Za-z0-9_.:-]{1,100}$/.t
 /** The marks of a method outside the registry: neither idempotent nor heavy. */
 export const UNKNOWN_MARKS: Marks = Object.freeze({ idempotent: false, heavy: false });
 
+/** Whether a call of `def` with `params` changes the node's state or starts work there (MethodDef.writes). */
+export const writesOf = (def: MethodDef | undefined, params: readonly unknown[]): boolean =>
+  def?.writes?.when.includes(params[0] as string) === true;
+
+/** The writes mark as words: "writes (start, abort)", or nothing for a method that only reads. */
+const writesText = (m: MethodDef): string | false =>
+  m.writes !== undefined && `writes (${m.writes.when.join(", ")})`;
+
 export function marksText(m: MethodDef): string {
-  const marks = [m.marks.idempotent && "idempotent", m.marks.heavy && "heavy"].filter(Boolean);
+  const marks = [m.marks.idempotent && "idempotent", m.marks.heavy && "heavy", writesText(m)].filter(Boolean);
   return marks.length ? marks.join(", ") : "-";
+}
+
+/** The writes mark's note for help and docs, from the registry: which calls are never sent twice. */
+function writesNote(): string {
+  const marked = registry().filter((m) => m.writes !== undefined);
+  const calls = [...new Set(marked.map((m) => `${m.name} ${m.writes?.when.join("/")}`))];
+  return `Writes: ${calls.join("; ")} change the node's state or start work on it (chaingw's reading; the spec marks none): never sent twice, not even after a kept-alive connection was reset under it. Every other call only reads.`;
 }
 
 /** The help text shown under `chaingw <method> --help`, per group. */
@@ -92,6 +107,7 @@ export function methodHelp(name: string): string {
   out.push(
     "",
     "Marks: idempotent methods may move to another upstream after a failure that may have reached the first; heavy methods are rate limited on the client (--heavy-rate).",
+    ...(definitions(name).some((m) => m.writes) ? [writesNote()] : []),
   );
   return out.join("\n");
 }
@@ -124,6 +140,8 @@ export interface MethodRow {
   params: string;
   idempotent: { value: boolean; from: MarkSource };
   heavy: { value: boolean; from: MarkSource };
+  /** the first param's values whose calls change the node's state (MethodDef.writes); empty: only reads */
+  writes: readonly string[];
   summary: string;
 }
 
@@ -134,6 +152,7 @@ export function methodRows(): MethodRow[] {
     inSpec: m.spec !== false,
     params: m.params.map((p) => (p.required && p.default === undefined ? p.name : `${p.name}?`)).join(", "),
     ...markSources(m),
+    writes: m.writes?.when ?? [],
     summary: m.summary,
   }));
 }
@@ -155,6 +174,8 @@ export function methodTableMarkdown(): string {
   rows.push(
     "",
     "Marks: *(spec)* as the gateway spec gives it; *(chaingw)* chaingw's own reading where the spec says nothing (reads are idempotent; a method the spec lists without the idempotent mark is not retried elsewhere).",
+    "",
+    writesNote(),
   );
   return rows.join("\n");
 }

@@ -7,7 +7,7 @@
 import { type ChainGroup, chainForMethodName, type GroupName, groupOf } from "../chains/index.js";
 import { RpcError } from "../errors/index.js";
 import type { BatchEntry, CallOptions, CallResult, JsonRpcClient } from "../rpc/client.js";
-import { definitions, UNKNOWN_MARKS } from "./index.js";
+import { definitions, UNKNOWN_MARKS, writesOf } from "./index.js";
 import { buildParams } from "./params.js";
 import type { MethodDef } from "./types.js";
 
@@ -38,8 +38,10 @@ export function prepare(def: MethodDef, input: PrepareInput): Prepared {
     method: def.name,
     params,
     marks: def.marks,
-    // every method of the registry reads: sent again after a kept-alive connection closed under it
-    read: true,
+    // a call that only reads is sent again after a kept-alive connection closed under it; one the registry
+    // marks `writes` (scantxoutset start, abort) never
+    read: !writesOf(def, params),
+    ...(writesOf(def, params) ? { writes: true } : {}),
     ...(def.slow ? { slow: true } : {}),
     long: def.longRunning?.(params) ?? false,
     plain: input.plain,
@@ -68,8 +70,10 @@ export function prepareRaw(method: string, params: unknown[], group?: GroupName)
     method,
     params,
     marks: def?.marks ?? UNKNOWN_MARKS,
-    // a method outside the registry may change the node's state (sendrawtransaction): never sent twice
-    read: def !== undefined,
+    // a method outside the registry may change the node's state (sendrawtransaction): never sent twice; nor
+    // a registry call marked `writes`
+    read: def !== undefined && !writesOf(def, params),
+    ...(writesOf(def, params) ? { writes: true } : {}),
     ...(def?.slow ? { slow: true } : {}),
     long: def?.longRunning?.(params) ?? false,
     chain,
@@ -89,6 +93,7 @@ export function callOptionsOf(
   const base: CallOptions = {
     ...p.marks,
     ...(p.read ? { read: true } : {}),
+    ...(p.writes ? { writes: true } : {}),
     ...(p.slow ? { slow: true } : {}),
     ...extra,
   };

@@ -67,6 +67,14 @@ export interface MethodDef {
    */
   longRunning?(params: unknown[]): boolean;
   /**
+   * The calls that change the node's state or start work on it: those whose first param is one of `when`
+   * (scantxoutset start and abort — a scan starts or stops; the spec's §3 "scan control"). chaingw's reading:
+   * the spec marks none and calls the rest read-only. Such a call is never sent twice: a kept-alive
+   * connection reset under it is a failure named with its endpoint, not a resend (a resent start would meet
+   * "Scan already in progress"). Absent: every call of the method only reads.
+   */
+  writes?: { when: readonly string[] };
+  /**
    * The node computes the answer for minutes (gettxoutsetinfo walks the whole UTXO set): the heavy timeout
    * (900 s, as bitcoin-cli waits; --request-timeout sets both). Not every heavy method is slow: eth_getLogs is
    * heavy (rate-limited) but providers answer a range they will not serve at once, and the `logs` command

@@ -70,6 +70,7 @@ const specMethods: MethodDef[] = [
     ],
     result: "OBJECT: success, txouts, height, total_amount, unspents[txid, vout, amount, height]",
     longRunning: (params) => params[0] === "start",
+    writes: { when: ["start", "abort"] },
     refine(params) {
       if (params[0] === "start" && (!Array.isArray(params[1]) || params[1].length === 0)) {
         throw new UsageError(

@@ -66,7 +66,11 @@ export async function callBatch(
 ): Promise<BatchOutcome[]> {
   const single = (e: BatchEntry) =>
     client
-      .call(e.method, e.params, e.read ? { ...e.marks, read: true } : e.marks)
+      .call(e.method, e.params, {
+        ...e.marks,
+        ...(e.read ? { read: true } : {}),
+        ...(e.writes ? { writes: true } : {}),
+      })
       .catch((err: unknown) => asError(err));
   const first = client.endpoints[0];
   if (entries.length === 1 || client.noBatch.has(first.url)) return Promise.all(entries.map(single));

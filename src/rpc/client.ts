@@ -87,6 +87,11 @@ export interface CallOptions {
    * implies it.
    */
   read?: boolean;
+  /**
+   * The call changes the node's state or starts work on it (the registry's `writes` mark: scantxoutset
+   * start, abort): never sent twice, and a failure after it may have reached the node says so.
+   */
+  writes?: boolean;
   /** the node computes for minutes (MethodDef.slow): the heavy timeout instead of the request timeout */
   slow?: boolean;
   /** per-attempt timeout override (scans); 0 = none */
@@ -272,7 +277,9 @@ export class JsonRpcClient {
             const e = new TransportError(
               stillComputing
                 ? `${ep.label}: ${f.why}; ${x.label} is a heavy call the node may still be computing, so it was not sent again (${(o.words ?? CLI_WORDS).longer})`
-                : `${ep.label}: ${f.why}; ${x.label} is not marked idempotent, so it was not retried on another upstream`,
+                : co.writes
+                  ? `${ep.label}: ${f.why}; ${x.label} changes the node's state (the registry marks it writes: the node may have started it), so it was not sent again`
+                  : `${ep.label}: ${f.why}; ${x.label} is not marked idempotent, so it was not retried on another upstream`,
             );
             e.timedOut = f.timedOut === true;
             throw e;
@@ -332,6 +339,8 @@ export interface BatchEntry {
   marks: { idempotent: boolean; heavy: boolean };
   /** the method only reads (the registry's): CallOptions.read */
   read?: boolean;
+  /** the call changes the node's state (the registry's `writes` mark): CallOptions.writes */
+  writes?: boolean;
   /** the node computes for minutes (MethodDef.slow): the heavy timeout */
   slow?: boolean;
   /** params hold plain JS values only (no JsonNumber): the native JSON.stringify is enough */

@@ -34,7 +34,11 @@ export async function scanStatus(client: JsonRpcClient, ep: Endpoint): Promise<S
 
 /** `abort`: true when a scan was running and was told to stop. */
 async function scanAbort(client: JsonRpcClient, ep: Endpoint): Promise<boolean> {
-  const { result } = await client.call("scantxoutset", ["abort"], { ...scanDef().marks, pinned: ep });
+  const { result } = await client.call("scantxoutset", ["abort"], {
+    ...scanDef().marks,
+    writes: true,
+    pinned: ep,
+  });
   return result === true;
 }
 
