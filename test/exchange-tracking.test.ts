@@ -193,6 +193,82 @@ describe("a declared token whose balances are another declared token's", () => {
   });
 });
 
+describe("the token-reads-token probe is linear in the declared tokens", () => {
+  /** eth_call entries that replace some declared token's code (the probe's), counted by a proxy before anvil */
+  let counting: RawServer;
+  let declared = new Set<string>();
+  let replacing = 0;
+  beforeAll(async () => {
+    counting = await entryProxy(async (e) => {
+      const over =
+        e.method === "eth_call" ? (e.params?.[2] as Record<string, unknown> | undefined) : undefined;
+      if (over && Object.keys(over).some((a) => declared.has(a.toLowerCase()))) replacing++;
+      try {
+        return { jsonrpc: "2.0", id: e.id, result: await anvil.rpc(e.method, e.params) };
+      } catch (x) {
+        const err = x as { code?: number; message: string };
+        return { jsonrpc: "2.0", id: e.id, error: { code: err.code ?? -32000, message: err.message } };
+      }
+    });
+  });
+  afterAll(async () => {
+    await counting?.close();
+  });
+
+  it("14 honest tokens, USDX and SHD (it reads USDX) declared: SHD named as reading USDX, no other token named; 16 + ⌈log2 15⌉ = 20 calls replacing tokens' code (one per token, then 4 halvings for the one that moved), not 16 × 15 = 240", async () => {
+    const honest: string[] = [];
+    for (let k = 0; k < 14; k++) {
+      const t = await deployToken(anvil.rpc, "Token", { symbol: `H${k}`, decimals: 18 });
+      await mint(anvil.rpc, t, [A0], [ETHER]);
+      honest.push(t);
+    }
+    await anvil.rpc("evm_mine", []);
+    const at = Number(await anvil.rpc<string>("eth_blockNumber"));
+    // SHD between the honest tokens, USDX late: the halving has to walk to it
+    const order: [string, string][] = [
+      ...honest.slice(0, 5).map((t, k): [string, string] => [`H${k}`, t]),
+      ["SHD", shd],
+      ...honest.slice(5, 12).map((t, k): [string, string] => [`H${k + 5}`, t]),
+      ["USDX", usd],
+      ...honest.slice(12).map((t, k): [string, string] => [`H${k + 12}`, t]),
+    ];
+    declared = new Set(order.map(([, t]) => t));
+    const balance = (sym: string) => (sym === "USDX" || sym === "SHD" ? "7" : "1");
+    const rows = order.map(([sym]): [string, Wallet, string] => [`${sym}-ETH`, W0, balance(sym)]);
+    const sums = rows.map(([coin, , amount]) => `${coin},${at},${amount}`);
+    const file = write(
+      "reserves.csv",
+      [
+        "coin,snapshot height,balance",
+        ...sums,
+        "",
+        "coin,address,snapshot height,balance,message,signature",
+        ...rows.map(
+          ([coin, w, amount]) =>
+            `${coin},${w.address},${at},${amount},${MESSAGE},${w.signMessageSync(MESSAGE)}`,
+        ),
+        "",
+      ].join("\n"),
+    );
+    replacing = 0;
+    const v = await runCli([
+      "reserves",
+      "verify",
+      file,
+      "--node",
+      `ETH=${counting.url}`,
+      ...order.flatMap(([sym, t]) => ["--token", `${sym}=${t}`]),
+    ]);
+    expect(v.exitCode, v.stdout + v.stderr).toBe(0);
+    expect(v.stdout).toContain(
+      `SHD-ETH ${W0.address}: its token reads the token at ${usd}: its balanceOf(${A0}) moved when that token answered otherwise at block ${at} (eth_call with a state override): that token's coins again, which solvency counts once, as that token`,
+    );
+    expect(v.stdout.match(/its token reads the token at/g)?.length).toBe(1);
+    expect(v.stdout).not.toMatch(/tracks the native coin|cannot tell/);
+    expect(replacing).toBe(16 + 4);
+  });
+});
+
 describe("a declared token that tracks the native balance, in an exchange's address file", () => {
   it("TRK (a.balance) backing a second asset: NOT COUNTED, it tracks the native coin — NOT SOLVENT; USDX of the same file SOLVENT; ETH counted once", async () => {
     const file = addressFile([

@@ -14,6 +14,7 @@ import { type BatchOutcome, callBatch, callChunked } from "../../rpc/batch.js";
 import type { JsonRpcClient } from "../../rpc/client.js";
 import { isJsonObject } from "../../util/text.js";
 import { PROBE_CODE } from "./probe-code.js";
+import { answeringOtherwise, firstAsks, type ReadsAsk, readsOf } from "./reads-token.js";
 
 /** The node cannot read state at that block: not an archive node, or a chain that serves the head only. */
 export class StateUnavailableError extends TransportError {}
@@ -379,18 +380,11 @@ export type TrackingRead =
       moved: Map<AssetId, { address: string; follows: string | null }>;
       failed: Map<AssetId, string>;
       /**
-       * per token whose balanceOf moved when another of `tokens` answered otherwise (that token's code replaced
-       * by one answering SENTINEL): which token it reads, and where — its balances are that token's coins
+       * per token whose balanceOf moved when the other `tokens` answered otherwise (their code replaced by one
+       * answering SENTINEL, reads-token.ts): which token it reads, and where — its balances are that token's coins
        */
       reads: Map<AssetId, { token: AssetId; address: string }>;
     };
-
-/**
- * What a token's code is replaced by for one call, to see whether another token's balanceOf reads it: any call
- * to it answers one word, 10^30 + 0x5e47 (PUSH32 w, PUSH1 0, MSTORE, PUSH1 32, PUSH1 0, RETURN) — no balance
- * a real token holds at an address, and room to add to it without overflow.
- */
-const SENTINEL = `0x7f${(10n ** 30n + 0x5e47n).toString(16).padStart(64, "0")}60005260206000f3`;
 
 /** A node's answer to one call of the probe as text, short (its error's message, or what it answered). */
 function probeAnswer(o: BatchOutcome | undefined): string {
@@ -430,32 +424,43 @@ async function probeDeltas(n: number): Promise<bigint[]> {
 }
 
 /**
- * The tokens whose balanceOf moved when another token's code answered SENTINEL (`answers`: each pair's reads,
- * in `pairs` × `chunks` order; `plain`: each token's reads without it, by "token chunk"): which token each reads,
- * and where. A token that answered without it and fails with it: `failed`, why (the probe cannot tell).
+ * Each token's answers at each chunk of `mine`, plainly and with the native balances raised (`res` from
+ * `start`, two a token and chunk): where it moved first and whose raised balance it followed (`byDelta`), why
+ * its answer could not be read (`failed`), its plain answers by "token chunk", and where its answers end.
  */
-function readsOf(
-  pairs: readonly (readonly [AssetId, AssetId])[],
-  chunks: string[][],
-  plain: Map<string, BatchOutcome | undefined>,
-  answers: (BatchOutcome | undefined)[],
-  failed: Map<AssetId, string>,
-): Map<AssetId, { token: AssetId; address: string }> {
-  const reads = new Map<AssetId, { token: AssetId; address: string }>();
-  let i = 0;
-  for (const [a, t] of pairs)
-    for (const [k, c] of chunks.entries()) {
-      const answer = answers[i++];
-      const [b, r] = [probeWords(plain.get(`${t} ${k}`), c.length), probeWords(answer, c.length)];
-      const j = b && r ? r.findIndex((v, x) => v !== b[x]) : -1;
-      if (b && !r && !failed.has(t))
-        failed.set(
-          t,
-          `its balanceOf, read with the token at ${a} answering otherwise, answered ${probeAnswer(answer)}`,
-        );
-      if (j >= 0 && !reads.has(t)) reads.set(t, { token: a, address: c[j] as string });
+function movedOf(
+  tokens: AssetId[],
+  mine: string[][],
+  res: BatchOutcome[],
+  start: number,
+  byDelta: Map<bigint, string>,
+) {
+  const moved = new Map<AssetId, { address: string; follows: string | null }>();
+  const failed = new Map<AssetId, string>();
+  const plain = new Map<string, BatchOutcome | undefined>();
+  let i = start;
+  for (const t of tokens)
+    for (const [k, c] of mine.entries()) {
+      const [before, after] = [res[i], res[i + 1]];
+      plain.set(`${t} ${k}`, before);
+      i += 2;
+      const [b, r] = [probeWords(before, c.length), probeWords(after, c.length)];
+      if (!b || !r) {
+        if (!failed.has(t))
+          failed.set(
+            t,
+            `its balanceOf at the proof's addresses, read by the probe${b ? " with their native balances raised" : ""}, answered ${probeAnswer(b ? after : before)}`,
+          );
+        continue;
+      }
+      const j = r.findIndex((v, k) => v !== b[k]);
+      if (j >= 0 && !moved.has(t))
+        moved.set(t, {
+          address: c[j] as string,
+          follows: byDelta.get((r[j] as bigint) - (b[j] as bigint)) ?? null,
+        });
     }
-  return reads;
+  return { moved, failed, plain, next: i };
 }
 
 /**
@@ -467,7 +472,8 @@ function readsOf(
  * whatever it adds: `a.balance + 1`, another address's balance, a sum of several), and the amount it moved by
  * tells whose balance it follows. First the probe reads the native balances back through the same override: a
  * node that refuses or ignores state overrides tells nothing (`applied` false). In the same batch, each token is
- * read again with each other token's code answering SENTINEL: one that moves reads that token (`reads`).
+ * read again with every other token's code answering SENTINEL (reads-token.ts): one that moves reads one of
+ * them, found by halving (`reads`).
  */
 export async function readTracking(
   client: JsonRpcClient,
@@ -518,13 +524,15 @@ export async function readTracking(
     ...Object.fromEntries(all.map((a, k) => [a, { balance: `0x${(raised[k] as bigint).toString(16)}` }])),
   };
   const mine = chunks(addresses.map((a) => a.toLowerCase()));
-  const pairs = tokens.flatMap((a) => tokens.flatMap((t) => (t === a ? [] : [[a, t] as const])));
+  const first = firstAsks(tokens, mine);
+  const sentinel = (a: ReadsAsk) =>
+    call(a.token, mine[a.chunk] as string[], { ...code, ...answeringOtherwise(a.others) });
   const entries = [
     // the control: the raised balances read back through the same override
     ...parts.map((c) => call(ZERO, c, override)),
     ...tokens.flatMap((t) => mine.flatMap((c) => [call(t, c, code), call(t, c, override)])),
-    // each token read again with each other token's code answering SENTINEL: a token that reads another moves
-    ...pairs.flatMap(([a, t]) => mine.map((c) => call(t, c, { ...code, [a]: { code: SENTINEL } }))),
+    // each token read again with every other token's code answering SENTINEL: a token that reads one moves
+    ...first.map(sentinel),
   ];
   const res = await readMany(client, chain, entries, undefined, signal);
   for (const [k, c] of parts.entries()) {
@@ -538,32 +546,19 @@ export async function readTracking(
       };
   }
   const byDelta = new Map(deltas.map((d, k) => [d, all[k] as string]));
-  const moved = new Map<AssetId, { address: string; follows: string | null }>();
-  const failed = new Map<AssetId, string>();
-  const plain = new Map<string, BatchOutcome | undefined>();
-  let i = parts.length;
-  for (const t of tokens)
-    for (const [k, c] of mine.entries()) {
-      const [before, after] = [res[i], res[i + 1]];
-      plain.set(`${t} ${k}`, before);
-      i += 2;
-      const [b, r] = [probeWords(before, c.length), probeWords(after, c.length)];
-      if (!b || !r) {
-        if (!failed.has(t))
-          failed.set(
-            t,
-            `its balanceOf at the proof's addresses, read by the probe${b ? " with their native balances raised" : ""}, answered ${probeAnswer(b ? after : before)}`,
-          );
-        continue;
-      }
-      const j = r.findIndex((v, k) => v !== b[k]);
-      if (j >= 0 && !moved.has(t))
-        moved.set(t, {
-          address: c[j] as string,
-          follows: byDelta.get((r[j] as bigint) - (b[j] as bigint)) ?? null,
-        });
-    }
-  const reads = readsOf(pairs, mine, plain, res.slice(i), failed);
+  const { moved, failed, plain, next } = movedOf(tokens, mine, res, parts.length, byDelta);
+  const reads = await readsOf(
+    {
+      tokens,
+      chunks: mine,
+      plain,
+      first: res.slice(next),
+      ask: (calls) => readMany(client, chain, calls.map(sentinel), undefined, signal),
+      words: probeWords,
+      answer: probeAnswer,
+    },
+    failed,
+  );
   // a token seen moving is told, whatever else it answered
   for (const t of [...moved.keys(), ...reads.keys()]) failed.delete(t);
   return { applied: true, moved, failed, reads };
