@@ -228,7 +228,9 @@ export function rowHolding(
 /**
  * The text a row's signature covers and the key that signed it: its own message and address; a contract
  * wallet's, its owners' (HTX lists their rows under it, each signing its own message: `owned`, by owner
- * address; OKX's eoa1/eoa2 sign the wallet row's message). No signature, no owners: no text.
+ * address; OKX's eoa1/eoa2 sign the wallet row's message). Owners who signed different texts sign no one
+ * text (null: proven for no challenge, judge/holding.ts), each named with theirs in `by`. No signature, no
+ * owners: no text.
  */
 export function signerOf(
   row: OwnershipRow,
@@ -237,8 +239,12 @@ export function signerOf(
 ): { text: string | null; by: string } {
   const owners = r.owners ?? [];
   if (owners.length === 0) return { text: row.signatures.length ? row.message : null, by: row.address };
-  const first = (owners[0] as { address: string }).address.toLowerCase();
-  return { text: owned.get(first) ?? row.message, by: owners.map((o) => o.address).join(" and ") };
+  const texts = owners.map((o) => owned.get(o.address.toLowerCase()) ?? row.message);
+  const one = texts.every((t) => t === texts[0]);
+  return {
+    text: one ? (texts[0] as string) : null,
+    by: owners.map((o, k) => (one ? o.address : `${o.address} (${JSON.stringify(texts[k])})`)).join(" and "),
+  };
 }
 
 /** The messages a contract wallet's owner rows sign, by owner address (lower case): each row's own string. */

@@ -57,34 +57,45 @@ const quoted = (m: string) => JSON.stringify(m.length > 60 ? `${m.slice(0, 60)}â
 /**
  * A signed row's messages against the one `--challenge` requires (another fails) or, without it, the ones
  * its layout's publisher signs (another: cannot say whose claim the signature makes). Proven rows only are
- * downgraded to cannot-say; a required message not signed fails any signed row. The row's new judgment, or
- * undefined when the messages leave it as it is.
+ * downgraded to cannot-say; a required message not signed fails any signed row. A contract wallet's owners
+ * (HTX lists each owner's row with its own text) sign one text, as every row of an audit does: owners who
+ * signed different texts are each named with theirs â€” a required one not signed fails the wallet, naming the
+ * owner; without one, whose claim the mix makes cannot be told. The row's new judgment, or undefined when the
+ * messages leave it as it is.
  */
 function judgeMessages(
   res: RowResult,
-  messages: string[],
+  signers: readonly { address?: string; message: string }[],
   layout: OwnershipLayout,
   required?: string,
 ): Partial<RowResult> | undefined {
-  const signed = messages.filter((m) => m.trim() !== "");
+  const signed = signers.filter((m) => m.message.trim() !== "");
   if (signed.length === 0 || res.status === "failed" || res.status === "unsigned") return undefined;
+  const by = (m: { address?: string }) => (m.address === undefined ? "" : `owner ${m.address} `);
   if (required !== undefined) {
-    const other = signed.find((m) => m !== required);
+    const other = signed.find((m) => m.message !== required);
     return other === undefined
       ? undefined
       : {
           proven: false,
           status: "failed",
-          reason: `signed over ${quoted(other)}, not the required message ${quoted(required)} (--challenge): a signature over another text shows nothing for this file`,
+          reason: `${by(other)}signed over ${quoted(other.message)}, not the required message ${quoted(required)} (--challenge): a signature over another text shows nothing for this file`,
         };
   }
+  const texts = new Set(signed.map((m) => m.message));
+  if (texts.size > 1 && (res.status === "proven" || res.status === "cannot-say"))
+    return {
+      proven: null,
+      status: "cannot-say",
+      reason: `${res.reason}; but its owners signed different texts (${signed.map((m) => `${m.address} ${quoted(m.message)}`).join(", ")}): one wallet's claim is one text its owners sign, so whose claim this is cannot be told (--challenge TEXT requires the one you expect)`,
+    };
   const known = MESSAGES[layout];
-  const other = signed.find((m) => !known.test(m));
+  const other = signed.find((m) => !known.test(m.message));
   if (other === undefined || (res.status !== "proven" && res.status !== "cannot-say")) return undefined;
   return {
     proven: null,
     status: "cannot-say",
-    reason: `${res.reason}; but signed over ${quoted(other)}, none of the messages ${layout} files sign (${known.text}): whose claim the signature makes cannot be told (--challenge TEXT requires the one you expect)`,
+    reason: `${res.reason}; but ${by(other)}signed over ${quoted(other.message)}, none of the messages ${layout} files sign (${known.text}): whose claim the signature makes cannot be told (--challenge TEXT requires the one you expect)`,
   };
 }
 
@@ -307,8 +318,10 @@ const message: Step = {
     open(s).flatMap((i) => {
       const row = ctx.file.rows[i] as OwnershipRow;
       const ownerRows = (s.owners[i] as string[]).length ? s.ownersOf.get(row.line) : undefined;
-      const messages = ownerRows ? ownerRows.map((o) => o.message) : [row.message];
-      const patch = judgeMessages(s.rows[i] as RowResult, messages, ctx.file.layout, ctx.options.message);
+      const signers = ownerRows
+        ? ownerRows.map((o) => ({ address: o.address, message: o.message }))
+        : [{ message: row.message }];
+      const patch = judgeMessages(s.rows[i] as RowResult, signers, ctx.file.layout, ctx.options.message);
       return patch ? [judge(ctx, s, i, "message", patch)] : [];
     }),
 };
