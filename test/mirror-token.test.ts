@@ -18,7 +18,14 @@ import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
 import { buildCommitment } from "./helpers/liabilities.js";
 import { trackDir } from "./helpers/procs.js";
-import { deployFollower, deployMirror, deployToken, deployTracking, mint } from "./helpers/tokens.js";
+import {
+  deployFollower,
+  deployMirror,
+  deployShadow,
+  deployToken,
+  deployTracking,
+  mint,
+} from "./helpers/tokens.js";
 
 const CAST = join(new URL("../", import.meta.url).pathname, "node_modules/.bin/cast");
 const CHALLENGE = "mirror audit";
@@ -626,6 +633,77 @@ describe("a follower token listed before the native coin (issue 55: counted at i
     expect(over.exitCode).toBe(1);
     const honest = await solvency(await buildCommitment(dir, "follower-1", ["c1,ETH,1"]), args);
     expect(honest.exitCode, honest.stdout + honest.stderr).toBe(0);
+    writeFileSync(join(dir, "assets.csv"), "asset,decimals\nETH,18\nMIR,18\n");
+  });
+});
+
+describe("a token of a proof whose balanceOf reads another of its tokens (issue 55 item 4: the judge's reads-token, as on an exchange's rows)", () => {
+  /** Shadow.sol: balanceOf(a) is USDX's balanceOf(a), + 1 at A2 — USDX's coins again */
+  let shd: string;
+  /** an ordinary token beside them: 4 at A0 */
+  let hon: string;
+  let both: string;
+
+  beforeAll(async () => {
+    shd = await deployShadow(anvil.rpc, "SHD", usd, A2);
+    hon = await deployToken(anvil.rpc, "Token", { symbol: "HON", decimals: 18 });
+    await mint(anvil.rpc, hon, [A0], [4n * 10n ** 18n]);
+    await anvil.rpc("evm_mine", []);
+    both = join(dir, "shadow.json");
+    const r = await runCli(
+      [
+        "reserves",
+        "balances",
+        A0,
+        "--token",
+        usd,
+        "--token",
+        shd,
+        "--token",
+        hon,
+        "--proof",
+        both,
+        "--challenge",
+        CHALLENGE,
+        "--signatures",
+        join(dir, "sigs.csv"),
+      ],
+      { env: { CHAINGW_URL: anvil.url } },
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+  });
+
+  it("USDX 3, SHD 3 and HON 4 owed from one proof: SHD NOT COUNTED, it reads USDX — NOT SOLVENT; USDX and HON covered in the same run; reserves verify names it", async () => {
+    writeFileSync(join(dir, "assets.csv"), "asset,decimals\nUSDX,18\nSHD,18\nHON,18\n");
+    const args = (c: string) => [
+      c,
+      ...[
+        ["USDX", usd],
+        ["SHD", shd],
+        ["HON", hon],
+      ].flatMap(([a, t]) => ["--reserves", `${a}=${both}#${t}`, "--backing", `${a}=anvil:${t}`]),
+    ];
+    const c = await buildCommitment(dir, "shadow", ["c1,USDX,3", "c2,SHD,3", "c3,HON,4"]);
+    const [commitment, ...rest] = args(c);
+    const r = await solvency(commitment as string, rest);
+    expect(r.exitCode, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout.split("\n")[0]).toMatch(/^NOT SOLVENT: SHD not covered/);
+    const j = JSON.parse((await solvency(commitment as string, [...rest, "--json"])).stdout);
+    const a = (x: string) => j.assets.find((y: { asset: string }) => y.asset === x);
+    expect(a("USDX")).toMatchObject({ status: "covered", proven: { amount: "3" } });
+    expect(a("HON")).toMatchObject({ status: "covered", proven: { amount: "4" } });
+    expect(a("SHD")).toMatchObject({ status: "not-covered", proven: { base_units: "0" } });
+    const block = JSON.parse(readFileSync(both, "utf8")).block.number;
+    expect(a("SHD").proofs[0]).toMatchObject({
+      id: shd,
+      counted: false,
+      code: "reads-token",
+      why: `SHD is the token at ${shd} on anvil (chain id 31337), one balance backs one asset: it reads the token at ${usd}: its balanceOf(${A0}) moved when that token answered otherwise at block ${block} (eth_call with a state override): that token's coins again; the token at ${usd} counts once, as itself: not counted as SHD`,
+    });
+    // reserves verify: the proof holds; its tracking line names the token read
+    const v = await runCli(["reserves", "verify", both, "--url", anvil.url]);
+    expect(v.exitCode, v.stdout + v.stderr).toBe(0);
+    expect(v.stdout).toContain(`token ${shd}: reads the token at ${usd}: its balanceOf(${A0}) moved`);
     writeFileSync(join(dir, "assets.csv"), "asset,decimals\nETH,18\nMIR,18\n");
   });
 });

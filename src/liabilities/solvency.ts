@@ -36,10 +36,12 @@ import {
 } from "../chains/assets.js";
 import { Ledger } from "../judge/holding.js";
 import { beforeMomentFault, momentOf } from "../judge/moment.js";
+import { readsFinding } from "../judge/reads.js";
 import { type HoldingLine, largestGap } from "../judge/report.js";
 import { assetStatus, chainSnapshots, snapshotFault } from "../judge/status.js";
 import { type AssetFinding, assetWords, type HoldingFinding, holdingWords } from "../judge/words.js";
 import { share } from "../reserves/claims.js";
+import { readsTokenDetail } from "../reserves/evm/reads-token.js";
 import { counted } from "../reserves/verdict.js";
 import { rfc3339Seconds } from "../util/audit-time.js";
 import { formatUnits } from "../util/units.js";
@@ -221,6 +223,24 @@ function judgeAsset(
   };
 }
 
+/**
+ * A token the verifier's probe saw read another of its proof's tokens: that token's coins again, not counted
+ * (judge/reads.ts, the rule an exchange's token rows meet too), or undefined.
+ */
+function readsOther(
+  b: Backing,
+  asset: string,
+  network: NetworkId,
+  token: string | undefined,
+): HoldingFinding | undefined {
+  const reads = token === undefined ? undefined : b.entry.verify?.reads_token?.[token];
+  if (!reads) return undefined;
+  return readsFinding(
+    { of: "token", token: reads.token, detail: readsTokenDetail({ ...reads, block: heightOf(b) }) },
+    { asset, coin: b.evm?.assets.find((a) => a.id === token)?.symbol ?? token ?? "", is: { network, token } },
+  );
+}
+
 /** One proof's line of an asset: counted (its coins tallied once) or why not. */
 function proofLine(
   run: AssetRun,
@@ -273,6 +293,8 @@ function proofLine(
     !knownNativeMirror(network, token)
   )
     return notCounted({ code: "mirror-unshown", mirror, network });
+  const reads = readsOther(b, asset.asset, network, token);
+  if (reads) return notCounted(reads);
   // one snapshot per chain: a balance read below its chain's (the face refuses such EVM proofs before sending)
   const moved = b.evm ? snapshotFault("balance", heightOf(b), at, "the proofs'") : undefined;
   const snap = run.snapshots.get(network);

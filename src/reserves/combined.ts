@@ -183,6 +183,11 @@ export interface ProofCheck {
   tracks_follows?: Record<string, string | null>;
   /** an EVM proof's tokens whose tracking of the native balance the node could not tell (token → why) */
   tracking_unknown?: Record<string, string>;
+  /**
+   * an EVM proof's tokens whose balanceOf moved when another of its tokens answered otherwise (token → that
+   * token, and the address it moved at): that token's coins again
+   */
+  reads_token?: Record<string, { token: string; address: string }>;
 }
 
 export interface CombinedReport {
@@ -322,6 +327,13 @@ export async function verifyEvmEntry(
         : {}),
       ...(v.tracking.unknown?.length
         ? { tracking_unknown: Object.fromEntries(v.tracking.unknown.map((t) => [t.token, t.why])) }
+        : {}),
+      ...(v.tracking.reads
+        ? {
+            reads_token: Object.fromEntries(
+              v.tracking.reads.map((r) => [r.token, { token: r.reads, address: r.address }]),
+            ),
+          }
         : {}),
     },
   };

@@ -14,6 +14,7 @@ import {
 } from "../../chains/assets.js";
 import { COINS, type NetworkName } from "../../chains/coins.js";
 import type { Holding, ReadStatus } from "../../judge/holding.js";
+import { readsFinding } from "../../judge/reads.js";
 import type { HoldingFinding } from "../../judge/words.js";
 import { isTronRow, networkOf, nodeOfRow } from "./balances.js";
 import { exchangeChainOf, nativeOn } from "./coins.js";
@@ -169,9 +170,10 @@ export function trackingFault(
   const id = rowIdentity(row, b);
   if (t.tracks)
     return {
-      notCounted: t.reads
-        ? { code: "reads-token", asset, coin: r.coin, is: id, detail: t.detail, token: t.reads }
-        : { code: "reads-native", asset, coin: r.coin, is: id, detail: t.detail },
+      notCounted: readsFinding(
+        t.reads ? { of: "token", token: t.reads, detail: t.detail } : { of: "native", detail: t.detail },
+        { asset, coin: r.coin, is: id },
+      ),
     };
   if (b.rules.get(asset)?.source === "well-known") return undefined;
   const on = id.network === null ? "its network" : networkLabel(id.network);

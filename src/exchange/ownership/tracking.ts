@@ -11,6 +11,7 @@
 import type { ChainGroup } from "../../chains/types.js";
 import { ChaingwError } from "../../errors/index.js";
 import { followsText } from "../../reserves/evm/mirrors.js";
+import { readsTokenDetail } from "../../reserves/evm/reads-token.js";
 import type { Finding } from "../../reserves/verdict.js";
 import { claim } from "../../reserves/verifier.js";
 import type { JsonRpcClient } from "../../rpc/client.js";
@@ -91,7 +92,7 @@ export async function probeRows(
         ? {
             tracks: true,
             reads: other.token,
-            detail: `reads the token at ${other.token}: its balanceOf(${other.address}) moved when that token answered otherwise at ${at} (eth_call with a state override): that token's coins again`,
+            detail: readsTokenDetail({ ...other, block: BigInt(block) }),
           }
         : m
           ? {

@@ -9,6 +9,7 @@ import type { ChainGroup } from "../../chains/types.js";
 import type { EvmProof } from "../../proof/evm-document.js";
 import type { JsonRpcClient } from "../../rpc/client.js";
 import { counted } from "../verdict.js";
+import { readsTokenDetail } from "./reads-token.js";
 
 /**
  * The mirrors among `docs`' tokens, by `network token`, each with how it was told: a known mirror contract
@@ -78,6 +79,11 @@ export interface Tracking {
   tokens: { token: string; address: string; follows?: string | null }[];
   /** absent when every token was told */
   unknown?: { token: string; why: string }[];
+  /**
+   * the tokens whose balanceOf moved when another of the proof's tokens answered otherwise (`reads`: that token;
+   * `address`: where): that token's coins again (judge/reads.ts); absent when none
+   */
+  reads?: { token: string; reads: string; address: string }[];
   detail: string;
 }
 
@@ -122,7 +128,15 @@ export async function probeTracking(
     ...(m.follows === m.address ? {} : { follows: m.follows }),
   }));
   const unknown = [...read.failed].map(([token, why]) => ({ token, why }));
+  // a token seen reading the native coin is told so, whatever else it reads
+  const reads = [...read.reads]
+    .filter(([t]) => !read.moved.has(t))
+    .map(([token, r]) => ({ token, reads: r.token, address: r.address }));
   const lines = [
+    ...reads.map(
+      (r) =>
+        `token ${r.token}: ${readsTokenDetail({ token: r.reads, address: r.address, block: BigInt(at) })}`,
+    ),
     ...found.map(
       (f) =>
         `token ${f.token}: balanceOf(${f.address}) moves with ${followsText(f)}: it reads the native coin`,
@@ -135,6 +149,7 @@ export async function probeTracking(
     probed: true,
     tokens: found,
     ...(unknown.length ? { unknown } : {}),
+    ...(reads.length ? { reads } : {}),
     detail: lines.length
       ? lines.join("; ")
       : `no token's balanceOf moves with the native balances of the ${counted(proof.addresses.length + also.length, "address")}${also.length ? ` (${also.length} of other proofs on the chain)` : ""}`,

@@ -23,6 +23,15 @@ export const SENTINEL = `0x7f${(10n ** 30n + 0x5e47n).toString(16).padStart(64, 
 export const answeringOtherwise = (tokens: readonly AssetId[]): Record<string, { code: string }> =>
   Object.fromEntries(tokens.map((t) => [t, { code: SENTINEL }]));
 
+/**
+ * What the token-reads-token probe saw, as a finding's `detail` says it, for both paths: "reads the token at
+ * 0x…: its balanceOf(0x…) moved when that token answered otherwise at block N (eth_call with a state
+ * override): that token's coins again".
+ */
+export function readsTokenDetail(r: { token: string; address: string; block: number | bigint }): string {
+  return `reads the token at ${r.token}: its balanceOf(${r.address}) moved when that token answered otherwise at block ${r.block} (eth_call with a state override): that token's coins again`;
+}
+
 /** One call of the probe: token `t` read at `chunk` (its index) with `others`' code answering SENTINEL. */
 export interface ReadsAsk {
   token: AssetId;
