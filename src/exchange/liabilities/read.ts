@@ -7,7 +7,11 @@
 import { UsageError } from "../../errors/index.js";
 import { type JsonValue, memberLine, parseLossless } from "../../json/lossless.js";
 import { JsonNumber } from "../../json/value.js";
+import { quoted } from "../../util/escape.js";
 import { type Dec, parseDec } from "./decimal.js";
+
+/** A coin's name in an exchange's liabilities file: ASCII letters, digits and `. _ -`, 1 to 64 (`amounts`). */
+const ASSET_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 
 /**
  * One file's strict reader: every message names the file (and, where the member is known, its line), so a
@@ -75,10 +79,20 @@ export class FileReader {
     return n;
   }
 
-  /** A `balances` object: each member a decimal string or number, in file order; else a usage error. */
+  /**
+   * A `balances` object: each member a decimal string or number, in file order; else a usage error. Each
+   * asset's name is a coin's (`ASSET_NAME`): formats hash the names with separators (MEXC's
+   * `K1:v1,K2:v2`), and a name holding one reads the same hash as other totals — `"PEPE:5000,SHIB": "0"` is
+   * `PEPE:5000,SHIB:0`, the 5,000 PEPE owed gone from the root's totals under the published root; an
+   * invisible or look-alike character would make one coin two names.
+   */
   amounts(v: JsonValue | undefined, at: string): Amount[] {
     if (!isObj(v)) throw this.error(`${at} must be an object of amounts`);
     return Object.entries(v).map(([asset, x]) => {
+      if (!ASSET_NAME.test(asset))
+        throw new UsageError(
+          `${this.where(v, asset)}: ${at}.${quoted(asset)}: not a coin's name (ASCII letters, digits and . _ - only, 1 to 64): a name holding a separator the format hashes (, : | = and the like) reads the same hash as other totals, and an invisible or look-alike character makes one coin two`,
+        );
       const text = typeof x === "string" ? x : x instanceof JsonNumber ? x.raw : undefined;
       const value = text === undefined ? undefined : parseDec(text);
       if (text === undefined || value === undefined)
