@@ -12,9 +12,9 @@
  *    loopback proxy over litecoind), give CANNOT SAY (exit 3); without
  *    --verify a proof whose addresses do not say their coin is not judged: NOT PROVEN SOLVENT.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { digestOf } from "../src/proof/jcs.js";
 import { copyHeaders, forward, rawServer, sendJson } from "./fixtures/forward.js";
@@ -117,7 +117,11 @@ function edited(c: string, name: string, edit: (d: Record<string, unknown>) => v
   edit(d);
   delete d.digest;
   d.digest = digestOf(d);
-  const path = join(dir, `${name}.json`);
+  // in a folder of its own beside its build's tree.bin: a v1 commitment's totals are its root's through it
+  const folder = join(dir, name);
+  mkdirSync(folder);
+  copyFileSync(join(dirname(c), "tree.bin"), join(folder, "tree.bin"));
+  const path = join(folder, "commitment.json");
   writeFileSync(path, JSON.stringify(d, null, 2));
   return path;
 }

@@ -66,6 +66,11 @@ export function owedOf(i: SolvencyInput): Owed {
       name: "the commitment",
       ...(commitmentFaults(c).length
         ? { fails: "the liabilities commitment was edited: its digest does not match its content" }
+        : i.commitmentTotals?.fails
+          ? { fails: `the liabilities commitment does not hold: ${i.commitmentTotals.fails}` }
+          : {}),
+      ...(i.commitmentTotals?.cannotSay
+        ? { cannotSay: `the liabilities cannot be relied on: ${i.commitmentTotals.cannotSay}` }
         : {}),
     };
   }

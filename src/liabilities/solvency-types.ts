@@ -8,6 +8,7 @@ import type { Proof } from "../proof/document.js";
 import type { EvmProof } from "../proof/evm-document.js";
 import type { ProofCheck, ReportEntry } from "../reserves/combined.js";
 import type { Commitment } from "./commitment.js";
+import type { TotalsBinding } from "./commitment-totals.js";
 
 /** One `--reserves ASSET=PROOF[#ID]`, read (and verified when asked). */
 export interface Backing {
@@ -60,6 +61,11 @@ export interface ExchangeOwed {
 export interface SolvencyInput {
   /** chaingw's commitment, or `exchange`: an exchange's root totals (one of the two) */
   commitment?: Commitment;
+  /**
+   * whether the commitment's totals are its root's, read by the face (commitment-totals.ts: a v1 root binds
+   * them only through the tree.bin beside it); absent: not read (nothing relied on then but the digest)
+   */
+  commitmentTotals?: TotalsBinding;
   exchange?: ExchangeOwed;
   backings: Backing[];
   verified: boolean;

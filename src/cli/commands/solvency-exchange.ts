@@ -60,6 +60,53 @@ async function rootTotals(totals: { asset: string; amount: string }[], file: str
 }
 
 /**
+ * chaingw's commitment as the liabilities: its totals, created, root and challenge under its digest — and, a v1
+ * commitment, its totals against its root through the tree.bin beside it (commitment-totals.ts).
+ */
+async function commitmentLiabilities(
+  file: string,
+  text: string,
+  root: string | undefined,
+  date: string | undefined,
+): Promise<ExchangeLiabilities> {
+  for (const [flag, given] of [
+    ["--root", root],
+    ["--liabilities-date", date],
+  ] as const)
+    if (given !== undefined)
+      throw new UsageError(
+        `${flag}: the liabilities are chaingw's commitment, whose root and created are in it under its digest; leave ${flag} out`,
+      );
+  const { parseCommitment, commitmentFaults } = await import("../../liabilities/commitment.js");
+  const c = parseCommitment(text, file);
+  const faults = commitmentFaults(c);
+  // a v1 commitment's totals are its root's only through the tree.bin beside it (commitment-totals.ts)
+  const { commitmentTotals } = await import("../../liabilities/commitment-totals.js");
+  const bound = faults.length ? {} : commitmentTotals(c, file);
+  return {
+    source: `${file} (chaingw commitment)`,
+    totals: c.assets.map((a, i) => ({
+      asset: a.asset,
+      decimals: a.decimals,
+      base_units: BigInt(c.totals[i]?.base_units ?? "0"),
+      // the commitment states each asset's decimals: the places its amounts are written at
+      known: true,
+    })),
+    date: c.created,
+    root: c.root,
+    ...(c.challenge === undefined ? {} : { challenge: c.challenge }),
+    ...(faults.length
+      ? { fails: `the commitment was edited: ${faults[0]}` }
+      : bound.fails
+        ? { fails: bound.fails }
+        : bound.cannotSay
+          ? { cannot_say: bound.cannotSay }
+          : {}),
+    commitment: { digest: c.digest, ...(c.label ? { label: c.label } : {}) },
+  };
+}
+
+/**
  * The liabilities' totals per coin: a chaingw commitment, or an exchange's inclusion proof with --root (and
  * the date given for its root, --liabilities-date).
  */
@@ -80,34 +127,7 @@ export async function liabilitiesOf(
     throw new UsageError(
       `--liabilities-date ${JSON.stringify(date)}: not an RFC 3339 date-time (2026-11-28T16:00:00Z)`,
     );
-  if (text.includes(`"${COMMITMENT_FORMAT}"`)) {
-    for (const [flag, given] of [
-      ["--root", root],
-      ["--liabilities-date", date],
-    ] as const)
-      if (given !== undefined)
-        throw new UsageError(
-          `${flag}: the liabilities are chaingw's commitment, whose root and created are in it under its digest; leave ${flag} out`,
-        );
-    const { parseCommitment, commitmentFaults } = await import("../../liabilities/commitment.js");
-    const c = parseCommitment(text, file);
-    const faults = commitmentFaults(c);
-    return {
-      source: `${file} (chaingw commitment)`,
-      totals: c.assets.map((a, i) => ({
-        asset: a.asset,
-        decimals: a.decimals,
-        base_units: BigInt(c.totals[i]?.base_units ?? "0"),
-        // the commitment states each asset's decimals: the places its amounts are written at
-        known: true,
-      })),
-      date: c.created,
-      root: c.root,
-      ...(c.challenge === undefined ? {} : { challenge: c.challenge }),
-      ...(faults.length ? { fails: `the commitment was edited: ${faults[0]}` } : {}),
-      commitment: { digest: c.digest, ...(c.label ? { label: c.label } : {}) },
-    };
-  }
+  if (text.includes(`"${COMMITMENT_FORMAT}"`)) return commitmentLiabilities(file, text, root, date);
   const f = detectFormat(text, "liabilities");
   if (!f || f.name === "chaingw-liabilities")
     throw new UsageError(

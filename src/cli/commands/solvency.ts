@@ -169,8 +169,12 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
   const proofs = o.verify
     ? await verifyReserveProofs(run, read, flags, loaded.nodes, undefined, used, o.walk)
     : loaded.proofs;
+  // a v1 commitment's totals are its root's only through the tree.bin beside it (commitment-totals.ts)
+  const { commitmentTotals } = await import("../../liabilities/commitment-totals.js");
   const { report: judged, holdings } = judgeSolvency({
-    ...(commitment ? { commitment } : { exchange: owed }),
+    ...(commitment
+      ? { commitment, commitmentTotals: commitmentTotals(commitment, o.liabilities) }
+      : { exchange: owed }),
     backings: backingsOf(wanted, files, read, proofs),
     verified: o.verify,
     rules,
