@@ -53,6 +53,8 @@ export function escapeTerminal(text: string): string {
 }
 
 const JSON_UNSAFE = /[\u001b\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/** the same characters, for a test (no lastIndex kept between calls) */
+const JSON_UNSAFE_ANY = new RegExp(JSON_UNSAFE.source);
 
 /**
  * JSON text whose strings carry no raw DEL, C1, bidirectional or separator characters (JSON.stringify
@@ -60,5 +62,7 @@ const JSON_UNSAFE = /[\u001b\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u
  * characters stand only inside strings in valid JSON, so the text outside them is untouched.
  */
 export function escapeJsonText(text: string): string {
+  // most text has none: looked for first, the text given back as it is (a report's rows are 35 MB)
+  if (!JSON_UNSAFE_ANY.test(text)) return text;
   return text.replace(JSON_UNSAFE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }

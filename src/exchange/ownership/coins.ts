@@ -8,7 +8,7 @@
 import { networkNamed, networkOf, wellKnownBackings } from "../../chains/assets.js";
 import { COINS, coinNetworkLabel, type NetworkName } from "../../chains/coins.js";
 import { type Native, type Network, networks } from "../../chains/networks.js";
-import { amountOf, amountText, parseUnits } from "../../util/units.js";
+import { amountText, parseUnits } from "../../util/units.js";
 
 export interface UtxoCoin {
   ticker: string;
@@ -285,7 +285,9 @@ export function rowAmounts(
     };
   if (d === undefined) return { amount, base_units: "" };
   try {
-    return { amount: amountOf(amount, d), base_units: parseUnits(amount, d).toString() };
+    // parsed once (amountOf of a plain decimal is this amountText; a sign or other text throws here and there)
+    const b = parseUnits(amount, d);
+    return { amount: amountText(b, d), base_units: b.toString() };
   } catch {
     return { amount, base_units: "" };
   }

@@ -38,8 +38,25 @@ export const publisherOf = (l: OwnershipLayout) => (hasHtxColumns(l) ? "htx" : "
  * Bitcoin-family coin and whose network another is neither: `mismatch` says so.
  */
 export function utxoCoinOfRow(
-  row: OwnershipRow,
+  row: Pick<OwnershipRow, "coin" | "network">,
   network: NetworkName = "main",
+): { readonly coin?: UtxoCoin; readonly mismatch?: string } {
+  // the tables never change: each coin, network column and network looked up once (three times a row, each
+  // a search of the coin tables and a new record: 37 MB of garbage at 50,000 rows)
+  const key = `${row.coin}\u0000${row.network}\u0000${network}`;
+  const kept = utxoKept.get(key);
+  if (kept !== undefined) return kept;
+  if (utxoKept.size >= 4096) utxoKept.clear();
+  const found = utxoCoinLooked(row, network);
+  utxoKept.set(key, found);
+  return found;
+}
+
+const utxoKept = new Map<string, { readonly coin?: UtxoCoin; readonly mismatch?: string }>();
+
+function utxoCoinLooked(
+  row: Pick<OwnershipRow, "coin" | "network">,
+  network: NetworkName,
 ): { coin?: UtxoCoin; mismatch?: string } {
   const base = row.coin.split("-")[0] as string;
   const ofBase = utxoCoinOf(base, network);
