@@ -17,6 +17,13 @@ function printed(format: "json" | "jsonl", value: unknown, pretty = false): stri
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/** the escapes every JSON output gets (Run.out's escapeJsonText) */
+const esc = (t: string) =>
+  t.replace(
+    /[\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+
 describe("Run.print of a report with a long array (written in pieces)", () => {
   const rows = Array.from({ length: 2_501 }, (_, i) => ({
     line: i + 2,
@@ -35,13 +42,6 @@ describe("Run.print of a report with a long array (written in pieces)", () => {
     findings: Array.from({ length: 1_200 }, (_, i) => ({ step: "signature", at: `line ${i}` })),
     summary_text: "tail",
   };
-
-  /** the escapes every JSON output gets (Run.out's escapeJsonText) */
-  const esc = (t: string) =>
-    t.replace(
-      /[\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
-      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-    );
 
   it("prints the bytes JSON.stringify gives, escaped as any JSON output, then one newline", () => {
     const text = printed("json", report);
@@ -91,6 +91,27 @@ describe("Run.print of a report whose rows were spooled as they were judged (res
       expect(readdirSync(own)).toEqual([]);
       expect(printed("json", { rows: small })).toBe('{"rows":[{"a":1},{"b":"é"}]}\n');
       small.close();
+
+      // --pretty: the rows spooled indented, every other member indented where it stands; an empty spooled
+      // array is [], as JSON.stringify(report, null, 2) writes them all
+      const indented = new JsonArraySpool(true);
+      for (let w = 0; w < rows.length; w += 7_000) indented.push(rows.slice(w, w + 7_000));
+      const empty = new JsonArraySpool(true);
+      const around = {
+        verdict: "fails",
+        counts: { rows: rows.length, per: { ETH: ["1.5", "0"] }, none: [], nothing: {} },
+        gone: undefined,
+        rows: indented,
+        findings: empty,
+        summary_text: "tail\u2028",
+      };
+      const whole = { ...around, rows, findings: [] };
+      expect(readdirSync(own)).toEqual([]);
+      const prettySpooled = printed("json", around, true);
+      expect(prettySpooled === printed("json", whole, true)).toBe(true);
+      expect(prettySpooled === `${esc(JSON.stringify(whole, null, 2))}\n`).toBe(true);
+      indented.close();
+      empty.close();
     } finally {
       if (before === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = before;

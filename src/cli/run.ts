@@ -108,7 +108,7 @@ export class Run {
       this.out(human());
       return;
     }
-    const pieces = this.pretty || this.format !== "json" ? undefined : jsonPieces(value);
+    const pieces = this.format !== "json" ? undefined : this.pretty ? prettyPieces(value) : jsonPieces(value);
     if (!pieces) {
       this.out(this.json(value));
       return;
@@ -219,5 +219,41 @@ function jsonPieces(value: unknown): Iterable<string | Uint8Array> | undefined {
       yield "]";
     }
     yield sep === "{" ? "{}" : "}";
+  })();
+}
+
+/**
+ * `--pretty` of a plain object holding an array made elsewhere as it came (a spooled report's rows, made
+ * indented: `JsonArraySpool` with `pretty`): its text in pieces, each other member indented as
+ * JSON.stringify(value, null, 2) indents it — the same bytes, never all at once; undefined for any other value.
+ */
+function prettyPieces(value: unknown): Iterable<string | Uint8Array> | undefined {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
+  if (Object.getPrototypeOf(value) !== Object.prototype || "toJSON" in value) return undefined;
+  const members = Object.entries(value as Record<string, unknown>);
+  if (!members.some(([, v]) => isArrayText(v))) return undefined;
+  return (function* () {
+    let sep = "{";
+    for (const [k, v] of members) {
+      // members JSON.stringify leaves out
+      if (v === undefined || typeof v === "function" || typeof v === "symbol") continue;
+      const head = `${sep}\n  ${JSON.stringify(k)}: `;
+      sep = ",";
+      if (!isArrayText(v)) {
+        // a member's own text one level in: no string holds a raw line break, every one is the indentation's
+        yield head + (JSON.stringify(v, null, 2) as string).replace(/\n/g, "\n  ");
+        continue;
+      }
+      // its elements as they were written, each on its own lines four spaces in; an empty array as []
+      let opened = false;
+      for (const p of v.jsonArrayText()) {
+        if (!p.length) continue;
+        if (!opened) yield `${head}[`;
+        opened = true;
+        yield p;
+      }
+      yield opened ? "\n  ]" : `${head}[]`;
+    }
+    yield sep === "{" ? "{}" : "\n}";
   })();
 }

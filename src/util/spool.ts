@@ -128,10 +128,23 @@ export class JsonArraySpool implements JsonArrayText {
   private readonly spool = new TextSpool("chaingw-json-");
   private n = 0;
 
+  /**
+   * `pretty`: the elements as JSON.stringify(report, null, 2) writes those of an array that is a member of the
+   * report (the top object): each on a new line four spaces in, its own lines too (`Run.print` with --pretty)
+   */
+  constructor(private readonly pretty = false) {}
+
   push(values: readonly unknown[]): void {
     if (!values.length) return;
-    const text = values.map((v) => JSON.stringify(v) ?? "null").join(",");
-    this.spool.append(escapeJsonText(this.n ? `,${text}` : text));
+    // the array's text without its brackets: its elements' texts comma-joined (an element JSON has no text
+    // for is null), made by one JSON.stringify, not a string per element joined again and copied once more
+    const text = this.pretty
+      ? values
+          .map((v) => `\n    ${(JSON.stringify(v, null, 2) ?? "null").replace(/\n/g, "\n    ")}`)
+          .join(",")
+      : JSON.stringify(values).slice(1, -1);
+    if (this.n) this.spool.append(",");
+    this.spool.append(escapeJsonText(text));
     this.n += values.length;
   }
 

@@ -141,16 +141,16 @@ async function verifyAddressFile(
     import("../../context.js"),
     import("../../../util/spool.js"),
   ]);
-  // --json (compact) and --format csv: each window of judged rows written out as it comes (src/util/spool.ts:
-  // a temporary file past a bound) and not kept, then the report around them — the same bytes as a report
-  // that kept every row. The table (its columns as wide as every row's) and --pretty keep the rows.
+  // --json (compact or --pretty) and --format csv: each window of judged rows written out as it comes
+  // (src/util/spool.ts: a temporary file past a bound) and not kept, then the report around them — the same
+  // bytes as a report that kept every row. The table is written from spools of its cells (OwnershipTable).
   const json =
-    run.format === "json" && !run.pretty
+    run.format === "json"
       ? {
-          rows: new spool.JsonArraySpool(),
-          findings: new spool.JsonArraySpool(),
-          others: new spool.JsonArraySpool(),
-          own: new spool.JsonArraySpool(),
+          rows: new spool.JsonArraySpool(run.pretty),
+          findings: new spool.JsonArraySpool(run.pretty),
+          others: new spool.JsonArraySpool(run.pretty),
+          own: new spool.JsonArraySpool(run.pretty),
           places: new Map() as import("../../render/ownership.js").CoinPlaces,
         }
       : undefined;
