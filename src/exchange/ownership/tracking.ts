@@ -130,10 +130,14 @@ export function trackingFinding(r: RowResult): Finding[] {
 
 /** A balance check as the row's report keeps it: the places the chain gives, and the tracking, where told. */
 export function balanceRecord(b: BalanceCheck): NonNullable<RowResult["balance"]> {
-  const { value = null, block = null, holds, detail, decimals, tracking } = b;
-  return {
-    ...{ value, block, holds, detail },
-    ...(decimals === undefined ? {} : { decimals }),
-    ...(tracking ? { tracking } : {}),
+  // built member by member, in the report's order (spread records: ~60 µs a row at 10,000 rows with nodes)
+  const r: NonNullable<RowResult["balance"]> = {
+    value: b.value ?? null,
+    block: b.block ?? null,
+    holds: b.holds,
+    detail: b.detail,
   };
+  if (b.decimals !== undefined) r.decimals = b.decimals;
+  if (b.tracking) r.tracking = b.tracking;
+  return r;
 }
