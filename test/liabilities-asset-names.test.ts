@@ -58,6 +58,41 @@ function mexcFile(
   return { file, root: reached };
 }
 
+/**
+ * Bitunix (the Bitget family's `quoted-precision` form) hashes each node's sums cut to the asset's precision,
+ * which the file itself states (`self.precisions`): with precision -1 the nodes bind only the tens, so a sibling's
+ * 8 LTC written 0 reaches the same root, its total 9 written 1. `solvency` against the 2 LTC proof said SOLVENT,
+ * exit 0, beside NOT SOLVENT for the honest file. A precision is now 0 to 36 and every amount at most its
+ * places (the real files write each at exactly its precision): the cut drops nothing.
+ */
+function bitunixFile(
+  name: string,
+  sib: string,
+  total: string,
+  rootHash: string,
+  precision: number,
+  leaf: string,
+) {
+  const doc = {
+    path: [
+      { type: 2, height: 1, balances: { LTC: sib }, merkleLeaf: "ab".repeat(32) },
+      { type: 3, height: 0, balances: { LTC: total }, merkleLeaf: rootHash },
+    ],
+    self: {
+      type: 1,
+      height: 1,
+      nonce: "n0",
+      encryptUid: "u1",
+      merkleLeaf: leaf,
+      balances: { LTC: "1" },
+      precisions: { LTC: precision },
+    },
+  };
+  const file = join(dir, name);
+  writeFileSync(file, JSON.stringify(doc, null, 1));
+  return file;
+}
+
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "chaingw-asset-names-"));
   trackDir(dir);
@@ -139,5 +174,54 @@ describe("a liabilities root whose coin names hold the format's separators (MEXC
       expect(r.stderr).toContain("not a coin's name");
       expect(r.exitCode).toBe(2);
     }
+  });
+});
+
+describe("a liabilities root whose nodes cut its sums to a precision the file states (Bitunix's self.precisions)", () => {
+  it("precision -1: a sibling's 8 LTC written 0 reaches the same root, the total 9 written 1 — refused by name (exit 2), never SOLVENT; precision 0 beside an amount of one place refused too; the honest file at precision 8 NOT SOLVENT", async () => {
+    const leaf = sha('u1,n0,{"LTC":"1"}');
+    // the node hashes L ‖ R , sums cut to the precision , level: 9 and 1 cut to tens are both "0"
+    const cutRoot = sha(`${leaf}${"ab".repeat(32)},{"LTC":"0"},0`);
+    const honestCut = bitunixFile("bitunix-honest-cut.json", "8", "9", cutRoot, -1, leaf);
+    const forgedCut = bitunixFile("bitunix-forged-cut.json", "0", "1", cutRoot, -1, leaf);
+    const bitunix = (file: string, r: string) =>
+      runCli([
+        "solvency",
+        "--liabilities",
+        file,
+        "--root",
+        r,
+        "--liabilities-date",
+        new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
+        "--reserves",
+        `LTC=${proof}`,
+        "--backing",
+        "LTC=litecoin-regtest",
+        "--challenge",
+        AUDIT,
+        "--verify",
+        "--url-for",
+        `utxo=${ltc.authUrl}`,
+      ]);
+    // before: the forged file SOLVENT exit 0 (1 LTC owed, 2 proven), the honest one NOT SOLVENT (9 owed)
+    for (const file of [honestCut, forgedCut]) {
+      const r = await bitunix(file, cutRoot);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toContain("self.precisions.LTC -1: not a number of places (0 to 36)");
+      expect(r.exitCode).toBe(2);
+    }
+    const zero = bitunixFile("bitunix-zero.json", "0.5", "1.5", cutRoot, 0, leaf);
+    const z = await runCli(["liabilities", "verify", zero, "--root", cutRoot]);
+    expect(z.stderr).toContain(
+      "path[0].balances.LTC 0.5: more places than the asset's precision 0 (self.precisions): the nodes hash sums cut to 0 places, so the digits past them are bound by no hash",
+    );
+    expect(z.exitCode).toBe(2);
+    // the honest form, every amount at its precision's places: read, and NOT SOLVENT for the 9 LTC owed
+    const root8 = sha(`${leaf}${"ab".repeat(32)},{"LTC":"9.00000000"},0`);
+    const honest8 = bitunixFile("bitunix-honest-8.json", "8.00000000", "9.00000000", root8, 8, leaf);
+    const h = await bitunix(honest8, root8);
+    expect(h.stderr).toBe("");
+    expect(h.stdout).toMatch(/^NOT SOLVENT: LTC not covered: short 7\.00000000 LTC/);
+    expect(h.exitCode).toBe(1);
   });
 });

@@ -134,17 +134,42 @@ function readFamily(v: Variant, text: string, o: InclusionOptions): Doc {
   if (v.spelling === "quoted-precision") {
     const p = selfObj.precisions;
     if (!isObj(p)) throw rd.error(`self.precisions must be an object (each asset's places)`);
-    for (const asset of Object.keys(p)) precision.set(asset, rd.int(p, asset, "self.precisions"));
+    for (const asset of Object.keys(p)) {
+      const places = rd.int(p, asset, "self.precisions");
+      if (places < 0 || places > 36)
+        throw rd.error(`self.precisions.${asset} ${places}: not a number of places (0 to 36)`);
+      precision.set(asset, places);
+    }
   }
+  const self = readNode(selfObj, "self", v, rd);
+  cutNothing(precision, [self, ...path], rd);
   return {
     v,
     spelling: v.spelling,
-    self: readNode(selfObj, "self", v, rd),
+    self,
     uid: rd.field(selfObj, "encryptUid", "self", "string"),
     nonce: rd.field(selfObj, "nonce", "self", "string"),
     path,
     precision,
   };
+}
+
+/**
+ * Bitunix's nodes hash each sum cut to its asset's precision (`self.precisions`, which the file states): an
+ * amount with more places than that is bound by no hash past them — with precision -3 (or 0 beside amounts of
+ * eight places) a sibling's 5,998 ETH written 4,999 reaches the same root, the root's total 5,999 written
+ * 5,000. Every amount at most its precision's places (the real files write them at exactly that), so the cut
+ * drops nothing and the totals are bound; else exit 2, naming the member.
+ */
+function cutNothing(precision: Map<string, number>, nodes: Node[], rd: FileReader): void {
+  for (const n of nodes)
+    for (const a of n.balances) {
+      const p = precision.get(a.asset);
+      if (p !== undefined && a.value.scale > p)
+        throw rd.error(
+          `${n.at}.balances.${a.asset} ${a.text}: more places than the asset's precision ${p} (self.precisions): the nodes hash sums cut to ${p} places, so the digits past them are bound by no hash`,
+        );
+    }
 }
 
 /** The JSON the tool hashes: HashMap order, each value spelled as the tool does. */
