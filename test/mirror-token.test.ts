@@ -20,6 +20,7 @@ import { buildCommitment } from "./helpers/liabilities.js";
 import { trackDir } from "./helpers/procs.js";
 import {
   deployFollower,
+  deployLedger,
   deployMirror,
   deployShadow,
   deployToken,
@@ -704,6 +705,135 @@ describe("a token of a proof whose balanceOf reads another of its tokens (issue 
     const v = await runCli(["reserves", "verify", both, "--url", anvil.url]);
     expect(v.exitCode, v.stdout + v.stderr).toBe(0);
     expect(v.stdout).toContain(`token ${shd}: reads the token at ${usd}: its balanceOf(${A0}) moved`);
+    writeFileSync(join(dir, "assets.csv"), "asset,decimals\nETH,18\nMIR,18\n");
+  });
+});
+
+describe("two declared tokens that are facades of one undeclared ledger (issue 55 item 4: eth_createAccessList)", () => {
+  /** Ledger.sol: FA and FB both answer balanceOf(a) from one Ledger's balances(a) — 3 at A0, once */
+  let ledger: string;
+  let fa: string;
+  let fb: string;
+  /** two ordinary tokens, 3 at A0 each: the control */
+  let ia: string;
+  let ib: string;
+  let file: string;
+  let accessLists = 0;
+  let counting: RawServer;
+  let lacking: RawServer;
+  const forward = async (e: { id: unknown; method: string; params?: unknown[] }) => {
+    try {
+      return { jsonrpc: "2.0", id: e.id, result: await anvil.rpc(e.method, e.params) };
+    } catch (x) {
+      const err = x as { code?: number; message: string };
+      return { jsonrpc: "2.0", id: e.id, error: { code: err.code ?? -32000, message: err.message } };
+    }
+  };
+
+  beforeAll(async () => {
+    const l = await deployLedger(anvil.rpc, ["FA", "FB"], [A0], [3n * 10n ** 18n]);
+    ledger = l.ledger;
+    [fa, fb] = l.facades as [string, string];
+    ia = await deployToken(anvil.rpc, "Token", { symbol: "IA", decimals: 18 });
+    ib = await deployToken(anvil.rpc, "Token", { symbol: "IB", decimals: 18 });
+    await mint(anvil.rpc, ia, [A0], [3n * 10n ** 18n]);
+    await mint(anvil.rpc, ib, [A0], [3n * 10n ** 18n]);
+    await anvil.rpc("evm_mine", []);
+    file = join(dir, "facades.json");
+    const r = await runCli(
+      [
+        "reserves",
+        "balances",
+        A0,
+        ...[fa, fb, ia, ib].flatMap((t) => ["--token", t]),
+        "--proof",
+        file,
+        "--challenge",
+        CHALLENGE,
+        "--signatures",
+        join(dir, "sigs.csv"),
+      ],
+      { env: { CHAINGW_URL: anvil.url } },
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    counting = await entryProxy(async (e) => {
+      if (e.method === "eth_createAccessList") accessLists++;
+      return forward(e);
+    });
+    // a node with no eth_createAccessList, as some answer
+    lacking = await entryProxy(async (e) =>
+      e.method === "eth_createAccessList"
+        ? {
+            jsonrpc: "2.0",
+            id: e.id,
+            error: {
+              code: -32601,
+              message: "the method eth_createAccessList does not exist/is not available",
+            },
+          }
+        : forward(e),
+    );
+  });
+  afterAll(async () => {
+    await counting?.close();
+    await lacking?.close();
+  });
+
+  const owed = ["c1,FA,3", "c2,FB,3", "c3,IA,3", "c4,IB,3"];
+  const args = () =>
+    [
+      ["FA", fa],
+      ["FB", fb],
+      ["IA", ia],
+      ["IB", ib],
+    ].flatMap(([a, t]) => ["--reserves", `${a}=${file}#${t}`, "--backing", `${a}=anvil:${t}`]);
+  const run = (url: string, commitment: string, more: string[] = []) =>
+    runCli([
+      "solvency",
+      "--liabilities",
+      commitment,
+      "--verify",
+      "--url-for",
+      `evm=${url}`,
+      "--challenge",
+      CHALLENGE,
+      ...args(),
+      ...more,
+    ]);
+
+  it("FA and FB over one ledger, IA and IB independent, 3 of each owed from one proof: FB CANNOT SAY naming the ledger's slot FA reads too, FA, IA, IB covered — 4 eth_createAccessList calls, one a token", async () => {
+    writeFileSync(join(dir, "assets.csv"), "asset,decimals\nFA,18\nFB,18\nIA,18\nIB,18\n");
+    const c = await buildCommitment(dir, "facades", owed);
+    accessLists = 0;
+    const r = await run(counting.url, c);
+    expect(r.exitCode, r.stdout + r.stderr).toBe(3);
+    expect(r.stdout.split("\n")[0]).toMatch(/^CANNOT SAY: /);
+    expect(accessLists).toBe(4);
+    const j = JSON.parse((await run(counting.url, c, ["--json"])).stdout);
+    const a = (x: string) => j.assets.find((y: { asset: string }) => y.asset === x);
+    for (const x of ["FA", "IA", "IB"])
+      expect(a(x)).toMatchObject({ status: "covered", proven: { amount: "3" } });
+    expect(a("FB")).toMatchObject({ status: "cannot-say", proven: { base_units: "0" } });
+    expect(a("FB").proofs[0].not_for_this_audit).toMatch(
+      new RegExp(
+        `^its balanceOf reads the storage of ${ledger} \\(slot 0x[0-9a-f]{64}\\) that the token at ${fa}'s balanceOf reads too \\(eth_createAccessList\\): one ledger's coins may back both, and the token at ${fa} counts them, once; whether these are other coins cannot be said$`,
+      ),
+    );
+    writeFileSync(join(dir, "assets.csv"), "asset,decimals\nETH,18\nMIR,18\n");
+  });
+
+  it("the same through a node without eth_createAccessList: every declared token CANNOT SAY, its node cannot tell — never 'holds'", async () => {
+    writeFileSync(join(dir, "assets.csv"), "asset,decimals\nFA,18\nFB,18\nIA,18\nIB,18\n");
+    const c = await buildCommitment(dir, "facades-lacking", owed);
+    const j = JSON.parse((await run(lacking.url, c, ["--json"])).stdout);
+    expect(j.verdict).toBe("cannot-say");
+    for (const x of ["FA", "FB", "IA", "IB"]) {
+      const asset = j.assets.find((y: { asset: string }) => y.asset === x);
+      expect(asset.status).toBe("cannot-say");
+      expect(asset.proofs[0].not_for_this_audit).toContain(
+        "whether its balanceOf reads a ledger another declared token reads (the same coins twice) its node cannot tell: the node did not list the storage a balanceOf reads: eth_createAccessList of its balanceOf answered the method eth_createAccessList does not exist/is not available",
+      );
+    }
     writeFileSync(join(dir, "assets.csv"), "asset,decimals\nETH,18\nMIR,18\n");
   });
 });

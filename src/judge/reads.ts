@@ -20,3 +20,37 @@ export function readsFinding(
     ? { code: "reads-token", ...held, detail: reads.detail, token: reads.token }
     : { code: "reads-native", ...held, detail: reads.detail };
 }
+
+/** One declared token's storage reads outside itself, asked balanceOf(`holder`) (reserves/evm/ledgers.ts). */
+export interface LedgerReads {
+  network: string;
+  token: string;
+  holder: string;
+  /** "contract slot" */
+  slots: readonly string[];
+}
+
+/**
+ * Two facades of one ledger: of `list`'s tokens in their declared order, each whose balanceOf reads a storage
+ * slot of another contract that an earlier declared token's balanceOf reads too, at the same holder and chain —
+ * by `network token`, that earlier token and the slot. The rule: the earlier counts, as itself; for the later
+ * one whether its coins are other coins cannot be said (the shared slot may be the balance itself, or a
+ * setting both read), so it proves nothing for the audit and its asset is CANNOT SAY where it would cover it.
+ */
+export function sharedLedgers(
+  list: readonly LedgerReads[],
+): Map<string, { with: string; ledger: string; slot: string }> {
+  const first = new Map<string, string>();
+  const out = new Map<string, { with: string; ledger: string; slot: string }>();
+  for (const r of list)
+    for (const s of r.slots) {
+      const k = `${r.network} ${r.holder} ${s}`;
+      const earlier = first.get(k);
+      if (earlier === undefined) first.set(k, r.token);
+      else if (earlier !== r.token && !out.has(`${r.network} ${r.token}`)) {
+        const [ledger, slot] = s.split(" ") as [string, string];
+        out.set(`${r.network} ${r.token}`, { with: earlier, ledger, slot });
+      }
+    }
+  return out;
+}

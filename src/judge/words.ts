@@ -237,3 +237,13 @@ export function placesWords(f: PlacesFinding): string {
   const where = f.over.map((o) => `${o.at} states ${o.places} places`).join(", ");
   return `${f.asset}: ${where}, more than ${f.asset}'s ${f.decimals}: every ${f.asset} amount is written at ${f.written} places, not rounded`;
 }
+
+/** The shared-ledger rule's words (judge/reads.ts `sharedLedgers`): why a facade's coins cannot be told apart. */
+export function sharedLedgerWords(s: { with: string; ledger: string; slot: string }): string {
+  return `its balanceOf reads the storage of ${s.ledger} (slot ${s.slot}) that the token at ${s.with}'s balanceOf reads too (eth_createAccessList): one ledger's coins may back both, and the token at ${s.with} counts them, once; whether these are other coins cannot be said`;
+}
+
+/** A node that could not list what a token's balanceOf reads (eth_createAccessList): the shared-ledger check untold. */
+export function ledgerUntoldWords(why: string): string {
+  return `whether its balanceOf reads a ledger another declared token reads (the same coins twice) its node cannot tell: ${why}`;
+}

@@ -4,6 +4,8 @@
  */
 import { type NetworkId, nativeCoinLabel, networkLabel, wellKnownAt } from "../chains/assets.js";
 import { MESSAGE_COINS, type NetworkName } from "../chains/coins.js";
+import { type LedgerReads, sharedLedgers } from "../judge/reads.js";
+import { ledgerUntoldWords, sharedLedgerWords } from "../judge/words.js";
 import type { Proof } from "../proof/document.js";
 import { unitOf } from "../reserves/claims.js";
 import { nativeMirrorsOf } from "../reserves/evm/mirrors.js";
@@ -91,5 +93,27 @@ export function trackingUnknown(backings: Backing[]): Map<string, string> {
     for (const [token, why] of Object.entries(b.entry.verify?.tracking_unknown ?? {}))
       if (network && !out.has(`${network} ${token}`)) out.set(`${network} ${token}`, why);
   }
+  return out;
+}
+
+/**
+ * The backings' EVM tokens that are a second facade of one ledger (judge/reads.ts `sharedLedgers`, over every
+ * backing of a chain in the order given, each proof's tokens asked at its first address), or whose node could
+ * not list what their balanceOf reads: by `network token`, why — solvency cannot say for them.
+ */
+export function ledgerFaults(backings: Backing[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const list: LedgerReads[] = [];
+  for (const b of backings) {
+    const { network } = networkOfBacking(b);
+    const token = tokenOf(b);
+    const v = b.entry.verify;
+    if (!network || !token || !v) continue;
+    const why = v.ledger_unknown?.[token.toLowerCase()];
+    if (why !== undefined) out.set(`${network} ${token}`, ledgerUntoldWords(why));
+    const slots = v.ledger_slots?.tokens[token.toLowerCase()];
+    if (slots && v.ledger_slots) list.push({ network, token, holder: v.ledger_slots.holder, slots });
+  }
+  for (const [k, s] of sharedLedgers(list)) if (!out.has(k)) out.set(k, sharedLedgerWords(s));
   return out;
 }

@@ -59,6 +59,7 @@ import {
 import { HoldingList, OVERLAP_NAMED, READ, statedOf, type Tally, tallyProof } from "./solvency-holdings.js";
 import {
   heightOf,
+  ledgerFaults,
   nativeMirrors,
   networkOfBacking,
   tokenOf,
@@ -104,6 +105,8 @@ interface Judging {
   nativeOwner: Map<NetworkId, string>;
   /** the tokens whose node could not tell whether they read the native coin (`trackingUnknown`) */
   untracked: Map<string, string>;
+  /** the tokens a shared ledger (or a node that cannot list storage reads) leaves untold (`ledgerFaults`) */
+  shared: Map<string, string>;
   /** each chain's one snapshot (judge/status.ts `chainSnapshots`), of the proofs placed for their assets */
   latest: Map<string, number>;
   /** every output and balance of the audit once (judge/holding.ts): one ledger for every asset, as an address file's */
@@ -302,10 +305,13 @@ function proofLine(
   // a declared token its node could not probe may be the native coin again (a well-known one is not)
   const why =
     token === undefined || mirror !== undefined ? undefined : j.untracked.get(`${network} ${token}`);
+  // or a facade of a ledger an earlier declared token reads (judge/reads.ts `sharedLedgers`), or not told
   const untold =
-    why === undefined || rule.source === "well-known"
+    rule.source === "well-known" || token === undefined
       ? undefined
-      : `whether its balanceOf reads the native coin of ${networkLabel(network)} (counted twice then) its node cannot tell: ${why}`;
+      : why !== undefined
+        ? `whether its balanceOf reads the native coin of ${networkLabel(network)} (counted twice then) its node cannot tell: ${why}`
+        : j.shared.get(`${network} ${token}`);
   const notFor =
     check === "holds"
       ? (moved ?? notForAudit(b, j.audit, snap) ?? (b.evm ? (early?.evm ?? untold) : undefined))
@@ -441,6 +447,7 @@ export function judgeSolvency(i: SolvencyInput): { report: SolvencyReport; holdi
     mirrors: nativeMirrors(i.backings),
     nativeOwner,
     untracked: trackingUnknown(i.backings),
+    shared: ledgerFaults(i.backings),
     owedUnknown: !owed.fails && owed.cannotSay !== undefined,
     ledger: new Ledger(audit.challenge),
     latest: chainSnapshots(

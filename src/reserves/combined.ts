@@ -188,6 +188,13 @@ export interface ProofCheck {
    * token, and the address it moved at): that token's coins again
    */
   reads_token?: Record<string, { token: string; address: string }>;
+  /**
+   * what each of an EVM proof's tokens' balanceOf(`holder`) reads outside itself ("contract slot", by
+   * eth_createAccessList; two or more tokens), for the shared-ledger rule (judge/reads.ts); absent when not asked
+   */
+  ledger_slots?: { holder: string; tokens: Record<string, string[]> };
+  /** the tokens whose storage reads the node could not list (token → why) */
+  ledger_unknown?: Record<string, string>;
 }
 
 export interface CombinedReport {
@@ -327,6 +334,10 @@ export async function verifyEvmEntry(
         : {}),
       ...(v.tracking.unknown?.length
         ? { tracking_unknown: Object.fromEntries(v.tracking.unknown.map((t) => [t.token, t.why])) }
+        : {}),
+      ...(v.tracking.ledger ? { ledger_slots: v.tracking.ledger } : {}),
+      ...(v.tracking.ledgerUnknown
+        ? { ledger_unknown: Object.fromEntries(v.tracking.ledgerUnknown.map((t) => [t.token, t.why])) }
         : {}),
       ...(v.tracking.reads
         ? {

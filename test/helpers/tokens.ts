@@ -134,3 +134,32 @@ export async function deployShadow(
   const r = await send(rpc, { data: code + args.slice(2) });
   return (r.contractAddress as string).toLowerCase();
 }
+
+const LEDGER = () =>
+  JSON.parse(readFileSync(new URL("../fixtures/token/ledger.json", import.meta.url), "utf8"))
+    .contracts as Record<"Ledger" | "LedgerFacade", string>;
+
+/**
+ * Deploys test/fixtures/token/Ledger.sol's Ledger (compiled once into ledger.json) crediting each holder its
+ * amount, and one LedgerFacade over it per symbol: balanceOf(a) is the ledger's balances(a) — every facade the
+ * same coins. The ledger's address and the facades' (lowercase).
+ */
+export async function deployLedger(
+  rpc: Rpc,
+  symbols: string[],
+  holders: string[],
+  amounts: bigint[],
+): Promise<{ ledger: string; facades: string[] }> {
+  const c = LEDGER();
+  const ledger = ((await send(rpc, { data: c.Ledger })).contractAddress as string).toLowerCase();
+  const credit = fnFrom("function credit(address[] to, uint256[] amounts)");
+  await send(rpc, { to: ledger, data: encodeData(credit, [holders as `0x${string}`[], amounts]) });
+  const facades: string[] = [];
+  for (const s of symbols) {
+    const args = encodeParams(paramsFrom(["string", "address"]), [s, ledger as `0x${string}`]);
+    facades.push(
+      ((await send(rpc, { data: c.LedgerFacade + args.slice(2) })).contractAddress as string).toLowerCase(),
+    );
+  }
+  return { ledger, facades };
+}

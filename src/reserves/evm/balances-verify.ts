@@ -437,7 +437,7 @@ async function checkTracking(c: Ctx, s: State): Promise<Finding[]> {
   const also = (c.options.nativeAlso?.get(s.proof.chain.chain_id) ?? []).filter(
     (a) => !mine.has(a.toLowerCase()),
   );
-  s.tracking = await probeTracking(c.client, s.chain, s.proof, s.at, c.signal, also);
+  s.tracking = await probeTracking(c.client, s.chain, s.proof, s.at, c.signal, also, true);
   return s.tracking.probed && !s.tracking.unknown ? [ok("tracking", s.tracking.detail)] : [];
 }
 

@@ -84,6 +84,10 @@ export interface Tracking {
    * `address`: where): that token's coins again (judge/reads.ts); absent when none
    */
   reads?: { token: string; reads: string; address: string }[];
+  /** each token's storage reads outside itself at `holder` (reserves/evm/ledgers.ts), when asked */
+  ledger?: { holder: string; tokens: Record<string, string[]> };
+  /** the tokens whose storage reads the node could not list, each with why */
+  ledgerUnknown?: { token: string; why: string }[];
   detail: string;
 }
 
@@ -100,6 +104,23 @@ export async function probeTracking(
   signal?: AbortSignal,
   /** the other proofs' addresses on the same chain: their native balances are raised too */
   also: readonly string[] = [],
+  /** and what each token's balanceOf reads (ledgers.ts `probeLedgers`: two facades of one ledger) */
+  ledgers = false,
+): Promise<Tracking> {
+  const told = await probeNative(client, chain, proof, at, signal, also);
+  if (!ledgers) return told;
+  const { probeLedgers } = await import("./ledgers.js");
+  return { ...told, ...(await probeLedgers(client, chain, proof, at, signal)) };
+}
+
+/** `probeTracking`'s native side: the probe of `readTracking`, its answers as the proof's tracking. */
+async function probeNative(
+  client: JsonRpcClient,
+  chain: ChainGroup,
+  proof: EvmProof,
+  at: string,
+  signal: AbortSignal | undefined,
+  also: readonly string[],
 ): Promise<Tracking> {
   const tokens = proof.assets.flatMap((a, i) => (a.id === "native" ? [] : [{ id: a.id, i }]));
   if (!tokens.length) return { probed: false, tokens: [], detail: "no tokens" };

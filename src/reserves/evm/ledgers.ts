@@ -1,0 +1,105 @@
+/**
+ * The shared-ledger probe (issue 55, item 4): two declared tokens whose balanceOf both read the storage of one
+ * third contract — a ledger neither is, declared by nobody — are two facades of the same coins. The node is asked
+ * `eth_createAccessList` of each declared token's balanceOf(holder) at the proof's block (one call a token): the
+ * storage slots it reads at contracts other than itself. Anvil lists the token's own slots too; geth leaves
+ * the callee out; both are left out here. A node without eth_createAccessList cannot tell. Data in (the
+ * answers), the judgement in judge/reads.ts `sharedLedgers`.
+ */
+import type { ChainGroup } from "../../chains/index.js";
+import { ChaingwError, RpcError } from "../../errors/index.js";
+import type { EvmProof } from "../../proof/evm-document.js";
+import type { JsonRpcClient } from "../../rpc/client.js";
+import { isJsonObject } from "../../util/text.js";
+import { prepareRead, readMany } from "./balances-read.js";
+import type { Tracking } from "./mirrors.js";
+
+/** What the node told of each token's reads: "contract slot" pairs outside the token; or why it could not. */
+export type LedgerRead =
+  | { told: false; why: string }
+  | { told: true; slots: Map<string, Set<string>>; failed: Map<string, string> };
+
+/** The storage `eth_createAccessList` lists outside `token`, as "contract slot", or undefined (not an access list). */
+function slotsOf(result: unknown, token: string): Set<string> | undefined {
+  if (!isJsonObject(result as never) || !Array.isArray((result as { accessList?: unknown }).accessList))
+    return undefined;
+  const out = new Set<string>();
+  for (const e of (result as { accessList: unknown[] }).accessList) {
+    const { address, storageKeys } = (e ?? {}) as { address?: unknown; storageKeys?: unknown };
+    if (typeof address !== "string" || !Array.isArray(storageKeys)) return undefined;
+    if (address.toLowerCase() === token) continue;
+    for (const k of storageKeys)
+      if (typeof k === "string") out.add(`${address.toLowerCase()} ${k.toLowerCase()}`);
+  }
+  return out;
+}
+
+/**
+ * Each of `tokens`' storage reads outside itself when asked balanceOf(`holder`) at `block`: one
+ * `eth_createAccessList` a token, in one batch. No token or one: nothing asked. A node that has no such method
+ * (or answers every token with an error): `told` false, its answer.
+ */
+export async function readLedgerSlots(
+  client: JsonRpcClient,
+  chain: ChainGroup,
+  tokens: readonly string[],
+  holder: string,
+  block: string,
+  signal?: AbortSignal,
+): Promise<LedgerRead> {
+  const slots = new Map<string, Set<string>>();
+  const failed = new Map<string, string>();
+  if (tokens.length < 2) return { told: true, slots, failed };
+  const data = `0x70a08231${holder.slice(2).toLowerCase().padStart(64, "0")}`;
+  const res = await readMany(
+    client,
+    chain,
+    tokens.map((t) => prepareRead(chain, "eth_createAccessList", [{ to: t, data }, block])),
+    undefined,
+    signal,
+  );
+  for (const [k, t] of tokens.entries()) {
+    const o = res[k];
+    const s = o === undefined || o instanceof ChaingwError ? undefined : slotsOf(o.result, t.toLowerCase());
+    if (s) slots.set(t.toLowerCase(), s);
+    else
+      failed.set(
+        t.toLowerCase(),
+        `eth_createAccessList of its balanceOf answered ${o instanceof RpcError ? o.rpcMessage : o instanceof ChaingwError ? o.message : JSON.stringify(o?.result ?? null).slice(0, 160)}`,
+      );
+  }
+  if (!slots.size)
+    return {
+      told: false,
+      why: `the node did not list the storage a balanceOf reads: ${[...failed.values()][0]}`,
+    };
+  return { told: true, slots, failed };
+}
+
+/**
+ * A proof's tokens (two or more) asked `readLedgerSlots` at its first address, at block `at`, as the proof's
+ * tracking keeps it: `ledger` (the holder, each token's reads) and `ledgerUnknown` (the tokens not told, why).
+ */
+export async function probeLedgers(
+  client: JsonRpcClient,
+  chain: ChainGroup,
+  proof: EvmProof,
+  at: string,
+  signal?: AbortSignal,
+): Promise<Pick<Tracking, "ledger" | "ledgerUnknown">> {
+  const tokens = proof.assets.flatMap((a) => (a.id === "native" ? [] : [a.id.toLowerCase()]));
+  const holder = proof.addresses[0]?.toLowerCase();
+  if (tokens.length < 2 || holder === undefined) return {};
+  let read: LedgerRead;
+  try {
+    read = await readLedgerSlots(client, chain, tokens, holder, at, signal);
+  } catch (e) {
+    if (!(e instanceof ChaingwError)) throw e;
+    read = { told: false, why: e.message };
+  }
+  if (!read.told) return { ledgerUnknown: tokens.map((token) => ({ token, why: read.why })) };
+  return {
+    ledger: { holder, tokens: Object.fromEntries([...read.slots].map(([t, s]) => [t, [...s]])) },
+    ...(read.failed.size ? { ledgerUnknown: [...read.failed].map(([token, why]) => ({ token, why })) } : {}),
+  };
+}
