@@ -33,6 +33,19 @@ const CONTROLS = [
   0x2067,
   0x2068,
   0x2069,
+  // the characters that show nothing: "audit X" + U+200B printed as "audit X"
+  0x00ad,
+  0x061c,
+  0x180e,
+  0x200b,
+  0x200c,
+  0x200d,
+  0x2060,
+  0x2061,
+  0x2062,
+  0x2063,
+  0x2064,
+  0xfeff,
 ].map((n) => String.fromCharCode(n));
 const RAW = new RegExp(
   `[${CONTROLS.map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("")}]`,

@@ -225,3 +225,27 @@ describe("a liabilities root whose nodes cut its sums to a precision the file st
     expect(h.exitCode).toBe(1);
   });
 });
+
+describe("a name that shows nothing is shown escaped", () => {
+  it('a commitment\'s challenge "audit X" + U+200B: printed \\u200b, never as "audit X" (another text to every signature)', async () => {
+    const input = join(dir, "zw-balances.csv");
+    writeFileSync(input, "customer_id,asset,amount\nc1,LTC,1\n");
+    const assets = join(dir, "zw-assets.csv");
+    writeFileSync(assets, "asset,decimals\nLTC,8\n");
+    const r = await runCli([
+      "liabilities",
+      "build",
+      "--input",
+      input,
+      "--assets",
+      assets,
+      "--out",
+      join(dir, "zw-out"),
+      "--challenge",
+      "audit X\u200b",
+    ]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toContain('audit challenge "audit X\\u200b"');
+    expect(r.stdout).not.toContain("\u200b");
+  });
+});

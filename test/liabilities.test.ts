@@ -455,15 +455,15 @@ describe("liabilities verify --customer: the customer says who they are", () => 
   });
 
   it("ids with control characters are refused at build time, exit 2 naming the line", async () => {
-    for (const id of ["bob\u001b[2K", "a\tb", "x\u0085y", "rtl\u202eevil"]) {
+    for (const id of ["bob\u001b[2K", "a\tb", "x\u0085y", "rtl\u202eevil", "bob\u200b"]) {
       const f = join(dir, "ctl.csv");
       writeFileSync(f, `customer_id,asset,amount\ncust-0,BTC,1\n${id},BTC,1\n`);
       const out = join(dir, "ctl-out");
       const r = await build(out, f);
       expect(r.exitCode, JSON.stringify(id)).toBe(2);
       expect(r.stderr).toContain("line 3: customer id");
-      expect(r.stderr).toContain("holds a control character");
-      expect(r.stderr).not.toMatch(/[\u001b\t\u0085\u202e]/);
+      expect(r.stderr).toContain("holds a control or invisible character");
+      expect(r.stderr).not.toMatch(/[\u001b\t\u0085\u202e\u200b]/);
       expect(existsSync(out)).toBe(false);
     }
   });

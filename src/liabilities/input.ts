@@ -256,7 +256,7 @@ export function balanceRow(
   const [id, assetName, amountText] = f;
   if (id === "") return `${at}: empty customer id`;
   if (UNPRINTABLE.test(id))
-    return `${at}: customer id ${quoted(id.slice(0, 40))} holds a control character (a terminal would act on it)`;
+    return `${at}: customer id ${quoted(id.slice(0, 40))} holds a control or invisible character (a terminal would act on it, or two ids would look one)`;
   if (id.includes('"'))
     return `${at}: customer id ${JSON.stringify(id.slice(0, 40))}: quotes are not allowed (no CSV quoting)`;
   const a = assetIndex.get(assetName);

@@ -9,10 +9,13 @@
  * Characters that never reach a terminal, a page or a JSON reader raw from a file or a node: the C0 controls
  * (ESC starts the sequences that move the cursor and repaint the screen; "\r" then "customer bob: 1 BTC
  * included" paints another line), DEL, the C1 controls (0x9b is a CSI on its own in some terminals), the
- * bidirectional marks, embeddings, overrides and isolates (they reorder what is shown), and the line and
- * paragraph separators.
+ * bidirectional marks, embeddings, overrides and isolates (they reorder what is shown), the line and
+ * paragraph separators, and the characters that show nothing (soft hyphen, Arabic letter mark, Mongolian
+ * vowel separator, zero-width space, non-joiner and joiner, word joiner and invisible operators, BOM): a
+ * commitment's challenge "audit X" + U+200B was printed as "audit X", another text to every signature.
  */
-export const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
+export const UNPRINTABLE =
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/u;
 const UNPRINTABLE_ALL = new RegExp(UNPRINTABLE.source, "gu");
 
 /** Every {@link UNPRINTABLE} character of `s` as a JSON-style `\uXXXX` escape (the output holds none). */
@@ -41,7 +44,7 @@ export function escapeDeep<T>(v: T): T {
 /** The SGR sequences chaingw's own renderers colour with (cyan, dim, red, green, grey, their resets). */
 const OWN_SGR = /^\x1b\[(?:2|22|31|32|36|39|90)m$/;
 const TERMINAL =
-  /\x1b\[[0-9;]*m|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+  /\x1b\[[0-9;]*m|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 
 /**
  * Text for a terminal: lines and tabs kept, chaingw's own colours kept, every other control character
@@ -52,7 +55,8 @@ export function escapeTerminal(text: string): string {
   return text.replace(TERMINAL, (m) => (OWN_SGR.test(m) ? m : escapeUnprintable(m)));
 }
 
-const JSON_UNSAFE = /[\u001b\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const JSON_UNSAFE =
+  /[\u001b\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 /** the same characters, for a test (no lastIndex kept between calls) */
 const JSON_UNSAFE_ANY = new RegExp(JSON_UNSAFE.source);
 
