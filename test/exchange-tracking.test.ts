@@ -20,7 +20,14 @@ import { entryProxy, type RawServer } from "./fixtures/forward.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
 import { trackDir } from "./helpers/procs.js";
-import { deployFollower, deployShadow, deployToken, deployTracking, mint } from "./helpers/tokens.js";
+import {
+  deployFollower,
+  deployLedger,
+  deployShadow,
+  deployToken,
+  deployTracking,
+  mint,
+} from "./helpers/tokens.js";
 
 const MESSAGE = "huobi";
 /** anvil's first two dev keys: the exchange's two addresses, each signing its rows */
@@ -190,6 +197,45 @@ describe("a declared token whose balances are another declared token's", () => {
     expect(v.stdout).toContain(
       `SHD-ETH ${W0.address}: its token reads the token at ${usd}: its balanceOf(${A0}) moved when that token answered otherwise at block ${height} (eth_call with a state override): that token's coins again, which solvency counts once, as that token`,
     );
+  });
+});
+
+describe("two declared tokens that are facades of one undeclared ledger, in an exchange's address file", () => {
+  it("FA and FB over one Ledger beside IA and IB (ordinary), 7 of each owed: FB CANNOT SAY naming the ledger's slot FA reads too; FA, IA, IB covered", async () => {
+    const l = await deployLedger(anvil.rpc, ["FA", "FB"], [A0], [7n * ETHER]);
+    const [fa, fb] = l.facades as [string, string];
+    const ia = await deployToken(anvil.rpc, "Token", { symbol: "IA", decimals: 18 });
+    const ib = await deployToken(anvil.rpc, "Token", { symbol: "IB", decimals: 18 });
+    await mint(anvil.rpc, ia, [A0], [7n * ETHER]);
+    await mint(anvil.rpc, ib, [A0], [7n * ETHER]);
+    // after the deployments (gas): 3 ETH at A0 again
+    await anvil.rpc("anvil_setBalance", [A0, `0x${(3n * ETHER).toString(16)}`]);
+    await anvil.rpc("evm_mine", []);
+    const before = height;
+    height = Number(await anvil.rpc<string>("eth_blockNumber"));
+    try {
+      const file = addressFile([
+        ["ETH", W0, "3"],
+        ["FA-ETH", W0, "7"],
+        ["FB-ETH", W0, "7"],
+        ["IA-ETH", W0, "7"],
+        ["IB-ETH", W0, "7"],
+      ]);
+      const liab = await commitment({ ETH: "3", FA: "7", FB: "7", IA: "7", IB: "7" });
+      const r = await solvency(anvil.url, file, liab, [...declare({ FA: fa, FB: fb, IA: ia, IB: ib })]);
+      expect(r.exitCode, r.stdout + r.stderr).toBe(3);
+      expect(r.stdout.split("\n")[0]).toMatch(/^CANNOT SAY: /);
+      for (const a of ["FA", "IA", "IB"])
+        expect(r.coin(a)).toMatchObject({ status: "covered", proven: { amount: "7" } });
+      expect(r.coin("FB")).toMatchObject({ status: "cannot-say", proven: { amount: "0" } });
+      expect(r.coin("FB").rows[0]?.not_for_this_audit).toMatch(
+        new RegExp(
+          `^line 11: its balanceOf reads the storage of ${l.ledger} \\(slot 0x[0-9a-f]{64}\\) that the token at ${fa}'s balanceOf reads too \\(eth_createAccessList\\): one ledger's coins may back both, and the token at ${fa} counts them, once; whether these are other coins cannot be said$`,
+        ),
+      );
+    } finally {
+      height = before;
+    }
   });
 });
 

@@ -10,6 +10,8 @@
  */
 import type { ChainGroup } from "../../chains/types.js";
 import { ChaingwError } from "../../errors/index.js";
+import { sharedLedgers } from "../../judge/reads.js";
+import { ledgerUntoldWords, sharedLedgerWords } from "../../judge/words.js";
 import { followsText } from "../../reserves/evm/mirrors.js";
 import { readsTokenDetail } from "../../reserves/evm/reads-token.js";
 import type { Finding } from "../../reserves/verdict.js";
@@ -110,7 +112,42 @@ export async function probeRows(
               },
     );
   }
+  await ledgersOf(node, [...holders.keys()], addresses[0] as string, block, out, signal);
   return out;
+}
+
+/**
+ * Two facades of one ledger among the node's declared tokens (judge/reads.ts `sharedLedgers`, in the file's
+ * order; reserves/evm/ledgers.ts: one eth_createAccessList a token, at `holder`): a later facade, or every token
+ * where the node cannot list what balanceOf reads, cannot be told — unless the probe already told it.
+ */
+async function ledgersOf(
+  node: ProbeNode,
+  tokens: string[],
+  holder: string,
+  block: string,
+  out: Map<string, TokenTracking>,
+  signal?: AbortSignal,
+): Promise<void> {
+  if (tokens.length < 2) return;
+  const { readLedgerSlots } = await import("../../reserves/evm/ledgers.js");
+  let read: Awaited<ReturnType<typeof readLedgerSlots>>;
+  try {
+    read = await readLedgerSlots(node.client, node.chain, tokens, holder, block, signal);
+  } catch (e) {
+    if (!(e instanceof ChaingwError)) throw e;
+    read = { told: false, why: e.message };
+  }
+  const untold = (t: string, detail: string) => {
+    if (out.get(t)?.tracks === false) out.set(t, { tracks: null, detail });
+  };
+  if (!read.told) {
+    for (const t of tokens) untold(t, ledgerUntoldWords(read.why));
+    return;
+  }
+  for (const [t, why] of read.failed) untold(t, ledgerUntoldWords(why));
+  const list = [...read.slots].map(([token, s]) => ({ network: "", token, holder, slots: [...s] }));
+  for (const [k, s] of sharedLedgers(list)) untold(k.slice(1), sharedLedgerWords(s));
 }
 
 /**
