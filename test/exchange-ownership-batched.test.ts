@@ -67,7 +67,16 @@ describe("balances of a large file, read in batches", () => {
     const file = join(dir, "okx.csv");
     writeFileSync(file, `${HEADER}\n${rows.join("\n")}\n`);
     const before = proxy.hits;
-    const r = await runCli(["reserves", "verify", file, "--json", "--node", `ETH=${proxy.url}`]);
+    const r = await runCli([
+      "reserves",
+      "verify",
+      file,
+      "--json",
+      "--node",
+      `ETH=${proxy.url}`,
+      "--stand-in",
+      "ethereum",
+    ]);
     const sent = proxy.hits - before;
     expect(r.stderr).toBe("");
     const report = JSON.parse(r.stdout) as {
@@ -110,6 +119,8 @@ describe("balances of a large file, read in batches", () => {
       "--json",
       "--node",
       `TRON=${tron.url}`,
+      "--stand-in",
+      "tron",
       "--token",
       `USDT=${USDT}`,
     ]);

@@ -80,7 +80,17 @@ interface Report {
   }[];
 }
 const verify = async (file: string, ...more: string[]) => {
-  const r = await runCli(["reserves", "verify", file, "--json", "--node", `ETH=${anvil.url}`, ...more]);
+  const r = await runCli([
+    "reserves",
+    "verify",
+    file,
+    "--json",
+    "--node",
+    `ETH=${anvil.url}`,
+    "--stand-in",
+    "ethereum",
+    ...more,
+  ]);
   return { ...r, report: JSON.parse(r.stdout) as Report };
 };
 
@@ -144,6 +154,8 @@ describe("an OKX-layout file checked against anvil", () => {
       files[0] as string,
       "--node",
       `ETH=${anvil.url}`,
+      "--stand-in",
+      "ethereum",
       "--node",
       `ERC20=${anvil.url}`,
     ]);

@@ -62,6 +62,8 @@ const verify = async (path: string) => {
     "--json",
     "--node",
     `TRON=${tron.url}`,
+    "--stand-in",
+    "tron",
     "--token",
     `USDT=${USDT}`,
   ]);
@@ -135,6 +137,8 @@ describe("TRON rows with --node TRON=URL", () => {
       file(h, [row("TRX", h, A1, six(trx1 + 1n), K1)]),
       "--node",
       `TRON=${tron.url}`,
+      "--stand-in",
+      "tron",
     ]);
     expect(human.stdout).toContain(`${six(trx1 + 1n)} (head: ${six(trx1)}, not the snapshot's)`);
     const at = tron.head();
@@ -144,6 +148,8 @@ describe("TRON rows with --node TRON=URL", () => {
       file(at, [row("TRX", at, A1, six(trx1), K1)]),
       "--node",
       `TRON=${tron.url}`,
+      "--stand-in",
+      "tron",
     ]);
     expect(snap.stdout).toContain(`${six(trx1)} (chain: ${six(trx1)} at block ${at})`);
   });
@@ -160,6 +166,8 @@ describe("TRON rows with --node TRON=URL", () => {
         "--json",
         "--node",
         `TRON=${moving.url}`,
+        "--stand-in",
+        "tron",
       ]);
       const report = JSON.parse(r.stdout) as Report;
       expect(r.exitCode).toBe(3);
@@ -182,6 +190,8 @@ describe("TRON rows with --node TRON=URL", () => {
       "--json",
       "--node",
       `TRON=${tron.url}`,
+      "--stand-in",
+      "tron",
     ]);
     const report = JSON.parse(r.stdout) as Report;
     expect(r.exitCode).toBe(3);
@@ -200,6 +210,8 @@ describe("TRON rows with --node TRON=URL", () => {
       file(h, [row("TRX", h, A0, "1", K0)]),
       "--node",
       `TRON=${tron.url}`,
+      "--stand-in",
+      "tron",
       "--token",
       "USDT=TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBg",
     ]);

@@ -113,6 +113,8 @@ describe("a USDT set at Tether's address on an anvil answering chain id 1", () =
       liab,
       "--node",
       `ETH=${anvil.url}`,
+      "--stand-in",
+      "ethereum",
       "--token",
       `USDT=${TETHER}`,
       "--token",
@@ -153,6 +155,8 @@ describe("a USDT set at Tether's address on an anvil answering chain id 1", () =
       "--verify",
       "--url-for",
       `evm=${anvil.url}`,
+      "--stand-in",
+      "ethereum",
       "--challenge",
       MESSAGE,
     ]);

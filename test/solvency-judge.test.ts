@@ -104,6 +104,8 @@ async function solvency(reserves: string, liabilities: string, ...more: string[]
     liabilities,
     "--node",
     `ETH=${anvil.url}`,
+    "--stand-in",
+    "ethereum",
     "--challenge",
     MESSAGE,
     "--json",
@@ -190,7 +192,15 @@ describe("a failing row makes its file not hold, and solvency NOT SOLVENT", () =
       ["ETH", 0, "3", 0],
       ["ETH", 2, "0.5", 0],
     ]);
-    const verify = await runCli(["reserves", "verify", forged, "--node", `ETH=${anvil.url}`]);
+    const verify = await runCli([
+      "reserves",
+      "verify",
+      forged,
+      "--node",
+      `ETH=${anvil.url}`,
+      "--stand-in",
+      "ethereum",
+    ]);
     expect(verify.exitCode).toBe(1);
     expect(verify.stdout).toContain("does not hold");
     const r = await solvency(forged, liab);
@@ -218,6 +228,8 @@ describe("a failing row makes its file not hold, and solvency NOT SOLVENT", () =
       liab,
       "--node",
       `ETH=${anvil.url}`,
+      "--stand-in",
+      "ethereum",
       "--challenge",
       MESSAGE,
       "--backing",

@@ -638,24 +638,32 @@ describe("EVM balances proof steps, in-process against a scripted node", () => {
     const { verify: verifyEvm } = await import("../src/reserves/evm/balances-verify.js");
     // Ethereum's block 0, for the node that is Ethereum; else the scripted chain's own
     const ETHEREUM = "0xd4e56740f876aef8c010b86a40d5f56745a118d0906a34e69aec8c0db1cb8fa3";
-    const chainText = async (chainId: string, genesis?: string) => {
+    const chainText = async (chainId: string, genesis?: string, standIns?: ReadonlySet<string>) => {
       const blocks = honestEvm().eth_getBlockByNumber;
       const proof = await evmProof({
         eth_chainId: () => chainId,
         eth_getBlockByNumber: (p) =>
           p[0] === "0x0" && genesis ? { number: "0x0", hash: genesis } : blocks(p),
       });
-      const r = await verifyEvm({ client: client(), options: {}, onEvent: () => {} }, proof);
-      expect(r.verdict).toBe("holds");
-      return r.findings.filter((f) => f.step === "chain").map((f) => f.text);
+      const r = await verifyEvm(
+        { client: client(), options: standIns ? { standIns } : {}, onEvent: () => {} },
+        proof,
+      );
+      return [r.verdict, ...r.findings.filter((f) => f.step === "chain").map((f) => f.text)];
     };
-    expect(await chainText("0x1", ETHEREUM)).toEqual(["chain id 1 (Ethereum)"]);
-    // chain id 1 with another genesis is not Ethereum (the proof made on it names no network)
+    expect(await chainText("0x1", ETHEREUM)).toEqual(["holds", "chain id 1 (Ethereum)"]);
+    // chain id 1 with another genesis is not Ethereum: it cannot say (the proof made on it names no network);
+    // declared a stand-in for Ethereum, it holds, named so
     expect(await chainText("0x1")).toEqual([
-      `chain id 1 (not Ethereum: its genesis block is ${blockHash(0)})`,
+      "cannot-say",
+      `chain: the node answers chain id 1, Ethereum's, but its genesis block is ${blockHash(0)}, not Ethereum's ${ETHEREUM}: it is not Ethereum and cannot say what Ethereum holds (a devnet standing in for Ethereum: --stand-in ethereum)`,
+    ]);
+    expect(await chainText("0x1", undefined, new Set(["ethereum"]))).toEqual([
+      "holds",
+      `chain id 1: a stand-in for Ethereum (genesis ${blockHash(0)}; --stand-in)`,
     ]);
     // a label that already says its chain id is not said twice
-    expect(await chainText("0x7a69")).toEqual(["anvil (chain id 31337)"]);
+    expect(await chainText("0x7a69")).toEqual(["holds", "anvil (chain id 31337)"]);
   });
 
   for (const row of rows)

@@ -25,6 +25,37 @@ export const URL_FOR_OPTION = {
   help: "the same as --node GROUP=URL (alias, kept for scripts), repeatable",
 } as const;
 
+/** `--stand-in`, declared once for every command that takes `--node` (help, completion, docs). */
+export const STAND_IN_OPTION = {
+  flags: "--stand-in <network>",
+  help: "a devnet on NETWORK's chain id (ethereum, tron) stands in for it: its rows and proofs are read and every verdict says 'a stand-in for Ethereum (genesis 0x…)'; without it such a node cannot say (repeatable)",
+} as const;
+
+/**
+ * `--stand-in` values as the table's network names ("ethereum", "tron-mainnet"): a network name or alias of
+ * the table, or a name `--node` takes for it (ETH, ERC20, TRON); only a network whose genesis chaingw knows
+ * (any other is known by its chain id alone: nothing to stand in for). Refused by name, nothing sent.
+ */
+export async function standInsOf(values: readonly string[] | undefined): Promise<ReadonlySet<string>> {
+  const [{ networkNamed, networkOf }, { genesisOfNetwork }, { expectedNetworkOf }] = await Promise.all([
+    import("../chains/assets.js"),
+    import("../chains/networks.js"),
+    import("../exchange/ownership/coins.js"),
+  ]);
+  const out = new Set<string>();
+  for (const v of values ?? []) {
+    const byName = networkNamed(v.trim().toLowerCase());
+    const id = byName?.id ?? expectedNetworkOf(v.trim())?.id;
+    const name = byName?.name ?? (id === undefined ? undefined : networkOf(id)?.name);
+    if (name === undefined || genesisOfNetwork(name) === undefined)
+      throw new UsageError(
+        `--stand-in ${quoted(v)}: ${name === undefined ? "no such network" : "chaingw knows that network by its chain id alone, so no devnet needs declaring for it"}; a devnet stands in for ethereum or tron (their genesis blocks are known); nothing was checked`,
+      );
+    out.add(name);
+  }
+  return out;
+}
+
 /** A node named for an audit: the NET as given (upper case; a group lower case), its URL, and the flag used. */
 export interface NodeChoice {
   net: string;
@@ -140,9 +171,13 @@ export async function nodeForProof(
   return choices.find((c) => c.group === group);
 }
 
-/** The chain a proof is of, as a verdict names it: "Litecoin regtest", "anvil (chain id 31337)". */
-export async function proofChainLabel(r: ReadProof): Promise<string> {
-  const [{ networkLabel }, { claimedUtxoNetwork }] = await Promise.all([
+/**
+ * The chain a proof is of, as a verdict names it: "Litecoin regtest", "anvil (chain id 31337)"; a network a
+ * devnet was declared to stand in for (`standIns`): "Ethereum or a stand-in for it (--stand-in)" — the chain
+ * step says which the node was.
+ */
+export async function proofChainLabel(r: ReadProof, standIns?: ReadonlySet<string>): Promise<string> {
+  const [{ networkLabel, networkOf }, { claimedUtxoNetwork }] = await Promise.all([
     import("../chains/assets.js"),
     import("../liabilities/solvency-identity.js"),
   ]);
@@ -152,6 +187,8 @@ export async function proofChainLabel(r: ReadProof): Promise<string> {
   }
   const id = `evm:${r.evm?.chain.chain_id}`;
   const label = networkLabel(id);
+  const name = networkOf(id)?.name;
+  if (name !== undefined && standIns?.has(name)) return `${label} or a stand-in for it (--stand-in)`;
   return label === id ? `chain id ${r.evm?.chain.chain_id}` : label;
 }
 

@@ -21,6 +21,8 @@ export interface ProofSetFlags {
   verifyLater?: boolean;
   /** --walk: a UTXO proof's spend walk's most blocks (options.ts) */
   walk?: string;
+  /** --stand-in NETWORK: a devnet on that network's chain id is read as standing in for it (nodes.ts) */
+  standIn?: string[];
 }
 
 export async function loadReserveProofs(
@@ -35,8 +37,9 @@ export async function loadReserveProofs(
   nodes: NodeChoice[];
   used: NodeUsed[];
 }> {
-  const { nodeChoices } = await import("./nodes.js");
+  const { nodeChoices, standInsOf } = await import("./nodes.js");
   const nodes = await nodeChoices(o.node, o.urlFor);
+  const standIns = await standInsOf(o.standIn);
   if (nodes.length && !o.verify && !o.verifyLater)
     throw new UsageError(`${nodes[0]?.flag} names nodes to verify against: give --verify too`);
   if (o.walk !== undefined && !o.verify && !o.verifyLater)
@@ -67,7 +70,7 @@ export async function loadReserveProofs(
   await refuseUnused(nodes, hit);
   const used: NodeUsed[] = [];
   const proofs = o.verify
-    ? await verifyReserveProofs(run, read, flags, nodes, undefined, used, o.walk)
+    ? await verifyReserveProofs(run, read, flags, nodes, undefined, used, o.walk, standIns)
     : read.map((r) => ({ ...r.entry }));
   return { read, proofs, nodes, used };
 }
@@ -93,6 +96,8 @@ export async function verifyReserveProofs(
   used?: NodeUsed[],
   /** --walk as given: a UTXO proof's spend walk's most blocks */
   walk?: string,
+  /** --stand-in: the networks a devnet on their chain id stands in for (nodes.ts standInsOf) */
+  standIns?: ReadonlySet<string>,
 ): Promise<CombinedReport["proofs"]> {
   const { walkOf } = await import("./options.js");
   const walkBlocks = walkOf(walk);
@@ -114,7 +119,7 @@ export async function verifyReserveProofs(
     const node = await nodeForProof(nodes, r, group);
     const url = node?.url;
     if (node && used) {
-      const u = nodeUsed(node, await proofChainLabel(r));
+      const u = nodeUsed(node, await proofChainLabel(r, standIns));
       if (!used.some((x) => x.net === u.net && x.chain === u.chain)) used.push(u);
     }
     const ctx = contextFor(run, { ...flags, ...(url ? { url: [url] } : {}), chain: group }, group, {
@@ -125,6 +130,7 @@ export async function verifyReserveProofs(
         ...(challenge === undefined ? {} : { challenge }),
         ...(nativeAlso.size ? { nativeAlso } : {}),
         ...(walkBlocks === undefined ? {} : { walkBlocks }),
+        ...(standIns?.size ? { standIns } : {}),
       }),
     );
   }

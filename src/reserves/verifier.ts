@@ -31,6 +31,12 @@ export interface VerifyOptions {
    * spent (verify --walk; default DEFAULT_WALK_BLOCKS, reserves/defaults.ts)
    */
   walkBlocks?: number;
+  /**
+   * the networks a devnet on their chain id is declared to stand in for (`--stand-in`: table names,
+   * "ethereum"): its proofs are read, named so; another node on such a chain id whose genesis is not the
+   * network's cannot say (balances-read.ts readAccountNetwork)
+   */
+  standIns?: ReadonlySet<string>;
 }
 
 /** What every verifier runs with. `E`: the verifier's progress events. */

@@ -26,6 +26,8 @@ export interface ExchangeSolvencyOptions {
   /** `24h`: how far a snapshot's block time may be from the liabilities' date */
   maxGap: string;
   challenge?: string;
+  /** --stand-in NETWORK: a devnet on that network's chain id is read as standing in for it (nodes.ts) */
+  standIn?: string[];
   html?: string;
   report?: string;
   auditor?: string;
@@ -269,6 +271,7 @@ export async function runExchangeSolvency(
     challenge,
     // solvency knows each row by the chain its node is on (the one identity rule): a node of any chain
     anyChain: true,
+    standIn: o.standIn,
   });
   const times = await snapshotTimes(judged.file, judged.nodes);
   // each row's chain as its node answers: --backing's identities, and one balance counted once

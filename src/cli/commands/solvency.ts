@@ -12,7 +12,7 @@ import type { CombinedReport, ReadProof } from "../../reserves/combined.js";
 import { escapeDeep } from "../../util/escape.js";
 import { formatUnits } from "../../util/units.js";
 import { BACKING_ALIASES, BACKING_NETWORKS, OWNERSHIP_PUBLISHERS, WELL_KNOWN_ASSETS } from "../help-lists.js";
-import { NODE_OPTION, type NodeChoice, type NodeUsed, URL_FOR_OPTION } from "../nodes.js";
+import { NODE_OPTION, type NodeChoice, type NodeUsed, STAND_IN_OPTION, URL_FOR_OPTION } from "../nodes.js";
 import { collect, takesCsv, WALK_OPTION } from "../options.js";
 
 /** --max-gap's default: the reserves' block and the liabilities' count on the same day (docs/proofs.md) */
@@ -45,6 +45,8 @@ export interface SolvencyOptions {
   period?: string;
   /** --walk: a UTXO proof's spend walk's most blocks, with --verify */
   walk?: string;
+  /** --stand-in NETWORK: a devnet on that network's chain id is read as standing in for it (nodes.ts) */
+  standIn?: string[];
 }
 
 export function declareSolvency(program: Command, run: Run): void {
@@ -76,6 +78,7 @@ export function declareSolvency(program: Command, run: Run): void {
       collect,
     )
     .option(URL_FOR_OPTION.flags, URL_FOR_OPTION.help, collect)
+    .option(STAND_IN_OPTION.flags, STAND_IN_OPTION.help, collect)
     .option(WALK_OPTION.flags, `with --verify: ${WALK_OPTION.help}`)
     .option(
       "--token <symbol=address>",
@@ -122,6 +125,7 @@ export function declareSolvency(program: Command, run: Run): void {
           entity: o.entity,
           period: o.period,
           walk: o.walk,
+          standIn: o.standIn,
         },
         run,
         command.optsWithGlobals() as GlobalFlags,
@@ -167,7 +171,16 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
   // each proof is verified on its own terms (its own challenge); whether that is the audit's, solvency says
   const used: NodeUsed[] = [];
   const proofs = o.verify
-    ? await verifyReserveProofs(run, read, flags, loaded.nodes, undefined, used, o.walk)
+    ? await verifyReserveProofs(
+        run,
+        read,
+        flags,
+        loaded.nodes,
+        undefined,
+        used,
+        o.walk,
+        await (await import("../nodes.js")).standInsOf(o.standIn),
+      )
     : loaded.proofs;
   // a v1 commitment's totals are its root's only through the tree.bin beside it (commitment-totals.ts)
   const { commitmentTotals } = await import("../../liabilities/commitment-totals.js");
@@ -253,6 +266,7 @@ async function runPackage(o: SolvencyOptions, run: Run, flags: GlobalFlags, file
       backing: o.backing,
       maxGap: o.maxGap ?? DEFAULT_MAX_GAP,
       challenge: o.challenge,
+      standIn: o.standIn,
       html: o.html,
       report: o.report,
       auditor: o.auditor,

@@ -58,6 +58,10 @@ export interface ChainNode {
   id?: NetworkId | null;
   /** why its rows are not read on it (cannot say): it did not say its chain, or that chain is not told */
   unread?: string;
+  /** a devnet declared to stand in for its chain id's network (`--stand-in`), as every verdict names it */
+  standIn?: string;
+  /** on a known network's chain id with another genesis, not declared a stand-in: its rows cannot say */
+  notIt?: true;
   /** the bound of its one scantxoutset (--scan-timeout; 0 or none: unbounded) */
   scanTimeoutMs?: number;
 }
@@ -515,12 +519,20 @@ export const answeredLabel = (id: NetworkId): string =>
       : `the chain of genesis ${id.slice(5)}`;
 
 /** The network a node says it is on: a UTXO chain's genesis hash, an account chain's id; null: not told. */
-async function networkOfNode(n: ChainNode): Promise<{ id: NetworkId | null; why?: string }> {
+async function networkOfNode(
+  n: ChainNode,
+  standIns: ReadonlySet<string> | undefined,
+): Promise<{ id: NetworkId | null; why?: string; notIt?: string; standIn?: string }> {
   try {
-    // an account chain: its chain id, and where the table knows that id's genesis, the node's block 0
+    // an account chain: its chain id, and where the table knows that id's genesis, the node's block 0 — the
+    // one reader: a node on a known chain id whose genesis is another cannot say, unless declared a stand-in
     if (!n.chain.utxoScan) {
-      const a = await readAccountNetwork(n.client, n.chain, await readChainId(n.client, n.chain));
-      return "unread" in a ? { id: null, why: a.unread } : { id: a.id };
+      const chainId = await readChainId(n.client, n.chain);
+      const a = await readAccountNetwork(n.client, n.chain, chainId, { standIns, strict: true });
+      if (!("unread" in a)) return { id: a.id, ...(a.standIn ? { standIn: a.named } : {}) };
+      // the node told its chain id, and it is not that network: its chain named, its rows cannot say
+      const told = await readAccountNetwork(n.client, n.chain, chainId);
+      return "unread" in told ? { id: null, why: a.unread } : { id: told.id, notIt: a.unread };
     }
     const h = (await n.client.call("getblockhash", [0], { idempotent: true, heavy: false })).result;
     return typeof h === "string" ? { id: `utxo:${h.toLowerCase()}` } : { id: null, why: "no genesis hash" };
@@ -536,11 +548,22 @@ async function networkOfNode(n: ChainNode): Promise<{ id: NetworkId | null; why?
  * identity rule knows each row by the chain its node is on, not by its name). A node that does not say, or
  * whose NET chaingw cannot tell, is kept with `unread`: its rows cannot say.
  */
-export async function askNetworks(nodes: ChainNode[], network: NetworkName, anyChain = false): Promise<void> {
-  const answers = await Promise.all(nodes.map(networkOfNode));
+export async function askNetworks(
+  nodes: ChainNode[],
+  network: NetworkName,
+  anyChain = false,
+  standIns?: ReadonlySet<string>,
+): Promise<void> {
+  const answers = await Promise.all(nodes.map((n) => networkOfNode(n, standIns)));
   for (const [i, n] of nodes.entries()) {
-    const { id, why } = answers[i] as { id: NetworkId | null; why?: string };
+    const { id, why, notIt, standIn } = answers[i] as Awaited<ReturnType<typeof networkOfNode>>;
     n.id = id;
+    if (standIn) n.standIn = standIn;
+    if (notIt !== undefined) {
+      n.notIt = true;
+      n.unread = `the node given for ${nodeName(n)}: ${notIt}: its balances are not read`;
+      continue;
+    }
     const want = expectedNetworkOf(isTronNetwork(n.network) ? "TRON" : n.network, network);
     if (id === null) {
       n.unread = `the node given for ${nodeName(n)} did not answer which chain it is on (${why}): its balance is not read`;
@@ -562,7 +585,11 @@ async function rowBalance(c: ChainContext, row: OwnershipRow): Promise<BalanceCh
   const node = nodeOfRow(c.o.nodes, row);
   if (!node || row.amount === undefined) return undefined;
   if (node.unread !== undefined)
-    return { holds: null, detail: node.unread, ...(node.id === null ? { unanswered: true } : {}) };
+    return {
+      holds: null,
+      detail: node.unread,
+      ...(node.id === null || node.notIt ? { unanswered: true } : {}),
+    };
   if (isTronRow(row)) return tronBalance(c, node, row);
   const coin = utxoCoinOf(networkOf(row), c.o.network);
   // scantxoutset sees the coin only: a token on its addresses (USDT-BTC, Omni) is not the coin it holds

@@ -318,21 +318,40 @@ export async function readChainId(client: JsonRpcClient, chain: ChainGroup): Pro
   return quantityOf(o!.result, "eth_chainId");
 }
 
-/** The network a node answered, by `readAccountNetwork`; `named`: how the chain step names it. */
+/**
+ * The network a node answered, by `readAccountNetwork`; `named`: how the chain step names it; `standIn`: the
+ * network a devnet on its chain id was declared to stand in for (`--stand-in`), as every verdict names it.
+ */
 export type AccountNetwork =
-  | { id: NetworkId; network: { name: string; symbol?: string } | undefined; named: string }
+  | { id: NetworkId; network: { name: string; symbol?: string } | undefined; named: string; standIn?: string }
   | { unread: string };
+
+/** How a node on a known chain id but another genesis is taken (`readAccountNetwork`). */
+export interface NetworkRule {
+  /** the networks (table names: "ethereum", "tron-mainnet") a devnet on their chain id may stand in for */
+  standIns?: ReadonlySet<string>;
+  /**
+   * verifying: such a node, not declared, cannot say (`unread`) — it is not the network its chain id names.
+   * Absent (proving): it is named as what it is ("chain id 1 (not Ethereum: …)") and its proof names no network.
+   */
+  strict?: boolean;
+}
 
 /**
  * The network a node of chain id `chainId` is on (networks.ts `accountNetworkId`): where the table knows that
  * chain id's genesis (Ethereum's, TRON's), the node's block 0 is asked (eth_getBlockByNumber("0x0")), and a
- * node whose genesis is another is not that network — `network` undefined, `id` "evm:<chain id>/<genesis>". One
- * request more, only on those chain ids. A node that cannot answer it: `unread`, why (it cannot say).
+ * node whose genesis is another is not that network — `network` undefined, `id` "evm:<chain id>/<genesis>";
+ * when verifying (`rule.strict`) it cannot say, naming its chain id, its genesis and the network's, unless
+ * declared a stand-in for that network (`rule.standIns`): then read, named "a stand-in for Ethereum (genesis
+ * 0x…)" in every verdict, its id still its own (never the real network's coins: solvency's identity rule).
+ * One request more, only on those chain ids. A node that cannot answer it: `unread`, why (it cannot say).
+ * The one reader every path asks (reserves verify of both kinds, report --verify, solvency).
  */
 export async function readAccountNetwork(
   client: JsonRpcClient,
   chain: ChainGroup,
   chainId: bigint,
+  rule: NetworkRule = {},
 ): Promise<AccountNetwork> {
   const network = chain.evm?.network(chainId);
   const label = networkLabel(`evm:${chainId}`);
@@ -342,8 +361,8 @@ export async function readAccountNetwork(
     : label.includes(`chain id ${chainId}`)
       ? label
       : `chain id ${chainId} (${label})`;
-  if (!network || genesisOfNetwork(network.name) === undefined)
-    return { id: `evm:${chainId}`, network, named };
+  const want = network && genesisOfNetwork(network.name);
+  if (!network || want === undefined) return { id: `evm:${chainId}`, network, named };
   let genesis: string | undefined;
   try {
     genesis = (await readBlock(client, chain, "0x0"))?.hash;
@@ -354,10 +373,25 @@ export async function readAccountNetwork(
     };
   }
   const id = accountNetworkId(chainId, network.name, genesis);
-  return id === `evm:${chainId}`
-    ? { id, network, named }
-    : { id, network: undefined, named: networkLabel(id) };
+  if (id === `evm:${chainId}`) return { id, network, named };
+  const its = genesis === undefined ? "it gave no genesis block" : `its genesis block is ${genesis}`;
+  if (rule.standIns?.has(network.name))
+    return {
+      id,
+      network,
+      named: standInWords(chainId, label, genesis),
+      standIn: label,
+    };
+  if (rule.strict)
+    return {
+      unread: `the node answers chain id ${chainId}, ${label}'s, but ${its}, not ${label}'s ${want}: it is not ${label} and cannot say what ${label} holds (a devnet standing in for ${label}: --stand-in ${network.name})`,
+    };
+  return { id, network: undefined, named: networkLabel(id) };
 }
+
+/** A declared stand-in as every verdict names it: "chain id 1: a stand-in for Ethereum (genesis 0x…)". */
+export const standInWords = (chainId: bigint | string, label: string, genesis: string | undefined): string =>
+  `chain id ${chainId}: a stand-in for ${label} (genesis ${genesis ?? "not given"}; --stand-in)`;
 
 /**
  * The scratch account the tracking probe runs at (scripts/balance-probe.sol's code given to it by the call's

@@ -230,7 +230,7 @@ async function checkChain(c: Ctx, s: State): Promise<Finding[]> {
   const other = `the node is on chain id ${id}, the proof on ${proof.chain.chain_id}: this node cannot check it; ask a node of chain id ${proof.chain.chain_id}`;
   const answered =
     id.toString() === proof.chain.chain_id
-      ? await readAccountNetwork(c.client, chain, id)
+      ? await readAccountNetwork(c.client, chain, id, { standIns: c.options.standIns, strict: true })
       : { unread: other };
   if ("unread" in answered) {
     s.chainCheck = { ok: null, detail: answered.unread };
@@ -238,7 +238,9 @@ async function checkChain(c: Ctx, s: State): Promise<Finding[]> {
   }
   const { network } = answered;
   const problems: Finding[] = [];
-  if ((network?.name ?? null) !== proof.chain.network)
+  // a declared stand-in's proof was made on it, naming no network (or, made with it declared, the network)
+  const proofNetwork = answered.standIn && proof.chain.network === null ? network?.name : proof.chain.network;
+  if ((network?.name ?? null) !== proofNetwork)
     problems.push(
       fails(
         "chain",

@@ -8,7 +8,7 @@ import type { GlobalFlags } from "../../../config/config.js";
 import { UsageError } from "../../../errors/index.js";
 import { escapeDeep } from "../../../util/escape.js";
 import { shellQuote } from "../../../util/text.js";
-import { NODE_OPTION, URL_FOR_OPTION } from "../../nodes.js";
+import { NODE_OPTION, STAND_IN_OPTION, URL_FOR_OPTION } from "../../nodes.js";
 import { collect, takesCsv, WALK_OPTION } from "../../options.js";
 import type { ProofSetFlags } from "../../proofs.js";
 import type { Run } from "../../run.js";
@@ -22,6 +22,7 @@ export function declareReport(reserves: Command, run: Run): void {
     .option("--verify", "verify each proof against its chain first; fail when any does not hold")
     .option(NODE_OPTION.flags, `with --verify: ${NODE_OPTION.help}`, collect)
     .option(URL_FOR_OPTION.flags, URL_FOR_OPTION.help, collect)
+    .option(STAND_IN_OPTION.flags, `with --verify: ${STAND_IN_OPTION.help}`, collect)
     .option(WALK_OPTION.flags, `with --verify: ${WALK_OPTION.help}`)
     .option("--html <file>", "also write the report as one self-contained HTML page (no network fetches)")
     .action(async (files: string[], _o: unknown, command: Command) => {

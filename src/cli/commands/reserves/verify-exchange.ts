@@ -26,6 +26,8 @@ export interface ExchangeVerifyFlags {
   token?: string[];
   /** a node may be on another chain than its NET's (solvency, which knows each row by its node's chain) */
   anyChain?: boolean;
+  /** --stand-in NETWORK: a devnet on that network's chain id is read as standing in for it (nodes.ts) */
+  standIn?: string[];
 }
 
 /** `NAME=VALUE` pairs of a repeatable flag, each checked, or a usage error naming the flag and the value. */
@@ -60,6 +62,7 @@ async function nodesAsked(
   nodes: [string, string][],
   network: NetworkName,
   anyChain: boolean,
+  standIns: ReadonlySet<string>,
 ): Promise<ChainNode[]> {
   if (!nodes.length) return [];
   const [{ contextFor }, { groupOf }, { askNetworks }, { utxoCoinOf, isTronNetwork }] = await Promise.all([
@@ -79,7 +82,7 @@ async function nodesAsked(
       scanTimeoutMs: ctx.settings.scanTimeoutMs,
     };
   });
-  await askNetworks(out, network, anyChain);
+  await askNetworks(out, network, anyChain, standIns);
   return out;
 }
 
@@ -125,7 +128,8 @@ export async function addressFileJudged(
   }
   // one per NET, NET known (a coin, a network, or a name the file's rows use): src/cli/nodes.ts
   const { nodeKey, networkOf } = await import("../../../exchange/ownership/balances.js");
-  const { nodeChoices } = await import("../../nodes.js");
+  const { nodeChoices, standInsOf } = await import("../../nodes.js");
+  const standIns = await standInsOf(o.standIn);
   const nodes = (
     await nodeChoices(o.node, undefined, { groups: false, extra: new Set(owned.rows.map(networkOf)) })
   ).map((c): [string, string] => [c.net, c.url]);
@@ -161,7 +165,7 @@ export async function addressFileJudged(
   // (refused by name when no coin has it; "testnet" is "test", as for the local node)
   const { parseNetwork } = await import("../../../config/node-layout.js");
   const network = parseNetwork(flags.network, "--network") ?? "main";
-  const chainNodes = await nodesAsked(run, flags, nodes, network, o.anyChain === true);
+  const chainNodes = await nodesAsked(run, flags, nodes, network, o.anyChain === true, standIns);
   const chain = chainNodes.length
     ? (await import("../../../exchange/ownership/balances.js")).chainChecks(owned, {
         nodes: chainNodes,
@@ -179,7 +183,7 @@ export async function addressFileJudged(
   const { redactUrl } = await import("../../../util/redact.js");
   const used = chainNodes.map((n, i) => ({
     net: n.network,
-    chain: n.id ? answeredLabel(n.id) : "its chain not told",
+    chain: n.standIn ?? (n.id ? answeredLabel(n.id) : "its chain not told"),
     url: redactUrl(nodes[i]?.[1] ?? ""),
   }));
   return { report, file: owned, nodes: chainNodes, used, tokens, tronTokens, network };

@@ -13,7 +13,7 @@ import type { Verdict } from "../../../reserves/verdict.js";
 import { csvRow } from "../../../util/csv.js";
 import { escapeDeep, escapeTerminal } from "../../../util/escape.js";
 import { OWNERSHIP_LAYOUTS, OWNERSHIP_PUBLISHERS, RESERVES_FORMATS } from "../../help-lists.js";
-import { NODE_OPTION, type NodeUsed } from "../../nodes.js";
+import { NODE_OPTION, type NodeUsed, STAND_IN_OPTION } from "../../nodes.js";
 import { collect, takesCsv, WALK_OPTION, walkOf } from "../../options.js";
 import type { Run } from "../../run.js";
 
@@ -29,6 +29,8 @@ export interface VerifyFlags {
   token?: string[];
   /** a UTXO proof: the most blocks above its height walked for outputs spent since */
   walk?: string;
+  /** --stand-in NETWORK: a devnet on that network's chain id is read as standing in for it (nodes.ts) */
+  standIn?: string[];
 }
 
 export function declareVerify(reserves: Command, run: Run): void {
@@ -69,6 +71,7 @@ export function declareVerify(reserves: Command, run: Run): void {
       collect,
       [],
     )
+    .option(STAND_IN_OPTION.flags, STAND_IN_OPTION.help, collect, [])
     .option(WALK_OPTION.flags, WALK_OPTION.help)
     .addHelpText(
       "after",
@@ -238,6 +241,7 @@ async function verifyOwnFile(
   // --node: the node of the proof's coin, network or group (src/cli/nodes.ts); any other named one refused
   const nodes = await import("../../nodes.js");
   const choices = await nodes.nodeChoices(o.node, undefined);
+  const standIns = await nodes.standInsOf(o.standIn);
   const node = await nodes.nodeForProof(choices, r, group);
   if (choices.length && !node)
     throw new UsageError(
@@ -248,7 +252,7 @@ async function verifyOwnFile(
     throw new UsageError(
       "--quorum verifies on K nodes given with --url; --node names one node for the proof",
     );
-  const used = node ? [nodes.nodeUsed(node, await nodes.proofChainLabel(r))] : [];
+  const used = node ? [nodes.nodeUsed(node, await nodes.proofChainLabel(r, standIns))] : [];
   const f: GlobalFlags = node ? { ...flags, url: [node.url] } : flags;
   const signatures =
     o.signatures === undefined
@@ -270,6 +274,7 @@ async function verifyOwnFile(
             signatures,
             challenge: o.challenge,
             ...(walkBlocks === undefined ? {} : { walkBlocks }),
+            ...(standIns.size ? { standIns } : {}),
           },
           onEvent: (line) => bar.update(line),
           signal: ctx.signal,
