@@ -8,35 +8,23 @@
  */
 
 import { bytesToHex } from "@noble/hashes/utils.js";
-import {
-  type NetworkId,
-  networkLabel,
-  networkNamed,
-  tokenHex,
-  wellKnownBackings,
-} from "../../chains/assets.js";
+import { networkNamed, tokenHex, wellKnownBackings } from "../../chains/assets.js";
 import type { NetworkName } from "../../chains/coins.js";
-import type { ChainGroup } from "../../chains/index.js";
-import { chainIdNetwork } from "../../chains/networks.js";
 import { tronToHex20 } from "../../chains/tron.js";
-import { ChaingwError, TransportError, UsageError } from "../../errors/index.js";
+import { ChaingwError, TransportError } from "../../errors/index.js";
 import { JsonNumber } from "../../json/lossless.js";
 import { DEFAULT_ABORT_WAIT_S } from "../../reserves/defaults.js";
 import {
-  readAccountNetwork,
   readBalanceOutcomes,
   readBlock,
-  readChainId,
   readTokenMeta,
   type TokenMeta,
 } from "../../reserves/evm/balances-read.js";
 import { abortTimedOut, startScan } from "../../reserves/utxo/scan.js";
-import type { JsonRpcClient } from "../../rpc/client.js";
 import { amountText, parseUnits } from "../../util/units.js";
 import {
   EXCHANGE_CHAINS,
   exchangeChainOf,
-  expectedNetworkOf,
   isTronNetwork,
   nativeOn,
   type UtxoCoin,
@@ -47,24 +35,10 @@ import type { OwnershipFile, OwnershipRow } from "./read.js";
 import { decodeUtxoAddress, isEvmAddress, isTronAddress, scriptOf } from "./signatures.js";
 import { probeRows, type TokenTracking } from "./tracking.js";
 
+export { answeredLabel, askNetworks, type ChainNode, nodeName } from "./node-networks.js";
 export type { OwnersCheck } from "./owners.js";
 
-export interface ChainNode {
-  /** the network it answers for, as the file names it ("ETH", "ARBITRUM", "ERC20") */
-  network: string;
-  client: JsonRpcClient;
-  chain: ChainGroup;
-  /** the network it says it is on (`askNetworks`: its genesis, its chain id); null: it did not say */
-  id?: NetworkId | null;
-  /** why its rows are not read on it (cannot say): it did not say its chain, or that chain is not told */
-  unread?: string;
-  /** a devnet declared to stand in for its chain id's network (`--stand-in`), as every verdict names it */
-  standIn?: string;
-  /** on a known network's chain id with another genesis, not declared a stand-in: its rows cannot say */
-  notIt?: true;
-  /** the bound of its one scantxoutset (--scan-timeout; 0 or none: unbounded) */
-  scanTimeoutMs?: number;
-}
+import { type ChainNode, nodeName } from "./node-networks.js";
 
 /** A read its node did not answer (refused, failed, an error for an answer): cannot say, the node named. */
 const unansweredRead = (n: ChainNode, e: Error): BalanceCheck => ({
@@ -72,10 +46,6 @@ const unansweredRead = (n: ChainNode, e: Error): BalanceCheck => ({
   detail: `the node given for ${nodeName(n)} did not answer the read (${e.message}): its balance is not read`,
   unanswered: true,
 });
-
-/** A node as the words name it: its NET and its URL, credentials cut ("ETH (http://127.0.0.1:8545/)"). */
-const nodeName = (n: ChainNode): string =>
-  `${n.network} (${n.client.endpoints.map((e) => e.label).join(", ")})`;
 
 export interface ChainOptions {
   nodes: ChainNode[];
@@ -507,76 +477,6 @@ async function evmBalance(c: ChainContext, node: ChainNode, row: OwnershipRow): 
   } catch (e) {
     if (e instanceof ChaingwError) return unansweredRead(node, e);
     throw e;
-  }
-}
-
-/** "anvil (chain id 31337)", "Litecoin regtest", or for a network the table lacks its chain id or genesis. */
-export const answeredLabel = (id: NetworkId): string =>
-  networkLabel(id) !== id
-    ? networkLabel(id)
-    : id.startsWith("evm:")
-      ? `chain id ${id.slice(4)}`
-      : `the chain of genesis ${id.slice(5)}`;
-
-/** The network a node says it is on: a UTXO chain's genesis hash, an account chain's id; null: not told. */
-async function networkOfNode(
-  n: ChainNode,
-  standIns: ReadonlySet<string> | undefined,
-): Promise<{ id: NetworkId | null; why?: string; notIt?: string; standIn?: string }> {
-  try {
-    // an account chain: its chain id, and where the table knows that id's genesis, the node's block 0 — the
-    // one reader: a node on a known chain id whose genesis is another cannot say, unless declared a stand-in
-    if (!n.chain.utxoScan) {
-      const chainId = await readChainId(n.client, n.chain);
-      const a = await readAccountNetwork(n.client, n.chain, chainId, { standIns, strict: true });
-      if (!("unread" in a)) return { id: a.id, ...(a.standIn ? { standIn: a.named } : {}) };
-      // the node told its chain id, and it is not that network: its chain named, its rows cannot say
-      const told = await readAccountNetwork(n.client, n.chain, chainId);
-      return "unread" in told ? { id: null, why: a.unread } : { id: told.id, notIt: a.unread };
-    }
-    const h = (await n.client.call("getblockhash", [0], { idempotent: true, heavy: false })).result;
-    return typeof h === "string" ? { id: `utxo:${h.toLowerCase()}` } : { id: null, why: "no genesis hash" };
-  } catch (e) {
-    if (e instanceof ChaingwError) return { id: null, why: e.message };
-    throw e;
-  }
-}
-
-/**
- * Every `--node NET=URL` asked which chain it is on (`id`), before any row is read on it: a node of another
- * chain than NET's (`expectedNetworkOf`) is a usage error naming both — unless `anyChain` (solvency, whose one
- * identity rule knows each row by the chain its node is on, not by its name). A node that does not say, or
- * whose NET chaingw cannot tell, is kept with `unread`: its rows cannot say.
- */
-export async function askNetworks(
-  nodes: ChainNode[],
-  network: NetworkName,
-  anyChain = false,
-  standIns?: ReadonlySet<string>,
-): Promise<void> {
-  const answers = await Promise.all(nodes.map((n) => networkOfNode(n, standIns)));
-  for (const [i, n] of nodes.entries()) {
-    const { id, why, notIt, standIn } = answers[i] as Awaited<ReturnType<typeof networkOfNode>>;
-    n.id = id;
-    if (standIn) n.standIn = standIn;
-    if (notIt !== undefined) {
-      n.notIt = true;
-      n.unread = `the node given for ${nodeName(n)}: ${notIt}: its balances are not read`;
-      continue;
-    }
-    const want = expectedNetworkOf(isTronNetwork(n.network) ? "TRON" : n.network, network);
-    if (id === null) {
-      n.unread = `the node given for ${nodeName(n)} did not answer which chain it is on (${why}): its balance is not read`;
-      continue;
-    }
-    // `reserves verify` asks the chain id a row's network has (a node on chain id 1 whose genesis is not
-    // Ethereum's is named so in its verdict: answeredLabel); solvency's identity rule asks the genesis too
-    if (chainIdNetwork(id) === want?.id || anyChain) continue;
-    if (want)
-      throw new UsageError(
-        `--node ${n.network}=…: the node is on ${answeredLabel(id)}, not ${want.label}, the chain of the file's ${n.network} rows; give a node of ${want.label}. Nothing was checked`,
-      );
-    n.unread = `chaingw does not know which chain ${n.network} is, so the node given for it (on ${answeredLabel(id)}) is not known to be its: its balances are not read`;
   }
 }
 

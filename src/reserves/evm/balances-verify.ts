@@ -228,17 +228,15 @@ async function checkChain(c: Ctx, s: State): Promise<Finding[]> {
   }
   const traits = chain.evm as NonNullable<ChainGroup["evm"]>;
   const other = `the node is on chain id ${id}, the proof on ${proof.chain.chain_id}: this node cannot check it; ask a node of chain id ${proof.chain.chain_id}`;
-  const answered =
-    id.toString() === proof.chain.chain_id
-      ? await readAccountNetwork(c.client, chain, id, { standIns: c.options.standIns, strict: true })
-      : { unread: other };
+  const rule = { standIns: c.options.standIns, strict: true }; // a stand-in: read, named so; another: unread
+  const same = id.toString() === proof.chain.chain_id;
+  const answered = same ? await readAccountNetwork(c.client, chain, id, rule) : { unread: other };
   if ("unread" in answered) {
     s.chainCheck = { ok: null, detail: answered.unread };
     return [cannotSay("chain", `chain: ${answered.unread}`, "chain.chain_id")];
   }
   const { network } = answered;
   const problems: Finding[] = [];
-  // a declared stand-in's proof was made on it, naming no network (or, made with it declared, the network)
   const proofNetwork = answered.standIn && proof.chain.network === null ? network?.name : proof.chain.network;
   if ((network?.name ?? null) !== proofNetwork)
     problems.push(
