@@ -447,7 +447,7 @@ describe("BitMEX and River: the full tree, HMAC leaves", () => {
     const r = await verify(f, "--account", "7", "--nonce", NONCE, "--json");
     ownRootOnly(r);
     expect(r.json.sum_binding).toBe("per-child");
-    expect(r.json.balances).toEqual([{ asset: "BTC", amount: "0.00004" }]);
+    expect(r.json.balances).toEqual([{ asset: "BTC", amount: "0.00004000" }]);
     const lines = text.split("\n");
     const raised = join(dir, "bitmex-raised.csv");
     writeFileSync(raised, text.replace(`${lines[7]}`, `${lines[7]!.split(",")[0]},2600`));

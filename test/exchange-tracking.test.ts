@@ -170,14 +170,19 @@ describe("a declared token whose balances are another declared token's", () => {
     const r = await solvency(anvil.url, file, liab, [...declare({ SHD: shd, USDX: usd })]);
     expect(r.exitCode, r.stdout + r.stderr).toBe(1);
     expect(r.stdout.split("\n")[0]).toMatch(/^NOT SOLVENT: SHD not covered/);
-    expect(r.coin("ETH")).toMatchObject({ status: "covered", proven: { amount: "3" } });
-    expect(r.coin("USDX")).toMatchObject({ status: "covered", proven: { amount: "7" } });
-    expect(r.coin("SHD")).toMatchObject({ status: "not-covered", proven: { amount: "0" } });
+    expect(r.coin("ETH")).toMatchObject({ status: "covered", proven: { amount: "3.000000000000000000" } });
+    expect(r.coin("USDX")).toMatchObject({ status: "covered", proven: { amount: "7.000000000000000000" } });
+    expect(r.coin("SHD")).toMatchObject({
+      status: "not-covered",
+      proven: { amount: "0.000000000000000000" },
+    });
     expect(r.coin("SHD").not_counted).toEqual([
       {
         line: 8,
         coin: "SHD-ETH",
         network: "ETH",
+        address: W0.address,
+        claimed: "7.000000000000000000",
         status: "proven",
         code: "reads-token",
         why: `SHD-ETH is the token at ${shd} on ${chain1()}, one balance backs one asset: it reads the token at ${usd}: its balanceOf(${A0}) moved when that token answered otherwise at block ${height} (eth_call with a state override): that token's coins again; the token at ${usd} counts once, as itself: not counted as SHD`,
@@ -334,18 +339,20 @@ describe("a declared token that tracks the native balance, in an exchange's addr
     expect(r.exitCode, r.stdout + r.stderr).toBe(1);
     expect(r.stdout.split("\n")[0]).toMatch(/^NOT SOLVENT: TRK not covered/);
     expect(r.report.verdict).toBe("not-solvent");
-    expect(r.coin("ETH")).toMatchObject({ status: "covered", proven: { amount: "8" } });
-    expect(r.coin("USDX")).toMatchObject({ status: "covered", proven: { amount: "7" } });
+    expect(r.coin("ETH")).toMatchObject({ status: "covered", proven: { amount: "8.000000000000000000" } });
+    expect(r.coin("USDX")).toMatchObject({ status: "covered", proven: { amount: "7.000000000000000000" } });
     expect(r.coin("TRK")).toMatchObject({
       status: "not-covered",
-      proven: { amount: "0" },
-      claimed: { amount: "0" },
+      proven: { amount: "0.000000000000000000" },
+      claimed: { amount: "0.000000000000000000" },
     });
     expect(r.coin("TRK").not_counted).toEqual([
       {
         line: 9,
         coin: "TRK-ETH",
         network: "ETH",
+        address: W0.address,
+        claimed: "3.000000000000000000",
         status: "proven",
         code: "reads-native",
         why: `TRK-ETH is the token at ${trk} on ${chain1()}, one balance backs one asset: it tracks the native coin: its balanceOf(${A0}) moved with that address's native balance at block ${height} (eth_call with a state override), whatever it adds to it; the native coin counts once, as itself: not counted as TRK`,
@@ -386,7 +393,10 @@ describe("a declared token that tracks the native balance, in an exchange's addr
     const eth = ["--backing", "ETH=evm:1", "--backing", `ETH=evm:1:${fol}`, "--token", `FOL=${fol}`];
     const over = await solvency(anvil.url, file, await commitment({ ETH: "13" }), eth);
     expect(over.exitCode, over.stdout + over.stderr).toBe(1);
-    expect(over.coin("ETH")).toMatchObject({ status: "not-covered", proven: { amount: "8" } });
+    expect(over.coin("ETH")).toMatchObject({
+      status: "not-covered",
+      proven: { amount: "8.000000000000000000" },
+    });
     expect(over.coin("ETH").not_counted[0]).toMatchObject({ line: 7, coin: "FOL-ETH" });
     expect(over.coin("ETH").not_counted[0]?.why).toContain(follows);
     const eight = await solvency(anvil.url, file, await commitment({ ETH: "8" }), eth);
@@ -474,9 +484,9 @@ describe("a node that does not apply eth_call's state override: whether a token 
       const r = await solvency(node.url, file, liab, more);
       expect(r.exitCode, r.stdout + r.stderr).toBe(3);
       expect(r.stdout.split("\n")[0]).toMatch(/^CANNOT SAY: /);
-      expect(r.coin("ETH")).toMatchObject({ status: "covered", proven: { amount: "3" } });
+      expect(r.coin("ETH")).toMatchObject({ status: "covered", proven: { amount: "3.000000000000000000" } });
       for (const a of ["TRK", "USDX"]) {
-        expect(r.coin(a)).toMatchObject({ status: "cannot-say", proven: { amount: "0" } });
+        expect(r.coin(a)).toMatchObject({ status: "cannot-say", proven: { amount: "0.000000000000000000" } });
         expect(r.coin(a).rows[0]?.not_for_this_audit).toContain(
           `whether its balanceOf reads the native coin of ${chain1()} (counted twice then) the node cannot tell: the node did not apply eth_call's state override (${answered}`,
         );

@@ -691,8 +691,8 @@ describe("a token of a proof whose balanceOf reads another of its tokens (issue 
     expect(r.stdout.split("\n")[0]).toMatch(/^NOT SOLVENT: SHD not covered/);
     const j = JSON.parse((await solvency(commitment as string, [...rest, "--json"])).stdout);
     const a = (x: string) => j.assets.find((y: { asset: string }) => y.asset === x);
-    expect(a("USDX")).toMatchObject({ status: "covered", proven: { amount: "3" } });
-    expect(a("HON")).toMatchObject({ status: "covered", proven: { amount: "4" } });
+    expect(a("USDX")).toMatchObject({ status: "covered", proven: { amount: "3.000000000000000000" } });
+    expect(a("HON")).toMatchObject({ status: "covered", proven: { amount: "4.000000000000000000" } });
     expect(a("SHD")).toMatchObject({ status: "not-covered", proven: { base_units: "0" } });
     const block = JSON.parse(readFileSync(both, "utf8")).block.number;
     expect(a("SHD").proofs[0]).toMatchObject({
@@ -812,7 +812,7 @@ describe("two declared tokens that are facades of one undeclared ledger (issue 5
     const j = JSON.parse((await run(counting.url, c, ["--json"])).stdout);
     const a = (x: string) => j.assets.find((y: { asset: string }) => y.asset === x);
     for (const x of ["FA", "IA", "IB"])
-      expect(a(x)).toMatchObject({ status: "covered", proven: { amount: "3" } });
+      expect(a(x)).toMatchObject({ status: "covered", proven: { amount: "3.000000000000000000" } });
     expect(a("FB")).toMatchObject({ status: "cannot-say", proven: { base_units: "0" } });
     expect(a("FB").proofs[0].not_for_this_audit).toMatch(
       new RegExp(

@@ -166,7 +166,7 @@ describe("whose reserves: a proof proves for an audit only when signed over its 
     const j = JSON.parse((await judge(cA, ["A_nfd"], "--json")).stdout);
     expect(j.audit).toMatchObject({ challenge: CH_A, from: "commitment", faults: [] });
     expect(j.challenges).toEqual([{ text: NFD_A, files: [proof.A_nfd], for_this_audit: false }]);
-    expect(j.assets[0].proofs[0]).toMatchObject({ challenge: NFD_A, check: "holds", proven: "0" });
+    expect(j.assets[0].proofs[0]).toMatchObject({ challenge: NFD_A, check: "holds", proven: "0.00000000" });
   });
 
   it("no challenge anywhere: NOT PROVEN SOLVENT; --challenge names the audit (SOLVENT); --challenge against the commitment's: NOT PROVEN SOLVENT", async () => {

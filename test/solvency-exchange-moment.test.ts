@@ -150,8 +150,8 @@ describe("an exchange's rows: one moment across chains", () => {
     const eth = f.report.assets[0];
     expect(eth).toMatchObject({
       asset: "ETH",
-      proven: { amount: "5" },
-      claimed: { amount: "10" },
+      proven: { amount: "5.000000000000000000" },
+      claimed: { amount: "10.000000000000000000" },
       status: "cannot-say",
     });
     expect(eth?.rows?.find((r) => r.coin === "ETH")).toMatchObject({ proven: false });
@@ -165,7 +165,10 @@ describe("an exchange's rows: one moment across chains", () => {
 
     expect(h.stderr).toBe("");
     expect(h.exitCode).toBe(0);
-    expect(h.report.assets[0]).toMatchObject({ proven: { amount: "10" }, status: "covered" });
+    expect(h.report.assets[0]).toMatchObject({
+      proven: { amount: "10.000000000000000000" },
+      status: "covered",
+    });
     expect(hh.exitCode).toBe(0);
     expect(hh.stdout).toMatch(/^SOLVENT: every coin owed \(1\) covered by proven reserves/);
   });

@@ -20,7 +20,7 @@ import { base58check } from "@scure/base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SolvencyReport } from "../src/judge/report.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
-import { BROKEN_WORDS, domOf, layoutIn, screenshot } from "./helpers/chromium.js";
+import { BROKEN_WORDS, CHART_TEXT, type ChartText, domOf, layoutIn, screenshot } from "./helpers/chromium.js";
 import { runCli } from "./helpers/cli.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
 import { trackDir } from "./helpers/procs.js";
@@ -46,6 +46,12 @@ let ethBalance: string;
 let p2sh: string;
 let p2shSig: string;
 let n = 0;
+
+/** an amount of ETH written the one way: coin units with all 18 places */
+const eth18 = (t: string) => {
+  const [w, f = ""] = t.split(".");
+  return `${w}.${f.padEnd(18, "0")}`;
+};
 
 const write = (name: string, text: string) => {
   const p = join(dir, `${n++}-${name}`);
@@ -197,15 +203,15 @@ describe("an exchange's address file against chaingw's commitment", () => {
     expect(ok.report.verdict).toBe("solvent");
     expect(ok.exitCode).toBe(0);
     expect(ok.coin("LTC")).toMatchObject({
-      liabilities: { amount: "1.5" },
-      proven: { amount: "2" },
-      claimed: { amount: "2" },
+      liabilities: { amount: "1.50000000" },
+      proven: { amount: "2.00000000" },
+      claimed: { amount: "2.00000000" },
       coverage: "133.33%",
       claimed_coverage: "133.33%",
       shortfall: null,
       status: "covered",
     });
-    expect(ok.coin("ETH")).toMatchObject({ proven: { amount: ethBalance }, status: "covered" });
+    expect(ok.coin("ETH")).toMatchObject({ proven: { amount: eth18(ethBalance) }, status: "covered" });
     // both snapshots: the reserves' height and block time, the liabilities' date, the gap
     expect(ok.coin("LTC").snapshots).toEqual([
       {
@@ -228,8 +234,8 @@ describe("an exchange's address file against chaingw's commitment", () => {
     expect(fixed.report.audit.challenge).toBeNull();
     expect(fixed.report.challenges).toEqual([{ text: MESSAGE, files: [reserves], for_this_audit: false }]);
     expect(fixed.coin("LTC")).toMatchObject({
-      proven: { amount: "0" },
-      claimed: { amount: "2" },
+      proven: { amount: "0.00000000" },
+      claimed: { amount: "2.00000000" },
       status: "claimed-only",
     });
     const human = await runCli(args(reserves, liab));
@@ -248,7 +254,11 @@ describe("an exchange's address file against chaingw's commitment", () => {
     );
     expect(r.report.verdict).toBe("not-solvent");
     expect(r.exitCode).toBe(1);
-    expect(r.coin("LTC")).toMatchObject({ status: "not-covered", shortfall: "1", coverage: "66.67%" });
+    expect(r.coin("LTC")).toMatchObject({
+      status: "not-covered",
+      shortfall: "1.00000000",
+      coverage: "66.67%",
+    });
     expect(r.coin("ETH").status).toBe("covered");
     expect(r.report.summary).toContain(
       "LTC not covered: short 1.00000000 LTC (claimed reserves 2.00000000 of 3.00000000)",
@@ -294,8 +304,8 @@ describe("an exchange's address file against chaingw's commitment", () => {
     const r = await solvency(addressFile({ ltc: "20" }), liab, "--challenge", MESSAGE);
     expect(r.report.verdict).toBe("not-solvent");
     expect(r.coin("LTC")).toMatchObject({
-      proven: { amount: "0" },
-      claimed: { amount: "0" },
+      proven: { amount: "0.00000000" },
+      claimed: { amount: "0.00000000" },
       status: "not-covered",
     });
     expect(r.coin("LTC").not_counted).toEqual([
@@ -316,7 +326,10 @@ describe("an exchange's address file against chaingw's commitment", () => {
       MESSAGE,
     );
     expect(r.report.verdict).toBe("not-solvent");
-    expect(r.coin("ETH")).toMatchObject({ proven: { amount: "0" }, status: "not-covered" });
+    expect(r.coin("ETH")).toMatchObject({
+      proven: { amount: "0.000000000000000000" },
+      status: "not-covered",
+    });
     expect(r.coin("ETH").not_counted[0]?.why).toContain(
       "ETH-BSC is a token whose contract is not named on BNB Smart Chain (--token SYMBOL=ADDRESS), not the native coin of anvil (chain id 31337) (--backing ETH): not counted as ETH",
     );
@@ -327,7 +340,15 @@ describe("an exchange's address file against chaingw's commitment", () => {
     const liab = await commitment({ LTC: "1.5", ETH: "5000" });
     const json = await solvency(file, liab, "--challenge", MESSAGE);
     const [row] = json.coin("ETH").not_counted;
-    expect(row).toMatchObject({ line: 7, coin: "ETH-BSC", status: "signed", code: "not-the-asset" });
+    // not counted, the row still shows its address and what it claims (they were left out: "", 0)
+    expect(row).toMatchObject({
+      line: 7,
+      coin: "ETH-BSC",
+      address: A0,
+      claimed: eth18(ethBalance),
+      status: "signed",
+      code: "not-the-asset",
+    });
     const why = row?.why as string;
     expect(why).toMatch(
       /^ETH-BSC is a token whose contract is not named on BNB Smart Chain .*: not counted as ETH$/,
@@ -337,18 +358,23 @@ describe("an exchange's address file against chaingw's commitment", () => {
     const pkg = join(dir, "finding-package");
     const text = await runCli([...args(file, liab), "--challenge", MESSAGE, "--report", pkg]);
     expect(text.exitCode).toBe(1);
-    expect(text.stdout).toContain(`ETH: line 7 ETH-BSC: NOT COUNTED (signed): ${why}\n`);
+    expect(text.stdout).toContain(
+      `ETH: line 7 ETH-BSC ${A0}: claimed ${eth18(ethBalance)}, NOT COUNTED (signed): ${why}\n`,
+    );
     const rows = readFileSync(join(pkg, "rows.csv"), "utf8").trimEnd().split("\n");
     const q = (t: string) => `"${t.replaceAll('"', '""')}"`;
     const eth = rows.find((x) => x.startsWith("ETH,line 7,"));
-    expect(eth).toMatch(/^ETH,line 7,[^,]*,,0\.0{18},0\.0{18},not counted,/);
+    expect(eth).toContain(`,${A0},${eth18(ethBalance)},0.${"0".repeat(18)},not counted,`);
     expect(eth?.endsWith(`,not counted,${q(`signed: ${why}`)},not-the-asset`)).toBe(true);
     expect(rows).toContain(
       `LTC,line 6,LTC (its own chain),${addr},2.00000000,2.00000000,proven,${q(proven?.why as string)},row-proven`,
     );
-    // the page lists the same finding: its code on the row, its words in the cell
-    expect(readFileSync(join(pkg, "index.html"), "utf8")).toMatch(
-      /<tr data-code="not-the-asset"><td>ETH<\/td><td>line 7<\/td>/,
+    // the page, in Chromium, lists the same finding: its code on the row, the address and what it claims,
+    // its words in the cell
+    const d = await domOf(join(pkg, "index.html"));
+    const tr = /<tr data-code="not-the-asset">(.*?)<\/tr>/s.exec(d)?.[1] ?? "";
+    expect(tr).toBe(
+      `<td>ETH</td><td>line 7</td><td>BSC</td><td><code>${A0}</code></td><td class="num">${eth18(ethBalance)}</td><td class="num">0.${"0".repeat(18)}</td><td>not counted</td><td>signed: ${why.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;")}</td>`,
     );
   });
 
@@ -362,7 +388,7 @@ describe("an exchange's address file against chaingw's commitment", () => {
     expect(r.report.verdict).toBe("not-solvent");
     expect(r.coin("USDT")).toMatchObject({
       status: "not-covered",
-      shortfall: "10",
+      shortfall: "10.000000",
       why: "USDT not covered: short 10.000000 USDT (no reserves count for it)",
     });
     expect(r.coin("LTC").status).toBe("covered");
@@ -384,8 +410,14 @@ describe("an exchange's address file against an exchange's liabilities root (Coi
     const given = await solvency(addressFile(), file, "--root", root, ...dated);
     expect(given.report.verdict).toBe("solvent");
     expect(given.exitCode).toBe(0);
-    expect(given.coin("LTC")).toMatchObject({ liabilities: { amount: "1.5" }, proven: { amount: "2" } });
-    expect(given.coin("ETH")).toMatchObject({ liabilities: { amount: "5000" }, status: "covered" });
+    expect(given.coin("LTC")).toMatchObject({
+      liabilities: { amount: "1.50000000" },
+      proven: { amount: "2.00000000" },
+    });
+    expect(given.coin("ETH")).toMatchObject({
+      liabilities: { amount: "5000.000000000000000000" },
+      status: "covered",
+    });
     expect(given.report.exchange_liabilities).toMatchObject({ root, date: dated[1] });
 
     const own = await solvency(addressFile(), file, ...dated);
@@ -411,9 +443,9 @@ describe("an exchange's address file against an exchange's liabilities root (Coi
     const r = await solvency(addressFile(), file, ...rooted(root));
     expect(r.report.verdict).toBe("not-solvent");
     expect(r.coin("LTC")).toMatchObject({
-      liabilities: { amount: "3" },
+      liabilities: { amount: "3.00000000" },
       status: "not-covered",
-      shortfall: "1",
+      shortfall: "1.00000000",
     });
   });
 
@@ -427,7 +459,7 @@ describe("an exchange's address file against an exchange's liabilities root (Coi
     expect(text.stdout).toMatch(/LTC: line \d+ LTC \S+: 2\.00000000 proven/);
     expect(text.stdout).not.toContain("places, not rounded");
     const json = await solvency(reserves, file, ...rooted(root));
-    expect(json.coin("LTC")).toMatchObject({ decimals: 8, liabilities: { amount: "1.5" } });
+    expect(json.coin("LTC")).toMatchObject({ decimals: 8, liabilities: { amount: "1.50000000" } });
     expect(json.coin("LTC").places).toBeUndefined();
     const csv = await runCli([...args(reserves, file), ...rooted(root), "--format", "csv"]);
     expect(csv.stdout).toMatch(/^LTC,8,1\.50000000,2\.00000000,2\.00000000,133\.33%,133\.33%,covered,$/m);
@@ -574,14 +606,17 @@ describe("chaingw's own reserve proofs against an exchange's liabilities root (C
     expect(ok.report.verdict).toBe("solvent");
     expect(ok.exitCode).toBe(0);
     expect(ok.asset("LTC")).toMatchObject({
-      liabilities: { amount: "1.5" },
-      proven: { amount: "2" },
+      liabilities: { amount: "1.50000000" },
+      proven: { amount: "2.00000000" },
       coverage: "133.33%",
       claimed_coverage: "133.33%",
       shortfall: null,
       status: "covered",
     });
-    expect(ok.asset("ETH")).toMatchObject({ liabilities: { amount: "5000" }, status: "covered" });
+    expect(ok.asset("ETH")).toMatchObject({
+      liabilities: { amount: "5000.000000000000000000" },
+      status: "covered",
+    });
     expect(ok.asset("LTC").snapshots[0]).toMatchObject({
       block_time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       gap: expect.stringMatching(/ (after|before) the liabilities' date$|^at the liabilities' date$/),
@@ -619,7 +654,11 @@ describe("chaingw's own reserve proofs against an exchange's liabilities root (C
     expect(r.report.verdict).toBe("not-solvent");
     expect(r.exitCode).toBe(1);
     expect(r.asset("USDT")).toMatchObject({ status: "not-covered", shortfall: "10" });
-    expect(r.asset("LTC")).toMatchObject({ status: "not-covered", shortfall: "0.5", coverage: "80.00%" });
+    expect(r.asset("LTC")).toMatchObject({
+      status: "not-covered",
+      shortfall: "0.50000000",
+      coverage: "80.00%",
+    });
     expect(r.asset("ETH").status).toBe("covered");
   });
 
@@ -636,7 +675,7 @@ describe("chaingw's own reserve proofs against an exchange's liabilities root (C
     const late = await own(file, "--root", root, "--liabilities-date", old, "--json");
     expect(late.report.verdict).toBe("unproven");
     expect(late.exitCode).toBe(1);
-    expect(late.asset("LTC")).toMatchObject({ status: "claimed-only", proven: { amount: "0" } });
+    expect(late.asset("LTC")).toMatchObject({ status: "claimed-only", proven: { amount: "0.00000000" } });
     expect(late.asset("LTC").snapshots[0]?.within_max_gap).toBe(false);
     expect(
       (await own(file, "--root", root, "--liabilities-date", old, "--max-gap", "4d", "--json")).report
@@ -704,8 +743,8 @@ describe("--backing for an exchange's rows: what the liabilities' asset names ar
     expect(ok.report.verdict).toBe("solvent");
     expect(ok.exitCode).toBe(0);
     expect(ok.coin("USDX")).toMatchObject({
-      liabilities: { amount: "6.5" },
-      proven: { amount: "7" },
+      liabilities: { amount: "6.500000" },
+      proven: { amount: "7.000000" },
       coverage: "107.69%",
       status: "covered",
     });
@@ -722,7 +761,7 @@ describe("--backing for an exchange's rows: what the liabilities' asset names ar
     const all = ["--backing", "LTC=litecoin-regtest", "--backing", "ETH=anvil"];
     const declared = await solvency(file, liab, ...token, "--backing", `USDX=anvil:${real}`, ...all);
     expect(declared.report.verdict).toBe("solvent");
-    expect(declared.coin("LTC")).toMatchObject({ proven: { amount: "2" }, status: "covered" });
+    expect(declared.coin("LTC")).toMatchObject({ proven: { amount: "2.00000000" }, status: "covered" });
     // ETH declared as Ethereum's ether: the anvil row is not it
     const mainnet = await solvency(file, liab, ...token, "--backing", "ETH=ethereum");
     expect(mainnet.coin("ETH").status).toBe("not-covered");
@@ -731,7 +770,7 @@ describe("--backing for an exchange's rows: what the liabilities' asset names ar
     );
     const bare = await solvency(file, liab, ...token);
     expect(bare.report.verdict).toBe("not-solvent");
-    expect(bare.coin("USDX")).toMatchObject({ proven: { amount: "0" }, status: "not-covered" });
+    expect(bare.coin("USDX")).toMatchObject({ proven: { amount: "0.000000" }, status: "not-covered" });
     expect(bare.coin("USDX").not_counted[0]?.why).toContain(
       "nothing backs USDX: it is not a well-known asset; declare what does with --backing USDX=NETWORK[:TOKEN]",
     );
@@ -752,8 +791,8 @@ describe("--backing for an exchange's rows: what the liabilities' asset names ar
     expect(r.report.verdict).toBe("not-solvent");
     expect(r.exitCode).toBe(1);
     expect(r.coin("USDX")).toMatchObject({
-      proven: { amount: "0" },
-      claimed: { amount: "0" },
+      proven: { amount: "0.000000" },
+      claimed: { amount: "0.000000" },
       status: "not-covered",
     });
     expect(r.coin("USDX").not_counted).toEqual([
@@ -800,8 +839,8 @@ describe("--max-gap over an exchange's address file, as over chaingw's own proof
     expect(late.exitCode).toBe(1);
     expect(late.report.audit.max_gap).toBe("24h");
     expect(late.coin("LTC")).toMatchObject({
-      proven: { amount: "0" },
-      claimed: { amount: "2" },
+      proven: { amount: "0.00000000" },
+      claimed: { amount: "2.00000000" },
       status: "claimed-only",
     });
     expect(late.coin("LTC").snapshots[0]).toMatchObject({
@@ -821,7 +860,7 @@ describe("--max-gap over an exchange's address file, as over chaingw's own proof
     const short = sumRoot({ LTC: "2", ETH: "3000" }, { LTC: "1", ETH: "2000" });
     const r = await solvency(addressFile(), short.file, ...dated(short, daysAgo(3)));
     expect(r.report.verdict).toBe("not-solvent");
-    expect(r.coin("LTC")).toMatchObject({ status: "not-covered", shortfall: "3" });
+    expect(r.coin("LTC")).toMatchObject({ status: "not-covered", shortfall: "3.00000000" });
     const undated = await solvency(addressFile(), root().file, "--root", root().root, "--challenge", MESSAGE);
     expect(undated.report.verdict).toBe("cannot-say");
     expect(undated.exitCode).toBe(3);
@@ -863,7 +902,11 @@ describe("--max-gap over an exchange's address file, as over chaingw's own proof
     const r = await solvency(addressFile(), short.file, "--root", short.root, "--challenge", MESSAGE);
     expect(r.report.verdict).toBe("not-solvent");
     expect(r.exitCode).toBe(1);
-    expect(r.coin("LTC")).toMatchObject({ status: "not-covered", shortfall: "3", claimed: { amount: "2" } });
+    expect(r.coin("LTC")).toMatchObject({
+      status: "not-covered",
+      shortfall: "3.00000000",
+      claimed: { amount: "2.00000000" },
+    });
     expect(r.coin("LTC").why).toContain("the liabilities state no date");
     const covered = await solvency(addressFile(), root().file, "--root", root().root, "--challenge", MESSAGE);
     expect(covered.report.verdict).toBe("cannot-say");
@@ -916,9 +959,9 @@ describe("one balance counts once, however the exchange names it", () => {
     expect(twice.report.verdict).toBe("not-solvent");
     expect(twice.exitCode).toBe(1);
     expect(twice.coin("LTC")).toMatchObject({
-      proven: { amount: "1" },
+      proven: { amount: "1.00000000" },
       status: "not-covered",
-      shortfall: "0.5",
+      shortfall: "0.50000000",
     });
     expect(twice.coin("LTC").not_counted[0]?.why).toContain("the same LTC address as line 2");
     const once = await solvency(
@@ -928,7 +971,7 @@ describe("one balance counts once, however the exchange names it", () => {
       MESSAGE,
     );
     expect(once.report.verdict).toBe("solvent");
-    expect(once.coin("LTC")).toMatchObject({ proven: { amount: "1" }, status: "covered" });
+    expect(once.coin("LTC")).toMatchObject({ proven: { amount: "1.00000000" }, status: "covered" });
   });
 
   it("one ETH address under two network names whose --node is one chain (ETH, ETH-ARBITRUM on one anvil): counted once, NOT SOLVENT; once owed, SOLVENT", async () => {
@@ -945,12 +988,14 @@ describe("one balance counts once, however the exchange names it", () => {
     const two = ["--node", `ARBITRUM=${anvil.url}`, "--challenge", MESSAGE];
     const r = await solvency(reserves, await commitment({ ETH: more }), ...two);
     expect(r.report.verdict).toBe("not-solvent");
-    expect(r.coin("ETH")).toMatchObject({ proven: { amount: ethBalance }, status: "not-covered" });
+    expect(r.coin("ETH")).toMatchObject({ proven: { amount: eth18(ethBalance) }, status: "not-covered" });
     expect(r.coin("ETH").not_counted).toEqual([
       {
         line: 3,
         coin: "ETH-ARBITRUM",
         network: "ARBITRUM",
+        address: A0,
+        claimed: eth18(ethBalance),
         status: "proven",
         code: "same-balance",
         why: expect.stringMatching(
@@ -989,7 +1034,7 @@ describe("one balance counts once, however the exchange names it", () => {
     );
     expect(moved.report.verdict).toBe("unproven");
     expect(moved.exitCode).toBe(1);
-    expect(moved.coin("ETH")).toMatchObject({ proven: { amount: eth(a1h2) }, status: "claimed-only" });
+    expect(moved.coin("ETH")).toMatchObject({ proven: { amount: eth18(eth(a1h2)) }, status: "claimed-only" });
     expect(moved.coin("ETH").why).toContain(
       `line 2: proven at height ${h1}, but the file's latest snapshot on this chain is height ${h2}`,
     );
@@ -1009,8 +1054,9 @@ describe("one balance counts once, however the exchange names it", () => {
     const { file, root } = sumRoot({ LTC: "1", ltc: "1" }, { LTC: "0.5", ltc: "0.5" });
     const r = await solvency(addressFile(), file, ...rooted(root));
     expect(r.report.verdict).toBe("not-solvent");
-    expect(r.coin("LTC")).toMatchObject({ proven: { amount: "2" }, status: "covered" });
-    expect(r.coin("ltc")).toMatchObject({ proven: { amount: "0" }, status: "not-covered" });
+    expect(r.coin("LTC")).toMatchObject({ proven: { amount: "2.00000000" }, status: "covered" });
+    // "ltc" is no coin of the tables: written at the places its total needs (1)
+    expect(r.coin("ltc")).toMatchObject({ proven: { amount: "0.0" }, status: "not-covered" });
     // the row's chain backs LTC (--backing LTC=litecoin-regtest): it is no row of ltc, which nothing backs
     expect(r.coin("ltc").why).toBe("ltc not covered: short 1.5 ltc (no reserves count for it)");
     const one = sumRoot({ LTC: "1" }, { LTC: "0.5" });
@@ -1040,10 +1086,6 @@ describe("the report package of an exchange's address file (solvency --report DI
       "solvency.json",
     ]);
     // the per-coin CSV and every row judged, amounts in coin units with each coin's decimals
-    const eth18 = (t: string) => {
-      const [w, f = ""] = t.split(".");
-      return `${w}.${f.padEnd(18, "0")}`;
-    };
     expect(readFileSync(join(pkg, "solvency.csv"), "utf8").trimEnd().split("\n")).toEqual([
       "asset,decimals,liabilities,proven,claimed,proven_coverage,claimed_coverage,status,shortfall",
       "LTC,8,1.50000000,2.00000000,2.00000000,133.33%,133.33%,covered,",
@@ -1068,15 +1110,22 @@ describe("the report package of an exchange's address file (solvency --report DI
     ])
       expect(d).toContain(`<tr data-field="${k}"><th>${k}</th><td>${v}</td></tr>`);
     expect([...d.matchAll(/<svg [^>]*data-asset="([^"]+)"/g)].map((m) => m[1])).toEqual(["LTC", "ETH"]);
-    expect(d).toMatch(/<g class="bar" data-kind="proven">.*>2\.00000000<\/text><\/g>/);
+    expect(d).toMatch(/<g class="bar" data-kind="proven">.*?>2\.00000000<\/text>/);
     for (const width of [390, 1280]) {
       const l = await layoutIn(
         page,
         width,
-        `[...d.querySelectorAll(".scroll")].map((s) => s.getBoundingClientRect().right <= d.documentElement.clientWidth + 0.5)`,
+        `({ fits: [...d.querySelectorAll(".scroll")].map((s) => s.getBoundingClientRect().right <= d.documentElement.clientWidth + 0.5), chart: ${CHART_TEXT} })`,
       );
       expect(l.scroll, `${width} px`).toBeLessThanOrEqual(l.viewport);
-      expect((l.more as boolean[]).every(Boolean)).toBe(true);
+      const more = l.more as { fits: boolean[]; chart: ChartText[] };
+      expect(more.fits.every(Boolean)).toBe(true);
+      // each coin's names and amounts (ETH's of 18 places too): 11 px or more as drawn, inside the chart
+      expect(more.chart, `${width} px`).toHaveLength(12);
+      expect(
+        more.chart.filter((t) => t.px < 11 || !t.inside),
+        `${width} px`,
+      ).toEqual([]);
       await screenshot(page, width, "solvency-exchange-package");
     }
     // the manifest: report verify holds; one changed byte is named

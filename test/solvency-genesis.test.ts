@@ -130,13 +130,13 @@ describe("a USDT set at Tether's address on an anvil answering chain id 1", () =
     const coin = (a: string) => report.assets.find((c) => c.asset === a);
     expect(report.verdict).toBe("not-solvent");
     expect(r.exitCode).toBe(1);
-    expect(coin("USDT")).toMatchObject({ proven: { amount: "0" }, status: "not-covered" });
+    expect(coin("USDT")).toMatchObject({ proven: { amount: "0.000000" }, status: "not-covered" });
     expect(coin("USDT")?.not_counted).toEqual([
       expect.objectContaining({
         why: `USDT-ETH is the token at ${TETHER} on ${notEthereum()}, not Tether's USDT on Ethereum or Tether's USDT on TRON (the well-known USDT; another network or contract only with --backing USDT=NETWORK[:TOKEN]): not counted as USDT`,
       }),
     ]);
-    expect(coin("USDX")).toMatchObject({ proven: { amount: "4" }, status: "covered" });
+    expect(coin("USDX")).toMatchObject({ proven: { amount: "4.000000" }, status: "covered" });
     expect(report.trusted).toEqual([`the token at ${usdx} on chain id 1 as USDX`]);
   });
 

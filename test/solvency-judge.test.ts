@@ -150,10 +150,13 @@ describe("one identity rule: a well-known asset only at its known contract", () 
     expect(forged.stderr).toBe("");
     expect(forged.report.verdict).toBe("not-solvent");
     expect(forged.exitCode).toBe(1);
-    expect(forged.coin("ETH")).toMatchObject({ proven: { amount: "3" }, status: "covered" });
+    expect(forged.coin("ETH")).toMatchObject({
+      proven: { amount: "3.000000000000000000" },
+      status: "covered",
+    });
     expect(forged.coin("USDT")).toMatchObject({
-      proven: { amount: "0" },
-      claimed: { amount: "0" },
+      proven: { amount: "0.000000" },
+      claimed: { amount: "0.000000" },
       status: "not-covered",
     });
     expect(forged.coin("USDT")?.not_counted).toEqual([
@@ -173,7 +176,7 @@ describe("one identity rule: a well-known asset only at its known contract", () 
       `USDT=evm:1:${usdt}`,
     );
     expect(declared.report.verdict).toBe("solvent");
-    expect(declared.coin("USDT")).toMatchObject({ proven: { amount: "7" }, status: "covered" });
+    expect(declared.coin("USDT")).toMatchObject({ proven: { amount: "7.000000" }, status: "covered" });
     expect(declared.report.trusted).toEqual([`the token at ${usdt} on chain id 1 as USDT`]);
     expect(declared.report.summary).toContain(
       `trusted as declared (--backing), not checked to be what they are declared: the token at ${usdt} on chain id 1 as USDT`,
@@ -254,11 +257,14 @@ describe("amounts exactly, never cut to the liabilities' places", () => {
     expect(r.report.verdict).toBe("solvent");
     expect(r.coin("ETH")).toMatchObject({
       decimals: 18,
-      liabilities: { amount: "6667" },
+      liabilities: { amount: "6667.000000000000000000" },
       proven: { amount: "6667.166645666666645667" },
       status: "covered",
     });
-    expect(r.coin("ETH")?.rows?.map((x) => x.amount)).toEqual(["6666.666645666666645667", "0.5"]);
+    expect(r.coin("ETH")?.rows?.map((x) => x.amount)).toEqual([
+      "6666.666645666666645667",
+      "0.500000000000000000",
+    ]);
     const short = root("668");
     const s = await solvency(reserves, short.file, "--root", short.root, "--liabilities-date", now());
     expect(s.report.verdict).toBe("not-solvent");

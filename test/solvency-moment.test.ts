@@ -135,7 +135,7 @@ describe("one moment across chains: coins moved between chains count once", () =
     expect(ok.report.verdict).toBe("solvent");
     expect(ok.exitCode).toBe(0);
     const honest = ok.report.assets[0]!;
-    expect(honest.proven.amount).toBe("10");
+    expect(honest.proven.amount).toBe("10.00000000");
     expect(honest.moment).toEqual({
       time: new Date((base + 100) * 1000).toISOString().replace(".000", ""),
       network: "anvil (chain id 31337)",
@@ -146,7 +146,11 @@ describe("one moment across chains: coins moved between chains count once", () =
     expect(forged.report.verdict).toBe("not-solvent");
     expect(forged.exitCode).toBe(1);
     const a = forged.report.assets[0]!;
-    expect(a).toMatchObject({ status: "not-covered", proven: { amount: "5" }, claimed: { amount: "5" } });
+    expect(a).toMatchObject({
+      status: "not-covered",
+      proven: { amount: "5.00000000" },
+      claimed: { amount: "5.00000000" },
+    });
     expect(a.moved_before_moment).toEqual([
       expect.objectContaining({ time: new Date((base + 200) * 1000).toISOString().replace(".000", "") }),
     ]);
@@ -188,7 +192,7 @@ describe("one moment for the whole audit, not one per asset", () => {
     expect(forged.report.verdict).toBe("not-solvent");
     expect(forged.exitCode).toBe(1);
     const l = forged.report.assets.find((a) => a.asset === "LTC")!;
-    expect(l).toMatchObject({ status: "not-covered", proven: { amount: "0" } });
+    expect(l).toMatchObject({ status: "not-covered", proven: { amount: "0.00000000" } });
     expect(l.moment).toMatchObject({ network: "anvil (chain id 31337)" });
     expect(forged.report.summary).toContain("1 output spent by the audit's moment");
     expect(forged.report.assets.find((a) => a.asset === "WBTC")).toMatchObject({ status: "covered" });

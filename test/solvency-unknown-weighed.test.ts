@@ -214,7 +214,11 @@ describe("an asset's unknown holdings are weighed against what it owes", () => {
     expect(short.exitCode, short.stdout).toBe(1);
     const a = JSON.parse(short.stdout);
     expect(a.verdict).toBe("unproven");
-    expect(a.assets[0]).toMatchObject({ asset: "LTC", status: "claimed-only", claimed: { amount: "1.3" } });
+    expect(a.assets[0]).toMatchObject({
+      asset: "LTC",
+      status: "claimed-only",
+      claimed: { amount: "1.30000000" },
+    });
     const close = await run(await ltcOnly("0.3"));
     expect(close.exitCode, close.stdout).toBe(3);
     expect(JSON.parse(close.stdout).assets[0]).toMatchObject({ asset: "LTC", status: "cannot-say" });

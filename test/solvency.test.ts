@@ -14,11 +14,21 @@ import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { digestOf } from "../src/proof/jcs.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
-import { BROKEN_WORDS, domOf, layoutIn, screenshot } from "./helpers/chromium.js";
+import {
+  BROKEN_WORDS,
+  CHART_TEXT,
+  type ChartText,
+  domOf,
+  layoutIn,
+  printLayoutIn,
+  printToPdf,
+  screenshot,
+} from "./helpers/chromium.js";
 import { runCli } from "./helpers/cli.js";
 import { buildCommitment } from "./helpers/liabilities.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
 import { HANG_GUARD_MS, trackDir } from "./helpers/procs.js";
+import { expectOneWay, namedInJson, pageLines } from "./helpers/root-digest.js";
 import { deployToken, mint } from "./helpers/tokens.js";
 
 let ltc: LitecoinNode;
@@ -463,23 +473,46 @@ describe("solvency", () => {
     ])
       expect(d).toContain(`<tr data-field="${k}"><th>${k}</th><td>${v}</td></tr>`);
     expect([...d.matchAll(/<svg [^>]*data-asset="([^"]+)"/g)].map((m) => m[1])).toEqual(["LTC", "USDX"]);
-    expect(d).toContain(
-      '<g class="bar" data-kind="liabilities"><text x="0" y="16" class="lbl">liabilities</text>',
+    expect(d).toMatch(
+      /<g class="bar" data-kind="liabilities"><text x="0" y="\d+" class="lbl"[^>]*>liabilities<\/text>/,
     );
     expect(d).toMatch(/>1\.50000000<\/text>/);
     for (const width of [390, 1280]) {
       const l = await layoutIn(
         page,
         width,
-        `({ fits: [...d.querySelectorAll(".scroll")].map((s) => s.getBoundingClientRect().right <= d.documentElement.clientWidth + 0.5), broken: ${BROKEN_WORDS} })`,
+        `({ fits: [...d.querySelectorAll(".scroll")].map((s) => s.getBoundingClientRect().right <= d.documentElement.clientWidth + 0.5), broken: ${BROKEN_WORDS}, chart: ${CHART_TEXT} })`,
       );
       expect(l.scroll, `${width} px`).toBeLessThanOrEqual(l.viewport);
-      const more = l.more as { fits: boolean[]; broken: string[] };
+      const more = l.more as { fits: boolean[]; broken: string[]; chart: ChartText[] };
       expect(more.fits.every(Boolean)).toBe(true);
       // a table's words stay whole (it scrolls sideways instead): it read "reserve|s.json", "ARBITRU|M"
       expect(more.broken, `${width} px`).toEqual([]);
+      // the charts' names and amounts, 3 of each per asset: 11 px or more as drawn (they were ~8 px at 390),
+      // each inside its chart
+      expect(more.chart, `${width} px`).toHaveLength(12);
+      expect(
+        more.chart.filter((t) => t.px < 11 || !t.inside),
+        `${width} px`,
+      ).toEqual([]);
       await screenshot(page, width, "solvency-package");
     }
+    // printed (Chromium's --print-to-pdf): A4 pages; under the print style at A4's width less its 12 mm
+    // margins (186 mm: 703 px) no table, chart or the verdict's banner runs off the page, each chart drawn
+    const sizes = await printToPdf(page, join(dir, "package.pdf"));
+    expect(sizes.length).toBeGreaterThan(0);
+    for (const s of sizes) expect(s.split(/\s+/).map((x) => Math.round(Number(x)))).toEqual([0, 0, 595, 842]);
+    const printed = await printLayoutIn(
+      page,
+      703,
+      `({ off: [...d.querySelectorAll("table, svg, figure, #verdict")].filter((t) => t.getBoundingClientRect().right > d.documentElement.clientWidth + 0.5).map((t) => t.id || t.tagName), charts: [...d.querySelectorAll("svg[data-asset]")].filter((s) => s.getBoundingClientRect().height > 0).map((s) => s.dataset.asset), banner: getComputedStyle(d.getElementById("verdict")).borderTopWidth, chart: ${CHART_TEXT} })`,
+    );
+    expect(printed.scroll).toBeLessThanOrEqual(printed.viewport);
+    const p = printed.more as { off: string[]; charts: string[]; banner: string; chart: ChartText[] };
+    expect(p.off).toEqual([]);
+    expect(p.charts).toEqual(["LTC", "USDX"]);
+    expect(p.banner).toBe("3px");
+    expect(p.chart.filter((t) => !t.inside)).toEqual([]);
     // a changed byte, a missing file: named by both
     const csv = join(pkg, "rows.csv");
     writeFileSync(csv, readFileSync(csv, "utf8").replace("LTC", "LTD"));
@@ -499,6 +532,61 @@ describe("solvency", () => {
     const stray = await solvency(c, "--auditor", "X");
     expect(stray.exitCode).toBe(2);
     expect(stray.stderr).toContain("--auditor is the report package's scope: give --report DIR too");
+  });
+
+  it("root and digest used one way (docs/glossary.md) in every output a client is handed: solvency's text, the package's page and solvency.json, the customer's proof, liabilities verify, the customer's page", async () => {
+    const c = await liabilities("words", "1.5", "7");
+    const commitment = JSON.parse(readFileSync(c, "utf8"));
+    const roots = new Set([commitment.root as string]);
+    const digests = new Set(
+      [
+        commitment,
+        JSON.parse(readFileSync(ltcProof, "utf8")),
+        JSON.parse(readFileSync(evmProof, "utf8")),
+      ].map((d) => d.digest as string),
+    );
+    const pkg = join(dir, "words-package");
+    const s = await solvency(c, "--report", pkg);
+    expect(s.stderr).toBe("");
+    const build = join(dir, "words");
+    const proof = await runCli(["liabilities", "proof", "--out", build, "c1"]);
+    expect(proof.exitCode, proof.stderr).toBe(0);
+    const proofFile = join(dir, "words-c1.json");
+    writeFileSync(proofFile, proof.stdout);
+    const verify = (...more: string[]) =>
+      runCli([...more, "liabilities", "verify", proofFile, "--commitment", c, "--customer", "c1"]);
+    const v = await verify();
+    expect(v.exitCode, v.stderr).toBe(0);
+    const customerPage = join(dir, "words-c1.html");
+    const h = await runCli(["liabilities", "proof", "--out", build, "c1", "--html", customerPage]);
+    expect(h.exitCode, h.stderr).toBe(0);
+    // what each text shows: the root called root, each digest digest (or SHA-256), nothing mixing them
+    const texts: [string, string[], { roots: number; digests: number }][] = [
+      ["solvency's text", s.stdout.split("\n"), { roots: 0, digests: 0 }],
+      ["the package's page", pageLines(await domOf(join(pkg, "index.html"))), { roots: 1, digests: 3 }],
+      ["liabilities verify", v.stdout.split("\n"), { roots: 1, digests: 1 }],
+      [
+        "liabilities proof --html (run in Chromium)",
+        pageLines(await domOf(customerPage)),
+        { roots: 1, digests: 1 },
+      ],
+      ["liabilities proof --html's own lines", h.stdout.split("\n"), { roots: 1, digests: 0 }],
+    ];
+    for (const [name, lines, shows] of texts) expectOneWay(name, lines, roots, digests, shows);
+    // and in JSON: a root under a member named for a root, a digest never
+    for (const [name, doc] of [
+      ["the package's solvency.json", JSON.parse(readFileSync(join(pkg, "solvency.json"), "utf8"))],
+      ["the customer's proof", JSON.parse(proof.stdout)],
+      ["liabilities verify --json", JSON.parse((await verify("--json")).stdout)],
+    ] as const) {
+      const named = namedInJson(doc, roots, digests);
+      expect(named.length, name).toBeGreaterThan(0);
+      const last = (path: string) => path.split(/[.[]/).at(-1) as string;
+      expect(
+        named.filter((n) => (n.value === "root") !== /root/i.test(last(n.path))),
+        `${name}: a root under another name, or a digest under a root's`,
+      ).toEqual([]);
+    }
   });
 
   it("report history: two audits' packages side by side, ordered by date: history.csv and a chart per asset; a changed package refused", async () => {

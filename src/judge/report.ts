@@ -116,6 +116,13 @@ export interface RowNotCounted {
   line: number;
   coin: string;
   network: string;
+  /** the row's address, as the file writes it */
+  address: string;
+  /**
+   * what the row claims, in coin units with the asset's decimals (its coin's, where it is another's; a file of
+   * base units whose coin's places chaingw does not know: "N base units"): a claim, counted for nothing
+   */
+  claimed: string;
   /** the verifier's status of the row */
   status: string;
   /** why it is not counted: the finding's code and its words (judge/words.ts) */

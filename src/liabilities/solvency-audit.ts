@@ -12,7 +12,7 @@ import {
   timeFault,
 } from "../util/audit-time.js";
 import { aheadOfClock, isoOf } from "../util/text.js";
-import { formatUnits } from "../util/units.js";
+import { amountText } from "../util/units.js";
 import { commitmentFaults } from "./commitment.js";
 import { heightOf } from "./solvency-identity.js";
 import type {
@@ -78,7 +78,7 @@ export function owedOf(i: SolvencyInput): Owed {
   return {
     assets: x.totals.map((t) => ({ asset: t.asset, decimals: t.decimals })),
     totals: x.totals.map((t) => ({
-      amount: formatUnits(t.base_units, t.decimals),
+      amount: amountText(t.base_units, t.decimals),
       base_units: t.base_units,
     })),
     created: x.date,

@@ -103,7 +103,7 @@ export class HoldingList {
       address: "",
       claimed: amountOf(p.counted ? p.claimed : "0", this.decimals),
       proven: amountOf(p.counted ? p.proven : "0", this.decimals),
-      status: !p.counted ? "not counted" : p.proven !== "0" ? "proven" : "claimed",
+      status: !p.counted ? "not counted" : /[1-9]/.test(p.proven) ? "proven" : "claimed",
       finding: f,
       code: f.code,
       why: holdingWords(f),

@@ -44,7 +44,7 @@ import { share } from "../reserves/claims.js";
 import { readsTokenDetail } from "../reserves/evm/reads-token.js";
 import { counted } from "../reserves/verdict.js";
 import { rfc3339Seconds } from "../util/audit-time.js";
-import { formatUnits } from "../util/units.js";
+import { amountText } from "../util/units.js";
 import {
   auditOf,
   challengesOf,
@@ -142,7 +142,6 @@ interface AssetRun {
 function judgeAsset(
   asset: { asset: string; decimals: number },
   liab: bigint,
-  amountText: string,
   rule: AssetRule,
   mine: Backing[],
   j: Judging,
@@ -157,7 +156,7 @@ function judgeAsset(
     movedBeforeMoment: [],
     list: new HoldingList(asset.asset, asset.decimals),
   };
-  const fmt = (v: bigint) => formatUnits(v, asset.decimals);
+  const fmt = (v: bigint) => amountText(v, asset.decimals);
   const placed: Placed[] = mine.map((b) => {
     const { network } = networkOfBacking(b);
     // the one identity rule (chains/assets.ts): the asset whose rule has this network and contract
@@ -196,7 +195,7 @@ function judgeAsset(
     asset: asset.asset,
     decimals: asset.decimals,
     backing: { source: rule.source, by: rule.refs.map((r) => r.label) },
-    liabilities: { amount: amountText, base_units: liab.toString() },
+    liabilities: { amount: fmt(liab), base_units: liab.toString() },
     proven: { amount: fmt(proven), base_units: proven.toString() },
     claimed: { amount: fmt(claimed), base_units: claimed.toString() },
     coverage: liab === 0n ? "n/a" : share(proven, liab),
@@ -270,8 +269,8 @@ function proofLine(
       code: f.code,
       why: holdingWords(f),
       finding: f,
-      claimed: "0",
-      proven: "0",
+      claimed: fmt(0n),
+      proven: fmt(0n),
     };
   };
   if (!ref || network === null)
@@ -465,7 +464,6 @@ export function judgeSolvency(i: SolvencyInput): { report: SolvencyReport; holdi
     judgeAsset(
       asset,
       owed.totals[k]!.base_units,
-      owed.totals[k]!.amount,
       i.rules.get(asset.asset) ?? { refs: [], source: "none" },
       i.backings.filter((b) => b.asset === asset.asset),
       j,

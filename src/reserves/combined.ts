@@ -11,6 +11,7 @@ import type { Proof } from "../proof/document.js";
 import type { EvmProof } from "../proof/evm-document.js";
 import { digestOf } from "../proof/jcs.js";
 import type { JsonRpcClient } from "../rpc/client.js";
+import { amountText } from "../util/units.js";
 import { share, unitOf } from "./claims.js";
 import { formatCoins } from "./utxo/amount.js";
 import { combineVerdicts, counted, type Verdict } from "./verdict.js";
@@ -104,6 +105,13 @@ export function utxoEntry(file: string, p: Proof): ReportEntry {
   };
 }
 
+/**
+ * An EVM document's amount the one way (util/units.ts amountText): coin units with every one of the asset's
+ * decimals; the document's own text where they are unknown (its base units).
+ */
+const evmAmount = (base: string, decimals: number | null, stated: string): string =>
+  decimals === null ? stated : amountText(BigInt(base), decimals);
+
 export function evmEntry(file: string, p: EvmProof): ReportEntry {
   return {
     file,
@@ -122,7 +130,7 @@ export function evmEntry(file: string, p: EvmProof): ReportEntry {
     assets: p.assets.map((a, k) => ({
       symbol: a.symbol ?? (a.id === "native" ? "native" : `token ${a.id.slice(0, 10)}…`),
       ...(a.id === "native" ? {} : { contract: a.id }),
-      total: a.total.amount,
+      total: evmAmount(a.total.base_units, a.decimals, a.total.amount),
       total_base_units: a.total.base_units,
       decimals: a.decimals,
       addresses: p.addresses.length,
@@ -130,8 +138,17 @@ export function evmEntry(file: string, p: EvmProof): ReportEntry {
       proven_share: p.ownership
         ? share(BigInt(p.ownership.proven[k]?.base_units ?? "0"), BigInt(a.total.base_units))
         : null,
-      proven: p.ownership ? (p.ownership.proven[k]?.amount ?? "0") : null,
-      holdings: a.balances.filter((b) => b.base_units !== "0").sort(byAmount),
+      proven: p.ownership
+        ? evmAmount(
+            p.ownership.proven[k]?.base_units ?? "0",
+            a.decimals,
+            p.ownership.proven[k]?.amount ?? "0",
+          )
+        : null,
+      holdings: a.balances
+        .filter((b) => b.base_units !== "0")
+        .map((b) => ({ ...b, amount: evmAmount(b.base_units, a.decimals, b.amount) }))
+        .sort(byAmount),
     })),
   };
 }
@@ -296,7 +313,11 @@ export async function verifyEvmEntry(
       : {
           ...a,
           proven_share: v.ownership.proven[k]?.share ?? a.proven_share,
-          proven: v.ownership.proven[k]?.amount ?? "0",
+          proven: evmAmount(
+            v.ownership.proven[k]?.base_units ?? "0",
+            a.decimals,
+            v.ownership.proven[k]?.amount ?? "0",
+          ),
         },
   );
   const { groupOf } = await import("../chains/index.js");

@@ -117,3 +117,48 @@ export const BROKEN_WORDS = `[...d.querySelectorAll("table:not(#scope) td")].fla
   }
   return out;
 })`;
+
+/**
+ * The page printed by Chromium (`--print-to-pdf`, no header or footer) to `pdf`: its pages' sizes in points
+ * as the PDF states them (each page's MediaBox), one per page.
+ */
+export async function printToPdf(file: string, pdf: string): Promise<string[]> {
+  const { readFileSync } = await import("node:fs");
+  await execa(
+    CHROMIUM as string,
+    [...args(1280, []), "--no-pdf-header-footer", `--print-to-pdf=${pdf}`, `file://${file}`],
+    { timeout: HANG_GUARD_MS, reject: false },
+  );
+  const text = readFileSync(pdf).toString("latin1");
+  expect(text.startsWith("%PDF-"), `${pdf} is no PDF`).toBe(true);
+  return [...text.matchAll(/\/MediaBox \[([^\]]*)\]/g)].map((m) => (m[1] as string).trim());
+}
+
+/**
+ * `layoutIn` under the page's print style: a copy whose `@media print` rules apply on screen, measured in a
+ * frame as wide as the printed page's content (A4, 210 mm less its margins: `width` px at 96 px per inch).
+ */
+export async function printLayoutIn(
+  page: string,
+  width: number,
+  more = "null",
+): Promise<{ viewport: number; scroll: number; more: unknown }> {
+  const { readFileSync } = await import("node:fs");
+  const copy = page.replace(/\.html$/, ".print.html");
+  writeFileSync(copy, readFileSync(page, "utf8").replace(/@media print \{/g, "@media all {"));
+  return layoutIn(copy, width, more);
+}
+
+/** One text of a page's charts as drawn: its size in CSS px (font size × the chart's scale), and whether it is inside its chart. */
+export interface ChartText {
+  text: string;
+  px: number;
+  inside: boolean;
+}
+
+/** A `layoutIn` expression: every text of the charts that carry `data-asset`, as `ChartText`. */
+export const CHART_TEXT = `[...d.querySelectorAll("svg[data-asset] text")].map((t) => {
+  const r = t.getBoundingClientRect();
+  const s = t.ownerSVGElement.getBoundingClientRect();
+  return { text: t.textContent, px: parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a, inside: r.left >= s.left - 0.5 && r.right <= s.right + 0.5 };
+})`;

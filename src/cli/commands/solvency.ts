@@ -10,7 +10,7 @@ import type { Commitment } from "../../liabilities/commitment.js";
 import type { Backing, ExchangeOwed, SolvencyReport } from "../../liabilities/solvency.js";
 import type { CombinedReport, ReadProof } from "../../reserves/combined.js";
 import { escapeDeep } from "../../util/escape.js";
-import { formatUnits } from "../../util/units.js";
+import { amountText } from "../../util/units.js";
 import { BACKING_ALIASES, BACKING_NETWORKS, OWNERSHIP_PUBLISHERS, WELL_KNOWN_ASSETS } from "../help-lists.js";
 import { NODE_OPTION, type NodeChoice, type NodeUsed, STAND_IN_OPTION, URL_FOR_OPTION } from "../nodes.js";
 import { collect, takesCsv, WALK_OPTION } from "../options.js";
@@ -385,7 +385,7 @@ function inDecimalsOfProofs(
     const unit = 10n ** BigInt(t.decimals - d);
     const up = (t.base_units + unit - 1n) / unit;
     if (up * unit !== t.base_units)
-      rounded.push(`${t.asset}'s total rounded up to ${d} places, the proofs' (${formatUnits(up, d)})`);
+      rounded.push(`${t.asset}'s total rounded up to ${d} places, the proofs' (${amountText(up, d)})`);
     return { ...t, decimals: d, base_units: up };
   });
   return { ...x, totals, source: [x.source, ...rounded].join("; ") };

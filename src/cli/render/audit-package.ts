@@ -7,7 +7,7 @@
 import type { SolvencyReport } from "../../judge/report.js";
 import { amountOf, amountText, parseUnits } from "../../util/units.js";
 import { nodeWords } from "../nodes.js";
-import { BASE_CSS, COLOR, esc, fraction, hbar, htmlTable, page, svg } from "./html.js";
+import { BASE_CSS, CHAR, COLOR, esc, fraction, hbar, htmlTable, page, svg } from "./html.js";
 import {
   type AssetRow,
   auditFacts,
@@ -54,7 +54,11 @@ function base(amount: string, decimals: number): bigint | undefined {
   }
 }
 
-/** Liabilities, proven and claimed of one asset as three bars, each with its amount. */
+/**
+ * Liabilities, proven and claimed of one asset as three bars, each under its name and amount. As narrow as
+ * its longest amount (an amount of up to 40 characters: at most 390 px), so at 390 px it is drawn at its own
+ * size and its 12 px text stays 11 px or more; each text held to its width (textLength), so no font cuts it.
+ */
 function coverageChart(a: AssetRow): string {
   const bars = [
     ["liabilities", a.liabilities, COLOR.muted],
@@ -62,26 +66,32 @@ function coverageChart(a: AssetRow): string {
     ["claimed", a.claimed, COLOR.blue],
   ] as const;
   const values = bars.map(([, v]) => base(v, a.decimals) ?? 0n);
+  const shown = bars.map(([, v]) => amountOf(v, a.decimals));
   let max = 1n;
   for (const v of values) if (v > max) max = v;
-  const H = 24;
+  const H = 34;
+  // the value after the longest name ("liabilities") and a space
+  const X = Math.ceil(12 * CHAR);
+  const W = Math.max(240, Math.ceil(X + Math.max(...shown.map((s) => s.length)) * CHAR + 2));
   const rows = bars
-    .map(([name, v, color], i) =>
+    .map(([name, , color], i) =>
       hbar({
         y: i * H,
         h: H,
-        x: 84,
-        width: 170,
+        x: X,
+        width: W,
         w: fraction(values[i] as bigint, max),
         color,
         label: name,
-        value: amountOf(v, a.decimals),
+        value: shown[i] as string,
         attrs: `class="bar" data-kind="${name}"`,
+        fit: CHAR,
+        above: true,
       }),
     )
     .join("");
   return `<figure class="chart"><figcaption>${esc(a.asset)}: proven ${esc(a.proven_coverage)}, claimed ${esc(a.claimed_coverage)} of the liabilities</figcaption>
-${svg({ width: 520, height: 3 * H, label: `${a.asset}: liabilities, proven and claimed`, asset: a.asset }, rows)}</figure>`;
+${svg({ width: W, height: 3 * H, label: `${a.asset}: liabilities, proven and claimed`, asset: a.asset }, rows)}</figure>`;
 }
 
 /** Holdings per network and asset: how many, claimed and proven, summed exactly. */
@@ -199,7 +209,13 @@ td { overflow-wrap: break-word; }
 #scope td, td small { overflow-wrap: anywhere; }
 .charts { display: flex; flex-wrap: wrap; gap: 8px 24px; }
 figure.chart { margin: 0; max-width: 100%; }
-@media print { body { max-width: none; margin: 0; } .verdict { color: #000; background: none; border: 3px solid ${v.color}; } }`,
+@media print {
+  body { max-width: none; margin: 0; padding: 0; }
+  .verdict { color: #000; background: none; border: 3px solid ${v.color}; }
+  table { font-size: 11px; }
+  th, td, td.num { white-space: normal; overflow-wrap: anywhere; padding: 2px 4px; }
+}
+@page { size: A4; margin: 12mm; }`,
     body: `<p class="verdict" id="verdict" data-verdict="${esc(r.verdict)}">${esc(v.text)}: ${esc(r.summary)}</p>
 <h2>Scope</h2>
 <div class="scroll"><table id="scope">${scopeRows.map(([k, x]) => `<tr data-field="${esc(k)}"><th>${esc(k)}</th><td>${esc(x)}</td></tr>`).join("\n")}</table></div>

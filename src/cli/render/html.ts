@@ -120,13 +120,24 @@ export function hbar(o: {
   fit?: number;
   /** the full label, when the one shown is shortened */
   title?: string;
+  /**
+   * label and value on a line above the bar (the value from `x`), the bar from 0 under them: a chart narrow
+   * enough to be drawn at its own size at 390 px, its text never scaled down
+   */
+  above?: boolean;
 }): string {
   const sized = (t: string) =>
     o.fit ? ` textLength="${(t.length * o.fit).toFixed(1)}" lengthAdjust="spacingAndGlyphs"` : "";
+  const title = o.title ? `<title>${esc(o.title)}</title>` : "";
+  if (o.above) {
+    const line = o.y + Math.round(o.h * 0.42);
+    const top = o.y + Math.round(o.h * 0.55);
+    return `<g${o.attrs ? ` ${o.attrs}` : ""}>${title}<text x="0" y="${line}" class="lbl"${sized(o.label)}>${esc(o.label)}</text><text x="${o.x}" y="${line}" class="val"${sized(o.value)}>${esc(o.value)}</text><rect x="0" y="${top}" width="${(o.w * o.width).toFixed(1)}" height="${Math.round(o.h * 0.3)}" fill="${o.color}"/></g>`;
+  }
   // the text's baseline two thirds down the row, the bar inset a sixth of it
   const line = o.y + Math.round(o.h * 0.68);
   const pad = Math.round(o.h / 6);
-  return `<g${o.attrs ? ` ${o.attrs}` : ""}>${o.title ? `<title>${esc(o.title)}</title>` : ""}<text x="0" y="${line}" class="lbl"${sized(o.label)}>${esc(o.label)}</text><rect x="${o.x}" y="${o.y + pad}" width="${(o.w * o.width).toFixed(1)}" height="${o.h - 2 * pad}" fill="${o.color}"/><text x="${(o.x + o.w * o.width + 5).toFixed(1)}" y="${line}" class="val"${sized(o.value)}>${esc(o.value)}</text></g>`;
+  return `<g${o.attrs ? ` ${o.attrs}` : ""}>${title}<text x="0" y="${line}" class="lbl"${sized(o.label)}>${esc(o.label)}</text><rect x="${o.x}" y="${o.y + pad}" width="${(o.w * o.width).toFixed(1)}" height="${o.h - 2 * pad}" fill="${o.color}"/><text x="${(o.x + o.w * o.width + 5).toFixed(1)}" y="${line}" class="val"${sized(o.value)}>${esc(o.value)}</text></g>`;
 }
 
 const VERDICT: Record<CombinedReport["verdict"], { text: string; color: string }> = {
@@ -137,7 +148,7 @@ const VERDICT: Record<CombinedReport["verdict"], { text: string; color: string }
 };
 
 /** Width of one character of the charts' 12 px monospace text (0.6 em, with room to spare). */
-const CHAR = 7.4;
+export const CHAR = 7.4;
 /** Labels longer than this are shortened in the middle (the full text is the row's tooltip). */
 const MAX_LABEL = 46;
 const shorten = (s: string) =>

@@ -49,7 +49,9 @@ function assetLines(a: SolvencyAsset): string[] {
       `${a.asset}: line ${x.line} ${x.coin} ${x.address}: ${amountOf(x.amount, a.decimals)} ${x.proven ? "proven" : "claimed"}${x.not_for_this_audit ? ` (not proven for this audit: ${x.not_for_this_audit.replace(/^line \d+: /, "")})` : ""}`,
     );
   for (const x of a.not_counted ?? [])
-    out.push(`${a.asset}: line ${x.line} ${x.coin}: NOT COUNTED (${x.status}): ${x.why}`);
+    out.push(
+      `${a.asset}: line ${x.line} ${x.coin} ${x.address}: claimed ${amountOf(x.claimed, a.decimals)}, NOT COUNTED (${x.status}): ${x.why}`,
+    );
   if (a.snapshots.length)
     out.push(`${a.asset}: judged at one snapshot per chain: ${a.snapshots.map(snapshotText).join("; ")}`);
   if (a.spent_before_snapshot)

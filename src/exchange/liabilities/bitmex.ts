@@ -13,7 +13,7 @@ import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 import { UsageError } from "../../errors/index.js";
-import { formatUnits } from "../../util/units.js";
+import { amountText } from "../../util/units.js";
 import type { InclusionOptions } from "./check.js";
 import { isHex, rootStep, step, verifierOf } from "./check.js";
 import { FileReader } from "./read.js";
@@ -146,14 +146,14 @@ const leafStep = step<Doc>("leaf", (ctx, s) => {
         `no leaf of the ${d.rows.length - firstLeaf(d)} opens with account ${o.account}'s key at block height ${d.height}: your balance is not in this tree (or the secret is not the one for it)`,
       );
   }
-  ctx.balances = found ? [{ asset: "BTC", amount: formatUnits(mine, 8) }] : [];
+  ctx.balances = found ? [{ asset: "BTC", amount: amountText(mine, 8) }] : [];
 });
 
 /** The tree's total, as the file says it: a claim (only the customer's own leaves are theirs to check). */
 const totalStep = step<Doc>("tree", ({ doc: { rows, height } }, s) => {
   s.claim(
     "tree",
-    `block height ${height}; total liabilities ${formatUnits(rows[0]!.value, 8)} BTC (${rows[0]!.value} sat)`,
+    `block height ${height}; total liabilities ${amountText(rows[0]!.value, 8)} BTC (${rows[0]!.value} sat)`,
   );
 });
 

@@ -41,9 +41,9 @@ import {
 import { share } from "../../reserves/claims.js";
 import { gapText, rfc3339Seconds, timeFault } from "../../util/audit-time.js";
 import { aheadOfClock, isoOf } from "../../util/text.js";
-import { formatUnits } from "../../util/units.js";
+import { amountOf, amountText } from "../../util/units.js";
 import { nodeOfRow } from "./balances.js";
-import { basePlacesOf } from "./coins.js";
+import { basePlacesOf, rowAmounts } from "./coins.js";
 import {
   at,
   backingOf,
@@ -201,12 +201,27 @@ function againOf(j: Judging, row: OwnershipRow, first: Entry, asset: string): Ho
   };
 }
 
-/** A row not counted, with its finding's code and words (judge/words.ts). */
-const notCountedRow = (
+/**
+ * A row not counted: its address, what it claims (in coin units where its coin's places are known: the
+ * chain's for a file of base units, else the tables'; else "N base units"), and its finding's code and words
+ * (judge/words.ts).
+ */
+function notCountedRow(
+  j: Judging,
   base: { line: number; coin: string; network: string },
-  status: string,
+  r: RowResult,
+  row: OwnershipRow,
   f: HoldingFinding,
-): RowNotCounted => ({ ...base, status, code: f.code, why: holdingWords(f) });
+): RowNotCounted {
+  const stated = r.amount ?? "";
+  const places = j.file.units === "base" ? basePlacesOf(row, r) : undefined;
+  const { amount } =
+    places === undefined
+      ? rowAmounts(stated, j.file.units, r.coin, r.network)
+      : rowAmounts(stated, j.file.units, r.coin, r.network, places);
+  const claimed = amount || (j.file.units === "base" ? `${stated} base units` : stated);
+  return { ...base, address: r.address, claimed, status: r.status, code: f.code, why: holdingWords(f) };
+}
 
 /** The coin's finding, typed (judge/words.ts turns it into words): its status, numbers, and why not proven. */
 function coinFinding(c: SolvencyAsset, j: Judging): AssetFinding {
@@ -262,7 +277,7 @@ function candidatesOf(j: Judging, owed: LiabilityTotal) {
     const base = { line: r.line, coin: r.coin, network: r.network };
     const judged = notCountedWhy(r, row, owed, mine, j);
     if ("finding" in judged) {
-      notCounted.push(notCountedRow(base, r.status, judged.finding));
+      notCounted.push(notCountedRow(j, base, r, row, judged.finding));
       continue;
     }
     const snap = snapshotOfRow(j, row);
@@ -304,7 +319,7 @@ function rowsOfCoin(
     const h = rowHolding(row, r, amount, snap, j.backings, fault, signerOf(row, r, j.owned));
     const again = j.ledger.count(h, owed.asset);
     if (again) {
-      notCounted.push(notCountedRow(base, r.status, againOf(j, row, again, owed.asset)));
+      notCounted.push(notCountedRow(j, base, r, row, againOf(j, row, again, owed.asset)));
       continue;
     }
     counted.push({
@@ -382,7 +397,7 @@ function judgeCoin(
     rows.candidates,
     counted.map((c) => ({ line: c.row.line, places: c.entry.scale })),
   );
-  const fmt = (v: bigint) => formatUnits(v, decimals);
+  const fmt = (v: bigint) => amountText(v, decimals);
   const amount = (v: bigint) => ({ amount: fmt(v), base_units: v.toString() });
   const { claimed, proven, unknown } = j.ledger.sums(owed.asset, decimals);
   const liab = at({ units: owed.base_units, scale: owed.decimals }, decimals);
@@ -424,7 +439,8 @@ function judgeCoin(
         why: holdingWords(f),
       };
     }),
-    not_counted: notCounted,
+    // what each row not counted claims, at the coin's places as every amount of it is (text not such an amount as it is)
+    not_counted: notCounted.map((x) => ({ ...x, claimed: amountOf(x.claimed, decimals) })),
     snapshots,
     overlap: [],
     spent_before_snapshot: 0,
