@@ -2,7 +2,8 @@
 # Installs what the command being run needs on a fresh machine, and nothing else:
 #   scripts/setup.sh demo   npm packages and litecoind (the demo's node)
 #   scripts/setup.sh test   the same, and redis-server (serve --state redis://), chromium (the reserves
-#                           report page is opened in a real headless browser) and Debian's python3-requests
+#                           report page is opened in a real headless browser), electrum (reserves sign-help's
+#                           Electrum line is run as printed, offline) and Debian's python3-requests
 #                           (serve's client tests run a requests-based client with /usr/bin/python3)
 #   scripts/setup.sh bench  litecoind, nginx (bench/serve.mjs measures serve beside nginx proxy_pass) and
 #                           libsecp256k1-dev (bench/exchange-scale.mjs's C floor, bench/secp-floor.c)
@@ -38,7 +39,7 @@ fi
 
 case "$what" in
   demo) need="litecoind" ;;
-  test) need="litecoind redis-server chromium zsh fish" ;;
+  test) need="litecoind redis-server chromium zsh fish electrum" ;;
   bench) need="litecoind nginx" ;;
   *)
     echo "setup: usage: scripts/setup.sh demo|test|bench" >&2

@@ -2,16 +2,21 @@
  * `reserves sign-help`: the command it prints for a Litecoin P2PKH address, run as printed against a real
  * litecoind -regtest wallet, makes a signature that `reserves scan --signatures` proves, in the template it
  * wrote (read as written, the template is refused naming its first empty line); the `cast wallet sign`
- * commands, run as printed, make an EIP-191 signature and OKX's digest; --format csv is the table; bad input
- * is exit 2 naming the line.
+ * commands, run as printed, make an EIP-191 signature and OKX's digest; TronWeb's line, run as printed by a
+ * TronWeb holding the key, makes the TIP-191 signature `reserves balances --signatures` proves on the TRON
+ * stand-in node; --format csv is the table; bad input is exit 2 naming the line.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { secp256k1 } from "@noble/curves/secp256k1.js";
+import * as btc from "@scure/btc-signer";
 import { execa } from "execa";
+import { TronWeb } from "tronweb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountDigest, readRsv, recoverAccount20 } from "../src/exchange/ownership/signatures.js";
+import { startTronFixture } from "./fixtures/tron.js";
 import { runCli } from "./helpers/cli.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
 import { HANG_GUARD_MS, trackDir } from "./helpers/procs.js";
@@ -149,6 +154,139 @@ describe("reserves sign-help", () => {
     if (typeof rsv === "string") throw new Error(rsv);
     expect(`0x${recoverAccount20(rsv, accountDigest("okx-evm", text))}`).toBe(ACCOUNT);
     expect((await runCli(["verify-message", ACCOUNT, okxSig, text])).exitCode).toBe(1);
+  });
+
+  it("TronWeb's signMessageV2 line, run as printed by a TronWeb holding the key, is proven by reserves balances --signatures in the template it wrote", async () => {
+    const key = KEY.slice(2);
+    const account = TronWeb.address.fromPrivateKey(key) as string;
+    const template = join(dir, "tron-signatures.csv");
+    const r = await runCli([
+      "--json",
+      "reserves",
+      "sign-help",
+      "--challenge",
+      CHALLENGE,
+      account,
+      "--template",
+      template,
+    ]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const way = JSON.parse(r.stdout).addresses[0];
+    expect(way.kind).toBe("TRON account");
+    expect(way.commands).toEqual([`await tronWeb.trx.signMessageV2(${JSON.stringify(CHALLENGE)})`]);
+    // the line as printed, run as JavaScript where `tronWeb` holds the key (TronLink's, or Node's as here)
+    const tronWeb = new TronWeb({ fullHost: "http://127.0.0.1:1", privateKey: key });
+    const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor;
+    const sig: string = await new AsyncFunction("tronWeb", `return ${way.commands[0]};`)(tronWeb);
+    expect(sig).toMatch(/^0x[0-9a-f]{130}$/);
+    const filled = join(dir, "tron-filled.csv");
+    writeFileSync(filled, readFileSync(template, "utf8").replace(`${account},\n`, `${account},${sig}\n`));
+    const tron = await startTronFixture();
+    try {
+      const proof = join(dir, "tron.json");
+      const b = await runCli([
+        "--chain",
+        "evm-compat",
+        "--url",
+        tron.url,
+        "reserves",
+        "balances",
+        account,
+        "--challenge",
+        CHALLENGE,
+        "--signatures",
+        filled,
+        "--proof",
+        proof,
+      ]);
+      expect(b.exitCode, b.stderr).toBe(0);
+      const p = JSON.parse(readFileSync(proof, "utf8"));
+      expect(p.ownership.signatures).toMatchObject([{ valid: true, format: "tip191" }]);
+      expect(p.ownership.proven[0].base_units).toBe(p.assets[0].balances[0].base_units);
+    } finally {
+      await tron.stop();
+    }
+  });
+
+  it("Electrum's signmessage line (Debian's electrum), run as printed against a wallet holding the key, makes a signature chaingw's verifier proves: P2WPKH and P2SH-P2WPKH", async () => {
+    // a key of the test's, its addresses as @scure/btc-signer derives them; Electrum restores it offline
+    const key = Uint8Array.from(
+      Buffer.from("0c28fca386c7a227600b2fe50b7cae11ec86d3bf1fbe471be89827e19d72aa1d", "hex"),
+    );
+    const pub = secp256k1.getPublicKey(key, true);
+    const wif = btc.WIF().encode(key);
+    for (const [kind, address, script] of [
+      ["P2WPKH", btc.p2wpkh(pub).address as string, "p2wpkh"],
+      ["P2SH", btc.p2sh(btc.p2wpkh(pub)).address as string, "p2wpkh-p2sh"],
+    ] as const) {
+      const r = await runCli([
+        "--json",
+        "reserves",
+        "sign-help",
+        "--challenge",
+        CHALLENGE,
+        "--coin",
+        "bitcoin",
+        address,
+      ]);
+      expect(r.exitCode, r.stderr).toBe(0);
+      const way = JSON.parse(r.stdout).addresses[0];
+      expect(way.kind).toBe(`Bitcoin main ${kind}`);
+      expect(way.commands).toEqual([`electrum signmessage ${address} ${shellQuoted(CHALLENGE)}`]);
+      const data = join(dir, `electrum-${script}`);
+      const wallet = join(data, "wallet");
+      const electrum = (args: string[]) =>
+        execa("electrum", ["--offline", "-D", data, ...args], {
+          reject: false,
+          timeout: HANG_GUARD_MS,
+          env: { HOME: data },
+        });
+      const restored = await electrum(["restore", `${script}:${wif}`, "-w", wallet]);
+      expect(restored.exitCode, restored.stderr + restored.stdout).toBe(0);
+      // the printed command, run by a shell, Electrum's wallet and offline flags added as the node's connection is
+      const signed = await execa(
+        "/bin/sh",
+        ["-c", way.commands[0].replace(/^electrum /, `electrum --offline -D ${data} -w ${wallet} `)],
+        { reject: false, timeout: HANG_GUARD_MS, env: { HOME: data, PATH: process.env.PATH } },
+      );
+      expect(signed.exitCode, signed.stderr).toBe(0);
+      const sig = signed.stdout.trim();
+      const v = await runCli(["--json", "verify-message", address, sig, CHALLENGE]);
+      expect(v.exitCode, v.stderr).toBe(0);
+      expect(JSON.parse(v.stdout)).toMatchObject({ valid: true, format: "legacy", chain: "bitcoin" });
+      expect((await runCli(["verify-message", address, sig, `${CHALLENGE} `])).exitCode).toBe(1);
+    }
+  });
+
+  it("BIP-322: no signer of it installs here (npm or Debian), so its line is checked against BIP-322's published vectors: the form sign-help names for their addresses (simple, the smp prefix) is the one their signatures verify in", async () => {
+    // github.com/bitcoin/bips bip-0322: the P2WPKH key's "Hello World" and the P2TR key path's vector
+    const vectors = [
+      {
+        address: "bc1q9vza2e8x573nczrlzms0wvx3gsqjx7vavgkx0l",
+        text: "Hello World",
+        sig: "AkcwRAIgZRfIY3p7/DoVTty6YZbWS71bc5Vct9p9Fia83eRmw2QCICK/ENGfwLtptFluMGs2KsqoNSk89pO7F29zJLUx9a/sASECx/EgAxlkQpQ9hYjgGu6EBCPMVPwVIVJqO4XCsMvViHI=",
+        kind: "Bitcoin main P2WPKH",
+      },
+      {
+        address: "bc1pss0zhytly75awhm6x2hhvd5lnzv3vssgrf9axfheq8ldyzn88ges79fler",
+        text: "No prefix fallback",
+        sig: "AUCJYOwOjxYAvatTAGYaVlNXBVyFuc4MwNQkOuK2tl8xhfKDONd0NjfYyNSYcRqeCp8hsAnCEPHAVEkO9h6vbQ/R",
+        kind: "Bitcoin main P2TR",
+      },
+    ];
+    for (const v of vectors) {
+      const r = await runCli(["--json", "reserves", "sign-help", "--challenge", v.text, v.address]);
+      expect(r.exitCode, r.stderr).toBe(0);
+      const way = JSON.parse(r.stdout).addresses[0];
+      expect(way.kind).toBe(v.kind);
+      expect(way.form).toContain("BIP-322 simple (smp…)");
+      // the signature in the form named: "smp" and the vector's base64
+      const ok = await runCli(["--json", "verify-message", v.address, `smp${v.sig}`, v.text]);
+      expect(ok.exitCode, ok.stderr).toBe(0);
+      expect(JSON.parse(ok.stdout)).toMatchObject({ valid: true, format: "bip322-simple" });
+      // over another text it does not hold
+      expect((await runCli(["verify-message", v.address, `smp${v.sig}`, `${v.text}!`])).exitCode).toBe(1);
+    }
   });
 
   it("--format csv prints the table; bad input is exit 2 naming the line or flag", async () => {

@@ -1,6 +1,6 @@
 /**
  * scripts/setup.sh (issue 27): installs what the command being run needs — the demo litecoind, the tests
- * also redis-server, chromium and python3-requests — one line per thing it installs, the installer's output only when it
+ * also redis-server, chromium, electrum and python3-requests — one line per thing it installs, the installer's output only when it
  * fails, nothing at all on a ready machine. apt-get is replaced by a script of ours on a PATH that lacks the
  * programs (the real one would install them for real); it logs its arguments and prints the noise apt-get
  * prints.
@@ -68,7 +68,7 @@ describe("scripts/setup.sh installs what the command needs, quietly", () => {
     expect(again.stdout + again.stderr).toBe("");
   });
 
-  it("the tests install litecoind, redis-server, chromium, zsh, fish and python3-requests, one line each", () => {
+  it("the tests install litecoind, redis-server, chromium, zsh, fish, electrum and python3-requests, one line each", () => {
     const m = fakeMachine();
     const r = m.run("test");
     expect(r.status, r.stderr).toBe(0);
@@ -78,9 +78,12 @@ describe("scripts/setup.sh installs what the command needs, quietly", () => {
       "setup: installing chromium (Debian, apt-get)",
       "setup: installing zsh (Debian, apt-get)",
       "setup: installing fish (Debian, apt-get)",
+      "setup: installing electrum (Debian, apt-get)",
       "setup: installing python3-requests (Debian, apt-get)",
     ]);
-    expect(m.apt()).toContain("install -y -qq litecoind redis-server chromium zsh fish python3-requests");
+    expect(m.apt()).toContain(
+      "install -y -qq litecoind redis-server chromium zsh fish electrum python3-requests",
+    );
     const again = m.run("test");
     expect(again.status, again.stderr).toBe(0);
     expect(again.stdout + again.stderr).toBe("");
