@@ -186,6 +186,7 @@ describe("a declared token whose balances are another declared token's", () => {
         status: "proven",
         code: "reads-token",
         why: `SHD-ETH is the token at ${shd} on ${chain1()}, one balance backs one asset: it reads the token at ${usd}: its balanceOf(${A0}) moved when that token answered otherwise at block ${height} (eth_call with a state override): that token's coins again; the token at ${usd} counts once, as itself: not counted as SHD`,
+        finding: expect.objectContaining({ code: "reads-token", asset: "SHD", coin: "SHD-ETH", token: usd }),
       },
     ]);
     // reserves verify: the row stands (its key signed, the balance is there), named as USDX's coins again
@@ -356,6 +357,7 @@ describe("a declared token that tracks the native balance, in an exchange's addr
         status: "proven",
         code: "reads-native",
         why: `TRK-ETH is the token at ${trk} on ${chain1()}, one balance backs one asset: it tracks the native coin: its balanceOf(${A0}) moved with that address's native balance at block ${height} (eth_call with a state override), whatever it adds to it; the native coin counts once, as itself: not counted as TRK`,
+        finding: expect.objectContaining({ code: "reads-native", asset: "TRK", coin: "TRK-ETH" }),
       },
     ]);
     expect(r.stdout).toContain(`it tracks the native coin: its balanceOf(${A0}) moved with`);
@@ -488,7 +490,7 @@ describe("a node that does not apply eth_call's state override: whether a token 
       for (const a of ["TRK", "USDX"]) {
         expect(r.coin(a)).toMatchObject({ status: "cannot-say", proven: { amount: "0.000000000000000000" } });
         expect(r.coin(a).rows[0]?.not_for_this_audit).toContain(
-          `whether its balanceOf reads the native coin of ${chain1()} (counted twice then) the node cannot tell: the node did not apply eth_call's state override (${answered}`,
+          `whether its balanceOf reads the native coin of ${chain1()} (counted twice then) its node cannot tell: the node did not apply eth_call's state override (${answered}`,
         );
       }
     }

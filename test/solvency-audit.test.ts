@@ -141,6 +141,21 @@ describe("whose reserves: a proof proves for an audit only when signed over its 
       `NOT PROVEN SOLVENT: LTC covered only by claimed reserves: proven 0.00000000 of 0.50000000 LTC (0.00%); not proven for this audit: ${proof.B}: its signatures are over ${JSON.stringify(CH_B)}, not the audit's challenge ${JSON.stringify(CH_A)}`,
     );
     expect(other.stdout).toContain(`signatures over ${JSON.stringify(CH_B)} (NOT the audit's): ${proof.B}`);
+    // the finding typed (issue 55 item 1): its code and numbers in --json, its words and code the same in the
+    // text line and the package's rows.csv
+    const words = `its signatures are over ${JSON.stringify(CH_B)}, not the audit's challenge ${JSON.stringify(CH_A)}`;
+    const typed = JSON.parse((await judge(cA, ["B"], "--json")).stdout).assets[0].proofs[0];
+    expect(typed).toMatchObject({
+      not_for_this_audit: words,
+      finding: { code: "other-challenge", text: CH_B, challenge: CH_A },
+    });
+    expect(other.stdout).toContain(`LTC: ${proof.B}: proves nothing for this audit: ${words}\n`);
+    const pkg = join(dir, "typed-other-challenge");
+    expect((await judge(cA, ["B"], "--report", pkg)).exitCode).toBe(1);
+    const csv = readFileSync(join(pkg, "rows.csv"), "utf8").trimEnd().split("\n");
+    expect(csv.filter((x) => x.startsWith("LTC,")).map((x) => x.slice(x.indexOf(",claimed,")))).toEqual([
+      `,claimed,"${words.replaceAll('"', '""')}",other-challenge`,
+    ]);
     // ... and prove B's own liabilities, the same coins
     const cB = await owed("0.5", CH_B);
     const forB = await judge(cB, ["B"]);
@@ -443,6 +458,14 @@ describe("cannot say means cannot say", () => {
       expect(r.stdout).toContain(
         "proves nothing for this audit: the node did not give its snapshot block's time: whether it is within --max-gap of the liabilities' date cannot be said",
       );
+      // the finding typed: its code in --json beside its words
+      const typed = JSON.parse(
+        (await runCli([...args(via), "--json"], { env: { CHAINGW_URL: "http://127.0.0.1:9/" } })).stdout,
+      );
+      expect(typed.assets[0].proofs[0]).toMatchObject({
+        not_for_this_audit: expect.stringMatching(/^the node did not give its snapshot block's time/),
+        finding: { code: "block-time-untold" },
+      });
       const direct = await runCli(args(ltcUrl), { env: { CHAINGW_URL: "http://127.0.0.1:9/" } });
       expect(direct.exitCode, direct.stdout + direct.stderr).toBe(0);
       // owing more than the proof even claims (1 LTC): short whatever its block's time — NOT SOLVENT

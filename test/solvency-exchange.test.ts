@@ -124,6 +124,9 @@ async function commitment(owed: Record<string, string>, challenge?: string): Pro
   return join(out, "commitment.json");
 }
 
+/** `t` as a regular expression matches it, character for character. */
+const literally = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 /** An exchange's inclusion proof to chosen totals (test/helpers/sum-root.ts), written in the test's directory. */
 const sumRoot = (mine: Record<string, string>, sibling: Record<string, string>) =>
   sumRootProof(mine, sibling, (text) => write("merkle_proof_file.json", text));
@@ -872,6 +875,62 @@ describe("--max-gap over an exchange's address file, as over chaingw's own proof
     expect((await solvency(addressFile(), liab, "--challenge", MESSAGE)).report.verdict).toBe("solvent");
   });
 
+  it("each typed finding is one (issue 55 item 1): beyond-max-gap, liabilities-undated and row-failed — its code and numbers in --json, its words and code the same in the text line and rows.csv", async () => {
+    const r = root();
+    const cases = [
+      {
+        code: "beyond-max-gap",
+        file: addressFile(),
+        more: dated(r, daysAgo(3)),
+        finding: { code: "beyond-max-gap", line: 6, max_gap: "24h", max_gap_seconds: 86400 },
+      },
+      {
+        code: "liabilities-undated",
+        file: addressFile(),
+        more: ["--root", r.root, "--challenge", MESSAGE],
+        finding: { code: "liabilities-undated", line: 6 },
+      },
+      {
+        code: "row-failed",
+        file: addressFile({ ltc: "20" }),
+        more: dated(r, now()),
+        finding: { code: "row-failed", claimed: "20", read: "2", block: String(ltcHeight) },
+      },
+    ];
+    for (const c of cases) {
+      const json = await solvency(c.file, r.file, ...c.more);
+      const ltcCoin = json.coin("LTC");
+      const [line] = c.code === "row-failed" ? ltcCoin.not_counted : ltcCoin.rows;
+      expect(line, c.code).toMatchObject({ code: c.code, finding: c.finding });
+      const why = line?.why as string;
+      if (c.code === "beyond-max-gap") {
+        const gap = (line?.finding as { gap_seconds?: number } | undefined)?.gap_seconds ?? 0;
+        // the block 3 days after the date: its gap in seconds, beyond 86,400
+        expect(gap).toBeGreaterThan(2 * 86400);
+        expect(why).toMatch(
+          /^line 6: its snapshot's block is (3 d|2 d 23 h) after the liabilities' date: beyond --max-gap 24h$/,
+        );
+      }
+      const pkg = join(dir, `typed-${c.code}`);
+      const text = await runCli([...args(c.file, r.file), ...c.more, "--report", pkg]);
+      expect(text.exitCode, text.stderr).toBe(json.exitCode);
+      expect(text.stdout).toContain(
+        c.code === "row-failed"
+          ? `LTC: line 6 LTC: NOT COUNTED (failed): ${why}\n`
+          : `LTC: line 6 LTC ${addr}: 2.00000000 claimed (not proven for this audit: ${why.replace("line 6: ", "")})\n`,
+      );
+      const rows = readFileSync(join(pkg, "rows.csv"), "utf8").trimEnd().split("\n");
+      // a CSV cell is quoted where it holds a comma, a quote or a line break (util/csv.ts)
+      const q = (t: string) => (/[",\n]/.test(t) ? `"${t.replaceAll('"', '""')}"` : t);
+      const csv = rows.find((x) => x.startsWith("LTC,line 6,"));
+      expect(csv, c.code).toMatch(
+        c.code === "row-failed"
+          ? new RegExp(`,not counted,${literally(q(`failed: ${why}`))},row-failed$`)
+          : new RegExp(`,claimed,${literally(q(why))},${c.code}$`),
+      );
+    }
+  });
+
   it("a root dated after the auditor's clock (3 h, within --max-gap): NOT PROVEN SOLVENT naming the clock, as a commitment's created; 1 h ahead (a block's allowed drift): SOLVENT", async () => {
     const r = root();
     const ahead = (h: number) => new Date(Date.now() + h * 3600_000).toISOString().replace(/\.\d{3}Z$/, "Z");
@@ -1001,6 +1060,12 @@ describe("one balance counts once, however the exchange names it", () => {
         why: expect.stringMatching(
           /^the same balance as line 2: the own coin of .*, the same address: it counts once$/,
         ),
+        finding: expect.objectContaining({
+          code: "same-balance",
+          first: "line 2",
+          firstAsset: "ETH",
+          asset: "ETH",
+        }),
       },
     ]);
     const ok = await solvency(reserves, await commitment({ ETH: ethBalance }), ...two);

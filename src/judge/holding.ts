@@ -7,6 +7,7 @@
  * the same outpoint), proven where any record of it is; the sums, exact.
  */
 import { type NetworkId, networkLabel } from "../chains/assets.js";
+import { AUDIT_FAULT_UNTOLD, type AuditFault } from "./words.js";
 
 /** What was re-read on chain: held at the snapshot, not read (as the document claims it), less, not told. */
 export type ReadStatus = "proven" | "claimed" | "failed" | "cannot-say";
@@ -38,8 +39,8 @@ export interface Holding {
   signed: { text: string | null; by: string; valid: boolean };
   /** what was re-read on chain */
   read: ReadStatus;
-  /** why, signed and read, it proves nothing for this audit (out of time, before the moment, …), and whether that is cannot say */
-  fault?: { why: string; cannotSay: boolean };
+  /** why, signed and read, it proves nothing for this audit (out of time, before the moment, …), typed */
+  fault?: AuditFault;
 }
 
 /** Proven for this audit: signed over its challenge (none: nothing is), re-read on chain, and no fault. */
@@ -59,7 +60,8 @@ export const provenFor = (h: Holding, challenge: string | null): boolean =>
 export const unknownFor = (h: Holding, challenge: string | null): boolean =>
   challenge !== null &&
   h.signed.text === challenge &&
-  (h.read === "cannot-say" || (h.signed.valid && h.read === "proven" && h.fault?.cannotSay === true));
+  (h.read === "cannot-say" ||
+    (h.signed.valid && h.read === "proven" && h.fault !== undefined && AUDIT_FAULT_UNTOLD.has(h.fault.code)));
 
 /** One balance or output: the record that first stated it, the asset it counts for, and how it stands. */
 export interface Entry {

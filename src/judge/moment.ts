@@ -8,6 +8,26 @@
  * later block of it came at or before the moment; a UTXO output spent by the moment is not counted at all.
  */
 import { isoOf } from "../util/text.js";
+import type { AuditFault } from "./words.js";
+
+/**
+ * Solvency's one time rule, for chaingw's own proofs and an exchange's address file alike: a snapshot proves
+ * for the liabilities only when its block's time is within --max-gap of their date. Why not (typed,
+ * judge/words.ts words it): its block's time or the liabilities' date not known (null, or no number) — cannot
+ * say; more than --max-gap apart — not proven. Undefined: within.
+ */
+export function timeFault(
+  blockS: number | null | undefined,
+  dateS: number | null,
+  maxGap: { text: string; seconds: number },
+): AuditFault | undefined {
+  if (blockS == null || !Number.isFinite(blockS)) return { code: "block-time-untold" };
+  if (dateS === null || !Number.isFinite(dateS)) return { code: "liabilities-undated" };
+  const gap = blockS - dateS;
+  return Math.abs(gap) > maxGap.seconds
+    ? { code: "beyond-max-gap", gap_seconds: gap, max_gap: maxGap.text, max_gap_seconds: maxGap.seconds }
+    : undefined;
+}
 
 /** The audit's moment: Unix seconds, and the chain whose snapshot it is. */
 export interface Moment<K> {
@@ -42,7 +62,7 @@ export function beforeMomentFault(
   m: Moment<unknown>,
   label: string,
   later: boolean | undefined,
-): string | undefined {
+): AuditFault | undefined {
   if (blockS >= m.s || later === false) return undefined;
-  return `its block (${isoOf(blockS)}) is before the audit's moment, ${isoOf(m.s)} (${label}'s snapshot): coins moved from it to another chain since (as the same asset or swapped into another owed) would count twice; prove at its last block at or before that moment`;
+  return { code: "before-moment", block_time: isoOf(blockS), moment: isoOf(m.s), chain: label };
 }

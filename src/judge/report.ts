@@ -7,8 +7,7 @@
  */
 import type { AssetRule } from "../chains/assets.js";
 import { counted, type Verdict } from "../reserves/verdict.js";
-import { gapText } from "../util/audit-time.js";
-import type { HoldingCode, HoldingFinding } from "./words.js";
+import { gapText, type HoldingCode, type HoldingFinding } from "./words.js";
 
 /** What a reserve proof's check means for solvency. */
 export type ReserveStatus = "holds" | "fails" | "cannot-say" | "not-verified";
@@ -59,6 +58,8 @@ export interface ProofLine {
   /** why it does not count: the finding's code and its words (judge/words.ts) */
   code?: HoldingCode;
   why?: string;
+  /** the finding typed — its code, subject and numbers: why it does not count, or why it proves nothing for this audit */
+  finding?: HoldingFinding;
   /** the proof's own height or block */
   height: number;
   /** that block's time as the verifying node gives it (RFC 3339), null without --verify */
@@ -87,6 +88,8 @@ export interface RowLine {
   /** why it counts as it does: the finding's code and its words (judge/words.ts `holdingWords`) */
   code: HoldingCode;
   why: string;
+  /** the finding typed: its code, subject and numbers */
+  finding: HoldingFinding;
 }
 
 /**
@@ -128,6 +131,8 @@ export interface RowNotCounted {
   /** why it is not counted: the finding's code and its words (judge/words.ts) */
   code: HoldingCode;
   why: string;
+  /** the finding typed: its code, subject and numbers */
+  finding: HoldingFinding;
 }
 
 export interface SolvencyAsset {

@@ -13,6 +13,7 @@
  */
 import type { ReadStatus } from "./holding.js";
 import type { AssetStatus } from "./report.js";
+import type { AuditFault } from "./words.js";
 
 /** A holding as the snapshot rule sees it: its chain (as its node answered), its height, what was re-read. */
 export interface SnapshotRead {
@@ -40,18 +41,18 @@ export function chainSnapshots(reads: Iterable<SnapshotRead>): Map<string, numbe
 }
 
 /**
- * Why a balance read at `height` proves nothing for the sum (its chain's snapshot is `latest`; `whose`: "the
- * file's", "the proofs'"); undefined: read at the snapshot, or an output (judged at the snapshot by its spend).
+ * Why a balance read at `height` proves nothing for the sum (its chain's snapshot is `latest`; `whose`: the
+ * file's, the proofs'), typed; undefined: read at the snapshot, or an output (judged at the snapshot by its spend).
  */
 export function snapshotFault(
   kind: "output" | "balance",
   height: number | undefined,
   latest: number | undefined,
-  whose: string,
-): string | undefined {
+  whose: "file" | "proofs",
+): AuditFault | undefined {
   return kind === "output" || height === undefined || latest === undefined || height === latest
     ? undefined
-    : `proven at height ${height}, but ${whose} latest snapshot on this chain is height ${latest}: value moved between the two (paid to another address, wrapped, or swapped into another asset owed) would count at both; one snapshot per chain proves`;
+    : { code: "below-snapshot", height, latest, whose };
 }
 
 /** What an asset's status is decided from: its sums at one scale, and what of it could not be judged. */

@@ -6,6 +6,8 @@
  */
 
 import { type AssetRule, type NetworkId, networkLabel } from "../chains/assets.js";
+import { counted } from "../reserves/verdict.js";
+import { spanText } from "../util/text.js";
 import { amountOf } from "../util/units.js";
 
 /**
@@ -40,9 +42,29 @@ export interface AssetFinding {
   /** no holding counts for it */
   none: boolean;
   /** why holdings proven on chain prove nothing for this audit, each once, named by where they are stated */
-  notFor: string[];
-  /** why nothing could be proven at all (no --verify, no --challenge), or undefined */
-  unprovable?: string;
+  notFor: NotForAudit[];
+  /** why nothing could be proven at all: no --verify (a proof's node), no --challenge (an address file's text) */
+  unprovable?: "no-verify" | "no-challenge";
+}
+
+/**
+ * Why an asset's holdings proven on chain prove nothing for this audit: a proof's (`file`) or a row's (`line`)
+ * audit fault; outputs spent at or before the liabilities' date, or by the audit's moment (`outputs` of them,
+ * the first in `block`; `more`: others in later blocks)
+ */
+export type NotForAudit =
+  | { file: string; fault: AuditFault }
+  | { line: number; fault: AuditFault }
+  | { code: "spent-before-liabilities"; outputs: number; block: number; more: boolean }
+  | { code: "moved-before-moment"; outputs: number; block: number; more: boolean; moment: string | null };
+
+/** "a.json: its signatures are over …", "2 outputs spent at or before the liabilities' created (block 108, …)". */
+export function notForWords(n: NotForAudit): string {
+  if ("fault" in n) return `${"file" in n ? n.file : `line ${n.line}`}: ${auditFaultWords(n.fault)}`;
+  const first = `block ${n.block}${n.more ? ", …" : ""}`;
+  return n.code === "spent-before-liabilities"
+    ? `${counted(n.outputs, "output")} spent at or before the liabilities' created (${first})`
+    : `${counted(n.outputs, "output")} spent by the audit's moment ${n.moment} (${first}): moved before its other chains were read, counted on none`;
 }
 
 /** The finding in words: "LTC not covered: short 1 LTC (claimed reserves 2 of 3)". */
@@ -57,7 +79,13 @@ export function assetWords(f: AssetFinding): string {
     claimed: q(f.numbers.claimed),
     shortfall: f.numbers.shortfall === null ? null : q(f.numbers.shortfall),
   };
-  const notFor = f.notFor.length ? `; not proven for this audit: ${f.notFor.join("; ")}` : "";
+  const notFor = f.notFor.length
+    ? `; not proven for this audit: ${f.notFor.map(notForWords).join("; ")}`
+    : "";
+  const unprovable = {
+    "no-verify": "nothing is proven without --verify",
+    "no-challenge": "nothing is proven for the audit without --challenge",
+  };
   switch (f.code) {
     case "not-covered":
       return `${a} not covered: short ${n.shortfall} ${a}${f.none ? " (no reserves count for it)" : ` (claimed reserves ${n.claimed} of ${n.liabilities})`}${notFor}`;
@@ -72,9 +100,117 @@ export function assetWords(f: AssetFinding): string {
     case "unjudged":
       return `${a}: a proof whose addresses do not say which coin it is was not judged (--verify asks its node); proven ${n.proven} of ${n.liabilities} ${a}`;
     case "claimed-only":
-      return `${a} covered only by claimed reserves: proven ${n.proven} of ${n.liabilities} ${a} (${n.coverage})${f.unprovable ? `; ${f.unprovable}` : ""}${notFor}`;
+      return `${a} covered only by claimed reserves: proven ${n.proven} of ${n.liabilities} ${a} (${n.coverage})${f.unprovable ? `; ${unprovable[f.unprovable]}` : ""}${notFor}`;
     default:
       return `${a} covered: proven ${n.proven} of ${n.liabilities} ${a}`;
+  }
+}
+
+/**
+ * Why a holding proven on chain proves nothing for this audit (both paths: a proof's output or balance, an
+ * address file's row), typed — a code and its numbers; `auditFaultWords` words it. Times are the report's ISO
+ * text (judge/report.ts's snapshots), gaps and heights numbers.
+ */
+export type AuditFault =
+  /** the audit's own terms do not hold (its faults are stated above the assets) */
+  | { code: "audit-terms" }
+  /** no audit challenge at all: no signature can be over it */
+  | { code: "no-challenge" }
+  /** the proof states no challenge */
+  | { code: "proof-unchallenged" }
+  /** the proof's signatures are over `text`, not the audit's `challenge` */
+  | { code: "other-challenge"; text: string; challenge: string }
+  /** the node did not give the snapshot block's time */
+  | { code: "block-time-untold" }
+  /** the liabilities state no date */
+  | { code: "liabilities-undated" }
+  /** the snapshot's block is `gap_seconds` from the liabilities' date (negative: before), beyond --max-gap */
+  | { code: "beyond-max-gap"; gap_seconds: number; max_gap: string; max_gap_seconds: number }
+  /** read at a block of time `block_time`, before the audit's moment `moment` (the snapshot of `chain`) */
+  | { code: "before-moment"; block_time: string; moment: string; chain: string }
+  /** a balance read at `height`, below its chain's one snapshot `latest` (`whose`: the proofs', the file's) */
+  | { code: "below-snapshot"; height: number; latest: number; whose: "proofs" | "file" }
+  /** a declared token whose node could not tell whether its balanceOf reads the native coin (`reason`: the node's) */
+  | { code: "tracking-untold"; network: string | null; reason: string }
+  /**
+   * a declared token that may be a facade of a ledger an earlier declared token reads, or whose storage reads
+   * its node could not list (`detail`: judge/reads.ts's words for it, sharedLedgerWords / ledgerUntoldWords)
+   */
+  | { code: "ledger-untold"; detail: string };
+
+/** Every audit fault's code: a holding finding of one of these is an audit fault (`isAuditFault`). */
+const AUDIT_FAULT_CODES: ReadonlySet<string> = new Set<AuditFault["code"]>([
+  "audit-terms",
+  "no-challenge",
+  "proof-unchallenged",
+  "other-challenge",
+  "block-time-untold",
+  "liabilities-undated",
+  "beyond-max-gap",
+  "before-moment",
+  "below-snapshot",
+  "tracking-untold",
+  "ledger-untold",
+]);
+
+/** A holding's finding that says why, proven on chain, it proves nothing for this audit. */
+export const isAuditFault = (f: { code: string }): f is AuditFault & { line?: number } =>
+  AUDIT_FAULT_CODES.has(f.code);
+
+/** An audit fault that is "cannot say" (what could not be told might be held for the audit), not "not proven". */
+export const AUDIT_FAULT_UNTOLD: ReadonlySet<AuditFault["code"]> = new Set([
+  "block-time-untold",
+  "liabilities-undated",
+  "before-moment",
+  "tracking-untold",
+  "ledger-untold",
+]);
+
+/**
+ * How two texts that are not equal differ, when it is by a thing the eye misses: a Unicode normalisation
+ * form, white space, letter case ("" otherwise). Equality itself is byte for byte.
+ */
+export function howTextsDiffer(a: string, b: string): string {
+  if (a.normalize("NFC") === b.normalize("NFC"))
+    return " (the same letters in another Unicode normalisation form: another text to a signature)";
+  const ws = (x: string) => x.replace(/\s+/gu, " ").trim();
+  if (ws(a) === ws(b)) return " (they differ in white space only: another text to a signature)";
+  if (a.toLowerCase() === b.toLowerCase()) return " (they differ in letter case only)";
+  return "";
+}
+
+/** "3 min before the liabilities' date", "2 d 1 h after the liabilities' date". */
+export const gapText = (seconds: number): string =>
+  seconds === 0
+    ? "at the liabilities' date"
+    : `${spanText(seconds)} ${seconds < 0 ? "before" : "after"} the liabilities' date`;
+
+/** The audit fault in words: "its snapshot's block is 2 d after the liabilities' date: beyond --max-gap 1d". */
+export function auditFaultWords(f: AuditFault): string {
+  const q = (t: string) => JSON.stringify(t);
+  switch (f.code) {
+    case "audit-terms":
+      return "the audit's terms do not hold (above)";
+    case "no-challenge":
+      return "no audit challenge";
+    case "proof-unchallenged":
+      return "it has no challenge: no signature in it is over the audit's";
+    case "other-challenge":
+      return `its signatures are over ${q(f.text)}, not the audit's challenge ${q(f.challenge)}${howTextsDiffer(f.text, f.challenge)}`;
+    case "block-time-untold":
+      return "the node did not give its snapshot block's time: whether it is within --max-gap of the liabilities' date cannot be said";
+    case "liabilities-undated":
+      return "the liabilities state no date (--liabilities-date gives the one their root was published for): whether its snapshot is within --max-gap of them cannot be said";
+    case "beyond-max-gap":
+      return `its snapshot's block is ${gapText(f.gap_seconds)}: beyond --max-gap ${f.max_gap}`;
+    case "before-moment":
+      return `its block (${f.block_time}) is before the audit's moment, ${f.moment} (${f.chain}'s snapshot): coins moved from it to another chain since (as the same asset or swapped into another owed) would count twice; prove at its last block at or before that moment`;
+    case "below-snapshot":
+      return `proven at height ${f.height}, but ${f.whose === "file" ? "the file's" : "the proofs'"} latest snapshot on this chain is height ${f.latest}: value moved between the two (paid to another address, wrapped, or swapped into another asset owed) would count at both; one snapshot per chain proves`;
+    case "tracking-untold":
+      return `whether its balanceOf reads the native coin of ${f.network ?? "its network"} (counted twice then) its node cannot tell: ${f.reason}`;
+    case "ledger-untold":
+      return f.detail;
   }
 }
 
@@ -107,6 +243,11 @@ export function notTheAsset(asset: string, rule: AssetRule): string {
     : `not ${wanted} (the well-known ${asset}; another network or contract only with --backing ${asset}=NETWORK[:TOKEN])`;
 }
 
+/** Where a proof's holding stands: a UTXO output at its chain's joint height, a balance at its proof's block. */
+export type HeldAt = { height: number } | { block: number };
+
+const heldAt = (a: HeldAt): string => ("height" in a ? `height ${a.height}` : `block ${a.block}`);
+
 /**
  * Why one holding counts as it does (a proof's output or balance, an address file's row), typed: a code, its
  * subject (where it is stated, what it is) and its numbers; `holdingWords` turns it into the words the text,
@@ -115,21 +256,21 @@ export function notTheAsset(asset: string, rule: AssetRule): string {
  */
 export type HoldingFinding =
   /** signed over the audit's challenge, re-read on chain at the snapshot (`at`: "height 111", "block 5") */
-  | { code: "proven"; at: string }
+  | { code: "proven"; at: HeldAt }
   /** a row of an address file: signed over the audit's text, its balance read at the snapshot */
   | { code: "row-proven" }
   /** a row signed, its amount as the file claims it (not re-read, or no audit's text accepted) */
   | { code: "row-claimed" }
   /** held as the document states: nothing re-read (no --verify) */
-  | { code: "not-verified"; at: string }
+  | { code: "not-verified"; at: HeldAt }
   /** no signature over the audit's challenge proven for its address */
-  | { code: "unsigned"; at: string }
+  | { code: "unsigned"; at: HeldAt }
   /** its proof proves nothing for this audit (another text, none), or does not hold (`check`) */
-  | { code: "proof-not-proving"; at: string; check: string }
+  | { code: "proof-not-proving"; at: HeldAt; check: string }
   /** a counted proof's own line where none of its holdings was listed: its check and the verifier's summary */
   | { code: "proof-check"; check: string; summary?: string }
-  /** proven on chain, but not for this audit: the judge's reason (time, moment, snapshot), already in words */
-  | { code: "not-for-audit"; why: string }
+  /** proven on chain, but not for this audit (time, moment, snapshot, challenge): why, typed; an address file's row its line */
+  | (AuditFault & { line?: number })
   /** its proof is not counted for the asset: the proof's finding */
   | { code: "proof-not-counted"; proof: HoldingFinding }
   /** an output spent at or below its chain's joint height */
@@ -148,8 +289,19 @@ export type HoldingFinding =
   | { code: "network-untold"; summary: string | null }
   /** an address file's row of base units of a coin whose places chaingw's tables do not know */
   | { code: "places-unknown"; asset: string; coin: string; network: string }
-  /** an address file's row the verifier did not find signed and held (failed, unsigned, unsupported): its words */
-  | { code: "row-not-proven"; status: string; reason: string }
+  /**
+   * an address file's row the verifier did not find signed and held — failed (another key's signature, less on
+   * chain than claimed), unsigned, or a form chaingw cannot judge —: its amount as claimed, the balance read and
+   * the block it was read at (null: none), and `verifier`, the row's reason in the ownership verifier's words
+   * (`reserves verify` prints the same)
+   */
+  | {
+      code: "row-failed" | "row-unsigned" | "row-unsupported";
+      claimed: string | null;
+      read: string | null;
+      block: string | null;
+      verifier: string;
+    }
   /** a token whose balanceOf reads the native coin (`detail`: what the probe saw): the native coin counts it */
   | { code: "reads-native"; asset: string; coin: string; is: HoldingChain; detail: string }
   /** a token whose balanceOf reads another declared token's (`token`; `detail`: what the probe saw): that token counts it */
@@ -171,21 +323,31 @@ export type HoldingCode = HoldingFinding["code"];
 export function holdingWords(f: HoldingFinding): string {
   switch (f.code) {
     case "proven":
-      return `held at ${f.at} (re-read on the node); its address signed the audit's challenge`;
+      return `held at ${heldAt(f.at)} (re-read on the node); its address signed the audit's challenge`;
     case "row-proven":
       return "signed over the audit's text, the balance read at the snapshot";
     case "row-claimed":
       return "signed, the amount as the file claims it";
     case "not-verified":
-      return `held at ${f.at} as the document states (not verified: --verify)`;
+      return `held at ${heldAt(f.at)} as the document states (not verified: --verify)`;
     case "unsigned":
-      return `held at ${f.at}; no signature over the audit's challenge proven for this address`;
+      return `held at ${heldAt(f.at)}; no signature over the audit's challenge proven for this address`;
     case "proof-not-proving":
-      return `held at ${f.at}; the proof ${f.check === "holds" ? "proves nothing for this audit" : `does not hold (${f.check})`}`;
+      return `held at ${heldAt(f.at)}; the proof ${f.check === "holds" ? "proves nothing for this audit" : `does not hold (${f.check})`}`;
     case "proof-check":
       return `${f.check}${f.summary ? `: ${f.summary}` : ""}`;
-    case "not-for-audit":
-      return f.why;
+    case "audit-terms":
+    case "no-challenge":
+    case "proof-unchallenged":
+    case "other-challenge":
+    case "block-time-untold":
+    case "liabilities-undated":
+    case "beyond-max-gap":
+    case "before-moment":
+    case "below-snapshot":
+    case "tracking-untold":
+    case "ledger-untold":
+      return `${f.line === undefined ? "" : `line ${f.line}: `}${auditFaultWords(f)}`;
     case "proof-not-counted":
       return `the proof is not counted: ${holdingWords(f.proof)}`;
     case "spent-by-snapshot":
@@ -204,8 +366,10 @@ export function holdingWords(f: HoldingFinding): string {
       return f.summary === null ? "not judged without --verify" : `its node: ${f.summary}`;
     case "places-unknown":
       return `${f.coin}${f.network && !f.coin.includes("-") ? ` on ${f.network}` : ""}: its amount is in base units of a coin whose places chaingw's tables do not know: not counted as ${f.asset}`;
-    case "row-not-proven":
-      return f.reason;
+    case "row-failed":
+    case "row-unsigned":
+    case "row-unsupported":
+      return f.verifier;
     case "reads-native":
       return `${f.coin} is ${chainWords(f.is)}, one balance backs one asset: it ${f.detail}; the native coin counts once, as itself: not counted as ${f.asset}`;
     case "reads-token":

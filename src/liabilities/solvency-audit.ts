@@ -4,13 +4,9 @@
  * network's snapshot with its block's time against the liabilities' created.
  */
 import { type NetworkId, networkLabel } from "../chains/assets.js";
-import {
-  gapText,
-  NO_BLOCK_TIME,
-  NO_LIABILITIES_DATE,
-  rfc3339Seconds,
-  timeFault,
-} from "../util/audit-time.js";
+import { timeFault } from "../judge/moment.js";
+import { type AuditFault, gapText, howTextsDiffer } from "../judge/words.js";
+import { rfc3339Seconds } from "../util/audit-time.js";
 import { aheadOfClock, isoOf } from "../util/text.js";
 import { amountText } from "../util/units.js";
 import { commitmentFaults } from "./commitment.js";
@@ -25,20 +21,7 @@ import type {
 } from "./solvency-types.js";
 
 export { snapshotText } from "../judge/report.js";
-export { isoOf, NO_BLOCK_TIME, NO_LIABILITIES_DATE };
-
-/**
- * How two texts that are not equal differ, when it is by a thing the eye misses: a Unicode normalisation
- * form, white space, letter case ("" otherwise). Equality itself is byte for byte.
- */
-export function howTextsDiffer(a: string, b: string): string {
-  if (a.normalize("NFC") === b.normalize("NFC"))
-    return " (the same letters in another Unicode normalisation form: another text to a signature)";
-  const ws = (x: string) => x.replace(/\s+/gu, " ").trim();
-  if (ws(a) === ws(b)) return " (they differ in white space only: another text to a signature)";
-  if (a.toLowerCase() === b.toLowerCase()) return " (they differ in letter case only)";
-  return "";
-}
+export { howTextsDiffer, isoOf };
 
 export const q = (t: string) => JSON.stringify(t);
 
@@ -126,20 +109,19 @@ export function auditOf(i: SolvencyInput, owed: Owed): Audit {
   };
 }
 
-/** Why a holding proof proves nothing for this audit (undefined when it does). */
-export function notForAudit(b: Backing, audit: Audit, snap: Snapshot | undefined): string | undefined {
-  if (audit.faults.length) return "the audit's terms do not hold (above)";
+/** Why a holding proof proves nothing for this audit, typed (undefined when it does). */
+export function notForAudit(b: Backing, audit: Audit, snap: Snapshot | undefined): AuditFault | undefined {
+  if (audit.faults.length) return { code: "audit-terms" };
   const text = b.entry.claims.challenge;
-  if (audit.challenge === null) return "no audit challenge";
-  if (text === null) return "it has no challenge: no signature in it is over the audit's";
-  if (text !== audit.challenge)
-    return `its signatures are over ${q(text)}, not the audit's challenge ${q(audit.challenge)}${howTextsDiffer(text, audit.challenge)}`;
-  // the one time rule of both solvency paths (util/audit-time.ts)
+  if (audit.challenge === null) return { code: "no-challenge" };
+  if (text === null) return { code: "proof-unchallenged" };
+  if (text !== audit.challenge) return { code: "other-challenge", text, challenge: audit.challenge };
+  // the one time rule of both solvency paths (judge/moment.ts)
   return timeFault(
     snap?.block_time == null ? null : rfc3339Seconds(snap.block_time),
     audit.created === null ? null : rfc3339Seconds(audit.created),
     { text: audit.max_gap, seconds: audit.max_gap_seconds },
-  )?.why;
+  );
 }
 
 /** One network's snapshot at its joint height, with the time the verifying node gives its block. */

@@ -7,7 +7,7 @@
 import { type NetworkId, networkLabel } from "../chains/assets.js";
 import { type Holding, holdingName, Ledger, provenFor, type ReadStatus } from "../judge/holding.js";
 import type { HoldingLine } from "../judge/report.js";
-import { type HoldingFinding, holdingWords } from "../judge/words.js";
+import { type AuditFault, type HeldAt, type HoldingFinding, holdingWords } from "../judge/words.js";
 import { amountOf } from "../util/units.js";
 import { isoOf } from "./solvency-audit.js";
 import { heightOf, whatIs } from "./solvency-identity.js";
@@ -160,8 +160,7 @@ export function tallyProof(
   at: number,
   audit: {
     check: ReserveStatus;
-    notFor: string | undefined;
-    unknown: boolean;
+    notFor: AuditFault | undefined;
     challenge: string | null;
     scale: number;
   },
@@ -176,7 +175,7 @@ export function tallyProof(
   // each holding's line (rows.csv) as judged here: its finding typed (judge/words.ts)
   const is = whatIs(b, network);
   const stated = new Map(statedOf(b).map((x) => [x.key, x]));
-  const where = `${b.utxo ? "height" : "block"} ${b.utxo ? at : heightOf(b)}`;
+  const where: HeldAt = b.utxo ? { height: at } : { block: heightOf(b) };
   const skip = (key: string, f: HoldingFinding) => {
     const x = stated.get(key);
     if (x) t.list.notCounted(is, x, f);
@@ -198,7 +197,7 @@ export function tallyProof(
         is,
         x,
         audit.notFor !== undefined
-          ? { code: "not-for-audit", why: audit.notFor }
+          ? audit.notFor
           : !v
             ? { code: "not-verified", at: where }
             : !owned.has(h.address)
@@ -290,7 +289,7 @@ function ownHolding(
   at: number,
   h: Pick<Holding, "kind" | "contract" | "key" | "address" | "amount">,
   owned: Set<string>,
-  audit: { check: ReserveStatus; notFor: string | undefined; unknown: boolean; scale: number },
+  audit: { check: ReserveStatus; notFor: AuditFault | undefined; scale: number },
   unsigned: Set<string>,
 ): Holding {
   return {
@@ -307,6 +306,6 @@ function ownHolding(
       valid: owned.has(h.address),
     },
     read: READ[audit.check],
-    ...(audit.notFor === undefined ? {} : { fault: { why: audit.notFor, cannotSay: audit.unknown } }),
+    ...(audit.notFor === undefined ? {} : { fault: audit.notFor }),
   };
 }

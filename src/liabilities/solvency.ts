@@ -39,18 +39,26 @@ import { beforeMomentFault, momentOf } from "../judge/moment.js";
 import { readsFinding } from "../judge/reads.js";
 import { type HoldingLine, largestGap } from "../judge/report.js";
 import { assetStatus, chainSnapshots, snapshotFault } from "../judge/status.js";
-import { type AssetFinding, assetWords, type HoldingFinding, holdingWords } from "../judge/words.js";
+import {
+  type AssetFinding,
+  AUDIT_FAULT_UNTOLD,
+  type AuditFault,
+  assetWords,
+  auditFaultWords,
+  type HoldingFinding,
+  holdingWords,
+  isAuditFault,
+  type NotForAudit,
+  notForWords,
+} from "../judge/words.js";
 import { share } from "../reserves/claims.js";
 import { readsTokenDetail } from "../reserves/evm/reads-token.js";
-import { counted } from "../reserves/verdict.js";
 import { rfc3339Seconds } from "../util/audit-time.js";
 import { amountText } from "../util/units.js";
 import {
   auditOf,
   challengesOf,
   isoOf,
-  NO_BLOCK_TIME,
-  NO_LIABILITIES_DATE,
   notForAudit,
   owedOf,
   snapshotOf,
@@ -174,14 +182,16 @@ function judgeAsset(
   const run: AssetRun = { asset, rule, j, t, joint, snapshots, moment, mirrors: new Set(), fmt };
   const proofs = placed.map((p) => {
     const from = t.list.lines.length;
-    // the finding of a proof not counted stays the judge's (its code and words are the line's)
-    const { finding, ...line } = proofLine(run, p);
+    // the finding of a proof not counted, or of one counted that proves nothing for this audit, is the judge's
+    const line = proofLine(run, p);
     // a proof none of whose holdings was listed: the proof as one line
-    const f: HoldingFinding | undefined = line.counted
-      ? line.not_for_this_audit
-        ? { code: "not-for-audit", why: line.not_for_this_audit }
-        : { code: "proof-check", check: line.check, ...(line.summary ? { summary: line.summary } : {}) }
-      : (finding as HoldingFinding);
+    const f: HoldingFinding =
+      line.finding ??
+      ({
+        code: "proof-check",
+        check: line.check,
+        ...(line.summary ? { summary: line.summary } : {}),
+      } as const);
     t.list.proof(from, p.b, line.is, { ...line, finding: f });
     return line;
   });
@@ -244,10 +254,7 @@ function readsOther(
 }
 
 /** One proof's line of an asset: counted (its coins tallied once) or why not. */
-function proofLine(
-  run: AssetRun,
-  { b, network, ref }: Placed,
-): SolvencyAsset["proofs"][number] & { finding?: HoldingFinding } {
+function proofLine(run: AssetRun, { b, network, ref }: Placed): SolvencyAsset["proofs"][number] {
   const { asset, rule, j, t, fmt } = run;
   const check = reserveStatus(b);
   const t0 = b.entry.verify?.block_time ?? null;
@@ -298,42 +305,42 @@ function proofLine(
   const reads = readsOther(b, asset.asset, network, token);
   if (reads) return notCounted(reads);
   // one snapshot per chain: a balance read below its chain's (the face refuses such EVM proofs before sending)
-  const moved = b.evm ? snapshotFault("balance", heightOf(b), at, "the proofs'") : undefined;
+  const moved = b.evm ? snapshotFault("balance", heightOf(b), at, "proofs") : undefined;
   const snap = run.snapshots.get(network);
   const early = earlierThanMoment(run, snap);
   // a declared token its node could not probe may be the native coin again (a well-known one is not)
   const why =
     token === undefined || mirror !== undefined ? undefined : j.untracked.get(`${network} ${token}`);
   // or a facade of a ledger an earlier declared token reads (judge/reads.ts `sharedLedgers`), or not told
-  const untold =
+  const shared = token === undefined ? undefined : j.shared.get(`${network} ${token}`);
+  const untold: AuditFault | undefined =
     rule.source === "well-known" || token === undefined
       ? undefined
       : why !== undefined
-        ? `whether its balanceOf reads the native coin of ${networkLabel(network)} (counted twice then) its node cannot tell: ${why}`
-        : j.shared.get(`${network} ${token}`);
+        ? { code: "tracking-untold", network: networkLabel(network), reason: why }
+        : shared === undefined
+          ? undefined
+          : { code: "ledger-untold", detail: shared };
   const notFor =
     check === "holds"
       ? (moved ?? notForAudit(b, j.audit, snap) ?? (b.evm ? (early?.evm ?? untold) : undefined))
       : undefined;
   // no time for its block (or the moment, or whether it is the native coin again, not told): the proof holds,
   // and whether it backs these liabilities cannot be said
-  const unknown =
-    notFor === NO_BLOCK_TIME ||
-    notFor === NO_LIABILITIES_DATE ||
-    (notFor !== undefined && (notFor === early?.evm || notFor === untold));
+  const unknown = notFor !== undefined && AUDIT_FAULT_UNTOLD.has(notFor.code);
   const own = tallyProof(
     t,
     b,
     network,
     at,
-    { check, notFor, unknown, challenge: j.audit.challenge, scale: asset.decimals },
+    { check, notFor, challenge: j.audit.challenge, scale: asset.decimals },
     { createdS: j.createdS, momentS: early ? early.s : null },
     mirror !== undefined,
   );
   return {
     ...base,
     ...(unknown ? { check: "cannot-say" as const } : {}),
-    ...(notFor === undefined ? {} : { not_for_this_audit: notFor }),
+    ...(notFor === undefined ? {} : { not_for_this_audit: auditFaultWords(notFor), finding: notFor }),
     counted: true,
     claimed: fmt(own.claimed),
     proven: fmt(own.proven),
@@ -370,7 +377,7 @@ function auditMoment(
 function earlierThanMoment(
   run: AssetRun,
   snap: Snapshot | undefined,
-): { s: number; evm?: string } | undefined {
+): { s: number; evm?: AuditFault } | undefined {
   const m = run.moment;
   if (m === null || snap?.block_time == null || rfc3339Seconds(snap.block_time) >= m.s) return undefined;
   const evm = beforeMomentFault(
@@ -382,28 +389,44 @@ function earlierThanMoment(
   return { s: m.s, ...(evm ? { evm } : {}) };
 }
 
-/** Why an asset's holding proofs prove nothing for this audit, once each. */
-function notForList(a: SolvencyAsset): string[] {
-  const why = [
-    ...new Set(
-      a.proofs.flatMap((p) =>
-        p.not_for_this_audit && p.not_for_this_audit !== "the audit's terms do not hold (above)"
-          ? [`${p.file}: ${p.not_for_this_audit}`]
-          : [],
-      ),
-    ),
+/** Why an asset's holding proofs prove nothing for this audit, once each (typed: judge/words.ts words them). */
+function notForList(a: SolvencyAsset): NotForAudit[] {
+  const seen = new Set<string>();
+  const why = a.proofs.flatMap((p): NotForAudit[] => {
+    const f = p.finding;
+    if (!p.counted || f === undefined || !isAuditFault(f) || f.code === "audit-terms") return [];
+    const n = { file: p.file, fault: f };
+    const key = notForWords(n);
+    if (seen.has(key)) return [];
+    seen.add(key);
+    return [n];
+  });
+  const spent = a.spent_before_commitment;
+  const moved = a.moved_before_moment;
+  return [
+    ...why,
+    ...(spent.length
+      ? [
+          {
+            code: "spent-before-liabilities" as const,
+            outputs: spent.length,
+            block: spent[0]!.height,
+            more: spent.length > 1,
+          },
+        ]
+      : []),
+    ...(moved.length
+      ? [
+          {
+            code: "moved-before-moment" as const,
+            outputs: moved.length,
+            block: moved[0]!.height,
+            more: moved.length > 1,
+            moment: a.moment?.time ?? null,
+          },
+        ]
+      : []),
   ];
-  const spent = a.spent_before_commitment.length
-    ? [
-        `${counted(a.spent_before_commitment.length, "output")} spent at or before the liabilities' created (block ${a.spent_before_commitment[0]!.height}${a.spent_before_commitment.length > 1 ? ", …" : ""})`,
-      ]
-    : [];
-  const moved = a.moved_before_moment.length
-    ? [
-        `${counted(a.moved_before_moment.length, "output")} spent by the audit's moment ${a.moment?.time} (block ${a.moved_before_moment[0]!.height}${a.moved_before_moment.length > 1 ? ", …" : ""}): moved before its other chains were read, counted on none`,
-      ]
-    : [];
-  return [...why, ...spent, ...moved];
 }
 
 /** The asset's finding, typed (judge/words.ts turns it into words). */
@@ -421,7 +444,7 @@ function findingOf(a: SolvencyAsset, verified: boolean, owedUnknown: boolean): A
     },
     none: !a.proofs.some((p) => p.counted),
     notFor: notForList(a),
-    ...(verified ? {} : { unprovable: "nothing is proven without --verify" }),
+    ...(verified ? {} : { unprovable: "no-verify" as const }),
   };
 }
 

@@ -97,12 +97,10 @@ export type Holding = HoldingLine;
 
 /** A proof as one holding, where the judge's lines are not given (the proof's own claimed and proven). */
 function proofHolding(a: SolvencyAsset, p: SolvencyAsset["proofs"][number]): Holding[] {
-  // a counted proof's finding from its line; one not counted carries the judge's code and words
+  // the judge's finding where it gave one (a proof not counted, or counted and not for this audit); else its check
   const f: HoldingFinding | undefined = !p.counted
     ? undefined
-    : p.not_for_this_audit
-      ? { code: "not-for-audit", why: p.not_for_this_audit }
-      : { code: "proof-check", check: p.check, ...(p.summary ? { summary: p.summary } : {}) };
+    : (p.finding ?? { code: "proof-check", check: p.check, ...(p.summary ? { summary: p.summary } : {}) });
   return [
     {
       asset: a.asset,

@@ -6,6 +6,7 @@
  * proof or row counted as and why. The verdict's and a status's words are solvency-rows.ts's, once.
  */
 import { type SolvencyAsset, type SolvencyReport, snapshotText } from "../../judge/report.js";
+import { auditFaultWords, isAuditFault } from "../../judge/words.js";
 import { amountOf } from "../../util/units.js";
 import { nodesLine } from "../nodes.js";
 import { assetRows, STATUS_WORD, VERDICT_WORD } from "./solvency-rows.js";
@@ -46,7 +47,7 @@ function assetLines(a: SolvencyAsset): string[] {
   }
   for (const x of a.rows ?? [])
     out.push(
-      `${a.asset}: line ${x.line} ${x.coin} ${x.address}: ${amountOf(x.amount, a.decimals)} ${x.proven ? "proven" : "claimed"}${x.not_for_this_audit ? ` (not proven for this audit: ${x.not_for_this_audit.replace(/^line \d+: /, "")})` : ""}`,
+      `${a.asset}: line ${x.line} ${x.coin} ${x.address}: ${amountOf(x.amount, a.decimals)} ${x.proven ? "proven" : "claimed"}${isAuditFault(x.finding) ? ` (not proven for this audit: ${auditFaultWords(x.finding)})` : ""}`,
     );
   for (const x of a.not_counted ?? [])
     out.push(

@@ -15,7 +15,7 @@ import {
 import { COINS, type NetworkName } from "../../chains/coins.js";
 import type { Holding, ReadStatus } from "../../judge/holding.js";
 import { readsFinding } from "../../judge/reads.js";
-import type { HoldingFinding } from "../../judge/words.js";
+import type { AuditFault, HoldingFinding } from "../../judge/words.js";
 import { isTronRow, networkOf, nodeOfRow } from "./balances.js";
 import { exchangeChainOf, nativeOn } from "./coins.js";
 import { addressKey } from "./judge.js";
@@ -144,12 +144,16 @@ export function snapshotGroupOf(j: { backings: RowBackings }, row: OwnershipRow)
  * A TRON row read at a TRC-20: the tracking probe is not asked (java-tron's JSON-RPC takes no state override),
  * so whether its balanceOf reads TRX again its node cannot tell — as an EVM node that ignores the override.
  */
-function tronUntracked(row: OwnershipRow, b: RowBackings): { tracks: null; detail: string } | undefined {
+function tronUntracked(
+  row: OwnershipRow,
+  b: RowBackings,
+): { tracks: null; detail: string; why: string } | undefined {
   if (!isTronRow(row) || typeof rowIdentity(row, b).token !== "string") return undefined;
+  const why = "java-tron's JSON-RPC takes no state override";
   return {
     tracks: null,
-    detail:
-      "whether its balanceOf reads the native coin its node cannot tell: java-tron's JSON-RPC takes no state override",
+    detail: `whether its balanceOf reads the native coin its node cannot tell: ${why}`,
+    why,
   };
 }
 
@@ -164,7 +168,7 @@ export function trackingFault(
   row: OwnershipRow,
   asset: string,
   b: RowBackings,
-): { notCounted: HoldingFinding } | { fault: { why: string; cannotSay: true } } | undefined {
+): { notCounted: HoldingFinding } | { fault: AuditFault } | undefined {
   const t = r.balance?.tracking ?? tronUntracked(row, b);
   if (!t || t.tracks === false) return undefined;
   const id = rowIdentity(row, b);
@@ -176,11 +180,11 @@ export function trackingFault(
       ),
     };
   if (b.rules.get(asset)?.source === "well-known") return undefined;
-  const on = id.network === null ? "its network" : networkLabel(id.network);
   return {
     fault: {
-      why: `${t.detail.replace(/^whether its balanceOf reads the native coin/, `whether its balanceOf reads the native coin of ${on} (counted twice then)`)}`,
-      cannotSay: true,
+      code: "tracking-untold",
+      network: id.network === null ? null : networkLabel(id.network),
+      reason: t.why ?? t.detail,
     },
   };
 }

@@ -50,7 +50,7 @@ export interface RowResult {
     detail: string;
     decimals?: number;
     /** a token's balanceOf moving with a native balance (tracking.ts): true, it does; null, the node cannot tell */
-    tracking?: { tracks: boolean | null; detail: string; reads?: string };
+    tracking?: { tracks: boolean | null; detail: string; why?: string; reads?: string };
   };
 }
 

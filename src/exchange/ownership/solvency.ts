@@ -20,7 +20,7 @@
  */
 import { networkLabel, trustedContracts, trustedText } from "../../chains/assets.js";
 import { type Entry, Ledger } from "../../judge/holding.js";
-import { beforeMomentFault, type Moment, momentOf } from "../../judge/moment.js";
+import { beforeMomentFault, type Moment, momentOf, timeFault } from "../../judge/moment.js";
 import {
   type RowLine,
   type RowNotCounted,
@@ -33,13 +33,16 @@ import {
 import { assetStatus, chainSnapshots, snapshotFault } from "../../judge/status.js";
 import {
   type AssetFinding,
+  type AuditFault,
   assetWords,
+  gapText,
   type HoldingFinding,
   holdingWords,
+  isAuditFault,
   placesWords,
 } from "../../judge/words.js";
 import { share } from "../../reserves/claims.js";
-import { gapText, rfc3339Seconds, timeFault } from "../../util/audit-time.js";
+import { rfc3339Seconds } from "../../util/audit-time.js";
 import { aheadOfClock, isoOf } from "../../util/text.js";
 import { amountOf, amountText } from "../../util/units.js";
 import { nodeOfRow } from "./balances.js";
@@ -169,21 +172,29 @@ function notCountedWhy(
   // a row its node could not re-read stays in the sums as what might be proven (the ledger's unknown): the
   // judge's "cannot say" weighs it; dropped, its coin read "not covered" though no chain answered against it
   if (r.status !== "proven" && r.status !== "signed" && r.status !== "cannot-say")
-    return { finding: { code: "row-not-proven", status: r.status, reason: r.reason } };
+    return {
+      finding: {
+        code:
+          r.status === "unsigned"
+            ? "row-unsigned"
+            : r.status === "unsupported"
+              ? "row-unsupported"
+              : "row-failed",
+        claimed: r.amount,
+        read: r.balance?.value ?? null,
+        block: r.balance?.block ?? null,
+        verifier: r.reason,
+      },
+    };
   const tracked = trackingFault(r, row, owed.asset, j.backings);
   if (tracked && "notCounted" in tracked) return { finding: tracked.notCounted };
   return { amount: exactOf(r.amount as string, j.file.units === "base" ? d : undefined) };
 }
 
 /** One snapshot per chain (judge/status.ts): why a proven row read below its chain's proves nothing for the sum. */
-function heightFault(j: Judging, row: OwnershipRow, height: number | undefined): string | undefined {
+function heightFault(j: Judging, row: OwnershipRow, height: number | undefined): AuditFault | undefined {
   const group = snapshotGroupOf(j, row);
-  return snapshotFault(
-    "balance",
-    height,
-    group === undefined ? undefined : j.latest.get(group),
-    "the file's",
-  );
+  return snapshotFault("balance", height, group === undefined ? undefined : j.latest.get(group), "file");
 }
 
 /**
@@ -220,14 +231,14 @@ function notCountedRow(
       ? rowAmounts(stated, j.file.units, r.coin, r.network)
       : rowAmounts(stated, j.file.units, r.coin, r.network, places);
   const claimed = amount || (j.file.units === "base" ? `${stated} base units` : stated);
-  return { ...base, address: r.address, claimed, status: r.status, code: f.code, why: holdingWords(f) };
+  return { ...base, address: r.address, claimed, status: r.status, code: f.code, why: holdingWords(f), finding: f };
 }
 
 /** The coin's finding, typed (judge/words.ts turns it into words): its status, numbers, and why not proven. */
 function coinFinding(c: SolvencyAsset, j: Judging): AssetFinding {
-  const late = [
-    ...new Set((c.rows ?? []).flatMap((x) => (x.not_for_this_audit ? [x.not_for_this_audit] : []))),
-  ];
+  const late = (c.rows ?? []).flatMap((x) =>
+    isAuditFault(x.finding) ? [{ line: x.line, fault: x.finding }] : [],
+  );
   return {
     // an exchange's coin is cannot say where what it owes is not known, else only where rows proven on chain
     // could be for this audit
@@ -243,13 +254,15 @@ function coinFinding(c: SolvencyAsset, j: Judging): AssetFinding {
     },
     none: !c.rows?.length,
     notFor: late,
-    ...(j.challenge === null ? { unprovable: "nothing is proven for the audit without --challenge" } : {}),
+    ...(j.challenge === null ? { unprovable: "no-challenge" as const } : {}),
   };
 }
 
 /** A counted row before the sums: its line, its exact amount, whether proven for the audit, and why not. */
 interface Counted {
-  row: Omit<RowLine, "amount" | "proven" | "code" | "why">;
+  row: Omit<RowLine, "amount" | "proven" | "code" | "why" | "finding" | "not_for_this_audit">;
+  /** why, proven on chain, it proves nothing for this audit (typed), if so */
+  fault?: AuditFault;
   /** the ledger's entry the row stands for: proven where any row of the balance is */
   entry: Entry;
 }
@@ -308,14 +321,12 @@ function rowsOfCoin(
   for (const { base, r, row, amount, snap, onChain } of candidates) {
     // proven for the audit only when the auditor accepts the text, at a snapshot within --max-gap of the
     // liabilities' date, the latest of its chain, and held at the audit's one moment across chains
-    const moved = onChain ? heightFault(j, row, snap?.height) : undefined;
     const fault = !onChain
       ? undefined
-      : moved
-        ? { why: moved, cannotSay: false }
-        : (timeFault(snap?.time?.time, j.audit.dateS, j.audit.maxGap) ??
-          momentFault(snap, moment) ??
-          untoldFault(r, row, owed.asset, j.backings));
+      : (heightFault(j, row, snap?.height) ??
+        timeFault(snap?.time?.time, j.audit.dateS, j.audit.maxGap) ??
+        momentFault(snap, moment) ??
+        untoldFault(r, row, owed.asset, j.backings));
     const h = rowHolding(row, r, amount, snap, j.backings, fault, signerOf(row, r, j.owned));
     const again = j.ledger.count(h, owed.asset);
     if (again) {
@@ -323,11 +334,8 @@ function rowsOfCoin(
       continue;
     }
     counted.push({
-      row: {
-        ...base,
-        address: r.address,
-        ...(fault ? { not_for_this_audit: `line ${r.line}: ${fault.why}` } : {}),
-      },
+      row: { ...base, address: r.address },
+      ...(fault ? { fault } : {}),
       entry: j.ledger.entries.get(Ledger.keyOf(h)) as Entry,
     });
     if (snap) snapshots.set(`${snap.network} ${snap.height}`, snapshotEntry(snap, j.audit));
@@ -366,17 +374,11 @@ const untoldFault = (...a: Parameters<typeof trackingFault>) => {
 function momentFault(
   snap: ReturnType<typeof snapshotOfRow>,
   m: Moment<string> | null,
-): { why: string; cannotSay: boolean } | undefined {
+): AuditFault | undefined {
   const t = snap?.time;
   if (m === null || !t || t.time === null) return undefined;
   const next = t.next;
-  const why = beforeMomentFault(
-    t.time,
-    m,
-    m.chain,
-    next === undefined ? undefined : next !== null && next <= m.s,
-  );
-  return why ? { why, cannotSay: true } : undefined;
+  return beforeMomentFault(t.time, m, m.chain, next === undefined ? undefined : next !== null && next <= m.s);
 }
 
 /**
@@ -426,17 +428,18 @@ function judgeCoin(
     shortfall: proven >= liab ? null : fmt(liab - proven),
     status,
     proofs: [],
-    rows: counted.map(({ row: { line, coin, network, address, ...rest }, entry }) => {
-      const f: HoldingFinding = rest.not_for_this_audit
-        ? { code: "not-for-audit", why: rest.not_for_this_audit }
+    rows: counted.map(({ row: { line, coin, network, address }, fault, entry }) => {
+      const f: HoldingFinding = fault
+        ? { ...fault, line }
         : { code: entry.proven ? "row-proven" : "row-claimed" };
       return {
         ...{ line, coin, network, address },
         amount: fmt(at({ units: entry.amount, scale: entry.scale }, decimals)),
         proven: entry.proven,
-        ...rest,
+        ...(fault ? { not_for_this_audit: holdingWords(f) } : {}),
         code: f.code,
         why: holdingWords(f),
+        finding: f,
       };
     }),
     // what each row not counted claims, at the coin's places as every amount of it is (text not such an amount as it is)

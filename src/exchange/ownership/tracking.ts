@@ -30,6 +30,8 @@ import { isEvmAddress } from "./signatures.js";
 export interface TokenTracking {
   tracks: boolean | null;
   detail: string;
+  /** tracks null: why the node could not tell (its own words), the solvency finding's reason */
+  why?: string;
   /** the other declared token whose balances it reads (tracks true): that token's coins, counted once, as it */
   reads?: string;
 }
@@ -67,6 +69,7 @@ export async function probeRows(
       out.set(t, {
         tracks: null,
         detail: `whether its balanceOf reads the native coin the node cannot tell: ${why}`,
+        why,
       });
     return out;
   };
@@ -105,6 +108,7 @@ export async function probeRows(
             ? {
                 tracks: null,
                 detail: `whether its balanceOf reads the native coin the node cannot tell: ${failed}`,
+                why: failed,
               }
             : {
                 tracks: false,
