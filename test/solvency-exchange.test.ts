@@ -894,7 +894,8 @@ describe("--max-gap over an exchange's address file, as over chaingw's own proof
         code: "row-failed",
         file: addressFile({ ltc: "20" }),
         more: dated(r, now()),
-        finding: { code: "row-failed", claimed: "20", read: "2", block: String(ltcHeight) },
+        // the balance and its block as the verifier read them (reserves verify's balance.value, balance.block)
+        finding: { code: "row-failed", claimed: "20", read: "2.00000000", block: `height ${ltcHeight}` },
       },
     ];
     for (const c of cases) {
