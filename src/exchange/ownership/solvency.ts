@@ -231,7 +231,15 @@ function notCountedRow(
       ? rowAmounts(stated, j.file.units, r.coin, r.network)
       : rowAmounts(stated, j.file.units, r.coin, r.network, places);
   const claimed = amount || (j.file.units === "base" ? `${stated} base units` : stated);
-  return { ...base, address: r.address, claimed, status: r.status, code: f.code, why: holdingWords(f), finding: f };
+  return {
+    ...base,
+    address: r.address,
+    claimed,
+    status: r.status,
+    code: f.code,
+    why: holdingWords(f),
+    finding: f,
+  };
 }
 
 /** The coin's finding, typed (judge/words.ts turns it into words): its status, numbers, and why not proven. */
