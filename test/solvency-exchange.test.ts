@@ -917,7 +917,7 @@ describe("--max-gap over an exchange's address file, as over chaingw's own proof
       expect(text.exitCode, text.stderr).toBe(json.exitCode);
       expect(text.stdout).toContain(
         c.code === "row-failed"
-          ? `LTC: line 6 LTC: NOT COUNTED (failed): ${why}\n`
+          ? `LTC: line 6 LTC ${addr}: claimed 20.00000000, NOT COUNTED (failed): ${why}\n`
           : `LTC: line 6 LTC ${addr}: 2.00000000 claimed (not proven for this audit: ${why.replace("line 6: ", "")})\n`,
       );
       const rows = readFileSync(join(pkg, "rows.csv"), "utf8").trimEnd().split("\n");

@@ -180,6 +180,9 @@ export function trackingFault(
       ),
     };
   if (b.rules.get(asset)?.source === "well-known") return undefined;
+  // a "cannot tell" with no node's reason is the shared-ledger rule's (tracking.ts ledgersOf: judge/reads.ts
+  // sharedLedgers, its words sharedLedgerWords / ledgerUntoldWords), not the native-coin probe's
+  if (t.why === undefined) return { fault: { code: "ledger-untold", detail: t.detail } };
   return {
     fault: {
       code: "tracking-untold",

@@ -30,7 +30,10 @@ import { isEvmAddress } from "./signatures.js";
 export interface TokenTracking {
   tracks: boolean | null;
   detail: string;
-  /** tracks null: why the node could not tell (its own words), the solvency finding's reason */
+  /**
+   * tracks null: why the node could not tell (its own words), the solvency finding's reason; absent where the
+   * shared-ledger rule made it "cannot tell" (its words in `detail`)
+   */
   why?: string;
   /** the other declared token whose balances it reads (tracks true): that token's coins, counted once, as it */
   reads?: string;
