@@ -29,6 +29,15 @@ export interface PrepareInput {
   plain?: boolean;
 }
 
+/** A call's `read` (sent again after a reset before any answer) and `writes` flags, the registry's mark asked once. */
+function readOrWrites(
+  def: MethodDef | undefined,
+  params: readonly unknown[],
+  known: boolean,
+): { read: boolean; writes?: true } {
+  return writesOf(def, params) ? { read: false, writes: true } : { read: known };
+}
+
 /** Builds and checks a registry method's request; throws UsageError naming the parameter. */
 export function prepare(def: MethodDef, input: PrepareInput): Prepared {
   let params = buildParams(def, input.params as unknown[], input.fromText ?? false);
@@ -40,8 +49,7 @@ export function prepare(def: MethodDef, input: PrepareInput): Prepared {
     marks: def.marks,
     // a call that only reads is sent again after a kept-alive connection closed under it; one the registry
     // marks `writes` (scantxoutset start, abort) never
-    read: !writesOf(def, params),
-    ...(writesOf(def, params) ? { writes: true } : {}),
+    ...readOrWrites(def, params, true),
     ...(def.slow ? { slow: true } : {}),
     long: def.longRunning?.(params) ?? false,
     plain: input.plain,
@@ -72,8 +80,7 @@ export function prepareRaw(method: string, params: unknown[], group?: GroupName)
     marks: def?.marks ?? UNKNOWN_MARKS,
     // a method outside the registry may change the node's state (sendrawtransaction): never sent twice; nor
     // a registry call marked `writes`
-    read: def !== undefined && !writesOf(def, params),
-    ...(writesOf(def, params) ? { writes: true } : {}),
+    ...readOrWrites(def, params, def !== undefined),
     ...(def?.slow ? { slow: true } : {}),
     long: def?.longRunning?.(params) ?? false,
     chain,
