@@ -153,7 +153,7 @@ beforeAll(async () => {
 });
 
 /** how a verdict names anvil's chain: Ethereum's chain id, its own genesis */
-const chain1 = () => `chain id 1 (not Ethereum: its genesis block is ${genesis})`;
+const chain1 = () => `chain id 1 (a stand-in for Ethereum: its genesis block is ${genesis}; --stand-in)`;
 
 afterAll(async () => {
   await anvil?.stop();

@@ -4,7 +4,8 @@
  * contract set with anvil_setCode at Tether's USDT address (0xdac17f…) there, holding 7 "USDT" at a key that
  * signed the audit's text, was taken as Tether's USDT on Ethereum. Now, on both paths — an exchange's address
  * file (HTX layout, `cast wallet sign` over "huobi") and chaingw's own `reserves balances` proof — it is not
- * Tether's USDT: the node is "chain id 1 (not Ethereum: its genesis block is 0x…)", NOT SOLVENT; in the same
+ * Tether's USDT: the node, declared a stand-in, is "chain id 1 (a stand-in for Ethereum: its genesis block is 0x…;
+ * --stand-in)" — its coins its own, not Ethereum's —, NOT SOLVENT; in the same
  * invocation a token declared with --backing on that chain (USDX) counts, named as trusted.
  */
 import { execFileSync } from "node:child_process";
@@ -81,7 +82,7 @@ afterAll(async () => {
   await anvil?.stop();
 });
 
-const notEthereum = () => `chain id 1 (not Ethereum: its genesis block is ${genesis})`;
+const notEthereum = () => `chain id 1 (a stand-in for Ethereum: its genesis block is ${genesis}; --stand-in)`;
 
 describe("a USDT set at Tether's address on an anvil answering chain id 1", () => {
   it("anvil's genesis is not Ethereum's", () => {

@@ -162,7 +162,7 @@ describe("one identity rule: a well-known asset only at its known contract", () 
     expect(forged.coin("USDT")?.not_counted).toEqual([
       expect.objectContaining({
         status: "proven",
-        why: `USDT-ETH is the token at ${usdt} on chain id 1 (not Ethereum: its genesis block is ${genesis}), not Tether's USDT on Ethereum or Tether's USDT on TRON (the well-known USDT; another network or contract only with --backing USDT=NETWORK[:TOKEN]): not counted as USDT`,
+        why: `USDT-ETH is the token at ${usdt} on chain id 1 (a stand-in for Ethereum: its genesis block is ${genesis}; --stand-in), not Tether's USDT on Ethereum or Tether's USDT on TRON (the well-known USDT; another network or contract only with --backing USDT=NETWORK[:TOKEN]): not counted as USDT`,
       }),
     ]);
     expect(forged.report.trusted).toEqual([]);

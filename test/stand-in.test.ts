@@ -9,12 +9,13 @@
  * `reserves balances` proof.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
+import { buildCommitment } from "./helpers/liabilities.js";
 import { trackDir } from "./helpers/procs.js";
 
 const CAST = new URL("../node_modules/.bin/cast", import.meta.url).pathname;
@@ -123,6 +124,57 @@ describe("an anvil answering Ethereum's chain id, given as Ethereum's node", () 
       { net: "evm", chain: "Ethereum or a stand-in for it (--stand-in)", url: anvil.url },
     ]);
     expect(honest.exitCode).toBe(0);
+  });
+
+  it("solvency and reserves report with --stand-in: the table's words name the stand-in (not 'not Ethereum'), and the run-again lines repeat --stand-in", async () => {
+    const proof = join(dir, "balances-again.json");
+    const made = await runCli(["reserves", "balances", A0, "--proof", proof], {
+      env: { CHAINGW_URL: anvil.url },
+    });
+    expect(made.exitCode, made.stderr).toBe(0);
+    writeFileSync(join(dir, "assets.csv"), "asset,decimals\nETH,18\n");
+    const liab = await buildCommitment(dir, "owed", ["c1,ETH,5"]);
+    const page = join(dir, "solvency.html");
+    const s = await runCli([
+      "solvency",
+      "--liabilities",
+      liab,
+      "--reserves",
+      `ETH=${proof}`,
+      "--verify",
+      "--node",
+      `evm=${anvil.url}`,
+      "--stand-in",
+      "ethereum",
+      "--html",
+      page,
+    ]);
+    expect(s.stderr).toBe("");
+    // a stand-in's coins are its own, not Ethereum's ether: not counted, and said to be the declared stand-in
+    expect(s.stdout).toContain(
+      `ETH: ${proof}#native: NOT COUNTED: the native coin of chain id 1 (a stand-in for Ethereum: its genesis block is ${genesis}; --stand-in), not ether on Ethereum`,
+    );
+    expect(s.stdout).not.toContain("not Ethereum");
+    expect(s.exitCode).toBe(1);
+    // before: the page's command left --stand-in out, and run as printed its node could not say
+    expect(readFileSync(page, "utf8")).toContain(
+      `--reserves ETH=${proof} --node evm=${anvil.url} --stand-in ethereum</pre>`,
+    );
+    const r = await runCli([
+      "reserves",
+      "report",
+      proof,
+      "--verify",
+      "--node",
+      `evm=${anvil.url}`,
+      "--stand-in",
+      "ethereum",
+    ]);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toContain(
+      `re-verify: chaingw reserves report --verify --node evm=${anvil.url} --stand-in ethereum ${proof}`,
+    );
+    expect(r.exitCode).toBe(0);
   });
 
   it("--stand-in names a network whose genesis chaingw knows, else exit 2 by name, nothing sent", async () => {

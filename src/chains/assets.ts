@@ -163,8 +163,21 @@ export const networkNamed = (name: string): KnownNetwork | undefined =>
 export const networkOf = (id: NetworkId): KnownNetwork | undefined => KNOWN_NETWORKS.find((n) => n.id === id);
 
 /**
+ * The networks (the table's names: "ethereum", "tron-mainnet") a devnet on their chain id stands in for in
+ * this run: `--stand-in`, declared once where it is read (cli/nodes.ts standInsOf), so every label of such a
+ * chain — the table, the text lines, --json, --html, CSV — names it a stand-in. Its id stays its own.
+ */
+let standingIn: ReadonlySet<string> = new Set();
+
+/** Declares the run's `--stand-in` networks (`networkLabel` names their devnets so). */
+export const declareStandIns = (names: ReadonlySet<string>): void => {
+  standingIn = names;
+};
+
+/**
  * "Litecoin regtest", or the id itself for a network the table does not know ("evm:8453"); a node on a known
- * chain id whose genesis is another's: "chain id 1 (not Ethereum: its genesis block is 0x…)".
+ * chain id whose genesis is another's: "chain id 1 (not Ethereum: its genesis block is 0x…)", or, declared
+ * with --stand-in, "chain id 1 (a stand-in for Ethereum: its genesis block is 0x…; --stand-in)".
  */
 export const networkLabel = (id: NetworkId): string => {
   const known = networkOf(id)?.label;
@@ -172,7 +185,10 @@ export const networkLabel = (id: NetworkId): string => {
   const base = chainIdNetwork(id);
   if (base === id) return id;
   const g = id.slice(base.length + 1);
-  return `chain id ${base.slice(4)} (not ${networkOf(base)?.label ?? base}: ${g === "none" ? "it gave no genesis block" : `its genesis block is ${g}`})`;
+  const of = networkOf(base);
+  if (of && g !== "none" && standingIn.has(of.name))
+    return `chain id ${base.slice(4)} (a stand-in for ${of.label}: its genesis block is ${g}; --stand-in)`;
+  return `chain id ${base.slice(4)} (not ${of?.label ?? base}: ${g === "none" ? "it gave no genesis block" : `its genesis block is ${g}`})`;
 };
 /** The network's own coin as a verdict names it: "LTC on Litecoin regtest", "the native coin of anvil (…)". */
 export const nativeCoinLabel = (id: NetworkId): string => {

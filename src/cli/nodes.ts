@@ -37,7 +37,8 @@ export const STAND_IN_OPTION = {
  * (any other is known by its chain id alone: nothing to stand in for). Refused by name, nothing sent.
  */
 export async function standInsOf(values: readonly string[] | undefined): Promise<ReadonlySet<string>> {
-  const [{ networkNamed, networkOf }, { genesisOfNetwork }, { expectedNetworkOf }] = await Promise.all([
+  const [{ networkNamed, networkOf, declareStandIns }, { genesisOfNetwork }, { expectedNetworkOf }] =
+    await Promise.all([
     import("../chains/assets.js"),
     import("../chains/networks.js"),
     import("../exchange/ownership/coins.js"),
@@ -53,6 +54,8 @@ export async function standInsOf(values: readonly string[] | undefined): Promise
       );
     out.add(name);
   }
+  // every label of such a chain in this run names it a stand-in (chains/assets.ts networkLabel)
+  declareStandIns(out);
   return out;
 }
 

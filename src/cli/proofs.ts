@@ -75,13 +75,22 @@ export async function loadReserveProofs(
   return { read, proofs, nodes, used };
 }
 
-/** The command line's node options as they were given (credentials masked), for "run it again" lines. */
-export async function nodeArgs(nodes: readonly NodeChoice[]): Promise<string[]> {
+/**
+ * The command line's node options as they were given (credentials masked), and the devnets declared to stand
+ * in for a network (`--stand-in`, as given: without it the same nodes cannot say), for "run it again" lines.
+ */
+export async function nodeArgs(
+  nodes: readonly NodeChoice[],
+  standIn: readonly string[] = [],
+): Promise<string[]> {
   const [{ redactUrl }, { shellQuote }] = await Promise.all([
     import("../util/redact.js"),
     import("../util/text.js"),
   ]);
-  return nodes.map((c) => `${c.flag} ${shellQuote(`${c.net}=${redactUrl(c.url)}`)}`);
+  return [
+    ...nodes.map((c) => `${c.flag} ${shellQuote(`${c.net}=${redactUrl(c.url)}`)}`),
+    ...standIn.map((n) => `--stand-in ${shellQuote(n)}`),
+  ];
 }
 
 /** Each proof read verified against its chain (--node names a node per coin, network or group). */

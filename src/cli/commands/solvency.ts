@@ -304,7 +304,7 @@ async function writeHtml(
     ...(o.challenge === undefined ? [] : [`--challenge ${shellQuote(o.challenge)}`]),
     ...(o.maxGap === undefined ? [] : [`--max-gap ${shellQuote(o.maxGap)}`]),
     ...(o.walk === undefined ? [] : [`--walk ${shellQuote(o.walk)}`]),
-    ...(await nodeArgs(nodes)),
+    ...(await nodeArgs(nodes, o.standIn)),
   ].join(" ");
   const reservesReport = combine(proofs, o.verify, again);
   const [{ VERDICT_WORD }, { solvencyHtml }] = await Promise.all([

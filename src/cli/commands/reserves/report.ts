@@ -50,7 +50,7 @@ export async function runReport(run: Run, files: string[], flags: GlobalFlags, o
     proofs,
     o.verify === true,
     // the nodes it was verified against go with it (credentials and key-like query values masked: they never print)
-    `chaingw reserves report --verify ${o.walk === undefined ? "" : `--walk ${shellQuote(o.walk)} `}${(await nodeArgs(nodes)).map((a) => `${a} `).join("")}${files.map(shellQuote).join(" ")}`,
+    `chaingw reserves report --verify ${o.walk === undefined ? "" : `--walk ${shellQuote(o.walk)} `}${(await nodeArgs(nodes, o.standIn)).map((a) => `${a} `).join("")}${files.map(shellQuote).join(" ")}`,
   );
   // which node answered for which chain, in the words of every verdict (src/cli/nodes.ts)
   const report = used.length ? { ...combined, nodes: used } : combined;
