@@ -39,10 +39,10 @@ export const STAND_IN_OPTION = {
 export async function standInsOf(values: readonly string[] | undefined): Promise<ReadonlySet<string>> {
   const [{ networkNamed, networkOf, declareStandIns }, { genesisOfNetwork }, { expectedNetworkOf }] =
     await Promise.all([
-    import("../chains/assets.js"),
-    import("../chains/networks.js"),
-    import("../exchange/ownership/coins.js"),
-  ]);
+      import("../chains/assets.js"),
+      import("../chains/networks.js"),
+      import("../exchange/ownership/coins.js"),
+    ]);
   const out = new Set<string>();
   for (const v of values ?? []) {
     const byName = networkNamed(v.trim().toLowerCase());
