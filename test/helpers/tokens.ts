@@ -135,6 +135,34 @@ export async function deployShadow(
   return (r.contractAddress as string).toLowerCase();
 }
 
+/**
+ * Deploys one of test/fixtures/token/Chameleon.sol's tokens (compiled once into chameleon.json), which answer
+ * by who asks: read straight (msg.sender == tx.origin), ChameleonToken's balanceOf(a) is a's native balance and
+ * ChameleonShadow's is `source`'s balanceOf(a), each plus one base unit at `plusOne`; asked by a contract,
+ * both answer 5 coins, fixed. Its address (lowercase).
+ */
+export async function deployChameleon(
+  rpc: Rpc,
+  symbol: string,
+  plusOne: string,
+  source?: string,
+): Promise<string> {
+  const contracts = JSON.parse(
+    readFileSync(new URL("../fixtures/token/chameleon.json", import.meta.url), "utf8"),
+  ).contracts as Record<"ChameleonToken" | "ChameleonShadow", string>;
+  const args =
+    source === undefined
+      ? encodeParams(paramsFrom(["string", "address"]), [symbol, plusOne as `0x${string}`])
+      : encodeParams(paramsFrom(["string", "address", "address"]), [
+          symbol,
+          source as `0x${string}`,
+          plusOne as `0x${string}`,
+        ]);
+  const code = source === undefined ? contracts.ChameleonToken : contracts.ChameleonShadow;
+  const r = await send(rpc, { data: code + args.slice(2) });
+  return (r.contractAddress as string).toLowerCase();
+}
+
 const LEDGER = () =>
   JSON.parse(readFileSync(new URL("../fixtures/token/ledger.json", import.meta.url), "utf8"))
     .contracts as Record<"Ledger" | "LedgerFacade", string>;

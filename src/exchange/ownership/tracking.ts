@@ -4,8 +4,8 @@
  * 1`, another row's address's balance) is the native coin again, and backs nothing twice; one whose balanceOf
  * moves when another declared token's code answers otherwise (`B.balanceOf(a)` returning `A.balanceOf(a)`) is
  * that token's coins again, and backs nothing either: the token it reads counts them, once. The same probe as
- * chaingw's own proofs (reserves/evm/balances-read.ts `readTracking`: scripts/balance-probe.sol's code in one
- * eth_call with the native balances raised by a state override), asked once per node and snapshot block for
+ * chaingw's own proofs (reserves/evm/balances-read.ts `readTracking`: each token's balanceOf asked straight, as
+ * the balance read asks it, with the native balances raised by a state override), asked once per node and snapshot block for
  * every token read there, at the token rows' addresses, with every EVM address the node's rows name raised.
  */
 import type { ChainGroup } from "../../chains/types.js";

@@ -14,6 +14,7 @@ import { type BatchOutcome, callBatch, callChunked } from "../../rpc/batch.js";
 import type { JsonRpcClient } from "../../rpc/client.js";
 import { isJsonObject } from "../../util/text.js";
 import { PROBE_CODE } from "./probe-code.js";
+import { askProbe, type ProbeAsk, probeAnswer, probeWords } from "./probe-straight.js";
 import { answeringOtherwise, firstAsks, type ReadsAsk, readsOf } from "./reads-token.js";
 
 /** The node cannot read state at that block: not an archive node, or a chain that serves the head only. */
@@ -420,27 +421,6 @@ export type TrackingRead =
       reads: Map<AssetId, { token: AssetId; address: string }>;
     };
 
-/** A node's answer to one call of the probe as text, short (its error's message, or what it answered). */
-function probeAnswer(o: BatchOutcome | undefined): string {
-  const text =
-    o === undefined
-      ? "nothing"
-      : o instanceof ChaingwError
-        ? o instanceof RpcError
-          ? o.rpcMessage
-          : o.message
-        : JSON.stringify(o.result);
-  return text.length > 160 ? `${text.slice(0, 157)}...` : text;
-}
-
-/** The probe's answer as `n` words, or undefined (an error, or not that many words). */
-function probeWords(o: BatchOutcome | undefined, n: number): bigint[] | undefined {
-  if (o === undefined || o instanceof ChaingwError) return undefined;
-  const hex = o.result;
-  if (typeof hex !== "string" || hex.length !== 2 + 64 * n || !/^0x[0-9a-fA-F]*$/.test(hex)) return undefined;
-  return Array.from({ length: n }, (_, k) => BigInt(`0x${hex.slice(2 + 64 * k, 66 + 64 * k)}`));
-}
-
 /** `n` distinct amounts between 2^64 and 2^66 wei (18 to 74 coins of 18 decimals), drawn afresh each probe. */
 async function probeDeltas(n: number): Promise<bigint[]> {
   const { randomBytes } = await import("node:crypto");
@@ -465,7 +445,7 @@ async function probeDeltas(n: number): Promise<bigint[]> {
 function movedOf(
   tokens: AssetId[],
   mine: string[][],
-  res: BatchOutcome[],
+  res: readonly (BatchOutcome | undefined)[],
   start: number,
   byDelta: Map<bigint, string>,
 ) {
@@ -499,10 +479,11 @@ function movedOf(
 
 /**
  * Which `tokens` track the native coin of `addresses` (the proof's) or `also` (the other proofs' addresses on
- * the same chain) at `block`: scripts/balance-probe.sol's code, given to a scratch account by eth_call's state
- * override (geth, erigon, reth, nethermind, anvil), reads each token's balanceOf at the proof's addresses in
- * one call, once as the chain has it and once with the native balance of every one of those addresses raised
- * by its own distinct amount, drawn afresh; a token whose answer moves reads the native coin (a mirror,
+ * the same chain) at `block`: each token's balanceOf at the proof's addresses asked straight, as the balance
+ * read asks it (probe-straight.ts: a token answering a contract otherwise is not told apart), once as the
+ * chain has it and once with the native balance of every one of those addresses raised by eth_call's state
+ * override (geth, erigon, reth, nethermind, anvil), each by its own distinct amount, drawn afresh; the native
+ * balances read by scripts/balance-probe.sol's code given to a scratch account; a token whose answer moves reads the native coin (a mirror,
  * whatever it adds: `a.balance + 1`, another address's balance, a sum of several), and the amount it moved by
  * tells whose balance it follows. First the probe reads the native balances back through the same override: a
  * node that refuses or ignores state overrides tells nothing (`applied` false). In the same batch, each token is
@@ -525,22 +506,23 @@ export async function readTracking(
       list.slice(k * PROBE_CHUNK, (k + 1) * PROBE_CHUNK),
     );
   const code = { [PROBE_ACCOUNT]: { code: PROBE_CODE } };
-  const call = (token: string, who: string[], override: object) =>
+  // the probe's code reads native balances only (token 0); every token is asked straight (probe-straight.ts)
+  const call = (who: string[], override: object) =>
     prepareRead(chain, "eth_call", [
-      { to: PROBE_ACCOUNT, data: `0x${word(token)}${who.map(word).join("")}` },
+      { to: PROBE_ACCOUNT, data: `0x${"0".repeat(64)}${who.map(word).join("")}` },
       block,
       override,
     ]);
-  const ZERO = `0x${"0".repeat(40)}`;
+  const ask = (asks: ProbeAsk[]) =>
+    askProbe(
+      asks,
+      block,
+      (p) => prepareRead(chain, "eth_call", p),
+      (e) => readMany(client, chain, e, undefined, signal),
+    );
   // the native balances as the chain has them, read by the probe itself
   const parts = chunks(all);
-  const natives = await readMany(
-    client,
-    chain,
-    parts.map((c) => call(ZERO, c, code)),
-    undefined,
-    signal,
-  );
+  const natives = await ask(parts.map((c) => ({ probe: call(c, code) })));
   const native: bigint[] = [];
   for (const [k, c] of parts.entries()) {
     const w = probeWords(natives[k], c.length);
@@ -553,22 +535,29 @@ export async function readTracking(
   }
   const deltas = await probeDeltas(all.length);
   const raised = all.map((_, k) => (native[k] as bigint) + (deltas[k] as bigint));
-  const override = {
-    ...code,
-    ...Object.fromEntries(all.map((a, k) => [a, { balance: `0x${(raised[k] as bigint).toString(16)}` }])),
-  };
+  const raising = Object.fromEntries(
+    all.map((a, k) => [a, { balance: `0x${(raised[k] as bigint).toString(16)}` }]),
+  );
   const mine = chunks(addresses.map((a) => a.toLowerCase()));
   const first = firstAsks(tokens, mine);
-  const sentinel = (a: ReadsAsk) =>
-    call(a.token, mine[a.chunk] as string[], { ...code, ...answeringOtherwise(a.others) });
-  const entries = [
-    // the control: the raised balances read back through the same override
-    ...parts.map((c) => call(ZERO, c, override)),
-    ...tokens.flatMap((t) => mine.flatMap((c) => [call(t, c, code), call(t, c, override)])),
+  const sentinel = (a: ReadsAsk): ProbeAsk => ({
+    token: a.token,
+    who: mine[a.chunk] as string[],
+    override: answeringOtherwise(a.others),
+  });
+  const res = await ask([
+    // the control: the raised balances read back by the probe's code
+    ...parts.map((c) => ({ probe: call(c, { ...code, ...raising }) })),
+    // each token as the balance read asks it, then with only the native balances raised
+    ...tokens.flatMap((t) =>
+      mine.flatMap((c) => [
+        { token: t, who: c },
+        { token: t, who: c, override: raising },
+      ]),
+    ),
     // each token read again with every other token's code answering SENTINEL: a token that reads one moves
     ...first.map(sentinel),
-  ];
-  const res = await readMany(client, chain, entries, undefined, signal);
+  ]);
   for (const [k, c] of parts.entries()) {
     const w = probeWords(res[k], c.length);
     const at = k * PROBE_CHUNK;
@@ -587,7 +576,7 @@ export async function readTracking(
       chunks: mine,
       plain,
       first: res.slice(next),
-      ask: (calls) => readMany(client, chain, calls.map(sentinel), undefined, signal),
+      ask: (calls) => ask(calls.map(sentinel)),
       words: probeWords,
       answer: probeAnswer,
     },

@@ -2,8 +2,8 @@
  * The token-reads-token probe of `readTracking` (balances-read.ts; issue 55, item 4): a declared token whose
  * balanceOf moves when other declared tokens' code answers otherwise (a state override giving each of them
  * SENTINEL's code) reads their balances — `B.balanceOf(a)` returning `A.balanceOf(a)` is A's coins again.
- * Linear in the tokens: per token and chunk of addresses, one call with every OTHER declared token's code
- * replaced at once (N calls a chunk for N tokens); only a token whose answer moved is then split in halves,
+ * Linear in the tokens: per token and chunk of addresses, one ask (a straight call an address,
+ * probe-straight.ts) with every OTHER declared token's code replaced at once (N asks a chunk for N tokens); only a token whose answer moved is then split in halves,
  * one half's code replaced a call, to name the token it reads — ⌈log2(N−1)⌉ calls per such token, at the one
  * chunk where it moved. Data in (the answers), the calls asked through `ask`.
  */
