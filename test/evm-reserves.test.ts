@@ -188,6 +188,16 @@ describe("reserves balances against anvil", () => {
     expect(r.stdout).toMatch(/^block +ok {2}block \d+ is 0x/m);
     expect(r.stdout).toContain(`${HOLDERS * 4} balances re-read at block ${pinned}, all equal`);
     expect(r.stdout).toMatch(/^holds: /m);
+    // each asset's figures the one way, at its decimals (it read "USDX proven owned 0 of 340282…"); a token
+    // whose decimals() reverts in base units, said so
+    const fixed = (b: string, d: number) => {
+      const t = b.padStart(d + 1, "0");
+      return `${t.slice(0, -d)}.${t.slice(-d)}`;
+    };
+    const [eth, u, m] = proof.assets;
+    expect(r.stdout).toContain(
+      `holds: ETH proven owned ${fixed("0", 18)} of ${fixed(eth?.total.base_units as string, 18)}, USDX proven owned 0.000000 of ${fixed(u?.total.base_units as string, 6)}, MKR proven owned ${fixed("0", 18)} of ${fixed(m?.total.base_units as string, 18)}, ${nometa} (base units) proven owned 0 of 18 (`,
+    );
     const j = await cg(["--json", "reserves", "verify", proofFile]);
     expect(j.exitCode).toBe(0);
     expect(JSON.parse(j.stdout)).toMatchObject({ verdict: "holds", holds: true });
@@ -260,6 +270,11 @@ describe("reserves balances against anvil", () => {
     expect(rows[3]).toBe(
       `${pinned},${proof.block.hash},${usd},USDX,6,${holders[1]},340282366920938463463374607431768.211463,${2n ** 128n + 7n}`,
     );
+    // every amount the one way, at its asset's decimals: the native coin's at 18, USDX's 0.000001 at 6
+    for (const row of rows.slice(1)) {
+      const cells = row.split(",");
+      expect(cells[6], row).toMatch(cells[4] === "18" ? /^\d+\.\d{18}$/ : /^\d+\.\d{6}$/);
+    }
   });
 
   it("bad addresses are exit 2 naming the line, nothing sent (a closed port would be exit 3)", async () => {

@@ -59,7 +59,7 @@ describe("OKX v1: the real Nov 2022 path (auditId 499930592, ~95k BTC at the roo
     const r = await verify(fixture(OKX_V1));
     ownRootOnly(r);
     expect(r.stdout).toContain("format     okx-v1");
-    expect(r.stdout).toContain("balances   1.000069 BTC, 0.99908176 ETH, 19398.33550812 USDT");
+    expect(r.stdout).toContain("balances   1.00006900 BTC, 0.999081760000000000 ETH, 19398.33550812 USDT");
     expect(r.stdout).toContain("23 siblings reach " + OKX_V1_ROOT);
     expect(r.stdout).toMatch(
       /^cannot say: root ac6b39d2.* \(the file's own root\); okx-v1's nodes bind only their children's total: the root's total can be understated without any customer noticing; the customer's leaf is judged above, but the root's hash does not bind its totals: cannot say what is owed$/m,
@@ -156,7 +156,7 @@ describe("OKX v2: user info beside the full tree", () => {
       const r = await verify(...args);
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toContain("all 25 inner nodes rebuild from their children");
-      expect(r.stdout).toContain("balances   0.00005 BTC, 0 ETH, 0 USDT");
+      expect(r.stdout).toContain("balances   0.00005000 BTC, 0.000000000000000000 ETH, 0.000000 USDT");
     }
   });
 
@@ -539,7 +539,7 @@ describe("the Binance family (Poseidon over BN254)", () => {
     expect(named.exitCode).toBe(3);
     // in coin units at the tool's 8 places (the decimal × 10^8, cut); an asset the list does not name: base units
     expect(named.stdout).toContain(
-      "balances   145.71647457 BTC equity, 1.84812783 BTC debt, 254.24316291 ETH equity, 33.23064077 ETH debt, 57834282404 base units of #2 equity,",
+      "balances   145.71647457 BTC equity, 1.84812783 BTC debt, 254.243162910000000000 ETH equity, 33.230640770000000000 ETH debt, 57834282404 base units of #2 equity,",
     );
     expect(named.stdout).toMatch(
       /claim +balances: amounts read in coin units: Binance's tool writes each as the decimal × 10\^8, cut to a whole number \(binance\/zkmerkle-proof-of-solvency src\/utils\/utils\.go .*\); #2, #3 in base units: the places depend on the asset's name/,

@@ -141,6 +141,24 @@ describe("liabilities build", () => {
     expect(j.exitCode).toBe(2);
   });
 
+  it("build's totals and verify's balances: every amount the one way, at its asset's decimals (issue 59 item 6)", async () => {
+    const out = join(dir, "one-way");
+    const input = join(dir, "one-way.csv");
+    writeFileSync(input, "customer_id,asset,amount\nw1,BTC,1.6\nw1,USDT,310\nw1,ETH,0.5\nw2,PTS,7\n");
+    const b = await build(out, input);
+    expect(b.exitCode, b.stderr).toBe(0);
+    // it read "  BTC 1.6", "  USDT 310": the commitment's shortest text, beside 1.60000000 in solvency's table
+    expect(b.stdout).toContain(
+      "\n  BTC 1.60000000\n  USDT 310.000000\n  ETH 0.500000000000000000\n  PTS 7\n",
+    );
+    const p = await cli("liabilities", "proof", "--out", out, "w1");
+    const v = await verify(p.stdout, join(out, "commitment.json"), "--customer", "w1");
+    expect(v.exitCode, v.stderr).toBe(0);
+    expect(v.stdout).toMatch(
+      /^customer "w1": 1\.60000000 BTC, 310\.000000 USDT, 0\.500000000000000000 ETH included in the liabilities whose root is /,
+    );
+  });
+
   it("proof --all --dir: one file per customer, each the proof --all streams; an earlier run's directory refused", async () => {
     const d = join(dir, "proofs");
     const r = await cli("liabilities", "proof", "--out", A, "--all", "--dir", d);

@@ -576,7 +576,10 @@ describe("item 5: reserves balances takes --format jsonl too (anvil)", () => {
       .split("\n")
       .map((l) => JSON.parse(l));
     expect(rows.map((r) => r.address.toLowerCase())).toEqual([a, b].map((x) => x.toLowerCase()));
-    expect(rows[0]).toMatchObject({ base_units: "10000000000000000000000", amount: "10000" });
+    expect(rows[0]).toMatchObject({
+      base_units: "10000000000000000000000",
+      amount: "10000.000000000000000000",
+    });
     const c = await sh(`chaingw ${url} --json reserves balances ${a}`);
     expect(c.stdout.split("\n")).toHaveLength(2);
   });

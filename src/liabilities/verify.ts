@@ -553,8 +553,11 @@ export function rootFrame(p: ProofDocument, root: string): Commitment {
   };
 }
 
-/** The decimals with which `amount` writes `base` base units (0 when none does: the balances step names it). */
-function decimalsOf(amount: string, base: string): number {
+/**
+ * The decimals with which `amount` writes `base` base units (0 when none does: the balances step names it);
+ * for a balance not zero there is one, the asset's as the commitment states them.
+ */
+export function decimalsOf(amount: string, base: string): number {
   if (!/^\d{1,40}$/.test(base)) return 0;
   for (let d = 0; d <= 36; d++) if (formatUnits(BigInt(base), d) === amount) return d;
   return 0;

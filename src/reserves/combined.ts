@@ -405,7 +405,7 @@ function provenLine(proofs: CombinedReport["proofs"]): string {
     .flatMap((p) =>
       p.assets.map((a) =>
         a.proven === null
-          ? `0 of ${a.total} ${a.symbol} (no signatures)`
+          ? `${amountText(0n, a.decimals ?? 0)} of ${a.total} ${a.symbol} (no signatures)`
           : `${a.proven} of ${a.total} ${a.symbol}`,
       ),
     )

@@ -78,19 +78,19 @@ export function balancesHuman(proof: EvmProof, color: boolean): string {
   return out.join("\n");
 }
 
-/** One row per address and asset, then nothing else: amounts exact text. */
 /** JSON Lines (`--format jsonl`): one object a line per balance read, the CSV's rows as JSON. */
 export function balancesJsonLines(proof: EvmProof): string {
   return proof.assets
     .flatMap((a) =>
       a.balances.map(
         (b) =>
-          `${JSON.stringify({ block: proof.block.number, block_hash: proof.block.hash, asset: a.id, symbol: a.symbol ?? null, decimals: a.decimals, address: b.address, amount: b.amount, base_units: b.base_units })}\n`,
+          `${JSON.stringify({ block: proof.block.number, block_hash: proof.block.hash, asset: a.id, symbol: a.symbol ?? null, decimals: a.decimals, address: b.address, amount: amountOf(b.amount, a.decimals ?? 0), base_units: b.base_units })}\n`,
       ),
     )
     .join("");
 }
 
+/** One row per address and asset, then nothing else: amounts the one way (coin units at the asset's decimals). */
 export function balancesCsv(proof: EvmProof): string {
   const rows = ["block,block_hash,asset,symbol,decimals,address,amount,base_units"];
   for (const a of proof.assets)
@@ -103,7 +103,7 @@ export function balancesCsv(proof: EvmProof): string {
           a.symbol ?? "",
           a.decimals === null ? "" : String(a.decimals),
           b.address,
-          b.amount,
+          amountOf(b.amount, a.decimals ?? 0),
           b.base_units,
         ]
           .map(csvField)

@@ -47,9 +47,10 @@ export const historyCsv = (audits: AuditPoint[]): string =>
         x.label,
         x.audit_id,
         a.asset,
-        a.liabilities,
-        a.proven,
-        a.claimed,
+        // the one way, at the asset's decimals, whatever the package's solvency.json wrote
+        amountOf(a.liabilities, a.decimals),
+        amountOf(a.proven, a.decimals),
+        amountOf(a.claimed, a.decimals),
         a.proven_coverage,
         a.claimed_coverage,
         a.status,

@@ -1,5 +1,6 @@
 /** An exchange's customer inclusion proof, judged: the format, the balances, each finding, the verdict. */
 import type { InclusionCheck } from "../../exchange/liabilities/check.js";
+import { coinAmountText } from "../../exchange/ownership/places.js";
 import { VERDICT_WORDS } from "../../reserves/verdict.js";
 import { escapeUnprintable } from "../../util/escape.js";
 
@@ -10,8 +11,13 @@ const WORD = { ok: "ok", fails: "FAILS", "cannot-say": "CANNOT SAY", claim: "cla
 
 export function renderInclusion(r: InclusionCheck, title: string): string {
   const lines = [`format     ${r.format}: ${title}`];
+  // each amount the one way: at its coin's decimals where chaingw's tables know the coin (issue 59 item 6)
   const held = r.balances
-    .map((b) => (b.amount === null ? `${b.base_units} base units of ${b.asset}` : `${b.amount} ${b.asset}`))
+    .map((b) =>
+      b.amount === null
+        ? `${b.base_units} base units of ${b.asset}`
+        : `${coinAmountText(b.asset, b.amount)} ${b.asset}`,
+    )
     .join(", ");
   lines.push(`balances   ${held ? safe(held) : "none in the file"}`);
   for (const f of r.findings)

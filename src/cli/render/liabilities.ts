@@ -1,8 +1,9 @@
 /** `liabilities verify`'s report, whatever the format: chaingw's own proofs' verdicts, or an exchange's check. */
 
 import type { LiabilitiesReport } from "../../formats/registry.js";
-import type { LiabilitiesVerdict } from "../../liabilities/verify.js";
+import { decimalsOf, type LiabilitiesVerdict } from "../../liabilities/verify.js";
 import { quoted } from "../../util/text.js";
+import { amountText } from "../../util/units.js";
 import type { Run } from "../run.js";
 import { renderInclusion } from "./inclusion.js";
 
@@ -22,11 +23,14 @@ export function printLiabilities(
 }
 
 /**
- * `customer "8812": 1.25 BTC and 310 USDT included in the liabilities committed as <digest> ("snapshot
+ * `customer "8812": 1.25000000 BTC and 310.000000 USDT included in the liabilities committed as <digest> ("snapshot
  * 2026-11-30", created 2026-11-30T00:00:00Z, for the audit "…")`, or what failed. Every string from a file is escaped.
  */
 export function renderVerdict(v: LiabilitiesVerdict): string {
-  const held = v.balances.filter((b) => b.base_units !== "0").map((b) => `${b.amount} ${b.asset}`);
+  // each amount the one way, at its asset's decimals (the commitment's: the balance's amount writes its base units at them)
+  const held = v.balances
+    .filter((b) => b.base_units !== "0")
+    .map((b) => `${amountText(BigInt(b.base_units), decimalsOf(b.amount, b.base_units))} ${b.asset}`);
   const what = held.length ? held.join(held.length === 2 ? " and " : ", ") : "a zero balance";
   // root: the tree's top hash, what the exchange announces; digest: the commitment document's SHA-256
   const where =

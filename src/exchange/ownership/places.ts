@@ -8,6 +8,7 @@
  */
 import { wellKnownBackings } from "../../chains/assets.js";
 import type { PlacesFinding } from "../../judge/words.js";
+import { amountOf } from "../../util/units.js";
 import { decimalsOf } from "./coins.js";
 import type { OwnershipRow } from "./read.js";
 import type { RowResult } from "./report.js";
@@ -26,10 +27,30 @@ function knownDecimals(
     if (d !== undefined && (told === undefined || d > told)) told = d;
   }
   if (told !== undefined) return told;
-  // the tables by the asset's own name, as written ("ltc" beside "LTC" is another asset: not LTC's places)
+  return tableDecimals(asset);
+}
+
+/**
+ * A coin's decimals in chaingw's tables (BTC 8, ETH 18, Tether's USDT 6) by the name an exchange gives it, as
+ * written ("ltc" beside "LTC" is another asset: not LTC's places), or undefined.
+ */
+export function tableDecimals(asset: string): number | undefined {
   return (
     wellKnownBackings(asset)?.decimals ?? (asset === asset.toUpperCase() ? decimalsOf(asset, "") : undefined)
   );
+}
+
+/**
+ * An amount an exchange's file states in coin units, written the one way: at its coin's decimals from the
+ * tables ("0.00005" BTC is 0.00005000), never fewer places than the text states (not rounded); a coin the
+ * tables do not know, or text that is no amount, as written. `coin`: the asset's name ("BTC"; a zk file's
+ * "BTC equity" is BTC's).
+ */
+export function coinAmountText(coin: string, text: string): string {
+  const d = tableDecimals(coin.split(" ")[0] as string);
+  if (d === undefined) return text;
+  const places = (/\.(\d*?)0*$/.exec(text)?.[1] ?? "").length;
+  return amountOf(text, Math.max(d, places));
 }
 
 /**

@@ -28,6 +28,7 @@ import { type AccountFormat, verifyAccountSignature } from "../../proof/account-
 import type { SignatureLine } from "../../proof/document.js";
 import type { EvmProof } from "../../proof/evm-document.js";
 import { digestOf } from "../../proof/jcs.js";
+import { amountOf } from "../../util/units.js";
 import { quorumClaim, share } from "../claims.js";
 import {
   type ChallengeCheck,
@@ -567,13 +568,12 @@ export async function verify(ctx: Ctx, proof: EvmProof): Promise<EvmVerifyReport
   const findings = await runSteps(ctx, s, STEPS);
   const n = proof.block.number;
   const outcome = outcomeOf(findings, () => {
-    // per asset the proven amount (a valid signature, the balance re-read) before the claimed total
-    const totals = proof.assets
-      .map(
-        (a, k) =>
-          `${a.symbol ?? a.id}${a.decimals === null ? " (base units)" : ""} proven owned ${s.ownership.proven[k]?.amount ?? "0"} of ${a.total.amount}`,
-      )
-      .join(", ");
+    // per asset the proven amount (a valid signature, the balance re-read) before the claimed total, each
+    // the one way (at the asset's decimals)
+    const at = (a: EvmProof["assets"][number], x: string) => amountOf(x, a.decimals ?? 0);
+    const each = (a: EvmProof["assets"][number], k: number) =>
+      `${a.symbol ?? a.id}${a.decimals === null ? " (base units)" : ""} proven owned ${at(a, s.ownership.proven[k]?.amount ?? "0")} of ${at(a, a.total.amount)}`;
+    const totals = proof.assets.map(each).join(", ");
     return `${totals} (${s.ownership.proven_addresses} of ${counted(proof.addresses.length, "address")} signed the challenge; the rest claimed only), at block ${n} (${proof.block.hash}), every balance re-read`;
   });
   return {

@@ -2,6 +2,7 @@
 import type { Command } from "commander";
 import { UsageError } from "../../../errors/index.js";
 import { parseWhole } from "../../../util/text.js";
+import { amountText } from "../../../util/units.js";
 import type { Run } from "../../run.js";
 
 export interface BuildCommandOptions {
@@ -120,7 +121,9 @@ export async function runBuild(
       `liabilities: ${r.customers} customers in ${c.leaves} leaves (${c.trees ? `${c.trees.length} trees, the tallest ${c.height} high` : `height ${c.height}`})${c.label ? `, ${c.label}` : ""}`,
       `root ${c.root}`,
       `audit challenge ${c.challenge === undefined ? "none (solvency will prove nothing for these liabilities without --challenge)" : JSON.stringify(c.challenge)}, created ${c.created}`,
-      ...c.totals.map((t) => `  ${t.asset} ${t.amount}`),
+      ...c.totals.map(
+        (t, i) => `  ${t.asset} ${amountText(BigInt(t.base_units), c.assets[i]?.decimals ?? 0)}`,
+      ),
       `wrote ${r.files.commitment} (publish it), ${r.files.customers} (private: secrets), ${r.files.index}, ${r.files.tree}`,
       `peak memory ${mb(peak)} (--memory ${mb(memory ?? DEFAULT_MEMORY)}), peak disk ${mb(r.peakWorkBytes ?? 0)} of work and output files`,
     ].join("\n"),
