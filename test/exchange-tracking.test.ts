@@ -186,7 +186,12 @@ describe("a declared token whose balances are another declared token's", () => {
         status: "proven",
         code: "reads-token",
         why: `SHD-ETH is the token at ${shd} on ${chain1()}, one balance backs one asset: it reads the token at ${usd}: its balanceOf(${A0}) moved when that token answered otherwise at block ${height} (eth_call with a state override): that token's coins again; the token at ${usd} counts once, as itself: not counted as SHD`,
-        finding: expect.objectContaining({ code: "reads-token", asset: "SHD", coin: "SHD-ETH", token: usd }),
+        finding: expect.objectContaining({
+          code: "reads-token",
+          asset: "SHD",
+          coin: "SHD-ETH",
+          reads: { of: "token", token: usd, address: A0, block: String(height) },
+        }),
       },
     ]);
     // reserves verify: the row stands (its key signed, the balance is there), named as USDX's coins again

@@ -138,9 +138,10 @@ describe("a token that mirrors the native balance", () => {
     expect(r.stdout.split("\n")[0]).toMatch(/^NOT SOLVENT: MIR not covered/);
     expect(r.stdout).toMatch(/ETH .* 2\.50* .* 3\.0* .* covered \(proven\)/);
     expect(r.stdout).toContain(
-      `MIR: ${proof}#${mirror}: NOT COUNTED: a token named MIR at ${mirror} on anvil (chain id 31337), one balance backs one asset: the token named MIR at ${mirror} on anvil (chain id 31337) mirrors the native coin: its balanceOf equals the native balance at each of the 2 addresses read at block`,
+      `MIR: ${proof}#${mirror}: NOT COUNTED: a token named MIR at ${mirror} on anvil (chain id 31337), MIR is the token at ${mirror} on anvil (chain id 31337), one balance backs one asset: it tracks the native coin: its balanceOf(${A0}) moved with that address's native balance at block`,
     );
-    expect(r.stdout).toContain("and the native coin of anvil (chain id 31337) backs ETH");
+    // the probe saw it read the native coin: the same finding as an exchange's token row (reads-native)
+    expect(r.stdout).toContain("the native coin counts once, as itself: not counted as MIR");
     const j = JSON.parse((await solvency(c, [...args, "--json"])).stdout);
     const mir = j.assets.find((a: { asset: string }) => a.asset === "MIR");
     expect(mir).toMatchObject({ status: "not-covered", proven: { base_units: "0" } });
@@ -286,7 +287,7 @@ describe("a token that tracks the native balance without equalling it (issue 55,
     expect(forged.exitCode, forged.stdout + forged.stderr).toBe(1);
     expect(forged.stdout.split("\n")[0]).toMatch(/^NOT SOLVENT: TRK not covered/);
     expect(forged.stdout).toContain(
-      `TRK: ${tracked}#${tracking}: NOT COUNTED: a token named TRK at ${tracking} on anvil (chain id 31337), one balance backs one asset: the token named TRK at ${tracking} on anvil (chain id 31337) tracks the native coin: its balanceOf(${A0}) moved with that address's native balance at block`,
+      `TRK: ${tracked}#${tracking}: NOT COUNTED: a token named TRK at ${tracking} on anvil (chain id 31337), TRK is the token at ${tracking} on anvil (chain id 31337), one balance backs one asset: it tracks the native coin: its balanceOf(${A0}) moved with that address's native balance at block`,
     );
     // the declared contract is named as trusted in the verdict
     expect(forged.stdout.split("\n")[0]).toContain(
@@ -527,7 +528,7 @@ describe("a token whose balanceOf reads another proof address's native balance (
     expect(forged.exitCode, forged.stdout + forged.stderr).toBe(1);
     expect(forged.stdout.split("\n")[0]).toMatch(/^NOT SOLVENT: SWP not covered/);
     expect(forged.stdout).toContain(
-      `SWP: ${swapped}#${swap}: NOT COUNTED: a token named SWP at ${swap} on anvil (chain id 31337), one balance backs one asset: the token named SWP at ${swap} on anvil (chain id 31337) tracks the native coin: its balanceOf(${A0}) moved with the native balance of ${A2} at block`,
+      `SWP: ${swapped}#${swap}: NOT COUNTED: a token named SWP at ${swap} on anvil (chain id 31337), SWP is the token at ${swap} on anvil (chain id 31337), one balance backs one asset: it tracks the native coin: its balanceOf(${A0}) moved with the native balance of ${A2} at block`,
     );
     writeFileSync(join(dir, "assets.csv"), "asset,decimals\nETH,18\nUSDX,18\n");
     const honest = await solvency(await buildCommitment(dir, "swap-usdx", ["c1,ETH,2.5", "c2,USDX,2"]), [
@@ -628,9 +629,9 @@ describe("a follower token listed before the native coin (issue 55: counted at i
     expect(j.assets[0].proofs[0].why).toContain(
       `tracks the native coin: its balanceOf(${A0}) moved with the native balance of ${A2} at block`,
     );
-    expect(j.assets[0].proofs[0].why).toContain(
-      "it counts for no asset — its balanceOf at an address is not shown to be that address's coins",
-    );
+    // the same finding, in the same words, as an exchange's token row the probe saw read the native coin
+    expect(j.assets[0].proofs[0]).toMatchObject({ code: "reads-native" });
+    expect(j.assets[0].proofs[0].why).toContain("the native coin counts once, as itself: not counted as ETH");
     expect(over.exitCode).toBe(1);
     const honest = await solvency(await buildCommitment(dir, "follower-1", ["c1,ETH,1"]), args);
     expect(honest.exitCode, honest.stdout + honest.stderr).toBe(0);

@@ -8,17 +8,22 @@
  */
 import type { HoldingChain, HoldingFinding } from "./words.js";
 
-/** What the probe saw a token's balanceOf read: the native coin, or another declared token (`token`). */
-export type TokenReads = { of: "native"; detail: string } | { of: "token"; token: string; detail: string };
+/**
+ * What the probe saw a token's balanceOf read, as data (words.ts `readsDetail` words it): the native coin —
+ * its balanceOf(`address`) moved with that address's native balance (`follows` absent), another address's, or
+ * several at once (null) — or another declared token (`token`), whose code answering otherwise moved it; at
+ * block `block` (a decimal number).
+ */
+export type TokenReads =
+  | { of: "native"; address: string; follows?: string | null; block: string }
+  | { of: "token"; token: string; address: string; block: string };
 
 /** The finding that a token reading `reads` is not counted as `asset` (`coin`: as its source names it). */
 export function readsFinding(
   reads: TokenReads,
   held: { asset: string; coin: string; is: HoldingChain },
 ): HoldingFinding {
-  return reads.of === "token"
-    ? { code: "reads-token", ...held, detail: reads.detail, token: reads.token }
-    : { code: "reads-native", ...held, detail: reads.detail };
+  return { code: reads.of === "token" ? "reads-token" : "reads-native", ...held, reads };
 }
 
 /** One declared token's storage reads outside itself, asked balanceOf(`holder`) (reserves/evm/ledgers.ts). */

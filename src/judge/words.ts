@@ -6,9 +6,12 @@
  */
 
 import { type AssetRule, type NetworkId, networkLabel } from "../chains/assets.js";
+import { followsText } from "../reserves/evm/mirrors.js";
+import { readsTokenDetail } from "../reserves/evm/reads-token.js";
 import { counted } from "../reserves/verdict.js";
 import { spanText } from "../util/text.js";
 import { amountOf } from "../util/units.js";
+import type { TokenReads } from "./reads.js";
 
 /**
  * covered: proven reserves cover it; claimed-only: only claims do; not-covered: not even they; reserves-fail:
@@ -302,14 +305,15 @@ export type HoldingFinding =
       block: string | null;
       verifier: string;
     }
-  /** a token whose balanceOf reads the native coin (`detail`: what the probe saw): the native coin counts it */
-  | { code: "reads-native"; asset: string; coin: string; is: HoldingChain; detail: string }
-  /** a token whose balanceOf reads another declared token's (`token`; `detail`: what the probe saw): that token counts it */
-  | { code: "reads-token"; asset: string; coin: string; is: HoldingChain; detail: string; token: string }
+  /**
+   * a token whose balanceOf the probe saw read the native coin (`reads`: where, whose, at which block), on
+   * both paths — an exchange's token row, a token of chaingw's own proof —: the native coin counts it, once
+   */
+  | { code: "reads-native"; asset: string; coin: string; is: HoldingChain; reads: TokenReads }
+  /** a token whose balanceOf reads another declared token's (`reads.token`, where, at which block): that token counts it */
+  | { code: "reads-token"; asset: string; coin: string; is: HoldingChain; reads: TokenReads }
   /** a token of a known mirror, on a chain whose native coin backs another asset owed */
   | { code: "mirror-backs-other"; mirror: string; network: NetworkId; owner: string }
-  /** a token the probe saw read the native coin at a contract not known to mirror it: it counts for none */
-  | { code: "mirror-unshown"; mirror: string; network: NetworkId }
   /**
    * an address file's row of the same chain, contract and address as one counted before (`first`: its line, and
    * the asset it counted for): counted once, there
@@ -371,13 +375,10 @@ export function holdingWords(f: HoldingFinding): string {
     case "row-unsupported":
       return f.verifier;
     case "reads-native":
-      return `${f.coin} is ${chainWords(f.is)}, one balance backs one asset: it ${f.detail}; the native coin counts once, as itself: not counted as ${f.asset}`;
     case "reads-token":
-      return `${f.coin} is ${chainWords(f.is)}, one balance backs one asset: it ${f.detail}; the token at ${f.token} counts once, as itself: not counted as ${f.asset}`;
+      return `${f.coin} is ${chainWords(f.is)}, one balance backs one asset: it ${readsDetail(f.reads)}; ${f.reads.of === "token" ? `the token at ${f.reads.token}` : "the native coin"} counts once, as itself: not counted as ${f.asset}`;
     case "mirror-backs-other":
       return `one balance backs one asset: ${f.mirror}, and the native coin of ${networkLabel(f.network)} backs ${f.owner}`;
-    case "mirror-unshown":
-      return `${f.mirror}: it counts for no asset — its balanceOf at an address is not shown to be that address's coins; the native coin of ${networkLabel(f.network)} counts them, once, as itself`;
     case "same-balance":
       return `the same balance as ${f.first}${f.firstAsset === f.asset ? "" : ` (counted as ${f.firstAsset})`}: ${f.is.network === null ? "the same network name" : chainWords(f.is)}, the same address: it counts once`;
   }
@@ -410,4 +411,16 @@ export function sharedLedgerWords(s: { with: string; ledger: string; slot: strin
 /** A node that could not list what a token's balanceOf reads (eth_createAccessList): the shared-ledger check untold. */
 export function ledgerUntoldWords(why: string): string {
   return `whether its balanceOf reads a ledger another declared token reads (the same coins twice) its node cannot tell: ${why}`;
+}
+
+/**
+ * What the probe saw a token's balanceOf read, for both solvency paths and an exchange row's verdict: "tracks the
+ * native coin: its balanceOf(0x…) moved with that address's native balance at block 7 (eth_call with a state
+ * override), whatever it adds to it", "reads the token at 0x…: … that token's coins again" (the verifier's own
+ * tracking line says the same, reserves/evm/mirrors.ts).
+ */
+export function readsDetail(r: TokenReads): string {
+  return r.of === "token"
+    ? readsTokenDetail({ token: r.token, address: r.address, block: BigInt(r.block) })
+    : `tracks the native coin: its balanceOf(${r.address}) moved with ${followsText(r.follows === undefined ? {} : { follows: r.follows })} at block ${r.block} (eth_call with a state override), whatever it adds to it`;
 }

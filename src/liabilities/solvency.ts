@@ -52,7 +52,6 @@ import {
   notForWords,
 } from "../judge/words.js";
 import { share } from "../reserves/claims.js";
-import { readsTokenDetail } from "../reserves/evm/reads-token.js";
 import { rfc3339Seconds } from "../util/audit-time.js";
 import { amountText } from "../util/units.js";
 import {
@@ -245,12 +244,26 @@ function readsOther(
   network: NetworkId,
   token: string | undefined,
 ): HoldingFinding | undefined {
-  const reads = token === undefined ? undefined : b.entry.verify?.reads_token?.[token];
+  if (token === undefined) return undefined;
+  const v = b.entry.verify;
+  const block = String(heightOf(b));
+  const held = {
+    asset,
+    coin: b.evm?.assets.find((a) => a.id === token)?.symbol ?? token,
+    is: { network, token },
+  };
+  // the native coin: the same finding, in the same words, as an exchange's token row the probe saw read it
+  const native = v?.tracks_native?.[token];
+  if (native !== undefined && !knownNativeMirror(network, token)) {
+    const follows = v?.tracks_follows?.[token];
+    return readsFinding(
+      { of: "native", address: native, ...(follows === undefined ? {} : { follows }), block },
+      held,
+    );
+  }
+  const reads = v?.reads_token?.[token];
   if (!reads) return undefined;
-  return readsFinding(
-    { of: "token", token: reads.token, detail: readsTokenDetail({ ...reads, block: heightOf(b) }) },
-    { asset, coin: b.evm?.assets.find((a) => a.id === token)?.symbol ?? token ?? "", is: { network, token } },
-  );
+  return readsFinding({ of: "token", token: reads.token, address: reads.address, block }, held);
 }
 
 /** One proof's line of an asset: counted (its coins tallied once) or why not. */
@@ -290,20 +303,14 @@ function proofLine(run: AssetRun, { b, network, ref }: Placed): SolvencyAsset["p
   const token = tokenOf(b);
   const mirror = token === undefined ? undefined : j.mirrors.get(`${network} ${token}`);
   if (mirror !== undefined) run.mirrors.add(mirror);
+  // a token the probe saw read the native coin (not a known mirror contract: what its balanceOf shows at an
+  // address may be another address's coins, a follower listed first counting them at its holder's key), or
+  // another declared token: the coins it reads count once, as themselves (judge/reads.ts, both paths' rule)
+  const reads = readsOther(b, asset.asset, network, token);
+  if (reads) return notCounted(reads);
   const owner = j.nativeOwner.get(network);
   if (mirror !== undefined && owner !== undefined && owner !== asset.asset)
     return notCounted({ code: "mirror-backs-other", mirror, network, owner });
-  // a token the probe saw read the native coin, not a known mirror contract: what its balanceOf shows at an
-  // address may be another address's coins (a follower listed first would count them at its holder's key)
-  if (
-    mirror !== undefined &&
-    token &&
-    b.entry.verify?.tracks_native?.[token] &&
-    !knownNativeMirror(network, token)
-  )
-    return notCounted({ code: "mirror-unshown", mirror, network });
-  const reads = readsOther(b, asset.asset, network, token);
-  if (reads) return notCounted(reads);
   // one snapshot per chain: a balance read below its chain's (the face refuses such EVM proofs before sending)
   const moved = b.evm ? snapshotFault("balance", heightOf(b), at, "proofs") : undefined;
   const snap = run.snapshots.get(network);

@@ -471,7 +471,7 @@ async function evmBalance(c: ChainContext, node: ChainNode, row: OwnershipRow): 
     if (!tracking || tracking.tracks === false) return judged;
     // named where the row is judged: the balance is there, and it is the native coin's
     const note = tracking.tracks
-      ? `; but the token at ${token} ${tracking.detail}${tracking.reads ? "" : ": the native coin again"}`
+      ? `; but the token at ${token} ${tracking.detail}${tracking.reads?.of === "token" ? "" : ": the native coin again"}`
       : "";
     return { ...judged, detail: `${judged.detail}${note}`, tracking };
   } catch (e) {

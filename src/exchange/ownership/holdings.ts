@@ -172,13 +172,7 @@ export function trackingFault(
   const t = r.balance?.tracking ?? tronUntracked(row, b);
   if (!t || t.tracks === false) return undefined;
   const id = rowIdentity(row, b);
-  if (t.tracks)
-    return {
-      notCounted: readsFinding(
-        t.reads ? { of: "token", token: t.reads, detail: t.detail } : { of: "native", detail: t.detail },
-        { asset, coin: r.coin, is: id },
-      ),
-    };
+  if (t.tracks && t.reads) return { notCounted: readsFinding(t.reads, { asset, coin: r.coin, is: id }) };
   if (b.rules.get(asset)?.source === "well-known") return undefined;
   // a "cannot tell" with no node's reason is the shared-ledger rule's (tracking.ts ledgersOf: judge/reads.ts
   // sharedLedgers, its words sharedLedgerWords / ledgerUntoldWords), not the native-coin probe's

@@ -1,3 +1,4 @@
+import type { TokenReads } from "../../judge/reads.js";
 import { counted, type Finding, type Verdict, verdictOfFindings } from "../../reserves/verdict.js";
 import type { OwnershipFile, OwnershipLayout, SummaryLine } from "./read.js";
 
@@ -50,7 +51,7 @@ export interface RowResult {
     detail: string;
     decimals?: number;
     /** a token's balanceOf moving with a native balance (tracking.ts): true, it does; null, the node cannot tell */
-    tracking?: { tracks: boolean | null; detail: string; why?: string; reads?: string };
+    tracking?: { tracks: boolean | null; detail: string; why?: string; reads?: TokenReads };
   };
 }
 

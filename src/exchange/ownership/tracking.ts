@@ -10,10 +10,8 @@
  */
 import type { ChainGroup } from "../../chains/types.js";
 import { ChaingwError } from "../../errors/index.js";
-import { sharedLedgers } from "../../judge/reads.js";
-import { ledgerUntoldWords, sharedLedgerWords } from "../../judge/words.js";
-import { followsText } from "../../reserves/evm/mirrors.js";
-import { readsTokenDetail } from "../../reserves/evm/reads-token.js";
+import { sharedLedgers, type TokenReads } from "../../judge/reads.js";
+import { ledgerUntoldWords, readsDetail, sharedLedgerWords } from "../../judge/words.js";
 import type { Finding } from "../../reserves/verdict.js";
 import { claim } from "../../reserves/verifier.js";
 import type { JsonRpcClient } from "../../rpc/client.js";
@@ -35,8 +33,11 @@ export interface TokenTracking {
    * shared-ledger rule made it "cannot tell" (its words in `detail`)
    */
   why?: string;
-  /** the other declared token whose balances it reads (tracks true): that token's coins, counted once, as it */
-  reads?: string;
+  /**
+   * tracks true: what the probe saw it read, as data — the native coin (at which address, whose balance, which
+   * block) or another declared token, whose coins they are, counted once as it (judge/reads.ts, words.ts)
+   */
+  reads?: TokenReads;
 }
 
 /** The node's side the probe needs: its client and chain (an EVM node of `--node`). */
@@ -90,33 +91,36 @@ export async function probeRows(
   }
   if (!read.applied) return untold(read.why);
   const at = `block ${BigInt(block)}`;
+  const n = BigInt(block).toString();
   for (const t of holders.keys()) {
     const m = read.moved.get(t);
     const failed = read.failed.get(t);
     const other = read.reads.get(t);
-    out.set(
-      t,
+    const reads: TokenReads | undefined =
       other && !m
-        ? {
-            tracks: true,
-            reads: other.token,
-            detail: readsTokenDetail({ ...other, block: BigInt(block) }),
-          }
+        ? { of: "token", token: other.token, address: other.address, block: n }
         : m
           ? {
-              tracks: true,
-              detail: `tracks the native coin: its balanceOf(${m.address}) moved with ${followsText(m.follows === m.address ? {} : { follows: m.follows })} at ${at} (eth_call with a state override), whatever it adds to it`,
+              of: "native",
+              address: m.address,
+              ...(m.follows === m.address ? {} : { follows: m.follows }),
+              block: n,
             }
-          : failed !== undefined
-            ? {
-                tracks: null,
-                detail: `whether its balanceOf reads the native coin the node cannot tell: ${failed}`,
-                why: failed,
-              }
-            : {
-                tracks: false,
-                detail: `its balanceOf moved with no native balance of the ${all.size} addresses at ${at}`,
-              },
+          : undefined;
+    out.set(
+      t,
+      reads
+        ? { tracks: true, reads, detail: readsDetail(reads) }
+        : failed !== undefined
+          ? {
+              tracks: null,
+              detail: `whether its balanceOf reads the native coin the node cannot tell: ${failed}`,
+              why: failed,
+            }
+          : {
+              tracks: false,
+              detail: `its balanceOf moved with no native balance of the ${all.size} addresses at ${at}`,
+            },
     );
   }
   await ledgersOf(node, [...holders.keys()], addresses[0] as string, block, out, signal);
@@ -165,7 +169,7 @@ export function trackingFinding(r: RowResult): Finding[] {
   const t = r.balance?.tracking;
   if (!t) return [];
   const said = t.tracks
-    ? t.reads
+    ? t.reads?.of === "token"
       ? `its token ${t.detail}, which solvency counts once, as that token`
       : `its token ${t.detail}: the native coin again, which solvency counts once, as itself`
     : `${t.detail}; solvency takes it as proven for no audit`;
