@@ -10,10 +10,11 @@
  * signatures over raw bytes (a message is UTF-8 text, as the challenge is).
  */
 import { keccak_256 } from "@noble/hashes/sha3.js";
-import { bytesToHex, concatBytes, utf8ToBytes } from "@noble/hashes/utils.js";
+import { concatBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 import { hex20ToTron, looksLikeTronBase58, tronToHex20 } from "../chains/tron.js";
 import { recoverKey } from "./curve.js";
 import { ProofInputError } from "./errors.js";
+import { accountHexOfKey } from "./keccak.js";
 
 export type AccountFormat = "eip191" | "tip191";
 
@@ -53,7 +54,7 @@ export function accountMessageHash(format: AccountFormat, message: string): Uint
 }
 
 /** The 20-byte account of an uncompressed public key: the last 20 bytes of keccak256 of its X‖Y. */
-const accountOf = (pub: Uint8Array): string => `0x${bytesToHex(keccak_256(pub.subarray(1)).subarray(12))}`;
+const accountOf = (pub: Uint8Array): string => `0x${accountHexOfKey(pub)}`;
 
 /** Reads a 65-byte r‖s‖v hex signature; v may be 27/28 or 0/1. Throws ProofInputError("signature"). */
 export function readAccountSignature(text: string): { compact: Uint8Array; recovery: number } {

@@ -9,4 +9,5 @@ export * from "./document.js";
 export * from "./errors.js";
 export * from "./evm-document.js";
 export * from "./jcs.js";
+export * from "./keccak.js";
 export * from "./message.js";

@@ -16,6 +16,7 @@ import { OutScript } from "@scure/btc-signer";
 import { checkAddress, payloadOf } from "../../chains/address.js";
 import { hex20ToTron, looksLikeTronBase58, tronToHex20 } from "../../chains/tron.js";
 import { compressedKey, recoverKey } from "../../proof/curve.js";
+import { accountHexOfKey } from "../../proof/keccak.js";
 import { compactSize, equal, hash160, sha256d } from "../../proof/message.js";
 import { type Ed25519Net, ed25519NetOf, type UtxoCoin } from "./coins.js";
 
@@ -316,7 +317,7 @@ export function recoverAccount20(
   digest: Uint8Array,
 ): string | undefined {
   const pub = recoverKey(sig.compact, sig.recovery, digest, false);
-  return pub && bytesToHex(keccak_256(pub.subarray(1)).subarray(12));
+  return pub && accountHexOfKey(pub);
 }
 
 export const isEvmAddress = (a: string): boolean => /^0x[0-9a-fA-F]{40}$/.test(a);
