@@ -169,3 +169,106 @@ describe("a declared token that answers the tracking probe otherwise than the ba
     expect(t.reads).toEqual([{ token: csh, reads: usd, address: A0 }]);
   });
 });
+
+describe("a token reading another declared token of ANOTHER proof on the same chain", () => {
+  it("USDX 3 from one proof, SHD 3 (USDX's balanceOf + 1 at A2) from another: SHD NOT COUNTED, it reads USDX — NOT SOLVENT (was SOLVENT: the probe replaced only its own proof's tokens); USDX covered in the same run", async () => {
+    const { deployShadow } = await import("./helpers/tokens.js");
+    const shd = await deployShadow(anvil.rpc, "SHD", usd, A2);
+    await anvil.rpc("evm_mine", []);
+    const p1 = join(dir, "usdx.json");
+    const p2 = join(dir, "shd.json");
+    for (const [file, token] of [
+      [p1, usd],
+      [p2, shd],
+    ] as const) {
+      const r = await runCli(
+        [
+          "reserves",
+          "balances",
+          A0,
+          A2,
+          "--token",
+          token,
+          "--proof",
+          file,
+          "--challenge",
+          CHALLENGE,
+          "--signatures",
+          join(dir, "sigs.csv"),
+        ],
+        { env: { CHAINGW_URL: anvil.url } },
+      );
+      expect(r.exitCode, r.stderr).toBe(0);
+    }
+    writeFileSync(join(dir, "assets.csv"), "asset,decimals\nUSDX,18\nSHD,18\n");
+    const c = await buildCommitment(dir, "two-proofs", ["c1,USDX,3", "c2,SHD,3"]);
+    const args = [
+      "--reserves",
+      `USDX=${p1}#${usd}`,
+      "--backing",
+      `USDX=anvil:${usd}`,
+      "--reserves",
+      `SHD=${p2}#${shd}`,
+      "--backing",
+      `SHD=anvil:${shd}`,
+    ];
+    const r = await solvency(c, args);
+    expect(r.exitCode, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout.split("\n")[0]).toMatch(/^NOT SOLVENT: SHD not covered/);
+    const j = JSON.parse((await solvency(c, [...args, "--json"])).stdout);
+    const a = (x: string) => j.assets.find((y: { asset: string }) => y.asset === x);
+    expect(a("USDX")).toMatchObject({ status: "covered", proven: { base_units: String(3n * E18) } });
+    expect(a("SHD")).toMatchObject({ status: "not-covered", proven: { base_units: "0" } });
+    expect(a("SHD").proofs[0]).toMatchObject({ id: shd, counted: false, code: "reads-token" });
+    expect(a("SHD").proofs[0].why).toContain(`it reads the token at ${usd}: its balanceOf(${A0}) moved`);
+  });
+
+  it("FA and FB over one ledger, each alone in its own proof, 3 of each owed: FB CANNOT SAY naming the ledger's slot FA reads too (was SOLVENT: no proof of one token asked its storage reads); FA covered in the same run", async () => {
+    const { deployLedger } = await import("./helpers/tokens.js");
+    const l = await deployLedger(anvil.rpc, ["FA", "FB"], [A0], [3n * E18]);
+    const [fa, fb] = l.facades as [string, string];
+    await anvil.rpc("evm_mine", []);
+    const files = [join(dir, "fa.json"), join(dir, "fb.json")];
+    for (const [k, token] of [fa, fb].entries()) {
+      const r = await runCli(
+        [
+          "reserves",
+          "balances",
+          A0,
+          "--token",
+          token,
+          "--proof",
+          files[k] as string,
+          "--challenge",
+          CHALLENGE,
+          "--signatures",
+          join(dir, "sigs.csv"),
+        ],
+        { env: { CHAINGW_URL: anvil.url } },
+      );
+      expect(r.exitCode, r.stderr).toBe(0);
+    }
+    writeFileSync(join(dir, "assets.csv"), "asset,decimals\nFA,18\nFB,18\n");
+    const c = await buildCommitment(dir, "facades-apart", ["c1,FA,3", "c2,FB,3"]);
+    const args = [
+      "--reserves",
+      `FA=${files[0]}#${fa}`,
+      "--backing",
+      `FA=anvil:${fa}`,
+      "--reserves",
+      `FB=${files[1]}#${fb}`,
+      "--backing",
+      `FB=anvil:${fb}`,
+    ];
+    const r = await solvency(c, args);
+    expect(r.exitCode, r.stdout + r.stderr).toBe(3);
+    expect(r.stdout.split("\n")[0]).toMatch(/^CANNOT SAY: /);
+    const j = JSON.parse((await solvency(c, [...args, "--json"])).stdout);
+    const a = (x: string) => j.assets.find((y: { asset: string }) => y.asset === x);
+    expect(a("FA")).toMatchObject({ status: "covered", proven: { base_units: String(3n * E18) } });
+    expect(a("FB")).toMatchObject({ status: "cannot-say", proven: { base_units: "0" } });
+    expect(a("FB").proofs[0].not_for_this_audit).toContain(
+      `that the token at ${fa}'s balanceOf reads too (eth_createAccessList)`,
+    );
+  });
+});

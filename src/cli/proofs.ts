@@ -115,12 +115,15 @@ export async function verifyReserveProofs(
   const proofs: CombinedReport["proofs"] = [];
   // every EVM proof's addresses by chain id: each proof's tracking probe raises the others' native balances too
   const nativeAlso = new Map<string, string[]>();
+  // and their tokens: a token reading another proof's token on its chain is that token's coins again
+  const tokensAlso = new Map<string, string[]>();
   for (const r of read)
-    if (r.evm)
-      nativeAlso.set(r.evm.chain.chain_id, [
-        ...(nativeAlso.get(r.evm.chain.chain_id) ?? []),
-        ...r.evm.addresses,
-      ]);
+    if (r.evm) {
+      const id = r.evm.chain.chain_id;
+      nativeAlso.set(id, [...(nativeAlso.get(id) ?? []), ...r.evm.addresses]);
+      const tokens = r.evm.assets.flatMap((a) => (a.id === "native" ? [] : [a.id.toLowerCase()]));
+      tokensAlso.set(id, [...new Set([...(tokensAlso.get(id) ?? []), ...tokens])]);
+    }
   for (const r of read) {
     // the module of the format that read it verifies it
     const m = await (OWN_RESERVES.find((f) => f.name === r.format) as (typeof OWN_RESERVES)[number]).load();
@@ -137,7 +140,7 @@ export async function verifyReserveProofs(
     proofs.push(
       await m.verifyEntry(ctx.client, r, ctx.signal, {
         ...(challenge === undefined ? {} : { challenge }),
-        ...(nativeAlso.size ? { nativeAlso } : {}),
+        ...(nativeAlso.size ? { nativeAlso, tokensAlso } : {}),
         ...(walkBlocks === undefined ? {} : { walkBlocks }),
         ...(standIns?.size ? { standIns } : {}),
       }),

@@ -27,6 +27,12 @@ export interface VerifyOptions {
    */
   nativeAlso?: ReadonlyMap<string, readonly string[]>;
   /**
+   * the tokens of every EVM proof an audit reads, by chain id: the tracking probe makes the others' code answer
+   * otherwise too, and asks their storage reads beside this proof's, so a token reading one of another proof on
+   * its chain is told (solvency, report)
+   */
+  tokensAlso?: ReadonlyMap<string, readonly string[]>;
+  /**
    * a UTXO proof: at most this many blocks above its height read to find where an output spent since was
    * spent (verify --walk; default DEFAULT_WALK_BLOCKS, reserves/defaults.ts)
    */

@@ -498,6 +498,7 @@ export async function readTracking(
   block: string,
   signal?: AbortSignal,
   also: readonly string[] = [],
+  alsoTokens: readonly string[] = [],
 ): Promise<TrackingRead> {
   const word = (a: string) => a.slice(2).toLowerCase().padStart(64, "0");
   const all = [...new Set([...addresses, ...also].map((a) => a.toLowerCase()))];
@@ -539,7 +540,7 @@ export async function readTracking(
     all.map((a, k) => [a, { balance: `0x${(raised[k] as bigint).toString(16)}` }]),
   );
   const mine = chunks(addresses.map((a) => a.toLowerCase()));
-  const first = firstAsks(tokens, mine);
+  const first = firstAsks(tokens, mine, alsoTokens);
   const sentinel = (a: ReadsAsk): ProbeAsk => ({
     token: a.token,
     who: mine[a.chunk] as string[],
@@ -573,6 +574,7 @@ export async function readTracking(
   const reads = await readsOf(
     {
       tokens,
+      also: alsoTokens,
       chunks: mine,
       plain,
       first: res.slice(next),

@@ -438,7 +438,9 @@ async function checkTracking(c: Ctx, s: State): Promise<Finding[]> {
   const also = (c.options.nativeAlso?.get(s.proof.chain.chain_id) ?? []).filter(
     (a) => !mine.has(a.toLowerCase()),
   );
-  s.tracking = await probeTracking(c.client, s.chain, s.proof, s.at, c.signal, also, true);
+  const own = new Set(s.proof.assets.map((a) => a.id.toLowerCase()));
+  const tokens = (c.options.tokensAlso?.get(s.proof.chain.chain_id) ?? []).filter((t) => !own.has(t));
+  s.tracking = await probeTracking(c.client, s.chain, s.proof, s.at, c.signal, also, true, tokens);
   return s.tracking.probed && !s.tracking.unknown ? [ok("tracking", s.tracking.detail)] : [];
 }
 

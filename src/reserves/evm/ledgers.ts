@@ -86,20 +86,26 @@ export async function probeLedgers(
   proof: EvmProof,
   at: string,
   signal?: AbortSignal,
+  /** the other proofs' tokens on the chain: asked beside, so one reading a ledger theirs read is told */
+  also: readonly string[] = [],
 ): Promise<Pick<Tracking, "ledger" | "ledgerUnknown">> {
   const tokens = proof.assets.flatMap((a) => (a.id === "native" ? [] : [a.id.toLowerCase()]));
   const holder = proof.addresses[0]?.toLowerCase();
-  if (tokens.length < 2 || holder === undefined) return {};
+  const asked = [...new Set([...tokens, ...also])];
+  if (!tokens.length || asked.length < 2 || holder === undefined) return {};
   let read: LedgerRead;
   try {
-    read = await readLedgerSlots(client, chain, tokens, holder, at, signal);
+    read = await readLedgerSlots(client, chain, asked, holder, at, signal);
   } catch (e) {
     if (!(e instanceof ChaingwError)) throw e;
     read = { told: false, why: e.message };
   }
   if (!read.told) return { ledgerUnknown: tokens.map((token) => ({ token, why: read.why })) };
+  // this proof's tokens only: the others' are kept by their own proofs
+  const mine = <T>(m: Map<string, T>) => [...m].filter(([t]) => tokens.includes(t));
+  const failed = mine(read.failed);
   return {
-    ledger: { holder, tokens: Object.fromEntries([...read.slots].map(([t, s]) => [t, [...s]])) },
-    ...(read.failed.size ? { ledgerUnknown: [...read.failed].map(([token, why]) => ({ token, why })) } : {}),
+    ledger: { holder, tokens: Object.fromEntries(mine(read.slots).map(([t, s]) => [t, [...s]])) },
+    ...(failed.length ? { ledgerUnknown: failed.map(([token, why]) => ({ token, why })) } : {}),
   };
 }

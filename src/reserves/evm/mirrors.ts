@@ -106,11 +106,13 @@ export async function probeTracking(
   also: readonly string[] = [],
   /** and what each token's balanceOf reads (ledgers.ts `probeLedgers`: two facades of one ledger) */
   ledgers = false,
+  /** the other proofs' tokens on the same chain: answering otherwise too, their storage reads asked too */
+  alsoTokens: readonly string[] = [],
 ): Promise<Tracking> {
-  const told = await probeNative(client, chain, proof, at, signal, also);
+  const told = await probeNative(client, chain, proof, at, signal, also, alsoTokens);
   if (!ledgers) return told;
   const { probeLedgers } = await import("./ledgers.js");
-  return { ...told, ...(await probeLedgers(client, chain, proof, at, signal)) };
+  return { ...told, ...(await probeLedgers(client, chain, proof, at, signal, alsoTokens)) };
 }
 
 /** `probeTracking`'s native side: the probe of `readTracking`, its answers as the proof's tracking. */
@@ -121,6 +123,7 @@ async function probeNative(
   at: string,
   signal: AbortSignal | undefined,
   also: readonly string[],
+  alsoTokens: readonly string[],
 ): Promise<Tracking> {
   const tokens = proof.assets.flatMap((a, i) => (a.id === "native" ? [] : [{ id: a.id, i }]));
   if (!tokens.length) return { probed: false, tokens: [], detail: "no tokens" };
@@ -140,6 +143,7 @@ async function probeNative(
     at,
     signal,
     also,
+    alsoTokens,
   );
   if (!read.applied)
     return { probed: null, tokens: [], unknown: untold(read.why), detail: unknownText(read.why) };

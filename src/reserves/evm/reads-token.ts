@@ -42,6 +42,8 @@ export interface ReadsAsk {
 /** The pieces of the probe `readsOf` needs from readTracking: the answers' reading and the node. */
 export interface ReadsProbe {
   tokens: readonly AssetId[];
+  /** the other proofs' declared tokens on the chain: answering otherwise too, never probed themselves */
+  also?: readonly AssetId[];
   chunks: readonly string[][];
   /** each token's answer at each chunk with no token replaced, by "token chunk" */
   plain: ReadonlyMap<string, BatchOutcome | undefined>;
@@ -53,11 +55,19 @@ export interface ReadsProbe {
   answer: (o: BatchOutcome | undefined) => string;
 }
 
-/** The first round: each token at each chunk with every other token's code replaced (none with one token). */
-export function firstAsks(tokens: readonly AssetId[], chunks: readonly string[][]): ReadsAsk[] {
-  if (tokens.length < 2) return [];
+/**
+ * The first round: each token at each chunk with every other declared token's code replaced — its proof's and
+ * `also`, the other proofs' on its chain (none with one token in all).
+ */
+export function firstAsks(
+  tokens: readonly AssetId[],
+  chunks: readonly string[][],
+  also: readonly AssetId[] = [],
+): ReadsAsk[] {
+  const all = [...new Set([...tokens, ...also])];
+  if (all.length < 2) return [];
   return tokens.flatMap((token) =>
-    chunks.map((_, chunk) => ({ token, chunk, others: tokens.filter((o) => o !== token) })),
+    chunks.map((_, chunk) => ({ token, chunk, others: all.filter((o) => o !== token) })),
   );
 }
 
@@ -78,7 +88,7 @@ export async function readsOf(
   p: ReadsProbe,
   failed: Map<AssetId, string>,
 ): Promise<Map<AssetId, { token: AssetId; address: string }>> {
-  const asks = firstAsks(p.tokens, p.chunks);
+  const asks = firstAsks(p.tokens, p.chunks, p.also);
   /** per moving token: where it moved, and the tokens that may be the one it reads */
   const open = new Map<AssetId, { chunk: number; address: string; among: AssetId[] }>();
   for (const [i, a] of asks.entries()) {
