@@ -132,7 +132,7 @@ describe("a declared token that answers the tracking probe otherwise than the ba
     expect(r.exitCode, r.stdout + r.stderr).toBe(1);
     expect(r.stdout.split("\n")[0]).toMatch(/^NOT SOLVENT: CHM not covered/);
     expect(r.stdout).toContain(
-      `CHM: ${proof}#${chm}: NOT COUNTED: a token named CHM at ${chm} on anvil (chain id 31337), one balance backs one asset: the token named CHM at ${chm} on anvil (chain id 31337) tracks the native coin: its balanceOf(${A0}) moved with that address's native balance at block`,
+      `CHM: ${proof}#${chm}: NOT COUNTED: a token named CHM at ${chm} on anvil (chain id 31337), CHM is the token at ${chm} on anvil (chain id 31337), one balance backs one asset: it tracks the native coin: its balanceOf(${A0}) moved with that address's native balance at block`,
     );
     const j = JSON.parse((await solvency(c, [...args, "--json"])).stdout);
     const a = (x: string) => j.assets.find((y: { asset: string }) => y.asset === x);

@@ -434,12 +434,10 @@ const checkBalances = (c: Ctx, s: State): Promise<Finding[]> =>
 async function checkTracking(c: Ctx, s: State): Promise<Finding[]> {
   if (!s.values || s.at === undefined) return [];
   c.onEvent({ type: "step", text: "probing the tokens for the native balance" });
-  const mine = new Set(s.proof.addresses.map((a) => a.toLowerCase()));
-  const also = (c.options.nativeAlso?.get(s.proof.chain.chain_id) ?? []).filter(
-    (a) => !mine.has(a.toLowerCase()),
-  );
+  const [id, mine] = [s.proof.chain.chain_id, new Set(s.proof.addresses.map((a) => a.toLowerCase()))];
   const own = new Set(s.proof.assets.map((a) => a.id.toLowerCase()));
-  const tokens = (c.options.tokensAlso?.get(s.proof.chain.chain_id) ?? []).filter((t) => !own.has(t));
+  const also = (c.options.nativeAlso?.get(id) ?? []).filter((a) => !mine.has(a.toLowerCase()));
+  const tokens = (c.options.tokensAlso?.get(id) ?? []).filter((t) => !own.has(t));
   s.tracking = await probeTracking(c.client, s.chain, s.proof, s.at, c.signal, also, true, tokens);
   return s.tracking.probed && !s.tracking.unknown ? [ok("tracking", s.tracking.detail)] : [];
 }
