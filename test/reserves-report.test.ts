@@ -15,6 +15,7 @@ import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { digestOf } from "../src/proof/jcs.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
+import { CHART_TEXT, type ChartText, layoutIn, screenshot } from "./helpers/chromium.js";
 import { runCli } from "./helpers/cli.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
 import { HANG_GUARD_MS, trackDir } from "./helpers/procs.js";
@@ -310,15 +311,47 @@ describe("reserves report --html layout", () => {
       expect(l.charts.length).toBe(2);
       for (const c of l.charts) {
         expect(c.svg.r, at).toBeLessThanOrEqual(l.viewport);
+        // each address on a line with its share after it, its bar under both
         for (const row of c.rows) {
-          expect(row.lbl.r, `${at}: label against bar`).toBeLessThanOrEqual(row.bar.l);
-          expect(row.bar.r, `${at}: bar against share`).toBeLessThanOrEqual(row.val.l);
+          expect(row.lbl.b, `${at}: label above its bar`).toBeLessThanOrEqual(row.bar.t + 0.5);
+          expect(row.lbl.r, `${at}: label against share`).toBeLessThanOrEqual(row.val.l);
+          expect(row.val.b, `${at}: share above the bar`).toBeLessThanOrEqual(row.bar.t + 0.5);
           expect(row.val.r, `${at}: share inside the chart`).toBeLessThanOrEqual(c.svg.r + 0.5);
+          expect(row.bar.r, `${at}: bar inside the chart`).toBeLessThanOrEqual(c.svg.r + 0.5);
         }
       }
       // the P2WSH address's row is there, in full or shortened in the middle
       const html = readFileSync(page, "utf8");
       expect(html).toContain(wsh);
+    }
+    // at a phone's 390 px and a desktop's 1280 px (issue 59): nothing off the side, every text of the charts
+    // (addresses and shares) 11 px or more as drawn and inside its chart — the 700 px chart was scaled to 6 px
+    // text at 390 — and each chart and each of its bars named by its asset
+    for (const width of [390, 1280]) {
+      const l = await layoutIn(
+        page,
+        width,
+        `({ charts: [...d.querySelectorAll("svg")].map((s) => [s.dataset.asset ?? null, ...[...s.querySelectorAll("g.row")].map((g) => g.dataset.asset ?? null)]), chart: ${CHART_TEXT} })`,
+      );
+      const at = `at ${width} px`;
+      expect(l.scroll, at).toBeLessThanOrEqual(l.viewport);
+      const more = l.more as { charts: (string | null)[][]; chart: ChartText[] };
+      expect(
+        more.charts.map((c) => c[0]),
+        at,
+      ).toEqual(["LTC", "USDX"]);
+      for (const c of more.charts) expect(new Set(c), at).toEqual(new Set([c[0]]));
+      // the P2WSH and the short address; the 10 largest USDX holdings and the other 4
+      expect(
+        more.charts.map((c) => c.length - 1),
+        at,
+      ).toEqual([2, 11]);
+      expect(more.chart.length, at).toBe(2 * 13);
+      expect(
+        more.chart.filter((t) => t.px < 11 || !t.inside),
+        at,
+      ).toEqual([]);
+      await screenshot(page, width, "reserves-report-narrow");
     }
   });
 });

@@ -632,19 +632,39 @@ describe("solvency", () => {
     const d = await domOf(page);
     expect([...d.matchAll(/<svg [^>]*data-asset="([^"]+)"/g)].map((m) => m[1])).toEqual(["LTC", "USDX"]);
     const ltcChart = /<svg [^>]*data-asset="LTC".*?<\/svg>/s.exec(d)?.[0] ?? "";
-    expect([...ltcChart.matchAll(/<g class="series" data-kind="(\w+)">/g)].map((m) => m[1])).toEqual([
-      "claimed",
-      "proven",
-    ]);
+    expect(
+      [...ltcChart.matchAll(/<g class="series" data-kind="(\w+)" data-asset="LTC">/g)].map((m) => m[1]),
+    ).toEqual(["claimed", "proven"]);
     expect([...ltcChart.matchAll(/data-value="([\d.]+)"/g)].map((m) => m[1])).toEqual([
       "115.64",
       "173.46",
       "82.3",
       "123.46",
     ]);
-    const l = await layoutIn(page, 390);
-    expect(l.scroll).toBeLessThanOrEqual(l.viewport);
-    await screenshot(page, 1280, "solvency-history");
+    // in real Chromium at a phone's 390 px and a desktop's 1280 px: nothing off the side, every text of the
+    // charts (the 100% and 0% marks, each audit's label) 11 px or more as drawn and inside its chart — at 390
+    // px the 560 px chart was scaled to 7 px text — and each chart and series named by its asset
+    for (const width of [390, 1280]) {
+      const l = await layoutIn(
+        page,
+        width,
+        `({ charts: [...d.querySelectorAll("svg")].map((s) => [s.dataset.asset ?? null, ...[...s.querySelectorAll("g.series")].map((g) => g.dataset.asset ?? null)]), chart: ${CHART_TEXT}, broken: ${BROKEN_WORDS} })`,
+      );
+      expect(l.scroll, `${width} px`).toBeLessThanOrEqual(l.viewport);
+      const more = l.more as { charts: (string | null)[][]; chart: ChartText[]; broken: string[] };
+      // a table's words stay whole (it scrolls sideways instead): at 390 px it read "2|0|2|6|-|1|0"
+      expect(more.broken, `${width} px`).toEqual([]);
+      expect(more.charts, `${width} px`).toEqual([
+        ["LTC", "LTC", "LTC"],
+        ["USDX", "USDX", "USDX"],
+      ]);
+      expect(more.chart, `${width} px`).toHaveLength(8);
+      expect(
+        more.chart.filter((t) => t.px < 11 || !t.inside),
+        `${width} px`,
+      ).toEqual([]);
+      await screenshot(page, width, "solvency-history");
+    }
     // a package changed after it was made: named, nothing written
     writeFileSync(join(made[0] as string, "solvency.csv"), "asset\nforged\n");
     const bad = await runCli(["report", "history", ...made, "--out", join(dir, "history2")]);

@@ -5,7 +5,7 @@
  */
 import { csvTable } from "../../util/csv.js";
 import { amountOf } from "../../util/units.js";
-import { BASE_CSS, COLOR, esc, htmlTable, page, svg } from "./html.js";
+import { BASE_CSS, CHAR, COLOR, esc, htmlTable, page, svg } from "./html.js";
 import type { AssetRow } from "./solvency-rows.js";
 
 /** One audit as its package states it. */
@@ -68,9 +68,13 @@ const percent = (t: string | undefined): number | undefined => {
   return m ? Number(m[1]) : undefined;
 };
 
-/** One asset's proven and claimed coverage across the audits, the 100% line marked. */
+/**
+ * One asset's proven and claimed coverage across the audits, the 100% line marked. 340 px wide: drawn at its
+ * own size in a 390 px window (the page's 12 px padding a side), so its 12 px text is never scaled below 11 px.
+ * The chart and each series carry the asset's name (`data-asset`).
+ */
 function assetChart(asset: string, audits: AuditPoint[]): string {
-  const W = 560;
+  const W = 340;
   const H = 220;
   const L = 48;
   const B = 40;
@@ -84,22 +88,28 @@ function assetChart(asset: string, audits: AuditPoint[]): string {
     const p = pts
       .map((a, i) => [i, percent(kind === "proven" ? a?.proven_coverage : a?.claimed_coverage)] as const)
       .filter((x): x is readonly [number, number] => x[1] !== undefined);
-    return `<g class="series" data-kind="${kind}"><polyline fill="none" stroke="${color}" stroke-width="2" points="${p
+    return `<g class="series" data-kind="${kind}" data-asset="${esc(asset)}"><polyline fill="none" stroke="${color}" stroke-width="2" points="${p
       .map(([i, v]) => `${xAt(i).toFixed(1)},${yAt(v).toFixed(1)}`)
       .join(" ")}"/>${p
       .map(
         ([i, v]) =>
-          `<circle cx="${xAt(i).toFixed(1)}" cy="${yAt(v).toFixed(1)}" r="4" fill="${color}" data-audit="${esc(audits[i]?.audit_id ?? "")}" data-value="${v}"><title>${kind} ${v}%</title></circle>`,
+          `<circle cx="${xAt(i).toFixed(1)}" cy="${yAt(v).toFixed(1)}" r="4" fill="${color}" data-audit="${esc(audits[i]?.audit_id ?? "")}" data-value="${v}"><title>${esc(audits[i]?.label ?? "")}: ${kind} ${v}%</title></circle>`,
       )
       .join("")}</g>`;
   };
   // the first label from its point on, the last up to it: neither runs off the chart's edge
   const anchorAt = (i: number) =>
     audits.length === 1 ? "middle" : i === 0 ? "start" : i === audits.length - 1 ? "end" : "middle";
+  // an audit's label under every `step`-th point, so no two run into each other (every point's own title
+  // names its audit): the widest label and a gap between neighbours
+  const widest = Math.max(...audits.map((x) => x.label.length)) * CHAR + 8;
+  const gap = audits.length > 1 ? (W - L - 20) / (audits.length - 1) : W;
+  const step = Math.max(1, Math.ceil(widest / gap));
   const labels = audits
-    .map(
-      (x, i) =>
-        `<text x="${xAt(i).toFixed(1)}" y="${H - B + 16}" text-anchor="${anchorAt(i)}" class="lbl">${esc(x.label)}</text>`,
+    .map((x, i) =>
+      i % step === 0
+        ? `<text x="${xAt(i).toFixed(1)}" y="${H - B + 16}" text-anchor="${anchorAt(i)}" class="lbl">${esc(x.label)}</text>`
+        : "",
     )
     .join("");
   return svg(
@@ -152,7 +162,9 @@ ${htmlTable(
     title: `Solvency across ${audits.length} audits`,
     css: `body { font: 14px/1.45 system-ui, sans-serif; margin: 16px auto; padding: 0 12px; color: ${COLOR.text}; max-width: 1000px; overflow-wrap: anywhere; }
 ${BASE_CSS}
-.lbl { font-size: 11px; }`,
+th { white-space: nowrap; }
+td { overflow-wrap: break-word; }
+td small, td code { overflow-wrap: anywhere; }`,
     body: `<h1>Solvency across ${audits.length} audits</h1>
 ${htmlTable(
   "audits",

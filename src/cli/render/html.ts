@@ -149,25 +149,30 @@ const VERDICT: Record<CombinedReport["verdict"], { text: string; color: string }
 
 /** Width of one character of the charts' 12 px monospace text (0.6 em, with room to spare). */
 export const CHAR = 7.4;
-/** Labels longer than this are shortened in the middle (the full text is the row's tooltip). */
-const MAX_LABEL = 46;
-const shorten = (s: string) =>
-  s.length <= MAX_LABEL ? s : `${s.slice(0, MAX_LABEL - 13)}…${s.slice(s.length - 12)}`;
+/**
+ * The widest a distribution chart is drawn: inside a 390 px window less the page's margins (24 px a side)
+ * and a scrollbar, so it is drawn at its own size there and its 12 px text is never scaled below 11 px.
+ */
+const CHART_MAX = 330;
+/** A label longer than `max` characters shortened in the middle (the full text is the row's tooltip). */
+const shorten = (s: string, max: number) =>
+  s.length <= max ? s : `${s.slice(0, max - 13)}…${s.slice(s.length - 12)}`;
 
 /**
- * Horizontal bars: the largest holdings of one asset and the rest, each with its share of the total. The
- * label column is as wide as the longest label, and each label is held to the width it was given
- * (textLength), so no font can push it into its bar; the chart scales down to narrow windows.
+ * Horizontal bars: the largest holdings of one asset and the rest, each under its address and share of the
+ * total. As wide as its longest label and share, at most CHART_MAX (a longer address shortened in the middle,
+ * whole in its tooltip); each text held to the width it was given (textLength), so no font pushes it out.
+ * The chart and each bar carry the asset's name (`data-asset`).
  */
 function chart(a: CombinedReport["proofs"][number]["assets"][number]): string {
   const rows = distribution(a);
   if (rows.length === 0) return `<p class="muted">no address holds any ${esc(a.symbol)}</p>`;
-  const labels = rows.map((r) => shorten(r.label));
-  const LABEL = Math.ceil(Math.max(...labels.map((l) => l.length)) * CHAR) + 12;
-  const BAR = 320;
   const SHARE = Math.ceil(Math.max(...rows.map((r) => r.share.length)) * CHAR) + 6;
-  const W = LABEL + BAR + 6 + SHARE;
-  const H = 22;
+  const fits = Math.floor((CHART_MAX - SHARE - 12) / CHAR);
+  const labels = rows.map((r) => shorten(r.label, fits));
+  const LABEL = Math.ceil(Math.max(...labels.map((l) => l.length)) * CHAR) + 12;
+  const W = Math.max(240, LABEL + SHARE);
+  const H = 34;
   let max = 1n;
   for (const r of rows) if (r.base_units > max) max = r.base_units;
   const bars = rows
@@ -176,19 +181,25 @@ function chart(a: CombinedReport["proofs"][number]["assets"][number]): string {
         y: i * H,
         h: H,
         x: LABEL,
-        width: BAR,
+        width: W,
         w: fraction(r.base_units, max),
         color: COLOR.blue,
         label: labels[i] as string,
         value: r.share,
-        attrs: 'class="row"',
+        attrs: `class="row" data-asset="${esc(a.symbol)}"`,
         fit: CHAR,
+        above: true,
         ...(labels[i] === r.label ? {} : { title: r.label }),
       }),
     )
     .join("\n");
   return svg(
-    { width: W, height: rows.length * H, label: `distribution of ${a.symbol} over addresses` },
+    {
+      width: W,
+      height: rows.length * H,
+      label: `distribution of ${a.symbol} over addresses`,
+      asset: a.symbol,
+    },
     `\n${bars}\n`,
   );
 }
@@ -228,10 +239,10 @@ function judgedTable(r: CombinedReport, at: Date): string {
     const more = owned.length > OWNED_LISTED ? `<br>and ${owned.length - OWNED_LISTED} more` : "";
     return `<tr data-file="${esc(p.file)}"><td>${esc(p.file)}</td><td class="num">${p.snapshot === "scan" ? "height" : "block"} ${p.block}${tip === null || tip === undefined ? "" : `<br><small>${tip - p.block} below the node's tip ${tip}</small>`}</td><td>${esc(p.claims.created_at)}${age ? `<br><small>${esc(age)} before this page</small>` : ""}</td><td>${p.claims.challenge === null ? "none" : `<code>${esc(p.claims.challenge)}</code>`}</td><td>${p.claims.min_conf === undefined ? "none" : `${p.claims.min_conf} confirmations`}</td><td>${p.verify ? esc(p.verify.chain.node || "(no answer)") : "not verified"}</td><td class="owned">${owned.length} ${p.verify ? "proven owned" : "signed, as the document claims (not verified)"}${owned.length ? `<br>${list}${more}` : ""}</td></tr>`;
   });
-  return `<table id="judged">
+  return `<div class="scroll"><table id="judged">
 <tr><th>file</th><th>judged at</th><th>made (the proof's claim)</th><th>challenge</th><th>confirmation cutoff</th><th>verifying node</th><th>addresses</th></tr>
 ${rows.join("\n")}
-</table>`;
+</table></div>`;
 }
 
 /**
@@ -273,13 +284,18 @@ export function reportHtml(
   return page({
     title: `${lead ? "Solvency" : "Reserves report"}: ${esc(v.text)}`,
     images: true,
-    css: `body { font: 14px/1.45 system-ui, sans-serif; margin: 24px; color: #1f2328; max-width: 1200px; }
+    css: `body { font: 14px/1.45 system-ui, sans-serif; margin: 24px; color: #1f2328; max-width: 1200px; overflow-wrap: anywhere; }
 .verdict { font-size: 22px; font-weight: 700; color: #fff; background: ${v.color}; padding: 12px 16px; border-radius: 6px; }
-table { border-collapse: collapse; margin: 8px 0 20px; max-width: 100%; }
+/* a table wider than the window scrolls sideways in its box, never cut, the page itself never wider */
+.scroll { overflow-x: auto; max-width: 100%; margin: 8px 0 20px; }
+table { border-collapse: collapse; max-width: 100%; }
 th, td { border: 1px solid #d0d7de; padding: 4px 8px; text-align: left; vertical-align: top; }
 th { background: #f6f8fa; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
-/* long figures and addresses break where they must, so every column stays in the window */
+/* a table's words stay whole (narrower than the table, it scrolls); long figures and addresses break where
+   they must, so every column stays in a desktop's window */
+th { white-space: nowrap; }
+td { overflow-wrap: break-word; }
 td.total, td.base, td small, code { overflow-wrap: anywhere; word-break: break-all; }
 td.base { max-width: 220px; font-size: 12px; }
 svg { max-width: 100%; height: auto; }
@@ -290,19 +306,19 @@ pre { background: #f6f8fa; padding: 8px; white-space: pre-wrap; overflow-wrap: a
     body: `<p class="verdict" id="verdict" data-verdict="${esc(v.verdict)}">${esc(v.text)}: ${esc(v.summary)}</p>
 ${lead ? `<p class="muted" id="reserves-verdict" data-verdict="${esc(r.verdict)}">The reserve proofs themselves: ${esc(own.text.toLowerCase())}: ${esc(r.summary)}</p>\n` : ""}
 ${nodesHtml(r.nodes)}${extra}<h2>Totals per asset</h2>
-<table id="totals">
+<div class="scroll"><table id="totals">
 <tr><th>chain</th><th>asset</th><th>height / block</th><th>total</th><th>base units</th><th>holders</th><th>proven owned</th><th>verdict</th></tr>
 ${totals}
-</table>
+</table></div>
 <h2>Distribution of holdings</h2>
 ${charts}
 <h2>What each proof was judged on</h2>
 ${judgedTable(r, at)}
 <h2>Proofs and digests</h2>
-<table id="digests">
+<div class="scroll"><table id="digests">
 <tr><th>file</th><th>format</th><th>block hash</th><th>digest (SHA-256 of the RFC 8785 form)</th><th>digest</th></tr>
 ${digests}
-</table>
+</table></div>
 <h2>Verify again</h2>
 <pre id="command">${esc(r.command)}</pre>
 <p class="muted">Made by chaingw at ${esc(at.toISOString())}. This page fetches nothing: every figure is in it.</p>`,
