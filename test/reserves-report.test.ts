@@ -149,9 +149,9 @@ describe("reserves report", () => {
     // every request the browser makes goes through this proxy (loopback included)
     const seen: string[] = [];
     // the browser's own service calls, which no flag turns off in this chromium build (update checks, its
-    // clock, account sign-in): exact hosts and paths, so a page's fetch of anything else still counts
+    // clock, account sign-in, its optimization guide — seen once on a loaded host, 20:55 UTC 2026-12-07): exact hosts and paths, so a page's fetch of anything else still counts
     const browserOwn =
-      /^(CONNECT (update\.googleapis\.com|accounts\.google\.com):443|GET http:\/\/clients2\.google\.com\/time\/1\/current\?|POST http:\/\/update\.googleapis\.com\/service\/update2\/json\?)/;
+      /^(CONNECT (update\.googleapis\.com|accounts\.google\.com|optimizationguide-pa\.googleapis\.com):443|GET http:\/\/clients2\.google\.com\/time\/1\/current\?|POST http:\/\/update\.googleapis\.com\/service\/update2\/json\?)/;
     const pageRequests = () => seen.filter((x) => !browserOwn.test(x));
     const proxy: Server = createServer((req, res) => {
       seen.push(`${req.method} ${req.url}`);
