@@ -13,6 +13,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFaultServer } from "./fixtures/faults.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
 import { buildCommitment } from "./helpers/liabilities.js";
@@ -96,6 +97,29 @@ describe("an anvil answering Ethereum's chain id, given as Ethereum's node", () 
     ]);
     expect(text.stdout).toContain(`nodes: ETH (${standIn()}): ${anvil.url}`);
     expect(text.exitCode).toBe(0);
+  });
+
+  it("an exchange's address file: the node that is not Ethereum is asked its block 0 once (a counting proxy), its chain still named", async () => {
+    const proxy = await startFaultServer({ upstream: { url: anvil.url } });
+    try {
+      const run = (...more: string[]) =>
+        runCli(["reserves", "verify", join(dir, "okx.csv"), "--json", "--node", `ETH=${proxy.url}`, ...more]);
+      const block0 = () => proxy.hitsOf("eth_getBlockByNumber", ["0x0", false]);
+      const forged = await run();
+      const f = JSON.parse(forged.stdout);
+      expect(f.rows[0].reason).toContain(`: ${notEthereum()}: its balances are not read`);
+      expect(f.nodes).toEqual([
+        { net: "ETH", chain: `chain id 1 (not Ethereum: its genesis block is ${genesis})`, url: proxy.url },
+      ]);
+      expect(forged.exitCode).toBe(3);
+      // before: 2 (node-networks.ts asked readAccountNetwork again, not strict, to name the chain)
+      expect(block0()).toBe(1);
+      const honest = await run("--stand-in", "ethereum");
+      expect(honest.exitCode).toBe(0);
+      expect(block0()).toBe(2);
+    } finally {
+      await proxy.stop();
+    }
   });
 
   it("chaingw's own EVM proof: undeclared, the chain step cannot say (exit 3); --stand-in ethereum: holds (exit 0), the chain step a stand-in", async () => {

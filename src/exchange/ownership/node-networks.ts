@@ -56,9 +56,9 @@ async function networkOfNode(
       const chainId = await readChainId(n.client, n.chain);
       const a = await readAccountNetwork(n.client, n.chain, chainId, { standIns, strict: true });
       if (!("unread" in a)) return { id: a.id, ...(a.standIn ? { standIn: a.named } : {}) };
-      // the node told its chain id, and it is not that network: its chain named, its rows cannot say
-      const told = await readAccountNetwork(n.client, n.chain, chainId);
-      return "unread" in told ? { id: null, why: a.unread } : { id: told.id, notIt: a.unread };
+      // the node told its chain id and block 0, and it is not that network: its chain named (the same one
+      // read's answer), its rows cannot say
+      return a.notIt ? { id: a.notIt.id, notIt: a.unread } : { id: null, why: a.unread };
     }
     const h = (await n.client.call("getblockhash", [0], { idempotent: true, heavy: false })).result;
     return typeof h === "string" ? { id: `utxo:${h.toLowerCase()}` } : { id: null, why: "no genesis hash" };

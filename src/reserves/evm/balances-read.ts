@@ -325,7 +325,14 @@ export async function readChainId(client: JsonRpcClient, chain: ChainGroup): Pro
  */
 export type AccountNetwork =
   | { id: NetworkId; network: { name: string; symbol?: string } | undefined; named: string; standIn?: string }
-  | { unread: string };
+  | {
+      unread: string;
+      /**
+       * strict, the node answered its chain id and block 0 and is not that network: what it is, as the
+       * not-strict read names it (`id` its chain id and genesis) — so a caller naming its chain asks block 0 once
+       */
+      notIt?: { id: NetworkId; named: string };
+    };
 
 /** How a node on a known chain id but another genesis is taken (`readAccountNetwork`). */
 export interface NetworkRule {
@@ -386,6 +393,7 @@ export async function readAccountNetwork(
   if (rule.strict)
     return {
       unread: `the node answers chain id ${chainId}, ${label}'s, but ${its}, not ${label}'s ${want}: it is not ${label} and cannot say what ${label} holds (a devnet standing in for ${label}: --stand-in ${network.name})`,
+      notIt: { id, named: networkLabel(id) },
     };
   return { id, network: undefined, named: networkLabel(id) };
 }
