@@ -201,6 +201,57 @@ describe("an anvil answering Ethereum's chain id, given as Ethereum's node", () 
     expect(r.exitCode).toBe(0);
   });
 
+  it("reserves balances takes --stand-in as every other command does: declared, the block line names the stand-in and the proof still names no network; undeclared, chain id 1 alone; a network chaingw knows by chain id alone, exit 2 and nothing sent", async () => {
+    const proxy = await startFaultServer({ upstream: { url: anvil.url } });
+    try {
+      const env = { CHAINGW_URL: proxy.url };
+      const plain = await runCli(["reserves", "balances", A0, "--json"], { env });
+      expect(plain.stderr).toBe("");
+      expect(plain.exitCode).toBe(0);
+      const declaredProof = join(dir, "balances-stand-in.json");
+      const declared = await runCli(
+        ["reserves", "balances", A0, "--stand-in", "ethereum", "--proof", declaredProof],
+        { env },
+      );
+      expect(declared.stderr).toBe("");
+      expect(declared.stdout.split("\n")[0]).toMatch(
+        new RegExp(
+          `^block [0-9,]+ \\(0x[0-9a-f]{64}\\) on ${standIn().replace(/[()]/g, "\\$&")} \\[evm\\], every read pinned to this block$`,
+        ),
+      );
+      expect(declared.exitCode).toBe(0);
+      // the document is the one made undeclared: chain id 1, no network named (it is not Ethereum)
+      expect(JSON.parse(plain.stdout).chain).toEqual({ group: "evm", chain_id: "1", network: null });
+      const made = JSON.parse(readFileSync(declaredProof, "utf8"));
+      expect(made.chain).toEqual({ group: "evm", chain_id: "1", network: null });
+      const undeclared = await runCli(["reserves", "balances", A0], { env });
+      expect(undeclared.stdout.split("\n")[0]).toContain(" on chain id 1 [evm], ");
+      expect(undeclared.exitCode).toBe(0);
+      // the declared proof verifies on the stand-in declared, as one made undeclared does
+      const verified = await runCli([
+        "reserves",
+        "verify",
+        declaredProof,
+        "--json",
+        "--node",
+        `evm=${anvil.url}`,
+        "--stand-in",
+        "ETH",
+      ]);
+      expect(JSON.parse(verified.stdout).verdict).toBe("holds");
+      expect(verified.exitCode).toBe(0);
+      const before = proxy.hits;
+      const refused = await runCli(["reserves", "balances", A0, "--stand-in", "arbitrum-one"], { env });
+      expect(refused.stderr).toBe(
+        'chaingw: --stand-in "arbitrum-one": chaingw knows that network by its chain id alone, so no devnet needs declaring for it; a devnet stands in for ethereum or tron (their genesis blocks are known); nothing was checked\n',
+      );
+      expect(refused.exitCode).toBe(2);
+      expect(proxy.hits).toBe(before);
+    } finally {
+      await proxy.stop();
+    }
+  });
+
   it("--stand-in names a network whose genesis chaingw knows, else exit 2 by name, nothing sent", async () => {
     const r = await runCli([
       "reserves",

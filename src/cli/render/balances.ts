@@ -16,10 +16,11 @@ const assetLabel = (a: EvmProof["assets"][number]) =>
   a.id === "native" ? (a.symbol as string) : `${a.symbol ?? "(no symbol)"} ${a.id}`;
 
 /** The block line first, one table per asset (address, amount), then the totals. */
-export function balancesHuman(proof: EvmProof, color: boolean): string {
+export function balancesHuman(proof: EvmProof, color: boolean, standIn?: string): string {
   const st = style(color);
   const out: string[] = [];
-  const network = proof.chain.network ?? `chain id ${proof.chain.chain_id}`;
+  // standIn: a devnet declared to stand in for its chain id's network (--stand-in), as every verdict names it
+  const network = standIn ?? proof.chain.network ?? `chain id ${proof.chain.chain_id}`;
   out.push(
     `block ${proof.block.number.toLocaleString("en")} (${proof.block.hash}) on ${network} [${proof.chain.group}], ${proof.snapshot === "pinned" ? "every read pinned to this block" : "read at the head (latest-only chain), the same block before and after"}`,
   );

@@ -38,6 +38,12 @@ export interface BalancesOptions {
   challenge?: string;
   /** address,signature lines over the challenge (EIP-191 / TIP-191 keys, EIP-1271 contract wallets) */
   signatures?: SignatureLine[];
+  /**
+   * the networks a devnet on their chain id is declared to stand in for (`--stand-in`, nodes.ts standInsOf):
+   * such a node is named "a stand-in for Ethereum (genesis 0x…)"; its proof still names no network (it is not
+   * Ethereum), as one made on it undeclared
+   */
+  standIns?: ReadonlySet<string>;
   /** reads again after a reorg or a moved head, at most this many times @default 4 */
   attempts?: number;
   createdAt?: Date;
@@ -54,6 +60,8 @@ export interface BalancesResult {
   duplicates: number;
   /** how many times the reads ran */
   attempts: number;
+  /** the node was a declared stand-in: how every line names its chain ("chain id 1: a stand-in for Ethereum …") */
+  standIn?: string;
 }
 
 const MAX_PROBLEMS_SHOWN = 50;
@@ -199,6 +207,24 @@ function assetsOf(
   });
 }
 
+/**
+ * The network by its chain id, and its genesis where the table knows that id's: chain id 1 is not enough to be
+ * Ethereum (balances-read.ts readAccountNetwork). A declared stand-in (`standIns`) is named so (`standIn`), its
+ * coin the network's symbol; the document names no network it is not.
+ */
+async function networkOf(
+  c: JsonRpcClient,
+  chain: ChainGroup,
+  chainId: bigint,
+  standIns: ReadonlySet<string> | undefined,
+): Promise<{ network: { name: string; symbol?: string } | undefined; symbol: string; standIn?: string }> {
+  const answered = await readAccountNetwork(c, chain, chainId, standIns ? { standIns } : {});
+  if ("unread" in answered) throw new IntegrityError(answered.unread);
+  const symbol = answered.network?.symbol ?? evmTraits(chain).native.symbol;
+  if (answered.standIn) return { network: undefined, symbol, standIn: answered.named };
+  return { network: answered.network, symbol };
+}
+
 export async function readBalancesProof(
   client: JsonRpcClient,
   o: BalancesOptions,
@@ -242,12 +268,8 @@ export async function readBalancesProof(
     );
     const after = await readBlock(c, chain, pinned ? at : "latest");
     if (after && after.hash === before.hash && after.number === before.number) {
-      // the network by its chain id, and its genesis where the table knows that id's: chain id 1 is not
-      // enough to be Ethereum (balances-read.ts readAccountNetwork)
-      const answered = await readAccountNetwork(c, chain, chainId);
-      if ("unread" in answered) throw new IntegrityError(answered.unread);
-      const { network } = answered;
-      const assets = assetsOf(ids, meta, values, plan, network?.symbol ?? traits.native.symbol, traits);
+      const { network, symbol, standIn } = await networkOf(c, chain, chainId, o.standIns);
+      const assets = assetsOf(ids, meta, values, plan, symbol, traits);
       const doc: Omit<EvmProof, "digest"> = {
         format: EVM_PROOF_FORMAT,
         chain: { group: chain.name, chain_id: chainId.toString(), network: network?.name ?? null },
@@ -274,7 +296,8 @@ export async function readBalancesProof(
         doc.challenge = o.challenge;
         doc.ownership = ownershipSection(doc, lines, judged);
       }
-      return { proof: { ...doc, digest: digestOf(doc) }, duplicates: plan.duplicates, attempts: attempt };
+      const proof = { ...doc, digest: digestOf(doc) };
+      return { proof, duplicates: plan.duplicates, attempts: attempt, ...(standIn ? { standIn } : {}) };
     }
     const why = pinned
       ? `block ${before.number} changed from ${before.hash} to ${after?.hash ?? "nothing"} during the reads (a reorg)`

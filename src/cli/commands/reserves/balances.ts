@@ -4,6 +4,7 @@ import { type GroupName, groupOf } from "../../../chains/index.js";
 import { chainFromFlags, type GlobalFlags } from "../../../config/config.js";
 import { UsageError } from "../../../errors/index.js";
 import { escapeDeep } from "../../../util/escape.js";
+import { STAND_IN_OPTION } from "../../nodes.js";
 import { collect, QUORUM_READS_HELP, takesCsv } from "../../options.js";
 import type { Run } from "../../run.js";
 
@@ -17,6 +18,8 @@ export interface BalancesFlags {
   challenge?: string;
   signatures?: string;
   quorum?: string;
+  /** --stand-in NETWORK: a devnet on that network's chain id is named as standing in for it (nodes.ts) */
+  standIn?: string[];
 }
 
 /** The group of a balances run: --chain / env / profile, else evm; a group without EVM traits is exit 2. */
@@ -50,6 +53,7 @@ export function declareBalances(reserves: Command, run: Run): void {
       "address,signature lines over the challenge: EIP-191 (EVM), TIP-191 (TRON) or a contract wallet's EIP-1271",
     )
     .option("--quorum <k>", QUORUM_READS_HELP)
+    .option(STAND_IN_OPTION.flags, STAND_IN_OPTION.help, collect)
     .addHelpText(
       "after",
       [
@@ -71,14 +75,16 @@ export async function runBalances(run: Run, args: string[], flags: GlobalFlags, 
     throw new UsageError("--proof - and CSV on stdout both want stdout; give one a file");
   const group = evmGroupOf(chainFromFlags(flags, run.env));
   const chain = groupOf(group);
-  const [{ progress }, { contextFor }, files, { planBalances, readBalancesProof }, render] =
+  const [{ progress }, { contextFor }, files, { planBalances, readBalancesProof }, render, { standInsOf }] =
     await Promise.all([
       import("../../../output/progress.js"),
       import("../../context.js"),
       import("../../files.js"),
       import("../../../reserves/evm/balances.js"),
       import("../../render/balances.js"),
+      import("../../nodes.js"),
     ]);
+  const standIns = await standInsOf(o.standIn);
   const { checkWritable, quorumOf, readAccountSignatures, writeAtomic } = files;
   const { balancesCsv, balancesHuman } = render;
   if (o.signatures !== undefined && o.challenge === undefined)
@@ -98,6 +104,7 @@ export async function runBalances(run: Run, args: string[], flags: GlobalFlags, 
     block: o.block,
     challenge: o.challenge,
     signatures,
+    ...(standIns.size ? { standIns } : {}),
   };
   // the whole input is checked before a client exists: bad input is exit 2 with nothing sent
   await planBalances(options);
@@ -145,7 +152,7 @@ export async function runBalances(run: Run, args: string[], flags: GlobalFlags, 
     if (rows) run.out(rows);
   } else if (csvTo === "-") run.out(balancesCsv(proof));
   else {
-    run.out(balancesHuman(escapeDeep(proof), ctx.color));
+    run.out(balancesHuman(escapeDeep(proof), ctx.color, result.standIn));
     if (result.duplicates)
       run.out(
         `(${result.duplicates} repeated address${result.duplicates === 1 ? "" : "es"} in the input counted once)`,
