@@ -286,6 +286,4 @@ describe("architecture", () => {
 const LONG_FUNCTIONS: Record<string, string> = {
   "methods/evm.ts evmMethods": "a table: the EVM group's method declarations, made on first use",
   "json/parse.ts parseLossless": "a parser's hot loop: one switch over the bytes, no call per token",
-  "proof/keccak.ts permute":
-    "a hash's hot loop: keccak-f's round unrolled over 50 locals (a loop of calls was 4x slower a key)",
 };

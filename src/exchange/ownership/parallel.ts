@@ -9,6 +9,7 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { NetworkName } from "../../chains/coins.js";
+import { keccakReady } from "../../proof/keccak.js";
 import { judgeRows, type RowJudged } from "./judge.js";
 import type { OwnershipLayout, OwnershipRow } from "./read.js";
 import type { JudgeTask } from "./worker.js";
@@ -90,6 +91,8 @@ export function rowJudges(
   signal?.addEventListener("abort", close, { once: true });
   return {
     async judge(rows) {
+      // the rows' accounts hashed by hash-wasm's keccak, compiled once (src/proof/keccak.ts)
+      await keccakReady();
       const shares = Math.min(availableParallelism(), MOST, Math.floor(rows.length / SHARE));
       const file = shares > 1 && !signal?.aborted ? workerFile() : undefined;
       if (!file) return judgeRows(rows, layout, network);

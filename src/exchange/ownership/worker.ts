@@ -5,6 +5,7 @@
  */
 import { parentPort } from "node:worker_threads";
 import type { NetworkName } from "../../chains/coins.js";
+import { keccakReady } from "../../proof/keccak.js";
 import { judgeRows } from "./judge.js";
 import type { OwnershipLayout, OwnershipRow } from "./read.js";
 
@@ -14,8 +15,9 @@ export interface JudgeTask {
   network?: NetworkName;
 }
 
-parentPort?.on("message", (m: JudgeTask) => {
+parentPort?.on("message", async (m: JudgeTask) => {
   try {
+    await keccakReady();
     parentPort?.postMessage({ judged: judgeRows(m.rows, m.layout, m.network) });
   } catch (e) {
     parentPort?.postMessage({ error: (e as Error).stack ?? String(e) });
