@@ -111,7 +111,6 @@ const FOREIGN_WORDS: Record<string, string> = {
     "a node's own words for why it could not tell (an RPC error, 'java-tron's JSON-RPC takes no state override')",
   detail:
     "what the tracking probe saw (exchange/ownership/tracking.ts), or a shared ledger (judge/reads.ts), in their words (reserves verify prints the same)",
-  mirror: "a native mirror as reserves/evm/mirrors.ts names it (reserves balances prints the same)",
 };
 
 describe("findings are worded in one place (src/judge/words.ts)", () => {

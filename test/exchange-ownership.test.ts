@@ -163,6 +163,7 @@ describe("OKX", () => {
     expect(report.findings).toContainEqual({
       status: "fails",
       step: "summary",
+      code: "summary-fails",
       at: "line 5",
       text: "ETH: the file's summary says 5.2834, its 3 rows sum to 0.356881257500858402: the file does not agree with itself (the summary 4.926518742499141598 more)",
     });

@@ -130,6 +130,16 @@ describe("reserves report", () => {
     expect(f.exitCode, f.stderr).toBe(1);
     expect(f.stdout.split("\n")[0]).toBe("FAILS: 1 of 2 proofs do not hold");
     expect(f.stdout).toContain("the proof does not hold: 1 failing item");
+    // --format csv: per proof and asset, the verdict and its stable code (docs/finding-codes.md): what decides it
+    const csv = await report([...args, "--format", "csv", utxoProof, forged]);
+    const lines = csv.stdout.trimEnd().split("\n");
+    expect(lines[0]).toMatch(/,proven_share,verdict,code$/);
+    expect(lines.slice(1).map((l) => l.split(",").slice(-2).join(","))).toEqual([
+      "holds,holds",
+      "fails,balances-fails",
+      "fails,balances-fails",
+    ]);
+    expect(csv.exitCode).toBe(1);
   });
 
   it("--html: one self-contained page; chromium shows the proofs' totals, requests nothing, and leaves a screenshot", async () => {

@@ -465,7 +465,9 @@ describe("an exchange's address file against an exchange's liabilities root (Coi
     expect(json.coin("LTC")).toMatchObject({ decimals: 8, liabilities: { amount: "1.50000000" } });
     expect(json.coin("LTC").places).toBeUndefined();
     const csv = await runCli([...args(reserves, file), ...rooted(root), "--format", "csv"]);
-    expect(csv.stdout).toMatch(/^LTC,8,1\.50000000,2\.00000000,2\.00000000,133\.33%,133\.33%,covered,$/m);
+    expect(csv.stdout).toMatch(
+      /^LTC,8,1\.50000000,2\.00000000,2\.00000000,133\.33%,133\.33%,covered,covered,$/m,
+    );
     const html = join(dir, "places.html");
     expect((await runCli([...args(reserves, file), ...rooted(root, now(), "--html", html)])).exitCode).toBe(
       0,
@@ -1153,8 +1155,8 @@ describe("the report package of an exchange's address file (solvency --report DI
     ]);
     // the per-coin CSV and every row judged, amounts in coin units with each coin's decimals
     expect(readFileSync(join(pkg, "solvency.csv"), "utf8").trimEnd().split("\n")).toEqual([
-      "asset,decimals,liabilities,proven,claimed,proven_coverage,claimed_coverage,status,shortfall",
-      "LTC,8,1.50000000,2.00000000,2.00000000,133.33%,133.33%,covered,",
+      "asset,decimals,liabilities,proven,claimed,proven_coverage,claimed_coverage,status,code,shortfall",
+      "LTC,8,1.50000000,2.00000000,2.00000000,133.33%,133.33%,covered,covered,",
       expect.stringMatching(new RegExp(`^ETH,18,5000\\.0{18},${eth18(ethBalance).replace(".", "\\.")},`)),
     ]);
     const rows = readFileSync(join(pkg, "rows.csv"), "utf8").trimEnd().split("\n");

@@ -354,7 +354,7 @@ describe("solvency", () => {
     expect(r.exitCode, r.stderr).toBe(1);
     const doc = JSON.parse((await solvency(c, "--json", ...VERIFY())).stdout);
     expect(r.stdout.trimEnd().split("\n")).toEqual([
-      "asset,decimals,liabilities,proven,claimed,proven_coverage,claimed_coverage,status,shortfall",
+      "asset,decimals,liabilities,proven,claimed,proven_coverage,claimed_coverage,status,code,shortfall",
       ...doc.assets.map((a: any) =>
         [
           a.asset,
@@ -366,6 +366,7 @@ describe("solvency", () => {
           a.coverage,
           a.claimed_coverage,
           a.status,
+          a.code,
           a.shortfall === null
             ? ""
             : inUnits(

@@ -7,7 +7,7 @@
  */
 import type { AssetRule } from "../chains/assets.js";
 import { counted, type Verdict } from "../reserves/verdict.js";
-import { gapText, type HoldingCode, type HoldingFinding } from "./words.js";
+import { type AssetCode, gapText, type HoldingCode, type HoldingFinding } from "./words.js";
 
 /** What a reserve proof's check means for solvency. */
 export type ReserveStatus = "holds" | "fails" | "cannot-say" | "not-verified";
@@ -174,6 +174,8 @@ export interface SolvencyAsset {
   moved_before_moment: { output: string; height: number; time: string | null }[];
   /** tokens among its proofs that mirror a native coin, each named: counted as that coin, once */
   mirrors: string[];
+  /** the asset's finding's code (judge/words.ts AssetCode; docs/finding-codes.md): its status's why, stable */
+  code: AssetCode;
   /** the asset's finding in words (judge/words.ts): what the summary, the text and the package say of it */
   why: string;
   /** where the data states more places than the asset's decimals: which, and that none is rounded (words) */

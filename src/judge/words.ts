@@ -6,7 +6,7 @@
  */
 
 import { type AssetRule, type NetworkId, networkLabel } from "../chains/assets.js";
-import { followsText } from "../reserves/evm/mirrors.js";
+import { followsText, type NativeMirror } from "../reserves/evm/mirrors.js";
 import { readsTokenDetail } from "../reserves/evm/reads-token.js";
 import { counted } from "../reserves/verdict.js";
 import { spanText } from "../util/text.js";
@@ -313,7 +313,7 @@ export type HoldingFinding =
   /** a token whose balanceOf reads another declared token's (`reads.token`, where, at which block): that token counts it */
   | { code: "reads-token"; asset: string; coin: string; is: HoldingChain; reads: TokenReads }
   /** a token of a known mirror, on a chain whose native coin backs another asset owed */
-  | { code: "mirror-backs-other"; mirror: string; network: NetworkId; owner: string }
+  | { code: "mirror-backs-other"; mirror: NativeMirror; network: NetworkId; owner: string }
   /**
    * an address file's row of the same chain, contract and address as one counted before (`first`: its line, and
    * the asset it counted for): counted once, there
@@ -378,7 +378,7 @@ export function holdingWords(f: HoldingFinding): string {
     case "reads-token":
       return `${f.coin} is ${chainWords(f.is)}, one balance backs one asset: it ${readsDetail(f.reads)}; ${f.reads.of === "token" ? `the token at ${f.reads.token}` : "the native coin"} counts once, as itself: not counted as ${f.asset}`;
     case "mirror-backs-other":
-      return `one balance backs one asset: ${f.mirror}, and the native coin of ${networkLabel(f.network)} backs ${f.owner}`;
+      return `one balance backs one asset: ${mirrorWords(f.mirror)}, and the native coin of ${networkLabel(f.network)} backs ${f.owner}`;
     case "same-balance":
       return `the same balance as ${f.first}${f.firstAsset === f.asset ? "" : ` (counted as ${f.firstAsset})`}: ${f.is.network === null ? "the same network name" : chainWords(f.is)}, the same address: it counts once`;
   }
@@ -423,4 +423,21 @@ export function readsDetail(r: TokenReads): string {
   return r.of === "token"
     ? readsTokenDetail({ token: r.token, address: r.address, block: BigInt(r.block) })
     : `tracks the native coin: its balanceOf(${r.address}) moved with ${followsText(r.follows === undefined ? {} : { follows: r.follows })} at block ${r.block} (eth_call with a state override), whatever it adds to it`;
+}
+
+/**
+ * A native mirror in words (reserves balances' line, solvency's `mirrors` and its finding): "the token named MIR
+ * at 0x… on anvil (chain id 31337) mirrors the native coin: its balanceOf equals the native balance at each of
+ * the 2 addresses read at block 4".
+ */
+export function mirrorWords(m: NativeMirror): string {
+  const token = `the token${m.symbol ? ` named ${m.symbol}` : ""} at ${m.token} on ${networkLabel(m.network)}`;
+  switch (m.how) {
+    case "known":
+      return `${token} is ${m.known}: its balances are the native coin's`;
+    case "equal":
+      return `${token} mirrors the native coin: its balanceOf equals the native balance at each of the ${counted(m.addresses, "address")} read at block ${m.block}`;
+    case "tracks":
+      return `${token} tracks the native coin: its balanceOf(${m.address}) moved with ${followsText(m.follows === undefined ? {} : { follows: m.follows })} at block ${m.block} (eth_call with a state override), whatever it adds to it`;
+  }
 }

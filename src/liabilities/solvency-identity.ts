@@ -8,7 +8,7 @@ import { type LedgerReads, sharedLedgers } from "../judge/reads.js";
 import { ledgerUntoldWords, sharedLedgerWords } from "../judge/words.js";
 import type { Proof } from "../proof/document.js";
 import { unitOf } from "../reserves/claims.js";
-import { nativeMirrorsOf } from "../reserves/evm/mirrors.js";
+import { type NativeMirror, nativeMirrorsOf } from "../reserves/evm/mirrors.js";
 import type { Backing } from "./solvency-types.js";
 
 /** The network a UTXO proof claims: its coin (from its addresses' form) and its `chain` field, by the coin table. */
@@ -68,7 +68,7 @@ export function snapshotConflicts(backings: Backing[], verify: boolean): string[
 }
 
 /** The native mirrors among the backings' EVM proofs (reserves/evm/mirrors.ts), by `network token`. */
-export function nativeMirrors(backings: Backing[]): Map<string, string> {
+export function nativeMirrors(backings: Backing[]): Map<string, NativeMirror> {
   return nativeMirrorsOf(
     backings.flatMap((b) => {
       const { network } = networkOfBacking(b);

@@ -48,10 +48,12 @@ import {
   type HoldingFinding,
   holdingWords,
   isAuditFault,
+  mirrorWords,
   type NotForAudit,
   notForWords,
 } from "../judge/words.js";
 import { share } from "../reserves/claims.js";
+import type { NativeMirror } from "../reserves/evm/mirrors.js";
 import { rfc3339Seconds } from "../util/audit-time.js";
 import { amountText } from "../util/units.js";
 import {
@@ -108,7 +110,7 @@ interface Judging {
   audit: Audit;
   createdS: number | null;
   /** the native mirrors among the proofs (`nativeMirrors`), and the asset each network's native coin backs */
-  mirrors: Map<string, string>;
+  mirrors: Map<string, NativeMirror>;
   nativeOwner: Map<NetworkId, string>;
   /** the tokens whose node could not tell whether they read the native coin (`trackingUnknown`) */
   untracked: Map<string, string>;
@@ -230,9 +232,13 @@ function judgeAsset(
     moment: moment === null ? null : { time: isoOf(moment.s), network: networkLabel(moment.network) },
     moved_before_moment: t.movedBeforeMoment,
     mirrors: [...run.mirrors],
+    code: "covered",
     why: "",
   };
 }
+
+/** An asset's finding as the report keeps it: its code and its words (judge/words.ts). */
+const findingWords = (f: AssetFinding) => ({ code: f.code, why: assetWords(f) });
 
 /**
  * A token the verifier's probe saw read another of its proof's tokens: that token's coins again, not counted
@@ -302,7 +308,7 @@ function proofLine(run: AssetRun, { b, network, ref }: Placed): SolvencyAsset["p
   const at = run.joint.get(network) as number;
   const token = tokenOf(b);
   const mirror = token === undefined ? undefined : j.mirrors.get(`${network} ${token}`);
-  if (mirror !== undefined) run.mirrors.add(mirror);
+  if (mirror !== undefined) run.mirrors.add(mirrorWords(mirror));
   // a token the probe saw read the native coin (not a known mirror contract: what its balanceOf shows at an
   // address may be another address's coins, a follower listed first counting them at its holder's key), or
   // another declared token: the coins it reads count once, as themselves (judge/reads.ts, both paths' rule)
@@ -500,7 +506,7 @@ export function judgeSolvency(i: SolvencyInput): { report: SolvencyReport; holdi
       holdings,
     ),
   );
-  for (const a of assets) a.why = assetWords(findingOf(a, i.verified, j.owedUnknown));
+  for (const a of assets) Object.assign(a, findingWords(findingOf(a, i.verified, j.owedUnknown)));
   audit.gap = largestGap(assets.flatMap((a) => a.snapshots));
   const worst = Math.max(
     owed.fails ? 3 : 0,

@@ -14,7 +14,7 @@ import type { JsonRpcClient } from "../rpc/client.js";
 import { amountText } from "../util/units.js";
 import { share, unitOf } from "./claims.js";
 import { formatCoins } from "./utxo/amount.js";
-import { combineVerdicts, counted, type Verdict } from "./verdict.js";
+import { combineVerdicts, counted, type Finding, type Verdict, verdictCode } from "./verdict.js";
 import { type VerifyOptions, verifyContext } from "./verifier.js";
 
 export interface Holding {
@@ -177,6 +177,8 @@ export function distribution(
 /** A proof's verdict against its chain, as the report shows it. */
 export interface ProofCheck {
   verdict: Verdict;
+  /** what decides the verdict, stable: the first failing finding's code, else the first that cannot say, else "holds" */
+  code: string;
   summary: string;
   /**
    * What the verifier re-derived from the node, for solvency (never the document's own word): the network
@@ -278,7 +280,7 @@ export async function verifyUtxoEntry(
 
 /** The part of a proof's check every chain's has: its verdict, the chain read, what is owned or unsigned, spent. */
 function checkOf(
-  v: { verdict: Verdict; summary: string },
+  v: { verdict: Verdict; summary: string; findings: readonly Finding[] },
   chain: ProofCheck["chain"],
   blockTime: number | null,
   owned: string[],
@@ -287,6 +289,7 @@ function checkOf(
 ): ProofCheck {
   return {
     verdict: v.verdict,
+    code: verdictCode(v.findings),
     summary: v.summary,
     chain,
     block_time: blockTime,

@@ -129,10 +129,10 @@ export async function verifyOnQuorum<
   if (!agree && held && failed >= 0) {
     const text = `${each}; ${named(failed)}: ${runs[failed]!.report.failures[0] ?? ""}`;
     failures.push(text);
-    findings?.push({ status: "fails", step: "quorum", text });
+    findings?.push({ status: "fails", step: "quorum", code: "quorum-fails", text });
   } else if (!agree) {
     cannot.push(each);
-    findings?.push({ status: "cannot-say", step: "quorum", text: each });
+    findings?.push({ status: "cannot-say", step: "quorum", code: "quorum-cannot-say", text: each });
   }
   runs.forEach((r, i) => {
     if (i === 0) return;

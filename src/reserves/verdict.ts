@@ -96,6 +96,7 @@ export const challengeFindings = (c: ChallengeCheck): Finding[] => [
   {
     status: c.ok === null ? "claim" : c.ok ? "ok" : "fails",
     step: "challenge",
+    code: findingCode("challenge", c.ok === null ? "claim" : c.ok ? "ok" : "fails"),
     at: "challenge",
     text: c.ok === false ? `challenge: ${c.detail}` : c.detail,
   },
@@ -117,9 +118,24 @@ export interface Finding {
   status: "claim" | "ok" | "fails" | "cannot-say";
   /** the verifier's step that made it ("document", "ownership", "path", …) */
   step: string;
+  /**
+   * the finding's stable code: its step and status, "balances-fails", "chain-cannot-say", "ownership-ok"
+   * (`findingCode`; docs/finding-codes.md lists every one, test/finding-codes.test.ts keeps it so)
+   */
+  code: string;
   at?: string;
   text: string;
 }
+
+/** A finding's stable code: its step and its status ("balances-fails", "chain-cannot-say"). */
+export const findingCode = (step: string, status: Finding["status"]): string => `${step}-${status}`;
+
+/**
+ * The code of what decides a verdict: the first finding that fails ("balances-fails"), else the first that
+ * cannot say ("chain-cannot-say"), else "holds" — a proof's `code` in reserves report's CSV and --json.
+ */
+export const verdictCode = (fs: readonly Finding[]): string =>
+  (fs.find((f) => f.status === "fails") ?? fs.find((f) => f.status === "cannot-say"))?.code ?? "holds";
 
 /** The verdict of a list of findings: any `fails` fails, else any `cannot-say` cannot say, else holds. */
 export const verdictOfFindings = (fs: readonly Finding[]): Verdict =>

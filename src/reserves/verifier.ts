@@ -13,7 +13,7 @@
 import { InterruptedError } from "../errors/index.js";
 import type { SignatureLine } from "../proof/document.js";
 import type { JsonRpcClient } from "../rpc/client.js";
-import { counted, type Finding, type Verdict, verdictOfFindings } from "./verdict.js";
+import { counted, type Finding, findingCode, type Verdict, verdictOfFindings } from "./verdict.js";
 
 /** The options of every verifier: `reserves verify`'s flags. */
 export interface VerifyOptions {
@@ -95,7 +95,9 @@ export async function runSteps<C extends { signal?: AbortSignal }, S>(
 const finding =
   (status: Finding["status"]) =>
   (step: string, text: string, at?: string): Finding =>
-    at === undefined ? { status, step, text } : { status, step, at, text };
+    at === undefined
+      ? { status, step, code: findingCode(step, status), text }
+      : { status, step, code: findingCode(step, status), at, text };
 export const fails = finding("fails");
 export const cannotSay = finding("cannot-say");
 export const ok = finding("ok");

@@ -1,5 +1,6 @@
 /** `reserves balances`' proof as people read it (a table per asset, the totals) and as CSV rows. */
 import { groupOf } from "../../chains/index.js";
+import { mirrorWords } from "../../judge/words.js";
 import { style, table } from "../../output/human.js";
 import type { EvmProof } from "../../proof/evm-document.js";
 import { nativeMirrorsOf } from "../../reserves/evm/mirrors.js";
@@ -75,7 +76,7 @@ export function balancesHuman(proof: EvmProof, color: boolean, standIn?: string)
   );
   // a token that is the native coin again: its total is not more reserves (solvency counts it once)
   for (const m of nativeMirrorsOf([{ doc: proof, network: `evm:${proof.chain.chain_id}` }]).values())
-    out.push(st.bad(`native mirror: ${m}; one coin, count it once`));
+    out.push(st.bad(`native mirror: ${mirrorWords(m)}; one coin, count it once`));
   return out.join("\n");
 }
 

@@ -68,6 +68,7 @@ export const reportCsv = (r: CombinedReport): string =>
       "proven_owned",
       "proven_share",
       "verdict",
+      "code",
     ],
     r.proofs.flatMap((p) =>
       p.assets.map((a) => [
@@ -84,6 +85,8 @@ export const reportCsv = (r: CombinedReport): string =>
         a.proven === null ? "" : amountOf(a.proven, a.decimals ?? 0),
         a.proven_share ?? "",
         p.verify ? p.verify.verdict : p.digest_ok ? "not-verified" : "digest-fails",
+        // what decides it, stable (docs/finding-codes.md)
+        p.verify ? p.verify.code : p.digest_ok ? "not-verified" : "digest-fails",
       ]),
     ),
   );

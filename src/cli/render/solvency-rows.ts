@@ -39,6 +39,8 @@ export interface AssetRow {
   proven_coverage: string;
   claimed_coverage: string;
   status: string;
+  /** the asset's finding's code (judge/words.ts AssetCode; docs/finding-codes.md) */
+  code: string;
   /** what proven reserves miss, in the asset's units; null when covered */
   shortfall: string | null;
 }
@@ -54,6 +56,7 @@ export function assetRows(r: SolvencyReport): AssetRow[] {
     proven_coverage: a.coverage,
     claimed_coverage: a.claimed_coverage,
     status: a.status,
+    code: a.code,
     shortfall: a.shortfall === null ? null : amountOf(a.shortfall, a.decimals),
   }));
 }
@@ -67,6 +70,7 @@ const HEAD = [
   "proven_coverage",
   "claimed_coverage",
   "status",
+  "code",
   "shortfall",
 ] as const;
 

@@ -34,6 +34,8 @@ export interface RowResult {
   /** the key signed (a contract wallet: its owners, who control it): control shown, whatever the balance */
   signed?: boolean;
   status: RowStatus;
+  /** the stable code of the row's finding, the last step's that judged it: "balances-fails", "signatures-ok" */
+  code?: string;
   reason: string;
   form?: string;
   /** an owner row under a contract wallet: the wallet row's line */

@@ -459,10 +459,13 @@ function judgeCoin(
     moment: moment === null ? null : { time: isoOf(moment.s), network: moment.chain },
     moved_before_moment: [],
     mirrors: [],
+    code: "covered",
     why: "",
     ...(places ? { places: placesWords(places) } : {}),
   };
-  c.why = assetWords(coinFinding(c, j));
+  const f = coinFinding(c, j);
+  c.code = f.code;
+  c.why = assetWords(f);
   return c;
 }
 

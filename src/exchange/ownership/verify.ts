@@ -9,7 +9,7 @@
  */
 
 import type { NetworkName } from "../../chains/coins.js";
-import type { Finding } from "../../reserves/verdict.js";
+import { type Finding, findingCode } from "../../reserves/verdict.js";
 import { runSteps, throwIfInterrupted, type VerifyStep } from "../../reserves/verifier.js";
 import type { BalanceCheck, ChainChecks } from "./balances.js";
 import { rowAmountText } from "./coins.js";
@@ -174,6 +174,7 @@ function rowFinding(step: string, file: OwnershipFile, r: RowResult): Finding {
   return {
     status,
     step,
+    code: findingCode(step, status),
     at: `line ${r.line}`,
     text: `${r.coin} ${r.address}: ${r.reason}${uncounted ? " (no balance: not counted toward the verdict)" : ""}`,
   };
@@ -181,9 +182,12 @@ function rowFinding(step: string, file: OwnershipFile, r: RowResult): Finding {
 
 /** A row judged by `step` (what `patch` changes), and its finding as the report will show it. */
 function judge(ctx: OwnershipContext, s: OwnershipState, i: number, step: string, patch: Partial<RowResult>) {
-  Object.assign(s.rows[i] as RowResult, patch);
+  const row = Object.assign(s.rows[i] as RowResult, patch);
   s.by[i] = step;
-  return rowFinding(step, ctx.file, s.rows[i] as RowResult);
+  const f = rowFinding(step, ctx.file, row);
+  // the row's code: its finding's, the last step's that judged it ("balances-fails", "signatures-ok")
+  row.code = f.code;
+  return f;
 }
 
 /** The rows a step may still change: judged neither failed nor unsigned. */

@@ -4,12 +4,25 @@
  * balance and such a token's counts one coin twice, so `solvency` keys both as the native coin and
  * `reserves balances` names the mirror. Data in, data out.
  */
-import { knownNativeMirror, type NetworkId, networkLabel } from "../../chains/assets.js";
+import { knownNativeMirror, type NetworkId } from "../../chains/assets.js";
 import type { ChainGroup } from "../../chains/types.js";
 import type { EvmProof } from "../../proof/evm-document.js";
 import type { JsonRpcClient } from "../../rpc/client.js";
 import { counted } from "../verdict.js";
 import { readsTokenDetail } from "./reads-token.js";
+
+/**
+ * A token that is its network's native coin again, as data (judge/words.ts `mirrorWords` words it): the token
+ * (its contract, the symbol it states) on `network` at block `block`, and how it was told — a known mirror
+ * contract (`known`: chains/assets.ts's name for it), balances equal to the native ones at each of `addresses`
+ * read both ways, or the verifier's probe (its balanceOf(`address`) moved with a native balance: that address's,
+ * `follows`' or, null, several at once).
+ */
+export type NativeMirror = { token: string; symbol: string | null; network: NetworkId; block: number } & (
+  | { how: "known"; known: string }
+  | { how: "equal"; addresses: number }
+  | { how: "tracks"; address: string; follows?: string | null }
+);
 
 /**
  * The mirrors among `docs`' tokens, by `network token`, each with how it was told: a known mirror contract
@@ -25,8 +38,8 @@ export function nativeMirrorsOf(
     /** per tracking token whose native balance it followed, when not its holder's own (null: several) */
     follows?: Record<string, string | null>;
   }[],
-): Map<string, string> {
-  const out = new Map<string, string>();
+): Map<string, NativeMirror> {
+  const out = new Map<string, NativeMirror>();
   const native = new Map<string, string>();
   for (const { doc, network } of docs)
     for (const bal of doc.assets.find((a) => a.id === "native")?.balances ?? [])
@@ -36,9 +49,9 @@ export function nativeMirrorsOf(
       const key = `${network} ${a.id}`;
       if (a.id === "native" || out.has(key)) continue;
       const known = knownNativeMirror(network, a.id);
-      const token = `the token${a.symbol ? ` named ${a.symbol}` : ""} at ${a.id} on ${networkLabel(network)}`;
+      const token = { token: a.id, symbol: a.symbol ?? null, network, block: doc.block.number };
       if (known) {
-        out.set(key, `${token} is ${known}: its balances are the native coin's`);
+        out.set(key, { ...token, how: "known", known });
         continue;
       }
       let common = 0;
@@ -52,17 +65,15 @@ export function nativeMirrorsOf(
         if (n !== "0") nonzero = true;
       }
       const at = tracks?.[a.id];
-      if (common && equal && nonzero)
-        out.set(
-          key,
-          `${token} mirrors the native coin: its balanceOf equals the native balance at each of the ${counted(common, "address")} read at block ${doc.block.number}`,
-        );
+      if (common && equal && nonzero) out.set(key, { ...token, how: "equal", addresses: common });
       // the verifier's probe: balanceOf moved with the holder's native balance, whatever it adds to it
       else if (at !== undefined)
-        out.set(
-          key,
-          `${token} tracks the native coin: its balanceOf(${at}) moved with ${followsText(follows && a.id in follows ? { follows: follows[a.id] } : {})} at block ${doc.block.number} (eth_call with a state override), whatever it adds to it`,
-        );
+        out.set(key, {
+          ...token,
+          how: "tracks",
+          address: at,
+          ...(follows && a.id in follows ? { follows: follows[a.id] } : {}),
+        });
     }
   return out;
 }
