@@ -257,61 +257,111 @@ function textOf(texts: Map<string, string>, cell: string): string {
   return own;
 }
 
-/** One row of the address table, read under the header's columns (refused, never re-aligned). */
+/** A header's "address" cell (`norm`): a row holding one may be a header line again. */
+const ADDRESS_CELL = /^\s*address\s*$/i;
+/** what sums and decodes is plain text: an invisible or control character would make two coins look one */
+function printable(line: number, field: string, v: string | undefined): void {
+  if (v !== undefined && !/^[\x20-\x7e]+$/.test(v))
+    bad(line, `the ${field} ${quoted(v)} holds a character other than printable ASCII`);
+}
+
+/** The cell of column `k` (undefined: the layout has none), as `cell` reads it. */
+const cellAt = (c: readonly string[], k: number | undefined): string | undefined =>
+  k === undefined ? undefined : cell(c[k]);
+
+/**
+ * One string per distinct short cell (a coin, a network, a snapshot height): the rows as read are kept to the
+ * end of the file's judging, and 100,000 rows' "ETH" would otherwise be 200,000 strings. Bounded: a file of
+ * distinct values keeps its own.
+ */
+function shared(kept: Map<string, string>, v: string): string {
+  const had = kept.get(v);
+  if (had !== undefined) return had;
+  if (kept.size < 4096) kept.set(v, v);
+  return v;
+}
+
+/** The places after the point of a plain decimal, its trailing zeros left out ("1.2500" → 2). */
+function placesOf(amount: string): number {
+  const dot = amount.indexOf(".");
+  if (dot < 0) return 0;
+  let end = amount.length;
+  while (end > dot + 1 && amount.charCodeAt(end - 1) === 48) end--;
+  return end - dot - 1;
+}
+
+/**
+ * One row of the address table, read under the header's columns (refused, never re-aligned). A row's cells
+ * are read once each, with no closure or array a cell (50,000 rows: 100 MB of garbage before, 1.4 KB a row).
+ */
 function readRow(
   raw: string,
   line: number,
   { head, col }: { head: string[]; col: Record<string, number> },
   use: OwnershipLayout,
   texts: Map<string, string>,
+  short: Map<string, string>,
 ): OwnershipRow {
   const c = cells(raw);
   // every layout's header has a cell that reads "address" (norm): a row without one is no header, not read
   // as one again (the rows' messages say "address": a test of the text would not spare them)
-  if (c.some((x) => /^\s*address\s*$/i.test(x)) && layoutOfHeader(raw))
-    bad(line, "a header line again inside the address table");
-  if ((raw.match(/"/g)?.length ?? 0) % 2 === 1)
+  let addressCell = false;
+  for (const x of c)
+    if (ADDRESS_CELL.test(x)) {
+      addressCell = true;
+      break;
+    }
+  if (addressCell && layoutOfHeader(raw)) bad(line, "a header line again inside the address table");
+  if (raw.includes('"') && (raw.match(/"/g)?.length ?? 0) % 2 === 1)
     bad(line, "a quote left open (a quoted field cannot hold a line break here)");
   if (c.length > head.length) bad(line, `${c.length} cells, more than the header's ${head.length}`);
-  const get = (f: string) => (col[f] === undefined ? undefined : c[col[f] as number]);
-  const coin = cell(get("coin"));
-  const address = cell(get("address"));
-  if (!coin) bad(line, "no coin");
-  if (!address) bad(line, "no address");
+  const coin = cellAt(c, col.coin);
+  const address = cellAt(c, col.address);
+  if (!coin) return bad(line, "no coin");
+  if (!address) return bad(line, "no address");
   if (c.length < (col.address as number) + 1) bad(line, `${c.length} cells, fewer than the header's`);
-  for (const f of ["coin", "network", "address"]) {
-    const v = cell(get(f));
-    // what sums and decodes is plain text: an invisible or control character would make two coins look one
-    if (v !== undefined && !/^[\x20-\x7e]+$/.test(v))
-      bad(line, `the ${f} ${quoted(v)} holds a character other than printable ASCII`);
-  }
-  const network = cell(get("network")) ?? (coin as string).split("-").slice(1).join("-");
+  const networkCell = cellAt(c, col.network);
+  printable(line, "coin", coin);
+  printable(line, "network", networkCell);
+  printable(line, "address", address);
+  const network = shared(short, networkCell ?? coin.split("-").slice(1).join("-"));
+  const sig1 = cellAt(c, col.sig1);
+  const sig2 = cellAt(c, col.sig2);
+  const owner1 = cellAt(c, col.owner1);
+  const owner2 = cellAt(c, col.owner2);
+  const message = col.message === undefined ? undefined : c[col.message];
   const row: OwnershipRow = {
     line,
-    coin: coin as string,
+    coin: shared(short, coin),
     network,
-    address: address as string,
-    message: textOf(texts, get("message")?.trim() ?? ""),
-    signatures: [cell(get("sig1")), cell(get("sig2"))].filter((s): s is string => s !== undefined),
-    owners: [cell(get("owner1")), cell(get("owner2"))].filter((s): s is string => s !== undefined),
+    address,
+    message: textOf(texts, message?.trim() ?? ""),
+    signatures: present(sig1, sig2),
+    owners: present(owner1, owner2),
   };
-  const amount = cell(get("amount"));
+  const amount = cellAt(c, col.amount);
   if (amount !== undefined) row.amount = plainAmount(amount, use === "okx-2022" ? "base" : "coin", line);
   // finer than the coin's smallest unit: no chain holds that amount (a coin chaingw's tables do not know is
   // kept as written, said in the report)
-  const places = use === "okx-2022" ? 0 : (row.amount?.split(".")[1] ?? "").replace(/0+$/, "").length;
-  const decimals = decimalsOf(row.coin, network);
+  const places = use === "okx-2022" || row.amount === undefined ? 0 : placesOf(row.amount);
+  const decimals = places > 0 ? decimalsOf(row.coin, network) : undefined;
   if (decimals !== undefined && places > decimals)
     bad(
       line,
       `the amount ${row.amount} has ${places} decimal places; ${row.coin}${network && !row.coin.includes("-") ? ` on ${network}` : ""} has ${decimals}`,
     );
-  for (const f of ["height", "script", "type"] as const) {
-    const v = cell(get(f));
-    if (v !== undefined) row[f] = v;
-  }
+  const height = cellAt(c, col.height);
+  if (height !== undefined) row.height = shared(short, height);
+  const script = cellAt(c, col.script);
+  if (script !== undefined) row.script = script;
+  const type = cellAt(c, col.type);
+  if (type !== undefined) row.type = type;
   return row;
 }
+
+/** The present ones of two cells, in order. */
+const present = (a: string | undefined, b: string | undefined): string[] =>
+  a === undefined ? (b === undefined ? [] : [b]) : b === undefined ? [a] : [a, b];
 
 /**
  * Reads a file of `layout` (detected when not given). Throws UsageError naming the line for a file that is
@@ -335,11 +385,12 @@ export function readOwnershipFile(text: string, layout?: OwnershipLayout): Owner
   const columns = columnsOf(lines[headerAt] as string, headerAt + 1);
   const rows: OwnershipRow[] = [];
   const texts = new Map<string, string>();
+  const short = new Map<string, string>();
   let wallet: OwnershipRow | undefined;
   for (let j = headerAt + 1; j < lines.length; j++) {
     const raw = lines[j] as string;
     if (raw.trim() === "") continue;
-    const row = readRow(raw, j + 1, columns, use, texts);
+    const row = readRow(raw, j + 1, columns, use, texts, short);
     if (hasHtxColumns(use)) {
       // HTX's contract wallets: the wallet's row (a balance, no signature), then its owners' rows (no
       // balance, a signature), same coin; HTX's own tool does not link them
