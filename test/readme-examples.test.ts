@@ -9,6 +9,7 @@
  */
 import {
   copyFileSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -134,6 +135,14 @@ function outsidePaths(command: string): string[] {
   return words.filter(
     (w) => /^(~|\$HOME\b|\$\{HOME\}|\.\.\/)/.test(w) || (/^\/[\w.-]/.test(w) && w !== "/dev/null"),
   );
+}
+
+/** The repository's own paths a command names (test/…, docs/…, scripts/…, bench/…, src/…), without a #fragment. */
+function repoPaths(command: string): string[] {
+  const words = command.replace(/\w+:\/\/\S*/g, "URL").match(/[^\s=:'"()<>|;]+/g) ?? [];
+  return words
+    .filter((w) => /^(test|docs|scripts|bench|src)\/[\w./-]+/.test(w) && !/[*$]/.test(w))
+    .map((w) => w.replace(/#.*$/, ""));
 }
 
 /** What the example's comment says its exit code is ("exit 2, nothing sent"), else 0. */
@@ -343,6 +352,27 @@ describe("the README's examples", () => {
       "../x",
     ]);
     expect(outsidePaths("chaingw --datadir .tmp/regtest -f test/fixtures/a.csv > /dev/null")).toEqual([]);
+  });
+
+  it("name only repository files that are there: every test/, docs/, scripts/, bench/ or src/ path of a command of README.md or docs/*.md exists", () => {
+    const docs = readdirSync(join(ROOT, "docs"))
+      .filter((f) => f.endsWith(".md"))
+      .map((f) => `docs/${f}`);
+    const missing: string[] = [];
+    let named = 0;
+    for (const f of ["README.md", ...docs])
+      for (const c of commandsOf(readFileSync(join(ROOT, f), "utf8")))
+        for (const p of repoPaths(c.command)) {
+          named++;
+          if (!existsSync(join(ROOT, p))) missing.push(`${f}:${c.line}: ${p}`);
+        }
+    expect(missing).toEqual([]);
+    // the worked examples on the exchanges' real files name them (docs/exchange-proofs.md's OKX package)
+    expect(named).toBeGreaterThan(5);
+    expect(repoPaths("chaingw solvency --reserves test/fixtures/x.csv --liabilities=docs/y.json#2")).toEqual([
+      "test/fixtures/x.csv",
+      "docs/y.json",
+    ]);
   });
 
   it("are found, and what is not run says why", () => {
