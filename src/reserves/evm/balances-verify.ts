@@ -15,9 +15,8 @@
  *     proof's block (a node without that state: "cannot say"); the proven totals come from the balances
  *     that re-read equal, never from the document's own figures. Signatures are matched to the document's
  *     claims by address, as in every verifier.
- * A node that cannot read state at that block (not an archive node; a chain that serves the head only), of
- * another kind or on another chain makes the verdict "cannot say" (exit 3), never "holds". A latest-only
- * snapshot can be re-read only while the head is still the proof's block; otherwise verify says it cannot.
+ * A node that cannot read state at that block (not an archive node; a head-only chain once its head moved), of
+ * another kind, on another chain, or whose block changed during the re-read (a reorg): "cannot say", exit 3.
  */
 
 import { networkLabel } from "../../chains/assets.js";
@@ -394,12 +393,13 @@ const checkBalances = (c: Ctx, s: State): Promise<Finding[]> =>
       c.signal,
     );
     s.values = values;
-    if (at === "latest") {
-      const head = await readBlock(c.client, chain, "latest");
-      if (!(head !== null && head.number === n && head.hash === proof.block.hash)) {
-        balances.detail = `the head moved off block ${n} during the re-read; a latest-only snapshot cannot be re-read now`;
-        return [cannotSay("balances", balances.detail, "snapshot")];
-      }
+    const now = await readBlock(c.client, chain, at);
+    if (!(now !== null && now.number === n && now.hash === proof.block.hash)) {
+      balances.detail =
+        at === "latest"
+          ? `the head moved off block ${n} during the re-read; a latest-only snapshot cannot be re-read now`
+          : `block ${n} changed from ${proof.block.hash} to ${now?.hash ?? "nothing"} during the re-read (a reorg): the balances read may be of another block, so none is judged; verify again`;
+      return [cannotSay("balances", balances.detail, at === "latest" ? "snapshot" : "block.hash")];
     }
     proof.assets.forEach((a, i) => {
       const v = s.assets[i];
