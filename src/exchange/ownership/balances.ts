@@ -130,12 +130,15 @@ interface Gathered {
   asset: string;
   block: string;
   waiting: { address: string; done: (v: bigint | Error) => void }[];
+  /** `c.headsStarted` when the node's answer came back: head reads started later were sent after it */
+  answered?: number;
 }
 
 /**
  * What the checks of one file share: the file, the options, each node's one scan (started once), and the
  * reads rows ask at once gathered into batches (`gathered`), a token's metadata read once per block
- * (`metas`), a head read in flight joined by every row that asks for one then (`heads`).
+ * (`metas`), a head read in flight joined by every row that asks for one then (`heads`, each with the count of
+ * head reads started when it was, `headsStarted`).
  */
 interface ChainContext {
   file: OwnershipFile;
@@ -143,7 +146,8 @@ interface ChainContext {
   scans: Map<ChainNode, Promise<UtxoSet | string>>;
   gathered: Map<string, Gathered>;
   metas: Map<string, Promise<TokenMeta[]>>;
-  heads: Map<ChainNode, ReturnType<typeof readBlock>>;
+  heads: Map<ChainNode, { read: ReturnType<typeof readBlock>; started: number }>;
+  headsStarted: number;
   /** the tracking probe's answer per node and block, asked once for every token read there (tracking.ts) */
   probes: Map<string, Promise<Map<string, TokenTracking>>>;
 }
@@ -159,7 +163,7 @@ function gatheredBalance(
   asset: string,
   address: string,
   block: string,
-): Promise<bigint> {
+): Promise<{ value: bigint; answered: number }> {
   const key = `${c.o.nodes.indexOf(node)}|${asset}|${block}`;
   let g = c.gathered.get(key);
   if (!g) {
@@ -168,9 +172,12 @@ function gatheredBalance(
     setImmediate(() => void readGathered(c, key, fresh));
     g = fresh;
   }
-  const waiting = g.waiting;
+  const gathered = g;
   return new Promise((resolve, reject) =>
-    waiting.push({ address, done: (v) => (v instanceof Error ? reject(v) : resolve(v)) }),
+    gathered.waiting.push({
+      address,
+      done: (v) => (v instanceof Error ? reject(v) : resolve({ value: v, answered: gathered.answered ?? 0 })),
+    }),
   );
 }
 
@@ -189,6 +196,7 @@ async function readGathered(c: ChainContext, key: string, g: Gathered): Promise<
       c.o.signal,
     );
     by = new Map(addresses.map((a, k) => [a, (out as (bigint | Error)[])[k] as bigint | Error]));
+    g.answered = c.headsStarted;
   } catch (e) {
     for (const w of g.waiting) w.done(e instanceof Error ? e : new Error(String(e)));
     return;
@@ -207,17 +215,21 @@ function tokenMeta(c: ChainContext, node: ChainNode, token: string, block: strin
   return p;
 }
 
-/** The node's head, as a read in flight answers it to every row that asks while it is (each later ask: a new read). */
-function headOf(c: ChainContext, node: ChainNode): ReturnType<typeof readBlock> {
-  let p = c.heads.get(node);
-  if (!p) {
-    const read = readBlock(node.client, node.chain, "latest");
-    const clear = () => void c.heads.delete(node);
-    read.then(clear, clear);
-    c.heads.set(node, read);
-    p = read;
-  }
-  return p;
+/**
+ * The node's head, as a read in flight answers it to every row that asks while it is (each later ask: a new
+ * read). `since` (the `c.headsStarted` when the row's balance was answered, `Gathered.answered`): only a read
+ * started after that is joined; one sent earlier may have been answered by the node before the balance was, so
+ * its head says nothing of the block the balance was read at.
+ */
+function headOf(c: ChainContext, node: ChainNode, since = -1): ReturnType<typeof readBlock> {
+  const inFlight = c.heads.get(node);
+  if (inFlight && inFlight.started > since) return inFlight.read;
+  const read = readBlock(node.client, node.chain, "latest");
+  const entry = { read, started: ++c.headsStarted };
+  const clear = () => void (c.heads.get(node) === entry && c.heads.delete(node));
+  read.then(clear, clear);
+  c.heads.set(node, entry);
+  return read;
 }
 
 /**
@@ -335,12 +347,12 @@ async function balanceAt(
   block: string,
   nativeDecimals: number,
   named = token,
-): Promise<{ value: bigint; decimals: number } | BalanceCheck> {
+): Promise<{ value: bigint; decimals: number; answered: number } | BalanceCheck> {
   const decimals = token ? (await tokenMeta(c, node, token, block))[0]?.decimals : nativeDecimals;
   if (decimals === null || decimals === undefined)
     return { holds: null, detail: `token ${named}: decimals() unknown` };
-  const value = await gatheredBalance(c, node, token ?? "native", address, block);
-  return { value, decimals };
+  const { value, answered } = await gatheredBalance(c, node, token ?? "native", address, block);
+  return { value, decimals, answered };
 }
 
 /** A TRON row's TRC-20 contract: `--token SYMBOL=T…`, else the well-known one; undefined for TRX. */
@@ -372,8 +384,9 @@ async function tronBalance(c: ChainContext, node: ChainNode, row: OwnershipRow):
     const hex = token && tokenHex(token);
     const read = await balanceAt(c, node, hex, tronToHex20(row.address), "latest", 6, token);
     if ("holds" in read) return read;
-    const { value, decimals } = read;
-    const after = await headOf(c, node);
+    const { value, decimals, answered } = read;
+    // a head read sent after the balance was answered, never one sent before it (it may predate the balance)
+    const after = await headOf(c, node, answered);
     const units = c.file.units === "base" ? 0 : decimals;
     const claimed = parseUnits(row.amount as string, units);
     if (claimed === undefined)
@@ -512,6 +525,7 @@ export function chainChecks(file: OwnershipFile, o: ChainOptions): ChainChecks {
     gathered: new Map(),
     metas: new Map(),
     heads: new Map(),
+    headsStarted: 0,
     probes: new Map(),
   };
   return {
