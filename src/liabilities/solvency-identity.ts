@@ -104,6 +104,7 @@ export function trackingUnknown(backings: Backing[]): Map<string, string> {
 export function ledgerFaults(backings: Backing[]): Map<string, string> {
   const out = new Map<string, string>();
   const list: LedgerReads[] = [];
+  const order = new Map<string, number>();
   for (const b of backings) {
     const { network } = networkOfBacking(b);
     const token = tokenOf(b);
@@ -111,9 +112,24 @@ export function ledgerFaults(backings: Backing[]): Map<string, string> {
     if (!network || !token || !v) continue;
     const why = v.ledger_unknown?.[token.toLowerCase()];
     if (why !== undefined) out.set(`${network} ${token}`, ledgerUntoldWords(why));
-    const slots = v.ledger_slots?.tokens[token.toLowerCase()];
-    if (slots && v.ledger_slots) list.push({ network, token, holder: v.ledger_slots.holder, slots });
+    // every token its proof's node was asked at its holder (the other proofs' tokens of the chain beside): two
+    // proofs whose first addresses differ meet at each one's holder
+    for (const [t, slots] of Object.entries(v.ledger_slots?.tokens ?? {}))
+      if (v.ledger_slots) list.push({ network, token: t, holder: v.ledger_slots.holder, slots });
+    if (!order.has(`${network} ${token.toLowerCase()}`))
+      order.set(`${network} ${token.toLowerCase()}`, order.size);
   }
-  for (const [k, s] of sharedLedgers(list)) if (!out.has(k)) out.set(k, sharedLedgerWords(s));
+  // in the declared order: the earlier declared token counts, the later facade cannot say
+  const rank = (r: LedgerReads) => order.get(`${r.network} ${r.token}`) ?? order.size;
+  const byToken = new Map(
+    [...sharedLedgers([...list].sort((a, b) => rank(a) - rank(b)))].map(([k, s]) => [k.toLowerCase(), s]),
+  );
+  for (const b of backings) {
+    const { network } = networkOfBacking(b);
+    const token = tokenOf(b);
+    const s = network && token ? byToken.get(`${network} ${token}`.toLowerCase()) : undefined;
+    if (s && network && token && !out.has(`${network} ${token}`))
+      out.set(`${network} ${token}`, sharedLedgerWords(s));
+  }
   return out;
 }

@@ -101,11 +101,11 @@ export async function probeLedgers(
     read = { told: false, why: e.message };
   }
   if (!read.told) return { ledgerUnknown: tokens.map((token) => ({ token, why: read.why })) };
-  // this proof's tokens only: the others' are kept by their own proofs
-  const mine = <T>(m: Map<string, T>) => [...m].filter(([t]) => tokens.includes(t));
-  const failed = mine(read.failed);
+  // every token's reads at this holder (the others' too: two proofs whose first addresses differ meet at each
+  // one's holder, solvency-identity.ts ledgerFaults); this proof's tokens only as not told
+  const failed = [...read.failed].filter(([t]) => tokens.includes(t));
   return {
-    ledger: { holder, tokens: Object.fromEntries(mine(read.slots).map(([t, s]) => [t, [...s]])) },
+    ledger: { holder, tokens: Object.fromEntries([...read.slots].map(([t, s]) => [t, [...s]])) },
     ...(failed.length ? { ledgerUnknown: failed.map(([token, why]) => ({ token, why })) } : {}),
   };
 }
