@@ -20,7 +20,7 @@ const parse = (path: string, text: string) => ts.createSourceFile(path, text, ts
 const wordsFile = parse(WORDS, sources.find((s) => s.path === WORDS)?.text ?? "");
 
 /** The finding types of words.ts: each a union of object types told apart by `code`. */
-const FINDING_TYPES = ["HoldingFinding", "AuditFault", "AssetFinding"];
+const FINDING_TYPES = ["HoldingFinding", "AuditFault", "AssetFinding", "TotalsFinding"];
 
 /** Every object type literal (with its path of names) under a finding type's declaration. */
 function findingMembers(): { type: string; code: string; name: string; typeText: string }[] {
@@ -94,6 +94,12 @@ const TEXT_DATA = new Set([
   "moment",
   "time",
   "max_gap",
+  // a commitment's root and a hash computed from it (hex), a tree.bin's path, sums stated (base units)
+  "root",
+  "computed",
+  "tree",
+  "root_sum",
+  "stated",
   // amounts and blocks as decimal text (exact, never a float)
   "claimed",
   "read",
@@ -111,6 +117,7 @@ const FOREIGN_WORDS: Record<string, string> = {
     "a node's own words for why it could not tell (an RPC error, 'java-tron's JSON-RPC takes no state override')",
   detail:
     "what the tracking probe saw (exchange/ownership/tracking.ts), or a shared ledger (judge/reads.ts), in their words (reserves verify prints the same)",
+  error: "why a tree.bin beside a commitment cannot be read, in its reader's words (liabilities/store.ts)",
 };
 
 describe("findings are worded in one place (src/judge/words.ts)", () => {

@@ -119,6 +119,8 @@ describe("liabilities test vector", () => {
       });
     expect(v.levels.at(-1)![0].hash).toBe(v.root);
     expect(v.levels.at(-1)![0].sums).toEqual(["175000000", "310000000"]);
+    // the commitment carries the root's two children, which hash to it (above) and sum to its totals
+    expect((v.commitment as { children: unknown }).children).toEqual(v.levels.at(-2));
   });
 
   it("the secrets, the split and the leaf order follow from the seed as documented (keyed derivation)", () => {

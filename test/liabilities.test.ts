@@ -131,7 +131,7 @@ describe("liabilities build", () => {
       const c = JSON.parse(readFileSync(COMMITMENT(), "utf8"));
       expect(r.stdout).toMatch(
         new RegExp(
-          `^customer "${id}": .* included in the liabilities whose root is ${c.root} \\("snapshot 2026-11-30", created "${c.created}"; commitment digest ${c.digest}\\)\n$`,
+          `^customer "${id}": .* included in the liabilities whose root is ${c.root} \\("snapshot 2026-11-30", created "${c.created}"; commitment digest ${c.digest}\\)\n  the commitment's totals are its root's: the root's two children it carries hash to its root and sum to its totals\n$`,
         ),
       );
     }
@@ -491,7 +491,9 @@ describe("liabilities verify --customer: the customer says who they are", () => 
     expect(lines.exitCode).toBe(0);
     const both = await verify(lines.stdout);
     expect(both.exitCode).toBe(0);
-    expect(both.stdout.trim().split("\n")).toHaveLength(2);
+    // each verdict two lines: included, and whether the root binds the totals
+    expect(both.stdout.trim().split("\n")).toHaveLength(4);
+    expect(both.stdout.match(/^customer "cust-[34]": .* included in the liabilities/gm)).toHaveLength(2);
     // with --json: JSON Lines, one verdict a line, which --pretty leaves unindented
     for (const more of [["--json"], ["--json", "--pretty"]]) {
       const json = await verify(lines.stdout, COMMITMENT(), ...more);
@@ -507,7 +509,9 @@ describe("liabilities verify --customer: the customer says who they are", () => 
     }
     const mine = await verify(lines.stdout, COMMITMENT(), "--customer", "cust-4");
     expect(mine.exitCode).toBe(0);
-    expect(mine.stdout).toMatch(/^customer "cust-4": .* included in .*\n$/);
+    expect(mine.stdout).toMatch(
+      /^customer "cust-4": .* included in .*\n {2}the commitment's totals are its root's: .*\n$/,
+    );
     const nobody = await verify(lines.stdout, COMMITMENT(), "--customer", "cust-9");
     expect(nobody.exitCode).toBe(1);
     expect(nobody.stdout).toContain(`the file holds 2 proofs, none of them customer "cust-9"'s`);

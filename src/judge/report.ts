@@ -7,7 +7,13 @@
  */
 import type { AssetRule } from "../chains/assets.js";
 import { counted, type Verdict } from "../reserves/verdict.js";
-import { type AssetCode, gapText, type HoldingCode, type HoldingFinding } from "./words.js";
+import {
+  type AssetCode,
+  gapText,
+  type HoldingCode,
+  type HoldingFinding,
+  type TotalsFinding,
+} from "./words.js";
 
 /** What a reserve proof's check means for solvency. */
 export type ReserveStatus = "holds" | "fails" | "cannot-say" | "not-verified";
@@ -230,6 +236,8 @@ export interface SolvencyReport {
     challenge: string | null;
     created: string;
     digest_ok: boolean;
+    /** whether its root binds its totals (liabilities/commitment-totals.ts), when read */
+    totals?: TotalsFinding;
   };
   /** an exchange's liabilities root, when they are one: its file, the root, the date given, why not relied on */
   exchange_liabilities?: { source: string; root: string | null; date: string | null; note?: string };

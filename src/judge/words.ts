@@ -441,3 +441,85 @@ export function mirrorWords(m: NativeMirror): string {
       return `${token} tracks the native coin: its balanceOf(${m.address}) moved with ${followsText(m.follows === undefined ? {} : { follows: m.follows })} at block ${m.block} (eth_call with a state override), whatever it adds to it`;
   }
 }
+
+/**
+ * Whether a chaingw commitment's totals are its root's (liabilities/commitment-totals.ts; issue 55 item 2),
+ * typed: how the root binds them, or why they do not hold or cannot be relied on. `totalsStatus` says which;
+ * `totalsWords` words it for `liabilities verify` and both solvency paths. Hashes are lowercase hex, sums base
+ * units as decimal text, `tree` the tree.bin's path.
+ */
+export type TotalsFinding =
+  /**
+   * bound: v2's root hashes every tree's root and total (`forest`); v1's root's two children — the ones the
+   * commitment carries (`children`), or read from the tree.bin beside it (`tree`) — hash to it and sum to the
+   * totals; or the customer's own path reached the root with them (`path`)
+   */
+  | { code: "totals-bound"; by: "forest" | "children" | "tree" | "path" }
+  /** v2: the root is not the hash of its trees and totals (that hash is `computed`) */
+  | { code: "forest-off-root"; root: string; computed: string }
+  /** v1: the root's children (the commitment's own, or its tree.bin's) sum to other totals than it states */
+  | {
+      code: "totals-off-root";
+      by: "children" | "tree";
+      off: { asset: string; root_sum: string; stated: string }[];
+    }
+  /** v1: the children the commitment carries hash to `computed`, not to its `root` (null: their sums overflow) */
+  | { code: "children-off-root"; root: string; computed: string | null }
+  /** v1 without children: no tree.bin beside it (at `tree`) */
+  | { code: "totals-unbound"; root: string; tree: string }
+  /** the tree.bin beside it cannot be read (`error`: the reader's words) */
+  | { code: "tree-unreadable"; tree: string; error: string }
+  /** the tree.bin beside it is another build's: its header (`header`), or its top does not hash to `root` */
+  | {
+      code: "tree-other";
+      tree: string;
+      root: string;
+      header: { version: number; assets: number; height: number } | null;
+    }
+  /** `liabilities verify --root` alone: no commitment, so no totals were read */
+  | { code: "totals-unread" };
+
+const TOTALS_FAIL: ReadonlySet<TotalsFinding["code"]> = new Set([
+  "forest-off-root",
+  "totals-off-root",
+  "children-off-root",
+]);
+
+/** bound (the totals are the root's), fails (they do not hold: NOT SOLVENT), or cannot-say (not relied on). */
+export function totalsStatus(f: TotalsFinding): "bound" | "fails" | "cannot-say" {
+  return f.code === "totals-bound" ? "bound" : TOTALS_FAIL.has(f.code) ? "fails" : "cannot-say";
+}
+
+/** "the root's two children it carries hash to its root and sum to its totals", or why not. */
+export function totalsWords(f: TotalsFinding): string {
+  const h = (x: string) => `${x.slice(0, 16)}…`;
+  switch (f.code) {
+    case "totals-bound":
+      return {
+        forest:
+          "the commitment's totals are its root's: the root hashes every asset's tree root and total (merkle-sum-sha256/v2)",
+        children:
+          "the commitment's totals are its root's: the root's two children it carries hash to its root and sum to its totals",
+        tree: "the commitment's totals are its root's: the root's two children, read from the tree.bin beside it, hash to its root and sum to its totals",
+        path: "the commitment's totals are its root's: this proof's path reaches the root with them (the root's hash covers both its children's sums)",
+      }[f.by];
+    case "forest-off-root":
+      return `the commitment's root ${h(f.root)} is not the hash of its trees and totals (${h(f.computed)}): its totals are not its root's`;
+    case "totals-off-root":
+      return `the commitment's totals are not its root's (${f.off.map((o) => `${o.asset}: the root's children sum to ${o.root_sum} base units, the commitment says ${o.stated}`).join("; ")}): they were edited under the same root`;
+    case "children-off-root":
+      return f.computed === null
+        ? "the root's two children the commitment carries do not add up (a sum overflows 128 bits): they are not its root's, and its totals are not bound"
+        : `the root's two children the commitment carries hash to ${h(f.computed)}, not to its root ${h(f.root)}: they are not its root's children (edited), and its totals are not bound to its root`;
+    case "totals-unbound":
+      return `the commitment's totals are bound to its root ${h(f.root)} only through the root's two children, which it does not carry (built before chaingw wrote them into commitment.json) and no tree.bin of its build is beside it (${f.tree}): its totals could be edited under the same root, so they are not relied on; build it again, or give the commitment.json of the build's folder (liabilities build --out DIR)`;
+    case "tree-unreadable":
+      return `the tree.bin beside it (${f.tree}) cannot be read (${f.error}): the totals are not relied on`;
+    case "tree-other":
+      return f.header
+        ? `the tree.bin beside it (${f.tree}) is not this commitment's tree (version ${f.header.version}, ${f.header.assets} assets, height ${f.header.height}): the totals are not relied on`
+        : `the top of the tree.bin beside it (${f.tree}) does not hash to the commitment's root ${h(f.root)}: it is another build's tree, and the totals are not relied on`;
+    case "totals-unread":
+      return "the root's totals were not read: no commitment was given (--commitment), only the root";
+  }
+}

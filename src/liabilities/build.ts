@@ -83,13 +83,17 @@ export function heightFor(customers: number, k: number): number {
   return height;
 }
 
-/** The commitment of a build whose root record and totals are known (the root's sums checked first). */
+/**
+ * The commitment of a build whose root record, its two children's records and totals are known (the root's
+ * sums checked first): v1 writes the children, so the root binds the totals from commitment.json alone.
+ */
 export function commitmentOf(
   o: BuildOptions,
   assets: Asset[],
   totals: bigint[],
   height: number,
   root: Uint8Array,
+  children: [Uint8Array, Uint8Array],
 ): Commitment {
   for (let a = 0; a < assets.length; a++)
     if (getAmount(root, 32 + a * AMOUNT_BYTES) !== totals[a]) throw new Error("root sum ≠ total");
@@ -102,6 +106,7 @@ export function commitmentOf(
     created: o.now ?? new Date(),
     label: o.label,
     challenge: o.challenge,
+    children,
   });
 }
 
@@ -116,10 +121,10 @@ export async function buildLiabilities(o: BuildOptions): Promise<BuildResult> {
   const { leaves, perm, secrets } = placeLeaves(ledger, A, k, 2 ** height, o.random ?? cryptoRandom());
   const files = new BuildFiles(o.out);
   try {
-    const { root, treeBytes } = writeTree(files.tree, leaves, A, height);
+    const { root, children, treeBytes } = writeTree(files.tree, leaves, A, height);
     const offsets = writeCustomers(files.customers, ledger, secrets, perm, k);
     writeIndex(files.index, ledger, offsets);
-    const commitment = commitmentOf(o, assets, ledger.totals, height, root);
+    const commitment = commitmentOf(o, assets, ledger.totals, height, root, children);
     files.commitment.write(JSON.stringify(commitment, null, 2) + "\n");
     files.commit();
     return {
@@ -173,15 +178,17 @@ function placeLeaves(ledger: Ledger, A: number, k: number, L: number, random: Ra
   return { leaves, perm, secrets };
 }
 
-/** 4. The tree file: header, then level 0 (the leaves) up to the root; gives the root's record. */
+/** 4. The tree file: header, then level 0 (the leaves) up to the root; gives the root's record and its two children's. */
 function writeTree(file: AtomicFile, leaves: Uint8Array, A: number, height: number) {
   const R = recordBytes(A);
   let treeBytes = file.write(writeTreeHeader(A, height));
   treeBytes += file.write(leaves);
   let level = leaves;
+  let children: [Uint8Array, Uint8Array] = [leaves.subarray(0, R), leaves.subarray(R, 2 * R)];
   const node = new Uint8Array(1 + 2 * R);
   node[0] = NODE_PREFIX;
   for (let h = 1; h <= height; h++) {
+    children = [level.subarray(0, R), level.subarray(R, 2 * R)];
     const m = level.length / R / 2;
     const up = new Uint8Array(m * R);
     for (let p = 0; p < m; p++) {
@@ -197,7 +204,7 @@ function writeTree(file: AtomicFile, leaves: Uint8Array, A: number, height: numb
     treeBytes += file.write(up);
     level = up;
   }
-  return { root: level, treeBytes };
+  return { root: level, children, treeBytes };
 }
 
 /** 5. The private customers file: a header, then `id,secret,leaf leaf…` per customer; returns each line's offset. */

@@ -5,12 +5,14 @@ import { digestOf } from "../proof/jcs.js";
 import { quoted, short } from "../util/text.js";
 import { formatUnits, parseUnits } from "../util/units.js";
 import {
+  AMOUNT_BYTES,
   COMMITMENT_FORMAT,
   CONSTRUCTION,
   CONSTRUCTION_V2,
   type Construction,
   FORMAT_VERSION,
   forestRoot,
+  getAmount,
   MAX_AMOUNT,
 } from "./format.js";
 import { ASSET_NAME, type Asset, MAX_DECIMALS } from "./input.js";
@@ -45,8 +47,21 @@ export interface Commitment {
   height: number;
   /** the root's hash, lowercase hex */
   root: string;
+  /**
+   * v1: the root's two children, left then right — each its hash (lowercase hex) and every asset's sum (base
+   * units, in the assets' order). The root is SHA-256(0x01 ‖ left record ‖ right record), so they bind the
+   * totals to the root from this file alone (commitment-totals.ts); every customer's path already shows them
+   * (its top sibling is one, its own side the other). Absent in commitments built before they were written.
+   */
+  children?: RootChild[];
   /** SHA-256 of the RFC 8785 form of this document without `digest` */
   digest: string;
+}
+
+/** One of a v1 root's two children: its hash and every asset's sum, base units as decimal strings. */
+export interface RootChild {
+  hash: string;
+  sums: string[];
 }
 
 export interface TreeEntry {
@@ -71,6 +86,8 @@ export function makeCommitment(o: {
   label?: string;
   challenge?: string;
   trees?: TreeEntry[];
+  /** v1: the root's two children's records (hash ‖ every asset's u128 sum) */
+  children?: [Uint8Array, Uint8Array];
 }): Commitment {
   const body = {
     format: COMMITMENT_FORMAT,
@@ -85,9 +102,16 @@ export function makeCommitment(o: {
     leaves: o.leaves,
     height: o.height,
     root: o.root,
+    ...(o.children ? { children: o.children.map((r) => childOf(r, o.assets.length)) } : {}),
   } as const;
   return { ...body, digest: digestOf(body) };
 }
+
+/** A node record (hash ‖ `assets` u128 sums) as the commitment writes a root's child. */
+const childOf = (record: Uint8Array, assets: number): RootChild => ({
+  hash: Buffer.from(record.subarray(0, 32)).toString("hex"),
+  sums: Array.from({ length: assets }, (_, a) => getAmount(record, 32 + a * AMOUNT_BYTES).toString()),
+});
 
 const HEX32 = /^[0-9a-f]{64}$/;
 const BASE_UNITS = /^(0|[1-9]\d*)$/;
@@ -105,6 +129,7 @@ const MEMBERS = [
   "leaves",
   "height",
   "root",
+  "children",
   "digest",
 ] as const;
 
@@ -171,9 +196,13 @@ export function parseCommitment(text: string, file: string): Commitment {
   });
   if (!Number.isInteger(v.height) || (v.height as number) < 1 || (v.height as number) > MAX_HEIGHT)
     bad(`height ${short(v.height)} is not 1 to ${MAX_HEIGHT}`);
-  if (v.construction === CONSTRUCTION_V2) treesOf(v, assets, bad);
-  else if (v.trees !== undefined) bad(`trees: not part of ${CONSTRUCTION}`);
+  if (v.construction === CONSTRUCTION_V2) {
+    treesOf(v, assets, bad);
+    if (v.children !== undefined)
+      bad(`children: not part of ${CONSTRUCTION_V2} (its root hashes its totals)`);
+  } else if (v.trees !== undefined) bad(`trees: not part of ${CONSTRUCTION}`);
   else if (v.leaves !== 2 ** (v.height as number)) bad("leaves is not 2^height");
+  else if (v.children !== undefined) childrenOf(v.children, assets, bad);
   if (typeof v.root !== "string" || !HEX32.test(v.root)) bad("root is not 64 lowercase hex digits");
   if (typeof v.digest !== "string" || !HEX32.test(v.digest)) bad("digest is not 64 lowercase hex digits");
   if (v.label !== undefined && typeof v.label !== "string") bad("label is not text");
@@ -182,6 +211,26 @@ export function parseCommitment(text: string, file: string): Commitment {
     if (why) bad(`challenge ${why}`);
   }
   return v as unknown as Commitment;
+}
+
+/** v1's children: the root's left and right, each {hash, sums} with one whole number of base units per asset. */
+function childrenOf(v: unknown, assets: Asset[], bad: (why: string) => never): void {
+  if (!Array.isArray(v) || v.length !== 2) bad("children is not the root's two children [left, right]");
+  (v as unknown[]).forEach((c, i) => {
+    if (!isObj(c) || unknownMember(c, ["hash", "sums"]) !== undefined)
+      bad(`children[${i}] is not {hash, sums}`);
+    const { hash, sums } = c as Record<string, unknown>;
+    if (typeof hash !== "string" || !HEX32.test(hash))
+      bad(`children[${i}].hash is not 64 lowercase hex digits`);
+    if (!Array.isArray(sums) || sums.length !== assets.length)
+      bad(`children[${i}].sums does not list one sum per asset (${assets.length})`);
+    (sums as unknown[]).forEach((x, a) => {
+      if (typeof x !== "string" || !BASE_UNITS.test(x) || x.length > 40 || BigInt(x) > MAX_AMOUNT)
+        bad(
+          `children[${i}].sums[${a}] ${short(x)} is not a whole number of ${assets[a].asset} base units below 2^128`,
+        );
+    });
+  });
 }
 
 /** v2's trees: one per asset in order, each {asset, height, root}; leaves and height what they add up to. */
@@ -229,21 +278,15 @@ export function challengeFault(text: string): string | undefined {
   return text.trim() === "" ? "is empty: signatures over no text prove nothing fresh" : undefined;
 }
 
-/** What is wrong with a commitment's integrity: its digest no longer matches its content. */
+/**
+ * What is wrong with a commitment's integrity: its digest no longer matches its content. Whether its root binds
+ * its totals (v2's forest root, v1's children) is commitment-totals.ts's `rootBindsTotals`.
+ */
 export function commitmentFaults(c: Commitment): string[] {
   const d = digestOf(c);
-  const out =
-    d === c.digest
-      ? []
-      : [
-          `the commitment was edited: its content hashes to ${d.slice(0, 16)}…, its digest says ${c.digest.slice(0, 16)}…`,
-        ];
-  if (c.construction === CONSTRUCTION_V2) {
-    const root = forestRootOf(c);
-    if (root !== c.root)
-      out.push(
-        `the commitment's root ${c.root.slice(0, 16)}… is not the hash of its trees and totals (${root.slice(0, 16)}…)`,
-      );
-  }
-  return out;
+  return d === c.digest
+    ? []
+    : [
+        `the commitment was edited: its content hashes to ${d.slice(0, 16)}…, its digest says ${c.digest.slice(0, 16)}…`,
+      ];
 }

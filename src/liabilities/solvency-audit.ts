@@ -5,7 +5,7 @@
  */
 import { type NetworkId, networkLabel } from "../chains/assets.js";
 import { timeFault } from "../judge/moment.js";
-import { type AuditFault, gapText, howTextsDiffer } from "../judge/words.js";
+import { type AuditFault, gapText, howTextsDiffer, totalsStatus, totalsWords } from "../judge/words.js";
 import { rfc3339Seconds } from "../util/audit-time.js";
 import { aheadOfClock, isoOf } from "../util/text.js";
 import { amountText } from "../util/units.js";
@@ -41,6 +41,8 @@ export interface Owed {
 export function owedOf(i: SolvencyInput): Owed {
   if (i.commitment) {
     const c = i.commitment;
+    const t = i.commitmentTotals;
+    const status = t && totalsStatus(t);
     return {
       assets: c.assets,
       totals: c.totals.map((t) => ({ amount: t.amount, base_units: BigInt(t.base_units) })),
@@ -49,11 +51,11 @@ export function owedOf(i: SolvencyInput): Owed {
       name: "the commitment",
       ...(commitmentFaults(c).length
         ? { fails: "the liabilities commitment was edited: its digest does not match its content" }
-        : i.commitmentTotals?.fails
-          ? { fails: `the liabilities commitment does not hold: ${i.commitmentTotals.fails}` }
+        : status === "fails"
+          ? { fails: `the liabilities commitment does not hold: ${totalsWords(t!)}` }
           : {}),
-      ...(i.commitmentTotals?.cannotSay
-        ? { cannotSay: `the liabilities cannot be relied on: ${i.commitmentTotals.cannotSay}` }
+      ...(status === "cannot-say"
+        ? { cannotSay: `the liabilities cannot be relied on: ${totalsWords(t!)}` }
         : {}),
     };
   }

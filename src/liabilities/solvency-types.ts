@@ -4,11 +4,11 @@
  */
 import type { AssetRule } from "../chains/assets.js";
 import type { ReserveStatus } from "../judge/report.js";
+import type { TotalsFinding } from "../judge/words.js";
 import type { Proof } from "../proof/document.js";
 import type { EvmProof } from "../proof/evm-document.js";
 import type { ProofCheck, ReportEntry } from "../reserves/combined.js";
 import type { Commitment } from "./commitment.js";
-import type { TotalsBinding } from "./commitment-totals.js";
 
 /** One `--reserves ASSET=PROOF[#ID]`, read (and verified when asked). */
 export interface Backing {
@@ -62,10 +62,10 @@ export interface SolvencyInput {
   /** chaingw's commitment, or `exchange`: an exchange's root totals (one of the two) */
   commitment?: Commitment;
   /**
-   * whether the commitment's totals are its root's, read by the face (commitment-totals.ts: a v1 root binds
-   * them only through the tree.bin beside it); absent: not read (nothing relied on then but the digest)
+   * whether the commitment's totals are its root's, read by the face (commitment-totals.ts: v2's root, v1's
+   * children it carries, or the tree.bin beside it); absent: not read (nothing relied on then but the digest)
    */
-  commitmentTotals?: TotalsBinding;
+  commitmentTotals?: TotalsFinding;
   exchange?: ExchangeOwed;
   backings: Backing[];
   verified: boolean;

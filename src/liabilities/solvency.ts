@@ -56,6 +56,7 @@ import { share } from "../reserves/claims.js";
 import type { NativeMirror } from "../reserves/evm/mirrors.js";
 import { rfc3339Seconds } from "../util/audit-time.js";
 import { amountText } from "../util/units.js";
+import { commitmentFaults } from "./commitment.js";
 import {
   auditOf,
   challengesOf,
@@ -545,7 +546,8 @@ export function judgeSolvency(i: SolvencyInput): { report: SolvencyReport; holdi
             ...(c.label ? { label: c.label } : {}),
             challenge: c.challenge ?? null,
             created: c.created,
-            digest_ok: !owed.fails,
+            digest_ok: commitmentFaults(c).length === 0,
+            ...(i.commitmentTotals ? { totals: i.commitmentTotals } : {}),
           },
         }
       : {}),

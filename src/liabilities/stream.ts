@@ -280,13 +280,13 @@ export async function buildStreamed(o: StreamOptions): Promise<StreamResult> {
     run = startRun(o, { work, script, assets, k, T, data, out });
     const rowsIn = await readRows(run, inputBytes);
     const leaves = await makeLeaves(run, rowsIn);
-    const { roots, treeBytes, Tt } = await hashTree(run, leaves);
+    const { roots, children, treeBytes, Tt } = await hashTree(run, leaves);
     writeCustomersStreamed(run, leaves.perWorker, leaves.leavesOf, Tt);
     run.phase("customers file and index written");
     // E. the commitment, then everything into place
     const commitment = run.v2
       ? forestCommitment(o, assets, rowsIn.totals, leaves.heights, roots)
-      : commitmentOf(o, assets, rowsIn.totals, leaves.heights[0], roots[0]);
+      : commitmentOf(o, assets, rowsIn.totals, leaves.heights[0], roots[0], children);
     run.files.commitment.write(`${JSON.stringify(commitment, null, 2)}\n`);
     run.files.commit();
     return {
@@ -540,7 +540,7 @@ function runsOf(trees: TreeAt[], G: number, T: number): [number, number][] {
 async function hashTree(
   run: Run,
   leaves: Leaves,
-): Promise<{ roots: Uint8Array[]; treeBytes: number; Tt: number }> {
+): Promise<{ roots: Uint8Array[]; children: [Uint8Array, Uint8Array]; treeBytes: number; Tt: number }> {
   const { o, pool, work, A, R, k, T } = run;
   const { forest, placeBits, counts, bases, leavesOf, count } = leaves;
   const E = PLACE_HEAD + R;
@@ -595,5 +595,6 @@ async function hashTree(
   for (let b = 0; b < 2 ** placeBits; b++)
     for (let w = 0; w < T; w++) rmSync(placeFile(work, w, b), { force: true });
   run.phase("tree hashed");
-  return { roots, treeBytes, Tt };
+  // v1: the root's two children too (commitment.json carries them)
+  return { roots, children: [sides[0][0], sides[0][1]], treeBytes, Tt };
 }

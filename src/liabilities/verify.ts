@@ -6,11 +6,13 @@
  * help name what was changed.
  */
 import { UsageError } from "../errors/index.js";
+import { totalsStatus, totalsWords } from "../judge/words.js";
 import { type Finding, verdictOfFindings } from "../reserves/verdict.js";
-import { claim, fails, ok, type VerifyStep } from "../reserves/verifier.js";
+import { cannotSay, claim, fails, ok, type VerifyStep } from "../reserves/verifier.js";
 import { quoted, short as shown } from "../util/text.js";
 import { formatUnits } from "../util/units.js";
 import { type Commitment, commitmentFaults, type Total, totalOf } from "./commitment.js";
+import { rootBindsTotals } from "./commitment-totals.js";
 import {
   AMOUNT_BYTES,
   CONSTRUCTION,
@@ -45,6 +47,12 @@ export interface LiabilitiesVerdict {
   created: string;
   /** the commitment's digest */
   commitment: string;
+  /**
+   * whether the commitment's root binds its totals, as this check saw it (the `totals` finding says how):
+   * bound (v2's root hashes them; v1's children it carries, or this proof's path, reach the root with them),
+   * not-bound (they are not the root's), unread (`--root` alone, or no path reached the root)
+   */
+  totals_binding: "bound" | "not-bound" | "unread";
   /** what failed, most telling first; empty when the proof holds (the failing findings' texts) */
   faults: string[];
   /** every step's findings, in order (claim / ok / fails, with the field or leaf they concern) */
@@ -171,6 +179,8 @@ export interface LiabilitiesState {
   tag: Uint8Array;
   /** per asset of the commitment, the sum of the leaves' amounts */
   sum: bigint[];
+  /** v1: a leaf's path reached the committed root with the commitment's totals */
+  reached?: boolean;
 }
 
 /** A step of the one verifier shape (reserves/verifier.ts `VerifyStep`), synchronous: the check is offline. */
@@ -416,7 +426,8 @@ function walkLeaf(
         );
       }
     });
-  if (rootHex === c.root && added)
+  if (rootHex === c.root && added) {
+    if (!rootOnly) st.reached = true;
     out.push(
       ok(
         "path",
@@ -426,8 +437,28 @@ function walkLeaf(
         where,
       ),
     );
+  }
   return out;
 }
+
+/**
+ * Whether the commitment's root binds its totals (issue 55 item 2), said in every verdict: v2's root hashes
+ * them; v1's root's two children the commitment carries must hash to it and sum to them; a v1 commitment built
+ * before it carried them is bound through this proof's path, which reached the root with them (pathStep).
+ */
+const totalsStep: Step = {
+  name: "totals",
+  run: ({ commitment: c, options }, st) => {
+    if (options.rootOnly) return [claim("totals", totalsWords({ code: "totals-unread" }), "root")];
+    const f =
+      rootBindsTotals(c) ?? (st.reached ? ({ code: "totals-bound", by: "path" } as const) : undefined);
+    if (!f) return [];
+    const status = totalsStatus(f);
+    return [
+      (status === "bound" ? ok : status === "fails" ? fails : cannotSay)("totals", totalsWords(f), "totals"),
+    ];
+  },
+};
 
 /**
  * The balances the proof states are what the leaves add up to: they list exactly the assets `listed` (v1:
@@ -476,6 +507,7 @@ export const STEPS: readonly Step[] = [
   secretStep,
   leavesStep,
   pathStep,
+  totalsStep,
   balancesStep,
 ];
 
@@ -494,6 +526,7 @@ export function verifyLiabilityProof(
   const st: LiabilitiesState = { proof, tag: new Uint8Array(32), sum: c.assets.map(() => 0n) };
   const findings = STEPS.flatMap((s) => s.run(ctx, st));
   const { customer } = options;
+  const totals = findings.find((f) => f.step === "totals");
   return {
     verdict: verdictOfFindings(findings) === "holds" ? "holds" : "fails",
     customer: proof.customer,
@@ -504,6 +537,7 @@ export function verifyLiabilityProof(
     ...(c.challenge !== undefined ? { challenge: c.challenge } : {}),
     created: c.created,
     commitment: c.digest,
+    totals_binding: totals?.status === "ok" ? "bound" : totals?.status === "fails" ? "not-bound" : "unread",
     faults: findings.filter((f) => f.status === "fails").map((f) => f.text),
     findings,
   };

@@ -62,8 +62,8 @@ async function rootTotals(totals: { asset: string; amount: string }[], file: str
 }
 
 /**
- * chaingw's commitment as the liabilities: its totals, created, root and challenge under its digest — and, a v1
- * commitment, its totals against its root through the tree.bin beside it (commitment-totals.ts).
+ * chaingw's commitment as the liabilities: its totals, created, root and challenge under its digest — and its
+ * totals against its root (commitment-totals.ts: v2's root, v1's children it carries, or the tree.bin beside it).
  */
 async function commitmentLiabilities(
   file: string,
@@ -82,9 +82,13 @@ async function commitmentLiabilities(
   const { parseCommitment, commitmentFaults } = await import("../../liabilities/commitment.js");
   const c = parseCommitment(text, file);
   const faults = commitmentFaults(c);
-  // a v1 commitment's totals are its root's only through the tree.bin beside it (commitment-totals.ts)
-  const { commitmentTotals } = await import("../../liabilities/commitment-totals.js");
-  const bound = faults.length ? {} : commitmentTotals(c, file);
+  // its totals against its root: v2's root, v1's children it carries or the tree.bin beside it (commitment-totals.ts)
+  const [{ commitmentTotals }, { totalsStatus, totalsWords }] = await Promise.all([
+    import("../../liabilities/commitment-totals.js"),
+    import("../../judge/words.js"),
+  ]);
+  const bound = faults.length ? undefined : commitmentTotals(c, file);
+  const status = bound && totalsStatus(bound);
   return {
     source: `${file} (chaingw commitment)`,
     totals: c.assets.map((a, i) => ({
@@ -99,10 +103,10 @@ async function commitmentLiabilities(
     ...(c.challenge === undefined ? {} : { challenge: c.challenge }),
     ...(faults.length
       ? { fails: `the commitment was edited: ${faults[0]}` }
-      : bound.fails
-        ? { fails: bound.fails }
-        : bound.cannotSay
-          ? { cannot_say: bound.cannotSay }
+      : status === "fails"
+        ? { fails: totalsWords(bound!) }
+        : status === "cannot-say"
+          ? { cannot_say: totalsWords(bound!) }
           : {}),
     commitment: { digest: c.digest, ...(c.label ? { label: c.label } : {}) },
   };

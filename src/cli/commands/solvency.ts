@@ -182,7 +182,7 @@ export async function runSolvency(o: SolvencyOptions, run: Run, flags: GlobalFla
         await (await import("../nodes.js")).standInsOf(o.standIn),
       )
     : loaded.proofs;
-  // a v1 commitment's totals are its root's only through the tree.bin beside it (commitment-totals.ts)
+  // its totals against its root: v2's root, v1's children it carries or the tree.bin beside it (commitment-totals.ts)
   const { commitmentTotals } = await import("../../liabilities/commitment-totals.js");
   const { report: judged, holdings } = judgeSolvency({
     ...(commitment

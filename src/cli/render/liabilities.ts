@@ -24,7 +24,8 @@ export function printLiabilities(
 
 /**
  * `customer "8812": 1.25000000 BTC and 310.000000 USDT included in the liabilities committed as <digest> ("snapshot
- * 2026-11-30", created 2026-11-30T00:00:00Z, for the audit "…")`, or what failed. Every string from a file is escaped.
+ * 2026-11-30", created 2026-11-30T00:00:00Z, for the audit "…")` and, on a line below, whether the root binds
+ * the totals; or what failed. Every string from a file is escaped.
  */
 export function renderVerdict(v: LiabilitiesVerdict): string {
   // each amount the one way, at its asset's decimals (the commitment's: the balance's amount writes its base units at them)
@@ -37,7 +38,10 @@ export function renderVerdict(v: LiabilitiesVerdict): string {
     v.created === ""
       ? `the liabilities whose root is ${v.root} (the root given with --root; no commitment read)`
       : `the liabilities whose root is ${v.root} (${v.label !== undefined ? `${quoted(v.label)}, ` : ""}created ${quoted(v.created)}${v.challenge !== undefined ? `, for the audit ${quoted(v.challenge)}` : ""}; commitment digest ${v.commitment})`;
-  if (v.verdict === "holds") return `customer ${quoted(v.customer)}: ${what} included in ${where}`;
+  // whether the root binds the totals, said in every verdict that holds (a failing one names it among its faults)
+  const totals = v.findings.find((f) => f.step === "totals");
+  if (v.verdict === "holds")
+    return `customer ${quoted(v.customer)}: ${what} included in ${where}${totals ? `\n  ${totals.text}` : ""}`;
   return [
     `customer ${quoted(v.expected_customer ?? v.customer)}: NOT proven in ${where}`,
     ...v.faults.map((f) => `  - ${f}`),

@@ -5,7 +5,7 @@
  * exact decimal text, in the asset's units.
  */
 import type { HoldingLine, SolvencyAsset, SolvencyReport } from "../../judge/report.js";
-import { type HoldingFinding, holdingWords } from "../../judge/words.js";
+import { type HoldingFinding, holdingWords, totalsStatus, totalsWords } from "../../judge/words.js";
 import { csvTable } from "../../util/csv.js";
 import { escapeDeep } from "../../util/escape.js";
 import { amountOf } from "../../util/units.js";
@@ -196,6 +196,8 @@ export function findingsOf(r: SolvencyReport): Finding[] {
   for (const f of r.audit.faults) add("audit", f);
   if (r.commitment && !r.commitment.digest_ok)
     add("liabilities", "the commitment's digest does not match its content");
+  const totals = r.commitment?.totals;
+  if (totals && totalsStatus(totals) !== "bound") add("liabilities", totalsWords(totals));
   if (r.exchange_liabilities?.note) add("liabilities", r.exchange_liabilities.note);
   for (const a of r.assets) {
     if (a.status !== "covered") add(`asset ${a.status}`, a.why);

@@ -6,7 +6,7 @@
  * proof or row counted as and why. The verdict's and a status's words are solvency-rows.ts's, once.
  */
 import { type SolvencyAsset, type SolvencyReport, snapshotText } from "../../judge/report.js";
-import { auditFaultWords, isAuditFault } from "../../judge/words.js";
+import { auditFaultWords, isAuditFault, totalsStatus, totalsWords } from "../../judge/words.js";
 import { amountOf } from "../../util/units.js";
 import { nodesLine } from "../nodes.js";
 import { assetRows, STATUS_WORD, VERDICT_WORD } from "./solvency-rows.js";
@@ -130,7 +130,7 @@ function challengeLines(r: SolvencyReport): string[] {
 function liabilitiesLine(r: SolvencyReport): string {
   const c = r.commitment;
   if (c)
-    return `liabilities: root ${c.root}${c.label ? `, ${c.label}` : ""}, digest ${c.digest_ok ? "matches" : "DOES NOT MATCH"}`;
+    return `liabilities: root ${c.root}${c.label ? `, ${c.label}` : ""}, digest ${c.digest_ok ? "matches" : "DOES NOT MATCH"}${!c.totals ? "" : totalsStatus(c.totals) === "bound" ? ", totals bound by the root" : `; ${totalsWords(c.totals)}`}`;
   const x = r.exchange_liabilities!;
   return `liabilities: ${x.source}${x.root ? `, root ${x.root}` : ""}, dated ${x.date ?? "nowhere (--liabilities-date gives it)"}${x.note ? `; ${x.note}` : ""}`;
 }
