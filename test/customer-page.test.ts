@@ -14,7 +14,13 @@ import { trackDir } from "./helpers/procs.js";
 
 let dir: string;
 let page: string;
-let commitment: { root: string; digest: string; created: string };
+let commitment: {
+  root: string;
+  digest: string;
+  created: string;
+  assets: { asset: string; decimals: number }[];
+  totals: { asset: string; base_units: string }[];
+};
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "chaingw-customer-page-"));
@@ -77,6 +83,16 @@ describe("liabilities proof --html: the customer's page", () => {
       "HOLDS: your balances are included in the liabilities whose root is below",
     ]);
     expect(d).toContain(`<code class="root" id="root">${commitment.root}</code>`);
+    // the totals the root binds, as the path reached it: the commitment's
+    expect(d).toContain(
+      `the root binds the liabilities' totals, which your path reaches it with: ${commitment.totals
+        .map((t: { asset: string; base_units: string }, a: number) => {
+          const d = commitment.assets[a].decimals;
+          const s = t.base_units.padStart(d + 1, "0");
+          return `${s.slice(0, -d)}.${s.slice(-d)} ${t.asset}`;
+        })
+        .join(", ")} (compare`,
+    );
     expect(d).toContain(commitment.digest);
     // the amounts the leaves add up to, in coin units with each asset's decimals
     expect(d).toContain('<td class="num amount">1.50000000</td>');

@@ -63,6 +63,8 @@ else {
   tag = new Uint8Array(await crypto.subtle.sign("HMAC", key, enc.encode(p.customer)));
 }
 const total = Array(A).fill(0n);
+// the root's sums as a path reached it: the totals the root binds (its hash covers both its children's sums)
+let rootSums = null;
 const parts = p.leaves.length ? p.leaves[0].parts : 0;
 const seen = new Set();
 if (!p.leaves.length) faults.push("the proof carries no leaf: you are not shown in the tree");
@@ -99,6 +101,7 @@ for (const l of p.leaves) {
   }
   if (broken) continue;
   const reached = hexOf(node.subarray(0, 32));
+  if (reached === p.root) rootSums = sumsOf(node);
   if (reached !== p.root) faults.push(at + ": its amounts and path lead to the root " + reached + ", not to the root " + p.root + " this proof names: an amount, the id or the path was changed");
 }
 for (let k = 0; k < parts; k++) if (!seen.has(k)) faults.push("part " + k + " of " + parts + " is missing");
@@ -108,7 +111,7 @@ p.balances.forEach((b, a) => {
 const rows = $("balances").querySelectorAll("td.amount");
 p.balances.forEach((b, a) => { if (rows[a]) rows[a].textContent = units(total[a], data.decimals[a]); });
 if (faults.length) say("fails", "DOES NOT HOLD: these balances are not shown to be in the liabilities with this root", faults);
-else say("holds", "HOLDS: your balances are included in the liabilities whose root is below", ["every leaf recomputed here, in this browser, from your id, your secret and your amounts, reaches the root " + p.root + " with its sums added at every level"]);
+else say("holds", "HOLDS: your balances are included in the liabilities whose root is below", ["every leaf recomputed here, in this browser, from your id, your secret and your amounts, reaches the root " + p.root + " with its sums added at every level", "the root binds the liabilities' totals, which your path reaches it with: " + p.balances.map((b, a) => units(rootSums[a], data.decimals[a]) + " " + b.asset).join(", ") + " (compare them with the totals the exchange published)"]);
 const cmp = () => {
   const given = $("announced").value.trim().toLowerCase().replace(/^0x/, "");
   const out = $("compare");
