@@ -321,4 +321,53 @@ describe("a token reading another declared token of ANOTHER proof on the same ch
       `that the token at ${fa}'s balanceOf reads too (eth_createAccessList)`,
     );
   });
+  it("FA and FB each reading the ledger only at A0, both proofs A2 then A0 (neither first address reads it): FB CANNOT SAY, the slot FA reads at A0 too (was SOLVENT: only each proof's first address was asked); FA covered in the same run", async () => {
+    const { deployLedger } = await import("./helpers/tokens.js");
+    const l = await deployLedger(anvil.rpc, ["FA", "FB"], [A0], [3n * E18], A0);
+    const [fa, fb] = l.facades as [string, string];
+    await anvil.rpc("evm_mine", []);
+    const files = [join(dir, "fa-pinned.json"), join(dir, "fb-pinned.json")];
+    for (const [k, token] of [fa, fb].entries()) {
+      const r = await runCli(
+        [
+          "reserves",
+          "balances",
+          A2,
+          A0,
+          "--token",
+          token,
+          "--proof",
+          files[k] as string,
+          "--challenge",
+          CHALLENGE,
+          "--signatures",
+          join(dir, "sigs.csv"),
+        ],
+        { env: { CHAINGW_URL: anvil.url } },
+      );
+      expect(r.exitCode, r.stderr).toBe(0);
+    }
+    writeFileSync(join(dir, "assets.csv"), "asset,decimals\nFA,18\nFB,18\n");
+    const c = await buildCommitment(dir, "facades-pinned", ["c1,FA,3", "c2,FB,3"]);
+    const args = [
+      "--reserves",
+      `FA=${files[0]}#${fa}`,
+      "--backing",
+      `FA=anvil:${fa}`,
+      "--reserves",
+      `FB=${files[1]}#${fb}`,
+      "--backing",
+      `FB=anvil:${fb}`,
+    ];
+    const r = await solvency(c, args);
+    expect(r.exitCode, r.stdout + r.stderr).toBe(3);
+    expect(r.stdout.split("\n")[0]).toMatch(/^CANNOT SAY: /);
+    const j = JSON.parse((await solvency(c, [...args, "--json"])).stdout);
+    const a = (x: string) => j.assets.find((y: { asset: string }) => y.asset === x);
+    expect(a("FA")).toMatchObject({ status: "covered", proven: { base_units: String(3n * E18) } });
+    expect(a("FB")).toMatchObject({ status: "cannot-say", proven: { base_units: "0" } });
+    expect(a("FB").proofs[0].not_for_this_audit).toContain(
+      `that the token at ${fa}'s balanceOf reads too (eth_createAccessList)`,
+    );
+  });
 });

@@ -26,18 +26,22 @@ export function readsFinding(
   return { code: reads.of === "token" ? "reads-token" : "reads-native", ...held, reads };
 }
 
-/** One declared token's storage reads outside itself, asked balanceOf(`holder`) (reserves/evm/ledgers.ts). */
+/**
+ * One declared token's storage reads outside itself, asked balanceOf at each address that holds it
+ * (reserves/evm/ledgers.ts): every slot any of them read.
+ */
 export interface LedgerReads {
   network: string;
   token: string;
-  holder: string;
   /** "contract slot" */
   slots: readonly string[];
 }
 
 /**
  * Two facades of one ledger: of `list`'s tokens in their declared order, each whose balanceOf reads a storage
- * slot of another contract that an earlier declared token's balanceOf reads too, at the same holder and chain —
+ * slot of another contract that an earlier declared token's balanceOf reads too, on the same chain, at whichever
+ * holder each read it (a slot names its contract and its key: one ledger entry read by two facades at two holders
+ * is the same coins) —
  * by `network token`, that earlier token and the slot. The rule: the earlier counts, as itself; for the later
  * one whether its coins are other coins cannot be said (the shared slot may be the balance itself, or a
  * setting both read), so it proves nothing for the audit and its asset is CANNOT SAY where it would cover it.
@@ -49,7 +53,7 @@ export function sharedLedgers(
   const out = new Map<string, { with: string; ledger: string; slot: string }>();
   for (const r of list)
     for (const s of r.slots) {
-      const k = `${r.network} ${r.holder} ${s}`;
+      const k = `${r.network} ${s}`;
       const earlier = first.get(k);
       if (earlier === undefined) first.set(k, r.token);
       else if (earlier !== r.token && !out.has(`${r.network} ${r.token}`)) {

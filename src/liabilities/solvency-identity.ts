@@ -98,7 +98,7 @@ export function trackingUnknown(backings: Backing[]): Map<string, string> {
 
 /**
  * The backings' EVM tokens that are a second facade of one ledger (judge/reads.ts `sharedLedgers`, over every
- * backing of a chain in the order given, each proof's tokens asked at its first address), or whose node could
+ * backing of a chain in the order given, each proof's tokens asked at every address of it), or whose node could
  * not list what their balanceOf reads: by `network token`, why — solvency cannot say for them.
  */
 export function ledgerFaults(backings: Backing[]): Map<string, string> {
@@ -112,10 +112,10 @@ export function ledgerFaults(backings: Backing[]): Map<string, string> {
     if (!network || !token || !v) continue;
     const why = v.ledger_unknown?.[token.toLowerCase()];
     if (why !== undefined) out.set(`${network} ${token}`, ledgerUntoldWords(why));
-    // every token its proof's node was asked at its holder (the other proofs' tokens of the chain beside): two
-    // proofs whose first addresses differ meet at each one's holder
+    // every token its proof's node was asked at the proof's addresses (the other proofs' tokens of the chain
+    // beside): a slot read by two facades at any holders meets
     for (const [t, slots] of Object.entries(v.ledger_slots?.tokens ?? {}))
-      if (v.ledger_slots) list.push({ network, token: t, holder: v.ledger_slots.holder, slots });
+      list.push({ network, token: t, slots });
     if (!order.has(`${network} ${token.toLowerCase()}`))
       order.set(`${network} ${token.toLowerCase()}`, order.size);
   }

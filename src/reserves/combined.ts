@@ -211,7 +211,7 @@ export interface ProofCheck {
    * what each of an EVM proof's tokens' balanceOf(`holder`) reads outside itself ("contract slot", by
    * eth_createAccessList; two or more tokens), for the shared-ledger rule (judge/reads.ts); absent when not asked
    */
-  ledger_slots?: { holder: string; tokens: Record<string, string[]> };
+  ledger_slots?: { tokens: Record<string, string[]> };
   /** the tokens whose storage reads the node could not list (token → why) */
   ledger_unknown?: Record<string, string>;
 }

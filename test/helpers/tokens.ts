@@ -165,7 +165,7 @@ export async function deployChameleon(
 
 const LEDGER = () =>
   JSON.parse(readFileSync(new URL("../fixtures/token/ledger.json", import.meta.url), "utf8"))
-    .contracts as Record<"Ledger" | "LedgerFacade", string>;
+    .contracts as Record<"Ledger" | "LedgerFacade" | "PinnedFacade", string>;
 
 /**
  * Deploys test/fixtures/token/Ledger.sol's Ledger (compiled once into ledger.json) crediting each holder its
@@ -177,6 +177,8 @@ export async function deployLedger(
   symbols: string[],
   holders: string[],
   amounts: bigint[],
+  /** each facade a PinnedFacade reading the ledger only at this address */
+  pinned?: string,
 ): Promise<{ ledger: string; facades: string[] }> {
   const c = LEDGER();
   const ledger = ((await send(rpc, { data: c.Ledger })).contractAddress as string).toLowerCase();
@@ -184,10 +186,15 @@ export async function deployLedger(
   await send(rpc, { to: ledger, data: encodeData(credit, [holders as `0x${string}`[], amounts]) });
   const facades: string[] = [];
   for (const s of symbols) {
-    const args = encodeParams(paramsFrom(["string", "address"]), [s, ledger as `0x${string}`]);
-    facades.push(
-      ((await send(rpc, { data: c.LedgerFacade + args.slice(2) })).contractAddress as string).toLowerCase(),
-    );
+    const args = pinned
+      ? encodeParams(paramsFrom(["string", "address", "address"]), [
+          s,
+          ledger as `0x${string}`,
+          pinned as `0x${string}`,
+        ])
+      : encodeParams(paramsFrom(["string", "address"]), [s, ledger as `0x${string}`]);
+    const code = pinned ? c.PinnedFacade : c.LedgerFacade;
+    facades.push(((await send(rpc, { data: code + args.slice(2) })).contractAddress as string).toLowerCase());
   }
   return { ledger, facades };
 }

@@ -123,28 +123,34 @@ export async function probeRows(
             },
     );
   }
-  await ledgersOf(node, [...holders.keys()], addresses[0] as string, block, out, signal);
+  await ledgersOf(node, holders, block, out, signal);
   return out;
 }
 
 /**
  * Two facades of one ledger among the node's declared tokens (judge/reads.ts `sharedLedgers`, in the file's
- * order; reserves/evm/ledgers.ts: one eth_createAccessList a token, at `holder`): a later facade, or every token
+ * order; reserves/evm/ledgers.ts: one eth_createAccessList a token an address of its rows): a later facade, or every token
  * where the node cannot list what balanceOf reads, cannot be told — unless the probe already told it.
  */
 async function ledgersOf(
   node: ProbeNode,
-  tokens: string[],
-  holder: string,
+  holders: ReadonlyMap<string, ReadonlySet<string>>,
   block: string,
   out: Map<string, TokenTracking>,
   signal?: AbortSignal,
 ): Promise<void> {
+  const tokens = [...holders.keys()];
   if (tokens.length < 2) return;
   const { readLedgerSlots } = await import("../../reserves/evm/ledgers.js");
   let read: Awaited<ReturnType<typeof readLedgerSlots>>;
   try {
-    read = await readLedgerSlots(node.client, node.chain, tokens, holder, block, signal);
+    read = await readLedgerSlots(
+      node.client,
+      node.chain,
+      new Map([...holders].map(([t, hs]) => [t, [...hs]])),
+      block,
+      signal,
+    );
   } catch (e) {
     if (!(e instanceof ChaingwError)) throw e;
     read = { told: false, why: e.message };
@@ -157,7 +163,7 @@ async function ledgersOf(
     return;
   }
   for (const [t, why] of read.failed) untold(t, ledgerUntoldWords(why));
-  const list = [...read.slots].map(([token, s]) => ({ network: "", token, holder, slots: [...s] }));
+  const list = [...read.slots].map(([token, s]) => ({ network: "", token, slots: [...s] }));
   for (const [k, s] of sharedLedgers(list)) untold(k.slice(1), sharedLedgerWords(s));
 }
 

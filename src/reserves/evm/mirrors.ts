@@ -95,8 +95,8 @@ export interface Tracking {
    * `address`: where): that token's coins again (judge/reads.ts); absent when none
    */
   reads?: { token: string; reads: string; address: string }[];
-  /** each token's storage reads outside itself at `holder` (reserves/evm/ledgers.ts), when asked */
-  ledger?: { holder: string; tokens: Record<string, string[]> };
+  /** each token's storage reads outside itself at the proof's addresses (reserves/evm/ledgers.ts), when asked */
+  ledger?: { tokens: Record<string, string[]> };
   /** the tokens whose storage reads the node could not list, each with why */
   ledgerUnknown?: { token: string; why: string }[];
   detail: string;
