@@ -20,8 +20,9 @@ import { BuildStore, TREE_FILE } from "./store.js";
 function againstTotals(c: Commitment, top: Uint8Array, by: "children" | "tree"): TotalsFinding {
   const off = c.assets.flatMap((a, k) => {
     const sum = getAmount(top, 32 + k * AMOUNT_BYTES).toString();
-    const stated = c.totals[k]?.base_units ?? "0";
-    return stated === sum ? [] : [{ asset: a.asset, root_sum: sum, stated }];
+    // the reader gives one total per asset; one missing is not taken as zero
+    const stated = c.totals[k]?.base_units;
+    return stated === sum ? [] : [{ asset: a.asset, root_sum: sum, stated: stated ?? "none" }];
   });
   return off.length ? { code: "totals-off-root", by, off } : { code: "totals-bound", by };
 }

@@ -10,7 +10,7 @@ import type { EvmProof } from "../proof/evm-document.js";
 import { JsonRpcClient } from "../rpc/client.js";
 import { type Endpoint, sameNode } from "../rpc/endpoint.js";
 import { nodeName } from "./claims.js";
-import { type Finding, type Findings, type Verdict, verdictOf } from "./verdict.js";
+import { type Finding, type Findings, findingCode, type Verdict, verdictOf } from "./verdict.js";
 
 /** The nodes disagree: exit 1, each node named by what it says of itself, with both answers. */
 export class QuorumError extends IntegrityError {}
@@ -129,10 +129,15 @@ export async function verifyOnQuorum<
   if (!agree && held && failed >= 0) {
     const text = `${each}; ${named(failed)}: ${runs[failed]!.report.failures[0] ?? ""}`;
     failures.push(text);
-    findings?.push({ status: "fails", step: "quorum", code: "quorum-fails", text });
+    findings?.push({ status: "fails", step: "quorum", code: findingCode("quorum", "fails"), text });
   } else if (!agree) {
     cannot.push(each);
-    findings?.push({ status: "cannot-say", step: "quorum", code: "quorum-cannot-say", text: each });
+    findings?.push({
+      status: "cannot-say",
+      step: "quorum",
+      code: findingCode("quorum", "cannot-say"),
+      text: each,
+    });
   }
   runs.forEach((r, i) => {
     if (i === 0) return;
