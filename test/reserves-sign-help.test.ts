@@ -258,6 +258,77 @@ describe("reserves sign-help", () => {
     }
   });
 
+  it("Electrum-LTC's line cannot be run here (no electrum-ltc in Debian or npm): the form it names — the key's own header over Litecoin's message magic, as Electrum signs a segwit key — made by litecoind's signmessagewithprivkey with each address's key, is proven by reserves scan --signatures in the template sign-help wrote: P2WPKH and P2SH-P2WPKH", async () => {
+    const wrapped = await ltc.rpc<string>("getnewaddress", ["", "p2sh-segwit"]);
+    await ltc.rpc("sendtoaddress", [segwit, 0.5]);
+    await ltc.rpc("sendtoaddress", [wrapped, 0.25]);
+    await ltc.mine(1);
+    const template = join(dir, "electrum-ltc.csv");
+    const r = await runCli([
+      "--network",
+      "regtest",
+      "--json",
+      "reserves",
+      "sign-help",
+      "--challenge",
+      CHALLENGE,
+      "--coin",
+      "litecoin",
+      segwit,
+      wrapped,
+      "--template",
+      template,
+    ]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const ways = JSON.parse(r.stdout).addresses;
+    expect(ways.map((w: { kind: string }) => w.kind)).toEqual([
+      "Litecoin regtest P2WPKH",
+      "Litecoin regtest P2SH",
+    ]);
+    expect(ways.map((w: { commands: string[] }) => w.commands)).toEqual([
+      [`electrum-ltc --regtest signmessage ${segwit} ${shellQuoted(CHALLENGE)}`],
+      [`electrum-ltc --regtest signmessage ${wrapped} ${shellQuoted(CHALLENGE)}`],
+    ]);
+    expect(ways[0].form).toBe(
+      "legacy signed message with the key's header (as Electrum signs segwit keys), or BIP-322 simple (smp…)",
+    );
+    // Electrum's signmessage: the compact signature of the key, its header the key's (31-34, compressed),
+    // over the coin's magic, whatever the address's script — signmessagewithprivkey's bytes exactly
+    let filled = readFileSync(template, "utf8");
+    for (const address of [segwit, wrapped]) {
+      const key = await ltc.rpc<string>("dumpprivkey", [address]);
+      const sig = await ltc.rpc<string>("signmessagewithprivkey", [key, CHALLENGE]);
+      expect(Buffer.from(sig, "base64")[0]).toBeGreaterThanOrEqual(31);
+      filled = filled.replace(`${address},\n`, `${address},${sig}\n`);
+    }
+    const signed = join(dir, "electrum-ltc-filled.csv");
+    writeFileSync(signed, filled);
+    const proof = join(dir, "electrum-ltc.json");
+    const s = await runCli([
+      "--url",
+      ltc.authUrl,
+      "reserves",
+      "scan",
+      segwit,
+      wrapped,
+      "--proof",
+      proof,
+      "--challenge",
+      CHALLENGE,
+      "--signatures",
+      signed,
+    ]);
+    expect(s.exitCode, s.stderr).toBe(0);
+    expect(s.stdout).toContain(`checks out  ${segwit} (legacy)`);
+    expect(s.stdout).toContain(`checks out  ${wrapped} (legacy)`);
+    const p = JSON.parse(readFileSync(proof, "utf8"));
+    expect(p.ownership.signatures).toMatchObject([
+      { address: segwit, valid: true },
+      { address: wrapped, valid: true },
+    ]);
+    expect(p.ownership.proven_sats).toBe("75000000");
+  });
+
   it("BIP-322: no signer of it installs here (npm or Debian), so its line is checked against BIP-322's published vectors: the form sign-help names for their addresses (simple, the smp prefix) is the one their signatures verify in", async () => {
     // github.com/bitcoin/bips bip-0322: the P2WPKH key's "Hello World" and the P2TR key path's vector
     const vectors = [
@@ -287,6 +358,40 @@ describe("reserves sign-help", () => {
       // over another text it does not hold
       expect((await runCli(["verify-message", v.address, `smp${v.sig}`, `${v.text}!`])).exitCode).toBe(1);
     }
+  });
+
+  it("docs/ownership.md's sign-help table shows each line sign-help prints, and says Electrum-LTC's is not run", async () => {
+    const doc = readFileSync(join(ROOT, "docs", "ownership.md"), "utf8");
+    const table = doc.slice(doc.indexOf("## Signing the challenge: `reserves sign-help`"));
+    const rowOf = (line: string) =>
+      table.split("\n").find((l) => l.startsWith("|") && l.includes(`\`${line}\``));
+    const text = "TEXT here";
+    const asked = async (coin: string[], ...args: string[]) =>
+      JSON.parse(
+        (await runCli([...coin, "--json", "reserves", "sign-help", "--challenge", text, ...args])).stdout,
+      ).addresses[0].commands[0] as string;
+    const lines: [string[], string[]][] = [
+      [
+        ["--network", "regtest"],
+        ["--coin", "litecoin", legacy],
+      ],
+      [
+        ["--network", "regtest"],
+        ["--coin", "litecoin", segwit],
+      ],
+      [[], ["--coin", "bitcoin", "bc1q9vza2e8x573nczrlzms0wvx3gsqjx7vavgkx0l"]],
+      [[], [ACCOUNT]],
+      [[], [ACCOUNT, "--form", "okx"]],
+      [[], [TronWeb.address.fromPrivateKey(KEY.slice(2)) as string]],
+    ];
+    for (const [globals, args] of lines) {
+      const printed = (await asked(globals, ...args))
+        .replace(args.find((a) => /^(0x|T|m|n|bc1|rltc1)/.test(a)) as string, "ADDR")
+        .replace(shellQuoted(text), "'TEXT'")
+        .replace(JSON.stringify(text), '"TEXT"');
+      expect(rowOf(printed), printed).toBeTruthy();
+    }
+    expect(rowOf("electrum-ltc --regtest signmessage ADDR 'TEXT'")).toContain("**not run");
   });
 
   it("--format csv prints the table; bad input is exit 2 naming the line or flag", async () => {
