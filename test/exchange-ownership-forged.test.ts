@@ -432,7 +432,7 @@ describe("proven means signed and read (issue 45, item 5)", () => {
       write(text(okx).replace(",58300000000000000,", ",58300000000000000000000000,")),
     ]);
     expect(r.stdout).toContain(
-      "FAILS: line 5: ETH: the file's summary says 5.2834, its 6 rows sum to 58300005.22514825830217276: the file does not agree with itself",
+      "FAILS: line 5: ETH: the file's summary says 5.283400000000000000, its 6 rows sum to 58300005.225148258302172760: the file does not agree with itself",
     );
     expect(r.stdout).toMatch(/coin +│ proven +│ signed, claimed/);
   });

@@ -93,7 +93,7 @@ describe("OKX", () => {
     expect(sums.filter((f) => f.status === "fails")).toEqual([]);
     expect(sums.find((f) => f.at === "line 5")).toMatchObject({
       status: "ok",
-      text: "ETH: 5.2834 at height 16005122, as the file claims; its 6 rows sum to 5.28344825830217276 (base units, in coins)",
+      text: "ETH: 5.283400000000000000 at height 16005122, as the file claims; its 6 rows sum to 5.283448258302172760 (base units, in coins)",
     });
   });
 
@@ -125,7 +125,7 @@ describe("OKX", () => {
     expect(rows.find((x) => x.startsWith("17,"))).toMatch(
       /^17,USDT-OPTIMISM,[^,]*,0x[0-9a-f]{40},,132513768,signed,/,
     );
-    expect(r.stdout).toContain("claim      BTC: 449.5140 at height 763861");
+    expect(r.stdout).toContain("claim      BTC: 449.51400000 at height 763861");
     expect(r.stdout).toMatch(
       /3QVtn5nHRxBXX7C7sKw2qdkoGqMMwFUgwF.*signed, amount claimed.*BTC signmessage, P2SH 2-of-3/,
     );
@@ -165,7 +165,7 @@ describe("OKX", () => {
       step: "summary",
       code: "summary-fails",
       at: "line 5",
-      text: "ETH: the file's summary says 5.2834, its 3 rows sum to 0.356881257500858402: the file does not agree with itself (the summary 4.926518742499141598 more)",
+      text: "ETH: the file's summary says 5.283400000000000000, its 3 rows sum to 0.356881257500858402: the file does not agree with itself (the summary 4.926518742499141598 more)",
     });
     expect(exitCode).toBe(1);
   });
@@ -265,7 +265,7 @@ describe("HTX's other snapshots (all 33 of its repository read; docs/exchange-pr
         step: "summary",
         at: "line 18",
         text: expect.stringContaining(
-          "USDT-TRC20: the file's summary says 19199381.01, its 5 rows sum to 50899913.99",
+          "USDT-TRC20: the file's summary says 19199381.010000, its 5 rows sum to 50899913.990000",
         ),
       }),
     );

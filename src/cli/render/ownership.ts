@@ -1,6 +1,7 @@
 /** `reserves verify` of an exchange's address file: the rows as a table, the amounts per coin, the verdict. */
 
 import { basePlacesOf, decimalsOf, rowAmounts } from "../../exchange/ownership/coins.js";
+import { summaryAmountText } from "../../exchange/ownership/places.js";
 import type { OwnershipReport, RowStatus } from "../../exchange/ownership/verify.js";
 import {
   BOXED_ROWS_MAX,
@@ -184,7 +185,9 @@ function headLines(r: OwnershipReport): string[] {
         : "amounts in coins";
   const lines = [`format     ${r.format} (${units})`];
   for (const s of r.summary)
-    lines.push(`claim      ${s.coin}: ${s.amount}${s.height ? ` at height ${s.height}` : ""}`);
+    lines.push(
+      `claim      ${s.coin}: ${summaryAmountText(s.coin, s.amount)}${s.height ? ` at height ${s.height}` : ""}`,
+    );
   return lines;
 }
 

@@ -6,6 +6,7 @@
 import type { Finding } from "../../reserves/verdict.js";
 import { claim, fails, ok, type VerifyStep } from "../../reserves/verifier.js";
 import { basePlacesOf, decimalsOf, exchangeChainOf } from "./coins.js";
+import { summaryAmountText } from "./places.js";
 import type { OwnershipFile, OwnershipRow, SummaryLine } from "./read.js";
 
 /**
@@ -103,7 +104,9 @@ function summaryFinding(
   chainPlaces: FileContext["chainPlaces"],
 ): Finding {
   const at = `line ${s.line}`;
-  const claimed = `${s.coin}: ${s.amount}${s.height ? ` at height ${s.height}` : ""}, as the file claims`;
+  // every amount written the one way: at the coin's decimals (places.ts summaryAmountText)
+  const q = (x: string) => summaryAmountText(s.coin, x);
+  const claimed = `${s.coin}: ${q(s.amount)}${s.height ? ` at height ${s.height}` : ""}, as the file claims`;
   if (/\(all\)$/i.test(s.coin))
     return claim("summary", `${claimed} (a total over the coin's variants: not compared with the rows)`, at);
   // the summary's coin read as the reader reads a row's: its network the part after its first "-"
@@ -142,7 +145,7 @@ function summaryFinding(
   const stated = atScale(s.amount, scale);
   const diff = sum > stated ? sum - stated : stated - sum;
   const rowsText = `${rows.length} row${rows.length === 1 ? "" : "s"}`;
-  const total = decimalText(sum, scale);
+  const total = q(decimalText(sum, scale));
   if (diff < slack)
     return ok(
       "summary",
@@ -151,7 +154,7 @@ function summaryFinding(
     );
   return fails(
     "summary",
-    `${s.coin}: the file's summary says ${s.amount}, its ${rowsText} sum to ${total}: the file does not agree with itself (${sum > stated ? "the rows" : "the summary"} ${decimalText(diff, scale)} more)`,
+    `${s.coin}: the file's summary says ${q(s.amount)}, its ${rowsText} sum to ${total}: the file does not agree with itself (${sum > stated ? "the rows" : "the summary"} ${q(decimalText(diff, scale))} more)`,
     at,
   );
 }
