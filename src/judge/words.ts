@@ -6,6 +6,7 @@
  */
 
 import { type AssetRule, type NetworkId, networkLabel } from "../chains/assets.js";
+import type { LedgerUntold } from "../reserves/evm/ledgers.js";
 import { followsText, type NativeMirror } from "../reserves/evm/mirrors.js";
 import { readsTokenDetail } from "../reserves/evm/reads-token.js";
 import { counted } from "../reserves/verdict.js";
@@ -139,7 +140,12 @@ export type AuditFault =
    * a declared token that may be a facade of a ledger an earlier declared token reads, or whose storage reads
    * its node could not list (`detail`: judge/reads.ts's words for it, sharedLedgerWords / ledgerUntoldWords)
    */
-  | { code: "ledger-untold"; detail: string };
+  | { code: "ledger-untold"; detail: string }
+  /**
+   * a declared token whose storage reads its node could not list at one of the audit's addresses (asked for its
+   * own proof or beside another's, reserves/evm/ledgers.ts `LedgerUntold`): whether it shares a ledger is not told
+   */
+  | ({ code: "ledger-unprobed" } & LedgerUntold);
 
 /** Every audit fault's code: a holding finding of one of these is an audit fault (`isAuditFault`). */
 const AUDIT_FAULT_CODES: ReadonlySet<string> = new Set<AuditFault["code"]>([
@@ -154,6 +160,7 @@ const AUDIT_FAULT_CODES: ReadonlySet<string> = new Set<AuditFault["code"]>([
   "below-snapshot",
   "tracking-untold",
   "ledger-untold",
+  "ledger-unprobed",
 ]);
 
 /** A holding's finding that says why, proven on chain, it proves nothing for this audit. */
@@ -167,6 +174,7 @@ export const AUDIT_FAULT_UNTOLD: ReadonlySet<AuditFault["code"]> = new Set([
   "before-moment",
   "tracking-untold",
   "ledger-untold",
+  "ledger-unprobed",
 ]);
 
 /**
@@ -214,6 +222,8 @@ export function auditFaultWords(f: AuditFault): string {
       return `whether its balanceOf reads the native coin of ${f.network ?? "its network"} (counted twice then) its node cannot tell: ${f.reason}`;
     case "ledger-untold":
       return f.detail;
+    case "ledger-unprobed":
+      return ledgerUntoldWords(f);
   }
 }
 
@@ -351,6 +361,7 @@ export function holdingWords(f: HoldingFinding): string {
     case "below-snapshot":
     case "tracking-untold":
     case "ledger-untold":
+    case "ledger-unprobed":
       return `${f.line === undefined ? "" : `line ${f.line}: `}${auditFaultWords(f)}`;
     case "proof-not-counted":
       return `the proof is not counted: ${holdingWords(f.proof)}`;
@@ -409,8 +420,14 @@ export function sharedLedgerWords(s: { with: string; ledger: string; slot: strin
 }
 
 /** A node that could not list what a token's balanceOf reads (eth_createAccessList): the shared-ledger check untold. */
-export function ledgerUntoldWords(why: string): string {
-  return `whether its balanceOf reads a ledger another declared token reads (the same coins twice) its node cannot tell: ${why}`;
+export function ledgerUntoldWords(why: LedgerUntold): string {
+  const answered =
+    why.address === null
+      ? why.answer
+      : why.all
+        ? `the node did not list the storage a balanceOf reads: eth_createAccessList of its balanceOf answered ${why.answer}`
+        : `eth_createAccessList of its balanceOf(${why.address}) answered ${why.answer}`;
+  return `whether its balanceOf reads a ledger another declared token reads (the same coins twice) its node cannot tell: ${answered}`;
 }
 
 /**

@@ -5,9 +5,10 @@
 import { type NetworkId, nativeCoinLabel, networkLabel, wellKnownAt } from "../chains/assets.js";
 import { MESSAGE_COINS, type NetworkName } from "../chains/coins.js";
 import { type LedgerReads, sharedLedgers } from "../judge/reads.js";
-import { ledgerUntoldWords, sharedLedgerWords } from "../judge/words.js";
+import { type AuditFault, sharedLedgerWords } from "../judge/words.js";
 import type { Proof } from "../proof/document.js";
 import { unitOf } from "../reserves/claims.js";
+import type { LedgerUntold } from "../reserves/evm/ledgers.js";
 import { type NativeMirror, nativeMirrorsOf } from "../reserves/evm/mirrors.js";
 import type { Backing } from "./solvency-types.js";
 
@@ -99,19 +100,24 @@ export function trackingUnknown(backings: Backing[]): Map<string, string> {
 /**
  * The backings' EVM tokens that are a second facade of one ledger (judge/reads.ts `sharedLedgers`, over every
  * backing of a chain in the order given, each proof's tokens asked at every address of it), or whose node could
- * not list what their balanceOf reads: by `network token`, why — solvency cannot say for them.
+ * not list what their balanceOf reads at an address of any proof (asked for their own proof or beside another's:
+ * never taken as sharing none): by `network token`, the fault — solvency cannot say for them.
  */
-export function ledgerFaults(backings: Backing[]): Map<string, string> {
-  const out = new Map<string, string>();
+export function ledgerFaults(
+  backings: Backing[],
+): Map<string, Extract<AuditFault, { code: "ledger-untold" | "ledger-unprobed" }>> {
+  const out = new Map<string, Extract<AuditFault, { code: "ledger-untold" | "ledger-unprobed" }>>();
   const list: LedgerReads[] = [];
   const order = new Map<string, number>();
+  // every token a proof's node could not list, its own or another proof's asked beside, by `network token`
+  const untold = new Map<string, LedgerUntold>();
   for (const b of backings) {
     const { network } = networkOfBacking(b);
     const token = tokenOf(b);
     const v = b.entry.verify;
     if (!network || !token || !v) continue;
-    const why = v.ledger_unknown?.[token.toLowerCase()];
-    if (why !== undefined) out.set(`${network} ${token}`, ledgerUntoldWords(why));
+    for (const [t, why] of Object.entries(v.ledger_unknown ?? {}))
+      if (!untold.has(`${network} ${t.toLowerCase()}`)) untold.set(`${network} ${t.toLowerCase()}`, why);
     // every token its proof's node was asked at the proof's addresses (the other proofs' tokens of the chain
     // beside): a slot read by two facades at any holders meets
     for (const [t, slots] of Object.entries(v.ledger_slots?.tokens ?? {}))
@@ -127,9 +133,11 @@ export function ledgerFaults(backings: Backing[]): Map<string, string> {
   for (const b of backings) {
     const { network } = networkOfBacking(b);
     const token = tokenOf(b);
-    const s = network && token ? byToken.get(`${network} ${token}`.toLowerCase()) : undefined;
-    if (s && network && token && !out.has(`${network} ${token}`))
-      out.set(`${network} ${token}`, sharedLedgerWords(s));
+    if (!network || !token || out.has(`${network} ${token}`)) continue;
+    const why = untold.get(`${network} ${token.toLowerCase()}`);
+    const s = byToken.get(`${network} ${token}`.toLowerCase());
+    if (why) out.set(`${network} ${token}`, { code: "ledger-unprobed", ...why });
+    else if (s) out.set(`${network} ${token}`, { code: "ledger-untold", detail: sharedLedgerWords(s) });
   }
   return out;
 }

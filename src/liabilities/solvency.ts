@@ -116,7 +116,7 @@ interface Judging {
   /** the tokens whose node could not tell whether they read the native coin (`trackingUnknown`) */
   untracked: Map<string, string>;
   /** the tokens a shared ledger (or a node that cannot list storage reads) leaves untold (`ledgerFaults`) */
-  shared: Map<string, string>;
+  shared: ReturnType<typeof ledgerFaults>;
   /** each chain's one snapshot (judge/status.ts `chainSnapshots`), of the proofs placed for their assets */
   latest: Map<string, number>;
   /** every output and balance of the audit once (judge/holding.ts): one ledger for every asset, as an address file's */
@@ -332,9 +332,7 @@ function proofLine(run: AssetRun, { b, network, ref }: Placed): SolvencyAsset["p
       ? undefined
       : why !== undefined
         ? { code: "tracking-untold", network: networkLabel(network), reason: why }
-        : shared === undefined
-          ? undefined
-          : { code: "ledger-untold", detail: shared };
+        : shared;
   const notFor =
     check === "holds"
       ? (moved ?? notForAudit(b, j.audit, snap) ?? (b.evm ? (early?.evm ?? untold) : undefined))

@@ -13,6 +13,7 @@ import { digestOf } from "../proof/jcs.js";
 import type { JsonRpcClient } from "../rpc/client.js";
 import { amountText } from "../util/units.js";
 import { share, unitOf } from "./claims.js";
+import type { LedgerUntold } from "./evm/ledgers.js";
 import { formatCoins } from "./utxo/amount.js";
 import { combineVerdicts, counted, type Finding, type Verdict, verdictCode } from "./verdict.js";
 import { type VerifyOptions, verifyContext } from "./verifier.js";
@@ -212,8 +213,11 @@ export interface ProofCheck {
    * eth_createAccessList; two or more tokens), for the shared-ledger rule (judge/reads.ts); absent when not asked
    */
   ledger_slots?: { tokens: Record<string, string[]> };
-  /** the tokens whose storage reads the node could not list (token → why) */
-  ledger_unknown?: Record<string, string>;
+  /**
+   * the tokens whose storage reads the node could not list (token → why): the proof's and the other proofs'
+   * tokens asked at its addresses alike
+   */
+  ledger_unknown?: Record<string, LedgerUntold>;
 }
 
 export interface CombinedReport {
@@ -361,7 +365,11 @@ export async function verifyEvmEntry(
         : {}),
       ...(v.tracking.ledger ? { ledger_slots: v.tracking.ledger } : {}),
       ...(v.tracking.ledgerUnknown
-        ? { ledger_unknown: Object.fromEntries(v.tracking.ledgerUnknown.map((t) => [t.token, t.why])) }
+        ? {
+            ledger_unknown: Object.fromEntries(
+              v.tracking.ledgerUnknown.map(({ token, ...why }) => [token, why]),
+            ),
+          }
         : {}),
       ...(v.tracking.reads
         ? {

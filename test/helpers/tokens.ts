@@ -177,23 +177,27 @@ export async function deployLedger(
   symbols: string[],
   holders: string[],
   amounts: bigint[],
-  /** each facade a PinnedFacade reading the ledger only at this address */
-  pinned?: string,
+  /**
+   * each facade a PinnedFacade reading the ledger only at this address; a list: each facade's own (undefined: a
+   * LedgerFacade, reading the ledger at every address)
+   */
+  pinned?: string | readonly (string | undefined)[],
 ): Promise<{ ledger: string; facades: string[] }> {
   const c = LEDGER();
   const ledger = ((await send(rpc, { data: c.Ledger })).contractAddress as string).toLowerCase();
   const credit = fnFrom("function credit(address[] to, uint256[] amounts)");
   await send(rpc, { to: ledger, data: encodeData(credit, [holders as `0x${string}`[], amounts]) });
   const facades: string[] = [];
-  for (const s of symbols) {
-    const args = pinned
+  for (const [k, s] of symbols.entries()) {
+    const pin = typeof pinned === "string" ? pinned : pinned?.[k];
+    const args = pin
       ? encodeParams(paramsFrom(["string", "address", "address"]), [
           s,
           ledger as `0x${string}`,
-          pinned as `0x${string}`,
+          pin as `0x${string}`,
         ])
       : encodeParams(paramsFrom(["string", "address"]), [s, ledger as `0x${string}`]);
-    const code = pinned ? c.PinnedFacade : c.LedgerFacade;
+    const code = pin ? c.PinnedFacade : c.LedgerFacade;
     facades.push(((await send(rpc, { data: code + args.slice(2) })).contractAddress as string).toLowerCase());
   }
   return { ledger, facades };

@@ -159,7 +159,11 @@ async function ledgersOf(
     if (out.get(t)?.tracks === false) out.set(t, { tracks: null, detail });
   };
   if (!read.told) {
-    for (const t of tokens) untold(t, ledgerUntoldWords(read.why));
+    const why = read.why;
+    const words = ledgerUntoldWords(
+      typeof why === "string" ? { address: null, answer: why } : { ...why, all: true },
+    );
+    for (const t of tokens) untold(t, words);
     return;
   }
   for (const [t, why] of read.failed) untold(t, ledgerUntoldWords(why));

@@ -15,10 +15,29 @@ import { isJsonObject } from "../../util/text.js";
 import { prepareRead, readMany } from "./balances-read.js";
 import type { Tracking } from "./mirrors.js";
 
-/** What the node told of each token's reads: "contract slot" pairs outside the token; or why it could not. */
+/**
+ * Why a declared token's storage reads were not told (reserves/evm/ledgers.ts): the holder whose
+ * eth_createAccessList of balanceOf failed and what the node answered (`address` null: the call was not
+ * answered at all, `answer` the error); `all`: no token's call was answered with an access list (the node does
+ * not list storage reads). Such a token may be a facade of a ledger another declared token reads: never taken as
+ * sharing none.
+ */
+export interface LedgerUntold {
+  address: string | null;
+  answer: string;
+  all?: true;
+}
+
+/** One eth_createAccessList the node did not answer with an access list: the holder asked, and its answer. */
+export type LedgerCallFailure = LedgerUntold & { address: string };
+
+/**
+ * What the node told of each token's reads: "contract slot" pairs outside the token, and the tokens one of whose
+ * calls failed (`failed`: the first such call); or, no token told, the first failed call.
+ */
 export type LedgerRead =
-  | { told: false; why: string }
-  | { told: true; slots: Map<string, Set<string>>; failed: Map<string, string> };
+  | { told: false; why: LedgerCallFailure | string }
+  | { told: true; slots: Map<string, Set<string>>; failed: Map<string, LedgerCallFailure> };
 
 /** The storage `eth_createAccessList` lists outside `token`, as "contract slot", or undefined (not an access list). */
 function slotsOf(result: unknown, token: string): Set<string> | undefined {
@@ -38,8 +57,9 @@ function slotsOf(result: unknown, token: string): Set<string> | undefined {
 /**
  * Each token's storage reads outside itself when asked balanceOf at each of its `holders` at `block`, every
  * slot any of them read: one `eth_createAccessList` a token an address, in batches. Fewer than two tokens:
- * nothing asked. A token one of whose calls failed is not told (a facade may read the ledger only there). A node
- * that has no such method (or answers every call with an error): `told` false, its answer.
+ * nothing asked. A token one of whose calls failed is not told (`failed`: a facade may read the ledger only
+ * there), never taken as reading nothing. A node that has no such method (or answers every call with an error):
+ * `told` false, its first answer.
  */
 export async function readLedgerSlots(
   client: JsonRpcClient,
@@ -49,7 +69,7 @@ export async function readLedgerSlots(
   signal?: AbortSignal,
 ): Promise<LedgerRead> {
   const slots = new Map<string, Set<string>>();
-  const failed = new Map<string, string>();
+  const failed = new Map<string, LedgerCallFailure>();
   if (holders.size < 2) return { told: true, slots, failed };
   const asks = [...holders].flatMap(([t, hs]) => hs.map((h) => [t.toLowerCase(), h] as const));
   const res = await readMany(
@@ -64,30 +84,32 @@ export async function readLedgerSlots(
     undefined,
     signal,
   );
-  for (const [k, [t]] of asks.entries()) {
+  for (const [k, [t, address]] of asks.entries()) {
     const o = res[k];
     const s = o === undefined || o instanceof ChaingwError ? undefined : slotsOf(o.result, t);
     if (s) for (const x of s) (slots.get(t) ?? slots.set(t, new Set()).get(t))?.add(x);
     else if (!failed.has(t))
-      failed.set(
-        t,
-        `eth_createAccessList of its balanceOf answered ${o instanceof RpcError ? o.rpcMessage : o instanceof ChaingwError ? o.message : JSON.stringify(o?.result ?? null).slice(0, 160)}`,
-      );
+      failed.set(t, {
+        address,
+        answer:
+          o instanceof RpcError
+            ? o.rpcMessage
+            : o instanceof ChaingwError
+              ? o.message
+              : JSON.stringify(o?.result ?? null).slice(0, 160),
+      });
     if (s && !slots.has(t)) slots.set(t, new Set());
   }
   for (const t of failed.keys()) slots.delete(t);
-  if (!slots.size)
-    return {
-      told: false,
-      why: `the node did not list the storage a balanceOf reads: ${[...failed.values()][0]}`,
-    };
+  if (!slots.size) return { told: false, why: [...failed.values()][0] as LedgerCallFailure };
   return { told: true, slots, failed };
 }
 
 /**
  * A proof's tokens (with the other proofs' on its chain, two or more) asked `readLedgerSlots` at every address of
  * the proof, at block `at`, as the proof's tracking keeps it: `ledger` (each token's reads, at any of them) and
- * `ledgerUnknown` (the tokens not told, why).
+ * `ledgerUnknown` (the tokens not told, this proof's and the others' alike, why: an other proof's token whose
+ * call failed here may read, at this proof's addresses only, the ledger one of this proof's tokens reads).
  */
 export async function probeLedgers(
   client: JsonRpcClient,
@@ -109,12 +131,17 @@ export async function probeLedgers(
     if (!(e instanceof ChaingwError)) throw e;
     read = { told: false, why: e.message };
   }
-  if (!read.told) return { ledgerUnknown: tokens.map((token) => ({ token, why: read.why })) };
-  // every token's reads at this proof's addresses (the others' too, solvency-identity.ts ledgerFaults); this
-  // proof's tokens only as not told
-  const failed = [...read.failed].filter(([t]) => tokens.includes(t));
+  const untold = (why: LedgerCallFailure | string) =>
+    typeof why === "string" ? { address: null, answer: why } : why;
+  if (!read.told) {
+    const why = untold(read.why);
+    return { ledgerUnknown: asked.map((token) => ({ token, ...why, all: true })) };
+  }
+  // every token's reads at this proof's addresses, and every token not told here (this proof's and the others'
+  // alike: solvency-identity.ts ledgerFaults)
+  const failed = [...read.failed];
   return {
     ledger: { tokens: Object.fromEntries([...read.slots].map(([t, s]) => [t, [...s]])) },
-    ...(failed.length ? { ledgerUnknown: failed.map(([token, why]) => ({ token, why })) } : {}),
+    ...(failed.length ? { ledgerUnknown: failed.map(([token, why]) => ({ token, ...why })) } : {}),
   };
 }

@@ -9,6 +9,7 @@ import type { ChainGroup } from "../../chains/types.js";
 import type { EvmProof } from "../../proof/evm-document.js";
 import type { JsonRpcClient } from "../../rpc/client.js";
 import { counted } from "../verdict.js";
+import type { LedgerUntold } from "./ledgers.js";
 import { readsTokenDetail } from "./reads-token.js";
 
 /**
@@ -97,8 +98,8 @@ export interface Tracking {
   reads?: { token: string; reads: string; address: string }[];
   /** each token's storage reads outside itself at the proof's addresses (reserves/evm/ledgers.ts), when asked */
   ledger?: { tokens: Record<string, string[]> };
-  /** the tokens whose storage reads the node could not list, each with why */
-  ledgerUnknown?: { token: string; why: string }[];
+  /** the tokens (this proof's and the other proofs' asked beside) whose storage reads the node could not list, each with why */
+  ledgerUnknown?: ({ token: string } & LedgerUntold)[];
   detail: string;
 }
 
