@@ -241,9 +241,9 @@ describe("an anvil answering Ethereum's chain id, given as Ethereum's node", () 
       expect(JSON.parse(verified.stdout).verdict).toBe("holds");
       expect(verified.exitCode).toBe(0);
       const before = proxy.hits;
-      const refused = await runCli(["reserves", "balances", A0, "--stand-in", "arbitrum-one"], { env });
+      const refused = await runCli(["reserves", "balances", A0, "--stand-in", "celo"], { env });
       expect(refused.stderr).toBe(
-        'chaingw: --stand-in "arbitrum-one": chaingw knows that network by its chain id alone, so no devnet needs declaring for it; a devnet stands in for ethereum or tron (their genesis blocks are known); nothing was checked\n',
+        'chaingw: --stand-in "celo": chaingw knows that network by its chain id alone, so no devnet needs declaring for it; a devnet stands in for a network whose genesis block chaingw knows (ethereum, optimism, bnb-smart-chain, polygon, base, arbitrum-one, avalanche-c, holesky, sepolia, tron-mainnet); nothing was checked\n',
       );
       expect(refused.exitCode).toBe(2);
       expect(proxy.hits).toBe(before);
@@ -260,10 +260,10 @@ describe("an anvil answering Ethereum's chain id, given as Ethereum's node", () 
       "--node",
       `ETH=${anvil.url}`,
       "--stand-in",
-      "arbitrum-one",
+      "celo",
     ]);
     expect(r.stderr).toBe(
-      'chaingw: --stand-in "arbitrum-one": chaingw knows that network by its chain id alone, so no devnet needs declaring for it; a devnet stands in for ethereum or tron (their genesis blocks are known); nothing was checked\n',
+      'chaingw: --stand-in "celo": chaingw knows that network by its chain id alone, so no devnet needs declaring for it; a devnet stands in for a network whose genesis block chaingw knows (ethereum, optimism, bnb-smart-chain, polygon, base, arbitrum-one, avalanche-c, holesky, sepolia, tron-mainnet); nothing was checked\n',
     );
     expect(r.exitCode).toBe(2);
   });

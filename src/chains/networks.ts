@@ -95,6 +95,8 @@ const ACCOUNT_NETWORKS: readonly AccountRow[] = [
     native: ETH,
     group: "evm",
     exchangeNames: ["OPTIMISM"],
+    // op-geth / erigon OPMainnetGenesisHash (the legacy chain's block 0, which op-geth serves)
+    genesis: "0x7ca38a1916c42007829c55e69d3e9a73265554b586a499015373241b8a3fa48b",
   },
   {
     name: "bnb-smart-chain",
@@ -104,6 +106,8 @@ const ACCOUNT_NETWORKS: readonly AccountRow[] = [
     native: BNB,
     group: "evm",
     exchangeNames: ["BSC", "BEP20", "BNB"],
+    // bnb-chain/bsc params/config.go BSCGenesisHash
+    genesis: "0x0d21840abff46b96c84b2ac9e10e4f5cdaeb5693cb665db62a2f3b02d2d57b5b",
   },
   {
     name: "polygon",
@@ -113,6 +117,8 @@ const ACCOUNT_NETWORKS: readonly AccountRow[] = [
     native: POL,
     group: "evm",
     exchangeNames: ["POLYGON", "POLY", "MATIC"],
+    // foundry cast's chain table ("polygon"); Polygon PoS (bor) mainnet's block 0
+    genesis: "0xa9c28ce2141b56c474f1dc504bee9b01eb1bd7d1a507580d5519d4437a97de1b",
   },
   {
     name: "base",
@@ -122,6 +128,8 @@ const ACCOUNT_NETWORKS: readonly AccountRow[] = [
     native: ETH,
     group: "evm",
     exchangeNames: ["BASE"],
+    // reth's BASE_MAINNET genesis_hash
+    genesis: "0xf712aa9241cc24369b143cf6dce85f0902a9731e70d66818a3a5845b296c73dd",
   },
   {
     name: "arbitrum-one",
@@ -131,6 +139,8 @@ const ACCOUNT_NETWORKS: readonly AccountRow[] = [
     native: ETH,
     group: "evm",
     exchangeNames: ["ARBITRUM"],
+    // foundry cast's chain table ("arbitrum-mainnet"); the classic chain's block 0, which Nitro serves
+    genesis: "0x7ee576b35482195fc49205cec9af72ce14f003b9ae69f6ba0faef4514be8b442",
   },
   { name: "celo", chainId: 42220, label: "Celo", test: false, native: CELO, group: "evm" },
   {
@@ -141,9 +151,29 @@ const ACCOUNT_NETWORKS: readonly AccountRow[] = [
     native: AVAX,
     group: "evm",
     exchangeNames: ["AVAXC", "AVAX", "AVALANCHE", "AVALANCHE C-CHAIN"],
+    // ava-labs coreth (mainnet and Fuji share it; their chain ids differ)
+    genesis: "0x31ced5b9beb7f8782b014660da0cb18cc409f121f408186886e1ca3e8eeca96b",
   },
-  { name: "holesky", chainId: 17000, label: "Ethereum Holesky", test: true, native: ETH, group: "evm" },
-  { name: "sepolia", chainId: 11155111, label: "Ethereum Sepolia", test: true, native: ETH, group: "evm" },
+  {
+    name: "holesky",
+    chainId: 17000,
+    label: "Ethereum Holesky",
+    test: true,
+    native: ETH,
+    group: "evm",
+    // go-ethereum params/config.go HoleskyGenesisHash
+    genesis: "0xb5f7f912443c940f21fd611f12828d75b534364ed9e95ca4e307729a4661bde4",
+  },
+  {
+    name: "sepolia",
+    chainId: 11155111,
+    label: "Ethereum Sepolia",
+    test: true,
+    native: ETH,
+    group: "evm",
+    // go-ethereum params/config.go SepoliaGenesisHash
+    genesis: "0x25a5cc106eea7138acab33231d7160d69cb777ee0c2c553fcddf5138993e6dd9",
+  },
   { name: "anvil", chainId: 31337, label: "anvil (chain id 31337)", test: true, native: ETH, group: "evm" },
   {
     name: "tron-mainnet",
@@ -191,10 +221,16 @@ export function accountNetwork(
 
 /**
  * The genesis block hash a node must show (eth_getBlockByNumber("0x0")) to be the table's network `name`
- * (Ethereum, TRON), or undefined where the table knows none (anvil, a test network, a chain of no row).
+ * (Ethereum, TRON, BNB Smart Chain, …), or undefined where the table knows none (anvil, Celo, TRON's test
+ * networks, a chain of no row): such a network is known by its chain id alone.
  */
 export const genesisOfNetwork = (name: string): string | undefined =>
   ACCOUNT_NETWORKS.find((r) => r.name === name)?.genesis;
+
+/** The account networks whose genesis the table knows, by name: the ones a devnet can stand in for (--stand-in). */
+export const GENESIS_KNOWN: readonly string[] = ACCOUNT_NETWORKS.filter((r) => r.genesis !== undefined).map(
+  (r) => r.name,
+);
 
 /**
  * The network an account chain's node of chain id `chainId` is on, as solvency identifies it, where the table

@@ -28,7 +28,7 @@ export const URL_FOR_OPTION = {
 /** `--stand-in`, declared once for every command that takes `--node` (help, completion, docs). */
 export const STAND_IN_OPTION = {
   flags: "--stand-in <network>",
-  help: "a devnet on NETWORK's chain id (ethereum, tron) stands in for it: its rows and proofs are read and every verdict says 'a stand-in for Ethereum (genesis 0x…)'; without it such a node cannot say (repeatable)",
+  help: "a devnet on NETWORK's chain id (ethereum, tron, bnb-smart-chain, …: a network whose genesis chaingw knows) stands in for it: its rows and proofs are read and every verdict says 'a stand-in for Ethereum (genesis 0x…)'; without it such a node cannot say (repeatable)",
 } as const;
 
 /**
@@ -37,12 +37,15 @@ export const STAND_IN_OPTION = {
  * (any other is known by its chain id alone: nothing to stand in for). Refused by name, nothing sent.
  */
 export async function standInsOf(values: readonly string[] | undefined): Promise<ReadonlySet<string>> {
-  const [{ networkNamed, networkOf, declareStandIns }, { genesisOfNetwork }, { expectedNetworkOf }] =
-    await Promise.all([
-      import("../chains/assets.js"),
-      import("../chains/networks.js"),
-      import("../exchange/ownership/coins.js"),
-    ]);
+  const [
+    { networkNamed, networkOf, declareStandIns },
+    { genesisOfNetwork, GENESIS_KNOWN },
+    { expectedNetworkOf },
+  ] = await Promise.all([
+    import("../chains/assets.js"),
+    import("../chains/networks.js"),
+    import("../exchange/ownership/coins.js"),
+  ]);
   const out = new Set<string>();
   for (const v of values ?? []) {
     const byName = networkNamed(v.trim().toLowerCase());
@@ -50,7 +53,7 @@ export async function standInsOf(values: readonly string[] | undefined): Promise
     const name = byName?.name ?? (id === undefined ? undefined : networkOf(id)?.name);
     if (name === undefined || genesisOfNetwork(name) === undefined)
       throw new UsageError(
-        `--stand-in ${quoted(v)}: ${name === undefined ? "no such network" : "chaingw knows that network by its chain id alone, so no devnet needs declaring for it"}; a devnet stands in for ethereum or tron (their genesis blocks are known); nothing was checked`,
+        `--stand-in ${quoted(v)}: ${name === undefined ? "no such network" : "chaingw knows that network by its chain id alone, so no devnet needs declaring for it"}; a devnet stands in for a network whose genesis block chaingw knows (${GENESIS_KNOWN.join(", ")}); nothing was checked`,
       );
     out.add(name);
   }
