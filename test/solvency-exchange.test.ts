@@ -20,7 +20,15 @@ import { base58check } from "@scure/base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SolvencyReport } from "../src/judge/report.js";
 import { type AnvilNode, startAnvil } from "./helpers/anvil.js";
-import { BROKEN_WORDS, CHART_TEXT, type ChartText, domOf, layoutIn, screenshot } from "./helpers/chromium.js";
+import {
+  BROKEN_WORDS,
+  CHART_TEXT,
+  type ChartText,
+  domOf,
+  layoutIn,
+  SQUEEZED_CODE,
+  screenshot,
+} from "./helpers/chromium.js";
 import { runCli } from "./helpers/cli.js";
 import { type LitecoinNode, startLitecoind } from "./helpers/litecoind.js";
 import { trackDir } from "./helpers/procs.js";
@@ -1183,11 +1191,13 @@ describe("the report package of an exchange's address file (solvency --report DI
       const l = await layoutIn(
         page,
         width,
-        `({ fits: [...d.querySelectorAll(".scroll")].map((s) => s.getBoundingClientRect().right <= d.documentElement.clientWidth + 0.5), chart: ${CHART_TEXT} })`,
+        `({ fits: [...d.querySelectorAll(".scroll")].map((s) => s.getBoundingClientRect().right <= d.documentElement.clientWidth + 0.5), squeezed: ${SQUEEZED_CODE}, chart: ${CHART_TEXT} })`,
       );
       expect(l.scroll, `${width} px`).toBeLessThanOrEqual(l.viewport);
-      const more = l.more as { fits: boolean[]; chart: ChartText[] };
+      const more = l.more as { fits: boolean[]; squeezed: string[]; chart: ChartText[] };
       expect(more.fits.every(Boolean)).toBe(true);
+      // the rows' addresses and the documents' names and hashes: 12 characters a line or more
+      expect(more.squeezed, `${width} px`).toEqual([]);
       // each coin's names and amounts (ETH's of 18 places too): 11 px or more as drawn, inside the chart
       expect(more.chart, `${width} px`).toHaveLength(12);
       expect(

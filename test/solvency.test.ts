@@ -22,6 +22,7 @@ import {
   layoutIn,
   printLayoutIn,
   printToPdf,
+  SQUEEZED_CODE,
   screenshot,
 } from "./helpers/chromium.js";
 import { runCli } from "./helpers/cli.js";
@@ -482,13 +483,16 @@ describe("solvency", () => {
       const l = await layoutIn(
         page,
         width,
-        `({ fits: [...d.querySelectorAll(".scroll")].map((s) => s.getBoundingClientRect().right <= d.documentElement.clientWidth + 0.5), broken: ${BROKEN_WORDS}, chart: ${CHART_TEXT} })`,
+        `({ fits: [...d.querySelectorAll(".scroll")].map((s) => s.getBoundingClientRect().right <= d.documentElement.clientWidth + 0.5), broken: ${BROKEN_WORDS}, squeezed: ${SQUEEZED_CODE}, chart: ${CHART_TEXT} })`,
       );
       expect(l.scroll, `${width} px`).toBeLessThanOrEqual(l.viewport);
-      const more = l.more as { fits: boolean[]; broken: string[]; chart: ChartText[] };
+      const more = l.more as { fits: boolean[]; broken: string[]; squeezed: string[]; chart: ChartText[] };
       expect(more.fits.every(Boolean)).toBe(true);
       // a table's words stay whole (it scrolls sideways instead): it read "reserve|s.json", "ARBITRU|M"
       expect(more.broken, `${width} px`).toEqual([]);
+      // a file name, hash or address in a table reads 12 characters a line or more: at 390 px the documents'
+      // table gave inputs/commitment.json three letters a line
+      expect(more.squeezed, `${width} px`).toEqual([]);
       // the charts' names and amounts, 3 of each per asset: 11 px or more as drawn (they were ~8 px at 390),
       // each inside its chart
       expect(more.chart, `${width} px`).toHaveLength(12);

@@ -162,3 +162,15 @@ export const CHART_TEXT = `[...d.querySelectorAll("svg[data-asset] text")].map((
   const s = t.ownerSVGElement.getBoundingClientRect();
   return { text: t.textContent, px: parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a, inside: r.left >= s.left - 0.5 && r.right <= s.right + 0.5 };
 })`;
+
+/**
+ * A `layoutIn` expression: the code of table cells (file names, hashes, addresses) that the layout squeezed
+ * to fewer than 12 characters a line (its last line aside) — at 390 px the package's `inputs/commitment.json` read
+ * "inp|ut|s/c|omm|itm|…", three letters a line, in a table that scrolls anyway.
+ */
+export const SQUEEZED_CODE = `[...d.querySelectorAll("td code")].filter((c) => {
+  const r = d.createRange();
+  r.selectNodeContents(c);
+  const lines = new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.top))).size;
+  return lines > Math.ceil(c.textContent.length / 12);
+}).map((c) => c.textContent)`;

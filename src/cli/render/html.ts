@@ -34,7 +34,9 @@ export const COLOR = {
 
 /**
  * What every page's style shares: tables in a box that scrolls sideways (never cut at 390 px), figures
- * right-aligned in tabular digits, charts that shrink to the window, monospace chart text, printable.
+ * right-aligned in tabular digits, a table's code (a file, hash or address) at least 14 characters a line (it
+ * breaks anywhere, so a narrow window squeezed it to three), charts that shrink to the window, monospace chart
+ * text, printable.
  */
 export const BASE_CSS = `.scroll { overflow-x: auto; max-width: 100%; margin: 8px 0 20px; }
 table { border-collapse: collapse; }
@@ -42,6 +44,7 @@ th, td { border: 1px solid ${COLOR.rule}; padding: 4px 8px; text-align: left; ve
 th { background: #f6f8fa; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 code { font: 12px ui-monospace, monospace; word-break: break-all; }
+td code { display: inline-block; min-width: 14ch; }
 svg { max-width: 100%; height: auto; }
 .lbl, .val { font: 12px ui-monospace, monospace; fill: ${COLOR.text}; }
 .muted { color: ${COLOR.muted}; }
