@@ -1247,8 +1247,8 @@ describe("the report package of an exchange's address file (solvency --report DI
     const h = await runCli(["report", "history", ...made, "--out", out]);
     expect(h.exitCode, h.stderr).toBe(0);
     const csv = readFileSync(join(out, "history.csv"), "utf8").trimEnd().split("\n");
-    expect(csv[0]).toMatch(/,package,date_is$/);
-    expect(csv.slice(1).map((l) => l.split(",").at(-1))).toEqual(Array(4).fill("package made"));
+    expect(csv[0]).toMatch(/,package,date_is,entity,auditor$/);
+    expect(csv.slice(1).map((l) => l.split(",").at(-3))).toEqual(Array(4).fill("package made"));
     const page = join(out, "index.html");
     const html = readFileSync(page, "utf8");
     expect(html).toMatch(

@@ -602,7 +602,17 @@ describe("solvency", () => {
     ] as const) {
       const c = await liabilities(name, ltcTotal, "7");
       const pkg = join(dir, `pkg-${name}`);
-      const r = await solvency(c, ...VERIFY(), "--report", pkg, "--period", period);
+      const r = await solvency(
+        c,
+        ...VERIFY(),
+        "--report",
+        pkg,
+        "--period",
+        period,
+        "--entity",
+        "Example Exchange",
+        ...(name === "h-nov" ? ["--auditor", "Example Audit LLP"] : []),
+      );
       expect(r.stderr).toBe("");
       made.push(pkg);
     }
@@ -614,7 +624,7 @@ describe("solvency", () => {
     );
     const csv = readFileSync(join(out, "history.csv"), "utf8").trimEnd().split("\n");
     expect(csv[0]).toBe(
-      "date,label,audit_id,asset,liabilities,proven,claimed,proven_coverage,claimed_coverage,status,verdict,package,date_is",
+      "date,label,audit_id,asset,liabilities,proven,claimed,proven_coverage,claimed_coverage,status,verdict,package,date_is,entity,auditor",
     );
     // ordered by the liabilities' date, whatever the order given
     expect(
@@ -633,8 +643,21 @@ describe("solvency", () => {
     expect((await execa("sha256sum", ["-c", "MANIFEST.sha256"], { cwd: out, reject: false })).exitCode).toBe(
       0,
     );
+    // whose audits, by whom: each package's --entity and --auditor, in the CSV and the page's title and table
+    expect(csv.slice(1).map((l) => l.split(",").slice(-2))).toEqual([
+      ["Example Exchange", ""],
+      ["Example Exchange", ""],
+      ["Example Exchange", "Example Audit LLP"],
+      ["Example Exchange", "Example Audit LLP"],
+    ]);
     const page = join(out, "index.html");
     const d = await domOf(page);
+    expect(d).toContain('<h1 id="title">Solvency across 2 audits of Example Exchange</h1>');
+    expect(d).toContain(
+      "<th>audit</th><th>audit id</th><th>entity</th><th>auditor</th><th>liabilities' date</th>",
+    );
+    expect(d).toContain('<td>Example Exchange</td><td><span class="muted">not stated</span></td>');
+    expect(d).toContain("<td>Example Exchange</td><td>Example Audit LLP</td>");
     expect([...d.matchAll(/<svg [^>]*data-asset="([^"]+)"/g)].map((m) => m[1])).toEqual(["LTC", "USDX"]);
     const ltcChart = /<svg [^>]*data-asset="LTC".*?<\/svg>/s.exec(d)?.[0] ?? "";
     expect(
@@ -670,6 +693,17 @@ describe("solvency", () => {
       ).toEqual([]);
       await screenshot(page, width, "solvency-history");
     }
+    // another entity's audit is not this history: refused naming both packages, nothing written
+    const c3 = await liabilities("h-other", "1", "7");
+    const other = join(dir, "pkg-h-other");
+    const o = await solvency(c3, ...VERIFY(), "--report", other, "--entity", "Other Exchange");
+    expect(o.stderr).toBe("");
+    const mixed = await runCli(["report", "history", ...made, other, "--out", join(dir, "history3")]);
+    expect(mixed.exitCode).toBe(2);
+    expect(mixed.stderr).toContain(
+      `${other} is an audit of "Other Exchange", ${made[0]} of "Example Exchange" (--entity): a history is one entity's audits; give each entity's packages apart`,
+    );
+    expect(existsSync(join(dir, "history3"))).toBe(false);
     // a package changed after it was made: named, nothing written
     writeFileSync(join(made[0] as string, "solvency.csv"), "asset\nforged\n");
     const bad = await runCli(["report", "history", ...made, "--out", join(dir, "history2")]);

@@ -14,6 +14,9 @@ export interface AuditPoint {
   audit_id: string;
   /** --period, else the liabilities' date, else when the package was made */
   label: string;
+  /** whose audit (--entity) and by whom (--auditor), where the package names them */
+  entity?: string;
+  auditor?: string;
   /** what orders the audits: the liabilities' date, else when the package was made */
   date: string;
   /** whether `date` is the liabilities' own (false: they state none, it is when the package was made) */
@@ -36,6 +39,8 @@ const HEAD = [
   "verdict",
   "package",
   "date_is",
+  "entity",
+  "auditor",
 ] as const;
 
 export const historyCsv = (audits: AuditPoint[]): string =>
@@ -58,6 +63,8 @@ export const historyCsv = (audits: AuditPoint[]): string =>
         x.dir,
         // what `date` is: the liabilities' own, or (they state none) when the package was made
         x.dated ? "liabilities" : "package made",
+        x.entity ?? "",
+        x.auditor ?? "",
       ]),
     ),
   );
@@ -158,20 +165,24 @@ ${htmlTable(
 )}</section>`;
     })
     .join("\n");
+  const entity = audits.find((x) => x.entity !== undefined)?.entity;
+  const title = `Solvency across ${audits.length} audits${entity === undefined ? "" : ` of ${entity}`}`;
   return page({
-    title: `Solvency across ${audits.length} audits`,
+    title: esc(title),
     css: `body { font: 14px/1.45 system-ui, sans-serif; margin: 16px auto; padding: 0 12px; color: ${COLOR.text}; max-width: 1000px; overflow-wrap: anywhere; }
 ${BASE_CSS}
 th { white-space: nowrap; }
 td { overflow-wrap: break-word; }
 td small, td code { overflow-wrap: anywhere; }`,
-    body: `<h1>Solvency across ${audits.length} audits</h1>
+    body: `<h1 id="title">${esc(title)}</h1>
 ${htmlTable(
   "audits",
-  ["audit", "audit id", "liabilities' date", "verdict", "package"],
+  ["audit", "audit id", "entity", "auditor", "liabilities' date", "verdict", "package"],
   audits.map((x) => [
     esc(x.label),
     `<code>${esc(x.audit_id)}</code>`,
+    x.entity === undefined ? '<span class="muted">not stated</span>' : esc(x.entity),
+    x.auditor === undefined ? '<span class="muted">not stated</span>' : esc(x.auditor),
     dateCell(x),
     esc(x.verdict),
     `<code>${esc(x.dir)}</code>`,

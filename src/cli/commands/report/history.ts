@@ -57,7 +57,13 @@ export async function runReportHistory(run: Run, dirs: string[], out: string): P
       );
     let doc: {
       format?: unknown;
-      scope?: { audit_id?: string; period?: string; made_at?: string };
+      scope?: {
+        audit_id?: string;
+        period?: string;
+        made_at?: string;
+        entity?: string;
+        auditor?: string;
+      };
       report?: never;
     };
     try {
@@ -75,6 +81,8 @@ export async function runReportHistory(run: Run, dirs: string[], out: string): P
       dir,
       audit_id: doc.scope.audit_id,
       label: doc.scope.period ?? date,
+      ...(typeof doc.scope.entity === "string" ? { entity: doc.scope.entity } : {}),
+      ...(typeof doc.scope.auditor === "string" ? { auditor: doc.scope.auditor } : {}),
       date,
       dated: facts.liabilities_date !== undefined && facts.liabilities_date !== null,
       verdict: (doc.report as { verdict: string }).verdict,
@@ -88,6 +96,13 @@ export async function runReportHistory(run: Run, dirs: string[], out: string): P
       throw new UsageError(`${a.dir} is the audit ${a.audit_id} again (${before}): give each audit once`);
     seen.set(a.audit_id, a.dir);
   }
+  // one entity's audits over time: packages naming two entities (--entity) are not one history
+  const named = audits.filter((a) => a.entity !== undefined);
+  const other = named.find((a) => a.entity !== named[0]?.entity);
+  if (other && named[0])
+    throw new UsageError(
+      `${other.dir} is an audit of ${JSON.stringify(other.entity)}, ${named[0].dir} of ${JSON.stringify(named[0].entity)} (--entity): a history is one entity's audits; give each entity's packages apart`,
+    );
   // by the liabilities' date; audits of one second by their label (--period)
   audits.sort((x, y) => x.date.localeCompare(y.date) || x.label.localeCompare(y.label));
   const shown = escapeDeep(audits);
