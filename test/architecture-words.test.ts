@@ -1,8 +1,10 @@
 /**
  * One rule of the structure beside test/architecture.test.ts's (issue 55, item 1): findings are typed data —
- * a code, its subject, its numbers — turned into words in one place, src/judge/words.ts. Checked on the
- * source: no finding is built outside words.ts with words made where it is built, and no finding type carries
- * a member of words that words.ts does not make, but the few named below, each with why.
+ * a code, its subject, its numbers — turned into words in one place, src/judge/words.ts (and words-rows.ts
+ * beside it, an exchange file's row reasons and its own findings: words.ts is at the 600-line bound). Checked
+ * on the source: no finding is built outside them with words made where it is built, no finding type carries
+ * a member of words that they do not make, but the few named below, each with why; and an exchange file's
+ * verifier (exchange/ownership/verify.ts, file-steps.ts) makes no sentence of its own.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -11,19 +13,35 @@ import { describe, expect, it } from "vitest";
 
 const SRC = join(__dirname, "..", "src");
 const WORDS = "judge/words.ts";
+const WORDS_FILES = [WORDS, "judge/words-rows.ts"];
 const files = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
     d.isDirectory() ? files(join(dir, d.name)) : d.name.endsWith(".ts") ? [join(dir, d.name)] : [],
   );
 const sources = files(SRC).map((f) => ({ path: relative(SRC, f), text: readFileSync(f, "utf8") }));
 const parse = (path: string, text: string) => ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
-const wordsFile = parse(WORDS, sources.find((s) => s.path === WORDS)?.text ?? "");
+const wordsFiles = WORDS_FILES.map((w) => parse(w, sources.find((s) => s.path === w)?.text ?? ""));
 
-/** The finding types of words.ts: each a union of object types told apart by `code`. */
-const FINDING_TYPES = ["HoldingFinding", "AuditFault", "AssetFinding", "TotalsFinding"];
+/** The finding types of words.ts and words-rows.ts: each a union of object types told apart by `code`. */
+const FINDING_TYPES = [
+  "HoldingFinding",
+  "AuditFault",
+  "AssetFinding",
+  "TotalsFinding",
+  "RowWhy",
+  "OwnerWhy",
+  "FileFinding",
+  "SummaryTotal",
+];
 
 /** Every object type literal (with its path of names) under a finding type's declaration. */
 function findingMembers(): { type: string; code: string; name: string; typeText: string }[] {
+  return wordsFiles.flatMap(membersOf);
+}
+
+function membersOf(
+  wordsFile: ts.SourceFile,
+): { type: string; code: string; name: string; typeText: string }[] {
   const out: { type: string; code: string; name: string; typeText: string }[] = [];
   const walkType = (type: string, node: ts.Node): void => {
     if (ts.isTypeLiteralNode(node)) {
@@ -59,14 +77,17 @@ function findingMembers(): { type: string; code: string; name: string; typeText:
 /** Every string literal a finding's `code` may be, read from words.ts's types. */
 function findingCodes(): Set<string> {
   const codes = new Set<string>();
-  const visit = (node: ts.Node): void => {
-    if (ts.isPropertySignature(node) && node.name.getText(wordsFile) === "code" && node.type)
-      for (const m of node.type.getText(wordsFile).matchAll(/"([a-z-]+)"/g)) codes.add(m[1] as string);
-    ts.forEachChild(node, visit);
-  };
-  visit(wordsFile);
-  for (const m of /export type AssetCode =([^;]+);/.exec(wordsFile.text)?.[1]?.matchAll(/"([a-z-]+)"/g) ?? [])
-    codes.add(m[1] as string);
+  for (const wordsFile of wordsFiles) {
+    const visit = (node: ts.Node): void => {
+      if (ts.isPropertySignature(node) && node.name.getText(wordsFile) === "code" && node.type)
+        for (const m of node.type.getText(wordsFile).matchAll(/"([a-z-]+)"/g)) codes.add(m[1] as string);
+      ts.forEachChild(node, visit);
+    };
+    visit(wordsFile);
+    for (const m of /export type AssetCode =([^;]+);/.exec(wordsFile.text)?.[1]?.matchAll(/"([a-z-]+)"/g) ??
+      [])
+      codes.add(m[1] as string);
+  }
   return codes;
 }
 
@@ -86,9 +107,22 @@ const TEXT_DATA = new Set([
   "firstAsset",
   // where a holding is stated: a proof file and outpoint, an address file's line (a name, not a sentence)
   "first",
-  // texts signed: the proof's and the audit's challenge, as written
+  // texts signed: the proof's and the audit's challenge, an address file's row's message and the one required,
+  // the texts a publisher signs, as written
   "text",
   "challenge",
+  "message",
+  "required",
+  "texts",
+  // an address file's layout and the form of a signature as its judge names it (the table's form column)
+  "layout",
+  "form",
+  // addresses: a row's, a contract wallet's and its owners'
+  "address",
+  "contract",
+  "owners",
+  // where an older file had a signature ("FILE line N")
+  "from",
   // times as the report writes them (RFC 3339), --max-gap as given
   "block_time",
   "moment",
@@ -100,7 +134,11 @@ const TEXT_DATA = new Set([
   "tree",
   "root_sum",
   "stated",
-  // amounts and blocks as decimal text (exact, never a float)
+  // amounts and blocks as decimal text (exact, never a float); a summary's height as written
+  "amount",
+  "sum",
+  "by",
+  "height",
   "claimed",
   "read",
   "block",
@@ -111,12 +149,10 @@ const TEXT_DATA = new Set([
 ]);
 const FOREIGN_WORDS: Record<string, string> = {
   summary: "the verifier's own summary of a proof (reserves verify prints the same words)",
-  verifier:
-    "an address file's row reason in the ownership verifier's words (reserves verify prints the same words); typing the verifier's row findings is issue 55's next step",
   reason:
     "a node's own words for why it could not tell (an RPC error, 'java-tron's JSON-RPC takes no state override')",
   detail:
-    "what the tracking probe saw (exchange/ownership/tracking.ts), or a shared ledger (judge/reads.ts), in their words (reserves verify prints the same)",
+    "what the tracking probe saw (exchange/ownership/tracking.ts), or a shared ledger (judge/reads.ts), in their words (reserves verify prints the same); an address file's row: what its signature's judge found (exchange/ownership/judge.ts, signatures.ts), what the node read of its balance (balances.ts) or of a contract wallet's owners (owners.ts), in their words",
   error: "why a tree.bin beside a commitment cannot be read, in its reader's words (liabilities/store.ts)",
 };
 
@@ -126,7 +162,7 @@ describe("findings are worded in one place (src/judge/words.ts)", () => {
     expect(codes.size).toBeGreaterThan(30);
     const made: string[] = [];
     for (const { path, text } of sources) {
-      if (path === WORDS) continue;
+      if (WORDS_FILES.includes(path)) continue;
       const sf = parse(path, text);
       const visit = (node: ts.Node): void => {
         if (ts.isObjectLiteralExpression(node)) {
@@ -174,5 +210,38 @@ describe("findings are worded in one place (src/judge/words.ts)", () => {
     ).toEqual([]);
     // a name listed as words made elsewhere that no finding has any more leaves the list
     expect(Object.keys(FOREIGN_WORDS).filter((k) => !text.some((m) => m.name === k))).toEqual([]);
+  });
+
+  it("an exchange file's verifier (exchange/ownership/verify.ts, messages.ts, file-steps.ts) makes no sentence of its own: its row reasons and file findings are typed and worded in words-rows.ts", () => {
+    // the only text with words these two may write: a line's name ("line 7", "FILE line 7"), a key, and the
+    // few literals named here — a text a publisher signs, a form's name (the table's form column)
+    const NAMED = new Set(["I am an OKX address", "contract wallet, by its owners' signatures"]);
+    const made: string[] = [];
+    for (const path of [
+      "exchange/ownership/verify.ts",
+      "exchange/ownership/messages.ts",
+      "exchange/ownership/file-steps.ts",
+    ]) {
+      const sf = parse(path, sources.find((s) => s.path === path)?.text ?? "");
+      const visit = (n: ts.Node): void => {
+        const fixed = ts.isTemplateExpression(n)
+          ? [n.head.text, ...n.templateSpans.map((t) => t.literal.text)].join(" ")
+          : ts.isNoSubstitutionTemplateLiteral(n) || ts.isStringLiteral(n)
+            ? n.text
+            : undefined;
+        const words = fixed?.replace(/\bline\b/g, "").match(/[a-z]{2,}/gi) ?? [];
+        if (
+          fixed !== undefined &&
+          words.length &&
+          !(ts.isStringLiteral(n) && (NAMED.has(n.text) || !/\s/.test(n.text)))
+        )
+          made.push(
+            `${path}:${sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1} ${n.getText(sf).slice(0, 60)}`,
+          );
+        ts.forEachChild(n, visit);
+      };
+      visit(sf);
+    }
+    expect(made, "type the reason (judge/words-rows.ts) and word it there").toEqual([]);
   });
 });

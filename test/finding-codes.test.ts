@@ -18,6 +18,7 @@ const files = (dir: string): string[] =>
     d.isDirectory() ? files(join(dir, d.name)) : d.name.endsWith(".ts") ? [join(dir, d.name)] : [],
   );
 const WORDS = readFileSync(join(SRC, "judge", "words.ts"), "utf8");
+const ROW_WORDS = readFileSync(join(SRC, "judge", "words-rows.ts"), "utf8");
 const DOC = readFileSync(join(ROOT, "docs", "finding-codes.md"), "utf8");
 
 /** The codes the doc's table under `heading` lists: each row's first cell, `code`. */
@@ -28,10 +29,10 @@ function documented(heading: string): string[] {
 }
 
 /** The string literals of a union type's `code` members, under `type NAME = …` of words.ts. */
-function unionCodes(name: string, endAt: RegExp): string[] {
-  const start = WORDS.indexOf(`export type ${name} =`);
+function unionCodes(name: string, endAt: RegExp, text = WORDS): string[] {
+  const start = text.indexOf(`export type ${name} =`);
   expect(start).toBeGreaterThanOrEqual(0);
-  const rest = WORDS.slice(start);
+  const rest = text.slice(start);
   const body = rest.slice(0, rest.search(endAt));
   return [...body.matchAll(/code: ((?:"[a-z-]+"(?: \| )?)+)/g)].flatMap((m) =>
     [...(m[1] as string).matchAll(/"([a-z-]+)"/g)].map((x) => x[1] as string),
@@ -93,6 +94,16 @@ describe("docs/finding-codes.md lists every finding code, and no other", () => {
     ]);
     expect(src.size).toBeGreaterThan(25);
     expect(documented("Holding codes").sort()).toEqual([...src].sort());
+  });
+
+  it("an address file's row reasons and its own findings (words-rows.ts RowWhy, OwnerWhy, FileFinding)", () => {
+    const src = new Set([
+      ...unionCodes("RowWhy", /;\n\n/, ROW_WORDS),
+      ...unionCodes("OwnerWhy", /;\n\n/, ROW_WORDS),
+      ...unionCodes("FileFinding", /;\n\n/, ROW_WORDS),
+    ]);
+    expect(src.size).toBeGreaterThan(20);
+    expect(documented("Row reasons").sort()).toEqual([...src].sort());
   });
 
   it("the verifiers' steps (a finding's code is STEP-STATUS)", () => {

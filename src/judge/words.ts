@@ -13,6 +13,7 @@ import { counted } from "../reserves/verdict.js";
 import { spanText } from "../util/text.js";
 import { amountOf } from "../util/units.js";
 import type { TokenReads } from "./reads.js";
+import { type RowWhy, rowWords } from "./words-rows.js";
 
 /**
  * covered: proven reserves cover it; claimed-only: only claims do; not-covered: not even they; reserves-fail:
@@ -305,15 +306,15 @@ export type HoldingFinding =
   /**
    * an address file's row the verifier did not find signed and held — failed (another key's signature, less on
    * chain than claimed), unsigned, or a form chaingw cannot judge —: its amount as claimed, the balance read and
-   * the block it was read at (null: none), and `verifier`, the row's reason in the ownership verifier's words
-   * (`reserves verify` prints the same)
+   * the block it was read at (null: none), and `why`, the ownership verifier's reason, typed (words-rows.ts
+   * words it, as `reserves verify` prints it)
    */
   | {
       code: "row-failed" | "row-unsigned" | "row-unsupported";
       claimed: string | null;
       read: string | null;
       block: string | null;
-      verifier: string;
+      why: RowWhy[];
     }
   /**
    * a token whose balanceOf the probe saw read the native coin (`reads`: where, whose, at which block), on
@@ -384,7 +385,7 @@ export function holdingWords(f: HoldingFinding): string {
     case "row-failed":
     case "row-unsigned":
     case "row-unsupported":
-      return f.verifier;
+      return rowWords(f.why);
     case "reads-native":
     case "reads-token":
       return `${f.coin} is ${chainWords(f.is)}, one balance backs one asset: it ${readsDetail(f.reads)}; ${f.reads.of === "token" ? `the token at ${f.reads.token}` : "the native coin"} counts once, as itself: not counted as ${f.asset}`;

@@ -61,6 +61,15 @@ export function amountText(base: bigint, decimals: number): string {
  * Decimal text in coin units (as a report states it: "1.5") written the one way, with the asset's decimals
  * ("1.50000000"); text that is no such amount (more places than the asset has, "n/a") is returned as it is.
  */
+/**
+ * A plain decimal written at `decimals` places, or at more where the text states more (never cut: 19 places of
+ * an 18-place coin stay 19); text that is no amount as written.
+ */
+export function amountAtLeast(text: string, decimals: number): string {
+  const places = (/\.(\d*?)0*$/.exec(text)?.[1] ?? "").length;
+  return amountOf(text, Math.max(decimals, places));
+}
+
 export function amountOf(text: string, decimals: number): string {
   const neg = text.startsWith("-");
   try {

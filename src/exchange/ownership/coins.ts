@@ -250,22 +250,6 @@ export function expectedNetworkOf(
 }
 
 /**
- * A row's amount for a reader, the one way (util/units.ts amountText): a file of base units (OKX 2022) in
- * coin units where the coin's places are known (5283448258302172760 → "5.283448258302172760" ETH), else
- * said to be base units; a file of coins as written.
- */
-export function rowAmountText(
-  amount: string,
-  units: "base" | "coin" | "none",
-  coin: string,
-  network: string,
-): string {
-  if (units !== "base") return amount;
-  const d = decimalsOf(coin, network);
-  return d === undefined || !/^\d+$/.test(amount) ? `${amount} base units` : amountText(BigInt(amount), d);
-}
-
-/**
  * A row's amount the one way, in two fields: `amount` in coin units with the coin's decimals, `base_units` the
  * integer; each empty where it cannot be told (a file of base units whose coin's places chaingw does not know).
  * `places`: the places the amount is counted in where the chain told them (basePlacesOf), else the coin's.

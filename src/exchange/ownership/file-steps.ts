@@ -3,10 +3,11 @@
  * does not know, and the file's summary lines each against the rows of its asset. Each reads the file as read,
  * not the rows' judgments; and what a row's amount is of (`assetKey`), which the repeats step reads too.
  */
+import { type FileFinding, fileWords, type SummaryTotal } from "../../judge/words-rows.js";
 import type { Finding } from "../../reserves/verdict.js";
 import { claim, fails, ok, type VerifyStep } from "../../reserves/verifier.js";
 import { basePlacesOf, decimalsOf, exchangeChainOf } from "./coins.js";
-import { summaryAmountText } from "./places.js";
+import { summaryDecimals } from "./places.js";
 import type { OwnershipFile, OwnershipRow, SummaryLine } from "./read.js";
 
 /**
@@ -65,12 +66,11 @@ const decimals: FileStep = {
       if (r.amount !== undefined && ctx.file.units === "coin" && decimalsOf(r.coin, r.network) === undefined)
         (unknown.get(r.coin) ?? unknown.set(r.coin, []).get(r.coin))?.push(r.line);
     if (!unknown.size) return [];
-    return [
-      claim(
-        "decimals",
-        `decimal places not checked for ${[...unknown].map(([c, ls]) => `${c} (line${ls.length === 1 ? "" : "s"} ${ls.join(", ")})`).join(", ")}: chaingw's coin tables do not know ${unknown.size === 1 ? "that coin" : "those coins"} on ${unknown.size === 1 ? "its network" : "their networks"}; the amounts are as written`,
-      ),
-    ];
+    const f: FileFinding = {
+      code: "places-unchecked",
+      coins: [...unknown].map(([coin, lines]) => ({ coin, lines })),
+    };
+    return [claim("decimals", fileWords(f))];
   },
 };
 
@@ -104,11 +104,13 @@ function summaryFinding(
   chainPlaces: FileContext["chainPlaces"],
 ): Finding {
   const at = `line ${s.line}`;
-  // every amount written the one way: at the coin's decimals (places.ts summaryAmountText)
-  const q = (x: string) => summaryAmountText(s.coin, x);
-  const claimed = `${s.coin}: ${q(s.amount)}${s.height ? ` at height ${s.height}` : ""}, as the file claims`;
-  if (/\(all\)$/i.test(s.coin))
-    return claim("summary", `${claimed} (a total over the coin's variants: not compared with the rows)`, at);
+  const line: SummaryTotal = {
+    coin: s.coin,
+    amount: s.amount,
+    height: s.height ?? null,
+    decimals: summaryDecimals(s.coin) ?? null,
+  };
+  if (/\(all\)$/i.test(s.coin)) return claim("summary", fileWords({ code: "summary-variants", line }), at);
   // the summary's coin read as the reader reads a row's: its network the part after its first "-"
   const key = assetKey({ coin: s.coin, network: s.coin.split("-").slice(1).join("-") });
   const idx = file.rows.flatMap((r, i) => (r.amount !== undefined && assetKey(r) === key ? [i] : []));
@@ -120,17 +122,9 @@ function summaryFinding(
       : 0,
   );
   if (shifts.some((d) => d === undefined))
-    return claim(
-      "summary",
-      `${claimed}; not compared with its rows: chaingw's coin tables do not know the decimal places of its base units`,
-      at,
-    );
+    return claim("summary", fileWords({ code: "summary-unplaced", line }), at);
   if (rows.length === 0 && !isZero(s.amount))
-    return claim(
-      "summary",
-      `${claimed}; no row of the file holds ${s.coin}: a claim the file's rows do not show, counted nowhere`,
-      at,
-    );
+    return claim("summary", fileWords({ code: "summary-unbacked", line }), at);
   // one place more than any written, so that half a unit of a row's last place is whole
   const scale =
     1 +
@@ -144,17 +138,17 @@ function summaryFinding(
   }
   const stated = atScale(s.amount, scale);
   const diff = sum > stated ? sum - stated : stated - sum;
-  const rowsText = `${rows.length} row${rows.length === 1 ? "" : "s"}`;
-  const total = q(decimalText(sum, scale));
+  const total = { line, rows: rows.length, sum: decimalText(sum, scale) };
   if (diff < slack)
-    return ok(
-      "summary",
-      `${claimed}; its ${rowsText} sum to ${total}${rows.length && file.units === "base" ? " (base units, in coins)" : ""}`,
-      at,
-    );
+    return ok("summary", fileWords({ code: "summary-agrees", ...total, base: file.units === "base" }), at);
   return fails(
     "summary",
-    `${s.coin}: the file's summary says ${q(s.amount)}, its ${rowsText} sum to ${total}: the file does not agree with itself (${sum > stated ? "the rows" : "the summary"} ${q(decimalText(diff, scale))} more)`,
+    fileWords({
+      code: "summary-disagrees",
+      ...total,
+      more: sum > stated ? "rows" : "summary",
+      by: decimalText(diff, scale),
+    }),
     at,
   );
 }

@@ -8,7 +8,7 @@
  */
 import { wellKnownBackings } from "../../chains/assets.js";
 import type { PlacesFinding } from "../../judge/words.js";
-import { amountOf } from "../../util/units.js";
+import { amountAtLeast } from "../../util/units.js";
 import { decimalsOf } from "./coins.js";
 import type { OwnershipRow } from "./read.js";
 import type { RowResult } from "./report.js";
@@ -47,26 +47,28 @@ export function tableDecimals(asset: string): number | undefined {
  * "BTC equity" is BTC's).
  */
 export function coinAmountText(coin: string, text: string): string {
-  return atPlaces(text, tableDecimals(coin.split(" ")[0] as string));
+  const d = tableDecimals(coin.split(" ")[0] as string);
+  return d === undefined ? text : amountAtLeast(text, d);
 }
 
 /**
- * A total of an address file's summary block (or the sum of its rows, or their difference), written the one
- * way its rows are: at its coin's decimals, the summary's coin read as the reader reads a row's ("USDT-TRC20" is
- * USDT on TRC20: 6 places; a variants total "BTC(ALL)" BTC's 8) — never fewer places than the text states
- * ("5.2834" ETH is 5.283400000000000000; 19 places of ETH stay 19, not rounded); a coin the tables do not know,
- * or text that is no amount ("none stated"), as written.
+ * The decimals a total of an address file's summary block is written at, the way its rows are: its coin's,
+ * the summary's coin read as the reader reads a row's ("USDT-TRC20" is USDT on TRC20: 6 places; a variants
+ * total "BTC(ALL)" BTC's 8), or undefined where chaingw's tables do not know it (the total as written).
  */
-export function summaryAmountText(coin: string, text: string): string {
+export function summaryDecimals(coin: string): number | undefined {
   const c = coin.replace(/\(all\)$/i, "");
-  return atPlaces(text, decimalsOf(c, c.split("-").slice(1).join("-")) ?? tableDecimals(c));
+  return decimalsOf(c, c.split("-").slice(1).join("-")) ?? tableDecimals(c);
 }
 
-/** A plain decimal at `d` places, or at more where it states more (not rounded); as written without `d`. */
-function atPlaces(text: string, d: number | undefined): string {
-  if (d === undefined) return text;
-  const places = (/\.(\d*?)0*$/.exec(text)?.[1] ?? "").length;
-  return amountOf(text, Math.max(d, places));
+/**
+ * A summary's total written the one way (its rows' sum and their difference are, judge/words-rows.ts): at
+ * its coin's decimals, never fewer places than the text states ("5.2834" ETH is 5.283400000000000000; 19
+ * places of ETH stay 19, not rounded); a coin the tables do not know, or "none stated", as written.
+ */
+export function summaryAmountText(coin: string, text: string): string {
+  const d = summaryDecimals(coin);
+  return d === undefined ? text : amountAtLeast(text, d);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { TokenReads } from "../../judge/reads.js";
+import type { RowWhy } from "../../judge/words-rows.js";
 import { counted, type Finding, type Verdict, verdictOfFindings } from "../../reserves/verdict.js";
 import type { OwnershipFile, OwnershipLayout, SummaryLine } from "./read.js";
 
@@ -36,7 +37,10 @@ export interface RowResult {
   status: RowStatus;
   /** the stable code of the row's finding, the last step's that judged it: "balances-fails", "signatures-ok" */
   code?: string;
+  /** why the row stands as it does, in words (judge/words-rows.ts rowWords of `why`) */
   reason: string;
+  /** why, typed: each part a code, its subject, its numbers (not in --json's rows: `reason` words it) */
+  why: RowWhy[];
   form?: string;
   /** an owner row under a contract wallet: the wallet row's line */
   wallet?: number;
@@ -56,6 +60,9 @@ export interface RowResult {
     tracking?: { tracks: boolean | null; detail: string; why?: string; reads?: TokenReads };
   };
 }
+
+/** What a verifier step changes of a row's judgment: its why, typed (its `reason` their words, made once). */
+export type RowPatch = Partial<Omit<RowResult, "reason" | "why">> & { why: RowWhy[] };
 
 export interface Tally {
   rows: number;

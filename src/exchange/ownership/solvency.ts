@@ -183,7 +183,7 @@ function notCountedWhy(
         claimed: r.amount,
         read: r.balance?.value ?? null,
         block: r.balance?.block ?? null,
-        verifier: r.reason,
+        why: r.why,
       },
     };
   const tracked = trackingFault(r, row, owed.asset, j.backings);

@@ -9,95 +9,30 @@
  */
 
 import type { NetworkName } from "../../chains/coins.js";
+import { type OwnerWhy, ownerWords, type RowWhy, rowLineWords, rowWords } from "../../judge/words-rows.js";
 import { type Finding, findingCode } from "../../reserves/verdict.js";
 import { runSteps, throwIfInterrupted, type VerifyStep } from "../../reserves/verifier.js";
 import type { BalanceCheck, ChainChecks } from "./balances.js";
-import { rowAmountText } from "./coins.js";
+import { decimalsOf } from "./coins.js";
 import { assetKey, FILE_STEPS, isZero } from "./file-steps.js";
 import { addressKey, DIGESTS, publisherOf, type RowJudged, utxoCoinOfRow } from "./judge.js";
+import { judgeMessages } from "./messages.js";
 import { type RowJudges, rowJudges } from "./parallel.js";
-import { HTX_COLUMNS_TEXTS, type OwnershipFile, type OwnershipLayout, type OwnershipRow } from "./read.js";
-import { type OwnerResult, type OwnershipReport, type RowResult, RowTally, report } from "./report.js";
+import type { OwnershipFile, OwnershipRow } from "./read.js";
+import {
+  type OwnerResult,
+  type OwnershipReport,
+  type RowPatch,
+  type RowResult,
+  RowTally,
+  report,
+} from "./report.js";
+import { isEvmAddress, judgeAccount } from "./signatures.js";
 import { balanceRecord, trackingFinding } from "./tracking.js";
 
 export { assetKey } from "./file-steps.js";
 export type { OwnerResult, OwnershipReport, RowResult, RowStatus, Tally } from "./report.js";
 export { sumAmounts } from "./report.js";
-
-/**
- * The messages each layout's rows sign (every real file's): OKX "I am an OKX address", its 2025 audit the
- * audit's code, HTX its name or its slogan, Poloniex its name (either case). None carries a snapshot date or height, so none shows control at
- * the snapshot; `--challenge TEXT` requires one exact message instead.
- */
-function textsOf(texts: readonly string[]): { text: string; test: (m: string) => boolean } {
-  const q = texts.map((t) => JSON.stringify(t));
-  return {
-    text: q.length > 1 ? `${q.slice(0, -1).join(", ")} or ${q.at(-1)}` : (q[0] as string),
-    test: (m) => texts.includes(m),
-  };
-}
-
-const MESSAGES: Record<OwnershipLayout, { text: string; test: (m: string) => boolean }> = {
-  "okx-2022": { text: '"I am an OKX address"', test: (m) => m === "I am an OKX address" },
-  "okx-2024": { text: '"I am an OKX address"', test: (m) => m === "I am an OKX address" },
-  "okx-audit-2025": { text: '"OKC_DTT_AUP" and a year', test: (m) => /^OKC_DTT_AUP\d{4}$/.test(m) },
-  htx: textsOf(HTX_COLUMNS_TEXTS.htx),
-  poloniex: textsOf(HTX_COLUMNS_TEXTS.poloniex),
-};
-
-/**
- * proven: its key signed and its balance was re-read on chain at the snapshot (a row with no amount: its key
- * signed); signed: its key signed, its amount is as claimed (not read: no node, or not at the snapshot);
- * failed, unsigned; unsupported: a form chaingw cannot judge; cannot-say: a check could not be made.
- */
-import { isEvmAddress, judgeAccount } from "./signatures.js";
-
-const quoted = (m: string) => JSON.stringify(m.length > 60 ? `${m.slice(0, 60)}…` : m);
-
-/**
- * A signed row's messages against the one `--challenge` requires (another fails) or, without it, the ones
- * its layout's publisher signs (another: cannot say whose claim the signature makes). Proven rows only are
- * downgraded to cannot-say; a required message not signed fails any signed row. A contract wallet's owners
- * (HTX lists each owner's row with its own text) sign one text, as every row of an audit does: owners who
- * signed different texts are each named with theirs — a required one not signed fails the wallet, naming the
- * owner; without one, whose claim the mix makes cannot be told. The row's new judgment, or undefined when the
- * messages leave it as it is.
- */
-function judgeMessages(
-  res: RowResult,
-  signers: readonly { address?: string; message: string }[],
-  layout: OwnershipLayout,
-  required?: string,
-): Partial<RowResult> | undefined {
-  const signed = signers.filter((m) => m.message.trim() !== "");
-  if (signed.length === 0 || res.status === "failed" || res.status === "unsigned") return undefined;
-  const by = (m: { address?: string }) => (m.address === undefined ? "" : `owner ${m.address} `);
-  if (required !== undefined) {
-    const other = signed.find((m) => m.message !== required);
-    return other === undefined
-      ? undefined
-      : {
-          proven: false,
-          status: "failed",
-          reason: `${by(other)}signed over ${quoted(other.message)}, not the required message ${quoted(required)} (--challenge): a signature over another text shows nothing for this file`,
-        };
-  }
-  const texts = new Set(signed.map((m) => m.message));
-  if (texts.size > 1 && (res.status === "proven" || res.status === "cannot-say"))
-    return {
-      proven: null,
-      status: "cannot-say",
-      reason: `${res.reason}; but its owners signed different texts (${signed.map((m) => `${m.address} ${quoted(m.message)}`).join(", ")}): one wallet's claim is one text its owners sign, so whose claim this is cannot be told (--challenge TEXT requires the one you expect)`,
-    };
-  const known = MESSAGES[layout];
-  const other = signed.find((m) => !known.test(m.message));
-  if (other === undefined || (res.status !== "proven" && res.status !== "cannot-say")) return undefined;
-  return {
-    proven: null,
-    status: "cannot-say",
-    reason: `${res.reason}; but ${by(other)}signed over ${quoted(other.message)}, none of the messages ${layout} files sign (${known.text}): whose claim the signature makes cannot be told (--challenge TEXT requires the one you expect)`,
-  };
-}
 
 /** A file to check signatures against for reuse: signature text → where it was. */
 export type PreviousSignatures = Map<string, string>;
@@ -176,13 +111,14 @@ function rowFinding(step: string, file: OwnershipFile, r: RowResult): Finding {
     step,
     code: findingCode(step, status),
     at: `line ${r.line}`,
-    text: `${r.coin} ${r.address}: ${r.reason}${uncounted ? " (no balance: not counted toward the verdict)" : ""}`,
+    text: rowLineWords(r.coin, r.address, r.reason, uncounted),
   };
 }
 
 /** A row judged by `step` (what `patch` changes), and its finding as the report will show it. */
-function judge(ctx: OwnershipContext, s: OwnershipState, i: number, step: string, patch: Partial<RowResult>) {
+function judge(ctx: OwnershipContext, s: OwnershipState, i: number, step: string, patch: RowPatch) {
   const row = Object.assign(s.rows[i] as RowResult, patch);
+  row.reason = rowWords(row.why);
   s.by[i] = step;
   const f = rowFinding(step, ctx.file, row);
   // the row's code: its finding's, the last step's that judged it ("balances-fails", "signatures-ok")
@@ -213,16 +149,13 @@ const repeats: Step = {
           judge(ctx, s, i, "repeats", {
             proven: false,
             status: "failed",
-            reason: `the same ${row.coin} address as line ${first}, listed again with an amount: its balance would count twice`,
+            why: [{ code: "listed-again", coin: row.coin, line: first }],
           }),
         );
     }
     return out;
   },
 };
-
-const EMPTY_MESSAGE =
-  "signed an empty message: a signature over nothing names no exchange and no date, and may be any old one";
 
 /** A signature over an empty message: it names no exchange and no date. */
 const emptyMessage: Step = {
@@ -234,7 +167,11 @@ const emptyMessage: Step = {
         return row.signatures.length > 0 && row.message.trim() === "";
       })
       .map((i) =>
-        judge(ctx, s, i, "empty-message", { proven: false, status: "failed", reason: EMPTY_MESSAGE }),
+        judge(ctx, s, i, "empty-message", {
+          proven: false,
+          status: "failed",
+          why: [{ code: "signed-nothing" }],
+        }),
       ),
 };
 
@@ -253,7 +190,7 @@ const reuse: Step = {
             judge(ctx, s, i, "reuse", {
               proven: false,
               status: "failed",
-              reason: `signature reused from ${reused}: it shows control when that file was made, not at this snapshot`,
+              why: [{ code: "reused", from: reused }],
             }),
           ];
     });
@@ -293,7 +230,7 @@ const ownership: Step = {
           judge(ctx, s, i, "ownership", {
             proven: false,
             status: "unsigned",
-            reason: "unsigned: no signature for this address",
+            why: [{ code: "no-signature" }],
           }),
         );
       } else {
@@ -301,7 +238,7 @@ const ownership: Step = {
         out.push(
           judge(ctx, s, i, "ownership", {
             form: j.form,
-            reason: j.detail,
+            why: [{ code: "signature", detail: j.detail }],
             status: j.status,
             proven: j.status === "proven" ? true : j.status === "failed" ? false : null,
           }),
@@ -369,35 +306,37 @@ function balanceFinding(
   if (b) res.balance = balanceRecord(b);
   out.push(...trackingFinding(res));
   if (b?.holds === false) {
-    const reason = `${res.reason}; but it ${b.detail}`;
-    out.push(judge(ctx, s, i, "balances", { proven: false, status: "failed", reason }));
+    const why: RowWhy[] = [...res.why, { code: "balance-less", detail: b.detail }];
+    out.push(judge(ctx, s, i, "balances", { proven: false, status: "failed", why }));
     return;
   }
   if (res.status !== "proven") return;
   res.signed = true;
   if (row.amount === undefined || isZero(row.amount)) return;
   if (b?.holds === true) {
-    out.push(judge(ctx, s, i, "balances", { reason: `${res.reason}; it ${b.detail}` }));
+    out.push(
+      judge(ctx, s, i, "balances", { why: [...res.why, { code: "balance-holds", detail: b.detail }] }),
+    );
     return;
   }
   // its node given did not answer: whether the balance holds cannot be said — never "signed, amount claimed"
   if (b?.unanswered) {
-    const reason = `${res.reason}; cannot say: ${b.detail}`;
-    out.push(judge(ctx, s, i, "balances", { proven: null, status: "cannot-say", reason }));
+    const why: RowWhy[] = [...res.why, { code: "balance-unanswered", detail: b.detail }];
+    out.push(judge(ctx, s, i, "balances", { proven: null, status: "cannot-say", why }));
     return;
   }
-  const why = b
-    ? b.detail
-    : chain
-      ? `no node reads ${nodeNameOf(row)} (--node ${nodeNameOf(row)}=URL)`
-      : `no node given (--node ${nodeNameOf(row)}=URL)`;
-  out.push(
-    judge(ctx, s, i, "balances", {
-      proven: null,
-      status: "signed",
-      reason: `${res.reason}; signed, amount claimed: ${rowAmountText(row.amount, ctx.file.units, row.coin, row.network)} not re-read on chain at the snapshot (${why})`,
-    }),
-  );
+  const base = ctx.file.units === "base";
+  const places = base ? decimalsOf(row.coin, row.network) : undefined;
+  const claimed: RowWhy = {
+    code: "amount-claimed",
+    amount: row.amount,
+    base,
+    places: places === undefined || !/^\d+$/.test(row.amount) ? null : places,
+    network: nodeNameOf(row),
+    unread: b ? null : chain ? "no-node-for-it" : "no-node",
+    detail: b ? b.detail : null,
+  };
+  out.push(judge(ctx, s, i, "balances", { proven: null, status: "signed", why: [...res.why, claimed] }));
 }
 
 /**
@@ -442,6 +381,7 @@ function initialState(
       proven: null,
       status: "unsupported",
       reason: "",
+      why: [],
     };
     if (row.ownerOf !== undefined) res.wallet = row.ownerOf;
     return res;
@@ -551,35 +491,50 @@ async function judgeWallet(
   owners: string[],
   ownerRows: OwnershipRow[] | undefined,
   ctx: OwnershipContext,
-): Promise<Partial<RowResult>> {
+): Promise<RowPatch> {
   const form = "contract wallet, by its owners' signatures";
   const digests = DIGESTS[publisherOf(ctx.file.layout)].evm;
+  const whys: (OwnerWhy | null)[] = [];
   const results = owners.map((address, i): OwnerResult => {
     // OKX: owner i signed signature i on the wallet's row; HTX: each owner's own row
     const sig = ownerRows ? ownerRows[i]?.signatures[0] : row.signatures[i];
     const message = ownerRows ? (ownerRows[i]?.message ?? "") : row.message;
-    if (!sig) return { address, proven: false, reason: "no signature by this owner" };
-    if (message.trim() === "") return { address, proven: false, reason: EMPTY_MESSAGE };
-    const j = judgeAccount(address, sig, message, ownerRows ? DIGESTS.htx.evm : digests);
-    return { address, proven: j.status === "proven", reason: `${j.form}: ${j.detail}` };
+    const j =
+      sig && message.trim() !== ""
+        ? judgeAccount(address, sig, message, ownerRows ? DIGESTS.htx.evm : digests)
+        : undefined;
+    const why: OwnerWhy = !sig
+      ? { code: "owner-unsigned" }
+      : j === undefined
+        ? { code: "signed-nothing" }
+        : { code: "owner-signature", form: j.form, detail: j.detail };
+    const proven = j?.status === "proven";
+    whys.push(proven ? null : why);
+    return { address, proven, reason: ownerWords(why) };
   });
   const judged = { form, owners: results };
-  const bad = results.find((o) => !o.proven);
-  if (bad)
-    return { ...judged, proven: false, status: "failed", reason: `owner ${bad.address}: ${bad.reason}` };
-  const names = owners.join(" and ");
+  const bad = results.findIndex((o) => !o.proven);
+  if (bad >= 0)
+    return {
+      ...judged,
+      proven: false,
+      status: "failed",
+      why: [
+        { code: "owner-fails", owner: (results[bad] as OwnerResult).address, why: whys[bad] as OwnerWhy },
+      ],
+    };
   if (!ctx.options.chain)
     return {
       ...judged,
       proven: null,
       status: "cannot-say",
-      reason: `owners ${names} signed; that they control the contract ${row.address} needs a node (--node NET=URL), not checked`,
+      why: [{ code: "owners-unchecked", owners, contract: row.address }],
     };
   const c = await ctx.options.chain.owners(row, owners);
   return {
     ...judged,
     proven: c.controls,
     status: c.controls === true ? "proven" : c.controls === false ? "failed" : "cannot-say",
-    reason: `owners ${names} signed; ${c.detail}`,
+    why: [{ code: "owners-read", owners, detail: c.detail }],
   };
 }
