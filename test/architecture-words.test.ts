@@ -127,6 +127,7 @@ const TEXT_DATA = new Set([
   "block_time",
   "moment",
   "time",
+  "median",
   "max_gap",
   // a commitment's root and a hash computed from it (hex), a tree.bin's path, sums stated (base units)
   "root",

@@ -84,6 +84,10 @@ beforeAll(async () => {
   writeFileSync(join(dir, "evm-sigs.csv"), `${A0},${sig.trim()}\n`);
   await anvilBlockAt(base + 100);
   before = await evmProof("before");
+  // Litecoin's blocks go on at base+150: a spend is placed by its block's median time past too (a block may be
+  // dated ahead, judge/moment.ts), which passes the control's snapshot only blocks later
+  await ltc.rpc("setmocktime", [base + 150]);
+  await ltc.mine(11);
   // the 5 LTC of P moved to the bridge at base+200 (that very output spent)
   const tx = await ltc.rpc<{ details: { address: string; category: string; vout: number }[] }>(
     "gettransaction",

@@ -66,3 +66,33 @@ export function beforeMomentFault(
   if (blockS >= m.s || later === false) return undefined;
   return { code: "before-moment", block_time: isoOf(blockS), moment: isoOf(m.s), chain: label };
 }
+
+/**
+ * When a UTXO output was spent: the block that spent it, its own time (its header's stamp) and its median time
+ * past (the median of the 11 blocks before it, BIP113; null: not told).
+ */
+export interface SpentAt {
+  height: number;
+  time: number | null;
+  median?: number | null;
+}
+
+/**
+ * Whether an output was (or may have been) spent by `s` (Unix seconds): its block's stamp, or its median time
+ * past, at or before `s`. A miner may date a block up to two hours ahead of the network's clock, so a block
+ * stamped after the moment may have been mined before it — a spend made before the audit's moment (coins sent
+ * to a bridge and proven again on another chain) would count on both chains; the median time past, which a
+ * block's own stamp cannot move, lags the clock instead, so the rule never counts a moved coin. No time told:
+ * it may have been. `s` null: no such time, never.
+ */
+export function spentBy(spent: SpentAt, s: number | null): boolean {
+  if (s === null) return false;
+  if (spent.time === null) return true;
+  return spent.time <= s || (spent.median != null && spent.median <= s);
+}
+
+/** The spending block's median time past, when only it (not the block's own stamp) places the spend by `s`. */
+export const datedAhead = (spent: SpentAt, s: number | null): number | undefined =>
+  s !== null && spent.time !== null && spent.time > s && spent.median != null && spent.median <= s
+    ? spent.median
+    : undefined;

@@ -63,6 +63,15 @@ export type NotForAudit =
   | { code: "spent-before-liabilities"; outputs: number; block: number; more: boolean }
   | { code: "moved-before-moment"; outputs: number; block: number; more: boolean; moment: string | null };
 
+/**
+ * When a spend happened, as the words say it: its block's time; a block dated ahead of the bound, with the median
+ * time past that places it (judge/moment.ts `spentBy`).
+ */
+export const spentWhen = (f: { time: string | null; median?: string }): string =>
+  f.median === undefined
+    ? (f.time ?? "its time unknown")
+    : `dated ${f.time}, ahead of its median time past ${f.median}: a miner may date a block up to 2 hours ahead`;
+
 /** "a.json: its signatures are over …", "2 outputs spent at or before the liabilities' created (block 108, …)". */
 export function notForWords(n: NotForAudit): string {
   if ("fault" in n) return `${"file" in n ? n.file : `line ${n.line}`}: ${auditFaultWords(n.fault)}`;
@@ -290,8 +299,9 @@ export type HoldingFinding =
   /** an output spent at or below its chain's joint height */
   | { code: "spent-by-snapshot"; block: number; joint: number }
   /** an output spent at or before the liabilities' date, or by the audit's moment across chains */
-  | { code: "spent-before-liabilities"; block: number; time: string | null }
-  | { code: "moved-before-moment"; block: number; time: string | null }
+  /** `median`: the block's median time past, where only it (the block dated ahead) places the spend (judge/moment.ts) */
+  | { code: "spent-before-liabilities"; block: number; time: string | null; median?: string }
+  | { code: "moved-before-moment"; block: number; time: string | null; median?: string }
   /** the same output or balance as one counted before (`first`: where), counted once there */
   | { code: "counted-once"; first: string }
   /**
@@ -369,9 +379,9 @@ export function holdingWords(f: HoldingFinding): string {
     case "spent-by-snapshot":
       return `spent in block ${f.block}, at or below the joint height ${f.joint}`;
     case "spent-before-liabilities":
-      return `spent in block ${f.block} (${f.time ?? "its time unknown"}), at or before the liabilities' date`;
+      return `spent in block ${f.block} (${spentWhen(f)}), at or before the liabilities' date`;
     case "moved-before-moment":
-      return `spent in block ${f.block} (${f.time ?? "its time unknown"}), before the audit's moment`;
+      return `spent in block ${f.block} (${spentWhen(f)}), before the audit's moment`;
     case "counted-once":
       return `also in ${f.first}: counted once, there`;
     case "not-the-asset":

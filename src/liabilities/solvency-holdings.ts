@@ -6,6 +6,7 @@
  */
 import { type NetworkId, networkLabel } from "../chains/assets.js";
 import { type Holding, holdingName, Ledger, provenFor, type ReadStatus } from "../judge/holding.js";
+import { datedAhead, type SpentAt, spentBy } from "../judge/moment.js";
 import type { HoldingLine } from "../judge/report.js";
 import { type AuditFault, type HeldAt, type HoldingFinding, holdingWords } from "../judge/words.js";
 import { amountOf } from "../util/units.js";
@@ -245,27 +246,32 @@ function spentFinding(
   t: Tally,
   network: NetworkId,
   key: string,
-  spent: { height: number; time: number | null },
+  spent: SpentAt,
   at: number,
   { createdS, momentS }: { createdS: number | null; momentS: number | null },
 ): HoldingFinding | undefined {
   const time = spent.time === null ? null : isoOf(spent.time);
-  const by = (s: number | null) => s !== null && (spent.time === null || spent.time <= s);
+  // its block's stamp, or its median time past where only that places it (a block dated ahead, judge/moment.ts)
+  const median = (s: number | null) => {
+    const m = datedAhead(spent, s);
+    return m === undefined ? {} : { median: isoOf(m) };
+  };
   if (spent.height <= at) {
     t.spentBefore++;
     return { code: "spent-by-snapshot", block: spent.height, joint: at };
   }
-  if (by(createdS)) {
+  if (spentBy(spent, createdS)) {
     t.spentBeforeCommitment.set(`${networkLabel(network)} ${key}`, {
       output: key,
       height: spent.height,
       time,
+      ...median(createdS),
     });
-    return { code: "spent-before-liabilities", block: spent.height, time };
+    return { code: "spent-before-liabilities", block: spent.height, time, ...median(createdS) };
   }
-  if (by(momentS)) {
-    t.movedBeforeMoment.push({ output: key, height: spent.height, time });
-    return { code: "moved-before-moment", block: spent.height, time };
+  if (spentBy(spent, momentS)) {
+    t.movedBeforeMoment.push({ output: key, height: spent.height, time, ...median(momentS) });
+    return { code: "moved-before-moment", block: spent.height, time, ...median(momentS) };
   }
   return undefined;
 }

@@ -196,7 +196,7 @@ export interface ProofCheck {
    * what might be proven when the node cannot say (judge/holding.ts `unknownFor`); absent when none
    */
   unsigned?: string[];
-  spent: Record<string, { height: number; time: number | null }>;
+  spent: Record<string, { height: number; time: number | null; median: number | null }>;
   /** an EVM proof's tokens whose balanceOf moved with the native balance (token → the address it moved at) */
   tracks_native?: Record<string, string>;
   /** of those, the ones that moved with another address's native balance (null: several at once) */
@@ -265,7 +265,11 @@ export async function verifyUtxoEntry(
   const spent: ProofCheck["spent"] = {};
   for (const o of v.outputs)
     if (o.spentAt !== undefined)
-      spent[`${o.txid}:${o.vout}`] = { height: o.spentAt, time: o.spentTime ?? null };
+      spent[`${o.txid}:${o.vout}`] = {
+        height: o.spentAt,
+        time: o.spentTime ?? null,
+        median: o.spentMedian ?? null,
+      };
   const chain = { network: null as NetworkId | null, tip: v.node.tip, node: v.node.detail };
   let blockTime: number | null = null;
   if (v.block.ok) {

@@ -6,7 +6,7 @@
  * proof or row counted as and why. The verdict's and a status's words are solvency-rows.ts's, once.
  */
 import { type SolvencyAsset, type SolvencyReport, snapshotText } from "../../judge/report.js";
-import { auditFaultWords, isAuditFault, totalsStatus, totalsWords } from "../../judge/words.js";
+import { auditFaultWords, isAuditFault, spentWhen, totalsStatus, totalsWords } from "../../judge/words.js";
 import { amountOf } from "../../util/units.js";
 import { nodesLine } from "../nodes.js";
 import { assetRows, STATUS_WORD, VERDICT_WORD } from "./solvency-rows.js";
@@ -61,7 +61,7 @@ function assetLines(a: SolvencyAsset): string[] {
     );
   for (const x of a.spent_before_commitment.slice(0, SPENT_NAMED))
     out.push(
-      `${a.asset}: ${x.output} was spent in block ${x.height} (${x.time ?? "its time unknown"}), at or before the liabilities' created: not counted`,
+      `${a.asset}: ${x.output} was spent in block ${x.height} (${spentWhen(x)}), at or before the liabilities' created: not counted`,
     );
   if (a.spent_before_commitment.length > SPENT_NAMED)
     out.push(`${a.asset}: and ${a.spent_before_commitment.length - SPENT_NAMED} more outputs spent by then`);
@@ -71,7 +71,7 @@ function assetLines(a: SolvencyAsset): string[] {
     );
   for (const x of a.moved_before_moment.slice(0, SPENT_NAMED))
     out.push(
-      `${a.asset}: ${x.output} was spent in block ${x.height} (${x.time ?? "its time unknown"}), at or before the ${a.asset} moment: moved before its other chains were read, not counted`,
+      `${a.asset}: ${x.output} was spent in block ${x.height} (${spentWhen(x)}), at or before the ${a.asset} moment: moved before its other chains were read, not counted`,
     );
   if (a.moved_before_moment.length > SPENT_NAMED)
     out.push(`${a.asset}: and ${a.moved_before_moment.length - SPENT_NAMED} more outputs moved by then`);

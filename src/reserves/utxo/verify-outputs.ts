@@ -418,6 +418,8 @@ async function walkUp(c: Ctx, s: State, pending: Map<string, number>): Promise<s
           v.spentAt = height;
           const time = numberOf(block.time);
           if (time !== undefined) v.spentTime = time;
+          const median = numberOf(block.mediantime);
+          if (median !== undefined) v.spentMedian = median;
           v.detail = `spent at height ${height}, above the proof's height`;
         }
       walked.blocks++;

@@ -26,6 +26,8 @@ export interface OutputVerdict {
   spentAt?: number;
   /** that block's time (its header's `time`, Unix seconds), when the node gave one */
   spentTime?: number;
+  /** that block's median time past (its `mediantime`, Unix seconds), when the node gave one */
+  spentMedian?: number;
   detail: string;
 }
 
