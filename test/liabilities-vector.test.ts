@@ -12,9 +12,13 @@ import { buildLiabilities } from "../src/liabilities/build.js";
 import { ProofSource } from "../src/liabilities/proof.js";
 import { seededRandom } from "../src/liabilities/random.js";
 import { buildStreamed } from "../src/liabilities/stream.js";
+import { runCli } from "./helpers/cli.js";
 
 const FIX = join(__dirname, "fixtures", "liabilities");
+/** merkle-sum-sha256/v1, as chaingw built it before the root bound the asset table: read, never built again */
 const VECTOR = join(FIX, "vector.json");
+/** merkle-sum-sha256/v1.1: the same tree, the root over the asset table */
+const VECTOR_V1_1 = join(FIX, "vector-v1.1.json");
 const SEED = "chaingw liabilities test vector";
 
 interface Vector {
@@ -76,13 +80,89 @@ async function makeVector(): Promise<Vector> {
 const u128 = (v: string) => Buffer.from(BigInt(v).toString(16).padStart(32, "0"), "hex");
 const sha = (...b: Buffer[]) => createHash("sha256").update(Buffer.concat(b)).digest();
 
+/**
+ * merkle-sum-sha256/v1.1's announced root over `inner` (the tree's top hash, or v2.1's forest root), as the docs
+ * state it: SHA-256(0x03 ‖ u32 count ‖ per asset: u8 name length ‖ name ‖ u8 decimals ‖ inner).
+ */
+const tableRoot = (assets: { asset: string; decimals: number }[], inner: Buffer) => {
+  const count = Buffer.alloc(4);
+  count.writeUInt32BE(assets.length);
+  const table = assets.flatMap((a) => [
+    Buffer.from([a.asset.length]),
+    Buffer.from(a.asset, "ascii"),
+    Buffer.from([a.decimals]),
+  ]);
+  return sha(Buffer.from([3]), count, ...table, inner);
+};
+
 describe("liabilities test vector", () => {
-  it("the seeded build reproduces the fixture (every leaf, every node, the root)", async () => {
+  it("the seeded build reproduces the v1.1 fixture (every leaf, every node, the root), its tree the v1 vector's", async () => {
     const v = await makeVector();
-    if (process.env.UPDATE_LIABILITIES_VECTOR) writeFileSync(VECTOR, JSON.stringify(v, null, 2) + "\n");
-    expect(v).toEqual(JSON.parse(readFileSync(VECTOR, "utf8")));
-    // the docs publish the same root
-    expect(readFileSync(join(__dirname, "..", "docs", "liabilities.md"), "utf8")).toContain(v.root);
+    if (process.env.UPDATE_LIABILITIES_VECTOR) writeFileSync(VECTOR_V1_1, JSON.stringify(v, null, 2) + "\n");
+    expect(v).toEqual(JSON.parse(readFileSync(VECTOR_V1_1, "utf8")));
+    // the tree is the v1 vector's, leaf for leaf; only the announced root is over the asset table too
+    const old: Vector = JSON.parse(readFileSync(VECTOR, "utf8"));
+    expect(v.levels).toEqual(old.levels);
+    expect(v.customers).toEqual(old.customers);
+    expect((v.commitment as { construction: string }).construction).toBe("merkle-sum-sha256/v1.1");
+    expect(v.root).toBe(tableRoot(v.assets, Buffer.from(old.root, "hex")).toString("hex"));
+    expect(v.root).not.toBe(old.root);
+    // the docs publish both roots
+    const docs = readFileSync(join(__dirname, "..", "docs", "liabilities.md"), "utf8");
+    expect(docs).toContain(v.root);
+    expect(docs).toContain(old.root);
+  });
+
+  it("the v1 vector (c8a67d63…, built before the root bound the asset table) is still read: its customer's proof holds, saying its root binds no name", async () => {
+    const v: Vector = JSON.parse(readFileSync(VECTOR, "utf8"));
+    const c = v.commitment as { digest: string; root: string; label: string; construction: string };
+    expect(c.construction).toBe("merkle-sum-sha256/v1");
+    expect(c.digest).toBe("c8a67d63b3e949e585a362d97be53591046e647128894d0feb856ee4d3f81e12");
+    const who = v.customers.find((x) => x.id === "8812")!;
+    const height = v.levels.length - 1;
+    const proof = {
+      format: "chaingw-liabilities-proof",
+      version: 1,
+      construction: c.construction,
+      commitment: c.digest,
+      root: c.root,
+      label: c.label,
+      customer: who.id,
+      secret: who.secret,
+      balances: [
+        { asset: "BTC", amount: "1.25", base_units: "125000000" },
+        { asset: "USDT", amount: "310", base_units: "310000000" },
+      ],
+      leaves: who.leaves.map((index, part) => ({
+        index,
+        part,
+        parts: who.leaves.length,
+        tag: who.tag,
+        hash: v.levels[0][index].hash,
+        amounts: v.levels[0][index].sums,
+        path: Array.from({ length: height }, (_, level) => v.levels[level][(index >> level) ^ 1]),
+      })),
+    };
+    const dir = mkdtempSync(join(tmpdir(), "liab-vec-old-"));
+    writeFileSync(join(dir, "proof.json"), JSON.stringify(proof));
+    writeFileSync(join(dir, "commitment.json"), JSON.stringify(v.commitment));
+    const r = await runCli([
+      "liabilities",
+      "verify",
+      join(dir, "proof.json"),
+      "--customer",
+      "8812",
+      "--commitment",
+      join(dir, "commitment.json"),
+    ]);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe(
+      `customer "8812": 1.25000000 BTC and 310.000000 USDT included in the liabilities whose root is ${c.root} ("test vector", created "2026-11-30T00:00:00Z"; commitment digest ${c.digest})
+  the commitment's totals are its root's: the root's two children it carries hash to its root and sum to its totals
+  the leaf holds, but the root (merkle-sum-sha256/v1) does not bind the assets' names or decimals: it binds each amount by its asset's position ("BTC" at 8 decimals, "USDT" at 6 decimals as the commitment states them), so the same root stands under a relabelled table
+`,
+    );
+    expect(r.exitCode).toBe(0);
   });
 
   it("every hash follows from the construction as documented (node:crypto, not chaingw's code)", () => {
@@ -265,7 +345,7 @@ describe("liabilities test vector, construction v2", () => {
           });
       return { height: Math.log2(L), ...level[0] };
     });
-    expect(c.construction).toBe("merkle-sum-sha256/v2");
+    expect(c.construction).toBe("merkle-sum-sha256/v2.1");
     expect(c.trees).toEqual(
       roots.map((t, a) => ({
         asset: ["BTC", "USDT", "ETH"][a],
@@ -274,11 +354,12 @@ describe("liabilities test vector, construction v2", () => {
       })),
     );
     expect(c.totals.map((t) => t.base_units)).toEqual(roots.map((t) => t.sum.toString()));
-    const top = sha(
+    const forest = sha(
       Buffer.from([2]),
       ...roots.flatMap((t) => [u32(t.height), t.hash, u128(t.sum.toString())]),
-    ).toString("hex");
-    expect(c.root).toBe(top);
+    );
+    // v2.1: the announced root over the asset table and the forest root
+    expect(c.root).toBe(tableRoot(c.assets, forest).toString("hex"));
     // every customer's leaves: their places in their assets' trees
     const src = new ProofSource(out);
     for await (const e of src.store.entries()) {

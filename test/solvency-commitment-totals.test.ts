@@ -99,7 +99,7 @@ beforeAll(async () => {
   c3 = join(dir, "c3.json");
   writeFileSync(c3, p.stdout);
   const d = JSON.parse(readFileSync(built, "utf8"));
-  expect(d.construction).toBe("merkle-sum-sha256/v1");
+  expect(d.construction).toBe("merkle-sum-sha256/v1.1");
   // the root's two children, their PEPE sums adding up to the 5,000 owed
   expect(d.children).toHaveLength(2);
   expect(BigInt(d.children[0].sums[1]) + BigInt(d.children[1].sums[1])).toBe(5000n);

@@ -5,8 +5,10 @@
  */
 import { UsageError } from "../errors/index.js";
 import { parseCommitment } from "../liabilities/commitment.js";
+import { isForest } from "../liabilities/format.js";
 import type { ProofDocument } from "../liabilities/proof.js";
-import { checkProofs, parseProofs, rootFrame } from "../liabilities/verify.js";
+import { checkProofs, parseProofs } from "../liabilities/verify.js";
+import { rootFrame } from "../liabilities/verify-table.js";
 import { quoted } from "../util/text.js";
 import { EXCHANGE_FLAGS } from "./inclusion.js";
 import type { LiabilitiesModule } from "./types.js";
@@ -37,9 +39,10 @@ export const LIABILITIES_MODULE: LiabilitiesModule = {
     }
     // both files read whole before the customer is asked: a file that is not one is refused first
     const proofs = parseProofs(text, input.file);
-    if (input.commitment === undefined && proofs.some((p) => p.construction !== "merkle-sum-sha256/v1"))
+    const forest = proofs.find((p) => isForest(p.construction));
+    if (input.commitment === undefined && forest)
       throw new UsageError(
-        "--root alone: a merkle-sum-sha256/v2 proof is checked against each asset's tree root and total, which the commitment lists: give --commitment",
+        `--root alone: a ${forest.construction} proof is checked against each asset's tree root and total, which the commitment lists: give --commitment`,
       );
     const commitment =
       input.commitment === undefined

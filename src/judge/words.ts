@@ -505,7 +505,16 @@ export type TotalsFinding =
       header: { version: number; assets: number; height: number } | null;
     }
   /** `liabilities verify --root` alone: no commitment, so no totals were read */
-  | { code: "totals-unread" };
+  | { code: "totals-unread" }
+  /**
+   * the totals are the root's, but by position only: the root of `construction` (v1, v2) does not hash the
+   * asset table (`assets`, as the commitment states it), so a table relabelled under the same root keeps it
+   */
+  | {
+      code: "names-unbound";
+      construction: "merkle-sum-sha256/v1" | "merkle-sum-sha256/v2";
+      assets: { asset: string; decimals: number }[];
+    };
 
 const TOTALS_FAIL: ReadonlySet<TotalsFinding["code"]> = new Set([
   "forest-off-root",
@@ -525,7 +534,7 @@ export function totalsWords(f: TotalsFinding): string {
     case "totals-bound":
       return {
         forest:
-          "the commitment's totals are its root's: the root hashes every asset's tree root and total (merkle-sum-sha256/v2)",
+          "the commitment's totals are its root's: the root hashes every asset's tree root and total (a tree per asset)",
         children:
           "the commitment's totals are its root's: the root's two children it carries hash to its root and sum to its totals",
         tree: "the commitment's totals are its root's: the root's two children, read from the tree.bin beside it, hash to its root and sum to its totals",
@@ -549,5 +558,7 @@ export function totalsWords(f: TotalsFinding): string {
         : `the top of the tree.bin beside it (${f.tree}) does not hash to the commitment's root ${h(f.root)}: it is another build's tree, and the totals are not relied on`;
     case "totals-unread":
       return "the root's totals were not read: no commitment was given (--commitment), only the root";
+    case "names-unbound":
+      return `the commitment's root (${f.construction}) binds each total by its asset's position, not its name or decimals: its asset table (${f.assets.map((a) => `${a.asset} at ${a.decimals} decimals`).join(", ")}) could be relabelled under the same root (one asset's total read as another's), so what is owed is not relied on; build it again (chaingw builds merkle-sum-sha256/v1.1 and v2.1, whose root hashes the asset table)`;
   }
 }

@@ -43,8 +43,9 @@ export interface BuildOptions {
   /** leaves per customer @default 2 */
   split?: number;
   /**
-   * 1: merkle-sum-sha256/v1, one tree, every record every asset's sum (the in-memory build makes only it);
-   * 2: merkle-sum-sha256/v2, a tree per asset over its holders (the streamed build) @default 1
+   * 1: merkle-sum-sha256/v1.1, one tree, every record every asset's sum (the in-memory build makes only it);
+   * 2: merkle-sum-sha256/v2.1, a tree per asset over its holders (the streamed build); both announce the root
+   * over the asset table and the tree's top (v2.1: the forest root) @default 1
    */
   construction?: 1 | 2;
   label?: string;
@@ -102,7 +103,7 @@ export function commitmentOf(
     totals,
     leaves: 2 ** height,
     height,
-    root: Buffer.from(root.subarray(0, 32)).toString("hex"),
+    inner: Buffer.from(root.subarray(0, 32)).toString("hex"),
     created: o.now ?? new Date(),
     label: o.label,
     challenge: o.challenge,
@@ -112,7 +113,7 @@ export function commitmentOf(
 
 /** The build in memory: the oracle the tests hold the streamed build (stream.ts, what the CLI runs) to, and the test vector's maker. */
 export async function buildLiabilities(o: BuildOptions): Promise<BuildResult> {
-  if (o.construction === 2) throw new Error("the in-memory build makes merkle-sum-sha256/v1 only");
+  if (o.construction === 2) throw new Error("the in-memory build makes merkle-sum-sha256/v1.1 only");
   const k = splitOf(o);
   const assets = readAssets(o.assets);
   const ledger = await readLedger(o.input, assets);

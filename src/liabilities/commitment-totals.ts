@@ -12,8 +12,18 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { TotalsFinding } from "../judge/words.js";
-import { type Commitment, forestRootOf } from "./commitment.js";
-import { AMOUNT_BYTES, CONSTRUCTION_V2, getAmount, hex, parentOf, putAmount, recordBytes } from "./format.js";
+import { announcedRoot, type Commitment, forestRootOf } from "./commitment.js";
+import {
+  AMOUNT_BYTES,
+  bindsAssets,
+  CONSTRUCTION,
+  CONSTRUCTION_V2,
+  getAmount,
+  isForest,
+  parentOf,
+  putAmount,
+  recordBytes,
+} from "./format.js";
 import { BuildStore, TREE_FILE } from "./store.js";
 
 /** The root's sums (a record: hash ‖ every asset's sum) against the totals the commitment states. */
@@ -32,7 +42,7 @@ function againstTotals(c: Commitment, top: Uint8Array, by: "children" | "tree"):
  * v1 commitment that carries no children (its totals are bound only through its tree.bin, or a customer's path).
  */
 export function rootBindsTotals(c: Commitment): TotalsFinding | undefined {
-  if (c.construction === CONSTRUCTION_V2) {
+  if (isForest(c.construction)) {
     const computed = forestRootOf(c);
     return computed === c.root
       ? { code: "totals-bound", by: "forest" }
@@ -50,7 +60,7 @@ export function rootBindsTotals(c: Commitment): TotalsFinding | undefined {
   });
   const top = parentOf(left, right, A);
   if (top === undefined) return { code: "children-off-root", root: c.root, computed: null };
-  const computed = hex(top.subarray(0, 32));
+  const computed = announcedRoot(c, top);
   if (computed !== c.root) return { code: "children-off-root", root: c.root, computed };
   return againstTotals(c, top, "children");
 }
@@ -60,6 +70,26 @@ export function rootBindsTotals(c: Commitment): TotalsFinding | undefined {
  * (a v1 commitment without children) through the tree.bin beside it.
  */
 export function commitmentTotals(c: Commitment, file: string): TotalsFinding {
+  const f = totalsOf(c, file);
+  return f.code === "totals-bound" ? namesBound(c, f) : f;
+}
+
+/**
+ * Totals the root binds, by their assets' names too? v1.1 and v2.1's root hashes the asset table; v1 and v2's
+ * binds each total by its position only, so a table relabelled under the same root (LTC's total written as
+ * PEPE's, 8 decimals written 18) keeps the root: what is owed of each asset is not relied on.
+ */
+function namesBound(c: Commitment, f: TotalsFinding): TotalsFinding {
+  return bindsAssets(c.construction)
+    ? f
+    : {
+        code: "names-unbound",
+        construction: isForest(c.construction) ? CONSTRUCTION_V2 : CONSTRUCTION,
+        assets: c.assets.map((a) => ({ asset: a.asset, decimals: a.decimals })),
+      };
+}
+
+function totalsOf(c: Commitment, file: string): TotalsFinding {
   const alone = rootBindsTotals(c);
   if (alone) return alone;
   const tree = join(dirname(file), TREE_FILE);
@@ -80,7 +110,7 @@ export function commitmentTotals(c: Commitment, file: string): TotalsFinding {
         header: { version: store.version, assets: store.assets, height: store.height },
       };
     const top = parentOf(store.node(c.height - 1, 0), store.node(c.height - 1, 1), A);
-    if (top === undefined || hex(top.subarray(0, 32)) !== c.root)
+    if (top === undefined || announcedRoot(c, top) !== c.root)
       return { code: "tree-other", tree, root: c.root, header: null };
     return againstTotals(c, top, "tree");
   } finally {

@@ -6,13 +6,18 @@ import { quoted, short } from "../util/text.js";
 import { formatUnits, parseUnits } from "../util/units.js";
 import {
   AMOUNT_BYTES,
+  assetTableRoot,
+  bindsAssets,
   COMMITMENT_FORMAT,
-  CONSTRUCTION,
-  CONSTRUCTION_V2,
+  CONSTRUCTION_V1_1,
+  CONSTRUCTION_V2_1,
+  CONSTRUCTIONS,
   type Construction,
   FORMAT_VERSION,
   forestRoot,
   getAmount,
+  hex,
+  isForest,
   MAX_AMOUNT,
 } from "./format.js";
 import { ASSET_NAME, type Asset, MAX_DECIMALS } from "./input.js";
@@ -45,7 +50,10 @@ export interface Commitment {
   leaves: number;
   /** v2: the tallest tree's */
   height: number;
-  /** the root's hash, lowercase hex */
+  /**
+   * the announced root, lowercase hex: v1.1 and v2.1 SHA-256(0x03 ‖ the asset table ‖ the tree's top hash or
+   * the forest root) (format.ts `assetTableRoot`); v1 the tree's top hash, v2 the forest root
+   */
   root: string;
   /**
    * v1: the root's two children, left then right — each its hash (lowercase hex) and every asset's sum (base
@@ -81,7 +89,8 @@ export function makeCommitment(o: {
   totals: bigint[];
   leaves: number;
   height: number;
-  root: string;
+  /** the tree's top hash (v2: the forest root), lowercase hex: the announced root is over it and the assets */
+  inner: string;
   created: Date;
   label?: string;
   challenge?: string;
@@ -92,7 +101,7 @@ export function makeCommitment(o: {
   const body = {
     format: COMMITMENT_FORMAT,
     version: FORMAT_VERSION,
-    construction: o.trees ? CONSTRUCTION_V2 : CONSTRUCTION,
+    construction: o.trees ? CONSTRUCTION_V2_1 : CONSTRUCTION_V1_1,
     ...(o.label !== undefined ? { label: o.label } : {}),
     ...(o.challenge !== undefined ? { challenge: o.challenge } : {}),
     created: o.created.toISOString().replace(/\.\d{3}Z$/, "Z"),
@@ -101,7 +110,7 @@ export function makeCommitment(o: {
     ...(o.trees ? { trees: o.trees } : {}),
     leaves: o.leaves,
     height: o.height,
-    root: o.root,
+    root: hex(assetTableRoot(o.assets, Buffer.from(o.inner, "hex"))),
     ...(o.children ? { children: o.children.map((r) => childOf(r, o.assets.length)) } : {}),
   } as const;
   return { ...body, digest: digestOf(body) };
@@ -153,8 +162,8 @@ export function parseCommitment(text: string, file: string): Commitment {
   if (extra !== undefined) bad(`member ${quoted(extra)} is not part of the format`);
   if (v.format !== COMMITMENT_FORMAT) bad(`format is ${short(v.format)}, expected "${COMMITMENT_FORMAT}"`);
   if (v.version !== FORMAT_VERSION) bad(`version ${short(v.version)} (this chaingw reads ${FORMAT_VERSION})`);
-  if (v.construction !== CONSTRUCTION && v.construction !== CONSTRUCTION_V2)
-    bad(`construction ${short(v.construction)}, expected ${CONSTRUCTION} or ${CONSTRUCTION_V2}`);
+  if (!CONSTRUCTIONS.includes(v.construction as Construction))
+    bad(`construction ${short(v.construction)}, expected one of ${CONSTRUCTIONS.join(", ")}`);
   if (typeof v.created !== "string" || !isRfc3339(v.created))
     bad(`created ${short(v.created)} is not an RFC 3339 date-time (like 2026-11-30T00:00:00Z)`);
   if (!Array.isArray(v.assets) || !v.assets.length) bad("assets is not a list of assets");
@@ -196,11 +205,10 @@ export function parseCommitment(text: string, file: string): Commitment {
   });
   if (!Number.isInteger(v.height) || (v.height as number) < 1 || (v.height as number) > MAX_HEIGHT)
     bad(`height ${short(v.height)} is not 1 to ${MAX_HEIGHT}`);
-  if (v.construction === CONSTRUCTION_V2) {
+  if (isForest(v.construction as Construction)) {
     treesOf(v, assets, bad);
-    if (v.children !== undefined)
-      bad(`children: not part of ${CONSTRUCTION_V2} (its root hashes its totals)`);
-  } else if (v.trees !== undefined) bad(`trees: not part of ${CONSTRUCTION}`);
+    if (v.children !== undefined) bad(`children: not part of ${v.construction} (its root hashes its totals)`);
+  } else if (v.trees !== undefined) bad(`trees: not part of ${v.construction}`);
   else if (v.leaves !== 2 ** (v.height as number)) bad("leaves is not 2^height");
   else if (v.children !== undefined) childrenOf(v.children, assets, bad);
   if (typeof v.root !== "string" || !HEX32.test(v.root)) bad("root is not 64 lowercase hex digits");
@@ -257,9 +265,10 @@ function treesOf(v: Record<string, unknown>, assets: Asset[], bad: (why: string)
   if (v.height !== height) bad("height is not the tallest tree's");
 }
 
-/** v2: the root over the trees and totals, lowercase hex. */
-export const forestRootOf = (c: Pick<Commitment, "trees" | "totals">): string =>
-  Buffer.from(
+/** v2, v2.1: the root announced over the trees and totals (v2.1: and the asset table), lowercase hex. */
+export const forestRootOf = (c: Pick<Commitment, "trees" | "totals" | "assets" | "construction">): string =>
+  announcedRoot(
+    c,
     forestRoot(
       (c.trees ?? []).map((t, a) => ({
         height: t.height,
@@ -267,7 +276,14 @@ export const forestRootOf = (c: Pick<Commitment, "trees" | "totals">): string =>
         total: BigInt(c.totals[a].base_units),
       })),
     ),
-  ).toString("hex");
+  );
+
+/**
+ * The root a commitment announces over `inner` (the tree's top hash, or v2's forest root), lowercase hex: v1.1
+ * and v2.1 hash the asset table with it (format.ts `assetTableRoot`); v1 and v2 announce `inner` itself.
+ */
+export const announcedRoot = (c: Pick<Commitment, "assets" | "construction">, inner: Uint8Array): string =>
+  hex(bindsAssets(c.construction) ? assetTableRoot(c.assets, inner) : inner.subarray(0, 32));
 
 /**
  * Why a text cannot be an audit's challenge (undefined when it can): empty or only white space — signatures

@@ -12,10 +12,35 @@ import { sha256 } from "@noble/hashes/sha2.js";
 export const COMMITMENT_FORMAT = "chaingw-liabilities";
 export const PROOF_FORMAT = "chaingw-liabilities-proof";
 export const FORMAT_VERSION = 1;
+/**
+ * v1's tree, its root the tree's top hash: it binds each total by its asset's position, not its name or
+ * decimals (read, never built: a relabelled asset table keeps the root)
+ */
 export const CONSTRUCTION = "merkle-sum-sha256/v1";
-/** one Merkle-sum tree per asset over its holders' leaves only (docs/liabilities.md): sparse */
+/** one Merkle-sum tree per asset over its holders' leaves only (docs/liabilities.md): sparse; read, never built */
 export const CONSTRUCTION_V2 = "merkle-sum-sha256/v2";
-export type Construction = typeof CONSTRUCTION | typeof CONSTRUCTION_V2;
+/** v1's tree, the root announced over the asset table and the tree's top hash ({@link assetTableRoot}) */
+export const CONSTRUCTION_V1_1 = "merkle-sum-sha256/v1.1";
+/** v2's trees, the root announced over the asset table and the forest root ({@link assetTableRoot}) */
+export const CONSTRUCTION_V2_1 = "merkle-sum-sha256/v2.1";
+export type Construction =
+  | typeof CONSTRUCTION
+  | typeof CONSTRUCTION_V2
+  | typeof CONSTRUCTION_V1_1
+  | typeof CONSTRUCTION_V2_1;
+export const CONSTRUCTIONS: readonly Construction[] = [
+  CONSTRUCTION,
+  CONSTRUCTION_V2,
+  CONSTRUCTION_V1_1,
+  CONSTRUCTION_V2_1,
+];
+/** a tree per asset (v2, v2.1), else one tree whose records carry every asset's sum (v1, v1.1) */
+export const isForest = (c: Construction): c is typeof CONSTRUCTION_V2 | typeof CONSTRUCTION_V2_1 =>
+  c === CONSTRUCTION_V2 || c === CONSTRUCTION_V2_1;
+/** the announced root hashes the asset table (v1.1, v2.1): each total is bound to its asset's name and decimals */
+export const bindsAssets = (c: Construction): boolean => c === CONSTRUCTION_V1_1 || c === CONSTRUCTION_V2_1;
+/** the prefix of the announced root over the asset table (leaves 0x00, nodes 0x01, v2's forest 0x02) */
+export const TABLE_PREFIX = 0x03;
 /** a v2 record: hash ‖ one u128 sum */
 export const RECORD_V2 = 32 + 16;
 export const ROOT_PREFIX = 0x02;
@@ -144,6 +169,34 @@ export function forestRoot(trees: { height: number; root: Uint8Array; total: big
     b.set(t.root.subarray(0, 32), at + 4);
     putAmount(b, at + 36, t.total);
   });
+  return sha256Native(b);
+}
+
+/**
+ * v1.1 and v2.1's announced root: SHA-256(0x03 ‖ u32be A ‖ per asset in order: u8 the name's byte length ‖ the
+ * name (ASCII) ‖ u8 its decimals ‖ `inner`, 32 bytes: v1.1's tree top hash, v2.1's forest root). Every name is
+ * length-prefixed and the count leads, so no two tables encode alike; the root binds each total (by position,
+ * under `inner`) to its asset's exact name and decimals.
+ */
+export function assetTableRoot(
+  assets: readonly { asset: string; decimals: number }[],
+  inner: Uint8Array,
+): Uint8Array {
+  const names = assets.map((a) => Buffer.from(a.asset, "utf8"));
+  const b = new Uint8Array(1 + 4 + names.reduce((n, x) => n + 2 + x.length, 0) + 32);
+  b[0] = TABLE_PREFIX;
+  new DataView(b.buffer).setUint32(1, assets.length);
+  let at = 5;
+  names.forEach((x, a) => {
+    const d = assets[a].decimals;
+    if (x.length < 1 || x.length > 255 || !Number.isInteger(d) || d < 0 || d > 255)
+      throw new Error("an asset name of 1 to 255 bytes, decimals 0 to 255");
+    b[at++] = x.length;
+    b.set(x, at);
+    at += x.length;
+    b[at++] = d;
+  });
+  b.set(inner.subarray(0, 32), at);
   return sha256Native(b);
 }
 

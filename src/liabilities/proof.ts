@@ -9,15 +9,20 @@ import { UsageError } from "../errors/index.js";
 import { type Commitment, parseCommitment, type Total, totalOf } from "./commitment.js";
 import {
   AMOUNT_BYTES,
-  CONSTRUCTION,
-  CONSTRUCTION_V2,
+  bindsAssets,
+  type CONSTRUCTION,
+  type CONSTRUCTION_V1_1,
+  type CONSTRUCTION_V2,
+  type CONSTRUCTION_V2_1,
   FORMAT_VERSION,
   getAmount,
   hex,
+  isForest,
   PROOF_FORMAT,
   sha256Native,
   tagOf,
 } from "./format.js";
+import type { Asset } from "./input.js";
 import { BuildStore, COMMITMENT_FILE, type CustomerEntry } from "./store.js";
 
 export interface PathStep {
@@ -57,7 +62,7 @@ export interface ProofLeafV2 {
 
 /** v2's proof: the balances held (not zero), in the commitment's asset order; k leaves per asset held. */
 export interface ProofDocumentV2 extends Omit<ProofDocument, "construction" | "leaves"> {
-  construction: typeof CONSTRUCTION_V2;
+  construction: typeof CONSTRUCTION_V2 | typeof CONSTRUCTION_V2_1;
   leaves: ProofLeafV2[];
 }
 
@@ -67,10 +72,16 @@ export type AnyProof = ProofDocument | ProofDocumentV2;
 export interface ProofDocument {
   format: typeof PROOF_FORMAT;
   version: typeof FORMAT_VERSION;
-  construction: typeof CONSTRUCTION;
+  construction: typeof CONSTRUCTION | typeof CONSTRUCTION_V1_1;
   /** the commitment's digest and root this proof is for */
   commitment: string;
   root: string;
+  /**
+   * v1.1: the commitment's asset table (each asset's name and decimals, in order), which the root hashes: the
+   * proof reaches the root with it, so the customer's balances are of the assets it names (v2.1: the
+   * commitment's, which a v2.1 proof is always checked against)
+   */
+  assets?: Asset[];
   label?: string;
   customer: string;
   /** hex; what lets the customer recompute their leaves */
@@ -78,6 +89,16 @@ export interface ProofDocument {
   balances: Total[];
   leaves: ProofLeaf[];
 }
+
+/**
+ * v1.1: the asset table the root hashes, as a proof carries it (`assets`: checked against an announced root alone,
+ * or in the customer's page); a v2.1 proof is checked against the commitment's table (its size grows with what
+ * is held, not with the assets), v1 and v2 have none.
+ */
+const tableOf = (c: Commitment): { assets?: Asset[] } =>
+  bindsAssets(c.construction) && !isForest(c.construction)
+    ? { assets: c.assets.map((a) => ({ asset: a.asset, decimals: a.decimals })) }
+    : {};
 
 /** A build opened for proofs. */
 export class ProofSource {
@@ -95,7 +116,7 @@ export class ProofSource {
     this.commitment = parseCommitment(text, file);
     this.store = new BuildStore(dir);
     const c = this.commitment;
-    const v2 = c.construction === CONSTRUCTION_V2;
+    const v2 = isForest(c.construction);
     if (
       this.store.assets !== c.assets.length ||
       this.store.height !== c.height ||
@@ -147,9 +168,10 @@ export class ProofSource {
     return {
       format: PROOF_FORMAT,
       version: FORMAT_VERSION,
-      construction: CONSTRUCTION_V2,
+      construction: c.construction as ProofDocumentV2["construction"],
       commitment: c.digest,
       root: c.root,
+      ...tableOf(c),
       ...(c.label !== undefined ? { label: c.label } : {}),
       customer: e.id,
       secret: hex(e.secret),
@@ -186,9 +208,10 @@ export class ProofSource {
     return {
       format: PROOF_FORMAT,
       version: FORMAT_VERSION,
-      construction: CONSTRUCTION,
+      construction: c.construction as ProofDocument["construction"],
       commitment: c.digest,
       root: c.root,
+      ...tableOf(c),
       ...(c.label !== undefined ? { label: c.label } : {}),
       customer: e.id,
       secret: hex(e.secret),

@@ -326,7 +326,7 @@ function forestCommitment(
     totals,
     leaves: heights.reduce((s, h) => s + 2 ** h, 0),
     height: Math.max(...heights),
-    root: hex(forestRoot(trees)),
+    inner: hex(forestRoot(trees)),
     created: o.now ?? new Date(),
     label: o.label,
     challenge: o.challenge,

@@ -10,16 +10,17 @@ import { totalsStatus, totalsWords } from "../judge/words.js";
 import { type Finding, verdictOfFindings } from "../reserves/verdict.js";
 import { cannotSay, claim, fails, ok, type VerifyStep } from "../reserves/verifier.js";
 import { quoted, short as shown } from "../util/text.js";
-import { formatUnits } from "../util/units.js";
-import { type Commitment, commitmentFaults, type Total, totalOf } from "./commitment.js";
+import { announcedRoot, type Commitment, commitmentFaults, type Total, totalOf } from "./commitment.js";
 import { rootBindsTotals } from "./commitment-totals.js";
 import {
   AMOUNT_BYTES,
-  CONSTRUCTION,
-  CONSTRUCTION_V2,
+  bindsAssets,
+  CONSTRUCTIONS,
+  type Construction,
   FORMAT_VERSION,
   getAmount,
   hex,
+  isForest,
   leafHash,
   PROOF_FORMAT,
   parentOf,
@@ -29,6 +30,7 @@ import {
 } from "./format.js";
 import type { AnyProof, ProofDocument, ProofDocumentV2, ProofLeaf } from "./proof.js";
 import { isObj, strictJsonDocuments, unknownMember } from "./read.js";
+import { namesFindings, sameTable, tableFrom, tableText } from "./verify-table.js";
 import { amount, heldBy, leavesV2, leavesV2From, walkLeafV2 } from "./verify-v2.js";
 
 export interface LiabilitiesVerdict {
@@ -53,6 +55,11 @@ export interface LiabilitiesVerdict {
    * not-bound (they are not the root's), unread (`--root` alone, or no path reached the root)
    */
   totals_binding: "bound" | "not-bound" | "unread";
+  /**
+   * whether the root binds the asset table (each asset's name and decimals): bound (merkle-sum-sha256/v1.1,
+   * v2.1: the root hashes it), not-bound (v1, v2: the leaf holds, but by position only)
+   */
+  names_binding: "bound" | "not-bound";
   /** what failed, most telling first; empty when the proof holds (the failing findings' texts) */
   faults: string[];
   /** every step's findings, in order (claim / ok / fails, with the field or leaf they concern) */
@@ -66,6 +73,7 @@ const PROOF_MEMBERS = [
   "construction",
   "commitment",
   "root",
+  "assets",
   "label",
   "customer",
   "secret",
@@ -88,8 +96,9 @@ function proofFrom(v: unknown, file: string): AnyProof {
   const extra = unknownMember(v, PROOF_MEMBERS);
   if (extra !== undefined) bad(`member ${quoted(extra)} is not part of the format`);
   if (v.version !== FORMAT_VERSION) bad(`version ${shown(v.version)} (this chaingw reads ${FORMAT_VERSION})`);
-  if (v.construction !== CONSTRUCTION && v.construction !== CONSTRUCTION_V2)
-    bad(`construction ${shown(v.construction)}, expected ${CONSTRUCTION} or ${CONSTRUCTION_V2}`);
+  if (!CONSTRUCTIONS.includes(v.construction as Construction))
+    bad(`construction ${shown(v.construction)}, expected one of ${CONSTRUCTIONS.join(", ")}`);
+  tableFrom(v.assets, v.construction as Construction, bad);
   for (const k of ["commitment", "root", "customer", "secret"])
     if (typeof v[k] !== "string") bad(`${k} is not text`);
   if (v.label !== undefined && typeof v.label !== "string") bad("label is not text");
@@ -106,7 +115,7 @@ function proofFrom(v: unknown, file: string): AnyProof {
   )
     bad("balances is not a list of {asset, amount, base_units}");
   if (!Array.isArray(v.leaves)) bad("leaves is not a list");
-  if (v.construction === CONSTRUCTION_V2) {
+  if (isForest(v.construction as Construction)) {
     leavesV2From(v.leaves as unknown[], bad);
     return v as unknown as ProofDocumentV2;
   }
@@ -268,6 +277,19 @@ const buildStep: Step = {
           "construction",
         ),
       );
+    if (
+      bindsAssets(c.construction) &&
+      !isForest(c.construction) &&
+      proof.construction === c.construction &&
+      !sameTable(proof.assets, c.assets)
+    )
+      out.push(
+        fails(
+          "build",
+          `the proof's asset table (${tableText(proof.assets ?? [])}) is not the commitment's (${tableText(c.assets)}), which its root hashes`,
+          "assets",
+        ),
+      );
     if (proof.commitment !== c.digest || proof.root !== c.root)
       out.push(
         fails(
@@ -298,7 +320,7 @@ const leavesStep: Step = {
   name: "leaves",
   run: ({ commitment: c }, { proof }) => {
     // v2: a customer holding nothing has no leaf (their balances say nothing is held)
-    if (proof.construction === CONSTRUCTION_V2) return leavesV2(c, proof.leaves);
+    if (isForest(proof.construction)) return leavesV2(c, (proof as ProofDocumentV2).leaves);
     const { leaves } = proof;
     const out: Finding[] = [];
     const bad = (text: string, at = "leaves") => out.push(fails("leaves", text, at));
@@ -335,11 +357,11 @@ const pathStep: Step = {
     const c = ctx.commitment;
     const out: Finding[] = [];
     const { proof } = st;
-    if (proof.construction === CONSTRUCTION_V2)
-      for (const [k, l] of proof.leaves.entries())
+    if (isForest(proof.construction))
+      for (const [k, l] of (proof as ProofDocumentV2).leaves.entries())
         out.push(...walkLeafV2(c, st.tag, st.sum, l, `leaves[${k}]`));
     else
-      for (const [k, l] of proof.leaves.entries())
+      for (const [k, l] of (proof as ProofDocument).leaves.entries())
         out.push(...walkLeaf(c, st, l, `leaves[${k}]`, ctx.options.rootOnly));
     return out;
   },
@@ -409,7 +431,8 @@ function walkLeaf(
     }
     i >>= 1;
   }
-  const rootHex = hex(node.subarray(0, 32));
+  // v1.1: the announced root hashes the asset table with the tree's top
+  const rootHex = announcedRoot(c, node);
   const top = `${where}.path[${c.height - 1}]`;
   if (rootHex !== c.root)
     bad(`${at}: the path leads to ${short(rootHex)}, not to the committed root ${short(c.root)}`, top);
@@ -460,6 +483,9 @@ const totalsStep: Step = {
   },
 };
 
+/** Whether the root binds the asset table (verify-table.ts), said in every verdict. */
+const namesStep: Step = { name: "names", run: ({ commitment: c }) => namesFindings(c) };
+
 /**
  * The balances the proof states are what the leaves add up to: they list exactly the assets `listed` (v1:
  * every asset of the commitment; v2: the assets the leaves are of), in the commitment's order, each the
@@ -468,8 +494,8 @@ const totalsStep: Step = {
 const balancesStep: Step = {
   name: "balances",
   run: ({ commitment: c }, { proof, sum }) => {
-    const v2 = proof.construction === CONSTRUCTION_V2;
-    const listed = v2 ? heldBy(c, proof.leaves) : c.assets.map((_, a) => a);
+    const v2 = isForest(proof.construction);
+    const listed = v2 ? heldBy(c, (proof as ProofDocumentV2).leaves) : c.assets.map((_, a) => a);
     if (
       proof.balances.length !== listed.length ||
       proof.balances.some((b, i) => b.asset !== c.assets[listed[i]].asset)
@@ -508,6 +534,7 @@ export const STEPS: readonly Step[] = [
   leavesStep,
   pathStep,
   totalsStep,
+  namesStep,
   balancesStep,
 ];
 
@@ -538,6 +565,7 @@ export function verifyLiabilityProof(
     created: c.created,
     commitment: c.digest,
     totals_binding: totals?.status === "ok" ? "bound" : totals?.status === "fails" ? "not-bound" : "unread",
+    names_binding: bindsAssets(c.construction) ? "bound" : "not-bound",
     faults: findings.filter((f) => f.status === "fails").map((f) => f.text),
     findings,
   };
@@ -563,36 +591,4 @@ export function checkProofs(
     v.findings.unshift(fails("customer", text, "customer"));
   }
   return [v];
-}
-
-/**
- * `--root` without `--commitment`: the frame a proof is checked in against the announced root alone — its
- * assets and decimals as its balances state them, its tree's height from its paths. Nothing here is trusted
- * beyond that: the leaves are recomputed and walked to `root` as ever (`rootOnly` skips the document's checks).
- */
-export function rootFrame(p: ProofDocument, root: string): Commitment {
-  const height = p.leaves[0]?.path.length ?? 0;
-  return {
-    format: "chaingw-liabilities",
-    version: FORMAT_VERSION,
-    construction: CONSTRUCTION,
-    ...(p.label === undefined ? {} : { label: p.label }),
-    created: "",
-    assets: p.balances.map((b) => ({ asset: b.asset, decimals: decimalsOf(b.amount, b.base_units) })),
-    totals: p.balances.map((b) => ({ ...b })),
-    leaves: 2 ** height,
-    height,
-    root,
-    digest: p.commitment,
-  };
-}
-
-/**
- * The decimals with which `amount` writes `base` base units (0 when none does: the balances step names it);
- * for a balance not zero there is one, the asset's as the commitment states them.
- */
-export function decimalsOf(amount: string, base: string): number {
-  if (!/^\d{1,40}$/.test(base)) return 0;
-  for (let d = 0; d <= 36; d++) if (formatUnits(BigInt(base), d) === amount) return d;
-  return 0;
 }

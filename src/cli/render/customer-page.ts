@@ -3,8 +3,10 @@
  * kind (a Content-Security-Policy of `default-src 'none'` lets only its own script run, by its hash): it
  * holds the customer's inclusion proof and checks it in the browser, offline, with Web Crypto — the tag
  * HMAC-SHA256(secret, id), each leaf SHA-256(0x00 ‖ tag ‖ part ‖ parts ‖ amounts), each parent SHA-256(0x01 ‖
- * left record ‖ right record) with its sums added (docs/liabilities.md) — up to the root, then shows that
- * root for the customer to compare with the one the exchange announced. Words: the root is the tree's top
+ * left record ‖ right record) with its sums added (docs/liabilities.md) — up to the tree's top, and
+ * (merkle-sum-sha256/v1.1) the announced root SHA-256(0x03 ‖ u32 count ‖ per asset: u8 length ‖ name ‖ u8
+ * decimals ‖ the top hash) over the asset table the proof carries, then shows that root for the customer to
+ * compare with the one the exchange announced. Words: the root is the tree's top
  * hash; a digest is the SHA-256 of a document (the commitment's).
  */
 import { createHash } from "node:crypto";
@@ -48,6 +50,22 @@ const units = (base, d) => {
 };
 const faults = [];
 const A = p.balances.length;
+// v1.1: the asset table the root hashes (each name and decimals); v1's root binds amounts by position only
+const table = p.construction === "merkle-sum-sha256/v1.1" ? p.assets : null;
+if (table && (!Array.isArray(table) || table.length !== A || table.some((t, a) => !t || t.asset !== p.balances[a].asset || !Number.isInteger(t.decimals) || t.decimals < 0 || t.decimals > 255)))
+  faults.push("the proof's asset table does not list its balances' assets, in order, with their decimals");
+const decimals = table && !faults.length ? table.map((t) => t.decimals) : data.decimals;
+const rootOver = async (top) => {
+  if (!table || faults.length) return hexOf(top);
+  const names = table.map((t) => enc.encode(t.asset));
+  const b = new Uint8Array(5 + names.reduce((n, x) => n + 2 + x.length, 0) + 32);
+  b[0] = 3;
+  new DataView(b.buffer).setUint32(1, A);
+  let at = 5;
+  names.forEach((x, a) => { b[at++] = x.length; b.set(x, at); at += x.length; b[at++] = table[a].decimals; });
+  b.set(top, at);
+  return hexOf(await sha(b));
+};
 const amount = (t, what) => {
   if (typeof t !== "string" || !/^\\d{1,40}$/.test(t)) { faults.push(what + " is not a whole number of base units: " + t); return null; }
   const v = BigInt(t);
@@ -100,18 +118,18 @@ for (const l of p.leaves) {
     i >>= 1;
   }
   if (broken) continue;
-  const reached = hexOf(node.subarray(0, 32));
+  const reached = await rootOver(node.subarray(0, 32));
   if (reached === p.root) rootSums = sumsOf(node);
   if (reached !== p.root) faults.push(at + ": its amounts and path lead to the root " + reached + ", not to the root " + p.root + " this proof names: an amount, the id or the path was changed");
 }
 for (let k = 0; k < parts; k++) if (!seen.has(k)) faults.push("part " + k + " of " + parts + " is missing");
 p.balances.forEach((b, a) => {
-  if (b.base_units !== total[a].toString()) faults.push("the " + b.asset + " balance says " + b.amount + ", the leaves add up to " + units(total[a], data.decimals[a]) + ": an amount was changed");
+  if (b.base_units !== total[a].toString()) faults.push("the " + b.asset + " balance says " + b.amount + ", the leaves add up to " + units(total[a], decimals[a]) + ": an amount was changed");
 });
 const rows = $("balances").querySelectorAll("td.amount");
-p.balances.forEach((b, a) => { if (rows[a]) rows[a].textContent = units(total[a], data.decimals[a]); });
+p.balances.forEach((b, a) => { if (rows[a]) rows[a].textContent = units(total[a], decimals[a]); });
 if (faults.length) say("fails", "DOES NOT HOLD: these balances are not shown to be in the liabilities with this root", faults);
-else say("holds", "HOLDS: your balances are included in the liabilities whose root is below", ["every leaf recomputed here, in this browser, from your id, your secret and your amounts, reaches the root " + p.root + " with its sums added at every level", "the root binds the liabilities' totals, which your path reaches it with: " + p.balances.map((b, a) => units(rootSums[a], data.decimals[a]) + " " + b.asset).join(", ") + " (compare them with the totals the exchange published)"]);
+else say("holds", "HOLDS: your balances are included in the liabilities whose root is below", ["every leaf recomputed here, in this browser, from your id, your secret and your amounts, reaches the root " + p.root + " with its sums added at every level", "the root binds the liabilities' totals, which your path reaches it with: " + p.balances.map((b, a) => units(rootSums[a], decimals[a]) + " " + b.asset).join(", ") + " (compare them with the totals the exchange published)", table ? "the root binds the asset table: " + table.map((t) => t.asset + " at " + t.decimals + " decimals").join(", ") + ": every amount is of the asset named" : "the root does not bind the assets' names or decimals (" + p.construction + "): it binds each amount by its asset's position, so the same root stands under a relabelled table"]);
 const cmp = () => {
   const given = $("announced").value.trim().toLowerCase().replace(/^0x/, "");
   const out = $("compare");
@@ -124,6 +142,9 @@ if (fromLink) $("announced").value = fromLink[1];
 $("announced").addEventListener("input", cmp);
 cmp();
 })();`;
+
+/** The constructions whose proofs the page checks: one tree whose records carry every asset's sum. */
+export const PAGE_CONSTRUCTIONS = ["merkle-sum-sha256/v1.1", "merkle-sum-sha256/v1"] as const;
 
 /** The page for one customer's proof; `assets`: the commitment's, for each asset's decimals. */
 export function customerPage(p: ProofDocument, assets: readonly Asset[], created: string): string {

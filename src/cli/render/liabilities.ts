@@ -1,7 +1,8 @@
 /** `liabilities verify`'s report, whatever the format: chaingw's own proofs' verdicts, or an exchange's check. */
 
 import type { LiabilitiesReport } from "../../formats/registry.js";
-import { decimalsOf, type LiabilitiesVerdict } from "../../liabilities/verify.js";
+import type { LiabilitiesVerdict } from "../../liabilities/verify.js";
+import { decimalsOf } from "../../liabilities/verify-table.js";
 import { quoted } from "../../util/text.js";
 import { amountText } from "../../util/units.js";
 import type { Run } from "../run.js";
@@ -40,8 +41,10 @@ export function renderVerdict(v: LiabilitiesVerdict): string {
       : `the liabilities whose root is ${v.root} (${v.label !== undefined ? `${quoted(v.label)}, ` : ""}created ${quoted(v.created)}${v.challenge !== undefined ? `, for the audit ${quoted(v.challenge)}` : ""}; commitment digest ${v.commitment})`;
   // whether the root binds the totals, said in every verdict that holds (a failing one names it among its faults)
   const totals = v.findings.find((f) => f.step === "totals");
+  // and, when it does not bind the asset table (v1, v2: by position only), that too
+  const names = v.findings.find((f) => f.step === "names" && f.status !== "ok");
   if (v.verdict === "holds")
-    return `customer ${quoted(v.customer)}: ${what} included in ${where}${totals ? `\n  ${totals.text}` : ""}`;
+    return `customer ${quoted(v.customer)}: ${what} included in ${where}${[totals, names].map((f) => (f ? `\n  ${f.text}` : "")).join("")}`;
   return [
     `customer ${quoted(v.expected_customer ?? v.customer)}: NOT proven in ${where}`,
     ...v.faults.map((f) => `  - ${f}`),

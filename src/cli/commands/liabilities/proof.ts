@@ -3,6 +3,7 @@ import { mkdirSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
 import { ChaingwError, UsageError } from "../../../errors/index.js";
+import type { ProofDocument } from "../../../liabilities/proof.js";
 import type { Run } from "../../run.js";
 
 export interface ProofCommandOptions {
@@ -104,17 +105,22 @@ async function toPage(
     io.exitCode = 1;
     return;
   }
-  if (p.construction !== "merkle-sum-sha256/v1")
-    throw new UsageError(
-      `--html: the page checks ${"merkle-sum-sha256/v1"} proofs; this build is ${p.construction} (give the JSON proof to liabilities verify)`,
-    );
-  const [{ customerPage }, { writeAtomic }] = await Promise.all([
+  const [{ customerPage, PAGE_CONSTRUCTIONS }, { writeAtomic }] = await Promise.all([
     import("../../render/customer-page.js"),
     import("../../files.js"),
   ]);
-  writeAtomic(file, customerPage(p, src.commitment.assets, src.commitment.created), "--html", {
-    mode: 0o600,
-  });
+  if (!(PAGE_CONSTRUCTIONS as readonly string[]).includes(p.construction))
+    throw new UsageError(
+      `--html: the page checks ${PAGE_CONSTRUCTIONS.join(" and ")} proofs; this build is ${p.construction} (give the JSON proof to liabilities verify)`,
+    );
+  writeAtomic(
+    file,
+    customerPage(p as ProofDocument, src.commitment.assets, src.commitment.created),
+    "--html",
+    {
+      mode: 0o600,
+    },
+  );
   io.print(
     { html: file, customer: id, root: p.root },
     () =>
