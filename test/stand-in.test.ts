@@ -4,7 +4,7 @@
  * answers Ethereum's chain id; its genesis is its own. Given as Ethereum's node, undeclared, its rows and
  * proofs cannot say (exit 3), naming its chain id, its genesis and Ethereum's — before, `reserves verify` of an
  * exchange's address file called its rows proven. Declared with `--stand-in ethereum`, the same node is read
- * and every verdict says "a stand-in for Ethereum (genesis 0x…)". Each forgery beside its honest control in
+ * and every verdict says "chain id 1 (a stand-in for Ethereum: its genesis block is 0x…; --stand-in)". Each forgery beside its honest control in
  * the same test: an OKX-layout file (`cast wallet sign` over keccak256 of OKX's text) and chaingw's own
  * `reserves balances` proof.
  */
@@ -46,7 +46,7 @@ afterAll(async () => {
 
 const notEthereum = () =>
   `the node answers chain id 1, Ethereum's, but its genesis block is ${genesis}, not Ethereum's ${ETHEREUM_GENESIS}: it is not Ethereum and cannot say what Ethereum holds (a devnet standing in for Ethereum: --stand-in ethereum)`;
-const standIn = () => `chain id 1: a stand-in for Ethereum (genesis ${genesis}; --stand-in)`;
+const standIn = () => `chain id 1 (a stand-in for Ethereum: its genesis block is ${genesis}; --stand-in)`;
 
 describe("an anvil answering Ethereum's chain id, given as Ethereum's node", () => {
   it("anvil's genesis is not Ethereum's", () => {

@@ -660,7 +660,7 @@ describe("EVM balances proof steps, in-process against a scripted node", () => {
     ]);
     expect(await chainText("0x1", undefined, new Set(["ethereum"]))).toEqual([
       "holds",
-      `chain id 1: a stand-in for Ethereum (genesis ${blockHash(0)}; --stand-in)`,
+      `chain id 1 (a stand-in for Ethereum: its genesis block is ${blockHash(0)}; --stand-in)`,
     ]);
     // a label that already says its chain id is not said twice
     expect(await chainText("0x7a69")).toEqual(["holds", "anvil (chain id 31337)"]);

@@ -186,10 +186,19 @@ export const networkLabel = (id: NetworkId): string => {
   if (base === id) return id;
   const g = id.slice(base.length + 1);
   const of = networkOf(base);
-  if (of && g !== "none" && standingIn.has(of.name))
-    return `chain id ${base.slice(4)} (a stand-in for ${of.label}: its genesis block is ${g}; --stand-in)`;
+  if (of && standingIn.has(of.name))
+    return standInLabel(base.slice(4), of.label, g === "none" ? undefined : g);
   return `chain id ${base.slice(4)} (not ${of?.label ?? base}: ${g === "none" ? "it gave no genesis block" : `its genesis block is ${g}`})`;
 };
+/**
+ * A devnet declared with --stand-in, as every verdict names it — the chain step, the block line, the nodes line,
+ * the solvency findings, --json, --html, CSV: "chain id 1 (a stand-in for Ethereum: its genesis block is 0x…;
+ * --stand-in)", the form of "chain id 1 (not Ethereum: …)" beside it. The one wording (`networkLabel` and the
+ * node reader, reserves/evm/balances-read.ts readAccountNetwork, both give it).
+ */
+export const standInLabel = (chainId: bigint | string, of: string, genesis: string | undefined): string =>
+  `chain id ${chainId} (a stand-in for ${of}: ${genesis === undefined ? "it gave no genesis block" : `its genesis block is ${genesis}`}; --stand-in)`;
+
 /** The network's own coin as a verdict names it: "LTC on Litecoin regtest", "the native coin of anvil (…)". */
 export const nativeCoinLabel = (id: NetworkId): string => {
   const n = networkOf(id);

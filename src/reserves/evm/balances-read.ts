@@ -4,7 +4,7 @@
  * each token's metadata (code, decimals(), symbol()), in batch arrays through the client's batch path.
  * ABI encoding and decoding come from `ox`, loaded when a read needs it.
  */
-import { networkLabel } from "../../chains/assets.js";
+import { networkLabel, standInLabel } from "../../chains/assets.js";
 import type { ChainGroup } from "../../chains/index.js";
 import { accountNetworkId, genesisOfNetwork, type NetworkId } from "../../chains/networks.js";
 import { ChaingwError, IntegrityError, RpcError, TransportError } from "../../errors/index.js";
@@ -387,7 +387,7 @@ export async function readAccountNetwork(
     return {
       id,
       network,
-      named: standInWords(chainId, label, genesis),
+      named: standInLabel(chainId, label, genesis),
       standIn: label,
     };
   if (rule.strict)
@@ -397,10 +397,6 @@ export async function readAccountNetwork(
     };
   return { id, network: undefined, named: networkLabel(id) };
 }
-
-/** A declared stand-in as every verdict names it: "chain id 1: a stand-in for Ethereum (genesis 0x…)". */
-export const standInWords = (chainId: bigint | string, label: string, genesis: string | undefined): string =>
-  `chain id ${chainId}: a stand-in for ${label} (genesis ${genesis ?? "not given"}; --stand-in)`;
 
 /**
  * The scratch account the tracking probe runs at (scripts/balance-probe.sol's code given to it by the call's
