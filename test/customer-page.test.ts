@@ -236,4 +236,26 @@ describe("liabilities proof --html: the customer's page", () => {
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain(`--root "xyz": not a root (64 hex digits, the tree's top hash)`);
   });
+
+  it("the page computes merkle-sum-sha256/v1.1's root over the asset table: it says the table is bound; the table relabelled in the page (BTC↔USDT, or ETH's 18 decimals written 8) does not reach the root", async () => {
+    const d = await dom(page);
+    expect(d).toContain(
+      "the root binds the asset table: BTC at 8 decimals, USDT at 6 decimals, ETH at 18 decimals: every amount is of the asset named",
+    );
+    const swap = (n: string) => (n === "BTC" ? "USDT" : n === "USDT" ? "BTC" : n);
+    const swapped = changed("swapped-table", (p) => {
+      p.assets = p.assets.map((a: { asset: string }) => ({ ...a, asset: swap(a.asset) }));
+      p.balances = p.balances.map((b: { asset: string }) => ({ ...b, asset: swap(b.asset) }));
+    });
+    const decimals = changed("decimals-table", (p) => {
+      p.assets[2].decimals = 8;
+    });
+    for (const file of [swapped, decimals]) {
+      const x = await dom(file);
+      expect(verdictOf(x)[0]).toBe("fails");
+      expect(x).toMatch(
+        /its amounts and path lead to the root [0-9a-f]{64}, not to the root [0-9a-f]{64} this proof names/,
+      );
+    }
+  });
 });
