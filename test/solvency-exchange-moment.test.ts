@@ -154,8 +154,8 @@ describe("an exchange's rows: one moment across chains", () => {
       claimed: { amount: "10.000000000000000000" },
       status: "cannot-say",
     });
-    expect(eth?.rows?.find((r) => r.coin === "ETH")).toMatchObject({ proven: false });
-    expect(eth?.rows?.find((r) => r.coin === "ETH")?.not_for_this_audit).toMatch(
+    expect([...(eth?.rows ?? [])].find((r) => r.coin === "ETH")).toMatchObject({ proven: false });
+    expect([...(eth?.rows ?? [])].find((r) => r.coin === "ETH")?.not_for_this_audit).toMatch(
       /is before the audit's moment, .* \(evm:31338's snapshot\): coins moved from it to another chain since \(as the same asset or swapped into another owed\) would count twice/,
     );
     expect(fh.exitCode).toBe(3);

@@ -364,7 +364,7 @@ describe("an exchange's address file against chaingw's commitment", () => {
     expect(why).toMatch(
       /^ETH-BSC is a token whose contract is not named on BNB Smart Chain .*: not counted as ETH$/,
     );
-    const proven = json.coin("LTC").rows[0];
+    const [proven] = json.coin("LTC").rows;
     expect(proven).toMatchObject({ line: 6, code: "row-proven" });
     const pkg = join(dir, "finding-package");
     const text = await runCli([...args(file, liab), "--challenge", MESSAGE, "--report", pkg]);

@@ -7,6 +7,7 @@
  */
 import type { AssetRule } from "../chains/assets.js";
 import { counted, type Verdict } from "../reserves/verdict.js";
+import type { ListOf } from "../util/lazy-list.js";
 import {
   type AssetCode,
   gapText,
@@ -163,8 +164,11 @@ export interface SolvencyAsset {
   status: AssetStatus;
   /** chaingw's own proofs: each proof's line (none for an address file) */
   proofs: ProofLine[];
-  /** an address file's rows counted for it (each balance once), and those not, with why */
-  rows?: RowLine[];
+  /**
+   * an address file's rows counted for it (each balance once), and those not, with why; the rows counted made
+   * as they are written (util/lazy-list.ts: a file's 100,000 rows are never held in any form at once)
+   */
+  rows?: ListOf<RowLine>;
   not_counted?: RowNotCounted[];
   /** per network: the one height the asset's holdings were judged at, its block time and its gap */
   snapshots: Snapshot[];

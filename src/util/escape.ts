@@ -25,17 +25,24 @@ export const escapeUnprintable = (s: string): string =>
 /** Text from a file, in double quotes, `"` and `\` and every {@link UNPRINTABLE} character escaped JSON-style. */
 export const quoted = (s: string): string => escapeUnprintable(JSON.stringify(s));
 
+/** What marks a `LazyList` (util/lazy-list.ts), known here without importing it. */
+export const LAZY_LIST = Symbol.for("chaingw.lazy-list");
+
 /**
  * Every string of a report (values and keys, at any depth) through {@link escapeUnprintable}, for a renderer
  * that prints them among its own lines. Arrays and plain objects are copied; anything else (numbers,
- * bigints, lossless number tokens, dates) is kept.
+ * bigints, lossless number tokens, dates) is kept; a lazy list's elements are escaped as they are made.
  */
 export function escapeDeep<T>(v: T): T {
   if (typeof v === "string") return escapeUnprintable(v) as T;
   if (Array.isArray(v)) return v.map(escapeDeep) as T;
   if (v === null || typeof v !== "object") return v;
   const proto = Object.getPrototypeOf(v);
-  if (proto !== Object.prototype && proto !== null) return v;
+  if (proto !== Object.prototype && proto !== null)
+    // a list made as it is read (util/lazy-list.ts): its elements escaped as they are made
+    return (v as Record<symbol, unknown>)[LAZY_LIST] === true
+      ? ((v as unknown as { map(f: (x: unknown) => unknown): unknown }).map(escapeDeep) as T)
+      : v;
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v)) out[escapeUnprintable(k)] = escapeDeep(x);
   return out as T;

@@ -9,7 +9,9 @@ import type { GlobalFlags } from "../../config/config.js";
 import { UsageError } from "../../errors/index.js";
 import type { ChainNode } from "../../exchange/ownership/balances.js";
 import type { OwnershipFile } from "../../exchange/ownership/read.js";
+import type { RowResult } from "../../exchange/ownership/report.js";
 import type { ExchangeLiabilities, RowBackings, SnapshotTime } from "../../exchange/ownership/solvency.js";
+import type { RowSink } from "../../exchange/ownership/verify.js";
 import type { AddressFileModule } from "../../formats/registry.js";
 import { escapeDeep } from "../../util/escape.js";
 import type { Run } from "../run.js";
@@ -240,6 +242,56 @@ async function laterBlocks(out: SnapshotTime[], nodes: ChainNode[]): Promise<voi
   }
 }
 
+/** The verifier's statuses whose why a row not counted names (solvency.ts `notCountedWhy`): kept. */
+const NAMED: ReadonlySet<RowResult["status"]> = new Set(["failed", "unsigned", "unsupported"]);
+/** Any other row's why and words: none kept (one empty list for every such row). */
+const NO_WHY: RowResult["why"] = [];
+
+/**
+ * The address file judged as `reserves verify` judges it, each window of judged rows taken as it comes (the
+ * verifier keeps none, nor their findings): a row's result without the verifier's why and words, which only a
+ * row not counted names (failed, unsigned, unsupported). `challenge`: every signed row must be over it (another text
+ * fails the row), as reserves verify's.
+ */
+async function fileJudged(
+  run: Run,
+  o: ExchangeSolvencyOptions,
+  flags: GlobalFlags,
+  m: AddressFileModule,
+  reservesText: string,
+  challenge: string | undefined,
+) {
+  const { addressFileJudged } = await import("./reserves/verify-exchange.js");
+  const results: RowResult[] = [];
+  const sink: RowSink = (w) => {
+    for (const r of w.rows) {
+      if (!NAMED.has(r.status)) {
+        r.reason = "";
+        r.why = NO_WHY;
+      }
+      results.push(r);
+    }
+  };
+  const judged = await addressFileJudged(
+    run,
+    o.reserves,
+    reservesText,
+    m,
+    flags,
+    {
+      node: o.node,
+      token: o.token,
+      challenge,
+      // solvency knows each row by the chain its node is on (the one identity rule): a node of any chain
+      anyChain: true,
+      standIn: o.standIn,
+    },
+    sink,
+  );
+  judged.report.rows = results;
+  return judged;
+}
+
 export async function runExchangeSolvency(
   o: ExchangeSolvencyOptions,
   run: Run,
@@ -267,16 +319,7 @@ export async function runExchangeSolvency(
   // --backing read (exit 2 on a bad value) before anything is sent
   const { backingRules } = await import("./solvency-backing.js");
   const rules = backingRules(o.backing, liabilities.totals);
-  const { addressFileJudged } = await import("./reserves/verify-exchange.js");
-  // --challenge: every signed row must be over it (another text fails the row), as reserves verify's
-  const judged = await addressFileJudged(run, o.reserves, reservesText, m, flags, {
-    node: o.node,
-    token: o.token,
-    challenge,
-    // solvency knows each row by the chain its node is on (the one identity rule): a node of any chain
-    anyChain: true,
-    standIn: o.standIn,
-  });
+  const judged = await fileJudged(run, o, flags, m, reservesText, challenge);
   const times = await snapshotTimes(judged.file, judged.nodes);
   // each row's chain as its node answers: --backing's identities, and one balance counted once
   const backings: RowBackings = {

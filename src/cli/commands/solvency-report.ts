@@ -125,13 +125,17 @@ export async function writeReport(
   const [
     { writeAtomic },
     { packagePage },
-    { assetRows, solvencyCsv, holdingsCsv, holdings },
+    { assetRows, solvencyCsv, holdingsCsvPieces, holdings },
     { escapeDeep },
+    { AtomicFile },
+    { lazyJsonPieces },
   ] = await Promise.all([
     import("../files.js"),
     import("../render/audit-package.js"),
     import("../render/solvency-rows.js"),
     import("../../util/escape.js"),
+    import("../../util/atomic.js"),
+    import("../../util/json-pieces.js"),
   ]);
   try {
     mkdirSync(join(f.report, "inputs"), { recursive: true });
@@ -143,17 +147,48 @@ export async function writeReport(
     writeAtomic(join(f.report, name), text, "--report");
     written.set(name, sha256(text));
   };
+  // a file written in pieces (an address file's rows are made as they are written): its bytes never all at once
+  const putPieces = (name: string, pieces: Iterable<string>) => {
+    const file = new AtomicFile(join(f.report, name), "--report");
+    const hash = createHash("sha256");
+    let held: string[] = [];
+    let size = 0;
+    const flush = () => {
+      const b = Buffer.from(held.join(""));
+      hash.update(b);
+      file.write(b);
+      held = [];
+      size = 0;
+    };
+    try {
+      for (const p of pieces) {
+        held.push(p);
+        size += p.length;
+        if (size >= 1 << 20) flush();
+      }
+      flush();
+    } catch (e) {
+      file.discard();
+      throw e;
+    }
+    file.commit();
+    written.set(name, hash.digest("hex"));
+  };
   const files = inputFiles(inputs, put, "--report");
   const scope = scopeOf(f, files);
-  put(
+  const whole = { format: PACKAGE_FORMAT, scope, inputs: files, report };
+  putPieces(
     "solvency.json",
-    `${JSON.stringify({ format: PACKAGE_FORMAT, scope, inputs: files, report }, null, 2)}\n`,
+    (function* () {
+      yield* lazyJsonPieces(whole, 2) ?? [JSON.stringify(whole, null, 2)];
+      yield "\n";
+    })(),
   );
   const shown = escapeDeep(report);
   put("solvency.csv", `${solvencyCsv(shown)}\n`);
   // every holding judged: an exchange's rows; chaingw's own proofs' outputs and balances, one per address
   const hs = escapeDeep(holdings(report, lines));
-  put("rows.csv", `${holdingsCsv(hs)}\n`);
+  putPieces("rows.csv", holdingsCsvPieces(hs));
   put("index.html", packagePage(shown, assetRows(shown), escapeDeep(scope), escapeDeep(files), hs));
   const manifest = `${[...written]
     .sort(([a], [b]) => a.localeCompare(b))

@@ -5,6 +5,7 @@
  * Amounts in coin units with each asset's decimals; base units only where a column says so.
  */
 import type { SolvencyReport } from "../../judge/report.js";
+import { type ListOf, takeOf } from "../../util/lazy-list.js";
 import { amountOf, amountText, parseUnits } from "../../util/units.js";
 import { nodeWords } from "../nodes.js";
 import { BASE_CSS, CHAR, COLOR, esc, fraction, hbar, htmlTable, page, svg } from "./html.js";
@@ -95,7 +96,7 @@ ${svg({ width: W, height: 3 * H, label: `${a.asset}: liabilities, proven and cla
 }
 
 /** Holdings per network and asset: how many, claimed and proven, summed exactly. */
-function perChain(hs: Holding[], decimalsOf: Map<string, number>): string[][] {
+function perChain(hs: ListOf<Holding>, decimalsOf: Map<string, number>): string[][] {
   const groups = new Map<
     string,
     { network: string; asset: string; n: number; claimed: bigint; proven: bigint }
@@ -192,9 +193,11 @@ export function packagePage(
   rows: AssetRow[],
   scope: Scope,
   inputs: InputFile[],
-  hs: Holding[],
+  hs: ListOf<Holding>,
   o: PageOptions = {},
 ): string {
+  // the first holdings listed (every one is in rows.csv): an address file's rows are made as they are read
+  const listed = takeOf(hs, HOLDINGS_LISTED);
   const v = WORD[r.verdict] ?? { text: r.verdict, color: "#57606a" };
   const decimalsOf = new Map(rows.map((a) => [a.asset, a.decimals]));
   const scopeRows = scopeOf(r, scope, o.standalone === true);
@@ -250,20 +253,18 @@ ${findings}
 ${htmlTable(
   "holdings",
   ["asset", "source", "network", "address", "claimed", "proven", "status", "why"],
-  hs
-    .slice(0, HOLDINGS_LISTED)
-    .map((h) => [
-      esc(h.asset),
-      breakable(h.source),
-      esc(h.network),
-      h.address ? `<code>${esc(h.address)}</code>` : "",
-      esc(amountOf(h.claimed, decimalsOf.get(h.asset) ?? 0)),
-      esc(amountOf(h.proven, decimalsOf.get(h.asset) ?? 0)),
-      esc(h.status),
-      esc(h.why),
-    ]),
+  listed.map((h) => [
+    esc(h.asset),
+    breakable(h.source),
+    esc(h.network),
+    h.address ? `<code>${esc(h.address)}</code>` : "",
+    esc(amountOf(h.claimed, decimalsOf.get(h.asset) ?? 0)),
+    esc(amountOf(h.proven, decimalsOf.get(h.asset) ?? 0)),
+    esc(h.status),
+    esc(h.why),
+  ]),
   [4, 5],
-  hs.slice(0, HOLDINGS_LISTED).map((h) => `data-code="${esc(h.code)}"`),
+  listed.map((h) => `data-code="${esc(h.code)}"`),
 )}
 <h2>Documents read, with their digests</h2>
 ${htmlTable(

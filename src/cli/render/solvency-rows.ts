@@ -4,10 +4,12 @@
  * report package's tables and chart read these, so every audit is drawn one way. Amounts stay the report's
  * exact decimal text, in the asset's units.
  */
-import type { HoldingLine, SolvencyAsset, SolvencyReport } from "../../judge/report.js";
+import type { HoldingLine, RowLine, SolvencyAsset, SolvencyReport } from "../../judge/report.js";
 import { type HoldingFinding, holdingWords, totalsStatus, totalsWords } from "../../judge/words.js";
-import { csvTable } from "../../util/csv.js";
+import { csvRow, csvTable } from "../../util/csv.js";
 import { escapeDeep } from "../../util/escape.js";
+import { lazyJsonPieces } from "../../util/json-pieces.js";
+import { LazyList, type ListOf } from "../../util/lazy-list.js";
 import { amountOf } from "../../util/units.js";
 import type { Run } from "../run.js";
 
@@ -88,12 +90,19 @@ export const solvencyCsv = (r: SolvencyReport): string =>
 export async function printSolvency(
   run: Run,
   report: SolvencyReport,
-  human: () => Promise<string>,
+  human: () => Promise<string | Iterable<string>>,
   written: string[],
 ): Promise<void> {
   if (run.format === "csv") return run.out(solvencyCsv(escapeDeep(report)));
-  run.out(run.machine ? run.json(report) : await human());
-  if (!run.machine) for (const w of written) run.out(w);
+  if (run.machine) {
+    // an address file's rows are made as they are written (util/lazy-list.ts): the JSON in pieces, the same bytes
+    const pieces = lazyJsonPieces(report, run.pretty ? 2 : 0);
+    return pieces ? run.outPieces(pieces) : run.out(run.json(report));
+  }
+  const text = await human();
+  if (typeof text === "string") run.out(text);
+  else run.outPieces(text);
+  for (const w of written) run.out(w);
 }
 
 /** One holding judged: a proof's output or balance (chaingw's own), or an address file's row (an exchange's). */
@@ -124,35 +133,36 @@ function proofHolding(a: SolvencyAsset, p: SolvencyAsset["proofs"][number]): Hol
 const networkOf = (x: { coin: string; network: string }): string => x.network || `${x.coin} (its own chain)`;
 
 /** An address file's rows of an asset as holdings: those counted (proven or claimed) and those not, with the judge's why. */
-function rowHoldings(a: SolvencyAsset): Holding[] {
-  return [
-    ...(a.rows ?? []).map(
-      (x): Holding => ({
-        asset: a.asset,
-        source: `line ${x.line}`,
-        network: networkOf(x),
-        address: x.address,
-        claimed: amountOf(x.amount, a.decimals),
-        proven: amountOf(x.proven ? x.amount : "0", a.decimals),
-        status: x.proven ? "proven" : "claimed",
-        code: x.code,
-        why: x.why,
-      }),
-    ),
-    ...(a.not_counted ?? []).map(
-      (x): Holding => ({
-        asset: a.asset,
-        source: `line ${x.line}`,
-        network: networkOf(x),
-        address: x.address,
-        claimed: amountOf(x.claimed, a.decimals),
-        proven: amountOf("0", a.decimals),
-        status: "not counted",
-        code: x.code,
-        why: `${x.status}: ${x.why}`,
-      }),
-    ),
-  ];
+function rowHoldings(a: SolvencyAsset): ListOf<Holding> {
+  const counted = (x: RowLine): Holding => ({
+    asset: a.asset,
+    source: `line ${x.line}`,
+    network: networkOf(x),
+    address: x.address,
+    claimed: amountOf(x.amount, a.decimals),
+    proven: amountOf(x.proven ? x.amount : "0", a.decimals),
+    status: x.proven ? "proven" : "claimed",
+    code: x.code,
+    why: x.why,
+  });
+  const notCounted = (a.not_counted ?? []).map(
+    (x): Holding => ({
+      asset: a.asset,
+      source: `line ${x.line}`,
+      network: networkOf(x),
+      address: x.address,
+      claimed: amountOf(x.claimed, a.decimals),
+      proven: amountOf("0", a.decimals),
+      status: "not counted",
+      code: x.code,
+      why: `${x.status}: ${x.why}`,
+    }),
+  );
+  const rows = a.rows ?? [];
+  // the rows counted made as they are read (a lazy list's): never every one at once
+  return rows instanceof LazyList
+    ? LazyList.concat([rows.map(counted), notCounted])
+    : [...rows.map(counted), ...notCounted];
 }
 
 /**
@@ -160,22 +170,45 @@ function rowHoldings(a: SolvencyAsset): Holding[] {
  * chaingw's own proofs' outputs and balances, one per address, the judge's lines (`lines`: judgeSolvency's),
  * else one line per proof.
  */
-export function holdings(r: SolvencyReport, lines?: HoldingLine[]): Holding[] {
-  return r.assets.flatMap((a) =>
+export function holdings(r: SolvencyReport, lines?: HoldingLine[]): ListOf<Holding> {
+  const parts = r.assets.map((a) =>
     a.rows !== undefined
       ? rowHoldings(a)
       : lines
         ? lines.filter((l) => l.asset === a.asset)
         : a.proofs.flatMap((p) => proofHolding(a, p)),
   );
+  return parts.some((p) => p instanceof LazyList) ? LazyList.concat(parts) : parts.flatMap((p) => [...p]);
 }
 
+const HOLDINGS_HEAD = ["asset", "source", "network", "address", "claimed", "proven", "status", "why", "code"];
+const holdingCells = (h: Holding) => [
+  h.asset,
+  h.source,
+  h.network,
+  h.address,
+  h.claimed,
+  h.proven,
+  h.status,
+  h.why,
+  h.code,
+];
+
 /** rows.csv: every holding judged, with why — its finding's words and code (judge/words.ts). */
-export const holdingsCsv = (hs: Holding[]): string =>
-  csvTable(
-    ["asset", "source", "network", "address", "claimed", "proven", "status", "why", "code"],
-    hs.map((h) => [h.asset, h.source, h.network, h.address, h.claimed, h.proven, h.status, h.why, h.code]),
-  );
+export const holdingsCsv = (hs: readonly Holding[]): string => csvTable(HOLDINGS_HEAD, hs.map(holdingCells));
+
+/** rows.csv in pieces, a block of lines at a time, ending in a line end: `holdingsCsv(hs)` and "\n", the same bytes. */
+export function* holdingsCsvPieces(hs: ListOf<Holding>): Generator<string> {
+  let block: string[] = [csvRow(HOLDINGS_HEAD)];
+  for (const h of hs) {
+    block.push(csvRow(holdingCells(h)));
+    if (block.length >= 1000) {
+      yield `${block.join("\n")}\n`;
+      block = [];
+    }
+  }
+  if (block.length) yield `${block.join("\n")}\n`;
+}
 
 /** A finding the verdict rests on, with its kind (the page groups them). */
 export interface Finding {

@@ -28,56 +28,39 @@ const tableRows = (r: SolvencyReport): string[][] =>
   ]);
 
 /** The lines under the table: per asset its finding in words, what backs it, each proof (counted or why not), the snapshot, overlaps. */
-function assetLines(a: SolvencyAsset): string[] {
-  const out = [
-    a.why,
-    ...(a.places ? [a.places] : []),
-    `${a.asset}: backed by ${a.backing.by.length ? a.backing.by.join(" or ") : "nothing"} (${a.backing.source === "declared" ? "--backing" : a.backing.source === "well-known" ? "well-known asset" : "not a well-known asset: declare it with --backing"})`,
-  ];
-  if (!a.proofs.length && a.rows === undefined) out.push(`${a.asset}: no reserve proof backs it`);
+function* assetLines(a: SolvencyAsset): Generator<string> {
+  yield a.why;
+  if (a.places) yield a.places;
+  yield `${a.asset}: backed by ${a.backing.by.length ? a.backing.by.join(" or ") : "nothing"} (${a.backing.source === "declared" ? "--backing" : a.backing.source === "well-known" ? "well-known asset" : "not a well-known asset: declare it with --backing"})`;
+  if (!a.proofs.length && a.rows === undefined) yield `${a.asset}: no reserve proof backs it`;
   for (const p of a.proofs) {
     const name = `${p.file}${p.id ? `#${p.id}` : ""}`;
-    out.push(
-      p.counted
-        ? `${a.asset}: ${name}: ${p.is} at ${p.height}: claimed ${amountOf(p.claimed, a.decimals)}, proven ${amountOf(p.proven, a.decimals)} (${p.check})${p.summary ? `: ${p.summary}` : ""}`
-        : `${a.asset}: ${name}: NOT COUNTED: ${p.is}, ${p.why}`,
-    );
+    yield p.counted
+      ? `${a.asset}: ${name}: ${p.is} at ${p.height}: claimed ${amountOf(p.claimed, a.decimals)}, proven ${amountOf(p.proven, a.decimals)} (${p.check})${p.summary ? `: ${p.summary}` : ""}`
+      : `${a.asset}: ${name}: NOT COUNTED: ${p.is}, ${p.why}`;
     if (p.not_for_this_audit)
-      out.push(`${a.asset}: ${name}: proves nothing for this audit: ${p.not_for_this_audit}`);
+      yield `${a.asset}: ${name}: proves nothing for this audit: ${p.not_for_this_audit}`;
   }
   for (const x of a.rows ?? [])
-    out.push(
-      `${a.asset}: line ${x.line} ${x.coin} ${x.address}: ${amountOf(x.amount, a.decimals)} ${x.proven ? "proven" : "claimed"}${isAuditFault(x.finding) ? ` (not proven for this audit: ${auditFaultWords(x.finding)})` : ""}`,
-    );
+    yield `${a.asset}: line ${x.line} ${x.coin} ${x.address}: ${amountOf(x.amount, a.decimals)} ${x.proven ? "proven" : "claimed"}${isAuditFault(x.finding) ? ` (not proven for this audit: ${auditFaultWords(x.finding)})` : ""}`;
   for (const x of a.not_counted ?? [])
-    out.push(
-      `${a.asset}: line ${x.line} ${x.coin} ${x.address}: claimed ${amountOf(x.claimed, a.decimals)}, NOT COUNTED (${x.status}): ${x.why}`,
-    );
+    yield `${a.asset}: line ${x.line} ${x.coin} ${x.address}: claimed ${amountOf(x.claimed, a.decimals)}, NOT COUNTED (${x.status}): ${x.why}`;
   if (a.snapshots.length)
-    out.push(`${a.asset}: judged at one snapshot per chain: ${a.snapshots.map(snapshotText).join("; ")}`);
+    yield `${a.asset}: judged at one snapshot per chain: ${a.snapshots.map(snapshotText).join("; ")}`;
   if (a.spent_before_snapshot)
-    out.push(
-      `${a.asset}: ${a.spent_before_snapshot} outputs of lower proofs were spent by the joint height: not counted`,
-    );
+    yield `${a.asset}: ${a.spent_before_snapshot} outputs of lower proofs were spent by the joint height: not counted`;
   for (const x of a.spent_before_commitment.slice(0, SPENT_NAMED))
-    out.push(
-      `${a.asset}: ${x.output} was spent in block ${x.height} (${spentWhen(x)}), at or before the liabilities' created: not counted`,
-    );
+    yield `${a.asset}: ${x.output} was spent in block ${x.height} (${spentWhen(x)}), at or before the liabilities' created: not counted`;
   if (a.spent_before_commitment.length > SPENT_NAMED)
-    out.push(`${a.asset}: and ${a.spent_before_commitment.length - SPENT_NAMED} more outputs spent by then`);
+    yield `${a.asset}: and ${a.spent_before_commitment.length - SPENT_NAMED} more outputs spent by then`;
   if (a.moment)
-    out.push(
-      `${a.asset}: one moment across its chains: ${a.moment.time} (${a.moment.network}'s snapshot); each other chain's coins count only if held then`,
-    );
+    yield `${a.asset}: one moment across its chains: ${a.moment.time} (${a.moment.network}'s snapshot); each other chain's coins count only if held then`;
   for (const x of a.moved_before_moment.slice(0, SPENT_NAMED))
-    out.push(
-      `${a.asset}: ${x.output} was spent in block ${x.height} (${spentWhen(x)}), at or before the ${a.asset} moment: moved before its other chains were read, not counted`,
-    );
+    yield `${a.asset}: ${x.output} was spent in block ${x.height} (${spentWhen(x)}), at or before the ${a.asset} moment: moved before its other chains were read, not counted`;
   if (a.moved_before_moment.length > SPENT_NAMED)
-    out.push(`${a.asset}: and ${a.moved_before_moment.length - SPENT_NAMED} more outputs moved by then`);
-  for (const x of a.overlap) out.push(`${a.asset}: overlap: ${x}`);
-  for (const x of a.mirrors) out.push(`${a.asset}: native mirror: ${x}; counted once, as the native coin`);
-  return out;
+    yield `${a.asset}: and ${a.moved_before_moment.length - SPENT_NAMED} more outputs moved by then`;
+  for (const x of a.overlap) yield `${a.asset}: overlap: ${x}`;
+  for (const x of a.mirrors) yield `${a.asset}: native mirror: ${x}; counted once, as the native coin`;
 }
 
 const SPENT_NAMED = 5;
@@ -136,32 +119,47 @@ function liabilitiesLine(r: SolvencyReport): string {
 }
 
 /** The lines above the table (the audit, the address file) and below it (each asset's holdings and why). */
-function linesOf(r: SolvencyReport): { head: string[]; tail: string[] } {
-  return {
-    head: [...auditLines(r), ...fileLines(r)],
-    tail: [
-      ...r.assets.flatMap((a) => assetLines(a)),
-      ...challengeLines(r),
-      `proven: held on chain under an address whose signature over the audit's challenge was judged valid, at a block within --max-gap of the liabilities' created${r.verified ? "" : r.reserves_file ? " (nothing is proven without --node)" : " (nothing is proven without --verify)"}; claimed: what the ${r.reserves_file ? "rows" : "proofs"} state`,
-      liabilitiesLine(r),
-    ],
+function linesOf(r: SolvencyReport): { head: string[]; tail: Iterable<string> } {
+  // each asset's holdings made as they are written (an address file's rows: util/lazy-list.ts)
+  const tail = function* () {
+    for (const a of r.assets) yield* assetLines(a);
+    yield* challengeLines(r);
+    yield `proven: held on chain under an address whose signature over the audit's challenge was judged valid, at a block within --max-gap of the liabilities' created${r.verified ? "" : r.reserves_file ? " (nothing is proven without --node)" : " (nothing is proven without --verify)"}; claimed: what the ${r.reserves_file ? "rows" : "proofs"} state`;
+    yield liabilitiesLine(r);
   };
+  return { head: [...auditLines(r), ...fileLines(r)], tail: tail() };
 }
 
-/** Either report as text: the verdict, the audit, the table, each asset's holdings. */
-export async function renderSolvency(r: SolvencyReport): Promise<string> {
+/**
+ * Either report as text: the verdict, the audit, the table, each asset's holdings — in pieces of whole lines
+ * (an address file's 100,000 rows are never one text), whose concatenation is the text.
+ */
+export async function renderSolvency(r: SolvencyReport): Promise<Iterable<string>> {
   const { table } = await import("../../output/human.js");
   const { head, tail } = linesOf(r);
-  return [
-    `${VERDICT_WORD[r.verdict]}: ${r.summary}`,
-    ...head,
-    "",
-    table(HEAD, tableRows(r), false),
-    "",
-    ...tail,
+  const lines = function* () {
+    yield `${VERDICT_WORD[r.verdict]}: ${r.summary}`;
+    yield* head;
+    yield "";
+    yield table(HEAD, tableRows(r), false);
+    yield "";
+    yield* tail;
     // which node answered for which chain: the line every verdict ends with (cli/nodes.ts)
-    ...nodesLine(r.nodes ?? []),
-  ].join("\n");
+    yield* nodesLine(r.nodes ?? []);
+  };
+  return (function* () {
+    let block: string[] = [];
+    let first = true;
+    for (const line of lines()) {
+      block.push(line);
+      if (block.length >= 1000) {
+        yield (first ? "" : "\n") + block.join("\n");
+        first = false;
+        block = [];
+      }
+    }
+    if (block.length) yield (first ? "" : "\n") + block.join("\n");
+  })();
 }
 
 /** Either report as a page's section: the verdict, the table (each row's data-asset, data-status), the lines. */

@@ -22,7 +22,6 @@ import { networkLabel, trustedContracts, trustedText } from "../../chains/assets
 import { type Entry, Ledger } from "../../judge/holding.js";
 import { beforeMomentFault, type Moment, momentOf, timeFault } from "../../judge/moment.js";
 import {
-  type RowLine,
   type RowNotCounted,
   type Snapshot,
   type SolvencyAsset,
@@ -35,7 +34,6 @@ import {
   type AssetFinding,
   type AuditFault,
   assetWords,
-  gapText,
   type HoldingFinding,
   holdingWords,
   isAuditFault,
@@ -63,6 +61,7 @@ import {
 import { assetPlaces } from "./places.js";
 import type { OwnershipFile, OwnershipRow } from "./read.js";
 import { liabilitiesFacts, reportFacts } from "./solvency-facts.js";
+import { type CountedRow, rowLines, snapshotEntry } from "./solvency-lines.js";
 
 export { type RowBackings, rowIdentity, tickerOf } from "./holdings.js";
 
@@ -130,6 +129,8 @@ interface Judging {
   owedUnknown: boolean;
   /** the messages a contract wallet's owner rows sign, by owner address (holdings.ts `ownerMessages`) */
   owned: Map<string, string>;
+  /** the networks whose snapshots' times were read, each once, as nodes a row is read by (`nodeOfRow`) */
+  timedNodes: { network: string }[];
 }
 
 /** A row's snapshot: the node that read it (else its own name) and height, and that block's time. */
@@ -139,10 +140,7 @@ function snapshotOfRow(
 ): { network: string; height: number; time: SnapshotTime | undefined } | undefined {
   const h = row.height ?? j.file.summary.find((s) => s.coin === row.coin)?.height;
   if (!h || !/^\d+$/.test(h)) return undefined;
-  const node = nodeOfRow(
-    [...new Set(j.times.map((t) => t.network))].map((network) => ({ network })),
-    row,
-  );
+  const node = nodeOfRow(j.timedNodes, row);
   const network = node?.network ?? (row.network || row.coin);
   const height = Number(h);
   return { network, height, time: j.times.find((t) => t.network === network && t.height === height) };
@@ -243,10 +241,11 @@ function notCountedRow(
 }
 
 /** The coin's finding, typed (judge/words.ts turns it into words): its status, numbers, and why not proven. */
-function coinFinding(c: SolvencyAsset, j: Judging): AssetFinding {
-  const late = (c.rows ?? []).flatMap((x) =>
-    isAuditFault(x.finding) ? [{ line: x.line, fault: x.finding }] : [],
-  );
+function coinFinding(
+  c: SolvencyAsset,
+  j: Judging,
+  late: { line: number; fault: AuditFault }[],
+): AssetFinding {
   return {
     // an exchange's coin is cannot say where what it owes is not known, else only where rows proven on chain
     // could be for this audit
@@ -266,9 +265,10 @@ function coinFinding(c: SolvencyAsset, j: Judging): AssetFinding {
   };
 }
 
-/** A counted row before the sums: its line, its exact amount, whether proven for the audit, and why not. */
+/** A counted row before the sums: its index in the file, whether proven for the audit, and why not. */
 interface Counted {
-  row: Omit<RowLine, "amount" | "proven" | "code" | "why" | "finding" | "not_for_this_audit">;
+  /** the row's index in the file (and in the verifier's results) */
+  i: number;
   /** why, proven on chain, it proves nothing for this audit (typed), if so */
   fault?: AuditFault;
   /** the ledger's entry the row stands for: proven where any row of the balance is */
@@ -284,6 +284,8 @@ interface Candidate {
   snap: ReturnType<typeof snapshotOfRow>;
   /** proven on chain over the accepted text (the exchange's fixed text is no audit's challenge otherwise) */
   onChain: boolean;
+  /** the row's index in the file */
+  i: number;
 }
 
 /** The rows that may back one coin owed (before the audit's faults), and those that do not (named). */
@@ -309,6 +311,7 @@ function candidatesOf(j: Judging, owed: LiabilityTotal) {
       amount: judged.amount,
       snap,
       onChain: r.status === "proven" && j.challenge !== null,
+      i,
     });
   }
   return { candidates, notCounted };
@@ -326,7 +329,7 @@ function rowsOfCoin(
 ) {
   const snapshots = new Map<string, Snapshot>();
   const counted: Counted[] = [];
-  for (const { base, r, row, amount, snap, onChain } of candidates) {
+  for (const { base, r, row, amount, snap, onChain, i } of candidates) {
     // proven for the audit only when the auditor accepts the text, at a snapshot within --max-gap of the
     // liabilities' date, the latest of its chain, and held at the audit's one moment across chains
     const fault = !onChain
@@ -342,7 +345,7 @@ function rowsOfCoin(
       continue;
     }
     counted.push({
-      row: { ...base, address: r.address },
+      i,
       ...(fault ? { fault } : {}),
       entry: j.ledger.entries.get(Ledger.keyOf(h)) as Entry,
     });
@@ -405,9 +408,17 @@ function judgeCoin(
     owed.asset,
     { places: owed.decimals, commitment: owed.known === true },
     rows.candidates,
-    counted.map((c) => ({ line: c.row.line, places: c.entry.scale })),
+    counted.map((c) => ({ line: (j.report.rows[c.i] as RowResult).line, places: c.entry.scale })),
   );
   const fmt = (v: bigint) => amountText(v, decimals);
+  // each counted row's standing now, once its coin's rows are all counted (its RowLine made as it is written)
+  const countedRows: CountedRow[] = counted.map(({ i, fault, entry }) => ({
+    i,
+    ...(fault ? { fault } : {}),
+    proven: entry.proven,
+    units: entry.amount,
+    scale: entry.scale,
+  }));
   const amount = (v: bigint) => ({ amount: fmt(v), base_units: v.toString() });
   const { claimed, proven, unknown } = j.ledger.sums(owed.asset, decimals);
   const liab = at({ units: owed.base_units, scale: owed.decimals }, decimals);
@@ -436,20 +447,7 @@ function judgeCoin(
     shortfall: proven >= liab ? null : fmt(liab - proven),
     status,
     proofs: [],
-    rows: counted.map(({ row: { line, coin, network, address }, fault, entry }) => {
-      const f: HoldingFinding = fault
-        ? { ...fault, line }
-        : { code: entry.proven ? "row-proven" : "row-claimed" };
-      return {
-        ...{ line, coin, network, address },
-        amount: fmt(at({ units: entry.amount, scale: entry.scale }, decimals)),
-        proven: entry.proven,
-        ...(fault ? { not_for_this_audit: holdingWords(f) } : {}),
-        code: f.code,
-        why: holdingWords(f),
-        finding: f,
-      };
-    }),
+    rows: rowLines(j.report.rows, countedRows, decimals),
     // what each row not counted claims, at the coin's places as every amount of it is (text not such an amount as it is)
     not_counted: notCounted.map((x) => ({ ...x, claimed: amountOf(x.claimed, decimals) })),
     snapshots,
@@ -463,26 +461,16 @@ function judgeCoin(
     why: "",
     ...(places ? { places: placesWords(places) } : {}),
   };
-  const f = coinFinding(c, j);
+  const late = countedRows.flatMap((x) => {
+    if (!x.fault) return [];
+    const line = (j.report.rows[x.i] as RowResult).line;
+    const f: HoldingFinding = { ...x.fault, line };
+    return isAuditFault(f) ? [{ line, fault: f }] : [];
+  });
+  const f = coinFinding(c, j, late);
   c.code = f.code;
   c.why = assetWords(f);
   return c;
-}
-
-/** A snapshot as the report names it: its block time, and its gap to the liabilities' date against --max-gap. */
-function snapshotEntry(s: NonNullable<ReturnType<typeof snapshotOfRow>>, a: AuditTime): Snapshot {
-  const t = s.time?.time ?? null;
-  const gap = t === null || a.dateS === null ? null : t - a.dateS;
-  return {
-    network: s.network,
-    kind: "height",
-    height: s.height,
-    below_tip: null,
-    block_time: t === null ? null : isoOf(t),
-    gap_seconds: gap,
-    gap: gap === null ? null : gapText(gap),
-    within_max_gap: gap === null ? null : Math.abs(gap) <= a.maxGap.seconds,
-  };
 }
 
 /** Each chain's one snapshot (judge/status.ts), of the rows that back an asset owed. */
@@ -533,6 +521,7 @@ export function exchangeSolvency(i: {
     latest: new Map(),
     owedUnknown: i.liabilities.cannot_say !== undefined,
     owned: ownerMessages(i.file.rows),
+    timedNodes: [...new Set(i.times.map((t) => t.network))].map((network) => ({ network })),
   };
   j.latest = latestOf(j);
   const rows = i.liabilities.totals.map((t) => ({ t, ...candidatesOf(j, t) }));
