@@ -44,14 +44,19 @@ interface Proxy {
   url: string;
   /** the TRX row's "after" head read was evaluated at S and its answer held across the mined block */
   held: boolean;
+  /**
+   * what released the held answer: the USDT balance answered (the order the test is about), or another head
+   * read arriving first
+   */
+  releasedBy?: "usdt" | "head";
   stop(): Promise<void>;
 }
 
 /**
  * A node one block behind the fixture's last (its head S; `latest` head reads asked of the fixture at S) until it
  * mines S+1. Forwards every request; the first `latest` head read after the TRX balance was answered is
- * evaluated at once and its answer held until the USDT balance has been answered (released when the next head
- * read arrives, else after a while). The USDT balance batch waits for that head read; with `mine`, S+1 is mined
+ * evaluated at once and its answer held until the USDT balance has been answered, or another head read arrives
+ * (`releasedBy`: events, no timer). The USDT balance batch waits for that head read; with `mine`, S+1 is mined
  * first (the head moves to it, and A0's balanceOf answer carries the deposit).
  */
 async function startProxy(tron: TronFixture, mine: boolean): Promise<Proxy> {
@@ -77,7 +82,10 @@ async function startProxy(tron: TronFixture, mine: boolean): Promise<Proxy> {
           (c) =>
             c.method === "eth_call" && /^0x70a08231/.test(String((c.params?.[0] as { data?: string })?.data)),
         );
-        if (isHead) release?.();
+        if (isHead && release) {
+          proxy.releasedBy ??= "head";
+          release();
+        }
         if (isUsdt) {
           await headEvaluated;
           if (mine) head++;
@@ -101,13 +109,16 @@ async function startProxy(tron: TronFixture, mine: boolean): Promise<Proxy> {
           evaluated();
           await new Promise<void>((r) => {
             release = r;
-            setTimeout(r, 500);
           });
           release = undefined;
         }
         res.writeHead(200, { "content-type": "application/json" });
         res.end(text);
         if (calls.some((c) => c.method === "eth_getBalance")) trxAnswered = true;
+        if (isUsdt && release) {
+          proxy.releasedBy ??= "usdt";
+          release();
+        }
       })().catch(() => {
         res.writeHead(500);
         res.end();
@@ -171,7 +182,14 @@ async function race(mine: boolean) {
       "--token",
       `USDT=${USDT}`,
     ]);
-    return { ...r, report: JSON.parse(r.stdout) as Report, s, usdt0, held: proxy.held };
+    return {
+      ...r,
+      report: JSON.parse(r.stdout) as Report,
+      s,
+      usdt0,
+      held: proxy.held,
+      releasedBy: proxy.releasedBy,
+    };
   } finally {
     await proxy.stop();
     await tron.stop();
@@ -182,6 +200,8 @@ describe("a TRON row's head read after its balance", () => {
   it("honest control, no block mined: both rows proven at the snapshot's block", async () => {
     const r = await race(false);
     expect(r.held).toBe(true);
+    // the held head answer went out after the USDT balance was answered: the order the race needs
+    expect(r.releasedBy).toBe("usdt");
     expect(r.stderr).toBe("");
     expect(r.exitCode).toBe(0);
     expect(r.report.verdict).toBe("holds");
@@ -194,6 +214,8 @@ describe("a TRON row's head read after its balance", () => {
   it("a block mined between another row's head read and this row's balance: the balance of S+1 is not called proven at S", async () => {
     const r = await race(true);
     expect(r.held).toBe(true);
+    // the held head answer went out after the USDT balance was answered: the order the race needs
+    expect(r.releasedBy).toBe("usdt");
     expect(r.stderr).toBe("");
     // the TRX row was read before the block: proven at S; the USDT row's balance is S+1's, not the snapshot's
     expect(r.report.rows[0]).toMatchObject({
