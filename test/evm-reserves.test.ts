@@ -317,13 +317,16 @@ describe("reserves balances against anvil", () => {
     // a pass-through that answers like a non-archive geth for any state read below the head
     const head = Number(await anvil.rpc<string>("eth_blockNumber"));
     const server = await entryProxy(async (c) => {
-      const blk = c.params?.[c.params.length - 1];
-      if (
-        ["eth_getBalance", "eth_call"].includes(c.method) &&
-        typeof blk === "string" &&
-        blk.startsWith("0x") &&
-        Number(blk) < head
-      )
+      const blk = c.params?.[1];
+      // a block by number, or by its hash (EIP-1898, as verify asks a pinned proof's state)
+      const hash = (blk as { blockHash?: string } | undefined)?.blockHash;
+      const n =
+        typeof blk === "string" && blk.startsWith("0x")
+          ? Number(blk)
+          : typeof hash === "string"
+            ? Number((await anvil.rpc<{ number: string }>("eth_getBlockByHash", [hash, false])).number)
+            : head;
+      if (["eth_getBalance", "eth_call"].includes(c.method) && n < head)
         return {
           jsonrpc: "2.0",
           id: c.id,

@@ -4,7 +4,7 @@
  * 1`, another row's address's balance) is the native coin again, and backs nothing twice; one whose balanceOf
  * moves when another declared token's code answers otherwise (`B.balanceOf(a)` returning `A.balanceOf(a)`) is
  * that token's coins again, and backs nothing either: the token it reads counts them, once. The same probe as
- * chaingw's own proofs (reserves/evm/balances-read.ts `readTracking`: each token's balanceOf asked straight, as
+ * chaingw's own proofs (reserves/evm/tracking-read.ts `readTracking`: each token's balanceOf asked straight, as
  * the balance read asks it, with the native balances raised by a state override), asked once per node and snapshot block for
  * every token read there, at the token rows' addresses, with every EVM address the node's rows name raised.
  */
@@ -81,7 +81,7 @@ export async function probeRows(
     return untold("the chain serves no state at a block, so no balance can be overridden there");
   const addresses = [...new Set([...holders.values()].flatMap((s) => [...s]))];
   const also = [...all].filter((a) => !addresses.includes(a));
-  const { readTracking } = await import("../../reserves/evm/balances-read.js");
+  const { readTracking } = await import("../../reserves/evm/tracking-read.js");
   let read: Awaited<ReturnType<typeof readTracking>>;
   try {
     read = await readTracking(node.client, node.chain, [...holders.keys()], addresses, block, signal, also);

@@ -10,11 +10,15 @@
  *     is read again at (a latest-only snapshot only while the head is still its block);
  *  4. `metadata`: every token's decimals() and symbol(), re-read at that block, are the proof's;
  *  5. `balances`: every balance, re-read at that block, is the proof's;
+ *  5b. `tracking`: which tokens read the native coin, another token, or a ledger another reads (for solvency);
  *  6. `ownership`: each signature is judged again over the proof's challenge (and `--challenge` must be that
  *     challenge): a key's EIP-191 / TIP-191 signature offline, a contract wallet's EIP-1271 answer at the
  *     proof's block (a node without that state: "cannot say"); the proven totals come from the balances
  *     that re-read equal, never from the document's own figures. Signatures are matched to the document's
  *     claims by address, as in every verifier.
+ * Every state read of steps 4-6 is of the block step's block: asked by its hash (EIP-1898 `{ "blockHash" }`) where
+ * the chain takes that form, and block N's hash asked again after the balances and again after the last read
+ * (a chain read by number or at its head: java-tron's JSON-RPC takes neither a number nor a hash for state).
  * A node that cannot read state at that block (not an archive node; a head-only chain once its head moved), of
  * another kind, on another chain, or whose block changed during the re-read (a reorg): "cannot say", exit 3.
  */
@@ -23,26 +27,20 @@ import { networkLabel } from "../../chains/assets.js";
 import { groupOf } from "../../chains/index.js";
 import type { ChainGroup } from "../../chains/types.js";
 import { ChaingwError, RpcError } from "../../errors/index.js";
-import { type AccountFormat, verifyAccountSignature } from "../../proof/account-message.js";
-import type { SignatureLine } from "../../proof/document.js";
 import type { EvmProof } from "../../proof/evm-document.js";
 import { digestOf } from "../../proof/jcs.js";
 import { amountOf } from "../../util/units.js";
-import { quorumClaim, share } from "../claims.js";
+import { quorumClaim } from "../claims.js";
 import {
   type ChallengeCheck,
-  challengeFindings,
   checkChallenge,
   counted,
   type Finding,
   type Findings,
-  signatureLines,
   type Verdict,
 } from "../verdict.js";
 import {
   cannotSay,
-  claimedMismatch,
-  claimedValidity,
   fails,
   ok,
   outcomeOf,
@@ -57,10 +55,11 @@ import {
   readBlock,
   readChainId,
   readTokenMeta,
+  type StateAt,
   StateUnavailableError,
 } from "./balances-read.js";
+import { blockMoved, checkOwnership } from "./balances-verify-ownership.js";
 import { probeTracking, type Tracking } from "./mirrors.js";
-import { judgeSignatures, provenTotals, type SignatureJudgement } from "./ownership.js";
 
 export interface EvmAssetVerdict {
   id: string;
@@ -114,18 +113,22 @@ export interface EvmVerifyReport extends Findings {
 
 export type EvmVerifyEvent = { type: "read"; done: number; total: number } | { type: "step"; text: string };
 
-type Ctx = VerifyContext<EvmVerifyEvent>;
+export type Ctx = VerifyContext<EvmVerifyEvent>;
 
 /** What the steps learn and fill in: the chain, the block tag to re-read at, and the report's sections. */
-interface State {
+export interface State {
   proof: EvmProof;
   chain: ChainGroup;
   digest: EvmVerifyReport["digest"];
   inputs: EvmVerifyReport["inputs"];
   chainCheck: EvmVerifyReport["chain"];
   block: EvmVerifyReport["block"];
-  /** the block tag the state is read again at; undefined: it cannot be */
-  at?: string;
+  /** the block the state is read again at (by hash where the chain takes EIP-1898); undefined: it cannot be */
+  at?: StateAt;
+  /** block N was seen to change during the re-read (said once, by the step that saw it) */
+  reorg?: boolean;
+  /** block N's hash as last asked again (null: the node had no block N) */
+  nowHash?: string | null;
   /** the node could not read the state at `at` (not an archive node): said once, in `balances` */
   stateUnavailable: boolean;
   metadata: EvmVerifyReport["metadata"];
@@ -307,7 +310,8 @@ async function rereadTag(c: Ctx, s: State): Promise<Finding[]> {
   const n = proof.block.number;
   if (!s.block.ok) return [];
   if (proof.snapshot === "pinned") {
-    s.at = `0x${n.toString(16)}`;
+    // by the hash the block step checked, where the chain takes it: a reorg after it is no block read by number
+    s.at = chain.evm?.eip1898 ? { blockHash: proof.block.hash, number: n } : `0x${n.toString(16)}`;
     return [];
   }
   // a latest-only snapshot can be read again only while the head is still its block
@@ -324,7 +328,7 @@ async function rereadTag(c: Ctx, s: State): Promise<Finding[]> {
  * The state read at the block by `read`; a node without that state (not an archive node) is said once as
  * "cannot say", and no later read is tried.
  */
-async function stateRead(s: State, read: (at: string) => Promise<Finding[]>): Promise<Finding[]> {
+async function stateRead(s: State, read: (at: StateAt) => Promise<Finding[]>): Promise<Finding[]> {
   if (s.at === undefined || s.stateUnavailable) return [];
   try {
     return await read(s.at);
@@ -383,24 +387,32 @@ const checkBalances = (c: Ctx, s: State): Promise<Finding[]> =>
   stateRead(s, async (at) => {
     const { proof, chain, balances, mismatches, differing } = s;
     const n = proof.block.number;
-    const values = await readBalances(
-      c.client,
-      chain,
-      proof.assets.map((a) => a.id),
-      proof.addresses,
-      at,
-      (done, total) => c.onEvent({ type: "read", done, total }),
-      c.signal,
-    );
-    s.values = values;
-    const now = await readBlock(c.client, chain, at);
-    if (!(now !== null && now.number === n && now.hash === proof.block.hash)) {
+    let values: bigint[][] | undefined;
+    try {
+      values = await readBalances(
+        c.client,
+        chain,
+        proof.assets.map((a) => a.id),
+        proof.addresses,
+        at,
+        (done, total) => c.onEvent({ type: "read", done, total }),
+        c.signal,
+      );
+    } catch (e) {
+      // asked by its hash, a block the node no longer knows: said as the reorg it is, if block N moved
+      if (!(e instanceof StateUnavailableError) || typeof at === "string") throw e;
+      if (!(await blockMoved(c, s))) throw e;
+    }
+    const moved = values === undefined ? true : await blockMoved(c, s);
+    if (moved || values === undefined) {
+      s.reorg = true;
       balances.detail =
         at === "latest"
           ? `the head moved off block ${n} during the re-read; a latest-only snapshot cannot be re-read now`
-          : `block ${n} changed from ${proof.block.hash} to ${now?.hash ?? "nothing"} during the re-read (a reorg): the balances read may be of another block, so none is judged; verify again`;
+          : `block ${n} changed from ${proof.block.hash} to ${s.nowHash ?? "nothing"} during the re-read (a reorg): the balances read may be of another block, so none is judged; verify again`;
       return [cannotSay("balances", balances.detail, at === "latest" ? "snapshot" : "block.hash")];
     }
+    s.values = values;
     proof.assets.forEach((a, i) => {
       const v = s.assets[i];
       if (!v) return;
@@ -440,84 +452,6 @@ async function checkTracking(c: Ctx, s: State): Promise<Finding[]> {
   const tokens = (c.options.tokensAlso?.get(id) ?? []).filter((t) => !own.has(t));
   s.tracking = await probeTracking(c.client, s.chain, s.proof, s.at, c.signal, also, true, tokens);
   return s.tracking.probed && !s.tracking.unknown ? [ok("tracking", s.tracking.detail)] : [];
-}
-
-/** 6. Ownership: signatures over the challenge, judged again; proven totals from the balances that held. */
-async function checkOwnership(c: Ctx, s: State): Promise<Finding[]> {
-  const { proof, chain, at } = s;
-  const o = c.options;
-  c.onEvent({ type: "step", text: "checking ownership signatures" });
-  const text = proof.challenge ?? null;
-  const challenge = checkChallenge(text, o.challenge);
-  s.challenge = challenge;
-  const out: Finding[] = challengeFindings(challenge).filter((f) => f.status === "fails");
-  const lines: SignatureLine[] = signatureLines(o.signatures, proof.ownership?.signatures);
-  if (lines.length === 0 || challenge.ok === false) return out;
-  if (text === null) {
-    out.push(fails("ownership", "signatures: the proof has no challenge to check them against", "challenge"));
-    return out;
-  }
-  let judged: SignatureJudgement[];
-  if (at !== undefined) judged = await judgeSignatures(c.client, chain, lines, text, at, c.signal);
-  else {
-    // the proof's block cannot be read: a key's signature still can be judged; a contract wallet's cannot
-    const format: AccountFormat = chain.evm?.messageSignature ?? "eip191";
-    judged = lines.map((l) => {
-      const address = l.address.toLowerCase();
-      let r: { valid: boolean; detail: string } = { valid: false, detail: "not a 65-byte key signature" };
-      try {
-        r = verifyAccountSignature(format, address, l.signature, text);
-      } catch {}
-      return r.valid
-        ? { address, valid: true, format, detail: r.detail }
-        : {
-            address,
-            valid: false,
-            format,
-            cannotSay: true,
-            detail: `${r.detail}; whether a contract wallet at ${address} approves it cannot be asked at block ${proof.block.number} on this node`,
-          };
-    });
-  }
-  const inProof = new Set(proof.addresses);
-  const claimed = claimedValidity(proof.ownership?.signatures, o.signatures);
-  const addresses: EvmVerifyReport["ownership"]["addresses"] = [];
-  for (const j of judged) {
-    if (!inProof.has(j.address)) continue; // proves nothing the proof counts
-    const state = j.valid ? "proven" : j.cannotSay ? "cannot-say" : "unproven";
-    addresses.push({ address: j.address, ownership: state, format: j.format, detail: j.detail });
-    if (state === "proven") out.push(ok("ownership", `${j.address}: ${j.detail}`, j.address));
-    if (state === "unproven")
-      out.push(
-        fails(
-          "ownership",
-          `signature for ${j.address} does not verify over the challenge: ${j.detail}`,
-          j.address,
-        ),
-      );
-    if (state === "cannot-say")
-      out.push(cannotSay("ownership", `signature for ${j.address}: ${j.detail}`, j.address));
-    const mismatch =
-      state === "cannot-say" ? undefined : claimedMismatch(j.address, claimed.get(j.address), j.valid);
-    if (mismatch) out.push(mismatch);
-  }
-  // proven: the addresses proven, counting only balances the node confirmed (none when nothing was re-read)
-  const reRead = s.balances.ok !== null;
-  const provenSet = new Set(addresses.filter((a) => a.ownership === "proven").map((a) => a.address));
-  const proven = provenTotals(
-    {
-      assets: proof.assets.map((a) => ({
-        ...a,
-        balances: a.balances.filter((b) => reRead && !s.differing.has(`${a.id} ${b.address}`)),
-      })),
-    },
-    provenSet,
-  ).map((p, k) => ({
-    ...p,
-    share: share(BigInt(p.base_units), BigInt(proof.assets[k]?.total.base_units ?? "0")),
-  }));
-  s.ownership = { addresses, proven, proven_addresses: provenSet.size };
-  return out;
 }
 
 /** The EVM balances proof's checks, in order (the module's comment says what each does). */

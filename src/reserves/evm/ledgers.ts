@@ -12,7 +12,7 @@ import { ChaingwError, RpcError } from "../../errors/index.js";
 import type { EvmProof } from "../../proof/evm-document.js";
 import type { JsonRpcClient } from "../../rpc/client.js";
 import { isJsonObject } from "../../util/text.js";
-import { prepareRead, readMany } from "./balances-read.js";
+import { atParam, prepareRead, readMany, type StateAt } from "./balances-read.js";
 import type { Tracking } from "./mirrors.js";
 
 /**
@@ -65,7 +65,7 @@ export async function readLedgerSlots(
   client: JsonRpcClient,
   chain: ChainGroup,
   holders: ReadonlyMap<string, readonly string[]>,
-  block: string,
+  block: StateAt,
   signal?: AbortSignal,
 ): Promise<LedgerRead> {
   const slots = new Map<string, Set<string>>();
@@ -78,7 +78,7 @@ export async function readLedgerSlots(
     asks.map(([t, h]) =>
       prepareRead(chain, "eth_createAccessList", [
         { to: t, data: `0x70a08231${h.slice(2).toLowerCase().padStart(64, "0")}` },
-        block,
+        atParam(block),
       ]),
     ),
     undefined,
@@ -115,7 +115,7 @@ export async function probeLedgers(
   client: JsonRpcClient,
   chain: ChainGroup,
   proof: EvmProof,
-  at: string,
+  at: StateAt,
   signal?: AbortSignal,
   /** the other proofs' tokens on the chain: asked beside, so one reading a ledger theirs read is told */
   also: readonly string[] = [],

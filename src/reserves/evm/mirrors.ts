@@ -9,6 +9,7 @@ import type { ChainGroup } from "../../chains/types.js";
 import type { EvmProof } from "../../proof/evm-document.js";
 import type { JsonRpcClient } from "../../rpc/client.js";
 import { counted } from "../verdict.js";
+import type { StateAt } from "./balances-read.js";
 import type { LedgerUntold } from "./ledgers.js";
 import { readsTokenDetail } from "./reads-token.js";
 
@@ -112,7 +113,7 @@ export async function probeTracking(
   client: JsonRpcClient,
   chain: ChainGroup,
   proof: EvmProof,
-  at: string,
+  at: StateAt,
   signal?: AbortSignal,
   /** the other proofs' addresses on the same chain: their native balances are raised too */
   also: readonly string[] = [],
@@ -132,7 +133,7 @@ async function probeNative(
   client: JsonRpcClient,
   chain: ChainGroup,
   proof: EvmProof,
-  at: string,
+  at: StateAt,
   signal: AbortSignal | undefined,
   also: readonly string[],
   alsoTokens: readonly string[],
@@ -146,7 +147,7 @@ async function probeNative(
     const why = "the chain serves no state at a block, so no balance can be overridden there";
     return { probed: false, tokens: [], unknown: untold(why), detail: unknownText(why) };
   }
-  const { readTracking } = await import("./balances-read.js");
+  const { readTracking } = await import("./tracking-read.js");
   const read = await readTracking(
     client,
     chain,
@@ -172,7 +173,11 @@ async function probeNative(
   const lines = [
     ...reads.map(
       (r) =>
-        `token ${r.token}: ${readsTokenDetail({ token: r.reads, address: r.address, block: BigInt(at) })}`,
+        `token ${r.token}: ${readsTokenDetail({
+          token: r.reads,
+          address: r.address,
+          block: typeof at === "string" ? BigInt(at) : BigInt(at.number),
+        })}`,
     ),
     ...found.map(
       (f) =>

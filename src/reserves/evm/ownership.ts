@@ -18,7 +18,15 @@ import { ProofInputError } from "../../proof/errors.js";
 import type { EvmOwnership, EvmProof, EvmSignature } from "../../proof/evm-document.js";
 import type { JsonRpcClient } from "../../rpc/client.js";
 import { formatUnits } from "../../util/units.js";
-import { prepareRead, readFailure, readMany, StateUnavailableError } from "./balances-read.js";
+import {
+  atParam,
+  blockText,
+  prepareRead,
+  readFailure,
+  readMany,
+  type StateAt,
+  StateUnavailableError,
+} from "./balances-read.js";
 
 /** EIP-1271's magic value: the selector of isValidSignature(bytes32,bytes). */
 export const EIP1271_MAGIC = "0x1626ba7e";
@@ -35,7 +43,7 @@ export function accountOf(chain: ChainGroup, text: string): string {
 }
 
 /**
- * Judges every line at `block` ("0x…" or "latest"): key signatures offline, the rest through the code and
+ * Judges every line at `block` ("0x…", "latest", or the block by its hash, EIP-1898): key signatures offline, the rest through the code and
  * EIP-1271 answer of the address, in batch arrays. Lines of addresses not in the proof are judged too (the
  * caller decides what they count for).
  */
@@ -44,9 +52,10 @@ export async function judgeSignatures(
   chain: ChainGroup,
   lines: SignatureLine[],
   challenge: string,
-  block: string,
+  block: StateAt,
   signal?: AbortSignal,
 ): Promise<SignatureJudgement[]> {
+  const b = atParam(block);
   const format: AccountFormat = chain.evm?.messageSignature ?? "eip191";
   const hash = `0x${Buffer.from(accountMessageHash(format, challenge)).toString("hex")}`;
   const out: SignatureJudgement[] = lines.map((l) => {
@@ -65,7 +74,7 @@ export async function judgeSignatures(
   const codes = await readMany(
     client,
     chain,
-    ask.map((i) => prepareRead(chain, "eth_getCode", [out[i]!.address, block])),
+    ask.map((i) => prepareRead(chain, "eth_getCode", [out[i]!.address, b])),
     undefined,
     signal,
   );
@@ -75,7 +84,7 @@ export async function judgeSignatures(
     const o = out[i] as SignatureJudgement;
     if (c instanceof ChaingwError) {
       const e = readFailure(
-        prepareRead(chain, "eth_getCode", [o.address, block]),
+        prepareRead(chain, "eth_getCode", [o.address, b]),
         c,
         `eth_getCode(${o.address})`,
         block,
@@ -94,7 +103,7 @@ export async function judgeSignatures(
   const ask1271 = (to: string, h: string, sig: string) =>
     prepareRead(chain, "eth_call", [
       { to, data: A.encodeData(fn, [h as `0x${string}`, sig as `0x${string}`]) },
-      block,
+      b,
     ]);
   // per wallet: the signature over the challenge, then the controls at the same block (PROBES' order)
   const calls = wallets.flatMap((i) => {
@@ -138,7 +147,7 @@ function answerOf(
   call: ReturnType<typeof prepareRead>,
   a: Awaited<ReturnType<typeof readMany>>[number],
   what: string,
-  block: string,
+  block: StateAt,
 ): Answer {
   if (a instanceof ChaingwError) {
     if (a instanceof RpcError && chain.evm?.isRevert(a)) return { kind: "reverted", reason: a.rpcMessage };
@@ -163,7 +172,7 @@ function answerOf(
 function judge1271(
   main: Answer,
   probes: Answer[],
-  block: string,
+  block: StateAt,
 ): Omit<SignatureJudgement, "address" | "format"> {
   if (main.kind === "reverted")
     return {
@@ -185,7 +194,7 @@ function judge1271(
   if (approved.length > 0)
     return {
       valid: false,
-      detail: `EIP-1271: the contract wallet accepts any signature: proves nothing (it also answered 0x1626ba7e for ${approved.join(" and ")} at block ${block.startsWith("0x") ? BigInt(block) : block})`,
+      detail: `EIP-1271: the contract wallet accepts any signature: proves nothing (it also answered 0x1626ba7e for ${approved.join(" and ")} at ${blockText(block)})`,
     };
   const unreadable = probes.find((p) => p.kind === "unreadable");
   if (unreadable?.kind === "unreadable")

@@ -1,5 +1,5 @@
 /**
- * How the tracking probe (balances-read.ts `readTracking`) asks a token: straight, as the balance itself is
+ * How the tracking probe (tracking-read.ts `readTracking`) asks a token: straight, as the balance itself is
  * read (`readBalanceOutcomes`: an eth_call to the token, no `from`, no contract between), one call an address,
  * with only the state override under test. A token sees who calls it: asked through a contract (the probe's
  * code reading many holders in one call), `msg.sender != tx.origin` told it apart from the balance read, and a
@@ -39,7 +39,8 @@ function joined(parts: readonly (BatchOutcome | undefined)[]): BatchOutcome | un
  */
 export async function askProbe(
   asks: readonly ProbeAsk[],
-  block: string,
+  /** the block parameter sent: a number, a tag or an EIP-1898 object */
+  block: string | { blockHash: string },
   call: (params: unknown[]) => Prepared,
   read: (entries: Prepared[]) => Promise<BatchOutcome[]>,
 ): Promise<(BatchOutcome | undefined)[]> {

@@ -1,5 +1,5 @@
 /**
- * The token-reads-token probe of `readTracking` (balances-read.ts; issue 55, item 4): a declared token whose
+ * The token-reads-token probe of `readTracking` (tracking-read.ts; issue 55, item 4): a declared token whose
  * balanceOf moves when other declared tokens' code answers otherwise (a state override giving each of them
  * SENTINEL's code) reads their balances — `B.balanceOf(a)` returning `A.balanceOf(a)` is A's coins again.
  * Linear in the tokens: per token and chunk of addresses, one ask (a straight call an address,
