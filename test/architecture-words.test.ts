@@ -128,6 +128,7 @@ const TEXT_DATA = new Set([
   "moment",
   "time",
   "median",
+  "bound_time",
   "max_gap",
   // a commitment's root and a hash computed from it (hex), a tree.bin's path, sums stated (base units)
   "root",

@@ -5,7 +5,9 @@
  * ahead, after the wrapped coins' snapshot, so "spent by the audit's moment" read from its stamp said no: the
  * same coins counted on both chains, SOLVENT against 10 LTC owed (exit 0). The spend is now placed by the block's
  * median time past too (BIP113: the 11 blocks before it, which its own stamp cannot move; judge/moment.ts
- * `spentBy`): NOT SOLVENT, the words naming both times. Real litecoind (its clock set with setmocktime: the move
+ * `datedAhead`): the chain cannot tell whether the spend was before the moment, so the output is "cannot say"
+ * (CANNOT SAY, exit 3), the words naming both times — not NOT SOLVENT, which an honest spend minutes after the
+ * moment, in a block its miner dated honestly, would look the same as. Real litecoind (its clock set with setmocktime: the move
  * at base+200, its block stamped base+3800), real anvil (anvil_setNextBlockTimestamp), real signatures
  * (litecoind signmessage, cast wallet sign). Honest control in the same run: the wrapped coins proven before the
  * move (whose block's median time past is after them) — SOLVENT.
@@ -144,7 +146,7 @@ const solvency = (evm: string, ...more: string[]) =>
   ]);
 
 describe("a spend in a block dated ahead of the audit's moment", () => {
-  it("5 LTC moved to a bridge in a block stamped an hour ahead, proven again as 5 wrapped LTC after the move: NOT SOLVENT against 10 owed (was SOLVENT, exit 0); the wrapped coins proven before the move: SOLVENT", async () => {
+  it("5 LTC moved to a bridge in a block stamped an hour ahead, proven again as 5 wrapped LTC after the move: CANNOT SAY against 10 owed (was SOLVENT, exit 0), not counted on both chains; the wrapped coins proven before the move: SOLVENT", async () => {
     expect(spentMedian).toBeGreaterThan(base + 100);
     expect(spentMedian).toBeLessThanOrEqual(base + 300);
     const ok = await solvency(before, "--json");
@@ -152,20 +154,34 @@ describe("a spend in a block dated ahead of the audit's moment", () => {
     const honest = JSON.parse(ok.stdout) as SolvencyReport;
     expect(honest.verdict).toBe("solvent");
     expect(honest.assets[0]?.moved_before_moment).toEqual([]);
+    expect(honest.assets[0]?.spent_dated_ahead).toEqual([]);
     expect(ok.exitCode).toBe(0);
 
+    // the chain cannot tell this spend from one made after the moment in a block its miner dated honestly, so
+    // the output is "cannot say" for the audit: neither counted as held (SOLVENT, the coins twice) nor as moved
+    // (NOT SOLVENT, which an exchange that moved its coins minutes after the moment would be called)
     const forged = await solvency(after);
     expect(forged.stderr).toBe("");
     expect(forged.stdout.split("\n")[0]).toBe(
-      `NOT SOLVENT: LTC not covered: short 5.00000000 LTC (claimed reserves 5.00000000 of 10.00000000); not proven for this audit: 1 output spent by the audit's moment ${iso(base + 300)} (block ${spentHeight}): moved before its other chains were read, counted on none; trusted as declared (--backing), not checked to be what they are declared: the token at ${wltc} on anvil (chain id 31337) as LTC`,
+      `CANNOT SAY: LTC: whether its reserves proven on chain are for this audit cannot be said; proven 5.00000000 of 10.00000000 LTC; not proven for this audit: 1 output spent in a block dated after the liabilities' created or the audit's moment whose median time past is not (block ${spentHeight}): whether still held then cannot be said; trusted as declared (--backing), not checked to be what they are declared: the token at ${wltc} on anvil (chain id 31337) as LTC`,
     );
     expect(forged.stdout).toContain(
-      `was spent in block ${spentHeight} (dated ${iso(base + 3800)}, ahead of its median time past ${iso(spentMedian)}: a miner may date a block up to 2 hours ahead), at or before the LTC moment: moved before its other chains were read, not counted`,
+      `was spent in block ${spentHeight}, dated ${iso(base + 3800)}, after the audit's moment ${iso(base + 300)}, but its median time past ${iso(spentMedian)} is not: a miner may date a block up to 2 hours ahead, so whether it was still held then cannot be said`,
     );
-    expect(forged.exitCode).toBe(1);
+    expect(forged.exitCode).toBe(3);
     const j = JSON.parse((await solvency(after, "--json")).stdout) as SolvencyReport;
-    expect(j.assets[0]?.moved_before_moment).toEqual([
-      expect.objectContaining({ height: spentHeight, time: iso(base + 3800), median: iso(spentMedian) }),
+    expect(j.verdict).toBe("cannot-say");
+    expect(j.assets[0]?.moved_before_moment).toEqual([]);
+    expect(j.assets[0]?.spent_dated_ahead).toEqual([
+      expect.objectContaining({
+        height: spentHeight,
+        fault: expect.objectContaining({
+          code: "spend-dated-ahead",
+          time: iso(base + 3800),
+          median: iso(spentMedian),
+          bound: "moment",
+        }),
+      }),
     ]);
   });
 });

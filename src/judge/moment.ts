@@ -78,20 +78,22 @@ export interface SpentAt {
 }
 
 /**
- * Whether an output was (or may have been) spent by `s` (Unix seconds): its block's stamp, or its median time
- * past, at or before `s`. A miner may date a block up to two hours ahead of the network's clock, so a block
- * stamped after the moment may have been mined before it — a spend made before the audit's moment (coins sent
- * to a bridge and proven again on another chain) would count on both chains; the median time past, which a
- * block's own stamp cannot move, lags the clock instead, so the rule never counts a moved coin. No time told:
- * it may have been. `s` null: no such time, never.
+ * Whether an output was spent by `s` (Unix seconds): its block's stamp at or before `s`. No time told: it may
+ * have been, and it is not counted. `s` null: no such time, never.
  */
 export function spentBy(spent: SpentAt, s: number | null): boolean {
   if (s === null) return false;
-  if (spent.time === null) return true;
-  return spent.time <= s || (spent.median != null && spent.median <= s);
+  return spent.time === null || spent.time <= s;
 }
 
-/** The spending block's median time past, when only it (not the block's own stamp) places the spend by `s`. */
+/**
+ * The spending block's median time past, when it is at or before `s` though the block's own stamp is after:
+ * whether the output was spent by `s` the chain cannot tell. A miner may date a block up to two hours ahead of
+ * the network's clock, so a block stamped after the moment may have been mined before it (coins sent to a
+ * bridge before the audit's moment and proven again on another chain would count on both); the median time
+ * past (BIP113, the 11 blocks before it), which its own stamp cannot move, lags the clock, so it may as well
+ * have been mined after. Such an output is "cannot say" for the audit, never counted as held nor as moved.
+ */
 export const datedAhead = (spent: SpentAt, s: number | null): number | undefined =>
   s !== null && spent.time !== null && spent.time > s && spent.median != null && spent.median <= s
     ? spent.median

@@ -10,6 +10,7 @@ import { counted, type Verdict } from "../reserves/verdict.js";
 import type { ListOf } from "../util/lazy-list.js";
 import {
   type AssetCode,
+  type AuditFault,
   gapText,
   type HoldingCode,
   type HoldingFinding,
@@ -177,11 +178,20 @@ export interface SolvencyAsset {
   /** outputs of a lower proof spent at or below the joint height: not counted there */
   spent_before_snapshot: number;
   /** outputs spent in a block whose time is at or before the commitment's `created`: they back nothing */
-  spent_before_commitment: { output: string; height: number; time: string | null; median?: string }[];
+  spent_before_commitment: { output: string; height: number; time: string | null }[];
   /** the one moment its chains are judged at (the latest of their snapshots' block times), null: one chain */
   moment: { time: string; network: string } | null;
   /** outputs of a chain read before that moment, spent by it: they may back the asset again on a later chain */
-  moved_before_moment: { output: string; height: number; time: string | null; median?: string }[];
+  moved_before_moment: { output: string; height: number; time: string | null }[];
+  /**
+   * outputs spent in a block stamped after the liabilities' created or the moment whose median time past is not
+   * (judge/moment.ts `datedAhead`): whether still held then cannot be said — "cannot say", never counted as moved
+   */
+  spent_dated_ahead: {
+    output: string;
+    height: number;
+    fault: Extract<AuditFault, { code: "spend-dated-ahead" }>;
+  }[];
   /** tokens among its proofs that mirror a native coin, each named: counted as that coin, once */
   mirrors: string[];
   /** the asset's finding's code (judge/words.ts AssetCode; docs/finding-codes.md): its status's why, stable */

@@ -61,21 +61,15 @@ export type NotForAudit =
   | { file: string; fault: AuditFault }
   | { line: number; fault: AuditFault }
   | { code: "spent-before-liabilities"; outputs: number; block: number; more: boolean }
-  | { code: "moved-before-moment"; outputs: number; block: number; more: boolean; moment: string | null };
-
-/**
- * When a spend happened, as the words say it: its block's time; a block dated ahead of the bound, with the median
- * time past that places it (judge/moment.ts `spentBy`).
- */
-export const spentWhen = (f: { time: string | null; median?: string }): string =>
-  f.median === undefined
-    ? (f.time ?? "its time unknown")
-    : `dated ${f.time}, ahead of its median time past ${f.median}: a miner may date a block up to 2 hours ahead`;
+  | { code: "moved-before-moment"; outputs: number; block: number; more: boolean; moment: string | null }
+  | { code: "spend-dated-ahead"; outputs: number; block: number; more: boolean };
 
 /** "a.json: its signatures are over …", "2 outputs spent at or before the liabilities' created (block 108, …)". */
 export function notForWords(n: NotForAudit): string {
   if ("fault" in n) return `${"file" in n ? n.file : `line ${n.line}`}: ${auditFaultWords(n.fault)}`;
   const first = `block ${n.block}${n.more ? ", …" : ""}`;
+  if (n.code === "spend-dated-ahead")
+    return `${counted(n.outputs, "output")} spent in a block dated after the liabilities' created or the audit's moment whose median time past is not (${first}): whether still held then cannot be said`;
   return n.code === "spent-before-liabilities"
     ? `${counted(n.outputs, "output")} spent at or before the liabilities' created (${first})`
     : `${counted(n.outputs, "output")} spent by the audit's moment ${n.moment} (${first}): moved before its other chains were read, counted on none`;
@@ -155,7 +149,19 @@ export type AuditFault =
    * a declared token whose storage reads its node could not list at one of the audit's addresses (asked for its
    * own proof or beside another's, reserves/evm/ledgers.ts `LedgerUntold`): whether it shares a ledger is not told
    */
-  | ({ code: "ledger-unprobed" } & LedgerUntold);
+  | ({ code: "ledger-unprobed" } & LedgerUntold)
+  /**
+   * an output spent in block `block`, stamped `time` after `bound` (`bound_time`: the liabilities' created or
+   * the audit's moment) while its median time past `median` is at or before it: whether it was held then is not told
+   */
+  | {
+      code: "spend-dated-ahead";
+      block: number;
+      time: string;
+      median: string;
+      bound: "liabilities" | "moment";
+      bound_time: string;
+    };
 
 /** Every audit fault's code: a holding finding of one of these is an audit fault (`isAuditFault`). */
 const AUDIT_FAULT_CODES: ReadonlySet<string> = new Set<AuditFault["code"]>([
@@ -171,6 +177,7 @@ const AUDIT_FAULT_CODES: ReadonlySet<string> = new Set<AuditFault["code"]>([
   "tracking-untold",
   "ledger-untold",
   "ledger-unprobed",
+  "spend-dated-ahead",
 ]);
 
 /** A holding's finding that says why, proven on chain, it proves nothing for this audit. */
@@ -185,6 +192,7 @@ export const AUDIT_FAULT_UNTOLD: ReadonlySet<AuditFault["code"]> = new Set([
   "tracking-untold",
   "ledger-untold",
   "ledger-unprobed",
+  "spend-dated-ahead",
 ]);
 
 /**
@@ -234,6 +242,8 @@ export function auditFaultWords(f: AuditFault): string {
       return f.detail;
     case "ledger-unprobed":
       return ledgerUntoldWords(f);
+    case "spend-dated-ahead":
+      return `spent in block ${f.block}, dated ${f.time}, after ${f.bound === "moment" ? "the audit's moment" : "the liabilities' created"} ${f.bound_time}, but its median time past ${f.median} is not: a miner may date a block up to 2 hours ahead, so whether it was still held then cannot be said`;
   }
 }
 
@@ -299,9 +309,8 @@ export type HoldingFinding =
   /** an output spent at or below its chain's joint height */
   | { code: "spent-by-snapshot"; block: number; joint: number }
   /** an output spent at or before the liabilities' date, or by the audit's moment across chains */
-  /** `median`: the block's median time past, where only it (the block dated ahead) places the spend (judge/moment.ts) */
-  | { code: "spent-before-liabilities"; block: number; time: string | null; median?: string }
-  | { code: "moved-before-moment"; block: number; time: string | null; median?: string }
+  | { code: "spent-before-liabilities"; block: number; time: string | null }
+  | { code: "moved-before-moment"; block: number; time: string | null }
   /** the same output or balance as one counted before (`first`: where), counted once there */
   | { code: "counted-once"; first: string }
   /**
@@ -373,15 +382,16 @@ export function holdingWords(f: HoldingFinding): string {
     case "tracking-untold":
     case "ledger-untold":
     case "ledger-unprobed":
+    case "spend-dated-ahead":
       return `${f.line === undefined ? "" : `line ${f.line}: `}${auditFaultWords(f)}`;
     case "proof-not-counted":
       return `the proof is not counted: ${holdingWords(f.proof)}`;
     case "spent-by-snapshot":
       return `spent in block ${f.block}, at or below the joint height ${f.joint}`;
     case "spent-before-liabilities":
-      return `spent in block ${f.block} (${spentWhen(f)}), at or before the liabilities' date`;
+      return `spent in block ${f.block} (${f.time ?? "its time unknown"}), at or before the liabilities' date`;
     case "moved-before-moment":
-      return `spent in block ${f.block} (${spentWhen(f)}), before the audit's moment`;
+      return `spent in block ${f.block} (${f.time ?? "its time unknown"}), before the audit's moment`;
     case "counted-once":
       return `also in ${f.first}: counted once, there`;
     case "not-the-asset":

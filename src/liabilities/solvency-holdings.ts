@@ -8,7 +8,13 @@ import { type NetworkId, networkLabel } from "../chains/assets.js";
 import { type Holding, holdingName, Ledger, provenFor, type ReadStatus } from "../judge/holding.js";
 import { datedAhead, type SpentAt, spentBy } from "../judge/moment.js";
 import type { HoldingLine } from "../judge/report.js";
-import { type AuditFault, type HeldAt, type HoldingFinding, holdingWords } from "../judge/words.js";
+import {
+  type AuditFault,
+  type HeldAt,
+  type HoldingFinding,
+  holdingWords,
+  isAuditFault,
+} from "../judge/words.js";
 import { amountOf } from "../util/units.js";
 import { isoOf } from "./solvency-audit.js";
 import { heightOf, whatIs } from "./solvency-identity.js";
@@ -140,6 +146,8 @@ export interface Tally {
   spentBefore: number;
   spentBeforeCommitment: Map<string, SolvencyAsset["spent_before_commitment"][number]>;
   movedBeforeMoment: SolvencyAsset["spent_before_commitment"];
+  /** outputs whose spend cannot be placed before or after a bound (a block dated ahead): cannot say */
+  datedAhead: SolvencyAsset["spent_dated_ahead"];
   /** every output and balance as judged, one line each (rows.csv) */
   list: HoldingList;
 }
@@ -181,8 +189,10 @@ export function tallyProof(
     const x = stated.get(key);
     if (x) t.list.notCounted(is, x, f);
   };
-  const add = (h: Pick<Holding, "kind" | "contract" | "key" | "address" | "amount">) => {
-    const record = ownHolding(b, network, at, h, owned, audit, unsigned);
+  const add = (h: Pick<Holding, "kind" | "contract" | "key" | "address" | "amount">, fault?: AuditFault) => {
+    // a holding's own fault (a spend that cannot be placed) where its proof has none
+    const notFor = audit.notFor ?? fault;
+    const record = ownHolding(b, network, at, h, owned, { ...audit, notFor }, unsigned);
     claimed += h.amount;
     const proves = provenFor(record, audit.challenge);
     if (proves) proven += h.amount;
@@ -197,8 +207,8 @@ export function tallyProof(
         key,
         is,
         x,
-        audit.notFor !== undefined
-          ? audit.notFor
+        notFor !== undefined
+          ? notFor
           : !v
             ? { code: "not-verified", at: where }
             : !owned.has(h.address)
@@ -214,11 +224,11 @@ export function tallyProof(
       const key = `${o.txid}:${o.vout}`;
       const spent = v?.spent[key];
       const gone = spent === undefined ? undefined : spentFinding(t, network, key, spent, at, when);
-      if (gone) {
+      if (gone && !isAuditFault(gone)) {
         skip(key, gone);
         continue;
       }
-      add({ kind: "output", key, address: o.matched, amount: BigInt(o.amount_sats) });
+      add({ kind: "output", key, address: o.matched, amount: BigInt(o.amount_sats) }, gone);
     }
   } else {
     const a = b.evm!.assets.find((x) => x.id === b.id)!;
@@ -240,7 +250,9 @@ export function tallyProof(
  * Why an output spent in block `spent` is not counted (the tally notes it): spent at or below the joint height
  * `at`; gone when the liabilities were counted (or when, the node did not say) — liabilities of no date prove
  * nothing for the audit (NO_LIABILITIES_DATE), and the output stands as claimed —; or moved before the audit's
- * moment (not shown still held when its other chains were read). undefined: it counts.
+ * moment (not shown still held when its other chains were read). An audit fault (`spend-dated-ahead`): its
+ * block is stamped after the bound but its median time past is not — counted as "cannot say". undefined: it
+ * counts.
  */
 function spentFinding(
   t: Tally,
@@ -251,11 +263,6 @@ function spentFinding(
   { createdS, momentS }: { createdS: number | null; momentS: number | null },
 ): HoldingFinding | undefined {
   const time = spent.time === null ? null : isoOf(spent.time);
-  // its block's stamp, or its median time past where only that places it (a block dated ahead, judge/moment.ts)
-  const median = (s: number | null) => {
-    const m = datedAhead(spent, s);
-    return m === undefined ? {} : { median: isoOf(m) };
-  };
   if (spent.height <= at) {
     t.spentBefore++;
     return { code: "spent-by-snapshot", block: spent.height, joint: at };
@@ -265,13 +272,30 @@ function spentFinding(
       output: key,
       height: spent.height,
       time,
-      ...median(createdS),
     });
-    return { code: "spent-before-liabilities", block: spent.height, time, ...median(createdS) };
+    return { code: "spent-before-liabilities", block: spent.height, time };
   }
   if (spentBy(spent, momentS)) {
-    t.movedBeforeMoment.push({ output: key, height: spent.height, time, ...median(momentS) });
-    return { code: "moved-before-moment", block: spent.height, time, ...median(momentS) };
+    t.movedBeforeMoment.push({ output: key, height: spent.height, time });
+    return { code: "moved-before-moment", block: spent.height, time };
+  }
+  // stamped after the bound, its median time past not: the chain cannot place the spend (judge/moment.ts)
+  for (const [s, bound] of [
+    [createdS, "liabilities"],
+    [momentS, "moment"],
+  ] as const) {
+    const median = datedAhead(spent, s);
+    if (median === undefined || time === null || s === null) continue;
+    const fault = {
+      code: "spend-dated-ahead",
+      block: spent.height,
+      time,
+      median: isoOf(median),
+      bound,
+      bound_time: isoOf(s),
+    } as const;
+    t.datedAhead.push({ output: key, height: spent.height, fault });
+    return fault;
   }
   return undefined;
 }

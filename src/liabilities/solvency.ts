@@ -164,6 +164,7 @@ function judgeAsset(
     spentBefore: 0,
     spentBeforeCommitment: new Map(),
     movedBeforeMoment: [],
+    datedAhead: [],
     list: new HoldingList(asset.asset, asset.decimals),
   };
   const fmt = (v: bigint) => amountText(v, asset.decimals);
@@ -232,6 +233,7 @@ function judgeAsset(
     spent_before_commitment: [...t.spentBeforeCommitment.values()],
     moment: moment === null ? null : { time: isoOf(moment.s), network: networkLabel(moment.network) },
     moved_before_moment: t.movedBeforeMoment,
+    spent_dated_ahead: t.datedAhead,
     mirrors: [...run.mirrors],
     code: "covered",
     why: "",
@@ -415,6 +417,7 @@ function notForList(a: SolvencyAsset): NotForAudit[] {
   });
   const spent = a.spent_before_commitment;
   const moved = a.moved_before_moment;
+  const ahead = a.spent_dated_ahead;
   return [
     ...why,
     ...(spent.length
@@ -438,13 +441,27 @@ function notForList(a: SolvencyAsset): NotForAudit[] {
           },
         ]
       : []),
+    ...(ahead.length
+      ? [
+          {
+            code: "spend-dated-ahead" as const,
+            outputs: ahead.length,
+            block: ahead[0]!.height,
+            more: ahead.length > 1,
+          },
+        ]
+      : []),
   ];
 }
 
 /** The asset's finding, typed (judge/words.ts turns it into words). */
 function findingOf(a: SolvencyAsset, verified: boolean, owedUnknown: boolean): AssetFinding {
+  // cannot say though every proof's node answered: a holding's own time could not be placed (a spend in a
+  // block dated ahead, judge/moment.ts) — whether it is held for this audit is what is not told
+  const heldUntold = a.status === "cannot-say" && a.proofs.every((p) => p.check !== "cannot-say");
   return {
-    code: owedUnknown && a.status === "cannot-say" ? "owed-unknown" : a.status,
+    code:
+      owedUnknown && a.status === "cannot-say" ? "owed-unknown" : heldUntold ? "unknown-for-audit" : a.status,
     asset: a.asset,
     decimals: a.decimals,
     numbers: {

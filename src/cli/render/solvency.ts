@@ -6,7 +6,7 @@
  * proof or row counted as and why. The verdict's and a status's words are solvency-rows.ts's, once.
  */
 import { type SolvencyAsset, type SolvencyReport, snapshotText } from "../../judge/report.js";
-import { auditFaultWords, isAuditFault, spentWhen, totalsStatus, totalsWords } from "../../judge/words.js";
+import { auditFaultWords, isAuditFault, totalsStatus, totalsWords } from "../../judge/words.js";
 import { amountOf } from "../../util/units.js";
 import { nodesLine } from "../nodes.js";
 import { assetRows, STATUS_WORD, VERDICT_WORD } from "./solvency-rows.js";
@@ -50,15 +50,19 @@ function* assetLines(a: SolvencyAsset): Generator<string> {
   if (a.spent_before_snapshot)
     yield `${a.asset}: ${a.spent_before_snapshot} outputs of lower proofs were spent by the joint height: not counted`;
   for (const x of a.spent_before_commitment.slice(0, SPENT_NAMED))
-    yield `${a.asset}: ${x.output} was spent in block ${x.height} (${spentWhen(x)}), at or before the liabilities' created: not counted`;
+    yield `${a.asset}: ${x.output} was spent in block ${x.height} (${x.time ?? "its time unknown"}), at or before the liabilities' created: not counted`;
   if (a.spent_before_commitment.length > SPENT_NAMED)
     yield `${a.asset}: and ${a.spent_before_commitment.length - SPENT_NAMED} more outputs spent by then`;
   if (a.moment)
     yield `${a.asset}: one moment across its chains: ${a.moment.time} (${a.moment.network}'s snapshot); each other chain's coins count only if held then`;
   for (const x of a.moved_before_moment.slice(0, SPENT_NAMED))
-    yield `${a.asset}: ${x.output} was spent in block ${x.height} (${spentWhen(x)}), at or before the ${a.asset} moment: moved before its other chains were read, not counted`;
+    yield `${a.asset}: ${x.output} was spent in block ${x.height} (${x.time ?? "its time unknown"}), at or before the ${a.asset} moment: moved before its other chains were read, not counted`;
   if (a.moved_before_moment.length > SPENT_NAMED)
     yield `${a.asset}: and ${a.moved_before_moment.length - SPENT_NAMED} more outputs moved by then`;
+  for (const x of a.spent_dated_ahead.slice(0, SPENT_NAMED))
+    yield `${a.asset}: ${x.output} was ${auditFaultWords(x.fault)}`;
+  if (a.spent_dated_ahead.length > SPENT_NAMED)
+    yield `${a.asset}: and ${a.spent_dated_ahead.length - SPENT_NAMED} more outputs whose spend cannot be placed`;
   for (const x of a.overlap) yield `${a.asset}: overlap: ${x}`;
   for (const x of a.mirrors) yield `${a.asset}: native mirror: ${x}; counted once, as the native coin`;
 }

@@ -456,6 +456,7 @@ function judgeCoin(
     spent_before_commitment: [],
     moment: moment === null ? null : { time: isoOf(moment.s), network: moment.chain },
     moved_before_moment: [],
+    spent_dated_ahead: [],
     mirrors: [],
     code: "covered",
     why: "",
