@@ -60,14 +60,15 @@ describe("--backing", () => {
       token: "0xa614f803b6fd780986a42c78ec9c7f77e6ded13c",
       label: "Tether's USDT on TRON",
     });
-    // a chain id the network table does not know is named by its number; one it knows, by its label
+    // a chain id is named by its number: the table's label only where the node's genesis shows it (a network
+    // declared by chain id is any node answering that id, a devnet on 8453 too)
     expect(parseBacking("X=evm:324:0x833589FCD6EDB6E08F4C7C32D4F71B54BDA02913").ref).toEqual({
       network: "evm:324",
       token: "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913",
       label: "the token at 0x833589fcd6edb6e08f4c7c32d4f71b54bda02913 on evm:324",
     });
     expect(parseBacking("X=evm:8453:0x833589FCD6EDB6E08F4C7C32D4F71B54BDA02913").ref.label).toBe(
-      "the token at 0x833589fcd6edb6e08f4c7c32d4f71b54bda02913 on Base",
+      "the token at 0x833589fcd6edb6e08f4c7c32d4f71b54bda02913 on chain id 8453",
     );
     expect(parseBacking(`LTC=${"A".repeat(64)}`).ref.network).toBe(`utxo:${"a".repeat(64)}`);
     const rules = backingRules(
