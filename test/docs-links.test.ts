@@ -75,6 +75,25 @@ describe("the docs", () => {
       "root",
       "digest",
       "snapshot",
+      // the other words a verdict, the package's page or the customer's page uses
+      "liabilities' date",
+      "max-gap",
+      "moment",
+      "backing",
+      "trusted",
+      "stand-in",
+      "tip",
+      "holding",
+      "row",
+      "inclusion proof",
+      "leaf",
+      "audit id",
+      "report package",
+      "places",
+      "not counted",
+      "coverage",
+      "challenge",
+      "manifest",
     ])
       expect(defined, word).toContain(word);
     expect(readFileSync(join(ROOT, "README.md"), "utf8")).toContain("[docs/glossary.md](docs/glossary.md)");

@@ -312,11 +312,11 @@ describe("when: the liabilities' created against each snapshot's block time", ()
     const gone = await judge(after, ["S"]);
     expect(gone.exitCode, gone.stdout + gone.stderr).toBe(1);
     expect(first(gone.stdout)).toBe(
-      `NOT SOLVENT: LTC not covered: short 0.40000000 LTC (claimed reserves 0.00000000 of 0.40000000); not proven for this audit: 1 output spent at or before the liabilities' created (block ${spentHeight})`,
+      `NOT SOLVENT: LTC not covered: short 0.40000000 LTC (claimed reserves 0.00000000 of 0.40000000); not proven for this audit: 1 output spent at or before the liabilities' date (block ${spentHeight})`,
     );
     expect(gone.stdout).toMatch(
       new RegExp(
-        `LTC: [0-9a-f]{64}:\\d+ was spent in block ${spentHeight} \\(\\d{4}-\\d\\d-\\d\\dT[0-9:]+Z\\), at or before the liabilities' created: not counted`,
+        `LTC: [0-9a-f]{64}:\\d+ was spent in block ${spentHeight} \\(\\d{4}-\\d\\d-\\d\\dT[0-9:]+Z\\), at or before the liabilities' date: not counted`,
       ),
     );
     const j = JSON.parse((await judge(after, ["S"], "--json")).stdout);

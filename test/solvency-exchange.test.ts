@@ -1141,6 +1141,54 @@ describe("one balance counts once, however the exchange names it", () => {
 });
 
 describe("the report package of an exchange's address file (solvency --report DIR)", () => {
+  it("OKX's published package: the page's per-chain table sums the rows counted, and beside them what those not counted claim — a claim whose places are not known as written, never 0", async () => {
+    const fx = join(__dirname, "fixtures", "exchange");
+    const pkg = join(dir, "okx-package");
+    const r = await runCli([
+      "solvency",
+      "--reserves",
+      join(fx, "ownership", "okx_por_example_2022-11.csv"),
+      "--liabilities",
+      join(fx, "liabilities", "okx-v1-merkle_proof_file.json"),
+      "--root",
+      "ac6b39d2a0aa8112bd1aadff5e7d4b5c2b91cd54d595262ba4367f5d2db4160d",
+      "--challenge",
+      "I am an OKX address",
+      "--report",
+      pkg,
+    ]);
+    expect(r.exitCode, r.stderr).toBe(3);
+    const html = readFileSync(join(pkg, "index.html"), "utf8");
+    const table = /<table id="chains">([\s\S]*?)<\/table>/.exec(html)?.[1] ?? "";
+    const rows = [...table.matchAll(/<tr>(.*?)<\/tr>/g)].map((m) =>
+      [...(m[1] as string).matchAll(/<t[hd][^>]*>(.*?)<\/t[hd]>/g)].map((c) => c[1]),
+    );
+    expect(rows).toEqual([
+      ["network", "asset", "holdings", "claimed", "proven", "not counted (claimed)"],
+      ["BTC (its own chain)", "BTC", "9", "449.51400581", "0.00000000", "0.00000000"],
+      [
+        "ETH (its own chain)",
+        "ETH",
+        "6",
+        "5.283448258302172760",
+        "0.000000000000000000",
+        "0.000000000000000000",
+      ],
+      ["ARBITRUM", "ETH", "3", "0.000000000000000000", "0.000000000000000000", "0.221400000000000000"],
+      ["OPTIMISM", "ETH", "7", "0.000000000000000000", "0.000000000000000000", "1.397127149911950208"],
+      ["TRC20", "USDT", "7", "5436.90435800", "0.00000000", "0.00000000"],
+      // USDT-OPTIMISM: no contract of USDT on Optimism chaingw knows, so its places are not known (it read 0.00000000)
+      ["OPTIMISM", "USDT", "1", "0.00000000", "0.00000000", "132513768 base units"],
+    ]);
+    // the counted rows' claims are the asset's claimed figure
+    const report = JSON.parse(readFileSync(join(pkg, "solvency.json"), "utf8")).report;
+    expect(report.assets.map((a: { claimed: { amount: string } }) => a.claimed.amount)).toEqual([
+      "449.51400581",
+      "5.283448258302172760",
+      "5436.90435800",
+    ]);
+  });
+
   it("index.html in Chromium at 1280 and 390 px (the verdict, the scope, a chart per coin, nothing off the side), rows.csv a row per address, MANIFEST verified by report verify, a changed byte named", async () => {
     const reserves = addressFile();
     const liab = await commitment({ LTC: "1.5", ETH: "5000" });

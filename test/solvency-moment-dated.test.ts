@@ -163,7 +163,7 @@ describe("a spend in a block dated ahead of the audit's moment", () => {
     const forged = await solvency(after);
     expect(forged.stderr).toBe("");
     expect(forged.stdout.split("\n")[0]).toBe(
-      `CANNOT SAY: LTC: whether its reserves proven on chain are for this audit cannot be said; proven 5.00000000 of 10.00000000 LTC; not proven for this audit: 1 output spent in a block dated after the liabilities' created or the audit's moment whose median time past is not (block ${spentHeight}): whether still held then cannot be said; trusted as declared (--backing), not checked to be what they are declared: the token at ${wltc} on anvil (chain id 31337) as LTC`,
+      `CANNOT SAY: LTC: whether its reserves proven on chain are for this audit cannot be said; proven 5.00000000 of 10.00000000 LTC; not proven for this audit: 1 output spent in a block dated after the liabilities' date or the audit's moment whose median time past is not (block ${spentHeight}): whether still held then cannot be said; trusted as declared (--backing), not checked to be what they are declared: the token at ${wltc} on anvil (chain id 31337) as LTC`,
     );
     expect(forged.stdout).toContain(
       `was spent in block ${spentHeight}, dated ${iso(base + 3800)}, after the audit's moment ${iso(base + 300)}, but its median time past ${iso(spentMedian)} is not: a miner may date a block up to 2 hours ahead, so whether it was still held then cannot be said`,

@@ -69,9 +69,9 @@ export function notForWords(n: NotForAudit): string {
   if ("fault" in n) return `${"file" in n ? n.file : `line ${n.line}`}: ${auditFaultWords(n.fault)}`;
   const first = `block ${n.block}${n.more ? ", …" : ""}`;
   if (n.code === "spend-dated-ahead")
-    return `${counted(n.outputs, "output")} spent in a block dated after the liabilities' created or the audit's moment whose median time past is not (${first}): whether still held then cannot be said`;
+    return `${counted(n.outputs, "output")} spent in a block dated after the liabilities' date or the audit's moment whose median time past is not (${first}): whether still held then cannot be said`;
   return n.code === "spent-before-liabilities"
-    ? `${counted(n.outputs, "output")} spent at or before the liabilities' created (${first})`
+    ? `${counted(n.outputs, "output")} spent at or before the liabilities' date (${first})`
     : `${counted(n.outputs, "output")} spent by the audit's moment ${n.moment} (${first}): moved before its other chains were read, counted on none`;
 }
 
@@ -243,7 +243,7 @@ export function auditFaultWords(f: AuditFault): string {
     case "ledger-unprobed":
       return ledgerUntoldWords(f);
     case "spend-dated-ahead":
-      return `spent in block ${f.block}, dated ${f.time}, after ${f.bound === "moment" ? "the audit's moment" : "the liabilities' created"} ${f.bound_time}, but its median time past ${f.median} is not: a miner may date a block up to 2 hours ahead, so whether it was still held then cannot be said`;
+      return `spent in block ${f.block}, dated ${f.time}, after ${f.bound === "moment" ? "the audit's moment" : "the liabilities' date"} ${f.bound_time}, but its median time past ${f.median} is not: a miner may date a block up to 2 hours ahead, so whether it was still held then cannot be said`;
   }
 }
 

@@ -70,7 +70,7 @@ export function declareSolvency(program: Command, run: Run): void {
     )
     .option(
       "--max-gap <duration>",
-      `how far a reserve snapshot's block time may be from the liabilities' created (an exchange's root: --liabilities-date) (s, m, h or d; default ${DEFAULT_MAX_GAP}); beyond it the reserves prove nothing for them`,
+      `how far a reserve snapshot's block time may be from the liabilities' date (an exchange's root: --liabilities-date) (s, m, h or d; default ${DEFAULT_MAX_GAP}); beyond it the reserves prove nothing for them`,
     )
     .option(
       NODE_OPTION.flags,

@@ -95,30 +95,47 @@ function coverageChart(a: AssetRow): string {
 ${svg({ width: W, height: 3 * H, label: `${a.asset}: liabilities, proven and claimed`, asset: a.asset }, rows)}</figure>`;
 }
 
-/** Holdings per network and asset: how many, claimed and proven, summed exactly. */
+/**
+ * Holdings per network and asset: how many, claimed and proven of those counted, and what those not counted
+ * claim, summed exactly. A claim whose places chaingw cannot tell ("132513768 base units") is added as written,
+ * never as 0: OKX's USDT-OPTIMISM row read "claimed 0.00000000" here.
+ */
 function perChain(hs: ListOf<Holding>, decimalsOf: Map<string, number>): string[][] {
+  type Sum = { units: bigint; other: string[] };
   const groups = new Map<
     string,
-    { network: string; asset: string; n: number; claimed: bigint; proven: bigint }
+    { network: string; asset: string; n: number; claimed: Sum; proven: Sum; aside: Sum }
   >();
+  const add = (s: Sum, text: string, d: number) => {
+    const v = base(text, d);
+    if (v === undefined) s.other.push(text);
+    else s.units += v;
+  };
+  const zero = (): Sum => ({ units: 0n, other: [] });
   for (const h of hs) {
     const k = `${h.network}\u0000${h.asset}`;
-    const g = groups.get(k) ?? { network: h.network, asset: h.asset, n: 0, claimed: 0n, proven: 0n };
+    const g = groups.get(k) ?? {
+      network: h.network,
+      asset: h.asset,
+      n: 0,
+      claimed: zero(),
+      proven: zero(),
+      aside: zero(),
+    };
     const d = decimalsOf.get(h.asset) ?? 0;
     g.n++;
-    g.claimed += base(h.claimed, d) ?? 0n;
-    g.proven += base(h.proven, d) ?? 0n;
+    if (h.status === "not counted") add(g.aside, h.claimed, d);
+    else {
+      add(g.claimed, h.claimed, d);
+      add(g.proven, h.proven, d);
+    }
     groups.set(k, g);
   }
   return [...groups.values()].map((g) => {
     const d = decimalsOf.get(g.asset) ?? 0;
-    return [
-      esc(g.network),
-      esc(g.asset),
-      String(g.n),
-      esc(amountText(g.claimed, d)),
-      esc(amountText(g.proven, d)),
-    ];
+    const text = (s: Sum) =>
+      esc([...(s.units > 0n || !s.other.length ? [amountText(s.units, d)] : []), ...s.other].join(" + "));
+    return [esc(g.network), esc(g.asset), String(g.n), text(g.claimed), text(g.proven), text(g.aside)];
   });
 }
 
@@ -243,7 +260,7 @@ ${htmlTable(
   rows.map((a) => `data-asset="${esc(a.asset)}" data-status="${esc(a.status)}"`),
 )}
 <h2>Per chain</h2>
-${htmlTable("chains", ["network", "asset", "holdings", "claimed", "proven"], perChain(hs, decimalsOf), [2, 3, 4])}
+${htmlTable("chains", ["network", "asset", "holdings", "claimed", "proven", "not counted (claimed)"], perChain(hs, decimalsOf), [2, 3, 4, 5])}
 <h2>Findings, by kind</h2>
 <div id="findings">
 ${findings}

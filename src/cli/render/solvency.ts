@@ -50,7 +50,7 @@ function* assetLines(a: SolvencyAsset): Generator<string> {
   if (a.spent_before_snapshot)
     yield `${a.asset}: ${a.spent_before_snapshot} outputs of lower proofs were spent by the joint height: not counted`;
   for (const x of a.spent_before_commitment.slice(0, SPENT_NAMED))
-    yield `${a.asset}: ${x.output} was spent in block ${x.height} (${x.time ?? "its time unknown"}), at or before the liabilities' created: not counted`;
+    yield `${a.asset}: ${x.output} was spent in block ${x.height} (${x.time ?? "its time unknown"}), at or before the liabilities' date: not counted`;
   if (a.spent_before_commitment.length > SPENT_NAMED)
     yield `${a.asset}: and ${a.spent_before_commitment.length - SPENT_NAMED} more outputs spent by then`;
   if (a.moment)
@@ -128,7 +128,7 @@ function linesOf(r: SolvencyReport): { head: string[]; tail: Iterable<string> } 
   const tail = function* () {
     for (const a of r.assets) yield* assetLines(a);
     yield* challengeLines(r);
-    yield `proven: held on chain under an address whose signature over the audit's challenge was judged valid, at a block within --max-gap of the liabilities' created${r.verified ? "" : r.reserves_file ? " (nothing is proven without --node)" : " (nothing is proven without --verify)"}; claimed: what the ${r.reserves_file ? "rows" : "proofs"} state`;
+    yield `proven: held on chain under an address whose signature over the audit's challenge was judged valid, at a block within --max-gap of the liabilities' date${r.verified ? "" : r.reserves_file ? " (nothing is proven without --node)" : " (nothing is proven without --verify)"}; claimed: what the ${r.reserves_file ? "rows" : "proofs"} state`;
     yield liabilitiesLine(r);
   };
   return { head: [...auditLines(r), ...fileLines(r)], tail: tail() };
