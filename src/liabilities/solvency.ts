@@ -418,39 +418,19 @@ function notForList(a: SolvencyAsset): NotForAudit[] {
   const spent = a.spent_before_commitment;
   const moved = a.moved_before_moment;
   const ahead = a.spent_dated_ahead;
+  // how many outputs, the first one's block, and whether others are in later blocks
+  const outputs = (l: { height: number }[]) => ({
+    outputs: l.length,
+    block: l[0]!.height,
+    more: l.length > 1,
+  });
   return [
     ...why,
-    ...(spent.length
-      ? [
-          {
-            code: "spent-before-liabilities" as const,
-            outputs: spent.length,
-            block: spent[0]!.height,
-            more: spent.length > 1,
-          },
-        ]
-      : []),
+    ...(spent.length ? [{ code: "spent-before-liabilities" as const, ...outputs(spent) }] : []),
     ...(moved.length
-      ? [
-          {
-            code: "moved-before-moment" as const,
-            outputs: moved.length,
-            block: moved[0]!.height,
-            more: moved.length > 1,
-            moment: a.moment?.time ?? null,
-          },
-        ]
+      ? [{ code: "moved-before-moment" as const, ...outputs(moved), moment: a.moment?.time ?? null }]
       : []),
-    ...(ahead.length
-      ? [
-          {
-            code: "spend-dated-ahead" as const,
-            outputs: ahead.length,
-            block: ahead[0]!.height,
-            more: ahead.length > 1,
-          },
-        ]
-      : []),
+    ...(ahead.length ? [{ code: "spend-dated-ahead" as const, ...outputs(ahead) }] : []),
   ];
 }
 
