@@ -199,7 +199,8 @@ export async function demoReserves({ url, user, password, addresses, rpc }) {
       OKX_ROOT,
     ],
     0,
-    `liabilities verify test/fixtures/exchange/liabilities/okx-v2-user_info_file.json okx-v2-full-liabilities-merkle-tree.txt --root ${OKX_ROOT.slice(0, 12)}…`,
+    // the line as it runs from the repository's root: both files' paths and the whole root, to copy
+    `liabilities verify test/fixtures/exchange/liabilities/okx-v2-user_info_file.json test/fixtures/exchange/liabilities/okx-v2-full-liabilities-merkle-tree.txt --root ${OKX_ROOT}`,
   );
   rmSync(dir, { recursive: true, force: true });
   console.log(`\ndemo: kept for you to open in a browser (each page self-contained, offline):
