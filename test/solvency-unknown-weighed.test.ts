@@ -106,12 +106,21 @@ beforeAll(async () => {
   archiveless = await entryProxy(async (c) => {
     const head = Number(await anvil.rpc<string>("eth_blockNumber"));
     const blk = c.params?.[c.params.length - 1];
-    if (
-      c.method === "eth_getBalance" &&
-      typeof blk === "string" &&
-      blk.startsWith("0x") &&
-      Number(blk) < head
-    )
+    // the block asked by number, or by hash (EIP-1898, as reserves verify pins its reads since 319d4c9)
+    const at =
+      typeof blk === "string" && blk.startsWith("0x")
+        ? Number(blk)
+        : blk !== null && typeof blk === "object" && "blockHash" in blk
+          ? Number(
+              (
+                await anvil.rpc<{ number: string }>("eth_getBlockByHash", [
+                  (blk as { blockHash: string }).blockHash,
+                  false,
+                ])
+              ).number,
+            )
+          : undefined;
+    if (c.method === "eth_getBalance" && at !== undefined && at < head)
       return {
         jsonrpc: "2.0",
         id: c.id,
