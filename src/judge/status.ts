@@ -13,7 +13,7 @@
  */
 import type { ReadStatus } from "./holding.js";
 import type { AssetStatus } from "./report.js";
-import type { AuditFault } from "./words.js";
+import type { AssetCode, AuditFault } from "./words.js";
 
 /** A holding as the snapshot rule sees it: its chain (as its node answered), its height, what was re-read. */
 export interface SnapshotRead {
@@ -89,3 +89,17 @@ export function assetStatus(x: StatusInput): AssetStatus {
   if (x.unjudged) return "unjudged";
   return x.claimed >= x.liabilities ? "claimed-only" : "not-covered";
 }
+
+/**
+ * The asset's finding code from its status (the one rule, both paths): "cannot say" is owed-unknown where what
+ * it owes is not known, and unknown-for-audit where every node answered — only whether holdings proven on chain
+ * are for this audit is not told (a time not placed, a moment) —; `nodeUntold`: a node could not say.
+ */
+export const assetCodeOf = (status: AssetStatus, owedUnknown: boolean, nodeUntold: boolean): AssetCode =>
+  status !== "cannot-say"
+    ? status
+    : owedUnknown
+      ? "owed-unknown"
+      : nodeUntold
+        ? "cannot-say"
+        : "unknown-for-audit";

@@ -38,7 +38,7 @@ import { Ledger } from "../judge/holding.js";
 import { beforeMomentFault, momentOf } from "../judge/moment.js";
 import { readsFinding } from "../judge/reads.js";
 import { type HoldingLine, largestGap } from "../judge/report.js";
-import { assetStatus, chainSnapshots, snapshotFault } from "../judge/status.js";
+import { assetCodeOf, assetStatus, chainSnapshots, snapshotFault } from "../judge/status.js";
 import {
   type AssetFinding,
   AUDIT_FAULT_UNTOLD,
@@ -436,12 +436,13 @@ function notForList(a: SolvencyAsset): NotForAudit[] {
 
 /** The asset's finding, typed (judge/words.ts turns it into words). */
 function findingOf(a: SolvencyAsset, verified: boolean, owedUnknown: boolean): AssetFinding {
-  // cannot say though every proof's node answered: a holding's own time could not be placed (a spend in a
-  // block dated ahead, judge/moment.ts) — whether it is held for this audit is what is not told
-  const heldUntold = a.status === "cannot-say" && a.proofs.every((p) => p.check !== "cannot-say");
   return {
-    code:
-      owedUnknown && a.status === "cannot-say" ? "owed-unknown" : heldUntold ? "unknown-for-audit" : a.status,
+    // a proof's node could not say, or every one answered and a holding's time could not be placed (judge/moment.ts)
+    code: assetCodeOf(
+      a.status,
+      owedUnknown,
+      a.proofs.some((p) => p.check === "cannot-say"),
+    ),
     asset: a.asset,
     decimals: a.decimals,
     numbers: {

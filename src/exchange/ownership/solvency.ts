@@ -29,7 +29,7 @@ import {
   type SolvencyVerdict,
   STATUS_RANK,
 } from "../../judge/report.js";
-import { assetStatus, chainSnapshots, snapshotFault } from "../../judge/status.js";
+import { assetCodeOf, assetStatus, chainSnapshots, snapshotFault } from "../../judge/status.js";
 import {
   type AssetFinding,
   type AuditFault,
@@ -249,7 +249,7 @@ function coinFinding(
   return {
     // an exchange's coin is cannot say where what it owes is not known, else only where rows proven on chain
     // could be for this audit
-    code: c.status !== "cannot-say" ? c.status : j.owedUnknown ? "owed-unknown" : "unknown-for-audit",
+    code: assetCodeOf(c.status, j.owedUnknown, false),
     asset: c.asset,
     decimals: c.decimals,
     numbers: {
